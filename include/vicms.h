@@ -1,0 +1,7 @@
+/* vicms: vibro-impact component mode synthesis — umbrella header. */
+#pragma once
+
+#include <vicms/sys.h>
+#include <vicms/mesh.h>
+#include <vicms/fem.h>
+#include <vicms/io.h>

@@ -1,0 +1,77 @@
+/* vicms fem module: isoparametric elements, the parent model (DOFs, parallel assembly of K and M) and its modal analysis. */
+#pragma once
+
+#include <vicms/mesh.h>
+#include <petscmat.h>
+
+/* ---------------------------------------------------------------- elements */
+
+/*
+  VIElementMatrices - stiffness and mass matrices of one isoparametric element, linear isotropic elasticity.
+
+  Not collective.
+
+  Input:
++ type      - element type
+. sdim      - spatial dimension of the coordinates and of the nodal DOFs (1, 2 or 3; rods may live in 1, 2 or 3,
+              plane elements need 2, solids 3)
+. coords    - nodal coordinates, num_nodes x sdim, in Abaqus node order
+. mat       - material
+. thickness - thickness of plane elements, cross-section area of rods (ignored for solids)
+- lumped    - PETSC_TRUE for a diagonal (HRZ) mass matrix
+
+  Output (any may be NULL):
++ Ke     - (num_nodes*sdim)^2, row-major, DOFs ordered node by node (u_x, u_y, u_z of node 1, then node 2 ...)
+. Me     - same layout
+- volume - measure of the element times thickness/area (mass = density * volume)
+
+  Plane stress or plane strain follows from the type (CPS* or CPE*).
+
+  Errors: PETSC_ERR_USER_INPUT for a degenerate or inverted element (Jacobian determinant at a quadrature point not
+  positive relative to the size of J: det J <= 1e-12 times the product of its column lengths), for E <= 0, rho < 0,
+  nu outside (-1, 0.5) or a thickness/area <= 0; PETSC_ERR_ARG_WRONG when sdim does not suit the type.
+*/
+PETSC_EXTERN PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscReal coords[], const VIMaterial *mat, PetscReal thickness,
+                                              PetscBool lumped, PetscReal Ke[], PetscReal Me[], PetscReal *volume);
+
+/* Shape functions N (num_nodes) and their reference derivatives dN (num_nodes x ref_dim, row-major: dN[a*ref_dim+k])
+   at reference point xi; either output may be NULL. */
+PETSC_EXTERN PetscErrorCode VIElementShape(VIElementType type, const PetscReal xi[], PetscReal N[], PetscReal dN[]);
+/* Reference coordinates of the nodes (num_nodes x ref_dim), in Abaqus order. */
+PETSC_EXTERN PetscErrorCode VIElementReferenceNodes(VIElementType type, const PetscReal **xi);
+
+/* ---------------------------------------------------------------- model */
+
+typedef struct _p_VIModel *VIModel;
+
+PETSC_EXTERN PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model);
+PETSC_EXTERN PetscErrorCode VIModelSetMesh(VIModel model, VIMesh mesh);
+PETSC_EXTERN PetscErrorCode VIModelSetFromOptions(VIModel model);
+PETSC_EXTERN PetscErrorCode VIModelSetUp(VIModel model);
+PETSC_EXTERN PetscErrorCode VIModelView(VIModel model, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VIModelDestroy(VIModel *model);
+
+PETSC_EXTERN PetscErrorCode VIModelGetMesh(VIModel model, VIMesh *mesh);
+/* K and M, assembled in parallel (MPIAIJ), clamped DOFs eliminated; owned by the model. */
+PETSC_EXTERN PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M);
+/* Global equation number of (node index, component), -1 for a clamped DOF. Valid on every rank for every node. */
+PETSC_EXTERN PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof);
+PETSC_EXTERN PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global);
+PETSC_EXTERN PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass);
+/* Gather a distributed DOF vector to rank 0 as nodal values, num_nodes x 3 (zeros where clamped or beyond dim). */
+PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal);
+
+/* ---------------------------------------------------------------- modal analysis */
+
+typedef struct _p_VIModal *VIModal;
+
+PETSC_EXTERN PetscErrorCode VIModalCreate(MPI_Comm comm, VIModal *modal);
+PETSC_EXTERN PetscErrorCode VIModalSetModel(VIModal modal, VIModel model);
+PETSC_EXTERN PetscErrorCode VIModalSetNumModes(VIModal modal, PetscInt n);
+PETSC_EXTERN PetscErrorCode VIModalSetFromOptions(VIModal modal);
+PETSC_EXTERN PetscErrorCode VIModalSolve(VIModal modal);
+PETSC_EXTERN PetscErrorCode VIModalGetFrequencies(VIModal modal, PetscInt *n, const PetscReal **freq_hz);
+PETSC_EXTERN PetscErrorCode VIModalGetMode(VIModal modal, PetscInt k, Vec *phi);
+PETSC_EXTERN PetscErrorCode VIModalView(VIModal modal, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VIModalWrite(VIModal modal, const char path[]);
+PETSC_EXTERN PetscErrorCode VIModalDestroy(VIModal *modal);

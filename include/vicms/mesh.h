@@ -1,0 +1,75 @@
+/* vicms mesh module: nodes, elements, sets, materials, clamps; file readers, generators and partitioning. */
+#pragma once
+
+#include <vicms/sys.h>
+#include <petscmat.h>
+
+/* Element types, named as in Abaqus/CalculiX. */
+typedef enum {
+  VI_ELEM_T3D2,  /* 2-node rod (truss) */
+  VI_ELEM_CPS3,  /* plane stress triangle, 3 nodes */
+  VI_ELEM_CPS4,  /* plane stress quadrilateral, 4 nodes */
+  VI_ELEM_CPS8,  /* plane stress quadrilateral, 8 nodes (serendipity) */
+  VI_ELEM_CPE3,  /* plane strain triangle */
+  VI_ELEM_CPE4,  /* plane strain quadrilateral */
+  VI_ELEM_CPE8,  /* plane strain quadrilateral, 8 nodes */
+  VI_ELEM_C3D4,  /* tetrahedron, 4 nodes */
+  VI_ELEM_C3D10, /* tetrahedron, 10 nodes */
+  VI_ELEM_C3D8,  /* hexahedron, 8 nodes */
+  VI_ELEM_C3D20, /* hexahedron, 20 nodes (serendipity) */
+  VI_ELEM_C3D6,  /* wedge (pentahedron), 6 nodes */
+  VI_ELEM_C3D15, /* wedge, 15 nodes */
+  VI_ELEM_NUM_TYPES
+} VIElementType;
+
+/* Constant facts about one element type. */
+typedef struct {
+  const char *name;      /* Abaqus name, "C3D8" */
+  PetscInt    num_nodes; /* nodes per element */
+  PetscInt    ref_dim;   /* dimension of the reference element: 1, 2 or 3 */
+  PetscInt    num_corners;
+  PetscInt    face_nodes; /* fewest corner nodes two neighbouring elements share across a facet (1, 2 or 3) */
+} VIElementInfo;
+
+PETSC_EXTERN const VIElementInfo VIElementInfoTable[VI_ELEM_NUM_TYPES];
+PETSC_EXTERN PetscErrorCode      VIElementTypeFromName(const char name[], VIElementType *type, PetscBool *found);
+
+/* A linear isotropic elastic material. */
+typedef struct {
+  char      name[64];
+  PetscReal young, poisson, density;
+} VIMaterial;
+
+typedef struct _p_VIMesh *VIMesh;
+
+PETSC_EXTERN PetscErrorCode VIMeshCreate(MPI_Comm comm, VIMesh *mesh);
+PETSC_EXTERN PetscErrorCode VIMeshSetFromOptions(VIMesh mesh);
+PETSC_EXTERN PetscErrorCode VIMeshSetUp(VIMesh mesh);
+PETSC_EXTERN PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VIMeshDestroy(VIMesh *mesh);
+
+/* Sources: exactly one of these before VIMeshSetUp (or the matching options). */
+PETSC_EXTERN PetscErrorCode VIMeshSetFile(VIMesh mesh, const char path[]);
+PETSC_EXTERN PetscErrorCode VIMeshSetLine(VIMesh mesh, PetscInt num_cells, PetscReal length);
+PETSC_EXTERN PetscErrorCode VIMeshSetBox(VIMesh mesh, const PetscInt cells[3], const PetscReal lengths[3], VIElementType type);
+
+/* Queries, valid after VIMeshSetUp; all ranks hold the whole mesh (nodes, elements, sets). */
+PETSC_EXTERN PetscErrorCode VIMeshGetComm(VIMesh mesh, MPI_Comm *comm);
+PETSC_EXTERN PetscErrorCode VIMeshGetDimension(VIMesh mesh, PetscInt *dim);
+PETSC_EXTERN PetscErrorCode VIMeshGetSizes(VIMesh mesh, PetscInt *num_nodes, PetscInt *num_elements);
+PETSC_EXTERN PetscErrorCode VIMeshGetCoordinates(VIMesh mesh, const PetscReal **coords); /* num_nodes x dim */
+PETSC_EXTERN PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids);         /* file ids, ascending */
+PETSC_EXTERN PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index);   /* -1 when absent */
+PETSC_EXTERN PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes);
+/* The element's material and section thickness (plane elements) or area (rods); mat = NULL when no section covers it. */
+PETSC_EXTERN PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness);
+PETSC_EXTERN PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], PetscInt *n, const PetscInt **nodes, PetscBool *found);
+PETSC_EXTERN PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n);
+PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name);
+/* Clamped DOFs from the deck's *BOUNDARY: flags num_nodes x dim, 1 = fixed. */
+PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamped);
+/* Partition: the elements this rank assembles, and each element's owner rank. */
+PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
+PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);
+/* Node -> elements adjacency (CSR over the whole mesh). */
+PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);

@@ -1,0 +1,30 @@
+/* vicms sys module: initialization, logging events and stages, error propagation across ranks. */
+#pragma once
+
+#include <petscsys.h>
+#include <petscversion.h>
+
+/* PETSc 3.18 (Debian bookworm) predates PETSC_SUCCESS */
+#if PETSC_VERSION_LT(3, 19, 0) && !defined(PETSC_SUCCESS)
+#define PETSC_SUCCESS ((PetscErrorCode)0)
+#endif
+
+#define VICMS_VERSION "0.1.0"
+
+/* Log events, one per kernel (registered by VIInitializePackage). */
+PETSC_EXTERN PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor;
+
+PETSC_EXTERN PetscErrorCode VIInitializePackage(void);
+
+/*
+  VIErrorSync - make an error seen on some ranks an error on all ranks of comm, so that no rank waits in a collective
+  call for a rank that gave up. Collective.
+
+  The ranks where local_err is nonzero return it unchanged (their message was printed where it arose); the others
+  return PETSC_ERR_USER_INPUT silently.
+*/
+PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err);
+
+/* The error handler of the vicms executable: one clear line for user errors, PETSc's traceback for the rest. */
+PETSC_EXTERN PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
+                                           const char *mess, void *ctx);

@@ -1,0 +1,72 @@
+/* vicms: command dispatch, initialization, and an exit status that every rank agrees on. */
+#include "app.h"
+#include <slepcsys.h>
+#include <unistd.h>
+
+static const char usage[] = "vicms " VICMS_VERSION " - vibro-impact component mode synthesis\n"
+                            "\n"
+                            "usage: [mpirun -n N] vicms COMMAND [-options_file job.yaml] [-option value ...]\n"
+                            "\n"
+                            "commands:\n"
+                            "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
+                            "  version    print the version\n"
+                            "\n"
+                            "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
+
+typedef struct {
+  const char *name;
+  PetscErrorCode (*run)(MPI_Comm);
+} VICommand;
+
+static const VICommand commands[] = {{"modes", VIAppModes}};
+
+/* All ranks agree on success or failure; a rank that never arrives (stuck after a one-sided failure) ends the job. */
+static int VIAgreeExit(int failed)
+{
+  int         any = failed, done = 0;
+  MPI_Request req;
+
+  MPI_Iallreduce(&failed, &any, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD, &req);
+  for (int t = 0; t < 3000 && !done; t++) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) usleep(10000);
+  }
+  if (!done) MPI_Abort(PETSC_COMM_WORLD, 1);
+  return any;
+}
+
+int main(int argc, char **argv)
+{
+  const char    *cmd = NULL;
+  PetscErrorCode ierr;
+  int            failed;
+
+  /* the command is the first argument that is not an option; it is removed before PETSc reads the options */
+  if (argc > 1 && argv[1][0] != '-') {
+    cmd = argv[1];
+    for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
+    argc--;
+  }
+  PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
+  if (!cmd || !strcmp(cmd, "help")) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", usage));
+    ierr = cmd ? PETSC_SUCCESS : PETSC_ERR_USER_INPUT;
+  } else if (!strcmp(cmd, "version")) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms %s\n", VICMS_VERSION));
+    ierr = PETSC_SUCCESS;
+  } else {
+    const VICommand *c = NULL;
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+      if (!strcmp(cmd, commands[i].name)) c = &commands[i];
+    if (c)
+      ierr = c->run(PETSC_COMM_WORLD);
+    else {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
+      ierr = PETSC_ERR_USER_INPUT;
+    }
+  }
+  failed = VIAgreeExit(ierr ? 1 : 0);
+  if (SlepcFinalize()) return 1;
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,40 @@
+/* Private layout of the fem objects (VIModel, VIModal). */
+#pragma once
+
+#include <vicms/fem.h>
+#include <slepceps.h>
+
+#define VI_MAX_ELEMENT_NODES 20
+#define VI_MAX_ELEMENT_DOFS  60
+#define VI_MAX_CLAMP_SETS    32
+#define VI_MAX_QUADRATURE    27
+
+/* Quadrature rule of an element type: nq points xi (nq x ref_dim) and weights w; arrays hold VI_MAX_QUADRATURE points. */
+PETSC_INTERN PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal xi[], PetscReal w[]);
+
+struct _p_VIModel {
+  MPI_Comm     comm;
+  VIMesh       mesh;
+  VIMaterial   default_mat; /* elements without a section */
+  PetscBool    young_set, density_set, lumped, setup;
+  char        *clamp_sets[VI_MAX_CLAMP_SETS];
+  PetscInt     num_clamp_sets;
+  PetscInt     dim, num_nodes, num_orphans;
+  PetscMPIInt *node_owner; /* rank owning each node's DOFs, -1 for a node of no element */
+  PetscInt    *node_dof;   /* num_nodes x dim: global equation number, -1 when clamped */
+  PetscInt     rstart, num_local, num_global, block_size;
+  PetscReal    total_mass;
+  Mat          K, M;
+};
+
+struct _p_VIModal {
+  MPI_Comm   comm;
+  VIModel    model;
+  PetscInt   num_requested, num_modes;
+  PetscReal  shift;
+  PetscBool  shift_set;
+  PetscReal  tol;
+  EPS        eps;
+  PetscReal *eigenvalues, *freq_hz, *residuals;
+  Vec       *modes;
+};

@@ -1,0 +1,213 @@
+/* VIModal: lowest natural frequencies and mode shapes of the parent model (SLEPc, shift-and-invert with MUMPS). */
+#include "femimpl.h"
+#include <vicms/sys.h>
+#include <vicms/io.h>
+
+PetscErrorCode VIModalCreate(MPI_Comm comm, VIModal *modal)
+{
+  VIModal m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&m));
+  m->comm          = comm;
+  m->num_requested = 10;
+  m->tol           = 1e-10;
+  *modal           = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalDestroy(VIModal *modal)
+{
+  VIModal m;
+
+  PetscFunctionBeginUser;
+  if (!modal || !*modal) PetscFunctionReturn(PETSC_SUCCESS);
+  m = *modal;
+  PetscCall(EPSDestroy(&m->eps));
+  PetscCall(PetscFree3(m->eigenvalues, m->freq_hz, m->residuals));
+  if (m->modes) PetscCall(VecDestroyVecs(m->num_modes, &m->modes));
+  PetscCall(PetscFree(m));
+  *modal = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalSetModel(VIModal modal, VIModel model)
+{
+  PetscFunctionBeginUser;
+  modal->model = model;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalSetNumModes(VIModal modal, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, modal->comm, PETSC_ERR_USER_INPUT, "-modes_num: got %" PetscInt_FMT ", expected a positive number of modes", n);
+  modal->num_requested = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalSetFromOptions(VIModal modal)
+{
+  PetscInt n = modal->num_requested;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(modal->comm, NULL, "Modal analysis", "VIModal");
+  PetscCall(PetscOptionsInt("-modes_num", "Number of lowest modes", "VIModalSetNumModes", n, &n, NULL));
+  PetscCall(PetscOptionsReal("-modes_shift",
+                             "Shift sigma of shift-and-invert, in (rad/s)^2 (default: a small negative value, so that rigid-body modes are found)",
+                             "VIModalSetFromOptions", modal->shift, &modal->shift, &modal->shift_set));
+  PetscCall(PetscOptionsReal("-modes_tol", "Relative tolerance of the eigensolver", "VIModalSetFromOptions", modal->tol, &modal->tol, NULL));
+  PetscOptionsEnd();
+  PetscCall(VIModalSetNumModes(modal, n));
+  PetscCheck(modal->tol > 0 && modal->tol < 1, modal->comm, PETSC_ERR_USER_INPUT, "-modes_tol: got %g, expected a value in (0, 1)",
+             (double)modal->tol);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Default shift: a small negative multiple of the mean diagonal ratio K_ii/M_ii (a typical high eigenvalue). K - sigma M is
+  then positive definite even for a free-floating body, and the modes nearest sigma are the lowest ones, rigid-body modes
+  first (seed 000 §3.1 names this negative-shift alternative to the artificial-stiffness trick).
+*/
+static PetscErrorCode VIModalDefaultShift(VIModal modal, Mat K, Mat M, PetscReal *shift)
+{
+  Vec       dk, dm;
+  PetscReal sk, sm;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(K, &dk, NULL));
+  PetscCall(VecDuplicate(dk, &dm));
+  PetscCall(MatGetDiagonal(K, dk));
+  PetscCall(MatGetDiagonal(M, dm));
+  PetscCall(VecNorm(dk, NORM_1, &sk));
+  PetscCall(VecNorm(dm, NORM_1, &sm));
+  PetscCall(VecDestroy(&dk));
+  PetscCall(VecDestroy(&dm));
+  PetscCheck(sm > 0, modal->comm, PETSC_ERR_USER_INPUT, "The mass matrix is zero: check the density");
+  *shift = -1e-6 * sk / sm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalSolve(VIModal modal)
+{
+  Mat       K, M;
+  ST        st;
+  KSP       ksp;
+  PC        pc;
+  PetscInt  nconv, nglobal;
+  PetscReal shift = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(modal->model, modal->comm, PETSC_ERR_ORDER, "Call VIModalSetModel() first");
+  PetscCall(VIModelSetUp(modal->model));
+  PetscCall(VIModelGetMatrices(modal->model, &K, &M));
+  PetscCall(VIModelGetNumDofs(modal->model, NULL, &nglobal));
+  PetscCheck(modal->num_requested <= nglobal, modal->comm, PETSC_ERR_USER_INPUT,
+             "-modes_num: %" PetscInt_FMT " modes asked, but the model has only %" PetscInt_FMT " free DOFs", modal->num_requested, nglobal);
+  if (modal->shift_set)
+    shift = modal->shift;
+  else
+    PetscCall(VIModalDefaultShift(modal, K, M, &shift));
+  modal->shift = shift;
+
+  PetscCall(EPSDestroy(&modal->eps));
+  PetscCall(EPSCreate(modal->comm, &modal->eps));
+  PetscCall(EPSSetOptionsPrefix(modal->eps, "modes_"));
+  PetscCall(EPSSetOperators(modal->eps, K, M));
+  PetscCall(EPSSetProblemType(modal->eps, EPS_GHEP));
+  PetscCall(EPSSetDimensions(modal->eps, modal->num_requested, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(EPSSetTarget(modal->eps, shift));
+  PetscCall(EPSSetWhichEigenpairs(modal->eps, EPS_TARGET_MAGNITUDE));
+  PetscCall(EPSSetTolerances(modal->eps, modal->tol, 1000));
+  PetscCall(EPSGetST(modal->eps, &st));
+  PetscCall(STSetType(st, STSINVERT));
+  PetscCall(STGetKSP(st, &ksp));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCCHOLESKY));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(EPSSetFromOptions(modal->eps));
+
+  PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
+  PetscCall(EPSSolve(modal->eps));
+  PetscCall(PetscLogEventEnd(VI_EigenSolve, 0, 0, 0, 0));
+  PetscCall(EPSGetConverged(modal->eps, &nconv));
+  PetscCheck(nconv >= modal->num_requested, modal->comm, PETSC_ERR_NOT_CONVERGED,
+             "The eigensolver found %" PetscInt_FMT " of the %" PetscInt_FMT " modes asked; raise -modes_eps_max_it or -modes_eps_ncv", nconv,
+             modal->num_requested);
+
+  if (modal->modes) PetscCall(VecDestroyVecs(modal->num_modes, &modal->modes));
+  PetscCall(PetscFree3(modal->eigenvalues, modal->freq_hz, modal->residuals));
+  modal->num_modes = modal->num_requested;
+  PetscCall(PetscMalloc3(modal->num_modes, &modal->eigenvalues, modal->num_modes, &modal->freq_hz, modal->num_modes, &modal->residuals));
+  {
+    Vec x;
+    PetscCall(MatCreateVecs(K, &x, NULL));
+    PetscCall(VecDuplicateVecs(x, modal->num_modes, &modal->modes));
+    PetscCall(VecDestroy(&x));
+  }
+  for (PetscInt k = 0; k < modal->num_modes; k++) {
+    PetscScalar lambda, mnorm;
+    Vec         Mx;
+    PetscCall(EPSGetEigenpair(modal->eps, k, &lambda, NULL, modal->modes[k], NULL));
+    PetscCall(EPSComputeError(modal->eps, k, EPS_ERROR_RELATIVE, &modal->residuals[k]));
+    /* mass-normalized, like NORMALIZATION=MASS in CalculiX */
+    PetscCall(VecDuplicate(modal->modes[k], &Mx));
+    PetscCall(MatMult(M, modal->modes[k], Mx));
+    PetscCall(VecDot(Mx, modal->modes[k], &mnorm));
+    PetscCall(VecScale(modal->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
+    PetscCall(VecDestroy(&Mx));
+    modal->eigenvalues[k] = PetscRealPart(lambda);
+    modal->freq_hz[k]     = PetscSqrtReal(PetscMax(modal->eigenvalues[k], 0)) / (2 * PETSC_PI);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalGetFrequencies(VIModal modal, PetscInt *n, const PetscReal **freq_hz)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = modal->num_modes;
+  if (freq_hz) *freq_hz = modal->freq_hz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalGetMode(VIModal modal, PetscInt k, Vec *phi)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k < modal->num_modes, modal->comm, PETSC_ERR_ARG_OUTOFRANGE, "Mode %" PetscInt_FMT " not computed (0..%" PetscInt_FMT ")", k,
+             modal->num_modes - 1);
+  *phi = modal->modes[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModalView(VIModal modal, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(modal->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%6s  %16s  %16s  %10s\n", "mode", "frequency [Hz]", "omega [rad/s]", "residual"));
+  for (PetscInt k = 0; k < modal->num_modes; k++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%6" PetscInt_FMT "  %16.8g  %16.8g  %10.2e\n", k + 1, (double)modal->freq_hz[k],
+                                     (double)(2 * PETSC_PI * modal->freq_hz[k]), (double)modal->residuals[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frequencies, eigenvalues and mode shapes to HDF5 (written by rank 0), with an XDMF file beside it for ParaView. */
+PetscErrorCode VIModalWrite(VIModal modal, const char path[])
+{
+  PetscMPIInt    rank;
+  PetscReal    **shapes;
+  VIMesh         mesh;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(modal->comm, &rank));
+  PetscCall(VIModelGetMesh(modal->model, &mesh));
+  PetscCall(PetscCalloc1(modal->num_modes, &shapes));
+  for (PetscInt k = 0; k < modal->num_modes; k++) PetscCall(VIModelGatherNodal(modal->model, modal->modes[k], &shapes[k]));
+  if (rank == 0) ierr = VIModesFileWrite(path, mesh, modal->num_modes, modal->freq_hz, modal->eigenvalues, (const PetscReal *const *)shapes);
+  for (PetscInt k = 0; k < modal->num_modes; k++) PetscCall(PetscFree(shapes[k]));
+  PetscCall(PetscFree(shapes));
+  PetscCall(VIErrorSync(modal->comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

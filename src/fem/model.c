@@ -1,0 +1,412 @@
+/* VIModel: the parent finite-element model — materials, clamps, DOF numbering and parallel assembly of K and M. */
+#include "femimpl.h"
+#include <vicms/sys.h>
+
+PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model)
+{
+  VIModel m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&m));
+  m->comm = comm;
+  PetscCall(PetscStrncpy(m->default_mat.name, "options", sizeof(m->default_mat.name)));
+  m->default_mat.poisson = 0.3;
+  *model                 = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelDestroy(VIModel *model)
+{
+  VIModel m;
+
+  PetscFunctionBeginUser;
+  if (!model || !*model) PetscFunctionReturn(PETSC_SUCCESS);
+  m = *model;
+  PetscCall(MatDestroy(&m->K));
+  PetscCall(MatDestroy(&m->M));
+  PetscCall(PetscFree(m->node_dof));
+  PetscCall(PetscFree(m->node_owner));
+  for (PetscInt i = 0; i < m->num_clamp_sets; i++) PetscCall(PetscFree(m->clamp_sets[i]));
+  PetscCall(PetscFree(m));
+  *model = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelSetMesh(VIModel model, VIMesh mesh)
+{
+  PetscFunctionBeginUser;
+  model->mesh = mesh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetMesh(VIModel model, VIMesh *mesh)
+{
+  PetscFunctionBeginUser;
+  *mesh = model->mesh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelSetFromOptions(VIModel model)
+{
+  VIMaterial *mat = &model->default_mat;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(model->comm, NULL, "Parent model", "VIModel");
+  PetscCall(PetscOptionsReal("-model_young", "Young's modulus of elements without a section (generated and .msh meshes)", "VIModelSetFromOptions",
+                             mat->young, &mat->young, &model->young_set));
+  PetscCall(PetscOptionsReal("-model_poisson", "Poisson's ratio of elements without a section", "VIModelSetFromOptions", mat->poisson, &mat->poisson,
+                             NULL));
+  PetscCall(PetscOptionsReal("-model_density", "Density of elements without a section", "VIModelSetFromOptions", mat->density, &mat->density,
+                             &model->density_set));
+  model->num_clamp_sets = VI_MAX_CLAMP_SETS;
+  PetscCall(PetscOptionsStringArray("-model_clamp", "Node sets whose DOFs are fixed, e.g. zmin or start (added to the deck's *BOUNDARY)",
+                                    "VIModelSetFromOptions", model->clamp_sets, &model->num_clamp_sets, NULL));
+  PetscCall(PetscOptionsBool("-model_lumped_mass", "Use a lumped (HRZ) mass matrix instead of the consistent one", "VIModelSetFromOptions",
+                             model->lumped, &model->lumped, NULL));
+  PetscOptionsEnd();
+  if (model->young_set)
+    PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_young: got %g, expected a positive Young's modulus", (double)mat->young);
+  if (model->density_set)
+    PetscCheck(mat->density > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_density: got %g, expected a positive density", (double)mat->density);
+  PetscCheck(mat->poisson > -1 && mat->poisson < 0.5, model->comm, PETSC_ERR_USER_INPUT, "-model_poisson: got %g, expected a value in (-1, 0.5)",
+             (double)mat->poisson);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Combine the deck's clamps and -model_clamp sets; check every element has a material. */
+static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
+{
+  VIMesh           mesh = model->mesh;
+  const PetscBool *deck;
+  PetscInt         dim, nn, ne;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetClamps(mesh, &deck));
+  PetscCall(PetscArraycpy(clamped, deck, nn * dim));
+  for (PetscInt s = 0; s < model->num_clamp_sets; s++) {
+    PetscInt        n;
+    const PetscInt *nodes;
+    PetscBool       found;
+    PetscCall(VIMeshGetNodeSet(mesh, model->clamp_sets[s], &n, &nodes, &found));
+    if (!found) {
+      PetscInt nsets;
+      char     list[1024] = "";
+      PetscCall(VIMeshGetNumNodeSets(mesh, &nsets));
+      for (PetscInt k = 0; k < nsets; k++) {
+        const char *name;
+        PetscCall(VIMeshGetNodeSetName(mesh, k, &name));
+        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+        PetscCall(PetscStrlcat(list, name, sizeof(list)));
+      }
+      SETERRQ(model->comm, PETSC_ERR_USER_INPUT, "-model_clamp: node set '%s' is not in the mesh; its node sets are: %s", model->clamp_sets[s],
+              nsets ? list : "(none)");
+    }
+    PetscCheck(n > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_clamp: node set '%s' is empty", model->clamp_sets[s]);
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt d = 0; d < dim; d++) clamped[nodes[i] * dim + d] = PETSC_TRUE;
+  }
+  for (PetscInt e = 0; e < ne; e++) {
+    const VIMaterial *mat;
+    PetscCall(VIMeshGetElementMaterial(mesh, e, &mat, NULL));
+    if (mat) continue;
+    PetscCheck(model->young_set && model->density_set, model->comm, PETSC_ERR_USER_INPUT,
+               "Some elements have no material from the mesh file: give -model_young and -model_density (and -model_poisson, default 0.3)");
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Node ownership and equation numbers. A node belongs to the lowest rank among the owners of its elements; each rank
+  numbers the free DOFs of its nodes contiguously, in node order. Every rank computes the whole map (the mesh is
+  replicated), so no communication is needed.
+*/
+static PetscErrorCode VIModelNumberDofs(VIModel model, const PetscBool clamped[])
+{
+  VIMesh             mesh = model->mesh;
+  const PetscMPIInt *elem_owner;
+  const PetscInt    *ne_off, *ne;
+  PetscMPIInt        size, rank;
+  PetscInt           dim, nn, *count, *next;
+  PetscBool          whole_nodes = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(model->comm, &size));
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetElementOwners(mesh, &elem_owner));
+  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
+  model->dim       = dim;
+  model->num_nodes = nn;
+  PetscCall(PetscMalloc1(nn, &model->node_owner));
+  PetscCall(PetscMalloc1(nn * dim, &model->node_dof));
+  PetscCall(PetscCalloc2(size + 1, &count, size, &next));
+  model->num_orphans = 0;
+  for (PetscInt i = 0; i < nn; i++) {
+    PetscMPIInt owner = size;
+    for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) owner = PetscMin(owner, elem_owner[ne[q]]);
+    model->node_owner[i] = owner < size ? owner : -1; /* a node of no element carries no DOF */
+    if (owner == size) model->num_orphans++;
+    for (PetscInt d = 0; d < dim; d++) {
+      if (clamped[i * dim + d] != clamped[i * dim]) whole_nodes = PETSC_FALSE;
+      if (owner < size && !clamped[i * dim + d]) count[owner + 1]++;
+    }
+  }
+  for (PetscMPIInt r = 0; r < size; r++) count[r + 1] += count[r];
+  for (PetscMPIInt r = 0; r < size; r++) next[r] = count[r];
+  for (PetscInt i = 0; i < nn; i++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscMPIInt o                = model->node_owner[i];
+      model->node_dof[i * dim + d] = (o >= 0 && !clamped[i * dim + d]) ? next[o]++ : -1;
+    }
+  model->rstart     = count[rank];
+  model->num_local  = count[rank + 1] - count[rank];
+  model->num_global = count[size];
+  model->block_size = whole_nodes ? dim : 1;
+  PetscCall(PetscFree2(count, next));
+  if (model->num_orphans) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " nodes belong to no element and carry no DOF\n", model->num_orphans));
+  PetscCheck(model->num_global > 0, model->comm, PETSC_ERR_USER_INPUT, "Every DOF of the model is clamped: check *BOUNDARY and -model_clamp");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exact nonzero counts per owned row: DOFs of the nodes that share an element with the row's node. */
+static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagonal_only)
+{
+  VIMesh          mesh = model->mesh;
+  const PetscInt *ne_off, *ne;
+  PetscMPIInt     rank;
+  PetscInt       *d_nnz, *o_nnz, *stamp, dim = model->dim;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(PetscCalloc2(model->num_local + 1, &d_nnz, model->num_local + 1, &o_nnz));
+  if (diagonal_only) {
+    for (PetscInt i = 0; i < model->num_local; i++) d_nnz[i] = 1;
+  } else {
+    PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
+    PetscCall(PetscMalloc1(model->num_nodes, &stamp));
+    for (PetscInt i = 0; i < model->num_nodes; i++) stamp[i] = -1;
+    for (PetscInt i = 0; i < model->num_nodes; i++) {
+      PetscInt dn = 0, on = 0;
+      if (model->node_owner[i] != rank) continue;
+      for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
+        PetscInt        nen;
+        const PetscInt *nodes;
+        PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
+        for (PetscInt k = 0; k < nen; k++) {
+          PetscInt j = nodes[k];
+          if (stamp[j] == i) continue;
+          stamp[j] = i;
+          for (PetscInt d = 0; d < dim; d++) {
+            if (model->node_dof[j * dim + d] < 0) continue;
+            if (model->node_owner[j] == rank)
+              dn++;
+            else
+              on++;
+          }
+        }
+      }
+      for (PetscInt d = 0; d < dim; d++) {
+        PetscInt row = model->node_dof[i * dim + d];
+        if (row < 0) continue;
+        d_nnz[row - model->rstart] = dn;
+        o_nnz[row - model->rstart] = on;
+      }
+    }
+    PetscCall(PetscFree(stamp));
+  }
+  PetscCall(MatXAIJSetPreallocation(A, 1, d_nnz, o_nnz, NULL, NULL));
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(PetscFree2(d_nnz, o_nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIModelCreateMatrix(VIModel model, PetscBool diagonal_only, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(model->comm, A));
+  PetscCall(MatSetSizes(*A, model->num_local, model->num_local, model->num_global, model->num_global));
+  PetscCall(MatSetType(*A, MATAIJ));
+  if (model->block_size > 1) PetscCall(MatSetBlockSize(*A, model->block_size));
+  PetscCall(VIModelPreallocate(model, *A, diagonal_only));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element loop over this rank's elements; an error in one element (e.g. inverted) is shared before the collective assembly. */
+static PetscErrorCode VIModelAssembleElements(VIModel model)
+{
+  VIMesh           mesh = model->mesh;
+  const PetscReal *xyz;
+  const PetscInt  *local;
+  PetscInt         nlocal, dim = model->dim, idx[VI_MAX_ELEMENT_DOFS];
+  PetscReal        coords[VI_MAX_ELEMENT_NODES * 3], Ke[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS];
+  PetscReal        mass = 0;
+  PetscErrorCode   ierr = PETSC_SUCCESS;
+  const PetscInt  *ids;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
+  PetscCall(VIMeshGetNodeIds(mesh, &ids));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  for (PetscInt i = 0; i < nlocal && !ierr; i++) {
+    PetscInt          e = local[i], nen, ndof;
+    const PetscInt   *nodes;
+    const VIMaterial *mat;
+    VIElementType     type;
+    PetscReal         thickness, volume;
+
+    ierr = VIMeshGetElement(mesh, e, &type, &nen, &nodes);
+    if (!ierr) ierr = VIMeshGetElementMaterial(mesh, e, &mat, &thickness);
+    if (ierr) break;
+    if (!mat) mat = &model->default_mat;
+    for (PetscInt k = 0; k < nen; k++)
+      for (PetscInt d = 0; d < dim; d++) {
+        coords[k * dim + d] = xyz[nodes[k] * dim + d];
+        idx[k * dim + d]    = model->node_dof[nodes[k] * dim + d];
+      }
+    ndof = nen * dim;
+    ierr = VIElementMatrices(type, dim, coords, mat, thickness, model->lumped, Ke, Me, &volume);
+    if (ierr) {
+      const char *text = NULL, *specific = NULL;
+      PetscErrorMessage(ierr, &text, (char **)&specific);
+      PetscCall(PetscPopErrorHandler());
+      ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
+                        "Element %" PetscInt_FMT " (%s, first node %" PetscInt_FMT "): %s", e + 1, VIElementInfoTable[type].name, ids[nodes[0]],
+                        specific ? specific : (text ? text : "invalid element"));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      break;
+    }
+    mass += mat->density * volume;
+    ierr = MatSetValues(model->K, ndof, idx, ndof, idx, Ke, ADD_VALUES);
+    if (ierr) break;
+    if (model->lumped) {
+      for (PetscInt k = 0; k < ndof && !ierr; k++) ierr = MatSetValue(model->M, idx[k], idx[k], Me[k * ndof + k], ADD_VALUES);
+    } else
+      ierr = MatSetValues(model->M, ndof, idx, ndof, idx, Me, ADD_VALUES);
+  }
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(VIErrorSync(model->comm, ierr));
+  PetscCallMPI(MPI_Allreduce(&mass, &model->total_mass, 1, MPIU_REAL, MPIU_SUM, model->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelSetUp(VIModel model)
+{
+  PetscBool *clamped;
+  PetscInt   dim, nn;
+
+  PetscFunctionBeginUser;
+  if (model->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(model->mesh, model->comm, PETSC_ERR_ORDER, "Call VIModelSetMesh() before VIModelSetUp()");
+  PetscCall(VIMeshSetUp(model->mesh));
+  PetscCall(VIMeshGetDimension(model->mesh, &dim));
+  PetscCall(VIMeshGetSizes(model->mesh, &nn, NULL));
+  PetscCall(PetscMalloc1(nn * dim, &clamped));
+  PetscCall(VIModelCollectClamps(model, clamped));
+  PetscCall(VIModelNumberDofs(model, clamped));
+  PetscCall(PetscFree(clamped));
+
+  PetscCall(PetscLogEventBegin(VI_Assemble, 0, 0, 0, 0));
+  PetscCall(VIModelCreateMatrix(model, PETSC_FALSE, &model->K));
+  PetscCall(VIModelCreateMatrix(model, model->lumped, &model->M));
+  PetscCall(VIModelAssembleElements(model));
+  PetscCall(MatAssemblyBegin(model->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(model->M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(model->K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(model->M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(model->K, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(model->M, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
+  PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
+  model->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(model->setup, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
+  if (K) *K = model->K;
+  if (M) *M = model->M;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(node >= 0 && node < model->num_nodes && comp >= 0 && comp < model->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Node %" PetscInt_FMT " component %" PetscInt_FMT " out of range", node, comp);
+  *dof = model->node_dof[node * model->dim + comp];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global)
+{
+  PetscFunctionBeginUser;
+  if (num_local) *num_local = model->num_local;
+  if (num_global) *num_global = model->num_global;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass)
+{
+  PetscFunctionBeginUser;
+  *mass = model->total_mass;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal)
+{
+  VecScatter         scatter;
+  Vec                u0;
+  PetscMPIInt        rank;
+  const PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  *nodal = NULL;
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(VecScatterCreateToZero(u, &scatter, &u0));
+  PetscCall(VecScatterBegin(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
+  if (rank == 0) {
+    PetscCall(PetscCalloc1(3 * model->num_nodes, nodal));
+    PetscCall(VecGetArrayRead(u0, &a));
+    for (PetscInt i = 0; i < model->num_nodes; i++)
+      for (PetscInt d = 0; d < model->dim; d++) {
+        PetscInt dof = model->node_dof[i * model->dim + d];
+        if (dof >= 0) (*nodal)[3 * i + d] = PetscRealPart(a[dof]);
+      }
+    PetscCall(VecRestoreArrayRead(u0, &a));
+  }
+  PetscCall(VecScatterDestroy(&scatter));
+  PetscCall(VecDestroy(&u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
+{
+  PetscInt    minl, maxl, nclamped = 0;
+  PetscMPIInt size;
+  MatInfo     info;
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(model->comm, &viewer));
+  PetscCallMPI(MPI_Comm_size(model->comm, &size));
+  PetscCallMPI(MPI_Allreduce(&model->num_local, &minl, 1, MPIU_INT, MPI_MIN, model->comm));
+  PetscCallMPI(MPI_Allreduce(&model->num_local, &maxl, 1, MPIU_INT, MPI_MAX, model->comm));
+  for (PetscInt i = 0; i < model->num_nodes * model->dim; i++)
+    if (model->node_dof[i] < 0 && model->node_owner[i / model->dim] >= 0) nclamped++;
+  PetscCall(MatGetInfo(model->K, MAT_GLOBAL_SUM, &info));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT
+                                   " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT "..%" PetscInt_FMT
+                                   " on %d rank%s\n",
+                                   model->num_global, nclamped, model->lumped ? "lumped" : "consistent", (double)model->total_mass, info.nz_used,
+                                   minl, maxl, size, size > 1 ? "s" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

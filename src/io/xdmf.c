@@ -1,0 +1,146 @@
+/* Mesh geometry and topology in HDF5, and XDMF files that let ParaView show nodal fields on it. */
+#include <vicms/io.h>
+
+/* XDMF cell codes and the permutation from Abaqus node order (XDMF follows VTK: same as Abaqus except that the
+   wedge's base triangle runs the other way). */
+static PetscErrorCode VIXdmfCell(VIElementType type, PetscInt *code, const PetscInt **perm)
+{
+  static const PetscInt wedge6[6] = {0, 2, 1, 3, 5, 4}, wedge15[15] = {0, 2, 1, 3, 5, 4, 8, 7, 6, 11, 10, 9, 12, 14, 13};
+
+  PetscFunctionBeginUser;
+  *perm = NULL;
+  switch (type) {
+  case VI_ELEM_T3D2:
+    *code = 2;
+    break;
+  case VI_ELEM_CPS3:
+  case VI_ELEM_CPE3:
+    *code = 4;
+    break;
+  case VI_ELEM_CPS4:
+  case VI_ELEM_CPE4:
+    *code = 5;
+    break;
+  case VI_ELEM_CPS8:
+  case VI_ELEM_CPE8:
+    *code = 37;
+    break;
+  case VI_ELEM_C3D4:
+    *code = 6;
+    break;
+  case VI_ELEM_C3D10:
+    *code = 38;
+    break;
+  case VI_ELEM_C3D8:
+    *code = 9;
+    break;
+  case VI_ELEM_C3D20:
+    *code = 48;
+    break;
+  case VI_ELEM_C3D6:
+    *code = 8;
+    *perm = wedge6;
+    break;
+  case VI_ELEM_C3D15:
+    *code = 40;
+    *perm = wedge15;
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No XDMF cell for element type %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt *size)
+{
+  PetscInt ne;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, NULL, &ne));
+  *size = 0;
+  for (PetscInt e = 0; e < ne; e++) {
+    VIElementType type;
+    PetscInt      nen;
+    PetscCall(VIMeshGetElement(mesh, e, &type, &nen, NULL));
+    *size += 1 + nen + (type == VI_ELEM_T3D2 ? 1 : 0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh)
+{
+  PetscInt         nn, ne, dim, size, pos = 0;
+  const PetscReal *coords;
+  PetscReal       *xyz;
+  PetscInt        *topo;
+  char             path[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetCoordinates(mesh, &coords));
+  PetscCall(PetscCalloc1(3 * nn, &xyz));
+  for (PetscInt i = 0; i < nn; i++)
+    for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * i + d];
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
+  PetscCall(VIH5WriteReal(file, path, nn, 3, xyz));
+  PetscCall(PetscFree(xyz));
+  {
+    const PetscInt *ids;
+    PetscCall(VIMeshGetNodeIds(mesh, &ids));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
+    PetscCall(VIH5WriteInt(file, path, nn, 0, ids));
+  }
+  PetscCall(VIXdmfTopologySize(mesh, &size));
+  PetscCall(PetscMalloc1(size, &topo));
+  for (PetscInt e = 0; e < ne; e++) {
+    VIElementType   type;
+    PetscInt        nen, code;
+    const PetscInt *nodes, *perm;
+    PetscCall(VIMeshGetElement(mesh, e, &type, &nen, &nodes));
+    PetscCall(VIXdmfCell(type, &code, &perm));
+    topo[pos++] = code;
+    if (type == VI_ELEM_T3D2) topo[pos++] = nen;
+    for (PetscInt k = 0; k < nen; k++) topo[pos++] = nodes[perm ? perm[k] : k];
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/topology", group));
+  PetscCall(VIH5WriteInt(file, path, size, 0, topo));
+  PetscCall(PetscFree(topo));
+  PetscCall(VIH5WriteAttrInt(file, path, "num_elements", ne));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n, const PetscReal times[])
+{
+  FILE    *fp;
+  PetscInt nn, ne, size;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIXdmfTopologySize(mesh, &size));
+  fp = fopen(xmf_path, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s", xmf_path);
+  fprintf(fp,
+          "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
+          field);
+  for (PetscInt k = 0; k < n; k++) {
+    fprintf(fp, "   <Grid Name=\"%s %" PetscInt_FMT "\" GridType=\"Uniform\">\n    <Time Value=\"%.12g\"/>\n", field, k + 1, (double)times[k]);
+    fprintf(fp, "    <Topology TopologyType=\"Mixed\" NumberOfElements=\"%" PetscInt_FMT "\">\n", ne);
+    fprintf(fp,
+            "     <DataItem Dimensions=\"%" PetscInt_FMT
+            "\" NumberType=\"Int\" Precision=\"%d\" Format=\"HDF\">%s:/mesh/topology</DataItem>\n    </Topology>\n",
+            size, (int)sizeof(PetscInt), h5_name);
+    fprintf(fp,
+            "    <Geometry GeometryType=\"XYZ\">\n     <DataItem Dimensions=\"%" PetscInt_FMT
+            " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/mesh/coordinates</DataItem>\n    </Geometry>\n",
+            nn, h5_name);
+    fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Vector\" Center=\"Node\">\n", field);
+    fprintf(fp,
+            "     <DataItem Dimensions=\"%" PetscInt_FMT " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s/%" PetscInt_FMT
+            "</DataItem>\n    </Attribute>\n   </Grid>\n",
+            nn, h5_name, field, k + 1);
+  }
+  fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s (disk full?)", xmf_path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,1075 @@
+/* Abaqus/CalculiX .inp reader: nodes, elements, node and element sets, clamps, materials and sections, on one rank. */
+#include "meshimpl.h"
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INP_MAX_DEPTH    16        /* *INCLUDE nesting, so that a file including itself stops with a message */
+#define INP_NAME_LEN     64        /* set, material and keyword names, as in VISet and VIMaterial */
+#define INP_MAX_PARAMS   32        /* parameters on one keyword line */
+#define INP_MAX_GENERATE 100000000 /* members one GENERATE line may create: a typo must not exhaust memory */
+
+typedef struct {
+  FILE       *fp;
+  const char *name; /* as stored by VIMeshBuildAddFile, used in every message */
+  PetscInt    line; /* physical lines read so far */
+} InpFile;
+
+/* A node or element set as the deck defines it. Chunks remember which data line added which members, so that an
+   undefined member is reported at its own line. */
+typedef struct {
+  char      name[INP_NAME_LEN];
+  VISource  src; /* first definition */
+  PetscInt  n, max;
+  PetscInt *ids;
+  PetscInt  num_chunks, max_chunks;
+  PetscInt *chunk_start;
+  VISource *chunk_src;
+} InpSet;
+
+/* A *BOUNDARY target, checked once the whole deck is read (sets may be defined after their use). */
+typedef struct {
+  char     set[INP_NAME_LEN]; /* empty when the target is a node id */
+  PetscInt node;
+  VISource src;
+} InpTarget;
+
+typedef struct {
+  char      elset[INP_NAME_LEN], material[INP_NAME_LEN];
+  PetscReal thickness;
+  VISource  src;
+} InpSection;
+
+typedef struct {
+  VISource  src;
+  PetscBool elastic, density;
+} InpMaterial;
+
+typedef struct {
+  VIMesh   mesh;
+  InpFile  files[INP_MAX_DEPTH];
+  PetscInt depth;
+
+  /* the current significant line: trimmed, inside buf */
+  char     *buf;
+  PetscInt  buf_size;
+  char     *line;
+  VISource  src;
+  PetscBool keyword, pending;
+
+  /* the last keyword line, parsed */
+  char    *kw_buf;
+  PetscInt kw_buf_size;
+  char     kw[INP_NAME_LEN], prev_kw[INP_NAME_LEN];
+  PetscInt num_params;
+  char    *param_key[INP_MAX_PARAMS], *param_value[INP_MAX_PARAMS];
+
+  /* the fields of the current data line (split at commas, trimmed) */
+  char   **field;
+  PetscInt num_fields, max_fields;
+
+  PetscInt    *node_ids, num_nodes, max_nodes;
+  PetscInt    *elem_ids, num_elems, max_elems;
+  PetscInt    *record, max_record;
+  InpSet      *nsets, *esets;
+  PetscInt     num_nsets, max_nsets, num_esets, max_esets;
+  InpTarget   *targets;
+  PetscInt     num_targets, max_targets;
+  InpSection  *sections;
+  PetscInt     num_sections, max_sections;
+  InpMaterial *materials; /* indexed like mesh->materials */
+  PetscInt     num_materials, max_materials;
+  PetscInt     material; /* the *MATERIAL whose options follow, -1 outside */
+  char (*unknown)[INP_NAME_LEN];
+  PetscInt  num_unknown, max_unknown;
+  PetscBool rotations_noted, has_solid, has_rod, has_plane;
+} InpReader;
+
+/* Make room for need entries of size sz in *arr, which holds *max. */
+static PetscErrorCode InpGrow(size_t sz, PetscInt need, PetscInt *max, void *arr)
+{
+  PetscFunctionBeginUser;
+  if (need <= *max) PetscFunctionReturn(PETSC_SUCCESS);
+  *max = PetscMax(need, 2 * (*max) + 16);
+  PetscCall(PetscRealloc(sz * (size_t)(*max), arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Read one physical line of any length into *buf (grown as needed), without its end: "\n", "\r\n" or "\r" at the end
+  are removed, so decks written on Windows read the same. *eof is set when nothing was left to read.
+*/
+static PetscErrorCode InpReadPhysicalLine(FILE *fp, const char *name, char **buf, PetscInt *size, PetscBool *eof)
+{
+  size_t len = 0;
+
+  PetscFunctionBeginUser;
+  *eof = PETSC_TRUE;
+  for (;;) {
+    if ((size_t)*size - len < 128) PetscCall(InpGrow(sizeof(char), (PetscInt)len + 1024, size, buf));
+    if (!fgets(*buf + len, (int)PetscMin((size_t)*size - len, (size_t)INT_MAX), fp)) break;
+    *eof = PETSC_FALSE;
+    len += strlen(*buf + len);
+    if (len > 0 && (*buf)[len - 1] == '\n') break;
+  }
+  PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", name, strerror(errno));
+  if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
+  while (len > 0 && ((*buf)[len - 1] == '\n' || (*buf)[len - 1] == '\r')) len--;
+  (*buf)[len] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static char *InpTrim(char *s)
+{
+  size_t n;
+
+  while (isspace((unsigned char)*s)) s++;
+  n = strlen(s);
+  while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+  return s;
+}
+
+/* Upper case, runs of blanks made one blank: "solid   Section" -> "SOLID SECTION"; in place. */
+static void InpNormalize(char *s)
+{
+  char     *in = InpTrim(s), *out = s;
+  PetscBool blank = PETSC_FALSE;
+
+  for (; *in; in++) {
+    if (isspace((unsigned char)*in)) {
+      blank = PETSC_TRUE;
+      continue;
+    }
+    if (blank) *out++ = ' ';
+    blank  = PETSC_FALSE;
+    *out++ = (char)toupper((unsigned char)*in);
+  }
+  *out = 0;
+}
+
+static PetscBool InpSame(const char a[], const char b[])
+{
+  for (; *a && *b; a++, b++)
+    if (toupper((unsigned char)*a) != toupper((unsigned char)*b)) return PETSC_FALSE;
+  return (*a == *b) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscBool InpLooksNumeric(const char s[])
+{
+  return (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* An integer field, parsed completely. */
+static PetscErrorCode InpInt(InpReader *r, const char s[], const char what[], PetscInt *v)
+{
+  char *end;
+  long  x;
+
+  PetscFunctionBeginUser;
+  PetscCheck(s[0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": %s is missing", r->src.file, r->src.line, what);
+  errno = 0;
+  x     = strtol(s, &end, 10);
+  PetscCheck(end != s && !*end && errno != ERANGE && x >= PETSC_MIN_INT && x <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": %s '%s' is not an integer", r->src.file, r->src.line, what, s);
+  *v = (PetscInt)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A real field, parsed completely; an empty field is 0 when empty_ok (Abaqus reads blank fields as zero). */
+static PetscErrorCode InpReal(InpReader *r, const char s[], const char what[], PetscBool empty_ok, PetscReal *v)
+{
+  char  *end;
+  double x;
+
+  PetscFunctionBeginUser;
+  if (!s[0]) {
+    PetscCheck(empty_ok, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": %s is missing", r->src.file, r->src.line, what);
+    *v = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  errno = 0;
+  x     = strtod(s, &end);
+  PetscCheck(end != s && !*end && errno != ERANGE && !PetscIsInfOrNanReal((PetscReal)x), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": %s '%s' is not a finite number", r->src.file, r->src.line, what, s);
+  *v = (PetscReal)x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpCopyName(InpReader *r, const char s[], const char what[], char name[])
+{
+  size_t n = strlen(s);
+
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": %s is empty", r->src.file, r->src.line, what);
+  PetscCheck(n < INP_NAME_LEN, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": %s '%s' is longer than %d characters", r->src.file,
+             r->src.line, what, s, INP_NAME_LEN - 1);
+  PetscCall(PetscStrncpy(name, s, INP_NAME_LEN));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Split the current data line at commas into trimmed fields (empty ones kept: *BOUNDARY has positional fields). */
+static PetscErrorCode InpSplitFields(InpReader *r)
+{
+  char *s = r->line;
+
+  PetscFunctionBeginUser;
+  r->num_fields = 0;
+  for (;;) {
+    char *comma = strchr(s, ',');
+
+    if (comma) *comma = 0;
+    PetscCall(InpGrow(sizeof(char *), r->num_fields + 1, &r->max_fields, &r->field));
+    r->field[r->num_fields++] = InpTrim(s);
+    if (!comma) break;
+    s = comma + 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Number of fields up to the last non-empty one ("1, 1, , " has 2). */
+static PetscInt InpNumFilled(InpReader *r)
+{
+  PetscInt n = r->num_fields;
+
+  while (n > 0 && !r->field[n - 1][0]) n--;
+  return n;
+}
+
+/* Parse the current keyword line: name (normalized) and KEY=VALUE parameters (keys normalized, values trimmed). */
+static PetscErrorCode InpParseKeyword(InpReader *r)
+{
+  size_t len = strlen(r->line);
+  char  *s, *comma;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(r->prev_kw, r->kw, sizeof(r->prev_kw)));
+  PetscCall(InpGrow(sizeof(char), (PetscInt)len + 1, &r->kw_buf_size, &r->kw_buf));
+  PetscCall(PetscStrcpy(r->kw_buf, r->line));
+  s     = r->kw_buf + 1;
+  comma = strchr(s, ',');
+  if (comma) *comma = 0;
+  InpNormalize(s);
+  PetscCall(PetscStrncpy(r->kw, s, sizeof(r->kw)));
+  r->num_params = 0;
+  while (comma) {
+    char *eq;
+
+    s     = comma + 1;
+    comma = strchr(s, ',');
+    if (comma) *comma = 0;
+    s = InpTrim(s);
+    if (!*s) continue;
+    PetscCheck(r->num_params < INP_MAX_PARAMS, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": more than %d parameters on *%s",
+               r->src.file, r->src.line, INP_MAX_PARAMS, r->kw);
+    eq = strchr(s, '=');
+    if (eq) {
+      char  *v = InpTrim(eq + 1);
+      size_t n = strlen(v);
+
+      *eq = 0;
+      if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+        v[n - 1] = 0;
+        v++;
+      }
+      r->param_value[r->num_params] = v;
+    } else
+      r->param_value[r->num_params] = NULL;
+    InpNormalize(s);
+    r->param_key[r->num_params++] = s;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The value of parameter key of the current keyword, NULL when absent; *present tells a flag (GENERATE) apart. */
+static const char *InpParam(InpReader *r, const char key[], PetscBool *present)
+{
+  if (present) *present = PETSC_FALSE;
+  for (PetscInt i = 0; i < r->num_params; i++)
+    if (!strcmp(r->param_key[i], key)) {
+      if (present) *present = PETSC_TRUE;
+      return r->param_value[i] ? r->param_value[i] : "";
+    }
+  return NULL;
+}
+
+/* A parameter that must be there with a value. */
+static PetscErrorCode InpRequiredParam(InpReader *r, const char key[], const char **value)
+{
+  PetscFunctionBeginUser;
+  *value = InpParam(r, key, NULL);
+  PetscCheck(*value && (*value)[0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *%s needs the parameter %s=...", r->src.file,
+             r->src.line, r->kw, key);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Open path on top of the include stack. */
+static PetscErrorCode InpPushFile(InpReader *r, const char path[])
+{
+  FILE *fp;
+
+  PetscFunctionBeginUser;
+  if (r->depth == 0) {
+    fp = fopen(path, "r");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the Abaqus/CalculiX deck '%s': %s", path, strerror(errno));
+  } else {
+    PetscCheck(r->depth < INP_MAX_DEPTH, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *INCLUDE of '%s' nests deeper than %d files (does a file include itself?)", r->src.file, r->src.line, path,
+               INP_MAX_DEPTH);
+    fp = fopen(path, "r");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s:%" PetscInt_FMT ": *INCLUDE: cannot open '%s': %s", r->src.file, r->src.line, path,
+               strerror(errno));
+  }
+  r->files[r->depth].fp   = fp;
+  r->files[r->depth].line = 0;
+  r->files[r->depth].name = NULL;
+  r->depth++;
+  PetscCall(VIMeshBuildAddFile(r->mesh, path, &r->files[r->depth - 1].name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *INCLUDE, INPUT=path: relative to the directory of the including file. */
+static PetscErrorCode InpInclude(InpReader *r)
+{
+  const char *input;
+  char        path[PETSC_MAX_PATH_LEN];
+  const char *slash  = strrchr(r->src.file, '/');
+  size_t      dirlen = slash ? (size_t)(slash - r->src.file) + 1 : 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpRequiredParam(r, "INPUT", &input));
+  if (input[0] == '/') dirlen = 0;
+  PetscCheck(dirlen + strlen(input) < sizeof(path), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *INCLUDE path '%s' is too long",
+             r->src.file, r->src.line, input);
+  PetscCall(PetscMemcpy(path, r->src.file, dirlen));
+  PetscCall(PetscStrcpy(path + dirlen, input));
+  PetscCall(InpPushFile(r, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next line of the innermost file that is neither blank nor a ** comment; *eof at the end of that file. */
+static PetscErrorCode InpRawLine(InpReader *r, PetscBool *eof)
+{
+  InpFile *f = &r->files[r->depth - 1];
+
+  PetscFunctionBeginUser;
+  for (;;) {
+    PetscCall(InpReadPhysicalLine(f->fp, f->name, &r->buf, &r->buf_size, eof));
+    if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
+    f->line++;
+    r->line = InpTrim(r->buf);
+    if (!r->line[0] || (r->line[0] == '*' && r->line[1] == '*')) continue;
+    break;
+  }
+  r->src.file = f->name;
+  r->src.line = f->line;
+  r->keyword  = r->line[0] == '*' ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next significant line of the deck, following *INCLUDEs; keyword lines are parsed. *end at the end of the deck. */
+static PetscErrorCode InpNextLine(InpReader *r, PetscBool *end)
+{
+  PetscFunctionBeginUser;
+  *end = PETSC_FALSE;
+  if (r->pending) {
+    r->pending = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (;;) {
+    PetscBool eof;
+
+    PetscCall(InpRawLine(r, &eof));
+    if (eof) {
+      if (r->depth == 1) {
+        *end = PETSC_TRUE;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      PetscCheck(!fclose(r->files[r->depth - 1].fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: close failed", r->files[r->depth - 1].name);
+      r->files[--r->depth].fp = NULL;
+      continue;
+    }
+    if (!r->keyword) break;
+    PetscCall(InpParseKeyword(r));
+    if (strcmp(r->kw, "INCLUDE")) break;
+    PetscCall(InpInclude(r));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next data line of the current keyword, split into fields; *has = false at a keyword (kept for the caller) or
+   at the end of the deck. */
+static PetscErrorCode InpNextData(InpReader *r, PetscBool *has)
+{
+  PetscBool end;
+
+  PetscFunctionBeginUser;
+  *has = PETSC_FALSE;
+  PetscCall(InpNextLine(r, &end));
+  if (end) PetscFunctionReturn(PETSC_SUCCESS);
+  if (r->keyword) {
+    r->pending = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(InpSplitFields(r));
+  *has = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ sets */
+
+static PetscErrorCode InpFindSet(PetscInt num, InpSet *sets, const char name[], PetscInt *index)
+{
+  PetscFunctionBeginUser;
+  *index = -1;
+  for (PetscInt s = 0; s < num; s++)
+    if (InpSame(sets[s].name, name)) {
+      *index = s;
+      break;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The set called name (names compare without case, as in Abaqus), created at src when new. */
+static PetscErrorCode InpGetSet(InpReader *r, PetscBool nodes, const char name[], PetscInt *index)
+{
+  InpSet  **sets = nodes ? &r->nsets : &r->esets;
+  PetscInt *num  = nodes ? &r->num_nsets : &r->num_esets;
+  PetscInt *max  = nodes ? &r->max_nsets : &r->max_esets;
+  char      copy[INP_NAME_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(InpCopyName(r, name, nodes ? "node set name" : "element set name", copy));
+  PetscCall(InpFindSet(*num, *sets, copy, index));
+  if (*index >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(InpGrow(sizeof(InpSet), *num + 1, max, sets));
+  *index = (*num)++;
+  PetscCall(PetscMemzero(&(*sets)[*index], sizeof(InpSet)));
+  PetscCall(PetscStrncpy((*sets)[*index].name, copy, INP_NAME_LEN));
+  (*sets)[*index].src = r->src;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpSetAppend(InpSet *set, PetscInt n, const PetscInt ids[], VISource src)
+{
+  PetscFunctionBeginUser;
+  if (!set->num_chunks || set->chunk_src[set->num_chunks - 1].file != src.file || set->chunk_src[set->num_chunks - 1].line != src.line) {
+    PetscInt max = set->max_chunks;
+
+    PetscCall(InpGrow(sizeof(PetscInt), set->num_chunks + 1, &max, &set->chunk_start));
+    PetscCall(InpGrow(sizeof(VISource), set->num_chunks + 1, &set->max_chunks, &set->chunk_src));
+    set->chunk_start[set->num_chunks] = set->n;
+    set->chunk_src[set->num_chunks++] = src;
+  }
+  PetscCall(InpGrow(sizeof(PetscInt), set->n + n, &set->max, &set->ids));
+  PetscCall(PetscArraycpy(set->ids + set->n, ids, n));
+  set->n += n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *NSET, NSET=name [, GENERATE] and *ELSET, ELSET=name [, GENERATE]. */
+static PetscErrorCode InpReadSet(InpReader *r, PetscBool nodes)
+{
+  const char *kind = nodes ? "NSET" : "ELSET", *name;
+  PetscBool   generate, has;
+  PetscInt    s;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpRequiredParam(r, kind, &name));
+  (void)InpParam(r, "GENERATE", &generate);
+  PetscCheck(!nodes || !InpParam(r, "ELSET", NULL), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *NSET with ELSET= (the nodes of elements) is not supported; list the nodes", r->src.file, r->src.line);
+  PetscCall(InpGetSet(r, nodes, name, &s));
+  for (;;) {
+    InpSet *set;
+
+    PetscCall(InpNextData(r, &has));
+    if (!has) break;
+    set = nodes ? &r->nsets[s] : &r->esets[s];
+    if (generate) {
+      PetscInt nf = InpNumFilled(r), first, last, step = 1, count;
+
+      PetscCheck(nf == 2 || nf == 3, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *%s, GENERATE expects 'first, last[, increment]', got %" PetscInt_FMT " fields", r->src.file, r->src.line,
+                 kind, nf);
+      PetscCall(InpInt(r, r->field[0], "first id", &first));
+      PetscCall(InpInt(r, r->field[1], "last id", &last));
+      if (nf == 3) PetscCall(InpInt(r, r->field[2], "increment", &step));
+      PetscCheck(first > 0 && last >= first && step > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *%s, GENERATE %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT
+                 ": expected 0 < first <= last and a positive increment",
+                 r->src.file, r->src.line, kind, first, last, step);
+      count = (last - first) / step + 1;
+      PetscCheck(count <= INP_MAX_GENERATE, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *%s, GENERATE makes %" PetscInt_FMT " members, more than %d", r->src.file, r->src.line, kind, count,
+                 INP_MAX_GENERATE);
+      PetscCall(InpGrow(sizeof(PetscInt), count, &r->max_record, &r->record));
+      for (PetscInt i = 0; i < count; i++) r->record[i] = first + i * step;
+      PetscCall(InpSetAppend(set, count, r->record, r->src));
+      continue;
+    }
+    for (PetscInt k = 0; k < r->num_fields; k++) {
+      const char *f = r->field[k];
+
+      if (!f[0]) continue;
+      if (InpLooksNumeric(f)) {
+        PetscInt id;
+
+        PetscCall(InpInt(r, f, nodes ? "node id" : "element id", &id));
+        PetscCheck(id > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *%s '%s': id %" PetscInt_FMT " is not positive", r->src.file,
+                   r->src.line, kind, set->name, id);
+        PetscCall(InpSetAppend(set, 1, &id, r->src));
+      } else {
+        InpSet  *sets = nodes ? r->nsets : r->esets;
+        PetscInt o;
+
+        PetscCall(InpFindSet(nodes ? r->num_nsets : r->num_esets, sets, f, &o));
+        PetscCheck(o >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                   "%s:%" PetscInt_FMT ": *%s '%s': '%s' is neither an id nor a previously defined %s set", r->src.file, r->src.line, kind, set->name,
+                   f, nodes ? "node" : "element");
+        if (o != s) PetscCall(InpSetAppend(set, sets[o].n, sets[o].ids, r->src));
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ nodes and elements */
+
+/* *NODE [, NSET=name]: id, x[, y[, z]] */
+static PetscErrorCode InpReadNodes(InpReader *r)
+{
+  const char *v;
+  PetscInt    s = -1;
+  PetscBool   has;
+  VISource    kw_src = r->src;
+
+  PetscFunctionBeginUser;
+  v = InpParam(r, "SYSTEM", NULL);
+  PetscCheck(!v || InpSame(v, "R"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *NODE, SYSTEM=%s is not supported (only rectangular coordinates)", r->src.file, r->src.line, v);
+  PetscCheck(!InpParam(r, "INPUT", NULL), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *NODE, INPUT= is not supported; use *INCLUDE",
+             r->src.file, r->src.line);
+  v = InpParam(r, "NSET", NULL);
+  if (v) PetscCall(InpGetSet(r, PETSC_TRUE, v, &s));
+  for (;;) {
+    PetscInt  nf, id;
+    PetscReal xyz[3] = {0, 0, 0};
+
+    PetscCall(InpNextData(r, &has));
+    if (!has) break;
+    nf = InpNumFilled(r);
+    PetscCheck(nf >= 2 && nf <= 4, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *NODE expects 'id, x[, y[, z]]', got %" PetscInt_FMT " fields", r->src.file, r->src.line, nf);
+    PetscCall(InpInt(r, r->field[0], "node id", &id));
+    PetscCheck(id > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": node id %" PetscInt_FMT " is not positive", r->src.file,
+               r->src.line, id);
+    for (PetscInt d = 0; d + 1 < nf; d++)
+      PetscCall(InpReal(r, r->field[d + 1], d == 0 ? "x coordinate" : (d == 1 ? "y coordinate" : "z coordinate"), PETSC_TRUE, &xyz[d]));
+    PetscCall(VIMeshBuildAddNode(r->mesh, id, xyz, r->src));
+    PetscCall(InpGrow(sizeof(PetscInt), r->num_nodes + 1, &r->max_nodes, &r->node_ids));
+    r->node_ids[r->num_nodes++] = id;
+    if (s >= 0) PetscCall(InpSetAppend(&r->nsets[s], 1, &id, kw_src));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *ELEMENT, TYPE=..., [ELSET=...]: id, n1, n2, ...; a line ending with a comma continues on the next line. */
+static PetscErrorCode InpReadElements(InpReader *r)
+{
+  const char   *v;
+  char          tname[INP_NAME_LEN];
+  VIElementType type;
+  PetscBool     found, has;
+  PetscInt      s      = -1, need;
+  VISource      kw_src = r->src;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpRequiredParam(r, "TYPE", &v));
+  PetscCall(InpCopyName(r, v, "element type", tname));
+  InpNormalize(tname);
+  PetscCall(VIElementTypeFromName(tname, &type, &found));
+  if (!found) {
+    char list[256] = "";
+
+    for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) {
+      PetscCall(PetscStrlcat(list, t ? ", " : "", sizeof(list)));
+      PetscCall(PetscStrlcat(list, VIElementInfoTable[t].name, sizeof(list)));
+    }
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": unknown element type '%s'; supported types: %s", r->src.file, r->src.line,
+            tname, list);
+  }
+  PetscCheck(!InpParam(r, "INPUT", NULL), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *ELEMENT, INPUT= is not supported; use *INCLUDE", r->src.file, r->src.line);
+  v = InpParam(r, "ELSET", NULL);
+  if (v) PetscCall(InpGetSet(r, PETSC_FALSE, v, &s));
+  need = VIElementInfoTable[type].num_nodes + 1;
+  PetscCall(InpGrow(sizeof(PetscInt), need, &r->max_record, &r->record));
+  if (VIElementInfoTable[type].ref_dim == 3)
+    r->has_solid = PETSC_TRUE;
+  else if (VIElementInfoTable[type].ref_dim == 2)
+    r->has_plane = PETSC_TRUE;
+  else
+    r->has_rod = PETSC_TRUE;
+  for (;;) {
+    VISource rec_src;
+    PetscInt count = 0;
+
+    PetscCall(InpNextData(r, &has));
+    if (!has) break;
+    rec_src = r->src;
+    for (;;) {
+      PetscInt  nf   = r->num_fields;
+      PetscBool more = (nf > 1 && !r->field[nf - 1][0]) ? PETSC_TRUE : PETSC_FALSE;
+      PetscBool eof;
+
+      if (more) nf--;
+      for (PetscInt k = 0; k < nf; k++) {
+        PetscCheck(r->field[k][0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": empty field %" PetscInt_FMT " in a %s record",
+                   r->src.file, r->src.line, k + 1, tname);
+        PetscCheck(count < need, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                   "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " lists more than the %" PetscInt_FMT " nodes of a %s", r->src.file, r->src.line,
+                   r->record[0], need - 1, tname);
+        PetscCall(InpInt(r, r->field[k], count ? "node id" : "element id", &r->record[count]));
+        count++;
+      }
+      if (count == need) break;
+      /* short record: it continues only after a trailing comma, and never into another file */
+      PetscCall(InpRawLine(r, &eof));
+      PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s:%" PetscInt_FMT ": unexpected end of file: element %" PetscInt_FMT " (line %" PetscInt_FMT ") has %" PetscInt_FMT
+                 " of the %" PetscInt_FMT " nodes of a %s",
+                 r->files[r->depth - 1].name, r->files[r->depth - 1].line, r->record[0], rec_src.line, count - 1, need - 1, tname);
+      PetscCheck(more, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " has %" PetscInt_FMT " nodes, but a %s has %" PetscInt_FMT
+                 " (a record continued on the next line ends with a comma)",
+                 rec_src.file, rec_src.line, r->record[0], count - 1, tname, need - 1);
+      PetscCheck(!r->keyword, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " has %" PetscInt_FMT " nodes, but a %s has %" PetscInt_FMT, rec_src.file,
+                 rec_src.line, r->record[0], count - 1, tname, need - 1);
+      PetscCall(InpSplitFields(r));
+    }
+    PetscCheck(r->record[0] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": element id %" PetscInt_FMT " is not positive",
+               rec_src.file, rec_src.line, r->record[0]);
+    PetscCall(VIMeshBuildAddElement(r->mesh, r->record[0], type, r->record + 1, rec_src));
+    PetscCall(InpGrow(sizeof(PetscInt), r->num_elems + 1, &r->max_elems, &r->elem_ids));
+    r->elem_ids[r->num_elems++] = r->record[0];
+    if (s >= 0) PetscCall(InpSetAppend(&r->esets[s], 1, &r->record[0], kw_src));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ clamps, materials, sections */
+
+/* *BOUNDARY: node-or-nset, first_dof[, last_dof[, value]], or node-or-nset, ENCASTRE|PINNED|XSYMM|YSYMM|ZSYMM */
+static PetscErrorCode InpReadBoundary(InpReader *r)
+{
+  const char *v = InpParam(r, "TYPE", NULL);
+  PetscBool   has;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!v || InpSame(v, "DISPLACEMENT"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *BOUNDARY, TYPE=%s is not supported (only clamped displacements)", r->src.file, r->src.line, v);
+  for (;;) {
+    PetscInt   nf, first, last;
+    InpTarget *t;
+    char       text[INP_NAME_LEN];
+
+    PetscCall(InpNextData(r, &has));
+    if (!has) break;
+    nf = InpNumFilled(r);
+    PetscCheck(nf >= 2 && nf <= 4 && r->field[0][0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *BOUNDARY expects 'node or node set, first DOF[, last DOF[, value]]'", r->src.file, r->src.line);
+    if (isalpha((unsigned char)r->field[1][0])) {
+      const char *names[]  = {"ENCASTRE", "PINNED", "XSYMM", "YSYMM", "ZSYMM"};
+      PetscInt    firsts[] = {1, 1, 1, 2, 3}, lasts[] = {6, 3, 1, 2, 3}, k;
+
+      for (k = 0; k < 5; k++)
+        if (InpSame(r->field[1], names[k])) break;
+      PetscCheck(k < 5 && nf == 2, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *BOUNDARY type '%s' is not supported; use DOF numbers, ENCASTRE, PINNED, XSYMM, YSYMM or ZSYMM", r->src.file,
+                 r->src.line, r->field[1]);
+      first = firsts[k];
+      last  = lasts[k];
+    } else {
+      PetscReal value;
+
+      PetscCall(InpInt(r, r->field[1], "first DOF", &first));
+      last = first;
+      if (nf > 2 && r->field[2][0]) PetscCall(InpInt(r, r->field[2], "last DOF", &last));
+      PetscCheck(first >= 1 && last >= first && last <= 6, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *BOUNDARY DOF range %" PetscInt_FMT "..%" PetscInt_FMT " is not valid, expected 1 <= first <= last <= 6",
+                 r->src.file, r->src.line, first, last);
+      PetscCall(InpReal(r, nf > 3 ? r->field[3] : "", "prescribed value", PETSC_TRUE, &value));
+      PetscCheck(value == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": *BOUNDARY prescribes %g on '%s'; only homogeneous clamps (value 0) are supported", r->src.file, r->src.line,
+                 (double)value, r->field[0]);
+    }
+    if (last > 3) {
+      if (!r->rotations_noted)
+        PetscCall(PetscInfo(NULL, "%s:%" PetscInt_FMT ": rotational DOFs 4-6 of *BOUNDARY are ignored (solid elements have none)\n", r->src.file,
+                            r->src.line));
+      r->rotations_noted = PETSC_TRUE;
+      if (first > 3) continue;
+      last = 3;
+    }
+    PetscCall(InpGrow(sizeof(InpTarget), r->num_targets + 1, &r->max_targets, &r->targets));
+    t = &r->targets[r->num_targets++];
+    PetscCall(PetscMemzero(t, sizeof(*t)));
+    t->src = r->src;
+    if (InpLooksNumeric(r->field[0])) {
+      PetscCall(InpInt(r, r->field[0], "node id", &t->node));
+      PetscCheck(t->node > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": node id %" PetscInt_FMT " is not positive", r->src.file,
+                 r->src.line, t->node);
+      PetscCall(PetscSNPrintf(text, sizeof(text), "%" PetscInt_FMT, t->node));
+    } else {
+      PetscCall(InpCopyName(r, r->field[0], "node set name", t->set));
+      PetscCall(PetscStrncpy(text, t->set, sizeof(text)));
+      t->node = -1;
+    }
+    PetscCall(VIMeshBuildAddBoundary(r->mesh, text, first, last, r->src));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *MATERIAL, NAME=... */
+static PetscErrorCode InpReadMaterial(InpReader *r)
+{
+  const char *v;
+  char        name[INP_NAME_LEN];
+  PetscInt    m;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpRequiredParam(r, "NAME", &v));
+  PetscCall(InpCopyName(r, v, "material name", name));
+  PetscCall(VIMeshBuildFindMaterial(r->mesh, name, &m));
+  PetscCheck(m < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": material '%s' is defined twice", r->src.file, r->src.line, name);
+  PetscCall(VIMeshBuildAddMaterial(r->mesh, name, &m));
+  PetscCall(InpGrow(sizeof(InpMaterial), m + 1, &r->max_materials, &r->materials));
+  for (PetscInt i = r->num_materials; i <= m; i++) PetscCall(PetscMemzero(&r->materials[i], sizeof(InpMaterial)));
+  r->num_materials    = PetscMax(r->num_materials, m + 1);
+  r->materials[m].src = r->src;
+  r->material         = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The one data line of *ELASTIC or *DENSITY; a second line would be temperature dependence. */
+static PetscErrorCode InpMaterialLine(InpReader *r, const char what[])
+{
+  PetscBool has;
+  VISource  kw_src = r->src;
+
+  PetscFunctionBeginUser;
+  PetscCheck(r->material >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *%s outside of a *MATERIAL", r->src.file, r->src.line,
+             r->kw);
+  PetscCall(InpNextData(r, &has));
+  if (!has && !r->pending)
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": unexpected end of file: *%s needs a data line '%s'", kw_src.file,
+            kw_src.line, r->kw, what);
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *%s needs a data line '%s'", kw_src.file, kw_src.line, r->prev_kw,
+             what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpNoMoreData(InpReader *r, const char kw[])
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpNextData(r, &has));
+  PetscCheck(!has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *%s takes one data line; temperature-dependent data is not supported", r->src.file, r->src.line, kw);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *ELASTIC[, TYPE=ISO]: E, nu[, temperature] */
+static PetscErrorCode InpReadElastic(InpReader *r)
+{
+  const char *v = InpParam(r, "TYPE", NULL);
+  PetscReal   E, nu, temp;
+  VIMaterial *mat;
+
+  PetscFunctionBeginUser;
+  PetscCheck(!v || InpSame(v, "ISO") || InpSame(v, "ISOTROPIC"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *ELASTIC, TYPE=%s is not supported; only isotropic elasticity (TYPE=ISO)", r->src.file, r->src.line, v);
+  PetscCall(InpMaterialLine(r, "E, nu"));
+  PetscCheck(InpNumFilled(r) >= 2 && InpNumFilled(r) <= 3, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *ELASTIC expects 'E, nu[, temperature]'", r->src.file, r->src.line);
+  PetscCall(InpReal(r, r->field[0], "Young's modulus", PETSC_FALSE, &E));
+  PetscCall(InpReal(r, r->field[1], "Poisson's ratio", PETSC_FALSE, &nu));
+  if (InpNumFilled(r) == 3) PetscCall(InpReal(r, r->field[2], "temperature", PETSC_TRUE, &temp));
+  mat = &r->mesh->materials[r->material];
+  PetscCheck(E > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": material '%s': Young's modulus E = %g, expected E > 0", r->src.file,
+             r->src.line, mat->name, (double)E);
+  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": material '%s': Poisson's ratio nu = %g, expected -1 < nu < 0.5", r->src.file, r->src.line, mat->name, (double)nu);
+  mat->young                        = E;
+  mat->poisson                      = nu;
+  r->materials[r->material].elastic = PETSC_TRUE;
+  PetscCall(InpNoMoreData(r, "ELASTIC"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *DENSITY: rho[, temperature] */
+static PetscErrorCode InpReadDensity(InpReader *r)
+{
+  PetscReal   rho, temp;
+  VIMaterial *mat;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpMaterialLine(r, "rho"));
+  PetscCheck(InpNumFilled(r) >= 1 && InpNumFilled(r) <= 2, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *DENSITY expects 'rho[, temperature]'", r->src.file, r->src.line);
+  PetscCall(InpReal(r, r->field[0], "density", PETSC_FALSE, &rho));
+  if (InpNumFilled(r) == 2) PetscCall(InpReal(r, r->field[1], "temperature", PETSC_TRUE, &temp));
+  mat = &r->mesh->materials[r->material];
+  PetscCheck(rho > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": material '%s': density rho = %g, expected rho > 0", r->src.file,
+             r->src.line, mat->name, (double)rho);
+  mat->density                      = rho;
+  r->materials[r->material].density = PETSC_TRUE;
+  PetscCall(InpNoMoreData(r, "DENSITY"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *SOLID SECTION, ELSET=..., MATERIAL=... [data line: thickness or area]; resolved once the deck is read. */
+static PetscErrorCode InpReadSection(InpReader *r)
+{
+  const char *elset, *material;
+  InpSection *sec;
+  PetscBool   has;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpRequiredParam(r, "ELSET", &elset));
+  PetscCall(InpRequiredParam(r, "MATERIAL", &material));
+  PetscCall(InpGrow(sizeof(InpSection), r->num_sections + 1, &r->max_sections, &r->sections));
+  sec = &r->sections[r->num_sections++];
+  PetscCall(PetscMemzero(sec, sizeof(*sec)));
+  sec->src       = r->src;
+  sec->thickness = 1;
+  PetscCall(InpCopyName(r, elset, "element set name", sec->elset));
+  PetscCall(InpCopyName(r, material, "material name", sec->material));
+  PetscCall(InpNextData(r, &has));
+  if (has && r->field[0][0]) {
+    PetscCall(InpReal(r, r->field[0], "thickness (or area)", PETSC_FALSE, &sec->thickness));
+    PetscCheck(sec->thickness > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": section thickness (or area) %g, expected a positive value", r->src.file, r->src.line, (double)sec->thickness);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpSkipData(InpReader *r)
+{
+  PetscBool has = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  while (has) PetscCall(InpNextData(r, &has));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpSkipUnknown(InpReader *r)
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  for (k = 0; k < r->num_unknown; k++)
+    if (!strcmp(r->unknown[k], r->kw)) break;
+  if (k == r->num_unknown) {
+    PetscCall(InpGrow(sizeof(*r->unknown), r->num_unknown + 1, &r->max_unknown, &r->unknown));
+    PetscCall(PetscStrncpy(r->unknown[r->num_unknown++], r->kw, INP_NAME_LEN));
+    PetscCall(PetscInfo(NULL, "%s:%" PetscInt_FMT ": *%s is not used by vicms; skipped with its data lines\n", r->src.file, r->src.line, r->kw));
+  }
+  PetscCall(InpSkipData(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ end of the deck */
+
+/* The data line that added member i of set. */
+static VISource InpChunkSource(const InpSet *set, PetscInt i)
+{
+  PetscInt lo = 0, hi = set->num_chunks - 1;
+
+  while (lo < hi) {
+    PetscInt mid = (lo + hi + 1) / 2;
+
+    if (set->chunk_start[mid] <= i)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return set->chunk_src[lo];
+}
+
+static PetscErrorCode InpCheckMembers(InpSet *sets, PetscInt num, PetscInt n, const PetscInt sorted[], const char kind[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt s = 0; s < num; s++)
+    for (PetscInt i = 0; i < sets[s].n; i++) {
+      PetscInt pos;
+
+      PetscCall(PetscFindInt(sets[s].ids[i], n, sorted, &pos));
+      if (pos < 0) {
+        VISource src = InpChunkSource(&sets[s], i);
+
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": set '%s' lists %s %" PetscInt_FMT ", which is not defined", src.file,
+                src.line, sets[s].name, kind, sets[s].ids[i]);
+      }
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Check what refers to what, hand sets and sections to the builder, set the spatial dimension. */
+static PetscErrorCode InpFinish(InpReader *r)
+{
+  VIMesh mesh = r->mesh;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSortInt(r->num_nodes, r->node_ids));
+  PetscCall(PetscSortInt(r->num_elems, r->elem_ids));
+  PetscCall(InpCheckMembers(r->nsets, r->num_nsets, r->num_nodes, r->node_ids, "node"));
+  PetscCall(InpCheckMembers(r->esets, r->num_esets, r->num_elems, r->elem_ids, "element"));
+  for (PetscInt b = 0; b < r->num_targets; b++) {
+    InpTarget *t = &r->targets[b];
+    PetscInt   k;
+
+    if (!t->set[0]) {
+      PetscCall(PetscFindInt(t->node, r->num_nodes, r->node_ids, &k));
+      PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY on node %" PetscInt_FMT ", which is not defined",
+                 t->src.file, t->src.line, t->node);
+      continue;
+    }
+    PetscCall(InpFindSet(r->num_nsets, r->nsets, t->set, &k));
+    PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY on node set '%s', which is not defined", t->src.file,
+               t->src.line, t->set);
+    PetscCheck(r->nsets[k].n > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *NSET '%s' is empty (used by *BOUNDARY at %s:%" PetscInt_FMT ")", r->nsets[k].src.file, r->nsets[k].src.line,
+               r->nsets[k].name, t->src.file, t->src.line);
+  }
+  for (PetscInt s = 0; s < r->num_sections; s++) {
+    InpSection *sec = &r->sections[s];
+    PetscInt    m, k;
+
+    PetscCall(VIMeshBuildFindMaterial(mesh, sec->material, &m));
+    PetscCheck(m >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *SOLID SECTION: material '%s' is not defined", sec->src.file,
+               sec->src.line, sec->material);
+    PetscCheck(m < r->num_materials && r->materials[m].elastic, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": material '%s' (used by *SOLID SECTION at %s:%" PetscInt_FMT ") has no *ELASTIC",
+               m < r->num_materials ? r->materials[m].src.file : sec->src.file, m < r->num_materials ? r->materials[m].src.line : sec->src.line,
+               sec->material, sec->src.file, sec->src.line);
+    PetscCheck(r->materials[m].density, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": material '%s' (used by *SOLID SECTION at %s:%" PetscInt_FMT ") has no *DENSITY", r->materials[m].src.file,
+               r->materials[m].src.line, sec->material, sec->src.file, sec->src.line);
+    PetscCall(InpFindSet(r->num_esets, r->esets, sec->elset, &k));
+    PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *SOLID SECTION on element set '%s', which is not defined",
+               sec->src.file, sec->src.line, sec->elset);
+    PetscCheck(r->esets[k].n > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *ELSET '%s' is empty (used by *SOLID SECTION at %s:%" PetscInt_FMT ")", r->esets[k].src.file,
+               r->esets[k].src.line, r->esets[k].name, sec->src.file, sec->src.line);
+    PetscCall(VIMeshBuildAddSection(mesh, r->esets[k].name, m, sec->thickness, sec->src));
+  }
+  for (PetscInt s = 0; s < r->num_nsets; s++) PetscCall(VIMeshBuildAddToNodeSet(mesh, r->nsets[s].name, r->nsets[s].n, r->nsets[s].ids));
+  for (PetscInt s = 0; s < r->num_esets; s++) PetscCall(VIMeshBuildAddToElementSet(mesh, r->esets[s].name, r->esets[s].n, r->esets[s].ids));
+  if (r->has_solid || r->has_rod)
+    mesh->dim = 3;
+  else if (r->has_plane)
+    mesh->dim = 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpReadDeck(InpReader *r, const char path[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(InpPushFile(r, path));
+  for (;;) {
+    PetscBool end;
+
+    PetscCall(InpNextLine(r, &end));
+    if (end) break;
+    PetscCheck(r->keyword, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": unexpected data line '%s'%s%s", r->src.file, r->src.line,
+               r->line, r->kw[0] ? " after *" : " before the first keyword", r->kw);
+    /* material options follow their *MATERIAL until another model keyword */
+    if (!strcmp(r->kw, "NODE") || !strcmp(r->kw, "ELEMENT") || !strcmp(r->kw, "NSET") || !strcmp(r->kw, "ELSET") || !strcmp(r->kw, "BOUNDARY") ||
+        !strcmp(r->kw, "SOLID SECTION") || !strcmp(r->kw, "STEP"))
+      r->material = -1;
+    if (!strcmp(r->kw, "NODE"))
+      PetscCall(InpReadNodes(r));
+    else if (!strcmp(r->kw, "ELEMENT"))
+      PetscCall(InpReadElements(r));
+    else if (!strcmp(r->kw, "NSET"))
+      PetscCall(InpReadSet(r, PETSC_TRUE));
+    else if (!strcmp(r->kw, "ELSET"))
+      PetscCall(InpReadSet(r, PETSC_FALSE));
+    else if (!strcmp(r->kw, "BOUNDARY"))
+      PetscCall(InpReadBoundary(r));
+    else if (!strcmp(r->kw, "MATERIAL"))
+      PetscCall(InpReadMaterial(r));
+    else if (!strcmp(r->kw, "ELASTIC"))
+      PetscCall(InpReadElastic(r));
+    else if (!strcmp(r->kw, "DENSITY"))
+      PetscCall(InpReadDensity(r));
+    else if (!strcmp(r->kw, "SOLID SECTION"))
+      PetscCall(InpReadSection(r));
+    else if (!strcmp(r->kw, "HEADING"))
+      PetscCall(InpSkipData(r));
+    else
+      PetscCall(InpSkipUnknown(r));
+  }
+  PetscCall(InpFinish(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InpReaderDestroy(InpReader *r)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < r->depth; i++)
+    if (r->files[i].fp) (void)fclose(r->files[i].fp);
+  for (PetscInt s = 0; s < r->num_nsets + r->num_esets; s++) {
+    InpSet *set = s < r->num_nsets ? &r->nsets[s] : &r->esets[s - r->num_nsets];
+
+    PetscCall(PetscFree(set->ids));
+    PetscCall(PetscFree(set->chunk_start));
+    PetscCall(PetscFree(set->chunk_src));
+  }
+  PetscCall(PetscFree(r->nsets));
+  PetscCall(PetscFree(r->esets));
+  PetscCall(PetscFree(r->buf));
+  PetscCall(PetscFree(r->kw_buf));
+  PetscCall(PetscFree(r->field));
+  PetscCall(PetscFree(r->node_ids));
+  PetscCall(PetscFree(r->elem_ids));
+  PetscCall(PetscFree(r->record));
+  PetscCall(PetscFree(r->targets));
+  PetscCall(PetscFree(r->sections));
+  PetscCall(PetscFree(r->materials));
+  PetscCall(PetscFree(r->unknown));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  VIMeshReadAbaqus - read an Abaqus/CalculiX input deck into the mesh builder.
+
+  Not collective: runs on the calling rank only. Reads *NODE, *ELEMENT, *NSET, *ELSET (with GENERATE and sets of sets),
+  *BOUNDARY (homogeneous clamps), *MATERIAL with *ELASTIC and *DENSITY, *SOLID SECTION and *INCLUDE; other keywords are
+  skipped with their data lines. Every error names the file and line. The caller runs VIMeshBuildFinish.
+
+  Input:
++ mesh - the mesh being built
+- path - the deck
+*/
+PetscErrorCode VIMeshReadAbaqus(VIMesh mesh, const char path[])
+{
+  InpReader      r;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&r, sizeof(r)));
+  r.mesh     = mesh;
+  r.material = -1;
+  /* the reader's buffers and open files are released whether or not the deck was good */
+  ierr = InpReadDeck(&r, path);
+  PetscCall(InpReaderDestroy(&r));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,773 @@
+/* VIMesh: the object, its builder (used by readers and generators on one rank), broadcast and queries. */
+#include "meshimpl.h"
+#include <vicms/sys.h>
+#include <ctype.h>
+
+const char *const VIElementTypes[] = {"T3D2",  "CPS3", "CPS4",  "CPS8", "CPE3",  "CPE4",          "CPE8",     "C3D4",
+                                      "C3D10", "C3D8", "C3D20", "C3D6", "C3D15", "VIElementType", "VI_ELEM_", NULL};
+
+PetscErrorCode VIMeshCreate(MPI_Comm comm, VIMesh *mesh)
+{
+  VIMesh m;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&m));
+  m->comm           = comm;
+  m->kind           = VI_MESH_SOURCE_NONE;
+  m->line_length    = 1.0;
+  m->line_area      = 1.0;
+  m->box_type       = VI_ELEM_C3D8;
+  m->box_lengths[0] = m->box_lengths[1] = m->box_lengths[2] = 1.0;
+  *mesh                                                     = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISetsDestroy(PetscInt n, VISet **sets)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscFree((*sets)[i].items));
+  PetscCall(PetscFree(*sets));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshDestroy(VIMesh *mesh)
+{
+  VIMesh m;
+
+  PetscFunctionBeginUser;
+  if (!mesh || !*mesh) PetscFunctionReturn(PETSC_SUCCESS);
+  m = *mesh;
+  PetscCall(PetscFree(m->node_ids));
+  PetscCall(PetscFree(m->coords));
+  PetscCall(PetscFree(m->node_src));
+  PetscCall(PetscFree(m->elem_ids));
+  PetscCall(PetscFree(m->elem_type));
+  PetscCall(PetscFree(m->elem_section));
+  PetscCall(PetscFree(m->elem_src));
+  PetscCall(PetscFree(m->elem_offset));
+  PetscCall(PetscFree(m->elem_conn));
+  PetscCall(VISetsDestroy(m->num_nsets, &m->nsets));
+  PetscCall(VISetsDestroy(m->num_esets, &m->esets));
+  PetscCall(PetscFree(m->materials));
+  PetscCall(PetscFree(m->sections));
+  PetscCall(PetscFree(m->bcs));
+  PetscCall(PetscFree(m->clamped));
+  for (PetscInt i = 0; i < m->num_files; i++) PetscCall(PetscFree(m->files[i]));
+  PetscCall(PetscFree(m->files));
+  PetscCall(PetscFree2(m->node_elem_offset, m->node_elem));
+  PetscCall(PetscFree(m->elem_owner));
+  PetscCall(PetscFree(m->local_elems));
+  PetscCall(PetscFree(m));
+  *mesh = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshSetFile(VIMesh mesh, const char path[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(mesh->path, path, sizeof(mesh->path)));
+  mesh->kind = VI_MESH_SOURCE_FILE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshSetLine(VIMesh mesh, PetscInt num_cells, PetscReal length)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(num_cells > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_line_cells: got %" PetscInt_FMT ", expected a positive number of elements",
+             num_cells);
+  PetscCheck(length > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_line_length: got %g, expected a positive length", (double)length);
+  mesh->kind        = VI_MESH_SOURCE_LINE;
+  mesh->line_cells  = num_cells;
+  mesh->line_length = length;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshSetBox(VIMesh mesh, const PetscInt cells[3], const PetscReal lengths[3], VIElementType type)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(cells[d] > 0, mesh->comm, PETSC_ERR_USER_INPUT,
+               "-mesh_box_cells: entry %" PetscInt_FMT " is %" PetscInt_FMT ", expected a positive number of cells", d + 1, cells[d]);
+    PetscCheck(lengths[d] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_box_lengths: entry %" PetscInt_FMT " is %g, expected a positive length",
+               d + 1, (double)lengths[d]);
+    mesh->box_cells[d]   = cells[d];
+    mesh->box_lengths[d] = lengths[d];
+  }
+  PetscCheck(type == VI_ELEM_C3D8 || type == VI_ELEM_C3D6 || type == VI_ELEM_C3D4, mesh->comm, PETSC_ERR_USER_INPUT,
+             "-mesh_box_element: %s is not available for boxes, expected C3D8, C3D6 or C3D4", VIElementTypes[type]);
+  mesh->box_type = type;
+  mesh->kind     = VI_MESH_SOURCE_BOX;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
+{
+  char          path[PETSC_MAX_PATH_LEN] = "";
+  PetscInt      line_cells = 0, cells[3] = {1, 1, 1}, ncells = 3, nlengths = 3;
+  PetscReal     line_length = mesh->line_length, lengths[3] = {1, 1, 1};
+  PetscBool     has_file, has_line, has_box, has_lengths;
+  VIElementType box_type = mesh->box_type;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(mesh->comm, NULL, "Parent mesh", "VIMesh");
+  PetscCall(PetscOptionsString("-mesh_file", "Abaqus/CalculiX .inp or Gmsh .msh file", "VIMeshSetFile", path, path, sizeof(path), &has_file));
+  PetscCall(PetscOptionsInt("-mesh_line_cells", "Built-in line of T3D2 rods along x: number of elements", "VIMeshSetLine", line_cells, &line_cells,
+                            &has_line));
+  PetscCall(PetscOptionsReal("-mesh_line_length", "Built-in line: length", "VIMeshSetLine", line_length, &line_length, NULL));
+  PetscCall(
+      PetscOptionsReal("-mesh_line_area", "Built-in line: cross-section area of the rods", "VIMeshSetLine", mesh->line_area, &mesh->line_area, NULL));
+  PetscCall(PetscOptionsIntArray("-mesh_box_cells", "Built-in box: cells nx,ny,nz", "VIMeshSetBox", cells, &ncells, &has_box));
+  PetscCall(PetscOptionsRealArray("-mesh_box_lengths", "Built-in box: lengths Lx,Ly,Lz", "VIMeshSetBox", lengths, &nlengths, &has_lengths));
+  PetscCall(PetscOptionsEnum("-mesh_box_element", "Built-in box: element type (C3D8, or hexes split into C3D6 wedges or C3D4 tets)", "VIMeshSetBox",
+                             VIElementTypes, (PetscEnum)box_type, (PetscEnum *)&box_type, NULL));
+  PetscOptionsEnd();
+  PetscCheck(has_file + has_line + has_box <= 1, mesh->comm, PETSC_ERR_USER_INPUT,
+             "Give one mesh source: -mesh_file, -mesh_line_cells or -mesh_box_cells, not several");
+  if (has_file) PetscCall(VIMeshSetFile(mesh, path));
+  if (has_line) PetscCall(VIMeshSetLine(mesh, line_cells, line_length));
+  if (has_box) {
+    PetscCheck(ncells == 3, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_box_cells: expected three numbers nx,ny,nz, got %" PetscInt_FMT, ncells);
+    PetscCheck(!has_lengths || nlengths == 3, mesh->comm, PETSC_ERR_USER_INPUT,
+               "-mesh_box_lengths: expected three numbers Lx,Ly,Lz, got %" PetscInt_FMT, nlengths);
+    PetscCall(VIMeshSetBox(mesh, cells, lengths, box_type));
+  }
+  PetscCheck(mesh->line_area > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_line_area: got %g, expected a positive area", (double)mesh->line_area);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ builder */
+
+PetscErrorCode VIMeshBuildAddFile(VIMesh mesh, const char path[], const char **stored)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscRealloc(sizeof(char *) * (mesh->num_files + 1), &mesh->files));
+  PetscCall(PetscStrallocpy(path, &mesh->files[mesh->num_files]));
+  *stored = mesh->files[mesh->num_files++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* grow an array of elements of size sz to hold at least need entries */
+static PetscErrorCode VIGrow(void *arr, size_t sz, PetscInt need, PetscInt *cap)
+{
+  PetscFunctionBeginUser;
+  if (need <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
+  *cap = PetscMax(need, 2 * (*cap) + 64);
+  PetscCall(PetscRealloc(sz * (size_t)(*cap), arr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddNode(VIMesh mesh, PetscInt id, const PetscReal xyz[3], VISource src)
+{
+  PetscInt cap = mesh->max_nodes, cap2 = mesh->max_nodes, cap3 = mesh->max_nodes;
+
+  PetscFunctionBeginUser;
+  if (mesh->num_nodes + 1 > mesh->max_nodes) {
+    PetscCall(VIGrow(&mesh->node_ids, sizeof(PetscInt), mesh->num_nodes + 1, &cap));
+    PetscCall(VIGrow(&mesh->coords, 3 * sizeof(PetscReal), mesh->num_nodes + 1, &cap2));
+    PetscCall(VIGrow(&mesh->node_src, sizeof(VISource), mesh->num_nodes + 1, &cap3));
+    mesh->max_nodes = cap;
+  }
+  mesh->node_ids[mesh->num_nodes] = id;
+  for (PetscInt d = 0; d < 3; d++) mesh->coords[3 * mesh->num_nodes + d] = xyz[d];
+  mesh->node_src[mesh->num_nodes] = src;
+  mesh->num_nodes++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddElement(VIMesh mesh, PetscInt id, VIElementType type, const PetscInt node_ids[], VISource src)
+{
+  PetscInt nn = VIElementInfoTable[type].num_nodes, e = mesh->num_elems;
+
+  PetscFunctionBeginUser;
+  if (e + 1 > mesh->max_elems) {
+    PetscInt c[5];
+    for (PetscInt k = 0; k < 5; k++) c[k] = mesh->max_elems;
+    PetscCall(VIGrow(&mesh->elem_ids, sizeof(PetscInt), e + 1, &c[0]));
+    PetscCall(VIGrow(&mesh->elem_type, sizeof(VIElementType), e + 1, &c[1]));
+    PetscCall(VIGrow(&mesh->elem_section, sizeof(PetscInt), e + 1, &c[2]));
+    PetscCall(VIGrow(&mesh->elem_src, sizeof(VISource), e + 1, &c[3]));
+    c[4] = mesh->max_elems + 1;
+    PetscCall(VIGrow(&mesh->elem_offset, sizeof(PetscInt), e + 2, &c[4]));
+    mesh->max_elems = c[0];
+  }
+  PetscCall(VIGrow(&mesh->elem_conn, sizeof(PetscInt), mesh->conn_size + nn, &mesh->max_conn));
+  if (e == 0) mesh->elem_offset[0] = 0;
+  mesh->elem_ids[e]     = id;
+  mesh->elem_type[e]    = type;
+  mesh->elem_section[e] = -1;
+  mesh->elem_src[e]     = src;
+  for (PetscInt i = 0; i < nn; i++) mesh->elem_conn[mesh->conn_size + i] = node_ids[i];
+  mesh->conn_size += nn;
+  mesh->elem_offset[e + 1] = mesh->conn_size;
+  mesh->num_elems++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISetFind(PetscInt n, VISet *sets, const char name[], PetscInt *index)
+{
+  PetscFunctionBeginUser;
+  *index = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(sets[i].name, name, &same));
+    if (same) {
+      *index = i;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISetAdd(PetscInt *num, PetscInt *cap, VISet **sets, const char name[], PetscInt n, const PetscInt ids[])
+{
+  PetscInt s;
+  VISet   *set;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISetFind(*num, *sets, name, &s));
+  if (s < 0) {
+    PetscCall(VIGrow(sets, sizeof(VISet), *num + 1, cap));
+    s = (*num)++;
+    PetscCall(PetscMemzero(&(*sets)[s], sizeof(VISet)));
+    PetscCall(PetscStrncpy((*sets)[s].name, name, sizeof((*sets)[s].name)));
+  }
+  set = &(*sets)[s];
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(set->n + n + 1), &set->items));
+  for (PetscInt i = 0; i < n; i++) set->items[set->n + i] = ids[i];
+  set->n += n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddToNodeSet(VIMesh mesh, const char name[], PetscInt n, const PetscInt node_ids[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VISetAdd(&mesh->num_nsets, &mesh->max_nsets, &mesh->nsets, name, n, node_ids));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddToElementSet(VIMesh mesh, const char name[], PetscInt n, const PetscInt elem_ids[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VISetAdd(&mesh->num_esets, &mesh->max_esets, &mesh->esets, name, n, elem_ids));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildFindMaterial(VIMesh mesh, const char name[], PetscInt *index)
+{
+  PetscFunctionBeginUser;
+  *index = -1;
+  for (PetscInt i = 0; i < mesh->num_materials; i++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(mesh->materials[i].name, name, &same));
+    if (same) {
+      *index = i;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddMaterial(VIMesh mesh, const char name[], PetscInt *index)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshBuildFindMaterial(mesh, name, index));
+  if (*index >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIGrow(&mesh->materials, sizeof(VIMaterial), mesh->num_materials + 1, &mesh->max_materials));
+  *index = mesh->num_materials++;
+  PetscCall(PetscMemzero(&mesh->materials[*index], sizeof(VIMaterial)));
+  PetscCall(PetscStrncpy(mesh->materials[*index].name, name, sizeof(mesh->materials[*index].name)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddSection(VIMesh mesh, const char elset[], PetscInt material, PetscReal thickness, VISource src)
+{
+  VISection *s;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIGrow(&mesh->sections, sizeof(VISection), mesh->num_sections + 1, &mesh->max_sections));
+  s = &mesh->sections[mesh->num_sections++];
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  PetscCall(PetscStrncpy(s->elset, elset, sizeof(s->elset)));
+  s->material  = material;
+  s->thickness = thickness;
+  s->src       = src;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshBuildAddBoundary(VIMesh mesh, const char target[], PetscInt first, PetscInt last, VISource src)
+{
+  struct VIBoundary *b;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIGrow(&mesh->bcs, sizeof(*mesh->bcs), mesh->num_bcs + 1, &mesh->max_bcs));
+  b = &mesh->bcs[mesh->num_bcs++];
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscCall(PetscStrncpy(b->target, target, sizeof(b->target)));
+  b->first = first;
+  b->last  = last;
+  b->src   = src;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISortUnique(PetscInt *n, PetscInt items[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSortRemoveDupsInt(n, items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *VISourceFile(VISource src)
+{
+  return src.file ? src.file : "(generated)";
+}
+
+/* Is text an integer node id? */
+static PetscBool VIIsInteger(const char s[], PetscInt *value)
+{
+  char *end;
+  long  v;
+
+  while (isspace((unsigned char)*s)) s++;
+  if (!*s) return PETSC_FALSE;
+  v = strtol(s, &end, 10);
+  while (isspace((unsigned char)*end)) end++;
+  if (*end) return PETSC_FALSE;
+  *value = (PetscInt)v;
+  return PETSC_TRUE;
+}
+
+PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
+{
+  PetscInt  *perm, *sorted_ids, *elem_perm, *elem_sorted;
+  PetscReal *coords;
+  VISource  *node_src;
+  MPI_Comm   self = PETSC_COMM_SELF;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mesh->num_nodes > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no nodes", mesh->num_files ? mesh->files[0] : "mesh");
+  PetscCheck(mesh->num_elems > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements", mesh->num_files ? mesh->files[0] : "mesh");
+
+  /* nodes sorted by id, so that an id is found by bisection */
+  PetscCall(PetscMalloc4(mesh->num_nodes, &perm, mesh->num_nodes, &sorted_ids, 3 * mesh->num_nodes, &coords, mesh->num_nodes, &node_src));
+  for (PetscInt i = 0; i < mesh->num_nodes; i++) perm[i] = i;
+  PetscCall(PetscArraycpy(sorted_ids, mesh->node_ids, mesh->num_nodes));
+  PetscCall(PetscSortIntWithPermutation(mesh->num_nodes, mesh->node_ids, perm));
+  for (PetscInt i = 0; i < mesh->num_nodes; i++) {
+    sorted_ids[i] = mesh->node_ids[perm[i]];
+    node_src[i]   = mesh->node_src[perm[i]];
+    for (PetscInt d = 0; d < 3; d++) coords[3 * i + d] = mesh->coords[3 * perm[i] + d];
+  }
+  for (PetscInt i = 1; i < mesh->num_nodes; i++)
+    PetscCheck(sorted_ids[i] != sorted_ids[i - 1], self, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")", VISourceFile(node_src[i]),
+               node_src[i].line, sorted_ids[i], VISourceFile(node_src[i - 1]), node_src[i - 1].line);
+  PetscCall(PetscArraycpy(mesh->node_ids, sorted_ids, mesh->num_nodes));
+  PetscCall(PetscArraycpy(mesh->coords, coords, 3 * mesh->num_nodes));
+  PetscCall(PetscArraycpy(mesh->node_src, node_src, mesh->num_nodes));
+  PetscCall(PetscFree4(perm, sorted_ids, coords, node_src));
+
+  /* connectivity: ids -> indices */
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    for (PetscInt k = mesh->elem_offset[e]; k < mesh->elem_offset[e + 1]; k++) {
+      PetscInt idx;
+      PetscCall(PetscFindInt(mesh->elem_conn[k], mesh->num_nodes, mesh->node_ids, &idx));
+      PetscCheck(idx >= 0, self, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " references node %" PetscInt_FMT ", which is not defined",
+                 VISourceFile(mesh->elem_src[e]), mesh->elem_src[e].line, mesh->elem_ids[e], mesh->elem_conn[k]);
+      mesh->elem_conn[k] = idx;
+    }
+  }
+
+  /* element ids sorted (with permutation) to resolve element sets */
+  PetscCall(PetscMalloc2(mesh->num_elems, &elem_perm, mesh->num_elems, &elem_sorted));
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    elem_perm[e]   = e;
+    elem_sorted[e] = mesh->elem_ids[e];
+  }
+  PetscCall(PetscSortIntWithArray(mesh->num_elems, elem_sorted, elem_perm));
+  for (PetscInt e = 1; e < mesh->num_elems; e++) {
+    VISource a = mesh->elem_src[elem_perm[e - 1]], b = mesh->elem_src[elem_perm[e]];
+    PetscCheck(elem_sorted[e] != elem_sorted[e - 1], self, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")", VISourceFile(b), b.line,
+               elem_sorted[e], VISourceFile(a), a.line);
+  }
+
+  /* node sets: ids -> indices */
+  for (PetscInt s = 0; s < mesh->num_nsets; s++) {
+    VISet *set = &mesh->nsets[s];
+    for (PetscInt i = 0; i < set->n; i++) {
+      PetscInt idx;
+      PetscCall(PetscFindInt(set->items[i], mesh->num_nodes, mesh->node_ids, &idx));
+      PetscCheck(idx >= 0, self, PETSC_ERR_USER_INPUT, "%s: node set '%s' lists node %" PetscInt_FMT ", which is not defined",
+                 mesh->num_files ? mesh->files[0] : "mesh", set->name, set->items[i]);
+      set->items[i] = idx;
+    }
+    PetscCall(VISortUnique(&set->n, set->items));
+  }
+  /* element sets: ids -> indices */
+  for (PetscInt s = 0; s < mesh->num_esets; s++) {
+    VISet *set = &mesh->esets[s];
+    for (PetscInt i = 0; i < set->n; i++) {
+      PetscInt pos;
+      PetscCall(PetscFindInt(set->items[i], mesh->num_elems, elem_sorted, &pos));
+      PetscCheck(pos >= 0, self, PETSC_ERR_USER_INPUT, "%s: element set '%s' lists element %" PetscInt_FMT ", which is not defined",
+                 mesh->num_files ? mesh->files[0] : "mesh", set->name, set->items[i]);
+      set->items[i] = elem_perm[pos];
+    }
+    PetscCall(VISortUnique(&set->n, set->items));
+  }
+  PetscCall(PetscFree2(elem_perm, elem_sorted));
+
+  /* spatial dimension: readers may set it; otherwise from the elements */
+  if (!mesh->dim) {
+    mesh->dim = 1;
+    for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->dim = PetscMax(mesh->dim, VIElementInfoTable[mesh->elem_type[e]].ref_dim);
+  }
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    const VIElementInfo *info = &VIElementInfoTable[mesh->elem_type[e]];
+    PetscCheck(info->ref_dim == mesh->dim || mesh->elem_type[e] == VI_ELEM_T3D2, self, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is a %s (%" PetscInt_FMT "D) in a %" PetscInt_FMT
+               "D model; mixing solid and plane elements is not supported",
+               VISourceFile(mesh->elem_src[e]), mesh->elem_src[e].line, mesh->elem_ids[e], info->name, info->ref_dim, mesh->dim);
+  }
+
+  /* sections -> element materials */
+  for (PetscInt s = 0; s < mesh->num_sections; s++) {
+    VISection *sec = &mesh->sections[s];
+    PetscInt   k;
+    PetscCall(VISetFind(mesh->num_esets, mesh->esets, sec->elset, &k));
+    PetscCheck(k >= 0, self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": section refers to element set '%s', which is not defined",
+               VISourceFile(sec->src), sec->src.line, sec->elset);
+    PetscCheck(mesh->esets[k].n > 0, self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": section refers to element set '%s', which is empty",
+               VISourceFile(sec->src), sec->src.line, sec->elset);
+    PetscCheck(sec->material >= 0 && sec->material < mesh->num_materials, self, PETSC_ERR_PLIB, "section material index out of range");
+    {
+      const VIMaterial *mat = &mesh->materials[sec->material];
+      PetscCheck(mat->young > 0 && mat->density > 0, self, PETSC_ERR_USER_INPUT,
+                 "%s:%" PetscInt_FMT ": material '%s' needs *ELASTIC (E > 0) and *DENSITY (rho > 0)", VISourceFile(sec->src), sec->src.line,
+                 mat->name);
+    }
+    for (PetscInt i = 0; i < mesh->esets[k].n; i++) mesh->elem_section[mesh->esets[k].items[i]] = s;
+  }
+
+  /* coordinates compacted to the spatial dimension */
+  if (mesh->dim < 3) {
+    for (PetscInt i = 0; i < mesh->num_nodes; i++)
+      for (PetscInt d = 0; d < mesh->dim; d++) mesh->coords[mesh->dim * i + d] = mesh->coords[3 * i + d];
+  }
+
+  /* clamps */
+  PetscCall(PetscCalloc1(mesh->num_nodes * mesh->dim, &mesh->clamped));
+  for (PetscInt b = 0; b < mesh->num_bcs; b++) {
+    struct VIBoundary *bc = &mesh->bcs[b];
+    PetscInt           id, n = 0, single;
+    const PetscInt    *nodes = NULL;
+
+    PetscCheck(bc->first >= 1 && bc->last >= bc->first, self, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": DOF range %" PetscInt_FMT "..%" PetscInt_FMT " is not valid", VISourceFile(bc->src), bc->src.line, bc->first,
+               bc->last);
+    if (VIIsInteger(bc->target, &id)) {
+      PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, &single));
+      PetscCheck(single >= 0, self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY on node %" PetscInt_FMT ", which is not defined",
+                 VISourceFile(bc->src), bc->src.line, id);
+      n     = 1;
+      nodes = &single;
+    } else {
+      PetscInt s;
+      PetscCall(VISetFind(mesh->num_nsets, mesh->nsets, bc->target, &s));
+      PetscCheck(s >= 0, self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY on node set '%s', which is not defined", VISourceFile(bc->src),
+                 bc->src.line, bc->target);
+      PetscCheck(mesh->nsets[s].n > 0, self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY on node set '%s', which is empty",
+                 VISourceFile(bc->src), bc->src.line, bc->target);
+      n     = mesh->nsets[s].n;
+      nodes = mesh->nsets[s].items;
+    }
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt d = bc->first; d <= PetscMin(bc->last, mesh->dim); d++) mesh->clamped[nodes[i] * mesh->dim + d - 1] = PETSC_TRUE;
+  }
+  PetscCall(PetscFree(mesh->bcs));
+  mesh->num_bcs = mesh->max_bcs = 0;
+  PetscCall(PetscFree(mesh->node_src));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ broadcast */
+
+static PetscErrorCode VIBcastArray(MPI_Comm comm, PetscBool root, void *arr, PetscInt n, size_t sz)
+{
+  void **p = (void **)arr;
+
+  PetscFunctionBeginUser;
+  if (!root) PetscCall(PetscMalloc(sz * (size_t)PetscMax(n, 1), p));
+  if (n) PetscCallMPI(MPI_Bcast(*p, (PetscMPIInt)(sz * (size_t)n), MPI_BYTE, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIBcastSets(MPI_Comm comm, PetscBool root, PetscInt num, VISet **sets)
+{
+  PetscFunctionBeginUser;
+  if (!root) PetscCall(PetscCalloc1(PetscMax(num, 1), sets));
+  for (PetscInt s = 0; s < num; s++) {
+    VISet *set = &(*sets)[s];
+    PetscCallMPI(MPI_Bcast(set->name, sizeof(set->name), MPI_CHAR, 0, comm));
+    PetscCallMPI(MPI_Bcast(&set->n, 1, MPIU_INT, 0, comm));
+    PetscCall(VIBcastArray(comm, root, &set->items, set->n, sizeof(PetscInt)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 holds the finished mesh; every other rank receives a copy. Collective. */
+PetscErrorCode VIMeshBroadcast(VIMesh mesh)
+{
+  PetscMPIInt rank;
+  PetscBool   root;
+  PetscInt    sizes[7];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
+  root     = rank == 0 ? PETSC_TRUE : PETSC_FALSE;
+  sizes[0] = mesh->dim;
+  sizes[1] = mesh->num_nodes;
+  sizes[2] = mesh->num_elems;
+  sizes[3] = mesh->conn_size;
+  sizes[4] = mesh->num_nsets;
+  sizes[5] = mesh->num_esets;
+  sizes[6] = mesh->num_materials * 1000000 + mesh->num_sections;
+  PetscCallMPI(MPI_Bcast(sizes, 7, MPIU_INT, 0, mesh->comm));
+  if (!root) {
+    mesh->dim           = sizes[0];
+    mesh->num_nodes     = sizes[1];
+    mesh->num_elems     = sizes[2];
+    mesh->conn_size     = sizes[3];
+    mesh->num_nsets     = sizes[4];
+    mesh->num_esets     = sizes[5];
+    mesh->num_materials = sizes[6] / 1000000;
+    mesh->num_sections  = sizes[6] % 1000000;
+  }
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->node_ids, mesh->num_nodes, sizeof(PetscInt)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->coords, mesh->num_nodes * mesh->dim, sizeof(PetscReal)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_ids, mesh->num_elems, sizeof(PetscInt)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_type, mesh->num_elems, sizeof(VIElementType)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_section, mesh->num_elems, sizeof(PetscInt)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_offset, mesh->num_elems + 1, sizeof(PetscInt)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_conn, mesh->conn_size, sizeof(PetscInt)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->clamped, mesh->num_nodes * mesh->dim, sizeof(PetscBool)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->materials, mesh->num_materials, sizeof(VIMaterial)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->sections, mesh->num_sections, sizeof(VISection)));
+  if (!root)
+    for (PetscInt s = 0; s < mesh->num_sections; s++) mesh->sections[s].src.file = NULL;
+  PetscCall(VIBcastSets(mesh->comm, root, mesh->num_nsets, &mesh->nsets));
+  PetscCall(VIBcastSets(mesh->comm, root, mesh->num_esets, &mesh->esets));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* node -> elements, CSR */
+static PetscErrorCode VIMeshBuildNodeElements(VIMesh mesh)
+{
+  PetscInt *count;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(mesh->num_nodes + 1, &mesh->node_elem_offset, mesh->conn_size, &mesh->node_elem));
+  PetscCall(PetscCalloc1(mesh->num_nodes + 1, &count));
+  for (PetscInt k = 0; k < mesh->conn_size; k++) count[mesh->elem_conn[k] + 1]++;
+  for (PetscInt i = 0; i < mesh->num_nodes; i++) count[i + 1] += count[i];
+  PetscCall(PetscArraycpy(mesh->node_elem_offset, count, mesh->num_nodes + 1));
+  for (PetscInt e = 0; e < mesh->num_elems; e++)
+    for (PetscInt k = mesh->elem_offset[e]; k < mesh->elem_offset[e + 1]; k++) mesh->node_elem[count[mesh->elem_conn[k]]++] = e;
+  PetscCall(PetscFree(count));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read or generate on rank 0; the outcome is shared so that no rank waits for a rank that failed. */
+PetscErrorCode VIMeshSetUp(VIMesh mesh)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
+             "No mesh given: use -mesh_file FILE (.inp or .msh), -mesh_line_cells N or -mesh_box_cells nx,ny,nz");
+  PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
+  PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
+  if (rank == 0) {
+    switch (mesh->kind) {
+    case VI_MESH_SOURCE_FILE: {
+      size_t    len;
+      PetscBool inp = PETSC_FALSE, msh = PETSC_FALSE;
+      PetscCall(PetscStrlen(mesh->path, &len));
+      if (len >= 4) {
+        PetscCall(PetscStrcasecmp(mesh->path + len - 4, ".inp", &inp));
+        PetscCall(PetscStrcasecmp(mesh->path + len - 4, ".msh", &msh));
+      }
+      if (inp)
+        ierr = VIMeshReadAbaqus(mesh, mesh->path);
+      else if (msh)
+        ierr = VIMeshReadGmsh(mesh, mesh->path);
+      else
+        ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
+                          "-mesh_file %s: unknown format, expected a name ending in .inp (Abaqus/CalculiX) or .msh (Gmsh)", mesh->path);
+    } break;
+    case VI_MESH_SOURCE_LINE:
+      ierr = VIMeshGenerateLine(mesh);
+      break;
+    case VI_MESH_SOURCE_BOX:
+      ierr = VIMeshGenerateBox(mesh);
+      break;
+    default:
+      break;
+    }
+    if (!ierr) ierr = VIMeshBuildFinish(mesh);
+  }
+  PetscCall(VIErrorSync(mesh->comm, ierr));
+  PetscCall(VIMeshBroadcast(mesh));
+  PetscCall(VIMeshBuildNodeElements(mesh));
+  PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
+  PetscCall(VIMeshPartition(mesh));
+  mesh->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ queries */
+
+PetscErrorCode VIMeshGetComm(VIMesh mesh, MPI_Comm *comm)
+{
+  PetscFunctionBeginUser;
+  *comm = mesh->comm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetDimension(VIMesh mesh, PetscInt *dim)
+{
+  PetscFunctionBeginUser;
+  *dim = mesh->dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetSizes(VIMesh mesh, PetscInt *num_nodes, PetscInt *num_elements)
+{
+  PetscFunctionBeginUser;
+  if (num_nodes) *num_nodes = mesh->num_nodes;
+  if (num_elements) *num_elements = mesh->num_elems;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetCoordinates(VIMesh mesh, const PetscReal **coords)
+{
+  PetscFunctionBeginUser;
+  *coords = mesh->coords;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids)
+{
+  PetscFunctionBeginUser;
+  *ids = mesh->node_ids;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
+  if (*index < 0) *index = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes)
+{
+  PetscFunctionBeginUser;
+  if (type) *type = mesh->elem_type[e];
+  if (num_nodes) *num_nodes = mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+  if (nodes) *nodes = mesh->elem_conn + mesh->elem_offset[e];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness)
+{
+  PetscInt s = mesh->elem_section[e];
+
+  PetscFunctionBeginUser;
+  if (mat) *mat = s >= 0 ? &mesh->materials[mesh->sections[s].material] : NULL;
+  if (thickness) *thickness = s >= 0 ? mesh->sections[s].thickness : (mesh->kind == VI_MESH_SOURCE_LINE ? mesh->line_area : 1.0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], PetscInt *n, const PetscInt **nodes, PetscBool *found)
+{
+  PetscInt s;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISetFind(mesh->num_nsets, mesh->nsets, name, &s));
+  *found = s >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (n) *n = s >= 0 ? mesh->nsets[s].n : 0;
+  if (nodes) *nodes = s >= 0 ? mesh->nsets[s].items : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = mesh->num_nsets;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name)
+{
+  PetscFunctionBeginUser;
+  *name = mesh->nsets[s].name;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamped)
+{
+  PetscFunctionBeginUser;
+  *clamped = mesh->clamped;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements)
+{
+  PetscFunctionBeginUser;
+  *n        = mesh->num_local_elems;
+  *elements = mesh->local_elems;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner)
+{
+  PetscFunctionBeginUser;
+  *owner = mesh->elem_owner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
+{
+  PetscFunctionBeginUser;
+  *offsets  = mesh->node_elem_offset;
+  *elements = mesh->node_elem;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
+{
+  PetscInt    count[VI_ELEM_NUM_TYPES] = {0}, nclamped = 0;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(mesh->comm, &viewer));
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
+  for (PetscInt e = 0; e < mesh->num_elems; e++) count[mesh->elem_type[e]]++;
+  for (PetscInt i = 0; i < mesh->num_nodes * mesh->dim; i++) nclamped += mesh->clamped[i] ? 1 : 0;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
+                                   mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->dim, mesh->num_nodes, mesh->num_elems));
+  for (PetscInt t = 0, first = 1; t < VI_ELEM_NUM_TYPES; t++)
+    if (count[t]) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT " %s", first ? "" : ", ", count[t], VIElementInfoTable[t].name));
+      first = 0;
+    }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "), %" PetscInt_FMT " node sets, %" PetscInt_FMT " DOFs clamped by the deck, partitioned over %d rank%s\n",
+                                   mesh->num_nsets, nclamped, size, size > 1 ? "s" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,106 @@
+/* Private layout of VIMesh and the builder used by the readers and generators. */
+#pragma once
+
+#include <vicms/mesh.h>
+
+/* Where an entity came from, for error messages: "blade.msh:20840". */
+typedef struct {
+  const char *file; /* not owned */
+  PetscInt    line;
+} VISource;
+
+typedef struct {
+  char      name[64];
+  PetscInt  n;
+  PetscInt *items; /* node or element indices (0-based, into the mesh arrays), sorted, unique */
+} VISet;
+
+typedef struct {
+  char      elset[64];
+  PetscInt  material;  /* index into materials */
+  PetscReal thickness; /* plane thickness or rod area; 1 when not given */
+  VISource  src;
+} VISection;
+
+typedef enum { VI_MESH_SOURCE_NONE, VI_MESH_SOURCE_FILE, VI_MESH_SOURCE_LINE, VI_MESH_SOURCE_BOX } VIMeshSourceKind;
+
+struct _p_VIMesh {
+  MPI_Comm         comm;
+  PetscBool        setup;
+  VIMeshSourceKind kind;
+  char             path[PETSC_MAX_PATH_LEN];
+  PetscInt         line_cells;
+  PetscReal        line_length, line_area;
+  PetscInt         box_cells[3];
+  PetscReal        box_lengths[3];
+  VIElementType    box_type;
+
+  PetscInt dim; /* spatial dimension = DOFs per node */
+
+  /* nodes, sorted by file id after VIMeshBuildFinish */
+  PetscInt   num_nodes, max_nodes;
+  PetscInt  *node_ids;
+  PetscReal *coords;   /* num_nodes x 3 while building, num_nodes x dim after */
+  VISource  *node_src; /* building only */
+
+  /* elements in file order; connectivity holds node file ids while building, node indices after */
+  PetscInt       num_elems, max_elems, conn_size, max_conn;
+  PetscInt      *elem_ids;
+  VIElementType *elem_type;
+  PetscInt      *elem_offset; /* num_elems + 1 */
+  PetscInt      *elem_conn;
+  PetscInt      *elem_section; /* index into sections, -1 when none */
+  VISource      *elem_src;     /* building only */
+
+  PetscInt num_nsets, max_nsets, num_esets, max_esets;
+  VISet   *nsets, *esets; /* while building, items hold file ids */
+
+  PetscInt    num_materials, max_materials;
+  VIMaterial *materials;
+  PetscInt    num_sections, max_sections;
+  VISection  *sections;
+
+  /* clamps: while building a list of (target, first, last); after, flags num_nodes x dim */
+  PetscInt num_bcs, max_bcs;
+  struct VIBoundary {
+    char     target[64];  /* node id as text or node set name */
+    PetscInt first, last; /* 1-based DOF range */
+    VISource src;
+  } * bcs;
+  PetscBool *clamped;
+
+  /* file names seen while reading (kept for messages) */
+  PetscInt num_files;
+  char   **files;
+
+  /* node -> elements */
+  PetscInt *node_elem_offset, *node_elem;
+
+  /* partition */
+  PetscMPIInt *elem_owner;
+  PetscInt     num_local_elems;
+  PetscInt    *local_elems;
+};
+
+/* Builder, used on one rank by readers and generators (collective only where noted). */
+PETSC_INTERN PetscErrorCode VIMeshBuildAddFile(VIMesh mesh, const char path[], const char **stored);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddNode(VIMesh mesh, PetscInt id, const PetscReal xyz[3], VISource src);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddElement(VIMesh mesh, PetscInt id, VIElementType type, const PetscInt node_ids[], VISource src);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddToNodeSet(VIMesh mesh, const char name[], PetscInt n, const PetscInt node_ids[]);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddToElementSet(VIMesh mesh, const char name[], PetscInt n, const PetscInt elem_ids[]);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddMaterial(VIMesh mesh, const char name[], PetscInt *index);
+PETSC_INTERN PetscErrorCode VIMeshBuildFindMaterial(VIMesh mesh, const char name[], PetscInt *index); /* -1 when absent */
+PETSC_INTERN PetscErrorCode VIMeshBuildAddSection(VIMesh mesh, const char elset[], PetscInt material, PetscReal thickness, VISource src);
+PETSC_INTERN PetscErrorCode VIMeshBuildAddBoundary(VIMesh mesh, const char target[], PetscInt first, PetscInt last, VISource src);
+/* Resolve ids, sort, check references (messages name file and line), build flags. */
+PETSC_INTERN PetscErrorCode VIMeshBuildFinish(VIMesh mesh);
+
+/* Readers and generators fill the mesh on the calling rank only (mesh->comm is not used for collectives). */
+PETSC_INTERN PetscErrorCode VIMeshReadAbaqus(VIMesh mesh, const char path[]);
+PETSC_INTERN PetscErrorCode VIMeshReadGmsh(VIMesh mesh, const char path[]);
+PETSC_INTERN PetscErrorCode VIMeshGenerateLine(VIMesh mesh);
+PETSC_INTERN PetscErrorCode VIMeshGenerateBox(VIMesh mesh);
+
+/* Collective */
+PETSC_INTERN PetscErrorCode VIMeshBroadcast(VIMesh mesh);
+PETSC_INTERN PetscErrorCode VIMeshPartition(VIMesh mesh);

@@ -1,0 +1,60 @@
+/* vicms package registration (log events) and error handling shared by all ranks. */
+#include <vicms/sys.h>
+
+PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor;
+
+static PetscBool VIPackageInitialized = PETSC_FALSE;
+
+PetscErrorCode VIInitializePackage(void)
+{
+  PetscClassId classid;
+
+  PetscFunctionBeginUser;
+  if (VIPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  VIPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("vicms", &classid));
+  PetscCall(PetscLogEventRegister("VI_MeshRead", classid, &VI_MeshRead));
+  PetscCall(PetscLogEventRegister("VI_MeshPartition", classid, &VI_MeshPartition));
+  PetscCall(PetscLogEventRegister("VI_Assemble", classid, &VI_Assemble));
+  PetscCall(PetscLogEventRegister("VI_EigenSolve", classid, &VI_EigenSolve));
+  PetscCall(PetscLogEventRegister("VI_Factor", classid, &VI_Factor));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
+{
+  PetscMPIInt mine = local_err ? 1 : 0, any;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm));
+  if (!any) PetscFunctionReturn(PETSC_SUCCESS);
+  if (local_err) PetscFunctionReturn(local_err);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  {
+    PetscErrorCode ierr =
+        PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL, "failed on another rank");
+    PetscCall(PetscPopErrorHandler());
+    PetscFunctionReturn(ierr);
+  }
+}
+
+/* Errors a user can fix get one line, printed once per communicator; everything else gets PETSc's traceback. */
+static PetscBool VIIsUserError(PetscErrorCode n)
+{
+  return (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_FILE_UNEXPECTED ||
+          n == PETSC_ERR_FILE_WRITE)
+             ? PETSC_TRUE
+             : PETSC_FALSE;
+}
+
+PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                              void *ctx)
+{
+  if (!VIIsUserError(n)) return PetscTraceBackErrorHandler(comm, line, func, file, n, p, mess, ctx);
+  if (p == PETSC_ERROR_INITIAL) {
+    PetscMPIInt rank = 0;
+    if (comm != PETSC_COMM_SELF) MPI_Comm_rank(comm, &rank);
+    if (rank == 0) (void)PetscErrorPrintf("vicms: error: %s\n", mess ? mess : "(no message)");
+  }
+  return n;
+}

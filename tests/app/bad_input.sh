@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Bad input through the executable on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the file and line
+# (or the option). Each deck in tests/data/bad/ states the message it must produce on a line "** expect: REGEX".
+set -u
+fail=0
+run() { # run NP EXPECT_REGEX ARGS...
+  local np=$1 expect=$2
+  shift 2
+  local out rc
+  out=$(timeout 120 mpirun --oversubscribe -n "$np" "$VICMS_BIN" modes -modes_write 0 "$@" 2>&1)
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    echo "FAIL np=$np $*: exit status 0"; fail=1
+  elif [ $rc -eq 124 ]; then
+    echo "FAIL np=$np $*: hung (killed after 120 s)"; fail=1
+  elif ! grep -Eq -- "$expect" <<<"$out"; then
+    echo "FAIL np=$np $*: message does not match /$expect/:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   np=$np $(grep -E -m1 'vicms: error' <<<"$out")"
+  fi
+}
+box="-model_young 1e5 -model_density 1 -mesh_box_cells 2,2,2"
+for np in 1 2 3; do
+  for f in "$VICMS_SOURCE"/tests/data/bad/*.inp; do
+    expect=$(sed -n 's/^\*\* expect: //p' "$f" | head -1)
+    [ -n "$expect" ] || expect="$(basename "$f"):[0-9]+"
+    run "$np" "$expect" -mesh_file "$f"
+  done
+  run "$np" "no_such_file\.inp" -mesh_file "$VICMS_SOURCE/tests/data/no_such_file.inp"
+  run "$np" "-mesh_file .*unknown format" -mesh_file "$VICMS_SOURCE/README.md"
+  run "$np" "-model_young: got -1" $box -model_young -1
+  run "$np" "-model_density: got 0" $box -model_density 0
+  run "$np" "-model_poisson: got 0.5" $box -model_poisson 0.5
+  run "$np" "-model_clamp: node set 'nowhere' is not in the mesh" $box -model_clamp nowhere
+  run "$np" "-modes_num: 100 modes asked, but the model has only 54" $box -model_clamp zmin -modes_num 100
+  run "$np" "No mesh given" -model_young 1
+  run "$np" "no material from the mesh file" -mesh_box_cells 2,2,2
+done
+[ $fail -eq 0 ] && echo "all bad inputs rejected cleanly"
+exit $fail

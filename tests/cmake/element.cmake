@@ -1,0 +1,1 @@
+vicms_unit_test(test_element RANKS 1)

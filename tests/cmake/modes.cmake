@@ -1,0 +1,5 @@
+# Modal analysis of parent models: rod (exact), plate (Euler–Bernoulli; 1 vs 2 and 3 ranks), Rotor 37 blade (seed 000).
+vicms_unit_test(test_modes CASE rod_fixed RANKS 1 2 3 ARGS -case rod_fixed)
+vicms_unit_test(test_modes CASE rod_free RANKS 1 2 3 ARGS -case rod_free)
+vicms_unit_test(test_modes CASE plate RANKS 1 2 3 ARGS -case plate)
+vicms_unit_test(test_modes CASE blade RANKS 2 ARGS -case blade)
