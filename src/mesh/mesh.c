@@ -358,10 +358,16 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
     node_src[i]   = mesh->node_src[perm[i]];
     for (PetscInt d = 0; d < 3; d++) coords[3 * i + d] = mesh->coords[3 * perm[i] + d];
   }
-  for (PetscInt i = 1; i < mesh->num_nodes; i++)
-    PetscCheck(sorted_ids[i] != sorted_ids[i - 1], self, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")", VISourceFile(node_src[i]),
-               node_src[i].line, sorted_ids[i], VISourceFile(node_src[i - 1]), node_src[i - 1].line);
+  for (PetscInt i = 1; i < mesh->num_nodes; i++) {
+    if (sorted_ids[i] != sorted_ids[i - 1]) continue;
+    {
+      VISource a = node_src[i - 1], b = node_src[i];
+      PetscInt id = sorted_ids[i];
+      PetscCall(PetscFree4(perm, sorted_ids, coords, node_src));
+      SETERRQ(self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")",
+              VISourceFile(b), b.line, id, VISourceFile(a), a.line);
+    }
+  }
   PetscCall(PetscArraycpy(mesh->node_ids, sorted_ids, mesh->num_nodes));
   PetscCall(PetscArraycpy(mesh->coords, coords, 3 * mesh->num_nodes));
   PetscCall(PetscArraycpy(mesh->node_src, node_src, mesh->num_nodes));
