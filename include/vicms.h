@@ -5,3 +5,5 @@
 #include <vicms/mesh.h>
 #include <vicms/fem.h>
 #include <vicms/io.h>
+#include <vicms/rom.h>
+#include <vicms/cms.h>

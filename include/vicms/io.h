@@ -29,3 +29,21 @@ PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char 
 /* Modes file of `vicms modes` (frequencies_hz, eigenvalues, mesh, mode shapes num_nodes x 3) and its .xmf. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, const PetscReal freq_hz[], const PetscReal eigenvalues[],
                                              const PetscReal *const shapes[]);
+
+/* Reading helpers whose messages name the file. Rank-local. */
+/* Whether a link (group or dataset) exists at path, intermediate groups included ("/" always exists). */
+PETSC_EXTERN PetscErrorCode VIH5Exists(hid_t file, const char path[], PetscBool *exists);
+PETSC_EXTERN PetscErrorCode VIH5HasAttr(hid_t file, const char obj[], const char name[], PetscBool *has);
+/* Shape of a 1-D (cols = 0) or 2-D dataset; an error if path is missing or not such a dataset. */
+PETSC_EXTERN PetscErrorCode VIH5GetShape(hid_t file, const char path[], PetscInt *rows, PetscInt *cols);
+/* Read an integer dataset; allocates *data (PetscMalloc), returns its shape (cols = 0 for 1-D). */
+PETSC_EXTERN PetscErrorCode VIH5ReadInt(hid_t file, const char path[], PetscInt *rows, PetscInt *cols, PetscInt **data);
+/* Scalar attributes: an integer, a number (integer or float), a string of any length (PetscFree it). */
+PETSC_EXTERN PetscErrorCode VIH5ReadAttrInt(hid_t file, const char obj[], const char name[], PetscInt *value);
+PETSC_EXTERN PetscErrorCode VIH5ReadAttrReal(hid_t file, const char obj[], const char name[], PetscReal *value);
+PETSC_EXTERN PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char name[], char **value);
+/* Create a group (and missing parents) that remembers the order in which its members were created. */
+PETSC_EXTERN PetscErrorCode VIH5CreateGroup(hid_t file, const char path[]);
+/* Names of the members of a group, in creation order when the group tracks it, else by name; NULL-terminated,
+   free with PetscStrArrayDestroy(). */
+PETSC_EXTERN PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscInt *n, char ***names);

@@ -8,7 +8,9 @@ static const char usage[] = "vicms " VICMS_VERSION " - vibro-impact component mo
                             "usage: [mpirun -n N] vicms COMMAND [-options_file job.yaml] [-option value ...]\n"
                             "\n"
                             "commands:\n"
+                            "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM or a modes file; or -file FILE.h5)\n"
                             "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
+                            "  reduce     component mode synthesis of the parent model into a ROM file (-cms_type, -cms_num_modes, -rom_file)\n"
                             "  version    print the version\n"
                             "\n"
                             "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
@@ -18,7 +20,9 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"modes", VIAppModes}};
+static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}};
+
+const char *VIAppArgument = NULL;
 
 /* All ranks agree on success or failure; a rank that never arrives (stuck after a one-sided failure) ends the job. */
 static int VIAgreeExit(int failed)
@@ -47,6 +51,12 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
     argc--;
   }
+  /* a word right after the command (`vicms info rom.h5`) is the command's argument, also kept from PETSc */
+  if (cmd && argc > 1 && argv[1][0] != '-') {
+    VIAppArgument = argv[1];
+    for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
+    argc--;
+  }
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
   if (!cmd || !strcmp(cmd, "help")) {
@@ -67,6 +77,7 @@ int main(int argc, char **argv)
     }
   }
   failed = VIAgreeExit(ierr ? 1 : 0);
+  PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
   return failed ? 1 : 0;
 }

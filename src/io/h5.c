@@ -152,3 +152,256 @@ PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[
   H5Aclose(attr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The name a file was opened with, for messages. */
+static void VIH5FileName(hid_t file, char name[], size_t len)
+{
+  if (H5Fget_name(file, name, len) < 0) snprintf(name, len, "(HDF5 file)");
+}
+
+PetscErrorCode VIH5Exists(hid_t file, const char path[], PetscBool *exists)
+{
+  char   partial[PETSC_MAX_PATH_LEN];
+  size_t len;
+
+  PetscFunctionBeginUser;
+  *exists = PETSC_TRUE;
+  PetscCall(PetscStrlen(path, &len));
+  PetscCheck(len < sizeof(partial), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 path %s is too long", path);
+  if (!strcmp(path, "/")) PetscFunctionReturn(PETSC_SUCCESS);
+  /* H5Lexists fails, rather than saying no, when an intermediate group is missing: test each prefix */
+  for (size_t i = 1; i <= len; i++) {
+    if (i < len && path[i] != '/') continue;
+    PetscCall(PetscMemcpy(partial, path, i));
+    partial[i] = 0;
+    if (H5Lexists(file, partial, H5P_DEFAULT) <= 0) {
+      *exists = PETSC_FALSE;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5HasAttr(hid_t file, const char obj[], const char name[], PetscBool *has)
+{
+  PetscBool exists;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, obj, &exists));
+  *has = (exists && H5Aexists_by_name(file, obj, name, H5P_DEFAULT) > 0) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5GetShape(hid_t file, const char path[], PetscInt *rows, PetscInt *cols)
+{
+  char      fname[PETSC_MAX_PATH_LEN];
+  PetscBool exists;
+  hid_t     dset, space;
+  hsize_t   dims[2] = {0, 0};
+  int       ndims;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5Exists(file, path, &exists));
+  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: no dataset %s", fname, path);
+  dset = H5Dopen2(file, path, H5P_DEFAULT);
+  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %s is not a dataset", fname, path);
+  space = H5Dget_space(dset);
+  ndims = H5Sget_simple_extent_ndims(space);
+  if (ndims == 1 || ndims == 2) H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  H5Dclose(dset);
+  PetscCheck(ndims == 1 || ndims == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s has %d dimensions, expected 1 or 2", fname, path,
+             ndims);
+  *rows = (PetscInt)dims[0];
+  *cols = ndims == 2 ? (PetscInt)dims[1] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadInt(hid_t file, const char path[], PetscInt *rows, PetscInt *cols, PetscInt **data)
+{
+  char  fname[PETSC_MAX_PATH_LEN];
+  hid_t dset, type;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5GetShape(file, path, rows, cols));
+  dset = H5Dopen2(file, path, H5P_DEFAULT);
+  type = H5Dget_type(dset);
+  if (H5Tget_class(type) != H5T_INTEGER) {
+    H5Tclose(type);
+    H5Dclose(dset);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s does not hold integers", fname, path);
+  }
+  H5Tclose(type);
+  PetscCall(PetscMalloc1(PetscMax(1, *rows * PetscMax(1, *cols)), data));
+  if (*rows > 0 && H5Dread(dset, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0) {
+    H5Dclose(dset);
+    PetscCall(PetscFree(*data));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read dataset %s as integers (values out of range?)", fname, path);
+  }
+  H5Dclose(dset);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Opens attribute name of obj after checking that it exists, is a single value and of class cls (H5T_NO_CLASS: any). */
+static PetscErrorCode VIH5OpenAttr(hid_t file, const char obj[], const char name[], H5T_class_t cls, const char expected[], hid_t *attr)
+{
+  char        fname[PETSC_MAX_PATH_LEN];
+  PetscBool   has;
+  hid_t       type, space;
+  H5T_class_t c;
+  hssize_t    npoints;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5HasAttr(file, obj, name, &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %s has no attribute %s", fname, obj, name);
+  *attr   = H5Aopen_by_name(file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+  type    = H5Aget_type(*attr);
+  space   = H5Aget_space(*attr);
+  c       = H5Tget_class(type);
+  npoints = H5Sget_simple_extent_npoints(space);
+  H5Tclose(type);
+  H5Sclose(space);
+  if ((cls != H5T_NO_CLASS && c != cls && !(cls == H5T_FLOAT && c == H5T_INTEGER)) || npoints != 1) {
+    H5Aclose(*attr);
+    *attr = -1;
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute %s of %s is not %s", fname, name, obj, expected);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadAttrInt(hid_t file, const char obj[], const char name[], PetscInt *value)
+{
+  char      fname[PETSC_MAX_PATH_LEN];
+  hid_t     attr;
+  long long v;
+  herr_t    err;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5OpenAttr(file, obj, name, H5T_INTEGER, "an integer", &attr));
+  err = H5Aread(attr, H5T_NATIVE_LLONG, &v);
+  H5Aclose(attr);
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read attribute %s of %s", fname, name, obj);
+  PetscCheck(v >= PETSC_MIN_INT && v <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute %s of %s is %lld, out of range",
+             fname, name, obj, v);
+  *value = (PetscInt)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadAttrReal(hid_t file, const char obj[], const char name[], PetscReal *value)
+{
+  char   fname[PETSC_MAX_PATH_LEN];
+  hid_t  attr;
+  double v;
+  herr_t err;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5OpenAttr(file, obj, name, H5T_FLOAT, "a number", &attr));
+  err = H5Aread(attr, H5T_NATIVE_DOUBLE, &v);
+  H5Aclose(attr);
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read attribute %s of %s", fname, name, obj);
+  *value = (PetscReal)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char name[], char **value)
+{
+  char   fname[PETSC_MAX_PATH_LEN];
+  hid_t  attr, type, mem;
+  size_t size;
+  herr_t err;
+
+  PetscFunctionBeginUser;
+  *value = NULL;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5OpenAttr(file, obj, name, H5T_STRING, "a string", &attr));
+  type = H5Aget_type(attr);
+  if (H5Tis_variable_str(type) > 0) {
+    char *s = NULL;
+    mem     = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mem, H5T_VARIABLE);
+    err = H5Aread(attr, mem, &s);
+    /* a failed copy leaves *value NULL, reported below */
+    if (err >= 0 && PetscStrallocpy(s ? s : "", value)) err = -1;
+    if (s) H5free_memory(s);
+  } else {
+    size = H5Tget_size(type);
+    mem  = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mem, size + 1);
+    H5Tset_strpad(mem, H5T_STR_NULLTERM);
+    err = PetscCalloc1(size + 2, value) ? -1 : H5Aread(attr, mem, *value);
+  }
+  H5Tclose(mem);
+  H5Tclose(type);
+  H5Aclose(attr);
+  if (err < 0) PetscCall(PetscFree(*value));
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read attribute %s of %s", fname, name, obj);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5CreateGroup(hid_t file, const char path[])
+{
+  hid_t lcpl, gcpl, group;
+
+  PetscFunctionBeginUser;
+  lcpl = H5Pcreate(H5P_LINK_CREATE);
+  gcpl = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  group = H5Gcreate2(file, path, lcpl, gcpl, H5P_DEFAULT);
+  H5Pclose(gcpl);
+  H5Pclose(lcpl);
+  PetscCheck(group >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create HDF5 group %s", path);
+  H5Gclose(group);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt n, max;
+  char   **names;
+} VIH5NameList;
+
+static herr_t VIH5CollectName(hid_t group, const char *name, const H5L_info_t *info, void *ctx)
+{
+  VIH5NameList *list = (VIH5NameList *)ctx;
+
+  if (list->n >= list->max) return -1;
+  if (PetscStrallocpy(name, &list->names[list->n])) return -1;
+  list->n++;
+  return 0;
+}
+
+PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscInt *n, char ***names)
+{
+  char         fname[PETSC_MAX_PATH_LEN];
+  hid_t        group, gcpl;
+  H5G_info_t   ginfo;
+  unsigned     order = 0;
+  herr_t       err;
+  VIH5NameList list = {0, 0, NULL};
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  group = H5Gopen2(file, path, H5P_DEFAULT);
+  PetscCheck(group >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: no group %s", fname, path);
+  err  = H5Gget_info(group, &ginfo);
+  gcpl = H5Gget_create_plist(group);
+  H5Pget_link_creation_order(gcpl, &order);
+  H5Pclose(gcpl);
+  H5Gclose(group);
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read group %s", fname, path);
+  list.max = (PetscInt)ginfo.nlinks;
+  PetscCall(PetscCalloc1(list.max + 1, &list.names));
+  /* creation order when the writer tracked it (VIH5CreateGroup), name order otherwise */
+  err = H5Literate_by_name(file, path, (order & H5P_CRT_ORDER_INDEXED) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CollectName,
+                           &list, H5P_DEFAULT);
+  if (err < 0) PetscCall(PetscStrArrayDestroy(&list.names));
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot list group %s", fname, path);
+  *n     = list.n;
+  *names = list.names;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,67 @@
+/* vicms rom module: the reduced-order model (dense, small, replicated on every rank) and its HDF5 file. */
+#pragma once
+
+#include <vicms/sys.h>
+#include <petscviewer.h>
+
+/* Reduction methods (seed 000 §3). */
+typedef enum { VI_CMS_CB, VI_CMS_CB_MASSLESS, VI_CMS_MACNEAL, VI_CMS_RUBIN } VICMSType;
+PETSC_EXTERN const char *const VICMSTypes[]; /* "cb", "cb_massless", "macneal", "rubin", then PETSc's enum trailer */
+
+/* One contact of the ROM: its coordinates are rows offset .. offset+dim-1 of q (normal, then tangents). */
+typedef struct {
+  PetscInt  node_id;   /* mesh node id (file id) */
+  PetscInt  dim;       /* 1 = normal only, 2 = normal + t1, 3 = normal + t1 + t2 */
+  PetscInt  offset;    /* first ROM coordinate of this contact */
+  PetscReal frame[9];  /* rows: normal, t1, t2, unit vectors in the global frame */
+  PetscReal coords[3]; /* node position */
+  PetscReal area;      /* contact area (1 unless given) */
+} VIContactInfo;
+
+typedef struct _p_VIROM *VIROM;
+
+PETSC_EXTERN PetscErrorCode VIROMCreate(MPI_Comm comm, VIROM *rom);
+PETSC_EXTERN PetscErrorCode VIROMDestroy(VIROM *rom);
+
+/* Allocate K, M, D (n x n, n = nb + nm, zeroed) and the frequencies (nm). Not collective. */
+PETSC_EXTERN PetscErrorCode VIROMSetSizes(VIROM rom, VICMSType method, PetscInt nb, PetscInt nm);
+PETSC_EXTERN PetscErrorCode VIROMGetSizes(VIROM rom, PetscInt *nb, PetscInt *nm);
+PETSC_EXTERN PetscErrorCode VIROMGetMethod(VIROM rom, VICMSType *method, PetscBool *massless);
+/* Row-major n x n arrays owned by the ROM; callers may fill them after VIROMSetSizes. */
+PETSC_EXTERN PetscErrorCode VIROMGetMatrices(VIROM rom, PetscReal **K, PetscReal **M, PetscReal **D);
+/* Natural frequencies of the component modes (fixed-interface for cb*, free-interface for macneal/rubin), Hz. */
+PETSC_EXTERN PetscErrorCode VIROMGetFrequencies(VIROM rom, PetscReal **freq_hz);
+PETSC_EXTERN PetscErrorCode VIROMSetContacts(VIROM rom, PetscInt n, const VIContactInfo contacts[]);
+PETSC_EXTERN PetscErrorCode VIROMGetContacts(VIROM rom, PetscInt *n, const VIContactInfo **contacts);
+/* Named vectors of length n: loads (f = loads·1, reduced forces) and outputs (a physical DOF = outputs·q). Copied. */
+PETSC_EXTERN PetscErrorCode VIROMAddLoad(VIROM rom, const char name[], const PetscReal f[]);
+PETSC_EXTERN PetscErrorCode VIROMGetNumLoads(VIROM rom, PetscInt *n);
+PETSC_EXTERN PetscErrorCode VIROMGetLoad(VIROM rom, PetscInt k, const char **name, const PetscReal **f);
+PETSC_EXTERN PetscErrorCode VIROMFindLoad(VIROM rom, const char name[], const PetscReal **f, PetscBool *found);
+PETSC_EXTERN PetscErrorCode VIROMAddOutput(VIROM rom, const char name[], const PetscReal o[]);
+PETSC_EXTERN PetscErrorCode VIROMGetNumOutputs(VIROM rom, PetscInt *n);
+PETSC_EXTERN PetscErrorCode VIROMGetOutput(VIROM rom, PetscInt k, const char **name, const PetscReal **o);
+PETSC_EXTERN PetscErrorCode VIROMFindOutput(VIROM rom, const char name[], const PetscReal **o, PetscBool *found);
+PETSC_EXTERN PetscErrorCode VIROMSetUnits(VIROM rom, const char units[]);
+PETSC_EXTERN PetscErrorCode VIROMGetUnits(VIROM rom, const char **units);
+
+/*
+  VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D
+  symmetric (relative 1e-10 of the largest entry), finite, a massless ROM (cb_massless, macneal) has M_bb = 0 and M_bi = 0
+  exactly, frames orthonormal. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what names a file) say what is wrong
+  and where ("rom.h5: K is not symmetric: K[3][7] = 1.2 but K[7][3] = 1.3").
+*/
+PETSC_EXTERN PetscErrorCode VIROMValidate(VIROM rom, const char what[]);
+/* Write the ROM file of DESIGN.md (rank 0 writes, to PATH.part then renamed; all ranks return the same status). Collective. */
+PETSC_EXTERN PetscErrorCode VIROMWrite(VIROM rom, const char path[]);
+/* Read a ROM file on rank 0, broadcast it to every rank of the ROM's communicator, validate. Collective. */
+PETSC_EXTERN PetscErrorCode VIROMLoad(VIROM rom, const char path[]);
+/* Describe the ROM in words: method, sizes, frequencies, contacts, loads, outputs (`vicms info`). Collective. */
+PETSC_EXTERN PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer);
+
+/*
+  VIROMFreeFrequencies - natural frequencies (Hz, ascending) of the ROM with its boundary free: K q = w^2 M q. For a
+  massless boundary the boundary coordinates are condensed statically (exact, since M_bb = M_bi = 0). Not collective;
+  freq holds nb + nm entries for a mass-carrying ROM, nm for a massless one; n returns how many were written.
+*/
+PETSC_EXTERN PetscErrorCode VIROMFreeFrequencies(VIROM rom, PetscInt *n, PetscReal freq[]);

@@ -1,0 +1,186 @@
+/* VICMS: the reduction object, its options, and the order of the reduction steps. */
+#include "cmsimpl.h"
+#include <vicms/sys.h>
+
+PetscErrorCode VICMSCreate(MPI_Comm comm, VICMS *cms)
+{
+  VICMS c;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&c));
+  c->comm           = comm;
+  c->type           = VI_CMS_MACNEAL;
+  c->num_modes      = 20;
+  c->contact_dirs   = 1;
+  c->normal[0]      = 1;
+  c->radial_axis[2] = 1;
+  c->area           = 1;
+  *cms              = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSDestroy(VICMS *cms)
+{
+  VICMS c;
+
+  PetscFunctionBeginUser;
+  if (!cms || !*cms) PetscFunctionReturn(PETSC_SUCCESS);
+  c = *cms;
+  PetscCall(PetscFree(c->contact_ids));
+  for (PetscInt i = 0; i < c->num_forces; i++) PetscCall(PetscFree(c->forces[i]));
+  for (PetscInt i = 0; i < c->num_outputs; i++) PetscCall(PetscFree(c->outputs[i]));
+  PetscCall(PetscFree(c->contacts));
+  PetscCall(PetscFree(c->contact_node));
+  PetscCall(PetscFree(c->b_dofs));
+  PetscCall(MatDestroy(&c->Q));
+  PetscCall(MatDestroy(&c->K));
+  PetscCall(MatDestroy(&c->M));
+  PetscCall(ISDestroy(&c->is_b));
+  PetscCall(ISDestroy(&c->is_i));
+  PetscCall(VecScatterDestroy(&c->b_gather));
+  PetscCall(VecDestroy(&c->b_values));
+  PetscCall(MatDestroy(&c->R));
+  PetscCall(PetscFree(c->omega2));
+  PetscCall(PetscFree(c));
+  *cms = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetModel(VICMS cms, VIModel model)
+{
+  PetscFunctionBeginUser;
+  cms->model = model;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetType(VICMS cms, VICMSType type)
+{
+  PetscFunctionBeginUser;
+  cms->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetNumModes(VICMS cms, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_num_modes: got %" PetscInt_FMT ", expected a positive number of component modes", n);
+  cms->num_modes = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetContactNodes(VICMS cms, PetscInt n, const PetscInt ids[], PetscInt dirs)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(dirs >= 1 && dirs <= 3, cms->comm, PETSC_ERR_USER_INPUT,
+             "-cms_contact_dirs: got %" PetscInt_FMT ", expected 1 (normal), 2 or 3 (normal and tangents)", dirs);
+  PetscCall(PetscFree(cms->contact_ids));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &cms->contact_ids));
+  PetscCall(PetscArraycpy(cms->contact_ids, ids, n));
+  cms->num_contact_ids = n;
+  cms->contact_dirs    = dirs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIOptionsVector(PetscOptionItems *PetscOptionsObject, const char name[], const char text[], PetscReal v[3], PetscBool *set)
+{
+  PetscInt  n = 3;
+  PetscBool flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsRealArray(name, text, "VICMSSetFromOptions", v, &n, &flg));
+  PetscCheck(!flg || n == 3, PetscOptionsObject->comm, PETSC_ERR_USER_INPUT, "%s: expected three numbers x,y,z, got %" PetscInt_FMT, name, n);
+  if (set) *set = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetFromOptions(VICMS cms)
+{
+  PetscInt  ids[VI_CMS_MAX_ITEMS], nids = VI_CMS_MAX_ITEMS, dirs = cms->contact_dirs, nmodes = cms->num_modes, nray = 2;
+  PetscBool has_ids, has_set;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(cms->comm, NULL, "Component mode synthesis", "VICMS");
+  PetscCall(PetscOptionsEnum("-cms_type", "Reduction method: cb (Craig-Bampton), cb_massless, macneal, rubin", "VICMSSetType", VICMSTypes,
+                             (PetscEnum)cms->type, (PetscEnum *)&cms->type, NULL));
+  PetscCall(PetscOptionsInt("-cms_num_modes", "Number of component modes (fixed-interface for cb*, free-interface for macneal/rubin)",
+                            "VICMSSetNumModes", nmodes, &nmodes, NULL));
+  PetscCall(PetscOptionsIntArray("-cms_contact_nodes", "Contact node ids (mesh file ids)", "VICMSSetContactNodes", ids, &nids, &has_ids));
+  PetscCall(PetscOptionsString("-cms_contact_set", "Node set of the contact nodes (instead of -cms_contact_nodes)", "VICMSSetContactNodes",
+                               cms->contact_set, cms->contact_set, sizeof(cms->contact_set), &has_set));
+  PetscCall(PetscOptionsInt("-cms_contact_dirs", "Contact coordinates per node: 1 normal, 2 normal + t1, 3 normal + t1 + t2", "VICMSSetContactNodes",
+                            dirs, &dirs, NULL));
+  PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_normal", "Contact normal, the same for every node (global frame)", cms->normal, NULL));
+  PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_axis",
+                            "Normal = outward radial direction from this axis (instead of a fixed normal)", cms->radial_axis, &cms->radial));
+  PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_origin", "A point of the radial axis", cms->radial_origin, NULL));
+  PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_t1",
+                            "Direction that the first tangent follows (projected on the tangent plane); default the radial axis, else the global "
+                            "axis least aligned with the normal",
+                            cms->t1_hint, &cms->t1_hint_set));
+  PetscCall(PetscOptionsReal("-cms_contact_area", "Contact area per node", "", cms->area, &cms->area, NULL));
+  PetscCall(PetscOptionsReal("-cms_rigid_stiffness",
+                             "Artificial stiffness on the boundary coordinates for free-floating parents (MacNeal, Rubin; seed 000 §3.1), 0 for none",
+                             "", cms->rigid_stiffness, &cms->rigid_stiffness, NULL));
+  PetscCall(PetscOptionsReal("-cms_damping_ratio", "Modal damping ratio of every component mode", "", cms->damping_ratio, &cms->damping_ratio, NULL));
+  cms->num_damping_ratios = VI_CMS_MAX_ITEMS;
+  PetscCall(PetscOptionsRealArray("-cms_damping_ratios", "Modal damping ratio per component mode (the last one repeats)", "", cms->damping_ratios,
+                                  &cms->num_damping_ratios, NULL));
+  PetscCall(PetscOptionsRealArray("-cms_rayleigh", "Rayleigh damping a,b: D = a M + b K (instead of modal damping)", "", cms->rayleigh, &nray,
+                                  &cms->rayleigh_set));
+  PetscCall(
+      VIOptionsVector(PetscOptionsObject, "-cms_gravity", "Gravity vector; gives the load 'gravity' = R^T M g", cms->gravity, &cms->gravity_set));
+  cms->num_forces = VI_CMS_MAX_ITEMS;
+  PetscCall(PetscOptionsStringArray("-cms_forces", "Nodal forces SET:DIR:VALUE (DIR x, y or z; VALUE per node); each gives the load named SET", "",
+                                    cms->forces, &cms->num_forces, NULL));
+  cms->num_outputs = VI_CMS_MAX_ITEMS;
+  PetscCall(PetscOptionsStringArray("-cms_outputs", "Output DOFs NODE:DIR (DIR x, y or z), e.g. 1353:y; named n1353_y", "", cms->outputs,
+                                    &cms->num_outputs, NULL));
+  PetscCall(PetscOptionsString("-cms_units", "Units of the model, recorded in the ROM (e.g. N-mm-t-s)", "", cms->units, cms->units,
+                               sizeof(cms->units), NULL));
+  PetscOptionsEnd();
+  PetscCall(VICMSSetNumModes(cms, nmodes));
+  PetscCheck(!(has_ids && has_set), cms->comm, PETSC_ERR_USER_INPUT,
+             "Give the contact nodes either with -cms_contact_nodes or with -cms_contact_set, not both");
+  if (has_ids)
+    PetscCall(VICMSSetContactNodes(cms, nids, ids, dirs));
+  else
+    PetscCall(VICMSSetContactNodes(cms, cms->num_contact_ids, cms->contact_ids, dirs));
+  PetscCheck(nray == 2 || !cms->rayleigh_set, cms->comm, PETSC_ERR_USER_INPUT, "-cms_rayleigh: expected two numbers a,b");
+  PetscCheck(!(cms->rayleigh_set && (cms->damping_ratio != 0 || cms->num_damping_ratios > 0)), cms->comm, PETSC_ERR_USER_INPUT,
+             "Give either modal damping (-cms_damping_ratio(s)) or -cms_rayleigh, not both");
+  PetscCheck(cms->damping_ratio >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_damping_ratio: got %g, expected >= 0", (double)cms->damping_ratio);
+  for (PetscInt k = 0; k < cms->num_damping_ratios; k++)
+    PetscCheck(cms->damping_ratios[k] >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_damping_ratios: entry %" PetscInt_FMT " is %g, expected >= 0",
+               k + 1, (double)cms->damping_ratios[k]);
+  PetscCheck(cms->rigid_stiffness >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_rigid_stiffness: got %g, expected >= 0", (double)cms->rigid_stiffness);
+  PetscCheck(cms->area > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_contact_area: got %g, expected a positive area", (double)cms->area);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(cms->model, cms->comm, PETSC_ERR_ORDER, "Call VICMSSetModel() first");
+  PetscCall(VIModelSetUp(cms->model));
+  PetscCall(VICMSSetUpBoundary(cms));
+  PetscCall(MatDestroy(&cms->R));
+  PetscCall(PetscFree(cms->omega2));
+  PetscCall(PetscMalloc1(cms->num_modes, &cms->omega2));
+  if (cms->type == VI_CMS_CB || cms->type == VI_CMS_CB_MASSLESS)
+    PetscCall(VICMSBasisCraigBampton(cms));
+  else
+    PetscCall(VICMSBasisMacNeal(cms));
+  PetscCall(VICMSProject(cms, rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(cms->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "CMS: %s, %" PetscInt_FMT " contacts, %" PetscInt_FMT " boundary coordinates, %" PetscInt_FMT " component modes\n",
+                                   VICMSTypes[cms->type], cms->num_contacts, cms->nb, cms->num_modes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

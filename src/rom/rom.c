@@ -1,0 +1,1024 @@
+/* VIROM: the reduced-order model (dense, small, replicated on every rank), its checks, its HDF5 file and its description. */
+#include "romimpl.h"
+#include <vicms/io.h>
+#include <petscblaslapack.h>
+#include <errno.h>
+
+const char *const VICMSTypes[] = {"cb", "cb_massless", "macneal", "rubin", "VICMSType", "VI_CMS_", NULL};
+
+#define VI_ROM_NUM_METHODS 4
+
+static PetscBool VIROMMethodIsMassless(VICMSType method)
+{
+  return (method == VI_CMS_CB_MASSLESS || method == VI_CMS_MACNEAL) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* ------------------------------------------------------------------ named vectors (loads, outputs) */
+
+static PetscErrorCode VIROMVectorsDestroy(VIROMVectors *v)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < v->num; k++) {
+    PetscCall(PetscFree(v->names[k]));
+    PetscCall(PetscFree(v->values[k]));
+  }
+  PetscCall(PetscFree(v->names));
+  PetscCall(PetscFree(v->values));
+  v->num = v->max = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMVectorsFind(VIROMVectors *v, const char name[], PetscInt *k)
+{
+  PetscBool same;
+
+  PetscFunctionBeginUser;
+  *k = -1;
+  for (PetscInt i = 0; i < v->num && *k < 0; i++) {
+    PetscCall(PetscStrcmp(v->names[i], name, &same));
+    if (same) *k = i;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* kind is "load" or "output"; the name becomes an HDF5 dataset name, so it must be one */
+static PetscErrorCode VIROMVectorsAdd(VIROM rom, VIROMVectors *v, const char kind[], const char name[], const PetscReal f[])
+{
+  size_t   len;
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  PetscCheck(rom->n > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Adding %s '%s' to a ROM without sizes: call VIROMSetSizes() first", kind,
+             name ? name : "(null)");
+  PetscCheck(name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "A %s needs a name", kind);
+  PetscCall(PetscStrlen(name, &len));
+  PetscCheck(len > 0 && len < 200 && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, ".."), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s name '%s': expected 1 to 199 characters, no '/', not '.' or '..' (it names an HDF5 dataset)", kind, name);
+  PetscCall(VIROMVectorsFind(v, name, &k));
+  PetscCheck(k < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The ROM already has a %s named '%s'", kind, name);
+  if (v->num == v->max) {
+    PetscInt    max = PetscMax(4, 2 * v->max);
+    char      **names;
+    PetscReal **values;
+
+    PetscCall(PetscCalloc1(max, &names));
+    PetscCall(PetscCalloc1(max, &values));
+    if (v->num) {
+      PetscCall(PetscArraycpy(names, v->names, v->num));
+      PetscCall(PetscArraycpy(values, v->values, v->num));
+    }
+    PetscCall(PetscFree(v->names));
+    PetscCall(PetscFree(v->values));
+    v->names  = names;
+    v->values = values;
+    v->max    = max;
+  }
+  PetscCall(PetscMalloc1(rom->n, &v->values[v->num]));
+  PetscCall(PetscArraycpy(v->values[v->num], f, rom->n));
+  PetscCall(PetscStrallocpy(name, &v->names[v->num]));
+  v->num++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMVectorsGet(VIROMVectors *v, const char kind[], PetscInt k, const char **name, const PetscReal **f)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k < v->num, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s %" PetscInt_FMT " asked, the ROM has %" PetscInt_FMT " (0-based)",
+             kind, k, v->num);
+  if (name) *name = v->names[k];
+  if (f) *f = v->values[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Without found, a missing name is an error that lists the names there are. */
+static PetscErrorCode VIROMVectorsLookUp(VIROMVectors *v, const char kind[], const char name[], const PetscReal **f, PetscBool *found)
+{
+  PetscInt k;
+  char     list[256] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsFind(v, name, &k));
+  if (f) *f = k >= 0 ? v->values[k] : NULL;
+  if (found) {
+    *found = k >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt i = 0; i < v->num; i++) {
+    if (i) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+    PetscCall(PetscStrlcat(list, v->names[i], sizeof(list)));
+  }
+  PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The ROM has no %s named '%s' (it has: %s)", kind, name, v->num ? list : "none");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ object */
+
+PetscErrorCode VIROMCreate(MPI_Comm comm, VIROM *rom)
+{
+  VIROM r;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&r));
+  r->comm   = comm;
+  r->method = VI_CMS_CB;
+  PetscCall(PetscStrallocpy("", &r->units));
+  *rom = r;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Back to the state of VIROMCreate (units cleared too). */
+static PetscErrorCode VIROMReset(VIROM rom)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(rom->K));
+  PetscCall(PetscFree(rom->M));
+  PetscCall(PetscFree(rom->D));
+  PetscCall(PetscFree(rom->freq_hz));
+  PetscCall(PetscFree(rom->contacts));
+  PetscCall(VIROMVectorsDestroy(&rom->loads));
+  PetscCall(VIROMVectorsDestroy(&rom->outputs));
+  PetscCall(PetscFree(rom->units));
+  PetscCall(PetscFree(rom->source));
+  PetscCall(PetscFree(rom->version));
+  PetscCall(PetscStrallocpy("", &rom->units));
+  rom->num_contacts = 0;
+  rom->nb = rom->nm = rom->n = 0;
+  rom->method                = VI_CMS_CB;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMDestroy(VIROM *rom)
+{
+  PetscFunctionBeginUser;
+  if (!rom || !*rom) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIROMReset(*rom));
+  PetscCall(PetscFree((*rom)->units));
+  PetscCall(PetscFree(*rom));
+  *rom = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new n drops the loads and outputs (their length is n); contacts and units stay. */
+PetscErrorCode VIROMSetSizes(VIROM rom, VICMSType method, PetscInt nb, PetscInt nm)
+{
+  PetscInt n, nn;
+
+  PetscFunctionBeginUser;
+  PetscCheck((int)method >= 0 && (int)method < VI_ROM_NUM_METHODS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown reduction method %d",
+             (int)method);
+  PetscCheck(nb >= 0 && nm >= 0 && nb + nm > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "ROM sizes: %" PetscInt_FMT " boundary coordinates and %" PetscInt_FMT " modes, expected nonnegative numbers, not both 0", nb, nm);
+  n = nb + nm;
+  PetscCall(PetscIntMultError(n, n, &nn));
+  if (n != rom->n) {
+    PetscCall(VIROMVectorsDestroy(&rom->loads));
+    PetscCall(VIROMVectorsDestroy(&rom->outputs));
+  }
+  PetscCall(PetscFree(rom->K));
+  PetscCall(PetscFree(rom->M));
+  PetscCall(PetscFree(rom->D));
+  PetscCall(PetscFree(rom->freq_hz));
+  PetscCall(PetscCalloc1(nn, &rom->K));
+  PetscCall(PetscCalloc1(nn, &rom->M));
+  PetscCall(PetscCalloc1(nn, &rom->D));
+  PetscCall(PetscCalloc1(PetscMax(nm, 1), &rom->freq_hz));
+  rom->method = method;
+  rom->nb     = nb;
+  rom->nm     = nm;
+  rom->n      = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetSizes(VIROM rom, PetscInt *nb, PetscInt *nm)
+{
+  PetscFunctionBeginUser;
+  if (nb) *nb = rom->nb;
+  if (nm) *nm = rom->nm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetMethod(VIROM rom, VICMSType *method, PetscBool *massless)
+{
+  PetscFunctionBeginUser;
+  if (method) *method = rom->method;
+  if (massless) *massless = VIROMMethodIsMassless(rom->method);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetMatrices(VIROM rom, PetscReal **K, PetscReal **M, PetscReal **D)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(rom->n > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The ROM has no matrices yet: call VIROMSetSizes() or VIROMLoad() first");
+  if (K) *K = rom->K;
+  if (M) *M = rom->M;
+  if (D) *D = rom->D;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetFrequencies(VIROM rom, PetscReal **freq_hz)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(rom->n > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The ROM has no frequencies yet: call VIROMSetSizes() or VIROMLoad() first");
+  *freq_hz = rom->freq_hz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMSetContacts(VIROM rom, PetscInt n, const VIContactInfo contacts[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Number of contacts %" PetscInt_FMT ", expected >= 0", n);
+  PetscCall(PetscFree(rom->contacts));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &rom->contacts));
+  if (n) PetscCall(PetscArraycpy(rom->contacts, contacts, n));
+  rom->num_contacts = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetContacts(VIROM rom, PetscInt *n, const VIContactInfo **contacts)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = rom->num_contacts;
+  if (contacts) *contacts = rom->contacts;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMAddLoad(VIROM rom, const char name[], const PetscReal f[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsAdd(rom, &rom->loads, "load", name, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetNumLoads(VIROM rom, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = rom->loads.num;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetLoad(VIROM rom, PetscInt k, const char **name, const PetscReal **f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsGet(&rom->loads, "Load", k, name, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMFindLoad(VIROM rom, const char name[], const PetscReal **f, PetscBool *found)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsLookUp(&rom->loads, "load", name, f, found));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMAddOutput(VIROM rom, const char name[], const PetscReal o[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsAdd(rom, &rom->outputs, "output", name, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetNumOutputs(VIROM rom, PetscInt *n)
+{
+  PetscFunctionBeginUser;
+  *n = rom->outputs.num;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetOutput(VIROM rom, PetscInt k, const char **name, const PetscReal **o)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsGet(&rom->outputs, "Output", k, name, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMFindOutput(VIROM rom, const char name[], const PetscReal **o, PetscBool *found)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsLookUp(&rom->outputs, "output", name, o, found));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMSetUnits(VIROM rom, const char units[])
+{
+  char *copy;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrallocpy(units ? units : "", &copy));
+  PetscCall(PetscFree(rom->units));
+  rom->units = copy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetUnits(VIROM rom, const char **units)
+{
+  PetscFunctionBeginUser;
+  *units = rom->units;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ validation */
+
+/* The first problem of a matrix in msg (empty when none): non-finite entries, asymmetry beyond 1e-10 max|A|. */
+static PetscErrorCode VIROMCheckMatrix(const char what[], const char name[], PetscInt n, const PetscReal A[], char msg[], size_t len)
+{
+  PetscReal amax = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal a = A[i * n + j];
+      if (PetscIsInfOrNanReal(a)) {
+        PetscCall(PetscSNPrintf(msg, len, "%s: %s[%" PetscInt_FMT "][%" PetscInt_FMT "] = %.6g is not a finite number", what, name, i, j, (double)a));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      amax = PetscMax(amax, PetscAbsReal(a));
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt j = i + 1; j < n; j++) {
+      PetscReal aij = A[i * n + j], aji = A[j * n + i];
+      if (PetscAbsReal(aij - aji) > 1e-10 * amax) {
+        PetscCall(PetscSNPrintf(msg, len,
+                                "%s: %s is not symmetric: %s[%" PetscInt_FMT "][%" PetscInt_FMT "] = %.15g but %s[%" PetscInt_FMT "][%" PetscInt_FMT
+                                "] = %.15g (difference %.3g, tolerance 1e-10 max|%s| = %.3g)",
+                                what, name, name, i, j, (double)aij, name, j, i, (double)aji, (double)PetscAbsReal(aij - aji), name,
+                                (double)(1e-10 * amax)));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMCheckVector(const char what[], const char kind[], const char name[], PetscInt n, const PetscReal v[], char msg[],
+                                       size_t len)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    if (PetscIsInfOrNanReal(v[i])) {
+      PetscCall(PetscSNPrintf(msg, len, "%s: %s%s[%" PetscInt_FMT "] = %.6g is not a finite number", what, kind, name, i, (double)v[i]));
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[], size_t len)
+{
+  PetscInt offset = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < rom->num_contacts; c++) {
+    const VIContactInfo *ci     = &rom->contacts[c];
+    PetscReal            err    = 0;
+    PetscBool            finite = PETSC_TRUE;
+
+    if (ci->dim < 1 || ci->dim > 3) {
+      PetscCall(PetscSNPrintf(msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") has dimension %" PetscInt_FMT ", expected 1, 2 or 3",
+                              what, c, ci->node_id, ci->dim));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (ci->offset != offset) {
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") starts at coordinate %" PetscInt_FMT ", expected %" PetscInt_FMT
+                              " (contacts are contiguous, in order, from 0)",
+                              what, c, ci->node_id, ci->offset, offset));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    offset += ci->dim;
+    for (PetscInt k = 0; k < 9; k++) finite = finite && !PetscIsInfOrNanReal(ci->frame[k]);
+    for (PetscInt k = 0; k < 3; k++) finite = finite && !PetscIsInfOrNanReal(ci->coords[k]);
+    if (!finite || PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
+      PetscCall(PetscSNPrintf(
+          msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") has a non-finite frame or position, or a nonpositive area (%.6g)", what,
+          c, ci->node_id, (double)ci->area));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    /* rows normal, t1, t2: F F^T = I */
+    for (PetscInt a = 0; a < 3; a++) {
+      for (PetscInt b = 0; b < 3; b++) {
+        PetscReal dot = 0;
+        for (PetscInt k = 0; k < 3; k++) dot += ci->frame[3 * a + k] * ci->frame[3 * b + k];
+        err = PetscMax(err, PetscAbsReal(dot - (a == b ? 1 : 0)));
+      }
+    }
+    if (err > 1e-10) {
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: the frame of contact %" PetscInt_FMT " (node %" PetscInt_FMT
+                              ") is not orthonormal: rows (%.6g, %.6g, %.6g), (%.6g, %.6g, %.6g), (%.6g, %.6g, %.6g); max|F F^T - I| = %.3g > 1e-10",
+                              what, c, ci->node_id, (double)ci->frame[0], (double)ci->frame[1], (double)ci->frame[2], (double)ci->frame[3],
+                              (double)ci->frame[4], (double)ci->frame[5], (double)ci->frame[6], (double)ci->frame[7], (double)ci->frame[8],
+                              (double)err));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  if (offset != rom->nb)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "%s: the %" PetscInt_FMT " contacts have %" PetscInt_FMT " coordinates in all, but the ROM has %" PetscInt_FMT
+                            " boundary coordinates",
+                            what, rom->num_contacts, offset, rom->nb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first problem found, in msg; empty when the ROM is sound. Local. */
+static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_t len)
+{
+  const PetscInt n = rom->n, nb = rom->nb;
+
+  PetscFunctionBeginUser;
+  msg[0] = 0;
+  PetscCall(VIROMCheckContacts(rom, what, msg, len));
+  if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "K", n, rom->K, msg, len));
+  if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "M", n, rom->M, msg, len));
+  if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "D", n, rom->D, msg, len));
+  if (!msg[0] && VIROMMethodIsMassless(rom->method)) {
+    /* M_bb = 0 and M_bi = M_ib^T = 0, exactly (seed 000 §3: the boundary carries no mass) */
+    for (PetscInt i = 0; i < n && !msg[0]; i++) {
+      for (PetscInt j = 0; j < n; j++) {
+        if ((i < nb || j < nb) && rom->M[i * n + j] != 0) {
+          PetscCall(PetscSNPrintf(msg, len,
+                                  "%s: the ROM claims a massless boundary (method %s) but M[%" PetscInt_FMT "][%" PetscInt_FMT
+                                  "] = %.6g; the first %" PetscInt_FMT " rows and columns of M must be exactly 0",
+                                  what, VICMSTypes[rom->method], i, j, (double)rom->M[i * n + j], nb));
+          break;
+        }
+      }
+    }
+  }
+  if (!msg[0]) PetscCall(VIROMCheckVector(what, "", "frequencies_hz", rom->nm, rom->freq_hz, msg, len));
+  for (PetscInt k = 0; k < rom->nm && !msg[0]; k++)
+    if (rom->freq_hz[k] < 0)
+      PetscCall(PetscSNPrintf(msg, len, "%s: frequencies_hz[%" PetscInt_FMT "] = %.6g, expected a frequency >= 0", what, k, (double)rom->freq_hz[k]));
+  for (PetscInt k = 0; k < rom->loads.num && !msg[0]; k++)
+    PetscCall(VIROMCheckVector(what, "loads/", rom->loads.names[k], n, rom->loads.values[k], msg, len));
+  for (PetscInt k = 0; k < rom->outputs.num && !msg[0]; k++)
+    PetscCall(VIROMCheckVector(what, "outputs/", rom->outputs.names[k], n, rom->outputs.values[k], msg, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank checks its copy; the lowest rank that finds a problem reports it (once), the others fail silently. */
+static PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code)
+{
+  char           msg[1024];
+  PetscMPIInt    rank, size, mine, first;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  if (!what) what = "ROM";
+  PetscCheck(rom->n > 0, rom->comm, PETSC_ERR_ORDER, "%s: the ROM is empty (no VIROMSetSizes() or VIROMLoad())", what);
+  PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(rom->comm, &size));
+  PetscCall(VIROMCheck(rom, what, msg, sizeof(msg)));
+  mine = msg[0] ? rank : size;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, rom->comm));
+  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
+  if (rank == first) ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, code, PETSC_ERROR_INITIAL, "%s", msg);
+  PetscCall(VIErrorSync(rom->comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMValidate(VIROM rom, const char what[])
+{
+  PetscBool isfile = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (what) PetscCall(PetscTestFile(what, 'r', &isfile));
+  PetscCall(VIROMValidateWithCode(rom, what, isfile ? PETSC_ERR_FILE_UNEXPECTED : PETSC_ERR_ARG_WRONG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ writing */
+
+static PetscErrorCode VIROMWriteVectors(hid_t file, const char group[], VIROMVectors *v, PetscInt n)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5CreateGroup(file, group));
+  for (PetscInt k = 0; k < v->num; k++) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", group, v->names[k]));
+    PetscCall(VIH5WriteReal(file, path, n, 0, v->values[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMWriteContactTable(hid_t file, PetscInt nc, PetscInt ints[], PetscReal reals[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIH5WriteInt(file, "/contact/node_ids", nc, 0, ints));
+  PetscCall(VIH5WriteInt(file, "/contact/dims", nc, 0, ints + nc));
+  PetscCall(VIH5WriteInt(file, "/contact/offsets", nc, 0, ints + 2 * nc));
+  PetscCall(VIH5WriteReal(file, "/contact/frames", nc, 9, reals));
+  PetscCall(VIH5WriteReal(file, "/contact/coords", nc, 3, reals + 9 * nc));
+  PetscCall(VIH5WriteReal(file, "/contact/areas", nc, 0, reals + 12 * nc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
+{
+  const PetscInt nc = rom->num_contacts;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-rom"));
+  PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
+  PetscCall(VIH5WriteAttrString(file, "/", "method", VICMSTypes[rom->method]));
+  PetscCall(VIH5WriteAttrInt(file, "/", "massless", VIROMMethodIsMassless(rom->method) ? 1 : 0));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", rom->nb));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_modes", rom->nm));
+  PetscCall(VIH5WriteAttrString(file, "/", "units", rom->units));
+  PetscCall(VIH5WriteReal(file, "/K", rom->n, rom->n, rom->K));
+  PetscCall(VIH5WriteReal(file, "/M", rom->n, rom->n, rom->M));
+  PetscCall(VIH5WriteReal(file, "/D", rom->n, rom->n, rom->D));
+  PetscCall(VIH5WriteReal(file, "/frequencies_hz", rom->nm, 0, rom->freq_hz));
+  PetscCall(VIH5CreateGroup(file, "/contact"));
+  if (nc > 0) {
+    PetscInt      *ints;
+    PetscReal     *reals;
+    PetscErrorCode ierr;
+
+    PetscCall(PetscMalloc1(3 * nc, &ints));
+    PetscCall(PetscMalloc1(13 * nc, &reals));
+    for (PetscInt c = 0; c < nc; c++) {
+      const VIContactInfo *ci = &rom->contacts[c];
+      ints[c]                 = ci->node_id;
+      ints[nc + c]            = ci->dim;
+      ints[2 * nc + c]        = ci->offset;
+      for (PetscInt k = 0; k < 9; k++) reals[9 * c + k] = ci->frame[k];
+      for (PetscInt k = 0; k < 3; k++) reals[9 * nc + 3 * c + k] = ci->coords[k];
+      reals[12 * nc + c] = ci->area;
+    }
+    ierr = VIROMWriteContactTable(file, nc, ints, reals);
+    PetscCall(PetscFree(ints));
+    PetscCall(PetscFree(reals));
+    PetscCall(ierr);
+  }
+  PetscCall(VIROMWriteVectors(file, "/loads", &rom->loads, rom->n));
+  PetscCall(VIROMWriteVectors(file, "/outputs", &rom->outputs, rom->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Under PATH.part, renamed to PATH when complete: a file with the final name is never a partial one. */
+static PetscErrorCode VIROMWriteFile(VIROM rom, const char path[])
+{
+  char           tmp[PETSC_MAX_PATH_LEN];
+  hid_t          file = -1;
+  PetscErrorCode ierr, ierr_close;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.part", path));
+  PetscCall(VIH5Create(tmp, &file));
+  ierr       = VIROMWriteContents(rom, file);
+  ierr_close = VIH5Close(&file);
+  if (!ierr) ierr = ierr_close;
+  if (ierr) (void)remove(tmp);
+  PetscCall(ierr);
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMWrite(VIROM rom, const char path[])
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCheck(rom->n > 0, rom->comm, PETSC_ERR_ORDER, "Cannot write %s: the ROM is empty (call VIROMSetSizes() first)", path);
+  PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  if (rank == 0) ierr = VIROMWriteFile(rom, path);
+  PetscCall(VIErrorSync(rom->comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ reading (rank 0) */
+
+static PetscErrorCode VIShapeString(PetscInt rows, PetscInt cols, char s[], size_t len)
+{
+  PetscFunctionBeginUser;
+  if (cols == 0)
+    PetscCall(PetscSNPrintf(s, len, "a vector of %" PetscInt_FMT, rows));
+  else
+    PetscCall(PetscSNPrintf(s, len, "%" PetscInt_FMT " x %" PetscInt_FMT, rows, cols));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMCheckShape(hid_t file, const char path[], const char dset[], PetscInt rows, PetscInt cols)
+{
+  PetscInt  r, c;
+  PetscBool exists;
+  char      got[64], expected[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, dset, &exists));
+  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is missing", path, dset + 1);
+  PetscCall(VIH5GetShape(file, dset, &r, &c));
+  PetscCall(VIShapeString(r, c, got, sizeof(got)));
+  PetscCall(VIShapeString(rows, cols, expected, sizeof(expected)));
+  PetscCheck(r == rows && c == cols, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is %s, expected %s", path, dset + 1, got, expected);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads dataset dset of the expected shape into *dest (freed first): the ROM owns every buffer at once, so an error leaks nothing. */
+static PetscErrorCode VIROMReadReal(hid_t file, const char path[], const char dset[], PetscInt rows, PetscInt cols, PetscReal **dest)
+{
+  PetscInt r, c;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMCheckShape(file, path, dset, rows, cols));
+  PetscCall(PetscFree(*dest));
+  PetscCall(VIH5ReadReal(file, dset, &r, &c, dest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[])
+{
+  static const char *const int_sets[3] = {"/contact/dims", "/contact/offsets", "/contact/node_ids"};
+  PetscBool                exists;
+  PetscInt                 nc, cols, r, c;
+  PetscInt                *ints  = NULL;
+  PetscReal               *reals = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/contact/node_ids", &exists));
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS); /* an empty contact group: no contacts */
+  PetscCall(VIH5GetShape(file, "/contact/node_ids", &nc, &cols));
+  PetscCheck(cols == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: dataset contact/node_ids is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a vector", path, nc, cols);
+  for (PetscInt k = 0; k < 3; k++) PetscCall(VIROMCheckShape(file, path, int_sets[k], nc, 0));
+  PetscCall(VIROMCheckShape(file, path, "/contact/frames", nc, 9));
+  PetscCall(VIROMCheckShape(file, path, "/contact/coords", nc, 3));
+  PetscCall(VIROMCheckShape(file, path, "/contact/areas", nc, 0));
+  PetscCall(PetscCalloc1(PetscMax(nc, 1), &rom->contacts));
+  rom->num_contacts = nc;
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscCall(VIH5ReadInt(file, int_sets[k], &r, &c, &ints));
+    for (PetscInt i = 0; i < nc; i++) {
+      if (k == 0)
+        rom->contacts[i].dim = ints[i];
+      else if (k == 1)
+        rom->contacts[i].offset = ints[i];
+      else
+        rom->contacts[i].node_id = ints[i];
+    }
+    PetscCall(PetscFree(ints));
+  }
+  PetscCall(VIH5ReadReal(file, "/contact/frames", &r, &c, &reals));
+  for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].frame, reals + 9 * i, 9));
+  PetscCall(PetscFree(reals));
+  PetscCall(VIH5ReadReal(file, "/contact/coords", &r, &c, &reals));
+  for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].coords, reals + 3 * i, 3));
+  PetscCall(PetscFree(reals));
+  PetscCall(VIH5ReadReal(file, "/contact/areas", &r, &c, &reals));
+  for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
+  PetscCall(PetscFree(reals));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMReadVectorList(VIROM rom, hid_t file, const char path[], const char group[], PetscInt num, char **names,
+                                          PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
+{
+  char           dset[PETSC_MAX_PATH_LEN];
+  PetscReal     *f = NULL;
+  PetscInt       r, c;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < num; k++) {
+    PetscCall(PetscSNPrintf(dset, sizeof(dset), "/%s/%s", group, names[k]));
+    PetscCall(VIROMCheckShape(file, path, dset, rom->n, 0));
+    PetscCall(VIH5ReadReal(file, dset, &r, &c, &f));
+    ierr = add(rom, names[k], f);
+    PetscCall(PetscFree(f));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMReadVectors(VIROM rom, hid_t file, const char path[], const char group[],
+                                       PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
+{
+  char           gpath[64];
+  PetscBool      exists;
+  PetscInt       num;
+  char         **names;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/%s", group));
+  PetscCall(VIH5Exists(file, gpath, &exists));
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIH5ListGroup(file, gpath, &num, &names));
+  ierr = VIROMReadVectorList(rom, file, path, group, num, names, add);
+  PetscCall(PetscStrArrayDestroy(&names));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
+{
+  char     *str, value[64];
+  PetscBool has, found;
+  PetscInt  method, massless, nb, nm, nn;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5HasAttr(file, "/", "format", &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a vicms ROM file (it has no format attribute)", path);
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &str));
+  PetscCall(PetscStrncpy(value, str, sizeof(value)));
+  PetscCall(PetscFree(str));
+  PetscCall(PetscStrcmp(value, "vicms-rom", &found));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a vicms ROM file (format attribute '%s')", path, value);
+  PetscCall(VIH5HasAttr(file, "/", "version", &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no version attribute", path);
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "version", &rom->version));
+
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "method", &str));
+  PetscCall(PetscStrncpy(value, str, sizeof(value)));
+  PetscCall(PetscFree(str));
+  for (method = 0, found = PETSC_FALSE; method < VI_ROM_NUM_METHODS && !found; method++) PetscCall(PetscStrcmp(value, VICMSTypes[method], &found));
+  method--;
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute method is '%s', expected cb, cb_massless, macneal or rubin", path,
+             value);
+  PetscCall(VIH5ReadAttrInt(file, "/", "massless", &massless));
+  PetscCheck(massless == (VIROMMethodIsMassless((VICMSType)method) ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: attribute massless is %" PetscInt_FMT ", but method %s has %s (massless = %d)", path, massless, value,
+             VIROMMethodIsMassless((VICMSType)method) ? "a massless boundary" : "a boundary with mass",
+             VIROMMethodIsMassless((VICMSType)method) ? 1 : 0);
+  PetscCall(VIH5ReadAttrInt(file, "/", "n_boundary", &nb));
+  PetscCall(VIH5ReadAttrInt(file, "/", "n_modes", &nm));
+  PetscCheck(nb >= 0 && nm >= 0 && nb + nm > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: n_boundary = %" PetscInt_FMT " and n_modes = %" PetscInt_FMT ", expected nonnegative numbers, not both 0", path, nb, nm);
+  PetscCall(PetscIntMultError(nb + nm, nb + nm, &nn));
+  PetscCall(VIH5HasAttr(file, "/", "units", &has));
+  if (has) {
+    PetscCall(PetscFree(rom->units));
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "units", &rom->units));
+    if (!rom->units) PetscCall(PetscStrallocpy("", &rom->units));
+  }
+  rom->method = (VICMSType)method;
+  rom->nb     = nb;
+  rom->nm     = nm;
+  rom->n      = nb + nm;
+
+  PetscCall(VIROMReadReal(file, path, "/K", rom->n, rom->n, &rom->K));
+  PetscCall(VIROMReadReal(file, path, "/M", rom->n, rom->n, &rom->M));
+  PetscCall(VIROMReadReal(file, path, "/D", rom->n, rom->n, &rom->D));
+  PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
+  PetscCall(VIROMReadContacts(rom, file, path));
+  PetscCall(VIROMReadVectors(rom, file, path, "loads", VIROMAddLoad));
+  PetscCall(VIROMReadVectors(rom, file, path, "outputs", VIROMAddOutput));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMReadFile(VIROM rom, const char path[])
+{
+  hid_t          file = -1;
+  PetscBool      exists;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTestFile(path, 'r', &exists));
+  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read the ROM file %s (no such file, or not readable)", path);
+  PetscCall(VIH5Open(path, &file));
+  ierr = VIROMReadContents(rom, file, path);
+  PetscCall(VIH5Close(&file));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ broadcast */
+
+/* MPI counts are int: large arrays go in pieces. */
+static PetscErrorCode VIBcastReal(MPI_Comm comm, PetscReal *a, PetscInt count)
+{
+  const PetscInt chunk = 1 << 28;
+
+  PetscFunctionBeginUser;
+  for (PetscInt start = 0; start < count; start += chunk) PetscCallMPI(MPI_Bcast(a + start, (int)PetscMin(chunk, count - start), MPIU_REAL, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIBcastString(MPI_Comm comm, PetscMPIInt rank, char **s)
+{
+  PetscInt len = 0;
+
+  PetscFunctionBeginUser;
+  if (rank == 0) {
+    size_t l = 0;
+    if (*s) PetscCall(PetscStrlen(*s, &l));
+    len = *s ? (PetscInt)l + 1 : 0; /* 0: NULL */
+  }
+  PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, comm));
+  if (rank != 0) {
+    PetscCall(PetscFree(*s));
+    if (len) PetscCall(PetscMalloc1(len, s));
+  }
+  if (len) PetscCallMPI(MPI_Bcast(*s, (int)len, MPI_CHAR, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMBcastVectors(VIROM rom, PetscMPIInt rank, VIROMVectors *v, PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
+{
+  PetscInt   num = v->num;
+  PetscReal *f;
+  char      *name = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Bcast(&num, 1, MPIU_INT, 0, rom->comm));
+  PetscCall(PetscMalloc1(rom->n, &f));
+  for (PetscInt k = 0; k < num; k++) {
+    if (rank == 0) {
+      name = v->names[k];
+      PetscCall(PetscArraycpy(f, v->values[k], rom->n));
+    }
+    PetscCall(VIBcastString(rom->comm, rank, &name));
+    PetscCall(VIBcastReal(rom->comm, f, rom->n));
+    if (rank != 0) {
+      PetscCall(add(rom, name, f));
+      PetscCall(PetscFree(name));
+    }
+  }
+  PetscCall(PetscFree(f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMBcast(VIROM rom)
+{
+  PetscMPIInt rank;
+  PetscInt    head[4] = {(PetscInt)rom->method, rom->nb, rom->nm, rom->num_contacts};
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  PetscCallMPI(MPI_Bcast(head, 4, MPIU_INT, 0, rom->comm));
+  if (rank != 0) {
+    PetscCall(VIROMSetSizes(rom, (VICMSType)head[0], head[1], head[2]));
+    PetscCall(PetscFree(rom->contacts));
+    PetscCall(PetscCalloc1(PetscMax(head[3], 1), &rom->contacts));
+    rom->num_contacts = head[3];
+  }
+  PetscCall(VIBcastReal(rom->comm, rom->K, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, rom->M, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, rom->D, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, rom->freq_hz, rom->nm));
+  /* replicated on one machine type: the struct goes as bytes */
+  if (rom->num_contacts) PetscCallMPI(MPI_Bcast(rom->contacts, (int)(rom->num_contacts * sizeof(VIContactInfo)), MPI_BYTE, 0, rom->comm));
+  PetscCall(VIROMBcastVectors(rom, rank, &rom->loads, VIROMAddLoad));
+  PetscCall(VIROMBcastVectors(rom, rank, &rom->outputs, VIROMAddOutput));
+  PetscCall(VIBcastString(rom->comm, rank, &rom->units));
+  PetscCall(VIBcastString(rom->comm, rank, &rom->version));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMLoad(VIROM rom, const char path[])
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMReset(rom));
+  PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  if (rank == 0) ierr = VIROMReadFile(rom, path);
+  ierr = VIErrorSync(rom->comm, ierr);
+  if (ierr) {
+    /* leave an empty ROM behind, not a half-read one */
+    PetscCall(VIROMReset(rom));
+    PetscCall(ierr);
+  }
+  PetscCall(VIROMBcast(rom));
+  PetscCall(PetscStrallocpy(path, &rom->source));
+  PetscCall(VIROMValidateWithCode(rom, path, PETSC_ERR_FILE_UNEXPECTED));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ description */
+
+/* Smallest and largest eigenvalue of the symmetric part of A (LAPACK, A untouched). */
+static PetscErrorCode VIROMEigenRange(PetscInt n, const PetscReal A[], PetscReal *lmin, PetscReal *lmax)
+{
+  PetscReal   *S, *w, *work, wsize;
+  PetscBLASInt bn, lwork = -1, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscMalloc2(n * n, &S, n, &w));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) S[i * n + j] = 0.5 * (A[i * n + j] + A[j * n + i]);
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, S, &bn, w, &wsize, &lwork, &info));
+  PetscCall(PetscBLASIntCast((PetscInt)wsize, &lwork));
+  PetscCall(PetscMalloc1(lwork, &work));
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, S, &bn, w, work, &lwork, &info));
+  PetscCall(PetscFree(work));
+  *lmin = info == 0 ? w[0] : PETSC_MAX_REAL;
+  *lmax = info == 0 ? w[n - 1] : PETSC_MAX_REAL;
+  PetscCall(PetscFree2(S, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMViewMatrix(VIROM rom, PetscViewer viewer, PetscMPIInt rank, const char name[], const PetscReal A[])
+{
+  const PetscInt n    = rom->n;
+  PetscReal      amax = 0, asym = 0, lmin = 0, lmax = 0;
+  PetscBool      eigen = (n <= 1000) ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (rank == 0) {
+    for (PetscInt i = 0; i < n * n; i++) amax = PetscMax(amax, PetscAbsReal(A[i]));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = i + 1; j < n; j++) asym = PetscMax(asym, PetscAbsReal(A[i * n + j] - A[j * n + i]));
+    if (eigen && amax > 0) PetscCall(VIROMEigenRange(n, A, &lmin, &lmax));
+  }
+  if (amax == 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: zero\n", name));
+  else {
+    char sym[96], range[96] = "";
+    if (asym <= 1e-10 * amax)
+      PetscCall(PetscSNPrintf(sym, sizeof(sym), "symmetric"));
+    else
+      PetscCall(PetscSNPrintf(sym, sizeof(sym), "NOT symmetric (max|A - A^T| = %.3g max|A|)", (double)(asym / amax)));
+    if (eigen && lmax != PETSC_MAX_REAL) PetscCall(PetscSNPrintf(range, sizeof(range), ", eigenvalues in [%.6g, %.6g]", (double)lmin, (double)lmax));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s, max|%s_ij| = %.6g%s\n", name, sym, name, (double)amax, range));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIROMViewNames(PetscViewer viewer, const char title[], VIROMVectors *v)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s:", title));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (!v->num) PetscCall(PetscViewerASCIIPrintf(viewer, " none"));
+  for (PetscInt k = 0; k < v->num; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s %s", k ? "," : "", v->names[k]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
+{
+  static const char *const method_names[] = {"Craig-Bampton", "massless Craig-Bampton", "MacNeal", "Rubin"};
+  static const char *const dim_words[]    = {"", "1D: normal only", "2D: normal + 1 tangent", "3D: normal + 2 tangents"};
+  const PetscInt           max_freq = 10, max_contacts = 20;
+  PetscBool                ascii;
+  PetscMPIInt              rank;
+  PetscInt                 count[4] = {0, 0, 0, 0};
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(rom->comm, &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  if (rom->n == 0) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ROM: empty\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ROM %s: %s (%s), %" PetscInt_FMT " boundary coordinates + %" PetscInt_FMT " modes = %" PetscInt_FMT "\n",
+                                   rom->source ? rom->source : "(in memory)", method_names[rom->method],
+                                   VIROMMethodIsMassless(rom->method) ? "massless boundary" : "boundary with mass", rom->nb, rom->nm, rom->n));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (rom->version) PetscCall(PetscViewerASCIIPrintf(viewer, "written by vicms %s\n", rom->version));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "units: %s\n", rom->units[0] ? rom->units : "not given"));
+
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer, "component modes (%s-interface):", (rom->method == VI_CMS_CB || rom->method == VI_CMS_CB_MASSLESS) ? "fixed" : "free"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (!rom->nm) PetscCall(PetscViewerASCIIPrintf(viewer, " none"));
+  for (PetscInt k = 0; k < PetscMin(rom->nm, max_freq); k++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s %.6g", k ? "," : "", (double)rom->freq_hz[k]));
+  if (rom->nm) PetscCall(PetscViewerASCIIPrintf(viewer, " Hz"));
+  if (rom->nm > max_freq) PetscCall(PetscViewerASCIIPrintf(viewer, " ... %" PetscInt_FMT " in all", rom->nm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+
+  for (PetscInt c = 0; c < rom->num_contacts; c++)
+    if (rom->contacts[c].dim >= 1 && rom->contacts[c].dim <= 3) count[rom->contacts[c].dim]++;
+  if (!rom->num_contacts)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "contacts: none\n"));
+  else {
+    PetscInt d_all = 0;
+    for (PetscInt d = 1; d <= 3; d++)
+      if (count[d] == rom->num_contacts) d_all = d;
+    if (d_all)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "contacts: %" PetscInt_FMT " (%s)\n", rom->num_contacts, dim_words[d_all]));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "contacts: %" PetscInt_FMT " (%" PetscInt_FMT " 1D, %" PetscInt_FMT " 2D, %" PetscInt_FMT " 3D)\n",
+                                       rom->num_contacts, count[1], count[2], count[3]));
+  }
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  for (PetscInt c = 0; c < PetscMin(rom->num_contacts, max_contacts); c++) {
+    const VIContactInfo *ci = &rom->contacts[c];
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "node %" PetscInt_FMT " at (%.6g, %.6g, %.6g), %" PetscInt_FMT
+                                     "D, normal (%.4g, %.4g, %.4g), area %.6g, coordinates %" PetscInt_FMT "..%" PetscInt_FMT "\n",
+                                     ci->node_id, (double)ci->coords[0], (double)ci->coords[1], (double)ci->coords[2], ci->dim, (double)ci->frame[0],
+                                     (double)ci->frame[1], (double)ci->frame[2], (double)ci->area, ci->offset, ci->offset + ci->dim - 1));
+  }
+  if (rom->num_contacts > max_contacts) PetscCall(PetscViewerASCIIPrintf(viewer, "... %" PetscInt_FMT " in all\n", rom->num_contacts));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(VIROMViewNames(viewer, "loads", &rom->loads));
+  PetscCall(VIROMViewNames(viewer, "outputs", &rom->outputs));
+  PetscCall(VIROMViewMatrix(rom, viewer, rank, "K", rom->K));
+  PetscCall(VIROMViewMatrix(rom, viewer, rank, "M", rom->M));
+  PetscCall(VIROMViewMatrix(rom, viewer, rank, "D", rom->D));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
