@@ -1,6 +1,7 @@
 /* Craig–Bampton basis (seed 000 Eq. 20) and its massless variant (Eqs. 22–23): static constraint modes and
    fixed-interface normal modes, one MUMPS factorization of K_ii for both. */
 #include "cmsimpl.h"
+#include <vicms/sys.h>
 
 PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
 {
@@ -35,9 +36,11 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   /* static constraint modes Psi = -K_ii^-1 K_ib (Eq. 20), all right-hand sides at once */
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
   PetscCall(MatDuplicate(Kib, MAT_DO_NOT_COPY_VALUES, &Psi));
   PetscCall(MatMatSolve(F, Kib, Psi));
   PetscCall(MatScale(Psi, -1.0));
+  PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
   /* fixed-interface normal modes Theta */
   PetscCall(VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", &Theta, cms->omega2));
 

@@ -1,6 +1,7 @@
 /* MacNeal/Rubin basis (seed 000 Eqs. 16–18): free-interface normal modes and residual-flexibility attachment modes,
    one MUMPS factorization of K for both. */
 #include "cmsimpl.h"
+#include <vicms/sys.h>
 #include <petscblaslapack.h>
 
 /* Inverse of a small symmetric positive definite matrix (n x n), in place. */
@@ -56,7 +57,9 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(MatDuplicate(E, MAT_DO_NOT_COPY_VALUES, &Fb));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
   PetscCall(MatMatSolve(F, E, Fb));
+  PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
 
   /* free-interface normal modes, mass-normalized (Eq. 16) */
   PetscCall(VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", &Phi, cms->omega2));

@@ -1,5 +1,6 @@
 /* From the basis R to the ROM: reduced K, M (seed 000 Eqs. 19, 21, 24), damping, loads and outputs. */
 #include "cmsimpl.h"
+#include <vicms/sys.h>
 #include <petscblaslapack.h>
 
 PetscErrorCode VIDenseGemm(const char ta[], PetscInt m, PetscInt n, PetscInt k, PetscReal alpha, const PetscReal A[], PetscInt lda,
@@ -233,6 +234,7 @@ PetscErrorCode VICMSProject(VICMS cms, VIROM rom)
   PetscReal *K, *M, *D, *freq;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(VI_Project, 0, 0, 0, 0));
   PetscCall(VIROMSetSizes(rom, cms->type, nb, nm));
   PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
   PetscCall(VIROMGetFrequencies(rom, &freq));
@@ -267,5 +269,6 @@ PetscErrorCode VICMSProject(VICMS cms, VIROM rom)
   PetscCall(VIROMSetContacts(rom, cms->num_contacts, cms->contacts));
   PetscCall(VIROMSetUnits(rom, cms->units));
   PetscCall(VICMSLoadsAndOutputs(cms, rom, n));
+  PetscCall(PetscLogEventEnd(VI_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -49,7 +49,7 @@ PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp)
   }
   PetscCheck(nnull == 0, cms->comm, PETSC_ERR_USER_INPUT,
              "%s is singular (%" PetscInt_FMT " null pivots): the parent is free-floating or not restrained by the boundary. For MacNeal and Rubin "
-                                              "give -cms_rigid_stiffness k (seed 000 §3.1); for Craig-Bampton add contact directions or clamps",
+             "give -cms_rigid_stiffness k (seed 000 §3.1); for Craig-Bampton add contact directions or clamps",
              what, nnull);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 /* vicms package registration (log events) and error handling shared by all ranks. */
 #include <vicms/sys.h>
 
-PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor;
+PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project;
 
 static PetscBool VIPackageInitialized = PETSC_FALSE;
 
@@ -18,6 +18,8 @@ PetscErrorCode VIInitializePackage(void)
   PetscCall(PetscLogEventRegister("VI_Assemble", classid, &VI_Assemble));
   PetscCall(PetscLogEventRegister("VI_EigenSolve", classid, &VI_EigenSolve));
   PetscCall(PetscLogEventRegister("VI_Factor", classid, &VI_Factor));
+  PetscCall(PetscLogEventRegister("VI_StaticModes", classid, &VI_StaticModes));
+  PetscCall(PetscLogEventRegister("VI_Project", classid, &VI_Project));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -628,7 +628,10 @@ int main(int argc, char **argv)
   if (rank == 0) PetscCall(PetscMkdtemp(dir));
   PetscCallMPI(MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, PETSC_COMM_WORLD));
   ierr = RunTests(PETSC_COMM_WORLD, dir);
-  if (ierr) return 1;
+  if (ierr) {
+    if (rank == 0) (void)PetscRMTree(dir);
+    return 1;
+  }
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   if (rank == 0) PetscCall(PetscRMTree(dir));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_rom: all checks passed\n"));
