@@ -7,3 +7,5 @@
 #include <vicms/io.h>
 #include <vicms/rom.h>
 #include <vicms/cms.h>
+#include <vicms/contact.h>
+#include <vicms/excite.h>

@@ -42,6 +42,10 @@ PETSC_EXTERN PetscErrorCode VIROMAddOutput(VIROM rom, const char name[], const P
 PETSC_EXTERN PetscErrorCode VIROMGetNumOutputs(VIROM rom, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIROMGetOutput(VIROM rom, PetscInt k, const char **name, const PetscReal **o);
 PETSC_EXTERN PetscErrorCode VIROMFindOutput(VIROM rom, const char name[], const PetscReal **o, PetscBool *found);
+/* Named reduced coordinate vectors q (length n) of physical fields, e.g. "translation_x": the rigid translation by a unit
+   along x, projected with the parent's mass, q = (R^T M R)^-1 R^T M u. Used for physical initial conditions. */
+PETSC_EXTERN PetscErrorCode VIROMAddShape(VIROM rom, const char name[], const PetscReal q[]);
+PETSC_EXTERN PetscErrorCode VIROMFindShape(VIROM rom, const char name[], const PetscReal **q, PetscBool *found);
 PETSC_EXTERN PetscErrorCode VIROMSetUnits(VIROM rom, const char units[]);
 PETSC_EXTERN PetscErrorCode VIROMGetUnits(VIROM rom, const char **units);
 

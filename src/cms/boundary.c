@@ -43,7 +43,10 @@ static PetscErrorCode VICMSContactFrame(VICMS cms, PetscInt dim, PetscInt id, co
   if (dim == 1) {
     PetscCheck(PetscAbsReal(PetscAbsReal(n[0]) - 1) < 1e-12, cms->comm, PETSC_ERR_USER_INPUT,
                "In a 1D model the contact normal must be +x or -x, got (%g, %g, %g)", (double)n[0], (double)n[1], (double)n[2]);
+    /* the frame is stored as a full right-handed 3 x 3 basis; only its first dim x dim block acts */
     frame[0] = n[0] > 0 ? 1 : -1;
+    frame[4] = 1;
+    frame[8] = frame[0];
   } else if (dim == 2) {
     PetscCheck(PetscAbsReal(n[2]) < 1e-12, cms->comm, PETSC_ERR_USER_INPUT,
                "In a 2D model the contact normal must lie in the x-y plane, got (%g, %g, %g)", (double)n[0], (double)n[1], (double)n[2]);
@@ -51,6 +54,7 @@ static PetscErrorCode VICMSContactFrame(VICMS cms, PetscInt dim, PetscInt id, co
     frame[1] = n[1];
     frame[3] = -n[1];
     frame[4] = n[0];
+    frame[8] = 1;
   } else {
     if (cms->t1_hint_set)
       PetscCall(PetscArraycpy(hint, cms->t1_hint, 3));

@@ -228,10 +228,69 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Reduced coordinates of the rigid translations along each axis, q = (R^T M R)^-1 R^T M u, stored as shapes
+  "translation_x" ... only where the basis represents the translation (relative M-norm residual below 1e-6; exact in
+  exact arithmetic), e.g. for a free-floating parent whose boundary includes that direction. Mfull = R^T M R (n x n).
+*/
+static PetscErrorCode VICMSTranslationShapes(VICMS cms, VIROM rom, const PetscReal Mfull[], PetscInt n)
+{
+  VIMesh       mesh;
+  PetscInt     dim, nn, rstart, rend;
+  Vec          u, uhat, Mu;
+  PetscReal   *b, *L, *q;
+  PetscBLASInt bn, one = 1, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelGetMesh(cms->model, &mesh));
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(MatCreateVecs(cms->K, &u, &Mu));
+  PetscCall(VecDuplicate(u, &uhat));
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(PetscMalloc3(n, &b, n * n, &L, n, &q));
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscArraycpy(L, Mfull, n * n));
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, L, &bn, &info));
+  for (PetscInt d = 0; d < dim && info == 0; d++) {
+    PetscScalar uMu;
+    PetscReal   bq = 0;
+    char        name[32];
+    PetscCall(VecSet(u, 0));
+    for (PetscInt i = 0; i < nn; i++) {
+      PetscInt dof;
+      PetscCall(VIModelGetNodeDof(cms->model, i, d, &dof));
+      if (dof >= rstart && dof < rend) PetscCall(VecSetValue(u, dof, 1.0, INSERT_VALUES));
+    }
+    PetscCall(VecAssemblyBegin(u));
+    PetscCall(VecAssemblyEnd(u));
+    if (cms->Q)
+      PetscCall(MatMultTranspose(cms->Q, u, uhat));
+    else
+      PetscCall(VecCopy(u, uhat));
+    PetscCall(MatMult(cms->M, uhat, Mu));
+    PetscCall(VecDot(uhat, Mu, &uMu));
+    PetscCall(VICMSRtV(cms, Mu, b));
+    PetscCall(PetscArraycpy(q, b, n));
+    PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bn, &one, L, &bn, q, &bn, &info));
+    for (PetscInt k = 0; k < n; k++) bq += b[k] * q[k];
+    /* Galerkin: ||u - R q||_M^2 = u^T M u - b^T q */
+    if (PetscRealPart(uMu) > 0 && PetscAbsReal(PetscRealPart(uMu) - bq) < 1e-12 * PetscRealPart(uMu)) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "translation_%c", (char)('x' + d)));
+      PetscCall(VIROMAddShape(rom, name, q));
+    }
+  }
+  PetscCall(PetscFree3(b, L, q));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&uhat));
+  PetscCall(VecDestroy(&Mu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VICMSProject(VICMS cms, VIROM rom)
 {
   PetscInt   nb = cms->nb, nm = cms->num_modes, n = nb + nm;
-  PetscReal *K, *M, *D, *freq;
+  PetscReal *K, *M, *D, *freq, *Mfull;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(VI_Project, 0, 0, 0, 0));
@@ -239,12 +298,14 @@ PetscErrorCode VICMSProject(VICMS cms, VIROM rom)
   PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
   PetscCall(VIROMGetFrequencies(rom, &freq));
   PetscCall(VICMSRtAR(cms, cms->K, K));
+  PetscCall(PetscMalloc1(n * n, &Mfull));
+  PetscCall(VICMSRtAR(cms, cms->M, Mfull));
   if (cms->type == VI_CMS_MACNEAL) {
     /* Eq. (19): the boundary carries no mass, the modal block is the identity */
     PetscCall(PetscArrayzero(M, n * n));
     for (PetscInt k = 0; k < nm; k++) M[(nb + k) * n + nb + k] = 1.0;
   } else {
-    PetscCall(VICMSRtAR(cms, cms->M, M));
+    PetscCall(PetscArraycpy(M, Mfull, n * n));
     if (cms->type == VI_CMS_CB_MASSLESS) {
       /* Eq. (24): M_bi vanishes by construction of alpha; M*_bb is dropped */
       PetscReal mbi = 0;
@@ -269,6 +330,8 @@ PetscErrorCode VICMSProject(VICMS cms, VIROM rom)
   PetscCall(VIROMSetContacts(rom, cms->num_contacts, cms->contacts));
   PetscCall(VIROMSetUnits(rom, cms->units));
   PetscCall(VICMSLoadsAndOutputs(cms, rom, n));
+  PetscCall(VICMSTranslationShapes(cms, rom, Mfull, n));
+  PetscCall(PetscFree(Mfull));
   PetscCall(PetscLogEventEnd(VI_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -137,6 +137,7 @@ static PetscErrorCode VIROMReset(VIROM rom)
   PetscCall(PetscFree(rom->freq_hz));
   PetscCall(PetscFree(rom->contacts));
   PetscCall(VIROMVectorsDestroy(&rom->loads));
+  PetscCall(VIROMVectorsDestroy(&rom->shapes));
   PetscCall(VIROMVectorsDestroy(&rom->outputs));
   PetscCall(PetscFree(rom->units));
   PetscCall(PetscFree(rom->source));
@@ -173,6 +174,7 @@ PetscErrorCode VIROMSetSizes(VIROM rom, VICMSType method, PetscInt nb, PetscInt 
   PetscCall(PetscIntMultError(n, n, &nn));
   if (n != rom->n) {
     PetscCall(VIROMVectorsDestroy(&rom->loads));
+    PetscCall(VIROMVectorsDestroy(&rom->shapes));
     PetscCall(VIROMVectorsDestroy(&rom->outputs));
   }
   PetscCall(PetscFree(rom->K));
@@ -268,6 +270,20 @@ PetscErrorCode VIROMFindLoad(VIROM rom, const char name[], const PetscReal **f, 
 {
   PetscFunctionBeginUser;
   PetscCall(VIROMVectorsLookUp(&rom->loads, "load", name, f, found));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMAddShape(VIROM rom, const char name[], const PetscReal q[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsAdd(rom, &rom->shapes, "shape", name, q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMFindShape(VIROM rom, const char name[], const PetscReal **q, PetscBool *found)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIROMVectorsLookUp(&rom->shapes, "shape", name, q, found));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -452,6 +468,8 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
       PetscCall(PetscSNPrintf(msg, len, "%s: frequencies_hz[%" PetscInt_FMT "] = %.6g, expected a frequency >= 0", what, k, (double)rom->freq_hz[k]));
   for (PetscInt k = 0; k < rom->loads.num && !msg[0]; k++)
     PetscCall(VIROMCheckVector(what, "loads/", rom->loads.names[k], n, rom->loads.values[k], msg, len));
+  for (PetscInt k = 0; k < rom->shapes.num && !msg[0]; k++)
+    PetscCall(VIROMCheckVector(what, "shapes/", rom->shapes.names[k], n, rom->shapes.values[k], msg, len));
   for (PetscInt k = 0; k < rom->outputs.num && !msg[0]; k++)
     PetscCall(VIROMCheckVector(what, "outputs/", rom->outputs.names[k], n, rom->outputs.values[k], msg, len));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -554,6 +572,7 @@ static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
     PetscCall(ierr);
   }
   PetscCall(VIROMWriteVectors(file, "/loads", &rom->loads, rom->n));
+  PetscCall(VIROMWriteVectors(file, "/shapes", &rom->shapes, rom->n));
   PetscCall(VIROMWriteVectors(file, "/outputs", &rom->outputs, rom->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -766,6 +785,7 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
   PetscCall(VIROMReadContacts(rom, file, path));
   PetscCall(VIROMReadVectors(rom, file, path, "loads", VIROMAddLoad));
+  PetscCall(VIROMReadVectors(rom, file, path, "shapes", VIROMAddShape));
   PetscCall(VIROMReadVectors(rom, file, path, "outputs", VIROMAddOutput));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -863,6 +883,7 @@ static PetscErrorCode VIROMBcast(VIROM rom)
   /* replicated on one machine type: the struct goes as bytes */
   if (rom->num_contacts) PetscCallMPI(MPI_Bcast(rom->contacts, (int)(rom->num_contacts * sizeof(VIContactInfo)), MPI_BYTE, 0, rom->comm));
   PetscCall(VIROMBcastVectors(rom, rank, &rom->loads, VIROMAddLoad));
+  PetscCall(VIROMBcastVectors(rom, rank, &rom->shapes, VIROMAddShape));
   PetscCall(VIROMBcastVectors(rom, rank, &rom->outputs, VIROMAddOutput));
   PetscCall(VIBcastString(rom->comm, rank, &rom->units));
   PetscCall(VIBcastString(rom->comm, rank, &rom->version));
@@ -1015,6 +1036,7 @@ PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
   if (rom->num_contacts > max_contacts) PetscCall(PetscViewerASCIIPrintf(viewer, "... %" PetscInt_FMT " in all\n", rom->num_contacts));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscCall(VIROMViewNames(viewer, "loads", &rom->loads));
+  PetscCall(VIROMViewNames(viewer, "shapes", &rom->shapes));
   PetscCall(VIROMViewNames(viewer, "outputs", &rom->outputs));
   PetscCall(VIROMViewMatrix(rom, viewer, rank, "K", rom->K));
   PetscCall(VIROMViewMatrix(rom, viewer, rank, "M", rom->M));

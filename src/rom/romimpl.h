@@ -18,7 +18,7 @@ struct _p_VIROM {
   PetscReal     *freq_hz;   /* nm natural frequencies of the component modes */
   PetscInt       num_contacts;
   VIContactInfo *contacts;
-  VIROMVectors   loads, outputs;
+  VIROMVectors   loads, outputs, shapes;
   char          *units;   /* never NULL; "" when not given */
   char          *source;  /* the file the ROM was loaded from (NULL if built in memory), for VIROMView */
   char          *version; /* the version attribute of that file (NULL if built in memory) */

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`; (b) the Rotor 37 blade of
+# seed 000 §5.3 (MacNeal and Rubin, 48 boundary coordinates, first component mode 312.1x Hz) on 2 ranks, skipped when the deck is
+# absent; (c) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem, no ROM file left behind.
+set -u
+fail=0
+ran=0
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+
+plate="-mesh_box_cells 2,4,20 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_poisson 0.33 -model_density 8220 -model_clamp zmin"
+rod="-mesh_line_cells 1000 -mesh_line_length 10 -model_young 900 -model_density 1"
+
+# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
+mpi() {
+  local t=$1 np=$2
+  shift 2
+  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
+}
+
+# ---- (a) the plate: 3 contact nodes (the free-end row), normal only, 20 MacNeal modes
+for np in 1 2 3; do
+  rm -f plate.h5
+  out=$(mpi 120 "$np" reduce $plate -cms_type macneal -cms_contact_nodes 313,314,315 -cms_contact_dirs 1 -cms_num_modes 20 \
+    -rom_file plate.h5 2>&1)
+  rc=$?
+  ran=1
+  if [ $rc -ne 0 ] || [ ! -f plate.h5 ]; then
+    echo "FAIL np=$np plate reduce: exit status $rc (124 = hung), plate.h5 $([ -f plate.h5 ] && echo written || echo missing):"
+    echo "$out" | tail -15
+    fail=1
+    continue
+  fi
+  info=$(mpi 120 "$np" info plate.h5 2>&1)
+  rc=$?
+  echo "--- np=$np: vicms info plate.h5 (exit $rc)"
+  echo "$info" | head -4
+  if [ $rc -ne 0 ]; then
+    echo "FAIL np=$np vicms info plate.h5: exit status $rc"; fail=1
+  fi
+  if ! grep -q 'MacNeal (massless boundary), 3 boundary coordinates + 20 modes = 23' <<<"$info"; then
+    echo "FAIL np=$np vicms info plate.h5: not 'MacNeal (massless boundary), 3 boundary coordinates + 20 modes = 23'"; fail=1
+  fi
+  # the free-interface modes are the clamped plate's: 328.18 Hz first (test_cms convergence: 328.18169880 Hz)
+  if ! grep -Eq 'component modes \(free-interface\): 328\.18[0-9]*,' <<<"$info"; then
+    echo "FAIL np=$np vicms info plate.h5: first component mode is not 328.18 Hz"; fail=1
+  fi
+  if [ "$(grep -c '^ROM ' <<<"$info")" -ne 1 ]; then
+    echo "FAIL np=$np vicms info plate.h5: the description is not printed exactly once"; fail=1
+  fi
+done
+
+# ---- (b) the Rotor 37 blade (seed 000 §5.3), 2 ranks only: about 20 s per reduction on an idle machine, 66 s measured on a loaded one,
+# hence 300 s rather than 120 s before calling it hung
+blade="${VICMS_SHARED:-}/data/rotor37/blade.inp"
+if [ ! -r "$blade" ]; then
+  echo "skipped (b): $blade is absent"
+else
+  for method in macneal rubin; do
+    rm -f blade.h5
+    out=$(mpi 300 2 reduce -mesh_file "$blade" -cms_type $method -cms_num_modes 50 -cms_contact_dirs 3 \
+      -cms_contact_nodes 188,190,192,194,196,198,200,203,253,255,257,259,261,263,265,267 -cms_outputs 1353:y -rom_file blade.h5 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || [ ! -f blade.h5 ]; then
+      echo "FAIL blade $method: exit status $rc (124 = hung):"; echo "$out" | tail -15; fail=1
+      continue
+    fi
+    info=$(mpi 120 2 info blade.h5 2>&1)
+    rc=$?
+    name=$([ $method = macneal ] && echo "MacNeal" || echo "Rubin")
+    echo "--- blade $method: vicms info blade.h5 (exit $rc)"
+    echo "$info" | head -4
+    grep -E 'Wrote' <<<"$out"
+    if [ $rc -ne 0 ]; then
+      echo "FAIL blade $method: vicms info exit status $rc"; fail=1
+    fi
+    if ! grep -Eq "$name \(.*\), 48 boundary coordinates \+ 50 modes = 98" <<<"$info"; then
+      echo "FAIL blade $method: not '$name, 48 boundary coordinates + 50 modes'"; fail=1
+    fi
+    if ! grep -Eq 'component modes \(free-interface\): 312\.1[0-9]*,' <<<"$info"; then
+      echo "FAIL blade $method: the first component mode is not 312.1x Hz"; fail=1
+    fi
+    if ! grep -q 'outputs: n1353_y' <<<"$info"; then
+      echo "FAIL blade $method: no output n1353_y"; fail=1
+    fi
+  done
+fi
+
+# ---- (c) bad input
+bad() { # bad NP EXPECT_REGEX ARGS...
+  local np=$1 expect=$2
+  shift 2
+  local out rc
+  rm -f bad.h5
+  out=$(mpi 120 "$np" reduce "$@" -rom_file bad.h5 2>&1)
+  rc=$?
+  ran=1
+  if [ $rc -eq 0 ]; then
+    echo "FAIL np=$np $*: exit status 0"; fail=1
+  elif [ $rc -eq 124 ]; then
+    echo "FAIL np=$np $*: hung (killed after 120 s)"; fail=1
+  elif ! grep -Eq -- "$expect" <<<"$out"; then
+    echo "FAIL np=$np $*: message does not match /$expect/:"; echo "$out" | tail -5; fail=1
+  elif [ -e bad.h5 ] || [ -e bad.h5.part ]; then
+    echo "FAIL np=$np $*: a ROM file was left behind"; fail=1
+  else
+    echo "ok   np=$np $(grep -E -m1 'error' <<<"$out")"
+  fi
+}
+for np in 1 2 3; do
+  bad "$np" "node 999999 is not in the mesh" $plate -cms_contact_nodes 313,999999
+  bad "$np" "Contact node [0-9]+ has a clamped DOF" $plate -cms_contact_set zmin
+  bad "$np" "Contact node 313 is listed twice" $plate -cms_contact_nodes 313,314,313
+  bad "$np" "5000 component modes asked" $plate -cms_contact_nodes 313,314,315 -cms_num_modes 5000
+  bad "$np" "singular|free-floating" $rod -cms_type macneal -cms_contact_nodes 1
+  bad "$np" "-cms_contact_dirs: got 4" $plate -cms_contact_nodes 313 -cms_contact_dirs 4
+  bad "$np" "-cms_outputs: in '1:w' the direction 'w' is not x, y or z" $plate -cms_contact_nodes 313 -cms_outputs 1:w
+done
+
+[ $ran -eq 0 ] && exit 77
+[ $fail -eq 0 ] && echo "vicms reduce: all checks passed"
+exit $fail

@@ -1,0 +1,53 @@
+/* vicms contact module: projections onto the admissible contact forces and solvers of the implicit inclusion
+   -(G x + c) ∈ N_C(x) (seed 000 Eqs. 5–7 and App. C). */
+#pragma once
+
+#include <vicms/sys.h>
+
+/* Projection onto R+ (seed 000 Eq. C.3). */
+PETSC_EXTERN PetscReal VIProjectHalfLine(PetscReal xi);
+/* Projection of a tangential vector xi (dimension 1 or 2) onto the disk of radius r >= 0 (Eq. C.4), in place. */
+PETSC_EXTERN void VIProjectDisk(PetscInt dim, PetscReal r, PetscReal xi[]);
+
+typedef enum { VI_CONTACT_SOLVER_JACOBI, VI_CONTACT_SOLVER_GAUSS_SEIDEL } VIContactSolverType;
+PETSC_EXTERN const char *const VIContactSolverTypes[]; /* "jacobi", "gauss_seidel", PETSc enum trailer */
+
+/* The contacts of one inclusion problem, in the order of the unknowns: contact j owns dims[j] consecutive unknowns,
+   normal first, then its tangents (0, 1 or 2). C_j = R+ for dims[j] = 1, else R+ x D(mu_j (x_n,j + preload_j)). */
+typedef struct {
+  PetscInt         num_contacts;
+  const PetscInt  *dims;    /* 1, 2 or 3 per contact */
+  const PetscReal *mu;      /* friction coefficient per contact (ignored where dims = 1) */
+  const PetscReal *preload; /* normal preload lambda0_n per contact (0 for an initially open contact), may be NULL */
+} VIContactSet;
+
+typedef struct {
+  PetscInt  iterations;
+  PetscReal residual; /* ||x - proj_C(x - eps (G x + c))||_inf / max(1, ||x||_inf), at exit */
+  PetscBool converged;
+} VIContactSolveInfo;
+
+typedef struct _p_VIContactSolver *VIContactSolver;
+
+PETSC_EXTERN PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver *solver);
+/* Options (prefix -contact_): -contact_solver jacobi|gauss_seidel (default jacobi), -contact_tol (1e-10),
+   -contact_max_it (1000), -contact_relaxation omega (over-relaxation of projected Jacobi, default 1; (0, 2)),
+   -contact_al_scale s (scale of the augmented-Lagrangian parameter, default 1). */
+PETSC_EXTERN PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver);
+PETSC_EXTERN PetscErrorCode VIContactSolverSetType(VIContactSolver solver, VIContactSolverType type);
+PETSC_EXTERN PetscErrorCode VIContactSolverSetTolerances(VIContactSolver solver, PetscReal tol, PetscInt max_it);
+PETSC_EXTERN PetscErrorCode VIContactSolverSetALScale(VIContactSolver solver, PetscReal s);
+PETSC_EXTERN PetscErrorCode VIContactSolverSetRelaxation(VIContactSolver solver, PetscReal omega);
+/*
+  VIContactSolverSolve - solve -(G x + c) ∈ N_C(x), i.e. x = proj_C[x - eps (G x + c)] (seed 000 Eq. C.2).
+
+  Not collective (a case runs on one rank or its group, the problem is small and dense).
+  G   - m x m, row-major, symmetric positive semi-definite (the Delassus matrix on the active contacts)
+  c   - m
+  x   - in: initial guess (warm start); out: the solution
+  eps - per row after Studer (2009): eps_i = s / G_ii when G is diagonally dominant, else s / sum_j |G_ij|
+
+  A solve that reaches max_it returns normally with info->converged = PETSC_FALSE: the caller counts and reports it.
+*/
+PETSC_EXTERN PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[], const PetscReal c[], PetscReal x[], VIContactSolveInfo *info);
+PETSC_EXTERN PetscErrorCode VIContactSolverDestroy(VIContactSolver *solver);
