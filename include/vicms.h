@@ -9,3 +9,4 @@
 #include <vicms/cms.h>
 #include <vicms/contact.h>
 #include <vicms/excite.h>
+#include <vicms/step.h>

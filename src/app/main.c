@@ -3,24 +3,26 @@
 #include <slepcsys.h>
 #include <unistd.h>
 
-static const char usage[] = "vicms " VICMS_VERSION " - vibro-impact component mode synthesis\n"
-                            "\n"
-                            "usage: [mpirun -n N] vicms COMMAND [-options_file job.yaml] [-option value ...]\n"
-                            "\n"
-                            "commands:\n"
-                            "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM or a modes file; or -file FILE.h5)\n"
-                            "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
-                            "  reduce     component mode synthesis of the parent model into a ROM file (-cms_type, -cms_num_modes, -rom_file)\n"
-                            "  version    print the version\n"
-                            "\n"
-                            "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
+static const char usage[] =
+    "vicms " VICMS_VERSION " - vibro-impact component mode synthesis\n"
+    "\n"
+    "usage: [mpirun -n N] vicms COMMAND [-options_file job.yaml] [-option value ...]\n"
+    "\n"
+    "commands:\n"
+    "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM or a modes file; or -file FILE.h5)\n"
+    "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
+    "  reduce     component mode synthesis of the parent model into a ROM file (-cms_type, -cms_num_modes, -rom_file)\n"
+    "  simulate   one contact case on a ROM: nonsmooth time stepping -> results file (-rom_file, -step_type, -step_dt, -results_file)\n"
+    "  version    print the version\n"
+    "\n"
+    "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
 
 typedef struct {
   const char *name;
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}};
+static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}};
 
 const char *VIAppArgument = NULL;
 

@@ -16,8 +16,9 @@ static PetscErrorCode VIInverseSPD(PetscInt n, PetscReal A[], const char what[],
              "%s is not positive definite (LAPACK potrf info %d): are there more component modes than the model can carry?", what, (int)info);
   PetscCallBLAS("LAPACKpotri", LAPACKpotri_("L", &bn, A, &bn, &info));
   PetscCheck(info == 0, comm, PETSC_ERR_LIB, "LAPACK potri failed with info %d", (int)info);
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = i + 1; j < n; j++) A[i * n + j] = A[j * n + i];
+  /* potri filled the lower triangle in column-major order (element (r, c), r >= c, at r + c n): mirror it */
+  for (PetscInt c = 0; c < n; c++)
+    for (PetscInt r = c + 1; r < n; r++) A[c + r * n] = A[r + c * n];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -81,8 +81,8 @@ PetscErrorCode VIContactSolverSetALScale(VIContactSolver solver, PetscReal s)
 {
   PetscFunctionBeginUser;
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetALScale: the solver is NULL");
-  PetscCheck(s > 0 && !PetscIsInfOrNanReal(s), solver->comm, PETSC_ERR_ARG_OUTOFRANGE, "VIContactSolverSetALScale: s = %g, expected a finite value > 0",
-             (double)s);
+  PetscCheck(s > 0 && !PetscIsInfOrNanReal(s), solver->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "VIContactSolverSetALScale: s = %g, expected a finite value > 0", (double)s);
   solver->al_scale = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -133,8 +133,8 @@ PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver)
   PetscCheck(max_it > 0, solver->comm, PETSC_ERR_USER_INPUT, "-contact_max_it %" PetscInt_FMT ": expected a number of iterations > 0", max_it);
   PetscCheck(omega > 0 && omega < 2, solver->comm, PETSC_ERR_USER_INPUT, "-contact_relaxation %g: expected an over-relaxation factor in (0, 2)",
              (double)omega);
-  PetscCheck(al_scale > 0 && !PetscIsInfOrNanReal(al_scale), solver->comm, PETSC_ERR_USER_INPUT,
-             "-contact_al_scale %g: expected a finite scale > 0", (double)al_scale);
+  PetscCheck(al_scale > 0 && !PetscIsInfOrNanReal(al_scale), solver->comm, PETSC_ERR_USER_INPUT, "-contact_al_scale %g: expected a finite scale > 0",
+             (double)al_scale);
   solver->type     = type;
   solver->tol      = tol;
   solver->max_it   = max_it;
@@ -152,16 +152,16 @@ static PetscErrorCode VIContactCheckSet(VIContactSolver solver, const VIContactS
   PetscCheck(set, solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: the contact set is NULL");
   PetscCheck(set->num_contacts >= 0, solver->comm, PETSC_ERR_ARG_WRONG, "VIContactSolverSolve: num_contacts = %" PetscInt_FMT ", expected >= 0",
              set->num_contacts);
-  PetscCheck(set->dims || set->num_contacts == 0, solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: dims is NULL with %" PetscInt_FMT " contacts",
-             set->num_contacts);
+  PetscCheck(set->dims || set->num_contacts == 0, solver->comm, PETSC_ERR_ARG_NULL,
+             "VIContactSolverSolve: dims is NULL with %" PetscInt_FMT " contacts", set->num_contacts);
   for (PetscInt j = 0; j < set->num_contacts; j++) {
     const PetscInt d = set->dims[j];
 
     PetscCheck(d >= 1 && d <= 3, solver->comm, PETSC_ERR_ARG_WRONG,
                "VIContactSolverSolve: dims[%" PetscInt_FMT "] = %" PetscInt_FMT ", expected 1 (normal), 2 or 3 (normal and tangents)", j, d);
     if (d > 1) {
-      PetscCheck(set->mu, solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: mu is NULL but contact %" PetscInt_FMT " has dims = %" PetscInt_FMT,
-                 j, d);
+      PetscCheck(set->mu, solver->comm, PETSC_ERR_ARG_NULL,
+                 "VIContactSolverSolve: mu is NULL but contact %" PetscInt_FMT " has dims = %" PetscInt_FMT, j, d);
       PetscCheck(set->mu[j] >= 0 && !PetscIsInfOrNanReal(set->mu[j]), solver->comm, PETSC_ERR_ARG_WRONG,
                  "VIContactSolverSolve: mu[%" PetscInt_FMT "] = %g, expected a finite friction coefficient >= 0", j, (double)set->mu[j]);
       PetscCheck(!set->preload || (set->preload[j] >= 0 && !PetscIsInfOrNanReal(set->preload[j])), solver->comm, PETSC_ERR_ARG_WRONG,
@@ -170,8 +170,8 @@ static PetscErrorCode VIContactCheckSet(VIContactSolver solver, const VIContactS
     sum += d;
   }
   PetscCheck(m == sum, solver->comm, PETSC_ERR_ARG_WRONG,
-             "VIContactSolverSolve: m = %" PetscInt_FMT " unknowns, but the %" PetscInt_FMT " contacts own sum(dims) = %" PetscInt_FMT, m, set->num_contacts,
-             sum);
+             "VIContactSolverSolve: m = %" PetscInt_FMT " unknowns, but the %" PetscInt_FMT " contacts own sum(dims) = %" PetscInt_FMT, m,
+             set->num_contacts, sum);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,8 +207,16 @@ static PetscErrorCode VIContactComputeEps(VIContactSolver solver, const VIContac
     if (d == 3) solver->eps[row + 1] = solver->eps[row + 2] = PetscMin(solver->eps[row + 1], solver->eps[row + 2]);
     row += d;
   }
-  PetscCall(PetscInfo(NULL, "Contact solver: %s G, eps in [%g, %g] for %" PetscInt_FMT " rows\n", dominant ? "diagonally dominant" : "general",
-                      m ? (double)solver->eps[0] : 0.0, m ? (double)solver->eps[m - 1] : 0.0, m));
+  if (PetscDefined(USE_INFO) && m) {
+    PetscReal lo = solver->eps[0], hi = solver->eps[0];
+
+    for (PetscInt i = 1; i < m; i++) {
+      lo = PetscMin(lo, solver->eps[i]);
+      hi = PetscMax(hi, solver->eps[i]);
+    }
+    PetscCall(PetscInfo(NULL, "Contact solver: %s G, eps in [%g, %g] on %" PetscInt_FMT " rows\n", dominant ? "diagonally dominant" : "general",
+                        (double)lo, (double)hi, m));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -232,7 +240,7 @@ static void VIContactResidualForce(PetscInt m, const PetscReal G[], const PetscR
 static PetscReal VIContactProject(const VIContactSet *set, const PetscReal eps[], const PetscReal x[], const PetscReal y[], PetscReal z[])
 {
   PetscReal diff = 0, size = 0;
-  PetscInt  row  = 0;
+  PetscInt  row = 0;
 
   for (PetscInt j = 0; j < set->num_contacts; j++) {
     const PetscInt d = set->dims[j];
@@ -300,8 +308,8 @@ static void VIContactSweepGaussSeidel(const VIContactSet *set, const PetscReal e
   at the solution returns with 0 iterations and x untouched. With omega > 1 the iterate may leave C by up to the
   tolerance (the relaxed step overshoots the projection).
 */
-PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[], const PetscReal c[], PetscReal x[],
-                                    VIContactSolveInfo *info)
+PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[], const PetscReal c[],
+                                    PetscReal x[], VIContactSolveInfo *info)
 {
   PetscInt  it  = 0;
   PetscReal res = 0;
@@ -324,16 +332,18 @@ PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *
     if (solver->type == VI_CONTACT_SOLVER_JACOBI) {
       const PetscReal omega = solver->omega;
 
-      if (omega == 1.0) PetscCall(PetscArraycpy(x, solver->z, m));
+      if (omega == 1.0)
+        PetscCall(PetscArraycpy(x, solver->z, m));
       else
         for (PetscInt i = 0; i < m; i++) x[i] = (1 - omega) * x[i] + omega * solver->z[i];
-    } else VIContactSweepGaussSeidel(set, solver->eps, m, G, x, solver->y);
+    } else
+      VIContactSweepGaussSeidel(set, solver->eps, m, G, x, solver->y);
   }
   /* one product G x per iteration, one more per Gauss-Seidel sweep */
   PetscCall(PetscLogFlops(2.0 * m * m * ((PetscLogDouble)it + 1 + (solver->type == VI_CONTACT_SOLVER_GAUSS_SEIDEL ? it : 0))));
   PetscCall(PetscLogEventEnd(VI_ContactSolve, 0, 0, 0, 0));
-  PetscCall(PetscInfo(NULL, "Contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, residual %g\n", VIContactSolverTypes[solver->type],
-                      set->num_contacts, it, (double)res));
+  PetscCall(PetscInfo(NULL, "Contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, residual %g\n",
+                      VIContactSolverTypes[solver->type], set->num_contacts, it, (double)res));
   if (info) {
     info->iterations = it;
     info->residual   = res;

@@ -16,7 +16,7 @@ struct _p_VIExcitation {
   PetscReal    noise_lo, noise_hi;      /* Hz */
   PetscInt     noise_harmonics, seed;
   /* built from noise_lo, noise_hi, noise_harmonics and seed whenever these are valid, so that Evaluate never allocates */
-  PetscInt   noise_n;                 /* entries of the tables, 0 when not built */
+  PetscInt   noise_n;                   /* entries of the tables, 0 when not built */
   PetscReal *noise_omega, *noise_theta; /* 2 pi f_k (rad/s) and the seeded phases theta_k (rad) */
   PetscReal  noise_scale;               /* sqrt(2 / n): unit RMS */
   PetscBool  checked;                   /* the parameters were found consistent with the type since they last changed */

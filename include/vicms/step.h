@@ -1,0 +1,87 @@
+/* vicms step module: one contact case — the mechanical system (a ROM with loads, gaps, friction, initial state) and
+   its nonsmooth time integration (seed 000 §2, App. B). */
+#pragma once
+
+#include <vicms/rom.h>
+#include <vicms/contact.h>
+#include <vicms/excite.h>
+
+/* ---------------------------------------------------------------- the mechanical system of a case */
+
+typedef enum { VI_INIT_REST, VI_INIT_VELOCITY, VI_INIT_STATIC } VIInitType;
+PETSC_EXTERN const char *const VIInitTypes[];
+
+typedef struct _p_VISystem *VISystem;
+
+PETSC_EXTERN PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys);
+/* The ROM is referenced, not copied: many cases share one ROM. */
+PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
+/*
+  Options of a case:
+  -case_loads NAME[,NAME...]   ROM loads that act (their time functions: options with prefix load_NAME_, see excite.h;
+                               default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
+  -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
+  -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
+  -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j)
+  -init rest|velocity|static, -init_velocity v, -init_direction x|y|z (a uniform velocity, needs the ROM shape
+  translation_DIR), -init_load NAME (static deflection under a load: K q = f)
+*/
+PETSC_EXTERN PetscErrorCode VISystemSetFromOptions(VISystem sys);
+PETSC_EXTERN PetscErrorCode VISystemSetUp(VISystem sys);
+/* Sizes: n = nb + nm; contacts and their friction. */
+PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm);
+PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
+/* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
+PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed);
+/* Initial displacement q0 and velocity u0 (n), from the -init options. */
+PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
+PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
+
+/* ---------------------------------------------------------------- time integration */
+
+typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU } VIStepperType;
+PETSC_EXTERN const char *const VIStepperTypes[];
+
+/* Energy terms, cumulated from the start (seed 000's energy bookkeeping). The balance error is
+   kinetic + potential - (kinetic0 + potential0) - external_work - obstacle_work + damping + friction. */
+typedef struct {
+  PetscReal kinetic, potential, damping_dissipation, friction_dissipation, external_work, obstacle_work;
+} VIEnergy;
+
+/* What a case reports besides its time series. */
+typedef struct {
+  PetscInt       steps, contact_solves, contact_iterations, contact_iterations_max, nonconverged;
+  PetscReal      contact_residual_max; /* largest residual among non-converged solves */
+  PetscBool      unstable;
+  PetscReal      unstable_time;
+  char           message[256];
+  PetscLogDouble wall_time;
+} VIStepStats;
+
+typedef struct _p_VIStepper *VIStepper;
+
+PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
+PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
+/* Options: -step_type leapfrog|moreau, -step_dt, -step_end_time, -step_start_time, -step_output_every N (record every
+   N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
+   -step_restitution e (moreau), -step_moreau_variant symmetric|theta, -step_theta θ, and the contact solver's
+   -contact_solver ... options. */
+PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
+PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
+PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);
+/* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau a mass-carrying one). */
+PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
+/* Integrate from the initial state to the end time, recording every output_every-th step. Not collective beyond the
+   stepper's communicator; an unstable run ends early with stats->unstable set, not with an error. */
+PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
+/* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts),
+   energy (nt x 6: kinetic, potential, damping, friction, external work, obstacle work). Owned by the stepper. */
+PETSC_EXTERN PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **t, const PetscReal **outputs, const PetscReal **gaps,
+                                               const PetscReal **forces, const PetscReal **energy);
+PETSC_EXTERN PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats);
+PETSC_EXTERN PetscErrorCode VIStepperGetState(VIStepper st, const PetscReal **q, const PetscReal **u);
+PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);

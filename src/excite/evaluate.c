@@ -1,0 +1,133 @@
+/* VIExcitation in a time loop: value and time derivative, instantaneous frequency, time at which a sweep reaches a frequency. */
+#include "exciteimpl.h"
+#include <math.h>
+
+/* The signed sweep rate: a (Hz/s) for sweep_linear, +-r (1/s) for sweep_log. */
+static PetscReal VIExciteSignedRate(VIExcitation e)
+{
+  return e->sweep_down ? -e->sweep_rate : e->sweep_rate;
+}
+
+/* f(t) of a sweep; a linear sweep whose frequency has reached 0 has no meaning beyond, so evaluating it there is an error. */
+static PetscErrorCode VIExciteSweepFrequency(VIExcitation e, PetscReal t, PetscReal *f)
+{
+  PetscReal a = VIExciteSignedRate(e);
+
+  PetscFunctionBeginUser;
+  if (e->type == VI_EXCITE_SWEEP_LOG) {
+    *f = e->frequency * PetscExpReal(a * t);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *f = e->frequency + a * t;
+  PetscCheck(*f > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Linear sweep %s from %g Hz at %g Hz/s: its frequency is %g Hz <= 0 at t = %g s (it reaches 0 Hz at t = %g s)",
+             e->sweep_down ? "down" : "up", (double)e->frequency, (double)e->sweep_rate, (double)*f, (double)t, (double)(-e->frequency / a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  VIExcitationEvaluate - s(t) = offset + amplitude * shape(t) and ds/dt (excite.h gives each shape). Not collective, no
+  allocation. The first call after a change of parameters checks them (a type needs its frequency, rate, width or band).
+
+  Sweeps (seed 000 §5.2): phi(t) = 2 pi (f0 t + a t^2 / 2) + phase (linear), phi(t) = 2 pi f0 (exp(k t) - 1) / k + phase
+  with k = +-r (log, through expm1 so that small k t keeps its digits); dphi/dt = 2 pi f(t).
+  Bump: the sum over all pulses is replaced by the two pulses that bracket t (see VIExciteCheckBump for the bound).
+  Noise: shape = sqrt(2/n) sum_k cos(omega_k t + theta_k).
+*/
+PetscErrorCode VIExcitationEvaluate(VIExcitation e, PetscReal t, PetscReal *value, PetscReal *rate)
+{
+  PetscReal s = 0, ds = 0;
+
+  PetscFunctionBeginUser;
+  if (!e->checked) PetscCall(VIExcitationCheck(e, PETSC_COMM_SELF));
+  switch (e->type) {
+  case VI_EXCITE_CONSTANT:
+    s  = 1;
+    ds = 0;
+    break;
+  case VI_EXCITE_HARMONIC: {
+    PetscReal omega = 2 * PETSC_PI * e->frequency, phi = omega * t + e->phase;
+
+    s  = PetscCosReal(phi);
+    ds = -omega * PetscSinReal(phi);
+  } break;
+  case VI_EXCITE_SWEEP_LINEAR:
+  case VI_EXCITE_SWEEP_LOG: {
+    PetscReal a = VIExciteSignedRate(e), f, phi;
+
+    PetscCall(VIExciteSweepFrequency(e, t, &f));
+    if (e->type == VI_EXCITE_SWEEP_LINEAR)
+      phi = 2 * PETSC_PI * (e->frequency * t + a * t * t / 2) + e->phase;
+    else
+      phi = 2 * PETSC_PI * e->frequency * expm1(a * t) / a + e->phase;
+    s  = PetscCosReal(phi);
+    ds = -2 * PETSC_PI * f * PetscSinReal(phi);
+  } break;
+  case VI_EXCITE_BUMP: {
+    PetscReal T = 1 / e->frequency, w2 = e->bump_width * e->bump_width, u = t - e->bump_center;
+    PetscReal d1 = u - PetscFloorReal(u / T) * T, d2 = d1 - T; /* distances to the pulses before and after t */
+    PetscReal g1 = PetscExpReal(-d1 * d1 / (2 * w2)), g2 = PetscExpReal(-d2 * d2 / (2 * w2));
+
+    s  = g1 + g2;
+    ds = -(d1 * g1 + d2 * g2) / w2;
+  } break;
+  case VI_EXCITE_NOISE:
+    PetscCheck(e->noise_n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Noise excitation without its tables");
+    for (PetscInt k = 0; k < e->noise_n; k++) {
+      PetscReal phi = e->noise_omega[k] * t + e->noise_theta[k];
+
+      s += PetscCosReal(phi);
+      ds -= e->noise_omega[k] * PetscSinReal(phi);
+    }
+    s *= e->noise_scale;
+    ds *= e->noise_scale;
+    break;
+  }
+  if (value) *value = e->offset + e->amplitude * s;
+  if (rate) *rate = e->amplitude * ds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VIExcitationGetFrequency - f for harmonic and bump, f(t) for sweeps, 0 for constant, (f_lo + f_hi) / 2 for noise. Not collective. */
+PetscErrorCode VIExcitationGetFrequency(VIExcitation e, PetscReal t, PetscReal *f)
+{
+  PetscFunctionBeginUser;
+  if (!e->checked) PetscCall(VIExcitationCheck(e, PETSC_COMM_SELF));
+  switch (e->type) {
+  case VI_EXCITE_CONSTANT:
+    *f = 0;
+    break;
+  case VI_EXCITE_HARMONIC:
+  case VI_EXCITE_BUMP:
+    *f = e->frequency;
+    break;
+  case VI_EXCITE_SWEEP_LINEAR:
+  case VI_EXCITE_SWEEP_LOG:
+    PetscCall(VIExciteSweepFrequency(e, t, f));
+    break;
+  case VI_EXCITE_NOISE:
+    *f = (e->noise_lo + e->noise_hi) / 2;
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  VIExcitationGetSweepTime - the time t >= 0 at which a sweep has the frequency f: (f - f0) / a (linear), ln(f / f0) / k
+  (log). An error for other types and for a frequency the sweep never reaches after t = 0. Not collective.
+*/
+PetscErrorCode VIExcitationGetSweepTime(VIExcitation e, PetscReal f, PetscReal *t)
+{
+  PetscReal a;
+
+  PetscFunctionBeginUser;
+  PetscCheck(e->type == VI_EXCITE_SWEEP_LINEAR || e->type == VI_EXCITE_SWEEP_LOG, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "VIExcitationGetSweepTime() needs a sweep, the excitation is %s", VIExciteTypes[e->type]);
+  if (!e->checked) PetscCall(VIExcitationCheck(e, PETSC_COMM_SELF));
+  a = VIExciteSignedRate(e);
+  PetscCheck(f > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A sweep never reaches %g Hz: expected a positive frequency", (double)f);
+  *t = e->type == VI_EXCITE_SWEEP_LINEAR ? (f - e->frequency) / a : PetscLogReal(f / e->frequency) / a;
+  PetscCheck(*t >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The %s sweep %s from %g Hz never reaches %g Hz", VIExciteTypes[e->type],
+             e->sweep_down ? "down" : "up", (double)e->frequency, (double)f);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,207 @@
+/* Leapfrog (Verlet) stepping of a massless-boundary ROM: static contact problem on the boundary, explicit inner
+   dynamics (seed 000 §2, Eqs. 1–14, Fig. 2). Frictionless contacts on position level, frictional on velocity level. */
+#include "stepimpl.h"
+
+typedef struct {
+  PetscReal  *Kbb_inv;                 /* nb x nb: flexibility of the boundary with the inner coordinates held, (K_bb)^-1 */
+  PetscReal  *S;                       /* nb x nm: K_bb^-1 K_bi */
+  PetscReal  *A, *B;                   /* nm x nm: (M_ii + dt/2 D_ii)^-1 and (M_ii - dt/2 D_ii) (Eq. 10 on the damping term) */
+  PetscReal  *qb_pre;                  /* nb: boundary displacement predicted with no contact force (Eq. 11) */
+  PetscReal  *qb_prev;                 /* nb: boundary displacement of the previous level (frictional case) */
+  PetscReal  *ui_half;                 /* nm: inner velocity u^{k-1/2} */
+  PetscReal  *fb_prev, *qprev, *fprev; /* previous level, for the trapezoidal work sums */
+  PetscReal  *r, *tmp;                 /* nm work */
+  PetscBool  *active;
+  PetscBool   friction, first;
+  VIActiveSet as;
+} VILeapfrog;
+
+static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
+{
+  VILeapfrog      *lf = (VILeapfrog *)st->data;
+  PetscInt         n = st->n, nb = st->nb, nm = st->nm;
+  const PetscReal *q0, *u0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * nm, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
+  PetscCall(PetscMalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
+  PetscCall(PetscMalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt j = 0; j < nb; j++) lf->Kbb_inv[i * nb + j] = st->K[i * n + j];
+  PetscCall(VIInvertSPD(st->comm, nb, lf->Kbb_inv, "The boundary stiffness K_bb of the ROM"));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt k = 0; k < nm; k++) {
+      PetscReal s = 0;
+      for (PetscInt j = 0; j < nb; j++) s += lf->Kbb_inv[i * nb + j] * st->K[j * n + nb + k];
+      lf->S[i * nm + k] = s;
+    }
+  for (PetscInt i = 0; i < nm; i++)
+    for (PetscInt j = 0; j < nm; j++) {
+      PetscReal m = st->M[(nb + i) * n + nb + j], d = st->D[(nb + i) * n + nb + j];
+      lf->A[i * nm + j] = m + 0.5 * st->dt * d;
+      lf->B[i * nm + j] = m - 0.5 * st->dt * d;
+    }
+  PetscCall(VIInvertSPD(st->comm, nm, lf->A, "The inner mass M_ii + dt/2 D_ii of the ROM"));
+  lf->friction = PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++)
+    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) lf->friction = PETSC_TRUE;
+  PetscCall(VIActiveSetCreate(nb, st->nc, &lf->as));
+
+  /* initial state (seed 000 §2.3: u^{1/2} = u(t_start), q_b^0 = q_b(t_start)) */
+  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+  PetscCall(PetscArraycpy(st->q, q0, n));
+  PetscCall(PetscArraycpy(lf->ui_half, u0 + nb, nm));
+  PetscCall(PetscArraycpy(lf->qb_prev, q0, nb));
+  PetscCall(PetscArrayzero(st->lambda, nb));
+  lf->first = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One level: contact problem at t_k for q_b^k, then the inner velocity u^{k+1/2} and q_i^{k+1} (seed 000 Fig. 2). */
+static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
+{
+  VILeapfrog *lf  = (VILeapfrog *)st->data;
+  VISystem    sys = st->sys;
+  PetscInt    n = st->n, nb = st->nb, nm = st->nm, nc = st->nc;
+  PetscReal  *qi = st->q + nb, *qb = st->q, dt = st->dt, *f = st->f;
+  PetscBool   any = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateForce(sys, t, f));
+  PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+  /* Eq. (11): boundary displacement with no contact force, q_b = K_bb^-1 (f_b - K_bi q_i) */
+  VIMatVec(nb, nb, lf->Kbb_inv, nb, f, 0.0, lf->qb_pre);
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscReal s = 0;
+    for (PetscInt k = 0; k < nm; k++) s += lf->S[i * nm + k] * qi[k];
+    lf->qb_pre[i] -= s;
+  }
+  /* Eq. (12) (open contacts) and Eq. (14) (preloaded: active unless the predicted force pulls) */
+  for (PetscInt j = 0; j < nc; j++) {
+    PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
+    lf->active[j]     = (gap_pre <= 0 || sys->preload[j] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (lf->active[j]) any = PETSC_TRUE;
+  }
+  PetscCall(PetscArraycpy(qb, lf->qb_pre, nb));
+  PetscCall(PetscArrayzero(st->lambda, nb));
+  if (any) {
+    VIActiveSet *as = &lf->as;
+    PetscCall(VIActiveSetBuild(st, lf->active, lf->friction, as));
+    if (!lf->friction) {
+      /* §2.1.1: position level, g = g_pre + (K_bb^-1)_aa lambda, -g ∈ N_C(lambda) */
+      for (PetscInt a = 0; a < as->nrows; a++) {
+        PetscInt j;
+        for (j = 0; j < nc; j++)
+          if (sys->offsets[j] == as->rows[a]) break;
+        as->c[a] = lf->qb_pre[as->rows[a]] + st->g0[j];
+        as->x[a] = PetscMax(0, st->lambda[as->rows[a]]);
+      }
+      PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, 1.0));
+    } else {
+      /* §2.1.2: velocity level, u_b = (q_b - q_b^{k-1}) / dt, gamma = u_b + dg0/dt (normal), u_t1 - v (sliding) */
+      PetscInt a = 0, c = 0;
+      for (PetscInt j = 0; j < nc; j++) {
+        if (!lf->active[j]) continue;
+        for (PetscInt r = 0; r < as->dims[c]; r++, a++) {
+          PetscInt row = as->rows[a];
+          as->c[a]     = (lf->qb_pre[row] - lf->qb_prev[row]) / dt;
+          if (r == 0) as->c[a] += st->g0_rate[j];
+          if (r == 1) as->c[a] -= st->sliding_speed;
+          as->x[a] = 0;
+        }
+        c++;
+      }
+      PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, 1.0 / dt));
+    }
+    /* q_b = q_b,pre + K_bb^-1 E_a lambda_a */
+    for (PetscInt a = 0; a < as->nrows; a++) {
+      PetscInt  row   = as->rows[a];
+      PetscReal l     = as->x[a];
+      st->lambda[row] = l;
+      for (PetscInt i = 0; i < nb; i++) qb[i] += lf->Kbb_inv[i * nb + row] * l;
+    }
+  }
+  for (PetscInt j = 0; j < nc; j++) st->gap[j] = qb[sys->offsets[j]] + st->g0[j];
+
+  /* work of the contact forces over the last interval, trapezoidal in time (obstacle: normal motion and sliding drive;
+     friction: relative sliding) */
+  if (!lf->first) {
+    for (PetscInt j = 0; j < nc; j++) {
+      PetscInt o = sys->offsets[j];
+      for (PetscInt r = 0; r < sys->dims[j]; r++) {
+        PetscReal lam = 0.5 * (lf->fb_prev[o + r] + st->lambda[o + r]), dq = qb[o + r] - lf->qprev[o + r];
+        if (r == 0)
+          st->energy.obstacle_work += lam * dq;
+        else {
+          PetscReal drive = (r == 1) ? st->sliding_speed * dt : 0;
+          st->energy.friction_dissipation -= lam * (dq - drive);
+          st->energy.obstacle_work += lam * drive;
+        }
+      }
+    }
+    for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (lf->fprev[i] + f[i]) * (st->q[i] - lf->qprev[i]);
+  }
+
+  /* Eq. (2) with Eqs. (9)-(10): (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f_i - K_ii q_i - K_ib q_b) */
+  for (PetscInt i = 0; i < nm; i++) {
+    const PetscReal *Ki = st->K + (nb + i) * n;
+    PetscReal        s  = f[nb + i];
+    for (PetscInt j = 0; j < n; j++) s -= Ki[j] * st->q[j];
+    for (PetscInt j = 0; j < nm; j++) s += lf->B[i * nm + j] * lf->ui_half[j] / dt;
+    lf->r[i] = dt * s;
+  }
+  VIMatVec(nm, nm, lf->A, nm, lf->r, 0.0, lf->tmp);
+  /* level k is complete: velocity u^k = (u^{k-1/2} + u^{k+1/2}) / 2 for the records, damping work at the midpoint */
+  for (PetscInt i = 0; i < nm; i++) st->u[nb + i] = 0.5 * (lf->ui_half[i] + lf->tmp[i]);
+  for (PetscInt i = 0; i < nb; i++) st->u[i] = lf->first ? 0 : (qb[i] - lf->qprev[i]) / dt;
+  for (PetscInt i = 0; i < nm; i++) {
+    PetscReal du = 0;
+    for (PetscInt j = 0; j < nm; j++) du += st->D[(nb + i) * n + nb + j] * lf->tmp[j];
+    st->energy.damping_dissipation += dt * lf->tmp[i] * du;
+  }
+  PetscCall(PetscArraycpy(lf->qprev, st->q, n));
+  PetscCall(PetscArraycpy(lf->fprev, f, n));
+  PetscCall(PetscArraycpy(lf->fb_prev, st->lambda, nb));
+  PetscCall(PetscArraycpy(lf->qb_prev, qb, nb));
+  PetscCall(PetscArraycpy(lf->ui_half, lf->tmp, nm));
+  lf->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a step, st->q holds level k; the inner coordinates move on to k + 1 at the start of the next step. */
+static PetscErrorCode VIStepperAdvance_Leapfrog(VIStepper st)
+{
+  VILeapfrog *lf = (VILeapfrog *)st->data;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < st->nm; i++) st->q[st->nb + i] += st->dt * lf->ui_half[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
+{
+  VILeapfrog *lf = (VILeapfrog *)st->data;
+
+  PetscFunctionBeginUser;
+  if (!lf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4(lf->Kbb_inv, lf->S, lf->A, lf->B));
+  PetscCall(PetscFree5(lf->qb_pre, lf->qb_prev, lf->ui_half, lf->r, lf->tmp));
+  PetscCall(PetscFree4(lf->fb_prev, lf->qprev, lf->fprev, lf->active));
+  PetscCall(VIActiveSetDestroy(&lf->as));
+  PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
+{
+  VILeapfrog *lf;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&lf));
+  st->data        = lf;
+  st->ops.setup   = VIStepperSetUp_Leapfrog;
+  st->ops.step    = VIStepperStep_Leapfrog;
+  st->ops.advance = VIStepperAdvance_Leapfrog;
+  st->ops.destroy = VIStepperDestroy_Leapfrog;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

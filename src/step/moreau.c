@@ -1,0 +1,190 @@
+/* Moreau-type stepping of a mass-carrying ROM: the symmetric Moreau-like scheme with restitution (seed 000 App. B,
+   Eqs. B.1–B.5) and the Moreau–Jean theta-scheme. Impacts are percussions; W_b = I. */
+#include "stepimpl.h"
+
+typedef struct {
+  PetscReal  *A;    /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
+  PetscReal  *B;    /* n x n: M - dt/2 D (symmetric variant) */
+  PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
+  PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
+  PetscReal  *rhs, *f1, *qprev, *fprev;
+  PetscBool  *active;
+  PetscBool   friction, first;
+  VIActiveSet as;
+} VIMoreau;
+
+static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
+{
+  VIMoreau        *mo = (VIMoreau *)st->data;
+  PetscInt         n  = st->n;
+  PetscReal        dt = st->dt, th = st->theta;
+  const PetscReal *q0, *u0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(n * n, &mo->A, n * n, &mo->B, n, &mo->uh, n, &mo->unew));
+  PetscCall(PetscMalloc5(n, &mo->rhs, n, &mo->f1, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
+  for (PetscInt i = 0; i < n * n; i++) {
+    if (st->variant == VI_MOREAU_SYMMETRIC) {
+      mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];
+      mo->B[i] = st->M[i] - 0.5 * dt * st->D[i];
+    } else
+      mo->A[i] = st->M[i] + th * dt * st->D[i] + th * th * dt * dt * st->K[i];
+  }
+  PetscCall(VIInvertSPD(st->comm, n, mo->A, "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K)"));
+  mo->friction = PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++)
+    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
+  PetscCall(VIActiveSetCreate(st->nb, st->nc, &mo->as));
+  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+  PetscCall(PetscArraycpy(st->q, q0, n));
+  PetscCall(PetscArraycpy(mo->uh, u0, n));
+  mo->first = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Relative velocity of contact row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u. */
+static PetscReal VIRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[])
+{
+  PetscReal v = u[st->sys->offsets[j] + r];
+  if (r == 0) v += st->g0_rate[j];
+  if (r == 1) v -= st->sliding_speed;
+  return v;
+}
+
+static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
+{
+  VIMoreau *mo  = (VIMoreau *)st->data;
+  VISystem  sys = st->sys;
+  PetscInt  n = st->n, nc = st->nc;
+  PetscReal dt = st->dt, th = st->theta, e = st->restitution, *f = st->f;
+  PetscBool any = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateForce(sys, t, f));
+  PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+  /* active set from the gaps at t_k (symmetric) or at the predicted midpoint q^k + dt/2 u^k (theta) */
+  for (PetscInt j = 0; j < nc; j++) {
+    PetscInt  o   = sys->offsets[j];
+    PetscReal gap = st->q[o] + st->g0[j] + (sym ? 0 : 0.5 * dt * (mo->uh[o] + st->g0_rate[j]));
+    st->gap[j]    = st->q[o] + st->g0[j];
+    mo->active[j] = (gap <= 0 || sys->preload[j] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (mo->active[j]) any = PETSC_TRUE;
+  }
+  /* free velocity: Eq. (B.1) without percussions */
+  if (sym) {
+    /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal s = dt * f[i];
+      for (PetscInt j = 0; j < n; j++) s += mo->B[i * n + j] * mo->uh[j] - dt * st->K[i * n + j] * st->q[j];
+      mo->rhs[i] = s;
+    }
+    VIMatVec(n, n, mo->A, n, mo->rhs, 0.0, mo->unew);
+  } else {
+    /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
+    PetscCall(VISystemEvaluateForce(sys, t + dt, mo->f1));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal s = (1 - th) * f[i] + th * mo->f1[i];
+      for (PetscInt j = 0; j < n; j++) s -= st->K[i * n + j] * st->q[j] + (st->D[i * n + j] + th * dt * st->K[i * n + j]) * mo->uh[j];
+      mo->rhs[i] = dt * s;
+    }
+    VIMatVec(n, n, mo->A, n, mo->rhs, 0.0, mo->unew);
+    for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->uh[i];
+  }
+  PetscCall(PetscArrayzero(st->lambda, st->nb));
+  if (any) {
+    VIActiveSet *as = &mo->as;
+    PetscInt     a = 0, c = 0;
+    PetscCall(VIActiveSetBuild(st, mo->active, mo->friction, as));
+    /* Eqs. (B.3)-(B.5): -(G dP + c) ∈ N_C(dP), G = W^T A W, c = gamma_free + e gamma^{k-1/2} (normal only) */
+    for (PetscInt j = 0; j < nc; j++) {
+      if (!mo->active[j]) continue;
+      for (PetscInt r = 0; r < as->dims[c]; r++, a++) {
+        as->c[a] = VIRelativeVelocity(st, j, r, mo->unew);
+        if (r == 0) as->c[a] += e * VIRelativeVelocity(st, j, r, mo->uh);
+        as->x[a] = 0;
+      }
+      c++;
+    }
+    PetscCall(VIStepperSolveContacts(st, as, mo->A, n, 1.0));
+    for (PetscInt b = 0; b < as->nrows; b++) {
+      PetscInt  row   = as->rows[b];
+      PetscReal P     = as->x[b];
+      st->lambda[row] = P / dt; /* mean contact force over the step */
+      for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->A[i * n + row] * P;
+    }
+  }
+  /* level k: velocity estimate, and the energy terms of the interval around it (discrete energy identity of the scheme) */
+  for (PetscInt i = 0; i < n; i++) st->u[i] = sym ? 0.5 * (mo->uh[i] + mo->unew[i]) : mo->uh[i];
+  {
+    const PetscReal *um = sym ? st->u : NULL;
+    for (PetscInt i = 0; i < n && sym; i++) {
+      PetscReal Du = 0;
+      for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * um[j];
+      st->energy.damping_dissipation += dt * um[i] * Du;
+    }
+    if (!sym) {
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal Du = 0, ut_i = (1 - th) * mo->uh[i] + th * mo->unew[i];
+        for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * ((1 - th) * mo->uh[j] + th * mo->unew[j]);
+        st->energy.damping_dissipation += dt * ut_i * Du;
+      }
+    }
+    for (PetscInt j = 0; j < nc; j++) {
+      PetscInt o = sys->offsets[j];
+      for (PetscInt r = 0; r < sys->dims[j]; r++) {
+        PetscReal P = st->lambda[o + r] * dt, v = 0.5 * (mo->uh[o + r] + mo->unew[o + r]);
+        if (r == 0)
+          st->energy.obstacle_work += P * v;
+        else {
+          PetscReal drive = (r == 1) ? st->sliding_speed : 0;
+          st->energy.friction_dissipation -= P * (v - drive);
+          st->energy.obstacle_work += P * drive;
+        }
+      }
+    }
+  }
+  if (!mo->first)
+    for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (mo->fprev[i] + f[i]) * (st->q[i] - mo->qprev[i]);
+  PetscCall(PetscArraycpy(mo->qprev, st->q, n));
+  PetscCall(PetscArraycpy(mo->fprev, f, n));
+  mo->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperAdvance_Moreau(VIStepper st)
+{
+  VIMoreau *mo = (VIMoreau *)st->data;
+  PetscReal th = st->variant == VI_MOREAU_SYMMETRIC ? 1.0 : st->theta;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < st->n; i++) st->q[i] += st->dt * ((1 - th) * mo->uh[i] + th * mo->unew[i]);
+  PetscCall(PetscArraycpy(mo->uh, mo->unew, st->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
+{
+  VIMoreau *mo = (VIMoreau *)st->data;
+
+  PetscFunctionBeginUser;
+  if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4(mo->A, mo->B, mo->uh, mo->unew));
+  PetscCall(PetscFree5(mo->rhs, mo->f1, mo->qprev, mo->fprev, mo->active));
+  PetscCall(VIActiveSetDestroy(&mo->as));
+  PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
+{
+  VIMoreau *mo;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&mo));
+  st->data        = mo;
+  st->ops.setup   = VIStepperSetUp_Moreau;
+  st->ops.step    = VIStepperStep_Moreau;
+  st->ops.advance = VIStepperAdvance_Moreau;
+  st->ops.destroy = VIStepperDestroy_Moreau;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

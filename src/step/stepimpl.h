@@ -1,0 +1,103 @@
+/* Private layout of the step module: the system of a case, the stepper and its per-scheme operations. */
+#pragma once
+
+#include <vicms/step.h>
+
+#define VI_MAX_LOADS    64
+#define VI_MAX_CONTACTS 1024
+
+struct _p_VISystem {
+  MPI_Comm  comm;
+  VIROM     rom; /* used, not owned */
+  PetscInt  n, nb, nm, nc;
+  PetscBool massless;
+
+  /* loads: f(t) = sum_l s_l(t) load_vec[l] */
+  PetscInt          num_loads;
+  char            **load_names;
+  VIExcitation     *load_fn;
+  const PetscReal **load_vec;
+
+  /* contacts */
+  PetscInt  *dims, *offsets, *normal_row;
+  PetscReal *mu, *preload, *gap_phase;
+  PetscReal  mu_all, preload_all, sliding_speed;
+  PetscReal  gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
+  PetscInt   gap_waves, num_phases_given;
+
+  /* initial state */
+  VIInitType init;
+  PetscReal  init_velocity;
+  PetscInt   init_direction;
+  char       init_load[64];
+  PetscReal *q0, *u0;
+};
+
+typedef struct {
+  PetscErrorCode (*setup)(VIStepper);
+  /* Complete level k (time t): on return st->q, st->u, st->lambda, st->gap describe level k, ready to be recorded */
+  PetscErrorCode (*step)(VIStepper, PetscReal t);
+  /* Move st->q on to level k + 1 */
+  PetscErrorCode (*advance)(VIStepper);
+  PetscErrorCode (*destroy)(VIStepper);
+} VIStepperOps;
+
+typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
+
+struct _p_VIStepper {
+  MPI_Comm        comm;
+  VISystem        sys;
+  VIStepperType   type;
+  VIStepperOps    ops;
+  void           *data;
+  PetscBool       setup;
+  VIContactSolver solver;
+
+  PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
+  PetscInt        output_every;
+  VIMoreauVariant variant;
+
+  /* the system, cached */
+  PetscInt         n, nb, nm, nc;
+  const PetscReal *K, *M, *D;
+  VIContactSet     set;
+  PetscReal        sliding_speed;
+
+  /* state at the level just completed by a step: q, u (velocity estimate at that level), boundary forces lambda
+     (force on the boundary coordinates from the contacts), gaps g (normal gap per contact) */
+  PetscReal *q, *u, *lambda, *gap;
+  /* work arrays of the schemes */
+  PetscReal *f, *g0, *g0_rate;
+  VIEnergy   energy;
+  PetscReal  bound;
+
+  /* records */
+  PetscInt          nt, max_t, nout;
+  const PetscReal **out_rows;
+  PetscReal        *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
+  VIStepStats       stats;
+};
+
+PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
+PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
+
+/* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
+   friction is on) and the contact set restricted to the active contacts. */
+typedef struct {
+  PetscInt     nrows, nact;
+  PetscInt    *rows, *dims;
+  PetscReal   *mu, *preload;
+  VIContactSet set;
+  PetscReal   *G, *c, *x; /* nrows x nrows, nrows, nrows */
+} VIActiveSet;
+
+PETSC_INTERN PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as);
+PETSC_INTERN PetscErrorCode VIActiveSetDestroy(VIActiveSet *as);
+/* Rows of the contacts flagged active; friction adds the tangential rows of contacts with dims > 1 and mu > 0. */
+PETSC_INTERN PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as);
+/* G = scale * Gfull[rows, rows] (Gfull row-major with leading dimension ld); solve -(G x + c) ∈ N_C(x) with the
+   caller's c and warm start x; counts iterations and non-converged solves in the stats. */
+PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const PetscReal Gfull[], PetscInt ld, PetscReal scale);
+/* Dense helpers (row-major): y = A x for an m x k block of a matrix with leading dimension lda; inverse of an SPD matrix. */
+PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
+PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);

@@ -1,0 +1,398 @@
+/* VIStepper: the scheme-independent part of a time integration — options, the step loop, records, energy, stats. */
+#include "stepimpl.h"
+#include <vicms/sys.h>
+#include <petscblaslapack.h>
+
+const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "VIStepperType", "VI_STEPPER_", NULL};
+static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+
+PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
+{
+  VIStepper s;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&s));
+  s->comm          = comm;
+  s->type          = VI_STEPPER_LEAPFROG;
+  s->dt            = 1e-4;
+  s->t_end         = 1.0;
+  s->output_every  = 1;
+  s->blowup_factor = 1e6;
+  s->theta         = 0.5;
+  s->variant       = VI_MOREAU_SYMMETRIC;
+  PetscCall(VIContactSolverCreate(comm, &s->solver));
+  *st = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperReset(VIStepper st)
+{
+  PetscFunctionBeginUser;
+  if (st->ops.destroy) PetscCall((*st->ops.destroy)(st));
+  PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
+  PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
+  PetscCall(PetscFree3(st->f, st->g0, st->g0_rate));
+  PetscCall(PetscFree5(st->t_rec, st->out_rec, st->gap_rec, st->force_rec, st->energy_rec));
+  PetscCall(PetscFree(st->out_rows));
+  st->nt = st->max_t = 0;
+  st->setup          = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperDestroy(VIStepper *st)
+{
+  PetscFunctionBeginUser;
+  if (!st || !*st) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIStepperReset(*st));
+  PetscCall(VIContactSolverDestroy(&(*st)->solver));
+  PetscCall(PetscFree(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys)
+{
+  PetscFunctionBeginUser;
+  st->sys = sys;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type)
+{
+  PetscFunctionBeginUser;
+  st->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(dt > 0, st->comm, PETSC_ERR_USER_INPUT, "-step_dt: got %g, expected a positive time step", (double)dt);
+  PetscCheck(end_time > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)end_time,
+             (double)st->t0);
+  st->dt    = dt;
+  st->t_end = end_time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetFromOptions(VIStepper st)
+{
+  PetscReal dt = st->dt, t_end = st->t_end;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
+  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2) or moreau (mass-carrying, App. B)", "VIStepperSetType",
+                             VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
+  PetscCall(PetscOptionsReal("-step_dt", "Time step", "VIStepperSetTimeStep", dt, &dt, NULL));
+  PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
+  PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
+  PetscCall(PetscOptionsInt("-step_output_every", "Record every N-th time level", "", st->output_every, &st->output_every, NULL));
+  PetscCall(PetscOptionsReal("-step_blowup_factor",
+                             "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
+                             st->blowup_factor, &st->blowup_factor, NULL));
+  PetscCall(
+      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau scheme", "", st->restitution, &st->restitution, NULL));
+  PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
+                             (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
+  PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
+  PetscOptionsEnd();
+  PetscCall(VIStepperSetTimeStep(st, dt, t_end));
+  PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
+  PetscCheck(st->restitution >= 0 && st->restitution <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_restitution: got %g, expected a value in [0, 1]",
+             (double)st->restitution);
+  PetscCheck(st->theta >= 0.5 && st->theta <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_theta: got %g, expected a value in [0.5, 1]",
+             (double)st->theta);
+  PetscCheck(st->blowup_factor > 1, st->comm, PETSC_ERR_USER_INPUT, "-step_blowup_factor: got %g, expected > 1", (double)st->blowup_factor);
+  PetscCall(VIContactSolverSetFromOptions(st->solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Scale of the motion, for the blow-up test: initial state, gaps, and the static responses diag(K)^-1 f of the loads. */
+static PetscErrorCode VIStepperScale(VIStepper st)
+{
+  VISystem         sys = st->sys;
+  const PetscReal *q0, *u0;
+  PetscReal        s = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+  for (PetscInt k = 0; k < st->n; k++) s = PetscMax(s, PetscAbsReal(q0[k]));
+  s = PetscMax(s, PetscAbsReal(sys->gap_mean) + PetscAbsReal(sys->gap_amplitude));
+  for (PetscInt l = 0; l < sys->num_loads; l++) {
+    PetscReal amp = 0;
+    PetscCall(VIExcitationEvaluate(sys->load_fn[l], 0, &amp, NULL));
+    for (PetscInt k = 0; k < st->n; k++)
+      if (st->K[k * st->n + k] > 0) s = PetscMax(s, PetscAbsReal(sys->load_vec[l][k]) / st->K[k * st->n + k]);
+  }
+  for (PetscInt k = 0; k < st->n; k++)
+    if (st->M[k * st->n + k] > 0) s = PetscMax(s, PetscAbsReal(u0[k]) * st->t_end);
+  st->bound = st->blowup_factor * (s > 0 ? s : 1.0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetUp(VIStepper st)
+{
+  VISystem   sys = st->sys;
+  VIROM      rom;
+  PetscReal *K, *M, *D;
+  PetscBool  massless;
+  VICMSType  method;
+
+  PetscFunctionBeginUser;
+  PetscCheck(sys, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetSystem() first");
+  PetscCall(VIStepperReset(st));
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetROM(sys, &rom));
+  PetscCall(VIROMGetMethod(rom, &method, &massless));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCheck(st->type != VI_STEPPER_LEAPFROG || massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
+             "-cms_type cb_massless or macneal",
+             VICMSTypes[method]);
+  PetscCheck(st->type != VI_STEPPER_MOREAU || !massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
+             "this ROM is %s: use -step_type leapfrog",
+             VICMSTypes[method]);
+  PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
+  st->nc = sys->nc;
+  st->K  = K;
+  st->M  = M;
+  st->D  = D;
+  PetscCall(VISystemGetContactSet(sys, &st->set, &st->sliding_speed));
+  PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nb, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
+  PetscCall(PetscCalloc3(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate));
+  {
+    VIROM    r = rom;
+    PetscInt nout;
+    PetscCall(VIROMGetNumOutputs(r, &nout));
+    st->nout = nout;
+    PetscCall(PetscMalloc1(PetscMax(nout, 1), &st->out_rows));
+    for (PetscInt o = 0; o < nout; o++) PetscCall(VIROMGetOutput(r, o, NULL, &st->out_rows[o]));
+  }
+  if (st->type == VI_STEPPER_LEAPFROG)
+    PetscCall(VIStepperCreate_Leapfrog(st));
+  else
+    PetscCall(VIStepperCreate_Moreau(st));
+  PetscCall((*st->ops.setup)(st));
+  PetscCall(VIStepperScale(st));
+  st->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append the level just completed to the records. */
+static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
+{
+  PetscInt k = st->nt, n = st->n;
+
+  PetscFunctionBeginUser;
+  if (k == st->max_t) {
+    PetscInt cap = PetscMax(1024, 2 * st->max_t);
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &st->t_rec));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nout, 1), &st->out_rec));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->gap_rec));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->force_rec));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * 6, &st->energy_rec));
+    st->max_t = cap;
+  }
+  st->t_rec[k] = t;
+  for (PetscInt o = 0; o < st->nout; o++) {
+    PetscReal y = 0;
+    for (PetscInt i = 0; i < n; i++) y += st->out_rows[o][i] * st->q[i];
+    st->out_rec[k * st->nout + o] = y;
+  }
+  for (PetscInt j = 0; j < st->nc; j++) {
+    st->gap_rec[k * st->nc + j]   = st->gap[j];
+    st->force_rec[k * st->nc + j] = st->lambda[st->sys->offsets[j]];
+  }
+  {
+    PetscReal T = 0, V = 0, *e = st->energy_rec + 6 * k;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal Mu = 0, Kq = 0;
+      for (PetscInt j = 0; j < n; j++) {
+        Mu += st->M[i * n + j] * st->u[j];
+        Kq += st->K[i * n + j] * st->q[j];
+      }
+      T += 0.5 * st->u[i] * Mu;
+      V += 0.5 * st->q[i] * Kq;
+    }
+    st->energy.kinetic   = T;
+    st->energy.potential = V;
+    e[0]                 = T;
+    e[1]                 = V;
+    e[2]                 = st->energy.damping_dissipation;
+    e[3]                 = st->energy.friction_dissipation;
+    e[4]                 = st->energy.external_work;
+    e[5]                 = st->energy.obstacle_work;
+  }
+  st->nt++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperRun(VIStepper st)
+{
+  PetscInt       nsteps;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBeginUser;
+  if (!st->setup) PetscCall(VIStepperSetUp(st));
+  PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
+  PetscCall(PetscMemzero(&st->energy, sizeof(st->energy)));
+  st->nt = 0;
+  nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k <= nsteps; k++) {
+    PetscReal t = st->t0 + k * st->dt, qmax = 0;
+    PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
+    PetscCall((*st->ops.step)(st, t));
+    PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
+    st->stats.steps++;
+    for (PetscInt i = 0; i < st->n; i++) qmax = PetscMax(qmax, PetscAbsReal(st->q[i]));
+    if (PetscIsInfOrNanReal(qmax) || qmax > st->bound) {
+      st->stats.unstable      = PETSC_TRUE;
+      st->stats.unstable_time = t;
+      PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message),
+                              "unstable at t = %g: |q| = %g exceeds %g (blow-up factor %g); reduce -step_dt", (double)t, (double)qmax,
+                              (double)st->bound, (double)st->blowup_factor));
+      break;
+    }
+    if (k % st->output_every == 0 || k == nsteps) PetscCall(VIStepperRecord(st, t));
+    if (k < nsteps) PetscCall((*st->ops.advance)(st));
+  }
+  PetscCall(PetscTime(&t1));
+  st->stats.wall_time = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **t, const PetscReal **outputs, const PetscReal **gaps,
+                                  const PetscReal **forces, const PetscReal **energy)
+{
+  PetscFunctionBeginUser;
+  if (nt) *nt = st->nt;
+  if (t) *t = st->t_rec;
+  if (outputs) *outputs = st->out_rec;
+  if (gaps) *gaps = st->gap_rec;
+  if (forces) *forces = st->force_rec;
+  if (energy) *energy = st->energy_rec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats)
+{
+  PetscFunctionBeginUser;
+  *stats = st->stats;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetState(VIStepper st, const PetscReal **q, const PetscReal **u)
+{
+  PetscFunctionBeginUser;
+  if (q) *q = st->q;
+  if (u) *u = st->u;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
+{
+  VIStepStats *s = &st->stats;
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(st->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Stepper %s: dt %g, %" PetscInt_FMT " steps in %.3f s (%.0f steps/s), %" PetscInt_FMT
+                                   " contact solves, %.1f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged",
+                                   VIStepperTypes[st->type], (double)st->dt, s->steps, (double)s->wall_time,
+                                   s->wall_time > 0 ? (double)(s->steps / s->wall_time) : 0.0, s->contact_solves,
+                                   s->contact_solves ? (double)s->contact_iterations / (double)s->contact_solves : 0.0, s->contact_iterations_max,
+                                   s->nonconverged));
+  if (s->nonconverged) PetscCall(PetscViewerASCIIPrintf(viewer, " (largest residual %g)", (double)s->contact_residual_max));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  if (s->unstable) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ shared kernels of the schemes */
+
+void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[])
+{
+  for (PetscInt i = 0; i < m; i++) {
+    PetscReal s = 0;
+    for (PetscInt j = 0; j < k; j++) s += A[i * lda + j] * x[j];
+    y[i] = beta * y[i] + s;
+  }
+}
+
+PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[])
+{
+  PetscBLASInt bn, info;
+
+  PetscFunctionBeginUser;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, A, &bn, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_USER_INPUT, "%s is not positive definite (potrf info %d)", what, (int)info);
+  PetscCallBLAS("LAPACKpotri", LAPACKpotri_("L", &bn, A, &bn, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "potri failed with info %d", (int)info);
+  /* LAPACK filled one triangle (column-major "L" = row-major upper); mirror it */
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(as, sizeof(*as)));
+  PetscCall(PetscMalloc4(PetscMax(nb, 1), &as->rows, PetscMax(nc, 1), &as->dims, PetscMax(nc, 1), &as->mu, PetscMax(nc, 1), &as->preload));
+  PetscCall(PetscMalloc3(PetscMax(nb * nb, 1), &as->G, PetscMax(nb, 1), &as->c, PetscMax(nb, 1), &as->x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIActiveSetDestroy(VIActiveSet *as)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree4(as->rows, as->dims, as->mu, as->preload));
+  PetscCall(PetscFree3(as->G, as->c, as->x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as)
+{
+  const VISystem sys = st->sys;
+
+  PetscFunctionBeginUser;
+  as->nrows = as->nact = 0;
+  for (PetscInt j = 0; j < st->nc; j++) {
+    PetscInt d;
+    if (!active[j]) continue;
+    d = (friction && sys->dims[j] > 1 && sys->mu[j] > 0) ? sys->dims[j] : 1;
+    for (PetscInt r = 0; r < d; r++) as->rows[as->nrows++] = sys->offsets[j] + r;
+    as->dims[as->nact]    = d;
+    as->mu[as->nact]      = sys->mu[j];
+    as->preload[as->nact] = sys->preload[j];
+    as->nact++;
+  }
+  as->set.num_contacts = as->nact;
+  as->set.dims         = as->dims;
+  as->set.mu           = as->mu;
+  as->set.preload      = as->preload;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const PetscReal Gfull[], PetscInt ld, PetscReal scale)
+{
+  VIContactSolveInfo info;
+  PetscInt           m = as->nrows;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) as->G[a * m + b] = scale * Gfull[as->rows[a] * ld + as->rows[b]];
+  PetscCall(VIContactSolverSolve(st->solver, &as->set, m, as->G, as->c, as->x, &info));
+  st->stats.contact_solves++;
+  st->stats.contact_iterations += info.iterations;
+  st->stats.contact_iterations_max = PetscMax(st->stats.contact_iterations_max, info.iterations);
+  if (!info.converged) {
+    st->stats.nonconverged++;
+    st->stats.contact_residual_max = PetscMax(st->stats.contact_residual_max, info.residual);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,252 @@
+/* VISystem: the mechanical system of one contact case — a ROM with its loads, gaps, friction and initial state. */
+#include "stepimpl.h"
+#include <petscblaslapack.h>
+
+const char *const VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
+
+PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
+{
+  VISystem s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&s));
+  s->comm          = comm;
+  s->init          = VI_INIT_REST;
+  s->init_velocity = 0;
+  s->gap_waves     = 1;
+  *sys             = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemDestroy(VISystem *sys)
+{
+  VISystem s;
+
+  PetscFunctionBeginUser;
+  if (!sys || !*sys) PetscFunctionReturn(PETSC_SUCCESS);
+  s = *sys;
+  for (PetscInt l = 0; l < s->num_loads; l++) {
+    PetscCall(VIExcitationDestroy(&s->load_fn[l]));
+    PetscCall(PetscFree(s->load_names[l]));
+  }
+  PetscCall(PetscFree3(s->load_fn, s->load_names, s->load_vec));
+  PetscCall(PetscFree6(s->dims, s->offsets, s->mu, s->preload, s->gap_phase, s->normal_row));
+  PetscCall(PetscFree2(s->q0, s->u0));
+  PetscCall(PetscFree(s));
+  *sys = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ROM is used, not copied or owned: keep it alive while the system lives (many cases share one ROM). */
+PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom)
+{
+  PetscFunctionBeginUser;
+  sys->rom = rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom)
+{
+  PetscFunctionBeginUser;
+  *rom = sys->rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemSetFromOptions(VISystem sys)
+{
+  char     *names[VI_MAX_LOADS];
+  PetscInt  nnames = VI_MAX_LOADS, nphases = VI_MAX_CONTACTS;
+  PetscBool has_phases;
+  char      dir[8] = "x";
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(sys->comm, NULL, "Contact case", "VISystem");
+  PetscCall(PetscOptionsStringArray("-case_loads", "ROM loads that act; each has a time function with options prefix load_NAME_ (default constant 1)",
+                                    "VISystemSetFromOptions", names, &nnames, NULL));
+  PetscCall(PetscOptionsReal("-contact_mu", "Coulomb friction coefficient of every contact", "", sys->mu_all, &sys->mu_all, NULL));
+  PetscCall(PetscOptionsReal("-contact_preload", "Normal preload of every contact (preloaded contacts start closed)", "", sys->preload_all,
+                             &sys->preload_all, NULL));
+  PetscCall(PetscOptionsReal("-contact_sliding_speed", "Speed of the obstacle along the first tangent t1", "", sys->sliding_speed,
+                             &sys->sliding_speed, NULL));
+  PetscCall(PetscOptionsReal("-contact_gap", "Mean initial gap g of every contact", "", sys->gap_mean, &sys->gap_mean, NULL));
+  PetscCall(PetscOptionsReal("-contact_gap_amplitude", "Amplitude a of the imposed gap g + a cos(k Omega t + phi_j)", "", sys->gap_amplitude,
+                             &sys->gap_amplitude, NULL));
+  PetscCall(PetscOptionsInt("-contact_gap_waves", "Waves k of the imposed gap per revolution", "", sys->gap_waves, &sys->gap_waves, NULL));
+  PetscCall(PetscOptionsReal("-contact_rotation_speed", "Rotation speed Omega (rad/s) of the imposed gap", "", sys->rotation_speed,
+                             &sys->rotation_speed, NULL));
+  PetscCall(PetscOptionsRealArray("-contact_gap_phases", "Phase phi_j of the imposed gap, one per contact (rad)", "", sys->phases_given, &nphases,
+                                  &has_phases));
+  PetscCall(PetscOptionsReal("-contact_gap_phase_step", "Phase step between consecutive contacts, phi_j = j * step (rad)", "", sys->gap_phase_step,
+                             &sys->gap_phase_step, NULL));
+  PetscCall(PetscOptionsEnum("-init", "Initial state: rest, velocity (uniform), static (deflection under a load)", "", VIInitTypes,
+                             (PetscEnum)sys->init, (PetscEnum *)&sys->init, NULL));
+  PetscCall(PetscOptionsReal("-init_velocity", "Uniform initial velocity (with -init velocity)", "", sys->init_velocity, &sys->init_velocity, NULL));
+  PetscCall(PetscOptionsString("-init_direction", "Direction x, y or z of the uniform initial velocity", "", dir, dir, sizeof(dir), NULL));
+  PetscCall(PetscOptionsString("-init_load", "ROM load whose static deflection is the initial state (with -init static)", "", sys->init_load,
+                               sys->init_load, sizeof(sys->init_load), NULL));
+  PetscOptionsEnd();
+  PetscCheck(sys->mu_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_mu: got %g, expected >= 0", (double)sys->mu_all);
+  PetscCheck(sys->preload_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_preload: got %g, expected >= 0", (double)sys->preload_all);
+  PetscCheck(sys->gap_waves >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_gap_waves: got %" PetscInt_FMT ", expected >= 0", sys->gap_waves);
+  PetscCheck((dir[0] == 'x' || dir[0] == 'y' || dir[0] == 'z') && !dir[1], sys->comm, PETSC_ERR_USER_INPUT,
+             "-init_direction: got '%s', expected x, y or z", dir);
+  sys->init_direction   = dir[0] - 'x';
+  sys->num_phases_given = has_phases ? nphases : 0;
+  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(PetscFree(sys->load_names[l]));
+  PetscCall(PetscFree3(sys->load_fn, sys->load_names, sys->load_vec));
+  sys->num_loads = nnames;
+  PetscCall(PetscCalloc3(PetscMax(nnames, 1), &sys->load_fn, PetscMax(nnames, 1), &sys->load_names, PetscMax(nnames, 1), &sys->load_vec));
+  for (PetscInt l = 0; l < nnames; l++) {
+    char prefix[96];
+    sys->load_names[l] = names[l];
+    PetscCall(VIExcitationCreate(sys->comm, &sys->load_fn[l]));
+    PetscCall(VIExcitationSetType(sys->load_fn[l], VI_EXCITE_CONSTANT));
+    PetscCall(VIExcitationSetAmplitude(sys->load_fn[l], 0, 1));
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "load_%s_", names[l]));
+    PetscCall(VIExcitationSetOptionsPrefix(sys->load_fn[l], prefix));
+    PetscCall(VIExcitationSetFromOptions(sys->load_fn[l]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Initial state: rest, a uniform velocity (the ROM's translation shape), or the static deflection K q = f under a load. */
+static PetscErrorCode VISystemInitialState(VISystem sys, PetscInt n, const PetscReal K[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(sys->q0, sys->u0));
+  PetscCall(PetscCalloc2(n, &sys->q0, n, &sys->u0));
+  if (sys->init == VI_INIT_VELOCITY) {
+    const PetscReal *shape;
+    PetscBool        found;
+    char             name[32];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "translation_%c", (char)('x' + sys->init_direction)));
+    PetscCall(VIROMFindShape(sys->rom, name, &shape, &found));
+    PetscCheck(found, sys->comm, PETSC_ERR_USER_INPUT,
+               "-init velocity: the ROM has no shape '%s' (vicms reduce stores it when the parent is free to translate along %c and the boundary "
+               "includes that direction)",
+               name, (char)('x' + sys->init_direction));
+    for (PetscInt k = 0; k < n; k++) sys->u0[k] = sys->init_velocity * shape[k];
+  } else if (sys->init == VI_INIT_STATIC) {
+    const PetscReal *f;
+    PetscBool        found;
+    PetscReal       *A;
+    PetscBLASInt     bn, one = 1, info;
+    PetscCall(VIROMFindLoad(sys->rom, sys->init_load, &f, &found));
+    PetscCheck(found, sys->comm, PETSC_ERR_USER_INPUT, "-init_load: the ROM has no load '%s'", sys->init_load);
+    PetscCall(PetscMalloc1(n * n, &A));
+    PetscCall(PetscArraycpy(A, K, n * n));
+    PetscCall(PetscArraycpy(sys->q0, f, n));
+    PetscCall(PetscBLASIntCast(n, &bn));
+    PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, A, &bn, &info));
+    PetscCheck(info == 0, sys->comm, PETSC_ERR_USER_INPUT,
+               "-init static: the ROM's stiffness is singular (a free-floating model has no static deflection)");
+    PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bn, &one, A, &bn, sys->q0, &bn, &info));
+    PetscCall(PetscFree(A));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemSetUp(VISystem sys)
+{
+  PetscInt             n, nc;
+  const VIContactInfo *contacts;
+  PetscReal           *K, *M, *D;
+
+  PetscFunctionBeginUser;
+  PetscCheck(sys->rom, sys->comm, PETSC_ERR_ORDER, "Call VISystemSetROM() first");
+  PetscCall(VIROMGetSizes(sys->rom, &sys->nb, &sys->nm));
+  PetscCall(VIROMGetMethod(sys->rom, NULL, &sys->massless));
+  PetscCall(VIROMGetMatrices(sys->rom, &K, &M, &D));
+  n = sys->n = sys->nb + sys->nm;
+  PetscCall(VIROMGetContacts(sys->rom, &nc, &contacts));
+  PetscCheck(nc <= VI_MAX_CONTACTS, sys->comm, PETSC_ERR_SUP, "At most %d contacts per case", VI_MAX_CONTACTS);
+  sys->nc = nc;
+  PetscCall(PetscFree6(sys->dims, sys->offsets, sys->mu, sys->preload, sys->gap_phase, sys->normal_row));
+  PetscCall(PetscMalloc6(PetscMax(nc, 1), &sys->dims, PetscMax(nc, 1), &sys->offsets, PetscMax(nc, 1), &sys->mu, PetscMax(nc, 1), &sys->preload,
+                         PetscMax(nc, 1), &sys->gap_phase, PetscMax(nc, 1), &sys->normal_row));
+  PetscCheck(sys->num_phases_given == 0 || sys->num_phases_given == nc, sys->comm, PETSC_ERR_USER_INPUT,
+             "-contact_gap_phases: got %" PetscInt_FMT " phases for %" PetscInt_FMT " contacts", sys->num_phases_given, nc);
+  for (PetscInt j = 0; j < nc; j++) {
+    sys->dims[j]       = contacts[j].dim;
+    sys->offsets[j]    = contacts[j].offset;
+    sys->normal_row[j] = contacts[j].offset;
+    sys->mu[j]         = sys->mu_all;
+    sys->preload[j]    = sys->preload_all;
+    sys->gap_phase[j]  = sys->num_phases_given ? sys->phases_given[j] : j * sys->gap_phase_step;
+  }
+  for (PetscInt l = 0; l < sys->num_loads; l++) {
+    PetscBool found;
+    PetscCall(VIROMFindLoad(sys->rom, sys->load_names[l], &sys->load_vec[l], &found));
+    PetscCheck(found, sys->comm, PETSC_ERR_USER_INPUT, "-case_loads: the ROM has no load '%s'", sys->load_names[l]);
+  }
+  PetscCall(VISystemInitialState(sys, n, K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = sys->n;
+  if (nb) *nb = sys->nb;
+  if (nm) *nm = sys->nm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(f, sys->n));
+  for (PetscInt l = 0; l < sys->num_loads; l++) {
+    PetscReal s;
+    PetscCall(VIExcitationEvaluate(sys->load_fn[l], t, &s, NULL));
+    for (PetscInt k = 0; k < sys->n; k++) f[k] += s * sys->load_vec[l][k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* g0_j(t) = g + a cos(k Omega t + phi_j) and its rate. */
+PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
+{
+  const PetscReal w = sys->gap_waves * sys->rotation_speed;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < sys->nc; j++) {
+    PetscReal arg = w * t + sys->gap_phase[j];
+    if (g0) g0[j] = sys->gap_mean + sys->gap_amplitude * PetscCosReal(arg);
+    if (g0_rate) g0_rate[j] = -sys->gap_amplitude * w * PetscSinReal(arg);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed)
+{
+  PetscFunctionBeginUser;
+  set->num_contacts = sys->nc;
+  set->dims         = sys->dims;
+  set->mu           = sys->mu;
+  set->preload      = sys->preload;
+  if (sliding_speed) *sliding_speed = sys->sliding_speed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0)
+{
+  PetscFunctionBeginUser;
+  if (q0) *q0 = sys->q0;
+  if (u0) *u0 = sys->u0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(sys->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Case: %" PetscInt_FMT " contacts, mu %g, gap %g", sys->nc, (double)sys->mu_all, (double)sys->gap_mean));
+  if (sys->gap_amplitude != 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, " + %g cos(%" PetscInt_FMT " x %g t + phi_j)", (double)sys->gap_amplitude, sys->gap_waves,
+                                     (double)sys->rotation_speed));
+  PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " load%s", sys->num_loads, sys->num_loads == 1 ? "" : "s"));
+  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%s", l ? ", " : ": ", sys->load_names[l]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, ", initial state %s\n", VIInitTypes[sys->init]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
