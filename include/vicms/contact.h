@@ -45,9 +45,13 @@ PETSC_EXTERN PetscErrorCode VIContactSolverSetRelaxation(VIContactSolver solver,
   G   - m x m, row-major, symmetric positive semi-definite (the Delassus matrix on the active contacts)
   c   - m
   x   - in: initial guess (warm start); out: the solution
-  eps - per row after Studer (2009): eps_i = s / G_ii when G is diagonally dominant, else s / sum_j |G_ij|
+  eps - after Studer (2009): eps_i = s / G_ii when G is diagonally dominant (every row, non-strictly; G_ii > 0 is
+        required), else s / sum_j |G_ij|; the two tangent rows of one contact share the smaller of their values, so
+        that the fixed point keeps the sliding velocity opposite to the friction force on the round disk. The
+        over-relaxation omega acts on Jacobi only; omega > 1 may diverge when eps = s / G_ii.
 
   A solve that reaches max_it returns normally with info->converged = PETSC_FALSE: the caller counts and reports it.
 */
-PETSC_EXTERN PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[], const PetscReal c[], PetscReal x[], VIContactSolveInfo *info);
+PETSC_EXTERN PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[],
+                                                 const PetscReal c[], PetscReal x[], VIContactSolveInfo *info);
 PETSC_EXTERN PetscErrorCode VIContactSolverDestroy(VIContactSolver *solver);

@@ -59,6 +59,7 @@ typedef struct {
   PetscReal      unstable_time;
   char           message[256];
   PetscLogDouble wall_time;
+  PetscLogDouble matvec_time; /* one dense n x n matrix-vector product with the ROM's K, timed at set-up: the unit of a step's cost */
 } VIStepStats;
 
 typedef struct _p_VIStepper *VIStepper;

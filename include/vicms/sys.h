@@ -12,7 +12,7 @@
 #define VICMS_VERSION "0.1.0"
 
 /* Log events, one per kernel (registered by VIInitializePackage). */
-PETSC_EXTERN PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project, VI_Step;
+PETSC_EXTERN PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project, VI_Step, VI_ContactSolve;
 
 PETSC_EXTERN PetscErrorCode VIInitializePackage(void);
 

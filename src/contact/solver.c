@@ -3,22 +3,6 @@
 
 const char *const VIContactSolverTypes[] = {"jacobi", "gauss_seidel", "VIContactSolverType", "VI_CONTACT_SOLVER_", NULL};
 
-/* sys.h has no contact event yet, so the solver registers its own, once. */
-static PetscBool     VIContactRegistered = PETSC_FALSE;
-static PetscLogEvent VI_ContactSolve;
-
-static PetscErrorCode VIContactRegister(void)
-{
-  PetscClassId classid;
-
-  PetscFunctionBeginUser;
-  if (VIContactRegistered) PetscFunctionReturn(PETSC_SUCCESS);
-  VIContactRegistered = PETSC_TRUE;
-  PetscCall(PetscClassIdRegister("VIContactSolver", &classid));
-  PetscCall(PetscLogEventRegister("VI_ContactSolve", classid, &VI_ContactSolve));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   VIContactSolverCreate - a contact solver with the defaults of contact.h (jacobi, tol 1e-10, max_it 1000, omega 1, s 1).
   Not collective: comm is the communicator errors are reported on.
@@ -29,7 +13,7 @@ PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver *solver)
 
   PetscFunctionBeginUser;
   PetscCheck(solver, comm, PETSC_ERR_ARG_NULL, "VIContactSolverCreate: the output handle is NULL");
-  PetscCall(VIContactRegister());
+  PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&s));
   s->comm     = comm;
   s->type     = VI_CONTACT_SOLVER_JACOBI;

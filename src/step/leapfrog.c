@@ -9,10 +9,11 @@ typedef struct {
   PetscReal  *qb_pre;                  /* nb: boundary displacement predicted with no contact force (Eq. 11) */
   PetscReal  *qb_prev;                 /* nb: boundary displacement of the previous level (frictional case) */
   PetscReal  *ui_half;                 /* nm: inner velocity u^{k-1/2} */
-  PetscReal  *fb_prev, *qprev, *fprev; /* previous level, for the trapezoidal work sums */
+  PetscReal  *fb_prev, *qprev, *fprev; /* previous level: contact forces (also the solver's warm start), q, f */
   PetscReal  *r, *tmp;                 /* nm work */
   PetscBool  *active;
-  PetscBool   friction, first;
+  PetscBool   friction, first, diagonal; /* diagonal: M_ii and D_ii are diagonal (MacNeal, modal damping), A and B too */
+  PetscBool   damped;
   VIActiveSet as;
 } VILeapfrog;
 
@@ -42,6 +43,13 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
       lf->B[i * nm + j] = m - 0.5 * st->dt * d;
     }
   PetscCall(VIInvertSPD(st->comm, nm, lf->A, "The inner mass M_ii + dt/2 D_ii of the ROM"));
+  lf->diagonal = PETSC_TRUE;
+  lf->damped   = PETSC_FALSE;
+  for (PetscInt i = 0; i < nm; i++)
+    for (PetscInt j = 0; j < nm; j++) {
+      if (i != j && (lf->A[i * nm + j] != 0 || lf->B[i * nm + j] != 0)) lf->diagonal = PETSC_FALSE;
+      if (st->D[(nb + i) * n + nb + j] != 0) lf->damped = PETSC_TRUE;
+    }
   lf->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) lf->friction = PETSC_TRUE;
@@ -94,7 +102,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         for (j = 0; j < nc; j++)
           if (sys->offsets[j] == as->rows[a]) break;
         as->c[a] = lf->qb_pre[as->rows[a]] + st->g0[j];
-        as->x[a] = PetscMax(0, st->lambda[as->rows[a]]);
+        as->x[a] = PetscMax(0, lf->fb_prev[as->rows[a]]);
       }
       PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, 1.0));
     } else {
@@ -107,7 +115,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
           as->c[a]     = (lf->qb_pre[row] - lf->qb_prev[row]) / dt;
           if (r == 0) as->c[a] += st->g0_rate[j];
           if (r == 1) as->c[a] -= st->sliding_speed;
-          as->x[a] = 0;
+          as->x[a] = lf->fb_prev[row]; /* warm start: last step's forces */
         }
         c++;
       }
@@ -147,16 +155,25 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     const PetscReal *Ki = st->K + (nb + i) * n;
     PetscReal        s  = f[nb + i];
     for (PetscInt j = 0; j < n; j++) s -= Ki[j] * st->q[j];
-    for (PetscInt j = 0; j < nm; j++) s += lf->B[i * nm + j] * lf->ui_half[j] / dt;
+    if (lf->diagonal)
+      s += lf->B[i * nm + i] * lf->ui_half[i] / dt;
+    else
+      for (PetscInt j = 0; j < nm; j++) s += lf->B[i * nm + j] * lf->ui_half[j] / dt;
     lf->r[i] = dt * s;
   }
-  VIMatVec(nm, nm, lf->A, nm, lf->r, 0.0, lf->tmp);
+  if (lf->diagonal)
+    for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->A[i * nm + i] * lf->r[i];
+  else
+    VIMatVec(nm, nm, lf->A, nm, lf->r, 0.0, lf->tmp);
   /* level k is complete: velocity u^k = (u^{k-1/2} + u^{k+1/2}) / 2 for the records, damping work at the midpoint */
   for (PetscInt i = 0; i < nm; i++) st->u[nb + i] = 0.5 * (lf->ui_half[i] + lf->tmp[i]);
   for (PetscInt i = 0; i < nb; i++) st->u[i] = lf->first ? 0 : (qb[i] - lf->qprev[i]) / dt;
-  for (PetscInt i = 0; i < nm; i++) {
+  for (PetscInt i = 0; i < nm && lf->damped; i++) {
     PetscReal du = 0;
-    for (PetscInt j = 0; j < nm; j++) du += st->D[(nb + i) * n + nb + j] * lf->tmp[j];
+    if (lf->diagonal)
+      du = st->D[(nb + i) * n + nb + i] * lf->tmp[i];
+    else
+      for (PetscInt j = 0; j < nm; j++) du += st->D[(nb + i) * n + nb + j] * lf->tmp[j];
     st->energy.damping_dissipation += dt * lf->tmp[i] * du;
   }
   PetscCall(PetscArraycpy(lf->qprev, st->q, n));

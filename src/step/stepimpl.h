@@ -67,9 +67,10 @@ struct _p_VIStepper {
      (force on the boundary coordinates from the contacts), gaps g (normal gap per contact) */
   PetscReal *q, *u, *lambda, *gap;
   /* work arrays of the schemes */
-  PetscReal *f, *g0, *g0_rate;
-  VIEnergy   energy;
-  PetscReal  bound;
+  PetscReal     *f, *g0, *g0_rate;
+  VIEnergy       energy;
+  PetscReal      bound;
+  PetscLogDouble matvec_time;
 
   /* records */
   PetscInt          nt, max_t, nout;

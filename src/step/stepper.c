@@ -175,6 +175,22 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));
+  {
+    /* the cost unit of a step: one dense ROM-sized matrix-vector product, on this machine, now */
+    const PetscInt reps = 2000;
+    PetscLogDouble a, b;
+    PetscReal      sum = 0;
+    PetscCall(PetscTime(&a));
+    for (PetscInt r = 0; r < reps; r++) {
+      VIMatVec(st->n, st->n, st->K, st->n, st->q, 0.0, st->f);
+      sum += st->f[r % st->n];
+    }
+    PetscCall(PetscTime(&b));
+    st->matvec_time = (b - a) / reps;
+    PetscCall(PetscArrayzero(st->f, st->n));
+    PetscCall(
+        PetscInfo(NULL, "dense %" PetscInt_FMT " x %" PetscInt_FMT " matvec: %g s (checksum %g)\n", st->n, st->n, st->matvec_time, (double)sum));
+  }
   st->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -259,7 +275,8 @@ PetscErrorCode VIStepperRun(VIStepper st)
     if (k < nsteps) PetscCall((*st->ops.advance)(st));
   }
   PetscCall(PetscTime(&t1));
-  st->stats.wall_time = t1 - t0;
+  st->stats.wall_time   = t1 - t0;
+  st->stats.matvec_time = st->matvec_time;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,6 +323,9 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
                                    s->nonconverged));
   if (s->nonconverged) PetscCall(PetscViewerASCIIPrintf(viewer, " (largest residual %g)", (double)s->contact_residual_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  if (s->steps && s->matvec_time > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  time per step: %.3g s = %.2f dense %" PetscInt_FMT "x%" PetscInt_FMT " matrix-vector products\n",
+                                     (double)(s->wall_time / s->steps), (double)(s->wall_time / s->steps / s->matvec_time), st->n, st->n));
   if (s->unstable) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 /* vicms package registration (log events) and error handling shared by all ranks. */
 #include <vicms/sys.h>
 
-PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project, VI_Step;
+PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project, VI_Step, VI_ContactSolve;
 
 static PetscBool VIPackageInitialized = PETSC_FALSE;
 
@@ -21,6 +21,7 @@ PetscErrorCode VIInitializePackage(void)
   PetscCall(PetscLogEventRegister("VI_StaticModes", classid, &VI_StaticModes));
   PetscCall(PetscLogEventRegister("VI_Project", classid, &VI_Project));
   PetscCall(PetscLogEventRegister("VI_Step", classid, &VI_Step));
+  PetscCall(PetscLogEventRegister("VI_ContactSolve", classid, &VI_ContactSolve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

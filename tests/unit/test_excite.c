@@ -542,6 +542,10 @@ static PetscErrorCode TestOptions(void)
     PetscCall(ExpectBadOptions(kv, "-load_frequency"));
   }
   {
+    const char *kv[] = {"-load_type", "noise", "-load_noise_band", "10,50", "-load_frequency", "-1", NULL};
+    PetscCall(ExpectBadOptions(kv, "-load_frequency"));
+  }
+  {
     const char *kv[] = {"-load_type", "harmonic", NULL};
     PetscCall(ExpectBadOptions(kv, "-load_frequency"));
   }

@@ -1,0 +1,907 @@
+/* Verification of the time stepping (seed 000 §2 and App. B, seed 002 §10.3): the bouncing bar against its exact solution, the impacting
+   bar, small hand-made systems with known answers, energy balance with friction, reproducibility. */
+#include <vicms.h>
+#include <petscblaslapack.h>
+#include <slepcsys.h>
+
+static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy\n";
+
+/* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
+   tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
+   mode of the massless Craig-Bampton basis; the recorded gap of contact 0 is the height of the lower end. */
+#define BAR_ROM                                                                                                                                      \
+  "-mesh_line_cells 1000 -mesh_line_length 10 -model_young 900 -model_density 1 -cms_contact_nodes 1 -cms_contact_dirs 1 "                           \
+  "-cms_num_modes 20 -cms_gravity -10,0,0 -cms_outputs 1:x,1001:x "
+#define BAR_L    10.0
+#define BAR_C    30.0
+#define BAR_G    10.0
+#define BAR_MASS 10.0
+#define BAR_TW   (BAR_L / BAR_C)
+#define BAR_TF   (3 * BAR_TW)
+#define BAR_H0   (0.5 * BAR_G * BAR_TF * BAR_TF)
+#define BAR_T    (16 * BAR_TW)
+
+/* Every option a sub-case may set; all are cleared before the next sub-case inserts its own. */
+static const char *const OwnedOptions[] = {"-mesh_line_cells",
+                                           "-mesh_line_length",
+                                           "-model_young",
+                                           "-model_density",
+                                           "-cms_contact_nodes",
+                                           "-cms_contact_dirs",
+                                           "-cms_num_modes",
+                                           "-cms_gravity",
+                                           "-cms_outputs",
+                                           "-case_loads",
+                                           "-contact_mu",
+                                           "-contact_preload",
+                                           "-contact_sliding_speed",
+                                           "-contact_gap",
+                                           "-contact_gap_amplitude",
+                                           "-init",
+                                           "-init_velocity",
+                                           "-init_direction",
+                                           "-init_load",
+                                           "-step_type",
+                                           "-step_dt",
+                                           "-step_end_time",
+                                           "-step_start_time",
+                                           "-step_output_every",
+                                           "-step_restitution",
+                                           "-step_moreau_variant",
+                                           "-step_theta",
+                                           "-load_force_type",
+                                           "-load_force_amplitude",
+                                           "-load_force_frequency",
+                                           "-load_force_phase",
+                                           "-load_force_offset",
+                                           "-load_pull_type",
+                                           "-load_pull_amplitude",
+                                           "-load_pull_frequency",
+                                           "-load_pull_phase",
+                                           "-load_pull_offset",
+                                           "-load_normal_type",
+                                           "-load_normal_amplitude",
+                                           "-load_normal_offset",
+                                           NULL};
+
+static PetscErrorCode SetOptions(const char str[])
+{
+  PetscFunctionBeginUser;
+  for (const char *const *o = OwnedOptions; *o; o++) PetscCall(PetscOptionsClearValue(NULL, *o));
+  PetscCall(PetscOptionsInsertString(NULL, str));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscErrorCode code;
+  char           message[1024];
+} ErrorCapture;
+
+/* Keeps the first error (code and message) and returns it, like PetscReturnErrorHandler. */
+static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                                   void *ctx)
+{
+  ErrorCapture *cap = (ErrorCapture *)ctx;
+
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  if (p == PETSC_ERROR_INITIAL && !cap->code) {
+    cap->code = n;
+    (void)PetscStrncpy(cap->message, mess ? mess : "", sizeof(cap->message));
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------- ROMs */
+
+/* The bar reduced by the library (massless or standard Craig-Bampton), on comm; the ROM is validated. */
+static PetscErrorCode BarROM(MPI_Comm comm, VICMSType type, VIROM *rom)
+{
+  VIMesh  mesh;
+  VIModel model;
+  VICMS   cms;
+
+  PetscFunctionBeginUser;
+  PetscCall(SetOptions(BAR_ROM));
+  PetscCall(VIMeshCreate(comm, &mesh));
+  PetscCall(VIMeshSetFromOptions(mesh));
+  PetscCall(VIModelCreate(comm, &model));
+  PetscCall(VIModelSetMesh(model, mesh));
+  PetscCall(VIModelSetFromOptions(model));
+  PetscCall(VIModelSetUp(model));
+  PetscCall(VICMSCreate(comm, &cms));
+  PetscCall(VICMSSetModel(cms, model));
+  PetscCall(VICMSSetFromOptions(cms));
+  PetscCall(VICMSSetType(cms, type));
+  PetscCall(VIROMCreate(comm, rom));
+  PetscCall(VICMSReduce(cms, *rom));
+  PetscCall(VIROMValidate(*rom, NULL));
+  PetscCall(VICMSDestroy(&cms));
+  PetscCall(VIModelDestroy(&model));
+  PetscCall(VIMeshDestroy(&mesh));
+  PetscCall(SetOptions(""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A hand-made ROM of nb = sum(dims) boundary coordinates (one contact per entry of dims, identity frames) and nm inner coordinates, K, M,
+   D given row-major (n x n); validated. */
+static PetscErrorCode HandROM(VICMSType method, PetscInt nc, const PetscInt dims[], PetscInt nm, const PetscReal K[], const PetscReal M[],
+                              const PetscReal D[], VIROM *rom)
+{
+  VIContactInfo ci[4];
+  PetscInt      nb = 0, n;
+  PetscReal    *k, *m, *d;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nc <= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "at most 4 contacts");
+  PetscCall(PetscMemzero(ci, sizeof(ci)));
+  for (PetscInt j = 0; j < nc; j++) {
+    ci[j].node_id  = j + 1;
+    ci[j].dim      = dims[j];
+    ci[j].offset   = nb;
+    ci[j].area     = 1;
+    ci[j].frame[0] = ci[j].frame[4] = ci[j].frame[8] = 1;
+    nb += dims[j];
+  }
+  n = nb + nm;
+  PetscCall(VIROMCreate(PETSC_COMM_WORLD, rom));
+  PetscCall(VIROMSetSizes(*rom, method, nb, nm));
+  PetscCall(VIROMGetMatrices(*rom, &k, &m, &d));
+  PetscCall(PetscArraycpy(k, K, n * n));
+  PetscCall(PetscArraycpy(m, M, n * n));
+  PetscCall(PetscArraycpy(d, D, n * n));
+  PetscCall(VIROMSetContacts(*rom, nc, ci));
+  PetscCall(VIROMValidate(*rom, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Unit vector e_i of length n as an output or load of the ROM. */
+static PetscErrorCode AddUnit(VIROM rom, PetscBool load, const char name[], PetscInt n, PetscInt i, PetscReal value)
+{
+  PetscReal v[16] = {0};
+
+  PetscFunctionBeginUser;
+  PetscCheck(n <= 16, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "n <= 16");
+  v[i] = value;
+  if (load)
+    PetscCall(VIROMAddLoad(rom, name, v));
+  else
+    PetscCall(VIROMAddOutput(rom, name, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- running a case */
+
+/* Memory still allocated after a case's system and stepper are destroyed, summed over the cases (with -malloc_debug, as registered in
+   ctest; STYLE: -malloc_dump clean). Cases may nest; they are destroyed in the reverse order of their creation. */
+static PetscLogDouble Leaked   = 0, MarkMem[8], MarkLeaked[8];
+static PetscInt       NumMarks = 0;
+
+static PetscErrorCode MarkPush(void)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(NumMarks < 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many nested cases");
+  PetscCall(PetscMallocGetCurrentUsage(&MarkMem[NumMarks]));
+  MarkLeaked[NumMarks++] = Leaked;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MarkPop(void)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  PetscCheck(NumMarks > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no case to close");
+  PetscCall(PetscMallocGetCurrentUsage(&now));
+  NumMarks--;
+  Leaked += now - MarkMem[NumMarks] - (Leaked - MarkLeaked[NumMarks]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A case on rom with the options opts: system and stepper set up; run unless run is false. The caller destroys both with DestroyCase. */
+static PetscErrorCode RunCase(VIROM rom, const char opts[], PetscBool run, VISystem *sys, VIStepper *st)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SetOptions(opts));
+  PetscCall(MarkPush());
+  PetscCall(VISystemCreate(PETSC_COMM_WORLD, sys));
+  PetscCall(VISystemSetROM(*sys, rom));
+  PetscCall(VISystemSetFromOptions(*sys));
+  PetscCall(VIStepperCreate(PETSC_COMM_WORLD, st));
+  PetscCall(VIStepperSetSystem(*st, *sys));
+  PetscCall(VIStepperSetFromOptions(*st));
+  PetscCall(VIStepperSetUp(*st));
+  if (run) PetscCall(VIStepperRun(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DestroyCase(VISystem *sys, VIStepper *st)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperDestroy(st));
+  PetscCall(VISystemDestroy(sys));
+  PetscCall(MarkPop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Energy balance error at record k (step.h): kinetic + potential - initial - external work - obstacle work + damping + friction. */
+static PetscReal BalanceError(const PetscReal e[], PetscInt k)
+{
+  const PetscReal *x = e + 6 * k;
+  return x[0] + x[1] - (e[0] + e[1]) - x[4] - x[5] + x[2] + x[3];
+}
+
+static PetscReal MaxBalanceError(PetscInt nt, const PetscReal e[])
+{
+  PetscReal m = 0;
+  for (PetscInt k = 0; k < nt; k++) m = PetscMax(m, PetscAbsReal(BalanceError(e, k)));
+  return m;
+}
+
+/* Largest value of column col (of ncol) over the records with t in [t0, t1). */
+static PetscReal MaxOver(PetscInt nt, const PetscReal t[], const PetscReal x[], PetscInt ncol, PetscInt col, PetscReal t0, PetscReal t1)
+{
+  PetscReal m = PETSC_MIN_REAL;
+  for (PetscInt k = 0; k < nt; k++)
+    if (t[k] >= t0 && t[k] < t1) m = PetscMax(m, x[k * ncol + col]);
+  return m;
+}
+
+static PetscReal MaxAbsOver(PetscInt nt, const PetscReal t[], const PetscReal x[], PetscInt ncol, PetscInt col, PetscReal t0, PetscReal t1)
+{
+  PetscReal m = 0;
+  for (PetscInt k = 0; k < nt; k++)
+    if (t[k] >= t0 && t[k] < t1) m = PetscMax(m, PetscAbsReal(x[k * ncol + col]));
+  return m;
+}
+
+/* ---------------------------------------------------------------- 1. bar_leapfrog */
+
+/* Exact height of the lower end of the bouncing bar (Doyen, Ern, Piperno 2011, §3; DESIGN.md). */
+static PetscReal BarP(PetscReal s)
+{
+  return BAR_H0 - 0.5 * BAR_G * (s - BAR_TF) * (s - BAR_TF);
+}
+
+static PetscReal BarS(PetscReal s)
+{
+  const PetscReal a   = BAR_G * BAR_L * BAR_L / (BAR_C * BAR_C);
+  PetscReal       sum = -2 * a / 3;
+  for (PetscInt n = 1; n <= 2000; n++) sum += 4 * a / (n * n * PETSC_PI * PETSC_PI) * PetscCosReal(n * PETSC_PI * BAR_C * s / BAR_L);
+  return sum;
+}
+
+static PetscReal BarExact(PetscReal t)
+{
+  const PetscReal t1 = BAR_TF, t2 = t1 + 2 * BAR_TW, t3 = t2 + 2 * BAR_TF, t4 = t3 + 2 * BAR_TW;
+  PetscReal       s = PetscFmodReal(t, BAR_T);
+
+  if (s < t1) return BarP(s + BAR_TF);
+  if (s < t2) return 0;
+  if (s < t3) return BarP(s - t2) + BarS(s - t2);
+  if (s < t4) return 0;
+  return BarP(s - t4);
+}
+
+/* Every rank runs the case replicated: its records must be bitwise the same on all ranks. */
+static PetscErrorCode CheckReplicated(const char label[], PetscInt nt, const PetscReal x[], PetscInt ncol)
+{
+  PetscReal   sum = 0, mn, mx;
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (PetscInt k = 0; k < nt * ncol; k++) sum += x[k] * (1 + (k % 7));
+  PetscCallMPI(MPI_Allreduce(&sum, &mn, 1, MPIU_REAL, MPIU_MIN, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&sum, &mx, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: checksum of the records %.17g on the lowest rank, %.17g on the highest (%d ranks)\n", label,
+                        (double)mn, (double)mx, size));
+  PetscCheck(mn == mx, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the ranks recorded different series (checksums %.17g and %.17g)", label, (double)mn,
+             (double)mx);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestBarLeapfrog(void)
+{
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  PetscInt         nt;
+  const PetscReal *t, *gap, *e;
+  VIStepStats      stats;
+  char             opts[512];
+  const PetscReal  mgh = BAR_MASS * BAR_G * BAR_H0;
+
+  PetscFunctionBeginUser;
+  PetscCall(BarROM(PETSC_COMM_WORLD, VI_CMS_CB_MASSLESS, &rom));
+  /* Delta t = 1e-4 over 10 periods */
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-case_loads gravity -contact_gap %.17g -step_type leapfrog -step_dt 1e-4 -step_end_time %.17g",
+                          (double)BAR_H0, (double)(10 * BAR_T)));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, NULL, &gap, NULL, &e));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "bar, leapfrog, dt 1e-4: %" PetscInt_FMT " levels to t = %.6f, %.2f s, unstable %s, %" PetscInt_FMT
+                        " contact solves, %" PetscInt_FMT " not converged\n",
+                        nt, (double)t[nt - 1], (double)stats.wall_time, stats.unstable ? "yes" : "no", stats.contact_solves, stats.nonconverged));
+  PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, dt 1e-4: unstable: %s", stats.message);
+  PetscCheck(t[nt - 1] >= 10 * BAR_T - 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the run ended at t = %g, before 10 periods (%g)",
+             (double)t[nt - 1], (double)(10 * BAR_T));
+  {
+    PetscReal err = 0, t_err = 0, h_err = 0, h_ex = 0;
+    for (PetscInt k = 0; k < nt && t[k] < BAR_T; k++) {
+      PetscReal ex = BarExact(t[k]), d = PetscAbsReal(gap[k] - ex);
+      if (d > err) {
+        err   = d;
+        t_err = t[k];
+        h_err = gap[k];
+        h_ex  = ex;
+      }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "bar, leapfrog, dt 1e-4: first period: largest height error %.4e = %.4f h0 at t = %.4f (computed %.5f, exact %.5f); "
+                          "tolerance 0.04 h0\n",
+                          (double)err, (double)(err / BAR_H0), (double)t_err, (double)h_err, (double)h_ex));
+    PetscCheck(err < 0.04 * BAR_H0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "bar: the height differs from the exact solution by %g h0 at t = %g in the first period (tolerance 0.04 h0)", (double)(err / BAR_H0),
+               (double)t_err);
+  }
+  {
+    PetscReal h[10];
+    for (PetscInt p = 0; p < 10; p++) h[p] = MaxOver(nt, t, gap, 1, 0, p * BAR_T, (p + 1) * BAR_T);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, leapfrog, dt 1e-4: largest height per period / h0:"));
+    for (PetscInt p = 0; p < 10; p++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %.4f", (double)(h[p] / BAR_H0)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " (10th period: more than 0.9 expected)\n"));
+    PetscCheck(h[9] > 0.9 * BAR_H0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the largest height in the 10th period is %g h0, expected > 0.9 h0",
+               (double)(h[9] / BAR_H0));
+  }
+  {
+    PetscReal err = MaxBalanceError(nt, e);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "bar, leapfrog, dt 1e-4: energy balance error at most %.4e over 10 periods = %.3e m g h0 (tolerance 1e-4 m g h0); "
+                          "external work at the end %.6f, obstacle work %.3e\n",
+                          (double)err, (double)(err / mgh), (double)e[6 * (nt - 1) + 4], (double)e[6 * (nt - 1) + 5]));
+    PetscCheck(err < 1e-4 * mgh, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: energy balance error %g m g h0 (tolerance 1e-4)", (double)(err / mgh));
+  }
+  PetscCall(CheckReplicated("bar, leapfrog, dt 1e-4, heights", nt, gap, 1));
+  PetscCall(DestroyCase(&sys, &st));
+
+  /* Delta t = 1e-2: still stable (the highest of the 20 modes, 29.25 Hz, has omega dt = 1.84 < 2) */
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-case_loads gravity -contact_gap %.17g -step_type leapfrog -step_dt 1e-2 -step_end_time %.17g",
+                          (double)BAR_H0, (double)(10 * BAR_T)));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, NULL, &gap, NULL, &e));
+  {
+    PetscReal hmax = MaxAbsOver(nt, t, gap, 1, 0, 0, PETSC_MAX_REAL);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "bar, leapfrog, dt 1e-2: %" PetscInt_FMT
+                          " levels to t = %.4f, unstable %s, largest |height| %.5f = %.4f h0 (bound 1.2 h0), "
+                          "10th-period maximum %.4f h0\n",
+                          nt, (double)t[nt - 1], stats.unstable ? "yes" : "no", (double)hmax, (double)(hmax / BAR_H0),
+                          (double)(MaxOver(nt, t, gap, 1, 0, 9 * BAR_T, 10 * BAR_T) / BAR_H0)));
+    PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, dt 1e-2: unstable: %s", stats.message);
+    PetscCheck(t[nt - 1] >= 10 * BAR_T - 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, dt 1e-2: the run ended at t = %g", (double)t[nt - 1]);
+    PetscCheck(hmax <= 1.2 * BAR_H0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, dt 1e-2: |height| reaches %g h0 (bound 1.2 h0)",
+               (double)(hmax / BAR_H0));
+  }
+  PetscCall(CheckReplicated("bar, leapfrog, dt 1e-2, heights", nt, gap, 1));
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- 2. bar_moreau */
+
+/* VIStepperSetUp must refuse the scheme on this ROM, with a message naming the scheme and what the ROM is missing. */
+static PetscErrorCode CheckRefused(VIROM rom, const char scheme[], const char expect[])
+{
+  VISystem       sys;
+  VIStepper      st;
+  ErrorCapture   cap = {0, ""};
+  PetscErrorCode ierr;
+  char           opts[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-case_loads gravity -contact_gap 5 -step_type %s -step_dt 1e-4 -step_end_time 0.01", scheme));
+  PetscCall(SetOptions(opts));
+  PetscCall(MarkPush());
+  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+  PetscCall(VISystemSetROM(sys, rom));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VIStepperCreate(PETSC_COMM_WORLD, &st));
+  PetscCall(VIStepperSetSystem(st, sys));
+  PetscCall(VIStepperSetFromOptions(st));
+  PetscCall(PetscPushErrorHandler(CaptureError, &cap));
+  ierr = VIStepperSetUp(st);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-step_type %s on this ROM: VIStepperSetUp returns %d: %s\n", scheme, (int)ierr, cap.message));
+  PetscCheck(ierr != 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "-step_type %s was accepted on a ROM it does not suit", scheme);
+  PetscCheck(strstr(cap.message, expect), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "-step_type %s refused, but the message does not say '%s': %s", scheme,
+             expect, cap.message);
+  PetscCall(DestroyCase(&sys, &st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestBarMoreau(void)
+{
+  VIROM            rom, rom_massless;
+  VISystem         sys;
+  VIStepper        st;
+  PetscInt         nt;
+  const PetscReal *t, *gap, *e;
+  VIStepStats      stats;
+  char             opts[512];
+
+  PetscFunctionBeginUser;
+  PetscCall(BarROM(PETSC_COMM_WORLD, VI_CMS_CB, &rom));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "-case_loads gravity -contact_gap %.17g -step_type moreau -step_restitution 0 -step_dt 1e-4 -step_end_time %.17g",
+                          (double)BAR_H0, (double)(10 * BAR_T)));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, NULL, &gap, NULL, &e));
+  {
+    PetscReal h[10];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, cb + moreau (e = 0), dt 1e-4: %" PetscInt_FMT " levels, %.2f s, unstable %s\n", nt,
+                          (double)stats.wall_time, stats.unstable ? "yes" : "no"));
+    PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, moreau: unstable: %s", stats.message);
+    PetscCheck(t[nt - 1] >= 10 * BAR_T - 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, moreau: the run ended at t = %g", (double)t[nt - 1]);
+    for (PetscInt p = 0; p < 10; p++) h[p] = MaxOver(nt, t, gap, 1, 0, p * BAR_T, (p + 1) * BAR_T);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, cb + moreau: largest height per period / h0:"));
+    for (PetscInt p = 0; p < 10; p++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %.4f", (double)(h[p] / BAR_H0)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " (10th period: below 0.5 expected, seed 000 §5.1); energy balance error at most %.4e\n",
+                          (double)MaxBalanceError(nt, e)));
+    PetscCheck(h[0] > 0.99 * BAR_H0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, moreau: the first period does not start from h0 (max %g h0)",
+               (double)(h[0] / BAR_H0));
+    PetscCheck(h[9] < 0.5 * BAR_H0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "bar, moreau: the 10th-period maximum is %g h0, expected below 0.5 h0 (the dissipative contrast of seed 000 §5.1)",
+               (double)(h[9] / BAR_H0));
+  }
+  PetscCall(DestroyCase(&sys, &st));
+  /* each scheme refuses the ROM it does not suit */
+  PetscCall(BarROM(PETSC_COMM_WORLD, VI_CMS_CB_MASSLESS, &rom_massless));
+  PetscCall(CheckRefused(rom, "leapfrog", "massless"));
+  PetscCall(CheckRefused(rom_massless, "moreau", "mass-carrying"));
+  PetscCall(VIROMDestroy(&rom_massless));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- 3. impact */
+
+/* Seed 002 §10.3: the bar without gravity, moving at -10 towards the wall 5.005 away: contact lasts 2 l / c, then the bar leaves with
+   speed 10. The velocity of the centre of mass is the slope of the output x_cm = (M s)^T q / (s^T M s), s = translation_x. */
+static PetscErrorCode TestImpact(void)
+{
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  PetscInt         nt, n, nb, nm, nout, first = -1, last = -1, openings = 0, icm;
+  const PetscReal *t, *y, *gap, *lam, *e, *s;
+  PetscReal       *K, *M, *D, o[64], mass = 0, dt = 1e-5, v0 = 10, gap0 = 5.005;
+  PetscBool        found;
+  VIStepStats      stats;
+  char             opts[512];
+
+  PetscFunctionBeginUser;
+  PetscCall(BarROM(PETSC_COMM_WORLD, VI_CMS_CB_MASSLESS, &rom));
+  PetscCall(VIROMGetSizes(rom, &nb, &nm));
+  n = nb + nm;
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCall(VIROMFindShape(rom, "translation_x", &s, &found));
+  PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the bar ROM has no shape translation_x");
+  for (PetscInt i = 0; i < n; i++) {
+    o[i] = 0;
+    for (PetscInt j = 0; j < n; j++) o[i] += M[i * n + j] * s[j];
+    mass += s[i] * o[i];
+  }
+  for (PetscInt i = 0; i < n; i++) o[i] /= mass;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "impact: mass of the ROM along translation_x s^T M s = %.10f (the bar: %g)\n", (double)mass, BAR_MASS));
+  PetscCall(VIROMAddOutput(rom, "cm_x", o));
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  icm = nout - 1;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "-contact_gap %.17g -init velocity -init_velocity %g -init_direction x -step_type leapfrog -step_dt %g -step_end_time 1.5",
+                          (double)gap0, (double)-v0, (double)dt));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &gap, &lam, &e));
+  PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: unstable: %s", stats.message);
+  for (PetscInt k = 0; k < nt; k++) {
+    PetscBool closed = (lam[k] > 0 || gap[k] <= 1e-12) ? PETSC_TRUE : PETSC_FALSE;
+    if (closed) {
+      if (first < 0)
+        first = k;
+      else if (last != k - 1)
+        openings++;
+      last = k;
+    }
+  }
+  PetscCheck(first >= 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the bar never touches the wall");
+  {
+    const PetscReal expect = 2 * BAR_L / BAR_C, tc = gap0 / v0;
+    PetscReal       dur = t[last] - t[first] + dt, rel = PetscAbsReal(dur - expect) / expect, vb, va, ta0 = t[last] + 0.05, ta1 = t[nt - 1];
+    PetscInt        ka0 = -1, kb1 = -1;
+    for (PetscInt k = 0; k < nt; k++) {
+      if (ka0 < 0 && t[k] >= ta0) ka0 = k;
+      if (t[k] <= tc - 0.01) kb1 = k;
+    }
+    PetscCheck(ka0 >= 0 && ka0 < nt - 1 && kb1 > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the run is too short to measure the velocities");
+    vb = (y[kb1 * nout + icm] - y[icm]) / (t[kb1] - t[0]);
+    va = (y[(nt - 1) * nout + icm] - y[ka0 * nout + icm]) / (t[nt - 1] - t[ka0]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "impact: dt %g: contact from t = %.5f (expected %.5f) to %.5f: %.5f s, expected 2 l / c = %.5f s, rel. error %.2e "
+                          "(tolerance 5e-3); %" PetscInt_FMT " openings within; largest force %.3f (rho c v = %g)\n",
+                          (double)dt, (double)t[first], (double)tc, (double)t[last], (double)dur, (double)expect, (double)rel, openings,
+                          (double)MaxOver(nt, t, lam, 1, 0, 0, PETSC_MAX_REAL), (double)(BAR_C * v0)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "impact: centre-of-mass velocity before %.8f (on [0, %.3f]), after %.8f (on [%.3f, %.3f]), expected -%g and +%g, rel. "
+                          "error after %.2e (tolerance 5e-3); kinetic energy at the end %.4f (1/2 m v^2 = %g)\n",
+                          (double)vb, (double)t[kb1], (double)va, (double)ta0, (double)ta1, (double)v0, (double)v0,
+                          (double)(PetscAbsReal(va - v0) / v0), (double)e[6 * (nt - 1)], 0.5 * BAR_MASS * v0 * v0));
+    PetscCheck(PetscAbsReal(t[first] - tc) < 2 * dt, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: contact starts at %g, expected %g", (double)t[first],
+               (double)tc);
+    PetscCheck(rel < 5e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: contact lasts %g s, expected 2 l / c = %g s within 0.5 %%", (double)dur,
+               (double)expect);
+    PetscCheck(PetscAbsReal(vb + v0) < 5e-3 * v0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: velocity before the impact %g, expected %g", (double)vb,
+               (double)-v0);
+    PetscCheck(PetscAbsReal(va - v0) < 5e-3 * v0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the bar leaves with %g, expected %g within 0.5 %%",
+               (double)va, (double)v0);
+  }
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- 4. units */
+
+/* (a) one inner coordinate (m = 1) and one massless boundary coordinate, no contact: K = [2 -1; -1 1.5] condenses to k = 1.5 - 1/2 = 1,
+   omega = 1; 2 % modal damping d = 2 zeta omega m. The load [1/2, 1] cos(W t) drives the condensed coordinate with 1 + 1/2 * 1/2 = 5/4;
+   steady state q_i = 5/4 H cos, H = 1 / (k - W^2 + i d W), and q_b = (f_b - K_bi q_i) / K_bb = 1/4 cos + 1/2 q_i. */
+static PetscErrorCode TestHarmonic(void)
+{
+  const PetscReal  K[4] = {2, -1, -1, 1.5}, M[4] = {0, 0, 0, 1}, zeta = 0.02, W = 0.8, period = 2 * PETSC_PI / W, dt = period / 200;
+  const PetscReal  D[4] = {0, 0, 0, 2 * zeta}, f[2] = {0.5, 1};
+  PetscInt         d1[1] = {1}, nt;
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  const PetscReal *t, *y;
+  VIStepStats      stats;
+  char             opts[512];
+  PetscReal        den_re = 1 - W * W, den_im = 2 * zeta * W, den = den_re * den_re + den_im * den_im;
+  PetscReal        h_re = den_re / den, h_im = -den_im / den; /* H = 1 / (den_re + i den_im) */
+  PetscReal        amp_i = 1.25 * PetscSqrtReal(h_re * h_re + h_im * h_im);
+  PetscReal        amp_b = PetscSqrtReal(PetscSqr(0.25 + 0.625 * h_re) + PetscSqr(0.625 * h_im)), t_end = 80 * period;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_CB_MASSLESS, 1, d1, 1, K, M, D, &rom));
+  PetscCall(VIROMAddLoad(rom, "force", f));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qb", 2, 0, 1));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qi", 2, 1, 1));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                          "-case_loads force -load_force_type harmonic -load_force_amplitude 1 -load_force_frequency %.17g -contact_gap 1e3 "
+                          "-step_type leapfrog -step_dt %.17g -step_end_time %.17g",
+                          (double)(W / (2 * PETSC_PI)), (double)dt, (double)t_end));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, NULL));
+  PetscCheck(!stats.unstable && stats.contact_solves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "harmonic: unstable %d, %" PetscInt_FMT " contact solves", (int)stats.unstable, stats.contact_solves);
+  {
+    PetscReal ai = MaxAbsOver(nt, t, y, 2, 1, t_end - 10 * period, PETSC_MAX_REAL),
+              ab = MaxAbsOver(nt, t, y, 2, 0, t_end - 10 * period, PETSC_MAX_REAL);
+    PetscReal ei = PetscAbsReal(ai - amp_i) / amp_i, eb = PetscAbsReal(ab - amp_b) / amp_b;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "units (a): harmonic, dt = T/200, 2 %% damping, W/omega = %g: steady-state amplitude inner %.6f (exact %.6f, rel. error "
+                          "%.2e), boundary %.6f (exact %.6f, rel. error %.2e); tolerance 1e-2\n",
+                          (double)W, (double)ai, (double)amp_i, (double)ei, (double)ab, (double)amp_b, (double)eb));
+    PetscCheck(ei < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: inner amplitude %g, exact %g", (double)ai, (double)amp_i);
+    PetscCheck(eb < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: boundary amplitude %g, exact %g", (double)ab, (double)amp_b);
+  }
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The frictional ROM of (b), (c) and friction_energy: one 3D contact (normal, t1, t2: coordinates 0..2), two inner modes (unit mass),
+   coupled; K is positive definite (eigenvalues 1.73 ... 5.10). Loads: "normal" = -1 on the normal (presses into the wall), "pull" = 1 on
+   t1; outputs qn, qt1, qt2. */
+static PetscErrorCode FrictionROM(PetscReal zeta, VIROM *rom)
+{
+  const PetscReal K[25] = {4, 0.5, 0, -0.5, 0.2, 0.5, 3, 0.3, 0.3, -0.4, 0, 0.3, 3, 0.1, 0.2, -0.5, 0.3, 0.1, 2, 0, 0.2, -0.4, 0.2, 0, 5};
+  PetscReal       M[25] = {0}, D[25] = {0};
+  PetscInt        dims[1] = {3};
+
+  PetscFunctionBeginUser;
+  M[3 * 5 + 3] = M[4 * 5 + 4] = 1;
+  D[3 * 5 + 3]                = 2 * zeta * PetscSqrtReal(2.0);
+  D[4 * 5 + 4]                = 2 * zeta * PetscSqrtReal(5.0);
+  PetscCall(HandROM(VI_CMS_CB_MASSLESS, 1, dims, 2, K, M, D, rom));
+  PetscCall(AddUnit(*rom, PETSC_TRUE, "normal", 5, 0, -1));
+  PetscCall(AddUnit(*rom, PETSC_TRUE, "pull", 5, 1, 1));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qn", 5, 0, 1));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qt1", 5, 1, 1));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qt2", 5, 2, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* (b) stick-slip onset. At rest on a closed gap, with the normal load N and the tangential load F_t(t) = A sin(w t) (nearly the ramp a t,
+   a = A w; excite has no ramp type), the contact sticks: q_b = 0 and q_i = 0 stay an equilibrium, so the contact force is -f_b exactly,
+   lambda_n = N, |lambda_t| = F_t. It slips once F_t > mu N, i.e. after t* = asin(mu N / A) / w, whatever the coupling in K. */
+#define SLIP_N  10.0
+#define SLIP_MU 0.3
+#define SLIP_A  30.0
+#define SLIP_W  0.1
+#define SLIP_DT 1e-3
+#define SLIP_OPTS                                                                                                                                    \
+  "-case_loads normal,pull -load_normal_amplitude 10 -load_pull_type harmonic -load_pull_amplitude 30 -load_pull_phase -1.5707963267948966 "         \
+  "-load_pull_frequency 0.015915494309189534 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog -step_dt 1e-3 "
+
+static PetscErrorCode TestStickSlip(void)
+{
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  PetscInt         nt, kslip = -1;
+  const PetscReal *t, *y, *lam;
+  VIStepStats      stats;
+  PetscReal        tstar = PetscAsinReal(SLIP_MU * SLIP_N / SLIP_A) / SLIP_W, drift = 0, tol = 1e-8, ln_max = 0, ln_min = PETSC_MAX_REAL;
+
+  PetscFunctionBeginUser;
+  PetscCall(FrictionROM(0.02, &rom));
+  PetscCall(RunCase(rom, SLIP_OPTS "-step_end_time 1.5", PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, &lam, NULL));
+  PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "stick-slip: unstable: %s", stats.message);
+  for (PetscInt k = 1; k < nt; k++) {
+    PetscReal dq = PetscAbsReal(y[k * 3 + 1] - y[(k - 1) * 3 + 1]);
+    if (dq > tol) {
+      kslip = k;
+      break;
+    }
+    drift  = PetscMax(drift, PetscAbsReal(y[k * 3 + 1]));
+    ln_max = PetscMax(ln_max, lam[k]);
+    ln_min = PetscMin(ln_min, lam[k]);
+  }
+  PetscCheck(kslip > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "stick-slip: the contact never slips up to t = %g (onset expected at %g)",
+             (double)t[nt - 1], (double)tstar);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "units (b): stick-slip, mu N = %g, F_t = %g sin(%g t): first tangential motion |dq_t| > %g at t = %.4f (level %" PetscInt_FMT
+                        "), onset t* = asin(mu N / A) / w = %.6f, |difference| = %.2e s (tolerance dt = %g); while sticking |q_t1| <= %.2e, normal "
+                        "force in [%.10f, %.10f] (N = %g); slip at the first moving level %.3e; %" PetscInt_FMT " contact solves, %.1f iterations on "
+                        "average, %" PetscInt_FMT " not converged\n",
+                        SLIP_MU * SLIP_N, SLIP_A, SLIP_W, (double)tol, (double)t[kslip], kslip, (double)tstar, (double)PetscAbsReal(t[kslip] - tstar),
+                        SLIP_DT, (double)drift, (double)ln_min, (double)ln_max, SLIP_N,
+                        (double)PetscAbsReal(y[kslip * 3 + 1] - y[(kslip - 1) * 3 + 1]), stats.contact_solves,
+                        stats.contact_solves ? (double)stats.contact_iterations / stats.contact_solves : 0.0, stats.nonconverged));
+  PetscCheck(PetscAbsReal(t[kslip] - tstar) <= SLIP_DT, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "stick-slip: the contact starts to slip at t = %g, expected t* = %g within one step %g", (double)t[kslip], (double)tstar, SLIP_DT);
+  PetscCheck(t[kslip] >= tstar, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "stick-slip: slip at t = %g before the Coulomb limit is reached at %g",
+             (double)t[kslip], (double)tstar);
+  PetscCheck(PetscAbsReal(ln_max - SLIP_N) < 1e-6 * SLIP_N && PetscAbsReal(ln_min - SLIP_N) < 1e-6 * SLIP_N, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "stick-slip: the normal force while sticking is in [%g, %g], expected N = %g", (double)ln_min, (double)ln_max, SLIP_N);
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies of the records of a run. */
+typedef struct {
+  PetscInt   nt, nout, nc;
+  PetscReal *t, *out, *gap, *force, *energy;
+} Series;
+
+static PetscErrorCode SeriesGet(VIStepper st, VIROM rom, Series *s)
+{
+  const PetscReal *t, *y, *g, *l, *e;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetSeries(st, &s->nt, &t, &y, &g, &l, &e));
+  PetscCall(VIROMGetNumOutputs(rom, &s->nout));
+  PetscCall(VIROMGetContacts(rom, &s->nc, NULL));
+  PetscCall(PetscMalloc5(s->nt, &s->t, s->nt * s->nout, &s->out, s->nt * s->nc, &s->gap, s->nt * s->nc, &s->force, 6 * s->nt, &s->energy));
+  PetscCall(PetscArraycpy(s->t, t, s->nt));
+  PetscCall(PetscArraycpy(s->out, y, s->nt * s->nout));
+  PetscCall(PetscArraycpy(s->gap, g, s->nt * s->nc));
+  PetscCall(PetscArraycpy(s->force, l, s->nt * s->nc));
+  PetscCall(PetscArraycpy(s->energy, e, 6 * s->nt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SeriesDestroy(Series *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree5(s->t, s->out, s->gap, s->force, s->energy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bitwise comparison; *same is false (and the first difference printed) when they differ. */
+static PetscErrorCode SeriesCompare(const char label[], const Series *a, const Series *b, PetscBool *same)
+{
+  const char      *what[5] = {"t", "outputs", "gaps", "forces", "energy"};
+  const PetscReal *x[5] = {a->t, a->out, a->gap, a->force, a->energy}, *z[5] = {b->t, b->out, b->gap, b->force, b->energy};
+  PetscInt         len[5] = {a->nt, a->nt * a->nout, a->nt * a->nc, a->nt * a->nc, 6 * a->nt}, w[5] = {1, a->nout, a->nc, a->nc, 6};
+
+  PetscFunctionBeginUser;
+  *same = PETSC_TRUE;
+  if (a->nt != b->nt) {
+    *same = PETSC_FALSE;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " and %" PetscInt_FMT " levels\n", label, a->nt, b->nt));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt k = 0; k < 5 && *same; k++)
+    for (PetscInt i = 0; i < len[k]; i++)
+      if (memcmp(&x[k][i], &z[k][i], sizeof(PetscReal))) {
+        *same = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s differ first at level %" PetscInt_FMT " (t = %g), column %" PetscInt_FMT ": %.17g vs %.17g\n",
+                              label, what[k], i / w[k], (double)a->t[i / w[k]], i % w[k], (double)x[k][i], (double)z[k][i]));
+        break;
+      }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* (c) a run is reproducible bit for bit: the same stepper run again, and a fresh stepper on the same options (frictional case with slip:
+   iterative contact solves with warm starts). */
+static PetscErrorCode TestReproducible(void)
+{
+  VIROM     rom;
+  VISystem  sys, sys2;
+  VIStepper st, st2;
+  Series    s1, s2, s3;
+  PetscBool rerun_same, fresh_same;
+
+  PetscFunctionBeginUser;
+  PetscCall(FrictionROM(0.02, &rom));
+  PetscCall(RunCase(rom, SLIP_OPTS "-step_end_time 3", PETSC_TRUE, &sys, &st));
+  PetscCall(SeriesGet(st, rom, &s1));
+  PetscCall(VIStepperRun(st));
+  PetscCall(SeriesGet(st, rom, &s2));
+  PetscCall(RunCase(rom, SLIP_OPTS "-step_end_time 3", PETSC_TRUE, &sys2, &st2));
+  PetscCall(SeriesGet(st2, rom, &s3));
+  PetscCall(SeriesCompare("units (c): the same stepper run twice", &s1, &s2, &rerun_same));
+  PetscCall(SeriesCompare("units (c): a fresh stepper", &s1, &s3, &fresh_same));
+  PetscCall(PetscPrintf(
+      PETSC_COMM_WORLD,
+      "units (c): %" PetscInt_FMT " levels, final q_t1 %.17g; second VIStepperRun of the same stepper bit-identical: %s (final q_t1 "
+      "%.17g); fresh stepper bit-identical: %s\n",
+      s1.nt, (double)s1.out[(s1.nt - 1) * 3 + 1], rerun_same ? "yes" : "NO", (double)s2.out[(s2.nt - 1) * 3 + 1], fresh_same ? "yes" : "NO"));
+  PetscCall(SeriesDestroy(&s1));
+  PetscCall(SeriesDestroy(&s2));
+  PetscCall(SeriesDestroy(&s3));
+  PetscCall(DestroyCase(&sys2, &st2));
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscCheck(fresh_same, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units (c): a fresh stepper with the same options gives different records");
+  PetscCheck(rerun_same, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "units (c): VIStepperRun run a second time on the same stepper gives different records (it does not restart from the initial state)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestUnits(void)
+{
+  PetscErrorCode ierr[3];
+  const char    *names[3] = {"(a) harmonic", "(b) stick-slip", "(c) reproducible"};
+  PetscInt       failed   = 0;
+
+  PetscFunctionBeginUser;
+  /* the three parts run even when one fails, so that each reports its numbers */
+  ierr[0] = TestHarmonic();
+  ierr[1] = TestStickSlip();
+  ierr[2] = TestReproducible();
+  for (PetscInt k = 0; k < 3; k++)
+    if (ierr[k]) {
+      failed++;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "units %s: FAILED (error %d)\n", names[k], (int)ierr[k]));
+    }
+  PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units: %" PetscInt_FMT " of 3 parts failed", failed);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- 5. friction_energy */
+
+/* The energy balance closes within 1 % of the energy dissipated (friction + damping) in sliding cases: (a) a harmonic tangential load
+   above mu N on the preloaded contact; (b) the obstacle sliding at a constant speed under the contact pressed by N. */
+static PetscErrorCode CheckFrictionEnergy(const char label[], const char opts[])
+{
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  PetscInt         nt;
+  const PetscReal *t, *y, *e;
+  VIStepStats      stats;
+  PetscReal        err, diss, slip = 0, ef, worst = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(FrictionROM(0.02, &rom));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, &e));
+  PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: unstable: %s", label, stats.message);
+  err  = MaxBalanceError(nt, e);
+  ef   = e[6 * (nt - 1) + 3];
+  diss = ef + e[6 * (nt - 1) + 2];
+  /* the recorded dissipation may dip by the contact solver's tolerance while the contact sticks (lambda . dq with dq ~ 1e-10), no more */
+  for (PetscInt k = 1; k < nt; k++) {
+    slip += PetscAbsReal(y[k * 3 + 1] - y[(k - 1) * 3 + 1]);
+    worst = PetscMin(worst, e[6 * k + 3] - e[6 * (k - 1) + 3]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "friction_energy, %s: %" PetscInt_FMT " levels, total motion of q_t1 %.4f; dissipated: friction %.6f, damping %.6f; "
+                        "external work %.6f, obstacle work %.6f; energy balance error at most %.4e = %.3e of the dissipated energy (tolerance "
+                        "1e-2); largest decrease of the friction dissipation in one step %.2e (tolerance 1e-8 of its total); %" PetscInt_FMT
+                        " contact solves, "
+                        "%" PetscInt_FMT " not converged\n",
+                        label, nt, (double)slip, (double)ef, (double)e[6 * (nt - 1) + 2], (double)e[6 * (nt - 1) + 4], (double)e[6 * (nt - 1) + 5],
+                        (double)err, (double)(err / diss), (double)-worst, stats.contact_solves, stats.nonconverged));
+  PetscCheck(ef > 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: hardly any sliding (friction dissipation %g)", label, (double)ef);
+  PetscCheck(-worst <= 1e-8 * ef, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the friction dissipation decreases by %g in one step", label,
+             (double)-worst);
+  PetscCheck(err < 1e-2 * diss, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: energy balance error %g, %g of the dissipated energy %g (tolerance 1e-2)",
+             label, (double)err, (double)(err / diss), (double)diss);
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestFrictionEnergy(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckFrictionEnergy(
+      "harmonic tangential load 6 cos(2 pi 0.2 t), mu N = 3",
+      "-case_loads normal,pull -load_normal_amplitude 10 -load_pull_type harmonic -load_pull_amplitude 6 -load_pull_frequency 0.2 -contact_mu 0.3 "
+      "-contact_gap 0 -step_type leapfrog -step_dt 1e-3 -step_end_time 50"));
+  PetscCall(CheckFrictionEnergy(
+      "obstacle sliding at 0.2 along t1, mu N = 3",
+      "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog -step_dt 1e-3 "
+      "-step_end_time 20"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char           which[32] = "";
+  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction;
+  PetscErrorCode ierr;
+
+  PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", which, sizeof(which), NULL));
+  PetscCall(PetscStrcmp(which, "bar_leapfrog", &bar_leapfrog));
+  PetscCall(PetscStrcmp(which, "bar_moreau", &bar_moreau));
+  PetscCall(PetscStrcmp(which, "impact", &impact));
+  PetscCall(PetscStrcmp(which, "units", &units));
+  PetscCall(PetscStrcmp(which, "friction_energy", &friction));
+  PetscCall(VIInitializePackage());
+  if (bar_leapfrog)
+    ierr = TestBarLeapfrog();
+  else if (bar_moreau)
+    ierr = TestBarMoreau();
+  else if (impact)
+    ierr = TestImpact();
+  else if (units)
+    ierr = TestUnits();
+  else if (friction)
+    ierr = TestFrictionEnergy();
+  else {
+    (void)PetscPrintf(PETSC_COMM_WORLD, "-case: expected bar_leapfrog, bar_moreau, impact, units or friction_energy, got '%s'\n", which);
+    ierr = PETSC_ERR_USER_INPUT;
+  }
+  if (!ierr) {
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &Leaked, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "%s: %.0f bytes still allocated after the cases' systems and steppers were destroyed (largest over the ranks; "
+                          "tolerance 0)\n",
+                          which, (double)Leaked));
+  }
+  if (ierr || Leaked != 0) {
+    /* PETSc printed where a check failed; the objects a failed case still holds show in -malloc_dump */
+    (void)PetscPrintf(PETSC_COMM_WORLD, "test_step -case %s: FAILED%s\n", which, ierr ? "" : " (memory leak)");
+    (void)SlepcFinalize();
+    return 1;
+  }
+  PetscCall(SlepcFinalize());
+  return 0;
+}
