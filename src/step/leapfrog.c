@@ -25,8 +25,8 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * nm, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
-  PetscCall(PetscMalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
-  PetscCall(PetscMalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
+  PetscCall(PetscCalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
+  PetscCall(PetscCalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < nb; j++) lf->Kbb_inv[i * nb + j] = st->K[i * n + j];
   PetscCall(VIInvertSPD(st->comm, nb, lf->Kbb_inv, "The boundary stiffness K_bb of the ROM"));

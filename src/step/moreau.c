@@ -21,8 +21,8 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   const PetscReal *q0, *u0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(n * n, &mo->A, n * n, &mo->B, n, &mo->uh, n, &mo->unew));
-  PetscCall(PetscMalloc5(n, &mo->rhs, n, &mo->f1, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
+  PetscCall(PetscCalloc4(n * n, &mo->A, n * n, &mo->B, n, &mo->uh, n, &mo->unew));
+  PetscCall(PetscCalloc5(n, &mo->rhs, n, &mo->f1, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
   for (PetscInt i = 0; i < n * n; i++) {
     if (st->variant == VI_MOREAU_SYMMETRIC) {
       mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];

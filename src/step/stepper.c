@@ -33,7 +33,12 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
   PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
   PetscCall(PetscFree3(st->f, st->g0, st->g0_rate));
-  PetscCall(PetscFree5(st->t_rec, st->out_rec, st->gap_rec, st->force_rec, st->energy_rec));
+  /* grown one by one with PetscRealloc: freed one by one (PetscFree5 assumes one coalesced block) */
+  PetscCall(PetscFree(st->t_rec));
+  PetscCall(PetscFree(st->out_rec));
+  PetscCall(PetscFree(st->gap_rec));
+  PetscCall(PetscFree(st->force_rec));
+  PetscCall(PetscFree(st->energy_rec));
   PetscCall(PetscFree(st->out_rows));
   st->nt = st->max_t = 0;
   st->setup          = PETSC_FALSE;
@@ -250,7 +255,9 @@ PetscErrorCode VIStepperRun(VIStepper st)
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
+  /* every run starts from the initial state: a set-up serves one run */
   if (!st->setup) PetscCall(VIStepperSetUp(st));
+  st->setup = PETSC_FALSE;
   PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
   PetscCall(PetscMemzero(&st->energy, sizeof(st->energy)));
   st->nt = 0;
@@ -337,7 +344,7 @@ void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const P
   for (PetscInt i = 0; i < m; i++) {
     PetscReal s = 0;
     for (PetscInt j = 0; j < k; j++) s += A[i * lda + j] * x[j];
-    y[i] = beta * y[i] + s;
+    y[i] = beta != 0 ? beta * y[i] + s : s;
   }
 }
 

@@ -493,23 +493,36 @@ static PetscErrorCode CheckFrames(VIROM rom, const PetscReal normal[3])
 /* Every method captures the static flexibility at the boundary exactly (seed 000 §3): (K~^-1)_bb = F_bb of the parent. */
 static PetscErrorCode CheckFlexibility(const char label[], const char cms[], const PetscReal normal[3], PetscInt nm)
 {
-  char opts[1024];
+  char      opts[1024];
+  PetscReal Fref[64], frames[64 * 9];
+  PetscInt  nb0 = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -model_clamp zmin %s", PLATE, cms));
   PetscCall(SetOptions(opts));
   for (PetscInt m = 0; m < 4; m++) {
-    Parent    p;
-    PetscInt  nb, nm_rom;
-    PetscReal From[64], Fref[64], rel;
+    Parent               p;
+    PetscInt             nb, nm_rom, nc;
+    PetscReal            From[64], rel;
+    const VIContactInfo *ci;
 
     PetscCall(Reduce(PETSC_COMM_WORLD, Methods[m], nm, &p));
     PetscCall(VIROMGetSizes(p.rom, &nb, &nm_rom));
-    PetscCheck(nb * nb <= 64 && nm_rom == nm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "unexpected ROM sizes nb %" PetscInt_FMT ", nm %" PetscInt_FMT, nb,
-               nm_rom);
-    if (m == 0) PetscCall(CheckFrames(p.rom, normal));
+    PetscCall(VIROMGetContacts(p.rom, &nc, &ci));
+    PetscCheck(nb * nb <= 64 && nm_rom == nm && (m == 0 || nb == nb0), PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "unexpected ROM sizes nb %" PetscInt_FMT ", nm %" PetscInt_FMT, nb, nm_rom);
+    PetscCall(CheckFrames(p.rom, normal));
+    if (m == 0) {
+      /* the parent's flexibility along the frames (CG); the other methods must use the very same frames */
+      nb0 = nb;
+      for (PetscInt c = 0; c < nc; c++) PetscCall(PetscArraycpy(frames + 9 * c, ci[c].frame, 9));
+      PetscCall(ParentFlexibility(&p, p.rom, Fref));
+    } else
+      for (PetscInt c = 0; c < nc; c++)
+        for (PetscInt k = 0; k < 9; k++)
+          PetscCheck(ci[c].frame[k] == frames[9 * c + k], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                     "%s: the frame of contact %" PetscInt_FMT " differs from cb's", MethodNames[m], c);
     PetscCall(ReducedFlexibility(p.rom, From));
-    PetscCall(ParentFlexibility(&p, p.rom, Fref));
     rel = RelFrobenius(nb * nb, From, Fref);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %s: nb = %" PetscInt_FMT ", F_bb[0][0] ROM %.12e, parent (CG) %.12e; rel. Frobenius diff %.2e\n",
                           label, MethodNames[m], nb, (double)From[0], (double)Fref[0], (double)rel));
