@@ -52,7 +52,7 @@ PETSC_EXTERN PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscIn
    writer is one rank). columns: names of the case parameters (ncols), written as the attribute "columns". */
 PETSC_EXTERN PetscErrorCode VIResultsCreate(const char path[], PetscInt ncases, PetscInt ncols, const char *const columns[],
                                             const PetscReal parameters[], hid_t *file);
-/* One finished case k: t (nt), outputs (nt x nout, attribute "columns"), gaps and forces (nt x nc), energy (nt x 6),
+/* One finished case k: t (nt), outputs (nt x nout, attribute "columns"), gaps and forces (nt x nc), energy (nt x 7),
    and its statistics; status "done" or "failed" with the message. */
 PETSC_EXTERN PetscErrorCode VIResultsWriteCase(hid_t file, PetscInt k, PetscInt nt, const PetscReal t[], PetscInt nout, const char *const out_names[],
                                                const PetscReal outputs[], PetscInt nc, const PetscReal gaps[], const PetscReal forces[],

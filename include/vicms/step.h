@@ -22,7 +22,8 @@ PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
                                default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
   -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
   -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
-  -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j)
+  -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j);
+  -contact_gap_shape bump -contact_gap_bump_width w: g0_j(t) = g - a exp(-d^2/(2 w^2)), d = k Ω t + φ_j wrapped to (-π, π]
   -init rest|velocity|static, -init_velocity v, -init_direction x|y|z (a uniform velocity, needs the ROM shape
   translation_DIR), -init_load NAME (static deflection under a load: K q = f)
 */
@@ -44,6 +45,9 @@ PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 
 typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU } VIStepperType;
 PETSC_EXTERN const char *const VIStepperTypes[];
+
+/* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error. */
+#define VI_ENERGY_COLUMNS 7
 
 /* Energy terms, cumulated from the start (seed 000's energy bookkeeping). The balance error is
    kinetic + potential - (kinetic0 + potential0) - external_work - obstacle_work + damping + friction. */
@@ -79,7 +83,7 @@ PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
    stepper's communicator; an unstable run ends early with stats->unstable set, not with an error. */
 PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
 /* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts),
-   energy (nt x 6: kinetic, potential, damping, friction, external work, obstacle work). Owned by the stepper. */
+   energy (nt x 7: kinetic, potential, damping, friction, external work, obstacle work, balance error). Owned by the stepper. */
 PETSC_EXTERN PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **t, const PetscReal **outputs, const PetscReal **gaps,
                                                const PetscReal **forces, const PetscReal **energy);
 PETSC_EXTERN PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats);

@@ -45,8 +45,8 @@ PetscErrorCode VIResultsWriteCase(hid_t file, PetscInt k, PetscInt nt, const Pet
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/forces", group));
   PetscCall(VIH5WriteReal(file, path, nt, PetscMax(nc, 1), nc ? forces : t));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/energy", group));
-  PetscCall(VIH5WriteReal(file, path, nt, 6, energy));
-  PetscCall(VIH5WriteAttrString(file, path, "columns", "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work"));
+  PetscCall(VIH5WriteReal(file, path, nt, 7, energy));
+  PetscCall(VIH5WriteAttrString(file, path, "columns", "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error"));
   PetscCall(VIH5WriteAttrString(file, group, "status", failed ? "failed" : "done"));
   PetscCall(VIH5WriteAttrString(file, group, "message", message ? message : ""));
   PetscCall(VIH5WriteAttrInt(file, group, "steps", steps));

@@ -6,6 +6,8 @@
 #define VI_MAX_LOADS    64
 #define VI_MAX_CONTACTS 1024
 
+typedef enum { VI_GAP_COSINE, VI_GAP_BUMP } VIGapShape;
+
 struct _p_VISystem {
   MPI_Comm  comm;
   VIROM     rom; /* used, not owned */
@@ -22,6 +24,8 @@ struct _p_VISystem {
   PetscInt  *dims, *offsets, *normal_row;
   PetscReal *mu, *preload, *gap_phase;
   PetscReal  mu_all, preload_all, sliding_speed;
+  VIGapShape gap_shape;
+  PetscReal  gap_bump_width;
   PetscReal  gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
   PetscInt   gap_waves, num_phases_given;
 
@@ -71,6 +75,7 @@ struct _p_VIStepper {
   VIEnergy       energy;
   PetscReal      bound;
   PetscLogDouble matvec_time;
+  PetscReal      energy0; /* kinetic + potential at the first record */
 
   /* records */
   PetscInt          nt, max_t, nout;

@@ -212,7 +212,7 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nout, 1), &st->out_rec));
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->gap_rec));
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->force_rec));
-    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * 6, &st->energy_rec));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * cap * VI_ENERGY_COLUMNS, &st->energy_rec));
     st->max_t = cap;
   }
   st->t_rec[k] = t;
@@ -226,7 +226,7 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     st->force_rec[k * st->nc + j] = st->lambda[st->sys->offsets[j]];
   }
   {
-    PetscReal T = 0, V = 0, *e = st->energy_rec + 6 * k;
+    PetscReal T = 0, V = 0, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
     for (PetscInt i = 0; i < n; i++) {
       PetscReal Mu = 0, Kq = 0;
       for (PetscInt j = 0; j < n; j++) {
@@ -244,6 +244,8 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     e[3]                 = st->energy.friction_dissipation;
     e[4]                 = st->energy.external_work;
     e[5]                 = st->energy.obstacle_work;
+    if (k == 0) st->energy0 = T + V;
+    e[6] = T + V - st->energy0 - e[4] - e[5] + e[2] + e[3];
   }
   st->nt++;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -2,7 +2,8 @@
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
-const char *const VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
+const char *const        VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
+static const char *const VIGapShapes[] = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
 
 PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
 {
@@ -71,7 +72,12 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   PetscCall(PetscOptionsReal("-contact_gap", "Mean initial gap g of every contact", "", sys->gap_mean, &sys->gap_mean, NULL));
   PetscCall(PetscOptionsReal("-contact_gap_amplitude", "Amplitude a of the imposed gap g + a cos(k Omega t + phi_j)", "", sys->gap_amplitude,
                              &sys->gap_amplitude, NULL));
-  PetscCall(PetscOptionsInt("-contact_gap_waves", "Waves k of the imposed gap per revolution", "", sys->gap_waves, &sys->gap_waves, NULL));
+  PetscCall(PetscOptionsInt("-contact_gap_waves", "Waves (or bumps) k of the imposed gap per revolution", "", sys->gap_waves, &sys->gap_waves, NULL));
+  PetscCall(PetscOptionsEnum("-contact_gap_shape",
+                             "cosine: g + a cos(k Omega t + phi_j); bump: g - a exp(-d^2 / (2 w^2)), d = k Omega t + phi_j wrapped to (-pi, pi]", "",
+                             VIGapShapes, (PetscEnum)sys->gap_shape, (PetscEnum *)&sys->gap_shape, NULL));
+  PetscCall(
+      PetscOptionsReal("-contact_gap_bump_width", "Angular width w (rad) of the Gaussian bump", "", sys->gap_bump_width, &sys->gap_bump_width, NULL));
   PetscCall(PetscOptionsReal("-contact_rotation_speed", "Rotation speed Omega (rad/s) of the imposed gap", "", sys->rotation_speed,
                              &sys->rotation_speed, NULL));
   PetscCall(PetscOptionsRealArray("-contact_gap_phases", "Phase phi_j of the imposed gap, one per contact (rad)", "", sys->phases_given, &nphases,
@@ -87,6 +93,8 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   PetscOptionsEnd();
   PetscCheck(sys->mu_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_mu: got %g, expected >= 0", (double)sys->mu_all);
   PetscCheck(sys->preload_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_preload: got %g, expected >= 0", (double)sys->preload_all);
+  PetscCheck(sys->gap_shape != VI_GAP_BUMP || (sys->gap_bump_width > 0 && sys->gap_bump_width <= PETSC_PI / 3), sys->comm, PETSC_ERR_USER_INPUT,
+             "-contact_gap_bump_width: got %g, expected a width in (0, pi/3] rad for -contact_gap_shape bump", (double)sys->gap_bump_width);
   PetscCheck(sys->gap_waves >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_gap_waves: got %" PetscInt_FMT ", expected >= 0", sys->gap_waves);
   PetscCheck((dir[0] == 'x' || dir[0] == 'y' || dir[0] == 'z') && !dir[1], sys->comm, PETSC_ERR_USER_INPUT,
              "-init_direction: got '%s', expected x, y or z", dir);
@@ -212,8 +220,16 @@ PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], P
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j < sys->nc; j++) {
     PetscReal arg = w * t + sys->gap_phase[j];
-    if (g0) g0[j] = sys->gap_mean + sys->gap_amplitude * PetscCosReal(arg);
-    if (g0_rate) g0_rate[j] = -sys->gap_amplitude * w * PetscSinReal(arg);
+    if (sys->gap_shape == VI_GAP_COSINE) {
+      if (g0) g0[j] = sys->gap_mean + sys->gap_amplitude * PetscCosReal(arg);
+      if (g0_rate) g0_rate[j] = -sys->gap_amplitude * w * PetscSinReal(arg);
+    } else {
+      /* a Gaussian bump of the obstacle once per k-th of a revolution; the nearest bump only (w <= pi/3) */
+      PetscReal d = arg - 2 * PETSC_PI * PetscFloorReal((arg + PETSC_PI) / (2 * PETSC_PI)), s = sys->gap_bump_width,
+                b = PetscExpReal(-d * d / (2 * s * s));
+      if (g0) g0[j] = sys->gap_mean - sys->gap_amplitude * b;
+      if (g0_rate) g0_rate[j] = sys->gap_amplitude * b * d / (s * s) * w;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,7 +258,10 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(sys->comm, &viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Case: %" PetscInt_FMT " contacts, mu %g, gap %g", sys->nc, (double)sys->mu_all, (double)sys->gap_mean));
-  if (sys->gap_amplitude != 0)
+  if (sys->gap_amplitude != 0 && sys->gap_shape == VI_GAP_BUMP)
+    PetscCall(PetscViewerASCIIPrintf(viewer, " - a Gaussian bump of %g, width %g rad, %" PetscInt_FMT " per revolution at %g rad/s",
+                                     (double)sys->gap_amplitude, (double)sys->gap_bump_width, sys->gap_waves, (double)sys->rotation_speed));
+  else if (sys->gap_amplitude != 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, " + %g cos(%" PetscInt_FMT " x %g t + phi_j)", (double)sys->gap_amplitude, sys->gap_waves,
                                      (double)sys->rotation_speed));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " load%s", sys->num_loads, sys->num_loads == 1 ? "" : "s"));

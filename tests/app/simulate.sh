@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `vicms simulate` through the executable: (a) the bouncing bar of seed 000 §5.1 (massless Craig-Bampton ROM from `vicms reduce`) for one
 # period on 1 and 2 ranks: the results file has the documented layout (format, t, outputs with the output names as columns, energy with
-# 6 columns, status done), the physics is sane (starts at h0 = 5, touches the ground, output n1_x + gap = gap), and the results of 1 and 2
+# 7 columns, status done), the physics is sane (starts at h0 = 5, touches the ground, output n1_x + gap = gap), and the results of 1 and 2
 # ranks are bitwise identical; (b) bad input on 1 and 2 ranks: non-zero exit, no hang, a message naming the problem, no results file.
 set -u
 fail=0
@@ -78,8 +78,8 @@ for np_ in (1, 2):
         cols = s(c["outputs"].attrs.get("columns", ""))
         check(nt == 53334 and abs(t[-1] - 5.3333) < 1e-9, "%s: %d levels to t = %.6f (expected 53334 to 5.3333)" % (name, nt, t[-1]))
         check(cols == "n1_x,n1001_x" and y.shape == (nt, 2), "%s: outputs %s with columns %r (expected (%d, 2), 'n1_x,n1001_x')" % (name, y.shape, cols, nt))
-        check(e.shape == (nt, 6), "%s: energy %s (expected (%d, 6))" % (name, e.shape, nt))
-        check(s(c["energy"].attrs.get("columns", "")).count(",") == 5, "%s: energy columns %r" % (name, s(c["energy"].attrs.get("columns", ""))))
+        check(e.shape == (nt, 7), "%s: energy %s (expected (%d, 7))" % (name, e.shape, nt))
+        check(s(c["energy"].attrs.get("columns", "")).count(",") == 6, "%s: energy columns %r" % (name, s(c["energy"].attrs.get("columns", ""))))
         check(s(c.attrs.get("status", "")) == "done", "%s: status %r (expected done)" % (name, s(c.attrs.get("status", ""))))
         # physics: released from h0 = 5 (the massless boundary takes its static deflection under gravity at once: 2.8e-4), reaches the
         # ground within the period; the gap is the output n1_x + 5
@@ -89,6 +89,8 @@ for np_ in (1, 2):
         check(d < 1e-12, "%s: |n1_x + 5 - gap| <= %.2e (1e-12)" % (name, d))
         err = np.abs(e[:, 0] + e[:, 1] - e[0, 0] - e[0, 1] - e[:, 4] - e[:, 5] + e[:, 2] + e[:, 3]).max()
         check(err < 1e-4 * 500, "%s: energy balance error %.3e (tolerance 1e-4 m g h0 = 0.05)" % (name, err))
+        check(np.abs(e[:, 6] - (e[:, 0] + e[:, 1] - e[0, 0] - e[0, 1] - e[:, 4] - e[:, 5] + e[:, 2] + e[:, 3])).max() < 1e-9,
+              "%s: the balance_error column is not the balance of the other columns" % name)
         series[np_] = (t, y, g, lam, e)
 if len(series) == 2:
     same = all(np.array_equal(a, b) for a, b in zip(series[1], series[2]))

@@ -21,7 +21,13 @@ static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_m
 #define BAR_T    (16 * BAR_TW)
 
 /* Every option a sub-case may set; all are cleared before the next sub-case inserts its own. */
-static const char *const OwnedOptions[] = {"-mesh_line_cells",
+static const char *const OwnedOptions[] = {"-contact_gap_shape",
+                                           "-contact_gap_bump_width",
+                                           "-contact_gap_waves",
+                                           "-contact_gap_phase_step",
+                                           "-contact_rotation_speed",
+                                           "-contact_gap_amplitude",
+                                           "-mesh_line_cells",
                                            "-mesh_line_length",
                                            "-model_young",
                                            "-model_density",
@@ -228,7 +234,7 @@ static PetscErrorCode DestroyCase(VISystem *sys, VIStepper *st)
 /* Energy balance error at record k (step.h): kinetic + potential - initial - external work - obstacle work + damping + friction. */
 static PetscReal BalanceError(const PetscReal e[], PetscInt k)
 {
-  const PetscReal *x = e + 6 * k;
+  const PetscReal *x = e + VI_ENERGY_COLUMNS * k;
   return x[0] + x[1] - (e[0] + e[1]) - x[4] - x[5] + x[2] + x[3];
 }
 
@@ -361,7 +367,8 @@ static PetscErrorCode TestBarLeapfrog(void)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "bar, leapfrog, dt 1e-4: energy balance error at most %.4e over 10 periods = %.3e m g h0 (tolerance 1e-4 m g h0); "
                           "external work at the end %.6f, obstacle work %.3e\n",
-                          (double)err, (double)(err / mgh), (double)e[6 * (nt - 1) + 4], (double)e[6 * (nt - 1) + 5]));
+                          (double)err, (double)(err / mgh), (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 4],
+                          (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 5]));
     PetscCheck(err < 1e-4 * mgh, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: energy balance error %g m g h0 (tolerance 1e-4)", (double)(err / mgh));
   }
   PetscCall(CheckReplicated("bar, leapfrog, dt 1e-4, heights", nt, gap, 1));
@@ -541,7 +548,7 @@ static PetscErrorCode TestImpact(void)
                           "impact: centre-of-mass velocity before %.8f (on [0, %.3f]), after %.8f (on [%.3f, %.3f]), expected -%g and +%g, rel. "
                           "error after %.2e (tolerance 5e-3); kinetic energy at the end %.4f (1/2 m v^2 = %g)\n",
                           (double)vb, (double)t[kb1], (double)va, (double)ta0, (double)ta1, (double)v0, (double)v0,
-                          (double)(PetscAbsReal(va - v0) / v0), (double)e[6 * (nt - 1)], 0.5 * BAR_MASS * v0 * v0));
+                          (double)(PetscAbsReal(va - v0) / v0), (double)e[VI_ENERGY_COLUMNS * (nt - 1)], 0.5 * BAR_MASS * v0 * v0));
     PetscCheck(PetscAbsReal(t[first] - tc) < 2 * dt, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: contact starts at %g, expected %g", (double)t[first],
                (double)tc);
     PetscCheck(openings == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the contact opens %" PetscInt_FMT " times before the bar leaves", openings);
@@ -704,12 +711,13 @@ static PetscErrorCode SeriesGet(VIStepper st, VIROM rom, Series *s)
   PetscCall(VIStepperGetSeries(st, &s->nt, &t, &y, &g, &l, &e));
   PetscCall(VIROMGetNumOutputs(rom, &s->nout));
   PetscCall(VIROMGetContacts(rom, &s->nc, NULL));
-  PetscCall(PetscMalloc5(s->nt, &s->t, s->nt * s->nout, &s->out, s->nt * s->nc, &s->gap, s->nt * s->nc, &s->force, 6 * s->nt, &s->energy));
+  PetscCall(
+      PetscMalloc5(s->nt, &s->t, s->nt * s->nout, &s->out, s->nt * s->nc, &s->gap, s->nt * s->nc, &s->force, VI_ENERGY_COLUMNS * s->nt, &s->energy));
   PetscCall(PetscArraycpy(s->t, t, s->nt));
   PetscCall(PetscArraycpy(s->out, y, s->nt * s->nout));
   PetscCall(PetscArraycpy(s->gap, g, s->nt * s->nc));
   PetscCall(PetscArraycpy(s->force, l, s->nt * s->nc));
-  PetscCall(PetscArraycpy(s->energy, e, 6 * s->nt));
+  PetscCall(PetscArraycpy(s->energy, e, VI_ENERGY_COLUMNS * s->nt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -725,7 +733,8 @@ static PetscErrorCode SeriesCompare(const char label[], const Series *a, const S
 {
   const char      *what[5] = {"t", "outputs", "gaps", "forces", "energy"};
   const PetscReal *x[5] = {a->t, a->out, a->gap, a->force, a->energy}, *z[5] = {b->t, b->out, b->gap, b->force, b->energy};
-  PetscInt         len[5] = {a->nt, a->nt * a->nout, a->nt * a->nc, a->nt * a->nc, 6 * a->nt}, w[5] = {1, a->nout, a->nc, a->nc, 6};
+  PetscInt         len[5] = {a->nt, a->nt * a->nout, a->nt * a->nc, a->nt * a->nc, VI_ENERGY_COLUMNS * a->nt},
+           w[5]           = {1, a->nout, a->nc, a->nc, VI_ENERGY_COLUMNS};
 
   PetscFunctionBeginUser;
   *same = PETSC_TRUE;
@@ -782,10 +791,61 @@ static PetscErrorCode TestReproducible(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (d) imposed gap shapes against their closed forms: g + a cos(k W t + phi_j) and g - a exp(-d^2/(2 w^2)), d = k W t + phi_j
+   wrapped to (-pi, pi], with phi_j = j * step; and their rates against central differences. */
+static PetscErrorCode TestGapShapes(void)
+{
+  const PetscInt  dims[3] = {1, 1, 1};
+  const PetscReal K[16] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1}, M[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}, D[16] = {0};
+  const PetscReal g = 0.3, a = 0.2, W = 7.0, step = 0.4, w = 0.25, ts[3] = {0.0, 0.37, 2.9};
+  VIROM           rom;
+  PetscReal       err = 0, rate_err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_MACNEAL, 3, dims, 1, K, M, D, &rom));
+  for (PetscInt shape = 0; shape < 2; shape++) {
+    VISystem sys;
+    char     opts[256];
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-contact_gap %g -contact_gap_amplitude %g -contact_gap_waves 2 -contact_rotation_speed %g -contact_gap_phase_step %g "
+                            "-contact_gap_shape %s -contact_gap_bump_width %g",
+                            (double)g, (double)a, (double)W, (double)step, shape ? "bump" : "cosine", (double)w));
+    PetscCall(SetOptions(opts));
+    PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+    PetscCall(VISystemSetROM(sys, rom));
+    PetscCall(VISystemSetFromOptions(sys));
+    PetscCall(VISystemSetUp(sys));
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscReal g0[3], r0[3], gp[3], gm[3], h = 1e-6;
+      PetscCall(VISystemEvaluateGaps(sys, ts[i], g0, r0));
+      PetscCall(VISystemEvaluateGaps(sys, ts[i] + h, gp, NULL));
+      PetscCall(VISystemEvaluateGaps(sys, ts[i] - h, gm, NULL));
+      for (PetscInt j = 0; j < 3; j++) {
+        PetscReal arg = 2 * W * ts[i] + j * step, exact;
+        if (!shape)
+          exact = g + a * PetscCosReal(arg);
+        else {
+          PetscReal d = PetscFmodReal(arg + PETSC_PI, 2 * PETSC_PI) - PETSC_PI;
+          exact       = g - a * PetscExpReal(-d * d / (2 * w * w));
+        }
+        err      = PetscMax(err, PetscAbsReal(g0[j] - exact));
+        rate_err = PetscMax(rate_err, PetscAbsReal(r0[j] - (gp[j] - gm[j]) / (2 * h)) / (a * 2 * W / w));
+      }
+    }
+    PetscCall(VISystemDestroy(&sys));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "gap shapes: max |g0 - closed form| %.2e (tolerance 1e-14), rate vs central difference %.2e of a k W / w (tolerance 1e-6)\n",
+                        (double)err, (double)rate_err));
+  PetscCheck(err < 1e-14 && rate_err < 1e-6, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "gap shapes off: %g, rate %g", (double)err, (double)rate_err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestUnits(void)
 {
-  PetscErrorCode ierr[3];
-  const char    *names[3] = {"(a) harmonic", "(b) stick-slip", "(c) reproducible"};
+  PetscErrorCode ierr[4];
+  const char    *names[4] = {"(a) harmonic", "(b) stick-slip", "(c) reproducible", "(d) gap shapes"};
   PetscInt       failed   = 0;
 
   PetscFunctionBeginUser;
@@ -793,12 +853,13 @@ static PetscErrorCode TestUnits(void)
   ierr[0] = TestHarmonic();
   ierr[1] = TestStickSlip();
   ierr[2] = TestReproducible();
-  for (PetscInt k = 0; k < 3; k++)
+  ierr[3] = TestGapShapes();
+  for (PetscInt k = 0; k < 4; k++)
     if (ierr[k]) {
       failed++;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "units %s: FAILED (error %d)\n", names[k], (int)ierr[k]));
     }
-  PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units: %" PetscInt_FMT " of 3 parts failed", failed);
+  PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units: %" PetscInt_FMT " of 4 parts failed", failed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -823,21 +884,21 @@ static PetscErrorCode CheckFrictionEnergy(const char label[], const char opts[])
   PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, &e));
   PetscCheck(!stats.unstable, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: unstable: %s", label, stats.message);
   err  = MaxBalanceError(nt, e);
-  ef   = e[6 * (nt - 1) + 3];
-  diss = ef + e[6 * (nt - 1) + 2];
+  ef   = e[VI_ENERGY_COLUMNS * (nt - 1) + 3];
+  diss = ef + e[VI_ENERGY_COLUMNS * (nt - 1) + 2];
   /* the recorded dissipation may dip by the contact solver's tolerance while the contact sticks (lambda . dq with dq ~ 1e-10), no more */
   for (PetscInt k = 1; k < nt; k++) {
     slip += PetscAbsReal(y[k * 3 + 1] - y[(k - 1) * 3 + 1]);
-    worst = PetscMin(worst, e[6 * k + 3] - e[6 * (k - 1) + 3]);
+    worst = PetscMin(worst, e[VI_ENERGY_COLUMNS * k + 3] - e[VI_ENERGY_COLUMNS * (k - 1) + 3]);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "friction_energy, %s: %" PetscInt_FMT " levels, total motion of q_t1 %.4f; dissipated: friction %.6f, damping %.6f; "
-                        "external work %.6f, obstacle work %.6f; energy balance error at most %.4e = %.3e of the dissipated energy (tolerance "
-                        "1e-2); largest decrease of the friction dissipation in one step %.2e (tolerance 1e-8 of its total); %" PetscInt_FMT
-                        " contact solves, "
-                        "%" PetscInt_FMT " not converged\n",
-                        label, nt, (double)slip, (double)ef, (double)e[6 * (nt - 1) + 2], (double)e[6 * (nt - 1) + 4], (double)e[6 * (nt - 1) + 5],
-                        (double)err, (double)(err / diss), (double)-worst, stats.contact_solves, stats.nonconverged));
+  PetscCall(PetscPrintf(
+      PETSC_COMM_WORLD,
+      "friction_energy, %s: %" PetscInt_FMT " levels, total motion of q_t1 %.4f; dissipated: friction %.6f, damping %.6f; "
+      "external work %.6f, obstacle work %.6f; energy balance error at most %.4e = %.3e of the dissipated energy (tolerance "
+      "1e-2); largest decrease of the friction dissipation in one step %.2e (tolerance 1e-8 of its total); %" PetscInt_FMT " contact solves, "
+      "%" PetscInt_FMT " not converged\n",
+      label, nt, (double)slip, (double)ef, (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 2], (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 4],
+      (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 5], (double)err, (double)(err / diss), (double)-worst, stats.contact_solves, stats.nonconverged));
   PetscCheck(ef > 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: hardly any sliding (friction dissipation %g)", label, (double)ef);
   PetscCheck(-worst <= 1e-8 * ef, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the friction dissipation decreases by %g in one step", label,
              (double)-worst);
