@@ -16,7 +16,14 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatCreateSubMatrix(cms->M, cms->is_i, cms->is_i, MAT_INITIAL_MATRIX, &Mii));
   PetscCall(MatSetOption(Kii, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(Mii, MAT_SYMMETRIC, PETSC_TRUE));
-  PetscCall(VICMSFactor(cms, Kii, "The stiffness of the inner DOFs with the boundary fixed (K_ii)", &ksp));
+  {
+    PetscErrorCode ierr = VICMSFactor(cms, Kii, "The stiffness of the inner DOFs with the boundary fixed (K_ii)", &ksp);
+    if (ierr) {
+      PetscCall(MatDestroy(&Kii));
+      PetscCall(MatDestroy(&Mii));
+      PetscFunctionReturn(ierr);
+    }
+  }
 
   /* K_ib column by column: K e_j restricted to the inner rows */
   PetscCall(MatGetLocalSize(Kii, &ni_local, NULL));

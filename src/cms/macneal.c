@@ -47,7 +47,13 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
     PetscCall(PetscObjectReference((PetscObject)cms->K));
     Ks = cms->K;
   }
-  PetscCall(VICMSFactor(cms, Ks, "The stiffness matrix of the parent model", &ksp));
+  {
+    PetscErrorCode ierr = VICMSFactor(cms, Ks, "The stiffness matrix of the parent model", &ksp);
+    if (ierr) {
+      PetscCall(MatDestroy(&Ks));
+      PetscFunctionReturn(ierr);
+    }
+  }
 
   /* boundary columns of the flexibility F = K^-1 (before the eigensolver, which releases the factorization when done) */
   PetscCall(MatCreateDense(cms->comm, nlocal, PETSC_DECIDE, PETSC_DETERMINE, nb, NULL, &E));
