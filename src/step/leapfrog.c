@@ -151,10 +151,15 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   }
 
   /* Eq. (2) with Eqs. (9)-(10): (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f_i - K_ii q_i - K_ib q_b) */
+  /* potential energy of level k from what the step computes anyway: q^T K q = q_i^T (K q)_i + q_b^T (f_b + lambda) (Eq. 1) */
+  st->energy.potential = 0;
+  for (PetscInt b = 0; b < nb; b++) st->energy.potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
   for (PetscInt i = 0; i < nm; i++) {
     const PetscReal *Ki = st->K + (nb + i) * n;
-    PetscReal        s  = f[nb + i];
-    for (PetscInt j = 0; j < n; j++) s -= Ki[j] * st->q[j];
+    PetscReal        s = f[nb + i], kq = 0;
+    for (PetscInt j = 0; j < n; j++) kq += Ki[j] * st->q[j];
+    st->energy.potential += 0.5 * qi[i] * kq;
+    s -= kq;
     if (lf->diagonal)
       s += lf->B[i * nm + i] * lf->ui_half[i] / dt;
     else
@@ -167,6 +172,12 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     VIMatVec(nm, nm, lf->A, nm, lf->r, 0.0, lf->tmp);
   /* level k is complete: velocity u^k = (u^{k-1/2} + u^{k+1/2}) / 2 for the records, damping work at the midpoint */
   for (PetscInt i = 0; i < nm; i++) st->u[nb + i] = 0.5 * (lf->ui_half[i] + lf->tmp[i]);
+  st->energy.kinetic = 0;
+  if (lf->diagonal)
+    for (PetscInt i = 0; i < nm; i++) st->energy.kinetic += 0.5 * st->M[(nb + i) * n + nb + i] * st->u[nb + i] * st->u[nb + i];
+  else
+    for (PetscInt i = 0; i < nm; i++)
+      for (PetscInt j = 0; j < nm; j++) st->energy.kinetic += 0.5 * st->u[nb + i] * st->M[(nb + i) * n + nb + j] * st->u[nb + j];
   for (PetscInt i = 0; i < nb; i++) st->u[i] = lf->first ? 0 : (qb[i] - lf->qprev[i]) / dt;
   for (PetscInt i = 0; i < nm && lf->damped; i++) {
     PetscReal du = 0;
@@ -215,10 +226,11 @@ PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&lf));
-  st->data        = lf;
-  st->ops.setup   = VIStepperSetUp_Leapfrog;
-  st->ops.step    = VIStepperStep_Leapfrog;
-  st->ops.advance = VIStepperAdvance_Leapfrog;
-  st->ops.destroy = VIStepperDestroy_Leapfrog;
+  st->data          = lf;
+  st->ops.setup     = VIStepperSetUp_Leapfrog;
+  st->ops.step      = VIStepperStep_Leapfrog;
+  st->ops.advance   = VIStepperAdvance_Leapfrog;
+  st->ops.destroy   = VIStepperDestroy_Leapfrog;
+  st->scheme_energy = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

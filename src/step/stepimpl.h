@@ -75,7 +75,8 @@ struct _p_VIStepper {
   VIEnergy       energy;
   PetscReal      bound;
   PetscLogDouble matvec_time;
-  PetscReal      energy0; /* kinetic + potential at the first record */
+  PetscReal      energy0;       /* kinetic + potential at the first record */
+  PetscBool      scheme_energy; /* the scheme's step sets energy.kinetic and energy.potential of its level */
 
   /* records */
   PetscInt          nt, max_t, nout;

@@ -31,6 +31,7 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscFunctionBeginUser;
   if (st->ops.destroy) PetscCall((*st->ops.destroy)(st));
   PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
+  st->scheme_energy = PETSC_FALSE;
   PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
   PetscCall(PetscFree3(st->f, st->g0, st->g0_rate));
   /* grown one by one with PetscRealloc: freed one by one (PetscFree5 assumes one coalesced block) */
@@ -226,15 +227,18 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     st->force_rec[k * st->nc + j] = st->lambda[st->sys->offsets[j]];
   }
   {
-    PetscReal T = 0, V = 0, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
-    for (PetscInt i = 0; i < n; i++) {
-      PetscReal Mu = 0, Kq = 0;
-      for (PetscInt j = 0; j < n; j++) {
-        Mu += st->M[i * n + j] * st->u[j];
-        Kq += st->K[i * n + j] * st->q[j];
+    PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
+    if (!st->scheme_energy) {
+      T = V = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal Mu = 0, Kq = 0;
+        for (PetscInt j = 0; j < n; j++) {
+          Mu += st->M[i * n + j] * st->u[j];
+          Kq += st->K[i * n + j] * st->q[j];
+        }
+        T += 0.5 * st->u[i] * Mu;
+        V += 0.5 * st->q[i] * Kq;
       }
-      T += 0.5 * st->u[i] * Mu;
-      V += 0.5 * st->q[i] * Kq;
     }
     st->energy.kinetic   = T;
     st->energy.potential = V;
