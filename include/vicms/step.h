@@ -36,6 +36,8 @@ PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed);
+/* The case's scalar contact parameters: friction coefficient and mean gap (the same for every contact). */
+PETSC_EXTERN PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean);
 /* Initial displacement q0 and velocity u0 (n), from the -init options. */
 PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
@@ -77,6 +79,7 @@ PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
 PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
 PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);
+PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_time);
 /* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
 /* Integrate from the initial state to the end time, recording every output_every-th step. Not collective beyond the

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <vicms.h>
-#include "step/stepimpl.h" /* simulate reports the stepper's and system's settings */
 
 PETSC_INTERN PetscErrorCode VIAppModes(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppInfo(MPI_Comm comm);

@@ -51,9 +51,11 @@ PetscErrorCode VIAppSimulate(MPI_Comm comm)
     if (rank == 0) {
       /* one rank writes: the case runs replicated on the communicator */
       const char *columns[4] = {"step_dt", "step_end_time", "contact_mu", "contact_gap"};
-      PetscReal   params[4]  = {st->dt, st->t_end, sys->mu_all, sys->gap_mean};
+      PetscReal   params[4];
       const char *names[256];
       hid_t       file = -1;
+      PetscCall(VIStepperGetTimeStep(st, &params[0], &params[1]));
+      PetscCall(VISystemGetContactParameters(sys, &params[2], &params[3]));
       for (PetscInt o = 0; o < PetscMin(nout, 256); o++) PetscCall(VIROMGetOutput(rom, o, &names[o], NULL));
       ierr = VIResultsCreate(results_file, 1, 4, columns, params, &file);
       if (!ierr)

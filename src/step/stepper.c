@@ -81,6 +81,14 @@ PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_ti
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_time)
+{
+  PetscFunctionBeginUser;
+  if (dt) *dt = st->dt;
+  if (end_time) *end_time = st->t_end;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 {
   PetscReal dt = st->dt, t_end = st->t_end;

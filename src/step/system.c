@@ -245,6 +245,14 @@ PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean)
+{
+  PetscFunctionBeginUser;
+  if (mu) *mu = sys->mu_all;
+  if (gap_mean) *gap_mean = sys->gap_mean;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0)
 {
   PetscFunctionBeginUser;
