@@ -10,3 +10,4 @@
 #include <vicms/contact.h>
 #include <vicms/excite.h>
 #include <vicms/step.h>
+#include <vicms/ensemble.h>

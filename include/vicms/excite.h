@@ -34,6 +34,7 @@ PETSC_EXTERN PetscErrorCode VIExcitationSetHarmonic(VIExcitation e, PetscReal fr
 PETSC_EXTERN PetscErrorCode VIExcitationSetSweep(VIExcitation e, PetscReal f0, PetscReal rate, PetscBool down);
 PETSC_EXTERN PetscErrorCode VIExcitationSetBump(VIExcitation e, PetscReal frequency, PetscReal center, PetscReal width);
 PETSC_EXTERN PetscErrorCode VIExcitationSetNoise(VIExcitation e, PetscReal f_lo, PetscReal f_hi, PetscInt harmonics, PetscInt seed);
+PETSC_EXTERN PetscErrorCode VIExcitationGetType(VIExcitation e, VIExciteType *type);
 /* Value and time derivative at t (either output may be NULL). Not collective, no allocation: safe in a time-step loop. */
 PETSC_EXTERN PetscErrorCode VIExcitationEvaluate(VIExcitation e, PetscReal t, PetscReal *value, PetscReal *rate);
 /* Instantaneous frequency at t (Hz): f for harmonic and bump, f(t) for sweeps, 0 for constant, the band centre for noise. */

@@ -48,13 +48,7 @@ PETSC_EXTERN PetscErrorCode VIH5CreateGroup(hid_t file, const char path[]);
    free with PetscStrArrayDestroy(). */
 PETSC_EXTERN PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscInt *n, char ***names);
 
-/* Results file (DESIGN.md "Results"): header, one group per case, per-case status and statistics. Rank-local (the
-   writer is one rank). columns: names of the case parameters (ncols), written as the attribute "columns". */
-PETSC_EXTERN PetscErrorCode VIResultsCreate(const char path[], PetscInt ncases, PetscInt ncols, const char *const columns[],
-                                            const PetscReal parameters[], hid_t *file);
-/* One finished case k: t (nt), outputs (nt x nout, attribute "columns"), gaps and forces (nt x nc), energy (nt x 7),
-   and its statistics; status "done" or "failed" with the message. */
-PETSC_EXTERN PetscErrorCode VIResultsWriteCase(hid_t file, PetscInt k, PetscInt nt, const PetscReal t[], PetscInt nout, const char *const out_names[],
-                                               const PetscReal outputs[], PetscInt nc, const PetscReal gaps[], const PetscReal forces[],
-                                               const PetscReal energy[], PetscBool failed, const char message[], PetscInt steps, PetscReal wall_time,
-                                               PetscReal iterations_mean, PetscInt iterations_max, PetscInt nonconverged);
+/* A 1-D dataset of n variable-length strings. */
+PETSC_EXTERN PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const char *const strings[]);
+/* Copy the object (group with everything in it, or dataset) src_path of src to dst_path of dst, creating groups. */
+PETSC_EXTERN PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[]);

@@ -36,6 +36,9 @@ PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed);
+/* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
+   and type VI_EXCITE_CONSTANT when no load has one. */
+PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
 /* The case's scalar contact parameters: friction coefficient and mean gap (the same for every contact). */
 PETSC_EXTERN PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean);
 /* Initial displacement q0 and velocity u0 (n), from the -init options. */
@@ -61,9 +64,10 @@ typedef struct {
 typedef struct {
   PetscInt       steps, contact_solves, contact_iterations, contact_iterations_max, nonconverged;
   PetscReal      contact_residual_max; /* largest residual among non-converged solves */
-  PetscBool      unstable;
+  PetscBool      unstable;             /* the run blew up (NaN, or |q| beyond the bound) */
   PetscReal      unstable_time;
-  char           message[256];
+  PetscBool      failed;       /* the run stopped early: unstable, or more non-converged contact solves than allowed */
+  char           message[256]; /* why it failed */
   PetscLogDouble wall_time;
   PetscLogDouble matvec_time; /* one dense n x n matrix-vector product with the ROM's K, timed at set-up: the unit of a step's cost */
 } VIStepStats;
@@ -74,16 +78,22 @@ PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
 /* Options: -step_type leapfrog|moreau, -step_dt, -step_end_time, -step_start_time, -step_output_every N (record every
    N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
-   -step_restitution e (moreau), -step_moreau_variant symmetric|theta, -step_theta θ, and the contact solver's
-   -contact_solver ... options. */
+   -step_restitution e (moreau), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
+   stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and
+   reported), and the contact solver's -contact_solver ... options. */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
 PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
 PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);
 PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_time);
+/* A function called on every rank of the stepper's communicator every 64 steps with the current time; not collective by itself. The ensemble uses it
+ * to serve its scheduler during long cases. */
+PETSC_EXTERN PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VIStepper, PetscReal, void *), void *ctx);
 /* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
-/* Integrate from the initial state to the end time, recording every output_every-th step. Not collective beyond the
-   stepper's communicator; an unstable run ends early with stats->unstable set, not with an error. */
+/* Integrate from the initial state to the end time, recording every output_every-th step. Collective on the stepper's
+   communicator (a case's rank group): the dense row blocks of the ROM operators are split over its ranks, and every rank
+   ends with the same, bitwise identical, state and records. A run that fails (unstable, too many non-converged contact
+   solves) ends early with stats->failed set and the reason in stats->message, not with an error. */
 PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
 /* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts),
    energy (nt x 7: kinetic, potential, damping, friction, external work, obstacle work, balance error). Owned by the stepper. */

@@ -12,7 +12,9 @@ static const char usage[] =
     "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM or a modes file; or -file FILE.h5)\n"
     "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
     "  reduce     component mode synthesis of the parent model into a ROM file (-cms_type, -cms_num_modes, -rom_file)\n"
-    "  simulate   one contact case on a ROM: nonsmooth time stepping -> results file (-rom_file, -step_type, -step_dt, -results_file)\n"
+    "  simulate   the contact cases of a job on a ROM (one case, or grids, sweeps, samples with -cases_*) on groups of ranks:\n"
+    "             nonsmooth time stepping -> results file (-rom_file, -step_type, -step_dt, -results_file, -cases_group_size)\n"
+    "  run        reduce, then simulate, in one job\n"
     "  version    print the version\n"
     "\n"
     "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
@@ -22,7 +24,7 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}};
+static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}};
 
 const char *VIAppArgument = NULL;
 

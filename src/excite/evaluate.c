@@ -89,6 +89,13 @@ PetscErrorCode VIExcitationEvaluate(VIExcitation e, PetscReal t, PetscReal *valu
 }
 
 /* VIExcitationGetFrequency - f for harmonic and bump, f(t) for sweeps, 0 for constant, (f_lo + f_hi) / 2 for noise. Not collective. */
+PetscErrorCode VIExcitationGetType(VIExcitation e, VIExciteType *type)
+{
+  PetscFunctionBeginUser;
+  *type = e->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIExcitationGetFrequency(VIExcitation e, PetscReal t, PetscReal *f)
 {
   PetscFunctionBeginUser;

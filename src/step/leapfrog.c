@@ -11,6 +11,8 @@ typedef struct {
   PetscReal  *ui_half;                 /* nm: inner velocity u^{k-1/2} */
   PetscReal  *fb_prev, *qprev, *fprev; /* previous level: contact forces (also the solver's warm start), q, f */
   PetscReal  *r, *tmp;                 /* nm work */
+  PetscReal  *kr;                      /* 2 nm: per inner row, (K q)_i and the right-hand side r_i */
+  VIRowSplit  rows, rows2;             /* inner rows over the case's group: one entry per row, and the (K q, r) pairs */
   PetscBool  *active;
   PetscBool   friction, first, diagonal; /* diagonal: M_ii and D_ii are diagonal (MacNeal, modal damping), A and B too */
   PetscBool   damped;
@@ -27,6 +29,9 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * nm, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
   PetscCall(PetscCalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
   PetscCall(PetscCalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
+  PetscCall(PetscCalloc1(2 * nm, &lf->kr));
+  PetscCall(VIRowSplitCreate(st->comm, nm, 1, &lf->rows));
+  PetscCall(VIRowSplitCreate(st->comm, nm, 2, &lf->rows2));
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < nb; j++) lf->Kbb_inv[i * nb + j] = st->K[i * n + j];
   PetscCall(VIInvertSPD(st->comm, nb, lf->Kbb_inv, "The boundary stiffness K_bb of the ROM"));
@@ -152,24 +157,32 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
 
   /* Eq. (2) with Eqs. (9)-(10): (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f_i - K_ii q_i - K_ib q_b) */
   /* potential energy of level k from what the step computes anyway: q^T K q = q_i^T (K q)_i + q_b^T (f_b + lambda) (Eq. 1) */
-  st->energy.potential = 0;
-  for (PetscInt b = 0; b < nb; b++) st->energy.potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
-  for (PetscInt i = 0; i < nm; i++) {
+  /* the O(nm n) part, split over the group: (K q)_i and r_i of this rank's inner rows, then gathered */
+  for (PetscInt i = lf->rows2.lo; i < lf->rows2.hi; i++) {
     const PetscReal *Ki = st->K + (nb + i) * n;
     PetscReal        s = f[nb + i], kq = 0;
     for (PetscInt j = 0; j < n; j++) kq += Ki[j] * st->q[j];
-    st->energy.potential += 0.5 * qi[i] * kq;
     s -= kq;
     if (lf->diagonal)
       s += lf->B[i * nm + i] * lf->ui_half[i] / dt;
     else
       for (PetscInt j = 0; j < nm; j++) s += lf->B[i * nm + j] * lf->ui_half[j] / dt;
-    lf->r[i] = dt * s;
+    lf->kr[2 * i]     = kq;
+    lf->kr[2 * i + 1] = dt * s;
+  }
+  PetscCall(VIRowSplitGather(&lf->rows2, lf->kr));
+  st->energy.potential = 0;
+  for (PetscInt b = 0; b < nb; b++) st->energy.potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
+  for (PetscInt i = 0; i < nm; i++) {
+    st->energy.potential += 0.5 * qi[i] * lf->kr[2 * i];
+    lf->r[i] = lf->kr[2 * i + 1];
   }
   if (lf->diagonal)
     for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->A[i * nm + i] * lf->r[i];
-  else
-    VIMatVec(nm, nm, lf->A, nm, lf->r, 0.0, lf->tmp);
+  else {
+    VIMatVec(lf->rows.hi - lf->rows.lo, nm, lf->A + lf->rows.lo * nm, nm, lf->r, 0.0, lf->tmp + lf->rows.lo);
+    PetscCall(VIRowSplitGather(&lf->rows, lf->tmp));
+  }
   /* level k is complete: velocity u^k = (u^{k-1/2} + u^{k+1/2}) / 2 for the records, damping work at the midpoint */
   for (PetscInt i = 0; i < nm; i++) st->u[nb + i] = 0.5 * (lf->ui_half[i] + lf->tmp[i]);
   st->energy.kinetic = 0;
@@ -215,6 +228,9 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
   PetscCall(PetscFree4(lf->Kbb_inv, lf->S, lf->A, lf->B));
   PetscCall(PetscFree5(lf->qb_pre, lf->qb_prev, lf->ui_half, lf->r, lf->tmp));
   PetscCall(PetscFree4(lf->fb_prev, lf->qprev, lf->fprev, lf->active));
+  PetscCall(PetscFree(lf->kr));
+  PetscCall(VIRowSplitDestroy(&lf->rows));
+  PetscCall(VIRowSplitDestroy(&lf->rows2));
   PetscCall(VIActiveSetDestroy(&lf->as));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);

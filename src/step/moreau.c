@@ -10,6 +10,7 @@ typedef struct {
   PetscReal  *rhs, *f1, *qprev, *fprev;
   PetscBool  *active;
   PetscBool   friction, first;
+  VIRowSplit  rows; /* rows of the n x n products over the case's group */
   VIActiveSet as;
 } VIMoreau;
 
@@ -35,6 +36,7 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   for (PetscInt j = 0; j < st->nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
   PetscCall(VIActiveSetCreate(st->nb, st->nc, &mo->as));
+  PetscCall(VIRowSplitCreate(st->comm, n, 1, &mo->rows));
   PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
   PetscCall(PetscArraycpy(st->q, q0, n));
   PetscCall(PetscArraycpy(mo->uh, u0, n));
@@ -73,21 +75,25 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
     /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
       PetscReal s = dt * f[i];
       for (PetscInt j = 0; j < n; j++) s += mo->B[i * n + j] * mo->uh[j] - dt * st->K[i * n + j] * st->q[j];
       mo->rhs[i] = s;
     }
-    VIMatVec(n, n, mo->A, n, mo->rhs, 0.0, mo->unew);
+    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
+    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
+    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
   } else {
     /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
     PetscCall(VISystemEvaluateForce(sys, t + dt, mo->f1));
-    for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
       PetscReal s = (1 - th) * f[i] + th * mo->f1[i];
       for (PetscInt j = 0; j < n; j++) s -= st->K[i * n + j] * st->q[j] + (st->D[i * n + j] + th * dt * st->K[i * n + j]) * mo->uh[j];
       mo->rhs[i] = dt * s;
     }
-    VIMatVec(n, n, mo->A, n, mo->rhs, 0.0, mo->unew);
+    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
+    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
+    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
     for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->uh[i];
   }
   PetscCall(PetscArrayzero(st->lambda, st->nb));
@@ -171,6 +177,7 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
   PetscCall(PetscFree4(mo->A, mo->B, mo->uh, mo->unew));
   PetscCall(PetscFree5(mo->rhs, mo->f1, mo->qprev, mo->fprev, mo->active));
   PetscCall(VIActiveSetDestroy(&mo->as));
+  PetscCall(VIRowSplitDestroy(&mo->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

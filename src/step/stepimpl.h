@@ -48,6 +48,21 @@ typedef struct {
 
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
 
+/* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
+   rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical. */
+typedef struct {
+  MPI_Comm     comm;
+  PetscMPIInt  size;
+  PetscInt     lo, hi;
+  PetscMPIInt *counts, *displs; /* in units of the gathered entries */
+  PetscInt     width;           /* entries per row */
+} VIRowSplit;
+
+PETSC_INTERN PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt width, VIRowSplit *rs);
+/* In place: y holds m * width entries, this rank's rows filled; on return all rows are filled on every rank. */
+PETSC_INTERN PetscErrorCode VIRowSplitGather(VIRowSplit *rs, PetscReal y[]);
+PETSC_INTERN PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs);
+
 struct _p_VIStepper {
   MPI_Comm        comm;
   VISystem        sys;
@@ -58,8 +73,12 @@ struct _p_VIStepper {
   VIContactSolver solver;
 
   PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
-  PetscInt        output_every;
+  PetscInt        output_every, max_nonconverged;
   VIMoreauVariant variant;
+
+  /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
+  PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
+  void *monitor_ctx;
 
   /* the system, cached */
   PetscInt         n, nb, nm, nc;

@@ -13,14 +13,15 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   PetscFunctionBeginUser;
   PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&s));
-  s->comm          = comm;
-  s->type          = VI_STEPPER_LEAPFROG;
-  s->dt            = 1e-4;
-  s->t_end         = 1.0;
-  s->output_every  = 1;
-  s->blowup_factor = 1e6;
-  s->theta         = 0.5;
-  s->variant       = VI_MOREAU_SYMMETRIC;
+  s->comm             = comm;
+  s->type             = VI_STEPPER_LEAPFROG;
+  s->dt               = 1e-4;
+  s->t_end            = 1.0;
+  s->output_every     = 1;
+  s->blowup_factor    = 1e6;
+  s->theta            = 0.5;
+  s->variant          = VI_MOREAU_SYMMETRIC;
+  s->max_nonconverged = -1;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
   *st = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -60,6 +61,14 @@ PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys)
 {
   PetscFunctionBeginUser;
   st->sys = sys;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VIStepper, PetscReal, void *), void *ctx)
+{
+  PetscFunctionBeginUser;
+  st->monitor     = monitor;
+  st->monitor_ctx = ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -109,6 +118,8 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
                              (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
   PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
+  PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
+                            st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
   PetscCall(VIStepperSetTimeStep(st, dt, t_end));
   PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
@@ -287,12 +298,22 @@ PetscErrorCode VIStepperRun(VIStepper st)
     if (PetscIsInfOrNanReal(qmax) || qmax > st->bound) {
       st->stats.unstable      = PETSC_TRUE;
       st->stats.unstable_time = t;
+      st->stats.failed        = PETSC_TRUE;
       PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message),
                               "unstable at t = %g: |q| = %g exceeds %g (blow-up factor %g); reduce -step_dt", (double)t, (double)qmax,
                               (double)st->bound, (double)st->blowup_factor));
       break;
     }
+    if (st->max_nonconverged >= 0 && st->stats.nonconverged > st->max_nonconverged) {
+      st->stats.failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message),
+                              "contact not converged at t = %g: %" PetscInt_FMT
+                              " solves reached -contact_max_it (limit -step_max_nonconverged %" PetscInt_FMT "), largest residual %g",
+                              (double)t, st->stats.nonconverged, st->max_nonconverged, (double)st->stats.contact_residual_max));
+      break;
+    }
     if (k % st->output_every == 0 || k == nsteps) PetscCall(VIStepperRecord(st, t));
+    if (st->monitor && k % 64 == 0) PetscCall((*st->monitor)(st, t, st->monitor_ctx));
     if (k < nsteps) PetscCall((*st->ops.advance)(st));
   }
   PetscCall(PetscTime(&t1));
@@ -347,11 +368,48 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
   if (s->steps && s->matvec_time > 0)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  time per step: %.3g s = %.2f dense %" PetscInt_FMT "x%" PetscInt_FMT " matrix-vector products\n",
                                      (double)(s->wall_time / s->steps), (double)(s->wall_time / s->steps / s->matvec_time), st->n, st->n));
-  if (s->unstable) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
+  if (s->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ------------------------------------------------------------------ shared kernels of the schemes */
+
+PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt width, VIRowSplit *rs)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(rs, sizeof(*rs)));
+  rs->comm  = comm;
+  rs->width = width;
+  PetscCallMPI(MPI_Comm_size(comm, &rs->size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMalloc2(rs->size, &rs->counts, rs->size, &rs->displs));
+  for (PetscMPIInt r = 0; r < rs->size; r++) {
+    PetscInt lo = (m * r) / rs->size, hi = (m * (r + 1)) / rs->size;
+    PetscCall(PetscMPIIntCast(lo * width, &rs->displs[r]));
+    PetscCall(PetscMPIIntCast((hi - lo) * width, &rs->counts[r]));
+    if (r == rank) {
+      rs->lo = lo;
+      rs->hi = hi;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIRowSplitGather(VIRowSplit *rs, PetscReal y[])
+{
+  PetscFunctionBeginUser;
+  if (rs->size > 1) PetscCallMPI(MPI_Allgatherv(MPI_IN_PLACE, 0, MPIU_REAL, y, rs->counts, rs->displs, MPIU_REAL, rs->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(rs->counts, rs->displs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[])
 {

@@ -245,6 +245,23 @@ PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type)
+{
+  PetscFunctionBeginUser;
+  *f    = 0;
+  *type = VI_EXCITE_CONSTANT;
+  for (PetscInt l = 0; l < sys->num_loads; l++) {
+    VIExciteType lt;
+    PetscCall(VIExcitationGetType(sys->load_fn[l], &lt));
+    if (lt == VI_EXCITE_HARMONIC || lt == VI_EXCITE_SWEEP_LINEAR || lt == VI_EXCITE_SWEEP_LOG) {
+      PetscCall(VIExcitationGetFrequency(sys->load_fn[l], t, f));
+      *type = lt;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean)
 {
   PetscFunctionBeginUser;

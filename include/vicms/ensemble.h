@@ -1,0 +1,90 @@
+/* vicms ensemble module: sets of contact cases (grids, sweeps, seeded samples) and their scheduling over rank groups. */
+#pragma once
+
+#include <vicms/step.h>
+#include <petscviewer.h>
+
+/* Distributions of sampled parameters. */
+typedef enum { VI_DIST_UNIFORM, VI_DIST_NORMAL, VI_DIST_LOGNORMAL, VI_DIST_TRUNCATED_NORMAL } VIDistType;
+PETSC_EXTERN const char *const VIDistTypes[]; /* "uniform", "normal", "lognormal", "truncated_normal", trailer */
+
+typedef enum { VI_SAMPLING_MONTE_CARLO, VI_SAMPLING_LATIN_HYPERCUBE } VISamplingType;
+PETSC_EXTERN const char *const VISamplingTypes[]; /* "mc", "lhs", trailer */
+
+/* ---------------------------------------------------------------- the set of cases */
+
+typedef struct _p_VICaseSet *VICaseSet;
+
+PETSC_EXTERN PetscErrorCode VICaseSetCreate(MPI_Comm comm, VICaseSet *cs);
+/*
+  A case set is a table: one row per case, one column per parameter. A parameter is named by the case option it sets,
+  without the dash (contact_mu, load_tip_frequency, step_dt, ...). Options:
+
+  -cases_grid NAME:FROM:TO:N[:log][,NAME:...]   N values from FROM to TO (linear, or logarithmic), one axis per item;
+                                               the cases are the Cartesian product of the axes, the first axis slowest
+  -cases_values NAME:V1/V2/.../Vn[,NAME:...]   an axis of explicit values (joins the product like a grid axis)
+  -cases_sweep LOAD:F0:F1[:up|down|both]       frequency sweeps of load LOAD between F0 and F1 Hz (default both): one case
+                                               per direction, with columns load_LOAD_frequency (the start: F0 up, F1 down),
+                                               load_LOAD_sweep_down (0, 1) and step_end_time (the time the sweep takes at
+                                               the rate of the -load_LOAD_sweep_* options); joins the product as an axis
+  -cases_random NAME:uniform:A:B | NAME:normal:MEAN:SD | NAME:lognormal:MU:SIGMA (of the logarithm) |
+                NAME:truncated_normal:MEAN:SD:LO:HI [,NAME:...]   sampled parameters
+  -cases_samples S                             samples per grid point (default 1)
+  -cases_sampling mc|lhs                       Monte Carlo or Latin hypercube (per grid point, over the random parameters)
+  -cases_seed SEED                             the job seed; the samples of grid point g come from a PetscRandom seeded
+                                               from (SEED, g), so a case depends only on its index, S and the seed
+
+  With no option the set has one case with no parameters. Grid and random parameters combine: every grid point gets S
+  samples; the case index is g * S + j.
+*/
+PETSC_EXTERN PetscErrorCode VICaseSetSetFromOptions(VICaseSet cs);
+PETSC_EXTERN PetscErrorCode VICaseSetGetSize(VICaseSet cs, PetscInt *num_cases, PetscInt *num_params);
+PETSC_EXTERN PetscErrorCode VICaseSetGetParameterName(VICaseSet cs, PetscInt p, const char **name);
+/* The parameter table, row-major num_cases x num_params, the same on every rank. */
+PETSC_EXTERN PetscErrorCode VICaseSetGetTable(VICaseSet cs, const PetscReal **table);
+/* Whether the set has random parameters (the job is an uncertainty-quantification ensemble). */
+PETSC_EXTERN PetscErrorCode VICaseSetIsSampled(VICaseSet cs, PetscBool *sampled);
+/* Set "-NAME value" for every parameter of case k in the global options database, remembering what was there;
+   VICaseSetRestore puts the previous values back. Not collective. */
+PETSC_EXTERN PetscErrorCode VICaseSetApply(VICaseSet cs, PetscInt k);
+PETSC_EXTERN PetscErrorCode VICaseSetRestore(VICaseSet cs);
+PETSC_EXTERN PetscErrorCode VICaseSetView(VICaseSet cs, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VICaseSetDestroy(VICaseSet *cs);
+
+/* Standard normal distribution: cumulative and its inverse (full double precision; used by the sampling). */
+PETSC_EXTERN PetscReal VINormalCDF(PetscReal x);
+PETSC_EXTERN PetscReal VINormalQuantile(PetscReal p);
+
+/* ---------------------------------------------------------------- running an ensemble */
+
+typedef struct _p_VIEnsemble *VIEnsemble;
+
+PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);
+/* The ROM the cases run on (loaded on every rank of the communicator; referenced, not copied). */
+PETSC_EXTERN PetscErrorCode VIEnsembleSetROM(VIEnsemble ens, VIROM rom);
+/*
+  Options:
+  -results_file PATH            where the results go (default results.h5); finished cases wait in PATH.cases/ until they
+                                are merged into PATH
+  -cases_group_size G           ranks per group (default 1); the ranks split into groups of G consecutive ranks, and each
+                                group runs one case at a time with the ROM operators split over its ranks
+  -cases_merge_interval S       merge finished cases into the results file at most every S seconds (default 10; 0: after
+                                every case); the file is replaced atomically, so it is always complete and readable
+  -cases_keep_series            store each case's time series (default true); false keeps the statistics only
+  -cases_quiet                  no progress line
+  -cases_progress_interval S    seconds between progress lines (default 2)
+  -summary_output NAME          the ROM output the frequency-response summaries use (default: the first)
+  -summary_steady_fraction F    the last fraction of a case taken as its steady state (default 0.25)
+  -summary_bins B               histogram bins of the sampled quantities (default 20)
+  and the case set's -cases_* options.
+*/
+PETSC_EXTERN PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens);
+/*
+  VIEnsembleRun - run every case of the set that the results file does not hold yet, dynamically over the rank groups,
+  write each finished case at once, merge them and the summaries into the results file, and print a summary.
+  Collective. A case that fails (unstable, contact not converged past its limit, an error in its own parameters) is
+  recorded as failed with its message and the others go on; an error in the job itself (found on the first case's
+  set-up) stops the job on every rank.
+*/
+PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
+PETSC_EXTERN PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens);

@@ -1,0 +1,460 @@
+/* VIEnsemble: runs the cases of a job on groups of ranks, writes each finished case at once, merges, summarizes. */
+#include "ensembleimpl.h"
+#include <vicms/sys.h>
+
+struct _p_VIEnsemble {
+  MPI_Comm  comm, group;
+  VIROM     rom;
+  VICaseSet cs;
+  char      results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
+  PetscInt  group_size, bins, ngroups;
+  PetscReal merge_interval, progress_interval, steady_fraction;
+  PetscBool keep_series, quiet, overwrite;
+  char      output_name[128];
+  PetscInt  output; /* index of the summary output, -1 when the ROM has none */
+  char     *job;    /* fingerprint of the options that decide the results */
+
+  /* quantities */
+  PetscInt nq;
+  char   **qnames;
+
+  /* rank 0: the state of every case, progress, merging */
+  PetscMPIInt    rank;
+  PetscInt      *status, ntodo, nfinished, nfailed_now;
+  PetscLogDouble t_start, t_progress, t_merge;
+  PetscBool      dirty; /* finished cases wait in the journal */
+  VIScheduler    sched;
+};
+
+PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
+{
+  VIEnsemble e;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&e));
+  e->comm              = comm;
+  e->group_size        = 1;
+  e->bins              = 20;
+  e->merge_interval    = 10;
+  e->progress_interval = 2;
+  e->steady_fraction   = 0.25;
+  e->keep_series       = PETSC_TRUE;
+  e->group             = MPI_COMM_NULL;
+  PetscCall(PetscStrncpy(e->results, "results.h5", sizeof(e->results)));
+  PetscCall(VICaseSetCreate(comm, &e->cs));
+  *ens = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
+{
+  VIEnsemble e;
+
+  PetscFunctionBeginUser;
+  if (!ens || !*ens) PetscFunctionReturn(PETSC_SUCCESS);
+  e = *ens;
+  PetscCall(VICaseSetDestroy(&e->cs));
+  PetscCall(VISchedulerDestroy(&e->sched));
+  if (e->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&e->group));
+  if (e->qnames) PetscCall(PetscStrArrayDestroy(&e->qnames));
+  PetscCall(PetscFree(e->status));
+  PetscCall(PetscFree(e->job));
+  PetscCall(PetscFree(e));
+  *ens = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleSetROM(VIEnsemble ens, VIROM rom)
+{
+  PetscFunctionBeginUser;
+  ens->rom = rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(ens->comm, NULL, "Ensemble of contact cases on rank groups", "VIEnsemble");
+  PetscCall(PetscOptionsString("-results_file", "Where the results go (finished cases wait in RESULTS.cases/ until merged)", "", ens->results,
+                               ens->results, sizeof(ens->results), NULL));
+  PetscCall(PetscOptionsBool("-results_overwrite", "Start afresh: remove an existing results file and its journal", "", ens->overwrite,
+                             &ens->overwrite, NULL));
+  PetscCall(PetscOptionsInt("-cases_group_size", "Ranks per group; each group runs one case at a time", "", ens->group_size, &ens->group_size, NULL));
+  PetscCall(PetscOptionsReal("-cases_merge_interval", "Merge finished cases into the results file at most every this many seconds (0: after each)",
+                             "", ens->merge_interval, &ens->merge_interval, NULL));
+  PetscCall(PetscOptionsBool("-cases_keep_series", "Store each case's time series (false: its quantities only)", "", ens->keep_series,
+                             &ens->keep_series, NULL));
+  PetscCall(PetscOptionsBool("-cases_quiet", "No progress line", "", ens->quiet, &ens->quiet, NULL));
+  PetscCall(
+      PetscOptionsReal("-cases_progress_interval", "Seconds between progress lines", "", ens->progress_interval, &ens->progress_interval, NULL));
+  PetscCall(PetscOptionsString("-summary_output", "ROM output of the frequency-response summaries (default: the first)", "", ens->output_name,
+                               ens->output_name, sizeof(ens->output_name), NULL));
+  PetscCall(PetscOptionsReal("-summary_steady_fraction", "Last fraction of a case taken as its steady state", "", ens->steady_fraction,
+                             &ens->steady_fraction, NULL));
+  PetscCall(PetscOptionsInt("-summary_bins", "Histogram bins of the sampled quantities", "", ens->bins, &ens->bins, NULL));
+  PetscOptionsEnd();
+  PetscCallMPI(MPI_Comm_size(ens->comm, &size));
+  PetscCheck(ens->group_size >= 1 && ens->group_size <= size, ens->comm, PETSC_ERR_USER_INPUT,
+             "-cases_group_size: got %" PetscInt_FMT ", expected 1 to %d (the number of ranks)", ens->group_size, size);
+  PetscCheck(ens->steady_fraction > 0 && ens->steady_fraction <= 1, ens->comm, PETSC_ERR_USER_INPUT,
+             "-summary_steady_fraction: got %g, expected a value in (0, 1]", (double)ens->steady_fraction);
+  PetscCheck(ens->bins >= 1, ens->comm, PETSC_ERR_USER_INPUT, "-summary_bins: got %" PetscInt_FMT ", expected >= 1", ens->bins);
+  PetscCheck(ens->merge_interval >= 0, ens->comm, PETSC_ERR_USER_INPUT, "-cases_merge_interval: got %g, expected >= 0", (double)ens->merge_interval);
+  PetscCall(PetscSNPrintf(ens->journal, sizeof(ens->journal), "%s.cases", ens->results));
+  PetscCall(VICaseSetSetFromOptions(ens->cs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options that decide the results, sorted: everything but scheduling, output and diagnostics. */
+static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
+{
+  static const char *const ignore[] = {"-cases_group_size",
+                                       "-cases_merge_interval",
+                                       "-cases_quiet",
+                                       "-cases_progress_interval",
+                                       "-results_file",
+                                       "-results_overwrite",
+                                       "-options_file",
+                                       "-log_view",
+                                       "-memory_view",
+                                       "-malloc_debug",
+                                       "-malloc_dump",
+                                       "-options_left",
+                                       "-info",
+                                       "-help",
+                                       "-summary_output",
+                                       "-summary_bins",
+                                       "-rom_file",
+                                       "-log_view_memory"};
+  char                    *all, *tok, *save = NULL, **items;
+  PetscInt                 n = 0;
+  size_t                   len;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscStrlen(all, &len));
+  PetscCall(PetscCalloc1(len + 1, &items));
+  /* tokens: an option starts with '-' and a letter; anything else is (part of) the previous option's value */
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (tok[0] == '-' && ((tok[1] >= 'a' && tok[1] <= 'z') || (tok[1] >= 'A' && tok[1] <= 'Z') || tok[1] == '_'))
+      items[n++] = tok;
+    else if (n) {
+      tok[-1] = ' '; /* glue the value to its option again */
+    }
+  }
+  {
+    PetscInt m = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscBool skip = PETSC_FALSE;
+      for (size_t j = 0; j < sizeof(ignore) / sizeof(ignore[0]); j++) {
+        size_t l = strlen(ignore[j]);
+        if (!strncmp(items[i], ignore[j], l) && (items[i][l] == 0 || items[i][l] == ' ')) skip = PETSC_TRUE;
+      }
+      if (!skip) items[m++] = items[i];
+    }
+    n = m;
+  }
+  for (PetscInt i = 1; i < n; i++)
+    for (PetscInt j = i; j > 0 && strcmp(items[j - 1], items[j]) > 0; j--) {
+      char *t      = items[j];
+      items[j]     = items[j - 1];
+      items[j - 1] = t;
+    }
+  PetscCall(PetscCalloc1(len + 2, &ens->job));
+  for (PetscInt i = 0; i < n; i++) {
+    if (i) PetscCall(PetscStrlcat(ens->job, " ", len + 2));
+    PetscCall(PetscStrlcat(ens->job, items[i], len + 2));
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- progress and merging (rank 0) */
+
+static PetscErrorCode VIEnsembleProgress(VIEnsemble ens, PetscBool force)
+{
+  PetscLogDouble now;
+  PetscInt       ncases, done = 0, failed = 0;
+
+  PetscFunctionBeginUser;
+  if (ens->quiet) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  if (!force && now - ens->t_progress < ens->progress_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  ens->t_progress = now;
+  PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
+  for (PetscInt k = 0; k < ncases; k++) {
+    if (ens->status[k] == 1) done++;
+    if (ens->status[k] == 2) failed++;
+  }
+  {
+    PetscReal elapsed = now - ens->t_start, left = ens->ntodo - ens->nfinished;
+    PetscReal remaining = ens->nfinished > 0 ? elapsed / ens->nfinished * left : -1;
+    if (remaining >= 0)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "  cases %" PetscInt_FMT "/%" PetscInt_FMT " finished (%" PetscInt_FMT " failed), %.1f s elapsed, ~%.1f s remaining\n",
+                            done + failed, ncases, failed, (double)elapsed, (double)remaining));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output, ens->output_name,
+                           ens->bins, ens->job));
+  PetscCall(PetscTime(&ens->t_merge));
+  ens->dirty = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: case k has finished (its file is in the journal). */
+static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
+{
+  VIEnsemble     ens = (VIEnsemble)ctx;
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  ens->status[k] = status;
+  ens->nfinished++;
+  ens->dirty = PETSC_TRUE;
+  PetscCall(VIEnsembleProgress(ens, ens->nfinished == ens->ntodo ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(PetscTime(&now));
+  if (now - ens->t_merge >= ens->merge_interval && ens->nfinished < ens->ntodo) PetscCall(VIEnsembleMerge(ens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Stepper monitor: rank 0 answers the other groups while it steps a case of its own. */
+static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
+{
+  VIEnsemble ens = (VIEnsemble)ctx;
+
+  PetscFunctionBeginUser;
+  if (ens->sched) PetscCall(VISchedulerServe(ens->sched));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- one case */
+
+static PetscErrorCode VICaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
+                                     const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
+  return n;
+}
+
+/* Set up and run case k on the group; the stepper stays alive for its records. */
+static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper st, VICaseResult *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VIStepperSetFromOptions(st));
+  PetscCall(VIStepperSetUp(st));
+  PetscCall(VIStepperSetMonitor(st, VIEnsembleMonitor, ens));
+  PetscCall(VIStepperRun(st));
+  PetscCall(VIStepperGetStats(st, &r->stats));
+  PetscCall(VIStepperGetSeries(st, &r->nt, &r->t, &r->outputs, &r->gaps, &r->forces, &r->energy));
+  PetscCall(VIROMGetNumOutputs(ens->rom, &r->nout));
+  PetscCall(VIROMGetContacts(ens->rom, &r->nc, NULL));
+  {
+    VIExciteType type;
+    PetscReal    f;
+    PetscCall(VISystemGetLoadFrequency(sys, r->t[0], &f, &type));
+    if (type != VI_EXCITE_CONSTANT) {
+      PetscCall(PetscMalloc1(r->nt, &r->frequency));
+      for (PetscInt i = 0; i < r->nt; i++) PetscCall(VISystemGetLoadFrequency(sys, r->t[i], &r->frequency[i], &type));
+      if ((type == VI_EXCITE_SWEEP_LINEAR || type == VI_EXCITE_SWEEP_LOG) && ens->output >= 0)
+        PetscCall(VISummaryEnvelope(r, ens->output, &r->nenv, &r->envelope));
+    }
+  }
+  PetscCall(VISummaryQuantities(r, ens->steady_fraction, r->quantities));
+  if (r->stats.failed) {
+    r->failed = PETSC_TRUE;
+    PetscCall(PetscStrncpy(r->message, r->stats.message, sizeof(r->message)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Run case k on the group and write it to the journal (the group's rank 0); its status is 1 done or 2 failed. */
+static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool verbose, PetscInt *status)
+{
+  VISystem       sys;
+  VIStepper      st;
+  VICaseResult   r;
+  PetscErrorCode ierr;
+  PetscMPIInt    grank, mine, any;
+  char           captured[256] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&r, sizeof(r)));
+  r.k  = k;
+  r.nq = ens->nq;
+  PetscCall(PetscMalloc1(ens->nq, &r.quantities));
+  for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
+  PetscCall(VISystemCreate(ens->group, &sys));
+  PetscCall(VIStepperCreate(ens->group, &st));
+  PetscCall(VISystemSetROM(sys, ens->rom));
+  PetscCall(VIStepperSetSystem(st, sys));
+  PetscCall(VICaseSetApply(ens->cs, k));
+  /* an error inside the case (its own parameters) fails the case, not the job */
+  PetscCall(PetscPushErrorHandler(VICaptureError, captured));
+  ierr = VIEnsembleCompute(ens, sys, st, &r);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(VICaseSetRestore(ens->cs));
+  mine = ierr ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, ens->group));
+  if (any) {
+    r.failed = PETSC_TRUE;
+    r.nt     = 0;
+    for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
+    PetscCall(PetscStrncpy(r.message, mine ? captured : "failed on another rank of the group", sizeof(r.message)));
+  }
+  if (verbose && !any) {
+    PetscCall(VISystemView(sys, NULL));
+    PetscCall(VIStepperView(st, NULL));
+  }
+  PetscCallMPI(MPI_Comm_rank(ens->group, &grank));
+  if (grank == 0) PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
+  *status = r.failed ? 2 : 1;
+  PetscCall(PetscFree(r.frequency));
+  PetscCall(PetscFree(r.envelope));
+  PetscCall(PetscFree(r.quantities));
+  PetscCall(VIStepperDestroy(&st));
+  PetscCall(VISystemDestroy(&sys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first case's set-up, on every group, outside any error capture: an error in the job's own options stops the job. */
+static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
+{
+  VISystem  sys;
+  VIStepper st;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemCreate(ens->group, &sys));
+  PetscCall(VIStepperCreate(ens->group, &st));
+  PetscCall(VISystemSetROM(sys, ens->rom));
+  PetscCall(VIStepperSetSystem(st, sys));
+  PetscCall(VICaseSetApply(ens->cs, 0));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VIStepperSetFromOptions(st));
+  PetscCall(VIStepperSetUp(st));
+  PetscCall(VICaseSetRestore(ens->cs));
+  PetscCall(VIStepperDestroy(&st));
+  PetscCall(VISystemDestroy(&sys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleRun(VIEnsemble ens)
+{
+  PetscMPIInt    rank, size;
+  PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ens->rom, ens->comm, PETSC_ERR_ORDER, "Call VIEnsembleSetROM() first");
+  PetscCallMPI(MPI_Comm_rank(ens->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(ens->comm, &size));
+  ens->rank = rank;
+  if (ens->group == MPI_COMM_NULL) PetscCallMPI(MPI_Comm_split(ens->comm, (PetscMPIInt)(rank / ens->group_size), rank, &ens->group));
+  ens->ngroups = (size + ens->group_size - 1) / ens->group_size;
+  PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
+  PetscCall(VIEnsembleFingerprint(ens));
+  PetscCall(VISummaryQuantityNames(ens->rom, &ens->nq, &ens->qnames));
+  ens->output = -1;
+  {
+    PetscInt nout;
+    PetscCall(VIROMGetNumOutputs(ens->rom, &nout));
+    for (PetscInt o = 0; o < nout; o++) {
+      const char *name;
+      PetscCall(VIROMGetOutput(ens->rom, o, &name, NULL));
+      if (!ens->output_name[0] || !strcmp(name, ens->output_name)) {
+        ens->output = o;
+        PetscCall(PetscStrncpy(ens->output_name, name, sizeof(ens->output_name)));
+        break;
+      }
+    }
+    PetscCheck(!ens->output_name[0] || ens->output >= 0, ens->comm, PETSC_ERR_USER_INPUT, "-summary_output: the ROM has no output '%s'",
+               ens->output_name);
+  }
+  PetscCall(VIEnsembleCheckJob(ens));
+  PetscCall(VIErrorSync(ens->comm, PETSC_SUCCESS));
+
+  /* rank 0: what the results file and the journal hold already, and the list of cases still to run */
+  PetscCall(PetscCalloc1(PetscMax(ncases, 1), &ens->status));
+  if (rank == 0) {
+    if (ens->overwrite) ierr = VIResultsRemove(ens->results, ens->journal);
+    if (!ierr) ierr = VIResultsScan(ens->results, ens->journal, ens->cs, ens->job, ens->status);
+    if (!ierr) ierr = PetscMalloc1(PetscMax(ncases, 1), &todo);
+    if (!ierr)
+      for (PetscInt k = 0; k < ncases; k++)
+        if (!ens->status[k]) todo[ens->ntodo++] = k;
+  }
+  PetscCall(VIErrorSync(ens->comm, ierr));
+  PetscCallMPI(MPI_Bcast(&ens->ntodo, 1, MPIU_INT, 0, ens->comm));
+  PetscCall(VICaseSetView(ens->cs, NULL));
+  PetscCall(PetscPrintf(ens->comm,
+                        "Running %" PetscInt_FMT " of %" PetscInt_FMT " cases on %" PetscInt_FMT " group%s of %s%" PetscInt_FMT " rank%s%s\n",
+                        ens->ntodo, ncases, ens->ngroups, ens->ngroups == 1 ? "" : "s", size % ens->group_size ? "up to " : "", ens->group_size,
+                        ens->group_size == 1 ? "" : "s", ens->ntodo < ncases ? " (the others finished in an earlier run)" : ""));
+  PetscCall(PetscTime(&ens->t_start));
+  ens->t_merge = ens->t_progress = ens->t_start;
+  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, VIEnsembleFinished, ens, &ens->sched));
+  PetscCall(PetscFree(todo));
+  for (;;) {
+    PetscCall(VISchedulerNext(ens->sched, finished, fstatus, &next));
+    if (next < 0) break;
+    PetscCall(VIEnsembleRunCase(ens, next, ncases == 1 ? PETSC_TRUE : PETSC_FALSE, &fstatus));
+    finished = next;
+    nmine++;
+  }
+  PetscCall(VISchedulerFinish(ens->sched));
+  PetscCall(VISchedulerDestroy(&ens->sched));
+  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite)) ierr = VIEnsembleMerge(ens);
+  PetscCall(VIErrorSync(ens->comm, ierr));
+  if (rank == 0) {
+    PetscLogDouble now;
+    PetscInt       done = 0, failed = 0;
+    PetscCall(PetscTime(&now));
+    for (PetscInt k = 0; k < ncases; k++) {
+      if (ens->status[k] == 1) done++;
+      if (ens->status[k] == 2) failed++;
+    }
+    PetscCall(PetscPrintf(
+        PETSC_COMM_SELF,
+        "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)\n", ncases,
+        done, failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+    if (failed) {
+      PetscInt shown = 0;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "Failed cases:\n"));
+      for (PetscInt k = 0; k < ncases && shown < 10; k++)
+        if (ens->status[k] == 2) {
+          hid_t file;
+          char  obj[64], *msg = NULL;
+          PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+          PetscCall(VIH5Open(ens->results, &file));
+          PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &msg));
+          PetscCall(VIH5Close(&file));
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": %s\n", k, msg));
+          PetscCall(PetscFree(msg));
+          shown++;
+        }
+    }
+    if (ncases > 1 && done > 0) {
+      PetscReal *quantities;
+      hid_t      file;
+      PetscInt   rows, cols;
+      PetscCall(VIH5Open(ens->results, &file));
+      PetscCall(VIH5ReadReal(file, "/cases/quantities", &rows, &cols, &quantities));
+      PetscCall(VIH5Close(&file));
+      PetscCall(VISummaryPrint(ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
+      PetscCall(PetscFree(quantities));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));
+  }
+  PetscCall(PetscInfo(NULL, "this rank ran %" PetscInt_FMT " cases\n", nmine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

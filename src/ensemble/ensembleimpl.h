@@ -1,0 +1,113 @@
+/* Private layout of the ensemble module: case sets, the scheduler of rank groups, results journal and summaries. */
+#pragma once
+
+#include <vicms/ensemble.h>
+#include <vicms/io.h>
+#include <math.h>
+
+#define VI_NAN ((PetscReal)NAN)
+
+#define VI_MAX_AXES   16
+#define VI_MAX_RANDOM 32
+#define VI_MAX_VALUES 1024
+#define VI_NAME_LEN   96
+
+/* Options of the global database overridden for a while, and what they were. */
+typedef struct {
+  PetscInt n;
+  char   **names; /* with the dash */
+  char   **old;   /* previous value, NULL when the option was not set */
+} VIOptionsSaved;
+
+/* Set "-names[i] values[i]" for i < n (names without the dash); VIOptionsRestore puts the previous values back. */
+PETSC_INTERN PetscErrorCode VIOptionsOverride(VIOptionsSaved *saved, PetscInt n, const char *const names[], const PetscReal values[]);
+PETSC_INTERN PetscErrorCode VIOptionsRestore(VIOptionsSaved *saved);
+
+/* A product axis of the case table: m points of w columns (a grid or value axis has w = 1, a sweep axis 4). */
+typedef struct {
+  PetscInt   m, w;
+  char       names[4][VI_NAME_LEN];
+  PetscReal *values; /* m x w, until the table is built */
+} VICaseAxis;
+
+typedef struct {
+  char       name[VI_NAME_LEN];
+  VIDistType dist;
+  PetscReal  a[4]; /* uniform A,B; normal MEAN,SD; lognormal MU,SIGMA; truncated normal MEAN,SD,LO,HI */
+} VIRandomPar;
+
+struct _p_VICaseSet {
+  MPI_Comm       comm;
+  VICaseAxis     axes[VI_MAX_AXES];
+  PetscInt       num_axes;
+  VIRandomPar    random[VI_MAX_RANDOM];
+  PetscInt       num_random, num_samples, seed;
+  VISamplingType sampling;
+  PetscInt       num_cases, num_params;
+  char         **names;
+  PetscReal     *table; /* num_cases x num_params */
+  VIOptionsSaved saved;
+};
+
+/* ---------------------------------------------------------------- scheduler: dynamic hand-out of cases to groups */
+
+/* Rank 0 of the job's communicator owns the list of cases to run and hands them out on request; the leaders (rank 0 of
+   each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own cases and,
+   through the stepper's monitor, during them. */
+typedef struct _p_VIScheduler *VIScheduler;
+
+/* Called on rank 0 when a case finished (status 1 done, 2 failed), for progress and merging. */
+typedef PetscErrorCode (*VISchedulerFinished)(void *ctx, PetscInt k, PetscInt status);
+
+PETSC_INTERN PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], VISchedulerFinished finished,
+                                              void *ctx, VIScheduler *s);
+/* Collective on the group: report the case just finished (k < 0: none) and get the next one (-1: no more). */
+PETSC_INTERN PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status, PetscInt *next);
+/* Rank 0 only (no-op elsewhere): answer the requests that are waiting, without blocking. */
+PETSC_INTERN PetscErrorCode VISchedulerServe(VIScheduler s);
+/* Collective on the job's communicator: rank 0 answers until every leader has been told there is no more. */
+PETSC_INTERN PetscErrorCode VISchedulerFinish(VIScheduler s);
+PETSC_INTERN PetscErrorCode VISchedulerDestroy(VIScheduler *s);
+
+/* ---------------------------------------------------------------- one case's outcome */
+
+typedef struct {
+  PetscInt         k;
+  PetscBool        failed;
+  char             message[256];
+  VIStepStats      stats;
+  PetscInt         nt, nout, nc, nq;
+  const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
+  PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
+  PetscReal       *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, else NULL */
+  PetscInt         nenv;
+  PetscReal       *quantities; /* nq */
+} VICaseResult;
+
+/* Quantities of a finished case (see VISummaryQuantityNames) from its records. */
+PETSC_INTERN PetscErrorCode VISummaryQuantityNames(VIROM rom, PetscInt *nq, char ***names);
+PETSC_INTERN PetscErrorCode VISummaryQuantities(VICaseResult *r, PetscReal steady_fraction, PetscReal q[]);
+/* Amplitude envelope of output o per pseudo-period of a sweep: (frequency at the window's middle, half peak-to-peak). */
+PETSC_INTERN PetscErrorCode VISummaryEnvelope(VICaseResult *r, PetscInt o, PetscInt *m, PetscReal **env);
+/* The summary/ group of a results file: statistics and histograms of the quantities (sampled jobs), the frequency
+   response of constant-frequency cases, the envelopes of the first up and down sweeps. Rank-local. */
+PETSC_INTERN PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                                           const PetscReal quantities[], PetscInt output, const char output_name[], PetscInt bins);
+/* Print the job's summary (rank-local, to stdout): the frequency response or the statistics. */
+PETSC_INTERN PetscErrorCode VISummaryPrint(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                                           const PetscReal quantities[], PetscInt output, const char output_name[]);
+
+/* ---------------------------------------------------------------- the results file and its journal */
+
+/* Write one case to its own file DIR/K.h5 (through K.h5.part and a rename). Rank-local. */
+PETSC_INTERN PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq,
+                                               const char *const qnames[], const char job[]);
+/* Cases finished according to the results file PATH and the journal DIR: status[k] = 0 pending, 1 done, 2 failed. Both
+   must come from the same job (the same fingerprint job: the options that decide the results). Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[]);
+/* Remove the results file PATH and the journal DIR (-results_overwrite). Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
+/* Rewrite PATH from its current content and the journal (PATH.part, then a rename), with the summaries; then remove the
+   journal files it took in. Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq,
+                                           const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[]);

@@ -1,0 +1,312 @@
+/* The results file of an ensemble: one file per finished case in a journal folder, merged atomically into the results file. */
+#include "ensembleimpl.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static PetscErrorCode VIJournalPath(const char dir[], PetscInt k, const char suffix[], char path[], size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, len, "%s/%" PetscInt_FMT ".h5%s", dir, k, suffix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIJoin(PetscInt n, const char *const names[], char out[], size_t len)
+{
+  PetscFunctionBeginUser;
+  out[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (i) PetscCall(PetscStrlcat(out, ",", len));
+    PetscCall(PetscStrlcat(out, names[i], len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
+                                  const char job[])
+{
+  char        part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], names[8192];
+  const char *out_names[1024];
+  hid_t       file;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
+             dir, strerror(errno));
+  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
+  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
+  PetscCall(VIH5Create(part, &file));
+  PetscCall(VIH5CreateGroup(file, "/case"));
+  if (keep_series && r->nt > 0) {
+    PetscCheck(r->nout <= 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 1024 outputs per ROM");
+    for (PetscInt o = 0; o < r->nout; o++) PetscCall(VIROMGetOutput(rom, o, &out_names[o], NULL));
+    PetscCall(VIH5WriteReal(file, "/case/t", r->nt, 0, r->t));
+    if (r->nout) {
+      PetscCall(VIH5WriteReal(file, "/case/outputs", r->nt, r->nout, r->outputs));
+      PetscCall(VIJoin(r->nout, out_names, names, sizeof(names)));
+      PetscCall(VIH5WriteAttrString(file, "/case/outputs", "columns", names));
+    }
+    if (r->nc) {
+      PetscCall(VIH5WriteReal(file, "/case/gaps", r->nt, r->nc, r->gaps));
+      PetscCall(VIH5WriteReal(file, "/case/forces", r->nt, r->nc, r->forces));
+    }
+    PetscCall(VIH5WriteReal(file, "/case/energy", r->nt, VI_ENERGY_COLUMNS, r->energy));
+    PetscCall(VIH5WriteAttrString(file, "/case/energy", "columns",
+                                  "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error"));
+    if (r->frequency) PetscCall(VIH5WriteReal(file, "/case/frequency", r->nt, 0, r->frequency));
+  }
+  if (r->envelope && r->nenv > 0) {
+    PetscCall(VIH5WriteReal(file, "/case/envelope", r->nenv, 2, r->envelope));
+    PetscCall(VIH5WriteAttrString(file, "/case/envelope", "columns", "frequency,amplitude"));
+  }
+  PetscCall(VIH5WriteReal(file, "/case/quantities", nq, 0, r->quantities));
+  PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
+  PetscCall(VIH5WriteAttrString(file, "/case/quantities", "columns", names));
+  PetscCall(VIH5WriteAttrInt(file, "/case", "case", r->k));
+  PetscCall(VIH5WriteAttrString(file, "/case", "job", job));
+  PetscCall(VIH5WriteAttrString(file, "/case", "status", r->failed ? "failed" : "done"));
+  PetscCall(VIH5WriteAttrString(file, "/case", "message", r->message));
+  PetscCall(VIH5WriteAttrInt(file, "/case", "steps", r->stats.steps));
+  PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time", r->stats.wall_time));
+  PetscCall(VIH5WriteAttrReal(file, "/case", "contact_iterations_mean",
+                              r->stats.contact_solves ? (PetscReal)r->stats.contact_iterations / r->stats.contact_solves : 0));
+  PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
+  PetscCall(VIH5WriteAttrInt(file, "/case", "contact_nonconverged", r->stats.nonconverged));
+  PetscCall(VIH5Close(&file));
+  PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Status of the case in group obj of an open file: 1 done, 2 failed. */
+static PetscErrorCode VICaseStatus(hid_t file, const char obj[], PetscInt *status)
+{
+  char value[16];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5ReadAttrString(file, obj, "status", value, sizeof(value)));
+  *status = !strcmp(value, "failed") ? 2 : 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first option where two job fingerprints differ, for the message. */
+static void VIFirstDifference(const char a[], const char b[], char out[], size_t len)
+{
+  size_t i = 0, start;
+  while (a[i] && a[i] == b[i]) i++;
+  for (start = i; start > 0 && !(a[start - 1] == ' ' && a[start] == '-'); start--)
+    ;
+  snprintf(out, len, "'%.60s' there, '%.60s' here", a + start, b + start);
+  for (char *c = out; *c; c++)
+    if (*c == '\n') *c = ' ';
+}
+
+PetscErrorCode VIResultsRemove(const char path[], const char dir[])
+{
+  DIR *d;
+
+  PetscFunctionBeginUser;
+  (void)unlink(path);
+  d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      char file_path[PETSC_MAX_PATH_LEN];
+      if (e->d_name[0] == '.') continue;
+      PetscCall(PetscSNPrintf(file_path, sizeof(file_path), "%s/%s", dir, e->d_name));
+      (void)unlink(file_path);
+    }
+    closedir(d);
+    (void)rmdir(dir);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The job fingerprint of group obj must be job. */
+static PetscErrorCode VICheckJob(hid_t file, const char obj[], const char what[], const char job[])
+{
+  char *theirs, diff[200];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5ReadAttrStringAlloc(file, obj, "job", &theirs));
+  if (strcmp(theirs, job)) {
+    VIFirstDifference(theirs, job, diff, sizeof(diff));
+    PetscCall(PetscFree(theirs));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+            "%s holds the results of another job (its options differ: %s): remove it, choose another -results_file, or add -results_overwrite", what,
+            diff);
+  }
+  PetscCall(PetscFree(theirs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[])
+{
+  PetscInt ncases, np;
+  DIR     *d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  PetscCall(PetscArrayzero(status, ncases));
+  if (access(path, F_OK) == 0) {
+    hid_t            file;
+    PetscInt         rows, cols, *st;
+    PetscReal       *par;
+    const PetscReal *table;
+    PetscCall(VIH5Open(path, &file));
+    PetscCall(VICheckJob(file, "/", path, job));
+    PetscCall(VIH5ReadInt(file, "/cases/status", &rows, &cols, &st));
+    PetscCall(VIH5ReadReal(file, "/cases/parameters", &rows, &cols, &par));
+    PetscCall(VIH5Close(&file));
+    PetscCall(VICaseSetGetTable(cs, &table));
+    PetscCheck(rows == ncases && (cols == np || (np == 0 && cols == 1)), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s holds %" PetscInt_FMT " cases of %" PetscInt_FMT " parameters, this job has %" PetscInt_FMT " of %" PetscInt_FMT
+               ": remove it, choose another -results_file, or add -results_overwrite",
+               path, rows, cols, ncases, np);
+    for (PetscInt k = 0; k < ncases * np; k++)
+      PetscCheck(par[k] == table[k], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s holds other cases (case %" PetscInt_FMT ", parameter %" PetscInt_FMT ": %.17g there, %.17g here): remove it, choose another "
+                 "-results_file, or add -results_overwrite",
+                 path, k / np, k % np, (double)par[k], (double)table[k]);
+    for (PetscInt k = 0; k < ncases; k++) status[k] = st[k];
+    PetscCall(PetscFree(st));
+    PetscCall(PetscFree(par));
+  }
+  d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      char     *end, file_path[PETSC_MAX_PATH_LEN];
+      long      k = strtol(e->d_name, &end, 10);
+      hid_t     file;
+      PetscBool has;
+      if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases) continue;
+      PetscCall(PetscSNPrintf(file_path, sizeof(file_path), "%s/%s", dir, e->d_name));
+      PetscCall(VIH5Open(file_path, &file));
+      PetscCall(VIH5HasAttr(file, "/case", "status", &has));
+      if (has) PetscCall(VICheckJob(file, "/case", file_path, job));
+      if (has) PetscCall(VICaseStatus(file, "/case", &status[k]));
+      PetscCall(VIH5Close(&file));
+    }
+    closedir(d);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                              PetscInt output, const char output_name[], PetscInt bins, const char job[])
+{
+  char             part[PETSC_MAX_PATH_LEN], names[8192], **messages, *all;
+  const PetscReal *table;
+  PetscReal       *quantities, *wall, *iter_mean;
+  PetscInt         ncases, np, *steps, *iter_max, *nonconv, ndone = 0, nfailed = 0;
+  hid_t            file, old = -1;
+  PetscBool        journal_used = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  PetscCall(VICaseSetGetTable(cs, &table));
+  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
+  PetscCall(VIH5Create(part, &file));
+  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-results"));
+  PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
+  PetscCall(PetscFree(all));
+  PetscCall(VIH5WriteAttrString(file, "/", "job", job));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_cases", ncases));
+  if (np > 0) {
+    const char *pn[VI_MAX_AXES * 4 + VI_MAX_RANDOM];
+    for (PetscInt p = 0; p < np; p++) PetscCall(VICaseSetGetParameterName(cs, p, &pn[p]));
+    PetscCall(VIH5WriteReal(file, "/cases/parameters", ncases, np, table));
+    PetscCall(VIJoin(np, pn, names, sizeof(names)));
+  } else {
+    PetscReal *index;
+    PetscCall(PetscMalloc1(ncases, &index));
+    for (PetscInt k = 0; k < ncases; k++) index[k] = k;
+    PetscCall(VIH5WriteReal(file, "/cases/parameters", ncases, 1, index));
+    PetscCall(PetscFree(index));
+    PetscCall(PetscStrncpy(names, "case", sizeof(names)));
+  }
+  PetscCall(VIH5WriteAttrString(file, "/cases/parameters", "columns", names));
+
+  PetscCall(PetscMalloc3(ncases * nq, &quantities, ncases, &wall, ncases, &iter_mean));
+  PetscCall(PetscCalloc4(ncases, &steps, ncases, &iter_max, ncases, &nonconv, ncases, &messages));
+  for (PetscInt k = 0; k < ncases; k++) {
+    char       obj[64], jpath[PETSC_MAX_PATH_LEN];
+    PetscReal *q;
+    PetscInt   rows, cols;
+    for (PetscInt i = 0; i < nq; i++) quantities[k * nq + i] = VI_NAN;
+    wall[k] = iter_mean[k] = VI_NAN;
+    if (status[k] == 0) {
+      PetscCall(PetscStrallocpy("", &messages[k]));
+      continue;
+    }
+    PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+    PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
+    if (access(jpath, F_OK) == 0) {
+      hid_t src;
+      PetscCall(VIH5Open(jpath, &src));
+      PetscCall(VIH5Copy(src, "/case", file, obj));
+      PetscCall(VIH5Close(&src));
+      journal_used = PETSC_TRUE;
+    } else {
+      PetscBool has = PETSC_FALSE;
+      if (old >= 0) PetscCall(VIH5Exists(old, obj, &has));
+      PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it", k, path,
+                 jpath);
+      PetscCall(VIH5Copy(old, obj, file, obj));
+    }
+    {
+      char qpath[96];
+      PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "%s/quantities", obj));
+      PetscCall(VIH5ReadReal(file, qpath, &rows, &cols, &q));
+      PetscCheck(rows == nq, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "Case %" PetscInt_FMT ": %" PetscInt_FMT " quantities, expected %" PetscInt_FMT, k, rows, nq);
+      PetscCall(PetscArraycpy(quantities + k * nq, q, nq));
+      PetscCall(PetscFree(q));
+    }
+    PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &messages[k]));
+    PetscCall(VIH5ReadAttrInt(file, obj, "steps", &steps[k]));
+    PetscCall(VIH5ReadAttrReal(file, obj, "wall_time", &wall[k]));
+    PetscCall(VIH5ReadAttrReal(file, obj, "contact_iterations_mean", &iter_mean[k]));
+    PetscCall(VIH5ReadAttrInt(file, obj, "contact_iterations_max", &iter_max[k]));
+    PetscCall(VIH5ReadAttrInt(file, obj, "contact_nonconverged", &nonconv[k]));
+    if (status[k] == 1)
+      ndone++;
+    else
+      nfailed++;
+  }
+  PetscCall(VIH5WriteInt(file, "/cases/status", ncases, 0, status));
+  PetscCall(VIH5WriteAttrString(file, "/cases/status", "values", "pending,done,failed"));
+  PetscCall(VIH5WriteStrings(file, "/cases/message", ncases, (const char *const *)messages));
+  PetscCall(VIH5WriteReal(file, "/cases/quantities", ncases, nq, quantities));
+  PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
+  PetscCall(VIH5WriteAttrString(file, "/cases/quantities", "columns", names));
+  PetscCall(VIH5WriteReal(file, "/cases/wall_time", ncases, 0, wall));
+  PetscCall(VIH5WriteInt(file, "/cases/steps", ncases, 0, steps));
+  PetscCall(VIH5WriteReal(file, "/cases/contact_iterations_mean", ncases, 0, iter_mean));
+  PetscCall(VIH5WriteInt(file, "/cases/contact_iterations_max", ncases, 0, iter_max));
+  PetscCall(VIH5WriteInt(file, "/cases/contact_nonconverged", ncases, 0, nonconv));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_done", ndone));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", nfailed));
+  PetscCall(VISummaryWrite(file, cs, status, nq, qnames, quantities, output, output_name, bins));
+  for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscFree(messages[k]));
+  PetscCall(PetscFree3(quantities, wall, iter_mean));
+  PetscCall(PetscFree4(steps, iter_max, nonconv, messages));
+  PetscCall(VIH5Close(&file));
+  PetscCall(VIH5Close(&old));
+  PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
+  /* the results file now holds every finished case: the journal's copies can go */
+  if (journal_used) {
+    for (PetscInt k = 0; k < ncases; k++) {
+      char jpath[PETSC_MAX_PATH_LEN];
+      if (!status[k]) continue;
+      PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
+      (void)unlink(jpath);
+    }
+  }
+  if (ndone + nfailed == ncases) (void)rmdir(dir);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,293 @@
+/* Per-case quantities (peaks, steady-state RMS and amplitude), sweep envelopes, and the summaries of a job. */
+#include "ensembleimpl.h"
+
+PetscErrorCode VISummaryQuantityNames(VIROM rom, PetscInt *nq, char ***names)
+{
+  static const char *const kinds[] = {"max_abs", "rms", "amplitude", "mean"};
+  PetscInt                 nout, c = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  *nq = 4 * nout + 1;
+  PetscCall(PetscCalloc1(*nq + 1, names));
+  for (PetscInt o = 0; o < nout; o++) {
+    const char *out;
+    PetscCall(VIROMGetOutput(rom, o, &out, NULL));
+    for (PetscInt k = 0; k < 4; k++) {
+      char name[128];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", kinds[k], out));
+      PetscCall(PetscStrallocpy(name, &(*names)[c++]));
+    }
+  }
+  PetscCall(PetscStrallocpy("max_contact_force", &(*names)[c++]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Per output: max |y| over the run; RMS, half peak-to-peak and mean over the steady window (the last fraction of the
+   recorded time); then the largest normal contact force. */
+PetscErrorCode VISummaryQuantities(VICaseResult *r, PetscReal steady_fraction, PetscReal q[])
+{
+  PetscInt  first = 0, c = 0;
+  PetscReal t_from;
+
+  PetscFunctionBeginUser;
+  if (r->nt == 0) {
+    for (PetscInt i = 0; i < r->nq; i++) q[i] = VI_NAN;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  t_from = r->t[r->nt - 1] - steady_fraction * (r->t[r->nt - 1] - r->t[0]);
+  while (first < r->nt - 1 && r->t[first] < t_from) first++;
+  for (PetscInt o = 0; o < r->nout; o++) {
+    PetscReal peak = 0, sum2 = 0, sum = 0, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    for (PetscInt k = 0; k < r->nt; k++) peak = PetscMax(peak, PetscAbsReal(r->outputs[k * r->nout + o]));
+    for (PetscInt k = first; k < r->nt; k++) {
+      PetscReal y = r->outputs[k * r->nout + o];
+      sum += y;
+      sum2 += y * y;
+      lo = PetscMin(lo, y);
+      hi = PetscMax(hi, y);
+    }
+    q[c++] = peak;
+    q[c++] = PetscSqrtReal(sum2 / (r->nt - first));
+    q[c++] = 0.5 * (hi - lo);
+    q[c++] = sum / (r->nt - first);
+  }
+  q[c] = 0;
+  for (PetscInt k = 0; k < r->nt * r->nc; k++) q[c] = PetscMax(q[c], r->forces[k]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISummaryEnvelope(VICaseResult *r, PetscInt o, PetscInt *m, PetscReal **env)
+{
+  PetscInt k = 0, cap = 64;
+
+  PetscFunctionBeginUser;
+  *m = 0;
+  PetscCall(PetscMalloc1(2 * cap, env));
+  while (r->frequency && k < r->nt && r->frequency[k] > 0) {
+    /* one pseudo-period from t_k */
+    PetscReal t_end = r->t[k] + 1.0 / r->frequency[k], lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    PetscInt  k0 = k;
+    while (k < r->nt && r->t[k] < t_end) {
+      lo = PetscMin(lo, r->outputs[k * r->nout + o]);
+      hi = PetscMax(hi, r->outputs[k * r->nout + o]);
+      k++;
+    }
+    if (k == r->nt && r->t[r->nt - 1] < t_end - 1e-12 * t_end) break; /* an incomplete last period */
+    if (*m == cap) {
+      cap *= 2;
+      PetscCall(PetscRealloc(sizeof(PetscReal) * 2 * cap, env));
+    }
+    (*env)[2 * *m]     = r->frequency[(k0 + k - 1) / 2];
+    (*env)[2 * *m + 1] = 0.5 * (hi - lo);
+    (*m)++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int VICompareReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Quantile of sorted values, linear between order statistics (numpy's default). */
+static PetscReal VIQuantile(const PetscReal v[], PetscInt n, PetscReal p)
+{
+  PetscReal h = p * (n - 1);
+  PetscInt  i = (PetscInt)PetscFloorReal(h);
+  if (i >= n - 1) return v[n - 1];
+  return v[i] + (h - i) * (v[i + 1] - v[i]);
+}
+
+/* Statistics of quantity i over the done cases: mean, std (n - 1), min, q05, q25, q50, q75, q95, max; count n. */
+static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], PetscInt nq, const PetscReal quantities[], PetscInt i, PetscReal work[],
+                                   PetscInt *n, PetscReal stats[9])
+{
+  static const PetscReal p[]  = {0.05, 0.25, 0.5, 0.75, 0.95};
+  PetscReal              mean = 0, var = 0;
+
+  PetscFunctionBeginUser;
+  *n = 0;
+  for (PetscInt k = 0; k < ncases; k++)
+    if (status[k] == 1 && !PetscIsInfOrNanReal(quantities[k * nq + i])) work[(*n)++] = quantities[k * nq + i];
+  for (PetscInt j = 0; j < 9; j++) stats[j] = VI_NAN;
+  if (*n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  qsort(work, (size_t)*n, sizeof(PetscReal), VICompareReal);
+  for (PetscInt j = 0; j < *n; j++) mean += work[j];
+  mean /= *n;
+  for (PetscInt j = 0; j < *n; j++) var += (work[j] - mean) * (work[j] - mean);
+  stats[0] = mean;
+  stats[1] = *n > 1 ? PetscSqrtReal(var / (*n - 1)) : 0;
+  stats[2] = work[0];
+  for (PetscInt j = 0; j < 5; j++) stats[3 + j] = VIQuantile(work, *n, p[j]);
+  stats[8] = work[*n - 1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Column of the case table named load_*_SUFFIX, or -1. */
+static PetscErrorCode VIFindLoadColumn(VICaseSet cs, const char suffix[], PetscInt *col)
+{
+  PetscInt np;
+
+  PetscFunctionBeginUser;
+  *col = -1;
+  PetscCall(VICaseSetGetSize(cs, NULL, &np));
+  for (PetscInt p = 0; p < np && *col < 0; p++) {
+    const char *name;
+    size_t      ln, ls;
+    PetscCall(VICaseSetGetParameterName(cs, p, &name));
+    PetscCall(PetscStrlen(name, &ln));
+    PetscCall(PetscStrlen(suffix, &ls));
+    if (ln > ls + 5 && !strncmp(name, "load_", 5) && !strcmp(name + ln - ls, suffix)) *col = p;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The frequency response of constant-frequency cases: (frequency, amplitude of the output), done cases sorted by frequency. */
+static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[], PetscInt nq, const PetscReal quantities[], PetscInt output,
+                                          PetscInt *m, PetscReal **frf)
+{
+  PetscInt         fcol, scol, ncases, np;
+  const PetscReal *table;
+
+  PetscFunctionBeginUser;
+  *m   = 0;
+  *frf = NULL;
+  PetscCall(VIFindLoadColumn(cs, "_frequency", &fcol));
+  PetscCall(VIFindLoadColumn(cs, "_sweep_down", &scol));
+  if (fcol < 0 || scol >= 0 || output < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  PetscCall(VICaseSetGetTable(cs, &table));
+  PetscCall(PetscMalloc1(2 * PetscMax(ncases, 1), frf));
+  for (PetscInt k = 0; k < ncases; k++)
+    if (status[k] == 1) {
+      (*frf)[2 * *m]     = table[k * np + fcol];
+      (*frf)[2 * *m + 1] = quantities[k * nq + 4 * output + 2];
+      (*m)++;
+    }
+  qsort(*frf, (size_t)*m, 2 * sizeof(PetscReal), VICompareReal);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                              const PetscReal quantities[], PetscInt output, const char output_name[], PetscInt bins)
+{
+  PetscInt   ncases, m, np, scol;
+  PetscReal *frf, *work, *stats;
+  PetscBool  sampled;
+  char       rows[8192] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  PetscCall(VICaseSetIsSampled(cs, &sampled));
+  PetscCall(VIH5CreateGroup(file, "/summary"));
+  /* statistics of every quantity over the done cases, and histograms when the job samples */
+  PetscCall(PetscMalloc2(PetscMax(ncases, 1), &work, 9 * nq, &stats));
+  for (PetscInt i = 0; i < nq; i++) {
+    PetscInt n;
+    PetscCall(VIStatistics(ncases, status, nq, quantities, i, work, &n, stats + 9 * i));
+    if (i) PetscCall(PetscStrlcat(rows, ",", sizeof(rows)));
+    PetscCall(PetscStrlcat(rows, qnames[i], sizeof(rows)));
+    if (sampled && n > 0) {
+      PetscReal *edges, lo = work[0], hi = work[n - 1];
+      PetscInt  *counts;
+      char       path[256];
+      if (hi <= lo) hi = lo + (lo != 0 ? 1e-9 * PetscAbsReal(lo) : 1e-300);
+      PetscCall(PetscMalloc2(bins + 1, &edges, bins, &counts));
+      for (PetscInt b = 0; b <= bins; b++) edges[b] = lo + (hi - lo) * b / bins;
+      PetscCall(PetscArrayzero(counts, bins));
+      for (PetscInt j = 0; j < n; j++) counts[PetscMin((PetscInt)((work[j] - lo) / (hi - lo) * bins), bins - 1)]++;
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/summary/histograms/%s/edges", qnames[i]));
+      PetscCall(VIH5WriteReal(file, path, bins + 1, 0, edges));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/summary/histograms/%s/counts", qnames[i]));
+      PetscCall(VIH5WriteInt(file, path, bins, 0, counts));
+      PetscCall(PetscFree2(edges, counts));
+    }
+    if (i == nq - 1) {
+      PetscCall(VIH5WriteReal(file, "/summary/statistics", nq, 9, stats));
+      PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "rows", rows));
+      PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "columns", "mean,std,min,q05,q25,q50,q75,q95,max"));
+      PetscCall(VIH5WriteAttrInt(file, "/summary/statistics", "n", n));
+    }
+  }
+  PetscCall(PetscFree2(work, stats));
+  /* frequency response of constant-frequency cases */
+  PetscCall(VIFrequencyResponse(cs, status, nq, quantities, output, &m, &frf));
+  if (m > 0) {
+    PetscCall(VIH5WriteReal(file, "/summary/frf", m, 2, frf));
+    PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
+    PetscCall(VIH5WriteAttrString(file, "/summary/frf", "output", output_name));
+  }
+  PetscCall(PetscFree(frf));
+  /* the envelopes of the first done sweep up and down */
+  PetscCall(VIFindLoadColumn(cs, "_sweep_down", &scol));
+  for (PetscInt dir = 0; dir < 2 && scol >= 0; dir++) {
+    const PetscReal *table;
+    PetscCall(VICaseSetGetTable(cs, &table));
+    for (PetscInt k = 0; k < ncases; k++) {
+      char      src[64], dst[32];
+      PetscBool has;
+      if (status[k] != 1 || (PetscInt)table[k * np + scol] != dir) continue;
+      PetscCall(PetscSNPrintf(src, sizeof(src), "/cases/%" PetscInt_FMT "/envelope", k));
+      PetscCall(VIH5Exists(file, src, &has));
+      if (!has) continue;
+      PetscCall(PetscSNPrintf(dst, sizeof(dst), "/summary/sweep_%s", dir ? "down" : "up"));
+      {
+        PetscInt   r, c;
+        PetscReal *env;
+        PetscCall(VIH5ReadReal(file, src, &r, &c, &env));
+        PetscCall(VIH5WriteReal(file, dst, r, c, env));
+        PetscCall(VIH5WriteAttrString(file, dst, "columns", "frequency,amplitude"));
+        PetscCall(VIH5WriteAttrString(file, dst, "output", output_name));
+        PetscCall(VIH5WriteAttrInt(file, dst, "case", k));
+        PetscCall(PetscFree(env));
+      }
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISummaryPrint(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[], const PetscReal quantities[],
+                              PetscInt output, const char output_name[])
+{
+  PetscInt   ncases, m;
+  PetscReal *frf;
+  PetscBool  sampled;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
+  PetscCall(VICaseSetIsSampled(cs, &sampled));
+  PetscCall(VIFrequencyResponse(cs, status, nq, quantities, output, &m, &frf));
+  if (m > 0) {
+    PetscReal peak  = 0;
+    PetscInt  ipeak = 0;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak):\n  %14s %14s\n", output_name,
+                          "frequency [Hz]", "amplitude"));
+    for (PetscInt i = 0; i < m; i++) {
+      if (frf[2 * i + 1] > peak) {
+        peak  = frf[2 * i + 1];
+        ipeak = i;
+      }
+      if (m <= 40 || i % (m / 20 + 1) == 0 || i == m - 1)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %14.6g %14.6g\n", (double)frf[2 * i], (double)frf[2 * i + 1]));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz\n", (double)peak, (double)frf[2 * ipeak]));
+  }
+  PetscCall(PetscFree(frf));
+  if (sampled || m == 0) {
+    PetscReal *work, stats[9];
+    PetscCall(PetscMalloc1(PetscMax(ncases, 1), &work));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases:\n  %-28s %6s %12s %12s %12s %12s %12s\n", "quantity", "n", "mean", "std",
+                          "q05", "median", "q95"));
+    for (PetscInt i = 0; i < nq; i++) {
+      PetscInt n;
+      PetscCall(VIStatistics(ncases, status, nq, quantities, i, work, &n, stats));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-28s %6" PetscInt_FMT " %12.5g %12.5g %12.5g %12.5g %12.5g\n", qnames[i], n, (double)stats[0],
+                            (double)stats[1], (double)stats[3], (double)stats[5], (double)stats[7]));
+    }
+    PetscCall(PetscFree(work));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
