@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# The README's main job: installs what is missing, builds, computes the modes of the bundled plate example on 2 ranks,
-# prints a summary and writes plots to out/.
+# The README's main job: installs what is missing, builds, reduces the bundled plate example and runs a 32-case
+# frequency sweep on it on 2 ranks (jobs/plate_sweep.yaml), prints a summary and writes plots to out/.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 out="$VICMS_ROOT/out"
 mkdir -p "$out"
 cd "$out"
-mpirun -n 2 "$VICMS_BUILD/vicms" modes -options_file "$VICMS_ROOT/jobs/plate_modes.yaml" "$@"
-"$VICMS_PYTHON" "$VICMS_ROOT/scripts/plot_modes.py" plate_modes.h5 -o plate_modes.png
-echo "Plot: $out/plate_modes.png   ParaView: $out/plate_modes.xmf"
+mpirun -n 2 "$VICMS_BUILD/vicms" run -options_file "$VICMS_ROOT/jobs/plate_sweep.yaml" -results_overwrite "$@"
+"$VICMS_PYTHON" "$VICMS_ROOT/scripts/plot_results.py" plate_sweep.h5 -o "$out"

@@ -134,8 +134,8 @@ static PetscErrorCode VICaseSetParseValues(VICaseSet cs, char *item)
 }
 
 /* The time a sweep of load LOAD takes from f_start to f_end with the job's -load_LOAD_* options and the case's values. */
-static PetscErrorCode VICaseSetSweepTime(VICaseSet cs, const char load[], const char *const names[], const PetscReal values[], PetscReal f_end,
-                                         PetscReal *time)
+static PetscErrorCode VICaseSetSweepTime(VICaseSet cs, const char load[], PetscInt n, const char *const names[], const PetscReal values[],
+                                         PetscReal f_end, PetscReal *time)
 {
   VIExcitation e;
   VIExciteType type;
@@ -151,7 +151,7 @@ static PetscErrorCode VICaseSetSweepTime(VICaseSet cs, const char load[], const 
   PetscCheck(set && (type == VI_EXCITE_SWEEP_LINEAR || type == VI_EXCITE_SWEEP_LOG), cs->comm, PETSC_ERR_USER_INPUT,
              "-cases_sweep %s: %s is '%s'; expected sweep_linear or sweep_log (with -%ssweep_rate, or -%ssweep_percent and -%ssweep_periods)", load,
              opt, set ? value : "not set", prefix, prefix, prefix);
-  PetscCall(VIOptionsOverride(&cs->saved, 3, names, values));
+  PetscCall(VIOptionsOverride(&cs->saved, n, names, values));
   PetscCall(VIExcitationCreate(PETSC_COMM_SELF, &e));
   PetscCall(VIExcitationSetOptionsPrefix(e, prefix));
   PetscCall(VIExcitationSetFromOptions(e));
@@ -166,8 +166,8 @@ static PetscErrorCode VICaseSetParseSweep(VICaseSet cs, char *item)
   char       *f[5], copy[256], cols[4][VI_NAME_LEN];
   const char *names[4] = {cols[0], cols[1], cols[2], cols[3]};
   PetscInt    nf, ndir;
-  PetscReal   f0, f1, start = 0, reference;
-  PetscBool   up = PETSC_TRUE, down = PETSC_TRUE, set;
+  PetscReal   f0, f1, start = 0, reference = 0;
+  PetscBool   up = PETSC_TRUE, down = PETSC_TRUE, set, percent;
   VICaseAxis *axis;
 
   PetscFunctionBeginUser;
@@ -186,26 +186,36 @@ static PetscErrorCode VICaseSetParseSweep(VICaseSet cs, char *item)
   ndir = (up ? 1 : 0) + (down ? 1 : 0);
   PetscCall(PetscSNPrintf(cols[0], VI_NAME_LEN, "load_%s_frequency", f[0]));
   PetscCall(PetscSNPrintf(cols[1], VI_NAME_LEN, "load_%s_sweep_down", f[0]));
-  /* both directions at the same rate: -sweep_percent refers to one frequency, the user's or F0 */
-  PetscCall(PetscSNPrintf(cols[2], VI_NAME_LEN, "load_%s_sweep_reference_frequency", f[0]));
-  PetscCall(PetscStrncpy(cols[3], "step_end_time", VI_NAME_LEN));
+  PetscCall(PetscStrncpy(cols[2], "step_end_time", VI_NAME_LEN));
   {
     char opt[VI_NAME_LEN + 2];
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", cols[2]));
-    PetscCall(PetscOptionsGetReal(NULL, NULL, opt, &reference, &set));
-    if (!set) reference = f0;
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-load_%s_sweep_percent", f[0]));
+    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &percent));
+    /* a rate in percent refers to one frequency: the user's, or F0 for both directions (not each start frequency) */
+    if (percent) {
+      PetscCall(PetscSNPrintf(cols[3], VI_NAME_LEN, "load_%s_sweep_reference_frequency", f[0]));
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s", cols[3]));
+      PetscCall(PetscOptionsGetReal(NULL, NULL, opt, &reference, &set));
+      if (!set) reference = f0;
+    }
   }
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-step_start_time", &start, NULL));
-  PetscCall(VICaseSetAddAxis(cs, "-cases_sweep", ndir, 4, names, &axis));
-  for (PetscInt d = 0, row = 0; d < 2; d++) {
-    PetscReal *v = axis->values + 4 * row, duration;
-    if ((d == 0 && !up) || (d == 1 && !down)) continue;
-    v[0] = d == 0 ? f0 : f1;
-    v[1] = d;
-    v[2] = reference;
-    PetscCall(VICaseSetSweepTime(cs, f[0], names, v, d == 0 ? f1 : f0, &duration));
-    v[3] = start + duration;
-    row++;
+  {
+    /* the options of the sweep's time function first (frequency, direction, reference), then the end time */
+    const char *opts[3] = {cols[0], cols[1], cols[3]};
+    PetscInt    w       = percent ? 4 : 3;
+    PetscCall(VICaseSetAddAxis(cs, "-cases_sweep", ndir, w, names, &axis));
+    for (PetscInt d = 0, row = 0; d < 2; d++) {
+      PetscReal *v = axis->values + w * row, fn[3], duration;
+      if ((d == 0 && !up) || (d == 1 && !down)) continue;
+      fn[0] = v[0] = d == 0 ? f0 : f1;
+      fn[1] = v[1] = d;
+      fn[2]        = reference;
+      if (percent) v[3] = reference;
+      PetscCall(VICaseSetSweepTime(cs, f[0], percent ? 3 : 2, opts, fn, d == 0 ? f1 : f0, &duration));
+      v[2] = start + duration;
+      row++;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

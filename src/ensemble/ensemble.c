@@ -334,8 +334,8 @@ static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
   VIStepper st;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemCreate(ens->group, &sys));
-  PetscCall(VIStepperCreate(ens->group, &st));
+  PetscCall(VISystemCreate(ens->comm, &sys));
+  PetscCall(VIStepperCreate(ens->comm, &st));
   PetscCall(VISystemSetROM(sys, ens->rom));
   PetscCall(VIStepperSetSystem(st, sys));
   PetscCall(VICaseSetApply(ens->cs, 0));

@@ -101,13 +101,12 @@ static void VIFirstDifference(const char a[], const char b[], char out[], size_t
     if (*c == '\n') *c = ' ';
 }
 
-PetscErrorCode VIResultsRemove(const char path[], const char dir[])
+/* Remove the journal folder and everything in it (finished cases, part-written files of a killed run). */
+static PetscErrorCode VIJournalRemove(const char dir[])
 {
-  DIR *d;
+  DIR *d = opendir(dir);
 
   PetscFunctionBeginUser;
-  (void)unlink(path);
-  d = opendir(dir);
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -119,6 +118,14 @@ PetscErrorCode VIResultsRemove(const char path[], const char dir[])
     closedir(d);
     (void)rmdir(dir);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsRemove(const char path[], const char dir[])
+{
+  PetscFunctionBeginUser;
+  (void)unlink(path);
+  PetscCall(VIJournalRemove(dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -307,6 +314,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
       (void)unlink(jpath);
     }
   }
-  if (ndone + nfailed == ncases) (void)rmdir(dir);
+  /* complete: the journal, with any part-written file of a killed run, is no longer needed */
+  if (ndone + nfailed == ncases) PetscCall(VIJournalRemove(dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -58,7 +58,7 @@ PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const c
   if (p == PETSC_ERROR_INITIAL) {
     PetscMPIInt rank = 0;
     if (comm != PETSC_COMM_SELF) MPI_Comm_rank(comm, &rank);
-    if (rank == 0) (void)PetscErrorPrintf("vicms: error: %s\n", mess ? mess : "(no message)");
+    if (rank == 0) (void)PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: error: %s\n", mess ? mess : "(no message)");
   }
   return n;
 }
