@@ -449,8 +449,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       PetscInt   rows, cols;
       PetscCall(VIH5Open(ens->results, &file));
       PetscCall(VIH5ReadReal(file, "/cases/quantities", &rows, &cols, &quantities));
+      PetscCall(VISummaryPrint(file, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
       PetscCall(VIH5Close(&file));
-      PetscCall(VISummaryPrint(ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
       PetscCall(PetscFree(quantities));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));

@@ -93,8 +93,9 @@ PETSC_INTERN PetscErrorCode VISummaryEnvelope(VICaseResult *r, PetscInt o, Petsc
    response of constant-frequency cases, the envelopes of the first up and down sweeps. Rank-local. */
 PETSC_INTERN PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
                                            const PetscReal quantities[], PetscInt output, const char output_name[], PetscInt bins);
-/* Print the job's summary (rank-local, to stdout): the frequency response or the statistics. */
-PETSC_INTERN PetscErrorCode VISummaryPrint(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+/* Print the job's summary (rank-local, to stdout): the frequency response, the sweeps' peaks, or the statistics; file is
+   the merged results file. */
+PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
                                            const PetscReal quantities[], PetscInt output, const char output_name[]);
 
 /* ---------------------------------------------------------------- the results file and its journal */

@@ -156,7 +156,8 @@ static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[],
   *frf = NULL;
   PetscCall(VIFindLoadColumn(cs, "_frequency", &fcol));
   PetscCall(VIFindLoadColumn(cs, "_sweep_down", &scol));
-  if (fcol < 0 || scol >= 0 || output < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  /* a frequency axis of the grid (a sampled frequency gives a scatter, which the statistics and plots show instead) */
+  if (fcol < 0 || fcol >= cs->num_params - cs->num_random || scol >= 0 || output < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetGetTable(cs, &table));
   PetscCall(PetscMalloc1(2 * PetscMax(ncases, 1), frf));
@@ -249,12 +250,12 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VISummaryPrint(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[], const PetscReal quantities[],
-                              PetscInt output, const char output_name[])
+PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                              const PetscReal quantities[], PetscInt output, const char output_name[])
 {
   PetscInt   ncases, m;
   PetscReal *frf;
-  PetscBool  sampled;
+  PetscBool  sampled, sweeps = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
@@ -276,7 +277,25 @@ PetscErrorCode VISummaryPrint(VICaseSet cs, const PetscInt status[], PetscInt nq
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz\n", (double)peak, (double)frf[2 * ipeak]));
   }
   PetscCall(PetscFree(frf));
-  if (sampled || m == 0) {
+  for (PetscInt dir = 0; dir < 2; dir++) {
+    const char *path = dir ? "/summary/sweep_down" : "/summary/sweep_up";
+    PetscBool   has;
+    PetscCall(VIH5Exists(file, path, &has));
+    if (has) {
+      PetscInt   rows, cols, ipeak = 0;
+      PetscReal *env;
+      PetscCall(VIH5ReadReal(file, path, &rows, &cols, &env));
+      for (PetscInt i = 1; i < rows; i++)
+        if (env[2 * i + 1] > env[2 * ipeak + 1]) ipeak = i;
+      if (rows > 0)
+        PetscCall(PetscPrintf(
+            PETSC_COMM_SELF, "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz\n",
+            dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1], (double)env[2 * ipeak]));
+      PetscCall(PetscFree(env));
+      sweeps = PETSC_TRUE;
+    }
+  }
+  if (sampled || (m == 0 && !sweeps)) {
     PetscReal *work, stats[9];
     PetscCall(PetscMalloc1(PetscMax(ncases, 1), &work));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases:\n  %-28s %6s %12s %12s %12s %12s %12s\n", "quantity", "n", "mean", "std",
