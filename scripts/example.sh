@@ -7,4 +7,5 @@ out="$VICMS_ROOT/out"
 mkdir -p "$out"
 cd "$out"
 mpirun -n 2 "$VICMS_BUILD/vicms" run -options_file "$VICMS_ROOT/jobs/plate_sweep.yaml" -results_overwrite "$@"
-"$VICMS_PYTHON" "$VICMS_ROOT/scripts/plot_results.py" plate_sweep.h5 -o "$out"
+# the frequency response, and the time histories of the first case and of the case at the peak (280.6 Hz)
+"$VICMS_PYTHON" "$VICMS_ROOT/scripts/plot_results.py" plate_sweep.h5 -o "$out" --case 0 14

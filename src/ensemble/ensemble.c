@@ -108,7 +108,54 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The options that decide the results, sorted: everything but scheduling, output and diagnostics. */
+/* FNV-1a over bytes, continued from h. */
+static unsigned long long VIHash(unsigned long long h, const void *data, size_t len)
+{
+  const unsigned char *b = (const unsigned char *)data;
+  for (size_t i = 0; i < len; i++) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* A checksum of what of the ROM decides the results: its matrices, loads, outputs and contact table. */
+static PetscErrorCode VIROMChecksum(VIROM rom, unsigned long long *h)
+{
+  PetscInt             nb, nm, n, nl, no, nc;
+  PetscReal           *K, *M, *D;
+  const VIContactInfo *contacts;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetSizes(rom, &nb, &nm));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  n  = nb + nm;
+  *h = 14695981039346656037ULL;
+  *h = VIHash(*h, K, sizeof(PetscReal) * n * n);
+  *h = VIHash(*h, M, sizeof(PetscReal) * n * n);
+  *h = VIHash(*h, D, sizeof(PetscReal) * n * n);
+  PetscCall(VIROMGetNumLoads(rom, &nl));
+  for (PetscInt l = 0; l < nl; l++) {
+    const char      *name;
+    const PetscReal *f;
+    PetscCall(VIROMGetLoad(rom, l, &name, &f));
+    *h = VIHash(VIHash(*h, name, strlen(name)), f, sizeof(PetscReal) * n);
+  }
+  PetscCall(VIROMGetNumOutputs(rom, &no));
+  for (PetscInt o = 0; o < no; o++) {
+    const char      *name;
+    const PetscReal *y;
+    PetscCall(VIROMGetOutput(rom, o, &name, &y));
+    *h = VIHash(VIHash(*h, name, strlen(name)), y, sizeof(PetscReal) * n);
+  }
+  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
+  for (PetscInt j = 0; j < nc; j++) { /* field by field: the struct has padding */
+    *h = VIHash(*h, &contacts[j].node_id, sizeof(PetscInt));
+    *h = VIHash(*h, &contacts[j].dim, sizeof(PetscInt));
+    *h = VIHash(*h, contacts[j].frame, sizeof(contacts[j].frame));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options that decide the results, sorted (everything but scheduling, output and diagnostics), and the ROM's
+   checksum (the ROM file's name may change, its content may not). */
 static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
 {
   static const char *const ignore[] = {"-cases_group_size",
@@ -163,10 +210,17 @@ static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
       items[j]     = items[j - 1];
       items[j - 1] = t;
     }
-  PetscCall(PetscCalloc1(len + 2, &ens->job));
+  PetscCall(PetscCalloc1(len + 32, &ens->job));
   for (PetscInt i = 0; i < n; i++) {
-    if (i) PetscCall(PetscStrlcat(ens->job, " ", len + 2));
-    PetscCall(PetscStrlcat(ens->job, items[i], len + 2));
+    PetscCall(PetscStrlcat(ens->job, items[i], len + 32));
+    PetscCall(PetscStrlcat(ens->job, " ", len + 32));
+  }
+  {
+    unsigned long long h = 0;
+    char               rom[32];
+    PetscCall(VIROMChecksum(ens->rom, &h));
+    PetscCall(PetscSNPrintf(rom, sizeof(rom), "rom=%016llx", h));
+    PetscCall(PetscStrlcat(ens->job, rom, len + 32));
   }
   PetscCall(PetscFree(items));
   PetscCall(PetscFree(all));
@@ -203,9 +257,12 @@ static PetscErrorCode VIEnsembleProgress(VIEnsemble ens, PetscBool force)
 
 static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
 {
+  const char *units;
+
   PetscFunctionBeginUser;
+  PetscCall(VIROMGetUnits(ens->rom, &units));
   PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output, ens->output_name,
-                           ens->bins, ens->job));
+                           ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
   ens->dirty = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -268,6 +325,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
       for (PetscInt i = 0; i < r->nt; i++) PetscCall(VISystemGetLoadFrequency(sys, r->t[i], &r->frequency[i], &type));
       if ((type == VI_EXCITE_SWEEP_LINEAR || type == VI_EXCITE_SWEEP_LOG) && ens->output >= 0)
         PetscCall(VISummaryEnvelope(r, ens->output, &r->nenv, &r->envelope));
+      r->envelope_output = ens->output_name;
     }
   }
   PetscCall(VISummaryQuantities(r, ens->steady_fraction, r->quantities));

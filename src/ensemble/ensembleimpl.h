@@ -79,7 +79,8 @@ typedef struct {
   PetscInt         nt, nout, nc, nq;
   const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
   PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
-  PetscReal       *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, else NULL */
+  PetscReal       *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order, else NULL */
+  const char      *envelope_output;                      /* the output it is of */
   PetscInt         nenv;
   PetscReal       *quantities; /* nq */
 } VICaseResult;
@@ -111,4 +112,5 @@ PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[])
 /* Rewrite PATH from its current content and the journal (PATH.part, then a rename), with the summaries; then remove the
    journal files it took in. Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq,
-                                           const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[]);
+                                           const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
+                                           const char units[]);

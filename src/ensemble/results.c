@@ -48,8 +48,18 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
       PetscCall(VIH5WriteAttrString(file, "/case/outputs", "columns", names));
     }
     if (r->nc) {
+      const VIContactInfo *contacts;
+      PetscCall(VIROMGetContacts(rom, NULL, &contacts));
+      names[0] = 0;
+      for (PetscInt j = 0; j < r->nc; j++) {
+        char id[32];
+        PetscCall(PetscSNPrintf(id, sizeof(id), "%sn%" PetscInt_FMT, j ? "," : "", contacts[j].node_id));
+        PetscCall(PetscStrlcat(names, id, sizeof(names)));
+      }
       PetscCall(VIH5WriteReal(file, "/case/gaps", r->nt, r->nc, r->gaps));
+      PetscCall(VIH5WriteAttrString(file, "/case/gaps", "columns", names));
       PetscCall(VIH5WriteReal(file, "/case/forces", r->nt, r->nc, r->forces));
+      PetscCall(VIH5WriteAttrString(file, "/case/forces", "columns", names));
     }
     PetscCall(VIH5WriteReal(file, "/case/energy", r->nt, VI_ENERGY_COLUMNS, r->energy));
     PetscCall(VIH5WriteAttrString(file, "/case/energy", "columns",
@@ -59,6 +69,8 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
   if (r->envelope && r->nenv > 0) {
     PetscCall(VIH5WriteReal(file, "/case/envelope", r->nenv, 2, r->envelope));
     PetscCall(VIH5WriteAttrString(file, "/case/envelope", "columns", "frequency,amplitude"));
+    PetscCall(VIH5WriteAttrString(file, "/case/envelope", "output", r->envelope_output));
+    PetscCall(VIH5WriteAttrString(file, "/case/envelope", "direction", r->envelope[2 * (r->nenv - 1)] >= r->envelope[0] ? "up" : "down"));
   }
   PetscCall(VIH5WriteReal(file, "/case/quantities", nq, 0, r->quantities));
   PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
@@ -201,7 +213,7 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
 }
 
 PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
-                              PetscInt output, const char output_name[], PetscInt bins, const char job[])
+                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
 {
   char             part[PETSC_MAX_PATH_LEN], names[8192], **messages, *all;
   const PetscReal *table;
@@ -223,6 +235,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   PetscCall(PetscFree(all));
   PetscCall(VIH5WriteAttrString(file, "/", "job", job));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_cases", ncases));
+  PetscCall(VIH5WriteAttrString(file, "/", "units", units));
   if (np > 0) {
     const char *pn[VI_MAX_AXES * 4 + VI_MAX_RANDOM];
     for (PetscInt p = 0; p < np; p++) PetscCall(VICaseSetGetParameterName(cs, p, &pn[p]));

@@ -219,6 +219,13 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
     PetscCall(VIH5WriteReal(file, "/summary/frf", m, 2, frf));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "output", output_name));
+    {
+      const char *fname;
+      PetscInt    fcol;
+      PetscCall(VIFindLoadColumn(cs, "_frequency", &fcol));
+      PetscCall(VICaseSetGetParameterName(cs, fcol, &fname));
+      PetscCall(VIH5WriteAttrString(file, "/summary/frf", "parameter", fname));
+    }
   }
   PetscCall(PetscFree(frf));
   /* the envelopes of the first done sweep up and down */
@@ -242,6 +249,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
         PetscCall(VIH5WriteAttrString(file, dst, "columns", "frequency,amplitude"));
         PetscCall(VIH5WriteAttrString(file, dst, "output", output_name));
         PetscCall(VIH5WriteAttrInt(file, dst, "case", k));
+        PetscCall(VIH5WriteAttrString(file, dst, "direction", dir ? "down" : "up"));
         PetscCall(PetscFree(env));
       }
       break;

@@ -7,7 +7,8 @@
 # (4) the statistics of a linear response to a normally distributed load amplitude match the exact mean and standard
 #     deviation within sampling error, the file's statistics and histograms match numpy's on the same quantities, and
 #     the samples are reproducible from the seed;
-# (5) a slow sweep up and down of the damped rod gives envelopes peaking at its first natural frequency;
+# (5) a slow sweep up and down of the damped rod gives envelopes peaking at its first natural frequency, and the plot
+#     command writes non-empty PNGs of the sweep and of the UQ job;
 # (6) bad case-set options and a results file of another job stop every rank with a clear message.
 set -u
 fail=0
@@ -230,6 +231,19 @@ for d in ("up", "down"):
     bad |= not ok
 raise SystemExit(bad)
 EOF
+
+# ---- (5b) the plot command on the real sweep and UQ files: non-empty PNGs
+for f in sweep uq; do
+  out=$($py "$VICMS_SOURCE/scripts/plot_results.py" $f.h5 -o plots 2>&1)
+  rc=$?
+  echo "$out" | grep wrote
+  n=$(ls plots/${f}_*.png 2>/dev/null | wc -l)
+  big=$(find plots -name "${f}_*.png" -size +5k | wc -l)
+  if [ $rc -ne 0 ] || [ "$n" -eq 0 ] || [ "$n" -ne "$big" ]; then
+    echo "FAIL plot_results.py $f.h5: exit $rc, $n PNGs of which $big larger than 5 kB:"; echo "$out" | tail -5; fail=1
+  fi
+done
+[ -f plots/sweep_frf.png ] && [ -f plots/uq_uq.png ] || { echo "FAIL the frequency-response or the UQ plot is missing"; fail=1; }
 
 # ---- (6) bad input: every rank count stops with one clear line and a non-zero exit
 bad() { # bad NP EXPECT_REGEX ARGS...

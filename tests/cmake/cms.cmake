@@ -1,10 +1,11 @@
 # Component mode synthesis (seed 000 §3): verification of the four methods on a small plate and the bouncing bar, 1 vs N ranks,
-# and `vicms reduce` through the executable (plate, Rotor 37 blade, bad input).
+# and `vicms reduce` through the executable (plate, Rotor 37 blade, bad input). Parallel cases run on 1, 2 and 3 ranks; `ranks` compares
+# 2 and 3 ranks with 1 rank inside the test.
 vicms_unit_test(test_cms CASE cb_fixed RANKS 1 2 3 ARGS -case cb_fixed)
 vicms_unit_test(test_cms CASE flexibility RANKS 1 2 3 ARGS -case flexibility)
-vicms_unit_test(test_cms CASE massless RANKS 1 2 ARGS -case massless)
-vicms_unit_test(test_cms CASE convergence RANKS 2 ARGS -case convergence)
+vicms_unit_test(test_cms CASE massless RANKS 1 2 3 ARGS -case massless)
+vicms_unit_test(test_cms CASE convergence RANKS 1 2 3 ARGS -case convergence)
 vicms_unit_test(test_cms CASE ranks RANKS 2 3 ARGS -case ranks)
-vicms_unit_test(test_cms CASE loads RANKS 1 2 ARGS -case loads)
+vicms_unit_test(test_cms CASE loads RANKS 1 2 3 ARGS -case loads)
 vicms_unit_test(test_cms CASE bar RANKS 1 2 3 ARGS -case bar)
 vicms_app_test(reduce PROCESSORS 2)

@@ -2,5 +2,5 @@
 vicms_unit_test(test_modes CASE rod_fixed RANKS 1 2 3 ARGS -case rod_fixed)
 vicms_unit_test(test_modes CASE rod_free RANKS 1 2 3 ARGS -case rod_free)
 vicms_unit_test(test_modes CASE plate RANKS 1 2 3 ARGS -case plate)
-vicms_unit_test(test_modes CASE free_boxes RANKS 1 3 ARGS -case free_boxes)
-vicms_unit_test(test_modes CASE blade RANKS 2 ARGS -case blade)
+vicms_unit_test(test_modes CASE free_boxes RANKS 1 2 3 ARGS -case free_boxes)
+vicms_unit_test(test_modes CASE blade RANKS 1 2 3 ARGS -case blade)

@@ -23,7 +23,8 @@ static const char     *MethodNames[] = {"cb", "cb_massless", "macneal", "rubin"}
 static const char *const OwnedOptions[] = {
     "-mesh_box_cells",     "-mesh_box_lengths",    "-mesh_line_cells", "-mesh_line_length",  "-model_young",     "-model_poisson",
     "-model_density",      "-model_clamp",         "-modes_tol",       "-cms_contact_nodes", "-cms_contact_set", "-cms_contact_dirs",
-    "-cms_contact_normal", "-cms_rigid_stiffness", "-cms_gravity",     "-cms_forces",        "-cms_outputs",     NULL};
+    "-cms_contact_normal", "-cms_rigid_stiffness", "-cms_gravity",     "-cms_forces",        "-cms_outputs",     "-cms_contact_radial_axis",
+    "-cms_contact_radial_origin", "-cms_damping_ratio", "-cms_damping_ratios", "-cms_rayleigh", NULL};
 
 static PetscErrorCode SetOptions(const char str[])
 {
@@ -463,18 +464,40 @@ static PetscErrorCode TestFixedInterface(void)
 /* ---------------------------------------------------------------- 2. flexibility */
 
 /* The contact frames are what was asked: first row the given normal, rows orthonormal and right-handed (checked here so that the
-   parent reference, which loads along the ROM's frame rows, cannot inherit a wrong frame). */
-static PetscErrorCode CheckFrames(VIROM rom, const PetscReal normal[3])
+   parent reference, which loads along the ROM's frame rows, cannot inherit a wrong frame). With radial = (axis, origin) instead of a
+   normal, the first row of each node is its outward radial direction from the axis, written here from the node's coordinates, and the
+   second row (t1) is the axis. */
+static PetscErrorCode CheckFrames(Parent *p, VIROM rom, const PetscReal normal[3], const PetscReal radial[6])
 {
-  PetscInt             nc;
+  PetscInt             nc, dim;
   const VIContactInfo *ci;
-  PetscReal            len = PetscSqrtReal(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]), worst = 0;
+  const PetscReal     *x;
+  PetscReal            worst = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetContacts(rom, &nc, &ci));
+  PetscCall(VIMeshGetDimension(p->mesh, &dim));
+  PetscCall(VIMeshGetCoordinates(p->mesh, &x));
   for (PetscInt c = 0; c < nc; c++) {
     const PetscReal *f = ci[c].frame;
-    for (PetscInt e = 0; e < 3; e++) worst = PetscMax(worst, PetscAbsReal(f[e] - normal[e] / len));
+    PetscReal        n[3] = {0, 0, 0}, t1[3] = {0, 0, 0}, len = 0;
+    if (radial) {
+      PetscReal alen = PetscSqrtReal(radial[0] * radial[0] + radial[1] * radial[1] + radial[2] * radial[2]), a[3], r[3] = {0, 0, 0}, ra = 0;
+      PetscInt  node;
+      PetscCall(NodeIndex(p, ci[c].node_id, &node));
+      for (PetscInt e = 0; e < 3; e++) a[e] = radial[e] / alen;
+      for (PetscInt e = 0; e < dim; e++) r[e] = x[node * dim + e];
+      for (PetscInt e = 0; e < 3; e++) r[e] -= radial[3 + e];
+      for (PetscInt e = 0; e < 3; e++) ra += r[e] * a[e];
+      for (PetscInt e = 0; e < 3; e++) n[e] = r[e] - ra * a[e];
+      for (PetscInt e = 0; e < 3; e++) t1[e] = a[e];
+    } else
+      for (PetscInt e = 0; e < 3; e++) n[e] = normal[e];
+    for (PetscInt e = 0; e < 3; e++) len += n[e] * n[e];
+    len = PetscSqrtReal(len);
+    for (PetscInt e = 0; e < 3; e++) worst = PetscMax(worst, PetscAbsReal(f[e] - n[e] / len));
+    if (radial)
+      for (PetscInt e = 0; e < 3; e++) worst = PetscMax(worst, PetscAbsReal(f[3 + e] - t1[e]));
     for (PetscInt a = 0; a < 3; a++)
       for (PetscInt b = 0; b < 3; b++)
         worst = PetscMax(worst, PetscAbsReal(f[3 * a] * f[3 * b] + f[3 * a + 1] * f[3 * b + 1] + f[3 * a + 2] * f[3 * b + 2] - (a == b)));
@@ -483,15 +506,15 @@ static PetscErrorCode CheckFrames(VIROM rom, const PetscReal normal[3])
     worst = PetscMax(worst, PetscAbsReal(f[2] * f[3] - f[0] * f[5] - f[7]));
     worst = PetscMax(worst, PetscAbsReal(f[0] * f[4] - f[1] * f[3] - f[8]));
   }
-  PetscCall(
-      PetscPrintf(PETSC_COMM_WORLD, "frames: largest deviation from (normal, orthonormal, right-handed) %.2e (tolerance 1e-14)\n", (double)worst));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "frames: largest deviation from (%s, orthonormal, right-handed) %.2e (tolerance 1e-14)\n",
+                        radial ? "radial normal, t1 = axis" : "normal", (double)worst));
   PetscCheck(worst < 1e-14, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-             "contact frames deviate by %g from the asked normal / an orthonormal right-handed frame", (double)worst);
+             "contact frames deviate by %g from the asked %s / an orthonormal right-handed frame", (double)worst, radial ? "radial frame" : "normal");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Every method captures the static flexibility at the boundary exactly (seed 000 §3): (K~^-1)_bb = F_bb of the parent. */
-static PetscErrorCode CheckFlexibility(const char label[], const char cms[], const PetscReal normal[3], PetscInt nm)
+static PetscErrorCode CheckFlexibility(const char label[], const char cms[], const PetscReal normal[3], const PetscReal radial[6], PetscInt nm)
 {
   char      opts[1024];
   PetscReal Fref[64], frames[64 * 9];
@@ -511,7 +534,7 @@ static PetscErrorCode CheckFlexibility(const char label[], const char cms[], con
     PetscCall(VIROMGetContacts(p.rom, &nc, &ci));
     PetscCheck(nb * nb <= 64 && nm_rom == nm && (m == 0 || nb == nb0), PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                "unexpected ROM sizes nb %" PetscInt_FMT ", nm %" PetscInt_FMT, nb, nm_rom);
-    PetscCall(CheckFrames(p.rom, normal));
+    PetscCall(CheckFrames(&p, p.rom, normal, radial));
     if (m == 0) {
       /* the parent's flexibility along the frames (CG); the other methods must use the very same frames */
       nb0 = nb;
@@ -536,12 +559,16 @@ static PetscErrorCode CheckFlexibility(const char label[], const char cms[], con
 
 static PetscErrorCode TestFlexibility(void)
 {
-  const PetscReal x[3] = {1, 0, 0}, skew[3] = {1, 1, 1};
+  /* radial frames about the plate's centre line x = 0.004, y = 0.02 (axis z): a different normal at each free-end node */
+  const PetscReal x[3] = {1, 0, 0}, skew[3] = {1, 1, 1}, radial[6] = {0, 0, 1, 0.004, 0.02, 0};
 
   PetscFunctionBeginUser;
-  PetscCall(CheckFlexibility("3 contacts, normal only", "-cms_contact_nodes 313,314,315 -cms_contact_dirs 1", x, 8));
+  PetscCall(CheckFlexibility("3 contacts, normal only", "-cms_contact_nodes 313,314,315 -cms_contact_dirs 1", x, NULL, 8));
   PetscCall(CheckFlexibility("2 contacts, 3 dirs, normal (1,1,1)/sqrt3", "-cms_contact_nodes 303,313 -cms_contact_dirs 3 -cms_contact_normal 1,1,1",
-                             skew, 8));
+                             skew, NULL, 8));
+  PetscCall(CheckFlexibility("3 contacts, 2 dirs, radial frames about the z axis through (0.004, 0.02)",
+                             "-cms_contact_nodes 303,313,314 -cms_contact_dirs 2 -cms_contact_radial_axis 0,0,1 -cms_contact_radial_origin 0.004,0.02,0",
+                             NULL, radial, 8));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -838,7 +865,7 @@ static PetscErrorCode TestRanks(void)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(SetOptions(PLATE "-model_clamp zmin -cms_contact_nodes 303,313 -cms_contact_dirs 3 -cms_contact_normal 1,1,1"));
-  for (PetscInt m = 1; m < 3; m++) {
+  for (PetscInt m = 0; m < 4; m++) {
     PetscReal par[46], one[46], ferr = 0, flex;
     PetscCall(RomInvariants(PETSC_COMM_WORLD, Methods[m], par));
     if (rank == 0) PetscCall(RomInvariants(PETSC_COMM_SELF, Methods[m], one));
@@ -900,6 +927,50 @@ static PetscErrorCode CheckStatic(const char label[], VICMSType type, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Damping written with the ROM: modal ratios put 2 zeta_k omega_k on the diagonal of the component-mode block and nothing else (a list of
+   ratios, the last one repeating), Rayleigh damping is D~ = a M~ + b K~. */
+static PetscErrorCode CheckDamping(void)
+{
+  const PetscReal ratios[3] = {0.01, 0.02, 0.05}, a = 3.0, b = 2e-6;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < 3; c++) {
+    Parent     p;
+    PetscInt   nb, nm, n;
+    PetscReal *K, *M, *D, *freq, worst = 0, scale = 0;
+
+    PetscCall(SetOptions(PLATE "-model_clamp zmin -cms_contact_nodes 313,314,315 -cms_contact_dirs 1"));
+    if (c == 0) PetscCall(PetscOptionsSetValue(NULL, "-cms_damping_ratio", "0.03"));
+    if (c == 1) PetscCall(PetscOptionsSetValue(NULL, "-cms_damping_ratios", "0.01,0.02,0.05"));
+    if (c == 2) PetscCall(PetscOptionsSetValue(NULL, "-cms_rayleigh", "3,2e-6"));
+    PetscCall(Reduce(PETSC_COMM_WORLD, c == 2 ? VI_CMS_CB : VI_CMS_MACNEAL, 8, &p));
+    PetscCall(VIROMGetSizes(p.rom, &nb, &nm));
+    PetscCall(VIROMGetMatrices(p.rom, &K, &M, &D));
+    PetscCall(VIROMGetFrequencies(p.rom, &freq));
+    n = nb + nm;
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) {
+        PetscReal ref = 0;
+        if (c == 2) ref = a * M[i * n + j] + b * K[i * n + j];
+        else if (i == j && i >= nb) {
+          PetscInt k = i - nb;
+          ref        = 2 * (c == 0 ? 0.03 : ratios[PetscMin(k, 2)]) * 2 * PETSC_PI * freq[k];
+        }
+        worst = PetscMax(worst, PetscAbsReal(D[i * n + j] - ref));
+        scale = PetscMax(scale, PetscAbsReal(ref));
+      }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "damping, %s: nb = %" PetscInt_FMT ", nm = %" PetscInt_FMT ", D~[%" PetscInt_FMT "][%" PetscInt_FMT
+                                            "] = %.10g; max|D~ - expected| / max|expected| = %.2e (tolerance 1e-12)\n",
+                          c == 0 ? "macneal, -cms_damping_ratio 0.03" : c == 1 ? "macneal, -cms_damping_ratios 0.01,0.02,0.05" : "cb, -cms_rayleigh 3,2e-6",
+                          nb, nm, n - 1, n - 1, (double)D[n * n - 1], (double)(worst / scale)));
+    PetscCheck(scale > 0 && worst <= 1e-12 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "damping case %" PetscInt_FMT ": the ROM's D~ differs from the expected damping by %g of its largest entry (tolerance 1e-12)", c,
+               (double)(worst / scale));
+    PetscCall(ParentDestroy(&p));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestLoads(void)
 {
   const PetscInt  ids[4] = {313, 313, 302, 158}, dirs[4] = {0, 1, 0, 0}, ids_x[3] = {313, 302, 158}, dirs_x[3] = {0, 0, 0};
@@ -924,6 +995,7 @@ static PetscErrorCode TestLoads(void)
   PetscCall(SetOptions(PLATE "-model_clamp zmin -cms_contact_nodes 313,314,315 -cms_outputs 313:x,302:x,158:x"));
   PetscCall(PetscOptionsSetValue(NULL, "-cms_gravity", "-9.81,0,0"));
   PetscCall(CheckStatic("gravity", VI_CMS_MACNEAL, 20, "gravity", NULL, 0, 0, g, 3, ids_x, dirs_x, 0.02));
+  PetscCall(CheckDamping());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -959,8 +1031,8 @@ static PetscErrorCode TestBar(void)
     }
     PetscCall(ParentDestroy(&p));
   }
-  /* MacNeal on the free-floating bar without artificial stiffness: K is singular, a clean error on every rank */
-  {
+  /* MacNeal and Rubin on the free-floating bar without artificial stiffness: K is singular, a clean error on every rank */
+  for (PetscInt m = 2; m < 4; m++) {
     Parent         p;
     VICMS          cms;
     VIROM          rom;
@@ -974,7 +1046,7 @@ static PetscErrorCode TestBar(void)
     PetscCall(VICMSCreate(PETSC_COMM_WORLD, &cms));
     PetscCall(VICMSSetModel(cms, p.model));
     PetscCall(VICMSSetFromOptions(cms));
-    PetscCall(VICMSSetType(cms, VI_CMS_MACNEAL));
+    PetscCall(VICMSSetType(cms, Methods[m]));
     PetscCall(VICMSSetNumModes(cms, 20));
     PetscCall(VIROMCreate(PETSC_COMM_WORLD, &rom));
     PetscCall(PetscPushErrorHandler(CaptureError, &cap));
@@ -985,10 +1057,10 @@ static PetscErrorCode TestBar(void)
     PetscCallMPI(MPI_Allreduce(&failed, &all_failed, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Allreduce(&named, &all_named, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "bar, macneal without -cms_rigid_stiffness: error code %d on rank 0 (failed on all %d ranks: %s), message: %s\n", (int)ierr,
-                          size, all_failed ? "yes" : "no", cap.message));
+                          "bar, %s without -cms_rigid_stiffness: error code %d on rank 0 (failed on all %d ranks: %s), message: %s\n",
+                          MethodNames[m], (int)ierr, size, all_failed ? "yes" : "no", cap.message));
     PetscCheck(all_failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-               "bar: MacNeal on a free-floating parent without -cms_rigid_stiffness did not fail on every rank");
+               "bar: %s on a free-floating parent without -cms_rigid_stiffness did not fail on every rank", MethodNames[m]);
     PetscCheck(all_named, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the error does not say 'singular' or 'free-floating': %s", cap.message);
     PetscCall(VIROMDestroy(&rom));
     PetscCall(VICMSDestroy(&cms));
@@ -997,28 +1069,29 @@ static PetscErrorCode TestBar(void)
     leaked = after - before;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &leaked, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
     /* with -malloc_debug (as registered in ctest): the failed reduction must free what it made (STYLE: -malloc_dump clean) */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, macneal failure: %.0f bytes still allocated after destroying everything (largest over the ranks)\n",
-                          (double)leaked));
-    PetscCheck(leaked == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the failed MacNeal reduction leaks %.0f bytes", (double)leaked);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, %s failure: %.0f bytes still allocated after destroying everything (largest over the ranks)\n",
+                          MethodNames[m], (double)leaked));
+    PetscCheck(leaked == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the failed %s reduction leaks %.0f bytes", MethodNames[m], (double)leaked);
   }
-  /* MacNeal with artificial boundary stiffness (seed 000 §3.1): the free ROM has the rigid mode and the free-free modes n c / (2 l) */
+  /* MacNeal and Rubin with artificial boundary stiffness (seed 000 §3.1): the free ROM has the rigid mode and the free-free modes n c / (2 l) */
   PetscCall(SetOptions(ROD "-cms_contact_nodes 1 -cms_contact_dirs 1 -cms_rigid_stiffness 1000"));
-  {
+  for (PetscInt m = 2; m < 4; m++) {
     Parent    p;
     PetscInt  nf;
     PetscReal f[64];
-    PetscCall(Reduce(PETSC_COMM_WORLD, VI_CMS_MACNEAL, 20, &p));
+    PetscCall(Reduce(PETSC_COMM_WORLD, Methods[m], 20, &p));
     PetscCall(VIROMFreeFrequencies(p.rom, &nf, f));
-    PetscCall(
-        PetscPrintf(PETSC_COMM_WORLD, "bar, macneal + rigid stiffness: %" PetscInt_FMT " free frequencies, rigid mode %.3e Hz\n", nf, (double)f[0]));
-    PetscCheck(nf == 20, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: %" PetscInt_FMT " free frequencies, expected 20", nf);
-    PetscCheck(f[0] < 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: the lowest free frequency %g Hz is not the rigid mode (< 1e-4 Hz)", (double)f[0]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, %s + rigid stiffness: %" PetscInt_FMT " free frequencies, rigid mode %.3e Hz\n", MethodNames[m], nf,
+                          (double)f[0]));
+    PetscCheck(nf == 20, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, %s: %" PetscInt_FMT " free frequencies, expected 20", MethodNames[m], nf);
+    PetscCheck(f[0] < 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, %s: the lowest free frequency %g Hz is not the rigid mode (< 1e-4 Hz)",
+               MethodNames[m], (double)f[0]);
     for (PetscInt n = 1; n <= 5; n++) {
       PetscReal exact = n * c / (2 * l), err = PetscAbsReal(f[n] - exact) / exact;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, macneal: free mode %" PetscInt_FMT ": %.8f Hz, exact n c/(2l) = %.8f Hz, rel. error %.2e\n", n,
-                            (double)f[n], (double)exact, (double)err));
-      PetscCheck(err < 1e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar: free mode %" PetscInt_FMT " is %g Hz, exact %g Hz (tolerance 0.1 %%)", n,
-                 (double)f[n], (double)exact);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bar, %s: free mode %" PetscInt_FMT ": %.8f Hz, exact n c/(2l) = %.8f Hz, rel. error %.2e\n",
+                            MethodNames[m], n, (double)f[n], (double)exact, (double)err));
+      PetscCheck(err < 1e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bar, %s: free mode %" PetscInt_FMT " is %g Hz, exact %g Hz (tolerance 0.1 %%)",
+                 MethodNames[m], n, (double)f[n], (double)exact);
     }
     PetscCall(ParentDestroy(&p));
   }
