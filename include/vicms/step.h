@@ -21,6 +21,11 @@ PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
   -case_loads NAME[,NAME...]   ROM loads that act (their time functions: options with prefix load_NAME_, see excite.h;
                                default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
   -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
+  -contact_rotation_axis ax,ay,az, -contact_rotation_origin ox,oy,oz: the structure spins at -contact_rotation_speed
+  Omega about this axis inside a fixed obstacle (a blade in its casing): each contact gets the obstacle's velocity
+  -Omega r_j e_theta,j seen from the structure (r_j its radius, e_theta,j its circumferential direction) in its frame,
+  and, unless -contact_gap_phases is given, the gap phase phi_j = k theta_j (theta_j its angle about the axis from the
+  first contact, k = -contact_gap_waves): g0_j(t) = g + a cos(k (Omega t + theta_j))
   -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
   -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j);
   -contact_gap_shape bump -contact_gap_bump_width w: g0_j(t) = g - a exp(-d^2/(2 w^2)), d = k Ω t + φ_j wrapped to (-π, π]
@@ -35,7 +40,8 @@ PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 /* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
-PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed);
+/* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
+PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);

@@ -35,6 +35,8 @@ static PetscErrorCode VICMSContactFrame(VICMS cms, PetscInt dim, PetscInt id, co
     for (PetscInt d = 0; d < 3; d++) r[d] = x[d] - cms->radial_origin[d];
     PetscCall(VIOrthonormalize(r, axis, n, &ok));
     PetscCheck(ok, cms->comm, PETSC_ERR_USER_INPUT, "Contact node %" PetscInt_FMT " lies on the radial axis: its radial normal is undefined", id);
+    if (cms->radial_inward)
+      for (PetscInt d = 0; d < 3; d++) n[d] = -n[d];
     if (!cms->t1_hint_set) PetscCall(PetscArraycpy(hint, axis, 3));
   } else {
     PetscCall(VIOrthonormalize(cms->normal, NULL, n, &ok));

@@ -114,6 +114,8 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_axis",
                             "Normal = outward radial direction from this axis (instead of a fixed normal)", cms->radial_axis, &cms->radial));
   PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_origin", "A point of the radial axis", cms->radial_origin, NULL));
+  PetscCall(PetscOptionsBool("-cms_contact_radial_inward", "With -cms_contact_radial_axis: the normal points inward (an obstacle outside, a casing)",
+                             "", cms->radial_inward, &cms->radial_inward, NULL));
   PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_t1",
                             "Direction that the first tangent follows (projected on the tangent plane); default the radial axis, else the global "
                             "axis least aligned with the normal",

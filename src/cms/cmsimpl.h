@@ -18,7 +18,7 @@ struct _p_VICMS {
   char      contact_set[64];
   PetscInt  contact_dirs;
   PetscReal normal[3], radial_axis[3], radial_origin[3], t1_hint[3], area;
-  PetscBool radial, t1_hint_set;
+  PetscBool radial, radial_inward, t1_hint_set;
 
   PetscReal rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
   PetscReal damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];

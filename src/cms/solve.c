@@ -46,7 +46,8 @@ PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp)
       /* nothing of a failed factorization survives: the caller only reports */
       PetscCall(KSPDestroy(ksp));
       SETERRQ(cms->comm, PETSC_ERR_USER_INPUT,
-              "%s is singular (%s): the parent is free-floating or not restrained by the boundary. For MacNeal and Rubin give -cms_rigid_stiffness k (seed 000 §3.1); for Craig-Bampton add contact directions or clamps",
+              "%s is singular (%s): the parent is free-floating or not restrained by the boundary. For MacNeal and Rubin give -cms_rigid_stiffness k "
+              "(seed 000 §3.1); for Craig-Bampton add contact directions or clamps",
               what, nnull > 0 ? "null pivots in the factorization" : "the factorization failed");
     }
   }

@@ -119,7 +119,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
           PetscInt row = as->rows[a];
           as->c[a]     = (lf->qb_pre[row] - lf->qb_prev[row]) / dt;
           if (r == 0) as->c[a] += st->g0_rate[j];
-          if (r == 1) as->c[a] -= st->sliding_speed;
+          if (r > 0) as->c[a] -= st->obstacle_v[2 * j + r - 1];
           as->x[a] = lf->fb_prev[row]; /* warm start: last step's forces */
         }
         c++;
@@ -146,7 +146,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         if (r == 0)
           st->energy.obstacle_work += lam * dq;
         else {
-          PetscReal drive = (r == 1) ? st->sliding_speed * dt : 0;
+          PetscReal drive = st->obstacle_v[2 * j + r - 1] * dt;
           st->energy.friction_dissipation -= lam * (dq - drive);
           st->energy.obstacle_work += lam * drive;
         }

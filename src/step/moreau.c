@@ -49,7 +49,7 @@ static PetscReal VIRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const 
 {
   PetscReal v = u[st->sys->offsets[j] + r];
   if (r == 0) v += st->g0_rate[j];
-  if (r == 1) v -= st->sliding_speed;
+  if (r > 0) v -= st->obstacle_v[2 * j + r - 1];
   return v;
 }
 
@@ -142,7 +142,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
         if (r == 0)
           st->energy.obstacle_work += P * v;
         else {
-          PetscReal drive = (r == 1) ? st->sliding_speed : 0;
+          PetscReal drive = st->obstacle_v[2 * j + r - 1];
           st->energy.friction_dissipation -= P * (v - drive);
           st->energy.obstacle_work += P * drive;
         }

@@ -23,7 +23,10 @@ struct _p_VISystem {
   /* contacts */
   PetscInt  *dims, *offsets, *normal_row;
   PetscReal *mu, *preload, *gap_phase;
+  PetscReal *obstacle_v; /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
   PetscReal  mu_all, preload_all, sliding_speed;
+  PetscReal  rotation_axis[3], rotation_origin[3];
+  PetscBool  rotation_frame;
   VIGapShape gap_shape;
   PetscReal  gap_bump_width;
   PetscReal  gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
@@ -84,7 +87,7 @@ struct _p_VIStepper {
   PetscInt         n, nb, nm, nc;
   const PetscReal *K, *M, *D;
   VIContactSet     set;
-  PetscReal        sliding_speed;
+  const PetscReal *obstacle_v; /* nc x 2 */
 
   /* state at the level just completed by a step: q, u (velocity estimate at that level), boundary forces lambda
      (force on the boundary coordinates from the contacts), gaps g (normal gap per contact) */

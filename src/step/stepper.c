@@ -183,7 +183,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   st->K  = K;
   st->M  = M;
   st->D  = D;
-  PetscCall(VISystemGetContactSet(sys, &st->set, &st->sliding_speed));
+  PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
   PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nb, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
   PetscCall(PetscCalloc3(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate));
   {

@@ -32,6 +32,7 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
   }
   PetscCall(PetscFree3(s->load_fn, s->load_names, s->load_vec));
   PetscCall(PetscFree6(s->dims, s->offsets, s->mu, s->preload, s->gap_phase, s->normal_row));
+  PetscCall(PetscFree(s->obstacle_v));
   PetscCall(PetscFree2(s->q0, s->u0));
   PetscCall(PetscFree(s));
   *sys = NULL;
@@ -80,6 +81,17 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
       PetscOptionsReal("-contact_gap_bump_width", "Angular width w (rad) of the Gaussian bump", "", sys->gap_bump_width, &sys->gap_bump_width, NULL));
   PetscCall(PetscOptionsReal("-contact_rotation_speed", "Rotation speed Omega (rad/s) of the imposed gap", "", sys->rotation_speed,
                              &sys->rotation_speed, NULL));
+  {
+    PetscInt  na = 3, no = 3;
+    PetscBool has_origin;
+    PetscCall(PetscOptionsRealArray("-contact_rotation_axis",
+                                    "The structure spins about this axis inside a fixed obstacle: per-contact sliding velocities and gap phases", "",
+                                    sys->rotation_axis, &na, &sys->rotation_frame));
+    PetscCheck(!sys->rotation_frame || na == 3, sys->comm, PETSC_ERR_USER_INPUT, "-contact_rotation_axis: got %" PetscInt_FMT " numbers, expected 3",
+               na);
+    PetscCall(PetscOptionsRealArray("-contact_rotation_origin", "A point of the rotation axis", "", sys->rotation_origin, &no, &has_origin));
+    PetscCheck(!has_origin || no == 3, sys->comm, PETSC_ERR_USER_INPUT, "-contact_rotation_origin: got %" PetscInt_FMT " numbers, expected 3", no);
+  }
   PetscCall(PetscOptionsRealArray("-contact_gap_phases", "Phase phi_j of the imposed gap, one per contact (rad)", "", sys->phases_given, &nphases,
                                   &has_phases));
   PetscCall(PetscOptionsReal("-contact_gap_phase_step", "Phase step between consecutive contacts, phi_j = j * step (rad)", "", sys->gap_phase_step,
@@ -154,6 +166,47 @@ static PetscErrorCode VISystemInitialState(VISystem sys, PetscInt n, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A structure spinning at Omega about an axis inside a fixed obstacle: at contact j (radius r_j, circumferential
+   direction e_theta = a x e_r), the obstacle moves at -Omega r_j e_theta relative to the structure; its components
+   along the contact's tangents, and the gap phase k theta_j with theta_j the contact's angle from the first contact. */
+static PetscErrorCode VISystemRotationFrame(VISystem sys, PetscInt nc, const VIContactInfo contacts[])
+{
+  PetscReal a[3], norm, ref[3] = {0, 0, 0}, ref2[3] = {0, 0, 0};
+
+  PetscFunctionBeginUser;
+  norm = PetscSqrtReal(sys->rotation_axis[0] * sys->rotation_axis[0] + sys->rotation_axis[1] * sys->rotation_axis[1] +
+                       sys->rotation_axis[2] * sys->rotation_axis[2]);
+  PetscCheck(norm > 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_rotation_axis: the axis is a zero vector");
+  for (PetscInt d = 0; d < 3; d++) a[d] = sys->rotation_axis[d] / norm;
+  for (PetscInt j = 0; j < nc; j++) {
+    PetscReal rv[3], r, ar, er[3], et[3], cth, sth;
+    for (PetscInt d = 0; d < 3; d++) rv[d] = contacts[j].coords[d] - sys->rotation_origin[d];
+    ar = rv[0] * a[0] + rv[1] * a[1] + rv[2] * a[2];
+    for (PetscInt d = 0; d < 3; d++) rv[d] -= ar * a[d];
+    r = PetscSqrtReal(rv[0] * rv[0] + rv[1] * rv[1] + rv[2] * rv[2]);
+    PetscCheck(r > 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_rotation_axis: contact node %" PetscInt_FMT " lies on the rotation axis",
+               contacts[j].node_id);
+    for (PetscInt d = 0; d < 3; d++) er[d] = rv[d] / r;
+    et[0] = a[1] * er[2] - a[2] * er[1];
+    et[1] = a[2] * er[0] - a[0] * er[2];
+    et[2] = a[0] * er[1] - a[1] * er[0];
+    for (PetscInt t = 0; t < 2; t++) {
+      const PetscReal *tang      = contacts[j].frame + 3 * (t + 1);
+      sys->obstacle_v[2 * j + t] = -sys->rotation_speed * r * (et[0] * tang[0] + et[1] * tang[1] + et[2] * tang[2]);
+    }
+    if (j == 0) {
+      PetscCall(PetscArraycpy(ref, er, 3));
+      ref2[0] = a[1] * ref[2] - a[2] * ref[1];
+      ref2[1] = a[2] * ref[0] - a[0] * ref[2];
+      ref2[2] = a[0] * ref[1] - a[1] * ref[0];
+    }
+    cth = er[0] * ref[0] + er[1] * ref[1] + er[2] * ref[2];
+    sth = er[0] * ref2[0] + er[1] * ref2[1] + er[2] * ref2[2];
+    if (!sys->num_phases_given) sys->gap_phase[j] = sys->gap_waves * PetscAtan2Real(sth, cth);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemSetUp(VISystem sys)
 {
   PetscInt             n, nc;
@@ -170,18 +223,22 @@ PetscErrorCode VISystemSetUp(VISystem sys)
   PetscCheck(nc <= VI_MAX_CONTACTS, sys->comm, PETSC_ERR_SUP, "At most %d contacts per case", VI_MAX_CONTACTS);
   sys->nc = nc;
   PetscCall(PetscFree6(sys->dims, sys->offsets, sys->mu, sys->preload, sys->gap_phase, sys->normal_row));
+  PetscCall(PetscFree(sys->obstacle_v));
+  PetscCall(PetscCalloc1(2 * PetscMax(nc, 1), &sys->obstacle_v));
   PetscCall(PetscMalloc6(PetscMax(nc, 1), &sys->dims, PetscMax(nc, 1), &sys->offsets, PetscMax(nc, 1), &sys->mu, PetscMax(nc, 1), &sys->preload,
                          PetscMax(nc, 1), &sys->gap_phase, PetscMax(nc, 1), &sys->normal_row));
   PetscCheck(sys->num_phases_given == 0 || sys->num_phases_given == nc, sys->comm, PETSC_ERR_USER_INPUT,
              "-contact_gap_phases: got %" PetscInt_FMT " phases for %" PetscInt_FMT " contacts", sys->num_phases_given, nc);
   for (PetscInt j = 0; j < nc; j++) {
-    sys->dims[j]       = contacts[j].dim;
-    sys->offsets[j]    = contacts[j].offset;
-    sys->normal_row[j] = contacts[j].offset;
-    sys->mu[j]         = sys->mu_all;
-    sys->preload[j]    = sys->preload_all;
-    sys->gap_phase[j]  = sys->num_phases_given ? sys->phases_given[j] : j * sys->gap_phase_step;
+    sys->dims[j]           = contacts[j].dim;
+    sys->offsets[j]        = contacts[j].offset;
+    sys->normal_row[j]     = contacts[j].offset;
+    sys->mu[j]             = sys->mu_all;
+    sys->preload[j]        = sys->preload_all;
+    sys->gap_phase[j]      = sys->num_phases_given ? sys->phases_given[j] : j * sys->gap_phase_step;
+    sys->obstacle_v[2 * j] = sys->sliding_speed;
   }
+  if (sys->rotation_frame) PetscCall(VISystemRotationFrame(sys, nc, contacts));
   for (PetscInt l = 0; l < sys->num_loads; l++) {
     PetscBool found;
     PetscCall(VIROMFindLoad(sys->rom, sys->load_names[l], &sys->load_vec[l], &found));
@@ -234,14 +291,14 @@ PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, PetscReal *sliding_speed)
+PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity)
 {
   PetscFunctionBeginUser;
   set->num_contacts = sys->nc;
   set->dims         = sys->dims;
   set->mu           = sys->mu;
   set->preload      = sys->preload;
-  if (sliding_speed) *sliding_speed = sys->sliding_speed;
+  if (obstacle_velocity) *obstacle_velocity = sys->obstacle_v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

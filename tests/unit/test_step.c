@@ -3,7 +3,7 @@
 #include <vicms.h>
 #include <slepcsys.h>
 
-static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy\n";
+static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -40,6 +40,8 @@ static const char *const OwnedOptions[] = {"-contact_gap_shape",
                                            "-contact_mu",
                                            "-contact_preload",
                                            "-contact_sliding_speed",
+                                           "-contact_rotation_axis",
+                                           "-contact_rotation_origin",
                                            "-contact_gap",
                                            "-contact_gap_amplitude",
                                            "-init",
@@ -923,10 +925,74 @@ static PetscErrorCode TestFrictionEnergy(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A structure spinning inside a fixed casing (-contact_rotation_axis): two contacts at radii 2 and 3 about the axis z
+   through (1, 1, 5), at angles 0 and 90 degrees, with casing frames (normal inward, t1 = axis, t2 = n x t1 = e_theta).
+   Exact: the casing moves at -Omega r e_theta seen from the structure, so (v_t1, v_t2) = (0, -Omega r); the gap phases
+   are k theta_j = 0 and pi for k = 2, so g0 = g + a and g - a at t = 0, and g0_j(t) = g + a cos(k (Omega t + theta_j)). */
+static PetscErrorCode TestRotation(void)
+{
+  const PetscInt       dims[2]  = {3, 3};
+  PetscReal            K[7 * 7] = {0}, M[7 * 7] = {0}, D[7 * 7] = {0}, g0[2], rate[2];
+  const PetscReal      radius[2] = {2, 3}, Omega = 50, g = 0.4, a = 0.1, t = 0.0123;
+  const PetscReal     *v;
+  VIROM                rom;
+  VISystem             sys;
+  VIStepper            st;
+  VIContactSet         set;
+  VIContactInfo        ci[2];
+  const VIContactInfo *given;
+  char                 opts[512];
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < 7; i++) K[i * 7 + i] = 1e3;
+  M[6 * 7 + 6] = 1;
+  PetscCall(HandROM(VI_CMS_MACNEAL, 2, dims, 1, K, M, D, &rom));
+  PetscCall(VIROMGetContacts(rom, NULL, &given));
+  PetscCall(PetscArraycpy(ci, given, 2));
+  for (PetscInt j = 0; j < 2; j++) {
+    PetscReal er[3] = {j == 0 ? 1.0 : 0.0, j == 1 ? 1.0 : 0.0, 0}, n[3] = {-er[0], -er[1], 0}, t1[3] = {0, 0, 1};
+    for (PetscInt d = 0; d < 3; d++) {
+      ci[j].coords[d]    = (d == 2 ? 5.0 : 1.0) + radius[j] * er[d] + (d == 2 ? 0.7 * j : 0.0); /* an axial offset changes nothing */
+      ci[j].frame[d]     = n[d];
+      ci[j].frame[3 + d] = t1[d];
+    }
+    ci[j].frame[6] = n[1] * t1[2] - n[2] * t1[1];
+    ci[j].frame[7] = n[2] * t1[0] - n[0] * t1[2];
+    ci[j].frame[8] = n[0] * t1[1] - n[1] * t1[0];
+  }
+  PetscCall(VIROMSetContacts(rom, 2, ci));
+  PetscCall(PetscSNPrintf(
+      opts, sizeof(opts),
+      "-contact_rotation_axis 0,0,2 -contact_rotation_origin 1,1,5 -contact_rotation_speed %g -contact_gap %g -contact_gap_amplitude %g "
+      "-contact_gap_waves 2 -contact_mu 0.2 -step_dt 1e-3 -step_end_time 0.01",
+      (double)Omega, (double)g, (double)a));
+  PetscCall(RunCase(rom, opts, PETSC_FALSE, &sys, &st));
+  PetscCall(VISystemGetContactSet(sys, &set, &v));
+  PetscCall(VISystemEvaluateGaps(sys, t, g0, rate));
+  for (PetscInt j = 0; j < 2; j++) {
+    PetscReal theta = j * PETSC_PI / 2, eg = g + a * PetscCosReal(2 * (Omega * t + theta)),
+              er = -2 * a * Omega * PetscSinReal(2 * (Omega * t + theta));
+    PetscCall(PetscPrintf(
+        PETSC_COMM_WORLD,
+        "rotation, contact %" PetscInt_FMT ": obstacle velocity (t1, t2) = (%.15g, %.15g), exact (0, %.15g); gap at t = %g: %.15g, exact "
+        "%.15g; rate %.15g, exact %.15g\n",
+        j, (double)v[2 * j], (double)v[2 * j + 1], (double)(-Omega * radius[j]), (double)t, (double)g0[j], (double)eg, (double)rate[j], (double)er));
+    PetscCheck(PetscAbsReal(v[2 * j]) < 1e-12 && PetscAbsReal(v[2 * j + 1] + Omega * radius[j]) < 1e-12 * Omega * radius[j], PETSC_COMM_WORLD,
+               PETSC_ERR_PLIB, "contact %" PetscInt_FMT ": obstacle velocity (%g, %g), expected (0, %g)", j, (double)v[2 * j], (double)v[2 * j + 1],
+               (double)(-Omega * radius[j]));
+    PetscCheck(PetscAbsReal(g0[j] - eg) < 1e-14 && PetscAbsReal(rate[j] - er) < 1e-11, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "contact %" PetscInt_FMT ": imposed gap %g and rate %g, expected %g and %g", j, (double)g0[j], (double)rate[j], (double)eg,
+               (double)er);
+  }
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char           which[32] = "";
-  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction;
+  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -936,6 +1002,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "impact", &impact));
   PetscCall(PetscStrcmp(which, "units", &units));
   PetscCall(PetscStrcmp(which, "friction_energy", &friction));
+  PetscCall(PetscStrcmp(which, "rotation", &rotation));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -947,8 +1014,10 @@ int main(int argc, char **argv)
     ierr = TestUnits();
   else if (friction)
     ierr = TestFrictionEnergy();
+  else if (rotation)
+    ierr = TestRotation();
   else {
-    (void)PetscPrintf(PETSC_COMM_WORLD, "-case: expected bar_leapfrog, bar_moreau, impact, units or friction_energy, got '%s'\n", which);
+    (void)PetscPrintf(PETSC_COMM_WORLD, "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy or rotation, got '%s'\n", which);
     ierr = PETSC_ERR_USER_INPUT;
   }
   if (!ierr) {
