@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `vicms info` on a modes file (a fixed-free rod: first frequency (2n-1)c/(4l) = 0.75 Hz with c = 30, l = 10) and on a
-# missing file (non-zero exit, a message naming it, no hang). The ROM side of `vicms info` is covered by test_rom.
+# `vicms info` on a modes file (a fixed-free rod: first frequency (2n-1)c/(4l) = 0.75 Hz with c = 30, l = 10), the XDMF file written
+# beside it, and a missing file (non-zero exit, a message naming it, no hang). The ROM side of `vicms info` is covered by test_rom.
 set -u
 fail=0
 dir=$(mktemp -d)
@@ -12,6 +12,17 @@ out=$(mpi modes -mesh_line_cells 50 -mesh_line_length 10 -model_young 900 -model
   -modes_file m.h5 2>&1)
 if [ $? -ne 0 ] || [ ! -f m.h5 ]; then
   echo "FAIL vicms modes did not write m.h5:"; echo "$out"; exit 1
+fi
+
+# the mode shapes for ParaView: m.xmf beside m.h5, well-formed XML, one temporal grid per mode pointing at m.h5:/modes/N
+if [ ! -f m.xmf ]; then
+  echo "FAIL vicms modes did not write m.xmf beside m.h5"; fail=1
+elif [ "$(grep -c 'm\.h5:/modes/[123]<' m.xmf)" -ne 3 ] || ! grep -q 'm\.h5:/mesh/coordinates' m.xmf; then
+  echo "FAIL m.xmf does not reference m.h5:/modes/1..3 and m.h5:/mesh/coordinates:"; head -20 m.xmf; fail=1
+elif command -v python3 >/dev/null && ! python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse("m.xmf").getroot(); sys.exit(0 if len(r.findall(".//Grid[@GridType=\"Uniform\"]")) == 3 else 1)'; then
+  echo "FAIL m.xmf is not well-formed XDMF with 3 uniform grids"; fail=1
+else
+  echo "--- m.xmf: 3 mode grids referencing m.h5"
 fi
 
 for how in "m.h5" "-file m.h5"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`; (b) the Rotor 37 blade of
+# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`, the bar, the full-size plate of
+# jobs/plate_rom.yaml on 2 ranks; (b) the Rotor 37 blade of
 # seed 000 §5.3 (MacNeal and Rubin, 48 boundary coordinates, first component mode 312.1x Hz) on 2 ranks, skipped when the deck is
 # absent; (c) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem, no ROM file left behind.
 set -u
@@ -64,6 +65,23 @@ elif ! grep -q 'massless Craig-Bampton (massless boundary), 1 boundary coordinat
   echo "FAIL bar: vicms info does not show 1 boundary coordinate, 20 modes, first fixed-interface mode 0.750 Hz:"; echo "$info" | head -4; fail=1
 else
   echo "--- bar: $(head -1 <<<"$info")"
+fi
+
+# ---- (a'') the plate of seed 000 §5.2 at full size (8 x 20 x 101 hex8, 57,267 DOFs) from its job file jobs/plate_rom.yaml on 2 ranks:
+# 3 contact nodes, normal only, 20 MacNeal modes, 1 % damping, a tip load and an output (about 5 s on an idle machine, 20 s on a loaded one)
+rm -f plate_full.h5
+out=$(mpi 300 2 reduce -options_file "$VICMS_SOURCE/jobs/plate_rom.yaml" -rom_file plate_full.h5 2>&1)
+rc=$?
+info=$([ -f plate_full.h5 ] && mpi 120 2 info plate_full.h5 2>&1)
+if [ $rc -ne 0 ] || [ ! -f plate_full.h5 ]; then
+  echo "FAIL full plate reduce (jobs/plate_rom.yaml): exit status $rc (124 = hung):"; echo "$out" | tail -10; fail=1
+elif ! grep -q 'MacNeal (massless boundary), 3 boundary coordinates + 20 modes = 23' <<<"$info" ||
+  ! grep -Eq 'component modes \(free-interface\): 278\.09[0-9]*,' <<<"$info" || ! grep -q 'loads: xmax_ymax_zmax' <<<"$info" ||
+  ! grep -q 'outputs: n19278_x' <<<"$info"; then
+  echo "FAIL full plate: vicms info does not show MacNeal, 3 + 20 = 23, first free-interface mode 278.09 Hz, load xmax_ymax_zmax, output n19278_x:"
+  echo "$info" | head -12; fail=1
+else
+  echo "--- full plate (jobs/plate_rom.yaml, 2 ranks): $(head -1 <<<"$info"); $(grep -m1 'component modes' <<<"$info" | cut -c1-80)"
 fi
 
 # ---- (b) the Rotor 37 blade (seed 000 §5.3), 2 ranks only: about 20 s per reduction on an idle machine, 66 s measured on a loaded one,

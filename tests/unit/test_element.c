@@ -4,7 +4,6 @@
 
 static const char help[] = "Unit test of the vicms element library (src/fem/element.c).\n";
 
-
 #define MAXN   20
 #define MAXQ   27
 #define MAXDOF 60

@@ -159,6 +159,11 @@ static char Captured[8192];
 static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
                                    void *ctx)
 {
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  (void)ctx;
   if (p == PETSC_ERROR_INITIAL) snprintf(Captured, sizeof(Captured), "%s", mess ? mess : "");
   return n;
 }

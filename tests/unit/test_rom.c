@@ -17,6 +17,11 @@ static char Captured[4096];
 static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
                                    void *ctx)
 {
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  (void)ctx;
   if (p == PETSC_ERROR_INITIAL && !Captured[0]) snprintf(Captured, sizeof(Captured), "%s", mess ? mess : "");
   return n;
 }
