@@ -24,7 +24,8 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}};
+static const VICommand commands[] = {
+    {"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}};
 
 const char *VIAppArgument = NULL;
 

@@ -290,6 +290,8 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
   VIEnsemble ens = (VIEnsemble)ctx;
 
   PetscFunctionBeginUser;
+  (void)st;
+  (void)t;
   if (ens->sched) PetscCall(VISchedulerServe(ens->sched));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -299,6 +301,10 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
 static PetscErrorCode VICaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
                                      const char *mess, void *ctx)
 {
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
   if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
   return n;
 }

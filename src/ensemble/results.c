@@ -85,6 +85,7 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
                               r->stats.contact_solves ? (PetscReal)r->stats.contact_iterations / r->stats.contact_solves : 0));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_nonconverged", r->stats.nonconverged));
+  PetscCall(VIH5WriteAttrReal(file, "/case", "contact_residual_max", r->stats.contact_residual_max));
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);

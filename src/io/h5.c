@@ -369,6 +369,8 @@ static herr_t VIH5CollectName(hid_t group, const char *name, const H5L_info_t *i
 {
   VIH5NameList *list = (VIH5NameList *)ctx;
 
+  (void)group;
+  (void)info;
   if (list->n >= list->max) return -1;
   if (PetscStrallocpy(name, &list->names[list->n])) return -1;
   list->n++;
