@@ -80,18 +80,111 @@ static PetscErrorCode VIInfoModes(const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A results file (`vicms simulate`) in words: cases and their state, parameters and their ranges, failures, summaries. */
+static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
+{
+  PetscInt   n, rows, np, *status, count[3] = {0, 0, 0};
+  PetscReal *par;
+  char      *columns = NULL, *options = NULL, *units = NULL;
+  PetscBool  has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5ReadInt(file, "/cases/status", &n, &rows, &status));
+  PetscCall(VIH5ReadReal(file, "/cases/parameters", &rows, &np, &par));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/cases/parameters", "columns", &columns));
+  PetscCall(VIH5HasAttr(file, "/", "units", &has));
+  if (has) PetscCall(VIH5ReadAttrStringAlloc(file, "/", "units", &units));
+  for (PetscInt k = 0; k < n; k++)
+    if (status[k] >= 0 && status[k] <= 2) count[status[k]]++;
+  PetscCall(PetscPrintf(
+      PETSC_COMM_SELF,
+      "Results file %s: %" PetscInt_FMT " case%s: %" PetscInt_FMT " done, %" PetscInt_FMT " failed, %" PetscInt_FMT " pending%s%s%s\n", path, n,
+      n == 1 ? "" : "s", count[1], count[2], count[0], units && units[0] ? " (units " : "", units ? units : "", units && units[0] ? ")" : ""));
+  if (strcmp(columns, "case")) {
+    char *save = NULL, *name = strtok_r(columns, ",", &save);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  parameters:\n"));
+    for (PetscInt p = 0; p < np && name; p++, name = strtok_r(NULL, ",", &save)) {
+      PetscReal lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+      for (PetscInt k = 0; k < n; k++) {
+        lo = PetscMin(lo, par[k * np + p]);
+        hi = PetscMax(hi, par[k * np + p]);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %-40s from %-14.8g to %.8g\n", name, (double)lo, (double)hi));
+    }
+  }
+  if (count[2]) {
+    PetscInt shown = 0;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  failed cases:\n"));
+    for (PetscInt k = 0; k < n && shown < 10; k++)
+      if (status[k] == 2) {
+        char obj[64], *msg = NULL;
+        PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+        PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &msg));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "    case %" PetscInt_FMT ": %s\n", k, msg));
+        PetscCall(PetscFree(msg));
+        shown++;
+      }
+  }
+  PetscCall(VIH5Exists(file, "/summary/statistics", &has));
+  if (has) {
+    PetscInt   nq, cols;
+    PetscReal *st;
+    char      *qnames, *save = NULL, *q;
+    PetscCall(VIH5ReadReal(file, "/summary/statistics", &nq, &cols, &st));
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/summary/statistics", "rows", &qnames));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  quantities over the done cases:\n    %-36s %12s %12s %12s %12s\n", "", "mean", "std", "min", "max"));
+    q = strtok_r(qnames, ",", &save);
+    for (PetscInt i = 0; i < nq && q; i++, q = strtok_r(NULL, ",", &save))
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %-36s %12.5g %12.5g %12.5g %12.5g\n", q, (double)st[9 * i], (double)st[9 * i + 1],
+                            (double)st[9 * i + 2], (double)st[9 * i + 8]));
+    PetscCall(PetscFree(qnames));
+    PetscCall(PetscFree(st));
+  }
+  {
+    const char *parts[][2] = {{"/summary/frf", "frequency response of the constant-frequency cases (summary/frf)"},
+                              {"/summary/sweep_up", "envelope of the sweep up (summary/sweep_up)"},
+                              {"/summary/sweep_down", "envelope of the sweep down (summary/sweep_down)"},
+                              {"/summary/histograms", "histograms of the quantities (summary/histograms)"}};
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+      PetscCall(VIH5Exists(file, parts[i][0], &has));
+      if (has) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s\n", parts[i][1]));
+    }
+  }
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &options));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  options: %s\n", options));
+  PetscCall(PetscFree(options));
+  PetscCall(PetscFree(units));
+  PetscCall(PetscFree(columns));
+  PetscCall(PetscFree(par));
+  PetscCall(PetscFree(status));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIInfoResults(const char path[])
+{
+  hid_t          file;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Open(path, &file));
+  ierr = VIInfoResultsOpen(file, path);
+  PetscCall(VIH5Close(&file));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
-  PetscBool      help, is_rom, is_modes;
+  PetscBool      help, is_rom, is_modes, is_results;
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
-  PetscCall(PetscOptionsString("-file", "The vicms HDF5 file to describe (a ROM or a modes file); also `vicms info FILE.h5`", "", file, file,
-                               sizeof(file), NULL));
+  PetscCall(PetscOptionsString("-file", "The vicms HDF5 file to describe (a ROM, a modes or a results file); also `vicms info FILE.h5`", "", file,
+                               file, sizeof(file), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
@@ -103,6 +196,7 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscCallMPI(MPI_Bcast(format, sizeof(format), MPI_CHAR, 0, comm));
   PetscCall(PetscStrcmp(format, "vicms-rom", &is_rom));
   PetscCall(PetscStrcmp(format, "vicms-modes", &is_modes));
+  PetscCall(PetscStrcmp(format, "vicms-results", &is_results));
   if (is_rom) {
     VIROM rom;
 
@@ -114,7 +208,11 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   } else if (is_modes) {
     if (rank == 0) ierr = VIInfoModes(file);
     PetscCall(VIErrorSync(comm, ierr));
+  } else if (is_results) {
+    if (rank == 0) ierr = VIInfoResults(file);
+    PetscCall(VIErrorSync(comm, ierr));
   } else
-    SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s: format '%s' is not one vicms info knows (expected vicms-rom or vicms-modes)", file, format);
+    SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-modes or vicms-results)", file,
+            format);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

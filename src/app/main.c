@@ -9,7 +9,7 @@ static const char usage[] =
     "usage: [mpirun -n N] vicms COMMAND [-options_file job.yaml] [-option value ...]\n"
     "\n"
     "commands:\n"
-    "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM or a modes file; or -file FILE.h5)\n"
+    "  info       what is inside a vicms HDF5 file: vicms info FILE.h5 (a ROM, modes or results file; or -file FILE.h5)\n"
     "  modes      lowest natural frequencies and mode shapes of the parent model (-modes_num, -modes_file)\n"
     "  reduce     component mode synthesis of the parent model into a ROM file (-cms_type, -cms_num_modes, -rom_file)\n"
     "  simulate   the contact cases of a job on a ROM (one case, or grids, sweeps, samples with -cases_*) on groups of ranks:\n"

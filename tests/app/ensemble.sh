@@ -143,6 +143,12 @@ EOF
 must "job with a failing case" mpi 120 2 simulate -rom_file bar.h5 -case_loads gravity -contact_gap 5 -step_end_time 3 \
   -cases_values step_dt:1e-3/5e-2/2e-3 -results_file failing.h5 -cases_quiet
 grep -q "case 1: unstable" <<<"$LAST" || { echo "FAIL the summary does not list case 1 as unstable:"; echo "$LAST" | tail -5; fail=1; }
+out=$(mpi 60 2 info failing.h5 2>&1)
+if grep -q "3 cases: 2 done, 1 failed, 0 pending" <<<"$out" && grep -q "case 1: unstable at t = " <<<"$out" && grep -q "step_dt .*from 0.001 .*to 0.05" <<<"$out"; then
+  echo "ok   vicms info failing.h5: cases, their state, the failure and the parameter range in words"
+else
+  echo "FAIL vicms info failing.h5:"; echo "$out" | head -12; fail=1
+fi
 $py - <<'EOF' || fail=1
 import h5py
 f = h5py.File("failing.h5", "r")
