@@ -106,6 +106,21 @@ PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
 PETSC_EXTERN PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **t, const PetscReal **outputs, const PetscReal **gaps,
                                                const PetscReal **forces, const PetscReal **energy);
 PETSC_EXTERN PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats);
+
+/* Statistics of a run taken at every time level, whatever is recorded. Per ROM output: max |y| over the run, and over
+   the steady window (the last `fraction` of the run, VIStepperSetSteadyWindow, default 0.25) its min, max, mean and RMS;
+   the largest normal contact force over the run, and the smallest normal gap over the steady window. */
+typedef struct {
+  PetscInt   nout;
+  PetscReal *max_abs, *min, *max, *mean, *rms; /* nout each, owned by the stepper */
+  PetscReal  force_max, gap_min;
+} VIRunStatistics;
+PETSC_EXTERN PetscErrorCode VIStepperSetSteadyWindow(VIStepper st, PetscReal fraction);
+PETSC_EXTERN PetscErrorCode VIStepperGetRunStatistics(VIStepper st, VIRunStatistics *s);
+/* Envelope of one output over a frequency sweep, taken at every level: per pseudo-period 1/f(t) of the first load with a
+   frequency, (f at the window's middle, half peak-to-peak), in time order. Set before the run (-1: none). */
+PETSC_EXTERN PetscErrorCode VIStepperSetEnvelopeOutput(VIStepper st, PetscInt output);
+PETSC_EXTERN PetscErrorCode VIStepperGetEnvelope(VIStepper st, PetscInt *m, const PetscReal **env);
 PETSC_EXTERN PetscErrorCode VIStepperGetState(VIStepper st, const PetscReal **q, const PetscReal **u);
 PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);

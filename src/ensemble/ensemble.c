@@ -315,6 +315,16 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscFunctionBeginUser;
   PetscCall(VISystemSetFromOptions(sys));
   PetscCall(VIStepperSetFromOptions(st));
+  PetscCall(VIStepperSetSteadyWindow(st, ens->steady_fraction));
+  {
+    VIExciteType type;
+    PetscReal    f;
+    PetscCall(VISystemGetLoadFrequency(sys, 0, &f, &type));
+    if ((type == VI_EXCITE_SWEEP_LINEAR || type == VI_EXCITE_SWEEP_LOG) && ens->output >= 0) {
+      PetscCall(VIStepperSetEnvelopeOutput(st, ens->output));
+      r->envelope_output = ens->output_name;
+    }
+  }
   PetscCall(VIStepperSetUp(st));
   PetscCall(VIStepperSetMonitor(st, VIEnsembleMonitor, ens));
   PetscCall(VIStepperRun(st));
@@ -329,12 +339,10 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
     if (type != VI_EXCITE_CONSTANT) {
       PetscCall(PetscMalloc1(r->nt, &r->frequency));
       for (PetscInt i = 0; i < r->nt; i++) PetscCall(VISystemGetLoadFrequency(sys, r->t[i], &r->frequency[i], &type));
-      if ((type == VI_EXCITE_SWEEP_LINEAR || type == VI_EXCITE_SWEEP_LOG) && ens->output >= 0)
-        PetscCall(VISummaryEnvelope(r, ens->output, &r->nenv, &r->envelope));
-      r->envelope_output = ens->output_name;
     }
   }
-  PetscCall(VISummaryQuantities(r, ens->steady_fraction, r->quantities));
+  if (r->envelope_output) PetscCall(VIStepperGetEnvelope(st, &r->nenv, &r->envelope));
+  PetscCall(VISummaryQuantities(st, r->quantities));
   if (r->stats.failed) {
     r->failed = PETSC_TRUE;
     PetscCall(PetscStrncpy(r->message, r->stats.message, sizeof(r->message)));
@@ -384,7 +392,6 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   if (grank == 0) PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
   *status = r.failed ? 2 : 1;
   PetscCall(PetscFree(r.frequency));
-  PetscCall(PetscFree(r.envelope));
   PetscCall(PetscFree(r.quantities));
   PetscCall(VIStepperDestroy(&st));
   PetscCall(VISystemDestroy(&sys));

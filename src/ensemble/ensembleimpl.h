@@ -79,17 +79,19 @@ typedef struct {
   PetscInt         nt, nout, nc, nq;
   const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
   PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
-  PetscReal       *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order, else NULL */
+  const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
   const char      *envelope_output;                      /* the output it is of */
   PetscInt         nenv;
   PetscReal       *quantities; /* nq */
 } VICaseResult;
 
-/* Quantities of a finished case (see VISummaryQuantityNames) from its records. */
+/* Quantities of a case: per ROM output max_abs (whole run), then over the steady window rms, amplitude (half
+   peak-to-peak), mean, min, max; then max_contact_force (whole run) and min_gap (steady window). */
+#define VI_QUANTITIES_PER_OUTPUT 6
+#define VI_QUANTITY_AMPLITUDE    2
 PETSC_INTERN PetscErrorCode VISummaryQuantityNames(VIROM rom, PetscInt *nq, char ***names);
-PETSC_INTERN PetscErrorCode VISummaryQuantities(VICaseResult *r, PetscReal steady_fraction, PetscReal q[]);
-/* Amplitude envelope of output o per pseudo-period of a sweep: (frequency at the window's middle, half peak-to-peak). */
-PETSC_INTERN PetscErrorCode VISummaryEnvelope(VICaseResult *r, PetscInt o, PetscInt *m, PetscReal **env);
+/* The quantities of a finished run, taken at every time level by the stepper. */
+PETSC_INTERN PetscErrorCode VISummaryQuantities(VIStepper st, PetscReal q[]);
 /* The summary/ group of a results file: statistics and histograms of the quantities (sampled jobs), the frequency
    response of constant-frequency cases, the envelopes of the first up and down sweeps. Rank-local. */
 PETSC_INTERN PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],

@@ -3,85 +3,44 @@
 
 PetscErrorCode VISummaryQuantityNames(VIROM rom, PetscInt *nq, char ***names)
 {
-  static const char *const kinds[] = {"max_abs", "rms", "amplitude", "mean"};
+  static const char *const kinds[VI_QUANTITIES_PER_OUTPUT] = {"max_abs", "rms", "amplitude", "mean", "min", "max"};
   PetscInt                 nout, c = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetNumOutputs(rom, &nout));
-  *nq = 4 * nout + 1;
+  *nq = VI_QUANTITIES_PER_OUTPUT * nout + 2;
   PetscCall(PetscCalloc1(*nq + 1, names));
   for (PetscInt o = 0; o < nout; o++) {
     const char *out;
     PetscCall(VIROMGetOutput(rom, o, &out, NULL));
-    for (PetscInt k = 0; k < 4; k++) {
+    for (PetscInt k = 0; k < VI_QUANTITIES_PER_OUTPUT; k++) {
       char name[128];
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", kinds[k], out));
       PetscCall(PetscStrallocpy(name, &(*names)[c++]));
     }
   }
   PetscCall(PetscStrallocpy("max_contact_force", &(*names)[c++]));
+  PetscCall(PetscStrallocpy("min_gap", &(*names)[c++]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Per output: max |y| over the run; RMS, half peak-to-peak and mean over the steady window (the last fraction of the
-   recorded time); then the largest normal contact force. */
-PetscErrorCode VISummaryQuantities(VICaseResult *r, PetscReal steady_fraction, PetscReal q[])
+PetscErrorCode VISummaryQuantities(VIStepper st, PetscReal q[])
 {
-  PetscInt  first = 0, c = 0;
-  PetscReal t_from;
+  VIRunStatistics s;
+  PetscInt        c = 0;
 
   PetscFunctionBeginUser;
-  if (r->nt == 0) {
-    for (PetscInt i = 0; i < r->nq; i++) q[i] = VI_NAN;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIStepperGetRunStatistics(st, &s));
+  for (PetscInt o = 0; o < s.nout; o++) {
+    q[c++] = s.max_abs[o];
+    q[c++] = s.rms[o];
+    q[c++] = 0.5 * (s.max[o] - s.min[o]);
+    q[c++] = s.mean[o];
+    q[c++] = s.min[o];
+    q[c++] = s.max[o];
   }
-  t_from = r->t[r->nt - 1] - steady_fraction * (r->t[r->nt - 1] - r->t[0]);
-  while (first < r->nt - 1 && r->t[first] < t_from) first++;
-  for (PetscInt o = 0; o < r->nout; o++) {
-    PetscReal peak = 0, sum2 = 0, sum = 0, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
-    for (PetscInt k = 0; k < r->nt; k++) peak = PetscMax(peak, PetscAbsReal(r->outputs[k * r->nout + o]));
-    for (PetscInt k = first; k < r->nt; k++) {
-      PetscReal y = r->outputs[k * r->nout + o];
-      sum += y;
-      sum2 += y * y;
-      lo = PetscMin(lo, y);
-      hi = PetscMax(hi, y);
-    }
-    q[c++] = peak;
-    q[c++] = PetscSqrtReal(sum2 / (r->nt - first));
-    q[c++] = 0.5 * (hi - lo);
-    q[c++] = sum / (r->nt - first);
-  }
-  q[c] = 0;
-  for (PetscInt k = 0; k < r->nt * r->nc; k++) q[c] = PetscMax(q[c], r->forces[k]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode VISummaryEnvelope(VICaseResult *r, PetscInt o, PetscInt *m, PetscReal **env)
-{
-  PetscInt k = 0, cap = 64;
-
-  PetscFunctionBeginUser;
-  *m = 0;
-  PetscCall(PetscMalloc1(2 * cap, env));
-  while (r->frequency && k < r->nt && r->frequency[k] > 0) {
-    /* one pseudo-period from t_k */
-    PetscReal t_end = r->t[k] + 1.0 / r->frequency[k], lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
-    PetscInt  k0 = k;
-    while (k < r->nt && r->t[k] < t_end) {
-      lo = PetscMin(lo, r->outputs[k * r->nout + o]);
-      hi = PetscMax(hi, r->outputs[k * r->nout + o]);
-      k++;
-    }
-    if (k == r->nt && r->t[r->nt - 1] < t_end - 1e-12 * t_end) break; /* an incomplete last period */
-    if (*m == cap) {
-      cap *= 2;
-      PetscCall(PetscRealloc(sizeof(PetscReal) * 2 * cap, env));
-    }
-    (*env)[2 * *m]     = r->frequency[(k0 + k - 1) / 2];
-    (*env)[2 * *m + 1] = 0.5 * (hi - lo);
-    (*m)++;
-  }
+  q[c++] = s.force_max;
+  q[c++] = s.gap_min;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,7 +123,7 @@ static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[],
   for (PetscInt k = 0; k < ncases; k++)
     if (status[k] == 1) {
       (*frf)[2 * *m]     = table[k * np + fcol];
-      (*frf)[2 * *m + 1] = quantities[k * nq + 4 * output + 2];
+      (*frf)[2 * *m + 1] = quantities[k * nq + VI_QUANTITIES_PER_OUTPUT * output + VI_QUANTITY_AMPLITUDE];
       (*m)++;
     }
   qsort(*frf, (size_t)*m, 2 * sizeof(PetscReal), VICompareReal);

@@ -89,7 +89,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     for (PetscInt k = 0; k < nm; k++) s += lf->S[i * nm + k] * qi[k];
     lf->qb_pre[i] -= s;
   }
-  /* Eq. (12) (open contacts) and Eq. (14) (preloaded: active unless the predicted force pulls) */
+  /* Eq. (12) (open contacts); preloaded contacts are always in the set, the preload acting in the solve below (Eq. 14) */
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
     lf->active[j]     = (gap_pre <= 0 || sys->preload[j] > 0) ? PETSC_TRUE : PETSC_FALSE;
@@ -109,7 +109,6 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         as->c[a] = lf->qb_pre[as->rows[a]] + st->g0[j];
         as->x[a] = PetscMax(0, lf->fb_prev[as->rows[a]]);
       }
-      PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, 1.0));
     } else {
       /* §2.1.2: velocity level, u_b = (q_b - q_b^{k-1}) / dt, gamma = u_b + dg0/dt (normal), u_t1 - v (sliding) */
       PetscInt a = 0, c = 0;
@@ -124,7 +123,22 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         }
         c++;
       }
-      PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, 1.0 / dt));
+    }
+    /* Preloaded contacts (Eqs. 7, 13-14): the ROM's state 0 is the preloaded equilibrium and lambda the change of the normal force, so
+       the contact stays closed while the total lambda_n + p > 0 and opens (total 0) when the pull exceeds p. Solve for the total normal
+       force x_n = lambda_n + p >= 0, whose disk radius is mu x_n (Eq. 7): c <- c - G p, then lambda_n = x_n - p. */
+    {
+      const PetscReal scale = lf->friction ? 1.0 / dt : 1.0;
+      for (PetscInt c = 0, an = 0; c < as->nact; an += as->dims[c], c++) {
+        const PetscReal p = as->preload[c];
+        if (p <= 0) continue;
+        for (PetscInt a = 0; a < as->nrows; a++) as->c[a] -= scale * lf->Kbb_inv[as->rows[a] * nb + as->rows[an]] * p;
+        as->x[an] = PetscMax(0, lf->fb_prev[as->rows[an]] + p);
+      }
+      as->set.preload = NULL; /* x_n is the total force */
+      PetscCall(VIStepperSolveContacts(st, as, lf->Kbb_inv, nb, scale));
+      as->set.preload = as->preload;
+      for (PetscInt c = 0, an = 0; c < as->nact; an += as->dims[c], c++) as->x[an] -= as->preload[c];
     }
     /* q_b = q_b,pre + K_bb^-1 E_a lambda_a */
     for (PetscInt a = 0; a < as->nrows; a++) {

@@ -100,6 +100,15 @@ struct _p_VIStepper {
   PetscReal      energy0;       /* kinetic + potential at the first record */
   PetscBool      scheme_energy; /* the scheme's step sets energy.kinetic and energy.potential of its level */
 
+  /* statistics at every level (VIRunStatistics) and the sweep envelope */
+  PetscReal  steady_fraction, window_start;
+  PetscReal *ostat; /* nout x 6: max |y|, min, max, sum, sum of squares (window), y of this level */
+  PetscInt   nwindow;
+  PetscReal  force_max, gap_min;
+  PetscInt   env_output, nenv, max_env;
+  PetscReal  env_lo, env_hi, env_start, env_end, *env;
+  PetscReal *stat_out; /* 5 x nout: the arrays handed out by VIStepperGetRunStatistics */
+
   /* records */
   PetscInt          nt, max_t, nout;
   const PetscReal **out_rows;

@@ -22,6 +22,8 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->theta            = 0.5;
   s->variant          = VI_MOREAU_SYMMETRIC;
   s->max_nonconverged = -1;
+  s->steady_fraction  = 0.25;
+  s->env_output       = -1;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
   *st = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -42,6 +44,9 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscFree(st->force_rec));
   PetscCall(PetscFree(st->energy_rec));
   PetscCall(PetscFree(st->out_rows));
+  PetscCall(PetscFree2(st->ostat, st->stat_out));
+  PetscCall(PetscFree(st->env));
+  st->nenv = st->max_env = 0;
   st->nt = st->max_t = 0;
   st->setup          = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -192,6 +197,9 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     PetscCall(VIROMGetNumOutputs(r, &nout));
     st->nout = nout;
     PetscCall(PetscMalloc1(PetscMax(nout, 1), &st->out_rows));
+    PetscCall(PetscCalloc2(6 * PetscMax(nout, 1), &st->ostat, 5 * PetscMax(nout, 1), &st->stat_out));
+    PetscCheck(st->env_output < nout, st->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Envelope of output %" PetscInt_FMT ": the ROM has %" PetscInt_FMT " outputs", st->env_output, nout);
     for (PetscInt o = 0; o < nout; o++) PetscCall(VIROMGetOutput(r, o, NULL, &st->out_rows[o]));
   }
   if (st->type == VI_STEPPER_LEAPFROG)
@@ -217,6 +225,104 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
         PetscInfo(NULL, "dense %" PetscInt_FMT " x %" PetscInt_FMT " matvec: %g s (checksum %g)\n", st->n, st->n, st->matvec_time, (double)sum));
   }
   st->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The statistics of the level just completed (every level): outputs, contact forces and gaps, sweep envelope. */
+static PetscErrorCode VIStepperObserve(VIStepper st, PetscReal t)
+{
+  PetscBool in_window = t >= st->window_start ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt o = 0; o < st->nout; o++) {
+    PetscReal y = 0, *s = st->ostat + 6 * o;
+    for (PetscInt i = 0; i < st->n; i++) y += st->out_rows[o][i] * st->q[i];
+    s[5] = y;
+    s[0] = PetscMax(s[0], PetscAbsReal(y));
+    if (in_window) {
+      s[1] = st->nwindow ? PetscMin(s[1], y) : y;
+      s[2] = st->nwindow ? PetscMax(s[2], y) : y;
+      s[3] += y;
+      s[4] += y * y;
+    }
+  }
+  for (PetscInt j = 0; j < st->nc; j++) {
+    st->force_max = PetscMax(st->force_max, st->lambda[st->sys->offsets[j]]);
+    if (in_window) st->gap_min = st->nwindow || j ? PetscMin(st->gap_min, st->gap[j]) : st->gap[j];
+  }
+  if (in_window) st->nwindow++;
+  if (st->env_output >= 0) {
+    PetscReal    y = st->ostat[6 * st->env_output + 5], f;
+    VIExciteType type;
+    if (t >= st->env_end && st->env_end > st->env_start) {
+      /* a pseudo-period is complete: its frequency at the middle, half its peak-to-peak */
+      PetscCall(VISystemGetLoadFrequency(st->sys, 0.5 * (st->env_start + st->env_end), &f, &type));
+      if (st->nenv == st->max_env) {
+        st->max_env = PetscMax(64, 2 * st->max_env);
+        PetscCall(PetscRealloc(sizeof(PetscReal) * 2 * st->max_env, &st->env));
+      }
+      st->env[2 * st->nenv]     = f;
+      st->env[2 * st->nenv + 1] = 0.5 * (st->env_hi - st->env_lo);
+      st->nenv++;
+    }
+    if (t >= st->env_end) {
+      PetscCall(VISystemGetLoadFrequency(st->sys, t, &f, &type));
+      st->env_start = t;
+      st->env_end   = f > 0 ? t + 1 / f : PETSC_MAX_REAL;
+      st->env_lo = st->env_hi = y;
+    }
+    st->env_lo = PetscMin(st->env_lo, y);
+    st->env_hi = PetscMax(st->env_hi, y);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetSteadyWindow(VIStepper st, PetscReal fraction)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(fraction > 0 && fraction <= 1, st->comm, PETSC_ERR_ARG_OUTOFRANGE, "The steady window is a fraction in (0, 1], got %g",
+             (double)fraction);
+  st->steady_fraction = fraction;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetEnvelopeOutput(VIStepper st, PetscInt output)
+{
+  PetscFunctionBeginUser;
+  st->env_output = output;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetEnvelope(VIStepper st, PetscInt *m, const PetscReal **env)
+{
+  PetscFunctionBeginUser;
+  *m   = st->nenv;
+  *env = st->env;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetRunStatistics(VIStepper st, VIRunStatistics *s)
+{
+  PetscInt no = st->nout;
+
+  PetscFunctionBeginUser;
+  s->nout    = no;
+  s->max_abs = st->stat_out;
+  s->min     = st->stat_out + no;
+  s->max     = st->stat_out + 2 * no;
+  s->mean    = st->stat_out + 3 * no;
+  s->rms     = st->stat_out + 4 * no;
+  for (PetscInt o = 0; o < no; o++) {
+    const PetscReal *a = st->ostat + 6 * o;
+    PetscInt         w = st->nwindow;
+    s->max_abs[o]      = a[0];
+    s->min[o]          = w ? a[1] : NAN;
+    s->max[o]          = w ? a[2] : NAN;
+    s->mean[o]         = w ? a[3] / w : NAN;
+    s->rms[o]          = w ? PetscSqrtReal(a[4] / w) : NAN;
+  }
+  s->force_max = st->force_max;
+  s->gap_min   = st->nwindow && st->nc ? st->gap_min : NAN;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,7 +392,14 @@ PetscErrorCode VIStepperRun(VIStepper st)
   PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
   PetscCall(PetscMemzero(&st->energy, sizeof(st->energy)));
   st->nt = 0;
-  nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
+  PetscCall(PetscArrayzero(st->ostat, 6 * PetscMax(st->nout, 1)));
+  st->nwindow   = 0;
+  st->force_max = 0;
+  st->gap_min   = 0;
+  st->nenv      = 0;
+  st->env_start = st->env_end = st->t0;
+  st->window_start            = st->t_end - st->steady_fraction * (st->t_end - st->t0);
+  nsteps                      = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
   PetscCall(PetscTime(&t0));
   for (PetscInt k = 0; k <= nsteps; k++) {
     PetscReal t = st->t0 + k * st->dt, qmax = 0;
@@ -312,6 +425,7 @@ PetscErrorCode VIStepperRun(VIStepper st)
                               (double)t, st->stats.nonconverged, st->max_nonconverged, (double)st->stats.contact_residual_max));
       break;
     }
+    PetscCall(VIStepperObserve(st, t));
     if (k % st->output_every == 0 || k == nsteps) PetscCall(VIStepperRecord(st, t));
     if (st->monitor && k % 64 == 0) PetscCall((*st->monitor)(st, t, st->monitor_ctx));
     if (k < nsteps) PetscCall((*st->ops.advance)(st));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `vicms simulate` through the executable: (a) the bouncing bar of seed 000 §5.1 (massless Craig-Bampton ROM from `vicms reduce`) for one
-# period on 1 and 2 ranks: the results file has the documented layout (format, t, outputs with the output names as columns, energy with
-# 7 columns, status done), the physics is sane (starts at h0 = 5, touches the ground, output n1_x + gap = gap), and the results of 1 and 2
-# ranks are bitwise identical; (b) bad input on 1 and 2 ranks: non-zero exit, no hang, a message naming the problem, no results file.
+# period on 1, 2 and 3 ranks: the results file has the documented layout (format, t, outputs with the output names as columns, energy with
+# 7 columns, status done), the physics is sane (starts at h0 = 5, touches the ground, output n1_x + gap = gap), and the results of 2 and 3
+# ranks are bitwise identical to those of 1 rank; (b) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the
+# problem, no results file.
 set -u
 fail=0
 dir=$(mktemp -d)
@@ -33,7 +34,7 @@ fi
 
 # ---- (a) one period of the bouncing bar, T = 16 l / (3 c) = 5.3333
 case="-case_loads gravity -contact_gap 5 -step_dt 1e-4 -step_end_time 5.3333"
-for np in 1 2; do
+for np in 1 2 3; do
   start=$(date +%s%N)
   out=$(mpi 120 "$np" simulate -rom_file bar.h5 $case -results_file r$np.h5 2>&1)
   rc=$?
@@ -44,7 +45,7 @@ for np in 1 2; do
     fail=1
   fi
 done
-if [ -f r1.h5 ] && [ -f r2.h5 ]; then
+if [ -f r1.h5 ] && [ -f r2.h5 ] && [ -f r3.h5 ]; then
   $py - <<'EOF' || fail=1
 import sys
 import h5py
@@ -61,7 +62,7 @@ def check(ok, what):
         bad = 1
 
 series = {}
-for np_ in (1, 2):
+for np_ in (1, 2, 3):
     name = "r%d.h5" % np_
     with h5py.File(name, "r") as f:
         check(s(f.attrs.get("format", "")) == "vicms-results", "%s: format = %r (expected vicms-results)" % (name, s(f.attrs.get("format", ""))))
@@ -92,10 +93,13 @@ for np_ in (1, 2):
         check(np.abs(e[:, 6] - (e[:, 0] + e[:, 1] - e[0, 0] - e[0, 1] - e[:, 4] - e[:, 5] + e[:, 2] + e[:, 3])).max() < 1e-9,
               "%s: the balance_error column is not the balance of the other columns" % name)
         series[np_] = (t, y, g, lam, e)
-if len(series) == 2:
-    same = all(np.array_equal(a, b) for a, b in zip(series[1], series[2]))
-    diff = max(float(np.abs(a - b).max()) if a.shape == b.shape else float("inf") for a, b in zip(series[1], series[2]))
-    check(same, "results on 1 and 2 ranks bitwise identical (largest difference %.3e)" % diff)
+if len(series) == 3:
+    for np_ in (2, 3):
+        same = all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(series[1], series[np_]))
+        diff = max(float(np.abs(a - b).max()) if a.shape == b.shape else float("inf") for a, b in zip(series[1], series[np_]))
+        check(same, "results on 1 and %d ranks bitwise identical (largest difference %.3e)" % (np_, diff))
+else:
+    check(False, "results of 1, 2 and 3 ranks all readable (got %s)" % sorted(series))
 sys.exit(bad)
 EOF
 fi
@@ -120,7 +124,7 @@ bad() { # bad NP EXPECT_REGEX ARGS...
     echo "ok   np=$np $(grep -E -m1 'error' <<<"$out")"
   fi
 }
-for np in 1 2; do
+for np in 1 2 3; do
   bad "$np" "nosuch\.h5" -rom_file nosuch.h5 $case
   bad "$np" "-step_type moreau needs a mass-carrying ROM" -rom_file bar.h5 $case -step_type moreau
   bad "$np" "-step_dt: got 0" -rom_file bar.h5 $case -step_dt 0

@@ -3,7 +3,8 @@
 #include <vicms.h>
 #include <slepcsys.h>
 
-static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation\n";
+static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
+                           "preload|static_init|blowup|nonconverged\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -69,6 +70,11 @@ static const char *const OwnedOptions[] = {"-contact_gap_shape",
                                            "-load_normal_type",
                                            "-load_normal_amplitude",
                                            "-load_normal_offset",
+                                           "-step_blowup_factor",
+                                           "-step_max_nonconverged",
+                                           "-contact_max_it",
+                                           "-contact_tol",
+                                           "-contact_solver",
                                            NULL};
 
 static PetscErrorCode SetOptions(const char str[])
@@ -310,6 +316,29 @@ static PetscErrorCode CheckReplicated(const char label[], PetscInt nt, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Every recorded series of a run (outputs, gaps, forces, energy) must be bitwise the same on all ranks: the steppers split the rows of
+   their dense products over the communicator and gather them (step.cmake runs the small cases on 1, 2 and 3 ranks). */
+static PetscErrorCode CheckAllReplicated(const char label[], VIStepper st, VIROM rom)
+{
+  PetscInt         nt, nout, nc;
+  const PetscReal *t, *y, *g, *l, *e;
+  char             what[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, &e));
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  PetscCall(VIROMGetContacts(rom, &nc, NULL));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s: outputs", label));
+  PetscCall(CheckReplicated(what, nt, y, nout));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s: gaps", label));
+  PetscCall(CheckReplicated(what, nt, g, nc));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s: forces", label));
+  PetscCall(CheckReplicated(what, nt, l, nc));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s: energy", label));
+  PetscCall(CheckReplicated(what, nt, e, VI_ENERGY_COLUMNS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestBarLeapfrog(void)
 {
   VIROM            rom;
@@ -468,6 +497,7 @@ static PetscErrorCode TestBarMoreau(void)
                "bar, moreau: the 10th-period maximum is %g h0, expected below 0.5 h0 (the dissipative contrast of seed 000 §5.1)",
                (double)(h[9] / BAR_H0));
   }
+  PetscCall(CheckAllReplicated("bar, cb + moreau", st, rom));
   PetscCall(DestroyCase(&sys, &st));
   /* each scheme refuses the ROM it does not suit */
   PetscCall(BarROM(PETSC_COMM_WORLD, VI_CMS_CB_MASSLESS, &rom_massless));
@@ -561,6 +591,7 @@ static PetscErrorCode TestImpact(void)
     PetscCheck(PetscAbsReal(va - v0) < 5e-3 * v0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "impact: the bar leaves with %g, expected %g within 0.5 %%",
                (double)va, (double)v0);
   }
+  PetscCall(CheckAllReplicated("impact", st, rom));
   PetscCall(DestroyCase(&sys, &st));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -612,6 +643,7 @@ static PetscErrorCode TestHarmonic(void)
     PetscCheck(ei < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: inner amplitude %g, exact %g", (double)ai, (double)amp_i);
     PetscCheck(eb < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: boundary amplitude %g, exact %g", (double)ab, (double)amp_b);
   }
+  PetscCall(CheckAllReplicated("units (a) harmonic", st, rom));
   PetscCall(DestroyCase(&sys, &st));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -694,6 +726,7 @@ static PetscErrorCode TestStickSlip(void)
              (double)t[kslip], (double)tstar);
   PetscCheck(PetscAbsReal(ln_max - SLIP_N) < 1e-6 * SLIP_N && PetscAbsReal(ln_min - SLIP_N) < 1e-6 * SLIP_N, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
              "stick-slip: the normal force while sticking is in [%g, %g], expected N = %g", (double)ln_min, (double)ln_max, SLIP_N);
+  PetscCall(CheckAllReplicated("units (b) stick-slip", st, rom));
   PetscCall(DestroyCase(&sys, &st));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -776,6 +809,7 @@ static PetscErrorCode TestReproducible(void)
   PetscCall(SeriesGet(st2, rom, &s3));
   PetscCall(SeriesCompare("units (c): the same stepper run twice", &s1, &s2, &rerun_same));
   PetscCall(SeriesCompare("units (c): a fresh stepper", &s1, &s3, &fresh_same));
+  PetscCall(CheckAllReplicated("units (c) reproducible", st2, rom));
   PetscCall(PetscPrintf(
       PETSC_COMM_WORLD,
       "units (c): %" PetscInt_FMT " levels, final q_t1 %.17g; second VIStepperRun of the same stepper bit-identical: %s (final q_t1 "
@@ -906,6 +940,7 @@ static PetscErrorCode CheckFrictionEnergy(const char label[], const char opts[])
              (double)-worst);
   PetscCheck(err < 1e-2 * diss, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: energy balance error %g, %g of the dissipated energy %g (tolerance 1e-2)",
              label, (double)err, (double)(err / diss), (double)diss);
+  PetscCall(CheckAllReplicated(label, st, rom));
   PetscCall(DestroyCase(&sys, &st));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -969,6 +1004,9 @@ static PetscErrorCode TestRotation(void)
   PetscCall(RunCase(rom, opts, PETSC_FALSE, &sys, &st));
   PetscCall(VISystemGetContactSet(sys, &set, &v));
   PetscCall(VISystemEvaluateGaps(sys, t, g0, rate));
+  PetscCall(CheckReplicated("rotation: obstacle velocities", 2, v, 2));
+  PetscCall(CheckReplicated("rotation: imposed gaps", 1, g0, 2));
+  PetscCall(CheckReplicated("rotation: imposed gap rates", 1, rate, 2));
   for (PetscInt j = 0; j < 2; j++) {
     PetscReal theta = j * PETSC_PI / 2, eg = g + a * PetscCosReal(2 * (Omega * t + theta)),
               er = -2 * a * Omega * PetscSinReal(2 * (Omega * t + theta));
@@ -989,10 +1027,467 @@ static PetscErrorCode TestRotation(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------- 7. hand-made systems with exact discrete answers, one per feature */
+
+/* theta: the Moreau-Jean theta-scheme (src/step/moreau.c, variant theta) on a free undamped 2-DOF Craig-Bampton ROM, K = [2 -1; -1 2],
+   M = I, the boundary coordinate's contact 1e3 away (never closes). Without contact the step is
+     (M + theta^2 h^2 K) du = -h K (q + theta h u),  u' = u + du,  q' = q + h ((1 - theta) u + theta u'),
+   which is the theta-method on y = (q, u), (y' - y)/h = A ((1 - theta) y + theta y'), A = [0 I; -M^-1 K 0]. The modal coordinates eta_j
+   (q = eta_1 (1, 1) + eta_2 (1, -1), omega_1 = 1, omega_2 = sqrt 3) decouple, and on each the map has the eigenvalues R(+-i omega h),
+   R(z) = (1 + (1 - theta) z) / (1 - theta z): modulus rho = sqrt((1 + (1 - theta)^2 w^2) / (1 + theta^2 w^2)) and argument
+   phi = atan((1 - theta) w) + atan(theta w), w = omega h. From rest at eta_j0 (-init static under a load that does not act) the exact
+   discrete solution is eta_j(k) = eta_j0 rho^k cos(k phi), the amplitude sqrt(eta^2 + (eta'/omega)^2) decays by rho per step, and the
+   energy u^T M u / 2 + q^T K q / 2 = sum_j omega_j^2 a_j^2 (modal mass 2). theta = 1/2: rho = 1 (energy conserved) and
+   phi = 2 atan(w / 2), the phase error of the trapezoidal rule: period 2 pi h / phi instead of 2 pi / omega. theta = 1: rho = (1 + w^2)^-1/2,
+   phi = atan(w). */
+static PetscErrorCode ThetaROM(VIROM *rom)
+{
+  const PetscReal K[4] = {2, -1, -1, 2}, M[4] = {1, 0, 0, 1}, D[4] = {0}, f[2] = {2, -1}; /* f = K (1, 0) */
+  const PetscReal e1[2] = {0.5, 0.5}, e2[2] = {0.5, -0.5};
+  PetscInt        d1[1] = {1};
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_CB, 1, d1, 1, K, M, D, rom));
+  PetscCall(VIROMAddLoad(*rom, "deflect", f));
+  PetscCall(VIROMAddOutput(*rom, "eta1", e1));
+  PetscCall(VIROMAddOutput(*rom, "eta2", e2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestTheta(void)
+{
+  const PetscReal h = 0.05, omega[2] = {1, PetscSqrtReal(3.0)};
+  VIROM           rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(ThetaROM(&rom));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    const PetscReal  theta = pass ? 1.0 : 0.5;
+    const PetscInt   N     = pass ? 400 : 4000;
+    VISystem         sys;
+    VIStepper        st;
+    VIStepStats      stats;
+    PetscInt         nt;
+    const PetscReal *t, *y, *e, *q, *u, *q0;
+    PetscReal        rho[2], phi[2], eta0[2], err_series = 0, err_exact_phase = 0, err_energy = 0, err_amp = 0;
+    char             opts[512], label[64];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-init static -init_load deflect -contact_gap 1e3 -step_type moreau -step_moreau_variant theta -step_theta %g "
+                            "-step_dt %g -step_end_time %.17g",
+                            (double)theta, (double)h, (double)(N * h)));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, &e));
+    PetscCall(VIStepperGetState(st, &q, &u));
+    PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+    PetscCheck(!stats.failed && stats.contact_solves == 0 && nt == N + 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "theta %g: failed %d, %" PetscInt_FMT " contact solves, %" PetscInt_FMT " levels (expected no contact and %" PetscInt_FMT ")",
+               (double)theta, (int)stats.failed, stats.contact_solves, nt, N + 1);
+    eta0[0] = 0.5 * (q0[0] + q0[1]);
+    eta0[1] = 0.5 * (q0[0] - q0[1]);
+    for (PetscInt j = 0; j < 2; j++) {
+      PetscReal w = omega[j] * h;
+      rho[j]      = PetscSqrtReal((1 + PetscSqr((1 - theta) * w)) / (1 + PetscSqr(theta * w)));
+      phi[j]      = PetscAtanReal((1 - theta) * w) + PetscAtanReal(theta * w);
+    }
+    for (PetscInt k = 0; k < nt; k++) {
+      PetscReal E = 0;
+      for (PetscInt j = 0; j < 2; j++) {
+        PetscReal rk = PetscPowReal(rho[j], (PetscReal)k);
+        err_series   = PetscMax(err_series, PetscAbsReal(y[2 * k + j] - eta0[j] * rk * PetscCosReal(k * phi[j])) / PetscAbsReal(eta0[j]));
+        err_exact_phase =
+            PetscMax(err_exact_phase, PetscAbsReal(y[2 * k + j] - eta0[j] * rk * PetscCosReal(omega[j] * t[k])) / PetscAbsReal(eta0[j]));
+        E += PetscSqr(omega[j] * eta0[j]) * rk * rk;
+      }
+      err_energy = PetscMax(err_energy, PetscAbsReal(e[VI_ENERGY_COLUMNS * k] + e[VI_ENERGY_COLUMNS * k + 1] - E) / E);
+    }
+    /* the amplitude of each mode at the end, from the final displacement and velocity, against rho^N */
+    for (PetscInt j = 0; j < 2; j++) {
+      PetscReal eta = 0.5 * (q[0] + (j ? -q[1] : q[1])), deta = 0.5 * (u[0] + (j ? -u[1] : u[1]));
+      PetscReal a = PetscSqrtReal(eta * eta + PetscSqr(deta / omega[j])), expect = PetscAbsReal(eta0[j]) * PetscPowReal(rho[j], (PetscReal)N);
+      err_amp = PetscMax(err_amp, PetscAbsReal(a - expect) / expect);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "theta %.1f, mode %" PetscInt_FMT " (omega h = %.4f): amplitude after %" PetscInt_FMT
+                            " steps %.15e x the initial one, exact rho^N = %.15e (rho = %.15f per step), rel. error %.2e (tolerance 1e-10)\n",
+                            (double)theta, j + 1, (double)(omega[j] * h), N, (double)(a / PetscAbsReal(eta0[j])),
+                            (double)(expect / PetscAbsReal(eta0[j])), (double)rho[j], (double)(PetscAbsReal(a - expect) / expect)));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "theta %.1f: %" PetscInt_FMT
+                          " steps of h = %g: modal series vs eta0 rho^k cos(k phi) at most %.2e of eta0 (tolerance 1e-10); "
+                          "vs the exact phase eta0 rho^k cos(omega t) %.2e (the scheme's phase error, must exceed 1e-3); energy vs sum_j omega_j^2 "
+                          "eta_j0^2 rho_j^2k rel. error at most %.2e (tolerance 1e-10)\n",
+                          (double)theta, N, (double)h, (double)err_series, (double)err_exact_phase, (double)err_energy));
+    PetscCheck(err_series < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta %g: modal series off the exact discrete solution by %g", (double)theta,
+               (double)err_series);
+    PetscCheck(err_exact_phase > 1e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta %g: no phase error (%g): the check cannot tell the schemes apart",
+               (double)theta, (double)err_exact_phase);
+    PetscCheck(err_energy < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta %g: energy off by %g", (double)theta, (double)err_energy);
+    PetscCheck(err_amp < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta %g: amplitude decay off rho^N by %g", (double)theta, (double)err_amp);
+    if (theta == 0.5) {
+      /* energy conserved, and the period from the upward zero crossings of eta_2 (linear interpolation: its error is O(h^3) where
+         the curvature of a cosine vanishes) against 2 pi h / phi */
+      PetscReal E0 = e[0] + e[1], drift = 0, first = -1, last = -1, Tnum = 2 * PETSC_PI * h / phi[1], Tex = 2 * PETSC_PI / omega[1], rel;
+      PetscInt  ncross = 0;
+      for (PetscInt k = 0; k < nt; k++) drift = PetscMax(drift, PetscAbsReal(e[VI_ENERGY_COLUMNS * k] + e[VI_ENERGY_COLUMNS * k + 1] - E0) / E0);
+      for (PetscInt k = 1; k < nt; k++) {
+        PetscReal a = y[2 * (k - 1) + 1], b = y[2 * k + 1];
+        if (a < 0 && b >= 0) {
+          PetscReal tc = t[k - 1] + h * (-a) / (b - a);
+          if (first < 0) first = tc;
+          last = tc;
+          ncross++;
+        }
+      }
+      PetscCheck(ncross > 10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta 0.5: only %" PetscInt_FMT " periods", ncross);
+      rel = PetscAbsReal((last - first) / (ncross - 1) - Tnum) / Tnum;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "theta 0.5: largest relative change of the discrete energy over %" PetscInt_FMT " steps %.2e (tolerance 1e-11); mode 2 "
+                            "period over %" PetscInt_FMT " periods %.12f, trapezoidal 2 pi h / (2 atan(omega h / 2)) = %.12f (rel. error %.2e, "
+                            "tolerance 1e-7), exact 2 pi / omega = %.12f (the scheme's period error %.3e)\n",
+                            N, (double)drift, ncross - 1, (double)((last - first) / (ncross - 1)), (double)Tnum, (double)rel, (double)Tex,
+                            (double)(Tnum / Tex - 1)));
+      PetscCheck(drift < 1e-11, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta 0.5: the energy changes by %g", (double)drift);
+      PetscCheck(rel < 1e-7, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "theta 0.5: period off the trapezoidal one by %g", (double)rel);
+    }
+    PetscCall(PetscSNPrintf(label, sizeof(label), "theta %.1f", (double)theta));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* restitution: the symmetric Moreau-like scheme (App. B) on a free rigid mass m = 3 (one normal contact coordinate, K = 0) moving at -v
+   towards a wall: Newton's law of the scheme, gamma^{k+1/2} = -e gamma^{k-1/2} on an active contact (Eqs. B.3-B.5, the percussion is the
+   exact solution of the scalar inclusion), so it leaves at e v exactly, and its kinetic energy is e^2 times the initial one. With e = 0 and
+   a constant push F towards the wall it stays: velocity 0, position fixed, and the contact force (mean over a step, P / dt) is F. */
+static PetscErrorCode TestRestitution(void)
+{
+  const PetscReal m = 3, v = 2, dt = 1e-3, gap = 0.0105, F = 0.7, K[1] = {0}, M[1] = {m}, D[1] = {0}, shape[1] = {1}, push[1] = {-F};
+  PetscInt        d1[1] = {1};
+  VIROM           rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_CB, 1, d1, 0, K, M, D, &rom));
+  PetscCall(VIROMAddShape(rom, "translation_x", shape));
+  PetscCall(VIROMAddLoad(rom, "push", push));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "q", 1, 0, 1));
+  for (PetscInt pass = 0; pass < 3; pass++) {
+    const PetscReal  e = pass == 0 ? 0.5 : (pass == 1 ? 0.9 : 0.0);
+    VISystem         sys;
+    VIStepper        st;
+    VIStepStats      stats;
+    PetscInt         nt, kimp = -1;
+    const PetscReal *t, *y, *g, *l, *en, *q, *u;
+    char             opts[512], label[64];
+
+    PetscCall(
+        PetscSNPrintf(opts, sizeof(opts),
+                      "%s -init velocity -init_velocity %g -init_direction x -contact_gap %g -step_type moreau -step_restitution %g -step_dt %g "
+                      "-step_end_time 0.05",
+                      e == 0 ? "-case_loads push" : "", (double)-v, (double)gap, (double)e, (double)dt));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, &en));
+    PetscCall(VIStepperGetState(st, &q, &u));
+    PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "restitution %g: failed %d, %" PetscInt_FMT " not converged", (double)e, (int)stats.failed, stats.nonconverged);
+    for (PetscInt k = 0; k < nt && kimp < 0; k++)
+      if (l[k] > 0) kimp = k;
+    PetscCheck(kimp > 0 && kimp < nt - 5, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "restitution %g: impact at level %" PetscInt_FMT " of %" PetscInt_FMT,
+               (double)e, kimp, nt);
+    if (e > 0) {
+      PetscReal slope = (y[nt - 1] - y[kimp + 1]) / (t[nt - 1] - t[kimp + 1]), T0 = en[0], T1 = en[VI_ENERGY_COLUMNS * (nt - 1)];
+      PetscReal err_u = PetscAbsReal(u[0] - e * v) / (e * v), err_s = PetscAbsReal(slope - e * v) / (e * v),
+                err_T = PetscAbsReal(T1 / T0 - e * e) / (e * e);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "restitution e = %.1f: impact at t = %.4f (gap %.3e there), percussion %.15g (m (1 + e) v = %.15g); velocity after "
+                            "%.15g (e v = %.15g, rel. error %.2e), slope of q after %.15g (rel. error %.2e), kinetic energy ratio %.15g (e^2, rel. "
+                            "error %.2e); tolerance 1e-12\n",
+                            (double)e, (double)t[kimp], (double)g[kimp], (double)(l[kimp] * dt), (double)(m * (1 + e) * v), (double)u[0],
+                            (double)(e * v), (double)err_u, (double)slope, (double)err_s, (double)(T1 / T0), (double)err_T));
+      PetscCheck(err_u < 1e-12 && err_s < 1e-12 && err_T < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "restitution %g: rebound velocity %g, slope %g (expected e v = %g), energy ratio %g (expected %g)", (double)e, (double)u[0],
+                 (double)slope, (double)(e * v), (double)(T1 / T0), (double)(e * e));
+    } else {
+      PetscReal dq = 0, df = 0;
+      for (PetscInt k = kimp + 1; k < nt; k++) {
+        dq = PetscMax(dq, PetscAbsReal(y[k] - y[kimp + 1]));
+        df = PetscMax(df, PetscAbsReal(l[k] - F) / F);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "restitution e = 0, push %g: impact at t = %.4f; after it: |u| = %.2e (tolerance 1e-12 v), q moves by at most %.2e "
+                            "(tolerance 1e-12 gap), contact force vs the push: rel. error at most %.2e (tolerance 1e-12) over %" PetscInt_FMT
+                            " levels\n",
+                            (double)F, (double)t[kimp], (double)PetscAbsReal(u[0]), (double)dq, (double)df, nt - kimp - 1));
+      PetscCheck(PetscAbsReal(u[0]) < 1e-12 * v && dq < 1e-12 * gap && df < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "restitution 0: the mass does not stick: u %g, q moves %g, force off by %g", (double)u[0], (double)dq, (double)df);
+    }
+    PetscCall(PetscSNPrintf(label, sizeof(label), "restitution %.1f", (double)e));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* preload: leapfrog on a MacNeal ROM (massless boundary: one normal contact coordinate, one inner mode, coupled through K_bi), the contact
+   closed (gap 0) and preloaded with p = 5 (-contact_preload: the ROM's state 0 is the preloaded equilibrium, the recorded force is the
+   change lambda of the normal force, the total is lambda + p >= 0; seed 000 Eqs. 13-14: the contact stays closed while the predicted
+   lambda + p > 0). A constant pull F on the boundary coordinate: for F = 3 < p the state 0 stays an equilibrium with the contact closed,
+   gap 0 and lambda = K_bb q_b + K_bi q_i - f_b = -F at every step (total p - F = 2); for F = 8 > p the contact opens at the first step:
+   total force 0 (lambda = -p), q_b = K_bb^-1 (F - p) with q_i = 0. */
+static PetscErrorCode TestPreload(void)
+{
+  const PetscReal K[4] = {4, -1, -1, 3}, M[4] = {0, 0, 0, 1}, D[4] = {0}, p = 5, pull[2] = {1, 0};
+  PetscInt        d1[1] = {1};
+  VIROM           rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_MACNEAL, 1, d1, 1, K, M, D, &rom));
+  PetscCall(VIROMAddLoad(rom, "pull", pull));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qi", 2, 1, 1));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    const PetscReal  F = pass ? 8.0 : 3.0;
+    VISystem         sys;
+    VIStepper        st;
+    VIStepStats      stats;
+    PetscInt         nt;
+    const PetscReal *t, *y, *g, *l;
+    char             opts[512], label[64];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-case_loads pull -load_pull_amplitude %g -contact_preload %g -contact_gap 0 -step_type leapfrog -step_dt 1e-2 "
+                            "-step_end_time 5",
+                            (double)F, (double)p));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, NULL));
+    PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "preload, pull %g: failed %d (%s), %" PetscInt_FMT " not converged", (double)F, (int)stats.failed, stats.message, stats.nonconverged);
+    if (F < p) {
+      PetscReal gmax = 0, ferr = 0, qmax = 0;
+      for (PetscInt k = 0; k < nt; k++) {
+        gmax = PetscMax(gmax, PetscAbsReal(g[k]));
+        ferr = PetscMax(ferr, PetscAbsReal(l[k] + F) / F);
+        qmax = PetscMax(qmax, PetscAbsReal(y[k]));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "preload %g, pull %g: %" PetscInt_FMT " levels: |gap| at most %.2e (tolerance 1e-12), recorded force vs -F = %g "
+                            "(total normal force p - F = %g) rel. error at most %.2e (tolerance 1e-12), |q_i| at most %.2e (tolerance 1e-12)\n",
+                            (double)p, (double)F, nt, (double)gmax, (double)-F, (double)(p - F), (double)ferr, (double)qmax));
+      PetscCheck(gmax < 1e-12 && ferr < 1e-12 && qmax < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "preload %g, pull %g < preload: the contact does not stay closed with force -F: |gap| %g, force error %g, |q_i| %g", (double)p,
+                 (double)F, (double)gmax, (double)ferr, (double)qmax);
+    } else {
+      const PetscReal gexp = (F - p) / K[0];
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "preload %g, pull %g: first step: gap %.15g (open; exact (F - p) / K_bb = %.15g), total normal force lambda + p = %.3e "
+                            "(exact 0); tolerance 1e-12\n",
+                            (double)p, (double)F, (double)g[0], (double)gexp, (double)(l[0] + p)));
+      PetscCheck(g[0] > 0 && PetscAbsReal(g[0] - gexp) < 1e-12 * gexp && PetscAbsReal(l[0] + p) < 1e-12 * p, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "preload %g, pull %g > preload: the contact does not open at the first step: gap %g (expected %g), total force %g", (double)p,
+                 (double)F, (double)g[0], (double)gexp, (double)(l[0] + p));
+    }
+    PetscCall(PetscSNPrintf(label, sizeof(label), "preload, pull %g", (double)F));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* static_init: -init static -init_load NAME gives q(0) = K^-1 f; K = [4 1 0; 1 3 1; 0 1 2], f = K q*, q* = (1, -2, 1/2). With that load
+   acting (constant), no damping and no contact (gap 1e3), q* is an equilibrium: the run stays there, for leapfrog on a MacNeal ROM
+   (M_bb = M_bi = 0, non-diagonal M_ii) and for both Moreau variants on a Craig-Bampton ROM. */
+static PetscErrorCode TestStaticInit(void)
+{
+  const PetscReal K[9] = {4, 1, 0, 1, 3, 1, 0, 1, 2}, qs[3] = {1, -2, 0.5}, f[3] = {2, -4.5, -1}, D[9] = {0};
+  const PetscReal Mm[9] = {0, 0, 0, 0, 1, 0.2, 0, 0.2, 1}, Mc[9] = {2, 0.3, 0, 0.3, 1, 0.2, 0, 0.2, 1};
+  const char     *schemes[3] = {"leapfrog", "moreau -step_moreau_variant symmetric", "moreau -step_moreau_variant theta -step_theta 0.6"};
+  PetscInt        d1[1]      = {1};
+
+  PetscFunctionBeginUser;
+  for (PetscInt pass = 0; pass < 3; pass++) {
+    VIROM            rom;
+    VISystem         sys;
+    VIStepper        st;
+    VIStepStats      stats;
+    PetscInt         nt;
+    const PetscReal *y, *q0, *q, *u;
+    PetscReal        e0 = 0, drift = 0, umax = 0;
+    char             opts[512], label[96];
+
+    PetscCall(HandROM(pass ? VI_CMS_CB : VI_CMS_MACNEAL, 1, d1, 2, K, pass ? Mc : Mm, D, &rom));
+    PetscCall(VIROMAddLoad(rom, "weight", f));
+    for (PetscInt i = 0; i < 3; i++) {
+      char name[8];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "q%" PetscInt_FMT, i));
+      PetscCall(AddUnit(rom, PETSC_FALSE, name, 3, i, 1));
+    }
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-init static -init_load weight -case_loads weight -contact_gap 1e3 -step_type %s -step_dt 1e-2 -step_end_time 20",
+                            schemes[pass]));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, NULL, &y, NULL, NULL, NULL));
+    PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+    PetscCall(VIStepperGetState(st, &q, &u));
+    for (PetscInt i = 0; i < 3; i++) {
+      e0   = PetscMax(e0, PetscAbsReal(q0[i] - qs[i]) / 2);
+      umax = PetscMax(umax, PetscAbsReal(u[i]));
+    }
+    for (PetscInt k = 0; k < nt; k++)
+      for (PetscInt i = 0; i < 3; i++) drift = PetscMax(drift, PetscAbsReal(y[3 * k + i] - q0[i]) / 2);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "static_init, %s: q(0) = (%.16g, %.16g, %.16g), K^-1 f = (1, -2, 0.5): error %.2e of |q*| = 2 (tolerance 1e-12); under the "
+                          "load for %" PetscInt_FMT " levels |q - q0| at most %.2e of |q0| (tolerance 1e-10), final |u| %.2e (tolerance 1e-10)\n",
+                          schemes[pass], (double)q0[0], (double)q0[1], (double)q0[2], (double)e0, nt, (double)drift, (double)umax));
+    PetscCheck(!stats.failed && stats.contact_solves == 0 && nt == 2001, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "static_init %s: failed %d, %" PetscInt_FMT " contact solves, %" PetscInt_FMT " levels", schemes[pass], (int)stats.failed,
+               stats.contact_solves, nt);
+    PetscCheck(e0 < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "static_init: q(0) is not K^-1 f (error %g)", (double)e0);
+    PetscCheck(drift < 1e-10 && umax < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "static_init %s: the static state drifts by %g (|u| %g)",
+               schemes[pass], (double)drift, (double)umax);
+    PetscCall(PetscSNPrintf(label, sizeof(label), "static_init, %s", schemes[pass]));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+    PetscCall(VIROMDestroy(&rom));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* blowup: leapfrog on a MacNeal ROM whose inner mode has omega = 100 (K = diag(1, 1e4), M_ii = 1), released from q_i = 1e-3 (static
+   deflection under a load that does not act), gap 1. The inner coordinate follows q_{k+1} = (2 - w^2) q_k - q_{k-1}, q_{-1} = q_0
+   (u^{-1/2} = 0), w = omega dt. dt = 0.019 (w = 1.9 < 2): stable, |q_k| <= q_0 / sqrt(1 - w^2/4) exactly; dt = 0.03 (w = 3): the
+   growth factor is 3.5 + sqrt(3.5^2 - 1) = 6.85 per step, so the run must stop early as unstable. */
+static PetscErrorCode TestBlowup(void)
+{
+  const PetscReal K[4] = {1, 0, 0, 1e4}, M[4] = {0, 0, 0, 1}, D[4] = {0}, f[2] = {0, 10}, omega = 100, q0 = 1e-3, t_end = 3;
+  PetscInt        d1[1] = {1};
+  VIROM           rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_MACNEAL, 1, d1, 1, K, M, D, &rom));
+  PetscCall(VIROMAddLoad(rom, "deflect", f));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qi", 2, 1, 1));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    const PetscReal  dt = pass ? 0.03 : 0.019, w = omega * dt;
+    const PetscInt   planned = (PetscInt)PetscCeilReal(t_end / dt - 1e-9) + 1;
+    VISystem         sys;
+    VIStepper        st;
+    VIStepStats      stats;
+    PetscInt         nt;
+    const PetscReal *t, *y;
+    PetscReal        qm1 = q0, qk = q0, rec_err = 0, qmax = 0;
+    char             opts[512], label[64];
+
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-init static -init_load deflect -contact_gap 1 -step_type leapfrog -step_dt %g -step_end_time %g",
+                            (double)dt, (double)t_end));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, NULL));
+    /* the recorded levels against the recurrence */
+    for (PetscInt k = 0; k < nt; k++) {
+      PetscReal next = (2 - w * w) * qk - qm1;
+      rec_err        = PetscMax(rec_err, PetscAbsReal(y[k] - qk) / PetscMax(PetscAbsReal(qk), q0));
+      qmax           = PetscMax(qmax, PetscAbsReal(y[k]));
+      qm1            = qk;
+      qk             = next;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "blowup, omega dt = %.2f: %" PetscInt_FMT " of %" PetscInt_FMT " levels, unstable %s, failed %s, unstable_time %g, "
+                          "message '%s'; recorded q_i vs the recurrence rel. error %.2e (tolerance 1e-9); largest |q_i| %.4e\n",
+                          (double)w, stats.steps, planned, stats.unstable ? "yes" : "no", stats.failed ? "yes" : "no", (double)stats.unstable_time,
+                          stats.message, (double)rec_err, (double)qmax));
+    PetscCheck(rec_err < 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blowup: recorded q_i off the leapfrog recurrence by %g", (double)rec_err);
+    if (pass) {
+      PetscCheck(stats.unstable && stats.failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blowup, omega dt = 3: not flagged unstable and failed");
+      PetscCheck(stats.steps < planned && stats.steps == nt + 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "blowup: %" PetscInt_FMT " steps (planned %" PetscInt_FMT "), %" PetscInt_FMT
+                 " recorded: expected an early stop after the last record",
+                 stats.steps, planned, nt);
+      PetscCheck(stats.unstable_time > 0 && stats.unstable_time < t_end && PetscAbsReal(stats.unstable_time - (t[nt - 1] + dt)) < 1e-12,
+                 PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blowup: unstable_time %g, expected within (0, %g), one step after the last record %g",
+                 (double)stats.unstable_time, (double)t_end, (double)t[nt - 1]);
+      PetscCheck(!strncmp(stats.message, "unstable at t = ", 16), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blowup: message '%s'", stats.message);
+    } else {
+      const PetscReal bound = q0 / PetscSqrtReal(1 - w * w / 4);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "blowup, omega dt = %.2f: largest |q_i| %.15e, exact bound q0 / sqrt(1 - w^2/4) = %.15e\n", (double)w,
+                            (double)qmax, (double)bound));
+      PetscCheck(!stats.unstable && !stats.failed && !stats.message[0] && stats.steps == planned && nt == planned, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "blowup, stable step: unstable %d, failed %d, '%s', %" PetscInt_FMT " steps of %" PetscInt_FMT, (int)stats.unstable,
+                 (int)stats.failed, stats.message, stats.steps, planned);
+      PetscCheck(qmax <= bound * (1 + 1e-10), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blowup, stable step: |q_i| reaches %g > %g", (double)qmax,
+                 (double)bound);
+    }
+    PetscCall(PetscSNPrintf(label, sizeof(label), "blowup, omega dt %.2f", (double)w));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* nonconverged: the sliding frictional case of friction_energy with -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
+   Delassus matrix does not solve it): without a limit the run completes and counts every non-converged solve; with
+   -step_max_nonconverged N it stops as failed at the (N + 1)-th, with a message that says why. */
+static PetscErrorCode TestNonconverged(void)
+{
+  const PetscInt N = 5;
+  VIROM          rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(FrictionROM(0.02, &rom));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    const PetscInt planned = 3001;
+    VISystem       sys;
+    VIStepper      st;
+    VIStepStats    stats;
+    PetscInt       nt;
+    char           opts[512], label[64];
+
+    PetscCall(
+        PetscSNPrintf(opts, sizeof(opts),
+                      "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog "
+                      "-step_dt 1e-3 -step_end_time 3 -contact_max_it 1 -step_max_nonconverged %" PetscInt_FMT,
+                      pass ? N : -1));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetStats(st, &stats));
+    PetscCall(VIStepperGetSeries(st, &nt, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "nonconverged, -contact_max_it 1, -step_max_nonconverged %" PetscInt_FMT ": %" PetscInt_FMT " of %" PetscInt_FMT
+                          " steps, %" PetscInt_FMT " contact solves, %" PetscInt_FMT
+                          " not converged (largest residual %.3e), failed %s, message '%s'\n",
+                          pass ? N : -1, stats.steps, planned, stats.contact_solves, stats.nonconverged, (double)stats.contact_residual_max,
+                          stats.failed ? "yes" : "no", stats.message));
+    if (pass) {
+      PetscCheck(stats.failed && !stats.unstable && strstr(stats.message, "contact not converged") && stats.nonconverged == N + 1 &&
+                     stats.steps < planned,
+                 PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "nonconverged: with the limit %" PetscInt_FMT ": failed %d, %" PetscInt_FMT " not converged (expected %" PetscInt_FMT
+                 "), %" PetscInt_FMT " steps, message '%s'",
+                 N, (int)stats.failed, stats.nonconverged, N + 1, stats.steps, stats.message);
+    } else {
+      PetscCheck(!stats.failed && stats.steps == planned && nt == planned && stats.nonconverged > N + 1 && stats.contact_residual_max > 0,
+                 PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "nonconverged: without a limit: failed %d, %" PetscInt_FMT " steps, %" PetscInt_FMT " not converged, largest residual %g",
+                 (int)stats.failed, stats.steps, stats.nonconverged, (double)stats.contact_residual_max);
+    }
+    PetscCall(PetscSNPrintf(label, sizeof(label), "nonconverged, limit %" PetscInt_FMT, pass ? N : -1));
+    PetscCall(CheckAllReplicated(label, st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char           which[32] = "";
-  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation;
+  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -1003,6 +1498,12 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "units", &units));
   PetscCall(PetscStrcmp(which, "friction_energy", &friction));
   PetscCall(PetscStrcmp(which, "rotation", &rotation));
+  PetscCall(PetscStrcmp(which, "theta", &theta));
+  PetscCall(PetscStrcmp(which, "restitution", &restitution));
+  PetscCall(PetscStrcmp(which, "preload", &preload));
+  PetscCall(PetscStrcmp(which, "static_init", &static_init));
+  PetscCall(PetscStrcmp(which, "blowup", &blowup));
+  PetscCall(PetscStrcmp(which, "nonconverged", &nonconverged));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -1016,8 +1517,23 @@ int main(int argc, char **argv)
     ierr = TestFrictionEnergy();
   else if (rotation)
     ierr = TestRotation();
+  else if (theta)
+    ierr = TestTheta();
+  else if (restitution)
+    ierr = TestRestitution();
+  else if (preload)
+    ierr = TestPreload();
+  else if (static_init)
+    ierr = TestStaticInit();
+  else if (blowup)
+    ierr = TestBlowup();
+  else if (nonconverged)
+    ierr = TestNonconverged();
   else {
-    (void)PetscPrintf(PETSC_COMM_WORLD, "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy or rotation, got '%s'\n", which);
+    (void)PetscPrintf(PETSC_COMM_WORLD,
+                      "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
+                      "static_init, blowup or nonconverged, got '%s'\n",
+                      which);
     ierr = PETSC_ERR_USER_INPUT;
   }
   if (!ierr) {
