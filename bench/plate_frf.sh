@@ -11,7 +11,7 @@
 #   5. draws docs/plate_frf.png (envelopes up and down, constant-frequency points, linear FRF of the ROM; maxima and
 #      minima per period against the wall) and docs/plate_phase.png (phase portraits of the output at the four
 #      frequencies, steady state, wall marked; at 286 Hz also the up sweep's cycle on the upper branch), and prints the
-#      table of jumps, peaks, linear resonance and contact ranges (docs/benchmarks_plate.md).
+#      table of jumps, peaks, linear resonance and contact ranges (docs/benchmarks.md).
 # About 1 minute on 2 cores (15 s idle, 75 s when shared; the reduction alone takes 5 to 35 s).
 # usage: bash bench/plate_frf.sh [BUILD_DIR]        (BUILD_DIR defaults to build/; plots go to docs/)
 set -euo pipefail

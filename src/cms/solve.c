@@ -42,6 +42,24 @@ PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp)
       PetscCall(PCFactorGetMatrix(pc, &F));
       PetscCall(MatMumpsGetInfog(F, 28, &nnull));
     }
+    if ((ierr || reason != PC_NOERROR) && mumps) {
+      /* tell a lack of memory or another MUMPS failure from a singular matrix (INFOG(1) = -10) */
+      PetscInt infog1 = 0, infog2 = 0;
+      PetscCall(PCFactorGetMatrix(pc, &F));
+      PetscCall(MatMumpsGetInfog(F, 1, &infog1));
+      PetscCall(MatMumpsGetInfog(F, 2, &infog2));
+      if (infog1 < 0 && infog1 != -10) {
+        PetscCall(KSPDestroy(ksp));
+        PetscCheck(infog1 != -9 && infog1 != -13 && infog1 != -19, cms->comm, PETSC_ERR_MEM,
+                   "MUMPS ran out of memory factorizing %s (INFOG(1) = %" PetscInt_FMT ", INFOG(2) = %" PetscInt_FMT
+                   "): use more ranks, more workspace (-cms_st_mat_mumps_icntl_14 50), out-of-core factors (-cms_st_mat_mumps_icntl_22 1) or "
+                   "block low-rank compression (-cms_st_mat_mumps_icntl_35 2 -cms_st_mat_mumps_cntl_7 1e-8)",
+                   what, infog1, infog2);
+        SETERRQ(cms->comm, PETSC_ERR_LIB,
+                "MUMPS failed factorizing %s: INFOG(1) = %" PetscInt_FMT ", INFOG(2) = %" PetscInt_FMT " (see the MUMPS manual)", what, infog1,
+                infog2);
+      }
+    }
     if (ierr || reason != PC_NOERROR || nnull > 0) {
       /* nothing of a failed factorization survives: the caller only reports */
       PetscCall(KSPDestroy(ksp));

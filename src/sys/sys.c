@@ -46,7 +46,7 @@ PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
 static PetscBool VIIsUserError(PetscErrorCode n)
 {
   return (n == PETSC_ERR_USER_INPUT || n == PETSC_ERR_FILE_OPEN || n == PETSC_ERR_FILE_READ || n == PETSC_ERR_FILE_UNEXPECTED ||
-          n == PETSC_ERR_FILE_WRITE)
+          n == PETSC_ERR_FILE_WRITE || n == PETSC_ERR_MEM)
              ? PETSC_TRUE
              : PETSC_FALSE;
 }

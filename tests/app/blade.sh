@@ -4,7 +4,7 @@
 # 1000, 2000 and 4000 time levels per revolution.
 #   - 1000 levels per revolution (the coarse step, near the stability limit) matches the 4000-level run: epsilon_RMS of
 #     seed 000 Eq. (30) of n1353_y, at the coarse run's levels (common levels of both runs), below 3 % (measured
-#     1.5 %: bench/blade.sh, docs/benchmarks_blade.md);
+#     1.5 %: bench/blade.sh, docs/benchmarks.md);
 #   - 2000 levels per revolution is closer to it than 1000 (the error falls with the step; measured 0.7 %);
 #   - the blade rubs: contact forces and a response of the size of the fine run's (|n1353_y| up to 1.33 mm);
 #   - 500 levels per revolution is beyond the stability limit (about 850): the case is recorded as failed, "unstable".
