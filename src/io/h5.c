@@ -410,20 +410,11 @@ PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscInt *n, char **
 
 PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const char *const strings[])
 {
-  hsize_t dims[1] = {(hsize_t)n};
-  hid_t   type    = H5Tcopy(H5T_C_S1), space, lcpl, dset;
+  hid_t type = H5Tcopy(H5T_C_S1);
 
   PetscFunctionBeginUser;
   H5Tset_size(type, H5T_VARIABLE);
-  space = H5Screate_simple(1, dims, NULL);
-  lcpl  = H5Pcreate(H5P_LINK_CREATE);
-  H5Pset_create_intermediate_group(lcpl, 1);
-  dset = H5Dcreate2(file, path, type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create dataset %s", path);
-  if (n > 0) VIH5Check(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, strings), "Cannot write dataset %s", path);
-  H5Dclose(dset);
-  H5Pclose(lcpl);
-  H5Sclose(space);
+  PetscCall(VIH5Write(file, path, n, 0, type, strings));
   H5Tclose(type);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
