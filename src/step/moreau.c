@@ -111,7 +111,18 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
       }
       c++;
     }
+    /* Preloaded contacts, as in leapfrog (Eqs. 7, 13-14): the ROM's state 0 is the preloaded equilibrium and P the change of the normal
+       percussion; solve for the total X_n = P_n + p dt >= 0 (disk radius mu X_n): c <- c - G p dt, then P_n = X_n - p dt. */
+    for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) {
+      const PetscReal pdt = as->preload[cc] * dt;
+      if (pdt <= 0) continue;
+      for (PetscInt b = 0; b < as->nrows; b++) as->c[b] -= mo->A[as->rows[b] * n + as->rows[an]] * pdt;
+      as->x[an] = pdt;
+    }
+    as->set.preload = NULL;
     PetscCall(VIStepperSolveContacts(st, as, mo->A, n, 1.0));
+    as->set.preload = as->preload;
+    for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
     for (PetscInt b = 0; b < as->nrows; b++) {
       PetscInt  row   = as->rows[b];
       PetscReal P     = as->x[b];

@@ -1296,6 +1296,45 @@ static PetscErrorCode TestPreload(void)
     PetscCall(DestroyCase(&sys, &st));
   }
   PetscCall(VIROMDestroy(&rom));
+  /* The same with the symmetric Moreau scheme on a free mass m (Craig-Bampton ROM, K = 0): the percussions are solved for the total
+     X_n = P_n + p dt >= 0. Pull 3 < p: the mass stays at 0, force -F at every level; pull 8 > p: the contact force drops to total 0
+     (lambda = -p) and the mass accelerates at a = (F - p)/m: the scheme's q_k = a dt^2 k (k + 1) / 2. */
+  {
+    const PetscReal m = 2, dt = 1e-2, Km[1] = {0}, Mm[1] = {m}, Dm[1] = {0}, pullm[1] = {1};
+    PetscCall(HandROM(VI_CMS_CB, 1, d1, 0, Km, Mm, Dm, &rom));
+    PetscCall(VIROMAddLoad(rom, "pull", pullm));
+    PetscCall(AddUnit(rom, PETSC_FALSE, "q", 1, 0, 1));
+    for (PetscInt pass = 0; pass < 2; pass++) {
+      const PetscReal  F = pass ? 8.0 : 3.0;
+      VISystem         sys;
+      VIStepper        st;
+      PetscInt         nt;
+      const PetscReal *t, *y, *g, *l;
+      PetscReal        qerr = 0, ferr = 0;
+      char             opts[512];
+
+      PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                              "-case_loads pull -load_pull_amplitude %g -contact_preload %g -contact_gap 0 -step_type moreau -step_dt %g "
+                              "-step_end_time 1",
+                              (double)F, (double)p, (double)dt));
+      PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+      PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, NULL));
+      for (PetscInt k = 0; k < nt; k++) {
+        PetscReal qk = F < p ? 0 : (F - p) / m * dt * dt * k * (k + 1) / 2;
+        qerr         = PetscMax(qerr, PetscAbsReal(y[k] - qk));
+        ferr         = PetscMax(ferr, PetscAbsReal(l[k] + (F < p ? F : p)));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "preload %g, pull %g, Moreau on a free mass: %" PetscInt_FMT " levels: q off the exact discrete motion by at most %.2e "
+                            "(tolerance 1e-12 of the final %.4g or 1e-12), recorded force off %g by at most %.2e (tolerance 1e-12 p)\n",
+                            (double)p, (double)F, nt, (double)qerr, (double)(F < p ? 0 : y[nt - 1]), (double)-(F < p ? F : p), (double)ferr));
+      PetscCheck(qerr <= 1e-12 * PetscMax(1, PetscAbsReal(y[nt - 1])) && ferr <= 1e-12 * p, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "Moreau, preload %g, pull %g: q off by %g, force off by %g", (double)p, (double)F, (double)qerr, (double)ferr);
+      PetscCall(CheckAllReplicated("preload, Moreau", st, rom));
+      PetscCall(DestroyCase(&sys, &st));
+    }
+    PetscCall(VIROMDestroy(&rom));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
