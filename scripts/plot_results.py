@@ -107,6 +107,15 @@ class Results:
             self.messages = [""] * self.n_cases
         self.done = [k for k in range(self.n_cases) if self.status[k] == 1]
         self.stem = os.path.splitext(os.path.basename(path))[0]
+        # units of the ROM ("N-m-kg-s", "N-mm-t-s"): force and length for the axis labels, "" when unknown
+        parts = text(f.attrs.get("units", "")).split("-")
+        self.force, self.length = (parts[0], parts[1]) if len(parts) >= 2 else ("", "")
+
+    def unit(self, kind):
+        """' [mm]'-style suffix of an axis label for a length, force or energy, '' when the file has no units."""
+        u = {"length": self.length, "force": self.force,
+             "energy": f"{self.force}\u00b7{self.length}" if self.force and self.length else ""}[kind]
+        return f" [{u}]" if u else ""
 
     def counts(self):
         return ", ".join(f"{int(np.sum(self.status == s))} {name}" for s, name in STATUS.items())
@@ -164,6 +173,12 @@ def table(g, name, nt):
     return y[:nt]
 
 
+def contact_names(d, n):
+    """Legend names of the contacts: their node ids (the dataset's columns, e.g. n188) or their index."""
+    names = columns(d) or []
+    return [f"contact {names[j]}" if len(names) == n else f"contact {j}" for j in range(n)]
+
+
 def plot_time(r, k, g, args, out):
     t = g["t"][()]
     for name in ("outputs", "gaps", "forces", "energy", "frequency"):
@@ -191,19 +206,19 @@ def plot_time(r, k, g, args, out):
             names = columns(g["outputs"]) or [f"output {j}" for j in range(y.shape[1])]
             idx = pick_outputs(names, args.output, f"case {k}")
             plot_lines(ax, t, y[:, idx], [names[j] for j in idx], "outputs")
-            ax.set_ylabel("output displacement")
+            ax.set_ylabel("output displacement" + r.unit("length"))
         elif p == "gaps":
             y = table(g, "gaps", len(t))
-            plot_lines(ax, t, y, [f"contact {j}" for j in range(y.shape[1])], "contacts")
+            plot_lines(ax, t, y, contact_names(g["gaps"], y.shape[1]), "contacts")
             ax.axhline(0.0, color="k", lw=0.6, ls=":")
-            ax.set_ylabel("normal gap")
+            ax.set_ylabel("normal gap" + r.unit("length"))
         elif p == "forces":
             y = table(g, "forces", len(t))
-            plot_lines(ax, t, y, [f"contact {j}" for j in range(y.shape[1])], "contacts")
+            plot_lines(ax, t, y, contact_names(g["forces"], y.shape[1]), "contacts")
             if y.shape[1] > MAX_LINES:
                 tt, s = decimate(t, y.sum(axis=1))
                 ax.plot(tt, s, lw=0.8, label="sum over contacts")
-            ax.set_ylabel("normal contact force")
+            ax.set_ylabel("normal contact force" + r.unit("force"))
         else:
             tt, ff = decimate(t, table(g, "frequency", len(t))[:, 0])
             ax.plot(tt, ff, lw=1.0, color="C3")
@@ -239,7 +254,7 @@ def plot_energy(r, k, g, args, out):
     if "kinetic" in names_ and "potential" in names_:
         tt, yy = decimate(t, e[:, names_["kinetic"]] + e[:, names_["potential"]])
         ax.plot(tt, yy, lw=1.0, color="k", label="kinetic + potential")
-    ax.set_ylabel("energy")
+    ax.set_ylabel("energy" + r.unit("energy"))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     ax.set_title(f"{r.stem} {r.title(k)}: energy terms")
@@ -283,8 +298,8 @@ def plot_phase(r, k, g, args, out):
         v = np.gradient(ys[:, j], ts)
         step = max(1, len(ts) // 200000)
         ax.plot(ys[::step, j], v[::step], lw=0.5)
-        ax.set_xlabel(f"{names[j]}")
-        ax.set_ylabel(f"d({names[j]})/dt (per s)")
+        ax.set_xlabel(f"{names[j]}{r.unit('length')}")
+        ax.set_ylabel(f"d({names[j]})/dt" + (f" [{r.length}/s]" if r.length else " (per s)"))
         ax.set_title(names[j], fontsize=9)
         ax.grid(alpha=0.3)
     for a in range(n, rows * cols):
@@ -401,7 +416,7 @@ def plot_frf(r, args, out):
         return None
     ax.set_xlabel("excitation frequency (Hz)")
     what = outname or "output"
-    ax.set_ylabel(f"amplitude of {what} (half peak-to-peak)")
+    ax.set_ylabel(f"amplitude of {what} (half peak-to-peak){r.unit('length')}")
     ax.set_title(f"{r.stem}: frequency response of {what}")
     ax.grid(alpha=0.3)
     ax.set_ylim(bottom=0)
