@@ -335,8 +335,8 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   {
     VIExciteType type;
     PetscReal    f;
-    PetscCall(VISystemGetLoadFrequency(sys, r->t[0], &f, &type));
-    if (type != VI_EXCITE_CONSTANT) {
+    PetscCall(VISystemGetLoadFrequency(sys, 0, &f, &type));
+    if (type != VI_EXCITE_CONSTANT && r->nt > 0) {
       PetscCall(PetscMalloc1(r->nt, &r->frequency));
       for (PetscInt i = 0; i < r->nt; i++) PetscCall(VISystemGetLoadFrequency(sys, r->t[i], &r->frequency[i], &type));
     }
@@ -398,7 +398,7 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The first case's set-up, on every group, outside any error capture: an error in the job's own options stops the job. */
+/* The first case's set-up on the whole communicator, outside any error capture: an error in the job's own options stops the job. */
 static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
 {
   VISystem  sys;
