@@ -290,9 +290,19 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
   VIEnsemble ens = (VIEnsemble)ctx;
 
   PetscFunctionBeginUser;
-  (void)st;
-  (void)t;
   if (ens->sched) PetscCall(VISchedulerServe(ens->sched));
+  if (ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
+    /* a job of one (long) case: how far it is */
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    if (now - ens->t_progress >= ens->progress_interval) {
+      PetscReal t_end;
+      PetscCall(VIStepperGetTimeStep(st, NULL, &t_end));
+      ens->t_progress = now;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)t, (double)t_end, (double)(100 * t / t_end),
+                            (double)(now - ens->t_start)));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
