@@ -45,8 +45,6 @@ PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *se
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
-/* The case's scalar contact parameters: friction coefficient and mean gap (the same for every contact). */
-PETSC_EXTERN PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean);
 /* Initial displacement q0 and velocity u0 (n), from the -init options. */
 PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);

@@ -33,6 +33,7 @@ static PetscErrorCode VIInfoFormat(const char path[], char format[], size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Frequencies and mesh size of a modes file (`vicms modes`), printed by the calling rank. */
 static PetscErrorCode VIInfoModesOpen(hid_t file, const char path[])
 {
   PetscInt   n, rows, cols, num_nodes = 0, num_elements = 0;
@@ -66,15 +67,15 @@ static PetscErrorCode VIInfoModesOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Frequencies and mesh size of a modes file (`vicms modes`), printed by the calling rank. */
-static PetscErrorCode VIInfoModes(const char path[])
+/* Open path, describe it with describe(file, path) on the calling rank, close it whatever happened. */
+static PetscErrorCode VIInfoWithFile(const char path[], PetscErrorCode (*describe)(hid_t, const char[]))
 {
   hid_t          file;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(VIH5Open(path, &file));
-  ierr = VIInfoModesOpen(file, path);
+  ierr = (*describe)(file, path);
   PetscCall(VIH5Close(&file));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,19 +161,6 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIInfoResults(const char path[])
-{
-  hid_t          file;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIH5Open(path, &file));
-  ierr = VIInfoResultsOpen(file, path);
-  PetscCall(VIH5Close(&file));
-  PetscCall(ierr);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
@@ -206,10 +194,10 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
     PetscCall(VIROMDestroy(&rom));
     PetscCall(ierr);
   } else if (is_modes) {
-    if (rank == 0) ierr = VIInfoModes(file);
+    if (rank == 0) ierr = VIInfoWithFile(file, VIInfoModesOpen);
     PetscCall(VIErrorSync(comm, ierr));
   } else if (is_results) {
-    if (rank == 0) ierr = VIInfoResults(file);
+    if (rank == 0) ierr = VIInfoWithFile(file, VIInfoResultsOpen);
     PetscCall(VIErrorSync(comm, ierr));
   } else
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-modes or vicms-results)", file,

@@ -372,8 +372,7 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&r, sizeof(r)));
-  r.k  = k;
-  r.nq = ens->nq;
+  r.k = k;
   PetscCall(PetscMalloc1(ens->nq, &r.quantities));
   for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
   PetscCall(VISystemCreate(ens->group, &sys));
@@ -508,31 +507,30 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
         PETSC_COMM_SELF,
         "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)\n", ncases,
         done, failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
-    if (failed) {
-      PetscInt shown = 0;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "Failed cases:\n"));
-      for (PetscInt k = 0; k < ncases && shown < 10; k++)
-        if (ens->status[k] == 2) {
-          hid_t file;
-          char  obj[64], *msg = NULL;
-          PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
-          PetscCall(VIH5Open(ens->results, &file));
-          PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &msg));
-          PetscCall(VIH5Close(&file));
-          PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": %s\n", k, msg));
-          PetscCall(PetscFree(msg));
-          shown++;
-        }
-    }
-    if (ncases > 1 && done > 0) {
-      PetscReal *quantities;
-      hid_t      file;
-      PetscInt   rows, cols;
+    if (failed || (ncases > 1 && done > 0)) {
+      hid_t file;
       PetscCall(VIH5Open(ens->results, &file));
-      PetscCall(VIH5ReadReal(file, "/cases/quantities", &rows, &cols, &quantities));
-      PetscCall(VISummaryPrint(file, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
+      if (failed) {
+        PetscInt shown = 0;
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "Failed cases:\n"));
+        for (PetscInt k = 0; k < ncases && shown < 10; k++)
+          if (ens->status[k] == 2) {
+            char obj[64], *msg = NULL;
+            PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+            PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &msg));
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": %s\n", k, msg));
+            PetscCall(PetscFree(msg));
+            shown++;
+          }
+      }
+      if (ncases > 1 && done > 0) {
+        PetscReal *quantities;
+        PetscInt   rows, cols;
+        PetscCall(VIH5ReadReal(file, "/cases/quantities", &rows, &cols, &quantities));
+        PetscCall(VISummaryPrint(file, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
+        PetscCall(PetscFree(quantities));
+      }
       PetscCall(VIH5Close(&file));
-      PetscCall(PetscFree(quantities));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));
   }

@@ -76,7 +76,7 @@ typedef struct {
   PetscBool        failed;
   char             message[256];
   VIStepStats      stats;
-  PetscInt         nt, nout, nc, nq;
+  PetscInt         nt, nout, nc;
   const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
   PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
   const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */

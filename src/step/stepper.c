@@ -326,7 +326,7 @@ PetscErrorCode VIStepperGetRunStatistics(VIStepper st, VIRunStatistics *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Append the level just completed to the records. */
+/* Append the level just completed to the records (VIStepperObserve has seen it: its outputs are in ostat). */
 static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
 {
   PetscInt k = st->nt, n = st->n;
@@ -342,11 +342,8 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     st->max_t = cap;
   }
   st->t_rec[k] = t;
-  for (PetscInt o = 0; o < st->nout; o++) {
-    PetscReal y = 0;
-    for (PetscInt i = 0; i < n; i++) y += st->out_rows[o][i] * st->q[i];
-    st->out_rec[k * st->nout + o] = y;
-  }
+  /* the outputs of this level, computed by VIStepperObserve */
+  for (PetscInt o = 0; o < st->nout; o++) st->out_rec[k * st->nout + o] = st->ostat[6 * o + 5];
   for (PetscInt j = 0; j < st->nc; j++) {
     st->gap_rec[k * st->nc + j]   = st->gap[j];
     st->force_rec[k * st->nc + j] = st->lambda[st->sys->offsets[j]];

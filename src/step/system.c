@@ -319,14 +319,6 @@ PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VISystemGetContactParameters(VISystem sys, PetscReal *mu, PetscReal *gap_mean)
-{
-  PetscFunctionBeginUser;
-  if (mu) *mu = sys->mu_all;
-  if (gap_mean) *gap_mean = sys->gap_mean;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0)
 {
   PetscFunctionBeginUser;

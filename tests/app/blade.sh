@@ -9,41 +9,15 @@
 #   - the blade rubs: contact forces and a response of the size of the fine run's (|n1353_y| up to 1.33 mm);
 #   - 500 levels per revolution is beyond the stability limit (about 850): the case is recorded as failed, "unstable".
 # Skipped (77) when the deck ../shared/data/rotor37/blade.inp is absent.
-set -u
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 deck="${VICMS_SHARED:-}/data/rotor37/blade.inp"
 if [ ! -f "$deck" ]; then
   echo "skipped: the Rotor 37 deck is absent ($deck)"
   exit 77
 fi
-py=/usr/bin/python3
-if ! $py -c 'import h5py, numpy' 2>/dev/null; then
-  echo "skipped: $py has no h5py"
-  exit 77
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
+vicms_need_h5py
+vicms_workdir
 
-# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
-mpi() {
-  local t=$1 np=$2
-  shift 2
-  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
-}
-must() { # must WHAT COMMAND...: run, fail the test with the output's tail on a non-zero exit
-  local what=$1 out rc
-  shift
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    echo "FAIL $what: exit status $rc (124 = hung):"
-    echo "$out" | tail -15
-    fail=1
-  fi
-  LAST="$out"
-  return $rc
-}
 
 job="-options_file $VICMS_SOURCE/jobs/blade_rubbing.yaml -mesh_file $deck"
 start=$(date +%s)

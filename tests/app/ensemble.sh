@@ -9,37 +9,12 @@
 #     the samples are reproducible from the seed;
 # (5) a slow sweep up and down of the damped rod gives envelopes peaking at its first natural frequency, and the plot
 #     command writes non-empty PNGs of the sweep and of the UQ job;
+# (5c) `vicms run` equals reduce + simulate bitwise;
 # (6) bad case-set options and a results file of another job stop every rank with a clear message.
-set -u
-fail=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-py=/usr/bin/python3
-if ! $py -c 'import h5py, numpy' 2>/dev/null; then
-  echo "skipped: $py has no h5py"
-  exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
 
-# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
-mpi() {
-  local t=$1 np=$2
-  shift 2
-  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
-}
-must() { # must WHAT COMMAND...: run, fail the test with the output's tail on a non-zero exit
-  local what=$1 out rc
-  shift
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    echo "FAIL $what: exit status $rc (124 = hung):"
-    echo "$out" | tail -15
-    fail=1
-  fi
-  LAST="$out"
-  return $rc
-}
 
 rod="-mesh_line_cells 200 -mesh_line_length 10 -model_young 900 -model_density 1"
 must "bar reduce" mpi 120 2 reduce $rod -cms_type cb_massless -cms_contact_nodes 1 -cms_num_modes 20 -cms_gravity -10,0,0 \
@@ -250,6 +225,27 @@ for f in sweep uq; do
   fi
 done
 [ -f plots/sweep_frf.png ] && [ -f plots/uq_uq.png ] || { echo "FAIL the frequency-response or the UQ plot is missing"; fail=1; }
+
+# ---- (5c) `vicms run` (reduce, then simulate, in one job) equals `vicms reduce` then `vicms simulate` on the same ranks, bitwise
+rodcms="$rod -model_clamp start -cms_type macneal -cms_contact_nodes 201 -cms_num_modes 10 -cms_damping_ratio 0.05 -cms_forces end:x:1 -cms_outputs 201:x"
+rcase="-case_loads end -load_end_type harmonic -load_end_frequency 0.7 -contact_gap 0.02 -step_dt 2e-3 -step_end_time 4 -cases_values load_end_amplitude:1/2"
+must "vicms run" mpi 120 2 run $rodcms -rom_file run_rom.h5 $rcase -results_file run.h5 -cases_quiet
+must "vicms simulate on the separately reduced ROM" mpi 120 2 simulate -rom_file rod.h5 $rcase -results_file run_sim.h5 -cases_quiet
+$py - <<'EOF' || fail=1
+import h5py
+import numpy as np
+
+a, b = h5py.File("run.h5", "r"), h5py.File("run_sim.h5", "r")
+same_rom = all(np.array_equal(h5py.File("run_rom.h5", "r")[m][()], h5py.File("rod.h5", "r")[m][()]) for m in ("K", "M", "D"))
+same = all(np.array_equal(a["cases/%d/%s" % (k, d)][()], b["cases/%d/%s" % (k, d)][()]) for k in (0, 1) for d in ("t", "outputs", "gaps", "forces"))
+cols = a["cases/quantities"].attrs["columns"]
+cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
+force = a["cases/quantities"][:, cols.index("max_contact_force")]
+ok = same_rom and same and (a["cases/status"][()] == 1).all() and force.max() > 0
+print(("ok   " if ok else "FAIL ") + "vicms run: ROM %s, 2 cases %s, largest contact force %.4g (> 0: the wall is reached)"
+      % ("identical" if same_rom else "DIFFERS", "bitwise equal to reduce + simulate" if same else "DIFFER", force.max()))
+raise SystemExit(0 if ok else 1)
+EOF
 
 # ---- (6) bad input: every rank count stops with one clear line and a non-zero exit
 bad() { # bad NP EXPECT_REGEX ARGS...

@@ -2,16 +2,9 @@
 # The bundled deck meshes/beam_c3d20.inp (C3D20, *INCLUDE, *NSET, *BOUNDARY, *MATERIAL, *SOLID SECTION) through
 # `vicms modes` on 1, 2 and 3 ranks: mass = rho V exactly (to print precision), the two first bending frequencies equal
 # (square section) and within 1 % of Euler-Bernoulli (1.8751^2 / 2 pi) sqrt(E I / (rho A L^4)), the same on every rank count.
-set -u
-fail=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-py=/usr/bin/python3
-if ! $py -c 'import h5py, numpy' 2>/dev/null; then
-  echo "skipped: $py has no h5py"
-  exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
 for np in 1 2 3; do
   out=$(timeout 120 mpirun --oversubscribe -n $np "$VICMS_BIN" modes -mesh_file "$VICMS_SOURCE/meshes/beam_c3d20.inp" -modes_num 4 \
     -modes_file beam$np.h5 2>&1)

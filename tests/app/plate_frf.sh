@@ -14,33 +14,9 @@
 #     sweep's (hardening beyond the sweep's own lag); the up sweep keeps the contact more than 1 % f1 beyond where the
 #     down sweep first closes it (hysteresis), and its envelope then jumps down from above 0.9 gap to below 0.6 gap within
 #     0.5 % f1.
-set -u
-fail=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-py=/usr/bin/python3
-if ! $py -c 'import h5py, numpy' 2>/dev/null; then
-  echo "skipped: $py has no h5py"
-  exit 77
-fi
-mpi() { # mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
-  local t=$1 np=$2
-  shift 2
-  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
-}
-must() { # must WHAT COMMAND...: run, fail the test with the output's tail on a non-zero exit
-  local what=$1 out rc
-  shift
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    echo "FAIL $what: exit status $rc (124 = hung):"
-    echo "$out" | tail -15
-    fail=1
-  fi
-  return $rc
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
 
 GAP=1e-4
 must "reduce the coarse plate" mpi 120 2 reduce -mesh_box_cells 4,8,40 -mesh_box_lengths 0.008,0.04,0.15 \

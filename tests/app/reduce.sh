@@ -3,22 +3,12 @@
 # jobs/plate_rom.yaml on 2 ranks; (b) the Rotor 37 blade of
 # seed 000 §5.3 (MacNeal and Rubin, 48 boundary coordinates, first component mode 312.1x Hz) on 2 ranks, skipped when the deck is
 # absent; (c) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem, no ROM file left behind.
-set -u
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ran=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
+vicms_workdir
 
 plate="-mesh_box_cells 2,4,20 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_poisson 0.33 -model_density 8220 -model_clamp zmin"
 rod="-mesh_line_cells 1000 -mesh_line_length 10 -model_young 900 -model_density 1"
-
-# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
-mpi() {
-  local t=$1 np=$2
-  shift 2
-  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
-}
 
 # ---- (a) the plate: 3 contact nodes (the free-end row), normal only, 20 MacNeal modes
 for np in 1 2 3; do
@@ -82,6 +72,34 @@ elif ! grep -q 'MacNeal (massless boundary), 3 boundary coordinates + 20 modes =
   echo "$info" | head -12; fail=1
 else
   echo "--- full plate (jobs/plate_rom.yaml, 2 ranks): $(head -1 <<<"$info"); $(grep -m1 'component modes' <<<"$info" | cut -c1-80)"
+fi
+
+# ---- (a') radial frames pointing inward (a casing outside the structure): the plate's three free-end nodes with the axis z
+# through (-0.1, 0.02, 0): normal = -(outward radial direction) computed from each node's coordinates, t1 = the axis,
+# t2 = n x t1, to 1e-14
+if $py -c 'import h5py, numpy' 2>/dev/null; then
+  must "radial inward frames" mpi 120 2 reduce $plate -cms_type macneal -cms_contact_nodes 313,314,315 -cms_contact_dirs 3 -cms_num_modes 5 \
+    -cms_contact_radial_axis 0,0,1 -cms_contact_radial_origin -0.1,0.02,0 -cms_contact_radial_inward -rom_file inward.h5
+  $py - <<'PYEOF' || fail=1
+import h5py
+import numpy as np
+
+f = h5py.File("inward.h5", "r")
+frames = f["contact/frames"][()].reshape(-1, 3, 3)
+x = f["contact/coords"][()].reshape(-1, 3)
+a, o = np.array([0.0, 0.0, 1.0]), np.array([-0.1, 0.02, 0.0])
+worst = 0.0
+for fr, p in zip(frames, x):
+    r = p - o
+    r -= r.dot(a) * a
+    n = -r / np.linalg.norm(r)
+    worst = max(worst, np.abs(fr[0] - n).max(), np.abs(fr[1] - a).max(), np.abs(fr[2] - np.cross(fr[0], fr[1])).max())
+ok = len(frames) == 3 and worst < 1e-14
+print(("ok   " if ok else "FAIL ") + "-cms_contact_radial_inward: %d frames, largest deviation from (-e_r, axis, n x t1) %.1e (tolerance 1e-14)" % (len(frames), worst))
+raise SystemExit(0 if ok else 1)
+PYEOF
+else
+  echo "skipped the radial-inward check: $py has no h5py"
 fi
 
 # ---- (b) the Rotor 37 blade (seed 000 §5.3), 2 ranks only: about 20 s per reduction on an idle machine, 66 s measured on a loaded one,

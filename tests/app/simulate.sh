@@ -4,23 +4,10 @@
 # 7 columns, status done), the physics is sane (starts at h0 = 5, touches the ground, output n1_x + gap = gap), and the results of 2 and 3
 # ranks are bitwise identical to those of 1 rank; (b) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the
 # problem, no results file.
-set -u
-fail=0
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir" || exit 1
-py=/usr/bin/python3
-if ! $py -c 'import h5py, numpy' 2>/dev/null; then
-  echo "skipped: $py has no h5py"
-  exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
 
-# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
-mpi() {
-  local t=$1 np=$2
-  shift 2
-  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
-}
 
 rod="-mesh_line_cells 1000 -mesh_line_length 10 -model_young 900 -model_density 1"
 out=$(mpi 120 2 reduce $rod -cms_type cb_massless -cms_contact_nodes 1 -cms_num_modes 20 -cms_gravity -10,0,0 -cms_outputs 1:x,1001:x \

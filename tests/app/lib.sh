@@ -1,0 +1,42 @@
+# Shared set-up of the application tests, sourced by tests/app/*.sh: unset variables are errors, a failure flag, Debian's
+# python (the first python3 on PATH may lack h5py), a scratch working folder and helpers to run the executable.
+set -u
+fail=0
+py=/usr/bin/python3
+
+# vicms_need_h5py: skip the test (exit 77) when Debian's python has no h5py or numpy
+vicms_need_h5py() {
+  if ! $py -c 'import h5py, numpy' 2>/dev/null; then
+    echo "skipped: $py has no h5py"
+    exit 77
+  fi
+}
+
+# vicms_workdir: a scratch folder, removed at exit, as the working directory (its path in $dir)
+vicms_workdir() {
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+  cd "$dir" || exit 1
+}
+
+# mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
+mpi() {
+  local t=$1 np=$2
+  shift 2
+  timeout "$t" mpirun --oversubscribe -n "$np" "$VICMS_BIN" "$@"
+}
+
+# must WHAT COMMAND...: run; on a non-zero exit fail the test and show the output's tail; the output is kept in $LAST
+must() {
+  local what=$1 out rc
+  shift
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "FAIL $what: exit status $rc (124 = hung):"
+    echo "$out" | tail -15
+    fail=1
+  fi
+  LAST="$out"
+  return $rc
+}
