@@ -13,9 +13,11 @@
 #define INP_MAX_GENERATE 100000000 /* members one GENERATE line may create: a typo must not exhaust memory */
 
 typedef struct {
-  FILE       *fp;
-  const char *name; /* as stored by VIMeshBuildAddFile, used in every message */
-  PetscInt    line; /* physical lines read so far */
+  FILE              *fp;
+  const char        *name;     /* as stored by VIMeshBuildAddFile, used in every message */
+  PetscInt           line;     /* physical lines read so far */
+  unsigned long long dev, ino; /* the file itself, whatever path named it: an *INCLUDE cycle is found by these */
+  VISource           included; /* the *INCLUDE line that opened it (file NULL for the deck itself) */
 } InpFile;
 
 /* A node or element set as the deck defines it. Chunks remember which data line added which members, so that an
@@ -95,30 +97,6 @@ static PetscErrorCode InpGrow(size_t sz, PetscInt need, PetscInt *max, void *arr
   if (need <= *max) PetscFunctionReturn(PETSC_SUCCESS);
   *max = PetscMax(need, 2 * (*max) + 16);
   PetscCall(PetscRealloc(sz * (size_t)(*max), arr));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Read one physical line of any length into *buf (grown as needed), without its end: "\n", "\r\n" or "\r" at the end
-  are removed, so decks written on Windows read the same. *eof is set when nothing was left to read.
-*/
-static PetscErrorCode InpReadPhysicalLine(FILE *fp, const char *name, char **buf, PetscInt *size, PetscBool *eof)
-{
-  size_t len = 0;
-
-  PetscFunctionBeginUser;
-  *eof = PETSC_TRUE;
-  for (;;) {
-    if ((size_t)*size - len < 128) PetscCall(InpGrow(sizeof(char), (PetscInt)len + 1024, size, buf));
-    if (!fgets(*buf + len, (int)PetscMin((size_t)*size - len, (size_t)INT_MAX), fp)) break;
-    *eof = PETSC_FALSE;
-    len += strlen(*buf + len);
-    if (len > 0 && (*buf)[len - 1] == '\n') break;
-  }
-  PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", name, strerror(errno));
-  if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
-  while (len > 0 && ((*buf)[len - 1] == '\n' || (*buf)[len - 1] == '\r')) len--;
-  (*buf)[len] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -305,26 +283,38 @@ static PetscErrorCode InpRequiredParam(InpReader *r, const char key[], const cha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Open path on top of the include stack. */
+/* Open path on top of the include stack; a file that is already open there would include itself forever. */
 static PetscErrorCode InpPushFile(InpReader *r, const char path[])
 {
-  FILE *fp;
+  FILE              *fp;
+  unsigned long long dev, ino;
+  char               where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   if (r->depth == 0) {
-    fp = fopen(path, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the Abaqus/CalculiX deck '%s': %s", path, strerror(errno));
+    PetscCall(VIMeshOpenFile(path, "Abaqus/CalculiX deck", NULL, &fp, &dev, &ino));
   } else {
-    PetscCheck(r->depth < INP_MAX_DEPTH, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": *INCLUDE of '%s' nests deeper than %d files (does a file include itself?)", r->src.file, r->src.line, path,
+    PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%" PetscInt_FMT, r->src.file, r->src.line));
+    PetscCheck(r->depth < INP_MAX_DEPTH, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: *INCLUDE of '%s' nests deeper than %d files", where, path,
                INP_MAX_DEPTH);
-    fp = fopen(path, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s:%" PetscInt_FMT ": *INCLUDE: cannot open '%s': %s", r->src.file, r->src.line, path,
-               strerror(errno));
+    PetscCall(VIMeshOpenFile(path, "*INCLUDE", where, &fp, &dev, &ino));
+    for (PetscInt i = 0; i < r->depth; i++) {
+      char first[PETSC_MAX_PATH_LEN + 32] = "the deck itself";
+
+      if (r->files[i].dev != dev || r->files[i].ino != ino) continue;
+      if (r->files[i].included.file)
+        PetscCall(PetscSNPrintf(first, sizeof(first), "included at %s:%" PetscInt_FMT, r->files[i].included.file, r->files[i].included.line));
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: *INCLUDE of '%s' makes a cycle: that file is %s (%s), which is still being read", where,
+              path, r->files[i].name, first);
+    }
   }
-  r->files[r->depth].fp   = fp;
-  r->files[r->depth].line = 0;
-  r->files[r->depth].name = NULL;
+  r->files[r->depth].fp       = fp;
+  r->files[r->depth].line     = 0;
+  r->files[r->depth].name     = NULL;
+  r->files[r->depth].dev      = dev;
+  r->files[r->depth].ino      = ino;
+  r->files[r->depth].included = r->depth ? r->src : (VISource){NULL, 0};
   r->depth++;
   PetscCall(VIMeshBuildAddFile(r->mesh, path, &r->files[r->depth - 1].name));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -356,7 +346,7 @@ static PetscErrorCode InpRawLine(InpReader *r, PetscBool *eof)
 
   PetscFunctionBeginUser;
   for (;;) {
-    PetscCall(InpReadPhysicalLine(f->fp, f->name, &r->buf, &r->buf_size, eof));
+    PetscCall(VIMeshReadLine(f->fp, f->name, f->line + 1, &r->buf, &r->buf_size, eof));
     if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
     f->line++;
     r->line = InpTrim(r->buf);
