@@ -92,9 +92,9 @@ typedef struct {
   InpMaterial *materials; /* indexed like mesh->materials */
   PetscInt     num_materials, max_materials;
   PetscInt     material; /* the *MATERIAL whose options follow, -1 outside */
-  InpSkipped *skipped;
-  PetscInt    num_skipped, max_skipped, num_instances;
-  PetscBool   rotations_noted, has_solid, has_rod, has_plane;
+  InpSkipped  *skipped;
+  PetscInt     num_skipped, max_skipped, num_instances;
+  PetscBool    rotations_noted, has_solid, has_rod, has_plane;
 } InpReader;
 
 /* Make room for need entries of size sz in *arr, which holds *max. */
@@ -676,7 +676,7 @@ static PetscErrorCode InpReadBoundary(InpReader *r)
              "%s:%" PetscInt_FMT ": *BOUNDARY, OP=%s is not supported: vicms keeps every clamp of the deck (OP=MOD)", r->src.file, r->src.line, v);
   for (PetscInt i = 0; i < r->num_params; i++)
     PetscCheck(strcmp(r->param_key[i], "FIXED") && strcmp(r->param_key[i], "USER") && strcmp(r->param_key[i], "SUBMODEL") &&
-                 strcmp(r->param_key[i], "LOAD CASE") && strcmp(r->param_key[i], "BASE NAME"),
+                   strcmp(r->param_key[i], "LOAD CASE") && strcmp(r->param_key[i], "BASE NAME"),
                PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY, %s is not supported (only clamps listed with the value 0)",
                r->src.file, r->src.line, r->param_key[i]);
   for (;;) {
@@ -881,65 +881,65 @@ static PetscErrorCode InpSkipData(InpReader *r)
   M or the clamps are skipped: the ones below, listed in one notice. Every other keyword is an error at its line.
 */
 static const char *const InpSkippable[] = {
-  /* steps and procedures: vicms makes its own analysis of the model */
-  "STEP", "END STEP", "FREQUENCY", "STATIC", "BUCKLE", "DYNAMIC", "MODAL DYNAMIC", "STEADY STATE DYNAMICS", "COMPLEX FREQUENCY", "CONTROLS",
-  "TIME POINTS", "SELECT CYCLIC SYMMETRY MODES", "MODAL DAMPING",
-  /* loads and their time functions: vicms takes its loads from its options */
-  "CLOAD", "DLOAD", "DSLOAD", "TEMPERATURE", "AMPLITUDE",
-  /* output requests */
-  "OUTPUT", "NODE OUTPUT", "ELEMENT OUTPUT", "CONTACT OUTPUT", "ENERGY OUTPUT", "NODE FILE", "EL FILE", "NODE PRINT", "EL PRINT", "CONTACT FILE",
-  "CONTACT PRINT", "SECTION PRINT", "ENERGY PRINT", "ENERGY FILE", "FILE FORMAT", "PREPRINT", "RESTART", "MONITOR",
-  /* definitions that only the refused keywords (contact, ties) or the loads use, constants, thermal material data */
-  "SURFACE", "PHYSICAL CONSTANTS", "CONDUCTIVITY", "SPECIFIC HEAT",
-  /* the wrapping of an Abaqus deck with one part and one untransformed instance (checked in InpSkip) */
-  "PART", "END PART", "ASSEMBLY", "END ASSEMBLY", "INSTANCE", "END INSTANCE", "INITIAL CONDITIONS"};
+    /* steps and procedures: vicms makes its own analysis of the model */
+    "STEP", "END STEP", "FREQUENCY", "STATIC", "BUCKLE", "DYNAMIC", "MODAL DYNAMIC", "STEADY STATE DYNAMICS", "COMPLEX FREQUENCY", "CONTROLS",
+    "TIME POINTS", "SELECT CYCLIC SYMMETRY MODES", "MODAL DAMPING",
+    /* loads and their time functions: vicms takes its loads from its options */
+    "CLOAD", "DLOAD", "DSLOAD", "TEMPERATURE", "AMPLITUDE",
+    /* output requests */
+    "OUTPUT", "NODE OUTPUT", "ELEMENT OUTPUT", "CONTACT OUTPUT", "ENERGY OUTPUT", "NODE FILE", "EL FILE", "NODE PRINT", "EL PRINT", "CONTACT FILE",
+    "CONTACT PRINT", "SECTION PRINT", "ENERGY PRINT", "ENERGY FILE", "FILE FORMAT", "PREPRINT", "RESTART", "MONITOR",
+    /* definitions that only the refused keywords (contact, ties) or the loads use, constants, thermal material data */
+    "SURFACE", "PHYSICAL CONSTANTS", "CONDUCTIVITY", "SPECIFIC HEAT",
+    /* the wrapping of an Abaqus deck with one part and one untransformed instance (checked in InpSkip) */
+    "PART", "END PART", "ASSEMBLY", "END ASSEMBLY", "INSTANCE", "END INSTANCE", "INITIAL CONDITIONS"};
 
 /* Keywords known to change the model, with what they would add, for a message that says why it stops. */
 static const struct {
   const char *name, *what;
 } InpRefused[] = {
-  {"EQUATION", "linear constraints between DOFs"},
-  {"MPC", "multi-point constraints"},
-  {"TIE", "tied surfaces"},
-  {"COUPLING", "a coupling constraint"},
-  {"DISTRIBUTING COUPLING", "a distributing coupling"},
-  {"KINEMATIC COUPLING", "a kinematic coupling"},
-  {"KINEMATIC", "a kinematic coupling"},
-  {"DISTRIBUTING", "a distributing coupling"},
-  {"RIGID BODY", "a rigid body"},
-  {"SPRING", "springs"},
-  {"DASHPOT", "dashpots"},
-  {"MASS", "point masses"},
-  {"ROTARY INERTIA", "rotary inertia"},
-  {"GAP", "gap elements"},
-  {"ORIENTATION", "local material directions"},
-  {"TRANSFORM", "local directions of nodal DOFs"},
-  {"SHELL SECTION", "shell elements"},
-  {"BEAM SECTION", "beam elements"},
-  {"BEAM GENERAL SECTION", "beam elements"},
-  {"MEMBRANE SECTION", "membrane elements"},
-  {"CONTACT PAIR", "contact"},
-  {"CONTACT", "contact"},
-  {"SURFACE INTERACTION", "a contact interaction"},
-  {"SURFACE BEHAVIOR", "a contact behaviour"},
-  {"FRICTION", "friction"},
-  {"PLASTIC", "plasticity"},
-  {"EXPANSION", "thermal strains"},
-  {"DAMPING", "material damping"},
-  {"HYPERELASTIC", "hyperelasticity"},
-  {"HYPERFOAM", "hyperelasticity"},
-  {"VISCOELASTIC", "viscoelasticity"},
-  {"CREEP", "creep"},
-  {"USER MATERIAL", "a user material"},
-  {"DEPVAR", "a user material"},
-  {"CYCLIC SYMMETRY MODEL", "cyclic symmetry"},
-  {"MODEL CHANGE", "removed or added elements"},
-  {"CHANGE MATERIAL", "a changed material"},
-  {"CHANGE SOLID SECTION", "a changed section"},
-  {"PRE-TENSION SECTION", "a pre-tension"},
-  {"NORMAL", "shell normals"},
-  {"NODAL THICKNESS", "shell thicknesses"},
-  {"SUBMODEL", "a submodel"},
+    {"EQUATION", "linear constraints between DOFs"},
+    {"MPC", "multi-point constraints"},
+    {"TIE", "tied surfaces"},
+    {"COUPLING", "a coupling constraint"},
+    {"DISTRIBUTING COUPLING", "a distributing coupling"},
+    {"KINEMATIC COUPLING", "a kinematic coupling"},
+    {"KINEMATIC", "a kinematic coupling"},
+    {"DISTRIBUTING", "a distributing coupling"},
+    {"RIGID BODY", "a rigid body"},
+    {"SPRING", "springs"},
+    {"DASHPOT", "dashpots"},
+    {"MASS", "point masses"},
+    {"ROTARY INERTIA", "rotary inertia"},
+    {"GAP", "gap elements"},
+    {"ORIENTATION", "local material directions"},
+    {"TRANSFORM", "local directions of nodal DOFs"},
+    {"SHELL SECTION", "shell elements"},
+    {"BEAM SECTION", "beam elements"},
+    {"BEAM GENERAL SECTION", "beam elements"},
+    {"MEMBRANE SECTION", "membrane elements"},
+    {"CONTACT PAIR", "contact"},
+    {"CONTACT", "contact"},
+    {"SURFACE INTERACTION", "a contact interaction"},
+    {"SURFACE BEHAVIOR", "a contact behaviour"},
+    {"FRICTION", "friction"},
+    {"PLASTIC", "plasticity"},
+    {"EXPANSION", "thermal strains"},
+    {"DAMPING", "material damping"},
+    {"HYPERELASTIC", "hyperelasticity"},
+    {"HYPERFOAM", "hyperelasticity"},
+    {"VISCOELASTIC", "viscoelasticity"},
+    {"CREEP", "creep"},
+    {"USER MATERIAL", "a user material"},
+    {"DEPVAR", "a user material"},
+    {"CYCLIC SYMMETRY MODEL", "cyclic symmetry"},
+    {"MODEL CHANGE", "removed or added elements"},
+    {"CHANGE MATERIAL", "a changed material"},
+    {"CHANGE SOLID SECTION", "a changed section"},
+    {"PRE-TENSION SECTION", "a pre-tension"},
+    {"NORMAL", "shell normals"},
+    {"NODAL THICKNESS", "shell thicknesses"},
+    {"SUBMODEL", "a submodel"},
 };
 
 /* A keyword that is not read: skipped with its data lines when harmless (recorded for the notice), an error otherwise. */
@@ -970,18 +970,6 @@ static PetscErrorCode InpSkip(InpReader *r)
              "%s:%" PetscInt_FMT ": *INITIAL CONDITIONS, TYPE=%s is not supported (only TYPE=TEMPERATURE is skipped; vicms takes its initial "
              "state from its options)",
              r->src.file, r->src.line, v ? v : "(none)");
-  if (!strcmp(r->kw, "INSTANCE")) {
-    PetscBool has;
-    VISource  kw_src = r->src;
-
-    PetscCheck(r->num_instances++ == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": a second *INSTANCE: vicms reads a deck of one part instance (or a flat deck), as the ids of several would clash",
-               r->src.file, r->src.line);
-    PetscCall(InpNextData(r, &has));
-    PetscCheck(!has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": *INSTANCE at line %" PetscInt_FMT " is translated or rotated, which vicms does not support", r->src.file,
-               r->src.line, kw_src.line);
-  }
   for (k = 0; k < r->num_skipped; k++)
     if (!strcmp(r->skipped[k].name, r->kw)) break;
   if (k == r->num_skipped) {
@@ -992,6 +980,19 @@ static PetscErrorCode InpSkip(InpReader *r)
     r->num_skipped++;
   }
   r->skipped[k].count++;
+  if (!strcmp(r->kw, "INSTANCE")) {
+    PetscBool has;
+    VISource  kw_src = r->src;
+
+    PetscCheck(r->num_instances++ == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT
+               ": a second *INSTANCE: vicms reads a deck of one part instance (or a flat deck), as the ids of several would clash",
+               r->src.file, r->src.line);
+    PetscCall(InpNextData(r, &has));
+    PetscCheck(!has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *INSTANCE at line %" PetscInt_FMT " is translated or rotated, which vicms does not support", r->src.file,
+               r->src.line, kw_src.line);
+  }
   PetscCall(InpSkipData(r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1005,7 +1006,7 @@ static PetscErrorCode InpNoticeSkipped(InpReader *r)
   if (!r->num_skipped) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "mesh: %s: skipped keywords that do not change the model (steps, loads, output):", deck));
   for (PetscInt k = 0; k < r->num_skipped; k++) {
-    const InpSkipped *sk = &r->skipped[k];
+    const InpSkipped *sk        = &r->skipped[k];
     char              times[32] = "";
 
     if (sk->count > 1) PetscCall(PetscSNPrintf(times, sizeof(times), ", %" PetscInt_FMT " times", sk->count));

@@ -188,8 +188,8 @@ PetscErrorCode VIMeshReadLine(FILE *fp, const char name[], PetscInt line, char *
   while ((c = getc(fp)) != EOF) {
     *eof = PETSC_FALSE;
     if (c == '\n') break;
-    PetscCheck(c != 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": NUL byte at column %zu; a mesh file is text (binary or damaged file?)",
-               name, line, len + 1);
+    PetscCheck(c != 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": NUL byte at column %zu; a mesh file is text (binary or damaged file?)", name, line, len + 1);
     PetscCheck(len < VI_MESH_MAX_LINE, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
                "%s:%" PetscInt_FMT ": line longer than %d bytes; a mesh file has short text lines (binary data?)", name, line, VI_MESH_MAX_LINE);
     if ((PetscInt)len + 2 > *size) {
@@ -423,7 +423,8 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
   for (PetscInt i = 1; i < mesh->num_nodes; i++) {
     if (sorted_ids[i] != sorted_ids[i - 1]) continue;
     {
-      VISource a = node_src[i - 1], b = node_src[i];
+      /* the sort is not stable: the definition that came first in the file is the one of the smaller position */
+      VISource a = node_src[perm[i - 1] < perm[i] ? i - 1 : i], b = node_src[perm[i - 1] < perm[i] ? i : i - 1];
       PetscInt id = sorted_ids[i];
       PetscCall(PetscFree4(perm, sorted_ids, coords, node_src));
       SETERRQ(self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")",
@@ -463,7 +464,7 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
   }
   PetscCall(PetscSortIntWithArray(mesh->num_elems, elem_sorted, elem_perm));
   for (PetscInt e = 1; e < mesh->num_elems; e++) {
-    VISource a = mesh->elem_src[elem_perm[e - 1]], b = mesh->elem_src[elem_perm[e]];
+    VISource a = mesh->elem_src[PetscMin(elem_perm[e - 1], elem_perm[e])], b = mesh->elem_src[PetscMax(elem_perm[e - 1], elem_perm[e])];
     PetscCheck(elem_sorted[e] != elem_sorted[e - 1], self, PETSC_ERR_USER_INPUT,
                "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")", VISourceFile(b), b.line,
                elem_sorted[e], VISourceFile(a), a.line);
