@@ -13,9 +13,11 @@
 #define INP_MAX_GENERATE 100000000 /* members one GENERATE line may create: a typo must not exhaust memory */
 
 typedef struct {
-  FILE       *fp;
-  const char *name; /* as stored by VIMeshBuildAddFile, used in every message */
-  PetscInt    line; /* physical lines read so far */
+  FILE              *fp;
+  const char        *name;     /* as stored by VIMeshBuildAddFile, used in every message */
+  PetscInt           line;     /* physical lines read so far */
+  unsigned long long dev, ino; /* the file itself, whatever path named it: an *INCLUDE cycle is found by these */
+  VISource           included; /* the *INCLUDE line that opened it (file NULL for the deck itself) */
 } InpFile;
 
 /* A node or element set as the deck defines it. Chunks remember which data line added which members, so that an
@@ -47,6 +49,13 @@ typedef struct {
   VISource  src;
   PetscBool elastic, density;
 } InpMaterial;
+
+/* A keyword skipped because it does not change the model: where it first appeared and how often, for the notice. */
+typedef struct {
+  char     name[INP_NAME_LEN];
+  VISource src;
+  PetscInt count;
+} InpSkipped;
 
 typedef struct {
   VIMesh   mesh;
@@ -83,9 +92,9 @@ typedef struct {
   InpMaterial *materials; /* indexed like mesh->materials */
   PetscInt     num_materials, max_materials;
   PetscInt     material; /* the *MATERIAL whose options follow, -1 outside */
-  char (*unknown)[INP_NAME_LEN];
-  PetscInt  num_unknown, max_unknown;
-  PetscBool rotations_noted, has_solid, has_rod, has_plane;
+  InpSkipped  *skipped;
+  PetscInt     num_skipped, max_skipped, num_instances;
+  PetscBool    rotations_noted, has_solid, has_rod, has_plane;
 } InpReader;
 
 /* Make room for need entries of size sz in *arr, which holds *max. */
@@ -95,30 +104,6 @@ static PetscErrorCode InpGrow(size_t sz, PetscInt need, PetscInt *max, void *arr
   if (need <= *max) PetscFunctionReturn(PETSC_SUCCESS);
   *max = PetscMax(need, 2 * (*max) + 16);
   PetscCall(PetscRealloc(sz * (size_t)(*max), arr));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Read one physical line of any length into *buf (grown as needed), without its end: "\n", "\r\n" or "\r" at the end
-  are removed, so decks written on Windows read the same. *eof is set when nothing was left to read.
-*/
-static PetscErrorCode InpReadPhysicalLine(FILE *fp, const char *name, char **buf, PetscInt *size, PetscBool *eof)
-{
-  size_t len = 0;
-
-  PetscFunctionBeginUser;
-  *eof = PETSC_TRUE;
-  for (;;) {
-    if ((size_t)*size - len < 128) PetscCall(InpGrow(sizeof(char), (PetscInt)len + 1024, size, buf));
-    if (!fgets(*buf + len, (int)PetscMin((size_t)*size - len, (size_t)INT_MAX), fp)) break;
-    *eof = PETSC_FALSE;
-    len += strlen(*buf + len);
-    if (len > 0 && (*buf)[len - 1] == '\n') break;
-  }
-  PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", name, strerror(errno));
-  if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
-  while (len > 0 && ((*buf)[len - 1] == '\n' || (*buf)[len - 1] == '\r')) len--;
-  (*buf)[len] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -305,26 +290,38 @@ static PetscErrorCode InpRequiredParam(InpReader *r, const char key[], const cha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Open path on top of the include stack. */
+/* Open path on top of the include stack; a file that is already open there would include itself forever. */
 static PetscErrorCode InpPushFile(InpReader *r, const char path[])
 {
-  FILE *fp;
+  FILE              *fp;
+  unsigned long long dev, ino;
+  char               where[PETSC_MAX_PATH_LEN + 32];
 
   PetscFunctionBeginUser;
   if (r->depth == 0) {
-    fp = fopen(path, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the Abaqus/CalculiX deck '%s': %s", path, strerror(errno));
+    PetscCall(VIMeshOpenFile(path, "Abaqus/CalculiX deck", NULL, &fp, &dev, &ino));
   } else {
-    PetscCheck(r->depth < INP_MAX_DEPTH, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": *INCLUDE of '%s' nests deeper than %d files (does a file include itself?)", r->src.file, r->src.line, path,
+    PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%" PetscInt_FMT, r->src.file, r->src.line));
+    PetscCheck(r->depth < INP_MAX_DEPTH, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: *INCLUDE of '%s' nests deeper than %d files", where, path,
                INP_MAX_DEPTH);
-    fp = fopen(path, "r");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s:%" PetscInt_FMT ": *INCLUDE: cannot open '%s': %s", r->src.file, r->src.line, path,
-               strerror(errno));
+    PetscCall(VIMeshOpenFile(path, "*INCLUDE", where, &fp, &dev, &ino));
+    for (PetscInt i = 0; i < r->depth; i++) {
+      char first[PETSC_MAX_PATH_LEN + 32] = "the deck itself";
+
+      if (r->files[i].dev != dev || r->files[i].ino != ino) continue;
+      if (r->files[i].included.file)
+        PetscCall(PetscSNPrintf(first, sizeof(first), "included at %s:%" PetscInt_FMT, r->files[i].included.file, r->files[i].included.line));
+      (void)fclose(fp);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s: *INCLUDE of '%s' makes a cycle: that file is %s (%s), which is still being read", where,
+              path, r->files[i].name, first);
+    }
   }
-  r->files[r->depth].fp   = fp;
-  r->files[r->depth].line = 0;
-  r->files[r->depth].name = NULL;
+  r->files[r->depth].fp       = fp;
+  r->files[r->depth].line     = 0;
+  r->files[r->depth].name     = NULL;
+  r->files[r->depth].dev      = dev;
+  r->files[r->depth].ino      = ino;
+  r->files[r->depth].included = r->depth ? r->src : (VISource){NULL, 0};
   r->depth++;
   PetscCall(VIMeshBuildAddFile(r->mesh, path, &r->files[r->depth - 1].name));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -356,7 +353,7 @@ static PetscErrorCode InpRawLine(InpReader *r, PetscBool *eof)
 
   PetscFunctionBeginUser;
   for (;;) {
-    PetscCall(InpReadPhysicalLine(f->fp, f->name, &r->buf, &r->buf_size, eof));
+    PetscCall(VIMeshReadLine(f->fp, f->name, f->line + 1, &r->buf, &r->buf_size, eof));
     if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
     f->line++;
     r->line = InpTrim(r->buf);
@@ -672,6 +669,16 @@ static PetscErrorCode InpReadBoundary(InpReader *r)
   PetscFunctionBeginUser;
   PetscCheck(!v || InpSame(v, "DISPLACEMENT"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
              "%s:%" PetscInt_FMT ": *BOUNDARY, TYPE=%s is not supported (only clamped displacements)", r->src.file, r->src.line, v);
+  /* OP=NEW releases the clamps defined before, FIXED holds a deformed state, the others take values from elsewhere:
+     each gives clamps other than the ones listed, which are all vicms reads (an AMPLITUDE scales values that are 0) */
+  v = InpParam(r, "OP", NULL);
+  PetscCheck(!v || InpSame(v, "MOD"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *BOUNDARY, OP=%s is not supported: vicms keeps every clamp of the deck (OP=MOD)", r->src.file, r->src.line, v);
+  for (PetscInt i = 0; i < r->num_params; i++)
+    PetscCheck(strcmp(r->param_key[i], "FIXED") && strcmp(r->param_key[i], "USER") && strcmp(r->param_key[i], "SUBMODEL") &&
+                   strcmp(r->param_key[i], "LOAD CASE") && strcmp(r->param_key[i], "BASE NAME"),
+               PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": *BOUNDARY, %s is not supported (only clamps listed with the value 0)",
+               r->src.file, r->src.line, r->param_key[i]);
   for (;;) {
     PetscInt   nf, first, last;
     InpTarget *t;
@@ -868,19 +875,147 @@ static PetscErrorCode InpSkipData(InpReader *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode InpSkipUnknown(InpReader *r)
+/*
+  The keyword policy. vicms builds K, M and the clamps from the keywords it reads (InpReadDeck); a keyword it skipped
+  but that changes the structure would give another structure without a word, so only keywords that cannot change K,
+  M or the clamps are skipped: the ones below, listed in one notice. Every other keyword is an error at its line.
+*/
+static const char *const InpSkippable[] = {
+    /* steps and procedures: vicms makes its own analysis of the model */
+    "STEP", "END STEP", "FREQUENCY", "STATIC", "BUCKLE", "DYNAMIC", "MODAL DYNAMIC", "STEADY STATE DYNAMICS", "COMPLEX FREQUENCY", "CONTROLS",
+    "TIME POINTS", "SELECT CYCLIC SYMMETRY MODES", "MODAL DAMPING",
+    /* loads and their time functions: vicms takes its loads from its options */
+    "CLOAD", "DLOAD", "DSLOAD", "TEMPERATURE", "AMPLITUDE",
+    /* output requests */
+    "OUTPUT", "NODE OUTPUT", "ELEMENT OUTPUT", "CONTACT OUTPUT", "ENERGY OUTPUT", "NODE FILE", "EL FILE", "NODE PRINT", "EL PRINT", "CONTACT FILE",
+    "CONTACT PRINT", "SECTION PRINT", "ENERGY PRINT", "ENERGY FILE", "FILE FORMAT", "PREPRINT", "RESTART", "MONITOR",
+    /* definitions that only the refused keywords (contact, ties) or the loads use, constants, thermal material data */
+    "SURFACE", "PHYSICAL CONSTANTS", "CONDUCTIVITY", "SPECIFIC HEAT",
+    /* the wrapping of an Abaqus deck with one part and one untransformed instance (checked in InpSkip) */
+    "PART", "END PART", "ASSEMBLY", "END ASSEMBLY", "INSTANCE", "END INSTANCE", "INITIAL CONDITIONS"};
+
+/* Keywords known to change the model, with what they would add, for a message that says why it stops. */
+static const struct {
+  const char *name, *what;
+} InpRefused[] = {
+    {"EQUATION", "linear constraints between DOFs"},
+    {"MPC", "multi-point constraints"},
+    {"TIE", "tied surfaces"},
+    {"COUPLING", "a coupling constraint"},
+    {"DISTRIBUTING COUPLING", "a distributing coupling"},
+    {"KINEMATIC COUPLING", "a kinematic coupling"},
+    {"KINEMATIC", "a kinematic coupling"},
+    {"DISTRIBUTING", "a distributing coupling"},
+    {"RIGID BODY", "a rigid body"},
+    {"SPRING", "springs"},
+    {"DASHPOT", "dashpots"},
+    {"MASS", "point masses"},
+    {"ROTARY INERTIA", "rotary inertia"},
+    {"GAP", "gap elements"},
+    {"ORIENTATION", "local material directions"},
+    {"TRANSFORM", "local directions of nodal DOFs"},
+    {"SHELL SECTION", "shell elements"},
+    {"BEAM SECTION", "beam elements"},
+    {"BEAM GENERAL SECTION", "beam elements"},
+    {"MEMBRANE SECTION", "membrane elements"},
+    {"CONTACT PAIR", "contact"},
+    {"CONTACT", "contact"},
+    {"SURFACE INTERACTION", "a contact interaction"},
+    {"SURFACE BEHAVIOR", "a contact behaviour"},
+    {"FRICTION", "friction"},
+    {"PLASTIC", "plasticity"},
+    {"EXPANSION", "thermal strains"},
+    {"DAMPING", "material damping"},
+    {"HYPERELASTIC", "hyperelasticity"},
+    {"HYPERFOAM", "hyperelasticity"},
+    {"VISCOELASTIC", "viscoelasticity"},
+    {"CREEP", "creep"},
+    {"USER MATERIAL", "a user material"},
+    {"DEPVAR", "a user material"},
+    {"CYCLIC SYMMETRY MODEL", "cyclic symmetry"},
+    {"MODEL CHANGE", "removed or added elements"},
+    {"CHANGE MATERIAL", "a changed material"},
+    {"CHANGE SOLID SECTION", "a changed section"},
+    {"PRE-TENSION SECTION", "a pre-tension"},
+    {"NORMAL", "shell normals"},
+    {"NODAL THICKNESS", "shell thicknesses"},
+    {"SUBMODEL", "a submodel"},
+};
+
+/* A keyword that is not read: skipped with its data lines when harmless (recorded for the notice), an error otherwise. */
+static PetscErrorCode InpSkip(InpReader *r)
 {
-  PetscInt k;
+  PetscInt    k;
+  const char *v;
 
   PetscFunctionBeginUser;
-  for (k = 0; k < r->num_unknown; k++)
-    if (!strcmp(r->unknown[k], r->kw)) break;
-  if (k == r->num_unknown) {
-    PetscCall(InpGrow(sizeof(*r->unknown), r->num_unknown + 1, &r->max_unknown, &r->unknown));
-    PetscCall(PetscStrncpy(r->unknown[r->num_unknown++], r->kw, INP_NAME_LEN));
-    PetscCall(PetscInfo(NULL, "%s:%" PetscInt_FMT ": *%s is not used by vicms; skipped with its data lines\n", r->src.file, r->src.line, r->kw));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(InpRefused); i++)
+    PetscCheck(strcmp(r->kw, InpRefused[i].name), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *%s (%s) changes the stiffness, mass or constraints of the model, and vicms does not implement it", r->src.file,
+               r->src.line, r->kw, InpRefused[i].what);
+  for (k = 0; k < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(InpSkippable); k++)
+    if (!strcmp(r->kw, InpSkippable[k])) break;
+  PetscCheck(k < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(InpSkippable), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *%s is not a keyword vicms reads; it is refused rather than skipped because it may change the stiffness, mass "
+             "or constraints of the model (vicms skips only step, load and output keywords)",
+             r->src.file, r->src.line, r->kw);
+  /* a step with geometric nonlinearity prestresses the structure: its frequencies are those of another stiffness */
+  v = InpParam(r, "NLGEOM", NULL);
+  PetscCheck(strcmp(r->kw, "STEP") || !v || InpSame(v, "NO"), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *STEP, NLGEOM: a geometrically nonlinear step changes the stiffness (prestress), which vicms does not model; "
+             "remove NLGEOM",
+             r->src.file, r->src.line);
+  v = InpParam(r, "TYPE", NULL);
+  PetscCheck(strcmp(r->kw, "INITIAL CONDITIONS") || (v && InpSame(v, "TEMPERATURE")), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": *INITIAL CONDITIONS, TYPE=%s is not supported (only TYPE=TEMPERATURE is skipped; vicms takes its initial "
+             "state from its options)",
+             r->src.file, r->src.line, v ? v : "(none)");
+  for (k = 0; k < r->num_skipped; k++)
+    if (!strcmp(r->skipped[k].name, r->kw)) break;
+  if (k == r->num_skipped) {
+    PetscCall(InpGrow(sizeof(InpSkipped), r->num_skipped + 1, &r->max_skipped, &r->skipped));
+    PetscCall(PetscStrncpy(r->skipped[k].name, r->kw, INP_NAME_LEN));
+    r->skipped[k].src   = r->src;
+    r->skipped[k].count = 0;
+    r->num_skipped++;
+  }
+  r->skipped[k].count++;
+  if (!strcmp(r->kw, "INSTANCE")) {
+    PetscBool has;
+    VISource  kw_src = r->src;
+
+    PetscCheck(r->num_instances++ == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT
+               ": a second *INSTANCE: vicms reads a deck of one part instance (or a flat deck), as the ids of several would clash",
+               r->src.file, r->src.line);
+    PetscCall(InpNextData(r, &has));
+    PetscCheck(!has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": *INSTANCE at line %" PetscInt_FMT " is translated or rotated, which vicms does not support", r->src.file,
+               r->src.line, kw_src.line);
   }
   PetscCall(InpSkipData(r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One notice for all skipped keywords, so that nothing is left out without a word and the word is said once. */
+static PetscErrorCode InpNoticeSkipped(InpReader *r)
+{
+  const char *deck = r->files[0].name;
+
+  PetscFunctionBeginUser;
+  if (!r->num_skipped) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "mesh: %s: skipped keywords that do not change the model (steps, loads, output):", deck));
+  for (PetscInt k = 0; k < r->num_skipped; k++) {
+    const InpSkipped *sk        = &r->skipped[k];
+    char              times[32] = "";
+
+    if (sk->count > 1) PetscCall(PetscSNPrintf(times, sizeof(times), ", %" PetscInt_FMT " times", sk->count));
+    if (sk->src.file == deck)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s *%s (line %" PetscInt_FMT "%s)", k ? "," : "", sk->name, sk->src.line, times));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s *%s (%s:%" PetscInt_FMT "%s)", k ? "," : "", sk->name, sk->src.file, sk->src.line, times));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1014,9 +1149,10 @@ static PetscErrorCode InpReadDeck(InpReader *r, const char path[])
     else if (!strcmp(r->kw, "HEADING"))
       PetscCall(InpSkipData(r));
     else
-      PetscCall(InpSkipUnknown(r));
+      PetscCall(InpSkip(r));
   }
   PetscCall(InpFinish(r));
+  PetscCall(InpNoticeSkipped(r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1043,7 +1179,7 @@ static PetscErrorCode InpReaderDestroy(InpReader *r)
   PetscCall(PetscFree(r->targets));
   PetscCall(PetscFree(r->sections));
   PetscCall(PetscFree(r->materials));
-  PetscCall(PetscFree(r->unknown));
+  PetscCall(PetscFree(r->skipped));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

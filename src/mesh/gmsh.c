@@ -147,25 +147,12 @@ static PetscErrorCode MshGrow(size_t sz, PetscInt need, PetscInt *max, void *arr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One physical line of any length, without "\n", "\r\n" or "\r"; *eof when nothing was left. */
+/* One physical line, without "\n", "\r\n" or "\r"; *eof when nothing was left. */
 static PetscErrorCode MshReadPhysicalLine(MshReader *r, PetscBool *eof)
 {
-  size_t len = 0;
-
   PetscFunctionBeginUser;
-  *eof = PETSC_TRUE;
-  for (;;) {
-    if ((size_t)r->buf_size - len < 128) PetscCall(MshGrow(sizeof(char), (PetscInt)len + 1024, &r->buf_size, &r->buf));
-    if (!fgets(r->buf + len, (int)PetscMin((size_t)r->buf_size - len, (size_t)INT_MAX), r->fp)) break;
-    *eof = PETSC_FALSE;
-    len += strlen(r->buf + len);
-    if (len > 0 && r->buf[len - 1] == '\n') break;
-  }
-  PetscCheck(!ferror(r->fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: read error: %s", r->name, strerror(errno));
-  if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
-  while (len > 0 && (r->buf[len - 1] == '\n' || r->buf[len - 1] == '\r')) len--;
-  r->buf[len] = 0;
-  r->line++;
+  PetscCall(VIMeshReadLine(r->fp, r->name, r->line + 1, &r->buf, &r->buf_size, eof));
+  if (!*eof) r->line++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -714,11 +701,11 @@ static PetscErrorCode MshFinish(MshReader *r)
 
 static PetscErrorCode MshReadFile(MshReader *r, const char path[])
 {
-  PetscBool eof;
+  PetscBool          eof;
+  unsigned long long dev, ino;
 
   PetscFunctionBeginUser;
-  r->fp = fopen(path, "r");
-  PetscCheck(r->fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open the Gmsh mesh '%s': %s", path, strerror(errno));
+  PetscCall(VIMeshOpenFile(path, "Gmsh mesh", NULL, &r->fp, &dev, &ino));
   PetscCall(VIMeshBuildAddFile(r->mesh, path, &r->name));
   PetscCall(MshNextLine(r, &eof));
   PetscCheck(!eof, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s:%" PetscInt_FMT ": unexpected end of file: the file is empty", r->name, r->line);

@@ -2,6 +2,10 @@
 #include "meshimpl.h"
 #include <vicms/sys.h>
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 const char *const VIElementTypes[] = {"T3D2",  "CPS3", "CPS4",  "CPS8", "CPE3",  "CPE4",          "CPE8",     "C3D4",
                                       "C3D10", "C3D8", "C3D20", "C3D6", "C3D15", "VIElementType", "VI_ELEM_", NULL};
@@ -144,6 +148,64 @@ PetscErrorCode VIMeshBuildAddFile(VIMesh mesh, const char path[], const char **s
   PetscCall(PetscRealloc(sizeof(char *) * (mesh->num_files + 1), &mesh->files));
   PetscCall(PetscStrallocpy(path, &mesh->files[mesh->num_files]));
   *stored = mesh->files[mesh->num_files++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshOpenFile(const char path[], const char what[], const char where[], FILE **fp, unsigned long long *dev, unsigned long long *ino)
+{
+  struct stat st;
+  int         err;
+
+  PetscFunctionBeginUser;
+  *fp = fopen(path, "r");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s%s%s: cannot open '%s': %s", where ? where : "", where ? ": " : "", what, path,
+             strerror(errno));
+  err = fstat(fileno(*fp), &st);
+  if (err || !S_ISREG(st.st_mode)) {
+    int e = errno;
+
+    (void)fclose(*fp);
+    *fp = NULL;
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s%s%s: cannot read '%s': %s", where ? where : "", where ? ": " : "", what, path,
+               strerror(e));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s%s%s: '%s' is not a regular file (%s); give a mesh file", where ? where : "", where ? ": " : "",
+            what, path, S_ISDIR(st.st_mode) ? "a directory" : (S_ISFIFO(st.st_mode) ? "a pipe" : "a device or other special file"));
+  }
+  *dev = (unsigned long long)st.st_dev;
+  *ino = (unsigned long long)st.st_ino;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshReadLine(FILE *fp, const char name[], PetscInt line, char **buf, PetscInt *size, PetscBool *eof)
+{
+  size_t len = 0;
+  int    c;
+
+  PetscFunctionBeginUser;
+  *eof = PETSC_TRUE;
+  /* character by character rather than fgets: fgets cannot tell a NUL byte from the end of the line, and then glues
+     the next line onto this one */
+  while ((c = getc(fp)) != EOF) {
+    *eof = PETSC_FALSE;
+    if (c == '\n') break;
+    PetscCheck(c != 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": NUL byte at column %zu; a mesh file is text (binary or damaged file?)", name, line, len + 1);
+    PetscCheck(len < VI_MESH_MAX_LINE, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": line longer than %d bytes; a mesh file has short text lines (binary data?)", name, line, VI_MESH_MAX_LINE);
+    if ((PetscInt)len + 2 > *size) {
+      *size = PetscMax((PetscInt)len + 2, 2 * (*size) + 1024);
+      PetscCall(PetscRealloc((size_t)*size, buf));
+    }
+    (*buf)[len++] = (char)c;
+  }
+  PetscCheck(!ferror(fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s:%" PetscInt_FMT ": read error: %s", name, line, strerror(errno));
+  if (*eof) PetscFunctionReturn(PETSC_SUCCESS);
+  if (*size < 1) {
+    *size = 1024;
+    PetscCall(PetscRealloc((size_t)*size, buf));
+  }
+  while (len > 0 && (*buf)[len - 1] == '\r') len--;
+  (*buf)[len] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -361,7 +423,8 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
   for (PetscInt i = 1; i < mesh->num_nodes; i++) {
     if (sorted_ids[i] != sorted_ids[i - 1]) continue;
     {
-      VISource a = node_src[i - 1], b = node_src[i];
+      /* the sort is not stable: the definition that came first in the file is the one of the smaller position */
+      VISource a = node_src[perm[i - 1] < perm[i] ? i - 1 : i], b = node_src[perm[i - 1] < perm[i] ? i : i - 1];
       PetscInt id = sorted_ids[i];
       PetscCall(PetscFree4(perm, sorted_ids, coords, node_src));
       SETERRQ(self, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")",
@@ -375,6 +438,14 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 
   /* connectivity: ids -> indices */
   for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    /* a repeated node collapses the element: its Jacobian is singular somewhere, and the stiffness is wrong or NaN */
+    for (PetscInt k = mesh->elem_offset[e] + 1; k < mesh->elem_offset[e + 1]; k++)
+      for (PetscInt j = mesh->elem_offset[e]; j < k; j++)
+        PetscCheck(mesh->elem_conn[j] != mesh->elem_conn[k], self, PETSC_ERR_USER_INPUT,
+                   "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " lists node %" PetscInt_FMT " twice (as its node %" PetscInt_FMT
+                   " and %" PetscInt_FMT "); collapsed %s elements are not supported, use the element type of the collapsed shape",
+                   VISourceFile(mesh->elem_src[e]), mesh->elem_src[e].line, mesh->elem_ids[e], mesh->elem_conn[k], j - mesh->elem_offset[e] + 1,
+                   k - mesh->elem_offset[e] + 1, VIElementInfoTable[mesh->elem_type[e]].name);
     for (PetscInt k = mesh->elem_offset[e]; k < mesh->elem_offset[e + 1]; k++) {
       PetscInt idx;
       PetscCall(PetscFindInt(mesh->elem_conn[k], mesh->num_nodes, mesh->node_ids, &idx));
@@ -393,7 +464,7 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
   }
   PetscCall(PetscSortIntWithArray(mesh->num_elems, elem_sorted, elem_perm));
   for (PetscInt e = 1; e < mesh->num_elems; e++) {
-    VISource a = mesh->elem_src[elem_perm[e - 1]], b = mesh->elem_src[elem_perm[e]];
+    VISource a = mesh->elem_src[PetscMin(elem_perm[e - 1], elem_perm[e])], b = mesh->elem_src[PetscMax(elem_perm[e - 1], elem_perm[e])];
     PetscCheck(elem_sorted[e] != elem_sorted[e - 1], self, PETSC_ERR_USER_INPUT,
                "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is defined twice (first at %s:%" PetscInt_FMT ")", VISourceFile(b), b.line,
                elem_sorted[e], VISourceFile(a), a.line);

@@ -82,6 +82,17 @@ struct _p_VIMesh {
   PetscInt    *local_elems;
 };
 
+/* Text files of the readers: the longest line they accept (real decks have lines of at most a few hundred characters;
+   a larger one is binary data or a device such as /dev/zero, which must not hang the reader or exhaust memory). */
+#define VI_MESH_MAX_LINE (1 << 20)
+/* Open a mesh file for reading: a regular file (not a device, pipe or directory); *dev and *ino identify it, so that a
+   reader can tell an *INCLUDE cycle. what and where prefix the messages ("*INCLUDE" and "deck.inp:3", or NULL). */
+PETSC_INTERN PetscErrorCode VIMeshOpenFile(const char path[], const char what[], const char where[], FILE **fp, unsigned long long *dev,
+                                           unsigned long long *ino);
+/* One physical line of fp (line number line of the file name) into *buf, without "\n", "\r\n" or "\r"; *eof when
+   nothing was left. A NUL byte or a line longer than VI_MESH_MAX_LINE is an error naming the file and line. */
+PETSC_INTERN PetscErrorCode VIMeshReadLine(FILE *fp, const char name[], PetscInt line, char **buf, PetscInt *size, PetscBool *eof);
+
 /* Builder, used on one rank by readers and generators (collective only where noted). */
 PETSC_INTERN PetscErrorCode VIMeshBuildAddFile(VIMesh mesh, const char path[], const char **stored);
 PETSC_INTERN PetscErrorCode VIMeshBuildAddNode(VIMesh mesh, PetscInt id, const PetscReal xyz[3], VISource src);

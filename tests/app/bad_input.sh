@@ -36,5 +36,19 @@ for np in 1 2 3; do
   run "$np" "No mesh given" -model_young 1
   run "$np" "no material from the mesh file" -mesh_box_cells 2,2,2
 done
+# ---- mesh readers (issue 10, items 7 and 11): Gmsh decks of tests/data/bad (no "** expect:" comment in a .msh, so
+# the expected message is given here), and the notice of skipped step/output keywords printed once, not once per rank
+for np in 1 2 3; do
+  run "$np" "repeated_node\.msh:14: element 2 lists node 3 twice" -mesh_file "$VICMS_SOURCE/tests/data/bad/repeated_node.msh"
+  out=$(timeout 120 mpirun --oversubscribe -n "$np" "$VICMS_BIN" modes -modes_write 0 -modes_num 1 \
+    -mesh_file "$VICMS_SOURCE/meshes/beam_c3d20.inp" 2>&1)
+  n=$(grep -c 'skipped keywords that do not change the model' <<<"$out")
+  if [ "$n" -ne 1 ] || ! grep -q 'beam_c3d20.inp: skipped keywords .*: \*STEP (line 184), \*FREQUENCY (line 185), \*END STEP (line 187)$' <<<"$out"; then
+    echo "FAIL np=$np beam_c3d20.inp: expected one notice of *STEP, *FREQUENCY, *END STEP, got $n:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   np=$np $(grep -m1 'skipped keywords' <<<"$out")"
+  fi
+done
+
 [ $fail -eq 0 ] && echo "all bad inputs rejected cleanly"
 exit $fail

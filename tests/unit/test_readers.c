@@ -1,9 +1,11 @@
 /* Unit test of the mesh readers: the Rotor 37 deck, small .inp and .msh files written here, and every bad input. */
 #include "mesh/meshimpl.h"
 #include <vicms/fem.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /*
   Usage: test_readers [-write_data DIR]
@@ -57,6 +59,13 @@ typedef struct {
   PetscBool      data;        /* also kept in tests/data/bad */
 } BadDeck;
 
+/* Lines 1-23 of a good deck (one C3D8, clamped), to which a bad deck appends from line 24 on. */
+#define GOOD HEAD HEX_NODES HEX_ELEMENT ROOT_SET STEEL SECTION CLAMP
+/* The application test (tests/app/bad_input.sh) greps the message for this regular expression. */
+#define EXPECT(re) "** expect: " re "\n"
+/* A C string cannot hold a NUL byte: WriteFile writes one for each NUL_BYTE in a text. */
+#define NUL_BYTE "<NUL>"
+
 static const BadDeck BadDecks[] = {
     {"truncated.inp", HEAD HEX_NODES "*ELEMENT, TYPE=C3D8, ELSET=EALL\n1, 1, 2, 3, 4,\n", PETSC_ERR_FILE_UNEXPECTED, "truncated.inp:13",
      "unexpected end of file", PETSC_TRUE},
@@ -79,6 +88,51 @@ static const BadDeck BadDecks[] = {
      "*NODE, NSET=ALL\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1.5abc, 1, 0\n4, 0, 1, 0\n5, 0, 0, 1\n6, 1, 0, 1\n7, 1, 1, 1\n8, 0, 1, 1\n" HEX_ELEMENT ROOT_SET
          STEEL SECTION CLAMP,
      PETSC_ERR_USER_INPUT, "bad_number.inp:6", "'1.5abc'", PETSC_TRUE},
+    /* keywords that change the model are refused, not skipped (see also TestRefusedKeywords) */
+    {"equation.inp", GOOD "*EQUATION\n2\n2, 1, 1.0, 3, 1, -1.0\n" EXPECT("equation\\.inp:24: \\*EQUATION"), PETSC_ERR_USER_INPUT, "equation.inp:24",
+     "*EQUATION (linear constraints between DOFs) changes the stiffness, mass or constraints", PETSC_TRUE},
+    {"unknown_keyword.inp", GOOD "*ELEMNT, TYPE=C3D8\n9, 1, 2, 3, 4, 5, 6, 7, 8\n" EXPECT("unknown_keyword\\.inp:24: \\*ELEMNT is not a keyword"),
+     PETSC_ERR_USER_INPUT, "unknown_keyword.inp:24", "*ELEMNT is not a keyword vicms reads", PETSC_TRUE},
+    {"boundary_op_new.inp",
+     GOOD "*STEP\n*FREQUENCY\n10\n*BOUNDARY, OP=NEW\nROOT, 1, 1\n*END STEP\n" EXPECT("boundary_op_new\\.inp:27: \\*BOUNDARY, OP=NEW"),
+     PETSC_ERR_USER_INPUT, "boundary_op_new.inp:27", "*BOUNDARY, OP=NEW is not supported", PETSC_TRUE},
+    {"boundary_in_step.inp", GOOD "*STEP\n*STATIC\n*BOUNDARY\nROOT, 3, 3, 0.5\n*END STEP\n", PETSC_ERR_USER_INPUT, "boundary_in_step.inp:27",
+     "prescribes 0.5", PETSC_FALSE},
+    {"boundary_fixed.inp", GOOD "*STEP\n*STATIC\n*BOUNDARY, FIXED\nROOT, 1, 3\n*END STEP\n", PETSC_ERR_USER_INPUT, "boundary_fixed.inp:26",
+     "*BOUNDARY, FIXED", PETSC_FALSE},
+    {"nlgeom.inp", GOOD "*STEP, NLGEOM\n*STATIC\n*END STEP\n", PETSC_ERR_USER_INPUT, "nlgeom.inp:24", "NLGEOM", PETSC_FALSE},
+    {"nlgeom_yes.inp", GOOD "*Step, Nlgeom=YES, inc=100\n*STATIC\n*END STEP\n", PETSC_ERR_USER_INPUT, "nlgeom_yes.inp:24", "NLGEOM", PETSC_FALSE},
+    {"two_instances.inp", GOOD "*ASSEMBLY, NAME=A\n*INSTANCE, NAME=I1, PART=P\n*END INSTANCE\n*INSTANCE, NAME=I2, PART=P\n", PETSC_ERR_USER_INPUT,
+     "two_instances.inp:27", "a second *INSTANCE", PETSC_FALSE},
+    {"moved_instance.inp", GOOD "*ASSEMBLY, NAME=A\n*INSTANCE, NAME=I1, PART=P\n10., 0., 0.\n", PETSC_ERR_USER_INPUT, "moved_instance.inp:26",
+     "translated or rotated", PETSC_FALSE},
+    {"initial_stress.inp", GOOD "*INITIAL CONDITIONS, TYPE=STRESS\nEALL, 1., 0., 0., 0., 0., 0.\n", PETSC_ERR_USER_INPUT, "initial_stress.inp:24",
+     "TYPE=STRESS", PETSC_FALSE},
+    {"elastic_orthotropic.inp", HEAD HEX_NODES HEX_ELEMENT ROOT_SET "*MATERIAL, NAME=STEEL\n*Elastic, type=ORTHOTROPIC\n", PETSC_ERR_USER_INPUT,
+     "elastic_orthotropic.inp:17", "TYPE=ORTHOTROPIC", PETSC_FALSE},
+    /* files that are not decks, include cycles, degenerate elements */
+    {"nul_byte.inp", HEAD "*NODE, NSET=ALL\n1, 0, 0, 0\n2, 1, 0, 0\n3, 1," NUL_BYTE " 1, 0\n4, 0, 1, 0\n" EXPECT("nul_byte\\.inp:6: NUL byte"),
+     PETSC_ERR_USER_INPUT, "nul_byte.inp:6", "NUL byte at column 6", PETSC_TRUE},
+    {"include_device.inp", HEAD "*INCLUDE, INPUT=/dev/zero\n" EXPECT("include_device\\.inp:3: \\*INCLUDE: '/dev/zero' is not a regular file"),
+     PETSC_ERR_USER_INPUT, "include_device.inp:3", "'/dev/zero' is not a regular file", PETSC_TRUE},
+    {"include_directory.inp", HEAD "*INCLUDE, INPUT=.\n", PETSC_ERR_USER_INPUT, "include_directory.inp:3", "is not a regular file (a directory)",
+     PETSC_FALSE},
+    {"cycle_b.inp", "** the second of two files that include each other\n*INCLUDE, INPUT=cycle_a.inp\n", PETSC_ERR_USER_INPUT, "cycle_a.inp:3",
+     "cycle_b.inp (the deck itself), which is still being read", PETSC_FALSE},
+    {"cycle_a.inp", HEAD "*INCLUDE, INPUT=cycle_b.inp\n", PETSC_ERR_USER_INPUT, "cycle_b.inp:2",
+     "cycle_a.inp (the deck itself), which is still being read", PETSC_FALSE},
+    {"repeated_node.inp",
+     HEAD HEX_NODES "*ELEMENT, TYPE=C3D8, ELSET=EALL\n1, 1, 2, 3, 4, 5, 6, 7, 7\n" ROOT_SET STEEL SECTION CLAMP EXPECT(
+         "repeated_node\\.inp:13: element 1 lists node 7 twice"),
+     PETSC_ERR_USER_INPUT, "repeated_node.inp:13", "element 1 lists node 7 twice (as its node 7 and 8)", PETSC_TRUE},
+    {"repeated_node_continued.inp", HEAD HEX_NODES "*ELEMENT, TYPE=C3D8, ELSET=EALL\n1, 1, 2, 3, 4,\n1, 6, 7, 8\n" ROOT_SET STEEL SECTION CLAMP,
+     PETSC_ERR_USER_INPUT, "repeated_node_continued.inp:13", "lists node 1 twice (as its node 1 and 5)", PETSC_FALSE},
+    {"nul_byte.msh", "$MeshFormat\n2.2 0 8\n$End" NUL_BYTE "MeshFormat\n", PETSC_ERR_USER_INPUT, "nul_byte.msh:3", "NUL byte at column 5",
+     PETSC_FALSE},
+    {"repeated_node.msh",
+     "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n2\n1 2 2 1 1 1 1 2\n2 4 2 1 1 1 2 "
+     "3 3\n$EndElements\n",
+     PETSC_ERR_USER_INPUT, "repeated_node.msh:14", "element 2 lists node 3 twice (as its node 3 and 4)", PETSC_TRUE},
     /* only here */
     {"nothere.inp", NULL, PETSC_ERR_FILE_OPEN, "nothere.inp", "cannot open", PETSC_FALSE},
     {"poisson_low.inp", HEAD HEX_NODES HEX_ELEMENT ROOT_SET MATERIAL("210000.", "-1", "7.85e-9") SECTION CLAMP, PETSC_ERR_USER_INPUT,
@@ -124,9 +178,12 @@ static const BadDeck BadDecks[] = {
     {"bad_generate.inp", HEAD HEX_NODES HEX_ELEMENT "*NSET, NSET=ROOT, GENERATE\n8, 1, 1\n", PETSC_ERR_USER_INPUT, "bad_generate.inp:15",
      "GENERATE 8, 1, 1", PETSC_FALSE},
     {"data_first.inp", "1, 0, 0, 0\n" HEAD, PETSC_ERR_USER_INPUT, "data_first.inp:1", "before the first keyword", PETSC_FALSE},
-    {"recursion.inp", "** includes itself\n*INCLUDE, INPUT=recursion.inp\n", PETSC_ERR_USER_INPUT, "recursion.inp:2", "deeper than 16", PETSC_FALSE},
-    {"duplicate_node.inp", HEAD HEX_NODES "1, 5, 5, 5\n" HEX_ELEMENT ROOT_SET STEEL SECTION CLAMP, PETSC_ERR_USER_INPUT, "duplicate_node.inp:12",
-     "defined twice", PETSC_FALSE},
+    {"recursion.inp", "** includes itself\n*INCLUDE, INPUT=recursion.inp\n", PETSC_ERR_USER_INPUT, "recursion.inp:2", "makes a cycle: that file is",
+     PETSC_FALSE},
+    {"duplicate_node.inp", HEAD HEX_NODES "1, 5, 5, 5\n" HEX_ELEMENT ROOT_SET STEEL SECTION CLAMP, PETSC_ERR_USER_INPUT,
+     "duplicate_node.inp:12: node 1 is defined twice", "defined twice", PETSC_FALSE},
+    {"duplicate_element.inp", HEAD HEX_NODES HEX_ELEMENT "2, 1, 2, 3, 4, 5, 6, 7, 8\n1, 1, 2, 3, 4, 5, 6, 7, 8\n" ROOT_SET STEEL SECTION CLAMP,
+     PETSC_ERR_USER_INPUT, "duplicate_element.inp:15: element 1 is defined twice", "(first at", PETSC_FALSE},
     /* Gmsh */
     {"binary.msh", "$MeshFormat\n4.1 1 8\n", PETSC_ERR_USER_INPUT, "binary.msh:2", "binary .msh is not supported, save as ASCII", PETSC_FALSE},
     {"version40.msh", "$MeshFormat\n4 0 8\n$EndMeshFormat\n", PETSC_ERR_USER_INPUT, "version40.msh:2", "save as version 4.1 or 2.2", PETSC_FALSE},
@@ -168,13 +225,20 @@ static PetscErrorCode CaptureError(MPI_Comm comm, int line, const char *func, co
   return n;
 }
 
+/* Write text, with "\r\n" line ends when crlf, and a NUL byte for each NUL_BYTE. */
 static PetscErrorCode WriteFile(const char path[], const char text[], PetscBool crlf)
 {
-  FILE *fp = fopen(path, "wb");
+  FILE  *fp  = fopen(path, "wb");
+  size_t nul = strlen(NUL_BYTE);
 
   PetscFunctionBeginUser;
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
   for (const char *c = text; *c; c++) {
+    if (!strncmp(c, NUL_BYTE, nul)) {
+      fputc(0, fp);
+      c += nul - 1;
+      continue;
+    }
     if (crlf && *c == '\n') fputc('\r', fp);
     fputc(*c, fp);
   }
@@ -707,6 +771,197 @@ static PetscErrorCode TestGmsh(const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ the keyword policy */
+
+static char   Printed[16384];
+static size_t PrintedLen;
+
+/* Keeps what PetscPrintf prints while a deck is read, to check the reader's notice. */
+static PetscErrorCode CapturePrint(FILE *fd, const char format[], va_list ap)
+{
+  int n;
+
+  (void)fd;
+  if (PrintedLen + 1 >= sizeof(Printed)) return PETSC_SUCCESS;
+  n = vsnprintf(Printed + PrintedLen, sizeof(Printed) - PrintedLen, format, ap);
+  if (n > 0) PrintedLen = PetscMin(PrintedLen + (size_t)n, sizeof(Printed) - 1);
+  return PETSC_SUCCESS;
+}
+
+/* ReadGood, with what the reader printed in Printed. */
+static PetscErrorCode ReadGoodPrinted(const char path[], VIMesh *mesh)
+{
+  PetscErrorCode (*saved)(FILE *, const char[], va_list) = PetscVFPrintf;
+  PetscErrorCode ierr, err;
+
+  PetscFunctionBeginUser;
+  PrintedLen    = 0;
+  Printed[0]    = 0;
+  PetscVFPrintf = CapturePrint;
+  ierr          = ReadMesh(path, mesh, &err);
+  PetscVFPrintf = saved;
+  PetscCall(ierr);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_PLIB, "reading %s failed (error %d): %s", path, (int)err, Captured);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt CountOccurrences(const char text[], const char what[])
+{
+  PetscInt n = 0;
+
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
+/* keyword lines, each put at line 21 of a deck (inside the material, where *PLASTIC or *EXPANSION would go) */
+static const char *RefusedKeywords[] = {"*EQUATION",
+                                        "*MPC",
+                                        "*TIE, NAME=T",
+                                        "*COUPLING, CONSTRAINT NAME=C, REF NODE=1, SURFACE=S",
+                                        "*SPRING, ELSET=EALL",
+                                        "*MASS, ELSET=EALL",
+                                        "*ORIENTATION, NAME=OR",
+                                        "*TRANSFORM, NSET=ALL",
+                                        "*DASHPOT, ELSET=EALL",
+                                        "*RIGID BODY, NSET=ALL, REF NODE=1",
+                                        "*SHELL SECTION, ELSET=EALL, MATERIAL=STEEL",
+                                        "*BEAM SECTION, ELSET=EALL, MATERIAL=STEEL, SECTION=RECT",
+                                        "*DISTRIBUTING COUPLING, ELSET=D",
+                                        "*KINEMATIC COUPLING, REF NODE=1",
+                                        "*CONTACT PAIR, INTERACTION=I",
+                                        "*SURFACE INTERACTION, NAME=I",
+                                        "*GAP, ELSET=G",
+                                        "*PLASTIC",
+                                        "*EXPANSION",
+                                        "*DAMPING, ALPHA=1",
+                                        "*CYCLIC SYMMETRY MODEL, N=36",
+                                        "*MODEL CHANGE, REMOVE",
+                                        "*Equation",
+                                        "*Solid  Sektion, ELSET=EALL",
+                                        "*FOO"};
+static const char *RefusedNames[]    = {"*EQUATION (",
+                                        "*MPC (",
+                                        "*TIE (",
+                                        "*COUPLING (",
+                                        "*SPRING (",
+                                        "*MASS (",
+                                        "*ORIENTATION (",
+                                        "*TRANSFORM (",
+                                        "*DASHPOT (",
+                                        "*RIGID BODY (",
+                                        "*SHELL SECTION (",
+                                        "*BEAM SECTION (",
+                                        "*DISTRIBUTING COUPLING (",
+                                        "*KINEMATIC COUPLING (",
+                                        "*CONTACT PAIR (",
+                                        "*SURFACE INTERACTION (",
+                                        "*GAP (",
+                                        "*PLASTIC (",
+                                        "*EXPANSION (",
+                                        "*DAMPING (",
+                                        "*CYCLIC SYMMETRY MODEL (",
+                                        "*MODEL CHANGE (",
+                                        "*EQUATION (",
+                                        "*SOLID SEKTION is not a keyword vicms reads",
+                                        "*FOO is not a keyword vicms reads"};
+/* lines 24-53: what a CalculiX or Abaqus user puts after the model */
+static const char SkippedDeck[]   = GOOD "*AMPLITUDE, NAME=RAMP\n0., 0., 1., 1.\n"
+                                         "*SURFACE, NAME=TOP, TYPE=ELEMENT\nEALL, S2\n"
+                                         "*INITIAL CONDITIONS, TYPE=TEMPERATURE\nALL, 293.\n"
+                                         "*STEP, NLGEOM=NO, PERTURBATION\n*FREQUENCY\n10\n"
+                                         "*BOUNDARY, OP=MOD, AMPLITUDE=RAMP\n2, 1, 3, 0.\n"
+                                         "*CLOAD\n7, 3, 1.\n*DLOAD\nEALL, P2, 1.\n*TEMPERATURE\nALL, 400.\n"
+                                         "*NODE FILE\nU\n*EL FILE\nS\n*OUTPUT, FIELD\n*NODE OUTPUT\nU\n*END STEP\n"
+                                         "*STEP\n*STATIC\n*CLOAD\n7, 3, 2.\n*END STEP\n";
+static const char SkippedNotice[] = "skipped keywords that do not change the model (steps, loads, output): *AMPLITUDE (line 24), *SURFACE (line 26), "
+                                    "*INITIAL CONDITIONS (line 28), *STEP (line 30, 2 times), *FREQUENCY (line 31), *CLOAD (line 35, 2 times), "
+                                    "*DLOAD (line 37), *TEMPERATURE (line 39), *NODE FILE (line 41), *EL FILE (line 43), *OUTPUT (line 45), "
+                                    "*NODE OUTPUT (line 46), *END STEP (line 48, 2 times), *STATIC (line 50)\n";
+/* an Abaqus/CAE deck: one part, one instance in place */
+static const char PartDeck[] = HEAD "*PART, NAME=P\n" HEX_NODES HEX_ELEMENT ROOT_SET SECTION "*END PART\n*ASSEMBLY, NAME=A\n*INSTANCE, NAME=I, "
+                                    "PART=P\n*END INSTANCE\n*END ASSEMBLY\n" STEEL CLAMP;
+
+/*
+  Every keyword that changes K, M or the clamps and is not implemented stops the reader at its line, naming it; step,
+  load and output keywords are skipped, and listed in one notice with their lines; the model read is the model without them.
+*/
+static PetscErrorCode TestKeywords(const char dir[])
+{
+  char     path[PETSC_MAX_PATH_LEN], where[64], deck[4096];
+  BadDeck  bad;
+  VIMesh   mesh;
+  PetscInt dofs, full;
+
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(RefusedKeywords); i++) {
+    char name[32];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "refused_%d.inp", (int)i));
+    PetscCall(PetscSNPrintf(deck, sizeof(deck), "%s%s%s\n1, 2\n%s%s", HEAD HEX_NODES HEX_ELEMENT ROOT_SET, MATERIAL("210000.", "0.3", "7.85e-9"),
+                            RefusedKeywords[i], SECTION, CLAMP));
+    PetscCall(Join(path, dir, name));
+    PetscCall(WriteFile(path, deck, PETSC_FALSE));
+    PetscCall(PetscSNPrintf(where, sizeof(where), "%s:21", name));
+    bad = (BadDeck){name, deck, PETSC_ERR_USER_INPUT, where, RefusedNames[i], PETSC_FALSE};
+    PetscCall(ExpectError(path, &bad));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "keywords that change the model: %d refused at their line: ok\n",
+                        (int)PETSC_STATIC_ARRAY_LENGTH(RefusedKeywords)));
+
+  PetscCall(Join(path, dir, "skipped.inp"));
+  PetscCall(WriteFile(path, SkippedDeck, PETSC_FALSE));
+  PetscCall(ReadGoodPrinted(path, &mesh));
+  PetscCheck(CountOccurrences(Printed, "skipped keywords") == 1 && strstr(Printed, SkippedNotice), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "skipped.inp: expected one notice ending '%s', printed:\n%s", SkippedNotice, Printed);
+  PetscCall(CheckSizes(mesh, "skipped.inp", 8, 1, 3));
+  PetscCall(CountClamps(mesh, &dofs, &full));
+  PetscCheck(dofs == 15 && full == 5, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "skipped.inp: %" PetscInt_FMT " clamped DOFs on %" PetscInt_FMT " nodes, expected 15 on 5 (ROOT, and node 2 in the step)", dofs, full);
+  PetscCall(VIMeshDestroy(&mesh));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD, "skipped.inp: 16 kinds of step, load and output keywords skipped in one notice, the step's clamp read: ok\n"));
+
+  PetscCall(Join(path, dir, "part.inp"));
+  PetscCall(WriteFile(path, PartDeck, PETSC_FALSE));
+  PetscCall(ReadGoodPrinted(path, &mesh));
+  PetscCheck(
+      CountOccurrences(Printed, "skipped keywords") == 1 &&
+          strstr(Printed,
+                 "*PART (line 3), *END PART (line 18), *ASSEMBLY (line 19), *INSTANCE (line 20), *END INSTANCE (line 21), *END ASSEMBLY (line 22)\n"),
+      PETSC_COMM_SELF, PETSC_ERR_PLIB, "part.inp: the notice does not list the part and assembly keywords:\n%s", Printed);
+  PetscCall(CheckSizes(mesh, "part.inp", 8, 1, 3));
+  PetscCall(CountClamps(mesh, &dofs, &full));
+  PetscCheck(dofs == 12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "part.inp: %" PetscInt_FMT " clamped DOFs, expected 12", dofs);
+  PetscCall(VIMeshDestroy(&mesh));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "part.inp (one part, one instance in place): read as the flat deck: ok\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Files that are not text: a line longer than VI_MESH_MAX_LINE, a directory given as the mesh. */
+static PetscErrorCode TestNotText(const char dir[])
+{
+  char    path[PETSC_MAX_PATH_LEN], *text;
+  size_t  n = (size_t)VI_MESH_MAX_LINE + 8;
+  BadDeck bad;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + sizeof(GOOD) + 2, &text));
+  PetscCall(PetscMemcpy(text, "**", 2));
+  for (size_t i = 2; i < n; i++) text[i] = 'x';
+  text[n] = '\n';
+  PetscCall(PetscMemcpy(text + n + 1, GOOD, sizeof(GOOD)));
+  PetscCall(Join(path, dir, "long_line.inp"));
+  PetscCall(WriteFile(path, text, PETSC_FALSE));
+  PetscCall(PetscFree(text));
+  bad = (BadDeck){"long_line.inp", NULL, PETSC_ERR_USER_INPUT, "long_line.inp:1", "line longer than 1048576 bytes", PETSC_FALSE};
+  PetscCall(ExpectError(path, &bad));
+  PetscCall(Join(path, dir, "directory.inp"));
+  PetscCheck(!mkdir(path, 0700), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot make %s", path);
+  bad = (BadDeck){"directory.inp", NULL, PETSC_ERR_USER_INPUT, "directory.inp", "is not a regular file (a directory)", PETSC_FALSE};
+  PetscCall(ExpectError(path, &bad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ bad inputs */
 
 static PetscErrorCode TestBadInputs(const char dir[])
@@ -717,9 +972,13 @@ static PetscErrorCode TestBadInputs(const char dir[])
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bad inputs (each must fail with its file and line):\n"));
+  /* all written before any is read: some include others */
   for (size_t i = 0; i < sizeof(BadDecks) / sizeof(BadDecks[0]); i++) {
     PetscCall(Join(path, dir, BadDecks[i].name));
     if (BadDecks[i].text) PetscCall(WriteFile(path, BadDecks[i].text, PETSC_FALSE));
+  }
+  for (size_t i = 0; i < sizeof(BadDecks) / sizeof(BadDecks[0]); i++) {
+    PetscCall(Join(path, dir, BadDecks[i].name));
     PetscCall(ExpectError(path, &BadDecks[i]));
   }
   if (!source) {
@@ -785,6 +1044,8 @@ int main(int argc, char **argv)
   PetscCall(TestBlade());
   PetscCall(TestGoodDecks(dir));
   PetscCall(TestGmsh(dir));
+  PetscCall(TestKeywords(dir));
+  PetscCall(TestNotText(dir));
   PetscCall(TestBadInputs(dir));
   PetscCall(PetscRMTree(dir));
   PetscCall(PetscFinalize());
