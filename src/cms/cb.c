@@ -49,7 +49,16 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatScale(Psi, -1.0));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
   /* fixed-interface normal modes Theta */
-  PetscCall(VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", &Theta, cms->omega2));
+  {
+    Vec wfull, w;
+    PetscCall(MatCreateVecs(cms->K, &wfull, NULL));
+    PetscCall(MatCreateVecs(Kii, &w, NULL));
+    PetscCall(VIModelGetSignWeights(cms->model, wfull));
+    PetscCall(VICMSFullToInner(cms, wfull, w));
+    PetscCall(VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", w, &Theta, cms->omega2));
+    PetscCall(VecDestroy(&w));
+    PetscCall(VecDestroy(&wfull));
+  }
 
   /* R = [I 0; Psi Theta] in the full space (Eq. 20) */
   PetscCall(MatGetLocalSize(cms->K, &nlocal, NULL));

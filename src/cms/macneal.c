@@ -69,7 +69,13 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
 
   /* free-interface normal modes, mass-normalized (Eq. 16) */
-  PetscCall(VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", &Phi, cms->omega2));
+  {
+    Vec w;
+    PetscCall(MatCreateVecs(Ks, &w, NULL));
+    PetscCall(VIModelGetSignWeights(cms->model, w));
+    PetscCall(VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", w, &Phi, cms->omega2));
+    PetscCall(VecDestroy(&w));
+  }
 
   /* boundary rows of the modes, on every rank: Phi_b (nb x nm, column-major) */
   PetscCall(PetscMalloc3(nb * nm, &Phib, nm * nb, &G, nb * nb, &Fbb));

@@ -72,7 +72,7 @@ PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Mat *X, PetscReal omega2[])
+PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Vec w, Mat *X, PetscReal omega2[])
 {
   EPS       eps;
   ST        st;
@@ -115,6 +115,7 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, con
     PetscCall(MatMult(B, x, Bx));
     PetscCall(VecDot(x, Bx, &xBx));
     PetscCall(VecScale(x, 1.0 / PetscSqrtReal(PetscRealPart(xBx)))); /* mass-normalized, seed 000 Eq. (16) */
+    PetscCall(VIModeNormalizeSign(x, w));                               /* the same ROM on any number of ranks */
     PetscCall(MatDenseRestoreColumnVecWrite(*X, k, &x));
     omega2[k] = PetscRealPart(lambda);
   }
