@@ -187,6 +187,7 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, con
   PetscCall(MatGetTrace(A, &tr_a));
   PetscCall(MatGetTrace(B, &tr_b));
   scale = PetscAbsReal(tr_a / tr_b);
+  if (!(omega2[0] > 1e-10 * scale)) PetscCall(MatDestroy(X)); /* nothing of a failed solve survives */
   PetscCheck(omega2[0] > 1e-10 * scale, cms->comm, PETSC_ERR_USER_INPUT,
              "%s has a (near) zero eigenvalue %g (rigid-body motion): the parent is free-floating or not restrained by the boundary. For MacNeal and "
              "Rubin give -cms_rigid_stiffness k (seed 000 §3.1)",
