@@ -63,6 +63,17 @@ PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal *
 
 /* ---------------------------------------------------------------- modal analysis */
 
+/*
+  Sign convention of every mode vicms computes (vicms modes, the CMS fixed- and free-interface modes, hence the ROM's
+  columns): a mode x is turned so that w . x > 0, w a fixed pseudo-random weight per (mesh node id, component) in [-1, 1)
+  (a hash, no state). w depends only on the mesh, never on the partition or the number of ranks, so the same mode gets
+  the same sign on 1, 2 or 3 ranks. Unlike "the largest entry is positive", the test is not fooled by two entries of
+  nearly equal size (symmetric structures): w . x is far from 0 except with a probability of the order of the rounding
+  error. Collective on w.
+*/
+PETSC_EXTERN PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w);
+PETSC_EXTERN PetscErrorCode VIModeNormalizeSign(Vec x, Vec w);
+
 typedef struct _p_VIModal *VIModal;
 
 PETSC_EXTERN PetscErrorCode VIModalCreate(MPI_Comm comm, VIModal *modal);

@@ -51,14 +51,16 @@ PETSC_EXTERN PetscErrorCode VIROMGetUnits(VIROM rom, const char **units);
 
 /*
   VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D
-  symmetric (relative 1e-10 of the largest entry), finite, a massless ROM (cb_massless, macneal) has M_bb = 0 and M_bi = 0
+  symmetric (relative 1e-10 of the largest entry), finite, K positive semi-definite (no eigenvalue below -1e-10 times the
+  largest; zero eigenvalues are rigid-body modes), a massless ROM (cb_massless, macneal) has M_bb = 0 and M_bi = 0
   exactly, frames orthonormal. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what names a file) say what is wrong
   and where ("rom.h5: K is not symmetric: K[3][7] = 1.2 but K[7][3] = 1.3").
 */
 PETSC_EXTERN PetscErrorCode VIROMValidate(VIROM rom, const char what[]);
 /* Write the ROM file of DESIGN.md (rank 0 writes, to PATH.part then renamed; all ranks return the same status). Collective. */
 PETSC_EXTERN PetscErrorCode VIROMWrite(VIROM rom, const char path[]);
-/* Read a ROM file on rank 0, broadcast it to every rank of the ROM's communicator, validate. Collective. */
+/* Read a ROM file on rank 0, broadcast it to every rank of the ROM's communicator, validate. A file whose version attribute is
+   newer than VICMS_VERSION, or not MAJOR.MINOR.PATCH, is refused. Collective. */
 PETSC_EXTERN PetscErrorCode VIROMLoad(VIROM rom, const char path[]);
 /* Describe the ROM in words: method, sizes, frequencies, contacts, loads, outputs (`vicms info`). Collective. */
 PETSC_EXTERN PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer);

@@ -49,7 +49,27 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatScale(Psi, -1.0));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
   /* fixed-interface normal modes Theta */
-  PetscCall(VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", &Theta, cms->omega2));
+  {
+    Vec wfull, w;
+    PetscCall(MatCreateVecs(cms->K, &wfull, NULL));
+    PetscCall(MatCreateVecs(Kii, &w, NULL));
+    PetscCall(VIModelGetSignWeights(cms->model, wfull));
+    PetscCall(VICMSFullToInner(cms, wfull, w));
+    PetscErrorCode ierr = VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", w, &Theta, cms->omega2);
+    PetscCall(VecDestroy(&w));
+    PetscCall(VecDestroy(&wfull));
+    if (ierr) {
+      /* K_ii singular is told here (factored as SPD, MUMPS reports no null pivots): leave nothing behind */
+      PetscCall(VecDestroy(&e));
+      PetscCall(VecDestroy(&Ke));
+      PetscCall(MatDestroy(&Kib));
+      PetscCall(MatDestroy(&Psi));
+      PetscCall(KSPDestroy(&ksp));
+      PetscCall(MatDestroy(&Kii));
+      PetscCall(MatDestroy(&Mii));
+      PetscFunctionReturn(ierr);
+    }
+  }
 
   /* R = [I 0; Psi Theta] in the full space (Eq. 20) */
   PetscCall(MatGetLocalSize(cms->K, &nlocal, NULL));

@@ -54,8 +54,9 @@ PETSC_INTERN PetscErrorCode VICMSProject(VICMS cms, VIROM rom);
 
 /* A Cholesky factorization with MUMPS whose null pivots are counted; a singular matrix is a user error naming what. */
 PETSC_INTERN PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp);
-/* Lowest eigenpairs of (A, B) with the factorization of A reused as shift-and-invert at 0; X is MPIDENSE (rows of A) x n. */
-PETSC_INTERN PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Mat *X, PetscReal omega2[]);
+/* Lowest eigenpairs of (A, B) with the factorization of A reused as shift-and-invert at 0; X is MPIDENSE (rows of A) x n, each column
+   mass-normalized and turned so that w . x > 0 (w from VIModelGetSignWeights, in the layout of A: the sign convention of vicms). */
+PETSC_INTERN PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Vec w, Mat *X, PetscReal omega2[]);
 /* R^T A R (n x n, on every rank) and R^T v (n, on every rank), n = columns of R. */
 PETSC_INTERN PetscErrorCode VICMSRtAR(VICMS cms, Mat A, PetscReal out[]);
 PETSC_INTERN PetscErrorCode VICMSRtV(VICMS cms, Vec v, PetscReal out[]);

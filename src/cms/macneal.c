@@ -69,7 +69,22 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
 
   /* free-interface normal modes, mass-normalized (Eq. 16) */
-  PetscCall(VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", &Phi, cms->omega2));
+  {
+    Vec            w;
+    PetscErrorCode ierr;
+    PetscCall(MatCreateVecs(Ks, &w, NULL));
+    PetscCall(VIModelGetSignWeights(cms->model, w));
+    ierr = VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", w, &Phi, cms->omega2);
+    PetscCall(VecDestroy(&w));
+    if (ierr) {
+      /* a free-floating parent is told here (K is factored as SPD, so MUMPS reports no null pivots): leave nothing behind */
+      PetscCall(MatDestroy(&E));
+      PetscCall(MatDestroy(&Fb));
+      PetscCall(KSPDestroy(&ksp));
+      PetscCall(MatDestroy(&Ks));
+      PetscFunctionReturn(ierr);
+    }
+  }
 
   /* boundary rows of the modes, on every rank: Phi_b (nb x nm, column-major) */
   PetscCall(PetscMalloc3(nb * nm, &Phib, nm * nb, &G, nb * nb, &Fbb));

@@ -2,6 +2,52 @@
 #include "femimpl.h"
 #include <vicms/sys.h>
 #include <vicms/io.h>
+#include <stdint.h>
+
+/* splitmix64 of (node id, component): a stateless, platform-independent pseudo-random number in [-1, 1). */
+static PetscReal VISignWeight(PetscInt id, PetscInt comp)
+{
+  uint64_t z = (uint64_t)id * 4 + (uint64_t)comp + 0x9E3779B97F4A7C15ULL;
+
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (PetscReal)(z >> 11) / (PetscReal)(1ULL << 52) - 1.0;
+}
+
+PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w)
+{
+  VIMesh          mesh;
+  const PetscInt *ids;
+  PetscInt        dim, nn, rstart, rend;
+  PetscScalar    *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelGetMesh(model, &mesh));
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetNodeIds(mesh, &ids));
+  PetscCall(VecGetOwnershipRange(w, &rstart, &rend));
+  PetscCall(VecGetArray(w, &a));
+  for (PetscInt i = 0; i < nn; i++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscInt dof;
+      PetscCall(VIModelGetNodeDof(model, i, d, &dof));
+      if (dof >= rstart && dof < rend) a[dof - rstart] = VISignWeight(ids[i], d);
+    }
+  PetscCall(VecRestoreArray(w, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModeNormalizeSign(Vec x, Vec w)
+{
+  PetscScalar d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDot(x, w, &d));
+  if (PetscRealPart(d) < 0) PetscCall(VecScale(x, -1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode VIModalCreate(MPI_Comm comm, VIModal *modal)
 {
@@ -97,6 +143,7 @@ PetscErrorCode VIModalSolve(VIModal modal)
   PC        pc;
   PetscInt  nconv, nglobal;
   PetscReal shift = 0;
+  Vec       w;
 
   PetscFunctionBeginUser;
   PetscCheck(modal->model, modal->comm, PETSC_ERR_ORDER, "Call VIModalSetModel() first");
@@ -147,6 +194,8 @@ PetscErrorCode VIModalSolve(VIModal modal)
     PetscCall(VecDuplicateVecs(x, modal->num_modes, &modal->modes));
     PetscCall(VecDestroy(&x));
   }
+  PetscCall(VecDuplicate(modal->modes[0], &w));
+  PetscCall(VIModelGetSignWeights(modal->model, w));
   for (PetscInt k = 0; k < modal->num_modes; k++) {
     PetscScalar lambda, mnorm;
     Vec         Mx;
@@ -157,10 +206,12 @@ PetscErrorCode VIModalSolve(VIModal modal)
     PetscCall(MatMult(M, modal->modes[k], Mx));
     PetscCall(VecDot(Mx, modal->modes[k], &mnorm));
     PetscCall(VecScale(modal->modes[k], 1.0 / PetscSqrtReal(PetscRealPart(mnorm))));
+    PetscCall(VIModeNormalizeSign(modal->modes[k], w));
     PetscCall(VecDestroy(&Mx));
     modal->eigenvalues[k] = PetscRealPart(lambda);
     modal->freq_hz[k]     = PetscSqrtReal(PetscMax(modal->eigenvalues[k], 0)) / (2 * PETSC_PI);
   }
+  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -437,6 +437,26 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VIROMEigenRange(PetscInt n, const PetscReal A[], PetscReal *lmin, PetscReal *lmax);
+
+/* K of a ROM is positive semi-definite: zero eigenvalues are rigid-body modes of a free-floating parent (MacNeal, Rubin), a negative one
+   beyond rounding (1e-10 of the largest) makes the time integration blow up. */
+static PetscErrorCode VIROMCheckStiffness(VIROM rom, const char what[], char msg[], size_t len)
+{
+  PetscReal lmin, lmax;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMEigenRange(rom->n, rom->K, &lmin, &lmax));
+  if (lmin == PETSC_MAX_REAL)
+    PetscCall(PetscSNPrintf(msg, len, "%s: the eigenvalues of K could not be computed (LAPACK syev failed)", what));
+  else if (lmin < -1e-10 * PetscAbsReal(lmax))
+    PetscCall(PetscSNPrintf(msg, len,
+                            "%s: K is not positive semi-definite: its smallest eigenvalue is %.6g, below -1e-10 times its largest (%.6g); a ROM's "
+                            "stiffness may have zero eigenvalues (rigid-body modes), not negative ones",
+                            what, (double)lmin, (double)lmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The first problem found, in msg; empty when the ROM is sound. Local. */
 static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_t len)
 {
@@ -448,6 +468,7 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
   if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "K", n, rom->K, msg, len));
   if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "M", n, rom->M, msg, len));
   if (!msg[0]) PetscCall(VIROMCheckMatrix(what, "D", n, rom->D, msg, len));
+  if (!msg[0]) PetscCall(VIROMCheckStiffness(rom, what, msg, len));
   if (!msg[0] && VIROMMethodIsMassless(rom->method)) {
     /* M_bb = 0 and M_bi = M_ib^T = 0, exactly (seed 000 §3: the boundary carries no mass) */
     for (PetscInt i = 0; i < n && !msg[0]; i++) {
@@ -733,6 +754,45 @@ static PetscErrorCode VIROMReadVectors(VIROM rom, hid_t file, const char path[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "MAJOR.MINOR.PATCH" as three numbers; PETSC_FALSE when it is not of that form. */
+static PetscBool VIParseVersion(const char *v, long out[3])
+{
+  char *end;
+
+  if (!v) return PETSC_FALSE;
+  for (int k = 0; k < 3; k++) {
+    if (*v < '0' || *v > '9') return PETSC_FALSE;
+    out[k] = strtol(v, &end, 10);
+    if (k < 2 && *end != '.') return PETSC_FALSE;
+    v = end + (k < 2 ? 1 : 0);
+  }
+  return *end == 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* A ROM file written by this version of vicms or an older one: the layout has not changed since 0.1.0. A newer or unknown version may
+   hold what this one would misread, so it is refused. */
+static PetscErrorCode VIROMCheckVersion(const char path[], const char version[])
+{
+  long      found[3], supported[3];
+  PetscBool newer = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCheck(VIParseVersion(VICMS_VERSION, supported), PETSC_COMM_SELF, PETSC_ERR_PLIB, "VICMS_VERSION '%s' is not MAJOR.MINOR.PATCH", VICMS_VERSION);
+  PetscCheck(VIParseVersion(version, found), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the ROM file's version attribute is '%s', not a vicms version MAJOR.MINOR.PATCH; this vicms reads ROM files up to version %s", path,
+             version ? version : "", VICMS_VERSION);
+  for (int k = 0; k < 3; k++) {
+    if (found[k] != supported[k]) {
+      newer = found[k] > supported[k] ? PETSC_TRUE : PETSC_FALSE;
+      break;
+    }
+  }
+  PetscCheck(!newer, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: the ROM file has version %s, newer than this vicms (it reads ROM files up to version %s): use a newer vicms or reduce again",
+             path, version, VICMS_VERSION);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
 {
   char     *str, value[64];
@@ -750,6 +810,7 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCall(VIH5HasAttr(file, "/", "version", &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no version attribute", path);
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "version", &rom->version));
+  PetscCall(VIROMCheckVersion(path, rom->version));
 
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "method", &str));
   PetscCall(PetscStrncpy(value, str, sizeof(value)));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`, the bar, the full-size plate of
+# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`, MUMPS retries with more workspace, the bar, the full-size plate of
 # jobs/plate_rom.yaml on 2 ranks; (b) the Rotor 37 blade of
 # seed 000 §5.3 (MacNeal and Rubin, 48 boundary coordinates, first component mode 312.1x Hz) on 2 ranks, skipped when the deck is
 # absent; (c) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem, no ROM file left behind.
@@ -41,6 +41,44 @@ for np in 1 2 3; do
     echo "FAIL np=$np vicms info plate.h5: the description is not printed exactly once"; fail=1
   fi
 done
+
+# ---- (a-mumps) MUMPS's workspace: an analysis estimate too small (INFOG(1) = -9, provoked with -cms_st_mat_mumps_icntl_14 -50, i.e. half
+# the estimate) is retried with ICNTL(14) = 40, said in the log, and gives the ROM of a normal run (1e-10 of each dataset's largest entry;
+# another element partition changes the last bits). Both factorizations: K (MacNeal) and K_ii (Craig-Bampton), on 2 ranks.
+if $py -c 'import h5py, numpy' 2>/dev/null; then
+  for method in macneal cb; do
+    must "$method normal" mpi 120 2 reduce $plate -cms_type $method -cms_contact_nodes 313,314,315 -cms_num_modes 8 -rom_file normal.h5
+    must "$method retry" mpi 120 2 reduce $plate -cms_type $method -cms_contact_nodes 313,314,315 -cms_num_modes 8 -rom_file retry.h5 \
+      -cms_st_mat_mumps_icntl_14 -50
+    ran=1
+    if ! grep -q 'MUMPS underestimated its workspace factorizing .*INFOG(1) = -9.*retrying with ICNTL(14) = 40' <<<"$LAST"; then
+      echo "FAIL $method: no retry said in the log with -cms_st_mat_mumps_icntl_14 -50:"; echo "$LAST" | head -5; fail=1
+    else
+      echo "ok   $method: $(grep -m1 'MUMPS underestimated' <<<"$LAST" | cut -c1-150)"
+    fi
+    $py - <<'PYEOF' || fail=1
+import h5py
+import numpy as np
+
+a, b = h5py.File("normal.h5", "r"), h5py.File("retry.h5", "r")
+names = ["K", "M", "D", "frequencies_hz"]
+worst = max(np.abs(a[n][()] - b[n][()]).max() / max(np.abs(a[n][()]).max(), 1e-300) for n in names)
+ok = worst < 1e-10
+print(("ok   " if ok else "FAIL ") + "MUMPS retry: ROM equal to the normal one, largest difference %.1e of the largest entry (tolerance 1e-10)" % worst)
+raise SystemExit(0 if ok else 1)
+PYEOF
+  done
+  # a limit is told apart from an underestimate: -19 (the limit -cms_st_mat_mumps_icntl_23 of 1 MB is too small) is not retried
+  out=$(mpi 120 2 reduce -mesh_box_cells 4,8,40 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_density 8220 -model_clamp zmin \
+    -cms_type macneal -cms_contact_nodes 1845 -cms_num_modes 3 -rom_file limit.h5 -cms_st_mat_mumps_icntl_23 1 2>&1)
+  if [ $? -eq 0 ] || ! grep -q "more memory .* than the limit -cms_st_mat_mumps_icntl_23 allows" <<<"$out" || grep -q retrying <<<"$out"; then
+    echo "FAIL MUMPS memory limit: expected a refusal naming -cms_st_mat_mumps_icntl_23 without retry:"; echo "$out" | grep -v '^M' | head -5; fail=1
+  else
+    echo "ok   $(grep -m1 'error' <<<"$out" | cut -c1-160)"
+  fi
+else
+  echo "skipped the MUMPS retry check: $py has no h5py"
+fi
 
 # ---- (a') the bouncing bar of seed 000 §5.1 (free rod, boundary node 1 along x, massless Craig-Bampton): a 1D model must give a ROM
 # that vicms writes and describes

@@ -336,7 +336,19 @@ static PetscErrorCode ExpectBadEntry(MPI_Comm comm, const char dir[], const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-typedef enum { RAW_SHAPE_K, RAW_SHAPE_FREQ, RAW_MODES, RAW_NO_FORMAT, RAW_METHOD, RAW_MASSLESS, RAW_NO_VERSION, RAW_LOAD_SHAPE } RawKind;
+typedef enum {
+  RAW_SHAPE_K,
+  RAW_SHAPE_FREQ,
+  RAW_MODES,
+  RAW_NO_FORMAT,
+  RAW_METHOD,
+  RAW_MASSLESS,
+  RAW_NO_VERSION,
+  RAW_LOAD_SHAPE,
+  RAW_NEWER_VERSION, /* 0.1.0 is this vicms: 0.2.0 is newer */
+  RAW_BAD_VERSION,
+  RAW_OLDER_VERSION, /* 0.0.9: loads */
+} RawKind;
 
 static PetscErrorCode WriteRawOpen(hid_t file, RawKind kind)
 {
@@ -346,7 +358,9 @@ static PetscErrorCode WriteRawOpen(hid_t file, RawKind kind)
   PetscCall(PetscArrayzero(zeros, N * N));
   for (PetscInt i = 0; i < N; i++) zeros[i * N + i] = 1; /* K = identity: symmetric, finite */
   if (kind != RAW_NO_FORMAT) PetscCall(VIH5WriteAttrString(file, "/", "format", kind == RAW_MODES ? "vicms-modes" : "vicms-rom"));
-  if (kind != RAW_NO_VERSION) PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
+  if (kind != RAW_NO_VERSION)
+    PetscCall(VIH5WriteAttrString(file, "/", "version",
+                                  kind == RAW_NEWER_VERSION ? "0.2.0" : (kind == RAW_BAD_VERSION ? "1.x" : (kind == RAW_OLDER_VERSION ? "0.0.9" : VICMS_VERSION))));
   PetscCall(VIH5WriteAttrString(file, "/", "method", kind == RAW_METHOD ? "guyan" : "rubin"));
   PetscCall(VIH5WriteAttrInt(file, "/", "massless", kind == RAW_MASSLESS ? 1 : 0));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", 0));
@@ -512,6 +526,26 @@ static PetscErrorCode TestBadFiles(MPI_Comm comm, const char dir[])
   PetscCall(Join(path, dir, "no_version.h5"));
   PetscCall(WriteRaw(comm, path, RAW_NO_VERSION));
   PetscCall(ExpectLoadFailure(comm, "no_version.h5", path, PETSC_ERR_FILE_UNEXPECTED, "no_version.h5", "version"));
+  /* the version is checked: newer or not a version is refused naming the file, the version found and the supported one; older loads */
+  PetscCall(Join(path, dir, "newer.h5"));
+  PetscCall(WriteRaw(comm, path, RAW_NEWER_VERSION));
+  PetscCall(ExpectLoadFailure(comm, "newer.h5", path, PETSC_ERR_FILE_UNEXPECTED, "newer.h5: the ROM file has version 0.2.0, newer than this vicms",
+                              "up to version " VICMS_VERSION));
+  PetscCall(Join(path, dir, "bad_version.h5"));
+  PetscCall(WriteRaw(comm, path, RAW_BAD_VERSION));
+  PetscCall(ExpectLoadFailure(comm, "bad_version.h5", path, PETSC_ERR_FILE_UNEXPECTED, "bad_version.h5: the ROM file's version attribute is '1.x'",
+                              "up to version " VICMS_VERSION));
+  PetscCall(Join(path, dir, "older.h5"));
+  PetscCall(WriteRaw(comm, path, RAW_OLDER_VERSION));
+  {
+    VIROM old;
+    PetscCall(VIROMCreate(comm, &old));
+    PetscCall(VIROMLoad(old, path));
+    PetscCall(VIROMDestroy(&old));
+  }
+  /* an indefinite K is refused: K[6][6] = -100 against diagonal entries 7 +- 6 */
+  PetscCall(ExpectBadEntry(comm, dir, "indefinite.h5", 'K', 6, 6, -100.0, PETSC_FALSE, "indefinite.h5: K is not positive semi-definite",
+                           "smallest eigenvalue is -10"));
   PetscCall(Join(path, dir, "method.h5"));
   PetscCall(WriteRaw(comm, path, RAW_METHOD));
   PetscCall(ExpectLoadFailure(comm, "method.h5", path, PETSC_ERR_FILE_UNEXPECTED, "method.h5", "'guyan'"));
@@ -600,6 +634,21 @@ static PetscErrorCode TestBadContacts(MPI_Comm comm)
     PetscCall(ExpectValidateFailure(rom, comm, "tiny boundary mass", "M[0][6] = 1e-300", NULL));
     M[6 * N + 0] = M[0 * N + 6] = 0;
     PetscCall(VIROMValidate(rom, "repaired ROM"));
+  }
+  {
+    /* K positive semi-definite: a zero eigenvalue (a rigid-body mode) passes, -0.5e-10 of the largest passes, -2e-10 is refused */
+    PetscReal *K, *M, *D, Ksave[N * N];
+    PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+    PetscCall(PetscArraycpy(Ksave, K, N * N));
+    PetscCall(PetscArrayzero(K, N * N));
+    for (PetscInt i = 1; i < N; i++) K[i * N + i] = 2.0 + i; /* largest eigenvalue 8 */
+    PetscCall(VIROMValidate(rom, "K with a zero eigenvalue"));
+    K[0] = -0.5e-10 * 8;
+    PetscCall(VIROMValidate(rom, "K with an eigenvalue -0.5e-10 of the largest"));
+    K[0] = -2e-10 * 8;
+    PetscCall(ExpectValidateFailure(rom, comm, "K slightly indefinite", "K is not positive semi-definite: its smallest eigenvalue is -1.6e-09",
+                                    "largest (8)"));
+    PetscCall(PetscArraycpy(K, Ksave, N * N));
   }
   {
     PetscReal *freq;
