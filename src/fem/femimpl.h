@@ -9,14 +9,16 @@
 #define VI_MAX_CLAMP_SETS    32
 #define VI_MAX_QUADRATURE    27
 
-/* Quadrature rule of an element type: nq points xi (nq x ref_dim) and weights w; arrays hold VI_MAX_QUADRATURE points. */
-PETSC_INTERN PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal xi[], PetscReal w[]);
+/* Quadrature rule of an element type under an integration: nq points xi (nq x ref_dim) and weights w; arrays hold
+   VI_MAX_QUADRATURE points. */
+PETSC_INTERN PetscErrorCode VIElementQuadrature(VIElementType type, VIIntegration integration, PetscInt *nq, PetscReal xi[], PetscReal w[]);
 
 struct _p_VIModel {
   MPI_Comm     comm;
   VIMesh       mesh;
   VIMaterial   default_mat; /* elements without a section */
   PetscBool    young_set, density_set, lumped, setup;
+  VIIntegration integration; /* quadrature of the element matrices */
   char        *clamp_sets[VI_MAX_CLAMP_SETS];
   PetscInt     num_clamp_sets;
   PetscInt     dim, num_nodes, num_orphans;

@@ -633,7 +633,7 @@ static PetscErrorCode CheckQuadrature(VIElementType t)
   /* the claim must cover N^T N (degree 2 order) for the mass; the stiffness needs less */
   PetscCheck(ex->deg >= 2 * ex->order && (ex->dom != DOM_WEDGE || ex->deg_line >= 2 * ex->order), PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "%s: claimed degree too low", ex->name);
-  PetscCall(VIElementQuadrature(t, &nq, xq, wq));
+  PetscCall(VIElementQuadrature(t, VI_INTEGRATION_FULL, &nq, xq, wq));
   PetscCheck(nq == ex->nq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " quadrature points, expected %" PetscInt_FMT, ex->name, nq, ex->nq);
   for (PetscInt q = 0; q < nq; q++) {
     PetscCheck(wq[q] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: quadrature weight %" PetscInt_FMT " is %g, not positive", ex->name, q, (double)wq[q]);
