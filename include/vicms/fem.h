@@ -13,7 +13,7 @@
       gives the frequencies ccx gives.
     VI_INTEGRATION_FULL ("full"): vicms's exact rules, which integrate the mass N^T N and the stiffness of an undistorted
       element exactly (C3D4 4 points, C3D10 14, C3D6 6, C3D15 21; the bricks as above).
-  Plane elements and the rod use the same rule under both (CPS3/CPE3 3 points, CPS4/CPE4 2x2, CPS8/CPE8 3x3, T3D2 exact).
+  CPS3/CPE3 take 1 point under calculix, 3 under full; CPS4/CPE4 (2x2), CPS8/CPE8 (3x3) and T3D2 (exact) the same under both.
 */
 typedef enum {
   VI_INTEGRATION_CALCULIX,

@@ -507,10 +507,10 @@ const char *const VIIntegrations[] = {"calculix", "full", "VIIntegration", "VI_I
   (e_c3d.f and gauss.f: the integration-point counts are those of the Abaqus element library), so that a deck gives the
   same K, M and frequencies in vicms and in ccx:
     C3D4 1 point (centroid, weight 1/6); C3D10 4 points (degree 2); C3D8 2x2x2 Gauss; C3D20 3x3x3 Gauss;
-    C3D6 2 points (triangle centroid x 2-point Gauss); C3D15 9 points (3-point triangle x 3-point Gauss).
-  The mass of C3D4, C3D10, C3D6 and C3D15 is then under-integrated (each element mass matrix is singular, the assembled
-  one is not), which is what those codes do. Plane elements and the rod keep the rules below, which are the Abaqus ones
-  (CPS3/CPE3 are constant-strain, their stiffness is the same for any rule).
+    C3D6 2 points (triangle centroid x 2-point Gauss); C3D15 9 points (3-point triangle x 3-point Gauss);
+    CPS3/CPE3 1 point (ccx expands them into C3D6 wedges: the centroid in the plane).
+  The mass of C3D4, C3D10, C3D6, C3D15, CPS3 and CPE3 is then under-integrated (each element mass matrix is singular,
+  the assembled one is not), which is what those codes do. CPS4/CPE4, CPS8/CPE8 and the rod keep the rules below.
 
   VI_INTEGRATION_FULL integrates the consistent mass (N^T N, degree 2p in the reference coordinates) and the stiffness
   (degree 2p-2) exactly on undistorted elements, whose Jacobian is constant:
@@ -536,8 +536,14 @@ PetscErrorCode VIElementQuadrature(VIElementType type, VIIntegration integration
     break;
   case VI_ELEM_CPS3:
   case VI_ELEM_CPE3:
-    RuleTriangle(3, xi, w);
-    *nq = 3;
+    if (ccx) {
+      xi[0] = xi[1] = 1.0 / 3.0;
+      w[0]          = 0.5;
+      *nq           = 1;
+    } else {
+      RuleTriangle(3, xi, w);
+      *nq = 3;
+    }
     break;
   case VI_ELEM_CPS4:
   case VI_ELEM_CPE4:

@@ -82,7 +82,7 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
                              model->lumped, &model->lumped, NULL));
   PetscCall(PetscOptionsEnum("-model_integration",
                              "Quadrature of the element stiffness and mass: calculix = the rule CalculiX/Abaqus use for each element name (C3D4 1 "
-                             "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21)",
+                             "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27, CPS3/CPE3 1), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21, CPS3/CPE3 3)",
                              "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
   PetscOptionsEnd();
   if (model->young_set)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # vicms against CalculiX ccx on the same decks: the first 10 frequencies of a cantilever box meshed into each 3D element
-# type (C3D4, C3D10, C3D6, C3D15, C3D8, C3D20; decks written here) and of the Rotor 37 blade (C3D15) agree within 1e-6
+# type (C3D4, C3D10, C3D6, C3D15, C3D8, C3D20; decks written here), of its section meshed into plane-strain elements
+# (CPE3, CPE4, CPE8) and of the Rotor 37 blade (C3D15) agree within 1e-6
 # relative under the default integration (-model_integration calculix); ccx's eigenvalues are read in full precision
 # from its .eig file (*FREQUENCY, STORAGE=YES) and checked against its .dat print. -model_integration full keeps vicms's
 # exact rules: the same bricks, stiffer wedges (the linear wedge locks) and different tetrahedra.
@@ -15,6 +16,8 @@ export OMP_NUM_THREADS=1
 
 # gen.py TYPE NX NY NZ: a 100 x 10 x 10 mm steel cantilever (N, mm, tonne, s) of NX x NY x NZ cells, each cell a brick,
 # 2 wedges or 6 tetrahedra (Kuhn split), clamped at x = 0, with a *FREQUENCY step of 10 modes stored in the .eig file.
+# A plane-strain TYPE (CPE3, CPE4, CPE8) gives the 100 x 10 mm section, 10 mm thick, of NX x NY cells (NZ unused), each
+# a quadrilateral or 2 triangles.
 cat >gen.py <<'EOF'
 import itertools, sys
 etype, nx, ny, nz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -36,16 +39,21 @@ corners = {"hex": [C], "wedge": [[C[0], C[1], C[2], C[4], C[5], C[6]], [C[0], C[
 edges = {"tet": [(0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)],
          "wedge": [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (0, 3), (1, 4), (2, 5)],
          "hex": [(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4), (1, 5), (2, 6), (3, 7)]}
+Q = [(0, 0), (2, 0), (2, 2), (0, 2)]
+corners["tri"], corners["quad"] = [[Q[0], Q[1], Q[2]], [Q[0], Q[2], Q[3]]], [Q]
+edges["quad"] = [(0, 1), (1, 2), (2, 3), (3, 0)]
 shape, quadratic = {"C3D4": ("tet", 0), "C3D10": ("tet", 1), "C3D6": ("wedge", 0), "C3D15": ("wedge", 1),
-                    "C3D8": ("hex", 0), "C3D20": ("hex", 1)}[etype]
+                    "C3D8": ("hex", 0), "C3D20": ("hex", 1), "CPE3": ("tri", 0), "CPE4": ("quad", 0),
+                    "CPE8": ("quad", 1)}[etype]
+dim = 2 if shape in ("tri", "quad") else 3
+n = (nx, ny, nz)[:dim]
 ids, elems = {}, []
-for i, j, k in itertools.product(range(nx), range(ny), range(nz)):
+for cell in itertools.product(*[range(m) for m in n]):
     for c in corners[shape]:
-        pts = list(c) + ([tuple((c[a][d] + c[b][d]) // 2 for d in range(3)) for a, b in edges[shape]] if quadratic else [])
-        elems.append([ids.setdefault((2 * i + p[0], 2 * j + p[1], 2 * k + p[2]), len(ids) + 1) for p in pts])
-out = ["*HEADING", "cantilever box, %s, %d x %d x %d cells" % (etype, nx, ny, nz), "*NODE, NSET=NALL"]
-n = (nx, ny, nz)
-out += ["%d, %.17g, %.17g, %.17g" % ((i,) + tuple(p[d] * L[d] / (2 * n[d]) for d in range(3))) for p, i in ids.items()]
+        pts = list(c) + ([tuple((c[a][d] + c[b][d]) // 2 for d in range(dim)) for a, b in edges[shape]] if quadratic else [])
+        elems.append([ids.setdefault(tuple(2 * cell[d] + p[d] for d in range(dim)), len(ids) + 1) for p in pts])
+out = ["*HEADING", "cantilever, %s, %s cells" % (etype, " x ".join(str(m) for m in n)), "*NODE, NSET=NALL"]
+out += [", ".join(["%d" % i] + ["%.17g" % (p[d] * L[d] / (2 * n[d])) for d in range(dim)]) for p, i in ids.items()]
 out.append("*ELEMENT, TYPE=%s, ELSET=EALL" % etype)
 for e, c in enumerate(elems):
     f = [str(e + 1)] + [str(x) for x in c]
@@ -56,8 +64,9 @@ for e, c in enumerate(elems):
 root = [i for p, i in ids.items() if p[0] == 0]
 out.append("*NSET, NSET=ROOT")
 out += [", ".join(str(x) for x in root[a:a + 10]) for a in range(0, len(root), 10)]
-out += ["*BOUNDARY", "ROOT, 1, 3", "*MATERIAL, NAME=STEEL", "*ELASTIC", "210000., 0.3", "*DENSITY", "7.85e-9",
-        "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL", "*STEP", "*FREQUENCY, STORAGE=YES", "10", "*END STEP"]
+out += ["*BOUNDARY", "ROOT, 1, %d" % dim, "*MATERIAL, NAME=STEEL", "*ELASTIC", "210000., 0.3", "*DENSITY", "7.85e-9",
+        "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL"] + (["10."] if dim == 2 else [])
+out += ["*STEP", "*FREQUENCY, STORAGE=YES", "10", "*END STEP"]
 print("\n".join(out))
 EOF
 
@@ -97,7 +106,7 @@ print(job, " ".join("%.3e" % x for x in res), "%.10g" % ccx[0], "%.10g" % v[0])
 EOF
 
 printf "%-6s %-10s %-16s %-16s %-12s %s\n" type cells "ccx f1 [Hz]" "vicms f1 [Hz]" "max rel diff" "full: max rel diff, f1 full/ccx"
-for spec in C3D4:10,2,2 C3D10:6,1,1 C3D6:10,2,2 C3D15:6,1,1 C3D8:10,2,2 C3D20:6,1,1; do
+for spec in C3D4:10,2,2 C3D10:6,1,1 C3D6:10,2,2 C3D15:6,1,1 C3D8:10,2,2 C3D20:6,1,1 CPE3:10,2,1 CPE4:10,2,1 CPE8:10,2,1; do
   t=${spec%%:*} cells=${spec#*:}
   $py gen.py "$t" ${cells//,/ } >"$t.inp" || { echo "FAIL $t: deck generator"; fail=1; continue; }
   if ! timeout 120 ccx -i "$t" >"$t.ccx.log" 2>&1 || [ ! -s "$t.eig" ]; then
@@ -115,7 +124,7 @@ for spec in C3D4:10,2,2 C3D10:6,1,1 C3D6:10,2,2 C3D15:6,1,1 C3D8:10,2,2 C3D20:6,
   $py -c "import sys; sys.exit(not float('$d') <= 1e-6)" ||
     { echo "FAIL $t: vicms and ccx differ by $d relative in the first 10 frequencies (tolerance 1e-6)"; fail=1; }
   case $t in
-  C3D8 | C3D20) # the same rule under both choices (2x2x2 and 3x3x3 Gauss)
+  C3D8 | C3D20 | CPE4 | CPE8) # the same rule under both choices (Gauss 2x2x2, 3x3x3, 2x2, 3x3)
     $py -c "import sys; sys.exit(not float('$dfull') <= 1e-6)" ||
       { echo "FAIL $t: -model_integration full changed a brick ($dfull)"; fail=1; } ;;
   C3D6) # the fully integrated linear wedge locks in bending: 10.8 % stiffer than ccx on this mesh

@@ -48,14 +48,15 @@ static const Expect Expected[VI_ELEM_NUM_TYPES] = {
 
 /*
   The CalculiX rules (ccx 2.20 e_c3d.f, gauss.f), written here from those sources and not from element.c: points, and the
-  degree each integrates exactly (total on simplices, per direction on boxes, triangle x line on wedges). Plane elements
-  and the rod keep the full rules.
+  degree each integrates exactly (total on simplices, per direction on boxes, triangle x line on wedges). ccx expands the
+  3-node plane elements into C3D6 wedges (one point in the plane); the other plane elements and the rod keep the full
+  rules.
 */
 typedef struct {
   PetscInt nq, deg, deg_line;
 } RuleExpect;
 static const RuleExpect ExpectedCcx[VI_ELEM_NUM_TYPES] = {
-  {2, 3, 0}, {3, 2, 0}, {4, 3, 0}, {9, 5, 0}, {3, 2, 0}, {4, 3, 0}, {9, 5, 0}, /* T3D2, CPS3/4/8, CPE3/4/8 */
+  {2, 3, 0}, {1, 1, 0}, {4, 3, 0}, {9, 5, 0}, {1, 1, 0}, {4, 3, 0}, {9, 5, 0}, /* T3D2, CPS3/4/8, CPE3/4/8 (3-node: centroid) */
   {1, 1, 0},                                                                    /* C3D4: centroid */
   {4, 2, 0},                                                                    /* C3D10: 4 points */
   {8, 3, 0},                                                                    /* C3D8: 2x2x2 */
@@ -729,6 +730,11 @@ static void CcxRule(VIElementType t, PetscInt *nq, PetscReal x[], PetscReal w[])
 
   *nq = 0;
   switch (t) {
+  case VI_ELEM_CPS3:
+  case VI_ELEM_CPE3:
+    x[0] = x[1] = 1.0 / 3;
+    w[(*nq)++]  = 0.5;
+    break;
   case VI_ELEM_C3D4:
     x[0] = x[1] = x[2] = 0.25;
     w[(*nq)++]         = 1.0 / 6;
