@@ -15,10 +15,7 @@
       element exactly (C3D4 4 points, C3D10 14, C3D6 6, C3D15 21; the bricks as above).
   CPS3/CPE3 take 1 point under calculix, 3 under full; CPS4/CPE4 (2x2), CPS8/CPE8 (3x3) and T3D2 (exact) the same under both.
 */
-typedef enum {
-  VI_INTEGRATION_CALCULIX,
-  VI_INTEGRATION_FULL
-} VIIntegration;
+typedef enum { VI_INTEGRATION_CALCULIX, VI_INTEGRATION_FULL } VIIntegration;
 /* Option names of VIIntegration, for PetscOptionsEnum. */
 PETSC_EXTERN const char *const VIIntegrations[];
 

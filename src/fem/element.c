@@ -558,7 +558,8 @@ PetscErrorCode VIElementQuadrature(VIElementType type, VIIntegration integration
       xi[0] = xi[1] = xi[2] = 0.25;
       w[0]                  = 1.0 / 6.0;
       *nq                   = 1;
-    } else RuleTetrahedron(4, nq, xi, w);
+    } else
+      RuleTetrahedron(4, nq, xi, w);
     break;
   case VI_ELEM_C3D10:
     RuleTetrahedron(ccx ? 4 : 14, nq, xi, w);
@@ -695,8 +696,9 @@ static void Invert(PetscInt dim, const PetscReal J[], PetscReal *det, PetscReal 
   or negative corner masses on the quadratic tetrahedron, wedge and brick; HRZ keeps every mass positive and the total
   mass exact.
 */
-PetscErrorCode VIElementMatricesIntegrated(VIElementType type, VIIntegration integration, PetscInt sdim, const PetscReal coords[], const VIMaterial *mat,
-                                           PetscReal thickness, PetscBool lumped, PetscReal Ke[], PetscReal Me[], PetscReal *volume)
+PetscErrorCode VIElementMatricesIntegrated(VIElementType type, VIIntegration integration, PetscInt sdim, const PetscReal coords[],
+                                           const VIMaterial *mat, PetscReal thickness, PetscBool lumped, PetscReal Ke[], PetscReal Me[],
+                                           PetscReal *volume)
 {
   PetscReal xq[3 * VI_ELEM_MAX_QUAD], wq[VI_ELEM_MAX_QUAD];
   PetscReal N[VI_ELEM_MAX_NODES], dN[3 * VI_ELEM_MAX_NODES], dNdx[3 * VI_ELEM_MAX_NODES];

@@ -18,7 +18,6 @@ struct _p_VIModel {
   VIMesh       mesh;
   VIMaterial   default_mat; /* elements without a section */
   PetscBool    young_set, density_set, lumped, setup;
-  VIIntegration integration; /* quadrature of the element matrices */
   char        *clamp_sets[VI_MAX_CLAMP_SETS];
   PetscInt     num_clamp_sets;
   PetscInt     dim, num_nodes, num_orphans;
@@ -27,6 +26,9 @@ struct _p_VIModel {
   PetscInt     rstart, num_local, num_global, block_size;
   PetscReal    total_mass;
   Mat          K, M;
+
+  /* quadrature of the element matrices */
+  VIIntegration integration;
 };
 
 struct _p_VIModal {

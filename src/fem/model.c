@@ -80,10 +80,11 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
                                     "VIModelSetFromOptions", model->clamp_sets, &model->num_clamp_sets, NULL));
   PetscCall(PetscOptionsBool("-model_lumped_mass", "Use a lumped (HRZ) mass matrix instead of the consistent one", "VIModelSetFromOptions",
                              model->lumped, &model->lumped, NULL));
-  PetscCall(PetscOptionsEnum("-model_integration",
-                             "Quadrature of the element stiffness and mass: calculix = the rule CalculiX/Abaqus use for each element name (C3D4 1 "
-                             "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27, CPS3/CPE3 1), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21, CPS3/CPE3 3)",
-                             "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-model_integration",
+      "Quadrature of the element stiffness and mass: calculix = the rule CalculiX/Abaqus use for each element name (C3D4 1 "
+      "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27, CPS3/CPE3 1), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21, CPS3/CPE3 3)",
+      "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
   PetscOptionsEnd();
   if (model->young_set)
     PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_young: got %g, expected a positive Young's modulus", (double)mat->young);

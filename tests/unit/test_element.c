@@ -1,4 +1,5 @@
-/* Unit test of the element library: type table, shape functions, quadrature (full and CalculiX rules), element stiffness and mass, patch tests, bad input. */
+/* Unit test of the element library: type table, shape functions, quadrature (full and CalculiX rules), element stiffness and mass, patch tests, bad
+ * input. */
 #include "fem/femimpl.h"
 #include <petscksp.h>
 
@@ -423,7 +424,7 @@ static PetscErrorCode RandomPoint(Domain dom, PetscRandom rnd, PetscReal xi[])
 
 /* ---------------------------------------------------------------- material, geometry */
 
-static const VIMaterial Steel = {"steel", 200.0, 0.3, 7.8};
+static const VIMaterial Steel     = {"steel", 200.0, 0.3, 7.8};
 static const PetscReal  Thickness = 0.7; /* plane thickness; also the rod area */
 
 /* Voigt D (row stride 6) with engineering shear strains: (xx, yy, xy) in a plane, (xx, yy, zz, yz, xz, xy) in 3D. */
@@ -780,8 +781,10 @@ static PetscErrorCode ReferenceMatrices(VIElementType t, const PetscReal X[], Pe
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(3 * 216, &xq, 216, &wq));
-  if (Rule == VI_INTEGRATION_CALCULIX && !MassExact(t)) CcxRule(t, &nq, xq, wq);
-  else ReferenceRule(ex->dom, &nq, xq, wq);
+  if (Rule == VI_INTEGRATION_CALCULIX && !MassExact(t))
+    CcxRule(t, &nq, xq, wq);
+  else
+    ReferenceRule(ex->dom, &nq, xq, wq);
   VoigtD(t, &Steel, D, &nv);
   PetscCall(PetscArrayzero(Ke, ndof * ndof));
   PetscCall(PetscArrayzero(Me, ndof * ndof));
@@ -933,7 +936,8 @@ static PetscErrorCode CheckMass(VIElementType t, PetscInt sdim)
 
     for (PetscInt a = 0; a < nn; a++) rank += lambda[a] > 1e-12 * lambda[nn - 1];
     PetscCheck(rank == PetscMin(nn, RuleExpected(t).nq) && lambda[0] > -1e-12 * lambda[nn - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "%s: the %" PetscInt_FMT "-point mass has rank %" PetscInt_FMT " (smallest eigenvalue %g), expected %" PetscInt_FMT " and no negative one",
+               "%s: the %" PetscInt_FMT "-point mass has rank %" PetscInt_FMT " (smallest eigenvalue %g), expected %" PetscInt_FMT
+               " and no negative one",
                label, RuleExpected(t).nq, rank, (double)lambda[0], PetscMin(nn, RuleExpected(t).nq));
   }
   PetscCall(Record(CHK_MASS, label, e_mass));

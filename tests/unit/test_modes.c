@@ -1,4 +1,5 @@
-/* Verification of the parent model's modal analysis: rod (exact), cantilever plate (Euler–Bernoulli, 1 vs N ranks), Rotor 37 blade (ccx 2.20 and seed 000 §5.3).
+/* Verification of the parent model's modal analysis: rod (exact), cantilever plate (Euler–Bernoulli, 1 vs N ranks), Rotor 37 blade (ccx 2.20 and seed
+ * 000 §5.3).
  */
 #include <vicms.h>
 #include <slepcsys.h>
@@ -161,7 +162,8 @@ static PetscErrorCode TestBlade(PetscBool *skipped)
   PetscCall(PetscOptionsSetValue(NULL, "-mesh_file", path));
   PetscCall(ComputeFrequencies(PETSC_COMM_WORLD, 3, f, NULL, &ndofs));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "blade: %" PetscInt_FMT " DOFs, f1 = %.7f Hz (ccx 2.20: %.7f Hz, rel. diff %.2e; seed: %.2f Hz, rel. diff %.2e), f2 = %.4f, f3 = %.4f\n",
+                        "blade: %" PetscInt_FMT
+                        " DOFs, f1 = %.7f Hz (ccx 2.20: %.7f Hz, rel. diff %.2e; seed: %.2f Hz, rel. diff %.2e), f2 = %.4f, f3 = %.4f\n",
                         ndofs, (double)f[0], (double)ccx, (double)(PetscAbsReal(f[0] - ccx) / ccx), (double)seed,
                         (double)(PetscAbsReal(f[0] - seed) / seed), (double)f[1], (double)f[2]));
   PetscCheck(ndofs == 61098, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "blade has %" PetscInt_FMT " free DOFs, expected 61098", ndofs);
