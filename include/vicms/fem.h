@@ -7,7 +7,21 @@
 /* ---------------------------------------------------------------- elements */
 
 /*
-  VIElementMatrices - stiffness and mass matrices of one isoparametric element, linear isotropic elasticity.
+  VIIntegration - the quadrature rule of the element matrices (stiffness and mass alike).
+    VI_INTEGRATION_CALCULIX (default, option value "calculix"): the rule CalculiX ccx uses for the Abaqus element name,
+      the integration-point counts of the Abaqus library: C3D4 1 point, C3D10 4, C3D8 8, C3D20 27, C3D6 2, C3D15 9; a deck
+      gives the frequencies ccx gives.
+    VI_INTEGRATION_FULL ("full"): vicms's exact rules, which integrate the mass N^T N and the stiffness of an undistorted
+      element exactly (C3D4 4 points, C3D10 14, C3D6 6, C3D15 21; the bricks as above).
+  CPS3/CPE3 take 1 point under calculix, 3 under full; CPS4/CPE4 (2x2), CPS8/CPE8 (3x3) and T3D2 (exact) the same under both.
+*/
+typedef enum { VI_INTEGRATION_CALCULIX, VI_INTEGRATION_FULL } VIIntegration;
+/* Option names of VIIntegration, for PetscOptionsEnum. */
+PETSC_EXTERN const char *const VIIntegrations[];
+
+/*
+  VIElementMatricesIntegrated - stiffness and mass matrices of one isoparametric element, linear isotropic elasticity,
+  integrated by the rule of integration (see VIIntegration).
 
   Not collective.
 
@@ -27,10 +41,14 @@
 
   Plane stress or plane strain follows from the type (CPS* or CPE*).
 
-  Errors: PETSC_ERR_USER_INPUT for a degenerate or inverted element (Jacobian determinant at a quadrature point not
-  positive relative to the size of J: det J <= 1e-12 times the product of its column lengths), for E <= 0, rho < 0,
+  Errors: PETSC_ERR_USER_INPUT for a degenerate or inverted element (Jacobian determinant at a quadrature point of the
+  rule not positive relative to the size of J: det J <= 1e-12 times the product of its column lengths), for E <= 0, rho < 0,
   nu outside (-1, 0.5) or a thickness/area <= 0; PETSC_ERR_ARG_WRONG when sdim does not suit the type.
 */
+PETSC_EXTERN PetscErrorCode VIElementMatricesIntegrated(VIElementType type, VIIntegration integration, PetscInt sdim, const PetscReal coords[],
+                                                        const VIMaterial *mat, PetscReal thickness, PetscBool lumped, PetscReal Ke[], PetscReal Me[],
+                                                        PetscReal *volume);
+/* VIElementMatricesIntegrated with the default integration, VI_INTEGRATION_CALCULIX. */
 PETSC_EXTERN PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscReal coords[], const VIMaterial *mat, PetscReal thickness,
                                               PetscBool lumped, PetscReal Ke[], PetscReal Me[], PetscReal *volume);
 
@@ -47,6 +65,8 @@ typedef struct _p_VIModel *VIModel;
 PETSC_EXTERN PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model);
 PETSC_EXTERN PetscErrorCode VIModelSetMesh(VIModel model, VIMesh mesh);
 PETSC_EXTERN PetscErrorCode VIModelSetFromOptions(VIModel model);
+/* The element integration (default VI_INTEGRATION_CALCULIX; option -model_integration); before VIModelSetUp. */
+PETSC_EXTERN PetscErrorCode VIModelSetIntegration(VIModel model, VIIntegration integration);
 PETSC_EXTERN PetscErrorCode VIModelSetUp(VIModel model);
 PETSC_EXTERN PetscErrorCode VIModelView(VIModel model, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIModelDestroy(VIModel *model);

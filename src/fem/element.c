@@ -496,23 +496,39 @@ static void RuleProduct(PetscInt da, PetscInt na, const PetscReal xa[], const Pe
   }
 }
 
-/*
-  VIElementQuadrature - the quadrature rule of an element type: nq points xi (nq x ref_dim) and weights w on the
-  reference element; the buffers must hold VI_ELEM_MAX_QUAD (27) points.
+const char *const VIIntegrations[] = {"calculix", "full", "VIIntegration", "VI_INTEGRATION_", NULL};
 
-  Each rule integrates the consistent mass (N^T N, degree 2p in the reference coordinates) and the stiffness
+/*
+  VIElementQuadrature - the quadrature rule of an element type under an integration choice: nq points xi (nq x ref_dim)
+  and weights w on the reference element; the buffers must hold VI_ELEM_MAX_QUAD (27) points. Stiffness and mass use the
+  same rule.
+
+  VI_INTEGRATION_CALCULIX, the default, gives each Abaqus element name the rule CalculiX ccx 2.20 uses for it
+  (e_c3d.f and gauss.f: the integration-point counts are those of the Abaqus element library), so that a deck gives the
+  same K, M and frequencies in vicms and in ccx:
+    C3D4 1 point (centroid, weight 1/6); C3D10 4 points (degree 2); C3D8 2x2x2 Gauss; C3D20 3x3x3 Gauss;
+    C3D6 2 points (triangle centroid x 2-point Gauss); C3D15 9 points (3-point triangle x 3-point Gauss);
+    CPS3/CPE3 1 point (ccx expands them into C3D6 wedges: the centroid in the plane).
+  The mass of C3D4, C3D10, C3D6, C3D15, CPS3 and CPE3 is then under-integrated (each element mass matrix is singular,
+  the assembled one is not), which is what those codes do. CPS4/CPE4, CPS8/CPE8 and the rod keep the rules below.
+
+  VI_INTEGRATION_FULL integrates the consistent mass (N^T N, degree 2p in the reference coordinates) and the stiffness
   (degree 2p-2) exactly on undistorted elements, whose Jacobian is constant:
     T3D2 2-point Gauss (degree 3); CPS3/CPE3 3-point (degree 2); CPS4/CPE4 2x2 Gauss; CPS8/CPE8 3x3 Gauss;
     C3D4 4-point (degree 2); C3D10 14-point (degree 5); C3D8 2x2x2 Gauss; C3D20 3x3x3 Gauss;
     C3D6 3-point triangle x 2-point Gauss; C3D15 7-point triangle (degree 5) x 3-point Gauss.
-  Full integration also keeps the stiffness free of zero-energy modes other than the rigid-body motions.
+  Both keep the stiffness free of zero-energy modes other than the rigid-body motions; the full wedges are stiffer in
+  bending (C3D6 locks: 11 % on a cantilever of 2 x 2 x 10 cells) and the full tetrahedra's masses are exact.
 */
-PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal xi[], PetscReal w[])
+PetscErrorCode VIElementQuadrature(VIElementType type, VIIntegration integration, PetscInt *nq, PetscReal xi[], PetscReal w[])
 {
-  PetscReal xa[VI_ELEM_MAX_QUAD * 2], wa[VI_ELEM_MAX_QUAD], xl[3], wl[3];
-  PetscInt  na;
+  PetscReal       xa[VI_ELEM_MAX_QUAD * 2], wa[VI_ELEM_MAX_QUAD], xl[3], wl[3];
+  PetscInt        na;
+  const PetscBool ccx = integration == VI_INTEGRATION_CALCULIX ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
+  PetscCheck(integration == VI_INTEGRATION_CALCULIX || integration == VI_INTEGRATION_FULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown integration %d", (int)integration);
   switch (type) {
   case VI_ELEM_T3D2:
     RuleLine(2, xi, w);
@@ -520,8 +536,14 @@ PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal x
     break;
   case VI_ELEM_CPS3:
   case VI_ELEM_CPE3:
-    RuleTriangle(3, xi, w);
-    *nq = 3;
+    if (ccx) {
+      xi[0] = xi[1] = 1.0 / 3.0;
+      w[0]          = 0.5;
+      *nq           = 1;
+    } else {
+      RuleTriangle(3, xi, w);
+      *nq = 3;
+    }
     break;
   case VI_ELEM_CPS4:
   case VI_ELEM_CPE4:
@@ -532,10 +554,15 @@ PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal x
     RuleProduct(1, na, xl, wl, na, xl, wl, nq, xi, w);
     break;
   case VI_ELEM_C3D4:
-    RuleTetrahedron(4, nq, xi, w);
+    if (ccx) {
+      xi[0] = xi[1] = xi[2] = 0.25;
+      w[0]                  = 1.0 / 6.0;
+      *nq                   = 1;
+    } else
+      RuleTetrahedron(4, nq, xi, w);
     break;
   case VI_ELEM_C3D10:
-    RuleTetrahedron(14, nq, xi, w);
+    RuleTetrahedron(ccx ? 4 : 14, nq, xi, w);
     break;
   case VI_ELEM_C3D8:
   case VI_ELEM_C3D20: {
@@ -547,14 +574,22 @@ PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal x
     RuleProduct(2, n2, xa, wa, na, xl, wl, nq, xi, w);
   } break;
   case VI_ELEM_C3D6:
-    RuleTriangle(3, xa, wa);
-    RuleLine(2, xl, wl);
-    RuleProduct(2, 3, xa, wa, 2, xl, wl, nq, xi, w);
+    if (ccx) {
+      xa[0] = xa[1] = 1.0 / 3.0;
+      wa[0]         = 0.5;
+      RuleLine(2, xl, wl);
+      RuleProduct(2, 1, xa, wa, 2, xl, wl, nq, xi, w);
+    } else {
+      RuleTriangle(3, xa, wa);
+      RuleLine(2, xl, wl);
+      RuleProduct(2, 3, xa, wa, 2, xl, wl, nq, xi, w);
+    }
     break;
   case VI_ELEM_C3D15:
-    RuleTriangle(7, xa, wa);
+    na = ccx ? 3 : 7;
+    RuleTriangle(na, xa, wa);
     RuleLine(3, xl, wl);
-    RuleProduct(2, 7, xa, wa, 3, xl, wl, nq, xi, w);
+    RuleProduct(2, na, xa, wa, 3, xl, wl, nq, xi, w);
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown element type %d", (int)type);
@@ -648,7 +683,8 @@ static void Invert(PetscInt dim, const PetscReal J[], PetscReal *det, PetscReal 
 }
 
 /*
-  VIElementMatrices - stiffness and mass matrices of one isoparametric element, linear isotropic elasticity.
+  VIElementMatricesIntegrated - stiffness and mass matrices of one isoparametric element, linear isotropic elasticity,
+  integrated by the rule VIElementQuadrature gives for the integration choice.
 
   Not collective. The contract (inputs, layout, errors) is in include/vicms/fem.h.
 
@@ -660,8 +696,9 @@ static void Invert(PetscInt dim, const PetscReal J[], PetscReal *det, PetscReal 
   or negative corner masses on the quadratic tetrahedron, wedge and brick; HRZ keeps every mass positive and the total
   mass exact.
 */
-PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscReal coords[], const VIMaterial *mat, PetscReal thickness,
-                                 PetscBool lumped, PetscReal Ke[], PetscReal Me[], PetscReal *volume)
+PetscErrorCode VIElementMatricesIntegrated(VIElementType type, VIIntegration integration, PetscInt sdim, const PetscReal coords[],
+                                           const VIMaterial *mat, PetscReal thickness, PetscBool lumped, PetscReal Ke[], PetscReal Me[],
+                                           PetscReal *volume)
 {
   PetscReal xq[3 * VI_ELEM_MAX_QUAD], wq[VI_ELEM_MAX_QUAD];
   PetscReal N[VI_ELEM_MAX_NODES], dN[3 * VI_ELEM_MAX_NODES], dNdx[3 * VI_ELEM_MAX_NODES];
@@ -698,7 +735,7 @@ PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscR
   lambda = mat->young * mat->poisson / ((1 + mat->poisson) * (1 - 2 * mat->poisson));
   if (dim == 2 && !IsPlaneStrain(type)) lambda = mat->young * mat->poisson / (1 - mat->poisson * mat->poisson);
 
-  PetscCall(VIElementQuadrature(type, &nq, xq, wq));
+  PetscCall(VIElementQuadrature(type, integration, &nq, xq, wq));
   if (Ke) PetscCall(PetscArrayzero(Ke, ndof * ndof));
   PetscCall(PetscArrayzero(mass, nn * nn));
   for (PetscInt q = 0; q < nq; q++) {
@@ -767,5 +804,14 @@ PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscR
       }
   }
   if (volume) *volume = vol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VIElementMatrices - VIElementMatricesIntegrated with the default integration, VI_INTEGRATION_CALCULIX. */
+PetscErrorCode VIElementMatrices(VIElementType type, PetscInt sdim, const PetscReal coords[], const VIMaterial *mat, PetscReal thickness,
+                                 PetscBool lumped, PetscReal Ke[], PetscReal Me[], PetscReal *volume)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIElementMatricesIntegrated(type, VI_INTEGRATION_CALCULIX, sdim, coords, mat, thickness, lumped, Ke, Me, volume));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

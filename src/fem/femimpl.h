@@ -9,8 +9,9 @@
 #define VI_MAX_CLAMP_SETS    32
 #define VI_MAX_QUADRATURE    27
 
-/* Quadrature rule of an element type: nq points xi (nq x ref_dim) and weights w; arrays hold VI_MAX_QUADRATURE points. */
-PETSC_INTERN PetscErrorCode VIElementQuadrature(VIElementType type, PetscInt *nq, PetscReal xi[], PetscReal w[]);
+/* Quadrature rule of an element type under an integration: nq points xi (nq x ref_dim) and weights w; arrays hold
+   VI_MAX_QUADRATURE points. */
+PETSC_INTERN PetscErrorCode VIElementQuadrature(VIElementType type, VIIntegration integration, PetscInt *nq, PetscReal xi[], PetscReal w[]);
 
 struct _p_VIModel {
   MPI_Comm     comm;
@@ -25,6 +26,9 @@ struct _p_VIModel {
   PetscInt     rstart, num_local, num_global, block_size;
   PetscReal    total_mass;
   Mat          K, M;
+
+  /* quadrature of the element matrices */
+  VIIntegration integration;
 };
 
 struct _p_VIModal {

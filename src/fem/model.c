@@ -47,6 +47,22 @@ PetscErrorCode VIModelGetMesh(VIModel model, VIMesh *mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  VIModelSetIntegration - the quadrature of the element matrices: VI_INTEGRATION_CALCULIX (default) gives each element
+  name the rule of CalculiX and Abaqus, VI_INTEGRATION_FULL vicms's exact rules.
+
+  Logically collective; before VIModelSetUp.
+*/
+PetscErrorCode VIModelSetIntegration(VIModel model, VIIntegration integration)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!model->setup, model->comm, PETSC_ERR_ORDER, "Set the integration before VIModelSetUp()");
+  PetscCheck(integration == VI_INTEGRATION_CALCULIX || integration == VI_INTEGRATION_FULL, model->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown integration %d", (int)integration);
+  model->integration = integration;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelSetFromOptions(VIModel model)
 {
   VIMaterial *mat = &model->default_mat;
@@ -64,6 +80,11 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
                                     "VIModelSetFromOptions", model->clamp_sets, &model->num_clamp_sets, NULL));
   PetscCall(PetscOptionsBool("-model_lumped_mass", "Use a lumped (HRZ) mass matrix instead of the consistent one", "VIModelSetFromOptions",
                              model->lumped, &model->lumped, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-model_integration",
+      "Quadrature of the element stiffness and mass: calculix = the rule CalculiX/Abaqus use for each element name (C3D4 1 "
+      "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27, CPS3/CPE3 1), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21, CPS3/CPE3 3)",
+      "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
   PetscOptionsEnd();
   if (model->young_set)
     PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_young: got %g, expected a positive Young's modulus", (double)mat->young);
@@ -270,7 +291,7 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
         idx[k * dim + d]    = model->node_dof[nodes[k] * dim + d];
       }
     ndof = nen * dim;
-    ierr = VIElementMatrices(type, dim, coords, mat, thickness, model->lumped, Ke, Me, &volume);
+    ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, Ke, Me, &volume);
     if (ierr) {
       const char *text = NULL, *specific = NULL;
       PetscErrorMessage(ierr, &text, (char **)&specific);
@@ -405,8 +426,8 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT
                                    " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT "..%" PetscInt_FMT
-                                   " on %d rank%s\n",
+                                   " on %d rank%s; %s integration\n",
                                    model->num_global, nclamped, model->lumped ? "lumped" : "consistent", (double)model->total_mass, info.nz_used,
-                                   minl, maxl, size, size > 1 ? "s" : ""));
+                                   minl, maxl, size, size > 1 ? "s" : "", VIIntegrations[model->integration]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,5 @@
-/* Unit test of the element library: type table, shape functions, quadrature, element stiffness and mass, patch tests, bad input. */
+/* Unit test of the element library: type table, shape functions, quadrature (full and CalculiX rules), element stiffness and mass, patch tests, bad
+ * input. */
 #include "fem/femimpl.h"
 #include <petscksp.h>
 
@@ -44,6 +45,25 @@ static const Expect Expected[VI_ELEM_NUM_TYPES] = {
   {"C3D20", 20, 3, 8, 3, DOM_HEX,   2, 0, 27, 5, 0, EdgesHex20},
   {"C3D6",  6,  3, 6, 3, DOM_WEDGE, 1, 0, 6,  2, 3, NULL},
   {"C3D15", 15, 3, 6, 3, DOM_WEDGE, 2, 0, 21, 5, 5, EdgesWedge15},
+};
+
+/*
+  The CalculiX rules (ccx 2.20 e_c3d.f, gauss.f), written here from those sources and not from element.c: points, and the
+  degree each integrates exactly (total on simplices, per direction on boxes, triangle x line on wedges). ccx expands the
+  3-node plane elements into C3D6 wedges (one point in the plane); the other plane elements and the rod keep the full
+  rules.
+*/
+typedef struct {
+  PetscInt nq, deg, deg_line;
+} RuleExpect;
+static const RuleExpect ExpectedCcx[VI_ELEM_NUM_TYPES] = {
+  {2, 3, 0}, {1, 1, 0}, {4, 3, 0}, {9, 5, 0}, {1, 1, 0}, {4, 3, 0}, {9, 5, 0}, /* T3D2, CPS3/4/8, CPE3/4/8 (3-node: centroid) */
+  {1, 1, 0},                                                                    /* C3D4: centroid */
+  {4, 2, 0},                                                                    /* C3D10: 4 points */
+  {8, 3, 0},                                                                    /* C3D8: 2x2x2 */
+  {27, 5, 0},                                                                   /* C3D20: 3x3x3 */
+  {2, 1, 3},                                                                    /* C3D6: triangle centroid x 2-point Gauss */
+  {9, 2, 5},                                                                    /* C3D15: 3-point triangle x 3-point Gauss */
 };
 
 static const PetscReal CornersLine[]  = {-1, 1};
@@ -134,14 +154,43 @@ static const char     *CheckName[CHK_NUM] = {"reference-node table (exact)",
                                              "consistent mass sum = rho V",
                                              "lumped mass sum = rho V, HRZ shape",
                                              "volume of affine element",
-                                             "affine Me vs 6-pt reference rule",
-                                             "affine Ke vs B^T D B, 6-pt rule",
+                                             "Me vs reference (affine; ccx: +distorted)",
+                                             "Ke vs B^T D B (affine; ccx: +distorted)",
                                              "Ke r = 0 for rigid modes",
                                              "u^T K u = V eps:D:eps",
                                              "patch test interior displacement",
                                              "T3D2 closed form"};
 static const PetscReal CheckTol[CHK_NUM]  = {0, 1e-14, 1e-14, 1e-8, 1e-13, 1e-13, 1e-12, 1e-12, 1e-12, 1e-12, 1e-12, 1e-10, 1e-10, 1e-10, 1e-14};
 static PetscReal       Worst[CHK_NUM];
+
+static const VIMaterial Steel;
+
+/* The integration under test: every check runs once with each. */
+static VIIntegration Rule = VI_INTEGRATION_FULL;
+
+static RuleExpect RuleExpected(VIElementType t)
+{
+  const RuleExpect full = {Expected[t].nq, Expected[t].deg, Expected[t].deg_line};
+
+  return Rule == VI_INTEGRATION_FULL ? full : ExpectedCcx[t];
+}
+
+/* The rule under test integrates the mass N^T N of an undistorted element exactly. */
+static PetscBool MassExact(VIElementType t)
+{
+  const RuleExpect r = RuleExpected(t);
+
+  return (r.deg >= 2 * Expected[t].order && (Expected[t].dom != DOM_WEDGE || r.deg_line >= 2 * Expected[t].order)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The element matrices under the integration under test. */
+static PetscErrorCode ElementMatrices(VIElementType t, PetscInt sdim, const PetscReal X[], PetscReal thickness, PetscBool lumped, PetscReal Ke[],
+                                      PetscReal Me[], PetscReal *V)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIElementMatricesIntegrated(t, Rule, sdim, X, &Steel, thickness, lumped, Ke, Me, V));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Fail with a message when an error exceeds its tolerance (NaN fails too), and keep the worst error for the summary. */
 static PetscErrorCode Record(Check c, const char *elem, PetscReal err)
@@ -609,32 +658,32 @@ static PetscErrorCode CheckShape(VIElementType t, PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool Claimed(const Expect *ex, const PetscInt e[])
+static PetscBool Claimed(const Expect *ex, const RuleExpect *r, const PetscInt e[])
 {
   switch (ex->dom) {
   case DOM_TRI:
   case DOM_TET:
-    return e[0] + e[1] + e[2] <= ex->deg ? PETSC_TRUE : PETSC_FALSE;
+    return e[0] + e[1] + e[2] <= r->deg ? PETSC_TRUE : PETSC_FALSE;
   case DOM_WEDGE:
-    return (e[0] + e[1] <= ex->deg && e[2] <= ex->deg_line) ? PETSC_TRUE : PETSC_FALSE;
+    return (e[0] + e[1] <= r->deg && e[2] <= r->deg_line) ? PETSC_TRUE : PETSC_FALSE;
   default:
-    return (e[0] <= ex->deg && e[1] <= ex->deg && e[2] <= ex->deg) ? PETSC_TRUE : PETSC_FALSE;
+    return (e[0] <= r->deg && e[1] <= r->deg && e[2] <= r->deg) ? PETSC_TRUE : PETSC_FALSE;
   }
 }
 
 static PetscErrorCode CheckQuadrature(VIElementType t)
 {
-  const Expect  *ex = &Expected[t];
-  const PetscInt d  = ex->rdim;
-  PetscReal      xq[3 * MAXQ], wq[MAXQ], err = 0;
-  PetscInt       nq, nmono = 0;
+  const Expect    *ex = &Expected[t];
+  const RuleExpect r  = RuleExpected(t);
+  const PetscInt   d  = ex->rdim;
+  PetscReal        xq[3 * MAXQ], wq[MAXQ], err = 0;
+  PetscInt         nq, nmono = 0;
 
   PetscFunctionBeginUser;
-  /* the claim must cover N^T N (degree 2 order) for the mass; the stiffness needs less */
-  PetscCheck(ex->deg >= 2 * ex->order && (ex->dom != DOM_WEDGE || ex->deg_line >= 2 * ex->order), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "%s: claimed degree too low", ex->name);
-  PetscCall(VIElementQuadrature(t, &nq, xq, wq));
-  PetscCheck(nq == ex->nq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " quadrature points, expected %" PetscInt_FMT, ex->name, nq, ex->nq);
+  /* the full rules' claim must cover N^T N (degree 2 order) for the mass; the stiffness needs less */
+  if (Rule == VI_INTEGRATION_FULL) PetscCheck(MassExact(t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: claimed degree too low", ex->name);
+  PetscCall(VIElementQuadrature(t, Rule, &nq, xq, wq));
+  PetscCheck(nq == r.nq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " quadrature points, expected %" PetscInt_FMT, ex->name, nq, r.nq);
   for (PetscInt q = 0; q < nq; q++) {
     PetscCheck(wq[q] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: quadrature weight %" PetscInt_FMT " is %g, not positive", ex->name, q, (double)wq[q]);
     for (PetscInt k = 0; k < d; k++) {
@@ -650,7 +699,7 @@ static PetscErrorCode CheckQuadrature(VIElementType t)
         const PetscInt e[3] = {e0, e1, e2};
         PetscReal      s    = 0;
 
-        if (!Claimed(ex, e)) continue;
+        if (!Claimed(ex, &r, e)) continue;
         for (PetscInt q = 0; q < nq; q++) s += wq[q] * Monomial(d, e, &xq[q * d]);
         err = PetscMax(err, PetscAbsReal(s - ExactMoment(ex->dom, e)));
         nmono++;
@@ -660,16 +709,68 @@ static PetscErrorCode CheckQuadrature(VIElementType t)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "%-6s quad   : %2" PetscInt_FMT " points, positive weights, degree %" PetscInt_FMT " (triangle) x %" PetscInt_FMT
                           " (line): %" PetscInt_FMT " monomials, error %.1e\n",
-                          ex->name, nq, ex->deg, ex->deg_line, nmono, (double)err));
+                          ex->name, nq, r.deg, r.deg_line, nmono, (double)err));
   else
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "%-6s quad   : %2" PetscInt_FMT " points, positive weights, degree %" PetscInt_FMT " %s: %" PetscInt_FMT
                           " monomials, error %.1e\n",
-                          ex->name, nq, ex->deg, (ex->dom == DOM_TRI || ex->dom == DOM_TET) ? "(total)" : "(per direction)", nmono, (double)err));
+                          ex->name, nq, r.deg, (ex->dom == DOM_TRI || ex->dom == DOM_TET) ? "(total)" : "(per direction)", nmono, (double)err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Independent Ke = sum w det B^T D B (Voigt) and Me = rho sum w det N^T N with the 6-point reference rule. */
+/*
+  The CalculiX points of the element types whose CalculiX rule differs from the full one, from ccx's gauss.f (gauss3d4,
+  gauss3d5, gauss3d7, gauss3d8) in exact form: the tetrahedron centroid (weight 1/6); the 4 points (b,a,a), (a,b,a),
+  (a,a,b), (a,a,a), a = (5 - sqrt 5)/20, b = (5 + 3 sqrt 5)/20 (weight 1/24); the triangle centroid at zeta = -+1/sqrt 3
+  (weight 1/2); the points (1/6,1/6), (2/3,1/6), (1/6,2/3) at zeta = -sqrt(3/5), 0, sqrt(3/5) (weights 1/6 x 5/9, 8/9, 5/9).
+*/
+static void CcxRule(VIElementType t, PetscInt *nq, PetscReal x[], PetscReal w[])
+{
+  const PetscReal a = (5 - PetscSqrtReal(5.0)) / 20, b = (5 + 3 * PetscSqrtReal(5.0)) / 20, g2 = 1 / PetscSqrtReal(3.0), g3 = PetscSqrtReal(0.6);
+  const PetscReal tri[3][2] = {{1.0 / 6, 1.0 / 6}, {2.0 / 3, 1.0 / 6}, {1.0 / 6, 2.0 / 3}}, z3[3] = {-g3, 0, g3}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+
+  *nq = 0;
+  switch (t) {
+  case VI_ELEM_CPS3:
+  case VI_ELEM_CPE3:
+    x[0] = x[1] = 1.0 / 3;
+    w[(*nq)++]  = 0.5;
+    break;
+  case VI_ELEM_C3D4:
+    x[0] = x[1] = x[2] = 0.25;
+    w[(*nq)++]         = 1.0 / 6;
+    break;
+  case VI_ELEM_C3D10:
+    for (PetscInt q = 0; q < 4; q++) {
+      for (PetscInt k = 0; k < 3; k++) x[3 * q + k] = (k == q) ? b : a;
+      w[(*nq)++] = 1.0 / 24;
+    }
+    break;
+  case VI_ELEM_C3D6:
+    for (PetscInt q = 0; q < 2; q++) {
+      x[3 * q] = x[3 * q + 1] = 1.0 / 3;
+      x[3 * q + 2]            = q ? g2 : -g2;
+      w[(*nq)++]              = 0.5;
+    }
+    break;
+  case VI_ELEM_C3D15:
+    for (PetscInt j = 0; j < 3; j++)
+      for (PetscInt i = 0; i < 3; i++) {
+        x[3 * (*nq) + 0] = tri[i][0];
+        x[3 * (*nq) + 1] = tri[i][1];
+        x[3 * (*nq) + 2] = z3[j];
+        w[(*nq)++]       = w3[j] / 6;
+      }
+    break;
+  default:
+    break;
+  }
+}
+
+/*
+  Independent Ke = sum w det B^T D B (Voigt) and Me = rho sum w det N^T N with the 6-point reference rule, or with
+  ccx's own points when the CalculiX rule under test under-integrates the element.
+*/
 static PetscErrorCode ReferenceMatrices(VIElementType t, const PetscReal X[], PetscReal Ke[], PetscReal Me[])
 {
   const Expect  *ex = &Expected[t];
@@ -680,7 +781,10 @@ static PetscErrorCode ReferenceMatrices(VIElementType t, const PetscReal X[], Pe
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc2(3 * 216, &xq, 216, &wq));
-  ReferenceRule(ex->dom, &nq, xq, wq);
+  if (Rule == VI_INTEGRATION_CALCULIX && !MassExact(t))
+    CcxRule(t, &nq, xq, wq);
+  else
+    ReferenceRule(ex->dom, &nq, xq, wq);
   VoigtD(t, &Steel, D, &nv);
   PetscCall(PetscArrayzero(Ke, ndof * ndof));
   PetscCall(PetscArrayzero(Me, ndof * ndof));
@@ -789,8 +893,8 @@ static PetscErrorCode CheckMass(VIElementType t, PetscInt sdim)
     Vexact = Thickness * L;
   } else
     ElementCoordinates(t, PETSC_TRUE, X);
-  PetscCall(VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_FALSE, NULL, Me, &V));
-  PetscCall(VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_TRUE, NULL, Ml, &Vl));
+  PetscCall(ElementMatrices(t, sdim, X, Thickness, PETSC_FALSE, NULL, Me, &V));
+  PetscCall(ElementMatrices(t, sdim, X, Thickness, PETSC_TRUE, NULL, Ml, &Vl));
   PetscCheck(V == Vl && V > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: volume %g (consistent) vs %g (lumped)", label, (double)V, (double)Vl);
   for (PetscInt i = 0; i < d; i++) {
     PetscReal sc = 0, sl = 0, ratio = -1;
@@ -823,8 +927,19 @@ static PetscErrorCode CheckMass(VIElementType t, PetscInt sdim)
     e_lumped = PetscMax(e_lumped, PetscAbsReal(sl - Steel.density * V) / (Steel.density * V));
   }
   PetscCall(SymmetricEigenvalues(nn, Ms, lambda));
-  PetscCheck(lambda[0] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: consistent mass not positive definite (smallest eigenvalue %g)", label,
-             (double)lambda[0]);
+  if (MassExact(t) || t == VI_ELEM_T3D2) {
+    PetscCheck(lambda[0] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: consistent mass not positive definite (smallest eigenvalue %g)", label,
+               (double)lambda[0]);
+  } else {
+    /* an under-integrating rule of nq < nn points gives a mass of rank nq: one rank-one term N N^T per point */
+    PetscInt rank = 0;
+
+    for (PetscInt a = 0; a < nn; a++) rank += lambda[a] > 1e-12 * lambda[nn - 1];
+    PetscCheck(rank == PetscMin(nn, RuleExpected(t).nq) && lambda[0] > -1e-12 * lambda[nn - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: the %" PetscInt_FMT "-point mass has rank %" PetscInt_FMT " (smallest eigenvalue %g), expected %" PetscInt_FMT
+               " and no negative one",
+               label, RuleExpected(t).nq, rank, (double)lambda[0], PetscMin(nn, RuleExpected(t).nq));
+  }
   PetscCall(Record(CHK_MASS, label, e_mass));
   PetscCall(Record(CHK_LUMPED, label, e_lumped));
 
@@ -836,13 +951,31 @@ static PetscErrorCode CheckMass(VIElementType t, PetscInt sdim)
     Vexact = detA * DomainMeasure(ex->dom) * (ex->plane ? Thickness : 1);
     ElementCoordinates(t, PETSC_FALSE, X);
   }
-  PetscCall(VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_FALSE, Ke, Me, &V));
+  PetscCall(ElementMatrices(t, sdim, X, Thickness, PETSC_FALSE, Ke, Me, &V));
   e_vol = PetscAbsReal(V - Vexact) / Vexact;
   PetscCall(Record(CHK_VOLUME, label, e_vol));
+  if (Rule == VI_INTEGRATION_CALCULIX) {
+    PetscReal *K2, *M2, V2;
+
+    /* VIElementMatrices is the CalculiX rule, to the bit */
+    PetscCall(PetscMalloc2(ndof * ndof, &K2, ndof * ndof, &M2));
+    PetscCall(VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_FALSE, K2, M2, &V2));
+    PetscCheck(V2 == V && MaxAbsDiff(ndof * ndof, K2, Ke) == 0 && MaxAbsDiff(ndof * ndof, M2, Me) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: VIElementMatrices differs from VIElementMatricesIntegrated(VI_INTEGRATION_CALCULIX)", label);
+    PetscCall(PetscFree2(K2, M2));
+  }
   if (t != VI_ELEM_T3D2) {
     PetscCall(ReferenceMatrices(t, X, Kr, Mr));
     e_aff_m = MaxAbsDiff(ndof * ndof, Me, Mr) / MaxAbs(ndof * ndof, Mr);
     e_aff_k = MaxAbsDiff(ndof * ndof, Ke, Kr) / MaxAbs(ndof * ndof, Kr);
+    if (Rule == VI_INTEGRATION_CALCULIX && !MassExact(t)) {
+      /* the same points on a distorted element: the rule, not only its exactness, is ccx's */
+      ElementCoordinates(t, PETSC_TRUE, X);
+      PetscCall(ElementMatrices(t, sdim, X, Thickness, PETSC_FALSE, Ke, Me, &V));
+      PetscCall(ReferenceMatrices(t, X, Kr, Mr));
+      e_aff_m = PetscMax(e_aff_m, MaxAbsDiff(ndof * ndof, Me, Mr) / MaxAbs(ndof * ndof, Mr));
+      e_aff_k = PetscMax(e_aff_k, MaxAbsDiff(ndof * ndof, Ke, Kr) / MaxAbs(ndof * ndof, Kr));
+    }
     PetscCall(Record(CHK_AFFINE_M, label, e_aff_m));
     PetscCall(Record(CHK_AFFINE_K, label, e_aff_k));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
@@ -876,9 +1009,12 @@ static PetscErrorCode CheckStiffness(VIElementType t, PetscInt sdim)
   } else {
     ElementCoordinates(t, PETSC_TRUE, X);
     nzero_expected = d == 2 ? 3 : 6;
+    /* ccx's 2-point wedge has one zero-energy mode of its own besides the rigid-body modes; neighbours restrain it in a
+       mesh (the free boxes of test_modes have exactly 6 zero modes) */
+    if (Rule == VI_INTEGRATION_CALCULIX && t == VI_ELEM_C3D6) nzero_expected = 7;
   }
   PetscCall(PetscMalloc1(ndof * ndof, &K));
-  PetscCall(VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_FALSE, K, NULL, &V));
+  PetscCall(ElementMatrices(t, sdim, X, Thickness, PETSC_FALSE, K, NULL, &V));
   for (PetscInt i = 0; i < ndof; i++)
     for (PetscInt j = 0; j < i; j++)
       PetscCheck(K[i * ndof + j] == K[j * ndof + i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: Ke is not symmetric", label);
@@ -1030,7 +1166,9 @@ static PetscErrorCode PatchCreate(VIElementType t, PetscRandom rnd, Patch *p)
 {
   const Expect   *ex = &Expected[t];
   const PetscInt  d = ex->rdim, n = d == 1 ? 4 : 3, n1 = n + 1;
-  const PetscReal amp = d == 1 ? 0.2 : (d == 2 ? 0.15 : 0.1), amp_edge = 0.05;
+  const PetscReal amp = d == 1 ? 0.2 : (d == 2 ? 0.15 : 0.1);
+  /* the CalculiX rules of C3D10 and C3D15 are not exact for curved edges: their patch has straight ones */
+  const PetscReal amp_edge = (Rule == VI_INTEGRATION_CALCULIX && !MassExact(t)) ? 0 : 0.05;
   PetscInt        nv = 1, ncell = 1, maxelem, maxnodes;
 
   PetscFunctionBeginUser;
@@ -1156,7 +1294,7 @@ static PetscErrorCode CheckPatch(VIElementType t, PetscRandom rnd)
 
     for (PetscInt a = 0; a < p.nper; a++)
       for (PetscInt k = 0; k < d; k++) X[a * d + k] = p.x[conn[a] * d + k];
-    PetscCall(VIElementMatrices(t, d, X, &Steel, Thickness, PETSC_FALSE, Ke, NULL, NULL));
+    PetscCall(ElementMatrices(t, d, X, Thickness, PETSC_FALSE, Ke, NULL, NULL));
     for (PetscInt a = 0; a < p.nper; a++)
       for (PetscInt i = 0; i < d; i++)
         for (PetscInt b = 0; b < p.nper; b++)
@@ -1204,7 +1342,7 @@ static PetscErrorCode ExpectError(PetscErrorCode expected, const char *what, VIE
 
   PetscFunctionBeginUser;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = VIElementMatrices(t, sdim, X, &Steel, Thickness, PETSC_FALSE, Ke, Me, &V);
+  ierr = VIElementMatricesIntegrated(t, Rule, sdim, X, &Steel, Thickness, PETSC_FALSE, Ke, Me, &V);
   PetscCall(PetscPopErrorHandler());
   PetscCheck(ierr == expected, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s %s: returned error code %d, expected %d", Expected[t].name, what, (int)ierr,
              (int)expected);
@@ -1290,6 +1428,25 @@ static PetscErrorCode CheckRodExact(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The checks of one element type that depend on the integration under test. */
+static PetscErrorCode CheckElement(VIElementType type, PetscRandom rnd)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CheckQuadrature(type));
+  if (type == VI_ELEM_T3D2) {
+    for (PetscInt sdim = 1; sdim <= 3; sdim++) {
+      PetscCall(CheckMass(type, sdim));
+      PetscCall(CheckStiffness(type, sdim));
+    }
+  } else {
+    PetscCall(CheckMass(type, Expected[type].rdim));
+    PetscCall(CheckStiffness(type, Expected[type].rdim));
+  }
+  PetscCall(CheckPatch(type, rnd));
+  PetscCall(CheckBadInput(type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -1302,27 +1459,16 @@ int main(int argc, char **argv)
 
   PetscCall(CheckTableAndNames());
   PetscCall(CheckRodExact());
-  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) {
-    const VIElementType type = (VIElementType)t;
-
-    PetscCall(CheckShape(type, rnd));
-    PetscCall(CheckQuadrature(type));
-    if (type == VI_ELEM_T3D2) {
-      for (PetscInt sdim = 1; sdim <= 3; sdim++) {
-        PetscCall(CheckMass(type, sdim));
-        PetscCall(CheckStiffness(type, sdim));
-      }
-    } else {
-      PetscCall(CheckMass(type, Expected[t].rdim));
-      PetscCall(CheckStiffness(type, Expected[t].rdim));
-    }
-    PetscCall(CheckPatch(type, rnd));
-    PetscCall(CheckBadInput(type));
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) PetscCall(CheckShape((VIElementType)t, rnd));
+  for (PetscInt r = 0; r < 2; r++) {
+    Rule = r ? VI_INTEGRATION_CALCULIX : VI_INTEGRATION_FULL;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "integration %s (-model_integration %s)\n", VIIntegrations[Rule], VIIntegrations[Rule]));
+    for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) PetscCall(CheckElement((VIElementType)t, rnd));
   }
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "summary: worst error over all element types (tolerance)\n"));
   for (PetscInt c = CHK_UNITY; c < CHK_NUM; c++)
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-38s %.2e (%.0e)\n", CheckName[c], (double)Worst[c], (double)CheckTol[c]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-42s %.2e (%.0e)\n", CheckName[c], (double)Worst[c], (double)CheckTol[c]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_element: all checks passed\n"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
