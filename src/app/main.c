@@ -68,11 +68,19 @@ static int VIAppCheckJobFiles(int argc, char **argv)
   return 0;
 }
 
-/* -help: 0 none, 1 vicms's options only, 2 everything PETSc prints (-help all, or PETSc's -help intro) */
-static int VIAppHelpMode(int argc, char **argv)
+/* -help: 0 none, 1 vicms's options only, 2 everything PETSc prints. `-help all` asks for everything; PETSc reads the
+   value of -help as a boolean (or intro), so the word is taken out of the arguments. */
+static int VIAppHelpMode(int *argc, char **argv)
 {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "-help")) return (i + 1 < argc && argv[i + 1][0] != '-') ? 2 : 1;
+  for (int i = 1; i < *argc; i++) {
+    if (strcmp(argv[i], "-help")) continue;
+    if (i + 1 < *argc && !strcmp(argv[i + 1], "all")) {
+      for (int j = i + 1; j < *argc - 1; j++) argv[j] = argv[j + 1];
+      (*argc)--;
+      return 2;
+    }
+    return (i + 1 < *argc && !strcmp(argv[i + 1], "intro")) ? 2 : 1;
+  }
   return 0;
 }
 
@@ -100,7 +108,7 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 1;
   }
-  help = VIAppHelpMode(argc, argv);
+  help = VIAppHelpMode(&argc, argv);
   if (help == 1) VIOptionsFilterHelp();
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));

@@ -419,6 +419,24 @@ PetscErrorCode VIOptionsCheck(MPI_Comm comm)
     }
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  /* the case parameters too, so that `vicms run` stops on a misspelt one before it reduces */
+  {
+    const char *axes[] = {"-cases_grid", "-cases_values", "-cases_random"};
+    for (int a = 0; a < 3; a++) {
+      char          *items[64];
+      PetscInt       m = 64;
+      PetscBool      set;
+      PetscErrorCode ierr = PETSC_SUCCESS;
+      PetscCall(PetscOptionsGetStringArray(NULL, NULL, axes[a], items, &m, &set));
+      for (PetscInt i = 0; i < m; i++) {
+        char *colon = strchr(items[i], ':');
+        if (colon) *colon = 0;
+        if (!ierr) ierr = VIOptionsCheckCaseParameter(comm, axes[a], items[i]);
+        PetscCall(PetscFree(items[i]));
+      }
+      PetscCall(ierr);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
