@@ -105,7 +105,6 @@ static PetscErrorCode VICaseSetParseGrid(VICaseSet cs, char *item)
     logscale = PETSC_TRUE;
   }
   name = f[0];
-  PetscCall(VIOptionsCheckCaseParameter(cs->comm, "-cases_grid", name));
   PetscCall(VICaseSetAddAxis(cs, "-cases_grid", m, 1, &name, &axis));
   for (PetscInt i = 0; i < m; i++) {
     PetscReal s     = m > 1 ? (PetscReal)i / (m - 1) : 0;
@@ -129,7 +128,6 @@ static PetscErrorCode VICaseSetParseValues(VICaseSet cs, char *item)
   m = VISplit(f[1], '/', v, VI_MAX_VALUES);
   PetscCheck(m <= VI_MAX_VALUES, cs->comm, PETSC_ERR_USER_INPUT, "-cases_values: '%s' has more than %d values", copy, VI_MAX_VALUES);
   name = f[0];
-  PetscCall(VIOptionsCheckCaseParameter(cs->comm, "-cases_values", name));
   PetscCall(VICaseSetAddAxis(cs, "-cases_values", m, 1, &name, &axis));
   for (PetscInt i = 0; i < m; i++) PetscCall(VIParseReal(cs->comm, "-cases_values", copy, v[i], &axis->values[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -237,7 +235,6 @@ static PetscErrorCode VICaseSetParseRandom(VICaseSet cs, char *item)
   r  = &cs->random[cs->num_random];
   nf = VISplit(item, ':', f, 6);
   PetscCheck(nf >= 2 && nf <= 6, cs->comm, PETSC_ERR_USER_INPUT, "-cases_random: '%s' is not NAME:DISTRIBUTION:PARAMETERS", copy);
-  PetscCall(VIOptionsCheckCaseParameter(cs->comm, "-cases_random", f[0]));
   for (r->dist = VI_DIST_UNIFORM; r->dist <= VI_DIST_TRUNCATED_NORMAL; r->dist++)
     if (!strcmp(f[1], VIDistTypes[r->dist])) break;
   PetscCheck(r->dist <= VI_DIST_TRUNCATED_NORMAL, cs->comm, PETSC_ERR_USER_INPUT,
