@@ -123,7 +123,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
       if (!strcmp(cmd, commands[i].name)) c = &commands[i];
     if (c) {
-      if (help == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms %s: its options (`vicms %s -help all` adds PETSc's, SLEPc's and MUMPS's)\n", cmd, cmd));
+      if (help == 1)
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms %s: its options (`vicms %s -help all` adds PETSc's, SLEPc's and MUMPS's)\n", cmd, cmd));
       /* every option of the job is known and reads as its type before any work */
       ierr = VIOptionsCheck(PETSC_COMM_WORLD);
       if (!ierr) ierr = c->run(PETSC_COMM_WORLD);

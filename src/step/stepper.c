@@ -91,11 +91,12 @@ PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_ti
   PetscCheck(end_time > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)end_time,
              (double)st->t0);
   /* a step longer than the run would record a time past its end; a step count past PetscInt (or absurd) would wrap */
-  PetscCheck(dt <= end_time - st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_dt: got %g, longer than the time span %g of the run (-step_start_time %g to -step_end_time %g)",
-             (double)dt, (double)(end_time - st->t0), (double)st->t0, (double)end_time);
+  PetscCheck(dt <= end_time - st->t0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_dt: got %g, longer than the time span %g of the run (-step_start_time %g to -step_end_time %g)", (double)dt,
+             (double)(end_time - st->t0), (double)st->t0, (double)end_time);
   PetscCheck((end_time - st->t0) / dt <= PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1), st->comm, PETSC_ERR_USER_INPUT,
-             "-step_dt: got %g, which makes %g steps from %g to %g; expected at most %g", (double)dt, (double)((end_time - st->t0) / dt), (double)st->t0,
-             (double)end_time, (double)PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1));
+             "-step_dt: got %g, which makes %g steps from %g to %g; expected at most %g", (double)dt, (double)((end_time - st->t0) / dt),
+             (double)st->t0, (double)end_time, (double)PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1));
   st->dt    = dt;
   st->t_end = end_time;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,13 +7,13 @@
 
 static int failures = 0;
 
-#define EXPECT(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      failures++; \
-      printf("FAIL: " __VA_ARGS__); \
-      printf("\n"); \
-    } \
+#define EXPECT(cond, ...)                                                                                                                            \
+  do {                                                                                                                                               \
+    if (!(cond)) {                                                                                                                                   \
+      failures++;                                                                                                                                    \
+      printf("FAIL: " __VA_ARGS__);                                                                                                                  \
+      printf("\n");                                                                                                                                  \
+    }                                                                                                                                                \
   } while (0)
 
 /* The type a PetscOptions* reader (or cms.c's VIOptionsVector) reads, or -1 for calls that only look up a name. */
@@ -23,10 +23,12 @@ static int VIReaderType(const char *fn, size_t n)
     const char *fn;
     int         type;
   } readers[] = {
-    {"PetscOptionsReal", VI_OPTION_REAL},           {"PetscOptionsInt", VI_OPTION_INT},           {"PetscOptionsBool", VI_OPTION_BOOL},
-    {"PetscOptionsEnum", VI_OPTION_ENUM},           {"PetscOptionsString", VI_OPTION_STRING},     {"PetscOptionsRealArray", VI_OPTION_REALS},
-    {"PetscOptionsIntArray", VI_OPTION_INTS},       {"PetscOptionsStringArray", VI_OPTION_STRINGS}, {"VIOptionsVector", VI_OPTION_REALS},
-    {"PetscOptionsGetReal", VI_OPTION_REAL},        {"PetscOptionsGetInt", VI_OPTION_INT},        {"PetscOptionsGetBool", VI_OPTION_BOOL},
+      {"PetscOptionsReal", VI_OPTION_REAL},     {"PetscOptionsInt", VI_OPTION_INT},
+      {"PetscOptionsBool", VI_OPTION_BOOL},     {"PetscOptionsEnum", VI_OPTION_ENUM},
+      {"PetscOptionsString", VI_OPTION_STRING}, {"PetscOptionsRealArray", VI_OPTION_REALS},
+      {"PetscOptionsIntArray", VI_OPTION_INTS}, {"PetscOptionsStringArray", VI_OPTION_STRINGS},
+      {"VIOptionsVector", VI_OPTION_REALS},     {"PetscOptionsGetReal", VI_OPTION_REAL},
+      {"PetscOptionsGetInt", VI_OPTION_INT},    {"PetscOptionsGetBool", VI_OPTION_BOOL},
   };
   for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
     if (strlen(readers[i].fn) == n && !strncmp(readers[i].fn, fn, n)) return readers[i].type;
@@ -81,7 +83,8 @@ static int VIScanSource(const char *path)
     fn = p;
     while (fn > text && ((fn[-1] >= 'a' && fn[-1] <= 'z') || (fn[-1] >= 'A' && fn[-1] <= 'Z'))) fn--;
     type = VIReaderType(fn, (size_t)(p - fn));
-    if (e && type >= 0) EXPECT((int)e->type == type, "%s: %s is read with %.*s, the registry has type %d", path, name, (int)(p - fn), fn, (int)e->type);
+    if (e && type >= 0)
+      EXPECT((int)e->type == type, "%s: %s is read with %.*s, the registry has type %d", path, name, (int)(p - fn), fn, (int)e->type);
   }
   PetscFree(text);
   return count;
@@ -133,9 +136,11 @@ int main(int argc, char **argv)
   /* 3. suggestions by edit distance */
   {
     const char *cases[][2] = {
-      {"-step_dtt", "-step_dt"},           {"-cms_num_mode", "-cms_num_modes"}, {"-contact_gapp", "-contact_gap"},
-      {"-step_tpye", "-step_type"},        {"-log_veiw", "-log_view"},          {"-load_gravity_amplitud", "-load_gravity_amplitude"},
-      {"-results_fiel", "-results_file"}, {"-xyzzy", ""},                      {"-completely_unrelated_name", ""},
+        {"-step_dtt", "-step_dt"},          {"-cms_num_mode", "-cms_num_modes"},
+        {"-contact_gapp", "-contact_gap"},  {"-step_tpye", "-step_type"},
+        {"-log_veiw", "-log_view"},         {"-load_gravity_amplitud", "-load_gravity_amplitude"},
+        {"-results_fiel", "-results_file"}, {"-xyzzy", ""},
+        {"-completely_unrelated_name", ""},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       VIOptionsSuggest(cases[i][0], s, sizeof(s));
@@ -146,13 +151,13 @@ int main(int argc, char **argv)
   /* 4. the job-file checker: the messages, with file and line */
   {
     const char *bad[][2] = {
-      {"step_dt: 1e-3\n# comment\nstep_end_time: 1\nstep_dt: 2e-3\n", "duplicate key 'step_dt' (first at %s:1)"},
-      {"step_dt: 1e-3\n  step_end_time: 1\n", "indented line"},
-      {"step_dt 1e-3\n", "is not 'key: value'"},
-      {"\nstep_dt:1e-3\n", "is not 'key: value'"},
-      {"a: 1\nb: 2\nmesh_file: \"x.inp\n", "has no closing \""},
-      {"-step_dt: 1\n", "without its dash"},
-      {"cms: {type: cb}\n", "YAML that vicms job files do not use"},
+        {"step_dt: 1e-3\n# comment\nstep_end_time: 1\nstep_dt: 2e-3\n", "duplicate key 'step_dt' (first at %s:1)"},
+        {"step_dt: 1e-3\n  step_end_time: 1\n", "indented line"},
+        {"step_dt 1e-3\n", "is not 'key: value'"},
+        {"\nstep_dt:1e-3\n", "is not 'key: value'"},
+        {"a: 1\nb: 2\nmesh_file: \"x.inp\n", "has no closing \""},
+        {"-step_dt: 1\n", "without its dash"},
+        {"cms: {type: cb}\n", "YAML that vicms job files do not use"},
     };
     const int line[] = {4, 2, 1, 2, 3, 1, 1};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
