@@ -28,3 +28,50 @@ PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
 /* The error handler of the vicms executable: one clear line for user errors, PETSc's traceback for the rest. */
 PETSC_EXTERN PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
                                            const char *mess, void *ctx);
+
+/* The registry of option names (src/sys/options.c): every option of every command, so that a job file serves all of
+   them, with the type each is read with. */
+typedef enum {
+  VI_OPTION_REAL,    /* a finite number */
+  VI_OPTION_INT,     /* an integer */
+  VI_OPTION_BOOL,    /* true or false */
+  VI_OPTION_ENUM,    /* one of a list of choices */
+  VI_OPTION_STRING,  /* any text */
+  VI_OPTION_REALS,   /* comma-separated finite numbers */
+  VI_OPTION_INTS,    /* comma-separated integers */
+  VI_OPTION_STRINGS, /* comma-separated texts */
+  VI_OPTION_PASS,    /* read by SLEPc, PETSc or MUMPS under a vicms prefix (-cms_eps_*): not checked by vicms */
+  VI_OPTION_PETSC    /* PETSc's generic options (-log_view, -malloc_debug, ...) */
+} VIOptionType;
+
+typedef struct {
+  const char        *name; /* with its dash; '*' stands for one or more characters (-load_*_type) */
+  VIOptionType       type;
+  const char *const *choices; /* VI_OPTION_ENUM: the choices, PETSc's enum list (names, type name, prefix, NULL) */
+} VIOptionEntry;
+
+/* The registry's entry of an option name (with its dash), or NULL. Not collective. */
+PETSC_EXTERN const VIOptionEntry *VIOptionsFind(const char name[]);
+/* Whether vicms knows the name (its own, passed to SLEPc/PETSc/MUMPS under its prefixes, or PETSc's generic ones). */
+PETSC_EXTERN PetscBool VIOptionsIsKnown(const char name[]);
+/* Whether the name is one of vicms's own options (not PETSc's, nor passed on to SLEPc/PETSc/MUMPS). */
+PETSC_EXTERN PetscBool VIOptionsIsVicms(const char name[]);
+/* The known name nearest to name by edit distance, or "" when none is close. */
+PETSC_EXTERN void VIOptionsSuggest(const char name[], char suggestion[], size_t len);
+
+/*
+  VIOptionsCheck - refuse, with one line naming the option, any option in the database that vicms does not know (with
+  the nearest known name) or whose value does not read as its type: a number that is not finite, an enum value not among
+  its choices. Called before any work. Collective: every rank sees the same options and reaches the same verdict.
+*/
+PETSC_EXTERN PetscErrorCode VIOptionsCheck(MPI_Comm comm);
+/* Refuse a case parameter (-cases_grid NAME:...) that is not a numeric vicms option without its dash. */
+PETSC_EXTERN PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], const char param[]);
+/*
+  VIOptionsCheckYAML - check a job file against the flat `key: value` YAML of vicms jobs, before PETSc reads it; returns
+  nonzero with "FILE:LINE: what" in message for a syntax error or a key given twice. Needs no PETSc (runs before
+  PetscInitialize).
+*/
+PETSC_EXTERN int VIOptionsCheckYAML(const char path[], char message[], size_t len);
+/* Make -help print vicms's options only (call before PetscInitialize). */
+PETSC_EXTERN void VIOptionsFilterHelp(void);

@@ -1,6 +1,7 @@
 /* vicms: command dispatch, initialization, and an exit status that every rank agrees on. */
 #include "app.h"
 #include <slepcsys.h>
+#include <stdio.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -17,7 +18,9 @@ static const char usage[] =
     "  run        reduce, then simulate, in one job\n"
     "  version    print the version\n"
     "\n"
-    "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults.\n";
+    "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults\n"
+    "(`-help all` adds PETSc's, SLEPc's and MUMPS's). An unknown option, a misspelt one or a bad value stops the job before\n"
+    "it starts; a job file (-options_file job.yaml) holds flat `key: value` lines for every command.\n";
 
 typedef struct {
   const char *name;
@@ -44,11 +47,48 @@ static int VIAgreeExit(int failed)
   return any;
 }
 
+/* Check every YAML job file given with -options_file (before PETSc reads it); rank 0 tells what is wrong. Returns nonzero
+   on a bad file, on every rank alike (they all read the same file). */
+static int VIAppCheckJobFiles(int argc, char **argv)
+{
+  int rank = 0;
+
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int i = 1; i < argc - 1; i++) {
+    const char *f = argv[i + 1];
+    size_t      n = strlen(f);
+    char        message[1024];
+    if (strcmp(argv[i], "-options_file")) continue;
+    if (!(n > 5 && !strcmp(f + n - 5, ".yaml")) && !(n > 4 && !strcmp(f + n - 4, ".yml"))) continue;
+    if (VIOptionsCheckYAML(f, message, sizeof(message))) {
+      if (rank == 0) fprintf(stderr, "vicms: error: %s\n", message);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* -help: 0 none, 1 vicms's options only, 2 everything PETSc prints. `-help all` asks for everything; PETSc reads the
+   value of -help as a boolean (or intro), so the word is taken out of the arguments. */
+static int VIAppHelpMode(int *argc, char **argv)
+{
+  for (int i = 1; i < *argc; i++) {
+    if (strcmp(argv[i], "-help")) continue;
+    if (i + 1 < *argc && !strcmp(argv[i + 1], "all")) {
+      for (int j = i + 1; j < *argc - 1; j++) argv[j] = argv[j + 1];
+      (*argc)--;
+      return 2;
+    }
+    return (i + 1 < *argc && !strcmp(argv[i + 1], "intro")) ? 2 : 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char    *cmd = NULL;
   PetscErrorCode ierr;
-  int            failed;
+  int            failed, help;
 
   /* the command is the first argument that is not an option; it is removed before PETSc reads the options */
   if (argc > 1 && argv[1][0] != '-') {
@@ -62,6 +102,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
     argc--;
   }
+  /* MPI first: the job files are checked, and a bad one reported once, before PETSc reads (and half-reads) them */
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
+  if (VIAppCheckJobFiles(argc, argv)) {
+    MPI_Finalize();
+    return 1;
+  }
+  help = VIAppHelpMode(&argc, argv);
+  if (help == 1) VIOptionsFilterHelp();
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
   if (!cmd || !strcmp(cmd, "help")) {
@@ -74,9 +122,13 @@ int main(int argc, char **argv)
     const VICommand *c = NULL;
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
       if (!strcmp(cmd, commands[i].name)) c = &commands[i];
-    if (c)
-      ierr = c->run(PETSC_COMM_WORLD);
-    else {
+    if (c) {
+      if (help == 1)
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms %s: its options (`vicms %s -help all` adds PETSc's, SLEPc's and MUMPS's)\n", cmd, cmd));
+      /* every option of the job is known and reads as its type before any work */
+      ierr = VIOptionsCheck(PETSC_COMM_WORLD);
+      if (!ierr) ierr = c->run(PETSC_COMM_WORLD);
+    } else {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
       ierr = PETSC_ERR_USER_INPUT;
     }
@@ -84,5 +136,6 @@ int main(int argc, char **argv)
   failed = VIAgreeExit(ierr ? 1 : 0);
   PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
+  MPI_Finalize();
   return failed ? 1 : 0;
 }

@@ -5,6 +5,10 @@ PetscErrorCode VIOptionsOverride(VIOptionsSaved *saved, PetscInt n, const char *
 {
   PetscFunctionBeginUser;
   PetscCall(VIOptionsRestore(saved));
+  /* a sampled value can overflow (a lognormal's tail): the case must not run on it */
+  for (PetscInt i = 0; i < n; i++)
+    PetscCheck(!PetscIsInfOrNanReal(values[i]), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "case parameter %s: the value %g is not a finite number",
+               names[i], (double)values[i]);
   PetscCall(PetscCalloc2(PetscMax(n, 1), &saved->names, PetscMax(n, 1), &saved->old));
   saved->n = n;
   for (PetscInt i = 0; i < n; i++) {

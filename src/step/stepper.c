@@ -90,6 +90,13 @@ PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_ti
   PetscCheck(dt > 0, st->comm, PETSC_ERR_USER_INPUT, "-step_dt: got %g, expected a positive time step", (double)dt);
   PetscCheck(end_time > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)end_time,
              (double)st->t0);
+  /* a step longer than the run would record a time past its end; a step count past PetscInt (or absurd) would wrap */
+  PetscCheck(dt <= end_time - st->t0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_dt: got %g, longer than the time span %g of the run (-step_start_time %g to -step_end_time %g)", (double)dt,
+             (double)(end_time - st->t0), (double)st->t0, (double)end_time);
+  PetscCheck((end_time - st->t0) / dt <= PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1), st->comm, PETSC_ERR_USER_INPUT,
+             "-step_dt: got %g, which makes %g steps from %g to %g; expected at most %g", (double)dt, (double)((end_time - st->t0) / dt),
+             (double)st->t0, (double)end_time, (double)PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1));
   st->dt    = dt;
   st->t_end = end_time;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -405,6 +412,17 @@ PetscErrorCode VIStepperRun(VIStepper st)
     PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
     st->stats.steps++;
     for (PetscInt i = 0; i < st->n; i++) qmax = PetscMax(qmax, PetscAbsReal(st->q[i]));
+    /* NaN compares false with everything: it never exceeds the bound, so the state is tested for it directly */
+    for (PetscInt i = 0; i < st->n; i++)
+      if (PetscIsInfOrNanReal(st->q[i]) || PetscIsInfOrNanReal(st->u[i])) {
+        st->stats.unstable      = PETSC_TRUE;
+        st->stats.unstable_time = t;
+        st->stats.failed        = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %g", (double)t,
+                                PetscIsInfOrNanReal(st->q[i]) ? "q" : "v", i, (double)(PetscIsInfOrNanReal(st->q[i]) ? st->q[i] : st->u[i])));
+        break;
+      }
+    if (st->stats.failed) break;
     if (PetscIsInfOrNanReal(qmax) || qmax > st->bound) {
       st->stats.unstable      = PETSC_TRUE;
       st->stats.unstable_time = t;

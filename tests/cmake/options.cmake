@@ -1,0 +1,4 @@
+# Options (issue 10): the registry against every option name in src/ and every key of jobs/*.yaml, typo suggestions, the
+# job-file checker; through the executable: typos, non-finite values, bad enums, YAML errors, -help, a non-finite state.
+vicms_unit_test(test_options RANKS 1 ARGS -source_dir ${CMAKE_SOURCE_DIR})
+vicms_app_test(options PROCESSORS 2)
