@@ -30,7 +30,7 @@ static PetscErrorCode VICMSFactorAttempt(VICMS cms, Mat A, PetscInt icntl14, KSP
   if (icntl14 != PETSC_DETERMINE) {
     /* PETSc reads -cms_st_mat_mumps_icntl_14 at the symbolic factorization, after MatMumpsSetIcntl: a retry overrides the user's value */
     char value[32];
-    PetscCall(PetscOptionsGetString(NULL, "cms_st_", "-mat_mumps_icntl_14", user14, sizeof(user14), &had14));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-cms_st_mat_mumps_icntl_14", user14, sizeof(user14), &had14));
     PetscCall(PetscSNPrintf(value, sizeof(value), "%" PetscInt_FMT, icntl14));
     PetscCall(PetscOptionsSetValue(NULL, "-cms_st_mat_mumps_icntl_14", value));
   }

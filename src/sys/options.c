@@ -3,6 +3,7 @@
 #include <vicms/contact.h>
 #include <vicms/ensemble.h>
 #include <vicms/excite.h>
+#include <vicms/fem.h>
 #include <vicms/rom.h>
 #include <vicms/step.h>
 #include <ctype.h>
@@ -37,6 +38,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-model_density", VI_OPTION_REAL, NULL},
     {"-model_clamp", VI_OPTION_STRINGS, NULL},
     {"-model_lumped_mass", VI_OPTION_BOOL, NULL},
+    {"-model_integration", VI_OPTION_ENUM, VIIntegrations},
     /* modes */
     {"-modes_num", VI_OPTION_INT, NULL},
     {"-modes_shift", VI_OPTION_REAL, NULL},
