@@ -29,7 +29,8 @@ static const VICommand commands[] = {
 
 const char *VIAppArgument = NULL;
 
-/* All ranks agree on success or failure; a rank that never arrives (stuck after a one-sided failure) ends the job. */
+/* All ranks agree on success (0), a stop on a signal with work left (1) or failure (2); a rank that never arrives (stuck
+   after a one-sided failure) ends the job. */
 static int VIAgreeExit(int failed)
 {
   int         any = failed, done = 0;
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
   }
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
+  PetscCall(VISignalInstall());
   if (!cmd || !strcmp(cmd, "help")) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", usage));
     ierr = cmd ? PETSC_SUCCESS : PETSC_ERR_USER_INPUT;
@@ -81,8 +83,8 @@ int main(int argc, char **argv)
       ierr = PETSC_ERR_USER_INPUT;
     }
   }
-  failed = VIAgreeExit(ierr ? 1 : 0);
+  failed = VIAgreeExit(ierr ? 2 : VIGetStopped() ? 1 : 0);
   PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
-  return failed ? 1 : 0;
+  return failed == 2 ? 1 : failed == 1 ? VI_EXIT_RESUMABLE : 0;
 }
