@@ -63,6 +63,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
     argc--;
   }
+  /* MPI is initialized here rather than by PETSc, so that it is finalized after PETSc, with vicms's signal handlers in
+     place: once a rank has exited mpirun sends SIGTERM to those still finalizing, and a stopped job must exit
+     VI_EXIT_RESUMABLE on every rank */
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
   PetscCall(VISignalInstall());
@@ -86,5 +90,7 @@ int main(int argc, char **argv)
   failed = VIAgreeExit(ierr ? 2 : VIGetStopped() ? 1 : 0);
   PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
+  VISignalKeep();
+  MPI_Finalize();
   return failed == 2 ? 1 : failed == 1 ? VI_EXIT_RESUMABLE : 0;
 }

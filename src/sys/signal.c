@@ -21,23 +21,38 @@ static void VISignalCatch(int sig)
   if (!vi_signal_received) vi_signal_received = sig;
 }
 
-PetscErrorCode VISignalInstall(void)
+/* SA_RESTART: a signal must not make a system call of MPI or HDF5 fail with EINTR. Returns the failing signal, or 0. */
+static int VISignalSet(void)
 {
   struct sigaction action;
   const int        sigs[] = {SIGTERM, SIGUSR1};
 
-  PetscFunctionBeginUser;
-  if (vi_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
-  /* installed after PetscInitialize, so it replaces whatever PETSc put there (PETSc catches SIGTERM when built with an MPI
-     other than Open MPI); SA_RESTART: a signal must not make a system call of MPI or HDF5 fail with EINTR */
   memset(&action, 0, sizeof(action));
   action.sa_handler = VISignalCatch;
   action.sa_flags   = SA_RESTART;
   sigemptyset(&action.sa_mask);
   for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-    PetscCheck(sigaction(sigs[i], &action, NULL) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the handler of signal %d", sigs[i]);
+    if (sigaction(sigs[i], &action, NULL)) return sigs[i];
+  return 0;
+}
+
+PetscErrorCode VISignalInstall(void)
+{
+  int bad;
+
+  PetscFunctionBeginUser;
+  if (vi_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
+  /* installed after PetscInitialize, so it replaces whatever PETSc put there (PETSc catches SIGTERM when built with an MPI
+     other than Open MPI) */
+  bad = VISignalSet();
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the handler of signal %d", bad);
   vi_signal_installed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void VISignalKeep(void)
+{
+  if (vi_signal_installed) (void)VISignalSet();
 }
 
 void VISignalDefer(PetscBool defer)

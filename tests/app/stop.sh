@@ -3,8 +3,9 @@
 # (1) SIGTERM to the ranks mid-case stops a job of one long case with exit status 75 and a checkpoint, and the rerun
 #     resumes it to results equal to an uninterrupted run's (everything but wall times): leapfrog on 1 rank, moreau on a
 #     group of 2 ranks;
-# (2) SIGUSR1 to mpirun (which forwards it) mid-ensemble on 2 ranks in 2 groups: every rank exits 75, the finished cases
-#     are merged into the results file, the rerun finishes, equal to an uninterrupted run;
+# (2) SIGUSR1 to mpirun (which forwards it) mid-ensemble on 2 ranks in 2 groups, and on 3 ranks in groups of 2 and 1:
+#     every rank exits 75, the finished cases are merged into the results file, the rerun finishes, equal to an
+#     uninterrupted run;
 # (3) a periodic checkpoint (-cases_checkpoint_interval) is written while the case runs; after a SIGKILL the rerun resumes
 #     from it ("resuming case 0 from t = ...") to results equal to an uninterrupted run.
 # Nothing waits a fixed time: each signal is sent once a progress line or a checkpoint file shows the job is where it must be.
@@ -129,38 +130,45 @@ EOF
 ejob="-rom_file bar.h5 -case_loads gravity -step_dt 5e-6 -step_end_time 3 -step_output_every 400 -cases_grid contact_gap:1:5:8
   -cases_progress_interval 0 -cases_merge_interval 600"
 must "ensemble: uninterrupted" mpi 300 2 simulate $ejob -results_file ens_full.h5 -cases_quiet
-rm -f rc.*
-timeout 300 mpirun --oversubscribe -n 2 bash rank.sh simulate $ejob -results_file ens.h5 >ens.log 2>&1 &
-pid=$!
-if wait_for 200 grep -q "cases 1/8 finished" ens.log; then
+# stop_ensemble NP GROUP_SIZE: 2 ranks in 2 groups; 3 ranks in a group of 2 and a group of 1
+stop_ensemble() {
+  local np=$1 gs=$2 name=ens$1 pid rc
+  rm -f rc.*
+  timeout 300 mpirun --oversubscribe -n $np bash rank.sh simulate $ejob -cases_group_size $gs -results_file $name.h5 >$name.log 2>&1 &
+  pid=$!
+  if ! wait_for 200 grep -q "cases 1/8 finished" $name.log; then
+    echo "FAIL $name: no case finished"; tail -5 $name.log; fail=1; kill $pid; return
+  fi
   kill -USR1 "$(mpirun_of $pid)"
   wait $pid
   rc=$?
-  expect "ensemble: mpirun's exit status after SIGUSR1" $rc 75
-  expect "ensemble: exit status of rank 0, rank 1" "$(cat rc.0 2>/dev/null), $(cat rc.1 2>/dev/null)" "75, 75"
-  grep -E "^vicms: stopped by SIGUSR1 (at t = |between cases).*cases finished, [1-9][0-9]* remaining; rerun the same command to resume" ens.log ||
-    { echo "FAIL ensemble: no stop message:"; tail -5 ens.log; fail=1; }
+  expect "$name: mpirun's exit status after SIGUSR1" $rc 75
+  expect "$name: exit status of every rank" "$(cat rc.* 2>/dev/null | sort | uniq -c | xargs)" "$np 75"
+  grep -E "^vicms: stopped by SIGUSR1 (at t = |between cases).*cases finished, [1-9][0-9]* remaining; rerun the same command to resume" $name.log ||
+    { echo "FAIL $name: no stop message:"; tail -5 $name.log; fail=1; }
   # every finished case is in the results file, though the merge interval had not come
-  $py - <<'EOF' || fail=1
+  $py - $name <<'EOF2' || fail=1
 import re
+import sys
 import h5py
-log = open("ens.log").read()
+name = sys.argv[1]
+log = open(name + ".log").read()
 m = re.search(r"(\d+) cases finished, (\d+) remaining", log)
-with h5py.File("ens.h5", "r") as f:
+with h5py.File(name + ".h5", "r") as f:
     st = f["cases/status"][()]
 done = int((st == 1).sum())
 ok = m is not None and 0 < done < 8 and done == int(m.group(1)) and 8 - done == int(m.group(2))
-print(("ok   " if ok else "FAIL ") + "ensemble: the stopped job merged its %d finished cases into ens.h5 (the message says %s)" % (done, m.group(0) if m else "nothing"))
+print(("ok   " if ok else "FAIL ") + "%s: the stopped job merged its %d finished cases (the message says %s)" % (name, done, m.group(0) if m else "nothing"))
 raise SystemExit(0 if ok else 1)
-EOF
-  must "ensemble: rerun" mpi 300 2 simulate $ejob -results_file ens.h5
+EOF2
+  must "$name: rerun" mpi 300 $np simulate $ejob -cases_group_size $gs -results_file $name.h5 || return
   grep -E "Running [0-9]+ of 8 cases" <<<"$LAST"
-  grep -q "resuming case [0-9]* from t = " <<<"$LAST" && echo "ok   ensemble: the rerun resumed the stopped cases from their checkpoints" ||
-    { echo "FAIL ensemble: the rerun resumed no case"; fail=1; }
-  same ens_full.h5 ens.h5 || fail=1
-else
-  echo "FAIL ensemble: no case finished"; tail -5 ens.log; fail=1; kill $pid
-fi
+  grep -q "resuming case [0-9]* from t = " <<<"$LAST" && echo "ok   $name: the rerun resumed the stopped cases from their checkpoints" ||
+    { echo "FAIL $name: the rerun resumed no case"; fail=1; }
+  same ens_full.h5 $name.h5 || fail=1
+}
+stop_ensemble 2 1
+stop_ensemble 3 2
 
 # ---- (3) periodic checkpoint, SIGKILL, rerun
 kjob="-rom_file bar.h5 -case_loads gravity -contact_gap 5 -step_dt 2e-6 -step_end_time 6 -step_output_every 1000"
