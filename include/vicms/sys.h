@@ -35,7 +35,7 @@ PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
 PETSC_EXTERN PetscErrorCode VISignalInstall(void);
 /* After PetscFinalize (which resets SIGTERM to its default): the handlers again, until the process exits. */
 PETSC_EXTERN void VISignalKeep(void);
-PETSC_EXTERN void           VISignalDefer(PetscBool defer);
+PETSC_EXTERN void VISignalDefer(PetscBool defer);
 /* The first signal received while deferring (SIGTERM or SIGUSR1), 0 if none. */
 PETSC_EXTERN int         VISignalReceived(void);
 PETSC_EXTERN const char *VISignalName(int sig);

@@ -42,15 +42,15 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   PetscFunctionBeginUser;
   PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&e));
-  e->comm              = comm;
-  e->group_size        = 1;
-  e->bins              = 20;
-  e->merge_interval    = 10;
-  e->progress_interval = 2;
+  e->comm                = comm;
+  e->group_size          = 1;
+  e->bins                = 20;
+  e->merge_interval      = 10;
+  e->progress_interval   = 2;
   e->checkpoint_interval = 600;
-  e->steady_fraction   = 0.25;
-  e->keep_series       = PETSC_TRUE;
-  e->group             = MPI_COMM_NULL;
+  e->steady_fraction     = 0.25;
+  e->keep_series         = PETSC_TRUE;
+  e->group               = MPI_COMM_NULL;
   PetscCall(PetscStrncpy(e->results, "results.h5", sizeof(e->results)));
   PetscCall(VICaseSetCreate(comm, &e->cs));
   *ens = e;
@@ -327,8 +327,10 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
     }
     PetscCall(VISchedulerPoll(ens->sched, due, &sig, &due_all));
     /* a stop's checkpoint is written once the run has returned (VIEnsembleRunCase) */
-    if (sig) PetscCall(VIStepperStop(st));
-    else if (due_all) PetscCall(VIEnsembleCheckpoint(ens, st));
+    if (sig)
+      PetscCall(VIStepperStop(st));
+    else if (due_all)
+      PetscCall(VIEnsembleCheckpoint(ens, st));
   }
   if (ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
     /* a job of one (long) case: how far it is */
@@ -392,7 +394,8 @@ static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st)
     PetscCall(PetscPopErrorHandler());
   }
   if (ierr || captured[0])
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: case %" PetscInt_FMT ": no checkpoint written: %s\n", ens->case_k, captured));
+    PetscCall(
+        PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: case %" PetscInt_FMT ": no checkpoint written: %s\n", ens->case_k, captured));
   PetscCall(PetscFree(tag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -414,10 +417,11 @@ static PetscErrorCode VIEnsembleRestore(VIEnsemble ens, VIStepper st, PetscInt k
     PetscCall(VIStepperCheckpointRead(st, path, tag, &restored, why, sizeof(why)));
     PetscCall(VIStepperGetLevel(st, NULL, &t));
     if (ens->grank == 0) {
-      if (restored) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  resuming case %" PetscInt_FMT " from t = %g (its checkpoint %s)\n", k, (double)t, path));
+      if (restored)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  resuming case %" PetscInt_FMT " from t = %g (its checkpoint %s)\n", k, (double)t, path));
       else
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": its checkpoint %s is not used (%s): the case starts from its beginning\n", k,
-                              path, why));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": its checkpoint %s is not used (%s): the case starts from its beginning\n",
+                              k, path, why));
     }
   }
   PetscCall(PetscFree(tag));
@@ -556,7 +560,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
 {
   PetscMPIInt    rank, size;
   PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscErrorCode ierr  = PETSC_SUCCESS;
   PetscReal      tstop = 0;
   PetscBool      stopping, stopped = PETSC_FALSE;
   int            sig;

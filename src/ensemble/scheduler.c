@@ -15,18 +15,18 @@ struct _p_VIScheduler {
   void               *ctx;
 
   /* stops */
-  PetscBool   stopping;       /* rank 0: the job stops; a leader: its group was told to */
-  int         signal;         /* the signal it stops on */
-  PetscBool  *active, *noticed; /* rank 0, per rank of comm: a leader still at work; a leader sent a stop notice */
-  MPI_Request *notice_req;     /* rank 0, per rank of comm */
+  PetscBool    stopping;         /* rank 0: the job stops; a leader: its group was told to */
+  int          signal;           /* the signal it stops on */
+  PetscBool   *active, *noticed; /* rank 0, per rank of comm: a leader still at work; a leader sent a stop notice */
+  MPI_Request *notice_req;       /* rank 0, per rank of comm */
   PetscInt64   notice_out, notice_in;
 };
 
 PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], VISchedulerFinished finished, void *ctx,
                                  VIScheduler *s)
 {
-  VIScheduler  sc;
-  PetscMPIInt  leader, *leaders = NULL;
+  VIScheduler sc;
+  PetscMPIInt leader, *leaders = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&sc));
@@ -203,7 +203,8 @@ PetscErrorCode VISchedulerFinish(VIScheduler s)
       int        flag;
       MPI_Status status;
       PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, VI_TAG_REQUEST, s->comm, &flag, &status));
-      if (flag) PetscCall(VISchedulerAnswer(s, &status));
+      if (flag)
+        PetscCall(VISchedulerAnswer(s, &status));
       else {
         if (!s->stopping && VISignalReceived()) PetscCall(VISchedulerStopAll(s, VISignalReceived()));
         (void)usleep(1000);

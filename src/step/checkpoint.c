@@ -119,7 +119,8 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
     char                name[64];
     if (!f->len) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/state/%s", f->name));
-    if (f->real) PetscCall(VIH5WriteReal(file, name, f->len, 0, f->real));
+    if (f->real)
+      PetscCall(VIH5WriteReal(file, name, f->len, 0, f->real));
     else {
       PetscInt *v;
       PetscCall(PetscMalloc1(f->len, &v));
@@ -143,8 +144,10 @@ static PetscErrorCode VICheckpointReadReal(hid_t file, const char name[], PetscI
   *ok = PETSC_TRUE;
   if (!len) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIH5ReadReal(file, name, &rows, &cols, &v));
-  if (rows * PetscMax(cols, 1) == len) PetscCall(PetscArraycpy(dst, v, len));
-  else *ok = PETSC_FALSE;
+  if (rows * PetscMax(cols, 1) == len)
+    PetscCall(PetscArraycpy(dst, v, len));
+  else
+    *ok = PETSC_FALSE;
   PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,9 +196,9 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* from here on the stepper's state is overwritten: a failure makes the caller set it up afresh */
-  nt                              = c[VI_CK_NT];
-  st->level                       = c[VI_CK_LEVEL];
-  st->nwindow                     = c[VI_CK_NWINDOW];
+  nt          = c[VI_CK_NT];
+  st->level   = c[VI_CK_LEVEL];
+  st->nwindow = c[VI_CK_NWINDOW];
   PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
   st->stats.steps                  = c[VI_CK_STEPS];
   st->stats.contact_solves         = c[VI_CK_SOLVES];
@@ -237,13 +240,11 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
       const char *name;
       PetscInt    w;
       PetscReal **a;
-    } rec[] = {
-        {"/records/t",       1,                 &st->t_rec     },
-        {"/records/outputs", no,                &st->out_rec   },
-        {"/records/gaps",    nc,                &st->gap_rec   },
-        {"/records/forces",  nc,                &st->force_rec },
-        {"/records/energy",  VI_ENERGY_COLUMNS, &st->energy_rec}
-    };
+    } rec[] = {{"/records/t", 1, &st->t_rec},
+               {"/records/outputs", no, &st->out_rec},
+               {"/records/gaps", nc, &st->gap_rec},
+               {"/records/forces", nc, &st->force_rec},
+               {"/records/energy", VI_ENERGY_COLUMNS, &st->energy_rec}};
     for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
       PetscBool g;
       PetscCall(VICheckpointRecordSpace(nt, rec[i].w, rec[i].a));
@@ -258,13 +259,15 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
     PetscBool           g = PETSC_TRUE;
     if (!f->len) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/state/%s", f->name));
-    if (f->real) PetscCall(VICheckpointReadReal(file, name, f->len, f->real, &g));
+    if (f->real)
+      PetscCall(VICheckpointReadReal(file, name, f->len, f->real, &g));
     else {
       PetscInt *v;
       PetscCall(VIH5ReadInt(file, name, &rows, &cols, &v));
       if (rows * PetscMax(cols, 1) == f->len)
         for (PetscInt j = 0; j < f->len; j++) f->flag[j] = v[j] ? PETSC_TRUE : PETSC_FALSE;
-      else g = PETSC_FALSE;
+      else
+        g = PETSC_FALSE;
       PetscCall(PetscFree(v));
     }
     good = (PetscBool)(good && g);
