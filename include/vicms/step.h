@@ -71,6 +71,8 @@ typedef struct {
   PetscBool      unstable;             /* the run blew up (NaN, or |q| beyond the bound) */
   PetscReal      unstable_time;
   PetscBool      failed;       /* the run stopped early: unstable, or more non-converged contact solves than allowed */
+  PetscBool      stopped;      /* the run was stopped at a step boundary on request (VIStepperStop) and can continue from a checkpoint */
+  PetscReal      stopped_time; /* the time level it stopped at */
   char           message[256]; /* why it failed */
   PetscLogDouble wall_time;
   PetscLogDouble matvec_time; /* one dense n x n matrix-vector product with the ROM's K, timed at set-up: the unit of a step's cost */
@@ -120,5 +122,26 @@ PETSC_EXTERN PetscErrorCode VIStepperGetRunStatistics(VIStepper st, VIRunStatist
 PETSC_EXTERN PetscErrorCode VIStepperSetEnvelopeOutput(VIStepper st, PetscInt output);
 PETSC_EXTERN PetscErrorCode VIStepperGetEnvelope(VIStepper st, PetscInt *m, const PetscReal **env);
 PETSC_EXTERN PetscErrorCode VIStepperGetState(VIStepper st, const PetscReal **q, const PetscReal **u);
+/* From a monitor: end the run at this step boundary (not at the last level, which completes the run); VIStepperRun returns
+   with stats.stopped set and the state of that level kept for VIStepperCheckpointWrite. Not collective: every rank of the
+   group must ask at the same level. */
+PETSC_EXTERN PetscErrorCode VIStepperStop(VIStepper st);
+/* The time level the run stands at (from a monitor, or after a stop): its 0-based index and time. */
+PETSC_EXTERN PetscErrorCode VIStepperGetLevel(VIStepper st, PetscInt *level, PetscReal *t);
+/*
+  Checkpoints: everything a run needs to continue exactly as if it had not stopped — the scheme's state fields (q, v,
+  contact forces and warm starts, previous levels, flags), the records so far, the per-level statistics and envelope
+  accumulators, energy sums, counters and the time level — written at a step boundary (from a monitor, or after a stop).
+
+  VIStepperCheckpointWrite - write the checkpoint to path, whole (path.part, then a rename). Rank-local: the state is the
+  same on every rank of the group, one writes it. tag: what the checkpoint belongs to (job and case), checked on restore.
+
+  VIStepperCheckpointRead - after VIStepperSetUp, restore the run from path; VIStepperRun then continues from the level
+  it holds, and the finished run's records, statistics and counters equal those of an uninterrupted run bitwise. Collective
+  on the group (every rank reads the file; all restore or none). *restored is false, with the reason in why, when the
+  file cannot be read or belongs to another run (another tag, scheme, size or time step); the stepper is then set up afresh.
+*/
+PETSC_EXTERN PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const char tag[]);
+PETSC_EXTERN PetscErrorCode VIStepperCheckpointRead(VIStepper st, const char path[], const char tag[], PetscBool *restored, char why[], size_t len);
 PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);

@@ -25,6 +25,24 @@ PETSC_EXTERN PetscErrorCode VIInitializePackage(void);
 */
 PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err);
 
+/*
+  Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel). VISignalInstall sets handlers that only record the
+  signal; while VISignalDefer(PETSC_TRUE) is in force (the ensemble's case loop) the job reads VISignalReceived at its step
+  boundaries, agrees on a stop across its ranks, writes what it has and exits with VI_EXIT_RESUMABLE; outside, a signal has
+  its default action (nothing there could be resumed). Not collective.
+*/
+#define VI_EXIT_RESUMABLE 75 /* EX_TEMPFAIL: stopped on a signal, rerun the same command to resume */
+PETSC_EXTERN PetscErrorCode VISignalInstall(void);
+/* After PetscFinalize (which resets SIGTERM to its default): the handlers again, until the process exits. */
+PETSC_EXTERN void VISignalKeep(void);
+PETSC_EXTERN void VISignalDefer(PetscBool defer);
+/* The first signal received while deferring (SIGTERM or SIGUSR1), 0 if none. */
+PETSC_EXTERN int         VISignalReceived(void);
+PETSC_EXTERN const char *VISignalName(int sig);
+/* Whether the job stopped on a signal with work left (its exit status is then VI_EXIT_RESUMABLE). */
+PETSC_EXTERN void      VISetStopped(PetscBool stopped);
+PETSC_EXTERN PetscBool VIGetStopped(void);
+
 /* The error handler of the vicms executable: one clear line for user errors, PETSc's traceback for the rest. */
 PETSC_EXTERN PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
                                            const char *mess, void *ctx);

@@ -32,7 +32,8 @@ static const VICommand commands[] = {
 
 const char *VIAppArgument = NULL;
 
-/* All ranks agree on success or failure; a rank that never arrives (stuck after a one-sided failure) ends the job. */
+/* All ranks agree on success (0), a stop on a signal with work left (1) or failure (2); a rank that never arrives (stuck
+   after a one-sided failure) ends the job. */
 static int VIAgreeExit(int failed)
 {
   int         any = failed, done = 0;
@@ -102,7 +103,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc - 1; i++) argv[i] = argv[i + 1];
     argc--;
   }
-  /* MPI first: the job files are checked, and a bad one reported once, before PETSc reads (and half-reads) them */
+  /* MPI first, and finalized after PETSc: the job files are checked, and a bad one reported once, before PETSc reads
+     (and half-reads) them; and with vicms's signal handlers still in place at the end, since once a rank has exited
+     mpirun sends SIGTERM to those still finalizing, and a stopped job must exit VI_EXIT_RESUMABLE on every rank */
   if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
   if (VIAppCheckJobFiles(argc, argv)) {
     MPI_Finalize();
@@ -112,6 +115,7 @@ int main(int argc, char **argv)
   if (help == 1) VIOptionsFilterHelp();
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
+  PetscCall(VISignalInstall());
   if (!cmd || !strcmp(cmd, "help")) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", usage));
     ierr = cmd ? PETSC_SUCCESS : PETSC_ERR_USER_INPUT;
@@ -133,9 +137,10 @@ int main(int argc, char **argv)
       ierr = PETSC_ERR_USER_INPUT;
     }
   }
-  failed = VIAgreeExit(ierr ? 1 : 0);
+  failed = VIAgreeExit(ierr ? 2 : VIGetStopped() ? 1 : 0);
   PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
+  VISignalKeep();
   MPI_Finalize();
-  return failed ? 1 : 0;
+  return failed == 2 ? 1 : failed == 1 ? VI_EXIT_RESUMABLE : 0;
 }

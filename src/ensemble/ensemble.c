@@ -1,6 +1,9 @@
 /* VIEnsemble: runs the cases of a job on groups of ranks, writes each finished case at once, merges, summarizes. */
 #include "ensembleimpl.h"
 #include <vicms/sys.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct _p_VIEnsemble {
   MPI_Comm  comm, group;
@@ -8,7 +11,7 @@ struct _p_VIEnsemble {
   VICaseSet cs;
   char      results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
   PetscInt  group_size, bins, ngroups;
-  PetscReal merge_interval, progress_interval, steady_fraction;
+  PetscReal merge_interval, progress_interval, steady_fraction, checkpoint_interval;
   PetscBool keep_series, quiet, overwrite;
   char      output_name[128];
   PetscInt  output; /* index of the summary output, -1 when the ROM has none */
@@ -19,11 +22,17 @@ struct _p_VIEnsemble {
   char   **qnames;
 
   /* rank 0: the state of every case, progress, merging */
-  PetscMPIInt    rank;
+  PetscMPIInt    rank, grank;
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscLogDouble t_start, t_progress, t_merge;
   PetscBool      dirty; /* finished cases wait in the journal */
   VIScheduler    sched;
+
+  /* stops and checkpoints: the case this group steps, when it last wrote a checkpoint; rank 0: the cases stopped */
+  PetscInt       case_k;
+  PetscLogDouble t_checkpoint;
+  PetscInt       nstopped, *stopped_k;
+  PetscReal     *stopped_t;
 };
 
 PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
@@ -33,14 +42,15 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   PetscFunctionBeginUser;
   PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&e));
-  e->comm              = comm;
-  e->group_size        = 1;
-  e->bins              = 20;
-  e->merge_interval    = 10;
-  e->progress_interval = 2;
-  e->steady_fraction   = 0.25;
-  e->keep_series       = PETSC_TRUE;
-  e->group             = MPI_COMM_NULL;
+  e->comm                = comm;
+  e->group_size          = 1;
+  e->bins                = 20;
+  e->merge_interval      = 10;
+  e->progress_interval   = 2;
+  e->checkpoint_interval = 600;
+  e->steady_fraction     = 0.25;
+  e->keep_series         = PETSC_TRUE;
+  e->group               = MPI_COMM_NULL;
   PetscCall(PetscStrncpy(e->results, "results.h5", sizeof(e->results)));
   PetscCall(VICaseSetCreate(comm, &e->cs));
   *ens = e;
@@ -59,6 +69,7 @@ PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
   if (e->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&e->group));
   if (e->qnames) PetscCall(PetscStrArrayDestroy(&e->qnames));
   PetscCall(PetscFree(e->status));
+  PetscCall(PetscFree2(e->stopped_k, e->stopped_t));
   PetscCall(PetscFree(e->job));
   PetscCall(PetscFree(e));
   *ens = NULL;
@@ -85,6 +96,9 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscCall(PetscOptionsInt("-cases_group_size", "Ranks per group; each group runs one case at a time", "", ens->group_size, &ens->group_size, NULL));
   PetscCall(PetscOptionsReal("-cases_merge_interval", "Merge finished cases into the results file at most every this many seconds (0: after each)",
                              "", ens->merge_interval, &ens->merge_interval, NULL));
+  PetscCall(PetscOptionsReal("-cases_checkpoint_interval",
+                             "Seconds between checkpoints of a running case (0: none; a stop on SIGTERM or SIGUSR1 always writes one)", "",
+                             ens->checkpoint_interval, &ens->checkpoint_interval, NULL));
   PetscCall(PetscOptionsBool("-cases_keep_series", "Store each case's time series (false: its quantities only)", "", ens->keep_series,
                              &ens->keep_series, NULL));
   PetscCall(PetscOptionsBool("-cases_quiet", "No progress line", "", ens->quiet, &ens->quiet, NULL));
@@ -103,6 +117,8 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
              "-summary_steady_fraction: got %g, expected a value in (0, 1]", (double)ens->steady_fraction);
   PetscCheck(ens->bins >= 1, ens->comm, PETSC_ERR_USER_INPUT, "-summary_bins: got %" PetscInt_FMT ", expected >= 1", ens->bins);
   PetscCheck(ens->merge_interval >= 0, ens->comm, PETSC_ERR_USER_INPUT, "-cases_merge_interval: got %g, expected >= 0", (double)ens->merge_interval);
+  PetscCheck(ens->checkpoint_interval >= 0 && !PetscIsInfOrNanReal(ens->checkpoint_interval), ens->comm, PETSC_ERR_USER_INPUT,
+             "-cases_checkpoint_interval: got %g, expected a number of seconds >= 0 (0: no periodic checkpoint)", (double)ens->checkpoint_interval);
   PetscCall(PetscSNPrintf(ens->journal, sizeof(ens->journal), "%s.cases", ens->results));
   PetscCall(VICaseSetSetFromOptions(ens->cs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,6 +176,7 @@ static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
 {
   static const char *const ignore[] = {"-cases_group_size",
                                        "-cases_merge_interval",
+                                       "-cases_checkpoint_interval",
                                        "-cases_quiet",
                                        "-cases_progress_interval",
                                        "-results_file",
@@ -268,13 +285,21 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: case k has finished (its file is in the journal). */
-static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
+/* Rank 0: case k has finished (its file is in the journal), or stopped at t on a signal (its state in a checkpoint). */
+static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status, PetscReal t)
 {
   VIEnsemble     ens = (VIEnsemble)ctx;
   PetscLogDouble now;
 
   PetscFunctionBeginUser;
+  if (status == VI_CASE_STOPPED) {
+    if (ens->nstopped < ens->ngroups) {
+      ens->stopped_k[ens->nstopped] = k;
+      ens->stopped_t[ens->nstopped] = t;
+      ens->nstopped++;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ens->status[k] = status;
   ens->nfinished++;
   ens->dirty = PETSC_TRUE;
@@ -284,13 +309,29 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Stepper monitor: rank 0 answers the other groups while it steps a case of its own. */
+static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st);
+
+/* Stepper monitor, collective on the group at a step boundary: rank 0 answers the other groups while it steps a case of
+   its own; the group agrees on a stop (a signal on any rank of the job) and on a periodic checkpoint (its leader's clock). */
 static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
 {
   VIEnsemble ens = (VIEnsemble)ctx;
 
   PetscFunctionBeginUser;
-  if (ens->sched) PetscCall(VISchedulerServe(ens->sched));
+  if (ens->sched) {
+    int due = 0, sig, due_all;
+    if (ens->grank == 0 && ens->checkpoint_interval > 0) {
+      PetscLogDouble now;
+      PetscCall(PetscTime(&now));
+      due = now - ens->t_checkpoint >= ens->checkpoint_interval ? 1 : 0;
+    }
+    PetscCall(VISchedulerPoll(ens->sched, due, &sig, &due_all));
+    /* a stop's checkpoint is written once the run has returned (VIEnsembleRunCase) */
+    if (sig)
+      PetscCall(VIStepperStop(st));
+    else if (due_all)
+      PetscCall(VIEnsembleCheckpoint(ens, st));
+  }
   if (ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
     /* a job of one (long) case: how far it is */
     PetscLogDouble now;
@@ -319,6 +360,74 @@ static PetscErrorCode VICaptureError(MPI_Comm comm, int line, const char *func, 
   return n;
 }
 
+/* The checkpoint of case k in the journal folder, and what it must belong to (this job, this case). */
+static PetscErrorCode VIEnsembleCheckpointPath(VIEnsemble ens, PetscInt k, char path[], size_t len, char **tag)
+{
+  size_t n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, len, "%s/%" PetscInt_FMT ".ckpt.h5", ens->journal, k));
+  if (tag) {
+    PetscCall(PetscStrlen(ens->job, &n));
+    PetscCall(PetscMalloc1(n + 48, tag));
+    PetscCall(PetscSNPrintf(*tag, n + 48, "%s case=%" PetscInt_FMT, ens->job, k));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The group's leader writes the checkpoint of the case it steps. A checkpoint that cannot be written is reported and the
+   case goes on: it would only start again from an older checkpoint, or from its beginning. */
+static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st)
+{
+  char           path[PETSC_MAX_PATH_LEN + 32], captured[256] = "", *tag;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&ens->t_checkpoint));
+  if (ens->grank != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIEnsembleCheckpointPath(ens, ens->case_k, path, sizeof(path), &tag));
+  if (mkdir(ens->journal, 0777) != 0 && errno != EEXIST)
+    PetscCall(PetscSNPrintf(captured, sizeof(captured), "cannot create the folder %s: %s", ens->journal, strerror(errno)));
+  else {
+    PetscCall(PetscPushErrorHandler(VICaptureError, captured));
+    ierr = VIStepperCheckpointWrite(st, path, tag);
+    PetscCall(PetscPopErrorHandler());
+  }
+  if (ierr || captured[0])
+    PetscCall(
+        PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: case %" PetscInt_FMT ": no checkpoint written: %s\n", ens->case_k, captured));
+  PetscCall(PetscFree(tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the stepper's set-up: continue case k from its checkpoint when there is one. Collective on the group. */
+static PetscErrorCode VIEnsembleRestore(VIEnsemble ens, VIStepper st, PetscInt k)
+{
+  char        path[PETSC_MAX_PATH_LEN + 32], *tag, why[128];
+  PetscMPIInt exists = 0;
+  PetscBool   restored;
+  PetscReal   t;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), &tag));
+  /* the leader's view decides: a collective read must be entered by every rank of the group or by none */
+  if (ens->grank == 0) exists = access(path, F_OK) == 0 ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, ens->group));
+  if (exists) {
+    PetscCall(VIStepperCheckpointRead(st, path, tag, &restored, why, sizeof(why)));
+    PetscCall(VIStepperGetLevel(st, NULL, &t));
+    if (ens->grank == 0) {
+      if (restored)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  resuming case %" PetscInt_FMT " from t = %g (its checkpoint %s)\n", k, (double)t, path));
+      else
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": its checkpoint %s is not used (%s): the case starts from its beginning\n",
+                              k, path, why));
+    }
+  }
+  PetscCall(PetscFree(tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Set up and run case k on the group; the stepper stays alive for its records. */
 static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper st, VICaseResult *r)
 {
@@ -337,8 +446,12 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   }
   PetscCall(VIStepperSetUp(st));
   PetscCall(VIStepperSetMonitor(st, VIEnsembleMonitor, ens));
+  ens->case_k = r->k;
+  PetscCall(VIEnsembleRestore(ens, st, r->k));
+  PetscCall(PetscTime(&ens->t_checkpoint));
   PetscCall(VIStepperRun(st));
   PetscCall(VIStepperGetStats(st, &r->stats));
+  if (r->stats.stopped) PetscFunctionReturn(PETSC_SUCCESS); /* to be continued from its checkpoint */
   PetscCall(VIStepperGetSeries(st, &r->nt, &r->t, &r->outputs, &r->gaps, &r->forces, &r->energy));
   PetscCall(VIROMGetNumOutputs(ens->rom, &r->nout));
   PetscCall(VIROMGetContacts(ens->rom, &r->nc, NULL));
@@ -360,8 +473,9 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Run case k on the group and write it to the journal (the group's rank 0); its status is 1 done or 2 failed. */
-static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool verbose, PetscInt *status)
+/* Run case k on the group and write it to the journal (the group's rank 0); its status is VI_CASE_DONE or VI_CASE_FAILED,
+   or VI_CASE_STOPPED at time *t on a signal, its state then in a checkpoint. */
+static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool verbose, PetscInt *status, PetscReal *t)
 {
   VISystem       sys;
   VIStepper      st;
@@ -393,13 +507,27 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
     for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
     PetscCall(PetscStrncpy(r.message, mine ? captured : "failed on another rank of the group", sizeof(r.message)));
   }
-  if (verbose && !any) {
-    PetscCall(VISystemView(sys, NULL));
-    PetscCall(VIStepperView(st, NULL));
-  }
   PetscCallMPI(MPI_Comm_rank(ens->group, &grank));
-  if (grank == 0) PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
-  *status = r.failed ? 2 : 1;
+  *t = 0;
+  if (!any && r.stats.stopped) {
+    /* the same on every rank of the group: the stop was agreed at this step boundary */
+    PetscCall(VIEnsembleCheckpoint(ens, st));
+    *status = VI_CASE_STOPPED;
+    *t      = r.stats.stopped_time;
+  } else {
+    if (verbose && !any) {
+      PetscCall(VISystemView(sys, NULL));
+      PetscCall(VIStepperView(st, NULL));
+    }
+    if (grank == 0) {
+      char path[PETSC_MAX_PATH_LEN + 32];
+      PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
+      /* the case is in the journal: its checkpoint has served */
+      PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), NULL));
+      (void)unlink(path);
+    }
+    *status = r.failed ? VI_CASE_FAILED : VI_CASE_DONE;
+  }
   PetscCall(PetscFree(r.frequency));
   PetscCall(PetscFree(r.quantities));
   PetscCall(VIStepperDestroy(&st));
@@ -432,15 +560,24 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
 {
   PetscMPIInt    rank, size;
   PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscErrorCode ierr  = PETSC_SUCCESS;
+  PetscReal      tstop = 0;
+  PetscBool      stopping, stopped = PETSC_FALSE;
+  int            sig;
 
   PetscFunctionBeginUser;
   PetscCheck(ens->rom, ens->comm, PETSC_ERR_ORDER, "Call VIEnsembleSetROM() first");
+  /* from here a SIGTERM or SIGUSR1 stops the job at its next step boundary, resumable */
+  VISignalDefer(PETSC_TRUE);
   PetscCallMPI(MPI_Comm_rank(ens->comm, &rank));
   PetscCallMPI(MPI_Comm_size(ens->comm, &size));
   ens->rank = rank;
   if (ens->group == MPI_COMM_NULL) PetscCallMPI(MPI_Comm_split(ens->comm, (PetscMPIInt)(rank / ens->group_size), rank, &ens->group));
+  PetscCallMPI(MPI_Comm_rank(ens->group, &ens->grank));
   ens->ngroups = (size + ens->group_size - 1) / ens->group_size;
+  PetscCall(PetscFree2(ens->stopped_k, ens->stopped_t));
+  PetscCall(PetscMalloc2(ens->ngroups, &ens->stopped_k, ens->ngroups, &ens->stopped_t));
+  ens->nstopped = 0;
   PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
   PetscCall(VIEnsembleFingerprint(ens));
   PetscCall(VISummaryQuantityNames(ens->rom, &ens->nq, &ens->qnames));
@@ -485,15 +622,24 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, VIEnsembleFinished, ens, &ens->sched));
   PetscCall(PetscFree(todo));
   for (;;) {
-    PetscCall(VISchedulerNext(ens->sched, finished, fstatus, &next));
+    PetscCall(VISchedulerNext(ens->sched, finished, fstatus, tstop, &next));
     if (next < 0) break;
-    PetscCall(VIEnsembleRunCase(ens, next, ncases == 1 ? PETSC_TRUE : PETSC_FALSE, &fstatus));
+    PetscCall(VIEnsembleRunCase(ens, next, ncases == 1 ? PETSC_TRUE : PETSC_FALSE, &fstatus, &tstop));
     finished = next;
     nmine++;
   }
   PetscCall(VISchedulerFinish(ens->sched));
+  PetscCall(VISchedulerGetStop(ens->sched, &stopping, &sig));
   PetscCall(VISchedulerDestroy(&ens->sched));
-  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite)) ierr = VIEnsembleMerge(ens);
+  if (stopping) {
+    PetscInt left = 0;
+    if (rank == 0)
+      for (PetscInt k = 0; k < ncases; k++) left += ens->status[k] ? 0 : 1;
+    PetscCallMPI(MPI_Bcast(&left, 1, MPIU_INT, 0, ens->comm));
+    stopped = left > 0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  /* a stop merges what is finished, so the results file holds it even when no case finished in this run */
+  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) ierr = VIEnsembleMerge(ens);
   PetscCall(VIErrorSync(ens->comm, ierr));
   if (rank == 0) {
     PetscLogDouble now;
@@ -533,7 +679,21 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       PetscCall(VIH5Close(&file));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));
+    if (stopped) {
+      char where[512] = "between cases";
+      for (PetscInt i = 0; i < ens->nstopped; i++) {
+        char one[96];
+        PetscCall(PetscSNPrintf(one, sizeof(one), "%st = %g of case %" PetscInt_FMT, i ? ", " : "at ", (double)ens->stopped_t[i], ens->stopped_k[i]));
+        if (!i) where[0] = 0;
+        PetscCall(PetscStrlcat(where, one, sizeof(where)));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "vicms: stopped by %s %s; %" PetscInt_FMT " cases finished, %" PetscInt_FMT
+                            " remaining; rerun the same command to resume (exit status %d)\n",
+                            VISignalName(sig), where, done + failed, ncases - done - failed, VI_EXIT_RESUMABLE));
+    }
   }
+  VISetStopped(stopped);
   PetscCall(PetscInfo(NULL, "this rank ran %" PetscInt_FMT " cases\n", nmine));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

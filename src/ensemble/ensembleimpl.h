@@ -53,20 +53,36 @@ struct _p_VICaseSet {
 
 /* Rank 0 of the job's communicator owns the list of cases to run and hands them out on request; the leaders (rank 0 of
    each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own cases and,
-   through the stepper's monitor, during them. */
+   through the stepper's monitor, during them.
+
+   Stops (SIGTERM, SIGUSR1): a group that sees a signal on any of its ranks (VISchedulerPoll, VISchedulerNext) stops its
+   case at that step boundary and tells rank 0, which answers every request with "stop" from then on and sends a stop
+   notice to every leader still at work, which its group reads at its next poll: every group stops at its next step
+   boundary, and no rank waits for a case that will not come. */
 typedef struct _p_VIScheduler *VIScheduler;
 
-/* Called on rank 0 when a case finished (status 1 done, 2 failed), for progress and merging. */
-typedef PetscErrorCode (*VISchedulerFinished)(void *ctx, PetscInt k, PetscInt status);
+/* How a case ended, as reported to rank 0. */
+#define VI_CASE_DONE    1
+#define VI_CASE_FAILED  2
+#define VI_CASE_STOPPED 3 /* stopped at time t on a signal, its state in a checkpoint */
+
+/* Called on rank 0 when a case ended (status VI_CASE_*; t: the time a stopped case reached), for progress and merging. */
+typedef PetscErrorCode (*VISchedulerFinished)(void *ctx, PetscInt k, PetscInt status, PetscReal t);
 
 PETSC_INTERN PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], VISchedulerFinished finished,
                                               void *ctx, VIScheduler *s);
-/* Collective on the group: report the case just finished (k < 0: none) and get the next one (-1: no more). */
-PETSC_INTERN PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status, PetscInt *next);
+/* Collective on the group: report the case just ended (k < 0: none; t the time a stopped case reached) and get the next
+   one (-1: no more, -2: the job stops). */
+PETSC_INTERN PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status, PetscReal t, PetscInt *next);
 /* Rank 0 only (no-op elsewhere): answer the requests that are waiting, without blocking. */
 PETSC_INTERN PetscErrorCode VISchedulerServe(VIScheduler s);
-/* Collective on the job's communicator: rank 0 answers until every leader has been told there is no more. */
+/* Collective on the group, at a step boundary: serve (rank 0), read a stop notice (leaders), and agree over the group on
+   whether the job stops (*sig: the signal, 0 if not) and on the maximum of flag over the group's ranks. */
+PETSC_INTERN PetscErrorCode VISchedulerPoll(VIScheduler s, int flag, int *sig, int *flag_max);
+/* Collective on the job's communicator: rank 0 answers until every leader has been told there is no more (or to stop). */
 PETSC_INTERN PetscErrorCode VISchedulerFinish(VIScheduler s);
+/* After VISchedulerFinish, on every rank: whether the job stopped on a signal, and which. Collective. */
+PETSC_INTERN PetscErrorCode VISchedulerGetStop(VIScheduler s, PetscBool *stopping, int *sig);
 PETSC_INTERN PetscErrorCode VISchedulerDestroy(VIScheduler *s);
 
 /* ---------------------------------------------------------------- one case's outcome */

@@ -67,6 +67,13 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   PetscCall(PetscArraycpy(lf->qb_prev, q0, nb));
   PetscCall(PetscArrayzero(st->lambda, nb));
   lf->first = PETSC_TRUE;
+  /* what the next step and advance read before writing it (checkpoints) */
+  PetscCall(VIStepperRegisterState(st, "leapfrog_ui_half", nm, lf->ui_half, NULL));
+  PetscCall(VIStepperRegisterState(st, "leapfrog_qb_prev", nb, lf->qb_prev, NULL));
+  PetscCall(VIStepperRegisterState(st, "leapfrog_fb_prev", nb, lf->fb_prev, NULL));
+  PetscCall(VIStepperRegisterState(st, "leapfrog_qprev", n, lf->qprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "leapfrog_fprev", n, lf->fprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "leapfrog_first", 1, NULL, &lf->first));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

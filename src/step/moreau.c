@@ -41,6 +41,12 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscArraycpy(st->q, q0, n));
   PetscCall(PetscArraycpy(mo->uh, u0, n));
   mo->first = PETSC_TRUE;
+  /* what the next step and advance read before writing it (checkpoints): unew is read by the advance of the level */
+  PetscCall(VIStepperRegisterState(st, "moreau_uh", n, mo->uh, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_unew", n, mo->unew, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_qprev", n, mo->qprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_fprev", n, mo->fprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &mo->first));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

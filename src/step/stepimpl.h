@@ -49,6 +49,19 @@ typedef struct {
   PetscErrorCode (*destroy)(VIStepper);
 } VIStepperOps;
 
+/* A part of a scheme's state that a checkpoint saves and restores exactly: len reals or len flags, named in the file.
+   Each scheme registers, in its setup, everything its next step or advance reads before writing it (previous levels,
+   half-step velocities, warm starts, first-step flags); the generic checkpoint code (checkpoint.c) writes the list. */
+#define VI_MAX_STATE_FIELDS 32
+typedef struct {
+  char       name[32];
+  PetscReal *real;
+  PetscBool *flag;
+  PetscInt   len;
+} VIStateField;
+
+PETSC_INTERN PetscErrorCode VIStepperRegisterState(VIStepper st, const char name[], PetscInt len, PetscReal *real, PetscBool *flag);
+
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
 
 /* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
@@ -82,6 +95,13 @@ struct _p_VIStepper {
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
   void *monitor_ctx;
+
+  /* checkpoints: the scheme's state fields; the level last completed (0-based, the run stands between its step and its
+     advance); a stop asked by the monitor; a run restored from a checkpoint continues from level + 1 */
+  VIStateField   state[VI_MAX_STATE_FIELDS];
+  PetscInt       nstate, level, nsteps;
+  PetscBool      stop_requested, restored;
+  PetscLogDouble wall_before; /* wall time of the run before its restore */
 
   /* the system, cached */
   PetscInt         n, nb, nm, nc;

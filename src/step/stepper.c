@@ -49,6 +49,23 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   st->nenv = st->max_env = 0;
   st->nt = st->max_t = 0;
   st->setup          = PETSC_FALSE;
+  st->nstate         = 0;
+  st->restored       = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperRegisterState(VIStepper st, const char name[], PetscInt len, PetscReal *real, PetscBool *flag)
+{
+  VIStateField *f;
+
+  PetscFunctionBeginUser;
+  PetscCheck(st->nstate < VI_MAX_STATE_FIELDS, st->comm, PETSC_ERR_PLIB, "More than %d state fields", VI_MAX_STATE_FIELDS);
+  PetscCheck((real != NULL) != (flag != NULL), st->comm, PETSC_ERR_PLIB, "State field %s: give reals or flags", name);
+  f = &st->state[st->nstate++];
+  PetscCall(PetscStrncpy(f->name, name, sizeof(f->name)));
+  f->real = real;
+  f->flag = flag;
+  f->len  = len;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,6 +226,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
                "Envelope of output %" PetscInt_FMT ": the ROM has %" PetscInt_FMT " outputs", st->env_output, nout);
     for (PetscInt o = 0; o < nout; o++) PetscCall(VIROMGetOutput(r, o, NULL, &st->out_rows[o]));
   }
+  /* the level's state, read by the next step of some schemes (the scheme registers the rest in its setup) */
+  PetscCall(VIStepperRegisterState(st, "q", st->n, st->q, NULL));
+  PetscCall(VIStepperRegisterState(st, "u", st->n, st->u, NULL));
+  PetscCall(VIStepperRegisterState(st, "lambda", st->nb, st->lambda, NULL));
+  PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
   if (st->type == VI_STEPPER_LEAPFROG)
     PetscCall(VIStepperCreate_Leapfrog(st));
   else
@@ -384,28 +406,53 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIStepperStop(VIStepper st)
+{
+  PetscFunctionBeginUser;
+  st->stop_requested = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetLevel(VIStepper st, PetscInt *level, PetscReal *t)
+{
+  PetscFunctionBeginUser;
+  if (level) *level = st->level;
+  if (t) *t = st->t0 + st->level * st->dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIStepperRun(VIStepper st)
 {
-  PetscInt       nsteps;
+  PetscInt       nsteps, k0 = 0;
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
-  /* every run starts from the initial state: a set-up serves one run */
+  /* every run starts from the initial state, or from the checkpoint restored after its set-up: a set-up serves one run */
   if (!st->setup) PetscCall(VIStepperSetUp(st));
-  st->setup = PETSC_FALSE;
-  PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
-  PetscCall(PetscMemzero(&st->energy, sizeof(st->energy)));
-  st->nt = 0;
-  PetscCall(PetscArrayzero(st->ostat, 6 * PetscMax(st->nout, 1)));
-  st->nwindow   = 0;
-  st->force_max = 0;
-  st->gap_min   = 0;
-  st->nenv      = 0;
-  st->env_start = st->env_end = st->t0;
-  st->window_start            = st->t_end - st->steady_fraction * (st->t_end - st->t0);
-  nsteps                      = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
+  st->setup          = PETSC_FALSE;
+  st->stop_requested = PETSC_FALSE;
+  st->window_start   = st->t_end - st->steady_fraction * (st->t_end - st->t0);
+  nsteps             = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
+  st->nsteps         = nsteps;
+  if (st->restored) {
+    /* the checkpoint stands between the step and the advance of its level */
+    st->restored = PETSC_FALSE;
+    k0           = st->level + 1;
+    if (st->level < nsteps) PetscCall((*st->ops.advance)(st));
+  } else {
+    PetscCall(PetscMemzero(&st->stats, sizeof(st->stats)));
+    PetscCall(PetscMemzero(&st->energy, sizeof(st->energy)));
+    st->nt = 0;
+    PetscCall(PetscArrayzero(st->ostat, 6 * PetscMax(st->nout, 1)));
+    st->nwindow   = 0;
+    st->force_max = 0;
+    st->gap_min   = 0;
+    st->nenv      = 0;
+    st->env_start = st->env_end = st->t0;
+    st->wall_before             = 0;
+  }
   PetscCall(PetscTime(&t0));
-  for (PetscInt k = 0; k <= nsteps; k++) {
+  for (PetscInt k = k0; k <= nsteps; k++) {
     PetscReal t = st->t0 + k * st->dt, qmax = 0;
     PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
     PetscCall((*st->ops.step)(st, t));
@@ -442,11 +489,21 @@ PetscErrorCode VIStepperRun(VIStepper st)
     }
     PetscCall(VIStepperObserve(st, t));
     if (k % st->output_every == 0 || k == nsteps) PetscCall(VIStepperRecord(st, t));
-    if (st->monitor && k % 64 == 0) PetscCall((*st->monitor)(st, t, st->monitor_ctx));
+    st->level = k;
+    if (st->monitor && k % 64 == 0) {
+      PetscCall(PetscTime(&t1));
+      st->stats.wall_time = st->wall_before + (t1 - t0); /* for a checkpoint the monitor may write */
+      PetscCall((*st->monitor)(st, t, st->monitor_ctx));
+      if (st->stop_requested && k < nsteps) {
+        st->stats.stopped      = PETSC_TRUE;
+        st->stats.stopped_time = t;
+        break;
+      }
+    }
     if (k < nsteps) PetscCall((*st->ops.advance)(st));
   }
   PetscCall(PetscTime(&t1));
-  st->stats.wall_time   = t1 - t0;
+  st->stats.wall_time   = st->wall_before + (t1 - t0);
   st->stats.matvec_time = st->matvec_time;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,90 @@
+/* Clean stops: SIGTERM and SIGUSR1 only raise a flag that the case loop reads at its step boundaries. */
+#include <vicms/sys.h>
+#include <signal.h>
+#include <string.h>
+
+/* The signal received (0: none). Written by the handler only: a handler may do nothing else safely (no I/O, no MPI). */
+static volatile sig_atomic_t vi_signal_received = 0;
+/* Set while a part of the job that can stop cleanly runs (the case loop); elsewhere a signal keeps its default action. */
+static volatile sig_atomic_t vi_signal_deferring = 0;
+static PetscBool             vi_signal_installed = PETSC_FALSE;
+static PetscBool             vi_stopped          = PETSC_FALSE;
+
+static void VISignalCatch(int sig)
+{
+  if (!vi_signal_deferring) {
+    /* nothing here can be saved: end as if vicms had no handler (signal() and raise() are async-signal-safe) */
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  if (!vi_signal_received) vi_signal_received = sig;
+}
+
+/* SA_RESTART: a signal must not make a system call of MPI or HDF5 fail with EINTR. Returns the failing signal, or 0. */
+static int VISignalSet(void)
+{
+  struct sigaction action;
+  const int        sigs[] = {SIGTERM, SIGUSR1};
+
+  memset(&action, 0, sizeof(action));
+  action.sa_handler = VISignalCatch;
+  action.sa_flags   = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+    if (sigaction(sigs[i], &action, NULL)) return sigs[i];
+  return 0;
+}
+
+PetscErrorCode VISignalInstall(void)
+{
+  int bad;
+
+  PetscFunctionBeginUser;
+  if (vi_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
+  /* installed after PetscInitialize, so it replaces whatever PETSc put there (PETSc catches SIGTERM when built with an MPI
+     other than Open MPI) */
+  bad = VISignalSet();
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the handler of signal %d", bad);
+  vi_signal_installed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void VISignalKeep(void)
+{
+  if (vi_signal_installed) (void)VISignalSet();
+}
+
+void VISignalDefer(PetscBool defer)
+{
+  vi_signal_deferring = defer ? 1 : 0;
+}
+
+int VISignalReceived(void)
+{
+  return (int)vi_signal_received;
+}
+
+const char *VISignalName(int sig)
+{
+  switch (sig) {
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGUSR1:
+    return "SIGUSR1";
+  case 0:
+    return "none";
+  default:
+    return "a signal";
+  }
+}
+
+void VISetStopped(PetscBool stopped)
+{
+  vi_stopped = stopped;
+}
+
+PetscBool VIGetStopped(void)
+{
+  return vi_stopped;
+}
