@@ -100,7 +100,7 @@ if grep -q "attempt 2" "$out" && grep -q "all cases done" "$out" && grep -q "sto
 else
   echo "   FAILED (log: $W/$out)"; fail=1
 fi
-python3 - <<'EOF' || fail=1
+/usr/bin/python3 - <<'EOF' || fail=1
 import h5py
 with h5py.File("results.h5") as f:
     st = f["cases/status"][:]
@@ -126,7 +126,7 @@ if grep -q "stopped cleanly; the next task resumes" "$out1" && grep -h -q "all c
 else
   echo "   FAILED"; fail=1
 fi
-python3 - <<'EOF' || fail=1
+/usr/bin/python3 - <<'EOF' || fail=1
 import h5py, numpy as np
 with h5py.File("results.h5") as a, h5py.File("results_1.h5") as b:
     assert int(a.attrs["n_done"]) == 32
