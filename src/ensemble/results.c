@@ -2,8 +2,12 @@
 #include "ensembleimpl.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 static PetscErrorCode VIJournalPath(const char dir[], PetscInt k, const char suffix[], char path[], size_t len)
@@ -330,5 +334,124 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   }
   /* complete: the journal, with any part-written file of a killed run, is no longer needed */
   if (ndone + nfailed == ncases) PetscCall(VIJournalRemove(dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- one job per results file */
+
+/* Whether process pid runs on this host (a pid reused by another program counts as gone when /proc says so). */
+static PetscBool VIProcessAlive(long pid)
+{
+  char  path[64], cmd[4096];
+  FILE *f;
+  size_t n;
+
+  if (pid <= 0) return PETSC_FALSE;
+  if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return PETSC_FALSE;
+  snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+  f = fopen(path, "r");
+  if (!f) return PETSC_TRUE; /* no /proc: trust kill() */
+  n = fread(cmd, 1, sizeof(cmd) - 1, f);
+  fclose(f);
+  cmd[n] = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!cmd[i]) cmd[i] = ' ';
+  return strstr(cmd, "vicms") ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The fields of a lock file: pid, host, since (seconds since the epoch), command. */
+static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, long long *since, char cmd[], size_t clen)
+{
+  FILE *f = fopen(lock, "r");
+  char  line[4096];
+
+  *pid   = 0;
+  *since = 0;
+  host[0] = cmd[0] = 0;
+  if (!f) return;
+  while (fgets(line, sizeof(line), f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (!strncmp(line, "pid ", 4)) *pid = strtol(line + 4, NULL, 10);
+    else if (!strncmp(line, "host ", 5)) (void)PetscStrncpy(host, line + 5, hlen);
+    else if (!strncmp(line, "since ", 6)) *since = strtoll(line + 6, NULL, 10);
+    else if (!strncmp(line, "command ", 8)) (void)PetscStrncpy(cmd, line + 8, clen);
+  }
+  fclose(f);
+}
+
+PetscErrorCode VIResultsLock(const char path[], const char lock[])
+{
+  char host[256] = "";
+
+  PetscFunctionBeginUser;
+  (void)gethostname(host, sizeof(host) - 1);
+  for (int attempt = 0; attempt < 3; attempt++) {
+    int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+      char      text[8192], cmd[4096] = "";
+      int       argc = 0;
+      char    **args = NULL;
+      time_t    now  = time(NULL);
+      ssize_t   len, wrote;
+      PetscCall(PetscGetArgs(&argc, &args));
+      for (int i = 0; i < argc; i++) {
+        if (i) PetscCall(PetscStrlcat(cmd, " ", sizeof(cmd)));
+        PetscCall(PetscStrlcat(cmd, args[i], sizeof(cmd)));
+      }
+      len   = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\ncommand %s\n", (long)getpid(), host, (long long)now, cmd);
+      wrote = write(fd, text, (size_t)PetscMin(len, (ssize_t)sizeof(text) - 1));
+      if (close(fd) != 0 || wrote != PetscMin(len, (ssize_t)sizeof(text) - 1)) {
+        int err = errno;
+        (void)unlink(lock);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the lock %s of %s: %s", lock, path, strerror(err));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCheck(errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the lock %s of %s: %s (is its folder writable?)", lock, path,
+               strerror(errno));
+    {
+      long      pid, pid2;
+      long long since, since2;
+      char      theirs[256], cmd[4096], when[64] = "an unknown time", host2[256], cmd2[4096];
+      time_t    t;
+      struct tm tm;
+      VILockRead(lock, &pid, theirs, sizeof(theirs), &since, cmd, sizeof(cmd));
+      t = (time_t)since;
+      if (since && localtime_r(&t, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+      if (pid == 0 && attempt == 0) { /* being written this instant: look again */
+        usleep(200000);
+        continue;
+      }
+      PetscCheck(strcmp(theirs, host) == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s is in use by another job: process %ld on host %s, since %s (%s). Wait for it to end or choose another -results_file; if "
+                 "that job is dead, remove the lock %s and run again",
+                 path, pid, theirs, when, cmd, lock);
+      PetscCheck(!VIProcessAlive(pid) || pid == (long)getpid(), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s is in use by another job: process %ld on this host (%s), since %s (%s). Wait for it to end, stop it, or choose another "
+                 "-results_file",
+                 path, pid, theirs, when, cmd);
+      /* stale: its process is gone; take it over unless another job just did */
+      VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2));
+      if (pid2 == pid && since2 == since) {
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld (since %s), which no longer runs on this host\n", lock, pid,
+                              when));
+        (void)unlink(lock);
+      }
+    }
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another -results_file", path,
+          lock);
+}
+
+PetscErrorCode VIResultsUnlock(const char lock[])
+{
+  long      pid;
+  long long since;
+  char      host[256], cmd[16];
+
+  PetscFunctionBeginUser;
+  /* only our own: a lock taken over after this process was thought dead belongs to the other job */
+  VILockRead(lock, &pid, host, sizeof(host), &since, cmd, sizeof(cmd));
+  if (pid == (long)getpid()) (void)unlink(lock);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
