@@ -164,6 +164,44 @@ static PetscErrorCode VICheckJob(hid_t file, const char obj[], const char what[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VICaptureMessage(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
+                                       const char *mess, void *ctx)
+{
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
+  return n;
+}
+
+/* Whether the journal file path holds a whole case: it opens, and its status, job, message and quantities read. */
+static PetscErrorCode VIJournalProbe(const char path[], char why[], size_t len, PetscBool *readable)
+{
+  hid_t          file = -1;
+  char          *a = NULL, *b = NULL, *c = NULL, msg[256] = "";
+  PetscReal     *q = NULL;
+  PetscInt       rows, cols;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(VICaptureMessage, msg));
+  ierr = VIH5Open(path, &file);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "status", &a);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "job", &b);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "message", &c);
+  if (!ierr) ierr = VIH5ReadReal(file, "/case/quantities", &rows, &cols, &q);
+  if (file >= 0) (void)VIH5Close(&file);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFree(a));
+  PetscCall(PetscFree(b));
+  PetscCall(PetscFree(c));
+  PetscCall(PetscFree(q));
+  *readable = ierr ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(PetscStrncpy(why, msg, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[])
 {
   PetscInt ncases, np;
@@ -200,12 +238,22 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
-      char     *end, file_path[PETSC_MAX_PATH_LEN];
+      char     *end, file_path[PETSC_MAX_PATH_LEN], why[256];
       long      k = strtol(e->d_name, &end, 10);
       hid_t     file;
-      PetscBool has;
-      if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases) continue;
+      PetscBool has, readable = PETSC_FALSE;
+      if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases) continue; /* <k>.h5 only: not .part, .ckpt.h5, .corrupt */
       PetscCall(PetscSNPrintf(file_path, sizeof(file_path), "%s/%s", dir, e->d_name));
+      PetscCall(VIJournalProbe(file_path, why, sizeof(why), &readable));
+      if (!readable) {
+        /* a file a crash or a full disk left broken: set aside (not deleted: it may tell what happened), the case runs again */
+        char aside[PETSC_MAX_PATH_LEN + 16];
+        PetscCall(PetscSNPrintf(aside, sizeof(aside), "%s.corrupt", file_path));
+        PetscCheck(rename(file_path, aside) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s is unreadable (%s) and cannot be moved aside: %s",
+                   file_path, why, strerror(errno));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "Case %ld: %s is unreadable (%s); moved to %s, the case runs again\n", k, file_path, why, aside));
+        continue;
+      }
       PetscCall(VIH5Open(file_path, &file));
       PetscCall(VIH5HasAttr(file, "/case", "status", &has));
       if (has) PetscCall(VICheckJob(file, "/case", file_path, job));
