@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,19 +29,14 @@ static PetscErrorCode VIJoin(PetscInt n, const char *const names[], char out[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
-                                  const char job[])
+/* The content of a journal file: one case. */
+static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq,
+                                             const char *const qnames[], const char job[])
 {
-  char        part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], names[8192];
+  char        names[8192];
   const char *out_names[1024];
-  hid_t       file;
 
   PetscFunctionBeginUser;
-  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
-             dir, strerror(errno));
-  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
-  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
-  PetscCall(VIH5Create(part, &file));
   PetscCall(VIH5CreateGroup(file, "/case"));
   if (keep_series && r->nt > 0) {
     PetscCheck(r->nout <= 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 1024 outputs per ROM");
@@ -90,7 +86,28 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_nonconverged", r->stats.nonconverged));
   PetscCall(VIH5WriteAttrReal(file, "/case", "contact_residual_max", r->stats.contact_residual_max));
-  PetscCall(VIH5Close(&file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
+                                  const char job[])
+{
+  char           part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+  hid_t          file;
+  PetscErrorCode ierr, ierr_close;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
+             dir, strerror(errno));
+  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
+  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
+  PetscCall(VIH5Create(part, &file));
+  ierr       = VIJournalWriteContents(file, rom, r, keep_series, nq, qnames, job);
+  ierr_close = VIH5Close(&file);
+  /* a part-written file (a full disk) goes at once: it holds the space the others need */
+  if (ierr || ierr_close) (void)unlink(part);
+  PetscCall(ierr);
+  PetscCall(ierr_close);
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -265,22 +282,20 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
-                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+/* The merged results file: the journal's cases and those of the old file (old < 0: none). */
+static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const PetscInt status[],
+                                             PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
+                                             const char job[], const char units[], PetscInt *nfinished, PetscBool *journal_used)
 {
-  char             part[PETSC_MAX_PATH_LEN], names[8192], **messages, *all;
+  char             names[8192], **messages, *all;
   const PetscReal *table;
   PetscReal       *quantities, *wall, *iter_mean;
   PetscInt         ncases, np, *steps, *iter_max, *nonconv, ndone = 0, nfailed = 0;
-  hid_t            file, old = -1;
-  PetscBool        journal_used = PETSC_FALSE;
 
   PetscFunctionBeginUser;
+  *journal_used = PETSC_FALSE;
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetGetTable(cs, &table));
-  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
-  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
-  PetscCall(VIH5Create(part, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-results"));
   PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
   PetscCall(PetscOptionsGetAll(NULL, &all));
@@ -323,7 +338,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
       PetscCall(VIH5Open(jpath, &src));
       PetscCall(VIH5Copy(src, "/case", file, obj));
       PetscCall(VIH5Close(&src));
-      journal_used = PETSC_TRUE;
+      *journal_used = PETSC_TRUE;
     } else {
       PetscBool has = PETSC_FALSE;
       if (old >= 0) PetscCall(VIH5Exists(old, obj, &has));
@@ -368,8 +383,59 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscFree(messages[k]));
   PetscCall(PetscFree3(quantities, wall, iter_mean));
   PetscCall(PetscFree4(steps, iter_max, nonconv, messages));
-  PetscCall(VIH5Close(&file));
-  PetscCall(VIH5Close(&old));
+  *nfinished = ndone + nfailed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+{
+  char           part[PETSC_MAX_PATH_LEN];
+  PetscInt       ncases, nfinished = 0;
+  hid_t          file, old = -1;
+  PetscBool      journal_used = PETSC_FALSE;
+  PetscErrorCode ierr, ierr_close;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
+  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+  {
+    /* HDF5 (1.10) can crash inside H5Ocopy when the disk fills: look at the free space first. The merged file is about
+       the old one and the journal's cases together, and both stay until it is complete */
+    struct stat    st;
+    struct statvfs vfs;
+    char           folder[PETSC_MAX_PATH_LEN], *slash;
+    double         need = 65536, avail;
+    if (stat(path, &st) == 0) need += (double)st.st_size;
+    for (PetscInt k = 0; k < ncases; k++) {
+      char jpath[PETSC_MAX_PATH_LEN];
+      if (!status[k]) continue;
+      PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
+      if (stat(jpath, &st) == 0) need += (double)st.st_size;
+    }
+    PetscCall(PetscStrncpy(folder, path, sizeof(folder)));
+    slash = strrchr(folder, '/');
+    if (slash) *slash = 0;
+    else PetscCall(PetscStrncpy(folder, ".", sizeof(folder)));
+    if (statvfs(slash && !folder[0] ? "/" : folder, &vfs) == 0) {
+      avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+      PetscCheck(avail >= 1.05 * need, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
+                 "no space left on device while writing %s: merging the finished cases needs about %.1f MB, %.1f MB are free (%s and the "
+                 "finished cases in %s are kept as they were: free some space and run the same job again)",
+                 part, 1.05 * need / 1048576, avail / 1048576, path, dir);
+    }
+  }
+  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
+  ierr = VIH5Create(part, &file);
+  if (!ierr) {
+    ierr       = VIResultsMergeContents(file, old, path, dir, cs, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    ierr_close = VIH5Close(&file);
+    if (!ierr) ierr = ierr_close;
+    /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
+    if (ierr) (void)unlink(part);
+  }
+  (void)VIH5Close(&old);
+  PetscCall(ierr);
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   /* the results file now holds every finished case: the journal's copies can go */
   if (journal_used) {
@@ -381,7 +447,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
     }
   }
   /* complete: the journal, with any part-written file of a killed run, is no longer needed */
-  if (ndone + nfailed == ncases) PetscCall(VIJournalRemove(dir));
+  if (nfinished == ncases) PetscCall(VIJournalRemove(dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,53 @@
 /* Small HDF5 helpers: files, datasets of reals and integers, attributes; used on one rank. */
 #include <vicms/io.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
-#define VIH5Check(call, ...) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, __VA_ARGS__)
+/* The system error behind the HDF5 error just raised (its stack names it as "errno = N"), 0 if none. */
+static herr_t VIH5FindErrno(unsigned n, const H5E_error2_t *e, void *ctx)
+{
+  const char *p = e->desc ? strstr(e->desc, "errno = ") : NULL;
+
+  (void)n;
+  if (p && !*(int *)ctx) *(int *)ctx = atoi(p + 8);
+  return 0;
+}
+
+/* Why a write failed, in words: "no space left on device" and its kin, or what the system said. */
+static void VIH5WriteReason(char why[], size_t len)
+{
+  int err = 0;
+
+  (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, VIH5FindErrno, &err);
+  if (!err && (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) err = errno;
+  if (err == ENOSPC) snprintf(why, len, "no space left on device");
+  else if (err == EDQUOT) snprintf(why, len, "disk quota exceeded (no space left for this user)");
+  else if (err == EFBIG) snprintf(why, len, "file too large (a file size limit, e.g. ulimit -f, or no space left)");
+  else if (err) snprintf(why, len, "%s", strerror(err));
+  else snprintf(why, len, "HDF5 write error");
+}
+
+/* A failed write whose reason why was taken right after the failing call (a later HDF5 call clears the error stack). */
+#define VIH5Fail(file, why, ...) \
+  do { \
+    char fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN]; \
+    if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file"); \
+    snprintf(what_, sizeof(what_), __VA_ARGS__); \
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why, fname_, what_); \
+  } while (0)
+
+/* A failed write: its reason, the file and the object. */
+#define VIH5Check(call, file, ...) \
+  do { \
+    if ((call) < 0) { \
+      char why_[128], fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN]; \
+      VIH5WriteReason(why_, sizeof(why_)); \
+      if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file"); \
+      snprintf(what_, sizeof(what_), __VA_ARGS__); \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why_, fname_, what_); \
+    } \
+  } while (0)
 
 PetscErrorCode VIH5Create(const char path[], hid_t *file)
 {
@@ -23,9 +69,26 @@ PetscErrorCode VIH5Open(const char path[], hid_t *file)
 
 PetscErrorCode VIH5Close(hid_t *file)
 {
+  char     why[128], name[PETSC_MAX_PATH_LEN] = "an HDF5 file";
+  hid_t    f = *file;
+  herr_t   err;
+  unsigned intent = 0;
+
   PetscFunctionBeginUser;
-  if (*file >= 0) VIH5Check(H5Fclose(*file), "Cannot close an HDF5 file");
+  if (f < 0) PetscFunctionReturn(PETSC_SUCCESS);
   *file = -1;
+  if (H5Fget_name(f, name, sizeof(name)) < 0) snprintf(name, sizeof(name), "an HDF5 file");
+  why[0] = 0;
+  if (H5Fget_intent(f, &intent) >= 0 && (intent & H5F_ACC_RDWR) && H5Fflush(f, H5F_SCOPE_LOCAL) < 0) VIH5WriteReason(why, sizeof(why));
+  err = H5Fclose(f);
+  if (err < 0 || why[0]) {
+    /* closing flushes what was cached: a full disk shows here. The file stays open in HDF5 then; let go of it now, or
+       HDF5 tries again at exit and crashes inside MPI_Finalize */
+    if (!why[0]) VIH5WriteReason(why, sizeof(why));
+    while (err < 0 && H5Iis_valid(f) > 0 && H5Idec_ref(f) > 0)
+      ;
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (at its close)", why, name);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,17 +96,25 @@ static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, Pe
 {
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
   hid_t   space, lcpl, dset;
+  herr_t  err;
+  char    why[128];
 
   PetscFunctionBeginUser;
   space = H5Screate_simple(cols > 0 ? 2 : 1, dims, NULL);
   lcpl  = H5Pcreate(H5P_LINK_CREATE);
   H5Pset_create_intermediate_group(lcpl, 1);
   dset = H5Dcreate2(file, path, type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create dataset %s", path);
-  if (rows > 0) VIH5Check(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "Cannot write dataset %s", path);
-  H5Dclose(dset);
+  if (dset < 0) VIH5WriteReason(why, sizeof(why));
   H5Pclose(lcpl);
   H5Sclose(space);
+  if (dset < 0) VIH5Fail(file, why, "dataset %s", path);
+  err = rows > 0 ? H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0;
+  if (err < 0) VIH5WriteReason(why, sizeof(why));
+  if (H5Dclose(dset) < 0 && err >= 0) {
+    err = -1;
+    VIH5WriteReason(why, sizeof(why));
+  }
+  if (err < 0) VIH5Fail(file, why, "dataset %s", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,15 +134,23 @@ PetscErrorCode VIH5WriteInt(hid_t file, const char path[], PetscInt rows, PetscI
 
 static PetscErrorCode VIH5WriteAttr(hid_t file, const char obj[], const char name[], hid_t type, const void *value)
 {
-  hid_t space = H5Screate(H5S_SCALAR), attr;
+  hid_t  space = H5Screate(H5S_SCALAR), attr;
+  herr_t err;
+  char   why[128];
 
   PetscFunctionBeginUser;
   if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) > 0) H5Adelete_by_name(file, obj, name, H5P_DEFAULT);
   attr = H5Acreate_by_name(file, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(attr >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create attribute %s on %s", name, obj);
-  VIH5Check(H5Awrite(attr, type, value), "Cannot write attribute %s on %s", name, obj);
-  H5Aclose(attr);
+  if (attr < 0) VIH5WriteReason(why, sizeof(why));
   H5Sclose(space);
+  if (attr < 0) VIH5Fail(file, why, "attribute %s of %s", name, obj);
+  err = H5Awrite(attr, type, value);
+  if (err < 0) VIH5WriteReason(why, sizeof(why));
+  if (H5Aclose(attr) < 0 && err >= 0) {
+    err = -1;
+    VIH5WriteReason(why, sizeof(why));
+  }
+  if (err < 0) VIH5Fail(file, why, "attribute %s of %s", name, obj);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,6 +425,7 @@ PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char 
 PetscErrorCode VIH5CreateGroup(hid_t file, const char path[])
 {
   hid_t lcpl, gcpl, group;
+  char  why[128];
 
   PetscFunctionBeginUser;
   lcpl = H5Pcreate(H5P_LINK_CREATE);
@@ -353,10 +433,11 @@ PetscErrorCode VIH5CreateGroup(hid_t file, const char path[])
   H5Pset_create_intermediate_group(lcpl, 1);
   H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
   group = H5Gcreate2(file, path, lcpl, gcpl, H5P_DEFAULT);
+  if (group < 0) VIH5WriteReason(why, sizeof(why));
   H5Pclose(gcpl);
   H5Pclose(lcpl);
-  PetscCheck(group >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create HDF5 group %s", path);
-  H5Gclose(group);
+  if (group < 0) VIH5Fail(file, why, "group %s", path);
+  VIH5Check(H5Gclose(group), file, "group %s", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -421,11 +502,16 @@ PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const
 
 PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[])
 {
-  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  hid_t  lcpl = H5Pcreate(H5P_LINK_CREATE);
+  herr_t err;
+  char   why[128];
 
   PetscFunctionBeginUser;
+
   H5Pset_create_intermediate_group(lcpl, 1);
-  VIH5Check(H5Ocopy(src, src_path, dst, dst_path, H5P_DEFAULT, lcpl), "Cannot copy %s to %s", src_path, dst_path);
+  err = H5Ocopy(src, src_path, dst, dst_path, H5P_DEFAULT, lcpl);
+  if (err < 0) VIH5WriteReason(why, sizeof(why));
   H5Pclose(lcpl);
+  if (err < 0) VIH5Fail(dst, why, "%s, copied from another file", dst_path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
