@@ -507,10 +507,20 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
       char    **args = NULL;
       time_t    now  = time(NULL);
       ssize_t   len, wrote;
-      PetscCall(PetscGetArgs(&argc, &args));
-      for (int i = 0; i < argc; i++) {
-        if (i) PetscCall(PetscStrlcat(cmd, " ", sizeof(cmd)));
-        PetscCall(PetscStrlcat(cmd, args[i], sizeof(cmd)));
+      FILE     *self = fopen("/proc/self/cmdline", "r");
+      if (self) { /* the command line as typed, the command word included */
+        size_t n = fread(cmd, 1, sizeof(cmd) - 1, self);
+        fclose(self);
+        cmd[n] = 0;
+        while (n > 0 && !cmd[n - 1]) n--;
+        for (size_t i = 0; i < n; i++)
+          if (!cmd[i] || cmd[i] == '\n') cmd[i] = ' ';
+      } else {
+        PetscCall(PetscGetArgs(&argc, &args));
+        for (int i = 0; i < argc; i++) {
+          if (i) PetscCall(PetscStrlcat(cmd, " ", sizeof(cmd)));
+          PetscCall(PetscStrlcat(cmd, args[i], sizeof(cmd)));
+        }
       }
       len   = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\ncommand %s\n", (long)getpid(), host, (long long)now, cmd);
       wrote = write(fd, text, (size_t)PetscMin(len, (ssize_t)sizeof(text) - 1));
