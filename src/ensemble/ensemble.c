@@ -27,6 +27,9 @@ struct _p_VIEnsemble {
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscLogDouble t_start, t_progress, t_merge;
   PetscBool      dirty; /* finished cases wait in the journal */
+  PetscBool      merge_warned;
+  PetscBool      write_failed;    /* this group could not write a case (a full disk): it drains the cases left unrun */
+  char           write_error[256]; /* why, on the group's rank 0 */
   VIScheduler    sched;
 };
 
@@ -442,6 +445,8 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VICaptureError(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
+
 /* Rank 0: case k has finished (its file is in the journal). */
 static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
 {
@@ -454,7 +459,19 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
   ens->dirty = PETSC_TRUE;
   PetscCall(VIEnsembleProgress(ens, ens->nfinished == ens->ntodo ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(PetscTime(&now));
-  if (now - ens->t_merge >= ens->merge_interval && ens->nfinished < ens->ntodo) PetscCall(VIEnsembleMerge(ens));
+  if (now - ens->t_merge >= ens->merge_interval && ens->nfinished < ens->ntodo) {
+    /* a merge that fails now (a full disk) leaves the results file and the journal as they were: the job goes on */
+    char           msg[256] = "";
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(VICaptureError, msg));
+    ierr = VIEnsembleMerge(ens);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      if (!ens->merge_warned) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: %s (merging again at the end)\n", msg));
+      ens->merge_warned = PETSC_TRUE;
+      ens->t_merge      = now;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -545,6 +562,10 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   char           captured[256] = "";
 
   PetscFunctionBeginUser;
+  if (ens->write_failed) { /* pending: for a rerun */
+    *status = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMemzero(&r, sizeof(r)));
   r.k = k;
   PetscCall(PetscMalloc1(ens->nq, &r.quantities));
@@ -572,8 +593,18 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
     PetscCall(VIStepperView(st, NULL));
   }
   PetscCallMPI(MPI_Comm_rank(ens->group, &grank));
-  if (grank == 0) PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
-  *status = r.failed ? 2 : 1;
+  {
+    /* a case that cannot be written (a full disk) stops the group's work without stranding the other groups */
+    PetscMPIInt werr = 0;
+    if (grank == 0) {
+      PetscCall(PetscPushErrorHandler(VICaptureError, ens->write_error));
+      werr = VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job) ? 1 : 0;
+      PetscCall(PetscPopErrorHandler());
+    }
+    PetscCallMPI(MPI_Bcast(&werr, 1, MPI_INT, 0, ens->group));
+    if (werr) ens->write_failed = PETSC_TRUE;
+  }
+  *status = ens->write_failed ? 0 : r.failed ? 2 : 1;
   PetscCall(PetscFree(r.frequency));
   PetscCall(PetscFree(r.quantities));
   PetscCall(VIStepperDestroy(&st));
@@ -670,6 +701,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscCall(VISchedulerFinish(ens->sched));
   PetscCall(VISchedulerDestroy(&ens->sched));
   if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite)) ierr = VIEnsembleMerge(ens);
+  if (!ierr && ens->write_error[0])
+    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "%s", ens->write_error);
   PetscCall(VIErrorSync(ens->comm, ierr));
   if (rank == 0) {
     PetscLogDouble now;

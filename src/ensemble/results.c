@@ -102,8 +102,10 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
   PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
   PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
   PetscCall(VIH5Create(part, &file));
-  ierr       = VIJournalWriteContents(file, rom, r, keep_series, nq, qnames, job);
+  ierr = VIJournalWriteContents(file, rom, r, keep_series, nq, qnames, job);
+  if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
   ierr_close = VIH5Close(&file);
+  if (ierr) PetscCall(PetscPopErrorHandler());
   /* a part-written file (a full disk) goes at once: it holds the space the others need */
   if (ierr || ierr_close) (void)unlink(part);
   PetscCall(ierr);
@@ -428,8 +430,10 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
   ierr = VIH5Create(part, &file);
   if (!ierr) {
-    ierr       = VIResultsMergeContents(file, old, path, dir, cs, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    ierr = VIResultsMergeContents(file, old, path, dir, cs, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
     ierr_close = VIH5Close(&file);
+    if (ierr) PetscCall(PetscPopErrorHandler());
     if (!ierr) ierr = ierr_close;
     /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
     if (ierr) (void)unlink(part);
