@@ -82,7 +82,7 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
   static const char *const keep[]   = {"-mesh_", "-model_", "-cms_"};
   static const char *const ignore[] = {"-mesh_file"};
   PetscMPIInt              rank;
-  PetscInt                 len = 0;
+  PetscInt                 len  = 0;
   PetscErrorCode           ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;

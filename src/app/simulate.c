@@ -49,8 +49,8 @@ static PetscErrorCode VIAppEnsembleCreate(MPI_Comm comm, VIEnsemble *ens, char r
 
 PetscErrorCode VIAppSimulate(MPI_Comm comm)
 {
-  VIROM          rom = NULL;
-  VIEnsemble     ens = NULL;
+  VIROM          rom                          = NULL;
+  VIEnsemble     ens                          = NULL;
   char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
   PetscBool      help;
   PetscErrorCode ierr;
@@ -78,16 +78,18 @@ static PetscErrorCode VIAppRunLocked(MPI_Comm comm, VIEnsemble ens, VIROM rom, c
   PetscCall(VIAppReductionFingerprint(comm, &reduction));
   PetscCall(VIEnsembleCheckReduction(ens, rom_file, reduction, &reuse));
   PetscCall(PetscFree(reduction));
-  if (reuse) PetscCall(PetscPrintf(comm, "Using the existing ROM %s (same reduction)\n", rom_file));
-  else PetscCall(VIAppReduce(comm));
+  if (reuse)
+    PetscCall(PetscPrintf(comm, "Using the existing ROM %s (same reduction)\n", rom_file));
+  else
+    PetscCall(VIAppReduce(comm));
   PetscCall(VIAppSimulateRun(ens, rom, rom_file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIAppRun(MPI_Comm comm)
 {
-  VIROM          rom = NULL;
-  VIEnsemble     ens = NULL;
+  VIROM          rom                          = NULL;
+  VIEnsemble     ens                          = NULL;
   char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
   PetscBool      help;
   PetscErrorCode ierr;

@@ -28,7 +28,7 @@ struct _p_VIEnsemble {
   PetscLogDouble t_start, t_progress, t_merge;
   PetscBool      dirty; /* finished cases wait in the journal */
   PetscBool      merge_warned;
-  PetscBool      write_failed;    /* this group could not write a case (a full disk): it drains the cases left unrun */
+  PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
   char           write_error[256]; /* why, on the group's rank 0 */
   VIScheduler    sched;
 };
@@ -166,11 +166,28 @@ static PetscErrorCode VIROMChecksum(VIROM rom, unsigned long long *h)
 /* Diagnostics: options that change what is printed or checked, never a number of the results. */
 static PetscBool VIOptionIsDiagnostic(const char item[])
 {
-  static const char *const diagnostics[] = {"-options_file", "-options_left", "-options_view", "-options_monitor", "-help", "-info", "-log*", "-malloc*",
-                                            "-memory_view", "-no_signal_handler", "-on_error_*", "-start_in_debugger", "-debugger*", "-fp_trap",
-                                            "-check_pointer_intensity", "-objects_dump", "-history", "-skip_petscrc", "-petsc_ci", "-version"};
-  const char *end = item;
-  size_t      len;
+  static const char *const diagnostics[] = {"-options_file",
+                                            "-options_left",
+                                            "-options_view",
+                                            "-options_monitor",
+                                            "-help",
+                                            "-info",
+                                            "-log*",
+                                            "-malloc*",
+                                            "-memory_view",
+                                            "-no_signal_handler",
+                                            "-on_error_*",
+                                            "-start_in_debugger",
+                                            "-debugger*",
+                                            "-fp_trap",
+                                            "-check_pointer_intensity",
+                                            "-objects_dump",
+                                            "-history",
+                                            "-skip_petscrc",
+                                            "-petsc_ci",
+                                            "-version"};
+  const char              *end           = item;
+  size_t                   len;
 
   while (*end && *end != ' ') end++;
   len = (size_t)(end - item);
@@ -254,9 +271,16 @@ PetscErrorCode VIEnsembleROMToken(VIROM rom, const char reduction[], char token[
    the ensemble's ROM's own). */
 static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
 {
-  static const char *const ignore[] = {"-cases_group_size", "-cases_merge_interval", "-cases_quiet", "-cases_progress_interval",
-                                       "-cases_checkpoint_interval", "-results_file", "-results_overwrite", "-summary_output",
-                                       "-summary_bins", "-rom_file"};
+  static const char *const ignore[] = {"-cases_group_size",
+                                       "-cases_merge_interval",
+                                       "-cases_quiet",
+                                       "-cases_progress_interval",
+                                       "-cases_checkpoint_interval",
+                                       "-results_file",
+                                       "-results_overwrite",
+                                       "-summary_output",
+                                       "-summary_bins",
+                                       "-rom_file"};
   char                    *opts, token[64];
   size_t                   len;
 
@@ -344,7 +368,7 @@ static void VIFingerprintDifference(const char a[], const char b[], char out[], 
 PetscErrorCode VIEnsembleCheckReduction(VIEnsemble ens, const char rom_file[], const char reduction[], PetscBool *reuse)
 {
   PetscMPIInt    rank;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscErrorCode ierr     = PETSC_SUCCESS;
   PetscInt       state[3] = {0, 0, 0}; /* the ROM file exists; it was made by this reduction; it records its reduction */
   char          *theirs   = NULL;
 
@@ -355,7 +379,8 @@ PetscErrorCode VIEnsembleCheckReduction(VIEnsemble ens, const char rom_file[], c
     PetscBool has  = PETSC_FALSE;
     state[0]       = 1;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    if (!VIH5Open(rom_file, &file) && !VIH5HasAttr(file, "/", "reduction", &has) && has) (void)VIH5ReadAttrStringAlloc(file, "/", "reduction", &theirs);
+    if (!VIH5Open(rom_file, &file) && !VIH5HasAttr(file, "/", "reduction", &has) && has)
+      (void)VIH5ReadAttrStringAlloc(file, "/", "reduction", &theirs);
     if (file >= 0) (void)VIH5Close(&file);
     PetscCall(PetscPopErrorHandler());
     state[1] = theirs && !strcmp(theirs, reduction) ? 1 : 0;

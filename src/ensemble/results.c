@@ -394,7 +394,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
 {
   char           part[PETSC_MAX_PATH_LEN];
   PetscInt       ncases, nfinished = 0;
-  hid_t          file, old = -1;
+  hid_t          file, old         = -1;
   PetscBool      journal_used = PETSC_FALSE;
   PetscErrorCode ierr, ierr_close;
 
@@ -417,8 +417,10 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
     }
     PetscCall(PetscStrncpy(folder, path, sizeof(folder)));
     slash = strrchr(folder, '/');
-    if (slash) *slash = 0;
-    else PetscCall(PetscStrncpy(folder, ".", sizeof(folder)));
+    if (slash)
+      *slash = 0;
+    else
+      PetscCall(PetscStrncpy(folder, ".", sizeof(folder)));
     if (statvfs(slash && !folder[0] ? "/" : folder, &vfs) == 0) {
       avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
       PetscCheck(avail >= 1.05 * need, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
@@ -460,8 +462,8 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
 /* Whether process pid runs on this host (a pid reused by another program counts as gone when /proc says so). */
 static PetscBool VIProcessAlive(long pid)
 {
-  char  path[64], cmd[4096];
-  FILE *f;
+  char   path[64], cmd[4096];
+  FILE  *f;
   size_t n;
 
   if (pid <= 0) return PETSC_FALSE;
@@ -483,16 +485,20 @@ static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, l
   FILE *f = fopen(lock, "r");
   char  line[4096];
 
-  *pid   = 0;
-  *since = 0;
+  *pid    = 0;
+  *since  = 0;
   host[0] = cmd[0] = 0;
   if (!f) return;
   while (fgets(line, sizeof(line), f)) {
     line[strcspn(line, "\n")] = 0;
-    if (!strncmp(line, "pid ", 4)) *pid = strtol(line + 4, NULL, 10);
-    else if (!strncmp(line, "host ", 5)) (void)PetscStrncpy(host, line + 5, hlen);
-    else if (!strncmp(line, "since ", 6)) *since = strtoll(line + 6, NULL, 10);
-    else if (!strncmp(line, "command ", 8)) (void)PetscStrncpy(cmd, line + 8, clen);
+    if (!strncmp(line, "pid ", 4))
+      *pid = strtol(line + 4, NULL, 10);
+    else if (!strncmp(line, "host ", 5))
+      (void)PetscStrncpy(host, line + 5, hlen);
+    else if (!strncmp(line, "since ", 6))
+      *since = strtoll(line + 6, NULL, 10);
+    else if (!strncmp(line, "command ", 8))
+      (void)PetscStrncpy(cmd, line + 8, clen);
   }
   fclose(f);
 }
@@ -506,12 +512,12 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
   for (int attempt = 0; attempt < 3; attempt++) {
     int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd >= 0) {
-      char      text[8192], cmd[4096] = "";
-      int       argc = 0;
-      char    **args = NULL;
-      time_t    now  = time(NULL);
-      ssize_t   len, wrote;
-      FILE     *self = fopen("/proc/self/cmdline", "r");
+      char    text[8192], cmd[4096] = "";
+      int     argc = 0;
+      char  **args = NULL;
+      time_t  now  = time(NULL);
+      ssize_t len, wrote;
+      FILE   *self = fopen("/proc/self/cmdline", "r");
       if (self) { /* the command line as typed, the command word included */
         size_t n = fread(cmd, 1, sizeof(cmd) - 1, self);
         fclose(self);
@@ -561,8 +567,8 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
       /* stale: its process is gone; take it over unless another job just did */
       VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2));
       if (pid2 == pid && since2 == since) {
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld (since %s), which no longer runs on this host\n", lock, pid,
-                              when));
+        PetscCall(
+            PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld (since %s), which no longer runs on this host\n", lock, pid, when));
         (void)unlink(lock);
       }
     }

@@ -22,32 +22,37 @@ static void VIH5WriteReason(char why[], size_t len)
 
   (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, VIH5FindErrno, &err);
   if (!err && (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) err = errno;
-  if (err == ENOSPC) snprintf(why, len, "no space left on device");
-  else if (err == EDQUOT) snprintf(why, len, "disk quota exceeded (no space left for this user)");
-  else if (err == EFBIG) snprintf(why, len, "file too large (a file size limit, e.g. ulimit -f, or no space left)");
-  else if (err) snprintf(why, len, "%s", strerror(err));
-  else snprintf(why, len, "HDF5 write error");
+  if (err == ENOSPC)
+    snprintf(why, len, "no space left on device");
+  else if (err == EDQUOT)
+    snprintf(why, len, "disk quota exceeded (no space left for this user)");
+  else if (err == EFBIG)
+    snprintf(why, len, "file too large (a file size limit, e.g. ulimit -f, or no space left)");
+  else if (err)
+    snprintf(why, len, "%s", strerror(err));
+  else
+    snprintf(why, len, "HDF5 write error");
 }
 
 /* A failed write whose reason why was taken right after the failing call (a later HDF5 call clears the error stack). */
-#define VIH5Fail(file, why, ...) \
-  do { \
-    char fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN]; \
-    if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file"); \
-    snprintf(what_, sizeof(what_), __VA_ARGS__); \
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why, fname_, what_); \
+#define VIH5Fail(file, why, ...)                                                                                                                     \
+  do {                                                                                                                                               \
+    char fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN];                                                                                      \
+    if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file");                                             \
+    snprintf(what_, sizeof(what_), __VA_ARGS__);                                                                                                     \
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why, fname_, what_);                                                  \
   } while (0)
 
 /* A failed write: its reason, the file and the object. */
-#define VIH5Check(call, file, ...) \
-  do { \
-    if ((call) < 0) { \
-      char why_[128], fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN]; \
-      VIH5WriteReason(why_, sizeof(why_)); \
-      if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file"); \
-      snprintf(what_, sizeof(what_), __VA_ARGS__); \
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why_, fname_, what_); \
-    } \
+#define VIH5Check(call, file, ...)                                                                                                                   \
+  do {                                                                                                                                               \
+    if ((call) < 0) {                                                                                                                                \
+      char why_[128], fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN];                                                                         \
+      VIH5WriteReason(why_, sizeof(why_));                                                                                                           \
+      if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file");                                           \
+      snprintf(what_, sizeof(what_), __VA_ARGS__);                                                                                                   \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why_, fname_, what_);                                               \
+    }                                                                                                                                                \
   } while (0)
 
 PetscErrorCode VIH5Create(const char path[], hid_t *file)
@@ -551,7 +556,7 @@ static herr_t VIH5CopyDataset(hid_t src, const char *name, hid_t dst, VIH5CopyCt
   hssize_t n    = H5Sget_simple_extent_npoints(space);
   size_t   size = H5Tget_size(type) * (size_t)PetscMax(1, n);
   void    *buf  = calloc(1, size);
-  herr_t   err  = (in < 0 || n < 0 || !buf || H5Tis_variable_str(type) > 0) ? -1 : (n > 0 ? H5Dread(in, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
+  herr_t   err = (in < 0 || n < 0 || !buf || H5Tis_variable_str(type) > 0) ? -1 : (n > 0 ? H5Dread(in, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
 
   if (err >= 0) {
     out = H5Dcreate2(dst, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
