@@ -481,6 +481,7 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status)
   PetscFunctionBeginUser;
   ens->status[k] = status;
   ens->nfinished++;
+  if (!status) PetscFunctionReturn(PETSC_SUCCESS); /* not written (a full disk): nothing to merge */
   ens->dirty = PETSC_TRUE;
   PetscCall(VIEnsembleProgress(ens, ens->nfinished == ens->ntodo ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(PetscTime(&now));

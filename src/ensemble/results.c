@@ -336,10 +336,12 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
     PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
     PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
     if (access(jpath, F_OK) == 0) {
-      hid_t src;
+      hid_t          src;
+      PetscErrorCode ierr;
       PetscCall(VIH5Open(jpath, &src));
-      PetscCall(VIH5Copy(src, "/case", file, obj));
+      ierr = VIH5Copy(src, "/case", file, obj);
       PetscCall(VIH5Close(&src));
+      PetscCall(ierr);
       *journal_used = PETSC_TRUE;
     } else {
       PetscBool has = PETSC_FALSE;

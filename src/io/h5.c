@@ -96,10 +96,14 @@ PetscErrorCode VIH5Close(hid_t *file)
   if (H5Fget_intent(f, &intent) >= 0 && (intent & H5F_ACC_RDWR) && H5Fflush(f, H5F_SCOPE_LOCAL) < 0) {
     size_t len = strlen(name);
     VIH5WriteReason(why, sizeof(why));
-    /* closing flushes again and fails the same way, and HDF5 then keeps the file open and crashes at exit (inside
-       MPI_Finalize). A part-written file (NAME.part: every file vicms writes, renamed when whole) is discarded anyway:
-       emptying it makes room for the close */
-    if (len > 5 && !strcmp(name + len - 5, ".part") && truncate(name, 0) != 0) why[sizeof(why) - 1] = 0; /* nothing more to try */
+    /* a close that fails leaves the file open in HDF5, which then crashes at exit (inside MPI_Finalize): the flush must
+       succeed first. A part-written file (NAME.part: every file vicms writes, renamed when whole) is discarded anyway:
+       emptying it makes room, and other writers on a full disk give theirs up in a moment */
+    if (len > 5 && !strcmp(name + len - 5, ".part"))
+      for (int t = 0; t < 100; t++) {
+        if (truncate(name, 0) != 0 || H5Fflush(f, H5F_SCOPE_LOCAL) >= 0) break;
+        usleep(100000);
+      }
   }
   err = H5Fclose(f);
   if (err < 0 || why[0]) {

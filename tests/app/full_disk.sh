@@ -23,7 +23,9 @@ job="-rom_file bar.h5 -case_loads gravity -step_dt 1e-4 -step_end_time 3 -step_o
   -cases_merge_interval 0 -cases_quiet"
 must "roomy disk" mpi 300 2 simulate $job -results_file roomy.h5
 
-crashed() { grep -qE "PETSC ERROR|Caught signal|Segmentation|MPI_ABORT" <<<"$1"; }
+crashed() { # and say how
+  grep -m2 -E "PETSC ERROR|Caught signal|Segmentation|MPI_ABORT|exited on signal" <<<"$1"
+}
 
 for np in 1 2; do
   # ---- (1) nothing fits
