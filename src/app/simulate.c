@@ -71,13 +71,15 @@ PetscErrorCode VIAppSimulate(MPI_Comm comm)
    same one (a ROM that results depend on is never overwritten), then the cases. */
 static PetscErrorCode VIAppRunLocked(MPI_Comm comm, VIEnsemble ens, VIROM rom, const char rom_file[])
 {
-  char     *reduction = NULL;
-  PetscBool reuse;
+  char          *reduction = NULL;
+  PetscBool      reuse     = PETSC_FALSE;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(VIAppReductionFingerprint(comm, &reduction));
-  PetscCall(VIEnsembleCheckReduction(ens, rom_file, reduction, &reuse));
+  ierr = VIEnsembleCheckReduction(ens, rom_file, reduction, &reuse);
   PetscCall(PetscFree(reduction));
+  PetscCall(ierr);
   if (reuse)
     PetscCall(PetscPrintf(comm, "Using the existing ROM %s (same reduction)\n", rom_file));
   else
