@@ -87,4 +87,19 @@ PETSC_EXTERN PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens);
   set-up) stops the job on every rank.
 */
 PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
+/* Take the results file's lock (PATH.lock: pid, host, start time, command) for the life of the ensemble, or stop with a
+   message naming the job that holds it; VIEnsembleRun takes it if not done before, VIEnsembleDestroy releases it.
+   Collective. */
+PETSC_EXTERN PetscErrorCode VIEnsembleLock(VIEnsemble ens);
+/*
+  VIEnsembleCheckReduction - before `vicms run` reduces: *reuse tells whether rom_file exists and was made by this
+  reduction (its `reduction` attribute equals reduction); a ROM made otherwise that the results file depends on is an
+  error (never overwritten), and so is a results file of another job. Collective; call after VIEnsembleSetFromOptions.
+*/
+PETSC_EXTERN PetscErrorCode VIEnsembleCheckReduction(VIEnsemble ens, const char rom_file[], const char reduction[], PetscBool *reuse);
+/* The ROM's part of a job fingerprint: from what made it when known (reduction, or the ROM's own), else its checksum. */
+PETSC_EXTERN PetscErrorCode VIEnsembleROMToken(VIROM rom, const char reduction[], char token[], size_t len);
+/* The sorted options of the database whose names start with one of keep[] (nkeep = 0: all), but for those in ignore[]
+   and the diagnostics (-log_*, -malloc_*, -info, -help, viewers, monitors, ...); PetscFree(*fp). Not collective. */
+PETSC_EXTERN PetscErrorCode VIOptionsFingerprint(PetscInt nkeep, const char *const keep[], PetscInt nignore, const char *const ignore[], char **fp);
 PETSC_EXTERN PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens);

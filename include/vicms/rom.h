@@ -48,6 +48,10 @@ PETSC_EXTERN PetscErrorCode VIROMAddShape(VIROM rom, const char name[], const Pe
 PETSC_EXTERN PetscErrorCode VIROMFindShape(VIROM rom, const char name[], const PetscReal **q, PetscBool *found);
 PETSC_EXTERN PetscErrorCode VIROMSetUnits(VIROM rom, const char units[]);
 PETSC_EXTERN PetscErrorCode VIROMGetUnits(VIROM rom, const char **units);
+/* What made the ROM (the reduction fingerprint: the options that decide it and the mesh content; root attribute
+   `reduction` of the file), NULL when unknown; `vicms run` reuses a ROM file made by the same reduction. */
+PETSC_EXTERN PetscErrorCode VIROMSetReduction(VIROM rom, const char reduction[]);
+PETSC_EXTERN PetscErrorCode VIROMGetReduction(VIROM rom, const char **reduction);
 
 /*
   VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D

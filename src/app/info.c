@@ -1,5 +1,6 @@
 /* `vicms info FILE.h5`: what is inside a vicms file (a ROM, a modes file), in words. */
 #include "app.h"
+#include <signal.h>
 #include <vicms/rom.h>
 
 static PetscErrorCode VIInfoFormatOpen(hid_t file, const char path[], char format[], size_t len)
@@ -169,6 +170,9 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
+  /* `vicms info f.h5 | head`: a reader that has seen enough ends the description quietly, as for any Unix filter
+     (PETSc's handler would print a traceback for SIGPIPE) */
+  (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
   PetscCall(PetscOptionsString("-file", "The vicms HDF5 file to describe (a ROM, a modes or a results file); also `vicms info FILE.h5`", "", file,

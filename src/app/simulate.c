@@ -1,52 +1,114 @@
 /* `vicms simulate`: the contact cases of a job on a ROM file -> results file; `vicms run`: reduce, then simulate. */
 #include "app.h"
 
-PetscErrorCode VIAppSimulate(MPI_Comm comm)
+/* List the options of a case (-help). */
+static PetscErrorCode VIAppSimulateHelp(MPI_Comm comm)
 {
-  VIROM         rom;
-  VIEnsemble    ens;
-  char          rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
-  PetscBool     help;
+  VISystem  sys;
+  VIStepper st;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemCreate(comm, &sys));
+  PetscCall(VIStepperCreate(comm, &st));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VIStepperSetFromOptions(st));
+  PetscCall(VIStepperDestroy(&st));
+  PetscCall(VISystemDestroy(&sys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Load the ROM and run the ensemble's cases on it. */
+static PetscErrorCode VIAppSimulateRun(VIEnsemble ens, VIROM rom, const char rom_file[])
+{
   PetscLogStage stage_load, stage_run;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStageRegister("ROM load", &stage_load));
   PetscCall(PetscLogStageRegister("Cases", &stage_run));
-  PetscCall(VIROMCreate(comm, &rom));
-  PetscCall(VIEnsembleCreate(comm, &ens));
+  PetscCall(PetscLogStagePush(stage_load));
+  PetscCall(VIROMLoad(rom, rom_file));
+  PetscCall(PetscLogStagePop());
   PetscCall(VIEnsembleSetROM(ens, rom));
+  PetscCall(PetscLogStagePush(stage_run));
+  PetscCall(VIEnsembleRun(ens));
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ensemble, its options and the ROM file's name. */
+static PetscErrorCode VIAppEnsembleCreate(MPI_Comm comm, VIEnsemble *ens, char rom_file[], size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIEnsembleCreate(comm, ens));
   PetscOptionsBegin(comm, NULL, "vicms simulate", "");
-  PetscCall(PetscOptionsString("-rom_file", "ROM file (from vicms reduce)", "", rom_file, rom_file, sizeof(rom_file), NULL));
+  PetscCall(PetscOptionsString("-rom_file", "ROM file (from vicms reduce)", "", rom_file, rom_file, len, NULL));
   PetscOptionsEnd();
-  PetscCall(VIEnsembleSetFromOptions(ens));
-  PetscCall(PetscOptionsHasHelp(NULL, &help));
-  if (help) {
-    /* list the options of a case too */
-    VISystem  sys;
-    VIStepper st;
-    PetscCall(VISystemCreate(comm, &sys));
-    PetscCall(VIStepperCreate(comm, &st));
-    PetscCall(VISystemSetFromOptions(sys));
-    PetscCall(VIStepperSetFromOptions(st));
-    PetscCall(VIStepperDestroy(&st));
-    PetscCall(VISystemDestroy(&sys));
-  } else {
-    PetscCall(PetscLogStagePush(stage_load));
-    PetscCall(VIROMLoad(rom, rom_file));
-    PetscCall(PetscLogStagePop());
-    PetscCall(PetscLogStagePush(stage_run));
-    PetscCall(VIEnsembleRun(ens));
-    PetscCall(PetscLogStagePop());
-  }
+  PetscCall(VIEnsembleSetFromOptions(*ens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppSimulate(MPI_Comm comm)
+{
+  VIROM          rom                          = NULL;
+  VIEnsemble     ens                          = NULL;
+  char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
+  PetscBool      help;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMCreate(comm, &rom));
+  /* the ensemble goes on every path, errors included: it holds the results file's lock */
+  ierr = VIAppEnsembleCreate(comm, &ens, rom_file, sizeof(rom_file));
+  if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
+  if (!ierr) ierr = help ? VIAppSimulateHelp(comm) : VIAppSimulateRun(ens, rom, rom_file);
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIROMDestroy(&rom));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `vicms run` with the results file locked: the job check first, then a reduction unless the ROM file was made by the
+   same one (a ROM that results depend on is never overwritten), then the cases. */
+static PetscErrorCode VIAppRunLocked(MPI_Comm comm, VIEnsemble ens, VIROM rom, const char rom_file[])
+{
+  char          *reduction = NULL;
+  PetscBool      reuse     = PETSC_FALSE;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIAppReductionFingerprint(comm, &reduction));
+  ierr = VIEnsembleCheckReduction(ens, rom_file, reduction, &reuse);
+  PetscCall(PetscFree(reduction));
+  PetscCall(ierr);
+  if (reuse)
+    PetscCall(PetscPrintf(comm, "Using the existing ROM %s (same reduction)\n", rom_file));
+  else
+    PetscCall(VIAppReduce(comm));
+  PetscCall(VIAppSimulateRun(ens, rom, rom_file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIAppRun(MPI_Comm comm)
 {
+  VIROM          rom                          = NULL;
+  VIEnsemble     ens                          = NULL;
+  char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
+  PetscBool      help;
+  PetscErrorCode ierr;
+
   PetscFunctionBeginUser;
-  PetscCall(VIAppReduce(comm));
-  PetscCall(VIAppSimulate(comm));
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) {
+    PetscCall(VIAppReduce(comm));
+    PetscCall(VIAppSimulate(comm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VIROMCreate(comm, &rom));
+  ierr = VIAppEnsembleCreate(comm, &ens, rom_file, sizeof(rom_file));
+  if (!ierr) ierr = VIEnsembleLock(ens);
+  if (!ierr) ierr = VIAppRunLocked(comm, ens, rom, rom_file);
+  PetscCall(VIEnsembleDestroy(&ens));
+  PetscCall(VIROMDestroy(&rom));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

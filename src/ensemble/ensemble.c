@@ -1,6 +1,7 @@
 /* VIEnsemble: runs the cases of a job on groups of ranks, writes each finished case at once, merges, summarizes. */
 #include "ensembleimpl.h"
 #include <vicms/sys.h>
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,8 @@ struct _p_VIEnsemble {
   char      output_name[128];
   PetscInt  output; /* index of the summary output, -1 when the ROM has none */
   char     *job;    /* fingerprint of the options that decide the results */
+  char      lock[PETSC_MAX_PATH_LEN + 8];
+  PetscBool locked; /* rank 0 holds the lock of the results file */
 
   /* quantities */
   PetscInt nq;
@@ -26,6 +29,9 @@ struct _p_VIEnsemble {
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscLogDouble t_start, t_progress, t_merge;
   PetscBool      dirty; /* finished cases wait in the journal */
+  PetscBool      merge_warned;
+  PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
+  char           write_error[256]; /* why, on the group's rank 0 */
   VIScheduler    sched;
 
   /* stops and checkpoints: the case this group steps, when it last wrote a checkpoint; rank 0: the cases stopped */
@@ -64,6 +70,7 @@ PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
   PetscFunctionBeginUser;
   if (!ens || !*ens) PetscFunctionReturn(PETSC_SUCCESS);
   e = *ens;
+  if (e->locked) PetscCall(VIResultsUnlock(e->lock));
   PetscCall(VICaseSetDestroy(&e->cs));
   PetscCall(VISchedulerDestroy(&e->sched));
   if (e->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&e->group));
@@ -120,6 +127,7 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscCheck(ens->checkpoint_interval >= 0 && !PetscIsInfOrNanReal(ens->checkpoint_interval), ens->comm, PETSC_ERR_USER_INPUT,
              "-cases_checkpoint_interval: got %g, expected a number of seconds >= 0 (0: no periodic checkpoint)", (double)ens->checkpoint_interval);
   PetscCall(PetscSNPrintf(ens->journal, sizeof(ens->journal), "%s.cases", ens->results));
+  PetscCall(PetscSNPrintf(ens->lock, sizeof(ens->lock), "%s.lock", ens->results));
   PetscCall(VICaseSetSetFromOptions(ens->cs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -170,32 +178,49 @@ static PetscErrorCode VIROMChecksum(VIROM rom, unsigned long long *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The options that decide the results, sorted (everything but scheduling, output and diagnostics), and the ROM's
-   checksum (the ROM file's name may change, its content may not). */
-static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
+/* Diagnostics: options that change what is printed or checked, never a number of the results. */
+static PetscBool VIOptionIsDiagnostic(const char item[])
 {
-  static const char *const ignore[] = {"-cases_group_size",
-                                       "-cases_merge_interval",
-                                       "-cases_checkpoint_interval",
-                                       "-cases_quiet",
-                                       "-cases_progress_interval",
-                                       "-results_file",
-                                       "-results_overwrite",
-                                       "-options_file",
-                                       "-log_view",
-                                       "-memory_view",
-                                       "-malloc_debug",
-                                       "-malloc_dump",
-                                       "-options_left",
-                                       "-info",
-                                       "-help",
-                                       "-summary_output",
-                                       "-summary_bins",
-                                       "-rom_file",
-                                       "-log_view_memory"};
-  char                    *all, *tok, *save = NULL, **items;
-  PetscInt                 n = 0;
+  static const char *const diagnostics[] = {"-options_file",
+                                            "-options_left",
+                                            "-options_view",
+                                            "-options_monitor",
+                                            "-help",
+                                            "-info",
+                                            "-log*",
+                                            "-malloc*",
+                                            "-memory_view",
+                                            "-no_signal_handler",
+                                            "-on_error_*",
+                                            "-start_in_debugger",
+                                            "-debugger*",
+                                            "-fp_trap",
+                                            "-check_pointer_intensity",
+                                            "-objects_dump",
+                                            "-history",
+                                            "-skip_petscrc",
+                                            "-petsc_ci",
+                                            "-version"};
+  const char              *end           = item;
   size_t                   len;
+
+  while (*end && *end != ' ') end++;
+  len = (size_t)(end - item);
+  for (size_t j = 0; j < sizeof(diagnostics) / sizeof(diagnostics[0]); j++) {
+    size_t l = strlen(diagnostics[j]);
+    if (diagnostics[j][l - 1] == '*' ? !strncmp(item, diagnostics[j], l - 1) : (len == l && !strncmp(item, diagnostics[j], l))) return PETSC_TRUE;
+  }
+  /* viewers and monitors of any object (-cms_eps_view, -step_monitor, -cms_st_ksp_converged_reason) */
+  for (const char *c = item; c < end; c++)
+    if (!strncmp(c, "_view", 5) || !strncmp(c, "_monitor", 8) || !strncmp(c, "_converged_reason", 17)) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+PetscErrorCode VIOptionsFingerprint(PetscInt nkeep, const char *const keep[], PetscInt nignore, const char *const ignore[], char **fp)
+{
+  char    *all, *tok, *save = NULL, **items;
+  PetscInt n = 0;
+  size_t   len;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetAll(NULL, &all));
@@ -212,12 +237,14 @@ static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
   {
     PetscInt m = 0;
     for (PetscInt i = 0; i < n; i++) {
-      PetscBool skip = PETSC_FALSE;
-      for (size_t j = 0; j < sizeof(ignore) / sizeof(ignore[0]); j++) {
+      PetscBool skip = VIOptionIsDiagnostic(items[i]), kept = nkeep ? PETSC_FALSE : PETSC_TRUE;
+      for (PetscInt j = 0; j < nignore; j++) {
         size_t l = strlen(ignore[j]);
         if (!strncmp(items[i], ignore[j], l) && (items[i][l] == 0 || items[i][l] == ' ')) skip = PETSC_TRUE;
       }
-      if (!skip) items[m++] = items[i];
+      for (PetscInt j = 0; j < nkeep; j++)
+        if (!strncmp(items[i], keep[j], strlen(keep[j]))) kept = PETSC_TRUE;
+      if (kept && !skip) items[m++] = items[i];
     }
     n = m;
   }
@@ -227,20 +254,193 @@ static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens)
       items[j]     = items[j - 1];
       items[j - 1] = t;
     }
-  PetscCall(PetscCalloc1(len + 32, &ens->job));
+  PetscCall(PetscCalloc1(len + 2, fp));
   for (PetscInt i = 0; i < n; i++) {
-    PetscCall(PetscStrlcat(ens->job, items[i], len + 32));
-    PetscCall(PetscStrlcat(ens->job, " ", len + 32));
-  }
-  {
-    unsigned long long h = 0;
-    char               rom[32];
-    PetscCall(VIROMChecksum(ens->rom, &h));
-    PetscCall(PetscSNPrintf(rom, sizeof(rom), "rom=%016llx", h));
-    PetscCall(PetscStrlcat(ens->job, rom, len + 32));
+    if (i) PetscCall(PetscStrlcat(*fp, " ", len + 2));
+    PetscCall(PetscStrlcat(*fp, items[i], len + 2));
   }
   PetscCall(PetscFree(items));
   PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleROMToken(VIROM rom, const char reduction[], char token[], size_t len)
+{
+  unsigned long long h = 0;
+
+  PetscFunctionBeginUser;
+  if (!reduction && rom) PetscCall(VIROMGetReduction(rom, &reduction));
+  if (reduction) {
+    /* the same reduction on other rank counts gives a ROM equal to ~1e-10, not bitwise: what made it names it */
+    h = VIHash(14695981039346656037ULL, reduction, strlen(reduction));
+    PetscCall(PetscSNPrintf(token, len, "reduction=%016llx", h));
+  } else {
+    PetscCall(VIROMChecksum(rom, &h));
+    PetscCall(PetscSNPrintf(token, len, "rom=%016llx", h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options that decide the results, sorted (everything but scheduling, output and diagnostics), and the ROM's
+   token (the ROM file's name may change, what made it may not). reduction: that of the ROM the job will use (NULL:
+   the ensemble's ROM's own). */
+static PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
+{
+  static const char *const ignore[] = {"-cases_group_size",
+                                       "-cases_merge_interval",
+                                       "-cases_quiet",
+                                       "-cases_progress_interval",
+                                       "-cases_checkpoint_interval",
+                                       "-results_file",
+                                       "-results_overwrite",
+                                       "-summary_output",
+                                       "-summary_bins",
+                                       "-rom_file"};
+  char                    *opts, token[64];
+  size_t                   len;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsFingerprint(0, NULL, (PetscInt)(sizeof(ignore) / sizeof(ignore[0])), ignore, &opts));
+  PetscCall(VIEnsembleROMToken(ens->rom, reduction, token, sizeof(token)));
+  PetscCall(PetscStrlen(opts, &len));
+  PetscCall(PetscFree(ens->job));
+  PetscCall(PetscMalloc1(len + 80, &ens->job));
+  PetscCall(PetscSNPrintf(ens->job, len + 80, "%s%s%s", opts, len ? " " : "", token));
+  PetscCall(PetscFree(opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleLock(VIEnsemble ens)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(ens->comm, &rank));
+  if (rank == 0 && !ens->locked) {
+    ierr = VIResultsLock(ens->results, ens->lock);
+    if (!ierr) ens->locked = PETSC_TRUE;
+  }
+  PetscCall(VIErrorSync(ens->comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: whether the results file or its journal holds cases computed on the ROM of token (their job ends with it). */
+static PetscErrorCode VIEnsembleResultsUse(VIEnsemble ens, const char token[], PetscBool *uses)
+{
+  PetscErrorCode ierr = PETSC_SUCCESS;
+  size_t         tl   = strlen(token);
+
+  PetscFunctionBeginUser;
+  *uses = PETSC_FALSE;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (access(ens->results, F_OK) == 0) {
+    hid_t file = -1;
+    char *job  = NULL;
+    ierr       = VIH5Open(ens->results, &file);
+    if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/", "job", &job);
+    if (!ierr && strlen(job) >= tl && !strcmp(job + strlen(job) - tl, token)) *uses = PETSC_TRUE;
+    PetscCall(PetscFree(job));
+    if (file >= 0) (void)VIH5Close(&file);
+  }
+  {
+    DIR *d = opendir(ens->journal);
+    if (d) {
+      struct dirent *e;
+      while (!*uses && (e = readdir(d))) {
+        char  path[2 * PETSC_MAX_PATH_LEN], *end, *job = NULL;
+        hid_t file = -1;
+        (void)strtol(e->d_name, &end, 10);
+        if (end == e->d_name || strcmp(end, ".h5")) continue;
+        PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", ens->journal, e->d_name));
+        ierr = VIH5Open(path, &file);
+        if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "job", &job);
+        if (!ierr && strlen(job) >= tl && !strcmp(job + strlen(job) - tl, token)) *uses = PETSC_TRUE;
+        PetscCall(PetscFree(job));
+        if (file >= 0) (void)VIH5Close(&file);
+      }
+      closedir(d);
+    }
+  }
+  PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first option where two fingerprints differ, for messages. */
+static void VIFingerprintDifference(const char a[], const char b[], char out[], size_t len)
+{
+  size_t i = 0, start, ea, eb;
+  while (a[i] && a[i] == b[i]) i++;
+  for (start = i; start > 0 && !(a[start - 1] == ' ' && a[start] == '-'); start--)
+    ;
+  for (ea = start + 1; a[ea - 1] && a[ea] && !(a[ea] == ' ' && a[ea + 1] == '-'); ea++)
+    ;
+  for (eb = start + 1; b[eb - 1] && b[eb] && !(b[eb] == ' ' && b[eb + 1] == '-'); eb++)
+    ;
+  snprintf(out, len, "'%.*s' there, '%.*s' here", (int)PetscMin(ea - start, 100), a + start, (int)PetscMin(eb - start, 100), b + start);
+}
+
+PetscErrorCode VIEnsembleCheckReduction(VIEnsemble ens, const char rom_file[], const char reduction[], PetscBool *reuse)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr     = PETSC_SUCCESS;
+  PetscInt       state[3] = {0, 0, 0}; /* the ROM file exists; it was made by this reduction; it records its reduction */
+  char          *theirs   = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(ens->comm, &rank));
+  if (rank == 0 && access(rom_file, F_OK) == 0) {
+    hid_t     file = -1;
+    PetscBool has  = PETSC_FALSE;
+    state[0]       = 1;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    if (!VIH5Open(rom_file, &file) && !VIH5HasAttr(file, "/", "reduction", &has) && has)
+      (void)VIH5ReadAttrStringAlloc(file, "/", "reduction", &theirs);
+    if (file >= 0) (void)VIH5Close(&file);
+    PetscCall(PetscPopErrorHandler());
+    state[1] = theirs && !strcmp(theirs, reduction) ? 1 : 0;
+    state[2] = theirs ? 1 : 0;
+  }
+  PetscCallMPI(MPI_Bcast(state, 3, MPIU_INT, 0, ens->comm));
+  *reuse = state[1] ? PETSC_TRUE : PETSC_FALSE;
+  if (state[0] && !state[1] && !ens->overwrite) {
+    /* the reduction would overwrite this ROM: not while results computed on it are kept */
+    char      token[64] = "";
+    PetscBool uses      = PETSC_FALSE;
+    if (state[2]) {
+      if (rank == 0) PetscCall(VIEnsembleROMToken(NULL, theirs, token, sizeof(token)));
+    } else {
+      VIROM          old;
+      PetscErrorCode lerr;
+      PetscCall(VIROMCreate(ens->comm, &old));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      lerr = VIROMLoad(old, rom_file);
+      PetscCall(PetscPopErrorHandler());
+      if (!lerr) PetscCall(VIEnsembleROMToken(old, NULL, token, sizeof(token)));
+      PetscCall(VIROMDestroy(&old));
+    }
+    if (rank == 0 && token[0]) ierr = VIEnsembleResultsUse(ens, token, &uses);
+    if (!ierr && uses) {
+      char diff[256] = "it records no reduction";
+      if (theirs) VIFingerprintDifference(theirs, reduction, diff, sizeof(diff));
+      ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
+                        "%s was made by another reduction (%s) and %s holds results computed on it: vicms run will not overwrite it. Run with "
+                        "the options it was made with, choose another -rom_file and -results_file, or add -results_overwrite to start afresh",
+                        rom_file, diff, ens->results);
+    }
+  }
+  PetscCall(PetscFree(theirs));
+  PetscCall(VIErrorSync(ens->comm, ierr));
+  /* the job check, before any reduction: the results file must come from this job on the ROM this reduction makes */
+  PetscCall(VIEnsembleFingerprint(ens, reduction));
+  if (rank == 0 && !ens->overwrite) {
+    PetscInt ncases, *status;
+    PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
+    PetscCall(PetscMalloc1(PetscMax(ncases, 1), &status));
+    ierr = VIResultsScan(ens->results, ens->journal, ens->cs, ens->job, status);
+    PetscCall(PetscFree(status));
+  }
+  PetscCall(VIErrorSync(ens->comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -285,7 +485,10 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: case k has finished (its file is in the journal), or stopped at t on a signal (its state in a checkpoint). */
+static PetscErrorCode VICaptureError(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
+
+/* Rank 0: case k has finished (its file is in the journal; status 0: it could not be written), or stopped at t on a
+   signal (its state in a checkpoint). */
 static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status, PetscReal t)
 {
   VIEnsemble     ens = (VIEnsemble)ctx;
@@ -302,10 +505,23 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status,
   }
   ens->status[k] = status;
   ens->nfinished++;
+  if (!status) PetscFunctionReturn(PETSC_SUCCESS); /* not written (a full disk): nothing to merge */
   ens->dirty = PETSC_TRUE;
   PetscCall(VIEnsembleProgress(ens, ens->nfinished == ens->ntodo ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(PetscTime(&now));
-  if (now - ens->t_merge >= ens->merge_interval && ens->nfinished < ens->ntodo) PetscCall(VIEnsembleMerge(ens));
+  if (now - ens->t_merge >= ens->merge_interval && ens->nfinished < ens->ntodo) {
+    /* a merge that fails now (a full disk) leaves the results file and the journal as they were: the job goes on */
+    char           msg[256] = "";
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(VICaptureError, msg));
+    ierr = VIEnsembleMerge(ens);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      if (!ens->merge_warned) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: %s (merging again at the end)\n", msg));
+      ens->merge_warned = PETSC_TRUE;
+      ens->t_merge      = now;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,6 +701,10 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   char           captured[256] = "";
 
   PetscFunctionBeginUser;
+  if (ens->write_failed) { /* pending: for a rerun */
+    *status = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMemzero(&r, sizeof(r)));
   r.k = k;
   PetscCall(PetscMalloc1(ens->nq, &r.quantities));
@@ -515,18 +735,25 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
     *status = VI_CASE_STOPPED;
     *t      = r.stats.stopped_time;
   } else {
+    /* a case that cannot be written (a full disk) stops the group's work without stranding the other groups */
+    PetscMPIInt werr = 0;
     if (verbose && !any) {
       PetscCall(VISystemView(sys, NULL));
       PetscCall(VIStepperView(st, NULL));
     }
     if (grank == 0) {
-      char path[PETSC_MAX_PATH_LEN + 32];
-      PetscCall(VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job));
-      /* the case is in the journal: its checkpoint has served */
-      PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), NULL));
-      (void)unlink(path);
+      PetscCall(PetscPushErrorHandler(VICaptureError, ens->write_error));
+      werr = VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job) ? 1 : 0;
+      PetscCall(PetscPopErrorHandler());
+      if (!werr) { /* the case is in the journal: its checkpoint has served */
+        char path[PETSC_MAX_PATH_LEN + 32];
+        PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), NULL));
+        (void)unlink(path);
+      }
     }
-    *status = r.failed ? VI_CASE_FAILED : VI_CASE_DONE;
+    PetscCallMPI(MPI_Bcast(&werr, 1, MPI_INT, 0, ens->group));
+    if (werr) ens->write_failed = PETSC_TRUE;
+    *status = ens->write_failed ? 0 : r.failed ? VI_CASE_FAILED : VI_CASE_DONE;
   }
   PetscCall(PetscFree(r.frequency));
   PetscCall(PetscFree(r.quantities));
@@ -579,7 +806,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscCall(PetscMalloc2(ens->ngroups, &ens->stopped_k, ens->ngroups, &ens->stopped_t));
   ens->nstopped = 0;
   PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
-  PetscCall(VIEnsembleFingerprint(ens));
+  PetscCall(VIEnsembleFingerprint(ens, NULL));
   PetscCall(VISummaryQuantityNames(ens->rom, &ens->nq, &ens->qnames));
   ens->output = -1;
   {
@@ -600,6 +827,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscCall(VIEnsembleCheckJob(ens));
   PetscCall(VIErrorSync(ens->comm, PETSC_SUCCESS));
 
+  /* one job per results file, from here on */
+  PetscCall(VIEnsembleLock(ens));
   /* rank 0: what the results file and the journal hold already, and the list of cases still to run */
   PetscCall(PetscCalloc1(PetscMax(ncases, 1), &ens->status));
   if (rank == 0) {
@@ -640,6 +869,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   }
   /* a stop merges what is finished, so the results file holds it even when no case finished in this run */
   if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) ierr = VIEnsembleMerge(ens);
+  if (!ierr && ens->write_error[0])
+    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "%s", ens->write_error);
   PetscCall(VIErrorSync(ens->comm, ierr));
   if (rank == 0) {
     PetscLogDouble now;

@@ -2,8 +2,13 @@
 #include "ensembleimpl.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 static PetscErrorCode VIJournalPath(const char dir[], PetscInt k, const char suffix[], char path[], size_t len)
@@ -24,19 +29,14 @@ static PetscErrorCode VIJoin(PetscInt n, const char *const names[], char out[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
-                                  const char job[])
+/* The content of a journal file: one case. */
+static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq,
+                                             const char *const qnames[], const char job[])
 {
-  char        part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN], names[8192];
+  char        names[8192];
   const char *out_names[1024];
-  hid_t       file;
 
   PetscFunctionBeginUser;
-  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
-             dir, strerror(errno));
-  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
-  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
-  PetscCall(VIH5Create(part, &file));
   PetscCall(VIH5CreateGroup(file, "/case"));
   if (keep_series && r->nt > 0) {
     PetscCheck(r->nout <= 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 1024 outputs per ROM");
@@ -86,7 +86,30 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_nonconverged", r->stats.nonconverged));
   PetscCall(VIH5WriteAttrReal(file, "/case", "contact_residual_max", r->stats.contact_residual_max));
-  PetscCall(VIH5Close(&file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
+                                  const char job[])
+{
+  char           part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+  hid_t          file;
+  PetscErrorCode ierr, ierr_close;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
+             dir, strerror(errno));
+  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
+  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
+  PetscCall(VIH5Create(part, &file));
+  ierr = VIJournalWriteContents(file, rom, r, keep_series, nq, qnames, job);
+  if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
+  ierr_close = VIH5Close(&file);
+  if (ierr) PetscCall(PetscPopErrorHandler());
+  /* a part-written file (a full disk) goes at once: it holds the space the others need */
+  if (ierr || ierr_close) (void)unlink(part);
+  PetscCall(ierr);
+  PetscCall(ierr_close);
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,6 +183,44 @@ static PetscErrorCode VICheckJob(hid_t file, const char obj[], const char what[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VICaptureMessage(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
+                                       const char *mess, void *ctx)
+{
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
+  return n;
+}
+
+/* Whether the journal file path holds a whole case: it opens, and its status, job, message and quantities read. */
+static PetscErrorCode VIJournalProbe(const char path[], char why[], size_t len, PetscBool *readable)
+{
+  hid_t          file = -1;
+  char          *a = NULL, *b = NULL, *c = NULL, msg[256] = "";
+  PetscReal     *q = NULL;
+  PetscInt       rows, cols;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(VICaptureMessage, msg));
+  ierr = VIH5Open(path, &file);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "status", &a);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "job", &b);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "message", &c);
+  if (!ierr) ierr = VIH5ReadReal(file, "/case/quantities", &rows, &cols, &q);
+  if (file >= 0) (void)VIH5Close(&file);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFree(a));
+  PetscCall(PetscFree(b));
+  PetscCall(PetscFree(c));
+  PetscCall(PetscFree(q));
+  *readable = ierr ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(PetscStrncpy(why, msg, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[])
 {
   PetscInt ncases, np;
@@ -196,12 +257,22 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
   if (d) {
     struct dirent *e;
     while ((e = readdir(d))) {
-      char     *end, file_path[PETSC_MAX_PATH_LEN];
+      char     *end, file_path[PETSC_MAX_PATH_LEN], why[256];
       long      k = strtol(e->d_name, &end, 10);
       hid_t     file;
-      PetscBool has;
-      if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases) continue;
+      PetscBool has, readable = PETSC_FALSE;
+      if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases) continue; /* <k>.h5 only: not .part, .ckpt.h5, .corrupt */
       PetscCall(PetscSNPrintf(file_path, sizeof(file_path), "%s/%s", dir, e->d_name));
+      PetscCall(VIJournalProbe(file_path, why, sizeof(why), &readable));
+      if (!readable) {
+        /* a file a crash or a full disk left broken: set aside (not deleted: it may tell what happened), the case runs again */
+        char aside[PETSC_MAX_PATH_LEN + 16];
+        PetscCall(PetscSNPrintf(aside, sizeof(aside), "%s.corrupt", file_path));
+        PetscCheck(rename(file_path, aside) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s is unreadable (%s) and cannot be moved aside: %s",
+                   file_path, why, strerror(errno));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "Case %ld: %s is unreadable (%s); moved to %s, the case runs again\n", k, file_path, why, aside));
+        continue;
+      }
       PetscCall(VIH5Open(file_path, &file));
       PetscCall(VIH5HasAttr(file, "/case", "status", &has));
       if (has) PetscCall(VICheckJob(file, "/case", file_path, job));
@@ -213,22 +284,20 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
-                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+/* The merged results file: the journal's cases and those of the old file (old < 0: none). */
+static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const PetscInt status[],
+                                             PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
+                                             const char job[], const char units[], PetscInt *nfinished, PetscBool *journal_used)
 {
-  char             part[PETSC_MAX_PATH_LEN], names[8192], **messages, *all;
+  char             names[8192], **messages, *all;
   const PetscReal *table;
   PetscReal       *quantities, *wall, *iter_mean;
   PetscInt         ncases, np, *steps, *iter_max, *nonconv, ndone = 0, nfailed = 0;
-  hid_t            file, old = -1;
-  PetscBool        journal_used = PETSC_FALSE;
 
   PetscFunctionBeginUser;
+  *journal_used = PETSC_FALSE;
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetGetTable(cs, &table));
-  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
-  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
-  PetscCall(VIH5Create(part, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-results"));
   PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
   PetscCall(PetscOptionsGetAll(NULL, &all));
@@ -267,11 +336,13 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
     PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
     PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
     if (access(jpath, F_OK) == 0) {
-      hid_t src;
+      hid_t          src;
+      PetscErrorCode ierr;
       PetscCall(VIH5Open(jpath, &src));
-      PetscCall(VIH5Copy(src, "/case", file, obj));
+      ierr = VIH5Copy(src, "/case", file, obj);
       PetscCall(VIH5Close(&src));
-      journal_used = PETSC_TRUE;
+      PetscCall(ierr);
+      *journal_used = PETSC_TRUE;
     } else {
       PetscBool has = PETSC_FALSE;
       if (old >= 0) PetscCall(VIH5Exists(old, obj, &has));
@@ -316,8 +387,63 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscFree(messages[k]));
   PetscCall(PetscFree3(quantities, wall, iter_mean));
   PetscCall(PetscFree4(steps, iter_max, nonconv, messages));
-  PetscCall(VIH5Close(&file));
-  PetscCall(VIH5Close(&old));
+  *nfinished = ndone + nfailed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+{
+  char           part[PETSC_MAX_PATH_LEN];
+  PetscInt       ncases, nfinished = 0;
+  hid_t          file, old         = -1;
+  PetscBool      journal_used = PETSC_FALSE;
+  PetscErrorCode ierr, ierr_close;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
+  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+  {
+    /* HDF5 (1.10) can crash inside H5Ocopy when the disk fills: look at the free space first. The merged file is about
+       the old one and the journal's cases together, and both stay until it is complete */
+    struct stat    st;
+    struct statvfs vfs;
+    char           folder[PETSC_MAX_PATH_LEN], *slash;
+    double         need = 65536, avail;
+    if (stat(path, &st) == 0) need += (double)st.st_size;
+    for (PetscInt k = 0; k < ncases; k++) {
+      char jpath[PETSC_MAX_PATH_LEN];
+      if (!status[k]) continue;
+      PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
+      if (stat(jpath, &st) == 0) need += (double)st.st_size;
+    }
+    PetscCall(PetscStrncpy(folder, path, sizeof(folder)));
+    slash = strrchr(folder, '/');
+    if (slash)
+      *slash = 0;
+    else
+      PetscCall(PetscStrncpy(folder, ".", sizeof(folder)));
+    if (statvfs(slash && !folder[0] ? "/" : folder, &vfs) == 0) {
+      avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+      PetscCheck(avail >= 1.05 * need, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
+                 "no space left on device while writing %s: merging the finished cases needs about %.1f MB, %.1f MB are free (%s and the "
+                 "finished cases in %s are kept as they were: free some space and run the same job again)",
+                 part, 1.05 * need / 1048576, avail / 1048576, path, dir);
+    }
+  }
+  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
+  ierr = VIH5Create(part, &file);
+  if (!ierr) {
+    ierr = VIResultsMergeContents(file, old, path, dir, cs, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
+    ierr_close = VIH5Close(&file);
+    if (ierr) PetscCall(PetscPopErrorHandler());
+    if (!ierr) ierr = ierr_close;
+    /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
+    if (ierr) (void)unlink(part);
+  }
+  (void)VIH5Close(&old);
+  PetscCall(ierr);
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   /* the results file now holds every finished case: the journal's copies can go */
   if (journal_used) {
@@ -329,6 +455,139 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
     }
   }
   /* complete: the journal, with any part-written file of a killed run, is no longer needed */
-  if (ndone + nfailed == ncases) PetscCall(VIJournalRemove(dir));
+  if (nfinished == ncases) PetscCall(VIJournalRemove(dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- one job per results file */
+
+/* Whether process pid runs on this host (a pid reused by another program counts as gone when /proc says so). */
+static PetscBool VIProcessAlive(long pid)
+{
+  char   path[64], cmd[4096];
+  FILE  *f;
+  size_t n;
+
+  if (pid <= 0) return PETSC_FALSE;
+  if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return PETSC_FALSE;
+  snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+  f = fopen(path, "r");
+  if (!f) return PETSC_TRUE; /* no /proc: trust kill() */
+  n = fread(cmd, 1, sizeof(cmd) - 1, f);
+  fclose(f);
+  cmd[n] = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!cmd[i]) cmd[i] = ' ';
+  return strstr(cmd, "vicms") ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The fields of a lock file: pid, host, since (seconds since the epoch), command. */
+static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, long long *since, char cmd[], size_t clen)
+{
+  FILE *f = fopen(lock, "r");
+  char  line[4096];
+
+  *pid    = 0;
+  *since  = 0;
+  host[0] = cmd[0] = 0;
+  if (!f) return;
+  while (fgets(line, sizeof(line), f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (!strncmp(line, "pid ", 4))
+      *pid = strtol(line + 4, NULL, 10);
+    else if (!strncmp(line, "host ", 5))
+      (void)PetscStrncpy(host, line + 5, hlen);
+    else if (!strncmp(line, "since ", 6))
+      *since = strtoll(line + 6, NULL, 10);
+    else if (!strncmp(line, "command ", 8))
+      (void)PetscStrncpy(cmd, line + 8, clen);
+  }
+  fclose(f);
+}
+
+PetscErrorCode VIResultsLock(const char path[], const char lock[])
+{
+  char host[256] = "";
+
+  PetscFunctionBeginUser;
+  (void)gethostname(host, sizeof(host) - 1);
+  for (int attempt = 0; attempt < 3; attempt++) {
+    int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+      char    text[8192], cmd[4096] = "";
+      int     argc = 0;
+      char  **args = NULL;
+      time_t  now  = time(NULL);
+      ssize_t len, wrote;
+      FILE   *self = fopen("/proc/self/cmdline", "r");
+      if (self) { /* the command line as typed, the command word included */
+        size_t n = fread(cmd, 1, sizeof(cmd) - 1, self);
+        fclose(self);
+        cmd[n] = 0;
+        while (n > 0 && !cmd[n - 1]) n--;
+        for (size_t i = 0; i < n; i++)
+          if (!cmd[i] || cmd[i] == '\n') cmd[i] = ' ';
+      } else {
+        PetscCall(PetscGetArgs(&argc, &args));
+        for (int i = 0; i < argc; i++) {
+          if (i) PetscCall(PetscStrlcat(cmd, " ", sizeof(cmd)));
+          PetscCall(PetscStrlcat(cmd, args[i], sizeof(cmd)));
+        }
+      }
+      len   = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\ncommand %s\n", (long)getpid(), host, (long long)now, cmd);
+      wrote = write(fd, text, (size_t)PetscMin(len, (ssize_t)sizeof(text) - 1));
+      if (close(fd) != 0 || wrote != PetscMin(len, (ssize_t)sizeof(text) - 1)) {
+        int err = errno;
+        (void)unlink(lock);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the lock %s of %s: %s", lock, path, strerror(err));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCheck(errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the lock %s of %s: %s (is its folder writable?)", lock, path,
+               strerror(errno));
+    {
+      long      pid, pid2;
+      long long since, since2;
+      char      theirs[256], cmd[4096], when[64] = "an unknown time", host2[256], cmd2[4096];
+      time_t    t;
+      struct tm tm;
+      VILockRead(lock, &pid, theirs, sizeof(theirs), &since, cmd, sizeof(cmd));
+      t = (time_t)since;
+      if (since && localtime_r(&t, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+      if (pid == 0 && attempt == 0) { /* being written this instant: look again */
+        usleep(200000);
+        continue;
+      }
+      PetscCheck(strcmp(theirs, host) == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s is in use by another job: process %ld on host %s, since %s (%s). Wait for it to end or choose another -results_file; if "
+                 "that job is dead, remove the lock %s and run again",
+                 path, pid, theirs, when, cmd, lock);
+      PetscCheck(!VIProcessAlive(pid) || pid == (long)getpid(), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "%s is in use by another job: process %ld on this host (%s), since %s (%s). Wait for it to end, stop it, or choose another "
+                 "-results_file",
+                 path, pid, theirs, when, cmd);
+      /* stale: its process is gone; take it over unless another job just did */
+      VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2));
+      if (pid2 == pid && since2 == since) {
+        PetscCall(
+            PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld (since %s), which no longer runs on this host\n", lock, pid, when));
+        (void)unlink(lock);
+      }
+    }
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another -results_file", path,
+          lock);
+}
+
+PetscErrorCode VIResultsUnlock(const char lock[])
+{
+  long      pid;
+  long long since;
+  char      host[256], cmd[16];
+
+  PetscFunctionBeginUser;
+  /* only our own: a lock taken over after this process was thought dead belongs to the other job */
+  VILockRead(lock, &pid, host, sizeof(host), &since, cmd, sizeof(cmd));
+  if (pid == (long)getpid()) (void)unlink(lock);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

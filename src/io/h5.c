@@ -1,14 +1,74 @@
 /* Small HDF5 helpers: files, datasets of reals and integers, attributes; used on one rank. */
 #include <vicms/io.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
-#define VIH5Check(call, ...) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, __VA_ARGS__)
+/* The system error behind the HDF5 error just raised (its stack names it as "errno = N"), 0 if none. */
+static herr_t VIH5FindErrno(unsigned n, const H5E_error2_t *e, void *ctx)
+{
+  const char *p = e->desc ? strstr(e->desc, "errno = ") : NULL;
+
+  (void)n;
+  if (p && !*(int *)ctx) *(int *)ctx = atoi(p + 8);
+  return 0;
+}
+
+/* Why a write failed, in words: "no space left on device" and its kin, or what the system said. */
+static void VIH5WriteReason(char why[], size_t len)
+{
+  int err = 0;
+
+  (void)H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, VIH5FindErrno, &err);
+  if (!err && (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) err = errno;
+  if (err == ENOSPC)
+    snprintf(why, len, "no space left on device");
+  else if (err == EDQUOT)
+    snprintf(why, len, "disk quota exceeded (no space left for this user)");
+  else if (err == EFBIG)
+    snprintf(why, len, "file too large (a file size limit, e.g. ulimit -f, or no space left)");
+  else if (err)
+    snprintf(why, len, "%s", strerror(err));
+  else
+    snprintf(why, len, "HDF5 write error");
+}
+
+/* A failed write whose reason why was taken right after the failing call (a later HDF5 call clears the error stack). */
+#define VIH5Fail(file, why, ...)                                                                                                                     \
+  do {                                                                                                                                               \
+    char fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN];                                                                                      \
+    if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file");                                             \
+    snprintf(what_, sizeof(what_), __VA_ARGS__);                                                                                                     \
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why, fname_, what_);                                                  \
+  } while (0)
+
+/* A failed write: its reason, the file and the object. */
+#define VIH5Check(call, file, ...)                                                                                                                   \
+  do {                                                                                                                                               \
+    if ((call) < 0) {                                                                                                                                \
+      char why_[128], fname_[PETSC_MAX_PATH_LEN], what_[PETSC_MAX_PATH_LEN];                                                                         \
+      VIH5WriteReason(why_, sizeof(why_));                                                                                                           \
+      if (H5Fget_name(file, fname_, sizeof(fname_)) < 0) snprintf(fname_, sizeof(fname_), "an HDF5 file");                                           \
+      snprintf(what_, sizeof(what_), __VA_ARGS__);                                                                                                   \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (%s)", why_, fname_, what_);                                               \
+    }                                                                                                                                                \
+  } while (0)
 
 PetscErrorCode VIH5Create(const char path[], hid_t *file)
 {
   PetscFunctionBeginUser;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   *file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create HDF5 file %s (does its folder exist and is it writable?)", path);
+  if (*file < 0) {
+    char   why[128];
+    size_t len = strlen(path);
+    VIH5WriteReason(why, sizeof(why));
+    if (len > 5 && !strcmp(path + len - 5, ".part")) (void)unlink(path); /* what a full disk left of it */
+    PetscCheck(!strncmp(why, "no space", 8) || !strncmp(why, "disk quota", 10) || !strncmp(why, "file too large", 14), PETSC_COMM_SELF,
+               PETSC_ERR_FILE_OPEN, "Cannot create HDF5 file %s (does its folder exist and is it writable?)", path);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (at its creation)", why, path);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -23,9 +83,33 @@ PetscErrorCode VIH5Open(const char path[], hid_t *file)
 
 PetscErrorCode VIH5Close(hid_t *file)
 {
+  char     why[128], name[PETSC_MAX_PATH_LEN] = "an HDF5 file";
+  hid_t    f = *file;
+  herr_t   err;
+  unsigned intent = 0;
+
   PetscFunctionBeginUser;
-  if (*file >= 0) VIH5Check(H5Fclose(*file), "Cannot close an HDF5 file");
+  if (f < 0) PetscFunctionReturn(PETSC_SUCCESS);
   *file = -1;
+  if (H5Fget_name(f, name, sizeof(name)) < 0) snprintf(name, sizeof(name), "an HDF5 file");
+  why[0] = 0;
+  if (H5Fget_intent(f, &intent) >= 0 && (intent & H5F_ACC_RDWR) && H5Fflush(f, H5F_SCOPE_LOCAL) < 0) {
+    size_t len = strlen(name);
+    VIH5WriteReason(why, sizeof(why));
+    /* a close that fails leaves the file open in HDF5, which then crashes at exit (inside MPI_Finalize): the flush must
+       succeed first. A part-written file (NAME.part: every file vicms writes, renamed when whole) is discarded anyway:
+       emptying it makes room, and other writers on a full disk give theirs up in a moment */
+    if (len > 5 && !strcmp(name + len - 5, ".part"))
+      for (int t = 0; t < 100; t++) {
+        if (truncate(name, 0) != 0 || H5Fflush(f, H5F_SCOPE_LOCAL) >= 0) break;
+        usleep(100000);
+      }
+  }
+  err = H5Fclose(f);
+  if (err < 0 || why[0]) {
+    if (!why[0]) VIH5WriteReason(why, sizeof(why));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (at its close)", why, name);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,17 +117,25 @@ static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, Pe
 {
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
   hid_t   space, lcpl, dset;
+  herr_t  err;
+  char    why[128];
 
   PetscFunctionBeginUser;
   space = H5Screate_simple(cols > 0 ? 2 : 1, dims, NULL);
   lcpl  = H5Pcreate(H5P_LINK_CREATE);
   H5Pset_create_intermediate_group(lcpl, 1);
   dset = H5Dcreate2(file, path, type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create dataset %s", path);
-  if (rows > 0) VIH5Check(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "Cannot write dataset %s", path);
-  H5Dclose(dset);
+  if (dset < 0) VIH5WriteReason(why, sizeof(why));
   H5Pclose(lcpl);
   H5Sclose(space);
+  if (dset < 0) VIH5Fail(file, why, "dataset %s", path);
+  err = rows > 0 ? H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0;
+  if (err < 0) VIH5WriteReason(why, sizeof(why));
+  if (H5Dclose(dset) < 0 && err >= 0) {
+    err = -1;
+    VIH5WriteReason(why, sizeof(why));
+  }
+  if (err < 0) VIH5Fail(file, why, "dataset %s", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,15 +155,23 @@ PetscErrorCode VIH5WriteInt(hid_t file, const char path[], PetscInt rows, PetscI
 
 static PetscErrorCode VIH5WriteAttr(hid_t file, const char obj[], const char name[], hid_t type, const void *value)
 {
-  hid_t space = H5Screate(H5S_SCALAR), attr;
+  hid_t  space = H5Screate(H5S_SCALAR), attr;
+  herr_t err;
+  char   why[128];
 
   PetscFunctionBeginUser;
   if (H5Aexists_by_name(file, obj, name, H5P_DEFAULT) > 0) H5Adelete_by_name(file, obj, name, H5P_DEFAULT);
   attr = H5Acreate_by_name(file, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(attr >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create attribute %s on %s", name, obj);
-  VIH5Check(H5Awrite(attr, type, value), "Cannot write attribute %s on %s", name, obj);
-  H5Aclose(attr);
+  if (attr < 0) VIH5WriteReason(why, sizeof(why));
   H5Sclose(space);
+  if (attr < 0) VIH5Fail(file, why, "attribute %s of %s", name, obj);
+  err = H5Awrite(attr, type, value);
+  if (err < 0) VIH5WriteReason(why, sizeof(why));
+  if (H5Aclose(attr) < 0 && err >= 0) {
+    err = -1;
+    VIH5WriteReason(why, sizeof(why));
+  }
+  if (err < 0) VIH5Fail(file, why, "attribute %s of %s", name, obj);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -346,6 +446,7 @@ PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char 
 PetscErrorCode VIH5CreateGroup(hid_t file, const char path[])
 {
   hid_t lcpl, gcpl, group;
+  char  why[128];
 
   PetscFunctionBeginUser;
   lcpl = H5Pcreate(H5P_LINK_CREATE);
@@ -353,10 +454,11 @@ PetscErrorCode VIH5CreateGroup(hid_t file, const char path[])
   H5Pset_create_intermediate_group(lcpl, 1);
   H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
   group = H5Gcreate2(file, path, lcpl, gcpl, H5P_DEFAULT);
+  if (group < 0) VIH5WriteReason(why, sizeof(why));
   H5Pclose(gcpl);
   H5Pclose(lcpl);
-  PetscCheck(group >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create HDF5 group %s", path);
-  H5Gclose(group);
+  if (group < 0) VIH5Fail(file, why, "group %s", path);
+  VIH5Check(H5Gclose(group), file, "group %s", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -419,13 +521,133 @@ PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Copy the attributes of src to dst (open objects), each with its own type and shape. */
+typedef struct {
+  hid_t dst;
+  int   failed;
+  char  why[128];
+} VIH5CopyCtx;
+
+static herr_t VIH5CopyAttr(hid_t src, const char *name, const H5A_info_t *info, void *ctx)
+{
+  VIH5CopyCtx *c    = (VIH5CopyCtx *)ctx;
+  hid_t        attr = H5Aopen(src, name, H5P_DEFAULT), type = H5Aget_type(attr), space = H5Aget_space(attr), out = -1;
+  size_t       size = H5Tget_size(type) * (size_t)PetscMax(1, H5Sget_simple_extent_npoints(space));
+  void        *buf  = calloc(1, size);
+  herr_t       err  = (attr < 0 || !buf) ? -1 : H5Aread(attr, type, buf);
+
+  (void)info;
+  if (err >= 0) {
+    out = H5Acreate2(c->dst, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    err = out < 0 ? -1 : H5Awrite(out, type, buf);
+  }
+  if (err < 0 && !c->failed) {
+    c->failed = 1;
+    VIH5WriteReason(c->why, sizeof(c->why));
+  }
+  if (out >= 0) H5Aclose(out);
+  free(buf);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Aclose(attr);
+  return err < 0 ? -1 : 0;
+}
+
+/* A dataset: its data with its own type and shape, and its attributes. */
+static herr_t VIH5CopyDataset(hid_t src, const char *name, hid_t dst, VIH5CopyCtx *c)
+{
+  hid_t    in = H5Dopen2(src, name, H5P_DEFAULT), type = H5Dget_type(in), space = H5Dget_space(in), out = -1;
+  hssize_t n    = H5Sget_simple_extent_npoints(space);
+  size_t   size = H5Tget_size(type) * (size_t)PetscMax(1, n);
+  void    *buf  = calloc(1, size);
+  herr_t   err = (in < 0 || n < 0 || !buf || H5Tis_variable_str(type) > 0) ? -1 : (n > 0 ? H5Dread(in, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
+
+  if (err >= 0) {
+    out = H5Dcreate2(dst, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    err = out < 0 ? -1 : (n > 0 ? H5Dwrite(out, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
+  }
+  if (err < 0 && !c->failed) {
+    c->failed = 1;
+    VIH5WriteReason(c->why, sizeof(c->why));
+  }
+  if (err >= 0) {
+    hid_t saved = c->dst;
+    c->dst      = out;
+    err         = H5Aiterate2(in, H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CopyAttr, c);
+    c->dst      = saved;
+  }
+  if (out >= 0 && H5Dclose(out) < 0 && err >= 0) {
+    err = -1;
+    if (!c->failed) VIH5WriteReason(c->why, sizeof(c->why));
+    c->failed = 1;
+  }
+  free(buf);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Dclose(in);
+  return err < 0 ? -1 : 0;
+}
+
+typedef struct {
+  hid_t        dst;
+  VIH5CopyCtx *c;
+} VIH5CopyGroupCtx;
+
+static herr_t VIH5CopyMember(hid_t group, const char *name, const H5L_info_t *info, void *ctx)
+{
+  VIH5CopyGroupCtx *g = (VIH5CopyGroupCtx *)ctx;
+  H5O_info_t        oi;
+
+  (void)info;
+  if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) return -1; /* flat groups only */
+  return VIH5CopyDataset(group, name, g->dst, g->c);
+}
+
 PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[])
 {
-  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  hid_t            in, out, lcpl, gcpl;
+  VIH5CopyCtx      c = {-1, 0, ""};
+  VIH5CopyGroupCtx g;
+  herr_t           err;
+  H5O_info_t       oi;
+  char             sname[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBeginUser;
+  /* by hand, through checked writes: H5Ocopy (HDF5 1.10) crashes when the disk fills during the copy */
+  if (H5Fget_name(src, sname, sizeof(sname)) < 0) snprintf(sname, sizeof(sname), "an HDF5 file");
+  PetscCheck(H5Oget_info_by_name(src, src_path, &oi, H5P_DEFAULT) >= 0 && oi.type == H5O_TYPE_GROUP, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: %s is not a group", sname, src_path);
+  in   = H5Gopen2(src, src_path, H5P_DEFAULT);
+  lcpl = H5Pcreate(H5P_LINK_CREATE);
+  gcpl = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_create_intermediate_group(lcpl, 1);
-  VIH5Check(H5Ocopy(src, src_path, dst, dst_path, H5P_DEFAULT, lcpl), "Cannot copy %s to %s", src_path, dst_path);
+  H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  out = H5Gcreate2(dst, dst_path, lcpl, gcpl, H5P_DEFAULT);
+  if (out < 0) {
+    c.failed = 1;
+    VIH5WriteReason(c.why, sizeof(c.why));
+  }
+  H5Pclose(gcpl);
   H5Pclose(lcpl);
+  err = out < 0 ? -1 : 0;
+  if (err >= 0) {
+    c.dst = out;
+    err   = H5Aiterate2(in, H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CopyAttr, &c);
+  }
+  if (err >= 0) {
+    unsigned order = 0;
+    hid_t    p     = H5Gget_create_plist(in);
+    H5Pget_link_creation_order(p, &order);
+    H5Pclose(p);
+    g.dst = out;
+    g.c   = &c;
+    err   = H5Literate(in, (order & H5P_CRT_ORDER_INDEXED) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CopyMember, &g);
+  }
+  if (out >= 0) H5Gclose(out);
+  H5Gclose(in);
+  if (err < 0) {
+    if (!c.failed) snprintf(c.why, sizeof(c.why), "cannot copy it (not a flat group of datasets?)");
+    VIH5Fail(dst, c.why, "%.200s, copied from %.1000s", dst_path, sname);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -142,6 +142,7 @@ static PetscErrorCode VIROMReset(VIROM rom)
   PetscCall(PetscFree(rom->units));
   PetscCall(PetscFree(rom->source));
   PetscCall(PetscFree(rom->version));
+  PetscCall(PetscFree(rom->reduction));
   PetscCall(PetscStrallocpy("", &rom->units));
   rom->num_contacts = 0;
   rom->nb = rom->nm = rom->n = 0;
@@ -323,6 +324,21 @@ PetscErrorCode VIROMSetUnits(VIROM rom, const char units[])
   PetscCall(PetscStrallocpy(units ? units : "", &copy));
   PetscCall(PetscFree(rom->units));
   rom->units = copy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMSetReduction(VIROM rom, const char reduction[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(rom->reduction));
+  if (reduction) PetscCall(PetscStrallocpy(reduction, &rom->reduction));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIROMGetReduction(VIROM rom, const char **reduction)
+{
+  PetscFunctionBeginUser;
+  *reduction = rom->reduction;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -566,6 +582,7 @@ static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
   PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", rom->nb));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_modes", rom->nm));
   PetscCall(VIH5WriteAttrString(file, "/", "units", rom->units));
+  if (rom->reduction) PetscCall(VIH5WriteAttrString(file, "/", "reduction", rom->reduction));
   PetscCall(VIH5WriteReal(file, "/K", rom->n, rom->n, rom->K));
   PetscCall(VIH5WriteReal(file, "/M", rom->n, rom->n, rom->M));
   PetscCall(VIH5WriteReal(file, "/D", rom->n, rom->n, rom->D));
@@ -835,6 +852,8 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
     PetscCall(VIH5ReadAttrStringAlloc(file, "/", "units", &rom->units));
     if (!rom->units) PetscCall(PetscStrallocpy("", &rom->units));
   }
+  PetscCall(VIH5HasAttr(file, "/", "reduction", &has));
+  if (has) PetscCall(VIH5ReadAttrStringAlloc(file, "/", "reduction", &rom->reduction));
   rom->method = (VICMSType)method;
   rom->nb     = nb;
   rom->nm     = nm;
@@ -948,6 +967,7 @@ static PetscErrorCode VIROMBcast(VIROM rom)
   PetscCall(VIROMBcastVectors(rom, rank, &rom->outputs, VIROMAddOutput));
   PetscCall(VIBcastString(rom->comm, rank, &rom->units));
   PetscCall(VIBcastString(rom->comm, rank, &rom->version));
+  PetscCall(VIBcastString(rom->comm, rank, &rom->reduction));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,7 +19,8 @@ struct _p_VIROM {
   PetscInt       num_contacts;
   VIContactInfo *contacts;
   VIROMVectors   loads, outputs, shapes;
-  char          *units;   /* never NULL; "" when not given */
-  char          *source;  /* the file the ROM was loaded from (NULL if built in memory), for VIROMView */
-  char          *version; /* the version attribute of that file (NULL if built in memory) */
+  char          *units;     /* never NULL; "" when not given */
+  char          *source;    /* the file the ROM was loaded from (NULL if built in memory), for VIROMView */
+  char          *version;   /* the version attribute of that file (NULL if built in memory) */
+  char          *reduction; /* what made it (options and mesh content, see VIROMSetReduction); NULL when unknown */
 };
