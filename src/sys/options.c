@@ -199,6 +199,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-checkstack", VI_OPTION_PETSC, NULL},
     {"-objects_dump", VI_OPTION_PETSC, NULL},
     {"-skip_petscrc", VI_OPTION_PETSC, NULL},
+    {"-petsc_ci", VI_OPTION_PETSC, NULL},
     {"-history", VI_OPTION_PETSC, NULL},
     {"-tmp", VI_OPTION_PETSC, NULL},
     {"-shared_tmp", VI_OPTION_PETSC, NULL},

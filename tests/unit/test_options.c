@@ -61,6 +61,7 @@ static int VIScanSource(const char *path)
     int                  type = -1;
     while ((q[1 + n] >= 'a' && q[1 + n] <= 'z') || (q[1 + n] >= '0' && q[1 + n] <= '9') || q[1 + n] == '_') n++;
     if (q[1 + n] != '"' || n < 2 || q[2] < 'a' || q[2] > 'z' || n >= sizeof(name)) continue;
+    if (q[n] == '_') continue; /* a prefix ("-cms_"), not an option */
     memcpy(name, q + 1, n);
     name[n] = 0;
     e       = VIOptionsFind(name);
