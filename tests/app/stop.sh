@@ -21,39 +21,7 @@ must "bar reduce (cb)" mpi 120 2 reduce $rod -cms_type cb -cms_contact_nodes 1 -
 
 # same A.h5 B.h5: the two results files hold the same objects and values, wall times and the options string aside
 same() {
-  $py - "$1" "$2" <<'EOF'
-import sys
-import h5py
-import numpy as np
-
-def walk(g, p=""):
-    out = {}
-    for an, av in g.attrs.items():
-        out[p + "@" + an] = av
-    for k, v in g.items():
-        q = p + "/" + k
-        if isinstance(v, h5py.Group):
-            out.update(walk(v, q))
-        else:
-            out[q] = v[()]
-            for an, av in v.attrs.items():
-                out[q + "@" + an] = av
-    return out
-
-a, b = walk(h5py.File(sys.argv[1], "r")), walk(h5py.File(sys.argv[2], "r"))
-diff = sorted(set(a) ^ set(b))
-for k in a:
-    if k in b and "wall_time" not in k and k != "@options":
-        x, y = a[k], b[k]
-        eq = np.array_equal(x, y, equal_nan=True) if isinstance(x, np.ndarray) and x.dtype.kind == "f" else np.array_equal(x, y)
-        if not eq:
-            diff.append(k)
-st = a.get("/cases/status")
-ok = not diff and st is not None and (st == 1).all() and len(a) > 30
-print(("ok   " if ok else "FAIL ") + "%s equals %s bitwise (%d objects and attributes, wall times aside; all cases done)%s"
-      % (sys.argv[2], sys.argv[1], len(a), "" if ok else ": " + ", ".join(diff[:8])))
-raise SystemExit(0 if ok else 1)
-EOF
+  $py "$VICMS_SOURCE/tests/app/compare_results.py" "$1" "$2" --min-objects 31 --all-done --label "resumed"
 }
 
 # wait_for SECONDS COMMAND...: poll until the command succeeds; fail after SECONDS
