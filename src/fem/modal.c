@@ -167,7 +167,7 @@ PetscErrorCode VIModalSolve(VIModal modal)
   /* the matrix SLEPc's shift-and-invert would build (same pattern rule: UNKNOWN_NONZERO_PATTERN) */
   PetscCall(MatDuplicate(K, MAT_COPY_VALUES, &A));
   PetscCall(MatAXPY(A, -shift, M, UNKNOWN_NONZERO_PATTERN));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "K - sigma M (sigma = %g)", (double)shift));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "K - sigma M with sigma = %g", (double)shift));
   {
     PetscErrorCode ierr = VIFactorCholesky(modal->comm, A, shift < 0 ? PETSC_TRUE : PETSC_FALSE, "modes_st_", what, &ksp, &nnull);
     if (ierr || !ksp) PetscCall(MatDestroy(&A)); /* nothing of a failed solve survives */
