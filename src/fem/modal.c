@@ -145,7 +145,7 @@ PetscErrorCode VIModalSolve(VIModal modal)
 {
   Mat       K, M, A;
   ST        st;
-  KSP       ksp;
+  KSP       ksp = NULL;
   PetscInt  nconv, nglobal, nnull = 0;
   PetscReal shift = 0;
   Vec       w;
