@@ -2,7 +2,7 @@
 #pragma once
 
 #include <vicms/mesh.h>
-#include <petscmat.h>
+#include <petscksp.h>
 
 /* ---------------------------------------------------------------- elements */
 
@@ -93,6 +93,28 @@ PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal *
 */
 PETSC_EXTERN PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w);
 PETSC_EXTERN PetscErrorCode VIModeNormalizeSign(Vec x, Vec w);
+
+/*
+  VIFactorCholesky - a Cholesky factorization of the symmetric matrix A by MUMPS in a KSP (preonly) with the options of prefix
+  (e.g. "cms_st_", "modes_st_"): A is flagged MAT_SPD when spd (MUMPS SYM = 1, no pivoting), else MAT_SYMMETRIC (SYM = 2).
+  When MUMPS's analysis underestimated its workspace (INFOG(1) = -8 or -9), the factorization is retried with ICNTL(14)
+  doubled (at least 40, at most 1000), which the log says; a full memory (-13), a limit (-19) and other MUMPS failures stop
+  with a message naming the -<prefix>mat_mumps_* options to use. Null pivots (below 1e-11 of the norm) are counted.
+
+  Collective on A.
+
+  Input:
++ comm   - the communicator of A
+. A      - the matrix (left flagged MAT_SPD or MAT_SYMMETRIC)
+. spd    - whether A is positive definite
+. prefix - options prefix of the KSP
+- what   - the matrix in words, for the log and the messages
+
+  Output:
++ ksp   - the factored KSP; NULL when A is singular (a failed factorization, or null pivots): the caller says what that means
+- nnull - the number of null pivots MUMPS found (INFOG(28)), 0 when the factorization failed before counting them
+*/
+PETSC_EXTERN PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char prefix[], const char what[], KSP *ksp, PetscInt *nnull);
 
 typedef struct _p_VIModal *VIModal;
 

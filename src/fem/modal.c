@@ -135,15 +135,21 @@ static PetscErrorCode VIModalDefaultShift(VIModal modal, Mat K, Mat M, PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  K - sigma M is assembled here and factored once by VIFactorCholesky (MUMPS, prefix -modes_st_, SYM = 1 when sigma < 0, where it
+  is positive definite even for a free-floating model, with the retries on an underestimated workspace); SLEPc gets that KSP for
+  the shift-and-invert of the pencil (K - sigma M, M) at 0, as the reduction does, and never refactors. Its eigenvalues are
+  lambda - sigma, the vectors the same.
+*/
 PetscErrorCode VIModalSolve(VIModal modal)
 {
-  Mat       K, M;
+  Mat       K, M, A;
   ST        st;
-  KSP       ksp;
-  PC        pc;
-  PetscInt  nconv, nglobal;
+  KSP       ksp = NULL;
+  PetscInt  nconv, nglobal, nnull = 0;
   PetscReal shift = 0;
   Vec       w;
+  char      what[128];
 
   PetscFunctionBeginUser;
   PetscCheck(modal->model, modal->comm, PETSC_ERR_ORDER, "Call VIModalSetModel() first");
@@ -158,22 +164,35 @@ PetscErrorCode VIModalSolve(VIModal modal)
     PetscCall(VIModalDefaultShift(modal, K, M, &shift));
   modal->shift = shift;
 
+  /* the matrix SLEPc's shift-and-invert would build (same pattern rule: UNKNOWN_NONZERO_PATTERN) */
+  PetscCall(MatDuplicate(K, MAT_COPY_VALUES, &A));
+  PetscCall(MatAXPY(A, -shift, M, UNKNOWN_NONZERO_PATTERN));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "K - sigma M with sigma = %g", (double)shift));
+  {
+    PetscErrorCode ierr = VIFactorCholesky(modal->comm, A, shift < 0 ? PETSC_TRUE : PETSC_FALSE, "modes_st_", what, &ksp, &nnull);
+    if (ierr || !ksp) PetscCall(MatDestroy(&A)); /* nothing of a failed solve survives */
+    PetscCall(ierr);
+  }
+  PetscCheck(ksp, modal->comm, PETSC_ERR_USER_INPUT,
+             "%s is singular (%s): the shift is (numerically) an eigenvalue, e.g. 0 for a free-floating model; give another -modes_shift or "
+             "leave the default (a small negative shift)",
+             what, nnull > 0 ? "null pivots in the factorization" : "the factorization failed");
+
   PetscCall(EPSDestroy(&modal->eps));
   PetscCall(EPSCreate(modal->comm, &modal->eps));
   PetscCall(EPSSetOptionsPrefix(modal->eps, "modes_"));
-  PetscCall(EPSSetOperators(modal->eps, K, M));
+  PetscCall(EPSSetOperators(modal->eps, A, M));
   PetscCall(EPSSetProblemType(modal->eps, EPS_GHEP));
   PetscCall(EPSSetDimensions(modal->eps, modal->num_requested, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscCall(EPSSetTarget(modal->eps, shift));
+  PetscCall(EPSSetTarget(modal->eps, 0.0));
   PetscCall(EPSSetWhichEigenpairs(modal->eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetTolerances(modal->eps, modal->tol, 1000));
   PetscCall(EPSGetST(modal->eps, &st));
   PetscCall(STSetType(st, STSINVERT));
-  PetscCall(STGetKSP(st, &ksp));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCCHOLESKY));
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  /* shift-and-invert at 0 of (K - sigma M, M) needs exactly the factorization already made */
+  PetscCall(STSetKSP(st, ksp));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A)); /* the EPS and the KSP hold it */
   PetscCall(EPSSetFromOptions(modal->eps));
 
   PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
@@ -199,8 +218,12 @@ PetscErrorCode VIModalSolve(VIModal modal)
   for (PetscInt k = 0; k < modal->num_modes; k++) {
     PetscScalar lambda, mnorm;
     Vec         Mx;
+    PetscReal   rnorm;
     PetscCall(EPSGetEigenpair(modal->eps, k, &lambda, NULL, modal->modes[k], NULL));
-    PetscCall(EPSComputeError(modal->eps, k, EPS_ERROR_RELATIVE, &modal->residuals[k]));
+    /* the residual of (K - sigma M) x - mu M x is the residual of K x - lambda M x, relative to lambda = mu + sigma */
+    PetscCall(EPSComputeError(modal->eps, k, EPS_ERROR_ABSOLUTE, &rnorm));
+    lambda += shift;
+    modal->residuals[k] = PetscAbsScalar(lambda) > 0 ? rnorm / PetscAbsScalar(lambda) : rnorm;
     /* mass-normalized, like NORMALIZATION=MASS in CalculiX */
     PetscCall(VecDuplicate(modal->modes[k], &Mx));
     PetscCall(MatMult(M, modal->modes[k], Mx));

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`, MUMPS retries with more workspace, the bar, the full-size plate of
+# `vicms reduce` through the executable: (a) the small plate on 1, 2 and 3 ranks and its `vicms info`, MUMPS retries with more workspace (also
+# in `vicms modes`), the bar, the full-size plate of
 # jobs/plate_rom.yaml on 2 ranks; (b) the Rotor 37 blade of
 # seed 000 §5.3 (MacNeal and Rubin, 48 boundary coordinates, first component mode 312.1x Hz) on 2 ranks, skipped when the deck is
 # absent; (c) bad input on 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem, no ROM file left behind.
@@ -68,6 +69,25 @@ print(("ok   " if ok else "FAIL ") + "MUMPS retry: ROM equal to the normal one, 
 raise SystemExit(0 if ok else 1)
 PYEOF
   done
+  # the same for `vicms modes` (K - sigma M factored under -modes_st_): the retry said, the frequencies and mode shapes of a normal run
+  must "modes normal" mpi 120 2 modes $plate -modes_num 10 -modes_file modes_normal.h5
+  must "modes retry" mpi 120 2 modes $plate -modes_num 10 -modes_file modes_retry.h5 -modes_st_mat_mumps_icntl_14 -50
+  if ! grep -q 'MUMPS underestimated its workspace factorizing K - sigma M .*INFOG(1) = -9.*retrying with ICNTL(14) = 40' <<<"$LAST"; then
+    echo "FAIL modes: no retry said in the log with -modes_st_mat_mumps_icntl_14 -50:"; echo "$LAST" | head -5; fail=1
+  else
+    echo "ok   modes: $(grep -m1 'MUMPS underestimated' <<<"$LAST" | cut -c1-150)"
+  fi
+  $py - <<'PYEOF' || fail=1
+import h5py
+import numpy as np
+
+a, b = h5py.File("modes_normal.h5", "r"), h5py.File("modes_retry.h5", "r")
+names = ["frequencies_hz"] + ["modes/%d" % k for k in range(1, 11)]
+worst = max(np.abs(a[n][()] - b[n][()]).max() / max(np.abs(a[n][()]).max(), 1e-300) for n in names)
+ok = worst < 1e-10
+print(("ok   " if ok else "FAIL ") + "modes MUMPS retry: frequencies and shapes equal to the normal ones, largest difference %.1e (tolerance 1e-10)" % worst)
+raise SystemExit(0 if ok else 1)
+PYEOF
   # a limit is told apart from an underestimate: -19 (the limit -cms_st_mat_mumps_icntl_23 of 1 MB is too small) is not retried
   out=$(mpi 120 2 reduce -mesh_box_cells 4,8,40 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_density 8220 -model_clamp zmin \
     -cms_type macneal -cms_contact_nodes 1845 -cms_num_modes 3 -rom_file limit.h5 -cms_st_mat_mumps_icntl_23 1 2>&1)
