@@ -117,6 +117,46 @@ PETSC_INTERN PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const Petsc
 PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
                                            const PetscReal quantities[], PetscInt output, const char output_name[]);
 
+/* ---------------------------------------------------------------- the ensemble */
+
+struct _p_VIEnsemble {
+  MPI_Comm  comm, group;
+  VIROM     rom;
+  VICaseSet cs;
+  char      results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
+  PetscInt  group_size, bins, ngroups;
+  PetscReal merge_interval, progress_interval, steady_fraction, checkpoint_interval;
+  PetscBool keep_series, quiet, overwrite;
+  char      output_name[128];
+  PetscInt  output; /* index of the summary output, -1 when the ROM has none */
+  char     *job;    /* fingerprint of the options that decide the results */
+  char      lock[PETSC_MAX_PATH_LEN + 8];
+  PetscBool locked; /* rank 0 holds the lock of the results file */
+
+  /* quantities */
+  PetscInt nq;
+  char   **qnames;
+
+  /* rank 0: the state of every case, progress, merging */
+  PetscMPIInt    rank, grank;
+  PetscInt      *status, ntodo, nfinished, nfailed_now;
+  PetscLogDouble t_start, t_progress, t_merge;
+  PetscBool      dirty; /* finished cases wait in the journal */
+  PetscBool      merge_warned;
+  PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
+  char           write_error[256]; /* why, on the group's rank 0 */
+  VIScheduler    sched;
+
+  /* stops and checkpoints: the case this group steps, when it last wrote a checkpoint; rank 0: the cases stopped */
+  PetscInt       case_k;
+  PetscLogDouble t_checkpoint;
+  PetscInt       nstopped, *stopped_k;
+  PetscReal     *stopped_t;
+};
+
+/* The job fingerprint ens->job (job.c), with the ROM's token: that of the reduction given (NULL: the ensemble's ROM's). */
+PETSC_INTERN PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[]);
+
 /* ---------------------------------------------------------------- the results file and its journal */
 
 /* Write one case to its own file DIR/K.h5 (through K.h5.part and a rename). Rank-local. */
