@@ -46,6 +46,10 @@ PETSC_EXTERN PetscBool VIGetStopped(void);
 /* The error handler of the vicms executable: one clear line for user errors, PETSc's traceback for the rest. */
 PETSC_EXTERN PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
                                            const char *mess, void *ctx);
+/* An error handler that keeps the first line of an error's message in ctx (a char[256]) and prints nothing: for errors
+   a caller records (a failed case, a file it cannot write) rather than reports. */
+PETSC_EXTERN PetscErrorCode VIErrorCapture(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
+                                           const char *mess, void *ctx);
 
 /* The registry of option names (src/sys/options.c): every option of every command, so that a job file serves all of
    them, with the type each is read with. */

@@ -137,8 +137,6 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VICaptureError(MPI_Comm, int, const char *, const char *, PetscErrorCode, PetscErrorType, const char *, void *);
-
 /* Rank 0: case k has finished (its file is in the journal; status 0: it could not be written), or stopped at t on a
    signal (its state in a checkpoint). */
 static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status, PetscReal t)
@@ -165,7 +163,7 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status,
     /* a merge that fails now (a full disk) leaves the results file and the journal as they were: the job goes on */
     char           msg[256] = "";
     PetscErrorCode ierr;
-    PetscCall(PetscPushErrorHandler(VICaptureError, msg));
+    PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
     ierr = VIEnsembleMerge(ens);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
@@ -217,17 +215,6 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
 
 /* ---------------------------------------------------------------- one case */
 
-static PetscErrorCode VICaptureError(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
-                                     const char *mess, void *ctx)
-{
-  (void)comm;
-  (void)line;
-  (void)func;
-  (void)file;
-  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
-  return n;
-}
-
 /* The checkpoint of case k in the journal folder, and what it must belong to (this job, this case). */
 static PetscErrorCode VIEnsembleCheckpointPath(VIEnsemble ens, PetscInt k, char path[], size_t len, char **tag)
 {
@@ -257,7 +244,7 @@ static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st)
   if (mkdir(ens->journal, 0777) != 0 && errno != EEXIST)
     PetscCall(PetscSNPrintf(captured, sizeof(captured), "cannot create the folder %s: %s", ens->journal, strerror(errno)));
   else {
-    PetscCall(PetscPushErrorHandler(VICaptureError, captured));
+    PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
     ierr = VIStepperCheckpointWrite(st, path, tag);
     PetscCall(PetscPopErrorHandler());
   }
@@ -367,7 +354,7 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   PetscCall(VIStepperSetSystem(st, sys));
   PetscCall(VICaseSetApply(ens->cs, k));
   /* an error inside the case (its own parameters) fails the case, not the job */
-  PetscCall(PetscPushErrorHandler(VICaptureError, captured));
+  PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
   ierr = VIEnsembleCompute(ens, sys, st, &r);
   PetscCall(PetscPopErrorHandler());
   PetscCall(VICaseSetRestore(ens->cs));
@@ -394,7 +381,7 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
       PetscCall(VIStepperView(st, NULL));
     }
     if (grank == 0) {
-      PetscCall(PetscPushErrorHandler(VICaptureError, ens->write_error));
+      PetscCall(PetscPushErrorHandler(VIErrorCapture, ens->write_error));
       werr = VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job) ? 1 : 0;
       PetscCall(PetscPopErrorHandler());
       if (!werr) { /* the case is in the journal: its checkpoint has served */

@@ -183,17 +183,6 @@ static PetscErrorCode VICheckJob(hid_t file, const char obj[], const char what[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VICaptureMessage(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p,
-                                       const char *mess, void *ctx)
-{
-  (void)comm;
-  (void)line;
-  (void)func;
-  (void)file;
-  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
-  return n;
-}
-
 /* Whether the journal file path holds a whole case: it opens, and its status, job, message and quantities read. */
 static PetscErrorCode VIJournalProbe(const char path[], char why[], size_t len, PetscBool *readable)
 {
@@ -204,7 +193,7 @@ static PetscErrorCode VIJournalProbe(const char path[], char why[], size_t len, 
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPushErrorHandler(VICaptureMessage, msg));
+  PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
   ierr = VIH5Open(path, &file);
   if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "status", &a);
   if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/case", "job", &b);

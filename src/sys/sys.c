@@ -62,3 +62,14 @@ PetscErrorCode VIErrorHandler(MPI_Comm comm, int line, const char *func, const c
   }
   return n;
 }
+
+PetscErrorCode VIErrorCapture(MPI_Comm comm, int line, const char *func, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess,
+                              void *ctx)
+{
+  (void)comm;
+  (void)line;
+  (void)func;
+  (void)file;
+  if (p == PETSC_ERROR_INITIAL) (void)PetscStrncpy((char *)ctx, mess ? mess : "error", 256);
+  return n;
+}
