@@ -96,7 +96,7 @@ static PetscErrorCode VIOptionsVector(PetscOptionItems *PetscOptionsObject, cons
 
 PetscErrorCode VICMSSetFromOptions(VICMS cms)
 {
-  PetscInt  ids[VI_CMS_MAX_ITEMS], nids = VI_CMS_MAX_ITEMS, dirs = cms->contact_dirs, nmodes = cms->num_modes, nray = 2;
+  PetscInt  ids[VI_CMS_MAX_ITEMS] = {0}, nids = VI_CMS_MAX_ITEMS, dirs = cms->contact_dirs, nmodes = cms->num_modes, nray = 2;
   PetscBool has_ids, has_set;
 
   PetscFunctionBeginUser;
