@@ -50,5 +50,6 @@ PETSC_EXTERN PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscIn
 
 /* A 1-D dataset of n variable-length strings. */
 PETSC_EXTERN PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const char *const strings[]);
-/* Copy the object (group with everything in it, or dataset) src_path of src to dst_path of dst, creating groups. */
+/* Copy the group src_path of src (its attributes and datasets with theirs; no subgroups) to dst_path of dst, creating
+   groups; by hand, with every write checked (H5Ocopy of HDF5 1.10 crashes on a full disk). */
 PETSC_EXTERN PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[]);

@@ -154,8 +154,8 @@ PetscErrorCode VIEnsembleROMToken(VIROM rom, const char reduction[], char token[
 }
 
 /* The options that decide the results, sorted (everything but scheduling, output and diagnostics), and the ROM's
-   token (the ROM file's name may change, what made it may not). reduction: that of the ROM the job will use (NULL:
-   the ensemble's ROM's own). */
+   token (the ROM file's name may change, what made it may not; the mesh file's name neither: its content is in the
+   token). reduction: that of the ROM the job will use (NULL: the ensemble's ROM's own). */
 PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
 {
   static const char *const ignore[] = {"-cases_group_size",
@@ -167,7 +167,8 @@ PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
                                        "-results_overwrite",
                                        "-summary_output",
                                        "-summary_bins",
-                                       "-rom_file"};
+                                       "-rom_file",
+                                       "-mesh_file"};
   char                    *opts, token[64];
   size_t                   len;
 

@@ -10,7 +10,9 @@
 #     a job whose case options differ;
 # (4) a corrupt file in the journal is moved aside (<k>.h5.corrupt) and its case re-run; other files there (*.ckpt.h5,
 #     *.tmp) are ignored;
-# (5) `vicms info FILE | head -1` ends quietly (exit 0 or 141, nothing on stderr).
+# (5) `vicms info FILE | head -1` ends quietly (exit 0 or 141, nothing on stderr);
+# (6) a mesh deck moved elsewhere is the same reduction and the same job; a change in a file it *INCLUDEs is another
+#     reduction.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -118,6 +120,21 @@ for f in res.h5 rom.h5; do
     echo "FAIL vicms info $f | head -1: exit $rc, stderr:"; head -3 info.err; fail=1
   fi
 done
+
+# ---- (6) the mesh's content, not its path: meshes/beam_c3d20.inp *INCLUDEs beam_nodes.inp; node 621 is at the tip
+mkdir a b
+cp "$VICMS_SOURCE"/meshes/beam_c3d20.inp "$VICMS_SOURCE"/meshes/beam_nodes.inp a/
+cp a/* b/
+beam="-cms_type macneal -cms_num_modes 4 -cms_contact_nodes 621 -cms_outputs 621:x -rom_file beam.h5 -contact_gap 1 -step_dt 1e-6
+  -step_end_time 1e-4 -results_file beam_res.h5 -cases_quiet"
+must "beam from a/" mpi 120 2 run -mesh_file a/beam_c3d20.inp $beam
+must "beam from b/" mpi 120 2 run -mesh_file b/beam_c3d20.inp $beam
+grep -q "Using the existing ROM beam.h5 (same reduction)" <<<"$LAST" && grep -q "Running 0 of 1 cases" <<<"$LAST" &&
+  echo "ok   the same deck elsewhere: the same reduction and the same job" || { echo "FAIL the deck moved:"; echo "$LAST" | head -3; fail=1; }
+echo "** one more comment" >>b/beam_nodes.inp
+out=$(mpi 120 2 run -mesh_file b/beam_c3d20.inp $beam 2>&1)
+grep -q "beam.h5 was made by another reduction ('.*mesh_content=[0-9a-f]*' there, '.*mesh_content=[0-9a-f]*' here)" <<<"$out" &&
+  echo "ok   a changed *INCLUDEd file: another reduction" || { echo "FAIL the included file changed:"; echo "$out" | head -3; fail=1; }
 
 [ $fail -eq 0 ] && echo "resume: all checks passed"
 exit $fail
