@@ -17,7 +17,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatSetOption(Kii, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(Mii, MAT_SYMMETRIC, PETSC_TRUE));
   {
-    PetscErrorCode ierr = VICMSFactor(cms, Kii, "The stiffness of the inner DOFs with the boundary fixed (K_ii)", &ksp);
+    PetscErrorCode ierr = VICMSFactor(cms, Kii, "the stiffness of the inner DOFs with the boundary fixed (K_ii)", &ksp);
     if (ierr) {
       PetscCall(MatDestroy(&Kii));
       PetscCall(MatDestroy(&Mii));

@@ -48,7 +48,7 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
     Ks = cms->K;
   }
   {
-    PetscErrorCode ierr = VICMSFactor(cms, Ks, "The stiffness matrix of the parent model", &ksp);
+    PetscErrorCode ierr = VICMSFactor(cms, Ks, "the stiffness matrix of the parent model", &ksp);
     if (ierr) {
       PetscCall(MatDestroy(&Ks));
       PetscFunctionReturn(ierr);

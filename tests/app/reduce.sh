@@ -46,48 +46,41 @@ done
 # ---- (a-mumps) MUMPS's workspace: an analysis estimate too small (INFOG(1) = -9, provoked with -cms_st_mat_mumps_icntl_14 -50, i.e. half
 # the estimate) is retried with ICNTL(14) = 40, said in the log, and gives the ROM of a normal run (1e-10 of each dataset's largest entry;
 # another element partition changes the last bits). Both factorizations: K (MacNeal) and K_ii (Craig-Bampton), on 2 ranks.
+# retry_equal WHAT WHERE NORMAL RETRY DATASET...: the retry is said in the log ($LAST) while factorizing WHERE, and the
+# datasets of RETRY equal those of NORMAL to 1e-10 of each one's largest entry
+retry_equal() {
+  local what=$1 where=$2 normal=$3 retry=$4
+  shift 4
+  if ! grep -q "MUMPS underestimated its workspace factorizing ${where}.*INFOG(1) = -9.*retrying with ICNTL(14) = 40" <<<"$LAST"; then
+    echo "FAIL $what: no retry said in the log with ICNTL(14) = -50:"; echo "$LAST" | head -5; fail=1
+  else
+    echo "ok   $what: $(grep -m1 'MUMPS underestimated' <<<"$LAST" | cut -c1-150)"
+  fi
+  $py - "$what" "$normal" "$retry" "$@" <<'PYEOF' || fail=1
+import sys
+import h5py
+import numpy as np
+
+what, a, b, names = sys.argv[1], h5py.File(sys.argv[2], "r"), h5py.File(sys.argv[3], "r"), sys.argv[4:]
+worst = max(np.abs(a[n][()] - b[n][()]).max() / max(np.abs(a[n][()]).max(), 1e-300) for n in names)
+ok = worst < 1e-10
+print(("ok   " if ok else "FAIL ") + "%s MUMPS retry: %s equal to a normal run's, largest difference %.1e of the largest entry (tolerance 1e-10)"
+      % (what, ", ".join(names[:4]) + (", ..." if len(names) > 4 else ""), worst))
+raise SystemExit(0 if ok else 1)
+PYEOF
+}
 if $py -c 'import h5py, numpy' 2>/dev/null; then
   for method in macneal cb; do
     must "$method normal" mpi 120 2 reduce $plate -cms_type $method -cms_contact_nodes 313,314,315 -cms_num_modes 8 -rom_file normal.h5
     must "$method retry" mpi 120 2 reduce $plate -cms_type $method -cms_contact_nodes 313,314,315 -cms_num_modes 8 -rom_file retry.h5 \
       -cms_st_mat_mumps_icntl_14 -50
     ran=1
-    if ! grep -q 'MUMPS underestimated its workspace factorizing .*INFOG(1) = -9.*retrying with ICNTL(14) = 40' <<<"$LAST"; then
-      echo "FAIL $method: no retry said in the log with -cms_st_mat_mumps_icntl_14 -50:"; echo "$LAST" | head -5; fail=1
-    else
-      echo "ok   $method: $(grep -m1 'MUMPS underestimated' <<<"$LAST" | cut -c1-150)"
-    fi
-    $py - <<'PYEOF' || fail=1
-import h5py
-import numpy as np
-
-a, b = h5py.File("normal.h5", "r"), h5py.File("retry.h5", "r")
-names = ["K", "M", "D", "frequencies_hz"]
-worst = max(np.abs(a[n][()] - b[n][()]).max() / max(np.abs(a[n][()]).max(), 1e-300) for n in names)
-ok = worst < 1e-10
-print(("ok   " if ok else "FAIL ") + "MUMPS retry: ROM equal to the normal one, largest difference %.1e of the largest entry (tolerance 1e-10)" % worst)
-raise SystemExit(0 if ok else 1)
-PYEOF
+    retry_equal "$method" "" normal.h5 retry.h5 K M D frequencies_hz
   done
   # the same for `vicms modes` (K - sigma M factored under -modes_st_): the retry said, the frequencies and mode shapes of a normal run
   must "modes normal" mpi 120 2 modes $plate -modes_num 10 -modes_file modes_normal.h5
   must "modes retry" mpi 120 2 modes $plate -modes_num 10 -modes_file modes_retry.h5 -modes_st_mat_mumps_icntl_14 -50
-  if ! grep -q 'MUMPS underestimated its workspace factorizing K - sigma M .*INFOG(1) = -9.*retrying with ICNTL(14) = 40' <<<"$LAST"; then
-    echo "FAIL modes: no retry said in the log with -modes_st_mat_mumps_icntl_14 -50:"; echo "$LAST" | head -5; fail=1
-  else
-    echo "ok   modes: $(grep -m1 'MUMPS underestimated' <<<"$LAST" | cut -c1-150)"
-  fi
-  $py - <<'PYEOF' || fail=1
-import h5py
-import numpy as np
-
-a, b = h5py.File("modes_normal.h5", "r"), h5py.File("modes_retry.h5", "r")
-names = ["frequencies_hz"] + ["modes/%d" % k for k in range(1, 11)]
-worst = max(np.abs(a[n][()] - b[n][()]).max() / max(np.abs(a[n][()]).max(), 1e-300) for n in names)
-ok = worst < 1e-10
-print(("ok   " if ok else "FAIL ") + "modes MUMPS retry: frequencies and shapes equal to the normal ones, largest difference %.1e (tolerance 1e-10)" % worst)
-raise SystemExit(0 if ok else 1)
-PYEOF
+  retry_equal modes "K - sigma M " modes_normal.h5 modes_retry.h5 frequencies_hz $(for k in $(seq 10); do echo "modes/$k"; done)
   # a limit is told apart from an underestimate: -19 (the limit -cms_st_mat_mumps_icntl_23 of 1 MB is too small) is not retried
   out=$(mpi 120 2 reduce -mesh_box_cells 4,8,40 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_density 8220 -model_clamp zmin \
     -cms_type macneal -cms_contact_nodes 1845 -cms_num_modes 3 -rom_file limit.h5 -cms_st_mat_mumps_icntl_23 1 2>&1)
