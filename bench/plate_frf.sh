@@ -20,7 +20,7 @@ bin=$(cd "${1:-$root/build}" && pwd)/vicms
 py=/usr/bin/python3
 [ -x "$bin" ] || { echo "no executable $bin (build first, or pass the build directory)"; exit 1; }
 $py -c 'import h5py, matplotlib, numpy' 2>/dev/null || { echo "$py lacks h5py or matplotlib (apt-get install python3-h5py python3-matplotlib)"; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -31,6 +31,9 @@ vicms_build() {
 
 # MPI as root in containers, more ranks than cores in tests
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# On a machine with Debian's munge installed (a SLURM node) but no munged listening, PMIx's munge security component
+# retries the socket for 2.3 s at every MPI start (mpirun and singletons); local runs need only its native one.
+export PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}"
 # the plots need Debian's python with matplotlib and h5py, not whatever python3 comes first on PATH
 VICMS_PYTHON=/usr/bin/python3
 

@@ -24,6 +24,9 @@ for _ in $(seq 1 300); do
   [ -s shared.h5.lock ] && break
 done
 pid=$(sed -n 's/^pid //p' shared.h5.lock)
+# hold the first job while the second ones try (a fast machine could finish it first): SIGSTOP its ranks, then SIGCONT
+ranks=$(pgrep -P $first)
+[ -n "$ranks" ] && kill -STOP $ranks
 for second in "$job" "$job -contact_mu 0.1"; do
   out=$(mpi 120 2 simulate $second -results_file shared.h5 2>&1)
   rc=$?
@@ -35,6 +38,7 @@ for second in "$job" "$job -contact_mu 0.1"; do
     echo "FAIL the second job (exit $rc, first running: ${running:-no}):"; echo "$out" | head -4; fail=1
   fi
 done
+[ -n "$ranks" ] && kill -CONT $ranks
 wait $first || { echo "FAIL the first job failed:"; tail -5 first.log; fail=1; }
 [ -e shared.h5.lock ] && { echo "FAIL shared.h5.lock is left after the first job ended"; fail=1; }
 $py "$VICMS_SOURCE/tests/app/compare_results.py" lone.h5 shared.h5 --min-objects 101 --all-done --label "the first job, the lone run as reference" || fail=1
