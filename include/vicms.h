@@ -11,3 +11,4 @@
 #include <vicms/excite.h>
 #include <vicms/step.h>
 #include <vicms/ensemble.h>
+#include <vicms/hb.h>

@@ -8,6 +8,7 @@ PETSC_INTERN PetscErrorCode VIAppInfo(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppReduce(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppSimulate(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppRun(MPI_Comm comm);
+PETSC_INTERN PetscErrorCode VIAppHB(MPI_Comm comm);
 /* The reduction fingerprint of the options database: the sorted options that decide the ROM (-mesh_*, -model_*,
    -cms_*, diagnostics aside) and the content of the mesh file(s). Collective; PetscFree(*fingerprint). */
 PETSC_INTERN PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint);

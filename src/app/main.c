@@ -16,6 +16,8 @@ static const char usage[] =
     "  simulate   the contact cases of a job on a ROM (one case, or grids, sweeps, samples with -cases_*) on groups of ranks:\n"
     "             nonsmooth time stepping -> results file (-rom_file, -step_type, -step_dt, -results_file, -cases_group_size)\n"
     "  run        reduce, then simulate, in one job\n"
+    "  hb         harmonic balance: the periodic responses of the job's case over a frequency range (pseudo-arclength\n"
+    "             continuation, dynamic Lagrangian contact, stability) -> results file summary/hb (-hb_freq_range, -hb_harmonics)\n"
     "  version    print the version\n"
     "\n"
     "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults\n"
@@ -28,7 +30,7 @@ typedef struct {
 } VICommand;
 
 static const VICommand commands[] = {
-    {"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}};
+    {"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}, {"hb", VIAppHB}};
 
 const char *VIAppArgument = NULL;
 

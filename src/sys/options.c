@@ -6,6 +6,7 @@
 #include <vicms/fem.h>
 #include <vicms/rom.h>
 #include <vicms/step.h>
+#include <vicms/hb.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,6 +134,24 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-summary_output", VI_OPTION_STRING, NULL},
     {"-summary_steady_fraction", VI_OPTION_REAL, NULL},
     {"-summary_bins", VI_OPTION_INT, NULL},
+    /* harmonic balance (vicms hb) */
+    {"-hb_harmonics", VI_OPTION_INT, NULL},
+    {"-hb_samples", VI_OPTION_INT, NULL},
+    {"-hb_eps_dl", VI_OPTION_REAL, NULL},
+    {"-hb_freq_range", VI_OPTION_REALS, NULL},
+    {"-hb_direction", VI_OPTION_ENUM, VIHBDirections},
+    {"-hb_start", VI_OPTION_REAL, NULL},
+    {"-hb_step", VI_OPTION_REAL, NULL},
+    {"-hb_step_min", VI_OPTION_REAL, NULL},
+    {"-hb_step_max", VI_OPTION_REAL, NULL},
+    {"-hb_max_freq_step", VI_OPTION_REAL, NULL},
+    {"-hb_max_points", VI_OPTION_INT, NULL},
+    {"-hb_tol", VI_OPTION_REAL, NULL},
+    {"-hb_max_it", VI_OPTION_INT, NULL},
+    {"-hb_target_it", VI_OPTION_INT, NULL},
+    {"-hb_condense", VI_OPTION_BOOL, NULL},
+    {"-hb_stability", VI_OPTION_BOOL, NULL},
+    {"-hb_output", VI_OPTION_STRING, NULL},
     /* read by SLEPc, PETSc and MUMPS under vicms's prefixes (eigensolvers, their spectral transforms, the partitioner) */
     {"-modes_eps_*", VI_OPTION_PASS, NULL},
     {"-modes_st_*", VI_OPTION_PASS, NULL},

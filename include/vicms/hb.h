@@ -1,0 +1,55 @@
+/* vicms hb module: periodic solutions of a contact case by harmonic balance with the dynamic Lagrangian (seed 000 App. A),
+   their continuation in the excitation frequency and their stability. */
+#pragma once
+
+#include <vicms/step.h>
+#include <vicms/io.h>
+
+typedef enum { VI_HB_UP, VI_HB_DOWN } VIHBDirection;
+PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
+
+/* Kind of a branch point: a regular point, a turning point (dOmega/ds changes sign after it), a change of stability. */
+#define VI_HB_POINT_TURNING   1
+#define VI_HB_POINT_STABILITY 2
+
+/* A computed branch: np points, each with its frequency, the Fourier coefficients of every ROM output (nout x (2H + 1):
+   a0, a1, b1, ..., aH, bH with y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)), amplitude (half peak-to-peak),
+   min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period and
+   the largest normal force, Newton iterations, stability (1 stable, 0 unstable, -1 not computed), the largest Floquet
+   multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
+typedef struct {
+  PetscInt   np, nout, nc, nh;
+  PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *force_max, *multiplier;
+  PetscInt  *iterations, *stable, *kind;
+  PetscBool  failed;       /* the continuation stopped before the end of the range */
+  char       message[256]; /* why, with the frequency reached */
+} VIHBBranch;
+
+typedef struct _p_VIHB *VIHB;
+
+PETSC_EXTERN PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb);
+/* The case: its ROM, harmonic loads, contacts, gaps and preloads (referenced, set up by the caller). */
+PETSC_EXTERN PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys);
+/*
+  Options (prefix -hb_): -hb_harmonics H, -hb_samples N (>= 2H + 1), -hb_eps_dl eps (dynamic Lagrangian parameter; 0: per
+  contact, the diagonal of the boundary's static stiffness), -hb_freq_range f0,f1 (Hz), -hb_direction up|down,
+  -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
+  (pseudo-arclength steps, in the scaled unknowns), -hb_max_freq_step df (Hz), -hb_max_points, -hb_tol, -hb_max_it,
+  -hb_target_it, -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability.
+*/
+PETSC_EXTERN PetscErrorCode VIHBSetFromOptions(VIHB hb);
+/* Check the case against the method (loads, harmonics, samples, range), build the transforms. Collective. */
+PETSC_EXTERN PetscErrorCode VIHBSetUp(VIHB hb);
+/* Newton at fixed frequency f (Hz) from the current harmonics (the linear response on the first call). Not collective:
+   every rank computes the same. */
+PETSC_EXTERN PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations);
+/* The continuation over the range, with stability of every point; a failure ends the branch with branch.failed set. */
+PETSC_EXTERN PetscErrorCode VIHBContinue(VIHB hb);
+PETSC_EXTERN PetscErrorCode VIHBGetBranch(VIHB hb, const VIHBBranch **branch);
+/* Harmonics (n x (2H+1), coefficient-major: entry c * n + i) of the ROM coordinates at the last solution. */
+PETSC_EXTERN PetscErrorCode VIHBGetSolution(VIHB hb, PetscInt *n, PetscInt *nh, const PetscReal **q);
+/* Print the branch as a table on the object's communicator (output index of the ROM). */
+PETSC_EXTERN PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output);
+/* Write the branch into an open HDF5 file under group (rank-local). */
+PETSC_EXTERN PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[]);
+PETSC_EXTERN PetscErrorCode VIHBDestroy(VIHB *hb);

@@ -1,0 +1,339 @@
+/* Newton on the harmonics and pseudo-arclength continuation in the excitation frequency, with step control, turning
+   points, stability and the record of every point. */
+#include "hbimpl.h"
+#include <petscblaslapack.h>
+
+/* A point is converged when its residual is below -hb_tol (relative to the largest force harmonic) and the last Newton
+   correction was below this fraction of the solution: quadratic convergence then leaves an error of its square. */
+#define VI_HB_STEP_TOL 1e-6
+
+/* Solve A x = b in place (A column-major, k x k, overwritten). */
+static PetscErrorCode VIHBDenseSolve(VIHB hb, PetscInt k, PetscReal A[], PetscReal b[], PetscBool *ok)
+{
+  PetscBLASInt bk, one = 1, info, *piv;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCall(PetscMalloc1(k, &piv));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, piv, b, &bk, &info));
+  PetscCall(PetscFree(piv));
+  *ok = info == 0 ? PETSC_TRUE : PETSC_FALSE;
+  (void)hb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscReal VIHBNorm2(PetscInt k, const PetscReal x[])
+{
+  PetscReal s = 0;
+  for (PetscInt i = 0; i < k; i++) s += x[i] * x[i];
+  return PetscSqrtReal(s);
+}
+
+static PetscReal VIHBNormInf(PetscInt k, const PetscReal x[])
+{
+  PetscReal s = 0;
+  for (PetscInt i = 0; i < k; i++) s = PetscMax(s, PetscAbsReal(x[i]));
+  return s;
+}
+
+PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations)
+{
+  const PetscInt M = hb->M;
+  PetscReal      omega = 2 * PETSC_PI * f, step = PETSC_MAX_REAL, rnorm, r2, *dX, *X0;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIHBSetUp(hb));
+  PetscCall(PetscMalloc2(M + 1, &dX, M + 1, &X0));
+  *converged  = PETSC_FALSE;
+  *iterations = hb->max_it;
+  PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, NULL));
+  rnorm = VIHBNormInf(M, hb->R);
+  for (PetscInt it = 0; it <= hb->max_it; it++) {
+    PetscReal lambda = 1;
+    if (rnorm <= hb->tol * hb->f_scale && step <= VI_HB_STEP_TOL) {
+      *converged  = PETSC_TRUE;
+      *iterations = it;
+      break;
+    }
+    if (it == hb->max_it) break;
+    for (PetscInt i = 0; i < M; i++) dX[i] = -hb->R[i];
+    PetscCall(VIHBDenseSolve(hb, M, hb->J, dX, &ok));
+    if (!ok) break;
+    /* backtracking on the residual norm: the contact law is only piecewise smooth, and full steps may cycle between
+       contact states far from the solution */
+    PetscCall(PetscArraycpy(X0, hb->X, M));
+    r2 = VIHBNorm2(M, hb->R);
+    for (PetscInt b = 0; b < 12; b++, lambda /= 2) {
+      for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * dX[i];
+      PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
+      if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
+    }
+    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, NULL));
+    rnorm = VIHBNormInf(M, hb->R);
+    step  = lambda * VIHBNormInf(M, dX) / PetscMax(VIHBNormInf(M, hb->X), 1e-300);
+    PetscCall(PetscInfo(NULL, "hb: %g Hz, Newton %" PetscInt_FMT ": residual %g (tolerance %g), step %g (damping %g)\n", (double)f, it + 1, (double)rnorm,
+                        (double)(hb->tol * hb->f_scale), (double)step, (double)lambda));
+  }
+  hb->have_solution = *converged;
+  PetscCall(PetscFree2(dX, X0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The extreme of y(theta) = a0 + sum_h a_h cos(h theta) + b_h sin(h theta) near the sample theta0: Newton on y' = 0
+   within one sample spacing (the samples alone miss the peak of a harmonic by up to 1 - cos(pi / N) of its amplitude). */
+static PetscReal VIHBRefineExtreme(PetscInt H, const PetscReal c[], PetscReal theta0, PetscReal spacing, PetscReal sample)
+{
+  PetscReal th = theta0, y = sample;
+  for (PetscInt it = 0; it < 8; it++) {
+    PetscReal d1 = 0, d2 = 0;
+    for (PetscInt h = 1; h <= H; h++) {
+      PetscReal ch = PetscCosReal(h * th), sh = PetscSinReal(h * th), a = c[2 * h - 1], b = c[2 * h];
+      d1 += h * (-a * sh + b * ch);
+      d2 -= h * h * (a * ch + b * sh);
+    }
+    if (d2 == 0) break;
+    th -= d1 / d2;
+    if (PetscAbsReal(th - theta0) > spacing) return sample;
+  }
+  y = c[0];
+  for (PetscInt h = 1; h <= H; h++) y += c[2 * h - 1] * PetscCosReal(h * th) + c[2 * h] * PetscSinReal(h * th);
+  return y;
+}
+
+/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu)
+{
+  VIHBBranch *br = &hb->branch;
+  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
+  PetscReal  *y;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
+  if (br->np == hb->cap) {
+    PetscInt    cap = PetscMax(64, 2 * hb->cap);
+    VIHBBranch  nb  = *br;
+    PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
+                           cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
+    PetscCall(PetscMalloc3(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
+    PetscCall(PetscMalloc3(cap, &nb.iterations, cap, &nb.stable, cap, &nb.kind));
+    if (br->np) {
+      PetscInt np = br->np;
+      PetscCall(PetscArraycpy(nb.frequency_hz, br->frequency_hz, np));
+      PetscCall(PetscArraycpy(nb.harmonics, br->harmonics, np * nout * nh));
+      PetscCall(PetscArraycpy(nb.amplitude, br->amplitude, np * nout));
+      PetscCall(PetscArraycpy(nb.min, br->min, np * nout));
+      PetscCall(PetscArraycpy(nb.max, br->max, np * nout));
+      PetscCall(PetscArraycpy(nb.mean, br->mean, np * nout));
+      PetscCall(PetscArraycpy(nb.closed_fraction, br->closed_fraction, np * nc));
+      PetscCall(PetscArraycpy(nb.force_max, br->force_max, np * nc));
+      PetscCall(PetscArraycpy(nb.multiplier, br->multiplier, np));
+      PetscCall(PetscArraycpy(nb.iterations, br->iterations, np));
+      PetscCall(PetscArraycpy(nb.stable, br->stable, np));
+      PetscCall(PetscArraycpy(nb.kind, br->kind, np));
+    }
+    PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
+    PetscCall(PetscFree3(br->closed_fraction, br->force_max, br->multiplier));
+    PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
+    *br     = nb;
+    hb->cap = cap;
+  }
+  br->nout = nout;
+  br->nc   = nc;
+  br->nh   = nh;
+  k        = br->np;
+  PetscCall(VIHBRecover(hb, hb->X, hb->q));
+  PetscCall(PetscMalloc1(N, &y));
+  for (PetscInt o = 0; o < nout; o++) {
+    const char      *name;
+    const PetscReal *ov;
+    PetscReal       *hc = br->harmonics + (k * nout + o) * nh, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    PetscCall(VIROMGetOutput(hb->rom, o, &name, &ov));
+    for (PetscInt c = 0; c < nh; c++) {
+      PetscReal s = 0;
+      for (PetscInt i = 0; i < hb->n; i++) s += ov[i] * hb->q[c * hb->n + i];
+      hc[c] = s;
+    }
+    VIHBAFTToTime(&hb->aft, hc, 1, y);
+    {
+      PetscInt  ilo = 0, ihi = 0;
+      PetscReal sp  = 2 * PETSC_PI / N;
+      for (PetscInt t = 0; t < N; t++) {
+        if (y[t] < y[ilo]) ilo = t;
+        if (y[t] > y[ihi]) ihi = t;
+      }
+      lo = PetscMin(y[ilo], VIHBRefineExtreme(hb->H, hc, ilo * sp, sp, y[ilo]));
+      hi = PetscMax(y[ihi], VIHBRefineExtreme(hb->H, hc, ihi * sp, sp, y[ihi]));
+    }
+    br->min[k * nout + o]       = lo;
+    br->max[k * nout + o]       = hi;
+    br->mean[k * nout + o]      = hc[0];
+    br->amplitude[k * nout + o] = 0.5 * (hi - lo);
+  }
+  PetscCall(PetscFree(y));
+  for (PetscInt j = 0; j < nc; j++) {
+    PetscReal closed = 0, fmax = 0, p = hb->preload ? hb->preload[j] : 0;
+    for (PetscInt t = 0; t < N; t++) {
+      closed += hb->d_t[j * N + t];
+      fmax = PetscMax(fmax, hb->lam_t[j * N + t] + p);
+    }
+    br->closed_fraction[k * nc + j] = closed / N;
+    br->force_max[k * nc + j]       = fmax;
+  }
+  br->frequency_hz[k] = omega / (2 * PETSC_PI);
+  br->iterations[k]   = its;
+  br->stable[k]       = stable;
+  br->multiplier[k]   = mu;
+  br->kind[k]         = 0;
+  if (k > 0 && stable >= 0 && br->stable[k - 1] >= 0 && stable != br->stable[k - 1]) br->kind[k] |= VI_HB_POINT_STABILITY;
+  br->np++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
+static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
+{
+  PetscReal mu       = -1;
+  PetscBool computed = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (hb->stability) PetscCall(VIHBFloquet(hb, omega, &mu, &computed));
+  PetscCall(VIHBRecord(hb, omega, its, computed ? (mu <= 1 + 1e-6 ? 1 : 0) : -1, computed ? mu : -1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Bordered Newton in the scaled unknowns (U, v) = (X / xs, Omega / ws): [J xs, R_Omega ws; t^T] [dU; dv] = -[R; t.(Y - Yp)]
+  (pseudo-arclength corrector); with rhs (0, 1) the same matrix gives the next tangent.
+*/
+static PetscErrorCode VIHBBordered(VIHB hb, PetscReal xs, PetscReal ws, const PetscReal t[], PetscReal rhs[], PetscBool *ok)
+{
+  const PetscInt M = hb->M, K = M + 1;
+  PetscReal     *A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(K * K, &A));
+  for (PetscInt c = 0; c < M; c++) {
+    for (PetscInt r = 0; r < M; r++) A[c * K + r] = hb->J[c * M + r] * xs;
+    A[c * K + M] = t[c];
+  }
+  for (PetscInt r = 0; r < M; r++) A[M * K + r] = hb->Romega[r] * ws;
+  A[M * K + M] = t[M];
+  PetscCall(VIHBDenseSolve(hb, K, A, rhs, ok));
+  PetscCall(PetscFree(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void VIHBNormalize(PetscInt k, PetscReal t[])
+{
+  PetscReal s = 0;
+  for (PetscInt i = 0; i < k; i++) s += t[i] * t[i];
+  s = PetscSqrtReal(s);
+  for (PetscInt i = 0; i < k; i++) t[i] /= s;
+}
+
+PetscErrorCode VIHBContinue(VIHB hb)
+{
+  const PetscInt M = hb->M, K = M + 1;
+  const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0], hi = 2 * PETSC_PI * hb->freq_range[1];
+  PetscReal      *t, *tn, *Y, *Yp, *rhs, xs, ds = hb->step, omega;
+  PetscBool       conv, ok;
+  PetscInt        its;
+  PetscReal       step;
+  VIHBBranch     *br = &hb->branch;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIHBSetUp(hb));
+  br->np      = 0;
+  br->failed  = PETSC_FALSE;
+  br->message[0] = 0;
+  PetscCall(VIHBSolve(hb, hb->f_start, &conv, &its));
+  if (!conv) {
+    br->failed = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations",
+                            (double)hb->f_start, hb->max_it));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  omega = 2 * PETSC_PI * hb->f_start;
+  PetscCall(VIHBAccept(hb, omega, its));
+  xs = VIHBNormInf(M, hb->X);
+  if (!(xs > 0)) xs = 1;
+  PetscCall(PetscMalloc5(K, &t, K, &tn, K, &Y, K, &Yp, K, &rhs));
+  for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
+  Y[M] = omega / ws;
+  /* first tangent: the one of positive (up) or negative (down) frequency direction */
+  PetscCall(PetscArrayzero(t, K));
+  t[M] = hb->direction == VI_HB_UP ? 1 : -1;
+  PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
+  PetscCall(PetscArrayzero(rhs, K));
+  rhs[M] = 1;
+  PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+  PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular Jacobian at the start, %g Hz", (double)hb->f_start);
+  PetscCall(PetscArraycpy(t, rhs, K));
+  VIHBNormalize(K, t);
+  while (br->np < hb->max_points) {
+    PetscReal dsf = ds;
+    /* the frequency step bound */
+    if (PetscAbsReal(t[M]) * ws * dsf > 2 * PETSC_PI * hb->max_freq_step) dsf = 2 * PETSC_PI * hb->max_freq_step / (PetscAbsReal(t[M]) * ws);
+    for (PetscInt i = 0; i < K; i++) Yp[i] = Y[i] + dsf * t[i];
+    for (PetscInt i = 0; i < M; i++) hb->X[i] = Yp[i] * xs;
+    conv  = PETSC_FALSE;
+    omega = Yp[M] * ws;
+    step  = PETSC_MAX_REAL;
+    for (its = 0; its <= hb->max_it; its++) {
+      PetscReal arc = t[M] * (omega / ws - Yp[M]);
+      PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
+      if (VIHBNormInf(M, hb->R) <= hb->tol * hb->f_scale && step <= VI_HB_STEP_TOL) {
+        conv = PETSC_TRUE;
+        break;
+      }
+      if (its == hb->max_it) break;
+      for (PetscInt i = 0; i < M; i++) arc += t[i] * (hb->X[i] / xs - Yp[i]);
+      for (PetscInt i = 0; i < M; i++) rhs[i] = -hb->R[i];
+      rhs[M] = -arc;
+      PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+      if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
+      for (PetscInt i = 0; i < M; i++) hb->X[i] += rhs[i] * xs;
+      omega += rhs[M] * ws;
+      step = PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
+    }
+    if (!conv) {
+      ds = dsf / 2;
+      if (ds < hb->step_min) {
+        br->failed = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "the continuation stopped at %g Hz: Newton did not converge even with the smallest step (-hb_step_min %g)",
+                                (double)(Y[M] * ws / (2 * PETSC_PI)), (double)hb->step_min));
+        break;
+      }
+      continue;
+    }
+    /* accept: the new tangent from the bordered system with the old one, oriented along it */
+    PetscCall(PetscArrayzero(rhs, K));
+    rhs[M] = 1;
+    PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular bordered Jacobian at %g Hz", (double)(omega / (2 * PETSC_PI)));
+    {
+      PetscReal dot = 0;
+      VIHBNormalize(K, rhs);
+      for (PetscInt i = 0; i < K; i++) dot += rhs[i] * t[i];
+      if (dot < 0)
+        for (PetscInt i = 0; i < K; i++) rhs[i] = -rhs[i];
+    }
+    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL)); /* contact state of the accepted point */
+    PetscCall(VIHBAccept(hb, omega, its));
+    if (rhs[M] * t[M] < 0) br->kind[br->np - 1] |= VI_HB_POINT_TURNING;
+    PetscCall(PetscArraycpy(t, rhs, K));
+    for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
+    Y[M] = omega / ws;
+    ds = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));
+    if (omega > hi * (1 + 1e-12) || omega < lo * (1 - 1e-12)) break;
+  }
+  if (!br->failed && br->np >= hb->max_points) {
+    br->failed = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: -hb_max_points %" PetscInt_FMT " reached",
+                            (double)br->frequency_hz[br->np - 1], hb->max_points));
+  }
+  PetscCall(PetscFree5(t, tn, Y, Yp, rhs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

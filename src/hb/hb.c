@@ -1,0 +1,247 @@
+/* VIHB: the harmonic balance problem of one contact case — options, set-up from the case's loads and gaps, accessors. */
+#include "hbimpl.h"
+
+const char *const VIHBDirections[] = {"up", "down", "VIHBDirection", "VI_HB_", NULL};
+
+PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb)
+{
+  VIHB b;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&b));
+  b->comm          = comm;
+  b->H             = 10;
+  b->N             = 0;
+  b->eps_dl        = 0;
+  b->direction     = VI_HB_UP;
+  b->step          = 0.02;
+  b->step_min      = 1e-7;
+  b->step_max      = 0.5;
+  b->max_freq_step = 0;
+  b->max_points    = 2000;
+  b->tol           = 1e-10;
+  b->max_it        = 30;
+  b->target_it     = 4;
+  b->condense      = PETSC_TRUE;
+  b->stability     = PETSC_TRUE;
+  *hb              = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys)
+{
+  PetscFunctionBeginUser;
+  hb->sys = sys;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBSetFromOptions(VIHB hb)
+{
+  PetscInt  nr = 2;
+  PetscBool has_range;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(hb->comm, NULL, "Harmonic balance (vicms hb)", "VIHB");
+  PetscCall(PetscOptionsInt("-hb_harmonics", "Harmonics H of the truncated Fourier series (seed 000 Eq. A.1)", "", hb->H, &hb->H, NULL));
+  PetscCall(PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N,
+                            NULL));
+  PetscCall(PetscOptionsReal("-hb_eps_dl", "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate)",
+                             "", hb->eps_dl, &hb->eps_dl, NULL));
+  PetscCall(PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
+  PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections, (PetscEnum)hb->direction,
+                             (PetscEnum *)&hb->direction, NULL));
+  PetscCall(PetscOptionsReal("-hb_start", "Frequency (Hz) of the first point (default f0 up, f1 down)", "", hb->f_start, &hb->f_start, &hb->has_start));
+  PetscCall(PetscOptionsReal("-hb_step", "Initial pseudo-arclength step (scaled unknowns: frequency by the range, harmonics by the first solution)", "",
+                             hb->step, &hb->step, NULL));
+  PetscCall(PetscOptionsReal("-hb_step_min", "Smallest step: the continuation fails below it", "", hb->step_min, &hb->step_min, NULL));
+  PetscCall(PetscOptionsReal("-hb_step_max", "Largest step", "", hb->step_max, &hb->step_max, NULL));
+  PetscCall(PetscOptionsReal("-hb_max_freq_step", "Largest frequency change (Hz) between two points (0: 1/50 of the range)", "", hb->max_freq_step,
+                             &hb->max_freq_step, NULL));
+  PetscCall(PetscOptionsInt("-hb_max_points", "Most points of a branch", "", hb->max_points, &hb->max_points, NULL));
+  PetscCall(PetscOptionsReal("-hb_tol", "Newton tolerance: largest residual relative to the largest force harmonic", "", hb->tol, &hb->tol, NULL));
+  PetscCall(PetscOptionsInt("-hb_max_it", "Most Newton iterations per point", "", hb->max_it, &hb->max_it, NULL));
+  PetscCall(PetscOptionsInt("-hb_target_it", "Newton iterations per point the step control aims at", "", hb->target_it, &hb->target_it, NULL));
+  PetscCall(PetscOptionsBool("-hb_condense", "Condense the linear inner coordinates onto the contact harmonics", "", hb->condense, &hb->condense, NULL));
+  PetscCall(PetscOptionsBool("-hb_stability", "Stability of every point (Floquet multipliers)", "", hb->stability, &hb->stability, NULL));
+  PetscOptionsEnd();
+  PetscCheck(hb->H >= 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_harmonics: got %" PetscInt_FMT ", expected at least 1", hb->H);
+  if (!hb->N) hb->N = 8 * (2 * hb->H + 1);
+  PetscCheck(hb->N >= 2 * hb->H + 1, hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_samples: got %" PetscInt_FMT ", expected at least 2H + 1 = %" PetscInt_FMT " samples per period for H = %" PetscInt_FMT, hb->N,
+             2 * hb->H + 1, hb->H);
+  PetscCheck(hb->eps_dl >= 0, hb->comm, PETSC_ERR_USER_INPUT, "-hb_eps_dl: got %g, expected a positive value (or 0: automatic)", (double)hb->eps_dl);
+  PetscCheck(has_range, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range f0,f1 (Hz) is required: the frequency range of the continuation");
+  PetscCheck(nr == 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range: got %" PetscInt_FMT " numbers, expected two, f0,f1 (Hz)", nr);
+  PetscCheck(hb->freq_range[0] > 0 && hb->freq_range[1] > hb->freq_range[0], hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_freq_range: got %g,%g, expected 0 < f0 < f1 (Hz)", (double)hb->freq_range[0], (double)hb->freq_range[1]);
+  if (!hb->has_start) hb->f_start = hb->freq_range[hb->direction == VI_HB_UP ? 0 : 1];
+  PetscCheck(hb->f_start >= hb->freq_range[0] && hb->f_start <= hb->freq_range[1], hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_start: got %g Hz, outside -hb_freq_range %g,%g: the range must bracket the start", (double)hb->f_start, (double)hb->freq_range[0],
+             (double)hb->freq_range[1]);
+  PetscCheck(hb->step > 0 && hb->step_min > 0 && hb->step_max >= hb->step && hb->step >= hb->step_min, hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_step %g, -hb_step_min %g, -hb_step_max %g: expected 0 < min <= step <= max", (double)hb->step, (double)hb->step_min,
+             (double)hb->step_max);
+  PetscCheck(hb->max_freq_step >= 0, hb->comm, PETSC_ERR_USER_INPUT, "-hb_max_freq_step: got %g, expected >= 0", (double)hb->max_freq_step);
+  PetscCheck(hb->tol > 0 && hb->tol < 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_tol: got %g, expected in (0, 1)", (double)hb->tol);
+  PetscCheck(hb->max_it >= 1 && hb->target_it >= 1 && hb->max_points >= 1, hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_max_it, -hb_target_it, -hb_max_points: expected positive integers");
+  if (!hb->max_freq_step) hb->max_freq_step = (hb->freq_range[1] - hb->freq_range[0]) / 50;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Harmonics of the case's force and imposed gaps, sampled over one period of its harmonic load: the load's phase, not
+   its frequency, is kept (the frequency is the continuation's); a load or gap that is not periodic with that period, or
+   has harmonics above H, is refused. */
+static PetscErrorCode VIHBSampleCase(VIHB hb, PetscReal f)
+{
+  const PetscInt n = hb->n, nc = hb->nc, N = hb->N, nh = hb->nh;
+  PetscReal     *ft, *gt, *rate, *coef, *chk, fmax = 0, gmax = 0, ferr = 0, gerr = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc5(N * n, &ft, N * PetscMax(nc, 1), &gt, PetscMax(nc, 1), &rate, PetscMax(n, nc) + 1, &coef, N, &chk));
+  for (PetscInt k = 0; k < N; k++) {
+    PetscReal t = (PetscReal)k / (N * f);
+    PetscCall(VISystemEvaluateForce(hb->sys, t, hb->work));
+    for (PetscInt i = 0; i < n; i++) ft[i * N + k] = hb->work[i];
+    if (nc) {
+      PetscCall(VISystemEvaluateGaps(hb->sys, t, hb->work, rate));
+      for (PetscInt j = 0; j < nc; j++) gt[j * N + k] = hb->work[j];
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) VIHBAFTToFreq(&hb->aft, ft + i * N, hb->F + i, n);
+  for (PetscInt j = 0; j < nc; j++) VIHBAFTToFreq(&hb->aft, gt + j * N, hb->G0 + j, nc);
+  /* check between the samples: the series must reproduce the functions there */
+  for (PetscInt k = 0; k < N; k++) {
+    PetscReal t = (k + 0.5) / (N * f), th = 2 * PETSC_PI * (k + 0.5) / N;
+    PetscCall(VISystemEvaluateForce(hb->sys, t, hb->work));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal s = hb->F[i];
+      for (PetscInt h = 1; h <= hb->H; h++) s += hb->F[(2 * h - 1) * n + i] * PetscCosReal(h * th) + hb->F[2 * h * n + i] * PetscSinReal(h * th);
+      fmax = PetscMax(fmax, PetscAbsReal(hb->work[i]));
+      ferr = PetscMax(ferr, PetscAbsReal(hb->work[i] - s));
+    }
+    if (nc) {
+      PetscCall(VISystemEvaluateGaps(hb->sys, t, hb->work, rate));
+      for (PetscInt j = 0; j < nc; j++) {
+        PetscReal s = hb->G0[j];
+        for (PetscInt h = 1; h <= hb->H; h++) s += hb->G0[(2 * h - 1) * nc + j] * PetscCosReal(h * th) + hb->G0[2 * h * nc + j] * PetscSinReal(h * th);
+        gmax = PetscMax(gmax, PetscAbsReal(hb->work[j]));
+        gerr = PetscMax(gerr, PetscAbsReal(hb->work[j] - s));
+      }
+    }
+  }
+  (void)nh;
+  PetscCall(PetscFree5(ft, gt, rate, coef, chk));
+  PetscCheck(ferr <= 1e-8 * fmax, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: the case's force is not a Fourier series of H = %" PetscInt_FMT " harmonics of the period 1/%g s of its harmonic load (error %g of %g "
+             "between samples): every load must be constant or harmonic with the same frequency",
+             hb->H, (double)f, (double)ferr, (double)fmax);
+  PetscCheck(gerr <= 1e-8 * PetscMax(gmax, 1e-300) || gerr == 0, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: the imposed gaps are not periodic with the period 1/%g s of the harmonic load (or have harmonics above H = %" PetscInt_FMT
+             "): error %g of %g",
+             (double)f, hb->H, (double)gerr, (double)gmax);
+  hb->f_scale = fmax;
+  PetscCheck(fmax > 0, hb->comm, PETSC_ERR_USER_INPUT, "hb: the case's force is zero: nothing drives the response");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBSetUp(VIHB hb)
+{
+  VIContactSet     set;
+  const PetscReal *ov;
+  PetscReal       *K, *Mm, *D, f;
+  PetscInt         nloads;
+  VIExciteType     type;
+  VICMSType        method;
+
+  PetscFunctionBeginUser;
+  if (hb->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(hb->sys, hb->comm, PETSC_ERR_ORDER, "Call VIHBSetSystem() first");
+  PetscCall(VISystemGetROM(hb->sys, &hb->rom));
+  PetscCall(VIROMGetNumLoads(hb->rom, &nloads));
+  PetscCheck(nloads > 0, hb->comm, PETSC_ERR_USER_INPUT, "hb: the ROM has no loads: harmonic balance needs a harmonic load (ROM dataset loads/<name>)");
+  PetscCall(VISystemGetLoadFrequency(hb->sys, 0, &f, &type));
+  PetscCheck(type == VI_EXCITE_HARMONIC, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: the case has no harmonic load (its first load with a frequency is %s): give -case_loads NAME -load_NAME_type harmonic",
+             type == VI_EXCITE_CONSTANT ? "none" : VIExciteTypes[type]);
+  PetscCall(VISystemGetSizes(hb->sys, &hb->n, &hb->nb, &hb->nm));
+  PetscCall(VIROMGetMethod(hb->rom, &method, &hb->massless));
+  PetscCall(VIROMGetMatrices(hb->rom, &K, &Mm, &D));
+  hb->K    = K;
+  hb->Mass = Mm;
+  hb->D    = D;
+  PetscCall(VISystemGetContactSet(hb->sys, &set, &ov));
+  hb->nc      = set.num_contacts;
+  hb->dims    = set.dims;
+  hb->mu      = set.mu;
+  hb->preload = set.preload;
+  PetscCall(PetscMalloc2(hb->nc + 1, &hb->offsets, hb->nc + 1, &hb->eps));
+  {
+    PetscInt *off = hb->offsets, o = 0;
+    for (PetscInt j = 0; j < hb->nc; j++) {
+      off[j] = o;
+      o += set.dims[j];
+      PetscCheck(set.dims[j] == 1 || set.mu[j] == 0, hb->comm, PETSC_ERR_SUP,
+                 "hb: contact %" PetscInt_FMT " has friction (mu = %g): frictional harmonic balance is not implemented yet; use -contact_mu 0", j,
+                 (double)set.mu[j]);
+      PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_SUP,
+                 "hb: contact %" PetscInt_FMT " has a moving obstacle: not supported by harmonic balance", j);
+      hb->eps[j] = hb->eps_dl > 0 ? hb->eps_dl : (K[off[j] * hb->n + off[j]] > 0 ? K[off[j] * hb->n + off[j]] : 1.0);
+    }
+  }
+  if (!hb->nb) hb->condense = PETSC_FALSE;
+  hb->nh = 2 * hb->H + 1;
+  hb->m  = hb->condense ? hb->nb : hb->n;
+  hb->M  = hb->m * hb->nh;
+  PetscCall(VIHBAFTCreate(hb->H, hb->N, &hb->aft));
+  PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh, &hb->C));
+  PetscCall(PetscCalloc5(hb->M + 1, &hb->X, hb->M + 1, &hb->R, (hb->M + 1) * (hb->M + 1), &hb->J, hb->M + 1, &hb->Romega, hb->n * hb->nh, &hb->q));
+  PetscCall(PetscCalloc4(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
+                         PetscMax(hb->nc, 1) * hb->N, &hb->d_t));
+  PetscCall(VIHBSampleCase(hb, f));
+  PetscCall(PetscInfo(NULL, "hb: n = %" PetscInt_FMT ", %" PetscInt_FMT " contacts, H = %" PetscInt_FMT ", N = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns\n",
+                      hb->n, hb->nc, hb->H, hb->N, hb->M));
+  hb->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBGetBranch(VIHB hb, const VIHBBranch **branch)
+{
+  PetscFunctionBeginUser;
+  *branch = &hb->branch;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBGetSolution(VIHB hb, PetscInt *n, PetscInt *nh, const PetscReal **q)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIHBRecover(hb, hb->X, hb->q));
+  if (n) *n = hb->n;
+  if (nh) *nh = hb->nh;
+  *q = hb->q;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBDestroy(VIHB *hb)
+{
+  VIHB b;
+
+  PetscFunctionBeginUser;
+  if (!hb || !*hb) PetscFunctionReturn(PETSC_SUCCESS);
+  b = *hb;
+  PetscCall(VIHBOperatorsDestroy(b));
+  PetscCall(VIHBAFTDestroy(&b->aft));
+  PetscCall(PetscFree2(b->offsets, b->eps));
+  PetscCall(PetscFree4(b->F, b->G0, b->work, b->C));
+  PetscCall(PetscFree5(b->X, b->R, b->J, b->Romega, b->q));
+  PetscCall(PetscFree4(b->r_t, b->g_t, b->lam_t, b->d_t));
+  {
+    VIHBBranch *br = &b->branch;
+    PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
+    PetscCall(PetscFree3(br->closed_fraction, br->force_max, br->multiplier));
+    PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
+  }
+  PetscCall(PetscFree(b));
+  *hb = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,85 @@
+/* Private layout of the hb module: the harmonic balance problem of a case, its transforms, operators and branch. */
+#pragma once
+
+#include <vicms/hb.h>
+#include <fftw3.h>
+
+/* Real Fourier coefficients of a periodic quantity x(theta), theta = Omega t: index c = 0 is a0, c = 2h - 1 is a_h (cos h theta),
+   c = 2h is b_h (sin h theta), h = 1..H; nh = 2H + 1. An unknown vector holds m coordinates per coefficient, entry c * m + i. */
+
+/* Alternating frequency-time transforms on N samples theta_k = 2 pi k / N (seed 000 Eqs. A.5, A.7). */
+typedef struct {
+  PetscInt      H, N, nh;
+  double       *t;       /* N samples */
+  fftw_complex *z;       /* N / 2 + 1 coefficients */
+  fftw_plan     to_time, to_freq;
+  PetscReal    *basis;   /* nh x N: phi_c(theta_k) */
+  PetscReal    *weight;  /* nh: 1/N for c = 0, 2/N else (the projection of samples onto phi_c) */
+} VIHBAFT;
+
+PETSC_INTERN PetscErrorCode VIHBAFTCreate(PetscInt H, PetscInt N, VIHBAFT *aft);
+PETSC_INTERN PetscErrorCode VIHBAFTDestroy(VIHBAFT *aft);
+/* coefficients (nh, stride s: entry c * s) -> N samples (Eq. A.5) */
+PETSC_INTERN void VIHBAFTToTime(VIHBAFT *aft, const PetscReal coef[], PetscInt s, PetscReal samples[]);
+/* N samples -> coefficients (nh, stride s) (Eq. A.7) */
+PETSC_INTERN void VIHBAFTToFreq(VIHBAFT *aft, const PetscReal samples[], PetscReal coef[], PetscInt s);
+/* C = T_freq diag(d) T_time (nh x nh, row-major): the derivative of the coefficients of a sampled function whose sample
+   derivatives are d_k with respect to the coefficients of its argument (the AFT chain rule of the Jacobian). */
+PETSC_INTERN void VIHBAFTProjector(VIHBAFT *aft, const PetscReal d[], PetscReal C[]);
+
+struct _p_VIHB {
+  MPI_Comm  comm;
+  VISystem  sys;
+  VIROM     rom;
+  PetscBool setup;
+
+  /* options */
+  PetscInt      H, N, max_it, target_it, max_points;
+  PetscReal     eps_dl, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
+  PetscBool     condense, stability, has_start;
+  VIHBDirection direction;
+
+  /* the case */
+  PetscInt         n, nb, nm, nc, nh, m, M; /* m unknowns per coefficient (nb condensed, n full), M = m nh */
+  PetscBool        massless;
+  const PetscReal *K, *Mass, *D;
+  const PetscInt  *dims;
+  PetscInt        *offsets;
+  const PetscReal *mu, *preload;
+  PetscReal       *eps;  /* nc: dynamic Lagrangian parameter per contact */
+  PetscReal       *F;    /* n x nh: force harmonics, entry c * n + i */
+  PetscReal       *G0;   /* nc x nh: imposed gap harmonics, entry c * nc + j */
+  PetscReal        f_scale;
+  VIHBAFT          aft;
+
+  /* operators at Omega: per harmonic h the dynamic stiffness S(h) = K - (h Omega)^2 M + i h Omega D in real form on
+     [a; b] (p n, p = 1 for h = 0, else 2; column-major), its condensed form L (p m) and condensed force Fc (p m); for the
+     condensation the LU factors of S_II with pivots, S_IB and S_BI */
+  PetscReal     omega;
+  PetscBool     have_omega;
+  PetscReal   **S, **L, **Fc, **Sii, **Sib, **Sbi;
+  PetscBLASInt **piv;
+
+  /* state and work */
+  PetscReal *X, *R, *J, *Romega, *q;  /* X, R, Romega: M; J: M x M column-major; q: n x nh ROM coordinate harmonics */
+  PetscReal *r_t, *g_t, *lam_t, *d_t; /* nc x N: samples of r_b, gap, normal force, and active flags */
+  PetscReal *C, *work;
+  PetscBool  have_solution;
+
+  /* the branch */
+  VIHBBranch branch;
+  PetscInt   cap;
+};
+
+/* Dynamic stiffness and condensed operators at Omega (rad/s) (seed 000 Eq. A.2). */
+PETSC_INTERN PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega);
+PETSC_INTERN PetscErrorCode VIHBOperatorsDestroy(VIHB hb);
+/* R = L X - Fc (harmonic blocks), and when Romega is not NULL its derivative with respect to Omega at fixed X. */
+PETSC_INTERN PetscErrorCode VIHBLinearResidual(VIHB hb, const PetscReal X[], PetscReal R[], PetscReal Romega[]);
+/* ROM coordinate harmonics q (n x nh) from the unknowns X (inner coordinates recovered when condensed). */
+PETSC_INTERN PetscErrorCode VIHBRecover(VIHB hb, const PetscReal X[], PetscReal q[]);
+/* Residual of the harmonic balance with the dynamic Lagrangian contact forces (Eqs. A.2-A.7) at (X, Omega); with J the
+   analytic Jacobian dR/dX (column-major M x M) and Romega = dR/dOmega. */
+PETSC_INTERN PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal omega, PetscReal R[], PetscReal J[], PetscReal Romega[]);
+/* Largest Floquet multiplier modulus of the solution last evaluated by VIHBResidual (massless boundary). */
+PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed);

@@ -1,0 +1,81 @@
+/* A harmonic balance branch as a printed table and as datasets of the results file (summary/hb). */
+#include "hbimpl.h"
+
+PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
+{
+  const VIHBBranch *br = &hb->branch;
+  const char       *name = "";
+
+  PetscFunctionBeginUser;
+  if (output >= 0 && output < br->nout) PetscCall(VIROMGetOutput(hb->rom, output, &name, NULL));
+  PetscCall(PetscPrintf(hb->comm, "Harmonic balance branch: %" PetscInt_FMT " points, H = %" PetscInt_FMT ", N = %" PetscInt_FMT "%s%s%s\n", br->np,
+                        hb->H, hb->N, name[0] ? ", output " : "", name, hb->condense ? " (condensed on the contact harmonics)" : ""));
+  PetscCall(PetscPrintf(hb->comm, "  %5s %14s %13s %13s %13s %13s %7s %12s %4s %9s %s\n", "point", "frequency[Hz]", "amplitude", "min", "max", "mean",
+                        "closed", "force_max", "its", "stability", "note"));
+  for (PetscInt k = 0; k < br->np; k++) {
+    PetscReal   closed = 0, fmax = 0, a = 0, lo = 0, hi = 0, mean = 0;
+    const char *st = br->stable[k] == 1 ? "stable" : br->stable[k] == 0 ? "unstable" : "-";
+    char        note[64] = "";
+    for (PetscInt j = 0; j < br->nc; j++) {
+      closed = PetscMax(closed, br->closed_fraction[k * br->nc + j]);
+      fmax   = PetscMax(fmax, br->force_max[k * br->nc + j]);
+    }
+    if (output >= 0 && output < br->nout) {
+      a    = br->amplitude[k * br->nout + output];
+      lo   = br->min[k * br->nout + output];
+      hi   = br->max[k * br->nout + output];
+      mean = br->mean[k * br->nout + output];
+    }
+    if (br->kind[k] & VI_HB_POINT_TURNING) PetscCall(PetscStrlcat(note, "turning point ", sizeof(note)));
+    if (br->kind[k] & VI_HB_POINT_STABILITY) PetscCall(PetscStrlcat(note, "stability change", sizeof(note)));
+    PetscCall(PetscPrintf(hb->comm, "  %5" PetscInt_FMT " %14.8g %13.6e %13.6e %13.6e %13.6e %7.3f %12.5e %4" PetscInt_FMT " %9s %s\n", k,
+                          (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)fmax, br->iterations[k],
+                          st, note));
+  }
+  if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
+{
+  const VIHBBranch *br = &hb->branch;
+  char              path[PETSC_MAX_PATH_LEN], names[4096] = "";
+  const PetscInt    np = br->np;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5CreateGroup(file, group));
+#define VI_PATH(s) (PetscSNPrintf(path, sizeof(path), "%s/%s", group, s), path)
+  PetscCall(VIH5WriteReal(file, VI_PATH("frequency_hz"), np, 0, br->frequency_hz));
+  PetscCall(VIH5WriteReal(file, VI_PATH("amplitude"), np, br->nout, br->amplitude));
+  PetscCall(VIH5WriteReal(file, VI_PATH("min"), np, br->nout, br->min));
+  PetscCall(VIH5WriteReal(file, VI_PATH("max"), np, br->nout, br->max));
+  PetscCall(VIH5WriteReal(file, VI_PATH("mean"), np, br->nout, br->mean));
+  PetscCall(VIH5WriteReal(file, VI_PATH("harmonics"), np, br->nout * br->nh, br->harmonics));
+  PetscCall(VIH5WriteReal(file, VI_PATH("closed_fraction"), np, br->nc, br->closed_fraction));
+  PetscCall(VIH5WriteReal(file, VI_PATH("force_max"), np, br->nc, br->force_max));
+  PetscCall(VIH5WriteReal(file, VI_PATH("multiplier"), np, 0, br->multiplier));
+  PetscCall(VIH5WriteInt(file, VI_PATH("iterations"), np, 0, br->iterations));
+  PetscCall(VIH5WriteInt(file, VI_PATH("stable"), np, 0, br->stable));
+  PetscCall(VIH5WriteInt(file, VI_PATH("kind"), np, 0, br->kind));
+#undef VI_PATH
+  for (PetscInt o = 0; o < br->nout; o++) {
+    const char *name;
+    PetscCall(VIROMGetOutput(hb->rom, o, &name, NULL));
+    if (o) PetscCall(PetscStrlcat(names, ",", sizeof(names)));
+    PetscCall(PetscStrlcat(names, name, sizeof(names)));
+  }
+  PetscCall(VIH5WriteAttrString(file, group, "outputs", names));
+  PetscCall(VIH5WriteAttrInt(file, group, "harmonics_H", hb->H));
+  PetscCall(VIH5WriteAttrInt(file, group, "samples_N", hb->N));
+  PetscCall(VIH5WriteAttrInt(file, group, "condensed", hb->condense));
+  PetscCall(VIH5WriteAttrReal(file, group, "eps_dl", hb->nc ? hb->eps[0] : 0));
+  PetscCall(VIH5WriteAttrString(file, group, "direction", VIHBDirections[hb->direction]));
+  PetscCall(VIH5WriteAttrReal(file, group, "freq_min_hz", hb->freq_range[0]));
+  PetscCall(VIH5WriteAttrReal(file, group, "freq_max_hz", hb->freq_range[1]));
+  PetscCall(VIH5WriteAttrInt(file, group, "failed", br->failed));
+  PetscCall(VIH5WriteAttrString(file, group, "message", br->message));
+  PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
+                                "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
+  PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

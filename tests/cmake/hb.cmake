@@ -1,0 +1,5 @@
+# Harmonic balance (seed 000 App. A): a linear ROM against its directly solved frequency response, the hardening stop
+# oscillator (turning points, unstable overhang, stability), condensed = full formulation and convergence in H.
+vicms_unit_test(test_hb CASE linear RANKS 1 2 3 ARGS -case linear)
+vicms_unit_test(test_hb CASE stop RANKS 1 2 3 ARGS -case stop)
+vicms_unit_test(test_hb CASE condense RANKS 1 ARGS -case condense)
