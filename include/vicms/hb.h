@@ -52,4 +52,7 @@ PETSC_EXTERN PetscErrorCode VIHBGetSolution(VIHB hb, PetscInt *n, PetscInt *nh, 
 PETSC_EXTERN PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output);
 /* Write the branch into an open HDF5 file under group (rank-local). */
 PETSC_EXTERN PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[]);
+/* Describe a branch written by VIHBWriteBranch in words (`vicms info`): size, range, turning points, stability changes,
+   largest amplitude. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[]);
 PETSC_EXTERN PetscErrorCode VIHBDestroy(VIHB *hb);

@@ -152,6 +152,8 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
       if (has) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s\n", parts[i][1]));
     }
   }
+  PetscCall(VIH5Exists(file, "/summary/hb", &has));
+  if (has) PetscCall(VIHBBranchDescribe(file, "/summary/hb"));
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &options));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  options: %s\n", options));
   PetscCall(PetscFree(options));

@@ -79,3 +79,54 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
+{
+  char       path[PETSC_MAX_PATH_LEN], *outputs = NULL, *message = NULL, *first, *save = NULL;
+  PetscReal *f, *amp;
+  PetscInt  *stable, *kind, np, nout, cols, H, N, failed, nunstable = 0, nturn = 0, kmax = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/frequency_hz", group));
+  PetscCall(VIH5ReadReal(file, path, &np, &cols, &f));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/amplitude", group));
+  PetscCall(VIH5ReadReal(file, path, &np, &nout, &amp));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/stable", group));
+  PetscCall(VIH5ReadInt(file, path, &np, &cols, &stable));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/kind", group));
+  PetscCall(VIH5ReadInt(file, path, &np, &cols, &kind));
+  PetscCall(VIH5ReadAttrStringAlloc(file, group, "outputs", &outputs));
+  PetscCall(VIH5ReadAttrStringAlloc(file, group, "message", &message));
+  PetscCall(VIH5ReadAttrInt(file, group, "harmonics_H", &H));
+  PetscCall(VIH5ReadAttrInt(file, group, "samples_N", &N));
+  PetscCall(VIH5ReadAttrInt(file, group, "failed", &failed));
+  first = strtok_r(outputs, ",", &save);
+  for (PetscInt k = 0; k < np; k++) {
+    if (stable[k] == 0) nunstable++;
+    if (kind[k] & VI_HB_POINT_TURNING) nturn++;
+    if (nout && amp[k * nout] > amp[kmax * nout]) kmax = k;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "  harmonic balance branch (%s): %" PetscInt_FMT " points from %g to %g Hz, H = %" PetscInt_FMT ", N = %" PetscInt_FMT
+                        ", %" PetscInt_FMT " turning point%s, %" PetscInt_FMT " unstable point%s%s%s\n",
+                        group, np, np ? (double)f[0] : 0.0, np ? (double)f[np - 1] : 0.0, H, N, nturn, nturn == 1 ? "" : "s", nunstable,
+                        nunstable == 1 ? "" : "s", failed ? "; incomplete: " : "", failed ? message : ""));
+  for (PetscInt k = 0; k < np; k++)
+    if (kind[k]) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    point %" PetscInt_FMT " at %.8g Hz: %s%s%s, amplitude of %s %.6g\n", k, (double)f[k],
+                            kind[k] & VI_HB_POINT_TURNING ? "turning point" : "",
+                            (kind[k] & VI_HB_POINT_TURNING) && (kind[k] & VI_HB_POINT_STABILITY) ? ", " : "",
+                            kind[k] & VI_HB_POINT_STABILITY ? (stable[k] ? "becomes stable" : "becomes unstable") : "", first ? first : "output 0",
+                            nout ? (double)amp[k * nout] : 0.0));
+    }
+  if (np && nout)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    largest amplitude of %s: %.6g at %.8g Hz (%s)\n", first ? first : "output 0", (double)amp[kmax * nout],
+                          (double)f[kmax], stable[kmax] == 1 ? "stable" : stable[kmax] == 0 ? "unstable" : "stability not computed"));
+  PetscCall(PetscFree(outputs));
+  PetscCall(PetscFree(message));
+  PetscCall(PetscFree(f));
+  PetscCall(PetscFree(amp));
+  PetscCall(PetscFree(stable));
+  PetscCall(PetscFree(kind));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
