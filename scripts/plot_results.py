@@ -2,7 +2,7 @@
 """Plot a vicms results file (vicms simulate -results_file X.h5) to PNGs.
 
 usage: /usr/bin/python3 scripts/plot_results.py results.h5 [-o OUTDIR] [--case K ...] [--output NAME]
-                                                [--kind time,frf,energy,uq,phase]
+                                                [--kind time,frf,energy,uq,phase,hb] [--overlay SWEEPS.h5]
 
 Kinds (default: every kind the file supports except phase):
   time    outputs, contact gaps and contact forces (and the excitation frequency when recorded) against time,
@@ -11,6 +11,9 @@ Kinds (default: every kind the file supports except phase):
   frf     frequency response: slow-sweep envelopes up and down (summary/sweep_up, summary/sweep_down, or the per-case
           cases/<k>/envelope) and constant-frequency points (summary/frf): <stem>_frf.png
   uq      one histogram per quantity with its mean and +-1 std (summary/histograms, summary/statistics): <stem>_uq.png
+  hb      a harmonic balance branch (vicms hb, summary/hb): amplitude against frequency, stable parts solid, unstable
+          parts dashed, turning points marked; --overlay X.h5 adds the sweep envelopes and constant-frequency points of
+          a time-stepping results file X.h5 (vicms simulate): <stem>_hb.png
   phase   phase portrait (output against its time derivative, last half of the run), per case: <stem>_phase_case<K>.png
           (only when asked)
 
@@ -31,8 +34,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
-KINDS = ("time", "frf", "energy", "uq", "phase")
-DEFAULT_KINDS = ("time", "energy", "frf", "uq")
+KINDS = ("time", "frf", "energy", "uq", "phase", "hb")
+DEFAULT_KINDS = ("time", "energy", "frf", "uq", "hb")
 STATUS = {0: "pending", 1: "done", 2: "failed"}
 ENERGY_COLUMNS = "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error"
 MAX_LINES = 8  # more contacts than this are drawn as min/max bands instead of one line each
@@ -425,6 +428,59 @@ def plot_frf(r, args, out):
     return save(fig, out)
 
 
+def plot_hb(r, args, out):
+    """The harmonic balance branch: stable solid, unstable dashed, turning points; time-stepping sweeps overlaid."""
+    g = r.f["summary/hb"]
+    names = text(g.attrs.get("outputs", "")).split(",")
+    target = args.output or names[0]
+    if target not in names:
+        note(f"summary/hb has no output {target} (outputs: {', '.join(names)}); no hb plot")
+        return None
+    o = names.index(target)
+    fr, amp = g["frequency_hz"][()], np.atleast_2d(g["amplitude"][()])[:, o]
+    stable, kind = g["stable"][()], g["kind"][()]
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    H = int(g.attrs.get("harmonics_H", 0))
+    labelled = set()
+    # consecutive points of one stability form a segment; a segment joins its neighbour to keep the curve whole
+    start = 0
+    for k in range(1, len(fr) + 1):
+        if k == len(fr) or stable[k] != stable[start]:
+            sl = slice(start, min(k + 1, len(fr)))
+            st = int(stable[start])
+            label = {1: f"harmonic balance, H = {H}: stable", 0: "unstable", -1: "stability not computed"}[st]
+            ax.plot(fr[sl], amp[sl], color="C3", lw=1.6, ls="-" if st == 1 else "--" if st == 0 else ":",
+                    label=None if label in labelled else label, zorder=4)
+            labelled.add(label)
+            start = k
+    turn = np.nonzero(kind & 1)[0]
+    if len(turn):
+        ax.plot(fr[turn], amp[turn], ls="none", marker="s", ms=5, mfc="white", mec="C3", label="turning points", zorder=5)
+    if args.overlay:
+        other = Results(args.overlay)
+        summ = other.f.get("summary")
+        if summ is not None:
+            for i, (name, up) in enumerate((("sweep_up", True), ("sweep_down", False))):
+                if name in summ:
+                    draw_sweep(ax, np.atleast_2d(summ[name][()]), up, f"C{i}", f"time stepping ({other.stem})")
+            if "frf" in summ:
+                pts = np.atleast_2d(summ["frf"][()])
+                ax.plot(pts[:, 0], pts[:, 1], ls="none", marker="o", ms=5, mfc="C2", mec="k",
+                        label=f"time stepping, constant frequency ({len(pts)})", zorder=6)
+        else:
+            note(f"{args.overlay}: no summary/ group: nothing overlaid")
+    if int(g.attrs.get("failed", 0)):
+        note(f"the branch is incomplete: {text(g.attrs.get('message', ''))}")
+    ax.set_xlabel("excitation frequency (Hz)")
+    ax.set_ylabel(f"amplitude of {target} (half peak-to-peak){r.unit('length')}")
+    ax.set_title(f"{r.stem}: harmonic balance branch of {target}")
+    ax.grid(alpha=0.3)
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    return save(fig, out)
+
+
 def plot_uq(r, args, out):
     f = r.f
     hg = f.get("summary/histograms")
@@ -516,6 +572,8 @@ def main():
     ap.add_argument("--output", default=None, metavar="NAME", help="draw only this ROM output (e.g. n19278_x)")
     ap.add_argument("--kind", type=parse_kinds, default=None,
                     help=f"comma-separated kinds to draw among {','.join(KINDS)} (default: all the file supports but phase)")
+    ap.add_argument("--overlay", default=None, metavar="SWEEPS.h5",
+                    help="hb: also draw the sweep envelopes and constant-frequency points of this time-stepping results file")
     args = ap.parse_args()
 
     r = Results(args.results_file)
@@ -554,6 +612,10 @@ def main():
             p = plot_frf(r, args, os.path.join(outdir, f"{r.stem}_frf.png"))
             if p:
                 written.append(p)
+    if "hb" in kinds and "summary/hb" in r.f:
+        p = plot_hb(r, args, os.path.join(outdir, f"{r.stem}_hb.png"))
+        if p:
+            written.append(p)
     if "uq" in kinds:
         if "summary/histograms" in r.f or asked:
             p = plot_uq(r, args, os.path.join(outdir, f"{r.stem}_uq.png"))

@@ -95,6 +95,15 @@ else
   fail=1
 fi
 
+# the branch drawn with the time-stepping points overlaid (stable solid, unstable dashed)
+if must "plot_results.py --kind hb" $py "$VICMS_SOURCE/scripts/plot_results.py" hb1.h5 --kind hb --overlay ts.h5 -o "$dir"; then
+  if [ -s hb1_hb.png ] && [ "$(head -c 8 hb1_hb.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+    echo "ok   hb1_hb.png: PNG, $(stat -c %s hb1_hb.png) bytes"
+  else
+    echo "FAIL hb1_hb.png not written as a PNG"; fail=1
+  fi
+fi
+
 # ---- (b) bad input: a clear message, a non-zero exit, no hang
 bad() { # bad NP EXPECT ARGS...
   local np=$1 expect=$2 out rc
