@@ -35,7 +35,8 @@ PETSC_EXTERN PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys);
   contact, the diagonal of the boundary's static stiffness), -hb_freq_range f0,f1 (Hz), -hb_direction up|down,
   -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
   (pseudo-arclength steps, in the scaled unknowns), -hb_max_freq_step df (Hz), -hb_max_points, -hb_tol, -hb_max_it,
-  -hb_target_it, -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability.
+  -hb_target_it, -hb_fold_tol (turning points closer than this relative frequency are zig-zags of the
+  sampled contact law), -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability.
 */
 PETSC_EXTERN PetscErrorCode VIHBSetFromOptions(VIHB hb);
 /* Check the case against the method (loads, harmonics, samples, range), build the transforms. Collective. */

@@ -232,11 +232,43 @@ static void VIHBNormalize(PetscInt k, PetscReal t[])
   for (PetscInt i = 0; i < k; i++) t[i] /= s;
 }
 
+/* The sampled contact law makes the branch piecewise smooth: where a sample changes state the branch may zig-zag in tiny
+   folds. Pairs of neighbouring turning points less than -hb_fold_tol (relative) apart in frequency are such zig-zags,
+   not turning points of the response: they are unmarked, the closest pairs first, until none is left. */
+static PetscErrorCode VIHBFilterFolds(VIHB hb)
+{
+  VIHBBranch *br = &hb->branch;
+  PetscInt   *idx, nt = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(br->np + 1, &idx));
+  for (PetscInt k = 0; k < br->np; k++)
+    if (br->kind[k] & VI_HB_POINT_TURNING) idx[nt++] = k;
+  while (nt >= 2) {
+    PetscInt  best = -1;
+    PetscReal dmin = PETSC_MAX_REAL;
+    for (PetscInt i = 0; i + 1 < nt; i++) {
+      PetscReal d = PetscAbsReal(br->frequency_hz[idx[i + 1]] - br->frequency_hz[idx[i]]);
+      if (d < dmin) {
+        dmin = d;
+        best = i;
+      }
+    }
+    if (dmin > hb->fold_tol * br->frequency_hz[idx[best]]) break;
+    br->kind[idx[best]] &= ~VI_HB_POINT_TURNING;
+    br->kind[idx[best + 1]] &= ~VI_HB_POINT_TURNING;
+    for (PetscInt i = best; i + 2 < nt; i++) idx[i] = idx[i + 2];
+    nt -= 2;
+  }
+  PetscCall(PetscFree(idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIHBContinue(VIHB hb)
 {
   const PetscInt M = hb->M, K = M + 1;
   const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0], hi = 2 * PETSC_PI * hb->freq_range[1];
-  PetscReal      *t, *tn, *Y, *Yp, *rhs, xs, ds = hb->step, omega;
+  PetscReal      *t, *tn, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
   PetscBool       conv, ok;
   PetscInt        its;
   PetscReal       step;
@@ -258,7 +290,7 @@ PetscErrorCode VIHBContinue(VIHB hb)
   PetscCall(VIHBAccept(hb, omega, its));
   xs = VIHBNormInf(M, hb->X);
   if (!(xs > 0)) xs = 1;
-  PetscCall(PetscMalloc5(K, &t, K, &tn, K, &Y, K, &Yp, K, &rhs));
+  PetscCall(PetscMalloc6(K, &t, K, &tn, K, &Y, K, &Yp, K, &rhs, K, &X0));
   for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
   Y[M] = omega / ws;
   /* first tangent: the one of positive (up) or negative (down) frequency direction */
@@ -293,9 +325,20 @@ PetscErrorCode VIHBContinue(VIHB hb)
       rhs[M] = -arc;
       PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
       if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
-      for (PetscInt i = 0; i < M; i++) hb->X[i] += rhs[i] * xs;
-      omega += rhs[M] * ws;
-      step = PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
+      /* backtracking on the residual's 2-norm (the arclength equation is linear and holds along the step): the
+         contact law is piecewise smooth and a full step may jump between contact states */
+      {
+        PetscReal r2 = VIHBNorm2(M, hb->R), lambda = 1, om0 = omega;
+        PetscCall(PetscArraycpy(X0, hb->X, M));
+        for (PetscInt b = 0; b < 8; b++, lambda /= 2) {
+          for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * rhs[i] * xs;
+          omega = om0 + lambda * rhs[M] * ws;
+          if (r2 <= hb->tol * hb->f_scale) break;
+          PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
+          if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
+        }
+        step = lambda * PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
+      }
     }
     if (!conv) {
       ds = dsf / 2;
@@ -322,18 +365,25 @@ PetscErrorCode VIHBContinue(VIHB hb)
     }
     PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL)); /* contact state of the accepted point */
     PetscCall(VIHBAccept(hb, omega, its));
-    if (rhs[M] * t[M] < 0) br->kind[br->np - 1] |= VI_HB_POINT_TURNING;
+    /* a turning point: the frequency turns back at the previous point (the sign of the tangent's frequency component is
+       not reliable there: the Jacobian of the contact law is only piecewise continuous) */
+    if (br->np >= 3) {
+      const PetscReal *fq = br->frequency_hz;
+      PetscInt         k  = br->np - 2;
+      if ((fq[k] - fq[k - 1]) * (fq[k + 1] - fq[k]) < 0) br->kind[k] |= VI_HB_POINT_TURNING;
+    }
     PetscCall(PetscArraycpy(t, rhs, K));
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
     ds = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));
     if (omega > hi * (1 + 1e-12) || omega < lo * (1 - 1e-12)) break;
   }
+  PetscCall(VIHBFilterFolds(hb));
   if (!br->failed && br->np >= hb->max_points) {
     br->failed = PETSC_TRUE;
     PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: -hb_max_points %" PetscInt_FMT " reached",
                             (double)br->frequency_hz[br->np - 1], hb->max_points));
   }
-  PetscCall(PetscFree5(t, tn, Y, Yp, rhs));
+  PetscCall(PetscFree6(t, tn, Y, Yp, rhs, X0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

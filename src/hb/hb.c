@@ -20,6 +20,7 @@ PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb)
   b->max_freq_step = 0;
   b->max_points    = 2000;
   b->tol           = 1e-10;
+  b->fold_tol      = 1e-3;
   b->max_it        = 30;
   b->target_it     = 4;
   b->condense      = PETSC_TRUE;
@@ -62,6 +63,9 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(PetscOptionsInt("-hb_max_it", "Most Newton iterations per point", "", hb->max_it, &hb->max_it, NULL));
   PetscCall(PetscOptionsInt("-hb_target_it", "Newton iterations per point the step control aims at", "", hb->target_it, &hb->target_it, NULL));
   PetscCall(PetscOptionsBool("-hb_condense", "Condense the linear inner coordinates onto the contact harmonics", "", hb->condense, &hb->condense, NULL));
+  PetscCall(PetscOptionsReal("-hb_fold_tol",
+                             "Turning points closer than this (relative) in frequency are zig-zags of the sampled contact law, not reported", "",
+                             hb->fold_tol, &hb->fold_tol, NULL));
   PetscCall(PetscOptionsBool("-hb_stability", "Stability of every point (Floquet multipliers)", "", hb->stability, &hb->stability, NULL));
   PetscOptionsEnd();
   PetscCheck(hb->H >= 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_harmonics: got %" PetscInt_FMT ", expected at least 1", hb->H);
@@ -81,6 +85,7 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCheck(hb->step > 0 && hb->step_min > 0 && hb->step_max >= hb->step && hb->step >= hb->step_min, hb->comm, PETSC_ERR_USER_INPUT,
              "-hb_step %g, -hb_step_min %g, -hb_step_max %g: expected 0 < min <= step <= max", (double)hb->step, (double)hb->step_min,
              (double)hb->step_max);
+  PetscCheck(hb->fold_tol >= 0 && hb->fold_tol < 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_fold_tol: got %g, expected in [0, 1)", (double)hb->fold_tol);
   PetscCheck(hb->max_freq_step >= 0, hb->comm, PETSC_ERR_USER_INPUT, "-hb_max_freq_step: got %g, expected >= 0", (double)hb->max_freq_step);
   PetscCheck(hb->tol > 0 && hb->tol < 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_tol: got %g, expected in (0, 1)", (double)hb->tol);
   PetscCheck(hb->max_it >= 1 && hb->target_it >= 1 && hb->max_points >= 1, hb->comm, PETSC_ERR_USER_INPUT,

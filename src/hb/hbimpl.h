@@ -35,7 +35,7 @@ struct _p_VIHB {
 
   /* options */
   PetscInt      H, N, max_it, target_it, max_points;
-  PetscReal     eps_dl, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
+  PetscReal     eps_dl, fold_tol, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
   PetscBool     condense, stability, has_start;
   VIHBDirection direction;
 

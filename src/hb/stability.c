@@ -49,20 +49,88 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Work space of the stability analysis. */
+typedef struct {
+  PetscInt      k2, nf;
+  PetscReal    *A, *E, *T, *Minv, *Keff, *KFF, *KFi;
+  PetscInt     *free_rows;
+  PetscBLASInt *piv;
+} VIFloquetWork;
+
+/* Mon <- exp(A(state) len) Mon for the contact state (1 closed, 0 open per contact) held over a time len. */
+static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscReal state[], PetscReal len, PetscReal Mon[])
+{
+  const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, k2 = w->k2;
+  PetscInt       nf = 0;
+  PetscBLASInt   bn, bf, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(nm, &bn));
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscBool held = PETSC_FALSE;
+    for (PetscInt j = 0; j < hb->nc; j++)
+      if (hb->offsets[j] == i && state[j] > 0) held = PETSC_TRUE;
+    if (!held) w->free_rows[nf++] = i;
+  }
+  /* K_eff = K_ii - K_iF K_FF^-1 K_Fi (column-major nm x nm) */
+  for (PetscInt c = 0; c < nm; c++)
+    for (PetscInt r = 0; r < nm; r++) w->Keff[c * nm + r] = hb->K[(nb + r) * n + nb + c];
+  if (nf) {
+    for (PetscInt c = 0; c < nf; c++)
+      for (PetscInt r = 0; r < nf; r++) w->KFF[c * nf + r] = hb->K[w->free_rows[r] * n + w->free_rows[c]];
+    for (PetscInt c = 0; c < nm; c++)
+      for (PetscInt r = 0; r < nf; r++) w->KFi[c * nf + r] = hb->K[w->free_rows[r] * n + nb + c];
+    PetscCall(PetscBLASIntCast(nf, &bf));
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bf, &bn, w->KFF, &bf, w->piv, w->KFi, &bf, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular boundary stiffness in the stability analysis");
+    for (PetscInt c = 0; c < nm; c++)
+      for (PetscInt r = 0; r < nm; r++) {
+        PetscReal s = 0;
+        for (PetscInt l = 0; l < nf; l++) s += hb->K[(nb + r) * n + w->free_rows[l]] * w->KFi[c * nf + l];
+        w->Keff[c * nm + r] -= s;
+      }
+  }
+  /* A = [0 I; -M^-1 K_eff, -M^-1 D] */
+  for (PetscInt c = 0; c < nm; c++)
+    for (PetscInt r = 0; r < nm; r++) {
+      w->Minv[c * nm + r]       = hb->Mass[(nb + r) * n + nb + c];
+      w->T[c * nm + r]          = w->Keff[c * nm + r];
+      w->T[(nm + c) * nm + r]   = hb->D[(nb + r) * n + nb + c];
+    }
+  {
+    PetscBLASInt nrhs = 2 * bn;
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &nrhs, w->Minv, &bn, w->piv, w->T, &bn, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular inner mass matrix in the stability analysis");
+  }
+  for (PetscInt i = 0; i < k2 * k2; i++) w->A[i] = 0;
+  for (PetscInt c = 0; c < nm; c++) {
+    w->A[(nm + c) * k2 + c] = 1;
+    for (PetscInt r = 0; r < nm; r++) {
+      w->A[c * k2 + nm + r]        = -w->T[c * nm + r];
+      w->A[(nm + c) * k2 + nm + r] = -w->T[(nm + c) * nm + r];
+    }
+  }
+  PetscCall(VIExpm(k2, w->A, len, w->E));
+  VIMatMul(k2, w->E, Mon, w->T);
+  PetscCall(PetscArraycpy(Mon, w->T, k2 * k2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   With a massless boundary (M_bb = M_bi = 0, D_bb = D_bi = 0) the boundary follows the inner coordinates statically, and
   the motion near the periodic solution is M_ii dq'' + D_ii dq' + K_eff(t) dq = 0: while contact j is closed its normal
   coordinate is held (dq_o = 0), while it is open its force is zero; the boundary rows left free are condensed,
   K_eff = K_ii - K_iF K_FF^-1 K_Fi. The force is continuous across a switch (it closes and opens at zero force), so the
-  monodromy matrix is the product of exp(A tau) over the runs of constant contact state (no saltation). The solution is
-  stable when no multiplier leaves the unit circle.
+  monodromy matrix is the product of exp(A tau) over the segments of constant contact state (no saltation). The
+  solution is stable when no multiplier leaves the unit circle.
 */
 PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, k2 = 2 * nm;
-  PetscReal     *A, *E, *Mon, *T, *Minv, *Keff, *KFF, *KFi, *wr, *wi, *work, dt = 2 * PETSC_PI / omega / N;
-  PetscInt      *free_rows, nf;
-  PetscBLASInt   bn, bk, bf, info, lwork, *piv;
+  PetscReal     *Mon, *wr, *wi, *work, *cut, *state, dt = 2 * PETSC_PI / omega / N;
+  PetscInt      *who;
+  PetscBLASInt   bk, info, lwork, one = 1;
+  VIFloquetWork  w;
 
   PetscFunctionBeginUser;
   *computed = PETSC_FALSE;
@@ -71,84 +139,52 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < n; j++)
       if (hb->D[i * n + j] != 0 || hb->Mass[i * n + j] != 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc6(k2 * k2, &A, k2 * k2, &E, k2 * k2, &Mon, k2 * k2, &T, nm * nm, &Minv, nm * nm, &Keff));
-  PetscCall(PetscMalloc6(nb * nb + 1, &KFF, nb * nm + 1, &KFi, k2, &wr, k2, &wi, 8 * k2, &work, nb + 1, &free_rows));
-  PetscCall(PetscMalloc1(PetscMax(nb, nm) + 1, &piv));
-  PetscCall(PetscBLASIntCast(nm, &bn));
-  PetscCall(PetscBLASIntCast(k2, &bk));
+  w.k2 = k2;
+  PetscCall(PetscMalloc6(k2 * k2, &w.A, k2 * k2, &w.E, k2 * k2, &w.T, nm * nm, &w.Minv, nm * nm, &w.Keff, nb * nb + 1, &w.KFF));
+  PetscCall(PetscMalloc3(nb * nm + 1, &w.KFi, nb + 1, &w.free_rows, PetscMax(nb, nm) + 1, &w.piv));
+  PetscCall(PetscMalloc5(k2 * k2, &Mon, k2, &wr, k2, &wi, 8 * k2, &work, nc + 1, &state));
+  /* segments of constant contact state: between samples k and k+1 a contact whose state differs switches where its
+     predicted force r_b - eps g + p crosses zero, placed by linear interpolation (the sample grid alone would quantize
+     the closed durations to T/N, to which the multipliers of the stiff closed states are sensitive) */
+  PetscCall(PetscMalloc2(nc + 2, &cut, nc + 2, &who));
   for (PetscInt i = 0; i < k2 * k2; i++) Mon[i] = 0;
   for (PetscInt i = 0; i < k2; i++) Mon[i * k2 + i] = 1;
-  for (PetscInt k = 0; k < N;) {
-    PetscInt run = 1;
-    /* a run of samples with the same contact state */
-    while (k + run < N) {
-      PetscBool same = PETSC_TRUE;
-      for (PetscInt j = 0; j < nc; j++)
-        if (hb->d_t[j * N + k + run] != hb->d_t[j * N + k]) same = PETSC_FALSE;
-      if (!same) break;
-      run++;
-    }
-    nf = 0;
-    for (PetscInt i = 0; i < nb; i++) {
-      PetscBool held = PETSC_FALSE;
-      for (PetscInt j = 0; j < nc; j++)
-        if (hb->offsets[j] == i && hb->d_t[j * N + k] > 0) held = PETSC_TRUE;
-      if (!held) free_rows[nf++] = i;
-    }
-    /* K_eff = K_ii - K_iF K_FF^-1 K_Fi (column-major nm x nm) */
-    for (PetscInt c = 0; c < nm; c++)
-      for (PetscInt r = 0; r < nm; r++) Keff[c * nm + r] = hb->K[(nb + r) * n + nb + c];
-    if (nf) {
-      for (PetscInt c = 0; c < nf; c++)
-        for (PetscInt r = 0; r < nf; r++) KFF[c * nf + r] = hb->K[free_rows[r] * n + free_rows[c]];
-      for (PetscInt c = 0; c < nm; c++)
-        for (PetscInt r = 0; r < nf; r++) KFi[c * nf + r] = hb->K[free_rows[r] * n + nb + c];
-      PetscCall(PetscBLASIntCast(nf, &bf));
-      PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bf, &bn, KFF, &bf, piv, KFi, &bf, &info));
-      PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular boundary stiffness in the stability analysis");
-      for (PetscInt c = 0; c < nm; c++)
-        for (PetscInt r = 0; r < nm; r++) {
-          PetscReal s = 0;
-          for (PetscInt l = 0; l < nf; l++) s += hb->K[(nb + r) * n + free_rows[l]] * KFi[c * nf + l];
-          Keff[c * nm + r] -= s;
+  for (PetscInt j = 0; j < nc; j++) state[j] = hb->d_t[j * N];
+  for (PetscInt k = 0; k < N; k++) {
+    PetscInt ncut = 0, kn = (k + 1) % N;
+    for (PetscInt j = 0; j < nc; j++) {
+      if (hb->d_t[j * N + k] == hb->d_t[j * N + kn]) continue;
+      {
+        PetscReal p = hb->preload ? hb->preload[j] : 0, a = hb->r_t[j * N + k] - hb->eps[j] * hb->g_t[j * N + k] + p,
+                  b = hb->r_t[j * N + kn] - hb->eps[j] * hb->g_t[j * N + kn] + p, sfrac = a != b ? a / (a - b) : 0.5;
+        PetscInt  c = ncut++;
+        sfrac = PetscClipInterval(sfrac, 0, 1);
+        /* insertion in order of the crossing */
+        while (c > 0 && cut[c - 1] > sfrac) {
+          cut[c] = cut[c - 1];
+          who[c] = who[c - 1];
+          c--;
         }
-    }
-    /* A = [0 I; -M^-1 K_eff, -M^-1 D] */
-    for (PetscInt c = 0; c < nm; c++)
-      for (PetscInt r = 0; r < nm; r++) Minv[c * nm + r] = hb->Mass[(nb + r) * n + nb + c];
-    for (PetscInt i = 0; i < k2 * k2; i++) A[i] = 0;
-    for (PetscInt c = 0; c < nm; c++)
-      for (PetscInt r = 0; r < nm; r++) {
-        T[c * nm + r]           = Keff[c * nm + r];
-        T[(nm + c) * nm + r]    = hb->D[(nb + r) * n + nb + c];
-      }
-    {
-      PetscBLASInt nrhs = 2 * bn;
-      PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &nrhs, Minv, &bn, piv, T, &bn, &info));
-      PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular inner mass matrix in the stability analysis");
-    }
-    for (PetscInt c = 0; c < nm; c++) {
-      A[(nm + c) * k2 + c] = 1;
-      for (PetscInt r = 0; r < nm; r++) {
-        A[c * k2 + nm + r]        = -T[c * nm + r];
-        A[(nm + c) * k2 + nm + r] = -T[(nm + c) * nm + r];
+        cut[c] = sfrac;
+        who[c] = j;
       }
     }
-    PetscCall(VIExpm(k2, A, run * dt, E));
-    VIMatMul(k2, E, Mon, T);
-    PetscCall(PetscArraycpy(Mon, T, k2 * k2));
-    k += run;
+    cut[ncut] = 1;
+    for (PetscInt c = 0; c <= ncut; c++) {
+      PetscReal len = (cut[c] - (c ? cut[c - 1] : 0)) * dt;
+      if (len > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, len, Mon));
+      if (c < ncut) state[who[c]] = hb->d_t[who[c] * N + kn];
+    }
   }
+  PetscCall(PetscFree2(cut, who));
+  PetscCall(PetscBLASIntCast(k2, &bk));
   PetscCall(PetscBLASIntCast(8 * k2, &lwork));
-  {
-    PetscBLASInt one = 1;
-    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, Mon, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
-  }
+  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, Mon, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
   PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
   for (PetscInt i = 0; i < k2; i++) *mu_max = PetscMax(*mu_max, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
   *computed = PETSC_TRUE;
-  PetscCall(PetscFree6(A, E, Mon, T, Minv, Keff));
-  PetscCall(PetscFree6(KFF, KFi, wr, wi, work, free_rows));
-  PetscCall(PetscFree(piv));
+  PetscCall(PetscFree6(w.A, w.E, w.T, w.Minv, w.Keff, w.KFF));
+  PetscCall(PetscFree3(w.KFi, w.free_rows, w.piv));
+  PetscCall(PetscFree5(Mon, wr, wi, work, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -151,6 +151,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-hb_target_it", VI_OPTION_INT, NULL},
     {"-hb_condense", VI_OPTION_BOOL, NULL},
     {"-hb_stability", VI_OPTION_BOOL, NULL},
+    {"-hb_fold_tol", VI_OPTION_REAL, NULL},
     {"-hb_output", VI_OPTION_STRING, NULL},
     /* read by SLEPc, PETSc and MUMPS under vicms's prefixes (eigensolvers, their spectral transforms, the partitioner) */
     {"-modes_eps_*", VI_OPTION_PASS, NULL},

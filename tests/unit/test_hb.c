@@ -178,7 +178,7 @@ static PetscErrorCode CaseLinear(MPI_Comm comm)
       err = PetscMax(err, PetscAbsReal(br->amplitude[k * br->nout] - amp) / amp);
       errmax = PetscMax(errmax, err);
       PetscCall(PetscInfo(NULL, "point %" PetscInt_FMT " %g Hz err %g amp %g its %" PetscInt_FMT "\n", k, (double)br->frequency_hz[k], (double)err, (double)amp, br->iterations[k]));
-      PetscCheck(br->stable[k] == (massless ? 1 : -1), comm, PETSC_ERR_PLIB, "linear point %" PetscInt_FMT ": stability %" PetscInt_FMT, k, br->stable[k]);
+      PetscCheck(br->stable[k] == (massless ? 1 : -1), comm, PETSC_ERR_PLIB, "linear point %" PetscInt_FMT ": stability %" PetscInt_FMT " (largest multiplier modulus %g)", k, br->stable[k], (double)br->multiplier[k]);
       PetscCheck(br->closed_fraction[k] == 0, comm, PETSC_ERR_PLIB, "linear point %" PetscInt_FMT ": contact closed", k);
     }
     PetscCheck(errmax <= 1e-10, comm, PETSC_ERR_PLIB, "linear branch (variant %" PetscInt_FMT "): relative error %g > 1e-10", variant, (double)errmax);
