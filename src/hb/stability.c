@@ -127,7 +127,7 @@ static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscR
 PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, k2 = 2 * nm;
-  PetscReal     *Mon, *wr, *wi, *work, *cut, *state, dt = 2 * PETSC_PI / omega / N;
+  PetscReal     *Mon, *wr, *wi, *work, *cut, *state, dt = 2 * PETSC_PI / omega / N, held = 0;
   PetscInt      *who;
   PetscBLASInt   bk, info, lwork, one = 1;
   VIFloquetWork  w;
@@ -170,12 +170,17 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
       }
     }
     cut[ncut] = 1;
+    /* the time in the current state accumulates; one exponential per state held, not per sample */
     for (PetscInt c = 0; c <= ncut; c++) {
-      PetscReal len = (cut[c] - (c ? cut[c - 1] : 0)) * dt;
-      if (len > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, len, Mon));
-      if (c < ncut) state[who[c]] = hb->d_t[who[c] * N + kn];
+      held += (cut[c] - (c ? cut[c - 1] : 0)) * dt;
+      if (c < ncut) {
+        if (held > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
+        held             = 0;
+        state[who[c]] = hb->d_t[who[c] * N + kn];
+      }
     }
   }
+  if (held > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
   PetscCall(PetscFree2(cut, who));
   PetscCall(PetscBLASIntCast(k2, &bk));
   PetscCall(PetscBLASIntCast(8 * k2, &lwork));
