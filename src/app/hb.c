@@ -134,7 +134,8 @@ PetscErrorCode VIAppHB(MPI_Comm comm)
   if (help) {
     ierr = VISystemSetFromOptions(sys);
     if (!ierr) ierr = VIHBSetFromOptions(hb);
-  } else ierr = VIAppHBRun(comm, rom, sys, hb, rom_file, results, output);
+  } else
+    ierr = VIAppHBRun(comm, rom, sys, hb, rom_file, results, output);
   PetscCall(VIHBDestroy(&hb));
   PetscCall(VISystemDestroy(&sys));
   PetscCall(VIROMDestroy(&rom));

@@ -16,7 +16,7 @@ PetscErrorCode VIHBAFTCreate(PetscInt H, PetscInt N, VIHBAFT *aft)
   PetscCall(PetscMalloc2(aft->nh * N, &aft->basis, aft->nh, &aft->weight));
   for (PetscInt k = 0; k < N; k++) {
     PetscReal theta = 2 * PETSC_PI * (PetscReal)k / (PetscReal)N;
-    aft->basis[k] = 1;
+    aft->basis[k]   = 1;
     for (PetscInt h = 1; h <= H; h++) {
       aft->basis[(2 * h - 1) * N + k] = PetscCosReal(h * theta);
       aft->basis[(2 * h) * N + k]     = PetscSinReal(h * theta);
@@ -46,7 +46,7 @@ PetscErrorCode VIHBAFTDestroy(VIHBAFT *aft)
    above H (N >= 2H + 1, so no Nyquist term), through FFTW's unnormalized c2r */
 void VIHBAFTToTime(VIHBAFT *aft, const PetscReal coef[], PetscInt s, PetscReal samples[])
 {
-  double (*z)[2] = (double (*)[2])aft->z; /* fftw_complex is C99 complex here: its documented layout, re and im */
+  double(*z)[2] = (double(*)[2])aft->z; /* fftw_complex is C99 complex here: its documented layout, re and im */
   for (PetscInt h = 0; h <= aft->N / 2; h++) z[h][0] = z[h][1] = 0;
   z[0][0] = coef[0];
   for (PetscInt h = 1; h <= aft->H; h++) {
@@ -61,7 +61,7 @@ void VIHBAFTToTime(VIHBAFT *aft, const PetscReal coef[], PetscInt s, PetscReal s
 void VIHBAFTToFreq(VIHBAFT *aft, const PetscReal samples[], PetscReal coef[], PetscInt s)
 {
   const PetscReal w = 2.0 / aft->N;
-  double (*z)[2]    = (double (*)[2])aft->z;
+  double(*z)[2]     = (double(*)[2])aft->z;
   for (PetscInt k = 0; k < aft->N; k++) aft->t[k] = samples[k];
   fftw_execute(aft->to_freq);
   coef[0] = z[0][0] / aft->N;

@@ -38,7 +38,7 @@ static PetscReal VIHBNormInf(PetscInt k, const PetscReal x[])
 
 PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations)
 {
-  const PetscInt M = hb->M;
+  const PetscInt M     = hb->M;
   PetscReal      omega = 2 * PETSC_PI * f, step = PETSC_MAX_REAL, rnorm, r2, *dX, *X0;
   PetscBool      ok;
 
@@ -72,8 +72,8 @@ PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *i
     PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, NULL));
     rnorm = VIHBNormInf(M, hb->R);
     step  = lambda * VIHBNormInf(M, dX) / PetscMax(VIHBNormInf(M, hb->X), 1e-300);
-    PetscCall(PetscInfo(NULL, "hb: %g Hz, Newton %" PetscInt_FMT ": residual %g (tolerance %g), step %g (damping %g)\n", (double)f, it + 1, (double)rnorm,
-                        (double)(hb->tol * hb->f_scale), (double)step, (double)lambda));
+    PetscCall(PetscInfo(NULL, "hb: %g Hz, Newton %" PetscInt_FMT ": residual %g (tolerance %g), step %g (damping %g)\n", (double)f, it + 1,
+                        (double)rnorm, (double)(hb->tol * hb->f_scale), (double)step, (double)lambda));
   }
   hb->have_solution = *converged;
   PetscCall(PetscFree2(dX, X0));
@@ -111,8 +111,8 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   PetscFunctionBeginUser;
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
   if (br->np == hb->cap) {
-    PetscInt    cap = PetscMax(64, 2 * hb->cap);
-    VIHBBranch  nb  = *br;
+    PetscInt   cap = PetscMax(64, 2 * hb->cap);
+    VIHBBranch nb  = *br;
     PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc3(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
@@ -157,7 +157,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
     VIHBAFTToTime(&hb->aft, hc, 1, y);
     {
       PetscInt  ilo = 0, ihi = 0;
-      PetscReal sp  = 2 * PETSC_PI / N;
+      PetscReal sp = 2 * PETSC_PI / N;
       for (PetscInt t = 0; t < N; t++) {
         if (y[t] < y[ilo]) ilo = t;
         if (y[t] > y[ihi]) ihi = t;
@@ -266,24 +266,26 @@ static PetscErrorCode VIHBFilterFolds(VIHB hb)
 
 PetscErrorCode VIHBContinue(VIHB hb)
 {
-  const PetscInt M = hb->M, K = M + 1;
-  const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0], hi = 2 * PETSC_PI * hb->freq_range[1];
-  PetscReal      *t, *tn, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
-  PetscBool       conv, ok;
-  PetscInt        its;
-  PetscReal       step;
-  VIHBBranch     *br = &hb->branch;
+  const PetscInt  M = hb->M, K = M + 1;
+  const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0],
+                  hi = 2 * PETSC_PI * hb->freq_range[1];
+  PetscReal  *t, *tn, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
+  PetscBool   conv, ok;
+  PetscInt    its;
+  PetscReal   step;
+  VIHBBranch *br = &hb->branch;
 
   PetscFunctionBeginUser;
   PetscCall(VIHBSetUp(hb));
-  br->np      = 0;
-  br->failed  = PETSC_FALSE;
+  br->np         = 0;
+  br->failed     = PETSC_FALSE;
   br->message[0] = 0;
   PetscCall(VIHBSolve(hb, hb->f_start, &conv, &its));
   if (!conv) {
     br->failed = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations",
-                            (double)hb->f_start, hb->max_it));
+    PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                            "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations", (double)hb->f_start,
+                            hb->max_it));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   omega = 2 * PETSC_PI * hb->f_start;
@@ -375,7 +377,7 @@ PetscErrorCode VIHBContinue(VIHB hb)
     PetscCall(PetscArraycpy(t, rhs, K));
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
-    ds = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));
+    ds   = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));
     if (omega > hi * (1 + 1e-12) || omega < lo * (1 - 1e-12)) break;
   }
   PetscCall(VIHBFilterFolds(hb));

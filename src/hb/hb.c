@@ -44,16 +44,19 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscFunctionBeginUser;
   PetscOptionsBegin(hb->comm, NULL, "Harmonic balance (vicms hb)", "VIHB");
   PetscCall(PetscOptionsInt("-hb_harmonics", "Harmonics H of the truncated Fourier series (seed 000 Eq. A.1)", "", hb->H, &hb->H, NULL));
-  PetscCall(PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N,
-                            NULL));
-  PetscCall(PetscOptionsReal("-hb_eps_dl", "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate)",
-                             "", hb->eps_dl, &hb->eps_dl, NULL));
-  PetscCall(PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
-  PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections, (PetscEnum)hb->direction,
-                             (PetscEnum *)&hb->direction, NULL));
-  PetscCall(PetscOptionsReal("-hb_start", "Frequency (Hz) of the first point (default f0 up, f1 down)", "", hb->f_start, &hb->f_start, &hb->has_start));
-  PetscCall(PetscOptionsReal("-hb_step", "Initial pseudo-arclength step (scaled unknowns: frequency by the range, harmonics by the first solution)", "",
-                             hb->step, &hb->step, NULL));
+  PetscCall(
+      PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N, NULL));
+  PetscCall(PetscOptionsReal("-hb_eps_dl",
+                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate)", "",
+                             hb->eps_dl, &hb->eps_dl, NULL));
+  PetscCall(
+      PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
+  PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections,
+                             (PetscEnum)hb->direction, (PetscEnum *)&hb->direction, NULL));
+  PetscCall(
+      PetscOptionsReal("-hb_start", "Frequency (Hz) of the first point (default f0 up, f1 down)", "", hb->f_start, &hb->f_start, &hb->has_start));
+  PetscCall(PetscOptionsReal("-hb_step", "Initial pseudo-arclength step (scaled unknowns: frequency by the range, harmonics by the first solution)",
+                             "", hb->step, &hb->step, NULL));
   PetscCall(PetscOptionsReal("-hb_step_min", "Smallest step: the continuation fails below it", "", hb->step_min, &hb->step_min, NULL));
   PetscCall(PetscOptionsReal("-hb_step_max", "Largest step", "", hb->step_max, &hb->step_max, NULL));
   PetscCall(PetscOptionsReal("-hb_max_freq_step", "Largest frequency change (Hz) between two points (0: 1/50 of the range)", "", hb->max_freq_step,
@@ -62,7 +65,8 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(PetscOptionsReal("-hb_tol", "Newton tolerance: largest residual relative to the largest force harmonic", "", hb->tol, &hb->tol, NULL));
   PetscCall(PetscOptionsInt("-hb_max_it", "Most Newton iterations per point", "", hb->max_it, &hb->max_it, NULL));
   PetscCall(PetscOptionsInt("-hb_target_it", "Newton iterations per point the step control aims at", "", hb->target_it, &hb->target_it, NULL));
-  PetscCall(PetscOptionsBool("-hb_condense", "Condense the linear inner coordinates onto the contact harmonics", "", hb->condense, &hb->condense, NULL));
+  PetscCall(
+      PetscOptionsBool("-hb_condense", "Condense the linear inner coordinates onto the contact harmonics", "", hb->condense, &hb->condense, NULL));
   PetscCall(PetscOptionsReal("-hb_fold_tol",
                              "Turning points closer than this (relative) in frequency are zig-zags of the sampled contact law, not reported", "",
                              hb->fold_tol, &hb->fold_tol, NULL));
@@ -129,7 +133,8 @@ static PetscErrorCode VIHBSampleCase(VIHB hb, PetscReal f)
       PetscCall(VISystemEvaluateGaps(hb->sys, t, hb->work, rate));
       for (PetscInt j = 0; j < nc; j++) {
         PetscReal s = hb->G0[j];
-        for (PetscInt h = 1; h <= hb->H; h++) s += hb->G0[(2 * h - 1) * nc + j] * PetscCosReal(h * th) + hb->G0[2 * h * nc + j] * PetscSinReal(h * th);
+        for (PetscInt h = 1; h <= hb->H; h++)
+          s += hb->G0[(2 * h - 1) * nc + j] * PetscCosReal(h * th) + hb->G0[2 * h * nc + j] * PetscSinReal(h * th);
         gmax = PetscMax(gmax, PetscAbsReal(hb->work[j]));
         gerr = PetscMax(gerr, PetscAbsReal(hb->work[j] - s));
       }
@@ -138,7 +143,8 @@ static PetscErrorCode VIHBSampleCase(VIHB hb, PetscReal f)
   (void)nh;
   PetscCall(PetscFree5(ft, gt, rate, coef, chk));
   PetscCheck(ferr <= 1e-8 * fmax, hb->comm, PETSC_ERR_USER_INPUT,
-             "hb: the case's force is not a Fourier series of H = %" PetscInt_FMT " harmonics of the period 1/%g s of its harmonic load (error %g of %g "
+             "hb: the case's force is not a Fourier series of H = %" PetscInt_FMT
+             " harmonics of the period 1/%g s of its harmonic load (error %g of %g "
              "between samples): every load must be constant or harmonic with the same frequency",
              hb->H, (double)f, (double)ferr, (double)fmax);
   PetscCheck(gerr <= 1e-8 * PetscMax(gmax, 1e-300) || gerr == 0, hb->comm, PETSC_ERR_USER_INPUT,
@@ -164,7 +170,8 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   PetscCheck(hb->sys, hb->comm, PETSC_ERR_ORDER, "Call VIHBSetSystem() first");
   PetscCall(VISystemGetROM(hb->sys, &hb->rom));
   PetscCall(VIROMGetNumLoads(hb->rom, &nloads));
-  PetscCheck(nloads > 0, hb->comm, PETSC_ERR_USER_INPUT, "hb: the ROM has no loads: harmonic balance needs a harmonic load (ROM dataset loads/<name>)");
+  PetscCheck(nloads > 0, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: the ROM has no loads: harmonic balance needs a harmonic load (ROM dataset loads/<name>)");
   PetscCall(VISystemGetLoadFrequency(hb->sys, 0, &f, &type));
   PetscCheck(type == VI_EXCITE_HARMONIC, hb->comm, PETSC_ERR_USER_INPUT,
              "hb: the case has no harmonic load (its first load with a frequency is %s): give -case_loads NAME -load_NAME_type harmonic",
@@ -199,13 +206,15 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   hb->m  = hb->condense ? hb->nb : hb->n;
   hb->M  = hb->m * hb->nh;
   PetscCall(VIHBAFTCreate(hb->H, hb->N, &hb->aft));
-  PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh, &hb->C));
+  PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh,
+                         &hb->C));
   PetscCall(PetscCalloc5(hb->M + 1, &hb->X, hb->M + 1, &hb->R, (hb->M + 1) * (hb->M + 1), &hb->J, hb->M + 1, &hb->Romega, hb->n * hb->nh, &hb->q));
   PetscCall(PetscCalloc4(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
                          PetscMax(hb->nc, 1) * hb->N, &hb->d_t));
   PetscCall(VIHBSampleCase(hb, f));
-  PetscCall(PetscInfo(NULL, "hb: n = %" PetscInt_FMT ", %" PetscInt_FMT " contacts, H = %" PetscInt_FMT ", N = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns\n",
-                      hb->n, hb->nc, hb->H, hb->N, hb->M));
+  PetscCall(PetscInfo(
+      NULL, "hb: n = %" PetscInt_FMT ", %" PetscInt_FMT " contacts, H = %" PetscInt_FMT ", N = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns\n",
+      hb->n, hb->nc, hb->H, hb->N, hb->M));
   hb->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

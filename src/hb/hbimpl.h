@@ -10,11 +10,11 @@
 /* Alternating frequency-time transforms on N samples theta_k = 2 pi k / N (seed 000 Eqs. A.5, A.7). */
 typedef struct {
   PetscInt      H, N, nh;
-  double       *t;       /* N samples */
-  fftw_complex *z;       /* N / 2 + 1 coefficients */
+  double       *t; /* N samples */
+  fftw_complex *z; /* N / 2 + 1 coefficients */
   fftw_plan     to_time, to_freq;
-  PetscReal    *basis;   /* nh x N: phi_c(theta_k) */
-  PetscReal    *weight;  /* nh: 1/N for c = 0, 2/N else (the projection of samples onto phi_c) */
+  PetscReal    *basis;  /* nh x N: phi_c(theta_k) */
+  PetscReal    *weight; /* nh: 1/N for c = 0, 2/N else (the projection of samples onto phi_c) */
 } VIHBAFT;
 
 PETSC_INTERN PetscErrorCode VIHBAFTCreate(PetscInt H, PetscInt N, VIHBAFT *aft);
@@ -46,18 +46,18 @@ struct _p_VIHB {
   const PetscInt  *dims;
   PetscInt        *offsets;
   const PetscReal *mu, *preload;
-  PetscReal       *eps;  /* nc: dynamic Lagrangian parameter per contact */
-  PetscReal       *F;    /* n x nh: force harmonics, entry c * n + i */
-  PetscReal       *G0;   /* nc x nh: imposed gap harmonics, entry c * nc + j */
+  PetscReal       *eps; /* nc: dynamic Lagrangian parameter per contact */
+  PetscReal       *F;   /* n x nh: force harmonics, entry c * n + i */
+  PetscReal       *G0;  /* nc x nh: imposed gap harmonics, entry c * nc + j */
   PetscReal        f_scale;
   VIHBAFT          aft;
 
   /* operators at Omega: per harmonic h the dynamic stiffness S(h) = K - (h Omega)^2 M + i h Omega D in real form on
      [a; b] (p n, p = 1 for h = 0, else 2; column-major), its condensed form L (p m) and condensed force Fc (p m); for the
      condensation the LU factors of S_II with pivots, S_IB and S_BI */
-  PetscReal     omega;
-  PetscBool     have_omega;
-  PetscReal   **S, **L, **Fc, **Sii, **Sib, **Sbi;
+  PetscReal      omega;
+  PetscBool      have_omega;
+  PetscReal    **S, **L, **Fc, **Sii, **Sib, **Sbi;
   PetscBLASInt **piv;
 
   /* state and work */

@@ -73,7 +73,8 @@ PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega)
     for (PetscInt h = 0; h <= hb->H; h++) {
       PetscInt p = h ? 2 : 1, P = p * n;
       PetscCall(PetscMalloc3(P * P, &hb->S[h], p * m * p * m, &hb->L[h], p * m, &hb->Fc[h]));
-      PetscCall(PetscMalloc4(p * nm * p * nm, &hb->Sii[h], p * nm * p * nb, &hb->Sib[h], p * nb * p * nm, &hb->Sbi[h], PetscMax(p * nm, 1), &hb->piv[h]));
+      PetscCall(
+          PetscMalloc4(p * nm * p * nm, &hb->Sii[h], p * nm * p * nb, &hb->Sib[h], p * nb * p * nm, &hb->Sbi[h], PetscMax(p * nm, 1), &hb->piv[h]));
     }
   }
   for (PetscInt h = 0; h <= hb->H; h++) {
@@ -90,7 +91,7 @@ PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega)
     /* Eq. (A.2) with the inner rows solved: L = S_BB - S_BI S_II^-1 S_IB, Fc = F_B - S_BI S_II^-1 F_I */
     {
       PetscReal   *Sii = hb->Sii[h], *Sib = hb->Sib[h], *Sbi = hb->Sbi[h], *fi;
-      PetscBLASInt bpi, bpb, one = 1, info;
+      PetscBLASInt bpi, bpb, one                             = 1, info;
       for (PetscInt c = 0; c < pi; c++) {
         PetscInt jc = VIHBIndex(hb, p, c, PETSC_TRUE);
         for (PetscInt r = 0; r < pi; r++) Sii[c * pi + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_TRUE)];
@@ -120,10 +121,11 @@ PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega)
         for (PetscInt r = 0; r < pb; r++) {
           PetscReal s = 0;
           for (PetscInt k = 0; k < pi; k++) s += Sbi[k * pb + r] * fi[c * pi + k];
-          if (c < pb) L[c * pb + r] -= s;
-          else Fc[r] -= s;
+          if (c < pb)
+            L[c * pb + r] -= s;
+          else
+            Fc[r] -= s;
         }
-      (void)one;
       PetscCall(PetscFree(fi));
     }
   }
@@ -194,7 +196,7 @@ PetscErrorCode VIHBLinearResidual(VIHB hb, const PetscReal X[], PetscReal R[], P
     } else {
       /* r_b = S_BB x + S_BI y - F_B with y = S_II^-1 (F_I - S_IB x): dr_b/dOmega = (S' z)_B + S_BI y', y' = -S_II^-1 (S' z)_I, z = (x, y) */
       const PetscInt pi = p * hb->nm, pb = p * nb;
-      PetscBLASInt   bpi, one = 1, info;
+      PetscBLASInt   bpi, one            = 1, info;
       PetscCall(VIHBInner(hb, h, x, y));
       for (PetscInt k = 0; k < pb; k++) z[VIHBIndex(hb, p, k, PETSC_FALSE)] = x[k];
       for (PetscInt k = 0; k < pi; k++) z[VIHBIndex(hb, p, k, PETSC_TRUE)] = y[k];

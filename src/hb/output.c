@@ -3,7 +3,7 @@
 
 PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
 {
-  const VIHBBranch *br = &hb->branch;
+  const VIHBBranch *br   = &hb->branch;
   const char       *name = "";
 
   PetscFunctionBeginUser;
@@ -14,7 +14,7 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
                         "closed", "force_max", "its", "stability", "note"));
   for (PetscInt k = 0; k < br->np; k++) {
     PetscReal   closed = 0, fmax = 0, a = 0, lo = 0, hi = 0, mean = 0;
-    const char *st = br->stable[k] == 1 ? "stable" : br->stable[k] == 0 ? "unstable" : "-";
+    const char *st       = br->stable[k] == 1 ? "stable" : br->stable[k] == 0 ? "unstable" : "-";
     char        note[64] = "";
     for (PetscInt j = 0; j < br->nc; j++) {
       closed = PetscMax(closed, br->closed_fraction[k * br->nc + j]);
@@ -29,8 +29,8 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
     if (br->kind[k] & VI_HB_POINT_TURNING) PetscCall(PetscStrlcat(note, "turning point ", sizeof(note)));
     if (br->kind[k] & VI_HB_POINT_STABILITY) PetscCall(PetscStrlcat(note, "stability change", sizeof(note)));
     PetscCall(PetscPrintf(hb->comm, "  %5" PetscInt_FMT " %14.8g %13.6e %13.6e %13.6e %13.6e %7.3f %12.5e %4" PetscInt_FMT " %9s %s\n", k,
-                          (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)fmax, br->iterations[k],
-                          st, note));
+                          (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)fmax,
+                          br->iterations[k], st, note));
   }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -120,8 +120,11 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
                             nout ? (double)amp[k * nout] : 0.0));
     }
   if (np && nout)
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    largest amplitude of %s: %.6g at %.8g Hz (%s)\n", first ? first : "output 0", (double)amp[kmax * nout],
-                          (double)f[kmax], stable[kmax] == 1 ? "stable" : stable[kmax] == 0 ? "unstable" : "stability not computed"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    largest amplitude of %s: %.6g at %.8g Hz (%s)\n", first ? first : "output 0",
+                          (double)amp[kmax * nout], (double)f[kmax],
+                          stable[kmax] == 1   ? "stable"
+                          : stable[kmax] == 0 ? "unstable"
+                                              : "stability not computed"));
   PetscCall(PetscFree(outputs));
   PetscCall(PetscFree(message));
   PetscCall(PetscFree(f));

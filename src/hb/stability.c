@@ -93,9 +93,9 @@ static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscR
   /* A = [0 I; -M^-1 K_eff, -M^-1 D] */
   for (PetscInt c = 0; c < nm; c++)
     for (PetscInt r = 0; r < nm; r++) {
-      w->Minv[c * nm + r]       = hb->Mass[(nb + r) * n + nb + c];
-      w->T[c * nm + r]          = w->Keff[c * nm + r];
-      w->T[(nm + c) * nm + r]   = hb->D[(nb + r) * n + nb + c];
+      w->Minv[c * nm + r]     = hb->Mass[(nb + r) * n + nb + c];
+      w->T[c * nm + r]        = w->Keff[c * nm + r];
+      w->T[(nm + c) * nm + r] = hb->D[(nb + r) * n + nb + c];
     }
   {
     PetscBLASInt nrhs = 2 * bn;
@@ -157,8 +157,8 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
       {
         PetscReal p = hb->preload ? hb->preload[j] : 0, a = hb->r_t[j * N + k] - hb->eps[j] * hb->g_t[j * N + k] + p,
                   b = hb->r_t[j * N + kn] - hb->eps[j] * hb->g_t[j * N + kn] + p, sfrac = a != b ? a / (a - b) : 0.5;
-        PetscInt  c = ncut++;
-        sfrac = PetscClipInterval(sfrac, 0, 1);
+        PetscInt c = ncut++;
+        sfrac      = PetscClipInterval(sfrac, 0, 1);
         /* insertion in order of the crossing */
         while (c > 0 && cut[c - 1] > sfrac) {
           cut[c] = cut[c - 1];
@@ -175,7 +175,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
       held += (cut[c] - (c ? cut[c - 1] : 0)) * dt;
       if (c < ncut) {
         if (held > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
-        held             = 0;
+        held          = 0;
         state[who[c]] = hb->d_t[who[c] * N + kn];
       }
     }

@@ -45,7 +45,7 @@ static PetscErrorCode BuildChain(MPI_Comm comm, PetscInt nm, PetscBool massless,
   ci.dim      = 1;
   ci.node_id  = 1;
   ci.frame[0] = ci.frame[4] = ci.frame[8] = 1;
-  ci.area     = 1;
+  ci.area                                 = 1;
   PetscCall(VIROMSetContacts(*rom, 1, &ci));
   PetscCall(PetscCalloc2(n, &f, n, &o));
   f[n - 1] = 1;
@@ -82,7 +82,7 @@ static PetscErrorCode BuildStop(MPI_Comm comm, VIROM *rom)
   ci.dim      = 1;
   ci.node_id  = 1;
   ci.frame[0] = ci.frame[4] = ci.frame[8] = 1;
-  ci.area     = 1;
+  ci.area                                 = 1;
   PetscCall(VIROMSetContacts(*rom, 1, &ci));
   PetscCall(PetscCalloc2(2, &f, 2, &o));
   f[1] = 1;
@@ -110,10 +110,10 @@ static PetscErrorCode DirectFRF(VIROM rom, PetscReal W, const PetscReal f[], Pet
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < n; j++) {
       PetscReal ar = K[i * n + j] - W * W * M[i * n + j], ai = W * D[i * n + j];
-      A[j * 2 * n + i]             = ar;
-      A[(n + j) * 2 * n + n + i]   = ar;
-      A[(n + j) * 2 * n + i]       = -ai;
-      A[j * 2 * n + n + i]         = ai;
+      A[j * 2 * n + i]           = ar;
+      A[(n + j) * 2 * n + n + i] = ar;
+      A[(n + j) * 2 * n + i]     = -ai;
+      A[j * 2 * n + n + i]       = ai;
     }
   for (PetscInt i = 0; i < n; i++) b[i] = f[i];
   PetscCall(PetscBLASIntCast(2 * n, &bn));
@@ -175,13 +175,17 @@ static PetscErrorCode CaseLinear(MPI_Comm comm)
       err = PetscMax(PetscAbsReal(hc[1] - zr[4]), PetscAbsReal(hc[2] + zi[4])) / amp;
       for (PetscInt c = 0; c < br->nh; c++)
         if (c != 1 && c != 2) err = PetscMax(err, PetscAbsReal(hc[c]) / amp);
-      err = PetscMax(err, PetscAbsReal(br->amplitude[k * br->nout] - amp) / amp);
+      err    = PetscMax(err, PetscAbsReal(br->amplitude[k * br->nout] - amp) / amp);
       errmax = PetscMax(errmax, err);
-      PetscCall(PetscInfo(NULL, "point %" PetscInt_FMT " %g Hz err %g amp %g its %" PetscInt_FMT "\n", k, (double)br->frequency_hz[k], (double)err, (double)amp, br->iterations[k]));
-      PetscCheck(br->stable[k] == (massless ? 1 : -1), comm, PETSC_ERR_PLIB, "linear point %" PetscInt_FMT ": stability %" PetscInt_FMT " (largest multiplier modulus %g)", k, br->stable[k], (double)br->multiplier[k]);
+      PetscCall(PetscInfo(NULL, "point %" PetscInt_FMT " %g Hz err %g amp %g its %" PetscInt_FMT "\n", k, (double)br->frequency_hz[k], (double)err,
+                          (double)amp, br->iterations[k]));
+      PetscCheck(br->stable[k] == (massless ? 1 : -1), comm, PETSC_ERR_PLIB,
+                 "linear point %" PetscInt_FMT ": stability %" PetscInt_FMT " (largest multiplier modulus %g)", k, br->stable[k],
+                 (double)br->multiplier[k]);
       PetscCheck(br->closed_fraction[k] == 0, comm, PETSC_ERR_PLIB, "linear point %" PetscInt_FMT ": contact closed", k);
     }
-    PetscCheck(errmax <= 1e-10, comm, PETSC_ERR_PLIB, "linear branch (variant %" PetscInt_FMT "): relative error %g > 1e-10", variant, (double)errmax);
+    PetscCheck(errmax <= 1e-10, comm, PETSC_ERR_PLIB, "linear branch (variant %" PetscInt_FMT "): relative error %g > 1e-10", variant,
+               (double)errmax);
     PetscCall(PetscPrintf(comm, "linear %s ROM, %s: %" PetscInt_FMT " points from %g to %g Hz, largest relative error %.2e (<= 1e-10)\n",
                           massless ? "massless" : "mass-carrying", condense ? "condensed" : "full", br->np, (double)br->frequency_hz[0],
                           (double)br->frequency_hz[br->np - 1], (double)errmax));
@@ -257,15 +261,18 @@ static PetscErrorCode CaseStop(MPI_Comm comm)
   for (PetscInt k = 0; k < br->np; k++) {
     PetscInt expect = (k < turning[0] || k >= turning[1]) ? 1 : 0;
     if (k == turning[0] || k == turning[0] - 1 || k == turning[1] || k == turning[1] - 1) continue;
-    PetscCheck(br->stable[k] == expect, comm, PETSC_ERR_PLIB, "stop branch point %" PetscInt_FMT " (%g Hz, amplitude %g): stability %" PetscInt_FMT ", expected %" PetscInt_FMT,
-               k, (double)br->frequency_hz[k], (double)br->amplitude[k], br->stable[k], expect);
+    PetscCheck(br->stable[k] == expect, comm, PETSC_ERR_PLIB,
+               "stop branch point %" PetscInt_FMT " (%g Hz, amplitude %g): stability %" PetscInt_FMT ", expected %" PetscInt_FMT, k,
+               (double)br->frequency_hz[k], (double)br->amplitude[k], br->stable[k], expect);
   }
   PetscCheck(nunstable >= 3, comm, PETSC_ERR_PLIB, "stop branch: only %" PetscInt_FMT " unstable points", nunstable);
   /* the stop keeps the peak well below the linear peak, 5 g0, and far above the gap g0 = 1 */
   PetscCheck(amax > 2 && amax < 4.5, comm, PETSC_ERR_PLIB, "stop branch: peak amplitude %g", (double)amax);
   PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPIU_REAL, MPI_MAX, comm));
   PetscCheck(all == sum, comm, PETSC_ERR_PLIB, "stop branch differs between ranks");
-  PetscCall(PetscPrintf(comm, "stop: %" PetscInt_FMT " points, turning points at %.6g Hz (amplitude %.6g) and %.6g Hz (amplitude %.6g), %" PetscInt_FMT " unstable points between, peak %.6g\n",
+  PetscCall(PetscPrintf(comm,
+                        "stop: %" PetscInt_FMT " points, turning points at %.6g Hz (amplitude %.6g) and %.6g Hz (amplitude %.6g), %" PetscInt_FMT
+                        " unstable points between, peak %.6g\n",
                         br->np, (double)br->frequency_hz[turning[0]], (double)br->amplitude[turning[0]], (double)br->frequency_hz[turning[1]],
                         (double)br->amplitude[turning[1]], nunstable, (double)amax));
   PetscCall(VIHBDestroy(&hb));
@@ -285,8 +292,10 @@ static PetscErrorCode CaseCondense(MPI_Comm comm)
   PetscFunctionBeginUser;
   for (PetscInt chain = 0; chain < 2; chain++) {
     VIROM rom;
-    if (chain) PetscCall(BuildChain(comm, 4, PETSC_TRUE, &rom));
-    else PetscCall(BuildStop(comm, &rom));
+    if (chain)
+      PetscCall(BuildChain(comm, 4, PETSC_TRUE, &rom));
+    else
+      PetscCall(BuildStop(comm, &rom));
     freq = chain ? 1.4 : 1.2;
     for (PetscInt s = 0; s < 4; s++) {
       PetscReal        qc[2048], diff = 0, scale = 0;
@@ -324,10 +333,10 @@ static PetscErrorCode CaseCondense(MPI_Comm comm)
         PetscCall(VISystemDestroy(&sys));
         PetscCall(PetscOptionsClear(NULL));
       }
-      PetscCheck(diff <= 1e-9 * scale, comm, PETSC_ERR_PLIB, "%s, H = %s: condensed and full harmonics differ by %g of %g", chain ? "chain" : "stop", Hs[s],
-                 (double)diff, (double)scale);
-      PetscCall(PetscPrintf(comm, "%s at %g Hz, H = %2s, N = %3s: first-harmonic amplitude %.8f; condensed - full: %.1e of %.3g\n", chain ? "chain" : "stop ",
-                            (double)freq, Hs[s], Ns[s], (double)amp[s], (double)diff, (double)scale));
+      PetscCheck(diff <= 1e-9 * scale, comm, PETSC_ERR_PLIB, "%s, H = %s: condensed and full harmonics differ by %g of %g", chain ? "chain" : "stop",
+                 Hs[s], (double)diff, (double)scale);
+      PetscCall(PetscPrintf(comm, "%s at %g Hz, H = %2s, N = %3s: first-harmonic amplitude %.8f; condensed - full: %.1e of %.3g\n",
+                            chain ? "chain" : "stop ", (double)freq, Hs[s], Ns[s], (double)amp[s], (double)diff, (double)scale));
     }
     /* convergence in H: H = 20 within 0.1 % of H = 40, H = 10 within 1 % (the non-smooth contact force converges slowly and not
        monotonically: the table is in docs/hb.md) */
@@ -341,15 +350,17 @@ static PetscErrorCode CaseCondense(MPI_Comm comm)
 /* Case "write_stop": write the stop oscillator's ROM file (-chain: the chain's) for the app tests. */
 static PetscErrorCode CaseWriteStop(MPI_Comm comm)
 {
-  VIROM rom;
-  char  path[PETSC_MAX_PATH_LEN] = "stop_rom.h5";
-  PetscBool chain = PETSC_FALSE;
+  VIROM     rom;
+  char      path[PETSC_MAX_PATH_LEN] = "stop_rom.h5";
+  PetscBool chain                    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-rom", path, sizeof(path), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-chain", &chain, NULL));
-  if (chain) PetscCall(BuildChain(comm, 4, PETSC_TRUE, &rom));
-  else PetscCall(BuildStop(comm, &rom));
+  if (chain)
+    PetscCall(BuildChain(comm, 4, PETSC_TRUE, &rom));
+  else
+    PetscCall(BuildStop(comm, &rom));
   PetscCall(VIROMWrite(rom, path));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
