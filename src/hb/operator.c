@@ -91,7 +91,7 @@ PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega)
     /* Eq. (A.2) with the inner rows solved: L = S_BB - S_BI S_II^-1 S_IB, Fc = F_B - S_BI S_II^-1 F_I */
     {
       PetscReal   *Sii = hb->Sii[h], *Sib = hb->Sib[h], *Sbi = hb->Sbi[h], *fi;
-      PetscBLASInt bpi, bpb, one                             = 1, info;
+      PetscBLASInt bpi, bpb, info;
       for (PetscInt c = 0; c < pi; c++) {
         PetscInt jc = VIHBIndex(hb, p, c, PETSC_TRUE);
         for (PetscInt r = 0; r < pi; r++) Sii[c * pi + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_TRUE)];
