@@ -75,7 +75,7 @@ typedef struct {
   PetscReal      stopped_time; /* the time level it stopped at */
   char           message[256]; /* why it failed */
   PetscLogDouble wall_time;
-  PetscLogDouble matvec_time; /* one dense n x n matrix-vector product with the ROM's K, timed at set-up: the unit of a step's cost */
+  PetscLogDouble matvec_time; /* one BLAS dgemv of n x n (the ROM's K), timed at set-up: the unit of a step's cost */
 } VIStepStats;
 
 typedef struct _p_VIStepper *VIStepper;

@@ -4,12 +4,13 @@
 
 typedef struct {
   PetscReal  *A;    /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
-  PetscReal  *B;    /* n x n: M - dt/2 D (symmetric variant) */
+  PetscReal  *B;    /* n x n: M - dt/2 D (symmetric variant), D + theta dt K (theta variant) */
+  PetscReal  *Kq;   /* n: K q of this rank's rows; D u (damping work) */
   PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
   PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
   PetscReal  *rhs, *f1, *qprev, *fprev;
   PetscBool  *active;
-  PetscBool   friction, first;
+  PetscBool   friction, first, damped;
   VIRowSplit  rows; /* rows of the n x n products over the case's group */
   VIActiveSet as;
 } VIMoreau;
@@ -28,9 +29,13 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
     if (st->variant == VI_MOREAU_SYMMETRIC) {
       mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];
       mo->B[i] = st->M[i] - 0.5 * dt * st->D[i];
-    } else
+    } else {
       mo->A[i] = st->M[i] + th * dt * st->D[i] + th * th * dt * dt * st->K[i];
+      mo->B[i] = st->D[i] + th * dt * st->K[i];
+    }
+    if (st->D[i] != 0) mo->damped = PETSC_TRUE;
   }
+  PetscCall(PetscCalloc1(n, &mo->Kq));
   PetscCall(VIInvertSPD(st->comm, n, mo->A, "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K)"));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++)
@@ -81,22 +86,20 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
     /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
-      PetscReal s = dt * f[i];
-      for (PetscInt j = 0; j < n; j++) s += mo->B[i * n + j] * mo->uh[j] - dt * st->K[i * n + j] * st->q[j];
-      mo->rhs[i] = s;
-    }
+    const PetscInt lo = mo->rows.lo, hi = mo->rows.hi;
+    VIMatVec(hi - lo, n, mo->B + lo * n, n, mo->uh, 0.0, mo->rhs + lo);
+    VIMatVec(hi - lo, n, st->K + lo * n, n, st->q, 0.0, mo->Kq + lo);
+    for (PetscInt i = lo; i < hi; i++) mo->rhs[i] += dt * (f[i] - mo->Kq[i]);
     PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
     VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
     PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
   } else {
     /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
+    const PetscInt lo = mo->rows.lo, hi = mo->rows.hi;
     PetscCall(VISystemEvaluateForce(sys, t + dt, mo->f1));
-    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
-      PetscReal s = (1 - th) * f[i] + th * mo->f1[i];
-      for (PetscInt j = 0; j < n; j++) s -= st->K[i * n + j] * st->q[j] + (st->D[i * n + j] + th * dt * st->K[i * n + j]) * mo->uh[j];
-      mo->rhs[i] = dt * s;
-    }
+    VIMatVec(hi - lo, n, mo->B + lo * n, n, mo->uh, 0.0, mo->rhs + lo);
+    VIMatVec(hi - lo, n, st->K + lo * n, n, st->q, 0.0, mo->Kq + lo);
+    for (PetscInt i = lo; i < hi; i++) mo->rhs[i] = dt * ((1 - th) * f[i] + th * mo->f1[i] - mo->Kq[i] - mo->rhs[i]);
     PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
     VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
     PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
@@ -130,27 +133,20 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     as->set.preload = as->preload;
     for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
     for (PetscInt b = 0; b < as->nrows; b++) {
-      PetscInt  row   = as->rows[b];
-      PetscReal P     = as->x[b];
-      st->lambda[row] = P / dt; /* mean contact force over the step */
-      for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->A[i * n + row] * P;
+      const PetscInt   row = as->rows[b];
+      const PetscReal  P   = as->x[b], *col = mo->A + row * n; /* A is exactly symmetric: its rows are its columns */
+      st->lambda[row]      = P / dt;                            /* mean contact force over the step */
+      for (PetscInt i = 0; i < n; i++) mo->unew[i] += col[i] * P;
     }
   }
   /* level k: velocity estimate, and the energy terms of the interval around it (discrete energy identity of the scheme) */
   for (PetscInt i = 0; i < n; i++) st->u[i] = sym ? 0.5 * (mo->uh[i] + mo->unew[i]) : mo->uh[i];
   {
-    const PetscReal *um = sym ? st->u : NULL;
-    for (PetscInt i = 0; i < n && sym; i++) {
-      PetscReal Du = 0;
-      for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * um[j];
-      st->energy.damping_dissipation += dt * um[i] * Du;
-    }
-    if (!sym) {
-      for (PetscInt i = 0; i < n; i++) {
-        PetscReal Du = 0, ut_i = (1 - th) * mo->uh[i] + th * mo->unew[i];
-        for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * ((1 - th) * mo->uh[j] + th * mo->unew[j]);
-        st->energy.damping_dissipation += dt * ut_i * Du;
-      }
+    /* damping work with the velocity of the interval: the midpoint (symmetric) or u^{k+theta} (theta), in rhs */
+    if (mo->damped) {
+      for (PetscInt i = 0; i < n; i++) mo->rhs[i] = sym ? st->u[i] : (1 - th) * mo->uh[i] + th * mo->unew[i];
+      VIMatVec(n, n, st->D, n, mo->rhs, 0.0, mo->Kq);
+      for (PetscInt i = 0; i < n; i++) st->energy.damping_dissipation += dt * mo->rhs[i] * mo->Kq[i];
     }
     for (PetscInt j = 0; j < nc; j++) {
       PetscInt o = sys->offsets[j];
@@ -192,6 +188,7 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
   PetscFunctionBeginUser;
   if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(mo->A, mo->B, mo->uh, mo->unew));
+  PetscCall(PetscFree(mo->Kq));
   PetscCall(PetscFree5(mo->rhs, mo->f1, mo->qprev, mo->fprev, mo->active));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));

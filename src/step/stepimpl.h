@@ -65,7 +65,10 @@ PETSC_INTERN PetscErrorCode VIStepperRegisterState(VIStepper st, const char name
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
 
 /* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
-   rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical. */
+   rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical:
+   the ranges start at multiples of VI_ROW_BLOCK rows, so that BLAS's dgemv (which computes rows in groups of 4 whose
+   summation order depends on the group) meets the same groups on any number of ranks. */
+#define VI_ROW_BLOCK 8
 typedef struct {
   MPI_Comm     comm;
   PetscMPIInt  size;
@@ -131,7 +134,7 @@ struct _p_VIStepper {
 
   /* records */
   PetscInt          nt, max_t, nout;
-  const PetscReal **out_rows;
+  PetscReal        *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
   PetscReal        *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
   VIStepStats       stats;
 };
@@ -147,6 +150,10 @@ typedef struct {
   PetscReal   *mu, *preload;
   VIContactSet set;
   PetscReal   *G, *c, *x; /* nrows x nrows, nrows, nrows */
+  /* the operator the contact solver holds (VIContactSolverSetOperator): G is rebuilt only when the rows change */
+  PetscInt        *op_rows, op_nrows;
+  const PetscReal *op_full;
+  PetscReal        op_scale;
 } VIActiveSet;
 
 PETSC_INTERN PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as);
@@ -154,8 +161,10 @@ PETSC_INTERN PetscErrorCode VIActiveSetDestroy(VIActiveSet *as);
 /* Rows of the contacts flagged active; friction adds the tangential rows of contacts with dims > 1 and mu > 0. */
 PETSC_INTERN PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as);
 /* G = scale * Gfull[rows, rows] (Gfull row-major with leading dimension ld); solve -(G x + c) ∈ N_C(x) with the
-   caller's c and warm start x; counts iterations and non-converged solves in the stats. */
+   caller's c and warm start x; counts iterations and non-converged solves in the stats. G is extracted and handed to
+   the solver only when the rows, Gfull or scale differ from the last call's (the solver then keeps its factors). */
 PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const PetscReal Gfull[], PetscInt ld, PetscReal scale);
-/* Dense helpers (row-major): y = A x for an m x k block of a matrix with leading dimension lda; inverse of an SPD matrix. */
+/* Dense helpers (row-major): y = A x + beta y for an m x k block of a matrix with leading dimension lda (BLAS dgemv);
+   inverse of an SPD matrix (LAPACK). */
 PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);

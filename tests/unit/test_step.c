@@ -1470,7 +1470,7 @@ static PetscErrorCode TestBlowup(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* nonconverged: the sliding frictional case of friction_energy with -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
+/* nonconverged: the sliding frictional case of friction_energy with -contact_solver jacobi -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
    Delassus matrix does not solve it): without a limit the run completes and counts every non-converged solve; with
    -step_max_nonconverged N it stops as failed at the (N + 1)-th, with a message that says why. */
 static PetscErrorCode TestNonconverged(void)
@@ -1491,7 +1491,7 @@ static PetscErrorCode TestNonconverged(void)
     PetscCall(
         PetscSNPrintf(opts, sizeof(opts),
                       "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog "
-                      "-step_dt 1e-3 -step_end_time 3 -contact_max_it 1 -step_max_nonconverged %" PetscInt_FMT,
+                      "-step_dt 1e-3 -step_end_time 3 -contact_solver jacobi -contact_max_it 1 -step_max_nonconverged %" PetscInt_FMT,
                       pass ? N : -1));
     PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
     PetscCall(VIStepperGetStats(st, &stats));
