@@ -33,7 +33,8 @@ PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
 */
 #define VI_EXIT_RESUMABLE 75 /* EX_TEMPFAIL: stopped on a signal, rerun the same command to resume */
 PETSC_EXTERN PetscErrorCode VISignalInstall(void);
-/* After PetscFinalize (which resets SIGTERM to its default): the handlers again, until the process exits. */
+/* Once the ranks agreed on the exit status, and again after PetscFinalize (which resets SIGTERM to its default): a late
+   SIGTERM or SIGUSR1 is only recorded until the process exits, so that every rank exits with the agreed status. */
 PETSC_EXTERN void VISignalKeep(void);
 PETSC_EXTERN void VISignalDefer(PetscBool defer);
 /* The first signal received while deferring (SIGTERM or SIGUSR1), 0 if none. */

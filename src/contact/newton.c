@@ -24,7 +24,6 @@
   Every trial point costs one product G x and counts as one iteration, as one sweep of the relaxations does.
 */
 #include <string.h>
-#include <stdlib.h>
 #include "contactimpl.h"
 
 PetscErrorCode VIContactNewtonDestroy(VIContactSolver s)
@@ -230,7 +229,6 @@ PetscErrorCode VIContactSolveNewton(VIContactSolver s, const VIContactSet *set, 
       it++;
       if (mt <= (1 - 1e-4 * alpha) * merit) accepted = PETSC_TRUE;
     }
-    if (getenv("VI_NEWTON_DEBUG")) fprintf(stderr, "newton it %d fresh %d accepted %d merit %g -> %g res %g nkeep %d\n", (int)it, (int)fresh, (int)accepted, (double)merit, (double)mt, (double)rt, (int)s->nkeep);
     if (!accepted) break; /* the caller goes on with projected Jacobi from x */
     /* a chord step that reduced ||F|| less than fiftyfold: the factors are too old, refresh them at the next point */
     slow = !fresh && mt > 0.02 * merit ? PETSC_TRUE : PETSC_FALSE;
