@@ -93,6 +93,8 @@ struct _p_VIStepper {
 
   PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
   PetscInt        output_every, max_nonconverged;
+  PetscReal       rho_inf;         /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
+  PetscInt        nsgalpha_max_it; /* nsgalpha: semi-smooth Newton iterations per step */
   VIMoreauVariant variant;
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
@@ -141,6 +143,7 @@ struct _p_VIStepper {
 
 PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
+PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
 
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */

@@ -4,7 +4,7 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "VIStepperType", "VI_STEPPER_", NULL};
+const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "nsgalpha", "VIStepperType", "VI_STEPPER_", NULL};
 static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
@@ -23,6 +23,8 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->theta            = 0.5;
   s->variant          = VI_MOREAU_SYMMETRIC;
   s->max_nonconverged = -1;
+  s->rho_inf          = 0.8;
+  s->nsgalpha_max_it  = 50;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
@@ -134,7 +136,7 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
-  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2) or moreau (mass-carrying, App. B)", "VIStepperSetType",
+  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)", "VIStepperSetType",
                              VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
   PetscCall(PetscOptionsReal("-step_dt", "Time step", "VIStepperSetTimeStep", dt, &dt, NULL));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
@@ -144,10 +146,14 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
   PetscCall(
-      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau scheme", "", st->restitution, &st->restitution, NULL));
+      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau and nsgalpha schemes", "", st->restitution, &st->restitution, NULL));
   PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
                              (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
   PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
+  PetscCall(PetscOptionsReal("-step_rho_inf", "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of the generalized-alpha part (seed 002 Eq. 31)",
+                             "", st->rho_inf, &st->rho_inf, NULL));
+  PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
+                            st->nsgalpha_max_it, &st->nsgalpha_max_it, NULL));
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
@@ -157,6 +163,10 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
              (double)st->restitution);
   PetscCheck(st->theta >= 0.5 && st->theta <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_theta: got %g, expected a value in [0.5, 1]",
              (double)st->theta);
+  PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
+             (double)st->rho_inf);
+  PetscCheck(st->nsgalpha_max_it >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_nsgalpha_max_it: got %" PetscInt_FMT ", expected >= 1",
+             st->nsgalpha_max_it);
   PetscCheck(st->blowup_factor > 1, st->comm, PETSC_ERR_USER_INPUT, "-step_blowup_factor: got %g, expected > 1", (double)st->blowup_factor);
   PetscCall(VIContactSolverSetFromOptions(st->solver));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -203,11 +213,15 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCheck(st->type != VI_STEPPER_LEAPFROG || massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
              "-cms_type cb_massless or macneal",
-             VICMSTypes[method]);
+             VIROMMethods[method]);
   PetscCheck(st->type != VI_STEPPER_MOREAU || !massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
              "this ROM is %s: use -step_type leapfrog",
-             VICMSTypes[method]);
+             VIROMMethods[method]);
+  PetscCheck(st->type != VI_STEPPER_NSGALPHA || !massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
+             "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
+             VIROMMethods[method]);
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   st->nc = sys->nc;
   st->K  = K;
@@ -238,6 +252,8 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
   if (st->type == VI_STEPPER_LEAPFROG)
     PetscCall(VIStepperCreate_Leapfrog(st));
+  else if (st->type == VI_STEPPER_NSGALPHA)
+    PetscCall(VIStepperCreate_NSGAlpha(st));
   else
     PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));

@@ -343,3 +343,20 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, ", initial state %s\n", VIInitTypes[sys->init]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* A ROM's gaps are linear in q: g_j = q[normal row of j] + g0_j(t), gradient the unit row of that coordinate, rate dg0_j/dt. */
+PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[])
+{
+  PetscReal g0[VI_MAX_CONTACTS], rate[VI_MAX_CONTACTS];
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateGaps(sys, t, g0, rate));
+  if (G) PetscCall(PetscArrayzero(G, sys->nc * sys->n));
+  for (PetscInt j = 0; j < sys->nc; j++) {
+    PetscInt r = sys->normal_row[j];
+    if (g) g[j] = q[r] + g0[j];
+    if (G) G[j * sys->n + r] = 1;
+    if (g_rate) g_rate[j] = rate[j];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -109,6 +109,8 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariantChoices},
     {"-step_theta", VI_OPTION_REAL, NULL},
     {"-step_max_nonconverged", VI_OPTION_INT, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},
