@@ -63,7 +63,8 @@ typedef enum {
   VI_OPTION_INTS,    /* comma-separated integers */
   VI_OPTION_STRINGS, /* comma-separated texts */
   VI_OPTION_PASS,    /* read by SLEPc, PETSc or MUMPS under a vicms prefix (-cms_eps_*): not checked by vicms */
-  VI_OPTION_PETSC    /* PETSc's generic options (-log_view, -malloc_debug, ...) */
+  VI_OPTION_PETSC,   /* PETSc's generic options (-log_view, -malloc_debug, ...) */
+  VI_OPTION_REAL_OR_AUTO /* a finite number or the word auto (-step_dt), read as a string */
 } VIOptionType;
 
 typedef struct {

@@ -24,6 +24,8 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->max_nonconverged = -1;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
+  s->ts.safety        = 0.9;
+  s->ts.points        = 20;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
   *st = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -135,7 +137,7 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
   PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2) or moreau (mass-carrying, App. B)", "VIStepperSetType",
                              VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
-  PetscCall(PetscOptionsReal("-step_dt", "Time step", "VIStepperSetTimeStep", dt, &dt, NULL));
+  PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
   PetscCall(PetscOptionsInt("-step_output_every", "Record every N-th time level", "", st->output_every, &st->output_every, NULL));
@@ -150,7 +152,7 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
-  PetscCall(VIStepperSetTimeStep(st, dt, t_end));
+  PetscCall(VIStepperTimeStepCheck(st, dt, t_end));
   PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
   PetscCheck(st->restitution >= 0 && st->restitution <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_restitution: got %g, expected a value in [0, 1]",
              (double)st->restitution);
@@ -207,6 +209,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
              "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
              "this ROM is %s: use -step_type leapfrog",
              VICMSTypes[method]);
+  PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   st->nc = sys->nc;
   st->K  = K;
