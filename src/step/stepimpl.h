@@ -111,6 +111,7 @@ PETSC_INTERN PetscErrorCode VIStableStepCompute(VIROM rom, const PetscBool frict
 typedef struct {
   PetscBool    auto_dt;  /* -step_dt auto (or -step_accuracy) */
   PetscReal    safety;   /* -step_dt_safety */
+  PetscBool    stick;    /* -step_dt_stick: sliding frictional contacts may stick */
   PetscReal    accuracy; /* -step_accuracy (0: none) */
   PetscReal    window;   /* -step_accuracy_window (0: automatic) */
   char         output[256];

@@ -17,7 +17,11 @@
   contact prescribes its tangential velocity (the obstacle's), which holds the tangential rows as well; a slipping one
   leaves them free under a force mu lambda_n bounded by the normal reaction, between the free and the held case for the
   symmetric part (the non-symmetric coupling is the physical friction-induced instability, not a property of the step).
-  So with friction the worst case holds every boundary row, K_ii itself.
+  So a contact that can stick has its whole row block held in the worst case, K_ii itself when all can. A contact whose
+  obstacle slides (-contact_sliding_speed, a rotating frame: the obstacle's tangential velocity is nonzero) sticks only
+  if its node moves with the obstacle, which vibration at the imposed sliding speeds of rubbing (hundreds of m/s) never
+  does: its tangential rows are taken as slipping (free, condensed) and only its normal row is held. -step_dt_stick
+  holds them anyway (the strict bound).
   Central differences on M x'' + K x = 0 are stable for dt omega < 2, omega^2 the largest eigenvalue of K x = omega^2 M x.
 
   Damping: the scheme averages D over u^{k-1/2} and u^{k+1/2} (Eq. 10). For one damped mode (ratio zeta) the recursion
@@ -98,7 +102,7 @@ static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const VIContactStateNames[] = {"contacts open", "normal rows held", "boundary held"};
+const char *const VIContactStateNames[] = {"contacts open", "contacts closed: normal rows held", "contacts closed: boundary held"};
 
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
 static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m, PetscReal **w)
@@ -152,24 +156,18 @@ static PetscErrorCode VIStableStep_Leapfrog(VIROM rom, const PetscBool friction[
 {
   PetscInt             nc;
   const VIContactInfo *contacts;
-  PetscBool            any_friction = PETSC_FALSE;
+  PetscBool            all_held = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   (void)scheme;
   PetscCall(VIROMGetContacts(rom, &nc, &contacts));
-  for (PetscInt j = 0; j < nc && friction; j++)
-    if (friction[j] && contacts[j].dim > 1) any_friction = PETSC_TRUE;
+  /* the normal rows held, and the tangential rows of the contacts that can stick */
+  for (PetscInt j = 0; j < nc; j++)
+    if (contacts[j].dim > 1 && !(friction && friction[j])) all_held = PETSC_FALSE;
   s->unconditional = PETSC_FALSE;
   s->order         = 2;
-  s->state         = any_friction ? VI_CONTACTS_ALL_HELD : VI_CONTACTS_NORMAL_HELD;
-  /* with normal-only contacts, normal rows held is the whole boundary held */
-  {
-    PetscBool all_normal = PETSC_TRUE;
-    for (PetscInt j = 0; j < nc; j++)
-      if (contacts[j].dim > 1) all_normal = PETSC_FALSE;
-    if (all_normal) s->state = VI_CONTACTS_ALL_HELD;
-  }
-  PetscCall(VITimeStepMasslessOmega(rom, friction, s->state, &s->omega_max, NULL, NULL));
+  s->state         = all_held ? VI_CONTACTS_ALL_HELD : VI_CONTACTS_NORMAL_HELD;
+  PetscCall(VITimeStepMasslessOmega(rom, friction, VI_CONTACTS_NORMAL_HELD, &s->omega_max, NULL, NULL));
   PetscCall(VITimeStepMasslessOmega(rom, friction, VI_CONTACTS_OPEN, &s->omega_open, NULL, NULL));
   s->dt_stable = s->omega_max > 0 ? 2 / s->omega_max : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -247,6 +245,10 @@ PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOpt
                              ts->window, &ts->window, NULL));
   PetscCall(PetscOptionsString("-step_accuracy_output", "-step_accuracy: the ROM output whose error is estimated (default: all outputs together)", "",
                                ts->output, ts->output, sizeof(ts->output), NULL));
+  PetscCall(PetscOptionsBool("-step_dt_stick",
+                             "-step_dt auto: take frictional contacts whose obstacle slides as possibly sticking too (their tangential rows held: a "
+                             "smaller, strict bound)",
+                             "", ts->stick, &ts->stick, NULL));
   PetscCall(PetscOptionsInt("-step_points_per_period",
                             "-step_dt auto with the (unconditionally stable) theta-scheme: steps per period of the highest ROM frequency at or below "
                             "-step_frequency_cutoff",
@@ -488,7 +490,11 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   scheme.variant = st->variant;
   scheme.theta   = st->theta;
   PetscCall(PetscMalloc1(PetscMax(sys->nc, 1), &friction));
-  for (PetscInt j = 0; j < sys->nc; j++) friction[j] = sys->dims[j] > 1 && sys->mu[j] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  /* a frictional contact can stick only where its obstacle stands still, unless -step_dt_stick (see the top) */
+  for (PetscInt j = 0; j < sys->nc; j++) {
+    PetscBool sliding = sys->obstacle_v[2 * j] != 0 || sys->obstacle_v[2 * j + 1] != 0 ? PETSC_TRUE : PETSC_FALSE;
+    friction[j]       = sys->dims[j] > 1 && sys->mu[j] > 0 && (!sliding || ts->stick) ? PETSC_TRUE : PETSC_FALSE;
+  }
   PetscCall(VIStableStepCompute(rom, friction, &scheme, &ts->stable));
   PetscCall(PetscFree(friction));
   name = st->type == VI_STEPPER_MOREAU ? (st->variant == VI_MOREAU_THETA ? "the moreau theta-scheme" : "the symmetric moreau scheme") : VIStepperTypes[st->type];

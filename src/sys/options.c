@@ -102,6 +102,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-step_type", VI_OPTION_ENUM, VIStepperTypes},
     {"-step_dt", VI_OPTION_REAL_OR_AUTO, NULL},
     {"-step_dt_safety", VI_OPTION_REAL, NULL},
+    {"-step_dt_stick", VI_OPTION_BOOL, NULL},
     {"-step_accuracy", VI_OPTION_REAL, NULL},
     {"-step_accuracy_window", VI_OPTION_REAL, NULL},
     {"-step_accuracy_output", VI_OPTION_STRING, NULL},
