@@ -113,6 +113,7 @@ typedef struct {
   PetscReal    safety;   /* -step_dt_safety */
   PetscBool    stick;    /* -step_dt_stick: sliding frictional contacts may stick */
   PetscReal    accuracy; /* -step_accuracy (0: none) */
+  PetscBool    accuracy_set;
   PetscReal    window;   /* -step_accuracy_window (0: automatic) */
   char         output[256];
   PetscInt     points; /* -step_points_per_period */

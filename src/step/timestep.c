@@ -239,7 +239,7 @@ PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsReal("-step_accuracy",
                              "Choose the step so that the estimated epsilon_RMS (seed 000 Eq. 30) of the outputs stays below this value, in (0, 1) "
                              "(step doubling with Richardson extrapolation over the first periods; never above the stable step)",
-                             "", ts->accuracy, &ts->accuracy, NULL));
+                             "", ts->accuracy, &ts->accuracy, &ts->accuracy_set));
   PetscCall(PetscOptionsReal("-step_accuracy_window",
                              "-step_accuracy: the time span of the trial runs (0: ten periods of the lowest ROM frequency, at most the whole run)", "",
                              ts->window, &ts->window, NULL));
@@ -265,7 +265,7 @@ PetscErrorCode VIStepperTimeStepCheck(VIStepper st, PetscReal dt, PetscReal t_en
 
   PetscFunctionBeginUser;
   PetscCheck(ts->safety > 0 && ts->safety <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_dt_safety: got %g, expected a factor in (0, 1]", (double)ts->safety);
-  PetscCheck(ts->accuracy == 0 || (ts->accuracy > 0 && ts->accuracy < 1), st->comm, PETSC_ERR_USER_INPUT,
+  PetscCheck((!ts->accuracy_set && ts->accuracy == 0) || (ts->accuracy > 0 && ts->accuracy < 1), st->comm, PETSC_ERR_USER_INPUT,
              "-step_accuracy: got %g, expected a relative error epsilon_RMS in (0, 1), e.g. 0.01", (double)ts->accuracy);
   PetscCheck(ts->window >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_accuracy_window: got %g, expected a positive time span (0: automatic)",
              (double)ts->window);
@@ -446,6 +446,56 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
 
 /* ---------------------------------------------------------------- set-up */
 
+/* The last step chosen from accuracy in this process, and what it depends on: the ROM, the options (a case's parameters
+   are options), the time span. The ensemble sets up its first case twice (the job's check, then the case) and the
+   search would run twice; the same key gives the same step, the search being deterministic. */
+static struct {
+  VIROM     rom;
+  char     *options;
+  PetscReal t0, t_end, dt, estimate;
+  char      how[512];
+} VITimeStepLast;
+
+static PetscErrorCode VITimeStepMemoFree(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(VITimeStepLast.options));
+  VITimeStepLast.rom = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VITimeStepMemo(VIStepper st, VIROM rom, PetscBool store, PetscReal *dt, PetscBool *found)
+{
+  char     *all;
+  PetscBool same = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  if (VITimeStepLast.options) PetscCall(PetscStrcmp(all, VITimeStepLast.options, &same));
+  same = same && VITimeStepLast.rom == rom && VITimeStepLast.t0 == st->t0 && VITimeStepLast.t_end == st->t_end ? PETSC_TRUE : PETSC_FALSE;
+  *found = PETSC_FALSE;
+  if (store) {
+    if (!VITimeStepLast.options) PetscCall(PetscRegisterFinalize(VITimeStepMemoFree));
+    PetscCall(PetscFree(VITimeStepLast.options));
+    VITimeStepLast.options  = all;
+    VITimeStepLast.rom      = rom;
+    VITimeStepLast.t0       = st->t0;
+    VITimeStepLast.t_end    = st->t_end;
+    VITimeStepLast.dt       = *dt;
+    VITimeStepLast.estimate = st->ts.estimate;
+    PetscCall(PetscStrncpy(VITimeStepLast.how, st->ts.how, sizeof(VITimeStepLast.how)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscFree(all));
+  if (same) {
+    *dt             = VITimeStepLast.dt;
+    st->ts.estimate = VITimeStepLast.estimate;
+    PetscCall(PetscStrncpy(st->ts.how, VITimeStepLast.how, sizeof(st->ts.how)));
+    *found = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The highest frequency (Hz) of the mass-carrying ROM at or below the cut-off (0: none), and the lowest positive one. */
 static PetscErrorCode VITimeStepFrequencies(VIStepper st, VIROM rom, PetscReal cutoff, PetscReal *f_high, PetscReal *f_low)
 {
@@ -457,7 +507,7 @@ static PetscErrorCode VITimeStepFrequencies(VIStepper st, VIROM rom, PetscReal c
   *f_high = *f_low = 0;
   for (PetscInt k = 0; k < m; k++) {
     PetscReal f = PetscSqrtReal(PetscMax(w[k], 0)) / (2 * PETSC_PI);
-    if (f <= 1e-9 * omega) continue; /* rigid-body modes */
+    if (f <= 1e-6 * omega / (2 * PETSC_PI)) continue; /* rigid-body modes (a free-floating ROM) */
     if (*f_low == 0) *f_low = f;
     if (cutoff == 0 || f <= cutoff) *f_high = f;
   }
@@ -477,6 +527,7 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   PetscBool     *friction;
   PetscReal      dt, cap, span = st->t_end - st->t0;
   const char    *name;
+  PetscBool      found = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   if (!ts->auto_dt) PetscFunctionReturn(PETSC_SUCCESS);
@@ -516,7 +567,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
                             "step comes from accuracy, -step_points_per_period, -step_frequency_cutoff)",
                             (double)dt, ts->points, (double)f_high, ts->cutoff > 0 ? " below the cut-off" : "", name));
   }
-  if (ts->accuracy > 0) {
+  if (ts->accuracy > 0) PetscCall(VITimeStepMemo(st, rom, PETSC_FALSE, &dt, &found));
+  if (ts->accuracy > 0 && !found) {
     PetscReal  window = ts->window, *freq, f1 = 0, p = 0;
     PetscInt   nb, nm;
     char       how[256];
@@ -539,6 +591,7 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
                             "order %.2g); the automatic step was %s",
                             (double)dt, (double)ts->accuracy, (double)ts->estimate, (double)st->t0, (double)(st->t0 + window), (double)cap, (double)p,
                             how));
+    PetscCall(VITimeStepMemo(st, rom, PETSC_TRUE, &dt, &found));
   }
   /* every rank of the group takes the step of its first rank (the computation is rank-local on replicated data) */
   PetscCallMPI(MPI_Bcast(&dt, 1, MPIU_REAL, 0, st->comm));
