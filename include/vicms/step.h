@@ -83,8 +83,8 @@ typedef struct _p_VIStepper *VIStepper;
 PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
 /* Options: -step_type leapfrog|moreau, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
-   -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time, -step_start_time, -step_output_every N (record every
-   N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
+   -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time, -step_start_time,
+   -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
    -step_restitution e (moreau), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
    stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and
    reported), and the contact solver's -contact_solver ... options. */

@@ -114,7 +114,7 @@ typedef struct {
   PetscBool    stick;    /* -step_dt_stick: sliding frictional contacts may stick */
   PetscReal    accuracy; /* -step_accuracy (0: none) */
   PetscBool    accuracy_set;
-  PetscReal    window;   /* -step_accuracy_window (0: automatic) */
+  PetscReal    window; /* -step_accuracy_window (0: automatic) */
   char         output[256];
   PetscInt     points; /* -step_points_per_period */
   PetscReal    cutoff; /* -step_frequency_cutoff, Hz */

@@ -45,7 +45,8 @@ enum { VI_ROW_DYNAMIC, VI_ROW_CONDENSED, VI_ROW_HELD };
 
 /* Eigenvalues omega^2 (ascending, m of them) of K_eff x = omega^2 M_dd x, K_eff the Schur complement of the condensed rows
    on the dynamic rows; the held rows are removed. Rank-local (dense LAPACK on the replicated ROM). */
-static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const PetscReal M[], const PetscInt kind[], PetscInt *m_out, PetscReal **w_out)
+static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const PetscReal M[], const PetscInt kind[], PetscInt *m_out,
+                                         PetscReal **w_out)
 {
   PetscInt     m = 0, c = 0, *dyn, *cond;
   PetscReal   *A, *B, *w, *Kcc = NULL, *X = NULL, *work, lwork_opt;
@@ -72,8 +73,8 @@ static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const 
     PetscCall(PetscBLASIntCast(c, &bc));
     PetscCall(PetscBLASIntCast(m, &bm));
     PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bc, Kcc, &bc, &info));
-    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "The ROM's stiffness on the free boundary rows is not positive definite (potrf info %d)",
-               (int)info);
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "The ROM's stiffness on the free boundary rows is not positive definite (potrf info %d)", (int)info);
     PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bc, &bm, Kcc, &bc, X, &bc, &info));
     for (PetscInt k = 0; k < m; k++)
       for (PetscInt l = 0; l < m; l++) {
@@ -105,7 +106,8 @@ static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const 
 const char *const VIContactStateNames[] = {"contacts open", "contacts closed: normal rows held", "contacts closed: boundary held"};
 
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
-static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m, PetscReal **w)
+static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
+                                              PetscReal **w)
 {
   PetscInt             nb, nm, n, nc, *kind;
   PetscReal           *K, *M, *D, *wl;
@@ -125,8 +127,10 @@ static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool frictio
   PetscCall(VITimeStepSpectrum(n, K, M, kind, &ml, &wl));
   *omega = ml > 0 ? PetscSqrtReal(PetscMax(wl[ml - 1], 0)) : 0;
   if (m) *m = ml;
-  if (w) *w = wl;
-  else PetscCall(PetscFree(wl));
+  if (w)
+    *w = wl;
+  else
+    PetscCall(PetscFree(wl));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -145,8 +149,10 @@ static PetscErrorCode VITimeStepFullOmega(VIROM rom, PetscReal *omega, PetscInt 
   PetscCall(VITimeStepSpectrum(n, K, M, kind, &ml, &wl));
   *omega = ml > 0 ? PetscSqrtReal(PetscMax(wl[ml - 1], 0)) : 0;
   if (m) *m = ml;
-  if (w) *w = wl;
-  else PetscCall(PetscFree(wl));
+  if (w)
+    *w = wl;
+  else
+    PetscCall(PetscFree(wl));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -219,8 +225,9 @@ PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOpt
   ts->chosen = PETSC_FALSE;
   PetscCall(PetscSNPrintf(value, sizeof(value), "%s", ts->auto_dt ? "auto" : ""));
   if (!ts->auto_dt) PetscCall(PetscSNPrintf(value, sizeof(value), "%g", (double)*dt));
-  PetscCall(PetscOptionsString("-step_dt", "Time step, or auto: the stable step of the scheme on the ROM times -step_dt_safety (leapfrog, symmetric "
-                                           "moreau), or -step_points_per_period steps per period of the highest ROM frequency (theta-scheme)",
+  PetscCall(PetscOptionsString("-step_dt",
+                               "Time step, or auto: the stable step of the scheme on the ROM times -step_dt_safety (leapfrog, symmetric "
+                               "moreau), or -step_points_per_period steps per period of the highest ROM frequency (theta-scheme)",
                                "VIStepperSetTimeStep", value, value, sizeof(value), &set));
   if (set) {
     PetscBool is_auto;
@@ -241,8 +248,8 @@ PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOpt
                              "(step doubling with Richardson extrapolation over the first periods; never above the stable step)",
                              "", ts->accuracy, &ts->accuracy, &ts->accuracy_set));
   PetscCall(PetscOptionsReal("-step_accuracy_window",
-                             "-step_accuracy: the time span of the trial runs (0: ten periods of the lowest ROM frequency, at most the whole run)", "",
-                             ts->window, &ts->window, NULL));
+                             "-step_accuracy: the time span of the trial runs (0: ten periods of the lowest ROM frequency, at most the whole run)",
+                             "", ts->window, &ts->window, NULL));
   PetscCall(PetscOptionsString("-step_accuracy_output", "-step_accuracy: the ROM output whose error is estimated (default: all outputs together)", "",
                                ts->output, ts->output, sizeof(ts->output), NULL));
   PetscCall(PetscOptionsBool("-step_dt_stick",
@@ -253,8 +260,9 @@ PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOpt
                             "-step_dt auto with the (unconditionally stable) theta-scheme: steps per period of the highest ROM frequency at or below "
                             "-step_frequency_cutoff",
                             "", ts->points, &ts->points, NULL));
-  PetscCall(PetscOptionsReal("-step_frequency_cutoff", "-step_dt auto with the theta-scheme: the highest frequency (Hz) to resolve (0: all of the ROM)", "",
-                             ts->cutoff, &ts->cutoff, NULL));
+  PetscCall(PetscOptionsReal("-step_frequency_cutoff",
+                             "-step_dt auto with the theta-scheme: the highest frequency (Hz) to resolve (0: all of the ROM)", "", ts->cutoff,
+                             &ts->cutoff, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +272,8 @@ PetscErrorCode VIStepperTimeStepCheck(VIStepper st, PetscReal dt, PetscReal t_en
   PetscBool      dt_set;
 
   PetscFunctionBeginUser;
-  PetscCheck(ts->safety > 0 && ts->safety <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_dt_safety: got %g, expected a factor in (0, 1]", (double)ts->safety);
+  PetscCheck(ts->safety > 0 && ts->safety <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_dt_safety: got %g, expected a factor in (0, 1]",
+             (double)ts->safety);
   PetscCheck((!ts->accuracy_set && ts->accuracy == 0) || (ts->accuracy > 0 && ts->accuracy < 1), st->comm, PETSC_ERR_USER_INPUT,
              "-step_accuracy: got %g, expected a relative error epsilon_RMS in (0, 1), e.g. 0.01", (double)ts->accuracy);
   PetscCheck(ts->window >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_accuracy_window: got %g, expected a positive time span (0: automatic)",
@@ -278,9 +287,11 @@ PetscErrorCode VIStepperTimeStepCheck(VIStepper st, PetscReal dt, PetscReal t_en
   if (ts->accuracy) ts->auto_dt = PETSC_TRUE;
   if (ts->auto_dt) {
     /* the step is known at set-up, from the ROM: the end time only now */
-    PetscCheck(t_end > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)t_end, (double)st->t0);
+    PetscCheck(t_end > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)t_end,
+               (double)st->t0);
     st->t_end = t_end;
-  } else PetscCall(VIStepperSetTimeStep(st, dt, t_end));
+  } else
+    PetscCall(VIStepperSetTimeStep(st, dt, t_end));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -365,8 +376,8 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
 {
   VITimeStepCtl *ts = &st->ts;
   VITrial        r[3];
-  PetscInt       col = -1, nout, N;
-  PetscReal      eps = ts->accuracy, t_end;
+  PetscInt       col          = -1, nout, N;
+  PetscReal      eps          = ts->accuracy, t_end;
   const PetscInt max_halvings = 12;
 
   PetscFunctionBeginUser;
@@ -472,7 +483,7 @@ static PetscErrorCode VITimeStepMemo(VIStepper st, VIROM rom, PetscBool store, P
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetAll(NULL, &all));
   if (VITimeStepLast.options) PetscCall(PetscStrcmp(all, VITimeStepLast.options, &same));
-  same = same && VITimeStepLast.rom == rom && VITimeStepLast.t0 == st->t0 && VITimeStepLast.t_end == st->t_end ? PETSC_TRUE : PETSC_FALSE;
+  same   = same && VITimeStepLast.rom == rom && VITimeStepLast.t0 == st->t0 && VITimeStepLast.t_end == st->t_end ? PETSC_TRUE : PETSC_FALSE;
   *found = PETSC_FALSE;
   if (store) {
     if (!VITimeStepLast.options) PetscCall(PetscRegisterFinalize(VITimeStepMemoFree));
@@ -548,7 +559,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   }
   PetscCall(VIStableStepCompute(rom, friction, &scheme, &ts->stable));
   PetscCall(PetscFree(friction));
-  name = st->type == VI_STEPPER_MOREAU ? (st->variant == VI_MOREAU_THETA ? "the moreau theta-scheme" : "the symmetric moreau scheme") : VIStepperTypes[st->type];
+  name         = st->type == VI_STEPPER_MOREAU ? (st->variant == VI_MOREAU_THETA ? "the moreau theta-scheme" : "the symmetric moreau scheme")
+                                               : VIStepperTypes[st->type];
   ts->estimate = 0;
   if (!ts->stable.unconditional) {
     PetscCheck(ts->stable.omega_max > 0, st->comm, PETSC_ERR_USER_INPUT,
@@ -569,9 +581,9 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   }
   if (ts->accuracy > 0) PetscCall(VITimeStepMemo(st, rom, PETSC_FALSE, &dt, &found));
   if (ts->accuracy > 0 && !found) {
-    PetscReal  window = ts->window, *freq, f1 = 0, p = 0;
-    PetscInt   nb, nm;
-    char       how[256];
+    PetscReal window = ts->window, *freq, f1 = 0, p = 0;
+    PetscInt  nb, nm;
+    char      how[256];
     PetscCall(VIROMGetSizes(rom, &nb, &nm));
     PetscCall(VIROMGetFrequencies(rom, &freq));
     for (PetscInt k = 0; k < nm && f1 == 0; k++)
@@ -596,8 +608,9 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   /* every rank of the group takes the step of its first rank (the computation is rank-local on replicated data) */
   PetscCallMPI(MPI_Bcast(&dt, 1, MPIU_REAL, 0, st->comm));
   PetscCallMPI(MPI_Bcast(&ts->estimate, 1, MPIU_REAL, 0, st->comm));
-  PetscCheck(dt <= span, st->comm, PETSC_ERR_USER_INPUT, "-step_dt auto: the step %g s is longer than the run (%g s, -step_start_time %g to -step_end_time %g)",
-             (double)dt, (double)span, (double)st->t0, (double)st->t_end);
+  PetscCheck(dt <= span, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_dt auto: the step %g s is longer than the run (%g s, -step_start_time %g to -step_end_time %g)", (double)dt, (double)span,
+             (double)st->t0, (double)st->t_end);
   PetscCall(VIStepperSetTimeStep(st, dt, st->t_end));
   ts->dt     = dt;
   ts->chosen = PETSC_TRUE;
@@ -626,16 +639,17 @@ static PetscErrorCode VITimeStepViewHighest(PetscViewer viewer, const char what[
 {
   PetscFunctionBeginUser;
   PetscCall(PetscViewerASCIIPrintf(viewer, "    highest frequencies, %s [Hz]:", what));
-  for (PetscInt k = m - 1; k >= 0 && k >= m - 5; k--) PetscCall(PetscViewerASCIIPrintf(viewer, " %.6g", (double)(PetscSqrtReal(PetscMax(w[k], 0)) / (2 * PETSC_PI))));
+  for (PetscInt k = m - 1; k >= 0 && k >= m - 5; k--)
+    PetscCall(PetscViewerASCIIPrintf(viewer, " %.6g", (double)(PetscSqrtReal(PetscMax(w[k], 0)) / (2 * PETSC_PI))));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
 {
-  PetscBool  massless;
-  PetscInt   m, nc;
-  PetscReal *w, omega;
+  PetscBool            massless;
+  PetscInt             m, nc;
+  PetscReal           *w, omega;
   const VIContactInfo *contacts;
 
   PetscFunctionBeginUser;
@@ -646,11 +660,12 @@ PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
     PetscBool tangents = PETSC_FALSE;
     for (PetscInt j = 0; j < nc; j++)
       if (contacts[j].dim > 1) tangents = PETSC_TRUE;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  stable step of leapfrog (seed 000 §2), dt <= 2 / omega_max of the inner coordinates (-step_dt auto takes "
-                                             "-step_dt_safety times the worst case):\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  stable step of leapfrog (seed 000 §2), dt <= 2 / omega_max of the inner coordinates (-step_dt auto takes "
+                                     "-step_dt_safety times the worst case):\n"));
     PetscCall(VITimeStepMasslessOmega(rom, NULL, VI_CONTACTS_ALL_HELD, &omega, &m, &w));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    boundary held (contacts closed%s): %.6g s (omega_max %.6g rad/s)\n", tangents ? ", friction sticking" : "",
-                                     (double)(omega > 0 ? 2 / omega : 0), (double)omega));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    boundary held (contacts closed%s): %.6g s (omega_max %.6g rad/s)\n",
+                                     tangents ? ", friction sticking" : "", (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     PetscCall(VITimeStepViewHighest(viewer, "boundary held", m, w));
     PetscCall(PetscFree(w));
     if (tangents) {
@@ -659,14 +674,15 @@ PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
                                        (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     }
     PetscCall(VITimeStepMasslessOmega(rom, NULL, VI_CONTACTS_OPEN, &omega, NULL, NULL));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    contacts open (boundary condensed): %.6g s (omega_max %.6g rad/s)\n", (double)(omega > 0 ? 2 / omega : 0),
-                                     (double)omega));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    contacts open (boundary condensed): %.6g s (omega_max %.6g rad/s)\n",
+                                     (double)(omega > 0 ? 2 / omega : 0), (double)omega));
   } else {
     PetscCall(VITimeStepFullOmega(rom, &omega, &m, &w));
-    PetscCall(PetscViewerASCIIPrintf(viewer,
-                                     "  stable step of the symmetric moreau scheme (seed 000 App. B), contacts open: dt <= 2 / omega_max = %.6g s (omega_max "
-                                     "%.6g rad/s); the theta-scheme is unconditionally stable\n",
-                                     (double)(omega > 0 ? 2 / omega : 0), (double)omega));
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer,
+        "  stable step of the symmetric moreau scheme (seed 000 App. B), contacts open: dt <= 2 / omega_max = %.6g s (omega_max "
+        "%.6g rad/s); the theta-scheme is unconditionally stable\n",
+        (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     PetscCall(VITimeStepViewHighest(viewer, "contacts open", m, w));
     PetscCall(PetscFree(w));
   }

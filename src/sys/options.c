@@ -400,10 +400,10 @@ static PetscErrorCode VIOptionsCheckValue(MPI_Comm comm, const char name[], cons
   PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not %s", name, raw,
              e->type == VI_OPTION_REAL           ? "a number"
              : e->type == VI_OPTION_REAL_OR_AUTO ? "a number or auto"
-             : e->type == VI_OPTION_INT   ? "an integer"
-             : e->type == VI_OPTION_BOOL  ? "true or false"
-             : e->type == VI_OPTION_REALS ? "a comma-separated list of numbers"
-                                          : "a comma-separated list of integers");
+             : e->type == VI_OPTION_INT          ? "an integer"
+             : e->type == VI_OPTION_BOOL         ? "true or false"
+             : e->type == VI_OPTION_REALS        ? "a comma-separated list of numbers"
+                                                 : "a comma-separated list of integers");
   PetscCheck(finite || nbad < 0, comm, PETSC_ERR_USER_INPUT, "%s: entry %" PetscInt_FMT " of '%s' is not a finite number", name, nbad, raw);
   PetscCheck(finite, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not a finite number", name, raw);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -473,8 +473,7 @@ PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], c
             param);
   }
   PetscCheck(e->type == VI_OPTION_REAL || e->type == VI_OPTION_REAL_OR_AUTO || e->type == VI_OPTION_INT || e->type == VI_OPTION_BOOL, comm,
-             PETSC_ERR_USER_INPUT,
-             "%s: the case parameter '%s' is not a numeric option", option, param);
+             PETSC_ERR_USER_INPUT, "%s: the case parameter '%s' is not a numeric option", option, param);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
