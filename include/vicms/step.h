@@ -87,10 +87,11 @@ typedef struct _p_VIStepper *VIStepper;
 
 PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
-/* Options: -step_type leapfrog|moreau|nsgalpha, -step_dt, -step_end_time, -step_start_time, -step_output_every N (record every
-   N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
-   -step_restitution e (moreau, nsgalpha), -step_rho_inf ρ∞ (nsgalpha, in [0, 1]), -step_nsgalpha_max_it N
-   (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
+/* Options: -step_type leapfrog|moreau|nsgalpha, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
+   -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
+   -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
+   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha), -step_rho_inf ρ∞ (nsgalpha, in [0, 1]),
+   -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
    stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and
    reported), and the contact solver's -contact_solver ... options. */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
@@ -149,5 +150,18 @@ PETSC_EXTERN PetscErrorCode VIStepperGetLevel(VIStepper st, PetscInt *level, Pet
 */
 PETSC_EXTERN PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const char tag[]);
 PETSC_EXTERN PetscErrorCode VIStepperCheckpointRead(VIStepper st, const char path[], const char tag[], PetscBool *restored, char why[], size_t len);
+/* The time step of a set-up stepper and, when it was chosen automatically (-step_dt auto, -step_accuracy), how: the
+   stability limit of the scheme (seed 000 §2, App. B; 0 for an unconditionally stable scheme) with its omega_max, the
+   accuracy asked and the estimated epsilon_RMS (seed 000 Eq. 30) of the chosen step, and a sentence for people. */
+typedef struct {
+  PetscReal dt;
+  PetscBool automatic;
+  PetscReal dt_stable, omega_max, accuracy, estimate;
+  char      how[512];
+} VITimeStepInfo;
+PETSC_EXTERN PetscErrorCode VIStepperGetTimeStepInfo(VIStepper st, VITimeStepInfo *info);
+/* The stable steps of the schemes that suit the ROM, in words (vicms info): leapfrog's for a massless boundary with the
+   contacts held and open, the symmetric Moreau scheme's for a mass-carrying one, and the highest frequencies. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);

@@ -82,6 +82,58 @@ PETSC_INTERN PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt
 PETSC_INTERN PetscErrorCode VIRowSplitGather(VIRowSplit *rs, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs);
 
+/* ---------------------------------------------------------------- the automatic time step (timestep.c) */
+
+/* Contact states of a stability analysis: every contact open, the normal rows of every contact held (closed,
+   frictionless), every boundary row held (closed, friction sticking). */
+typedef enum { VI_CONTACTS_OPEN, VI_CONTACTS_NORMAL_HELD, VI_CONTACTS_ALL_HELD } VIContactState;
+PETSC_INTERN const char *const VIContactStateNames[];
+
+/* What a stability analysis needs to know of the scheme. */
+typedef struct {
+  VIStepperType   type;
+  VIMoreauVariant variant;
+  PetscReal       theta;
+} VIScheme;
+
+typedef struct {
+  PetscBool      unconditional; /* no stability limit (theta-scheme, theta >= 1/2) */
+  PetscInt       order;         /* order of accuracy under fixed contact conditions */
+  PetscReal      omega_max;     /* rad/s: the largest frequency of the worst contact state */
+  PetscReal      omega_open;    /* rad/s: the same with every contact open */
+  PetscReal      dt_stable;     /* 2 / omega_max; 0 when unconditionally stable */
+  VIContactState state;         /* the worst contact state */
+} VIStableStep;
+
+/* The stability analysis of one scheme on a ROM; friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
+typedef PetscErrorCode (*VIStableStepFn)(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
+/* Dispatches on scheme->type to the scheme's analysis (a table in timestep.c that a new scheme extends). Rank-local. */
+PETSC_INTERN PetscErrorCode VIStableStepCompute(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
+
+/* The automatic step's options and outcome. */
+typedef struct {
+  PetscBool    auto_dt;  /* -step_dt auto (or -step_accuracy) */
+  PetscReal    safety;   /* -step_dt_safety */
+  PetscBool    stick;    /* -step_dt_stick: sliding frictional contacts may stick */
+  PetscReal    accuracy; /* -step_accuracy (0: none) */
+  PetscBool    accuracy_set;
+  PetscReal    window; /* -step_accuracy_window (0: automatic) */
+  char         output[256];
+  PetscInt     points; /* -step_points_per_period */
+  PetscReal    cutoff; /* -step_frequency_cutoff, Hz */
+  PetscBool    chosen; /* the step below was chosen for the current options */
+  PetscReal    dt, estimate;
+  VIStableStep stable;
+  char         how[512];
+} VITimeStepCtl;
+
+/* Inside VIStepperSetFromOptions' block: -step_dt (a number or auto) and the automatic step's options. */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOptionsObject, PetscReal *dt);
+/* After the block: checks the options, sets the time step (a number) or only the end time (auto). */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepCheck(VIStepper st, PetscReal dt, PetscReal t_end);
+/* In VIStepperSetUp, with the system set up and before the scheme's set-up: chooses the automatic step. Collective. */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepSetUp(VIStepper st);
+
 struct _p_VIStepper {
   MPI_Comm        comm;
   VISystem        sys;
@@ -96,6 +148,7 @@ struct _p_VIStepper {
   PetscReal       rho_inf;         /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
   PetscInt        nsgalpha_max_it; /* nsgalpha: semi-smooth Newton iterations per step */
   VIMoreauVariant variant;
+  VITimeStepCtl   ts; /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);

@@ -27,6 +27,8 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->nsgalpha_max_it  = 50;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
+  s->ts.safety        = 0.9;
+  s->ts.points        = 20;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
   *st = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -138,7 +140,7 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
   PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)", "VIStepperSetType",
                              VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
-  PetscCall(PetscOptionsReal("-step_dt", "Time step", "VIStepperSetTimeStep", dt, &dt, NULL));
+  PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
   PetscCall(PetscOptionsInt("-step_output_every", "Record every N-th time level", "", st->output_every, &st->output_every, NULL));
@@ -157,7 +159,7 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
-  PetscCall(VIStepperSetTimeStep(st, dt, t_end));
+  PetscCall(VIStepperTimeStepCheck(st, dt, t_end));
   PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
   PetscCheck(st->restitution >= 0 && st->restitution <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_restitution: got %g, expected a value in [0, 1]",
              (double)st->restitution);
@@ -222,6 +224,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
              "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
              "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
              VIROMMethods[method]);
+  PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   st->nc = sys->nc;
   st->K  = K;
