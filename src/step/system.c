@@ -275,6 +275,13 @@ PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], P
   const PetscReal w = sys->gap_waves * sys->rotation_speed;
 
   PetscFunctionBeginUser;
+  if (sys->gap_amplitude == 0) { /* a fixed obstacle: no trigonometry per step */
+    for (PetscInt j = 0; j < sys->nc; j++) {
+      if (g0) g0[j] = sys->gap_mean;
+      if (g0_rate) g0_rate[j] = 0;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt j = 0; j < sys->nc; j++) {
     PetscReal arg = w * t + sys->gap_phase[j];
     if (sys->gap_shape == VI_GAP_COSINE) {
