@@ -8,6 +8,7 @@ typedef struct {
   PetscReal  *w;                       /* n: [f_b; q_i] */
   PetscReal  *kq, *Mu;                 /* nm: (K q)_i of this rank's rows; M_ii u_i or D_ii u_i (energy terms) */
   PetscReal  *mdiag, *ddiag;           /* nm: diagonals of M_ii and D_ii */
+  PetscReal  *adiag, *bdiag;           /* nm: diagonals of A and B (the diagonal case) */
   PetscReal  *A, *B;                   /* nm x nm: (M_ii + dt/2 D_ii)^-1 and (M_ii - dt/2 D_ii) (Eq. 10 on the damping term) */
   PetscReal  *qb_pre;                  /* nb: boundary displacement predicted with no contact force (Eq. 11) */
   PetscReal  *qb_prev;                 /* nb: boundary displacement of the previous level (frictional case) */
@@ -31,6 +32,7 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * n, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
   PetscCall(PetscCalloc5(n, &lf->w, nm, &lf->kq, nm, &lf->Mu, nm, &lf->mdiag, nm, &lf->ddiag));
+  PetscCall(PetscCalloc2(nm, &lf->adiag, nm, &lf->bdiag));
   PetscCall(PetscCalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
   PetscCall(PetscCalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
   PetscCall(PetscCalloc1(2 * nm, &lf->kr));
@@ -57,6 +59,10 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   for (PetscInt i = 0; i < nm; i++) {
     lf->mdiag[i] = st->M[(nb + i) * n + nb + i];
     lf->ddiag[i] = st->D[(nb + i) * n + nb + i];
+  }
+  for (PetscInt i = 0; i < nm; i++) {
+    lf->adiag[i] = lf->A[i * nm + i];
+    lf->bdiag[i] = lf->B[i * nm + i];
   }
   lf->diagonal = PETSC_TRUE;
   lf->damped   = PETSC_FALSE;
@@ -193,11 +199,11 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     const PetscInt lo = lf->rows2.lo, hi = lf->rows2.hi;
     VIMatVec(hi - lo, n, st->K + (nb + lo) * n, n, st->q, 0.0, lf->kq + lo);
     if (lf->diagonal)
-      for (PetscInt i = lo; i < hi; i++) lf->tmp[i] = lf->B[i * nm + i] * lf->ui_half[i];
+      for (PetscInt i = lo; i < hi; i++) lf->tmp[i] = lf->bdiag[i] * lf->ui_half[i];
     else VIMatVec(hi - lo, nm, lf->B + lo * nm, nm, lf->ui_half, 0.0, lf->tmp + lo);
     for (PetscInt i = lo; i < hi; i++) {
       lf->kr[2 * i]     = lf->kq[i];
-      lf->kr[2 * i + 1] = dt * (f[nb + i] - lf->kq[i] + lf->tmp[i] / dt);
+      lf->kr[2 * i + 1] = dt * (f[nb + i] - lf->kq[i]) + lf->tmp[i];
     }
   }
   PetscCall(VIRowSplitGather(&lf->rows2, lf->kr));
@@ -211,7 +217,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     st->energy.potential = potential;
   }
   if (lf->diagonal)
-    for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->A[i * nm + i] * lf->r[i];
+    for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->adiag[i] * lf->r[i];
   else {
     VIMatVec(lf->rows.hi - lf->rows.lo, nm, lf->A + lf->rows.lo * nm, nm, lf->r, 0.0, lf->tmp + lf->rows.lo);
     PetscCall(VIRowSplitGather(&lf->rows, lf->tmp));
@@ -264,6 +270,7 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
   if (!lf) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(lf->Kbb_inv, lf->S, lf->A, lf->B));
   PetscCall(PetscFree5(lf->w, lf->kq, lf->Mu, lf->mdiag, lf->ddiag));
+  PetscCall(PetscFree2(lf->adiag, lf->bdiag));
   PetscCall(PetscFree5(lf->qb_pre, lf->qb_prev, lf->ui_half, lf->r, lf->tmp));
   PetscCall(PetscFree4(lf->fb_prev, lf->qprev, lf->fprev, lf->active));
   PetscCall(PetscFree(lf->kr));
