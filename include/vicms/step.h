@@ -39,6 +39,10 @@ PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt
 PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 /* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
+/* The force is f(t) = sum_l s_l(t) v_l: the load vectors v_l (n each, owned by the ROM) and their scales s_l(t), for
+   schemes that apply an operator to each v_l once at set-up. */
+PETSC_EXTERN PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
 /* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
 /* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each

@@ -4,11 +4,15 @@
 
 typedef struct {
   PetscReal  *A;    /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
-  PetscReal  *B;    /* n x n: M - dt/2 D (symmetric variant), D + theta dt K (theta variant) */
-  PetscReal  *Kq;   /* n: K q of this rank's rows; D u (damping work) */
+  PetscReal  *P;    /* n x 2n: the free velocity is P [u; q] + dt sum_l c_l A v_l (set-up) */
+  PetscReal  *AL;   /* num_loads x n: A v_l for the load vectors v_l */
+  PetscReal  *w;    /* 2n: [uh; q] */
+  PetscReal  *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
+  PetscReal  *Kq;   /* n: D u (damping work) */
+  PetscInt    nl;
   PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
   PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
-  PetscReal  *rhs, *f1, *qprev, *fprev;
+  PetscReal  *rhs, *qprev, *fprev;
   PetscBool  *active;
   PetscBool   friction, first, damped;
   VIRowSplit  rows; /* rows of the n x n products over the case's group */
@@ -23,20 +27,38 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   const PetscReal *q0, *u0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc4(n * n, &mo->A, n * n, &mo->B, n, &mo->uh, n, &mo->unew));
-  PetscCall(PetscCalloc5(n, &mo->rhs, n, &mo->f1, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
+  PetscReal       *B;
+  const PetscReal *const *loads;
+
+  PetscCall(PetscCalloc3(n * n, &mo->A, n, &mo->uh, n, &mo->unew));
+  PetscCall(PetscMalloc1(n * n, &B));
+  PetscCall(PetscCalloc4(n, &mo->rhs, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
   for (PetscInt i = 0; i < n * n; i++) {
     if (st->variant == VI_MOREAU_SYMMETRIC) {
       mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];
-      mo->B[i] = st->M[i] - 0.5 * dt * st->D[i];
+      B[i]     = st->M[i] - 0.5 * dt * st->D[i];
     } else {
       mo->A[i] = st->M[i] + th * dt * st->D[i] + th * th * dt * dt * st->K[i];
-      mo->B[i] = st->D[i] + th * dt * st->K[i];
+      B[i]     = st->D[i] + th * dt * st->K[i];
     }
     if (st->D[i] != 0) mo->damped = PETSC_TRUE;
   }
   PetscCall(PetscCalloc1(n, &mo->Kq));
   PetscCall(VIInvertSPD(st->comm, n, mo->A, "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K)"));
+  /* symmetric (Eq. B.1 without percussions): u^{k+1/2} = A (M - dt/2 D) u^{k-1/2} - dt A K q^k + dt A f(t_k);
+     theta: u^{k+1} = (I - dt A (D + theta dt K)) u^k - dt A K q^k + dt A ((1 - theta) f(t_k) + theta f(t_k+1)).
+     Both are P [u; q] + dt sum_l c_l A v_l: one product per step instead of three */
+  PetscCall(VISystemGetLoads(st->sys, &mo->nl, &loads));
+  PetscCall(PetscCalloc5(2 * n * n, &mo->P, PetscMax(mo->nl, 1) * n, &mo->AL, 2 * n, &mo->w, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
+  PetscCall(VIMatMat(n, n, mo->A, B, 1.0, mo->P, 2 * n));
+  PetscCall(VIMatMat(n, n, mo->A, st->K, -dt, mo->P + n, 2 * n));
+  if (st->variant == VI_MOREAU_THETA)
+    for (PetscInt i = 0; i < n; i++) {
+      for (PetscInt j = 0; j < n; j++) mo->P[i * 2 * n + j] *= -dt;
+      mo->P[i * 2 * n + i] += 1;
+    }
+  for (PetscInt l = 0; l < mo->nl; l++) VIMatVec(n, n, mo->A, n, loads[l], 0.0, mo->AL + l * n);
+  PetscCall(PetscFree(B));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
@@ -52,6 +74,23 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "moreau_qprev", n, mo->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_fprev", n, mo->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &mo->first));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* unew = P [uh; q] + dt sum_l c_l A v_l, this rank's rows, then gathered */
+static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
+{
+  const PetscInt lo = mo->rows.lo, hi = mo->rows.hi, n = st->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(mo->w, mo->uh, n));
+  PetscCall(PetscArraycpy(mo->w + n, st->q, n));
+  VIMatVec(hi - lo, 2 * n, mo->P + lo * 2 * n, 2 * n, mo->w, 0.0, mo->unew + lo);
+  for (PetscInt l = 0; l < mo->nl; l++) {
+    const PetscReal  a = st->dt * mo->c[l], *v = mo->AL + l * n;
+    for (PetscInt i = lo; i < hi; i++) mo->unew[i] += a * v[i];
+  }
+  PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,24 +125,14 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
     /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    const PetscInt lo = mo->rows.lo, hi = mo->rows.hi;
-    VIMatVec(hi - lo, n, mo->B + lo * n, n, mo->uh, 0.0, mo->rhs + lo);
-    VIMatVec(hi - lo, n, st->K + lo * n, n, st->q, 0.0, mo->Kq + lo);
-    for (PetscInt i = lo; i < hi; i++) mo->rhs[i] += dt * (f[i] - mo->Kq[i]);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
-    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
+    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
+    PetscCall(VIMoreauFreeVelocity(st, mo));
   } else {
     /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
-    const PetscInt lo = mo->rows.lo, hi = mo->rows.hi;
-    PetscCall(VISystemEvaluateForce(sys, t + dt, mo->f1));
-    VIMatVec(hi - lo, n, mo->B + lo * n, n, mo->uh, 0.0, mo->rhs + lo);
-    VIMatVec(hi - lo, n, st->K + lo * n, n, st->q, 0.0, mo->Kq + lo);
-    for (PetscInt i = lo; i < hi; i++) mo->rhs[i] = dt * ((1 - th) * f[i] + th * mo->f1[i] - mo->Kq[i] - mo->rhs[i]);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
-    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
-    for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->uh[i];
+    PetscCall(VISystemEvaluateLoadScales(sys, t + dt, mo->c1));
+    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
+    for (PetscInt l = 0; l < mo->nl; l++) mo->c[l] = (1 - th) * mo->c[l] + th * mo->c1[l];
+    PetscCall(VIMoreauFreeVelocity(st, mo));
   }
   PetscCall(PetscArrayzero(st->lambda, st->nb));
   if (any) {
@@ -187,9 +216,10 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
 
   PetscFunctionBeginUser;
   if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree4(mo->A, mo->B, mo->uh, mo->unew));
+  PetscCall(PetscFree3(mo->A, mo->uh, mo->unew));
+  PetscCall(PetscFree5(mo->P, mo->AL, mo->w, mo->c, mo->c1));
   PetscCall(PetscFree(mo->Kq));
-  PetscCall(PetscFree5(mo->rhs, mo->f1, mo->qprev, mo->fprev, mo->active));
+  PetscCall(PetscFree4(mo->rhs, mo->qprev, mo->fprev, mo->active));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));
   PetscCall(PetscFree(st->data));

@@ -46,19 +46,6 @@ static void VINSGAlphaParameters(PetscReal rho, VINSGAlpha *ns)
   ns->beta    = 0.25 * (ns->gamma + 0.5) * (ns->gamma + 0.5);
 }
 
-/* C = A B for n x n row-major A and B. */
-static void VIMatMat(PetscInt n, const PetscReal A[], const PetscReal B[], PetscReal C[])
-{
-  for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt j = 0; j < n; j++) C[i * n + j] = 0;
-    for (PetscInt k = 0; k < n; k++) {
-      PetscReal aik = A[i * n + k];
-      if (aik == 0) continue;
-      for (PetscInt j = 0; j < n; j++) C[i * n + j] += aik * B[k * n + j];
-    }
-  }
-}
-
 static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
 {
   VINSGAlpha *ns = (VINSGAlpha *)st->data;
@@ -101,8 +88,8 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
                             (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)st->rho_inf));
     PetscCall(VIInvertSPD(st->comm, n, ns->Sinv, what));
   }
-  VIMatMat(n, ns->Sinv, st->D, ns->SD);
-  VIMatMat(n, ns->Sinv, st->K, ns->SK);
+  PetscCall(VIMatMat(n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
+  PetscCall(VIMatMat(n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
   ns->max_it      = st->nsgalpha_max_it;
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;

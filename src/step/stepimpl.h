@@ -224,3 +224,5 @@ PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as
    inverse of an SPD matrix (LAPACK). */
 PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);
+/* C = alpha A B, A n x k and B k x n row-major, C with leading dimension ldc (BLAS dgemm). */
+PETSC_INTERN PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc);

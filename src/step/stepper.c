@@ -654,6 +654,22 @@ void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const P
   BLASgemv_("T", &bk, &bm, &a, A, &bl, x, &one, &beta, y, &one);
 }
 
+/* C = alpha A B for n x n row-major A and B, C row-major with leading dimension ldc (BLAS dgemm: row-major C = A B is
+   column-major C^T = B^T A^T). */
+PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
+{
+  PetscBLASInt    bn, bk, bl;
+  const PetscReal zero = 0;
+
+  PetscFunctionBeginUser;
+  if (!n || !k) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCall(PetscBLASIntCast(ldc, &bl));
+  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bn, &bn, &bk, &alpha, B, &bn, A, &bk, &zero, C, &bl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[])
 {
   PetscBLASInt bn, info;

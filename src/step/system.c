@@ -269,6 +269,21 @@ PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors)
+{
+  PetscFunctionBeginUser;
+  if (num_loads) *num_loads = sys->num_loads;
+  if (vectors) *vectors = sys->load_vec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(VIExcitationEvaluate(sys->load_fn[l], t, &s[l], NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* g0_j(t) = g + a cos(k Omega t + phi_j) and its rate. */
 PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
