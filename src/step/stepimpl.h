@@ -171,7 +171,7 @@ struct _p_VIStepper {
      (force on the boundary coordinates from the contacts), gaps g (normal gap per contact) */
   PetscReal *q, *u, *lambda, *gap;
   /* work arrays of the schemes */
-  PetscReal     *f, *g0, *g0_rate;
+  PetscReal     *f, *g0, *g0_rate, *work; /* work: 2n for the records */
   VIEnergy       energy;
   PetscReal      bound;
   PetscLogDouble matvec_time;

@@ -41,7 +41,7 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
   st->scheme_energy = PETSC_FALSE;
   PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
-  PetscCall(PetscFree3(st->f, st->g0, st->g0_rate));
+  PetscCall(PetscFree4(st->f, st->g0, st->g0_rate, st->work));
   /* grown one by one with PetscRealloc: freed one by one (PetscFree5 assumes one coalesced block) */
   PetscCall(PetscFree(st->t_rec));
   PetscCall(PetscFree(st->out_rec));
@@ -232,7 +232,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   st->D  = D;
   PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
   PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nb, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
-  PetscCall(PetscCalloc3(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate));
+  PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
     VIROM    r = rom;
     PetscInt nout;
@@ -407,15 +407,13 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
     if (!st->scheme_energy) {
+      /* the scheme does not compute them on the way: two products at each recorded level */
       T = V = 0;
+      VIMatVec(n, n, st->M, n, st->u, 0.0, st->work);
+      VIMatVec(n, n, st->K, n, st->q, 0.0, st->work + n);
       for (PetscInt i = 0; i < n; i++) {
-        PetscReal Mu = 0, Kq = 0;
-        for (PetscInt j = 0; j < n; j++) {
-          Mu += st->M[i * n + j] * st->u[j];
-          Kq += st->K[i * n + j] * st->q[j];
-        }
-        T += 0.5 * st->u[i] * Mu;
-        V += 0.5 * st->q[i] * Kq;
+        T += 0.5 * st->u[i] * st->work[i];
+        V += 0.5 * st->q[i] * st->work[n + i];
       }
     }
     st->energy.kinetic   = T;
