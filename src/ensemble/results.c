@@ -81,6 +81,8 @@ static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICase
   PetscCall(VIH5WriteAttrString(file, "/case", "message", r->message));
   PetscCall(VIH5WriteAttrInt(file, "/case", "steps", r->stats.steps));
   PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time", r->stats.wall_time));
+  /* the cost unit of a step: one BLAS dgemv of the ROM's size, timed in this run (time per step / it, issue 11) */
+  PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time_dgemv", r->stats.matvec_time));
   PetscCall(VIH5WriteAttrReal(file, "/case", "contact_iterations_mean",
                               r->stats.contact_solves ? (PetscReal)r->stats.contact_iterations / r->stats.contact_solves : 0));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
