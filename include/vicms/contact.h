@@ -9,8 +9,8 @@ PETSC_EXTERN PetscReal VIProjectHalfLine(PetscReal xi);
 /* Projection of a tangential vector xi (dimension 1 or 2) onto the disk of radius r >= 0 (Eq. C.4), in place. */
 PETSC_EXTERN void VIProjectDisk(PetscInt dim, PetscReal r, PetscReal xi[]);
 
-typedef enum { VI_CONTACT_SOLVER_JACOBI, VI_CONTACT_SOLVER_GAUSS_SEIDEL } VIContactSolverType;
-PETSC_EXTERN const char *const VIContactSolverTypes[]; /* "jacobi", "gauss_seidel", PETSc enum trailer */
+typedef enum { VI_CONTACT_SOLVER_JACOBI, VI_CONTACT_SOLVER_GAUSS_SEIDEL, VI_CONTACT_SOLVER_NEWTON } VIContactSolverType;
+PETSC_EXTERN const char *const VIContactSolverTypes[]; /* "jacobi", "gauss_seidel", "newton", PETSc enum trailer */
 
 /* The contacts of one inclusion problem, in the order of the unknowns: contact j owns dims[j] consecutive unknowns,
    normal first, then its tangents (0, 1 or 2). C_j = R+ for dims[j] = 1, else R+ x D(mu_j (x_n,j + preload_j)). */
@@ -30,7 +30,7 @@ typedef struct {
 typedef struct _p_VIContactSolver *VIContactSolver;
 
 PETSC_EXTERN PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver *solver);
-/* Options (prefix -contact_): -contact_solver jacobi|gauss_seidel (default jacobi), -contact_tol (1e-10),
+/* Options (prefix -contact_): -contact_solver newton|jacobi|gauss_seidel (default newton), -contact_tol (1e-10),
    -contact_max_it (1000), -contact_relaxation omega (over-relaxation of projected Jacobi, default 1; (0, 2)),
    -contact_al_scale s (scale of the augmented-Lagrangian parameter, default 1). */
 PETSC_EXTERN PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver);
@@ -39,16 +39,27 @@ PETSC_EXTERN PetscErrorCode VIContactSolverSetTolerances(VIContactSolver solver,
 PETSC_EXTERN PetscErrorCode VIContactSolverSetALScale(VIContactSolver solver, PetscReal s);
 PETSC_EXTERN PetscErrorCode VIContactSolverSetRelaxation(VIContactSolver solver, PetscReal omega);
 /*
+  VIContactSolverSetOperator - the Delassus matrix G (m x m, row-major, symmetric positive semi-definite, positive
+  diagonal) and the contact set of the solves that follow with G = NULL. G is referenced, not copied: it must stay
+  unchanged until the next VIContactSolverSetOperator. Setting it checks the set and computes eps, which a sequence of
+  solves on the same operator (one per time step on the same active contacts) then shares.
+*/
+PETSC_EXTERN PetscErrorCode VIContactSolverSetOperator(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[]);
+/*
   VIContactSolverSolve - solve -(G x + c) ∈ N_C(x), i.e. x = proj_C[x - eps (G x + c)] (seed 000 Eq. C.2).
 
   Not collective (a case runs on one rank or its group, the problem is small and dense).
-  G   - m x m, row-major, symmetric positive semi-definite (the Delassus matrix on the active contacts)
+  G   - m x m, row-major, symmetric positive semi-definite (the Delassus matrix on the active contacts); NULL: the
+        operator of the last VIContactSolverSetOperator (set and m must be the same)
   c   - m
   x   - in: initial guess (warm start); out: the solution
   eps - after Studer (2009): eps_i = s / G_ii when G is diagonally dominant (every row, non-strictly; G_ii > 0 is
         required), else s / sum_j |G_ij|; the two tangent rows of one contact share the smaller of their values, so
         that the fixed point keeps the sliding velocity opposite to the friction force on the round disk. The
         over-relaxation omega acts on Jacobi only; omega > 1 may diverge when eps = s / G_ii.
+  newton: semi-smooth Newton on x - proj_C(x - eps (G x + c)) = 0 with LU factors of the closed contacts' rows, kept
+        within the solve while the open/stick/slip pattern stays the same (src/contact/newton.c); where it cannot
+        decrease the residual it hands over to projected Jacobi, within the same max_it.
 
   A solve that reaches max_it returns normally with info->converged = PETSC_FALSE: the caller counts and reports it.
 */

@@ -4,9 +4,12 @@
 #include <vicms/sys.h>
 #include <petscviewer.h>
 
-/* Reduction methods (seed 000 §3). */
-typedef enum { VI_CMS_CB, VI_CMS_CB_MASSLESS, VI_CMS_MACNEAL, VI_CMS_RUBIN } VICMSType;
+/* Reduction methods (seed 000 §3), and the two kinds of a user's own matrices written to a ROM file (not reductions vicms
+   makes: -cms_type takes only the first four). */
+typedef enum { VI_CMS_CB, VI_CMS_CB_MASSLESS, VI_CMS_MACNEAL, VI_CMS_RUBIN, VI_CMS_USER, VI_CMS_USER_MASSLESS } VICMSType;
 PETSC_EXTERN const char *const VICMSTypes[]; /* "cb", "cb_massless", "macneal", "rubin", then PETSc's enum trailer */
+/* The method attribute of a ROM file for every VICMSType: the four above, "user" and "user_massless". */
+PETSC_EXTERN const char *const VIROMMethods[];
 
 /* One contact of the ROM: its coordinates are rows offset .. offset+dim-1 of q (normal, then tangents). */
 typedef struct {
@@ -56,8 +59,8 @@ PETSC_EXTERN PetscErrorCode VIROMGetReduction(VIROM rom, const char **reduction)
 /*
   VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D
   symmetric (relative 1e-10 of the largest entry), finite, K positive semi-definite (no eigenvalue below -1e-10 times the
-  largest; zero eigenvalues are rigid-body modes), a massless ROM (cb_massless, macneal) has M_bb = 0 and M_bi = 0
-  exactly, frames orthonormal. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what names a file) say what is wrong
+  largest; zero eigenvalues are rigid-body modes), a massless ROM (cb_massless, macneal, user_massless) has M_bb = 0 and
+  M_bi = 0 exactly, frames orthonormal; a user ROM (method user) has a positive definite M. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what names a file) say what is wrong
   and where ("rom.h5: K is not symmetric: K[3][7] = 1.2 but K[7][3] = 1.3").
 */
 PETSC_EXTERN PetscErrorCode VIROMValidate(VIROM rom, const char what[]);

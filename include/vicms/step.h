@@ -39,8 +39,17 @@ PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt
 PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 /* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
+/* The force is f(t) = sum_l s_l(t) v_l: the load vectors v_l (n each, owned by the ROM) and their scales s_l(t), for
+   schemes that apply an operator to each v_l once at set-up. */
+PETSC_EXTERN PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
 /* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
+/* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each
+   contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
+   linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
+   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
@@ -52,7 +61,7 @@ PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 
 /* ---------------------------------------------------------------- time integration */
 
-typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU } VIStepperType;
+typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU, VI_STEPPER_NSGALPHA } VIStepperType;
 PETSC_EXTERN const char *const VIStepperTypes[];
 
 /* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error. */
@@ -75,16 +84,18 @@ typedef struct {
   PetscReal      stopped_time; /* the time level it stopped at */
   char           message[256]; /* why it failed */
   PetscLogDouble wall_time;
-  PetscLogDouble matvec_time; /* one dense n x n matrix-vector product with the ROM's K, timed at set-up: the unit of a step's cost */
+  PetscLogDouble matvec_time; /* one BLAS dgemv of n x n (the ROM's K), timed at set-up: the unit of a step's cost */
 } VIStepStats;
 
 typedef struct _p_VIStepper *VIStepper;
 
 PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
-/* Options: -step_type leapfrog|moreau, -step_dt, -step_end_time, -step_start_time, -step_output_every N (record every
-   N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the largest static response, default 1e6),
-   -step_restitution e (moreau), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
+/* Options: -step_type leapfrog|moreau|nsgalpha, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
+   -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
+   -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
+   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha), -step_rho_inf ρ∞ (nsgalpha, in [0, 1]),
+   -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
    stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and
    reported), and the contact solver's -contact_solver ... options. */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
@@ -94,7 +105,7 @@ PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, Pe
 /* A function called on every rank of the stepper's communicator every 64 steps with the current time; not collective by itself. The ensemble uses it
  * to serve its scheduler during long cases. */
 PETSC_EXTERN PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VIStepper, PetscReal, void *), void *ctx);
-/* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau a mass-carrying one). */
+/* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau and nsgalpha a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
 /* Integrate from the initial state to the end time, recording every output_every-th step. Collective on the stepper's
    communicator (a case's rank group): the dense row blocks of the ROM operators are split over its ranks, and every rank
@@ -143,5 +154,18 @@ PETSC_EXTERN PetscErrorCode VIStepperGetLevel(VIStepper st, PetscInt *level, Pet
 */
 PETSC_EXTERN PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const char tag[]);
 PETSC_EXTERN PetscErrorCode VIStepperCheckpointRead(VIStepper st, const char path[], const char tag[], PetscBool *restored, char why[], size_t len);
+/* The time step of a set-up stepper and, when it was chosen automatically (-step_dt auto, -step_accuracy), how: the
+   stability limit of the scheme (seed 000 §2, App. B; 0 for an unconditionally stable scheme) with its omega_max, the
+   accuracy asked and the estimated epsilon_RMS (seed 000 Eq. 30) of the chosen step, and a sentence for people. */
+typedef struct {
+  PetscReal dt;
+  PetscBool automatic;
+  PetscReal dt_stable, omega_max, accuracy, estimate;
+  char      how[512];
+} VITimeStepInfo;
+PETSC_EXTERN PetscErrorCode VIStepperGetTimeStepInfo(VIStepper st, VITimeStepInfo *info);
+/* The stable steps of the schemes that suit the ROM, in words (vicms info): leapfrog's for a massless boundary with the
+   contacts held and open, the symmetric Moreau scheme's for a mass-carrying one, and the highest frequencies. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);

@@ -33,7 +33,8 @@ PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
 */
 #define VI_EXIT_RESUMABLE 75 /* EX_TEMPFAIL: stopped on a signal, rerun the same command to resume */
 PETSC_EXTERN PetscErrorCode VISignalInstall(void);
-/* After PetscFinalize (which resets SIGTERM to its default): the handlers again, until the process exits. */
+/* Once the ranks agreed on the exit status, and again after PetscFinalize (which resets SIGTERM to its default): a late
+   SIGTERM or SIGUSR1 is only recorded until the process exits, so that every rank exits with the agreed status. */
 PETSC_EXTERN void VISignalKeep(void);
 PETSC_EXTERN void VISignalDefer(PetscBool defer);
 /* The first signal received while deferring (SIGTERM or SIGUSR1), 0 if none. */
@@ -54,16 +55,17 @@ PETSC_EXTERN PetscErrorCode VIErrorCapture(MPI_Comm comm, int line, const char *
 /* The registry of option names (src/sys/options.c): every option of every command, so that a job file serves all of
    them, with the type each is read with. */
 typedef enum {
-  VI_OPTION_REAL,    /* a finite number */
-  VI_OPTION_INT,     /* an integer */
-  VI_OPTION_BOOL,    /* true or false */
-  VI_OPTION_ENUM,    /* one of a list of choices */
-  VI_OPTION_STRING,  /* any text */
-  VI_OPTION_REALS,   /* comma-separated finite numbers */
-  VI_OPTION_INTS,    /* comma-separated integers */
-  VI_OPTION_STRINGS, /* comma-separated texts */
-  VI_OPTION_PASS,    /* read by SLEPc, PETSc or MUMPS under a vicms prefix (-cms_eps_*): not checked by vicms */
-  VI_OPTION_PETSC    /* PETSc's generic options (-log_view, -malloc_debug, ...) */
+  VI_OPTION_REAL,        /* a finite number */
+  VI_OPTION_INT,         /* an integer */
+  VI_OPTION_BOOL,        /* true or false */
+  VI_OPTION_ENUM,        /* one of a list of choices */
+  VI_OPTION_STRING,      /* any text */
+  VI_OPTION_REALS,       /* comma-separated finite numbers */
+  VI_OPTION_INTS,        /* comma-separated integers */
+  VI_OPTION_STRINGS,     /* comma-separated texts */
+  VI_OPTION_PASS,        /* read by SLEPc, PETSc or MUMPS under a vicms prefix (-cms_eps_*): not checked by vicms */
+  VI_OPTION_PETSC,       /* PETSc's generic options (-log_view, -malloc_debug, ...) */
+  VI_OPTION_REAL_OR_AUTO /* a finite number or the word auto (-step_dt), read as a string */
 } VIOptionType;
 
 typedef struct {

@@ -2,6 +2,7 @@
 #include "app.h"
 #include <signal.h>
 #include <vicms/rom.h>
+#include <vicms/step.h>
 
 static PetscErrorCode VIInfoFormatOpen(hid_t file, const char path[], char format[], size_t len)
 {
@@ -197,6 +198,8 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
     PetscCall(VIROMCreate(comm, &rom));
     ierr = VIROMLoad(rom, file);
     if (!ierr) ierr = VIROMView(rom, NULL);
+    /* replicated ROM, dense eigenproblems: the first rank describes them */
+    if (!ierr && rank == 0) ierr = VIStepperViewStableSteps(rom, NULL);
     PetscCall(VIROMDestroy(&rom));
     PetscCall(ierr);
   } else if (is_modes) {

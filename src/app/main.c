@@ -140,6 +140,7 @@ int main(int argc, char **argv)
     }
   }
   failed = VIAgreeExit(ierr ? 2 : VIGetStopped() ? 1 : 0);
+  VISignalKeep();
   PetscCall(PetscPopErrorHandler());
   if (SlepcFinalize()) return 1;
   VISignalKeep();

@@ -1,10 +1,11 @@
-/* The contact solver: projected Jacobi and Gauss-Seidel relaxation of x = proj_C[x - eps (G x + c)] (seed 000 App. C). */
+/* The contact solver: projected Jacobi and Gauss-Seidel relaxation of x = proj_C[x - eps (G x + c)] (seed 000 App. C);
+   the semi-smooth Newton method is in newton.c. */
 #include "contactimpl.h"
 
-const char *const VIContactSolverTypes[] = {"jacobi", "gauss_seidel", "VIContactSolverType", "VI_CONTACT_SOLVER_", NULL};
+const char *const VIContactSolverTypes[] = {"jacobi", "gauss_seidel", "newton", "VIContactSolverType", "VI_CONTACT_SOLVER_", NULL};
 
 /*
-  VIContactSolverCreate - a contact solver with the defaults of contact.h (jacobi, tol 1e-10, max_it 1000, omega 1, s 1).
+  VIContactSolverCreate - a contact solver with the defaults of contact.h (newton, tol 1e-10, max_it 1000, omega 1, s 1).
   Not collective: comm is the communicator errors are reported on.
 */
 PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver *solver)
@@ -16,7 +17,7 @@ PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver *solver)
   PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&s));
   s->comm     = comm;
-  s->type     = VI_CONTACT_SOLVER_JACOBI;
+  s->type     = VI_CONTACT_SOLVER_NEWTON;
   s->tol      = 1e-10;
   s->max_it   = 1000;
   s->omega    = 1.0;
@@ -30,6 +31,7 @@ PetscErrorCode VIContactSolverDestroy(VIContactSolver *solver)
   PetscFunctionBeginUser;
   if (!solver || !*solver) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree3((*solver)->eps, (*solver)->y, (*solver)->z));
+  PetscCall(VIContactNewtonDestroy(*solver));
   PetscCall(PetscFree(*solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -38,8 +40,8 @@ PetscErrorCode VIContactSolverSetType(VIContactSolver solver, VIContactSolverTyp
 {
   PetscFunctionBeginUser;
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetType: the solver is NULL");
-  PetscCheck(type == VI_CONTACT_SOLVER_JACOBI || type == VI_CONTACT_SOLVER_GAUSS_SEIDEL, solver->comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "VIContactSolverSetType: unknown type %d, expected VI_CONTACT_SOLVER_JACOBI or VI_CONTACT_SOLVER_GAUSS_SEIDEL", (int)type);
+  PetscCheck(type == VI_CONTACT_SOLVER_JACOBI || type == VI_CONTACT_SOLVER_GAUSS_SEIDEL || type == VI_CONTACT_SOLVER_NEWTON, solver->comm,
+             PETSC_ERR_ARG_OUTOFRANGE, "VIContactSolverSetType: unknown type %d, expected VI_CONTACT_SOLVER_JACOBI, _GAUSS_SEIDEL or _NEWTON", (int)type);
   solver->type = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -98,13 +100,13 @@ PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver)
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetFromOptions: the solver is NULL");
   PetscOptionsBegin(solver->comm, NULL, "Contact solver options", "VIContactSolver");
   type = solver->type;
-  PetscCall(PetscOptionsEnum("-contact_solver", "Projected relaxation of the contact inclusion", "VIContactSolverSetType", VIContactSolverTypes,
+  PetscCall(PetscOptionsEnum("-contact_solver", "Solver of the contact inclusion: semi-smooth Newton, projected Jacobi or Gauss-Seidel", "VIContactSolverSetType", VIContactSolverTypes,
                              (PetscEnum)type, (PetscEnum *)&type, NULL));
   tol = solver->tol;
   PetscCall(PetscOptionsReal("-contact_tol", "Tolerance on ||x - proj_C(x - eps (G x + c))||_inf / max(1, ||x||_inf)", "VIContactSolverSetTolerances",
                              tol, &tol, NULL));
   max_it = solver->max_it;
-  PetscCall(PetscOptionsInt("-contact_max_it", "Maximum number of iterations (sweeps)", "VIContactSolverSetTolerances", max_it, &max_it, NULL));
+  PetscCall(PetscOptionsInt("-contact_max_it", "Maximum number of iterations (sweeps, Newton trial points)", "VIContactSolverSetTolerances", max_it, &max_it, NULL));
   omega = solver->omega;
   PetscCall(PetscOptionsReal("-contact_relaxation", "Over-relaxation omega of projected Jacobi, in (0, 2)", "VIContactSolverSetRelaxation", omega,
                              &omega, NULL));
@@ -204,16 +206,16 @@ static PetscErrorCode VIContactComputeEps(VIContactSolver solver, const VIContac
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = G x + c */
-static void VIContactResidualForce(PetscInt m, const PetscReal G[], const PetscReal c[], const PetscReal x[], PetscReal y[])
+/* y = G x + c (BLAS: G row-major is G^T column-major) */
+void VIContactResidualForce(PetscInt m, const PetscReal G[], const PetscReal c[], const PetscReal x[], PetscReal y[])
 {
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscReal *g   = G + i * m;
-    PetscReal        sum = c[i];
+  PetscBLASInt    bm, one = 1;
+  const PetscReal a = 1.0, b = 1.0;
 
-    for (PetscInt j = 0; j < m; j++) sum += g[j] * x[j];
-    y[i] = sum;
-  }
+  if (!m) return;
+  bm = (PetscBLASInt)m;
+  for (PetscInt i = 0; i < m; i++) y[i] = c[i];
+  BLASgemv_("T", &bm, &bm, &a, G, &bm, x, &one, &b, y, &one);
 }
 
 /*
@@ -221,7 +223,7 @@ static void VIContactResidualForce(PetscInt m, const PetscReal G[], const PetscR
   the disk of radius mu (z_n + preload) (Eq. 7), i.e. the radius uses the normal force just projected (z_n >= 0).
   Returns ||x - z||_inf / max(1, ||x||_inf).
 */
-static PetscReal VIContactProject(const VIContactSet *set, const PetscReal eps[], const PetscReal x[], const PetscReal y[], PetscReal z[])
+PetscReal VIContactProject(const VIContactSet *set, const PetscReal eps[], const PetscReal x[], const PetscReal y[], PetscReal z[])
 {
   PetscReal diff = 0, size = 0;
   PetscInt  row = 0;
@@ -283,9 +285,28 @@ static void VIContactSweepGaussSeidel(const VIContactSet *set, const PetscReal e
   }
 }
 
+PetscErrorCode VIContactSolverSetOperator(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetOperator: the solver is NULL");
+  PetscCall(VIContactCheckSet(solver, set, m));
+  PetscCheck(m == 0 || G, solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSetOperator: G is NULL with m = %" PetscInt_FMT, m);
+  if (m > solver->m_alloc) {
+    PetscCall(PetscFree3(solver->eps, solver->y, solver->z));
+    PetscCall(PetscMalloc3(m, &solver->eps, m, &solver->y, m, &solver->z));
+    solver->m_alloc = m;
+  }
+  PetscCall(VIContactComputeEps(solver, set, m, G));
+  solver->G        = G;
+  solver->m        = m;
+  solver->lu_valid = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   VIContactSolverSolve - see contact.h; seed 000 Eq. (C.2) by projected Jacobi, x <- (1 - omega) x +
-  omega proj_C[x - eps (G x + c)], or by projected Gauss-Seidel (omega not used). Not collective.
+  omega proj_C[x - eps (G x + c)], by projected Gauss-Seidel (omega not used), or by the semi-smooth Newton method of
+  newton.c, which hands over to Jacobi where it stalls. Not collective.
 
   Each iteration first evaluates z = proj_C(x - eps (G x + c)) at the current x: its distance to x is the residual
   that decides convergence, and for Jacobi it is also the update. Iterations counts the updates made, so a warm start
@@ -295,26 +316,28 @@ static void VIContactSweepGaussSeidel(const VIContactSet *set, const PetscReal e
 PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[], const PetscReal c[],
                                     PetscReal x[], VIContactSolveInfo *info)
 {
-  PetscInt  it  = 0;
+  PetscInt  it = 0, newton_it = 0;
   PetscReal res = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: the solver is NULL");
-  PetscCall(VIContactCheckSet(solver, set, m));
-  PetscCheck(m == 0 || (G && c && x), solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: G, c or x is NULL with m = %" PetscInt_FMT, m);
-  if (m > solver->m_alloc) {
-    PetscCall(PetscFree3(solver->eps, solver->y, solver->z));
-    PetscCall(PetscMalloc3(m, &solver->eps, m, &solver->y, m, &solver->z));
-    solver->m_alloc = m;
-  }
-  PetscCall(VIContactComputeEps(solver, set, m, G));
+  if (G) PetscCall(VIContactSolverSetOperator(solver, set, m, G));
+  else
+    PetscCheck(m == solver->m && set && set->num_contacts >= 0, solver->comm, PETSC_ERR_ARG_WRONG,
+               "VIContactSolverSolve: %" PetscInt_FMT " unknowns, but the operator set by VIContactSolverSetOperator has %" PetscInt_FMT, m, solver->m);
+  PetscCheck(m == 0 || (c && x), solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: c or x is NULL with m = %" PetscInt_FMT, m);
+  G = solver->G;
   PetscCall(PetscLogEventBegin(VI_ContactSolve, 0, 0, 0, 0));
-  for (;; it++) {
+  if (solver->type == VI_CONTACT_SOLVER_NEWTON && m) {
+    PetscCall(VIContactSolveNewton(solver, set, c, x, &newton_it, &res));
+    if (res <= solver->tol || PetscIsInfOrNanReal(res)) it = -1; /* done */
+  }
+  for (; it >= 0; it++) {
     VIContactResidualForce(m, G, c, x, solver->y);
     res = VIContactProject(set, solver->eps, x, solver->y, solver->z);
-    if (res <= solver->tol || it == solver->max_it || PetscIsInfOrNanReal(res)) break;
-    if (solver->type == VI_CONTACT_SOLVER_JACOBI) {
-      const PetscReal omega = solver->omega;
+    if (res <= solver->tol || newton_it + it >= solver->max_it || PetscIsInfOrNanReal(res)) break;
+    if (solver->type != VI_CONTACT_SOLVER_GAUSS_SEIDEL) {
+      const PetscReal omega = solver->type == VI_CONTACT_SOLVER_JACOBI ? solver->omega : 1.0;
 
       if (omega == 1.0)
         PetscCall(PetscArraycpy(x, solver->z, m));
@@ -323,11 +346,12 @@ PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *
     } else
       VIContactSweepGaussSeidel(set, solver->eps, m, G, x, solver->y);
   }
-  /* one product G x per iteration, one more per Gauss-Seidel sweep */
+  it = PetscMax(it, 0) + newton_it;
+  /* one product G x per iteration, one more per Gauss-Seidel sweep (Newton: plus its LU solves, not counted) */
   PetscCall(PetscLogFlops(2.0 * m * m * ((PetscLogDouble)it + 1 + (solver->type == VI_CONTACT_SOLVER_GAUSS_SEIDEL ? it : 0))));
   PetscCall(PetscLogEventEnd(VI_ContactSolve, 0, 0, 0, 0));
-  PetscCall(PetscInfo(NULL, "Contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations, residual %g\n",
-                      VIContactSolverTypes[solver->type], set->num_contacts, it, (double)res));
+  PetscCall(PetscInfo(NULL, "Contact solver %s: %" PetscInt_FMT " contacts, %" PetscInt_FMT " iterations (%" PetscInt_FMT " Newton), residual %g\n",
+                      VIContactSolverTypes[solver->type], set->num_contacts, it, newton_it, (double)res));
   if (info) {
     info->iterations = it;
     info->residual   = res;

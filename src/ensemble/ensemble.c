@@ -300,6 +300,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
     }
   }
   PetscCall(VIStepperSetUp(st));
+  PetscCall(VIStepperGetTimeStepInfo(st, &r->timestep));
   PetscCall(VIStepperSetMonitor(st, VIEnsembleMonitor, ens));
   ens->case_k = r->k;
   PetscCall(VIEnsembleRestore(ens, st, r->k));
@@ -416,6 +417,14 @@ static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
   PetscCall(VISystemSetFromOptions(sys));
   PetscCall(VIStepperSetFromOptions(st));
   PetscCall(VIStepperSetUp(st));
+  {
+    /* an automatic step is told before the cases run (each case chooses its own: cases/<k> attributes dt, dt_how) */
+    VITimeStepInfo info;
+    PetscInt       ncases, np;
+    PetscCall(VIStepperGetTimeStepInfo(st, &info));
+    PetscCall(VICaseSetGetSize(ens->cs, &ncases, &np));
+    if (info.automatic) PetscCall(PetscPrintf(ens->comm, "-step_dt auto%s: %s\n", ncases > 1 ? " (first case)" : "", info.how));
+  }
   PetscCall(VICaseSetRestore(ens->cs));
   PetscCall(VIStepperDestroy(&st));
   PetscCall(VISystemDestroy(&sys));

@@ -99,6 +99,7 @@ typedef struct {
   const char      *envelope_output;                      /* the output it is of */
   PetscInt         nenv;
   PetscReal       *quantities; /* nq */
+  VITimeStepInfo   timestep;   /* the step, and how it was chosen when automatic */
 } VICaseResult;
 
 /* Quantities of a case: per ROM output max_abs (whole run), then over the steady window rms, amplitude (half

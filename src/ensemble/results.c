@@ -81,11 +81,24 @@ static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICase
   PetscCall(VIH5WriteAttrString(file, "/case", "message", r->message));
   PetscCall(VIH5WriteAttrInt(file, "/case", "steps", r->stats.steps));
   PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time", r->stats.wall_time));
+  /* the cost unit of a step: one BLAS dgemv of the ROM's size, timed in this run (time per step / it, issue 11) */
+  PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time_dgemv", r->stats.matvec_time));
   PetscCall(VIH5WriteAttrReal(file, "/case", "contact_iterations_mean",
                               r->stats.contact_solves ? (PetscReal)r->stats.contact_iterations / r->stats.contact_solves : 0));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_iterations_max", r->stats.contact_iterations_max));
   PetscCall(VIH5WriteAttrInt(file, "/case", "contact_nonconverged", r->stats.nonconverged));
   PetscCall(VIH5WriteAttrReal(file, "/case", "contact_residual_max", r->stats.contact_residual_max));
+  if (r->timestep.dt > 0) PetscCall(VIH5WriteAttrReal(file, "/case", "dt", r->timestep.dt));
+  if (r->timestep.automatic) {
+    /* -step_dt auto, -step_accuracy: how the step was found */
+    PetscCall(VIH5WriteAttrString(file, "/case", "dt_how", r->timestep.how));
+    PetscCall(VIH5WriteAttrReal(file, "/case", "dt_stable", r->timestep.dt_stable));
+    PetscCall(VIH5WriteAttrReal(file, "/case", "omega_max", r->timestep.omega_max));
+    if (r->timestep.accuracy > 0) {
+      PetscCall(VIH5WriteAttrReal(file, "/case", "accuracy", r->timestep.accuracy));
+      PetscCall(VIH5WriteAttrReal(file, "/case", "accuracy_estimate", r->timestep.estimate));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -424,6 +424,7 @@ PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char 
     char *s = NULL;
     mem     = H5Tcopy(H5T_C_S1);
     H5Tset_size(mem, H5T_VARIABLE);
+    H5Tset_cset(mem, H5Tget_cset(type)); /* h5py writes UTF-8 strings: read them as they are, without an ASCII conversion */
     err = H5Aread(attr, mem, &s);
     /* a failed copy leaves *value NULL, reported below */
     if (err >= 0 && PetscStrallocpy(s ? s : "", value)) err = -1;
@@ -433,6 +434,7 @@ PetscErrorCode VIH5ReadAttrStringAlloc(hid_t file, const char obj[], const char 
     mem  = H5Tcopy(H5T_C_S1);
     H5Tset_size(mem, size + 1);
     H5Tset_strpad(mem, H5T_STR_NULLTERM);
+    H5Tset_cset(mem, H5Tget_cset(type));
     err = PetscCalloc1(size + 2, value) ? -1 : H5Aread(attr, mem, *value);
   }
   H5Tclose(mem);

@@ -6,11 +6,18 @@
 
 const char *const VICMSTypes[] = {"cb", "cb_massless", "macneal", "rubin", "VICMSType", "VI_CMS_", NULL};
 
-#define VI_ROM_NUM_METHODS 4
+const char *const VIROMMethods[] = {"cb", "cb_massless", "macneal", "rubin", "user", "user_massless", NULL};
+
+#define VI_ROM_NUM_METHODS 6
 
 static PetscBool VIROMMethodIsMassless(VICMSType method)
 {
-  return (method == VI_CMS_CB_MASSLESS || method == VI_CMS_MACNEAL) ? PETSC_TRUE : PETSC_FALSE;
+  return (method == VI_CMS_CB_MASSLESS || method == VI_CMS_MACNEAL || method == VI_CMS_USER_MASSLESS) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscBool VIROMMethodIsUser(VICMSType method)
+{
+  return (method == VI_CMS_USER || method == VI_CMS_USER_MASSLESS) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* ------------------------------------------------------------------ named vectors (loads, outputs) */
@@ -493,11 +500,21 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
           PetscCall(PetscSNPrintf(msg, len,
                                   "%s: the ROM claims a massless boundary (method %s) but M[%" PetscInt_FMT "][%" PetscInt_FMT
                                   "] = %.6g; the first %" PetscInt_FMT " rows and columns of M must be exactly 0",
-                                  what, VICMSTypes[rom->method], i, j, (double)rom->M[i * n + j], nb));
+                                  what, VIROMMethods[rom->method], i, j, (double)rom->M[i * n + j], nb));
           break;
         }
       }
     }
+  }
+  if (!msg[0] && rom->method == VI_CMS_USER) {
+    /* a user's mass-carrying ROM: the Moreau and nsgalpha schemes invert M */
+    PetscReal lmin, lmax;
+    PetscCall(VIROMEigenRange(n, rom->M, &lmin, &lmax));
+    if (!(lmin > 1e-12 * PetscAbsReal(lmax)))
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: M is not positive definite: its smallest eigenvalue is %.6g (largest %.6g), expected above 1e-12 times the "
+                              "largest; a ROM of method user carries mass on every coordinate (a massless boundary is method user_massless)",
+                              what, (double)lmin, (double)lmax));
   }
   if (!msg[0]) PetscCall(VIROMCheckVector(what, "", "frequencies_hz", rom->nm, rom->freq_hz, msg, len));
   for (PetscInt k = 0; k < rom->nm && !msg[0]; k++)
@@ -577,7 +594,7 @@ static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
   PetscFunctionBeginUser;
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-rom"));
   PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
-  PetscCall(VIH5WriteAttrString(file, "/", "method", VICMSTypes[rom->method]));
+  PetscCall(VIH5WriteAttrString(file, "/", "method", VIROMMethods[rom->method]));
   PetscCall(VIH5WriteAttrInt(file, "/", "massless", VIROMMethodIsMassless(rom->method) ? 1 : 0));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", rom->nb));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_modes", rom->nm));
@@ -731,6 +748,74 @@ static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A user ROM's contact table: contact/dims (one entry per contact, 1 normal only, 2 or 3 with tangents) is required when the ROM has
+   boundary coordinates; offsets (contiguous from 0), node_ids (0, 1, ...), frames (identity), coords (0) and areas (1) are optional. */
+static PetscErrorCode VIROMReadUserContacts(VIROM rom, hid_t file, const char path[])
+{
+  PetscBool  exists;
+  PetscInt   nc, cols, r, c, *ints = NULL;
+  PetscReal *reals = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/contact/dims", &exists));
+  PetscCheck(exists || rom->nb == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: dataset contact/dims is missing: a user ROM with n_boundary = %" PetscInt_FMT " > 0 lists its contacts' dimensions there (1 = normal "
+             "only, 2 or 3 = normal and tangents; their coordinates are the first n_boundary of q, contact after contact)",
+             path, rom->nb);
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIH5GetShape(file, "/contact/dims", &nc, &cols));
+  PetscCheck(cols == 0 && nc > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: dataset contact/dims is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a vector with one entry per contact", path, nc, cols);
+  PetscCall(PetscCalloc1(nc, &rom->contacts));
+  rom->num_contacts = nc;
+  PetscCall(VIH5ReadInt(file, "/contact/dims", &r, &c, &ints));
+  for (PetscInt i = 0, off = 0; i < nc; i++) {
+    rom->contacts[i].dim     = ints[i];
+    rom->contacts[i].offset  = off;
+    rom->contacts[i].node_id = i;
+    rom->contacts[i].area    = 1;
+    for (PetscInt k = 0; k < 3; k++) rom->contacts[i].frame[4 * k] = 1;
+    off += ints[i];
+  }
+  PetscCall(PetscFree(ints));
+  PetscCall(VIH5Exists(file, "/contact/offsets", &exists));
+  if (exists) {
+    PetscCall(VIROMCheckShape(file, path, "/contact/offsets", nc, 0));
+    PetscCall(VIH5ReadInt(file, "/contact/offsets", &r, &c, &ints));
+    for (PetscInt i = 0; i < nc; i++) rom->contacts[i].offset = ints[i];
+    PetscCall(PetscFree(ints));
+  }
+  PetscCall(VIH5Exists(file, "/contact/node_ids", &exists));
+  if (exists) {
+    PetscCall(VIROMCheckShape(file, path, "/contact/node_ids", nc, 0));
+    PetscCall(VIH5ReadInt(file, "/contact/node_ids", &r, &c, &ints));
+    for (PetscInt i = 0; i < nc; i++) rom->contacts[i].node_id = ints[i];
+    PetscCall(PetscFree(ints));
+  }
+  PetscCall(VIH5Exists(file, "/contact/frames", &exists));
+  if (exists) {
+    PetscCall(VIROMCheckShape(file, path, "/contact/frames", nc, 9));
+    PetscCall(VIH5ReadReal(file, "/contact/frames", &r, &c, &reals));
+    for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].frame, reals + 9 * i, 9));
+    PetscCall(PetscFree(reals));
+  }
+  PetscCall(VIH5Exists(file, "/contact/coords", &exists));
+  if (exists) {
+    PetscCall(VIROMCheckShape(file, path, "/contact/coords", nc, 3));
+    PetscCall(VIH5ReadReal(file, "/contact/coords", &r, &c, &reals));
+    for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].coords, reals + 3 * i, 3));
+    PetscCall(PetscFree(reals));
+  }
+  PetscCall(VIH5Exists(file, "/contact/areas", &exists));
+  if (exists) {
+    PetscCall(VIROMCheckShape(file, path, "/contact/areas", nc, 0));
+    PetscCall(VIH5ReadReal(file, "/contact/areas", &r, &c, &reals));
+    for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
+    PetscCall(PetscFree(reals));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIROMReadVectorList(VIROM rom, hid_t file, const char path[], const char group[], PetscInt num, char **names,
                                           PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
 {
@@ -832,10 +917,14 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "method", &str));
   PetscCall(PetscStrncpy(value, str, sizeof(value)));
   PetscCall(PetscFree(str));
-  for (method = 0, found = PETSC_FALSE; method < VI_ROM_NUM_METHODS && !found; method++) PetscCall(PetscStrcmp(value, VICMSTypes[method], &found));
+  for (method = 0, found = PETSC_FALSE; method < VI_ROM_NUM_METHODS && !found; method++) PetscCall(PetscStrcmp(value, VIROMMethods[method], &found));
   method--;
-  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: attribute method is '%s', expected cb, cb_massless, macneal or rubin", path,
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: attribute method is '%s', expected cb, cb_massless, macneal, rubin (reductions) or user, user_massless (a user's own matrices)", path,
              value);
+  PetscCall(VIH5HasAttr(file, "/", "massless", &has));
+  PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no massless attribute (0 or 1; 1 for %s)", path,
+             VIROMMethodIsUser((VICMSType)method) ? "method user_massless" : "cb_massless and macneal");
   PetscCall(VIH5ReadAttrInt(file, "/", "massless", &massless));
   PetscCheck(massless == (VIROMMethodIsMassless((VICMSType)method) ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: attribute massless is %" PetscInt_FMT ", but method %s has %s (massless = %d)", path, massless, value,
@@ -862,8 +951,15 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCall(VIROMReadReal(file, path, "/K", rom->n, rom->n, &rom->K));
   PetscCall(VIROMReadReal(file, path, "/M", rom->n, rom->n, &rom->M));
   PetscCall(VIROMReadReal(file, path, "/D", rom->n, rom->n, &rom->D));
-  PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
-  PetscCall(VIROMReadContacts(rom, file, path));
+  PetscCall(VIH5Exists(file, "/frequencies_hz", &has));
+  if (has || !VIROMMethodIsUser(rom->method)) PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
+  else {
+    /* a user's matrices have no component modes: frequencies_hz is optional, 0 (unknown) when not given */
+    PetscCall(PetscFree(rom->freq_hz));
+    PetscCall(PetscCalloc1(PetscMax(nm, 1), &rom->freq_hz));
+  }
+  if (VIROMMethodIsUser(rom->method)) PetscCall(VIROMReadUserContacts(rom, file, path));
+  else PetscCall(VIROMReadContacts(rom, file, path));
   PetscCall(VIROMReadVectors(rom, file, path, "loads", VIROMAddLoad));
   PetscCall(VIROMReadVectors(rom, file, path, "shapes", VIROMAddShape));
   PetscCall(VIROMReadVectors(rom, file, path, "outputs", VIROMAddOutput));
@@ -1057,7 +1153,7 @@ static PetscErrorCode VIROMViewNames(PetscViewer viewer, const char title[], VIR
 
 PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
 {
-  static const char *const method_names[] = {"Craig-Bampton", "massless Craig-Bampton", "MacNeal", "Rubin"};
+  static const char *const method_names[] = {"Craig-Bampton", "massless Craig-Bampton", "MacNeal", "Rubin", "user matrices", "user matrices"};
   static const char *const dim_words[]    = {"", "1D: normal only", "2D: normal + 1 tangent", "3D: normal + 2 tangents"};
   const PetscInt           max_freq = 10, max_contacts = 20;
   PetscBool                ascii;
@@ -1080,8 +1176,11 @@ PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
   if (rom->version) PetscCall(PetscViewerASCIIPrintf(viewer, "written by vicms %s\n", rom->version));
   PetscCall(PetscViewerASCIIPrintf(viewer, "units: %s\n", rom->units[0] ? rom->units : "not given"));
 
-  PetscCall(PetscViewerASCIIPrintf(
-      viewer, "component modes (%s-interface):", (rom->method == VI_CMS_CB || rom->method == VI_CMS_CB_MASSLESS) ? "fixed" : "free"));
+  if (VIROMMethodIsUser(rom->method))
+    PetscCall(PetscViewerASCIIPrintf(viewer, "other coordinates (user, frequencies as given, 0 = not given):"));
+  else
+    PetscCall(PetscViewerASCIIPrintf(
+        viewer, "component modes (%s-interface):", (rom->method == VI_CMS_CB || rom->method == VI_CMS_CB_MASSLESS) ? "fixed" : "free"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (!rom->nm) PetscCall(PetscViewerASCIIPrintf(viewer, " none"));
   for (PetscInt k = 0; k < PetscMin(rom->nm, max_freq); k++)

@@ -4,7 +4,11 @@
 
 typedef struct {
   PetscReal  *Kbb_inv;                 /* nb x nb: flexibility of the boundary with the inner coordinates held, (K_bb)^-1 */
-  PetscReal  *S;                       /* nb x nm: K_bb^-1 K_bi */
+  PetscReal  *S;                       /* nb x n: [K_bb^-1, -K_bb^-1 K_bi], so that Eq. (11) is one product with [f_b; q_i] */
+  PetscReal  *w;                       /* n: [f_b; q_i] */
+  PetscReal  *kq, *Mu;                 /* nm: (K q)_i of this rank's rows; M_ii u_i or D_ii u_i (energy terms) */
+  PetscReal  *mdiag, *ddiag;           /* nm: diagonals of M_ii and D_ii */
+  PetscReal  *adiag, *bdiag;           /* nm: diagonals of A and B (the diagonal case) */
   PetscReal  *A, *B;                   /* nm x nm: (M_ii + dt/2 D_ii)^-1 and (M_ii - dt/2 D_ii) (Eq. 10 on the damping term) */
   PetscReal  *qb_pre;                  /* nb: boundary displacement predicted with no contact force (Eq. 11) */
   PetscReal  *qb_prev;                 /* nb: boundary displacement of the previous level (frictional case) */
@@ -26,7 +30,9 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   const PetscReal *q0, *u0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * nm, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
+  PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * n, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
+  PetscCall(PetscCalloc5(n, &lf->w, nm, &lf->kq, nm, &lf->Mu, nm, &lf->mdiag, nm, &lf->ddiag));
+  PetscCall(PetscCalloc2(nm, &lf->adiag, nm, &lf->bdiag));
   PetscCall(PetscCalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
   PetscCall(PetscCalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
   PetscCall(PetscCalloc1(2 * nm, &lf->kr));
@@ -35,12 +41,14 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < nb; j++) lf->Kbb_inv[i * nb + j] = st->K[i * n + j];
   PetscCall(VIInvertSPD(st->comm, nb, lf->Kbb_inv, "The boundary stiffness K_bb of the ROM"));
-  for (PetscInt i = 0; i < nb; i++)
+  for (PetscInt i = 0; i < nb; i++) {
+    for (PetscInt j = 0; j < nb; j++) lf->S[i * n + j] = lf->Kbb_inv[i * nb + j];
     for (PetscInt k = 0; k < nm; k++) {
       PetscReal s = 0;
       for (PetscInt j = 0; j < nb; j++) s += lf->Kbb_inv[i * nb + j] * st->K[j * n + nb + k];
-      lf->S[i * nm + k] = s;
+      lf->S[i * n + nb + k] = -s;
     }
+  }
   for (PetscInt i = 0; i < nm; i++)
     for (PetscInt j = 0; j < nm; j++) {
       PetscReal m = st->M[(nb + i) * n + nb + j], d = st->D[(nb + i) * n + nb + j];
@@ -48,6 +56,14 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
       lf->B[i * nm + j] = m - 0.5 * st->dt * d;
     }
   PetscCall(VIInvertSPD(st->comm, nm, lf->A, "The inner mass M_ii + dt/2 D_ii of the ROM"));
+  for (PetscInt i = 0; i < nm; i++) {
+    lf->mdiag[i] = st->M[(nb + i) * n + nb + i];
+    lf->ddiag[i] = st->D[(nb + i) * n + nb + i];
+  }
+  for (PetscInt i = 0; i < nm; i++) {
+    lf->adiag[i] = lf->A[i * nm + i];
+    lf->bdiag[i] = lf->B[i * nm + i];
+  }
   lf->diagonal = PETSC_TRUE;
   lf->damped   = PETSC_FALSE;
   for (PetscInt i = 0; i < nm; i++)
@@ -89,13 +105,10 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   PetscFunctionBeginUser;
   PetscCall(VISystemEvaluateForce(sys, t, f));
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
-  /* Eq. (11): boundary displacement with no contact force, q_b = K_bb^-1 (f_b - K_bi q_i) */
-  VIMatVec(nb, nb, lf->Kbb_inv, nb, f, 0.0, lf->qb_pre);
-  for (PetscInt i = 0; i < nb; i++) {
-    PetscReal s = 0;
-    for (PetscInt k = 0; k < nm; k++) s += lf->S[i * nm + k] * qi[k];
-    lf->qb_pre[i] -= s;
-  }
+  /* Eq. (11): boundary displacement with no contact force, q_b = K_bb^-1 (f_b - K_bi q_i) = [K_bb^-1, -K_bb^-1 K_bi] [f_b; q_i] */
+  PetscCall(PetscArraycpy(lf->w, f, nb));
+  PetscCall(PetscArraycpy(lf->w + nb, qi, nm));
+  VIMatVec(nb, n, lf->S, n, lf->w, 0.0, lf->qb_pre);
   /* Eq. (12) (open contacts); preloaded contacts are always in the set, the preload acting in the solve below (Eq. 14) */
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
@@ -147,12 +160,12 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       as->set.preload = as->preload;
       for (PetscInt c = 0, an = 0; c < as->nact; an += as->dims[c], c++) as->x[an] -= as->preload[c];
     }
-    /* q_b = q_b,pre + K_bb^-1 E_a lambda_a */
+    /* q_b = q_b,pre + K_bb^-1 E_a lambda_a (K_bb^-1 is exactly symmetric: its rows are its columns) */
     for (PetscInt a = 0; a < as->nrows; a++) {
-      PetscInt  row   = as->rows[a];
-      PetscReal l     = as->x[a];
-      st->lambda[row] = l;
-      for (PetscInt i = 0; i < nb; i++) qb[i] += lf->Kbb_inv[i * nb + row] * l;
+      const PetscInt   row = as->rows[a];
+      const PetscReal  l   = as->x[a], *col = lf->Kbb_inv + row * nb;
+      st->lambda[row]      = l;
+      for (PetscInt i = 0; i < nb; i++) qb[i] += col[i] * l;
     }
   }
   for (PetscInt j = 0; j < nc; j++) st->gap[j] = qb[sys->offsets[j]] + st->g0[j];
@@ -160,66 +173,75 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   /* work of the contact forces over the last interval, trapezoidal in time (obstacle: normal motion and sliding drive;
      friction: relative sliding) */
   if (!lf->first) {
+    PetscReal obstacle = 0, friction = 0, external = 0; /* sums of this step (locals: no store per term) */
     for (PetscInt j = 0; j < nc; j++) {
       PetscInt o = sys->offsets[j];
       for (PetscInt r = 0; r < sys->dims[j]; r++) {
         PetscReal lam = 0.5 * (lf->fb_prev[o + r] + st->lambda[o + r]), dq = qb[o + r] - lf->qprev[o + r];
-        if (r == 0)
-          st->energy.obstacle_work += lam * dq;
+        if (r == 0) obstacle += lam * dq;
         else {
           PetscReal drive = st->obstacle_v[2 * j + r - 1] * dt;
-          st->energy.friction_dissipation -= lam * (dq - drive);
-          st->energy.obstacle_work += lam * drive;
+          friction -= lam * (dq - drive);
+          obstacle += lam * drive;
         }
       }
     }
-    for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (lf->fprev[i] + f[i]) * (st->q[i] - lf->qprev[i]);
+    for (PetscInt i = 0; i < n; i++) external += 0.5 * (lf->fprev[i] + f[i]) * (st->q[i] - lf->qprev[i]);
+    st->energy.obstacle_work += obstacle;
+    st->energy.friction_dissipation += friction;
+    st->energy.external_work += external;
   }
 
   /* Eq. (2) with Eqs. (9)-(10): (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f_i - K_ii q_i - K_ib q_b) */
   /* potential energy of level k from what the step computes anyway: q^T K q = q_i^T (K q)_i + q_b^T (f_b + lambda) (Eq. 1) */
   /* the O(nm n) part, split over the group: (K q)_i and r_i of this rank's inner rows, then gathered */
-  for (PetscInt i = lf->rows2.lo; i < lf->rows2.hi; i++) {
-    const PetscReal *Ki = st->K + (nb + i) * n;
-    PetscReal        s = f[nb + i], kq = 0;
-    for (PetscInt j = 0; j < n; j++) kq += Ki[j] * st->q[j];
-    s -= kq;
+  {
+    const PetscInt lo = lf->rows2.lo, hi = lf->rows2.hi;
+    VIMatVec(hi - lo, n, st->K + (nb + lo) * n, n, st->q, 0.0, lf->kq + lo);
     if (lf->diagonal)
-      s += lf->B[i * nm + i] * lf->ui_half[i] / dt;
-    else
-      for (PetscInt j = 0; j < nm; j++) s += lf->B[i * nm + j] * lf->ui_half[j] / dt;
-    lf->kr[2 * i]     = kq;
-    lf->kr[2 * i + 1] = dt * s;
+      for (PetscInt i = lo; i < hi; i++) lf->tmp[i] = lf->bdiag[i] * lf->ui_half[i];
+    else VIMatVec(hi - lo, nm, lf->B + lo * nm, nm, lf->ui_half, 0.0, lf->tmp + lo);
+    for (PetscInt i = lo; i < hi; i++) {
+      lf->kr[2 * i]     = lf->kq[i];
+      lf->kr[2 * i + 1] = dt * (f[nb + i] - lf->kq[i]) + lf->tmp[i];
+    }
   }
   PetscCall(VIRowSplitGather(&lf->rows2, lf->kr));
-  st->energy.potential = 0;
-  for (PetscInt b = 0; b < nb; b++) st->energy.potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
-  for (PetscInt i = 0; i < nm; i++) {
-    st->energy.potential += 0.5 * qi[i] * lf->kr[2 * i];
-    lf->r[i] = lf->kr[2 * i + 1];
+  {
+    PetscReal potential = 0;
+    for (PetscInt b = 0; b < nb; b++) potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
+    for (PetscInt i = 0; i < nm; i++) {
+      potential += 0.5 * qi[i] * lf->kr[2 * i];
+      lf->r[i] = lf->kr[2 * i + 1];
+    }
+    st->energy.potential = potential;
   }
   if (lf->diagonal)
-    for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->A[i * nm + i] * lf->r[i];
+    for (PetscInt i = 0; i < nm; i++) lf->tmp[i] = lf->adiag[i] * lf->r[i];
   else {
     VIMatVec(lf->rows.hi - lf->rows.lo, nm, lf->A + lf->rows.lo * nm, nm, lf->r, 0.0, lf->tmp + lf->rows.lo);
     PetscCall(VIRowSplitGather(&lf->rows, lf->tmp));
   }
   /* level k is complete: velocity u^k = (u^{k-1/2} + u^{k+1/2}) / 2 for the records, damping work at the midpoint */
   for (PetscInt i = 0; i < nm; i++) st->u[nb + i] = 0.5 * (lf->ui_half[i] + lf->tmp[i]);
-  st->energy.kinetic = 0;
-  if (lf->diagonal)
-    for (PetscInt i = 0; i < nm; i++) st->energy.kinetic += 0.5 * st->M[(nb + i) * n + nb + i] * st->u[nb + i] * st->u[nb + i];
-  else
-    for (PetscInt i = 0; i < nm; i++)
-      for (PetscInt j = 0; j < nm; j++) st->energy.kinetic += 0.5 * st->u[nb + i] * st->M[(nb + i) * n + nb + j] * st->u[nb + j];
-  for (PetscInt i = 0; i < nb; i++) st->u[i] = lf->first ? 0 : (qb[i] - lf->qprev[i]) / dt;
-  for (PetscInt i = 0; i < nm && lf->damped; i++) {
-    PetscReal du = 0;
+  {
+    PetscReal kinetic = 0;
     if (lf->diagonal)
-      du = st->D[(nb + i) * n + nb + i] * lf->tmp[i];
-    else
-      for (PetscInt j = 0; j < nm; j++) du += st->D[(nb + i) * n + nb + j] * lf->tmp[j];
-    st->energy.damping_dissipation += dt * lf->tmp[i] * du;
+      for (PetscInt i = 0; i < nm; i++) kinetic += 0.5 * lf->mdiag[i] * st->u[nb + i] * st->u[nb + i];
+    else {
+      VIMatVec(nm, nm, st->M + nb * n + nb, n, st->u + nb, 0.0, lf->Mu);
+      for (PetscInt i = 0; i < nm; i++) kinetic += 0.5 * st->u[nb + i] * lf->Mu[i];
+    }
+    st->energy.kinetic = kinetic;
+  }
+  for (PetscInt i = 0; i < nb; i++) st->u[i] = lf->first ? 0 : (qb[i] - lf->qprev[i]) / dt;
+  if (lf->damped) {
+    PetscReal damping = 0;
+    if (lf->diagonal)
+      for (PetscInt i = 0; i < nm; i++) lf->Mu[i] = lf->ddiag[i] * lf->tmp[i];
+    else VIMatVec(nm, nm, st->D + nb * n + nb, n, lf->tmp, 0.0, lf->Mu);
+    for (PetscInt i = 0; i < nm; i++) damping += lf->tmp[i] * lf->Mu[i];
+    st->energy.damping_dissipation += dt * damping;
   }
   PetscCall(PetscArraycpy(lf->qprev, st->q, n));
   PetscCall(PetscArraycpy(lf->fprev, f, n));
@@ -247,6 +269,8 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
   PetscFunctionBeginUser;
   if (!lf) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(lf->Kbb_inv, lf->S, lf->A, lf->B));
+  PetscCall(PetscFree5(lf->w, lf->kq, lf->Mu, lf->mdiag, lf->ddiag));
+  PetscCall(PetscFree2(lf->adiag, lf->bdiag));
   PetscCall(PetscFree5(lf->qb_pre, lf->qb_prev, lf->ui_half, lf->r, lf->tmp));
   PetscCall(PetscFree4(lf->fb_prev, lf->qprev, lf->fprev, lf->active));
   PetscCall(PetscFree(lf->kr));

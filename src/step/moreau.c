@@ -4,12 +4,17 @@
 
 typedef struct {
   PetscReal  *A;    /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
-  PetscReal  *B;    /* n x n: M - dt/2 D (symmetric variant) */
+  PetscReal  *P;    /* n x 2n: the free velocity is P [u; q] + dt sum_l c_l A v_l (set-up) */
+  PetscReal  *AL;   /* num_loads x n: A v_l for the load vectors v_l */
+  PetscReal  *w;    /* 2n: [uh; q] */
+  PetscReal  *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
+  PetscReal  *Kq;   /* n: D u (damping work) */
+  PetscInt    nl;
   PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
   PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
-  PetscReal  *rhs, *f1, *qprev, *fprev;
+  PetscReal  *rhs, *qprev, *fprev;
   PetscBool  *active;
-  PetscBool   friction, first;
+  PetscBool   friction, first, damped;
   VIRowSplit  rows; /* rows of the n x n products over the case's group */
   VIActiveSet as;
 } VIMoreau;
@@ -22,16 +27,38 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   const PetscReal *q0, *u0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc4(n * n, &mo->A, n * n, &mo->B, n, &mo->uh, n, &mo->unew));
-  PetscCall(PetscCalloc5(n, &mo->rhs, n, &mo->f1, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
+  PetscReal       *B;
+  const PetscReal *const *loads;
+
+  PetscCall(PetscCalloc3(n * n, &mo->A, n, &mo->uh, n, &mo->unew));
+  PetscCall(PetscMalloc1(n * n, &B));
+  PetscCall(PetscCalloc4(n, &mo->rhs, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
   for (PetscInt i = 0; i < n * n; i++) {
     if (st->variant == VI_MOREAU_SYMMETRIC) {
       mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];
-      mo->B[i] = st->M[i] - 0.5 * dt * st->D[i];
-    } else
+      B[i]     = st->M[i] - 0.5 * dt * st->D[i];
+    } else {
       mo->A[i] = st->M[i] + th * dt * st->D[i] + th * th * dt * dt * st->K[i];
+      B[i]     = st->D[i] + th * dt * st->K[i];
+    }
+    if (st->D[i] != 0) mo->damped = PETSC_TRUE;
   }
+  PetscCall(PetscCalloc1(n, &mo->Kq));
   PetscCall(VIInvertSPD(st->comm, n, mo->A, "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K)"));
+  /* symmetric (Eq. B.1 without percussions): u^{k+1/2} = A (M - dt/2 D) u^{k-1/2} - dt A K q^k + dt A f(t_k);
+     theta: u^{k+1} = (I - dt A (D + theta dt K)) u^k - dt A K q^k + dt A ((1 - theta) f(t_k) + theta f(t_k+1)).
+     Both are P [u; q] + dt sum_l c_l A v_l: one product per step instead of three */
+  PetscCall(VISystemGetLoads(st->sys, &mo->nl, &loads));
+  PetscCall(PetscCalloc5(2 * n * n, &mo->P, PetscMax(mo->nl, 1) * n, &mo->AL, 2 * n, &mo->w, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
+  PetscCall(VIMatMat(n, n, mo->A, B, 1.0, mo->P, 2 * n));
+  PetscCall(VIMatMat(n, n, mo->A, st->K, -dt, mo->P + n, 2 * n));
+  if (st->variant == VI_MOREAU_THETA)
+    for (PetscInt i = 0; i < n; i++) {
+      for (PetscInt j = 0; j < n; j++) mo->P[i * 2 * n + j] *= -dt;
+      mo->P[i * 2 * n + i] += 1;
+    }
+  for (PetscInt l = 0; l < mo->nl; l++) VIMatVec(n, n, mo->A, n, loads[l], 0.0, mo->AL + l * n);
+  PetscCall(PetscFree(B));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
@@ -47,6 +74,23 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "moreau_qprev", n, mo->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_fprev", n, mo->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &mo->first));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* unew = P [uh; q] + dt sum_l c_l A v_l, this rank's rows, then gathered */
+static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
+{
+  const PetscInt lo = mo->rows.lo, hi = mo->rows.hi, n = st->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(mo->w, mo->uh, n));
+  PetscCall(PetscArraycpy(mo->w + n, st->q, n));
+  VIMatVec(hi - lo, 2 * n, mo->P + lo * 2 * n, 2 * n, mo->w, 0.0, mo->unew + lo);
+  for (PetscInt l = 0; l < mo->nl; l++) {
+    const PetscReal  a = st->dt * mo->c[l], *v = mo->AL + l * n;
+    for (PetscInt i = lo; i < hi; i++) mo->unew[i] += a * v[i];
+  }
+  PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,26 +125,14 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
     /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
-      PetscReal s = dt * f[i];
-      for (PetscInt j = 0; j < n; j++) s += mo->B[i * n + j] * mo->uh[j] - dt * st->K[i * n + j] * st->q[j];
-      mo->rhs[i] = s;
-    }
-    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
-    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
+    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
+    PetscCall(VIMoreauFreeVelocity(st, mo));
   } else {
     /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
-    PetscCall(VISystemEvaluateForce(sys, t + dt, mo->f1));
-    for (PetscInt i = mo->rows.lo; i < mo->rows.hi; i++) {
-      PetscReal s = (1 - th) * f[i] + th * mo->f1[i];
-      for (PetscInt j = 0; j < n; j++) s -= st->K[i * n + j] * st->q[j] + (st->D[i * n + j] + th * dt * st->K[i * n + j]) * mo->uh[j];
-      mo->rhs[i] = dt * s;
-    }
-    PetscCall(VIRowSplitGather(&mo->rows, mo->rhs));
-    VIMatVec(mo->rows.hi - mo->rows.lo, n, mo->A + mo->rows.lo * n, n, mo->rhs, 0.0, mo->unew + mo->rows.lo);
-    PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
-    for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->uh[i];
+    PetscCall(VISystemEvaluateLoadScales(sys, t + dt, mo->c1));
+    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
+    for (PetscInt l = 0; l < mo->nl; l++) mo->c[l] = (1 - th) * mo->c[l] + th * mo->c1[l];
+    PetscCall(VIMoreauFreeVelocity(st, mo));
   }
   PetscCall(PetscArrayzero(st->lambda, st->nb));
   if (any) {
@@ -130,27 +162,20 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     as->set.preload = as->preload;
     for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
     for (PetscInt b = 0; b < as->nrows; b++) {
-      PetscInt  row   = as->rows[b];
-      PetscReal P     = as->x[b];
-      st->lambda[row] = P / dt; /* mean contact force over the step */
-      for (PetscInt i = 0; i < n; i++) mo->unew[i] += mo->A[i * n + row] * P;
+      const PetscInt   row = as->rows[b];
+      const PetscReal  P   = as->x[b], *col = mo->A + row * n; /* A is exactly symmetric: its rows are its columns */
+      st->lambda[row]      = P / dt;                            /* mean contact force over the step */
+      for (PetscInt i = 0; i < n; i++) mo->unew[i] += col[i] * P;
     }
   }
   /* level k: velocity estimate, and the energy terms of the interval around it (discrete energy identity of the scheme) */
   for (PetscInt i = 0; i < n; i++) st->u[i] = sym ? 0.5 * (mo->uh[i] + mo->unew[i]) : mo->uh[i];
   {
-    const PetscReal *um = sym ? st->u : NULL;
-    for (PetscInt i = 0; i < n && sym; i++) {
-      PetscReal Du = 0;
-      for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * um[j];
-      st->energy.damping_dissipation += dt * um[i] * Du;
-    }
-    if (!sym) {
-      for (PetscInt i = 0; i < n; i++) {
-        PetscReal Du = 0, ut_i = (1 - th) * mo->uh[i] + th * mo->unew[i];
-        for (PetscInt j = 0; j < n; j++) Du += st->D[i * n + j] * ((1 - th) * mo->uh[j] + th * mo->unew[j]);
-        st->energy.damping_dissipation += dt * ut_i * Du;
-      }
+    /* damping work with the velocity of the interval: the midpoint (symmetric) or u^{k+theta} (theta), in rhs */
+    if (mo->damped) {
+      for (PetscInt i = 0; i < n; i++) mo->rhs[i] = sym ? st->u[i] : (1 - th) * mo->uh[i] + th * mo->unew[i];
+      VIMatVec(n, n, st->D, n, mo->rhs, 0.0, mo->Kq);
+      for (PetscInt i = 0; i < n; i++) st->energy.damping_dissipation += dt * mo->rhs[i] * mo->Kq[i];
     }
     for (PetscInt j = 0; j < nc; j++) {
       PetscInt o = sys->offsets[j];
@@ -191,8 +216,10 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
 
   PetscFunctionBeginUser;
   if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree4(mo->A, mo->B, mo->uh, mo->unew));
-  PetscCall(PetscFree5(mo->rhs, mo->f1, mo->qprev, mo->fprev, mo->active));
+  PetscCall(PetscFree3(mo->A, mo->uh, mo->unew));
+  PetscCall(PetscFree5(mo->P, mo->AL, mo->w, mo->c, mo->c1));
+  PetscCall(PetscFree(mo->Kq));
+  PetscCall(PetscFree4(mo->rhs, mo->qprev, mo->fprev, mo->active));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));
   PetscCall(PetscFree(st->data));

@@ -65,7 +65,10 @@ PETSC_INTERN PetscErrorCode VIStepperRegisterState(VIStepper st, const char name
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
 
 /* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
-   rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical. */
+   rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical:
+   the ranges start at multiples of VI_ROW_BLOCK rows, so that BLAS's dgemv (which computes rows in groups of 4 whose
+   summation order depends on the group) meets the same groups on any number of ranks. */
+#define VI_ROW_BLOCK 8
 typedef struct {
   MPI_Comm     comm;
   PetscMPIInt  size;
@@ -79,6 +82,58 @@ PETSC_INTERN PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt
 PETSC_INTERN PetscErrorCode VIRowSplitGather(VIRowSplit *rs, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs);
 
+/* ---------------------------------------------------------------- the automatic time step (timestep.c) */
+
+/* Contact states of a stability analysis: every contact open, the normal rows of every contact held (closed,
+   frictionless), every boundary row held (closed, friction sticking). */
+typedef enum { VI_CONTACTS_OPEN, VI_CONTACTS_NORMAL_HELD, VI_CONTACTS_ALL_HELD } VIContactState;
+PETSC_INTERN const char *const VIContactStateNames[];
+
+/* What a stability analysis needs to know of the scheme. */
+typedef struct {
+  VIStepperType   type;
+  VIMoreauVariant variant;
+  PetscReal       theta;
+} VIScheme;
+
+typedef struct {
+  PetscBool      unconditional; /* no stability limit (theta-scheme, theta >= 1/2) */
+  PetscInt       order;         /* order of accuracy under fixed contact conditions */
+  PetscReal      omega_max;     /* rad/s: the largest frequency of the worst contact state */
+  PetscReal      omega_open;    /* rad/s: the same with every contact open */
+  PetscReal      dt_stable;     /* 2 / omega_max; 0 when unconditionally stable */
+  VIContactState state;         /* the worst contact state */
+} VIStableStep;
+
+/* The stability analysis of one scheme on a ROM; friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
+typedef PetscErrorCode (*VIStableStepFn)(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
+/* Dispatches on scheme->type to the scheme's analysis (a table in timestep.c that a new scheme extends). Rank-local. */
+PETSC_INTERN PetscErrorCode VIStableStepCompute(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
+
+/* The automatic step's options and outcome. */
+typedef struct {
+  PetscBool    auto_dt;  /* -step_dt auto (or -step_accuracy) */
+  PetscReal    safety;   /* -step_dt_safety */
+  PetscBool    stick;    /* -step_dt_stick: sliding frictional contacts may stick */
+  PetscReal    accuracy; /* -step_accuracy (0: none) */
+  PetscBool    accuracy_set;
+  PetscReal    window; /* -step_accuracy_window (0: automatic) */
+  char         output[256];
+  PetscInt     points; /* -step_points_per_period */
+  PetscReal    cutoff; /* -step_frequency_cutoff, Hz */
+  PetscBool    chosen; /* the step below was chosen for the current options */
+  PetscReal    dt, estimate;
+  VIStableStep stable;
+  char         how[512];
+} VITimeStepCtl;
+
+/* Inside VIStepperSetFromOptions' block: -step_dt (a number or auto) and the automatic step's options. */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepOptions(VIStepper st, PetscOptionItems *PetscOptionsObject, PetscReal *dt);
+/* After the block: checks the options, sets the time step (a number) or only the end time (auto). */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepCheck(VIStepper st, PetscReal dt, PetscReal t_end);
+/* In VIStepperSetUp, with the system set up and before the scheme's set-up: chooses the automatic step. Collective. */
+PETSC_INTERN PetscErrorCode VIStepperTimeStepSetUp(VIStepper st);
+
 struct _p_VIStepper {
   MPI_Comm        comm;
   VISystem        sys;
@@ -90,7 +145,10 @@ struct _p_VIStepper {
 
   PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
   PetscInt        output_every, max_nonconverged;
+  PetscReal       rho_inf;         /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
+  PetscInt        nsgalpha_max_it; /* nsgalpha: semi-smooth Newton iterations per step */
   VIMoreauVariant variant;
+  VITimeStepCtl   ts; /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
@@ -113,7 +171,7 @@ struct _p_VIStepper {
      (force on the boundary coordinates from the contacts), gaps g (normal gap per contact) */
   PetscReal *q, *u, *lambda, *gap;
   /* work arrays of the schemes */
-  PetscReal     *f, *g0, *g0_rate;
+  PetscReal     *f, *g0, *g0_rate, *work; /* work: 2n for the records */
   VIEnergy       energy;
   PetscReal      bound;
   PetscLogDouble matvec_time;
@@ -131,13 +189,14 @@ struct _p_VIStepper {
 
   /* records */
   PetscInt          nt, max_t, nout;
-  const PetscReal **out_rows;
+  PetscReal        *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
   PetscReal        *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
   VIStepStats       stats;
 };
 
 PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
+PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
 
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */
@@ -147,6 +206,10 @@ typedef struct {
   PetscReal   *mu, *preload;
   VIContactSet set;
   PetscReal   *G, *c, *x; /* nrows x nrows, nrows, nrows */
+  /* the operator the contact solver holds (VIContactSolverSetOperator): G is rebuilt only when the rows change */
+  PetscInt        *op_rows, op_nrows;
+  const PetscReal *op_full;
+  PetscReal        op_scale;
 } VIActiveSet;
 
 PETSC_INTERN PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as);
@@ -154,8 +217,12 @@ PETSC_INTERN PetscErrorCode VIActiveSetDestroy(VIActiveSet *as);
 /* Rows of the contacts flagged active; friction adds the tangential rows of contacts with dims > 1 and mu > 0. */
 PETSC_INTERN PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as);
 /* G = scale * Gfull[rows, rows] (Gfull row-major with leading dimension ld); solve -(G x + c) ∈ N_C(x) with the
-   caller's c and warm start x; counts iterations and non-converged solves in the stats. */
+   caller's c and warm start x; counts iterations and non-converged solves in the stats. G is extracted and handed to
+   the solver only when the rows, Gfull or scale differ from the last call's (the solver then keeps its factors). */
 PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const PetscReal Gfull[], PetscInt ld, PetscReal scale);
-/* Dense helpers (row-major): y = A x for an m x k block of a matrix with leading dimension lda; inverse of an SPD matrix. */
+/* Dense helpers (row-major): y = A x + beta y for an m x k block of a matrix with leading dimension lda (BLAS dgemv);
+   inverse of an SPD matrix (LAPACK). */
 PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);
+/* C = alpha A B, A n x k and B k x n row-major, C with leading dimension ldc (BLAS dgemm). */
+PETSC_INTERN PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc);

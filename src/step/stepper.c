@@ -2,8 +2,9 @@
 #include "stepimpl.h"
 #include <vicms/sys.h>
 #include <petscblaslapack.h>
+#include <string.h>
 
-const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "VIStepperType", "VI_STEPPER_", NULL};
+const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "nsgalpha", "VIStepperType", "VI_STEPPER_", NULL};
 static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
@@ -22,8 +23,12 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->theta            = 0.5;
   s->variant          = VI_MOREAU_SYMMETRIC;
   s->max_nonconverged = -1;
+  s->rho_inf          = 0.8;
+  s->nsgalpha_max_it  = 50;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
+  s->ts.safety        = 0.9;
+  s->ts.points        = 20;
   PetscCall(VIContactSolverCreate(comm, &s->solver));
   *st = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -36,14 +41,14 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
   st->scheme_energy = PETSC_FALSE;
   PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
-  PetscCall(PetscFree3(st->f, st->g0, st->g0_rate));
+  PetscCall(PetscFree4(st->f, st->g0, st->g0_rate, st->work));
   /* grown one by one with PetscRealloc: freed one by one (PetscFree5 assumes one coalesced block) */
   PetscCall(PetscFree(st->t_rec));
   PetscCall(PetscFree(st->out_rec));
   PetscCall(PetscFree(st->gap_rec));
   PetscCall(PetscFree(st->force_rec));
   PetscCall(PetscFree(st->energy_rec));
-  PetscCall(PetscFree(st->out_rows));
+  PetscCall(PetscFree2(st->out_mat, st->out_y));
   PetscCall(PetscFree2(st->ostat, st->stat_out));
   PetscCall(PetscFree(st->env));
   st->nenv = st->max_env = 0;
@@ -133,9 +138,9 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
-  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2) or moreau (mass-carrying, App. B)", "VIStepperSetType",
+  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)", "VIStepperSetType",
                              VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
-  PetscCall(PetscOptionsReal("-step_dt", "Time step", "VIStepperSetTimeStep", dt, &dt, NULL));
+  PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
   PetscCall(PetscOptionsInt("-step_output_every", "Record every N-th time level", "", st->output_every, &st->output_every, NULL));
@@ -143,19 +148,27 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
   PetscCall(
-      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau scheme", "", st->restitution, &st->restitution, NULL));
+      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau and nsgalpha schemes", "", st->restitution, &st->restitution, NULL));
   PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
                              (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
   PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
+  PetscCall(PetscOptionsReal("-step_rho_inf", "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of the generalized-alpha part (seed 002 Eq. 31)",
+                             "", st->rho_inf, &st->rho_inf, NULL));
+  PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
+                            st->nsgalpha_max_it, &st->nsgalpha_max_it, NULL));
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
-  PetscCall(VIStepperSetTimeStep(st, dt, t_end));
+  PetscCall(VIStepperTimeStepCheck(st, dt, t_end));
   PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
   PetscCheck(st->restitution >= 0 && st->restitution <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_restitution: got %g, expected a value in [0, 1]",
              (double)st->restitution);
   PetscCheck(st->theta >= 0.5 && st->theta <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_theta: got %g, expected a value in [0.5, 1]",
              (double)st->theta);
+  PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
+             (double)st->rho_inf);
+  PetscCheck(st->nsgalpha_max_it >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_nsgalpha_max_it: got %" PetscInt_FMT ", expected >= 1",
+             st->nsgalpha_max_it);
   PetscCheck(st->blowup_factor > 1, st->comm, PETSC_ERR_USER_INPUT, "-step_blowup_factor: got %g, expected > 1", (double)st->blowup_factor);
   PetscCall(VIContactSolverSetFromOptions(st->solver));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -202,11 +215,16 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCheck(st->type != VI_STEPPER_LEAPFROG || massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
              "-cms_type cb_massless or macneal",
-             VICMSTypes[method]);
+             VIROMMethods[method]);
   PetscCheck(st->type != VI_STEPPER_MOREAU || !massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
              "this ROM is %s: use -step_type leapfrog",
-             VICMSTypes[method]);
+             VIROMMethods[method]);
+  PetscCheck(st->type != VI_STEPPER_NSGALPHA || !massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
+             "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
+             VIROMMethods[method]);
+  PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   st->nc = sys->nc;
   st->K  = K;
@@ -214,17 +232,21 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   st->D  = D;
   PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
   PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nb, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
-  PetscCall(PetscCalloc3(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate));
+  PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
     VIROM    r = rom;
     PetscInt nout;
     PetscCall(VIROMGetNumOutputs(r, &nout));
     st->nout = nout;
-    PetscCall(PetscMalloc1(PetscMax(nout, 1), &st->out_rows));
+    PetscCall(PetscMalloc2(PetscMax(nout, 1) * st->n, &st->out_mat, PetscMax(nout, 1), &st->out_y));
     PetscCall(PetscCalloc2(6 * PetscMax(nout, 1), &st->ostat, 5 * PetscMax(nout, 1), &st->stat_out));
     PetscCheck(st->env_output < nout, st->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Envelope of output %" PetscInt_FMT ": the ROM has %" PetscInt_FMT " outputs", st->env_output, nout);
-    for (PetscInt o = 0; o < nout; o++) PetscCall(VIROMGetOutput(r, o, NULL, &st->out_rows[o]));
+    for (PetscInt o = 0; o < nout; o++) {
+      const PetscReal *row;
+      PetscCall(VIROMGetOutput(r, o, NULL, &row));
+      PetscCall(PetscArraycpy(st->out_mat + o * st->n, row, st->n));
+    }
   }
   /* the level's state, read by the next step of some schemes (the scheme registers the rest in its setup) */
   PetscCall(VIStepperRegisterState(st, "q", st->n, st->q, NULL));
@@ -233,25 +255,30 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
   if (st->type == VI_STEPPER_LEAPFROG)
     PetscCall(VIStepperCreate_Leapfrog(st));
+  else if (st->type == VI_STEPPER_NSGALPHA)
+    PetscCall(VIStepperCreate_NSGAlpha(st));
   else
     PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));
   {
-    /* the cost unit of a step: one dense ROM-sized matrix-vector product, on this machine, now */
-    const PetscInt reps = 2000;
-    PetscLogDouble a, b;
-    PetscReal      sum = 0;
-    PetscCall(PetscTime(&a));
-    for (PetscInt r = 0; r < reps; r++) {
-      VIMatVec(st->n, st->n, st->K, st->n, st->q, 0.0, st->f);
-      sum += st->f[r % st->n];
+    /* the cost unit of a step: one BLAS dgemv of the ROM's size (n x n, K), on this machine, now: the fastest of 10
+       batches of 200, so that another process's burst does not inflate it */
+    const PetscInt batches = 10, reps = 200;
+    PetscReal      sum     = 0;
+    st->matvec_time        = PETSC_MAX_REAL;
+    for (PetscInt b = 0; b < batches; b++) {
+      PetscLogDouble t0, t1;
+      PetscCall(PetscTime(&t0));
+      for (PetscInt r = 0; r < reps; r++) {
+        VIMatVec(st->n, st->n, st->K, st->n, st->q, 0.0, st->f);
+        sum += st->f[r % st->n];
+      }
+      PetscCall(PetscTime(&t1));
+      st->matvec_time = PetscMin(st->matvec_time, (t1 - t0) / reps);
     }
-    PetscCall(PetscTime(&b));
-    st->matvec_time = (b - a) / reps;
     PetscCall(PetscArrayzero(st->f, st->n));
-    PetscCall(
-        PetscInfo(NULL, "dense %" PetscInt_FMT " x %" PetscInt_FMT " matvec: %g s (checksum %g)\n", st->n, st->n, st->matvec_time, (double)sum));
+    PetscCall(PetscInfo(NULL, "BLAS dgemv %" PetscInt_FMT " x %" PetscInt_FMT ": %g s (checksum %g)\n", st->n, st->n, st->matvec_time, (double)sum));
   }
   st->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -263,9 +290,9 @@ static PetscErrorCode VIStepperObserve(VIStepper st, PetscReal t)
   PetscBool in_window = t >= st->window_start ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
+  VIMatVec(st->nout, st->n, st->out_mat, st->n, st->q, 0.0, st->out_y);
   for (PetscInt o = 0; o < st->nout; o++) {
-    PetscReal y = 0, *s = st->ostat + 6 * o;
-    for (PetscInt i = 0; i < st->n; i++) y += st->out_rows[o][i] * st->q[i];
+    PetscReal y = st->out_y[o], *s = st->ostat + 6 * o;
     s[5] = y;
     s[0] = PetscMax(s[0], PetscAbsReal(y));
     if (in_window) {
@@ -380,15 +407,13 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
     if (!st->scheme_energy) {
+      /* the scheme does not compute them on the way: two products at each recorded level */
       T = V = 0;
+      VIMatVec(n, n, st->M, n, st->u, 0.0, st->work);
+      VIMatVec(n, n, st->K, n, st->q, 0.0, st->work + n);
       for (PetscInt i = 0; i < n; i++) {
-        PetscReal Mu = 0, Kq = 0;
-        for (PetscInt j = 0; j < n; j++) {
-          Mu += st->M[i * n + j] * st->u[j];
-          Kq += st->K[i * n + j] * st->q[j];
-        }
-        T += 0.5 * st->u[i] * Mu;
-        V += 0.5 * st->q[i] * Kq;
+        T += 0.5 * st->u[i] * st->work[i];
+        V += 0.5 * st->q[i] * st->work[n + i];
       }
     }
     st->energy.kinetic   = T;
@@ -453,14 +478,29 @@ PetscErrorCode VIStepperRun(VIStepper st)
   }
   PetscCall(PetscTime(&t0));
   for (PetscInt k = k0; k <= nsteps; k++) {
-    PetscReal t = st->t0 + k * st->dt, qmax = 0;
+    PetscReal t = st->t0 + k * st->dt, qmax = 0, nonfinite = 0;
     PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
     PetscCall((*st->ops.step)(st, t));
     PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
     st->stats.steps++;
-    for (PetscInt i = 0; i < st->n; i++) qmax = PetscMax(qmax, PetscAbsReal(st->q[i]));
-    /* NaN compares false with everything: it never exceeds the bound, so the state is tested for it directly */
-    for (PetscInt i = 0; i < st->n; i++)
+    /* NaN compares false with everything: it never exceeds the bound, so the state is tested for it directly; x - x is
+       0 for a finite x and NaN for an infinite or NaN one, which one sum over the state shows (then the culprit is named) */
+    {
+      PetscReal m[4] = {0, 0, 0, 0}, z[4] = {0, 0, 0, 0}; /* four independent chains: no wait on the previous entry */
+      PetscInt  i    = 0;
+      for (; i + 4 <= st->n; i += 4)
+        for (PetscInt l = 0; l < 4; l++) {
+          m[l] = PetscMax(m[l], PetscAbsReal(st->q[i + l]));
+          z[l] += (st->q[i + l] - st->q[i + l]) + (st->u[i + l] - st->u[i + l]);
+        }
+      for (; i < st->n; i++) {
+        m[0] = PetscMax(m[0], PetscAbsReal(st->q[i]));
+        z[0] += (st->q[i] - st->q[i]) + (st->u[i] - st->u[i]);
+      }
+      qmax      = PetscMax(PetscMax(m[0], m[1]), PetscMax(m[2], m[3]));
+      nonfinite = (z[0] + z[1]) + (z[2] + z[3]);
+    }
+    for (PetscInt i = 0; i < st->n && nonfinite != 0; i++)
       if (PetscIsInfOrNanReal(st->q[i]) || PetscIsInfOrNanReal(st->u[i])) {
         st->stats.unstable      = PETSC_TRUE;
         st->stats.unstable_time = t;
@@ -552,7 +592,7 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
   if (s->nonconverged) PetscCall(PetscViewerASCIIPrintf(viewer, " (largest residual %g)", (double)s->contact_residual_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   if (s->steps && s->matvec_time > 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  time per step: %.3g s = %.2f dense %" PetscInt_FMT "x%" PetscInt_FMT " matrix-vector products\n",
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  time per step: %.3g s = %.2f BLAS dgemv of %" PetscInt_FMT " x %" PetscInt_FMT " (timed in this run)\n",
                                      (double)(s->wall_time / s->steps), (double)(s->wall_time / s->steps / s->matvec_time), st->n, st->n));
   if (s->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -572,7 +612,8 @@ PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt width, VIRow
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMalloc2(rs->size, &rs->counts, rs->size, &rs->displs));
   for (PetscMPIInt r = 0; r < rs->size; r++) {
-    PetscInt lo = (m * r) / rs->size, hi = (m * (r + 1)) / rs->size;
+    const PetscInt blocks = (m + VI_ROW_BLOCK - 1) / VI_ROW_BLOCK;
+    PetscInt       lo = PetscMin(m, VI_ROW_BLOCK * ((blocks * r) / rs->size)), hi = PetscMin(m, VI_ROW_BLOCK * ((blocks * (r + 1)) / rs->size));
     PetscCall(PetscMPIIntCast(lo * width, &rs->displs[r]));
     PetscCall(PetscMPIIntCast((hi - lo) * width, &rs->counts[r]));
     if (r == rank) {
@@ -597,13 +638,34 @@ PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* BLAS dgemv: A row-major with leading dimension lda is A^T column-major. */
 void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[])
 {
-  for (PetscInt i = 0; i < m; i++) {
-    PetscReal s = 0;
-    for (PetscInt j = 0; j < k; j++) s += A[i * lda + j] * x[j];
-    y[i] = beta != 0 ? beta * y[i] + s : s;
+  PetscBLASInt    bm = (PetscBLASInt)m, bk = (PetscBLASInt)k, bl = (PetscBLASInt)lda, one = 1;
+  const PetscReal a  = 1.0;
+
+  if (m <= 0) return;
+  if (k <= 0) {
+    for (PetscInt i = 0; i < m; i++) y[i] = beta != 0 ? beta * y[i] : 0;
+    return;
   }
+  BLASgemv_("T", &bk, &bm, &a, A, &bl, x, &one, &beta, y, &one);
+}
+
+/* C = alpha A B for n x n row-major A and B, C row-major with leading dimension ldc (BLAS dgemm: row-major C = A B is
+   column-major C^T = B^T A^T). */
+PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
+{
+  PetscBLASInt    bn, bk, bl;
+  const PetscReal zero = 0;
+
+  PetscFunctionBeginUser;
+  if (!n || !k) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCall(PetscBLASIntCast(ldc, &bl));
+  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bn, &bn, &bk, &alpha, B, &bn, A, &bk, &zero, C, &bl));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[])
@@ -628,7 +690,8 @@ PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(as, sizeof(*as)));
   PetscCall(PetscMalloc4(PetscMax(nb, 1), &as->rows, PetscMax(nc, 1), &as->dims, PetscMax(nc, 1), &as->mu, PetscMax(nc, 1), &as->preload));
-  PetscCall(PetscMalloc3(PetscMax(nb * nb, 1), &as->G, PetscMax(nb, 1), &as->c, PetscMax(nb, 1), &as->x));
+  PetscCall(PetscMalloc4(PetscMax(nb * nb, 1), &as->G, PetscMax(nb, 1), &as->c, PetscMax(nb, 1), &as->x, PetscMax(nb, 1), &as->op_rows));
+  as->op_nrows = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -636,7 +699,7 @@ PetscErrorCode VIActiveSetDestroy(VIActiveSet *as)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(as->rows, as->dims, as->mu, as->preload));
-  PetscCall(PetscFree3(as->G, as->c, as->x));
+  PetscCall(PetscFree4(as->G, as->c, as->x, as->op_rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -669,9 +732,16 @@ PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const Petsc
   PetscInt           m = as->nrows;
 
   PetscFunctionBeginUser;
-  for (PetscInt a = 0; a < m; a++)
-    for (PetscInt b = 0; b < m; b++) as->G[a * m + b] = scale * Gfull[as->rows[a] * ld + as->rows[b]];
-  PetscCall(VIContactSolverSolve(st->solver, &as->set, m, as->G, as->c, as->x, &info));
+  if (m != as->op_nrows || Gfull != as->op_full || scale != as->op_scale || memcmp(as->rows, as->op_rows, sizeof(PetscInt) * m)) {
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt b = 0; b < m; b++) as->G[a * m + b] = scale * Gfull[as->rows[a] * ld + as->rows[b]];
+    PetscCall(VIContactSolverSetOperator(st->solver, &as->set, m, as->G));
+    PetscCall(PetscArraycpy(as->op_rows, as->rows, m));
+    as->op_nrows = m;
+    as->op_full  = Gfull;
+    as->op_scale = scale;
+  }
+  PetscCall(VIContactSolverSolve(st->solver, &as->set, m, NULL, as->c, as->x, &info));
   st->stats.contact_solves++;
   st->stats.contact_iterations += info.iterations;
   st->stats.contact_iterations_max = PetscMax(st->stats.contact_iterations_max, info.iterations);

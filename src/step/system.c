@@ -269,12 +269,34 @@ PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors)
+{
+  PetscFunctionBeginUser;
+  if (num_loads) *num_loads = sys->num_loads;
+  if (vectors) *vectors = sys->load_vec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(VIExcitationEvaluate(sys->load_fn[l], t, &s[l], NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* g0_j(t) = g + a cos(k Omega t + phi_j) and its rate. */
 PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
   const PetscReal w = sys->gap_waves * sys->rotation_speed;
 
   PetscFunctionBeginUser;
+  if (sys->gap_amplitude == 0) { /* a fixed obstacle: no trigonometry per step */
+    for (PetscInt j = 0; j < sys->nc; j++) {
+      if (g0) g0[j] = sys->gap_mean;
+      if (g0_rate) g0_rate[j] = 0;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt j = 0; j < sys->nc; j++) {
     PetscReal arg = w * t + sys->gap_phase[j];
     if (sys->gap_shape == VI_GAP_COSINE) {
@@ -341,5 +363,22 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " load%s", sys->num_loads, sys->num_loads == 1 ? "" : "s"));
   for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%s", l ? ", " : ": ", sys->load_names[l]));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", initial state %s\n", VIInitTypes[sys->init]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A ROM's gaps are linear in q: g_j = q[normal row of j] + g0_j(t), gradient the unit row of that coordinate, rate dg0_j/dt. */
+PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[])
+{
+  PetscReal g0[VI_MAX_CONTACTS], rate[VI_MAX_CONTACTS];
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateGaps(sys, t, g0, rate));
+  if (G) PetscCall(PetscArrayzero(G, sys->nc * sys->n));
+  for (PetscInt j = 0; j < sys->nc; j++) {
+    PetscInt r = sys->normal_row[j];
+    if (g) g[j] = q[r] + g0[j];
+    if (G) G[j * sys->n + r] = 1;
+    if (g_rate) g_rate[j] = rate[j];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

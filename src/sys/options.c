@@ -101,7 +101,14 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-load_*_seed", VI_OPTION_INT, NULL},
     /* time stepping and contact solver */
     {"-step_type", VI_OPTION_ENUM, VIStepperTypes},
-    {"-step_dt", VI_OPTION_REAL, NULL},
+    {"-step_dt", VI_OPTION_REAL_OR_AUTO, NULL},
+    {"-step_dt_safety", VI_OPTION_REAL, NULL},
+    {"-step_dt_stick", VI_OPTION_BOOL, NULL},
+    {"-step_accuracy", VI_OPTION_REAL, NULL},
+    {"-step_accuracy_window", VI_OPTION_REAL, NULL},
+    {"-step_accuracy_output", VI_OPTION_STRING, NULL},
+    {"-step_points_per_period", VI_OPTION_INT, NULL},
+    {"-step_frequency_cutoff", VI_OPTION_REAL, NULL},
     {"-step_start_time", VI_OPTION_REAL, NULL},
     {"-step_end_time", VI_OPTION_REAL, NULL},
     {"-step_output_every", VI_OPTION_INT, NULL},
@@ -110,6 +117,8 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariantChoices},
     {"-step_theta", VI_OPTION_REAL, NULL},
     {"-step_max_nonconverged", VI_OPTION_INT, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},
@@ -359,6 +368,13 @@ static PetscErrorCode VIOptionsCheckValue(MPI_Comm comm, const char name[], cons
     ierr = PetscOptionsGetReal(NULL, NULL, name, &v, &set);
     if (!ierr && set && PetscIsInfOrNanReal(v)) finite = PETSC_FALSE;
   } break;
+  case VI_OPTION_REAL_OR_AUTO: {
+    PetscReal v;
+    PetscBool is_auto;
+    ierr = PetscStrcasecmp(raw, "auto", &is_auto);
+    if (!ierr && !is_auto) ierr = PetscOptionsGetReal(NULL, NULL, name, &v, &set);
+    if (!ierr && !is_auto && set && PetscIsInfOrNanReal(v)) finite = PETSC_FALSE;
+  } break;
   case VI_OPTION_INT: {
     PetscInt v;
     ierr = PetscOptionsGetInt(NULL, NULL, name, &v, &set);
@@ -404,11 +420,12 @@ static PetscErrorCode VIOptionsCheckValue(MPI_Comm comm, const char name[], cons
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not one of %s", name, raw, list);
   }
   PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not %s", name, raw,
-             e->type == VI_OPTION_REAL    ? "a number"
-             : e->type == VI_OPTION_INT   ? "an integer"
-             : e->type == VI_OPTION_BOOL  ? "true or false"
-             : e->type == VI_OPTION_REALS ? "a comma-separated list of numbers"
-                                          : "a comma-separated list of integers");
+             e->type == VI_OPTION_REAL           ? "a number"
+             : e->type == VI_OPTION_REAL_OR_AUTO ? "a number or auto"
+             : e->type == VI_OPTION_INT          ? "an integer"
+             : e->type == VI_OPTION_BOOL         ? "true or false"
+             : e->type == VI_OPTION_REALS        ? "a comma-separated list of numbers"
+                                                 : "a comma-separated list of integers");
   PetscCheck(finite || nbad < 0, comm, PETSC_ERR_USER_INPUT, "%s: entry %" PetscInt_FMT " of '%s' is not a finite number", name, nbad, raw);
   PetscCheck(finite, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not a finite number", name, raw);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -477,8 +494,8 @@ PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], c
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s: unknown case parameter '%s' (a case parameter is a numeric case option without its dash)", option,
             param);
   }
-  PetscCheck(e->type == VI_OPTION_REAL || e->type == VI_OPTION_INT || e->type == VI_OPTION_BOOL, comm, PETSC_ERR_USER_INPUT,
-             "%s: the case parameter '%s' is not a numeric option", option, param);
+  PetscCheck(e->type == VI_OPTION_REAL || e->type == VI_OPTION_REAL_OR_AUTO || e->type == VI_OPTION_INT || e->type == VI_OPTION_BOOL, comm,
+             PETSC_ERR_USER_INPUT, "%s: the case parameter '%s' is not a numeric option", option, param);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

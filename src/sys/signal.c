@@ -50,8 +50,12 @@ PetscErrorCode VISignalInstall(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* At the end of the job, once the ranks agreed on its exit status: a late signal (mpirun sends SIGTERM to the ranks still
+   finalizing once one has exited) is only recorded, so every rank exits with the agreed status. Called before and after
+   PETSc's finalize, which may reset the handlers. */
 void VISignalKeep(void)
 {
+  vi_signal_deferring = 1;
   if (vi_signal_installed) (void)VISignalSet();
 }
 

@@ -1,6 +1,6 @@
 /* Checkpoints of the steppers: a frictional run (warm starts, velocity-level contact, envelope and statistics accumulators) stopped at a step
    boundary, written, restored into a fresh stepper and continued ends bitwise equal to an uninterrupted run; a checkpoint of another run is
-   refused. Leapfrog on a massless-boundary ROM, Moreau on a mass-carrying one. */
+   refused. Leapfrog on a massless-boundary ROM, Moreau and nsgalpha (frictionless) on a mass-carrying one. */
 #include <vicms.h>
 #include <slepcsys.h>
 #include <unistd.h>
@@ -138,6 +138,12 @@ static PetscErrorCode TestScheme(const char label[], PetscBool massless, const c
 
   PetscCall(NewRun(sys, &full));
   PetscCall(VIStepperRun(full));
+  {
+    VIRunStatistics rs;
+    PetscCall(VIStepperGetRunStatistics(full, &rs));
+    PetscCheck(rs.force_max > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the contact never closed (largest force %g): the test would not test it", label,
+               (double)rs.force_max);
+  }
 
   /* stopped at the 5th monitor call (level 256), checkpointed by rank 0 (the state is the same on every rank) */
   PetscCall(NewRun(sys, &part));
@@ -183,6 +189,10 @@ int main(int argc, char **argv)
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(TestScheme("leapfrog", PETSC_TRUE, COMMON "-step_type leapfrog -step_dt 1e-2"));
   PetscCall(TestScheme("moreau", PETSC_FALSE, COMMON "-step_type moreau -step_dt 1e-2"));
+  /* frictionless (seed 002), a normal load that opens and closes the contact: impacts, position projections, the generalized-alpha state */
+  PetscCall(TestScheme("nsgalpha", PETSC_FALSE,
+                       COMMON "-contact_mu 0 -load_normal_type harmonic -load_normal_amplitude 10 -load_normal_frequency 0.25 -load_normal_offset 2 "
+                              "-step_type nsgalpha -step_rho_inf 0.7 -step_restitution 0.5 -step_dt 1e-2"));
   PetscCall(SlepcFinalize());
   return 0;
 }

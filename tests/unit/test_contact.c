@@ -3,6 +3,7 @@
    forms), the Studer step, warm start, non-convergence, and every input check. */
 #include <vicms.h>
 #include <vicms/contact.h>
+#include "contact/contactimpl.h" /* the Newton solver's count of factorizations */
 #include <petscblaslapack.h>
 #include <string.h>
 
@@ -238,6 +239,7 @@ static PetscErrorCode TestNormalOnly(PetscRandom rnd)
       {VI_CONTACT_SOLVER_JACOBI, 1.0, "jacobi w=1.0"},
       {VI_CONTACT_SOLVER_JACOBI, 1.5, "jacobi w=1.5"},
       {VI_CONTACT_SOLVER_GAUSS_SEIDEL, 1.0, "gauss_seidel"},
+      {VI_CONTACT_SOLVER_NEWTON, 1.0, "newton"},
   };
   VIContactSolver solver;
 
@@ -410,6 +412,35 @@ static PetscErrorCode TestFriction(PetscRandom rnd)
                             "  %-30s open %" PetscInt_FMT " stick %" PetscInt_FMT " slip %" PetscInt_FMT ": jacobi %5" PetscInt_FMT
                             " it, gauss_seidel %4" PetscInt_FMT " it, |J - GS| %.1e (tol 1e-7), worst Coulomb defect %.1e (tol 1e-8 scale)\n",
                             what, count[0], count[1], count[2], ij.iterations, ig.iterations, (double)err, (double)worst));
+
+      /* semi-smooth Newton from zero: the same solution in far fewer iterations; then a perturbed right-hand side from
+         the previous solution (a time step's warm start) reuses its factors (the pattern is the same) */
+      {
+        VIContactSolveInfo in, ip;
+        PetscReal          errn, *xn, *c2, *xg2;
+        PetscInt           f0;
+
+        PetscCall(PetscMalloc3(m, &xn, m, &c2, m, &xg2));
+        PetscCall(Solve(solver, VI_CONTACT_SOLVER_NEWTON, 1.0, &set, m, G, c, xn, &in));
+        CHECK(in.converged, "%s newton: not converged in %" PetscInt_FMT " iterations, residual %g", what, in.iterations, (double)in.residual);
+        PetscCall(CheckCoulomb(what, &set, m, G, c, xn, count, &worst));
+        errn = DiffInf(m, xn, xg) / PetscMax(1.0, NormInf(m, xg));
+        CHECK(errn <= 1e-7, "%s: newton and gauss_seidel differ by %g (relative), tol 1e-7", what, (double)errn);
+        CHECK(in.iterations <= 30, "%s newton: %" PetscInt_FMT " iterations from zero, expected at most 30", what, in.iterations);
+        for (PetscInt i = 0; i < m; i++) c2[i] = c[i] * (1 + 1e-6 * (i % 3));
+        f0 = solver->factorizations;
+        PetscCall(VIContactSolverSolve(solver, &set, m, NULL, c2, xn, &ip));
+        CHECK(ip.converged && ip.iterations <= 4, "%s newton, warm start on a perturbed problem: %" PetscInt_FMT " iterations (at most 4)", what,
+              ip.iterations);
+        PetscCall(Solve(solver, VI_CONTACT_SOLVER_GAUSS_SEIDEL, 1.0, &set, m, G, c2, xg2, NULL));
+        err = DiffInf(m, xn, xg2) / PetscMax(1.0, NormInf(m, xg2));
+        CHECK(err <= 1e-7, "%s perturbed: newton and gauss_seidel differ by %g (relative), tol 1e-7", what, (double)err);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                              "  %-30s newton %3" PetscInt_FMT " it from zero, |N - GS| %.1e; perturbed c, warm: %" PetscInt_FMT
+                              " it, %" PetscInt_FMT " new factorizations, |N - GS| %.1e\n",
+                              "", in.iterations, (double)errn, ip.iterations, solver->factorizations - f0, (double)err));
+        PetscCall(PetscFree3(xn, c2, xg2));
+      }
 
       /* warm start from the solution: at most 2 iterations */
       PetscCall(VIContactSolverSetType(solver, VI_CONTACT_SOLVER_JACOBI));

@@ -85,7 +85,8 @@ static int VIScanSource(const char *path)
     while (fn > text && ((fn[-1] >= 'a' && fn[-1] <= 'z') || (fn[-1] >= 'A' && fn[-1] <= 'Z'))) fn--;
     type = VIReaderType(fn, (size_t)(p - fn));
     if (e && type >= 0)
-      EXPECT((int)e->type == type, "%s: %s is read with %.*s, the registry has type %d", path, name, (int)(p - fn), fn, (int)e->type);
+      EXPECT((int)e->type == type || (e->type == VI_OPTION_REAL_OR_AUTO && type == VI_OPTION_STRING),
+             "%s: %s is read with %.*s, the registry has type %d", path, name, (int)(p - fn), fn, (int)e->type);
   }
   PetscFree(text);
   return count;

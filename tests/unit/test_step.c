@@ -4,7 +4,7 @@
 #include <slepcsys.h>
 
 static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
-                           "preload|static_init|blowup|nonconverged\n";
+                           "preload|static_init|blowup|nonconverged|solvers\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -960,6 +960,88 @@ static PetscErrorCode TestFrictionEnergy(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* solvers: the three contact solvers on one run give the same answer to the solver's tolerance (issue 11: Newton replaced
+   projected Jacobi as the default). Three 3D frictional contacts coupled through K_bb and an inner mode (a massless-boundary
+   ROM, 9 + 1 coordinates), pressed by a normal load, pulled by a harmonic tangential load past the slip limit, the obstacle
+   sliding, one contact lifted off and pressed again: stick, slip, open and the transitions between them in one run. Every
+   recorded output, gap and force of newton and gauss_seidel against jacobi within 1e-7 of the largest output (gaps and
+   outputs) or force, and Newton in at least 4 times fewer iterations. */
+static PetscErrorCode TestSolvers(void)
+{
+  const char     *solvers[3] = {"jacobi", "newton", "gauss_seidel"};
+  const PetscInt  dims[3]    = {3, 3, 3}, n = 10;
+  PetscReal       K[100] = {0}, M[100] = {0}, D[100] = {0}, f[10] = {0};
+  const PetscReal *y[3], *g[3], *l[3];
+  VIROM           rom;
+  VISystem        sys[3];
+  VIStepper       st[3];
+  VIStepStats     stats[3];
+  PetscInt        nt[3], nout, nc = 3;
+  char            opts[512];
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < 9; i++) {
+    K[i * n + i] = 4 + 0.1 * i;
+    K[i * n + 9] = K[9 * n + i] = -0.4;
+    if (i + 3 < 9) K[i * n + i + 3] = K[(i + 3) * n + i] = 0.6; /* the same direction of neighbouring contacts */
+  }
+  K[99] = 6;
+  M[99] = 1;
+  D[99] = 0.1;
+  PetscCall(HandROM(VI_CMS_CB_MASSLESS, 3, dims, 1, K, M, D, &rom));
+  for (PetscInt j = 0; j < 3; j++) f[3 * j] = -(10 + j);     /* pressed onto the obstacle (normal rows) */
+  PetscCall(VIROMAddLoad(rom, "normal", f));
+  PetscCall(PetscArrayzero(f, n));
+  for (PetscInt j = 0; j < 3; j++) f[3 * j + 1 + (j % 2)] = 1; /* pulled along t1 or t2 */
+  f[6] = 1.5; /* and the third contact lifted off when the pull exceeds 2/3 of its amplitude: it opens and closes */
+  f[9] = 0.5;
+  PetscCall(VIROMAddLoad(rom, "pull", f));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "t1_0", n, 1, 1));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "inner", n, 9, 1));
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  for (PetscInt s = 0; s < 3; s++) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-case_loads normal,pull -load_pull_type harmonic -load_pull_amplitude 12 -load_pull_frequency 0.3 -contact_mu 0.3 "
+                            "-contact_sliding_speed 0.05 -contact_gap 0 -step_type leapfrog -step_dt 2e-3 -step_end_time 8 -contact_solver %s",
+                            solvers[s]));
+    PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys[s], &st[s]));
+    PetscCall(VIStepperGetSeries(st[s], &nt[s], NULL, &y[s], &g[s], &l[s], NULL));
+    PetscCall(VIStepperGetStats(st[s], &stats[s]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solvers, %-12s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %.2f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged\n",
+                          solvers[s], stats[s].steps, stats[s].contact_solves,
+                          stats[s].contact_solves ? (double)stats[s].contact_iterations / stats[s].contact_solves : 0.0, stats[s].contact_iterations_max,
+                          stats[s].nonconverged));
+    PetscCheck(stats[s].nonconverged == 0 && stats[s].contact_solves > 1000, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "solvers, %s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged (expected > 1000, 0)", solvers[s], stats[s].contact_solves,
+               stats[s].nonconverged);
+  }
+  for (PetscInt s = 1; s < 3; s++) {
+    const PetscReal *a[3] = {y[0], g[0], l[0]}, *b[3] = {y[s], g[s], l[s]};
+    const PetscInt   w[3] = {nout, nc, nc};
+    const char      *what[3] = {"outputs", "gaps", "forces"};
+    PetscCheck(nt[s] == nt[0], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s recorded %" PetscInt_FMT " levels, jacobi %" PetscInt_FMT, solvers[s], nt[s], nt[0]);
+    PetscReal        ybig = 0;
+    for (PetscInt i = 0; i < nt[0] * nout; i++) ybig = PetscMax(ybig, PetscAbsReal(y[0][i]));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal big = k == 1 ? ybig : 0, diff = 0; /* gaps on the scale of the displacements */
+      for (PetscInt i = 0; i < nt[0] * w[k]; i++) {
+        big  = PetscMax(big, PetscAbsReal(a[k][i]));
+        diff = PetscMax(diff, PetscAbsReal(a[k][i] - b[k][i]));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solvers: %s against jacobi, %s: largest difference %.2e of the largest value %.3g (tolerance 1e-7)\n", solvers[s],
+                            what[k], (double)diff, (double)big));
+      PetscCheck(diff <= 1e-7 * big, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s against jacobi, %s differ by %g of %g", solvers[s], what[k], (double)diff,
+                 (double)big);
+    }
+  }
+  PetscCheck(stats[1].contact_iterations * 4 < stats[0].contact_iterations, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "solvers: newton made %" PetscInt_FMT " iterations, jacobi %" PetscInt_FMT ": expected at least 4 times fewer", stats[1].contact_iterations,
+             stats[0].contact_iterations);
+  for (PetscInt s = 2; s >= 0; s--) PetscCall(DestroyCase(&sys[s], &st[s]));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A structure spinning inside a fixed casing (-contact_rotation_axis): two contacts at radii 2 and 3 about the axis z
    through (1, 1, 5), at angles 0 and 90 degrees, with casing frames (normal inward, t1 = axis, t2 = n x t1 = e_theta).
    Exact: the casing moves at -Omega r e_theta seen from the structure, so (v_t1, v_t2) = (0, -Omega r); the gap phases
@@ -1470,7 +1552,7 @@ static PetscErrorCode TestBlowup(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* nonconverged: the sliding frictional case of friction_energy with -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
+/* nonconverged: the sliding frictional case of friction_energy with -contact_solver jacobi -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
    Delassus matrix does not solve it): without a limit the run completes and counts every non-converged solve; with
    -step_max_nonconverged N it stops as failed at the (N + 1)-th, with a message that says why. */
 static PetscErrorCode TestNonconverged(void)
@@ -1491,7 +1573,7 @@ static PetscErrorCode TestNonconverged(void)
     PetscCall(
         PetscSNPrintf(opts, sizeof(opts),
                       "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog "
-                      "-step_dt 1e-3 -step_end_time 3 -contact_max_it 1 -step_max_nonconverged %" PetscInt_FMT,
+                      "-step_dt 1e-3 -step_end_time 3 -contact_solver jacobi -contact_max_it 1 -step_max_nonconverged %" PetscInt_FMT,
                       pass ? N : -1));
     PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
     PetscCall(VIStepperGetStats(st, &stats));
@@ -1526,7 +1608,7 @@ static PetscErrorCode TestNonconverged(void)
 int main(int argc, char **argv)
 {
   char           which[32] = "";
-  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged;
+  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged, solvers;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -1543,6 +1625,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "static_init", &static_init));
   PetscCall(PetscStrcmp(which, "blowup", &blowup));
   PetscCall(PetscStrcmp(which, "nonconverged", &nonconverged));
+  PetscCall(PetscStrcmp(which, "solvers", &solvers));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -1568,10 +1651,12 @@ int main(int argc, char **argv)
     ierr = TestBlowup();
   else if (nonconverged)
     ierr = TestNonconverged();
+  else if (solvers)
+    ierr = TestSolvers();
   else {
     (void)PetscPrintf(PETSC_COMM_WORLD,
                       "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
-                      "static_init, blowup or nonconverged, got '%s'\n",
+                      "static_init, blowup, nonconverged or solvers, got '%s'\n",
                       which);
     ierr = PETSC_ERR_USER_INPUT;
   }
