@@ -164,6 +164,7 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status,
   }
   ens->status[k] = status;
   ens->nfinished++;
+  PetscCall(PetscTime(&ens->t_last_finished));
   if (ens->cost) ens->cost_done += ens->cost[k];
   if (!status) PetscFunctionReturn(PETSC_SUCCESS); /* not written (a full disk): nothing to merge */
   ens->dirty = PETSC_TRUE;
@@ -437,6 +438,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscMPIInt    rank, size;
   PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
   PetscReal     *cost = NULL;
+  PetscLogDouble t_drained = 0, t_merge = 0;
   PetscErrorCode ierr  = PETSC_SUCCESS;
   PetscReal      tstop = 0;
   PetscBool      stopping, stopped = PETSC_FALSE;
@@ -523,6 +525,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     nmine++;
   }
   PetscCall(VISchedulerFinish(ens->sched));
+  PetscCall(VISchedulerGetDrainTime(ens->sched, &t_drained));
   PetscCall(VISchedulerGetStop(ens->sched, &stopping, &sig));
   PetscCall(VISchedulerDestroy(&ens->sched));
   if (stopping) {
@@ -533,7 +536,11 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     stopped = left > 0 ? PETSC_TRUE : PETSC_FALSE;
   }
   /* a stop merges what is finished, so the results file holds it even when no case finished in this run */
-  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) ierr = VIEnsembleMerge(ens);
+  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) {
+    PetscCall(PetscTime(&t_merge));
+    ierr = VIEnsembleMerge(ens);
+    if (!ierr) t_merge = ens->t_merge - t_merge;
+  }
   if (!ierr && ens->write_error[0])
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "%s", ens->write_error);
   PetscCall(VIErrorSync(ens->comm, ierr));
@@ -545,10 +552,15 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       if (ens->status[k] == 1) done++;
       if (ens->status[k] == 2) failed++;
     }
-    PetscCall(PetscPrintf(
-        PETSC_COMM_SELF,
-        "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)\n", ncases,
-        done, failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)",
+                          ncases, done, failed, ens->ntodo, (double)(now - ens->t_start),
+                          now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+    /* where the parallel time went at the end: groups idle while the last cases ran (the tail), the merge on rank 0 */
+    if (ens->ngroups > 1 && t_drained > 0 && ens->t_last_finished > t_drained)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, ", tail %.2f s", (double)(ens->t_last_finished - t_drained)));
+    if (t_merge > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", last merge %.2f s", (double)t_merge));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
     if (failed || (ncases > 1 && done > 0)) {
       hid_t file;
       PetscCall(VIH5Open(ens->results, &file));

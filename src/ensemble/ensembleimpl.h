@@ -88,6 +88,8 @@ PETSC_INTERN PetscErrorCode VISchedulerPoll(VIScheduler s, int flag, int *sig, i
 PETSC_INTERN PetscErrorCode VISchedulerFinish(VIScheduler s);
 /* After VISchedulerFinish, on every rank: whether the job stopped on a signal, and which. Collective. */
 PETSC_INTERN PetscErrorCode VISchedulerGetStop(VIScheduler s, PetscBool *stopping, int *sig);
+/* Rank 0: when a group was first told that no case is left (0: never); from then on the groups run out one by one. */
+PETSC_INTERN PetscErrorCode VISchedulerGetDrainTime(VIScheduler s, PetscLogDouble *t);
 PETSC_INTERN PetscErrorCode VISchedulerDestroy(VIScheduler *s);
 
 /* ---------------------------------------------------------------- one case's outcome */
@@ -147,7 +149,7 @@ struct _p_VIEnsemble {
   PetscMPIInt    rank, grank;
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscReal     *cost, cost_todo, cost_done; /* the estimated cost of every case; of the cases to run now; of those finished */
-  PetscLogDouble t_start, t_progress, t_merge;
+  PetscLogDouble t_start, t_progress, t_merge, t_last_finished;
   PetscBool      dirty; /* finished cases wait in the journal */
   PetscBool      merge_warned;
   PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */

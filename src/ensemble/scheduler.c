@@ -13,6 +13,7 @@ struct _p_VIScheduler {
   PetscInt            ntodo, next, *todo;
   PetscReal          *cost;    /* rank 0: the estimated cost of todo[i], NULL when not given */
   PetscBool           verbose; /* rank 0: a line per case handed out */
+  PetscLogDouble      t_drained; /* rank 0: when a group was first told that there is no more (0: not yet) */
   PetscInt            leaders_waiting; /* rank 0: leaders of other groups not yet told that there is no more */
   VISchedulerFinished finished;
   void               *ctx;
@@ -114,7 +115,10 @@ static PetscErrorCode VISchedulerTake(VIScheduler s, PetscMPIInt leader, PetscIn
 {
   PetscFunctionBeginUser;
   *k = -1;
-  if (s->next >= s->ntodo) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s->next >= s->ntodo) {
+    if (!s->t_drained) PetscCall(PetscTime(&s->t_drained));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *k = s->todo[s->next];
   if (s->verbose) {
     if (s->cost)
@@ -273,6 +277,13 @@ PetscErrorCode VISchedulerFinish(VIScheduler s)
     PetscCallMPI(MPI_Waitall(s->size, s->notice_req, MPI_STATUSES_IGNORE));
   }
   PetscCallMPI(MPI_Barrier(s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISchedulerGetDrainTime(VIScheduler s, PetscLogDouble *t)
+{
+  PetscFunctionBeginUser;
+  *t = s->t_drained;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
