@@ -10,12 +10,14 @@
 # Two times, best of three runs: the whole `mpirun ... vicms simulate` (MPI start-up, ROM load, scheduling, writing and
 # merging included), and the ensemble's own phase (what vicms prints as "run now in X s": scheduling, stepping,
 # writing, merging); of the latter, the tail (vicms's "tail X s": from the first group told that no case is left to the
-# end of the last case) and the last merge into the results file on rank 0 (serial; "last merge X s").
+# end of the last case) and the last merge into the results file on rank 0 (serial; "last merge X s"); and, from the
+# 2-rank run alone (so less sensitive to other processes than the ratio of two runs), the share of the ensemble phase the
+# two groups spent stepping cases: sum of cases/wall_time / (2 x phase).
 # usage: bash bench/ensemble.sh [BUILD_DIR]   (ENSEMBLE_KEEP=DIR keeps the ROMs in DIR and reuses them; ENSEMBLE_ROWS="plate
 # plate_unequal blade blade_unequal" chooses the rows; ENSEMBLE_ARGS adds options to every run)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$root/build}/vicms
+bin=$(cd "${1:-$root/build}" && pwd)/vicms
 shared=${VICMS_SHARED:-$root/../shared}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
 if [ -n "${ENSEMBLE_KEEP:-}" ]; then
@@ -29,8 +31,9 @@ cd "$work"
 rows=${ENSEMBLE_ROWS:-plate plate_unequal blade blade_unequal}
 want() { [[ " $rows " == *" $1 "* ]]; }
 
-# best NP ARGS...: "WALL PHASE TAIL MERGE" (ms): the best command time of three runs of `vicms simulate ARGS` on NP ranks,
-# and the ensemble phase of the run with the best phase, with its tail (groups idle while the last cases ran) and last merge
+# best NP ARGS...: "WALL PHASE TAIL MERGE BUSY" (ms): the best command time of three runs of `vicms simulate ARGS` on NP
+# ranks, and of the run with the best ensemble phase: the phase, its tail (groups idle while the last cases ran), its last
+# merge, and the sum of the cases' own wall times (cases/wall_time: the time the groups spent stepping)
 best() {
   local np=$1 t bt="" bp="" brest=""
   shift
@@ -39,10 +42,11 @@ best() {
     mpirun -n "$np" "$bin" simulate "$@" ${ENSEMBLE_ARGS:-} -results_file r.h5 -results_overwrite -cases_quiet >sim.log 2>&1 || { tail -20 sim.log; exit 1; }
     t=$(( ($(date +%s%N) - s) / 1000000 ))
     read -r p rest <<<"$(/usr/bin/python3 -c "
-import re
+import re, h5py
 l = [x for x in open('sim.log') if ' run now in ' in x][0]
 g = lambda pat: float(re.search(pat, l).group(1)) if re.search(pat, l) else 0.0
-print(int(1000 * g(r'run now in ([0-9.]+) s')), int(1000 * g(r'tail ([0-9.]+) s')), int(1000 * g(r'last merge ([0-9.]+) s')))")"
+busy = float(h5py.File('r.h5', 'r')['cases/wall_time'][()].sum())
+print(int(1000 * g(r'run now in ([0-9.]+) s')), int(1000 * g(r'tail ([0-9.]+) s')), int(1000 * g(r'last merge ([0-9.]+) s')), int(1000 * busy))")"
     [ -z "$bt" ] || [ "$t" -lt "$bt" ] && bt=$t
     if [ -z "$bp" ] || [ "$p" -lt "$bp" ]; then bp=$p; brest=$rest; fi
   done
@@ -53,13 +57,13 @@ row() { # row NAME NCASES ARGS...: one table line per order
   shift 2
   for order in index longest_first; do
     local r1 r2
-    r1=$(best 1 "$@" -cases_order $order)
-    r2=$(best 2 "$@" -cases_order $order)
+    r1=$(best 1 "$@" -cases_order $order) || { echo "$r1"; exit 1; }
+    r2=$(best 2 "$@" -cases_order $order) || { echo "$r2"; exit 1; }
     /usr/bin/python3 -c "
 n = $n
-w1, p1, _, m1 = [float(x) / 1000 for x in '$r1'.split()]
-w2, p2, t2, m2 = [float(x) / 1000 for x in '$r2'.split()]
-print(f'| $name | {n} | $order | {w1:.2f} / {p1:.2f} | {w2:.2f} / {p2:.2f} | {t2:.2f} | {m1:.2f} / {m2:.2f} | {100 * w1 / (2 * w2):.0f} % / {100 * p1 / (2 * p2):.0f} % / {100 * (p1 - m1) / (2 * (p2 - m2)):.0f} % |')"
+w1, p1, _, m1, _ = [float(x) / 1000 for x in '$r1'.split()]
+w2, p2, t2, m2, b2 = [float(x) / 1000 for x in '$r2'.split()]
+print(f'| $name | {n} | $order | {w1:.2f} / {p1:.2f} | {w2:.2f} / {p2:.2f} | {t2:.2f} | {m1:.2f} / {m2:.2f} | {100 * b2 / (2 * p2):.0f} % | {100 * w1 / (2 * w2):.0f} % / {100 * p1 / (2 * p2):.0f} % / {100 * (p1 - m1) / (2 * (p2 - m2)):.0f} % |')"
   done
 }
 # rom NAME ARGS...: reduce on 2 ranks into NAME.h5, unless a finished reduction left it there (ENSEMBLE_KEEP)
@@ -71,8 +75,8 @@ rom() {
 }
 
 echo "load before: $(uptime)"
-echo "| job | cases | order | 1 rank: command / ensemble [s] | 2 ranks: command / ensemble [s] | 2 ranks: tail [s] | last merge, 1 / 2 ranks [s] | efficiency at 2 ranks: command / ensemble / ensemble without the last merge |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| job | cases | order | 1 rank: command / ensemble [s] | 2 ranks: command / ensemble [s] | 2 ranks: tail [s] | last merge, 1 / 2 ranks [s] | 2 ranks: stepping / (2 x ensemble) | efficiency at 2 ranks: command / ensemble / ensemble without the last merge |"
+echo "|---|---|---|---|---|---|---|---|---|"
 plate="-options_file $root/jobs/plate_sweep.yaml -rom_file plate.h5"
 if want plate || want plate_unequal; then rom plate -options_file "$root/jobs/plate_sweep.yaml"; fi
 want plate && row "plate sweep (n = 23), 2 s per case" 64 $plate -cases_grid load_xmax_ymax_zmax_frequency:240:330:64 -step_end_time 2

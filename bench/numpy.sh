@@ -17,6 +17,7 @@ shared=${VICMS_SHARED:-$root/../shared}
 deck=$shared/data/rotor37/blade.inp
 py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+export OPENBLAS_NUM_THREADS=1 # NumPy on one core, as vicms (the matrices are small: no gain from threads)
 $py -c 'import h5py, numpy' 2>/dev/null || { echo "$py lacks h5py or numpy (apt-get install python3-h5py)"; exit 1; }
 if [ -n "${NUMPY_KEEP:-}" ]; then
   mkdir -p "$NUMPY_KEEP"

@@ -18,14 +18,15 @@
   The model knows the options of each case (time span, step, scheme, friction), not its dynamics: how often and how long
   the contacts close (gap, amplitude and frequency of the load) changes the cost too, by a factor that the estimate does
   not see, so cases that differ only in such parameters get equal estimates and keep their index order.
+
+  The estimate of case k; dt0, end0: the stepper's defaults; nb, nm: the ROM's sizes; dims: the most coordinates of a
+  contact.
 */
-/* The estimate of case k; dt0, end0: the stepper's defaults; nb, nm: the ROM's sizes; dims: the most coordinates of a contact. */
 static PetscErrorCode VIEnsembleCaseCost(VIEnsemble ens, PetscInt k, PetscReal dt0, PetscReal end0, PetscInt nb, PetscInt nm, PetscInt dims,
                                          PetscReal *cost)
 {
   PetscReal     dt = dt0, t0 = 0, t1 = end0, mu = 0, steps, kappa, scheme, n = (PetscReal)(nb + nm);
   VIStepperType type = VI_STEPPER_LEAPFROG;
-  PetscBool     set;
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetApply(ens->cs, k));
@@ -33,7 +34,7 @@ static PetscErrorCode VIEnsembleCaseCost(VIEnsemble ens, PetscInt k, PetscReal d
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-step_start_time", &t0, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-step_end_time", &t1, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-contact_mu", &mu, NULL));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-step_type", VIStepperTypes, (PetscEnum *)&type, &set));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-step_type", VIStepperTypes, (PetscEnum *)&type, NULL));
   /* options that the case will refuse (a step longer than the span) make it fail at once: it costs nothing */
   steps  = dt > 0 && t1 > t0 ? PetscCeilReal((t1 - t0) / dt - 1e-9) : 0;
   kappa  = mu > 0 && dims > 1 ? 3 : 1;

@@ -75,8 +75,9 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
                              ens->checkpoint_interval, &ens->checkpoint_interval, NULL));
   PetscCall(PetscOptionsBool("-cases_keep_series", "Store each case's time series (false: its quantities only)", "", ens->keep_series,
                              &ens->keep_series, NULL));
-  PetscCall(PetscOptionsEnum("-cases_order", "Order the cases are handed out in: longest first by estimated cost (steps x cost per step), or by index",
-                             "", VICaseOrders, (PetscEnum)ens->order, (PetscEnum *)&ens->order, NULL));
+  PetscCall(PetscOptionsEnum("-cases_order",
+                             "Order the cases are handed out in: longest first by estimated cost (steps x cost per step), or by index", "",
+                             VICaseOrders, (PetscEnum)ens->order, (PetscEnum *)&ens->order, NULL));
   PetscCall(PetscOptionsBool("-cases_verbose", "A line per case handed out: the case, its estimated cost, the group", "", ens->verbose, &ens->verbose,
                              NULL));
   PetscCall(PetscOptionsBool("-cases_quiet", "No progress line", "", ens->quiet, &ens->quiet, NULL));
@@ -123,8 +124,10 @@ static PetscErrorCode VIEnsembleProgress(VIEnsemble ens, PetscBool force)
   {
     /* the cases run longest first: the remaining time scales with the estimated cost left, not with the count of cases */
     PetscReal elapsed = now - ens->t_start, remaining = -1;
-    if (ens->cost_done > 0) remaining = elapsed / ens->cost_done * PetscMax(ens->cost_todo - ens->cost_done, 0);
-    else if (ens->nfinished > 0) remaining = elapsed / ens->nfinished * (ens->ntodo - ens->nfinished);
+    if (ens->cost_done > 0)
+      remaining = elapsed / ens->cost_done * PetscMax(ens->cost_todo - ens->cost_done, 0);
+    else if (ens->nfinished > 0)
+      remaining = elapsed / ens->nfinished * (ens->ntodo - ens->nfinished);
     if (remaining >= 0)
       PetscCall(PetscPrintf(PETSC_COMM_SELF,
                             "  cases %" PetscInt_FMT "/%" PetscInt_FMT " finished (%" PetscInt_FMT " failed), %.1f s elapsed, ~%.1f s remaining\n",
@@ -437,7 +440,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
 {
   PetscMPIInt    rank, size;
   PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
-  PetscReal     *cost = NULL;
+  PetscReal     *cost      = NULL;
   PetscLogDouble t_drained = 0, t_merge = 0;
   PetscErrorCode ierr  = PETSC_SUCCESS;
   PetscReal      tstop = 0;
@@ -552,10 +555,10 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       if (ens->status[k] == 1) done++;
       if (ens->status[k] == 2) failed++;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                          "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)",
-                          ncases, done, failed, ens->ntodo, (double)(now - ens->t_start),
-                          now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+    PetscCall(PetscPrintf(
+        PETSC_COMM_SELF,
+        "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)", ncases, done,
+        failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
     /* where the parallel time went at the end: groups idle while the last cases ran (the tail), the merge on rank 0 */
     if (ens->ngroups > 1 && t_drained > 0 && ens->t_last_finished > t_drained)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, ", tail %.2f s", (double)(ens->t_last_finished - t_drained)));

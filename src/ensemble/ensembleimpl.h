@@ -52,9 +52,9 @@ struct _p_VICaseSet {
 /* ---------------------------------------------------------------- scheduler: dynamic hand-out of cases to groups */
 
 /* Rank 0 of the job's communicator owns the list of cases to run, longest first by their estimated cost (LPT: the last
-   cases to start are the short ones, so no group waits long for another to finish its last case), and hands them out on request; the leaders (rank 0 of
-   each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own cases and,
-   through the stepper's monitor, during them.
+   cases to start are the short ones, so no group waits long for another to finish its last case), and hands them out
+   on request; the leaders (rank 0 of each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own
+   cases and, through the stepper's monitor, during them.
 
    Stops (SIGTERM, SIGUSR1): a group that sees a signal on any of its ranks (VISchedulerPoll, VISchedulerNext) stops its
    case at that step boundary and tells rank 0, which answers every request with "stop" from then on and sends a stop
@@ -127,19 +127,19 @@ PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const Petsc
 /* ---------------------------------------------------------------- the ensemble */
 
 struct _p_VIEnsemble {
-  MPI_Comm  comm, group;
-  VIROM     rom;
-  VICaseSet cs;
-  char      results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
-  PetscInt  group_size, bins, ngroups;
-  PetscReal merge_interval, progress_interval, steady_fraction, checkpoint_interval;
-  PetscBool keep_series, quiet, overwrite, verbose;
+  MPI_Comm    comm, group;
+  VIROM       rom;
+  VICaseSet   cs;
+  char        results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
+  PetscInt    group_size, bins, ngroups;
+  PetscReal   merge_interval, progress_interval, steady_fraction, checkpoint_interval;
+  PetscBool   keep_series, quiet, overwrite, verbose;
   VICaseOrder order;
-  char      output_name[128];
-  PetscInt  output; /* index of the summary output, -1 when the ROM has none */
-  char     *job;    /* fingerprint of the options that decide the results */
-  char      lock[PETSC_MAX_PATH_LEN + 8];
-  PetscBool locked; /* rank 0 holds the lock of the results file */
+  char        output_name[128];
+  PetscInt    output; /* index of the summary output, -1 when the ROM has none */
+  char       *job;    /* fingerprint of the options that decide the results */
+  char        lock[PETSC_MAX_PATH_LEN + 8];
+  PetscBool   locked; /* rank 0 holds the lock of the results file */
 
   /* quantities */
   PetscInt nq;

@@ -11,9 +11,9 @@ struct _p_VIScheduler {
   MPI_Comm            comm, group; /* comm: a duplicate of the job's communicator, for the scheduler's messages only */
   PetscMPIInt         rank, grank, size;
   PetscInt            ntodo, next, *todo;
-  PetscReal          *cost;    /* rank 0: the estimated cost of todo[i], NULL when not given */
-  PetscBool           verbose; /* rank 0: a line per case handed out */
-  PetscLogDouble      t_drained; /* rank 0: when a group was first told that there is no more (0: not yet) */
+  PetscReal          *cost;            /* rank 0: the estimated cost of todo[i], NULL when not given */
+  PetscBool           verbose;         /* rank 0: a line per case handed out */
+  PetscLogDouble      t_drained;       /* rank 0: when a group was first told that there is no more (0: not yet) */
   PetscInt            leaders_waiting; /* rank 0: leaders of other groups not yet told that there is no more */
   VISchedulerFinished finished;
   void               *ctx;
@@ -122,8 +122,10 @@ static PetscErrorCode VISchedulerTake(VIScheduler s, PetscMPIInt leader, PetscIn
   *k = s->todo[s->next];
   if (s->verbose) {
     if (s->cost)
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " (estimated cost %.4g) to the group of rank %d\n", *k, (double)s->cost[s->next], leader));
-    else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " to the group of rank %d\n", *k, leader));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " (estimated cost %.4g) to the group of rank %d\n", *k, (double)s->cost[s->next],
+                            leader));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " to the group of rank %d\n", *k, leader));
   }
   s->next++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -157,7 +159,8 @@ static PetscErrorCode VISchedulerAnswer(VIScheduler s, MPI_Status *status)
   PetscCall(PetscMemcpy(&t, &req[3], sizeof(t)));
   if (req[0] >= 0 && s->finished) PetscCall((*s->finished)(s->ctx, (PetscInt)req[0], (PetscInt)req[1], t));
   if (req[2]) PetscCall(VISchedulerStopAll(s, (int)req[2]));
-  if (s->stopping) reply[0] = -2;
+  if (s->stopping)
+    reply[0] = -2;
   else {
     PetscInt k;
     PetscCall(VISchedulerTake(s, src, &k));
@@ -239,7 +242,8 @@ PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status
     if (finished >= 0 && s->finished) PetscCall((*s->finished)(s->ctx, finished, status, t));
     if (sig) PetscCall(VISchedulerStopAll(s, sig));
     PetscCall(VISchedulerServe(s));
-    if (s->stopping) n = -2;
+    if (s->stopping)
+      n = -2;
     else {
       PetscInt k;
       PetscCall(VISchedulerTake(s, 0, &k));
