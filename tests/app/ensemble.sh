@@ -60,7 +60,7 @@ sys.exit(bad)
 EOF
 
 # ---- (1b) longest first: 6 cases of 5000, 2000, 20000, 8000, 10000, 4000 steps (the first axis varies slowest)
-ljob="-rom_file bar.h5 -case_loads gravity -step_output_every 50 -cases_values step_end_time:1/4/2,step_dt:2e-4/5e-4 -cases_verbose"
+ljob="-rom_file bar.h5 -case_loads gravity -contact_gap 1 -step_output_every 50 -cases_values step_end_time:1/4/2,step_dt:2e-4/5e-4 -cases_verbose"
 handed() { sed -n 's/^  case \([0-9]*\) .*to the group of rank .*/\1/p' <<<"$LAST" | tr '\n' ' '; }
 for run in "1 longest_first" "2 longest_first" "1 index"; do
   set -- $run
@@ -74,6 +74,18 @@ $py "$VICMS_SOURCE/tests/app/compare_results.py" lpt1_longest_first.h5 lpt2_long
   --label "longest first on 2 ranks against 1 rank" || fail=1
 $py "$VICMS_SOURCE/tests/app/compare_results.py" lpt1_index.h5 lpt1_longest_first.h5 --min-objects 101 --all-done \
   --label "longest first against index order" || fail=1
+# (1c) the NumPy leapfrog of bench/numpy.sh (a user's script of the same algorithm) on case 1: the same recorded outputs
+# and contact forces up to round-off and the contact tolerance (1e-10)
+printf 'case_loads: gravity\ncontact_gap: 1\nstep_dt: 5e-4\nstep_end_time: 1\nstep_output_every: 50\n' >bar_case1.yaml
+$py "$VICMS_SOURCE/bench/numpy_leapfrog.py" bar.h5 bar_case1.yaml --compare lpt1_longest_first.h5 --case 1 --json >numpy.json || fail=1
+$py - <<'EOF2' || fail=1
+import json
+d = json.load(open("numpy.json"))
+ok = d["steps"] == 2001 and d["solves"] > 100 and d["outputs_diff"] < 1e-9 and d["forces_diff"] < 1e-9 and d["forces_max"] > 0
+print(("ok   " if ok else "FAIL ") + "NumPy leapfrog against vicms on case 1: %d steps, %d contact solves, outputs %.1e, forces %.1e (max |difference| / max |value|, expected < 1e-9)"
+      % (d["steps"], d["solves"], d["outputs_diff"], d["forces_diff"]))
+exit(0 if ok else 1)
+EOF2
 
 # ---- (2) SIGKILL part-way, then the same job again
 kjob="-rom_file bar.h5 -case_loads gravity -step_dt 5e-6 -step_end_time 3 -step_output_every 400 -cases_grid contact_gap:1:5:10
