@@ -3,6 +3,7 @@
 # (1) the same job on 1, 2 and 3 ranks and with group sizes 1 and 2 gives bitwise identical per-case results;
 # (1b) cases of unequal cost are handed out longest first (by steps x cost per step: end time / dt here), in the same
 #      order on 1 and 2 ranks, with results bitwise equal to 1 rank's and to the index order's;
+# (1c) bench/numpy_leapfrog.py (the user's NumPy script of bench/numpy.sh) agrees with vicms on one of those cases;
 # (2) a job killed with SIGKILL part-way and started again ends with a results file equal to an uninterrupted run's
 #     (everything but wall times), and the killed file is readable with its finished cases;
 # (3) a case with too large a time step is recorded as failed with its reason and the others complete;
