@@ -59,6 +59,24 @@ PetscErrorCode VIEnsembleEstimateCosts(VIEnsemble ens, PetscInt n, const PetscIn
   PetscCall(VIROMGetSizes(ens->rom, &nb, &nm));
   PetscCall(VIROMGetContacts(ens->rom, &nc, &contacts));
   for (PetscInt j = 0; j < nc; j++) dims = PetscMax(dims, contacts[j].dim);
+  {
+    /* when no case parameter enters the estimate, every case costs the same: one estimate serves (a large sample) */
+    static const char *const inputs[] = {"step_dt", "step_start_time", "step_end_time", "contact_mu", "step_type"};
+    PetscInt                 np;
+    PetscBool                varies = PETSC_FALSE;
+    PetscCall(VICaseSetGetSize(ens->cs, NULL, &np));
+    for (PetscInt p = 0; p < np && !varies; p++) {
+      const char *name;
+      PetscCall(VICaseSetGetParameterName(ens->cs, p, &name));
+      for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+        if (!strcmp(name, inputs[i])) varies = PETSC_TRUE;
+    }
+    if (!varies && n > 1) {
+      PetscCall(VIEnsembleEstimateCosts(ens, 1, cases, cost));
+      for (PetscInt i = 1; i < n; i++) cost[i] = cost[0];
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   for (PetscInt i = 0; i < n; i++) {
     PetscErrorCode ierr;
     char           msg[256];
