@@ -11,6 +11,10 @@ PETSC_EXTERN const char *const VIDistTypes[]; /* "uniform", "normal", "lognormal
 typedef enum { VI_SAMPLING_MONTE_CARLO, VI_SAMPLING_LATIN_HYPERCUBE } VISamplingType;
 PETSC_EXTERN const char *const VISamplingTypes[]; /* "mc", "lhs", trailer */
 
+/* The order in which rank 0 hands the cases out: longest first by their estimated cost (LPT), or by case index. */
+typedef enum { VI_CASE_ORDER_LONGEST_FIRST, VI_CASE_ORDER_INDEX } VICaseOrder;
+PETSC_EXTERN const char *const VICaseOrders[]; /* "longest_first", "index", trailer */
+
 /* ---------------------------------------------------------------- the set of cases */
 
 typedef struct _p_VICaseSet *VICaseSet;
@@ -71,6 +75,9 @@ PETSC_EXTERN PetscErrorCode VIEnsembleSetROM(VIEnsemble ens, VIROM rom);
   -cases_merge_interval S       merge finished cases into the results file at most every S seconds (default 10; 0: after
                                 every case); the file is replaced atomically, so it is always complete and readable
   -cases_keep_series            store each case's time series (default true); false keeps the statistics only
+  -cases_order longest_first|index  the order cases are handed out in (default longest_first: by decreasing estimated
+                                cost, the time steps times a cost per step from the ROM's size, the contacts and the scheme)
+  -cases_verbose                a line per case handed out (case, estimated cost, group)
   -cases_quiet                  no progress line
   -cases_progress_interval S    seconds between progress lines (default 2)
   -summary_output NAME          the ROM output the frequency-response summaries use (default: the first)

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *const VICaseOrders[] = {"longest_first", "index", "VICaseOrder", "VI_CASE_ORDER_", NULL};
+
 PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
 {
   VIEnsemble e;
@@ -40,6 +42,7 @@ PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
   if (e->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&e->group));
   if (e->qnames) PetscCall(PetscStrArrayDestroy(&e->qnames));
   PetscCall(PetscFree(e->status));
+  PetscCall(PetscFree(e->cost));
   PetscCall(PetscFree2(e->stopped_k, e->stopped_t));
   PetscCall(PetscFree(e->job));
   PetscCall(PetscFree(e));
@@ -72,6 +75,11 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
                              ens->checkpoint_interval, &ens->checkpoint_interval, NULL));
   PetscCall(PetscOptionsBool("-cases_keep_series", "Store each case's time series (false: its quantities only)", "", ens->keep_series,
                              &ens->keep_series, NULL));
+  PetscCall(PetscOptionsEnum("-cases_order",
+                             "Order the cases are handed out in: longest first by estimated cost (steps x cost per step), or by index", "",
+                             VICaseOrders, (PetscEnum)ens->order, (PetscEnum *)&ens->order, NULL));
+  PetscCall(PetscOptionsBool("-cases_verbose", "A line per case handed out: the case, its estimated cost, the group", "", ens->verbose, &ens->verbose,
+                             NULL));
   PetscCall(PetscOptionsBool("-cases_quiet", "No progress line", "", ens->quiet, &ens->quiet, NULL));
   PetscCall(
       PetscOptionsReal("-cases_progress_interval", "Seconds between progress lines", "", ens->progress_interval, &ens->progress_interval, NULL));
@@ -114,8 +122,12 @@ static PetscErrorCode VIEnsembleProgress(VIEnsemble ens, PetscBool force)
     if (ens->status[k] == 2) failed++;
   }
   {
-    PetscReal elapsed = now - ens->t_start, left = ens->ntodo - ens->nfinished;
-    PetscReal remaining = ens->nfinished > 0 ? elapsed / ens->nfinished * left : -1;
+    /* the cases run longest first: the remaining time scales with the estimated cost left, not with the count of cases */
+    PetscReal elapsed = now - ens->t_start, remaining = -1;
+    if (ens->cost_done > 0)
+      remaining = elapsed / ens->cost_done * PetscMax(ens->cost_todo - ens->cost_done, 0);
+    else if (ens->nfinished > 0)
+      remaining = elapsed / ens->nfinished * (ens->ntodo - ens->nfinished);
     if (remaining >= 0)
       PetscCall(PetscPrintf(PETSC_COMM_SELF,
                             "  cases %" PetscInt_FMT "/%" PetscInt_FMT " finished (%" PetscInt_FMT " failed), %.1f s elapsed, ~%.1f s remaining\n",
@@ -155,6 +167,8 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status,
   }
   ens->status[k] = status;
   ens->nfinished++;
+  PetscCall(PetscTime(&ens->t_last_finished));
+  if (ens->cost) ens->cost_done += ens->cost[k];
   if (!status) PetscFunctionReturn(PETSC_SUCCESS); /* not written (a full disk): nothing to merge */
   ens->dirty = PETSC_TRUE;
   PetscCall(VIEnsembleProgress(ens, ens->nfinished == ens->ntodo ? PETSC_TRUE : PETSC_FALSE));
@@ -435,6 +449,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
 {
   PetscMPIInt    rank, size;
   PetscInt       ncases, *todo = NULL, next, finished = -1, fstatus = 0, nmine = 0;
+  PetscReal     *cost      = NULL;
+  PetscLogDouble t_drained = 0, t_merge = 0;
   PetscErrorCode ierr  = PETSC_SUCCESS;
   PetscReal      tstop = 0;
   PetscBool      stopping, stopped = PETSC_FALSE;
@@ -486,6 +502,18 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     if (!ierr)
       for (PetscInt k = 0; k < ncases; k++)
         if (!ens->status[k]) todo[ens->ntodo++] = k;
+    /* the estimated cost of every case to run, to hand out the longest first and to tell the time remaining */
+    if (!ierr) ierr = PetscFree(ens->cost);
+    if (!ierr) ierr = PetscCalloc1(PetscMax(ncases, 1), &ens->cost);
+    if (!ierr) ierr = PetscMalloc1(PetscMax(ens->ntodo, 1), &cost);
+    if (!ierr) ierr = VIEnsembleEstimateCosts(ens, ens->ntodo, todo, cost);
+    if (!ierr) {
+      ens->cost_todo = ens->cost_done = 0;
+      for (PetscInt i = 0; i < ens->ntodo; i++) {
+        ens->cost[todo[i]] = cost[i];
+        ens->cost_todo += cost[i];
+      }
+    }
   }
   PetscCall(VIErrorSync(ens->comm, ierr));
   PetscCallMPI(MPI_Bcast(&ens->ntodo, 1, MPIU_INT, 0, ens->comm));
@@ -496,8 +524,11 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
                         ens->group_size == 1 ? "" : "s", ens->ntodo < ncases ? " (the others finished in an earlier run)" : ""));
   PetscCall(PetscTime(&ens->t_start));
   ens->t_merge = ens->t_progress = ens->t_start;
-  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, VIEnsembleFinished, ens, &ens->sched));
+  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST ? cost : NULL, VIEnsembleFinished,
+                              ens, &ens->sched));
+  PetscCall(VISchedulerSetVerbose(ens->sched, ens->verbose));
   PetscCall(PetscFree(todo));
+  PetscCall(PetscFree(cost));
   for (;;) {
     PetscCall(VISchedulerNext(ens->sched, finished, fstatus, tstop, &next));
     if (next < 0) break;
@@ -506,6 +537,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     nmine++;
   }
   PetscCall(VISchedulerFinish(ens->sched));
+  PetscCall(VISchedulerGetDrainTime(ens->sched, &t_drained));
   PetscCall(VISchedulerGetStop(ens->sched, &stopping, &sig));
   PetscCall(VISchedulerDestroy(&ens->sched));
   if (stopping) {
@@ -516,7 +548,11 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     stopped = left > 0 ? PETSC_TRUE : PETSC_FALSE;
   }
   /* a stop merges what is finished, so the results file holds it even when no case finished in this run */
-  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) ierr = VIEnsembleMerge(ens);
+  if (rank == 0 && (ens->dirty || ens->ntodo == 0 || ens->overwrite || stopped)) {
+    PetscCall(PetscTime(&t_merge));
+    ierr = VIEnsembleMerge(ens);
+    if (!ierr) t_merge = ens->t_merge - t_merge;
+  }
   if (!ierr && ens->write_error[0])
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "%s", ens->write_error);
   PetscCall(VIErrorSync(ens->comm, ierr));
@@ -530,8 +566,13 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     }
     PetscCall(PetscPrintf(
         PETSC_COMM_SELF,
-        "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)\n", ncases,
-        done, failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+        "%" PetscInt_FMT " cases: %" PetscInt_FMT " done, %" PetscInt_FMT " failed; %" PetscInt_FMT " run now in %.2f s (%.3g cases/s)", ncases, done,
+        failed, ens->ntodo, (double)(now - ens->t_start), now > ens->t_start ? (double)(ens->ntodo / (now - ens->t_start)) : 0.0));
+    /* where the parallel time went at the end: groups idle while the last cases ran (the tail), the merge on rank 0 */
+    if (ens->ngroups > 1 && t_drained > 0 && ens->t_last_finished > t_drained)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, ", tail %.2f s", (double)(ens->t_last_finished - t_drained)));
+    if (t_merge > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", last merge %.2f s", (double)t_merge));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
     if (failed || (ncases > 1 && done > 0)) {
       hid_t file;
       PetscCall(VIH5Open(ens->results, &file));

@@ -51,9 +51,10 @@ struct _p_VICaseSet {
 
 /* ---------------------------------------------------------------- scheduler: dynamic hand-out of cases to groups */
 
-/* Rank 0 of the job's communicator owns the list of cases to run and hands them out on request; the leaders (rank 0 of
-   each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own cases and,
-   through the stepper's monitor, during them.
+/* Rank 0 of the job's communicator owns the list of cases to run, longest first by their estimated cost (LPT: the last
+   cases to start are the short ones, so no group waits long for another to finish its last case), and hands them out
+   on request; the leaders (rank 0 of each group) ask for the next case when they finish one, telling how it ended. Rank 0 answers between its own
+   cases and, through the stepper's monitor, during them.
 
    Stops (SIGTERM, SIGUSR1): a group that sees a signal on any of its ranks (VISchedulerPoll, VISchedulerNext) stops its
    case at that step boundary and tells rank 0, which answers every request with "stop" from then on and sends a stop
@@ -69,8 +70,12 @@ typedef struct _p_VIScheduler *VIScheduler;
 /* Called on rank 0 when a case ended (status VI_CASE_*; t: the time a stopped case reached), for progress and merging. */
 typedef PetscErrorCode (*VISchedulerFinished)(void *ctx, PetscInt k, PetscInt status, PetscReal t);
 
-PETSC_INTERN PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], VISchedulerFinished finished,
-                                              void *ctx, VIScheduler *s);
+/* Rank 0 hands out the cases todo[] longest first: in decreasing cost[] (an estimate per case, VIEnsembleEstimateCosts;
+   ties in increasing case index), or in the order of todo[] when cost is NULL. Only rank 0 reads todo and cost. */
+PETSC_INTERN PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], const PetscReal cost[],
+                                              VISchedulerFinished finished, void *ctx, VIScheduler *s);
+/* Rank 0 prints a line per case it hands out: the case, its estimated cost, the group (by its leader's rank). */
+PETSC_INTERN PetscErrorCode VISchedulerSetVerbose(VIScheduler s, PetscBool verbose);
 /* Collective on the group: report the case just ended (k < 0: none; t the time a stopped case reached) and get the next
    one (-1: no more, -2: the job stops). */
 PETSC_INTERN PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status, PetscReal t, PetscInt *next);
@@ -83,6 +88,8 @@ PETSC_INTERN PetscErrorCode VISchedulerPoll(VIScheduler s, int flag, int *sig, i
 PETSC_INTERN PetscErrorCode VISchedulerFinish(VIScheduler s);
 /* After VISchedulerFinish, on every rank: whether the job stopped on a signal, and which. Collective. */
 PETSC_INTERN PetscErrorCode VISchedulerGetStop(VIScheduler s, PetscBool *stopping, int *sig);
+/* Rank 0: when a group was first told that no case is left (0: never); from then on the groups run out one by one. */
+PETSC_INTERN PetscErrorCode VISchedulerGetDrainTime(VIScheduler s, PetscLogDouble *t);
 PETSC_INTERN PetscErrorCode VISchedulerDestroy(VIScheduler *s);
 
 /* ---------------------------------------------------------------- one case's outcome */
@@ -121,18 +128,19 @@ PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const Petsc
 /* ---------------------------------------------------------------- the ensemble */
 
 struct _p_VIEnsemble {
-  MPI_Comm  comm, group;
-  VIROM     rom;
-  VICaseSet cs;
-  char      results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
-  PetscInt  group_size, bins, ngroups;
-  PetscReal merge_interval, progress_interval, steady_fraction, checkpoint_interval;
-  PetscBool keep_series, quiet, overwrite;
-  char      output_name[128];
-  PetscInt  output; /* index of the summary output, -1 when the ROM has none */
-  char     *job;    /* fingerprint of the options that decide the results */
-  char      lock[PETSC_MAX_PATH_LEN + 8];
-  PetscBool locked; /* rank 0 holds the lock of the results file */
+  MPI_Comm    comm, group;
+  VIROM       rom;
+  VICaseSet   cs;
+  char        results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
+  PetscInt    group_size, bins, ngroups;
+  PetscReal   merge_interval, progress_interval, steady_fraction, checkpoint_interval;
+  PetscBool   keep_series, quiet, overwrite, verbose;
+  VICaseOrder order;
+  char        output_name[128];
+  PetscInt    output; /* index of the summary output, -1 when the ROM has none */
+  char       *job;    /* fingerprint of the options that decide the results */
+  char        lock[PETSC_MAX_PATH_LEN + 8];
+  PetscBool   locked; /* rank 0 holds the lock of the results file */
 
   /* quantities */
   PetscInt nq;
@@ -141,7 +149,8 @@ struct _p_VIEnsemble {
   /* rank 0: the state of every case, progress, merging */
   PetscMPIInt    rank, grank;
   PetscInt      *status, ntodo, nfinished, nfailed_now;
-  PetscLogDouble t_start, t_progress, t_merge;
+  PetscReal     *cost, cost_todo, cost_done; /* the estimated cost of every case; of the cases to run now; of those finished */
+  PetscLogDouble t_start, t_progress, t_merge, t_last_finished;
   PetscBool      dirty; /* finished cases wait in the journal */
   PetscBool      merge_warned;
   PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
@@ -154,6 +163,10 @@ struct _p_VIEnsemble {
   PetscInt       nstopped, *stopped_k;
   PetscReal     *stopped_t;
 };
+
+/* The estimated cost of cases[i], i < n (cost.c: time steps x cost per step from the ROM's size, the contacts and the
+   scheme). Rank-local: applies each case's parameters in turn. */
+PETSC_INTERN PetscErrorCode VIEnsembleEstimateCosts(VIEnsemble ens, PetscInt n, const PetscInt cases[], PetscReal cost[]);
 
 /* The job fingerprint ens->job (job.c), with the ROM's token: that of the reduction given (NULL: the ensemble's ROM's). */
 PETSC_INTERN PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[]);

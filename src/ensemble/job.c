@@ -161,6 +161,8 @@ PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
   static const char *const ignore[] = {"-cases_group_size",
                                        "-cases_merge_interval",
                                        "-cases_quiet",
+                                       "-cases_order",
+                                       "-cases_verbose",
                                        "-cases_progress_interval",
                                        "-cases_checkpoint_interval",
                                        "-results_file",

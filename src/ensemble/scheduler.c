@@ -1,4 +1,5 @@
-/* VIScheduler: dynamic hand-out of cases to rank groups; rank 0 keeps the list, answers the group leaders, spreads a stop. */
+/* VIScheduler: dynamic hand-out of cases to rank groups, longest first; rank 0 keeps the list, answers the group leaders,
+   spreads a stop. */
 #include "ensembleimpl.h"
 #include <unistd.h>
 
@@ -10,6 +11,9 @@ struct _p_VIScheduler {
   MPI_Comm            comm, group; /* comm: a duplicate of the job's communicator, for the scheduler's messages only */
   PetscMPIInt         rank, grank, size;
   PetscInt            ntodo, next, *todo;
+  PetscReal          *cost;            /* rank 0: the estimated cost of todo[i], NULL when not given */
+  PetscBool           verbose;         /* rank 0: a line per case handed out */
+  PetscLogDouble      t_drained;       /* rank 0: when a group was first told that there is no more (0: not yet) */
   PetscInt            leaders_waiting; /* rank 0: leaders of other groups not yet told that there is no more */
   VISchedulerFinished finished;
   void               *ctx;
@@ -22,8 +26,22 @@ struct _p_VIScheduler {
   PetscInt64   notice_out, notice_in;
 };
 
-PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], VISchedulerFinished finished, void *ctx,
-                                 VIScheduler *s)
+/* Longest first: decreasing cost, ties in increasing case index (a stable, total order: the same on every run). */
+typedef struct {
+  PetscReal cost;
+  PetscInt  k;
+} VICaseCost;
+
+static int VICaseCostCompare(const void *a, const void *b)
+{
+  const VICaseCost *x = (const VICaseCost *)a, *y = (const VICaseCost *)b;
+
+  if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+  return x->k < y->k ? -1 : x->k > y->k ? 1 : 0;
+}
+
+PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, const PetscInt todo[], const PetscReal cost[],
+                                 VISchedulerFinished finished, void *ctx, VIScheduler *s)
 {
   VIScheduler sc;
   PetscMPIInt leader, *leaders = NULL;
@@ -45,6 +63,21 @@ PetscErrorCode VISchedulerCreate(MPI_Comm comm, MPI_Comm group, PetscInt ntodo, 
   if (sc->rank == 0) {
     PetscCall(PetscMalloc1(PetscMax(ntodo, 1), &sc->todo));
     PetscCall(PetscArraycpy(sc->todo, todo, ntodo));
+    if (cost) {
+      VICaseCost *order;
+      PetscCall(PetscMalloc1(PetscMax(ntodo, 1), &order));
+      PetscCall(PetscMalloc1(PetscMax(ntodo, 1), &sc->cost));
+      for (PetscInt i = 0; i < ntodo; i++) {
+        order[i].cost = cost[i];
+        order[i].k    = todo[i];
+      }
+      qsort(order, (size_t)ntodo, sizeof(*order), VICaseCostCompare);
+      for (PetscInt i = 0; i < ntodo; i++) {
+        sc->todo[i] = order[i].k;
+        sc->cost[i] = order[i].cost;
+      }
+      PetscCall(PetscFree(order));
+    }
     PetscCall(PetscCalloc3(sc->size, &sc->active, sc->size, &sc->noticed, sc->size, &sc->notice_req));
     for (PetscMPIInt r = 1; r < sc->size; r++) {
       sc->active[r] = leaders[r] ? PETSC_TRUE : PETSC_FALSE;
@@ -64,15 +97,38 @@ PetscErrorCode VISchedulerDestroy(VIScheduler *s)
   if (!s || !*s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_free(&(*s)->comm));
   PetscCall(PetscFree((*s)->todo));
+  PetscCall(PetscFree((*s)->cost));
   PetscCall(PetscFree3((*s)->active, (*s)->noticed, (*s)->notice_req));
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the next case of the list, -1 when none is left. */
-static PetscInt VISchedulerTake(VIScheduler s)
+PetscErrorCode VISchedulerSetVerbose(VIScheduler s, PetscBool verbose)
 {
-  return s->next < s->ntodo ? s->todo[s->next++] : -1;
+  PetscFunctionBeginUser;
+  s->verbose = verbose;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the next case of the list for the group led by rank leader, -1 when none is left. */
+static PetscErrorCode VISchedulerTake(VIScheduler s, PetscMPIInt leader, PetscInt *k)
+{
+  PetscFunctionBeginUser;
+  *k = -1;
+  if (s->next >= s->ntodo) {
+    if (!s->t_drained) PetscCall(PetscTime(&s->t_drained));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *k = s->todo[s->next];
+  if (s->verbose) {
+    if (s->cost)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " (estimated cost %.4g) to the group of rank %d\n", *k, (double)s->cost[s->next],
+                            leader));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT " to the group of rank %d\n", *k, leader));
+  }
+  s->next++;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Rank 0: the job stops on sig; every leader still at work gets a notice (it may be stepping a long case). */
@@ -103,7 +159,13 @@ static PetscErrorCode VISchedulerAnswer(VIScheduler s, MPI_Status *status)
   PetscCall(PetscMemcpy(&t, &req[3], sizeof(t)));
   if (req[0] >= 0 && s->finished) PetscCall((*s->finished)(s->ctx, (PetscInt)req[0], (PetscInt)req[1], t));
   if (req[2]) PetscCall(VISchedulerStopAll(s, (int)req[2]));
-  reply[0] = s->stopping ? -2 : VISchedulerTake(s);
+  if (s->stopping)
+    reply[0] = -2;
+  else {
+    PetscInt k;
+    PetscCall(VISchedulerTake(s, src, &k));
+    reply[0] = k;
+  }
   reply[1] = s->noticed[src];
   if (reply[0] < 0) {
     s->active[src] = PETSC_FALSE;
@@ -180,7 +242,13 @@ PetscErrorCode VISchedulerNext(VIScheduler s, PetscInt finished, PetscInt status
     if (finished >= 0 && s->finished) PetscCall((*s->finished)(s->ctx, finished, status, t));
     if (sig) PetscCall(VISchedulerStopAll(s, sig));
     PetscCall(VISchedulerServe(s));
-    n = s->stopping ? -2 : VISchedulerTake(s);
+    if (s->stopping)
+      n = -2;
+    else {
+      PetscInt k;
+      PetscCall(VISchedulerTake(s, 0, &k));
+      n = k;
+    }
   } else if (s->grank == 0) {
     PetscInt64 req[4] = {finished, status, sig, 0}, reply[2];
     PetscCall(PetscMemcpy(&req[3], &t, sizeof(t)));
@@ -213,6 +281,13 @@ PetscErrorCode VISchedulerFinish(VIScheduler s)
     PetscCallMPI(MPI_Waitall(s->size, s->notice_req, MPI_STATUSES_IGNORE));
   }
   PetscCallMPI(MPI_Barrier(s->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISchedulerGetDrainTime(VIScheduler s, PetscLogDouble *t)
+{
+  PetscFunctionBeginUser;
+  *t = s->t_drained;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

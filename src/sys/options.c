@@ -132,6 +132,8 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-cases_checkpoint_interval", VI_OPTION_REAL, NULL},
     {"-cases_keep_series", VI_OPTION_BOOL, NULL},
     {"-cases_quiet", VI_OPTION_BOOL, NULL},
+    {"-cases_order", VI_OPTION_ENUM, VICaseOrders},
+    {"-cases_verbose", VI_OPTION_BOOL, NULL},
     {"-cases_progress_interval", VI_OPTION_REAL, NULL},
     {"-cases_grid", VI_OPTION_STRINGS, NULL},
     {"-cases_values", VI_OPTION_STRINGS, NULL},

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Ensembles through `vicms simulate` (issue 5): on the bouncing-bar ROM of seed 000 §5.1 and on a clamped, damped rod,
 # (1) the same job on 1, 2 and 3 ranks and with group sizes 1 and 2 gives bitwise identical per-case results;
+# (1b) cases of unequal cost are handed out longest first (by steps x cost per step: end time / dt here), in the same
+#      order on 1 and 2 ranks, with results bitwise equal to 1 rank's and to the index order's;
+# (1c) bench/numpy_leapfrog.py (the user's NumPy script of bench/numpy.sh) agrees with vicms on one of those cases;
 # (2) a job killed with SIGKILL part-way and started again ends with a results file equal to an uninterrupted run's
 #     (everything but wall times), and the killed file is readable with its finished cases;
 # (3) a case with too large a time step is recorded as failed with its reason and the others complete;
@@ -56,6 +59,34 @@ for name in ("g2_1.h5", "g2_2.h5", "g3_1.h5", "g3_2.h5"):
     check(not diff and same_par, "%s: every case's series and quantities bitwise equal to 1 rank's%s" % (name, "" if not diff else ": differ in " + ", ".join(diff[:5])))
 sys.exit(bad)
 EOF
+
+# ---- (1b) longest first: 6 cases of 5000, 2000, 20000, 8000, 10000, 4000 steps (the first axis varies slowest)
+ljob="-rom_file bar.h5 -case_loads gravity -contact_gap 1 -step_output_every 50 -cases_values step_end_time:1/4/2,step_dt:2e-4/5e-4 -cases_verbose"
+handed() { sed -n 's/^  case \([0-9]*\) .*to the group of rank .*/\1/p' <<<"$LAST" | tr '\n' ' '; }
+for run in "1 longest_first" "2 longest_first" "1 index"; do
+  set -- $run
+  must "np=$1 -cases_order $2" mpi 120 "$1" simulate $ljob -cases_order "$2" -results_file lpt$1_$2.h5
+  order=$(handed)
+  expect=$([ "$2" = index ] && echo "0 1 2 3 4 5 " || echo "2 4 3 0 5 1 ")
+  if [ "$order" = "$expect" ]; then echo "ok   np=$1 -cases_order $2: cases handed out in the order $order"
+  else echo "FAIL np=$1 -cases_order $2: cases handed out in the order '$order', expected '$expect'"; fail=1; fi
+done
+$py "$VICMS_SOURCE/tests/app/compare_results.py" lpt1_longest_first.h5 lpt2_longest_first.h5 --min-objects 101 --all-done \
+  --label "longest first on 2 ranks against 1 rank" || fail=1
+$py "$VICMS_SOURCE/tests/app/compare_results.py" lpt1_index.h5 lpt1_longest_first.h5 --min-objects 101 --all-done \
+  --label "longest first against index order" || fail=1
+# (1c) the NumPy leapfrog of bench/numpy.sh (a user's script of the same algorithm) on case 1: the same recorded outputs
+# and contact forces up to round-off and the contact tolerance (1e-10)
+printf 'case_loads: gravity\ncontact_gap: 1\nstep_dt: 5e-4\nstep_end_time: 1\nstep_output_every: 50\n' >bar_case1.yaml
+$py "$VICMS_SOURCE/bench/numpy_leapfrog.py" bar.h5 bar_case1.yaml --compare lpt1_longest_first.h5 --case 1 --json >numpy.json || fail=1
+$py - <<'EOF2' || fail=1
+import json
+d = json.load(open("numpy.json"))
+ok = d["steps"] == 2001 and d["solves"] > 100 and d["outputs_diff"] < 1e-9 and d["forces_diff"] < 1e-9 and d["forces_max"] > 0
+print(("ok   " if ok else "FAIL ") + "NumPy leapfrog against vicms on case 1: %d steps, %d contact solves, outputs %.1e, forces %.1e (max |difference| / max |value|, expected < 1e-9)"
+      % (d["steps"], d["solves"], d["outputs_diff"], d["forces_diff"]))
+exit(0 if ok else 1)
+EOF2
 
 # ---- (2) SIGKILL part-way, then the same job again
 kjob="-rom_file bar.h5 -case_loads gravity -step_dt 5e-6 -step_end_time 3 -step_output_every 400 -cases_grid contact_gap:1:5:10
