@@ -105,14 +105,31 @@ static PetscErrorCode VITimeStepSpectrum(PetscInt n, const PetscReal K[], const 
 
 const char *const VIContactStateNames[] = {"contacts open", "contacts closed: normal rows held", "contacts closed: boundary held"};
 
+/* The largest frequency omega of the spectrum of VITimeStepSpectrum, and optionally the spectrum (m values, w, to free). */
+static PetscErrorCode VITimeStepOmega(PetscInt n, const PetscReal K[], const PetscReal M[], const PetscInt kind[], PetscReal *omega, PetscInt *m,
+                                      PetscReal **w)
+{
+  PetscInt   ml = 0;
+  PetscReal *wl = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(VITimeStepSpectrum(n, K, M, kind, &ml, &wl));
+  *omega = ml > 0 ? PetscSqrtReal(PetscMax(wl[ml - 1], 0)) : 0;
+  if (m) *m = ml;
+  if (w)
+    *w = wl;
+  else
+    PetscCall(PetscFree(wl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
 static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
                                               PetscReal **w)
 {
   PetscInt             nb, nm, n, nc, *kind;
-  PetscReal           *K, *M, *D, *wl;
+  PetscReal           *K, *M, *D;
   const VIContactInfo *contacts;
-  PetscInt             ml;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetSizes(rom, &nb, &nm));
@@ -124,13 +141,7 @@ static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool frictio
   for (PetscInt j = 0; j < nc && state != VI_CONTACTS_OPEN; j++)
     for (PetscInt r = 0; r < contacts[j].dim; r++)
       if (r == 0 || state == VI_CONTACTS_ALL_HELD || (friction && friction[j])) kind[contacts[j].offset + r] = VI_ROW_HELD;
-  PetscCall(VITimeStepSpectrum(n, K, M, kind, &ml, &wl));
-  *omega = ml > 0 ? PetscSqrtReal(PetscMax(wl[ml - 1], 0)) : 0;
-  if (m) *m = ml;
-  if (w)
-    *w = wl;
-  else
-    PetscCall(PetscFree(wl));
+  PetscCall(VITimeStepOmega(n, K, M, kind, omega, m, w));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -138,21 +149,15 @@ static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool frictio
 /* The largest frequency of a mass-carrying ROM, every row with its mass (contacts open). */
 static PetscErrorCode VITimeStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w)
 {
-  PetscInt   nb, nm, n, *kind, ml;
-  PetscReal *K, *M, *D, *wl;
+  PetscInt   nb, nm, n, *kind;
+  PetscReal *K, *M, *D;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetSizes(rom, &nb, &nm));
   PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
   n = nb + nm;
   PetscCall(PetscCalloc1(n, &kind)); /* all VI_ROW_DYNAMIC */
-  PetscCall(VITimeStepSpectrum(n, K, M, kind, &ml, &wl));
-  *omega = ml > 0 ? PetscSqrtReal(PetscMax(wl[ml - 1], 0)) : 0;
-  if (m) *m = ml;
-  if (w)
-    *w = wl;
-  else
-    PetscCall(PetscFree(wl));
+  PetscCall(VITimeStepOmega(n, K, M, kind, omega, m, w));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
