@@ -7,7 +7,9 @@
 #     278 Hz, 0.2 s (28,001 steps, the contacts closing in the second half);
 #   - blade: the Rotor 37 ROM (jobs/blade_rubbing.yaml, MacNeal, n = 98, 16 frictional contacts on velocity level),
 #     5 revolutions (5,001 steps); skipped when the deck is absent.
-# vicms's time per step is the case's stepping time (cases/wall_time / cases/steps of its results file, one rank).
+# vicms's time per step is the case's stepping time (cases/wall_time / cases/steps of its results file, one rank). Each
+# case twice: vicms with its default contact solver (semi-smooth Newton; NumPy's iterations then differ, the answers
+# agree to the solver's tolerance), and both with projected Jacobi (the very same iterates).
 # usage: bash bench/numpy.sh [BUILD_DIR]      (NUMPY_KEEP=DIR keeps the ROMs in DIR and reuses them: the blade's
 # reduction takes about a minute)
 set -euo pipefail
@@ -69,10 +71,14 @@ PY
 echo "| case | n | steps | contact solves | iterations per solve | vicms [µs/step] | NumPy [µs/step] | NumPy / vicms | max difference, outputs / forces |"
 echo "|---|---|---|---|---|---|---|---|---|"
 rom plate "$root/jobs/plate_sweep.yaml"
-row "plate at 278 Hz, 0.2 s (frictionless)" plate.h5 "$root/jobs/plate_sweep.yaml" load_xmax_ymax_zmax_frequency=278 step_end_time=0.2
+row "plate at 278 Hz, 0.2 s (frictionless), vicms's default solver (newton)" plate.h5 "$root/jobs/plate_sweep.yaml" load_xmax_ymax_zmax_frequency=278 step_end_time=0.2
+row "plate at 278 Hz, 0.2 s, both projected Jacobi" plate.h5 "$root/jobs/plate_sweep.yaml" load_xmax_ymax_zmax_frequency=278 step_end_time=0.2 \
+  contact_solver=jacobi
 if [ -f "$deck" ]; then
   rom blade "$root/jobs/blade_rubbing.yaml" -mesh_file "$deck"
-  row "blade rubbing, 5 revolutions (friction)" blade.h5 "$root/jobs/blade_rubbing.yaml" step_end_time=0.0641025641025641
+  row "blade rubbing, 5 revolutions (friction), vicms's default solver (newton)" blade.h5 "$root/jobs/blade_rubbing.yaml" step_end_time=0.0641025641025641
+  row "blade rubbing, 5 revolutions, both projected Jacobi" blade.h5 "$root/jobs/blade_rubbing.yaml" step_end_time=0.0641025641025641 \
+    contact_solver=jacobi
 else
   echo "(the Rotor 37 deck is absent ($deck): no blade row)"
 fi

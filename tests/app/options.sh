@@ -50,8 +50,20 @@ must "reduce with the job file" mpi 120 2 reduce -options_file job.yaml && echo 
 must "simulate with the job file" mpi 120 2 simulate -options_file job.yaml && echo "ok   simulate accepts the job file (its -cms_* options)"
 [ -f rom.h5 ] && [ -f results.h5 ] || { echo "FAIL: no rom.h5 or results.h5"; fail=1; }
 
+# concurrently NAME NP...: the function NAME for each rank count at once (each vicms start waits mostly on MPI's start-up,
+# not on the cores), each into its own log; then the logs in order, and any FAIL line fails the test
+concurrently() {
+  local fn=$1 np
+  shift
+  for np in "$@"; do "$fn" "$np" >"$fn.$np.log" 2>&1 & done
+  wait
+  for np in "$@"; do cat "$fn.$np.log"; done
+  ! grep -q '^FAIL' "$fn".*.log || fail=1
+}
+
 # on 1 rank and on 3 (more ranks than cores): every rank must agree to refuse, none may hang
-for np in 1 3; do
+refusals() {
+  local np=$1
   # typos, with the nearest valid name; reduce stops before it reads the mesh, run before it reduces
   refused $np "unknown option -step_dtt (did you mean -step_dt?)" simulate -options_file job.yaml -step_dtt 1e-3
   refused $np "unknown option -cms_num_mode (did you mean -cms_num_modes?)" reduce -options_file job.yaml -cms_num_mode 5
@@ -73,17 +85,19 @@ for np in 1 3; do
   refused $np "-step_dt: 'abc' is not a number" simulate -options_file job.yaml -step_dt abc
   refused $np "-cms_num_modes: '5.5' is not an integer" reduce -options_file job.yaml -cms_num_modes 5.5
   refused $np "-cases_quiet: 'maybe' is not true or false" simulate -options_file job.yaml -cases_quiet maybe
-done
+}
+concurrently refusals 1 3
 
 # YAML: errors and duplicate keys with file:line (the duplicate with both lines)
 printf 'step_dt: 1e-3\n# a comment\nstep_end_time: 0.5\nstep_dt: 2e-3\n' >dup.yaml
 printf 'step_dt: 1e-3\n  step_end_time: 0.5\n' >indent.yaml
 printf 'step_dt: 1e-3\nstep_end_time 0.5\n' >nocolon.yaml
-for np in 1 3; do
-  refused $np "dup.yaml:4: duplicate key 'step_dt' (first at dup.yaml:1)" simulate -options_file dup.yaml
-  refused $np "indent.yaml:2: indented line" simulate -options_file indent.yaml
-  refused $np "nocolon.yaml:2: 'step_end_time 0.5' is not 'key: value'" simulate -options_file nocolon.yaml
-done
+yaml() {
+  refused $1 "dup.yaml:4: duplicate key 'step_dt' (first at dup.yaml:1)" simulate -options_file dup.yaml
+  refused $1 "indent.yaml:2: indented line" simulate -options_file indent.yaml
+  refused $1 "nocolon.yaml:2: 'step_end_time 0.5' is not 'key: value'" simulate -options_file nocolon.yaml
+}
+concurrently yaml 1 3
 
 # -help: vicms's options first and only; -help all keeps PETSc's
 help=$("$VICMS_BIN" simulate -help 2>&1)

@@ -20,14 +20,15 @@ vicms_need_h5py
 plate="-mesh_box_cells 4,10,50 -mesh_box_lengths 0.008,0.04,0.15 -model_young 184e9 -model_poisson 0.33 -model_density 8220
   -model_clamp zmin -cms_type macneal -cms_num_modes 20 -cms_contact_set xmax_ymax_zmax -cms_contact_dirs 1 -cms_contact_normal 1,0,0
   -cms_damping_ratio 0.01 -cms_forces xmax_ymax_zmax:x:1 -cms_outputs 2805:x -rom_file rom.h5"
+# cases of about half a second each (600,000 steps of a 23-coordinate ROM), so that the kill below comes mid-ensemble
 cases="-case_loads xmax_ymax_zmax -load_xmax_ymax_zmax_type harmonic -load_xmax_ymax_zmax_amplitude 1 -contact_gap 1e-4 -step_dt 5e-6
-  -step_end_time 0.6 -step_output_every 20 -cases_grid load_xmax_ymax_zmax_frequency:240:330:16 -cases_merge_interval 0.3"
+  -step_end_time 3 -step_output_every 100 -cases_grid load_xmax_ymax_zmax_frequency:240:330:16 -cases_merge_interval 0.3"
 
 # ---- (1) SIGKILL mid-ensemble, then the same `vicms run` again
 mpirun --oversubscribe -n 2 "$VICMS_BIN" run $plate $cases -results_file res.h5 >killed.log 2>&1 &
 launcher=$!
-for _ in $(seq 1 600); do
-  sleep 0.1
+for _ in $(seq 1 1200); do
+  sleep 0.05
   n=$(ls res.h5.cases 2>/dev/null | grep -c -E '^[0-9]+\.h5$')
   [ -f res.h5 ] && [ "$n" -ge 1 ] && break
 done
