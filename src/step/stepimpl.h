@@ -22,7 +22,7 @@ struct _p_VISystem {
 
   /* contacts */
   PetscInt  *dims, *offsets, *normal_row;
-  PetscReal *mu, *preload, *gap_phase;
+  PetscReal *mu, *preload, *gap_phase, *gap_cs; /* gap_cs: cos and sin of each gap phase */
   PetscReal *obstacle_v; /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
   PetscReal  mu_all, preload_all, sliding_speed;
   PetscReal  rotation_axis[3], rotation_origin[3];

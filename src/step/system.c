@@ -33,6 +33,7 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
   PetscCall(PetscFree3(s->load_fn, s->load_names, s->load_vec));
   PetscCall(PetscFree6(s->dims, s->offsets, s->mu, s->preload, s->gap_phase, s->normal_row));
   PetscCall(PetscFree(s->obstacle_v));
+  PetscCall(PetscFree(s->gap_cs));
   PetscCall(PetscFree2(s->q0, s->u0));
   PetscCall(PetscFree(s));
   *sys = NULL;
@@ -239,6 +240,13 @@ PetscErrorCode VISystemSetUp(VISystem sys)
     sys->obstacle_v[2 * j] = sys->sliding_speed;
   }
   if (sys->rotation_frame) PetscCall(VISystemRotationFrame(sys, nc, contacts));
+  /* cos and sin of the gap phases: a step then needs the trigonometry of k Omega t only (angle addition) */
+  PetscCall(PetscFree(sys->gap_cs));
+  PetscCall(PetscMalloc1(2 * PetscMax(nc, 1), &sys->gap_cs));
+  for (PetscInt j = 0; j < nc; j++) {
+    sys->gap_cs[2 * j]     = PetscCosReal(sys->gap_phase[j]);
+    sys->gap_cs[2 * j + 1] = PetscSinReal(sys->gap_phase[j]);
+  }
   for (PetscInt l = 0; l < sys->num_loads; l++) {
     PetscBool found;
     PetscCall(VIROMFindLoad(sys->rom, sys->load_names[l], &sys->load_vec[l], &found));
@@ -297,18 +305,22 @@ PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], P
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt j = 0; j < sys->nc; j++) {
-    PetscReal arg = w * t + sys->gap_phase[j];
-    if (sys->gap_shape == VI_GAP_COSINE) {
-      if (g0) g0[j] = sys->gap_mean + sys->gap_amplitude * PetscCosReal(arg);
-      if (g0_rate) g0_rate[j] = -sys->gap_amplitude * w * PetscSinReal(arg);
-    } else {
-      /* a Gaussian bump of the obstacle once per k-th of a revolution; the nearest bump only (w <= pi/3) */
-      PetscReal d = arg - 2 * PETSC_PI * PetscFloorReal((arg + PETSC_PI) / (2 * PETSC_PI)), s = sys->gap_bump_width,
-                b = PetscExpReal(-d * d / (2 * s * s));
-      if (g0) g0[j] = sys->gap_mean - sys->gap_amplitude * b;
-      if (g0_rate) g0_rate[j] = sys->gap_amplitude * b * d / (s * s) * w;
+  if (sys->gap_shape == VI_GAP_COSINE) {
+    /* cos(w t + phi_j) and sin(w t + phi_j) by angle addition from cos(w t), sin(w t) and the phases' (set-up) */
+    const PetscReal c = PetscCosReal(w * t), sn = PetscSinReal(w * t), a = sys->gap_amplitude;
+    for (PetscInt j = 0; j < sys->nc; j++) {
+      const PetscReal cp = sys->gap_cs[2 * j], sp = sys->gap_cs[2 * j + 1];
+      if (g0) g0[j] = sys->gap_mean + a * (c * cp - sn * sp);
+      if (g0_rate) g0_rate[j] = -a * w * (sn * cp + c * sp);
     }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* a Gaussian bump of the obstacle once per k-th of a revolution; the nearest bump only (w <= pi/3) */
+  for (PetscInt j = 0; j < sys->nc; j++) {
+    PetscReal arg = w * t + sys->gap_phase[j], d = arg - 2 * PETSC_PI * PetscFloorReal((arg + PETSC_PI) / (2 * PETSC_PI)), s = sys->gap_bump_width,
+              b = PetscExpReal(-d * d / (2 * s * s));
+    if (g0) g0[j] = sys->gap_mean - sys->gap_amplitude * b;
+    if (g0_rate) g0_rate[j] = sys->gap_amplitude * b * d / (s * s) * w;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
