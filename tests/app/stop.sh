@@ -78,8 +78,9 @@ EOF
   same ${name}_full.h5 $name.h5 || fail=1
 }
 stop_case leapfrog1 1 -rom_file bar.h5 -case_loads gravity -contact_gap 5 -step_dt 2e-6 -step_end_time 6 -step_output_every 1000
-stop_case moreau2 2 -rom_file barcb.h5 -step_type moreau -case_loads gravity -contact_gap 5 -step_dt 1e-4 -step_end_time 30 \
-  -step_output_every 50 -cases_group_size 2
+# each case long enough (3 million steps, about 2 s) for the signal to come mid-case after its first progress line
+stop_case moreau2 2 -rom_file barcb.h5 -step_type moreau -case_loads gravity -contact_gap 5 -step_dt 2e-5 -step_end_time 60 \
+  -step_output_every 250 -cases_group_size 2
 
 # ---- (2) SIGUSR1 to mpirun mid-ensemble, 2 ranks in 2 groups; each rank's exit status is kept by a wrapper (mpirun
 # signals the wrapper's process group: the wrapper traps the signal and waits for vicms)
