@@ -60,8 +60,8 @@ PETSC_EXTERN PetscErrorCode VIROMGetReduction(VIROM rom, const char **reduction)
   VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D
   symmetric (relative 1e-10 of the largest entry), finite, K positive semi-definite (no eigenvalue below -1e-10 times the
   largest; zero eigenvalues are rigid-body modes), a massless ROM (cb_massless, macneal, user_massless) has M_bb = 0 and
-  M_bi = 0 exactly, frames orthonormal; a user ROM (method user) has a positive definite M. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what names a file) say what is wrong
-  and where ("rom.h5: K is not symmetric: K[3][7] = 1.2 but K[7][3] = 1.3").
+  M_bi = 0 exactly, frames orthonormal; a user ROM (method user) has a positive definite M. Collective; errors (PETSC_ERR_FILE_UNEXPECTED when what
+  names a file) say what is wrong and where ("rom.h5: K is not symmetric: K[3][7] = 1.2 but K[7][3] = 1.3").
 */
 PETSC_EXTERN PetscErrorCode VIROMValidate(VIROM rom, const char what[]);
 /* Write the ROM file of DESIGN.md (rank 0 writes, to PATH.part then renamed; all ranks return the same status). Collective. */

@@ -49,7 +49,8 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
    contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
    linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
    its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
-PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[]);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
+                                                        PetscReal g_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
@@ -95,9 +96,9 @@ PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
    -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
    -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
    largest static response, default 1e6), -step_restitution e (moreau, nsgalpha), -step_rho_inf ρ∞ (nsgalpha, in [0, 1]),
-   -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N (the run
-   stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and
-   reported), and the contact solver's -contact_solver ... options. */
+   -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N
+   (the run stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and reported), and the contact
+   solver's -contact_solver ... options. */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
 PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
 PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);

@@ -29,8 +29,8 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {
-    {"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate}, {"run", VIAppRun}, {"hb", VIAppHB}};
+static const VICommand commands[] = {{"info", VIAppInfo},         {"modes", VIAppModes}, {"reduce", VIAppReduce},
+                                     {"simulate", VIAppSimulate}, {"run", VIAppRun},     {"hb", VIAppHB}};
 
 const char *VIAppArgument = NULL;
 

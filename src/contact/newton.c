@@ -213,7 +213,8 @@ PetscErrorCode VIContactSolveNewton(VIContactSolver s, const VIContactSet *set, 
     rt = VIContactNewtonTrial(s, set, c, x, 1.0, Ft, &mt);
     it++;
     /* a chord step (stored factors) must halve ||F||, a fresh Newton step decrease it */
-    if (mt <= (fresh ? 1 - 1e-4 : 0.5) * merit) accepted = PETSC_TRUE;
+    if (mt <= (fresh ? 1 - 1e-4 : 0.5) * merit)
+      accepted = PETSC_TRUE;
     else if (!fresh && it < s->max_it) {
       PetscCall(VIContactNewtonFactor(s, set, &ok));
       if (!ok) break;

@@ -41,7 +41,8 @@ PetscErrorCode VIContactSolverSetType(VIContactSolver solver, VIContactSolverTyp
   PetscFunctionBeginUser;
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetType: the solver is NULL");
   PetscCheck(type == VI_CONTACT_SOLVER_JACOBI || type == VI_CONTACT_SOLVER_GAUSS_SEIDEL || type == VI_CONTACT_SOLVER_NEWTON, solver->comm,
-             PETSC_ERR_ARG_OUTOFRANGE, "VIContactSolverSetType: unknown type %d, expected VI_CONTACT_SOLVER_JACOBI, _GAUSS_SEIDEL or _NEWTON", (int)type);
+             PETSC_ERR_ARG_OUTOFRANGE, "VIContactSolverSetType: unknown type %d, expected VI_CONTACT_SOLVER_JACOBI, _GAUSS_SEIDEL or _NEWTON",
+             (int)type);
   solver->type = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -100,13 +101,14 @@ PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver)
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSetFromOptions: the solver is NULL");
   PetscOptionsBegin(solver->comm, NULL, "Contact solver options", "VIContactSolver");
   type = solver->type;
-  PetscCall(PetscOptionsEnum("-contact_solver", "Solver of the contact inclusion: semi-smooth Newton, projected Jacobi or Gauss-Seidel", "VIContactSolverSetType", VIContactSolverTypes,
-                             (PetscEnum)type, (PetscEnum *)&type, NULL));
+  PetscCall(PetscOptionsEnum("-contact_solver", "Solver of the contact inclusion: semi-smooth Newton, projected Jacobi or Gauss-Seidel",
+                             "VIContactSolverSetType", VIContactSolverTypes, (PetscEnum)type, (PetscEnum *)&type, NULL));
   tol = solver->tol;
   PetscCall(PetscOptionsReal("-contact_tol", "Tolerance on ||x - proj_C(x - eps (G x + c))||_inf / max(1, ||x||_inf)", "VIContactSolverSetTolerances",
                              tol, &tol, NULL));
   max_it = solver->max_it;
-  PetscCall(PetscOptionsInt("-contact_max_it", "Maximum number of iterations (sweeps, Newton trial points)", "VIContactSolverSetTolerances", max_it, &max_it, NULL));
+  PetscCall(PetscOptionsInt("-contact_max_it", "Maximum number of iterations (sweeps, Newton trial points)", "VIContactSolverSetTolerances", max_it,
+                            &max_it, NULL));
   omega = solver->omega;
   PetscCall(PetscOptionsReal("-contact_relaxation", "Over-relaxation omega of projected Jacobi, in (0, 2)", "VIContactSolverSetRelaxation", omega,
                              &omega, NULL));
@@ -321,10 +323,12 @@ PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *
 
   PetscFunctionBeginUser;
   PetscCheck(solver, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: the solver is NULL");
-  if (G) PetscCall(VIContactSolverSetOperator(solver, set, m, G));
+  if (G)
+    PetscCall(VIContactSolverSetOperator(solver, set, m, G));
   else
     PetscCheck(m == solver->m && set && set->num_contacts >= 0, solver->comm, PETSC_ERR_ARG_WRONG,
-               "VIContactSolverSolve: %" PetscInt_FMT " unknowns, but the operator set by VIContactSolverSetOperator has %" PetscInt_FMT, m, solver->m);
+               "VIContactSolverSolve: %" PetscInt_FMT " unknowns, but the operator set by VIContactSolverSetOperator has %" PetscInt_FMT, m,
+               solver->m);
   PetscCheck(m == 0 || (c && x), solver->comm, PETSC_ERR_ARG_NULL, "VIContactSolverSolve: c or x is NULL with m = %" PetscInt_FMT, m);
   G = solver->G;
   PetscCall(PetscLogEventBegin(VI_ContactSolve, 0, 0, 0, 0));

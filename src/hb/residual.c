@@ -8,7 +8,8 @@
   the admissible set, lambda = max(-p, r_b - eps g) for a preload p (the ROM's state 0 is the preloaded equilibrium and
   lambda the change of the normal force, as in the time stepping: the total p + lambda >= 0); its coefficients close
   the row: R_o = r_b - lambda. At a solution (r_b = lambda, sample by sample up to the
-  truncation) either lambda = r_b - eps g > -p, so g = 0 (closed), or lambda = -p with eps g >= r_b + p = 0 (open). Tangential rows of 2D/3D contacts carry no force here (frictionless).
+  truncation) either lambda = r_b - eps g > -p, so g = 0 (closed), or lambda = -p with eps g >= r_b + p = 0 (open). Tangential rows of 2D/3D contacts
+  carry no force here (frictionless).
 
   Jacobian: in time, d lambda_k = d_k (d r_b,k - eps d g_k) with d_k = 1 where the prediction is admissible (closed), 0
   where it is projected; in coefficients, d Lambda = C (d R_o - eps d X_o) with C = T_freq diag(d) T_time.

@@ -759,7 +759,8 @@ static PetscErrorCode VIROMReadUserContacts(VIROM rom, hid_t file, const char pa
   PetscFunctionBeginUser;
   PetscCall(VIH5Exists(file, "/contact/dims", &exists));
   PetscCheck(exists || rom->nb == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: dataset contact/dims is missing: a user ROM with n_boundary = %" PetscInt_FMT " > 0 lists its contacts' dimensions there (1 = normal "
+             "%s: dataset contact/dims is missing: a user ROM with n_boundary = %" PetscInt_FMT
+             " > 0 lists its contacts' dimensions there (1 = normal "
              "only, 2 or 3 = normal and tangents; their coordinates are the first n_boundary of q, contact after contact)",
              path, rom->nb);
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
@@ -890,8 +891,8 @@ static PetscErrorCode VIROMCheckVersion(const char path[], const char version[])
     }
   }
   PetscCheck(!newer, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: the ROM file has version %s, newer than this vicms (it reads ROM files up to version %s): use a newer vicms or reduce again",
-             path, version, VICMS_VERSION);
+             "%s: the ROM file has version %s, newer than this vicms (it reads ROM files up to version %s): use a newer vicms or reduce again", path,
+             version, VICMS_VERSION);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -920,8 +921,8 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   for (method = 0, found = PETSC_FALSE; method < VI_ROM_NUM_METHODS && !found; method++) PetscCall(PetscStrcmp(value, VIROMMethods[method], &found));
   method--;
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "%s: attribute method is '%s', expected cb, cb_massless, macneal, rubin (reductions) or user, user_massless (a user's own matrices)", path,
-             value);
+             "%s: attribute method is '%s', expected cb, cb_massless, macneal, rubin (reductions) or user, user_massless (a user's own matrices)",
+             path, value);
   PetscCall(VIH5HasAttr(file, "/", "massless", &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no massless attribute (0 or 1; 1 for %s)", path,
              VIROMMethodIsUser((VICMSType)method) ? "method user_massless" : "cb_massless and macneal");
@@ -952,14 +953,17 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCall(VIROMReadReal(file, path, "/M", rom->n, rom->n, &rom->M));
   PetscCall(VIROMReadReal(file, path, "/D", rom->n, rom->n, &rom->D));
   PetscCall(VIH5Exists(file, "/frequencies_hz", &has));
-  if (has || !VIROMMethodIsUser(rom->method)) PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
+  if (has || !VIROMMethodIsUser(rom->method))
+    PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
   else {
     /* a user's matrices have no component modes: frequencies_hz is optional, 0 (unknown) when not given */
     PetscCall(PetscFree(rom->freq_hz));
     PetscCall(PetscCalloc1(PetscMax(nm, 1), &rom->freq_hz));
   }
-  if (VIROMMethodIsUser(rom->method)) PetscCall(VIROMReadUserContacts(rom, file, path));
-  else PetscCall(VIROMReadContacts(rom, file, path));
+  if (VIROMMethodIsUser(rom->method))
+    PetscCall(VIROMReadUserContacts(rom, file, path));
+  else
+    PetscCall(VIROMReadContacts(rom, file, path));
   PetscCall(VIROMReadVectors(rom, file, path, "loads", VIROMAddLoad));
   PetscCall(VIROMReadVectors(rom, file, path, "shapes", VIROMAddShape));
   PetscCall(VIROMReadVectors(rom, file, path, "outputs", VIROMAddOutput));

@@ -162,9 +162,9 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     }
     /* q_b = q_b,pre + K_bb^-1 E_a lambda_a (K_bb^-1 is exactly symmetric: its rows are its columns) */
     for (PetscInt a = 0; a < as->nrows; a++) {
-      const PetscInt   row = as->rows[a];
-      const PetscReal  l   = as->x[a], *col = lf->Kbb_inv + row * nb;
-      st->lambda[row]      = l;
+      const PetscInt  row = as->rows[a];
+      const PetscReal l = as->x[a], *col = lf->Kbb_inv + row * nb;
+      st->lambda[row] = l;
       for (PetscInt i = 0; i < nb; i++) qb[i] += col[i] * l;
     }
   }
@@ -178,7 +178,8 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       PetscInt o = sys->offsets[j];
       for (PetscInt r = 0; r < sys->dims[j]; r++) {
         PetscReal lam = 0.5 * (lf->fb_prev[o + r] + st->lambda[o + r]), dq = qb[o + r] - lf->qprev[o + r];
-        if (r == 0) obstacle += lam * dq;
+        if (r == 0)
+          obstacle += lam * dq;
         else {
           PetscReal drive = st->obstacle_v[2 * j + r - 1] * dt;
           friction -= lam * (dq - drive);
@@ -200,7 +201,8 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     VIMatVec(hi - lo, n, st->K + (nb + lo) * n, n, st->q, 0.0, lf->kq + lo);
     if (lf->diagonal)
       for (PetscInt i = lo; i < hi; i++) lf->tmp[i] = lf->bdiag[i] * lf->ui_half[i];
-    else VIMatVec(hi - lo, nm, lf->B + lo * nm, nm, lf->ui_half, 0.0, lf->tmp + lo);
+    else
+      VIMatVec(hi - lo, nm, lf->B + lo * nm, nm, lf->ui_half, 0.0, lf->tmp + lo);
     for (PetscInt i = lo; i < hi; i++) {
       lf->kr[2 * i]     = lf->kq[i];
       lf->kr[2 * i + 1] = dt * (f[nb + i] - lf->kq[i]) + lf->tmp[i];
@@ -239,7 +241,8 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     PetscReal damping = 0;
     if (lf->diagonal)
       for (PetscInt i = 0; i < nm; i++) lf->Mu[i] = lf->ddiag[i] * lf->tmp[i];
-    else VIMatVec(nm, nm, st->D + nb * n + nb, n, lf->tmp, 0.0, lf->Mu);
+    else
+      VIMatVec(nm, nm, st->D + nb * n + nb, n, lf->tmp, 0.0, lf->Mu);
     for (PetscInt i = 0; i < nm; i++) damping += lf->tmp[i] * lf->Mu[i];
     st->energy.damping_dissipation += dt * damping;
   }

@@ -3,12 +3,12 @@
 #include "stepimpl.h"
 
 typedef struct {
-  PetscReal  *A;    /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
-  PetscReal  *P;    /* n x 2n: the free velocity is P [u; q] + dt sum_l c_l A v_l (set-up) */
-  PetscReal  *AL;   /* num_loads x n: A v_l for the load vectors v_l */
-  PetscReal  *w;    /* 2n: [uh; q] */
+  PetscReal  *A;      /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
+  PetscReal  *P;      /* n x 2n: the free velocity is P [u; q] + dt sum_l c_l A v_l (set-up) */
+  PetscReal  *AL;     /* num_loads x n: A v_l for the load vectors v_l */
+  PetscReal  *w;      /* 2n: [uh; q] */
   PetscReal  *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
-  PetscReal  *Kq;   /* n: D u (damping work) */
+  PetscReal  *Kq;     /* n: D u (damping work) */
   PetscInt    nl;
   PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
   PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
@@ -24,12 +24,10 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   VIMoreau        *mo = (VIMoreau *)st->data;
   PetscInt         n  = st->n;
   PetscReal        dt = st->dt, th = st->theta;
-  const PetscReal *q0, *u0;
+  const PetscReal *q0, *u0, *const *loads;
+  PetscReal *B;
 
   PetscFunctionBeginUser;
-  PetscReal       *B;
-  const PetscReal *const *loads;
-
   PetscCall(PetscCalloc3(n * n, &mo->A, n, &mo->uh, n, &mo->unew));
   PetscCall(PetscMalloc1(n * n, &B));
   PetscCall(PetscCalloc4(n, &mo->rhs, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
@@ -49,7 +47,8 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
      theta: u^{k+1} = (I - dt A (D + theta dt K)) u^k - dt A K q^k + dt A ((1 - theta) f(t_k) + theta f(t_k+1)).
      Both are P [u; q] + dt sum_l c_l A v_l: one product per step instead of three */
   PetscCall(VISystemGetLoads(st->sys, &mo->nl, &loads));
-  PetscCall(PetscCalloc5(2 * n * n, &mo->P, PetscMax(mo->nl, 1) * n, &mo->AL, 2 * n, &mo->w, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
+  PetscCall(
+      PetscCalloc5(2 * n * n, &mo->P, PetscMax(mo->nl, 1) * n, &mo->AL, 2 * n, &mo->w, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
   PetscCall(VIMatMat(n, n, mo->A, B, 1.0, mo->P, 2 * n));
   PetscCall(VIMatMat(n, n, mo->A, st->K, -dt, mo->P + n, 2 * n));
   if (st->variant == VI_MOREAU_THETA)
@@ -87,7 +86,7 @@ static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
   PetscCall(PetscArraycpy(mo->w + n, st->q, n));
   VIMatVec(hi - lo, 2 * n, mo->P + lo * 2 * n, 2 * n, mo->w, 0.0, mo->unew + lo);
   for (PetscInt l = 0; l < mo->nl; l++) {
-    const PetscReal  a = st->dt * mo->c[l], *v = mo->AL + l * n;
+    const PetscReal a = st->dt * mo->c[l], *v = mo->AL + l * n;
     for (PetscInt i = lo; i < hi; i++) mo->unew[i] += a * v[i];
   }
   PetscCall(VIRowSplitGather(&mo->rows, mo->unew));
@@ -162,9 +161,9 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     as->set.preload = as->preload;
     for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
     for (PetscInt b = 0; b < as->nrows; b++) {
-      const PetscInt   row = as->rows[b];
-      const PetscReal  P   = as->x[b], *col = mo->A + row * n; /* A is exactly symmetric: its rows are its columns */
-      st->lambda[row]      = P / dt;                            /* mean contact force over the step */
+      const PetscInt  row = as->rows[b];
+      const PetscReal P = as->x[b], *col = mo->A + row * n; /* A is exactly symmetric: its rows are its columns */
+      st->lambda[row] = P / dt;                             /* mean contact force over the step */
       for (PetscInt i = 0; i < n; i++) mo->unew[i] += col[i] * P;
     }
   }

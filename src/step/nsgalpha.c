@@ -19,22 +19,22 @@
 #include <petscblaslapack.h>
 
 typedef struct {
-  PetscReal   alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
-  PetscReal  *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
-  PetscReal  *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
-  PetscReal  *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
-  PetscReal  *fprev, *qprev, *uprev;            /* energy bookkeeping (state) */
-  PetscBool   first;
+  PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
+  PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
+  PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
+  PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
+  PetscReal *fprev, *qprev, *uprev;            /* energy bookkeeping (state) */
+  PetscBool  first;
   /* constraints: gradient G (m x n) at the predictor, the one the cached blocks were built with, X = M^-1 G^T, Y = S^-1 K X,
      Z = S^-1 D X (n x m, column j contiguous: X + j n), and G X, G Y, G Z (m x m) */
-  PetscReal  *G, *Gc, *X, *Y, *Z, *GX, *GY, *GZ;
-  PetscBool   have_blocks;
-  PetscReal  *g, *grate, *gprev_rate, *Gprev, *bp, *bv, *gt, *nu, *lam, *rscale;
-  PetscReal  *J, *rhs;
+  PetscReal    *G, *Gc, *X, *Y, *Z, *GX, *GY, *GZ;
+  PetscBool     have_blocks;
+  PetscReal    *g, *grate, *gprev_rate, *Gprev, *bp, *bv, *gt, *nu, *lam, *rscale;
+  PetscReal    *J, *rhs;
   PetscBLASInt *ipiv;
-  PetscBool  *setA, *setB, *newA, *newB;
-  PetscInt    max_it;
-  VIRowSplit  rows;
+  PetscBool    *setA, *setB, *newA, *newB;
+  PetscInt      max_it;
+  VIRowSplit    rows;
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -77,15 +77,18 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(PetscCalloc4(mm, &ns->setA, mm, &ns->setB, mm, &ns->newA, mm, &ns->newB));
   /* M^-1 (Eqs. 29c, 29f: U = M^-1 G^T nu, W = M^-1 G^T Lambda need a nonsingular M) */
   PetscCall(PetscArraycpy(ns->Minv, st->M, n * n));
-  PetscCall(VIInvertSPD(st->comm, n, ns->Minv, "-step_type nsgalpha: the mass matrix M (the position and velocity corrections U = M^-1 G^T nu, W = M^-1 G^T Lambda of seed 002 Eqs. (29c, 29f) need it nonsingular)"));
+  PetscCall(VIInvertSPD(st->comm, n, ns->Minv,
+                        "-step_type nsgalpha: the mass matrix M (the position and velocity corrections U = M^-1 G^T nu, W = M^-1 G^T Lambda of seed "
+                        "002 Eqs. (29c, 29f) need it nonsingular)"));
   /* S = c M + D + (h beta / gamma) K, factored once per step size (seed 002 Eq. 45: S_t* / h) */
   for (PetscInt i = 0; i < n * n; i++) ns->Sinv[i] = ns->c * st->M[i] + st->D[i] + h * ns->beta / ns->gamma * st->K[i];
   {
     char what[256];
-    PetscCall(PetscSNPrintf(what, sizeof(what),
-                            "-step_type nsgalpha: the iteration matrix c M + D + (h beta/gamma) K (c = %g, h beta/gamma = %g, -step_dt %g, -step_rho_inf %g; "
-                            "seed 002 Eq. 45)",
-                            (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)st->rho_inf));
+    PetscCall(PetscSNPrintf(
+        what, sizeof(what),
+        "-step_type nsgalpha: the iteration matrix c M + D + (h beta/gamma) K (c = %g, h beta/gamma = %g, -step_dt %g, -step_rho_inf %g; "
+        "seed 002 Eq. 45)",
+        (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)st->rho_inf));
     PetscCall(VIInvertSPD(st->comm, n, ns->Sinv, what));
   }
   PetscCall(VIMatMat(n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
@@ -141,7 +144,7 @@ static PetscReal VIDot(PetscInt n, const PetscReal a[], const PetscReal b[])
    gate g(q~) (Eq. 38), and the active sets A (position) and B (velocity) they define (Eq. 38). Returns the residual of Eq. (37). */
 static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], PetscBool B[])
 {
-  PetscInt  m = st->nc;
+  PetscInt  m  = st->nc;
   PetscReal hb = st->dt * ns->beta / ns->gamma, res = 0;
 
   for (PetscInt j = 0; j < m; j++) {
@@ -169,7 +172,7 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
 {
   PetscInt     m = st->nc, m2 = 2 * m;
   PetscReal    hb = st->dt * ns->beta / ns->gamma, *J = ns->J;
-  PetscBLASInt bm, one = 1, info;
+  PetscBLASInt bm, one                                = 1, info;
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(J, m2 * m2));
@@ -213,7 +216,7 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
 /* Semi-smooth Newton on Eqs. (37e, 37h) with the active sets of Eq. (38), from the predictor nu = Lambda = 0 (Eq. 40). */
 static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
 {
-  PetscInt  m = st->nc, it;
+  PetscInt  m         = st->nc, it;
   PetscBool converged = PETSC_FALSE;
   PetscReal res       = 0;
 
@@ -309,7 +312,8 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
           ns->work[i] += ns->X[j * n + i] * ns->nu[j];
         }
       }
-    } else PetscCall(PetscArrayzero(ns->work, n));
+    } else
+      PetscCall(PetscArrayzero(ns->work, n));
     /* Eq. (30): q = q~ + U, v = v~ + W, (1 - alpha_m) a + alpha_m a_n = (1 - alpha_f) vdot~ + alpha_f vdot~_n */
     PetscCall(PetscArraycpy(ns->uprev, v, n));
     for (PetscInt i = 0; i < n; i++) {
@@ -322,7 +326,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     }
     /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step */
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal vm = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
+      PetscReal vm                = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
       st->lambda[sys->offsets[j]] = ns->lam[j] / h;
       st->energy.obstacle_work += ns->lam[j] * vm;
     }

@@ -23,7 +23,7 @@ struct _p_VISystem {
   /* contacts */
   PetscInt  *dims, *offsets, *normal_row;
   PetscReal *mu, *preload, *gap_phase, *gap_cs; /* gap_cs: cos and sin of each gap phase */
-  PetscReal *obstacle_v; /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
+  PetscReal *obstacle_v;                        /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
   PetscReal  mu_all, preload_all, sliding_speed;
   PetscReal  rotation_axis[3], rotation_origin[3];
   PetscBool  rotation_frame;
@@ -188,10 +188,10 @@ struct _p_VIStepper {
   PetscReal *stat_out; /* 5 x nout: the arrays handed out by VIStepperGetRunStatistics */
 
   /* records */
-  PetscInt          nt, max_t, nout;
-  PetscReal        *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
-  PetscReal        *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
-  VIStepStats       stats;
+  PetscInt    nt, max_t, nout;
+  PetscReal  *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
+  PetscReal  *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
+  VIStepStats stats;
 };
 
 PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);

@@ -138,8 +138,9 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
-  PetscCall(PetscOptionsEnum("-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)", "VIStepperSetType",
-                             VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)",
+      "VIStepperSetType", VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
   PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
@@ -147,13 +148,14 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsReal("-step_blowup_factor",
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
-  PetscCall(
-      PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau and nsgalpha schemes", "", st->restitution, &st->restitution, NULL));
+  PetscCall(PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau and nsgalpha schemes", "", st->restitution,
+                             &st->restitution, NULL));
   PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
                              (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
   PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
-  PetscCall(PetscOptionsReal("-step_rho_inf", "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of the generalized-alpha part (seed 002 Eq. 31)",
-                             "", st->rho_inf, &st->rho_inf, NULL));
+  PetscCall(PetscOptionsReal("-step_rho_inf",
+                             "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of the generalized-alpha part (seed 002 Eq. 31)", "",
+                             st->rho_inf, &st->rho_inf, NULL));
   PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
                             st->nsgalpha_max_it, &st->nsgalpha_max_it, NULL));
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
@@ -265,8 +267,8 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     /* the cost unit of a step: one BLAS dgemv of the ROM's size (n x n, K), on this machine, now: the fastest of 10
        batches of 200, so that another process's burst does not inflate it */
     const PetscInt batches = 10, reps = 200;
-    PetscReal      sum     = 0;
-    st->matvec_time        = PETSC_MAX_REAL;
+    PetscReal      sum = 0;
+    st->matvec_time    = PETSC_MAX_REAL;
     for (PetscInt b = 0; b < batches; b++) {
       PetscLogDouble t0, t1;
       PetscCall(PetscTime(&t0));
@@ -487,7 +489,7 @@ PetscErrorCode VIStepperRun(VIStepper st)
        0 for a finite x and NaN for an infinite or NaN one, which one sum over the state shows (then the culprit is named) */
     {
       PetscReal m[4] = {0, 0, 0, 0}, z[4] = {0, 0, 0, 0}; /* four independent chains: no wait on the previous entry */
-      PetscInt  i    = 0;
+      PetscInt  i = 0;
       for (; i + 4 <= st->n; i += 4)
         for (PetscInt l = 0; l < 4; l++) {
           m[l] = PetscMax(m[l], PetscAbsReal(st->q[i + l]));
@@ -592,7 +594,8 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
   if (s->nonconverged) PetscCall(PetscViewerASCIIPrintf(viewer, " (largest residual %g)", (double)s->contact_residual_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   if (s->steps && s->matvec_time > 0)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  time per step: %.3g s = %.2f BLAS dgemv of %" PetscInt_FMT " x %" PetscInt_FMT " (timed in this run)\n",
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  time per step: %.3g s = %.2f BLAS dgemv of %" PetscInt_FMT " x %" PetscInt_FMT " (timed in this run)\n",
                                      (double)(s->wall_time / s->steps), (double)(s->wall_time / s->steps / s->matvec_time), st->n, st->n));
   if (s->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", s->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -642,7 +645,7 @@ PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs)
 void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[])
 {
   PetscBLASInt    bm = (PetscBLASInt)m, bk = (PetscBLASInt)k, bl = (PetscBLASInt)lda, one = 1;
-  const PetscReal a  = 1.0;
+  const PetscReal a = 1.0;
 
   if (m <= 0) return;
   if (k <= 0) {

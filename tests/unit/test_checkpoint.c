@@ -141,8 +141,8 @@ static PetscErrorCode TestScheme(const char label[], PetscBool massless, const c
   {
     VIRunStatistics rs;
     PetscCall(VIStepperGetRunStatistics(full, &rs));
-    PetscCheck(rs.force_max > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the contact never closed (largest force %g): the test would not test it", label,
-               (double)rs.force_max);
+    PetscCheck(rs.force_max > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the contact never closed (largest force %g): the test would not test it",
+               label, (double)rs.force_max);
   }
 
   /* stopped at the 5th monitor call (level 256), checkpointed by rank 0 (the state is the same on every rank) */

@@ -436,8 +436,8 @@ static PetscErrorCode TestFriction(PetscRandom rnd)
         err = DiffInf(m, xn, xg2) / PetscMax(1.0, NormInf(m, xg2));
         CHECK(err <= 1e-7, "%s perturbed: newton and gauss_seidel differ by %g (relative), tol 1e-7", what, (double)err);
         PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                              "  %-30s newton %3" PetscInt_FMT " it from zero, |N - GS| %.1e; perturbed c, warm: %" PetscInt_FMT
-                              " it, %" PetscInt_FMT " new factorizations, |N - GS| %.1e\n",
+                              "  %-30s newton %3" PetscInt_FMT " it from zero, |N - GS| %.1e; perturbed c, warm: %" PetscInt_FMT " it, %" PetscInt_FMT
+                              " new factorizations, |N - GS| %.1e\n",
                               "", in.iterations, (double)errn, ip.iterations, solver->factorizations - f0, (double)err));
         PetscCall(PetscFree3(xn, c2, xg2));
       }

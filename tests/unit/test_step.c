@@ -968,16 +968,16 @@ static PetscErrorCode TestFrictionEnergy(void)
    outputs) or force, and Newton in at least 4 times fewer iterations. */
 static PetscErrorCode TestSolvers(void)
 {
-  const char     *solvers[3] = {"jacobi", "newton", "gauss_seidel"};
-  const PetscInt  dims[3]    = {3, 3, 3}, n = 10;
-  PetscReal       K[100] = {0}, M[100] = {0}, D[100] = {0}, f[10] = {0};
+  const char      *solvers[3] = {"jacobi", "newton", "gauss_seidel"};
+  const PetscInt   dims[3] = {3, 3, 3}, n = 10;
+  PetscReal        K[100] = {0}, M[100] = {0}, D[100] = {0}, f[10] = {0};
   const PetscReal *y[3], *g[3], *l[3];
-  VIROM           rom;
-  VISystem        sys[3];
-  VIStepper       st[3];
-  VIStepStats     stats[3];
-  PetscInt        nt[3], nout, nc = 3;
-  char            opts[512];
+  VIROM            rom;
+  VISystem         sys[3];
+  VIStepper        st[3];
+  VIStepStats      stats[3];
+  PetscInt         nt[3], nout, nc = 3;
+  char             opts[512];
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < 9; i++) {
@@ -989,7 +989,7 @@ static PetscErrorCode TestSolvers(void)
   M[99] = 1;
   D[99] = 0.1;
   PetscCall(HandROM(VI_CMS_CB_MASSLESS, 3, dims, 1, K, M, D, &rom));
-  for (PetscInt j = 0; j < 3; j++) f[3 * j] = -(10 + j);     /* pressed onto the obstacle (normal rows) */
+  for (PetscInt j = 0; j < 3; j++) f[3 * j] = -(10 + j); /* pressed onto the obstacle (normal rows) */
   PetscCall(VIROMAddLoad(rom, "normal", f));
   PetscCall(PetscArrayzero(f, n));
   for (PetscInt j = 0; j < 3; j++) f[3 * j + 1 + (j % 2)] = 1; /* pulled along t1 or t2 */
@@ -1007,20 +1007,23 @@ static PetscErrorCode TestSolvers(void)
     PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys[s], &st[s]));
     PetscCall(VIStepperGetSeries(st[s], &nt[s], NULL, &y[s], &g[s], &l[s], NULL));
     PetscCall(VIStepperGetStats(st[s], &stats[s]));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solvers, %-12s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %.2f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged\n",
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "solvers, %-12s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %.2f iterations on average (max %" PetscInt_FMT
+                          "), %" PetscInt_FMT " not converged\n",
                           solvers[s], stats[s].steps, stats[s].contact_solves,
-                          stats[s].contact_solves ? (double)stats[s].contact_iterations / stats[s].contact_solves : 0.0, stats[s].contact_iterations_max,
-                          stats[s].nonconverged));
+                          stats[s].contact_solves ? (double)stats[s].contact_iterations / stats[s].contact_solves : 0.0,
+                          stats[s].contact_iterations_max, stats[s].nonconverged));
     PetscCheck(stats[s].nonconverged == 0 && stats[s].contact_solves > 1000, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-               "solvers, %s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged (expected > 1000, 0)", solvers[s], stats[s].contact_solves,
-               stats[s].nonconverged);
+               "solvers, %s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged (expected > 1000, 0)", solvers[s],
+               stats[s].contact_solves, stats[s].nonconverged);
   }
   for (PetscInt s = 1; s < 3; s++) {
     const PetscReal *a[3] = {y[0], g[0], l[0]}, *b[3] = {y[s], g[s], l[s]};
-    const PetscInt   w[3] = {nout, nc, nc};
+    const PetscInt   w[3]    = {nout, nc, nc};
     const char      *what[3] = {"outputs", "gaps", "forces"};
-    PetscCheck(nt[s] == nt[0], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s recorded %" PetscInt_FMT " levels, jacobi %" PetscInt_FMT, solvers[s], nt[s], nt[0]);
-    PetscReal        ybig = 0;
+    PetscCheck(nt[s] == nt[0], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s recorded %" PetscInt_FMT " levels, jacobi %" PetscInt_FMT, solvers[s],
+               nt[s], nt[0]);
+    PetscReal ybig = 0;
     for (PetscInt i = 0; i < nt[0] * nout; i++) ybig = PetscMax(ybig, PetscAbsReal(y[0][i]));
     for (PetscInt k = 0; k < 3; k++) {
       PetscReal big = k == 1 ? ybig : 0, diff = 0; /* gaps on the scale of the displacements */
@@ -1028,15 +1031,15 @@ static PetscErrorCode TestSolvers(void)
         big  = PetscMax(big, PetscAbsReal(a[k][i]));
         diff = PetscMax(diff, PetscAbsReal(a[k][i] - b[k][i]));
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solvers: %s against jacobi, %s: largest difference %.2e of the largest value %.3g (tolerance 1e-7)\n", solvers[s],
-                            what[k], (double)diff, (double)big));
-      PetscCheck(diff <= 1e-7 * big, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s against jacobi, %s differ by %g of %g", solvers[s], what[k], (double)diff,
-                 (double)big);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solvers: %s against jacobi, %s: largest difference %.2e of the largest value %.3g (tolerance 1e-7)\n",
+                            solvers[s], what[k], (double)diff, (double)big));
+      PetscCheck(diff <= 1e-7 * big, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solvers: %s against jacobi, %s differ by %g of %g", solvers[s], what[k],
+                 (double)diff, (double)big);
     }
   }
   PetscCheck(stats[1].contact_iterations * 4 < stats[0].contact_iterations, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-             "solvers: newton made %" PetscInt_FMT " iterations, jacobi %" PetscInt_FMT ": expected at least 4 times fewer", stats[1].contact_iterations,
-             stats[0].contact_iterations);
+             "solvers: newton made %" PetscInt_FMT " iterations, jacobi %" PetscInt_FMT ": expected at least 4 times fewer",
+             stats[1].contact_iterations, stats[0].contact_iterations);
   for (PetscInt s = 2; s >= 0; s--) PetscCall(DestroyCase(&sys[s], &st[s]));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1552,9 +1555,9 @@ static PetscErrorCode TestBlowup(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* nonconverged: the sliding frictional case of friction_energy with -contact_solver jacobi -contact_max_it 1 (one projected Jacobi update on the coupled 3x3
-   Delassus matrix does not solve it): without a limit the run completes and counts every non-converged solve; with
-   -step_max_nonconverged N it stops as failed at the (N + 1)-th, with a message that says why. */
+/* nonconverged: the sliding frictional case of friction_energy with -contact_solver jacobi -contact_max_it 1 (one projected Jacobi update on the
+   coupled 3x3 Delassus matrix does not solve it): without a limit the run completes and counts every non-converged solve; with -step_max_nonconverged
+   N it stops as failed at the (N + 1)-th, with a message that says why. */
 static PetscErrorCode TestNonconverged(void)
 {
   const PetscInt N = 5;
