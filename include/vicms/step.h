@@ -43,6 +43,8 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, Pet
    schemes that apply an operator to each v_l once at set-up. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[]);
+/* f = sum_l s_l v_l from scales already evaluated (a scheme that needs both evaluates the excitations once). */
+PETSC_EXTERN PetscErrorCode VISystemForceFromScales(VISystem sys, const PetscReal s[], PetscReal f[]);
 PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
 /* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
 /* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each

@@ -111,7 +111,9 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   PetscBool any = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemEvaluateForce(sys, t, f));
+  /* the load scales s_l(t_k) once: for f (energy terms) and for the free velocity */
+  PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
+  PetscCall(VISystemForceFromScales(sys, mo->c, f));
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
   /* active set from the gaps at t_k (symmetric) or at the predicted midpoint q^k + dt/2 u^k (theta) */
   for (PetscInt j = 0; j < nc; j++) {
@@ -124,12 +126,10 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
     /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
     PetscCall(VIMoreauFreeVelocity(st, mo));
   } else {
     /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
     PetscCall(VISystemEvaluateLoadScales(sys, t + dt, mo->c1));
-    PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
     for (PetscInt l = 0; l < mo->nl; l++) mo->c[l] = (1 - th) * mo->c[l] + th * mo->c1[l];
     PetscCall(VIMoreauFreeVelocity(st, mo));
   }

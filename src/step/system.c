@@ -267,13 +267,20 @@ PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscIn
 
 PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[])
 {
+  PetscReal s[VI_MAX_LOADS];
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateLoadScales(sys, t, s));
+  PetscCall(VISystemForceFromScales(sys, s, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemForceFromScales(VISystem sys, const PetscReal s[], PetscReal f[])
+{
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(f, sys->n));
-  for (PetscInt l = 0; l < sys->num_loads; l++) {
-    PetscReal s;
-    PetscCall(VIExcitationEvaluate(sys->load_fn[l], t, &s, NULL));
-    for (PetscInt k = 0; k < sys->n; k++) f[k] += s * sys->load_vec[l][k];
-  }
+  for (PetscInt l = 0; l < sys->num_loads; l++)
+    for (PetscInt k = 0; k < sys->n; k++) f[k] += s[l] * sys->load_vec[l][k];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
