@@ -7,13 +7,8 @@
 #   3. the ratio of the two (target: within 10 %), and a run at the auto step.
 # usage: bash bench/autostep.sh [BUILD_DIR]    (ROM=PATH reuses a MacNeal ROM of the job instead of reducing; REVS=N)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-deck=$shared/data/rotor37/blade.inp
-py=/usr/bin/python3
+source "$(dirname "$0")/lib.sh" "${1:-}"
 revs=${REVS:-50}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
 [ -f "$deck" ] || { echo "the Rotor 37 deck is absent ($deck): nothing to measure"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -14,12 +14,7 @@
 # usage: bash bench/blade.sh [BUILD_DIR]     (BLADE_KEEP=DIR keeps the results files in DIR, and reuses those that a
 # finished run of the same command left there: an interrupted benchmark resumes)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-deck=$shared/data/rotor37/blade.inp
-py=/usr/bin/python3
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 [ -f "$deck" ] || { echo "the Rotor 37 deck is absent ($deck): nothing to measure"; exit 0; }
 $py -c 'import h5py, matplotlib, numpy' 2>/dev/null || { echo "$py lacks h5py or matplotlib (apt-get install python3-h5py python3-matplotlib)"; exit 1; }
 if [ -n "${BLADE_KEEP:-}" ]; then

@@ -16,10 +16,7 @@
 # usage: bash bench/ensemble.sh [BUILD_DIR]   (ENSEMBLE_KEEP=DIR keeps the ROMs in DIR and reuses them; ENSEMBLE_ROWS="plate
 # plate_unequal blade blade_unequal" chooses the rows; ENSEMBLE_ARGS adds options to every run)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 if [ -n "${ENSEMBLE_KEEP:-}" ]; then
   mkdir -p "$ENSEMBLE_KEEP"
   work=$(cd "$ENSEMBLE_KEEP" && pwd)

@@ -13,12 +13,7 @@
 # usage: bash bench/numpy.sh [BUILD_DIR]      (NUMPY_KEEP=DIR keeps the ROMs in DIR and reuses them: the blade's
 # reduction takes about a minute)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-deck=$shared/data/rotor37/blade.inp
-py=/usr/bin/python3
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 export OPENBLAS_NUM_THREADS=1 # NumPy on one core, as vicms (the matrices are small: no gain from threads)
 $py -c 'import h5py, numpy' 2>/dev/null || { echo "$py lacks h5py or numpy (apt-get install python3-h5py)"; exit 1; }
 if [ -n "${NUMPY_KEEP:-}" ]; then

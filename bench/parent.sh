@@ -4,10 +4,7 @@
 # the -log_view stage times and the peak resident memory summed over ranks (-memory_view).
 # usage: bash bench/parent.sh [BUILD_DIR] [--no-box]   (results go to bench/RESULTS.md by hand, with machine and date)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$root/build}/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

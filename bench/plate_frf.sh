@@ -15,12 +15,9 @@
 # About 1 minute on 2 cores (15 s idle, 75 s when shared; the reduction alone takes 5 to 35 s).
 # usage: bash bench/plate_frf.sh [BUILD_DIR]        (BUILD_DIR defaults to build/; plots go to docs/)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-py=/usr/bin/python3
+source "$(dirname "$0")/lib.sh" "${1:-}"
 [ -x "$bin" ] || { echo "no executable $bin (build first, or pass the build directory)"; exit 1; }
 $py -c 'import h5py, matplotlib, numpy' 2>/dev/null || { echo "$py lacks h5py or matplotlib (apt-get install python3-h5py python3-matplotlib)"; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

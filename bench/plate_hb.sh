@@ -11,11 +11,8 @@
 # About 2 to 3 minutes on 2 cores.
 # usage: bash bench/plate_hb.sh [BUILD_DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(cd "${1:-$root/build}" && pwd)/vicms
-py=/usr/bin/python3
+source "$(dirname "$0")/lib.sh" "${1:-}"
 [ -x "$bin" ] || { echo "no executable $bin (build first, or pass the build directory)"; exit 1; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -5,10 +5,7 @@
 # on 1 and 2 ranks and for a generated box of >= 1,000,000 DOFs on 2 ranks.
 # usage: bash bench/reduce.sh [BUILD_DIR] [--no-box]     (copy the table into bench/RESULTS.md with machine and date)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$root/build}/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

@@ -10,10 +10,7 @@
 # Each row is the best of three runs (other processes only slow a run down).
 # usage: bash bench/step.sh [BUILD_DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=${1:-$root/build}/vicms
-shared=${VICMS_SHARED:-$root/../shared}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PMIX_MCA_psec="${PMIX_MCA_psec:-^munge}" # no 2.3 s munge retry per start
+source "$(dirname "$0")/lib.sh" "${1:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
