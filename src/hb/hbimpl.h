@@ -46,12 +46,12 @@ struct _p_VIHB {
   const PetscInt  *dims;
   PetscInt        *offsets;
   const PetscReal *mu, *preload;
-  PetscReal       *eps;   /* nc: dynamic Lagrangian parameter per contact (normal law) */
-  PetscReal       *eps_t; /* nc: dynamic Lagrangian parameter of the tangential (friction) law */
-  PetscInt         dmax;  /* the largest contact dimension */
+  PetscReal       *eps;      /* nc: dynamic Lagrangian parameter per contact (normal law) */
+  PetscReal       *eps_t;    /* nc: dynamic Lagrangian parameter of the tangential (friction) law */
+  PetscInt         dmax;     /* the largest contact dimension */
   PetscBool        friction; /* some 2D/3D contact has mu > 0 */
-  PetscReal       *F;   /* n x nh: force harmonics, entry c * n + i */
-  PetscReal       *G0;  /* nc x nh: imposed gap harmonics, entry c * nc + j */
+  PetscReal       *F;        /* n x nh: force harmonics, entry c * n + i */
+  PetscReal       *G0;       /* nc x nh: imposed gap harmonics, entry c * nc + j */
   PetscReal        f_scale;
   VIHBAFT          aft;
 

@@ -77,9 +77,9 @@ static PetscErrorCode VIHBContactLaw(VIHB hb, PetscInt j, PetscBool deriv)
   PetscCall(PetscArraycpy(r_t, rs, N));
   PetscCall(PetscArraycpy(g_t, xs, N));
   for (PetscInt k = 0; k < N; k++) { /* Eq. (A.6) */
-    PetscReal pred = r_t[k] - eps * g_t[k];
-    d_t[k]         = pred > -p ? 1.0 : 0.0;
-    l_t[k]         = pred > -p ? pred : -p;
+    PetscReal pred        = r_t[k] - eps * g_t[k];
+    d_t[k]                = pred > -p ? 1.0 : 0.0;
+    l_t[k]                = pred > -p ? pred : -p;
     hb->slip_t[j * N + k] = 0;
   }
   VIHBAFTToFreq(&hb->aft, l_t, hb->law_out, 1); /* Eq. (A.7) */
@@ -195,7 +195,7 @@ PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal omega, Petsc
     }
   }
   for (PetscInt j = 0; j < nc; j++) {
-    const PetscInt o = hb->offsets[j], dim = hb->dims[j], W = 2 * dim * nh;
+    const PetscInt   o = hb->offsets[j], dim = hb->dims[j], W = 2 * dim * nh;
     const PetscReal *D = hb->law_D;
     for (PetscInt s = 0; s < dim; s++)
       for (PetscInt c = 0; c < nh; c++) {

@@ -3,5 +3,6 @@
 vicms_unit_test(test_hb CASE linear RANKS 1 2 3 ARGS -case linear)
 vicms_unit_test(test_hb CASE stop RANKS 1 2 3 ARGS -case stop)
 vicms_unit_test(test_hb CASE condense RANKS 1 ARGS -case condense)
+vicms_unit_test(test_hb CASE friction RANKS 1 2 3 ARGS -case friction)
 vicms_app_test(hb PROCESSORS 2)
 vicms_app_test(hb_plate PROCESSORS 2)
