@@ -14,12 +14,12 @@ PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
 
 /* A computed branch: np points, each with its frequency, the Fourier coefficients of every ROM output (nout x (2H + 1):
    a0, a1, b1, ..., aH, bH with y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)), amplitude (half peak-to-peak),
-   min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period and
-   the largest normal force, Newton iterations, stability (1 stable, 0 unstable, -1 not computed), the largest Floquet
-   multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
+   min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
+   slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
+   unstable, -1 not computed), the largest Floquet multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
 typedef struct {
   PetscInt   np, nout, nc, nh;
-  PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *force_max, *multiplier;
+  PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
   PetscInt  *iterations, *stable, *kind;
   PetscBool  failed;       /* the continuation stopped before the end of the range */
   char       message[256]; /* why, with the frequency reached */
