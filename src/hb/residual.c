@@ -3,6 +3,9 @@
 #include "hbimpl.h"
 #include <petscblaslapack.h>
 
+/* Most marches over the period of the friction law: at least two, more while the force at the period's end still changes. */
+#define VI_HB_FRICTION_PASSES 8
+
 /*
   Projection of the predicted tangential force xi (nt = 1 or 2 components) on the Coulomb disk of radius rho = mu (p +
   lambda_n) (seed 000 Eq. C.4, the tangential part of Eq. 7), and, when dxi is not NULL, its derivative with respect to
@@ -58,12 +61,13 @@ static PetscInt VIHBProjectDisk(PetscInt nt, PetscReal rho, const PetscReal xi[]
   increments: the tangential force is predicted from the previous sample's force and the increments of the row and of the
   relative tangential displacement, and projected on the Coulomb disk of radius mu (p + lambda_n,k),
     lambda_t,k = proj_D(mu (p + lambda_n,k)) (lambda_t,k-1 + r_t,k - r_t,k-1 - eps_t (x_t,k - x_t,k-1)),
-  so at a solution (r_t = lambda_t) the contact sticks (x_t,k = x_t,k-1) or slips opposite to the force. The march runs
-  twice over the period: the first pass starts from the force of an absolute prediction at the last sample,
-  proj(r_t,N-1 - eps_t x_t,N-1), which makes the stick position of a contact that never slips its position at rest, x_t = 0
-  (the time stepping's from rest); the second starts where the first ended, the periodic state once the contact has slipped
-  (in 1D the play operator is periodic after one period). Its derivative is marched along (forward mode, through both passes,
-  the slip radius through d lambda_n) and transformed with T_freq. An open contact carries no tangential force.
+  so at a solution (r_t = lambda_t) the contact sticks (x_t,k = x_t,k-1) or slips opposite to the force. The march starts
+  from the force of an absolute prediction at the last sample, proj(r_t,N-1 - eps_t x_t,N-1), which makes the stick
+  position of a contact that never slips its position at rest, x_t = 0 (the time stepping's from rest), and runs over the
+  period again from where it ended until the force at the end repeats (1e-13): twice for a 1D slider (the play operator is
+  periodic after one period), at most VI_HB_FRICTION_PASSES times on the round disk. Its derivative is marched along
+  (forward mode, through every pass, the slip radius through d lambda_n) and transformed with T_freq. An open contact
+  carries no tangential force.
 */
 static PetscErrorCode VIHBContactLaw(VIHB hb, PetscInt j, PetscBool deriv)
 {
@@ -94,7 +98,7 @@ static PetscErrorCode VIHBContactLaw(VIHB hb, PetscInt j, PetscBool deriv)
   }
   if (nt && hb->mu[j] > 0) {
     const PetscReal mu = hb->mu[j], et = hb->eps_t[j];
-    PetscReal      *dl = hb->law_dw, *dprev = dl + nt * W, *dxi = dprev + nt * W, *drho = dxi + nt * W, *tmp;
+    PetscReal      *dl = hb->law_dw, *dprev = dl + nt * W, *dxi = dprev + nt * W, *drho = dxi + nt * W;
     PetscReal       lam[2], lprev[2], xi[2];
     PetscInt        k = N - 1;
 
@@ -113,7 +117,8 @@ static PetscErrorCode VIHBContactLaw(VIHB hb, PetscInt j, PetscBool deriv)
       }
     }
     (void)VIHBProjectDisk(nt, mu * (p + l_t[k]), xi, deriv ? dxi : NULL, drho, W, lprev, dprev);
-    for (PetscInt pass = 0; pass < 2; pass++)
+    for (PetscInt pass = 0;; pass++) {
+      PetscReal change = 0, size = mu * p;
       for (k = 0; k < N; k++) {
         const PetscInt kp = k ? k - 1 : N - 1;
         PetscInt       state;
@@ -130,25 +135,21 @@ static PetscErrorCode VIHBContactLaw(VIHB hb, PetscInt j, PetscBool deriv)
             drho[e]            = mu * d_t[k] * phi[e * N + k];
             drho[dim * nh + e] = -mu * eps * d_t[k] * phi[e * N + k];
           }
+          dl = hb->law_dlam + k * nt * W; /* the last pass's derivative samples are kept for the transform */
         }
-        /* in the second pass the derivative samples are kept for the transform */
-        if (deriv && pass) dl = hb->law_dlam + k * nt * W;
         state = VIHBProjectDisk(nt, mu * (p + l_t[k]), xi, deriv ? dxi : NULL, drho, W, lam, dl);
-        for (PetscInt a = 0; a < nt; a++) lprev[a] = lam[a];
-        if (deriv) {
-          if (pass) {
-            PetscCall(PetscArraycpy(dprev, dl, nt * W));
-          } else {
-            tmp   = dprev;
-            dprev = dl;
-            dl    = tmp;
-          }
+        for (PetscInt a = 0; a < nt; a++) {
+          if (k == N - 1) change = PetscMax(change, PetscAbsReal(lam[a] - hb->law_lam[a * N + k]));
+          size                   = PetscMax(size, PetscAbsReal(lam[a]));
+          lprev[a]               = lam[a];
+          hb->law_lam[a * N + k] = lam[a];
         }
-        if (pass) {
-          for (PetscInt a = 0; a < nt; a++) hb->law_lam[a * N + k] = lam[a];
-          hb->slip_t[j * N + k] = state == 2 ? 1.0 : 0.0;
-        }
+        if (deriv) PetscCall(PetscArraycpy(dprev, dl, nt * W));
+        hb->slip_t[j * N + k] = state == 2 ? 1.0 : 0.0;
       }
+      /* periodic: the period ends where the previous pass ended (a 1D slider after one pass; a 2D one may take more) */
+      if ((pass >= 1 && change <= 1e-13 * size) || pass + 1 == VI_HB_FRICTION_PASSES) break;
+    }
     for (PetscInt a = 0; a < nt; a++) VIHBAFTToFreq(&hb->aft, hb->law_lam + a * N, hb->law_out + (1 + a) * nh, 1); /* Eq. (A.7) */
     if (deriv) {
       /* D_t,a = T_freq dlambda_t,a: (nh x N basis) times (N x W samples), then the weights of the projection */
