@@ -47,8 +47,9 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(
       PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N, NULL));
   PetscCall(PetscOptionsReal("-hb_eps_dl",
-                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate)", "",
-                             hb->eps_dl, &hb->eps_dl, NULL));
+                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate, and for "
+                             "friction the smaller one at its tangential coordinates)",
+                             "", hb->eps_dl, &hb->eps_dl, NULL));
   PetscCall(
       PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
   PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections,
