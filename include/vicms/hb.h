@@ -14,12 +14,12 @@ PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
 
 /* A computed branch: np points, each with its frequency, the Fourier coefficients of every ROM output (nout x (2H + 1):
    a0, a1, b1, ..., aH, bH with y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)), amplitude (half peak-to-peak),
-   min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period and
-   the largest normal force, Newton iterations, stability (1 stable, 0 unstable, -1 not computed), the largest Floquet
-   multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
+   min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
+   slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
+   unstable, -1 not computed), the largest Floquet multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
 typedef struct {
   PetscInt   np, nout, nc, nh;
-  PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *force_max, *multiplier;
+  PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
   PetscInt  *iterations, *stable, *kind;
   PetscBool  failed;       /* the continuation stopped before the end of the range */
   char       message[256]; /* why, with the frequency reached */
@@ -31,9 +31,9 @@ PETSC_EXTERN PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb);
 /* The case: its ROM, harmonic loads, contacts, gaps and preloads (referenced, set up by the caller). */
 PETSC_EXTERN PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys);
 /*
-  Options (prefix -hb_): -hb_harmonics H, -hb_samples N (>= 2H + 1), -hb_eps_dl eps (dynamic Lagrangian parameter; 0: per
-  contact, the diagonal of the boundary's static stiffness), -hb_freq_range f0,f1 (Hz), -hb_direction up|down,
-  -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
+  Options (prefix -hb_): -hb_harmonics H, -hb_samples N (>= 2H + 1), -hb_eps_dl eps (dynamic Lagrangian parameter of the normal
+  and the friction law; 0: per contact, the ROM's stiffness at its normal, resp. the smaller at its tangential coordinates), -hb_freq_range f0,f1
+  (Hz), -hb_direction up|down, -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
   (pseudo-arclength steps, in the scaled unknowns), -hb_max_freq_step df (Hz), -hb_max_points, -hb_tol, -hb_max_it,
   -hb_target_it, -hb_fold_tol (turning points closer than this relative frequency are zig-zags of the
   sampled contact law), -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability.

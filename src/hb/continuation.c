@@ -116,7 +116,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
     VIHBBranch nb  = *br;
     PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
-    PetscCall(PetscMalloc3(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
+    PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
     PetscCall(PetscMalloc3(cap, &nb.iterations, cap, &nb.stable, cap, &nb.kind));
     if (br->np) {
       PetscInt np = br->np;
@@ -127,6 +127,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
       PetscCall(PetscArraycpy(nb.max, br->max, np * nout));
       PetscCall(PetscArraycpy(nb.mean, br->mean, np * nout));
       PetscCall(PetscArraycpy(nb.closed_fraction, br->closed_fraction, np * nc));
+      PetscCall(PetscArraycpy(nb.slip_fraction, br->slip_fraction, np * nc));
       PetscCall(PetscArraycpy(nb.force_max, br->force_max, np * nc));
       PetscCall(PetscArraycpy(nb.multiplier, br->multiplier, np));
       PetscCall(PetscArraycpy(nb.iterations, br->iterations, np));
@@ -134,7 +135,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
       PetscCall(PetscArraycpy(nb.kind, br->kind, np));
     }
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
-    PetscCall(PetscFree3(br->closed_fraction, br->force_max, br->multiplier));
+    PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
     *br     = nb;
     hb->cap = cap;
@@ -173,12 +174,14 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   }
   PetscCall(PetscFree(y));
   for (PetscInt j = 0; j < nc; j++) {
-    PetscReal closed = 0, fmax = 0, p = hb->preload ? hb->preload[j] : 0;
+    PetscReal closed = 0, slip = 0, fmax = 0, p = hb->preload ? hb->preload[j] : 0;
     for (PetscInt t = 0; t < N; t++) {
       closed += hb->d_t[j * N + t];
+      slip += hb->slip_t[j * N + t];
       fmax = PetscMax(fmax, hb->lam_t[j * N + t] + p);
     }
     br->closed_fraction[k * nc + j] = closed / N;
+    br->slip_fraction[k * nc + j]   = slip / N;
     br->force_max[k * nc + j]       = fmax;
   }
   br->frequency_hz[k] = omega / (2 * PETSC_PI);

@@ -47,8 +47,9 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(
       PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N, NULL));
   PetscCall(PetscOptionsReal("-hb_eps_dl",
-                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate)", "",
-                             hb->eps_dl, &hb->eps_dl, NULL));
+                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate, and for "
+                             "friction the smaller one at its tangential coordinates)",
+                             "", hb->eps_dl, &hb->eps_dl, NULL));
   PetscCall(
       PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
   PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections,
@@ -187,18 +188,24 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   hb->dims    = set.dims;
   hb->mu      = set.mu;
   hb->preload = set.preload;
-  PetscCall(PetscMalloc2(hb->nc + 1, &hb->offsets, hb->nc + 1, &hb->eps));
+  PetscCall(PetscMalloc3(hb->nc + 1, &hb->offsets, hb->nc + 1, &hb->eps, hb->nc + 1, &hb->eps_t));
+  hb->dmax     = 1;
+  hb->friction = PETSC_FALSE;
   {
-    PetscInt *off = hb->offsets, o = 0;
+    PetscInt *off = hb->offsets, o = 0, n = hb->n;
     for (PetscInt j = 0; j < hb->nc; j++) {
       off[j] = o;
       o += set.dims[j];
-      PetscCheck(set.dims[j] == 1 || set.mu[j] == 0, hb->comm, PETSC_ERR_SUP,
-                 "hb: contact %" PetscInt_FMT " has friction (mu = %g): frictional harmonic balance is not implemented yet; use -contact_mu 0", j,
-                 (double)set.mu[j]);
+      hb->dmax = PetscMax(hb->dmax, set.dims[j]);
+      if (set.dims[j] > 1 && set.mu[j] > 0) hb->friction = PETSC_TRUE;
       PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_SUP,
                  "hb: contact %" PetscInt_FMT " has a moving obstacle: not supported by harmonic balance", j);
-      hb->eps[j] = hb->eps_dl > 0 ? hb->eps_dl : (K[off[j] * hb->n + off[j]] > 0 ? K[off[j] * hb->n + off[j]] : 1.0);
+      hb->eps[j] = hb->eps_dl > 0 ? hb->eps_dl : (K[off[j] * n + off[j]] > 0 ? K[off[j] * n + off[j]] : 1.0);
+      /* one value for both tangents, so that a slipping contact moves opposite to its force on the round disk: the smaller
+         diagonal of the ROM's stiffness at the tangential coordinates */
+      hb->eps_t[j] = PETSC_MAX_REAL;
+      for (PetscInt t = off[j] + 1; t < o; t++) hb->eps_t[j] = PetscMin(hb->eps_t[j], K[t * n + t] > 0 ? K[t * n + t] : 1.0);
+      if (hb->eps_dl > 0 || set.dims[j] == 1) hb->eps_t[j] = hb->eps_dl > 0 ? hb->eps_dl : hb->eps[j];
     }
   }
   if (!hb->nb) hb->condense = PETSC_FALSE;
@@ -209,8 +216,13 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh,
                          &hb->C));
   PetscCall(PetscCalloc5(hb->M + 1, &hb->X, hb->M + 1, &hb->R, (hb->M + 1) * (hb->M + 1), &hb->J, hb->M + 1, &hb->Romega, hb->n * hb->nh, &hb->q));
-  PetscCall(PetscCalloc4(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
-                         PetscMax(hb->nc, 1) * hb->N, &hb->d_t));
+  PetscCall(PetscCalloc5(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
+                         PetscMax(hb->nc, 1) * hb->N, &hb->d_t, PetscMax(hb->nc, 1) * hb->N, &hb->slip_t));
+  {
+    const PetscInt d = hb->dmax, nt = PetscMax(d - 1, 1), W = 2 * d * hb->nh, N = hb->N;
+    PetscCall(PetscCalloc7(W, &hb->law_in, 2 * d * N, &hb->law_t, nt * N, &hb->law_lam, d * hb->nh, &hb->law_out, d * hb->nh * W, &hb->law_D,
+                           hb->friction ? N * nt * W : 1, &hb->law_dlam, 3 * nt * W + W, &hb->law_dw));
+  }
   PetscCall(VIHBSampleCase(hb, f));
   PetscCall(PetscInfo(
       NULL, "hb: n = %" PetscInt_FMT ", %" PetscInt_FMT " contacts, H = %" PetscInt_FMT ", N = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns\n",
@@ -245,14 +257,15 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
   b = *hb;
   PetscCall(VIHBOperatorsDestroy(b));
   PetscCall(VIHBAFTDestroy(&b->aft));
-  PetscCall(PetscFree2(b->offsets, b->eps));
+  PetscCall(PetscFree3(b->offsets, b->eps, b->eps_t));
   PetscCall(PetscFree4(b->F, b->G0, b->work, b->C));
   PetscCall(PetscFree5(b->X, b->R, b->J, b->Romega, b->q));
-  PetscCall(PetscFree4(b->r_t, b->g_t, b->lam_t, b->d_t));
+  PetscCall(PetscFree5(b->r_t, b->g_t, b->lam_t, b->d_t, b->slip_t));
+  PetscCall(PetscFree7(b->law_in, b->law_t, b->law_lam, b->law_out, b->law_D, b->law_dlam, b->law_dw));
   {
     VIHBBranch *br = &b->branch;
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
-    PetscCall(PetscFree3(br->closed_fraction, br->force_max, br->multiplier));
+    PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
   }
   PetscCall(PetscFree(b));

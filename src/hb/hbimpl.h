@@ -46,9 +46,12 @@ struct _p_VIHB {
   const PetscInt  *dims;
   PetscInt        *offsets;
   const PetscReal *mu, *preload;
-  PetscReal       *eps; /* nc: dynamic Lagrangian parameter per contact */
-  PetscReal       *F;   /* n x nh: force harmonics, entry c * n + i */
-  PetscReal       *G0;  /* nc x nh: imposed gap harmonics, entry c * nc + j */
+  PetscReal       *eps;      /* nc: dynamic Lagrangian parameter per contact (normal law) */
+  PetscReal       *eps_t;    /* nc: dynamic Lagrangian parameter of the tangential (friction) law */
+  PetscInt         dmax;     /* the largest contact dimension */
+  PetscBool        friction; /* some 2D/3D contact has mu > 0 */
+  PetscReal       *F;        /* n x nh: force harmonics, entry c * n + i */
+  PetscReal       *G0;       /* nc x nh: imposed gap harmonics, entry c * nc + j */
   PetscReal        f_scale;
   VIHBAFT          aft;
 
@@ -63,6 +66,11 @@ struct _p_VIHB {
   /* state and work */
   PetscReal *X, *R, *J, *Romega, *q;  /* X, R, Romega: M; J: M x M column-major; q: n x nh ROM coordinate harmonics */
   PetscReal *r_t, *g_t, *lam_t, *d_t; /* nc x N: samples of r_b, gap, normal force, and active flags */
+  PetscReal *slip_t;                  /* nc x N: 1 where a closed frictional contact slips */
+  /* per contact work of the contact law (VIHBContactLaw): W = 2 dmax nh inputs (the coefficients of the rows r_b,o+s and of
+     the coordinates X_o+s, s < dim), their samples, the force samples and coefficients, the derivative Dc of the force
+     coefficients (dim nh rows) with respect to the inputs, the force samples' derivatives of the tangential rows */
+  PetscReal *law_in, *law_t, *law_lam, *law_out, *law_D, *law_dlam, *law_dw;
   PetscReal *C, *work;
   PetscBool  have_solution;
 

@@ -10,14 +10,15 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
   if (output >= 0 && output < br->nout) PetscCall(VIROMGetOutput(hb->rom, output, &name, NULL));
   PetscCall(PetscPrintf(hb->comm, "Harmonic balance branch: %" PetscInt_FMT " points, H = %" PetscInt_FMT ", N = %" PetscInt_FMT "%s%s%s\n", br->np,
                         hb->H, hb->N, name[0] ? ", output " : "", name, hb->condense ? " (condensed on the contact harmonics)" : ""));
-  PetscCall(PetscPrintf(hb->comm, "  %5s %14s %13s %13s %13s %13s %7s %12s %4s %9s %s\n", "point", "frequency[Hz]", "amplitude", "min", "max", "mean",
-                        "closed", "force_max", "its", "stability", "note"));
+  PetscCall(PetscPrintf(hb->comm, "  %5s %14s %13s %13s %13s %13s %7s %7s %12s %4s %9s %s\n", "point", "frequency[Hz]", "amplitude", "min", "max",
+                        "mean", "closed", "slip", "force_max", "its", "stability", "note"));
   for (PetscInt k = 0; k < br->np; k++) {
-    PetscReal   closed = 0, fmax = 0, a = 0, lo = 0, hi = 0, mean = 0;
+    PetscReal   closed = 0, slip = 0, fmax = 0, a = 0, lo = 0, hi = 0, mean = 0;
     const char *st       = br->stable[k] == 1 ? "stable" : br->stable[k] == 0 ? "unstable" : "-";
     char        note[64] = "";
     for (PetscInt j = 0; j < br->nc; j++) {
       closed = PetscMax(closed, br->closed_fraction[k * br->nc + j]);
+      slip   = PetscMax(slip, br->slip_fraction[k * br->nc + j]);
       fmax   = PetscMax(fmax, br->force_max[k * br->nc + j]);
     }
     if (output >= 0 && output < br->nout) {
@@ -28,10 +29,12 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
     }
     if (br->kind[k] & VI_HB_POINT_TURNING) PetscCall(PetscStrlcat(note, "turning point ", sizeof(note)));
     if (br->kind[k] & VI_HB_POINT_STABILITY) PetscCall(PetscStrlcat(note, "stability change", sizeof(note)));
-    PetscCall(PetscPrintf(hb->comm, "  %5" PetscInt_FMT " %14.8g %13.6e %13.6e %13.6e %13.6e %7.3f %12.5e %4" PetscInt_FMT " %9s %s\n", k,
-                          (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)fmax,
+    PetscCall(PetscPrintf(hb->comm, "  %5" PetscInt_FMT " %14.8g %13.6e %13.6e %13.6e %13.6e %7.3f %7.3f %12.5e %4" PetscInt_FMT " %9s %s\n", k,
+                          (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)slip, (double)fmax,
                           br->iterations[k], st, note));
   }
+  if (hb->friction && hb->stability)
+    PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\"): the Floquet analysis does not model frictional contacts (docs/hb.md)\n"));
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -52,6 +55,7 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteReal(file, VI_PATH("mean"), np, br->nout, br->mean));
   PetscCall(VIH5WriteReal(file, VI_PATH("harmonics"), np, br->nout * br->nh, br->harmonics));
   PetscCall(VIH5WriteReal(file, VI_PATH("closed_fraction"), np, br->nc, br->closed_fraction));
+  PetscCall(VIH5WriteReal(file, VI_PATH("slip_fraction"), np, br->nc, br->slip_fraction));
   PetscCall(VIH5WriteReal(file, VI_PATH("force_max"), np, br->nc, br->force_max));
   PetscCall(VIH5WriteReal(file, VI_PATH("multiplier"), np, 0, br->multiplier));
   PetscCall(VIH5WriteInt(file, VI_PATH("iterations"), np, 0, br->iterations));
@@ -84,7 +88,8 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
 {
   char       path[PETSC_MAX_PATH_LEN], *outputs = NULL, *message = NULL, *first, *save = NULL;
   PetscReal *f, *amp;
-  PetscInt  *stable, *kind, np, nout, cols, H, N, failed, nunstable = 0, nturn = 0, kmax = 0;
+  PetscInt  *stable, *kind, np, nout, cols, H, N, failed, nunstable = 0, nturn = 0, kmax = 0, nunknown = 0;
+  char       unknown[64] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/frequency_hz", group));
@@ -103,14 +108,16 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
   first = strtok_r(outputs, ",", &save);
   for (PetscInt k = 0; k < np; k++) {
     if (stable[k] == 0) nunstable++;
+    if (stable[k] < 0) nunknown++;
     if (kind[k] & VI_HB_POINT_TURNING) nturn++;
     if (nout && amp[k * nout] > amp[kmax * nout]) kmax = k;
   }
+  if (nunknown) PetscCall(PetscSNPrintf(unknown, sizeof(unknown), ", stability not computed at %" PetscInt_FMT " points", nunknown));
   PetscCall(PetscPrintf(PETSC_COMM_SELF,
                         "  harmonic balance branch (%s): %" PetscInt_FMT " points from %g to %g Hz, H = %" PetscInt_FMT ", N = %" PetscInt_FMT
-                        ", %" PetscInt_FMT " turning point%s, %" PetscInt_FMT " unstable point%s%s%s\n",
+                        ", %" PetscInt_FMT " turning point%s, %" PetscInt_FMT " unstable point%s%s%s%s\n",
                         group, np, np ? (double)f[0] : 0.0, np ? (double)f[np - 1] : 0.0, H, N, nturn, nturn == 1 ? "" : "s", nunstable,
-                        nunstable == 1 ? "" : "s", failed ? "; incomplete: " : "", failed ? message : ""));
+                        nunstable == 1 ? "" : "s", unknown, failed ? "; incomplete: " : "", failed ? message : ""));
   for (PetscInt k = 0; k < np; k++)
     if (kind[k]) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "    point %" PetscInt_FMT " at %.8g Hz: %s%s%s, amplitude of %s %.6g\n", k, (double)f[k],

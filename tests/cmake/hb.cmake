@@ -1,7 +1,10 @@
 # Harmonic balance (seed 000 App. A): a linear ROM against its directly solved frequency response, the hardening stop
-# oscillator (turning points, unstable overhang, stability), condensed = full formulation and convergence in H.
+# oscillator (turning points, unstable overhang, stability), condensed = full formulation and convergence in H; Coulomb friction (the
+# DLFT law: Jacobian by finite differences, full stick against the linear FRF, micro- and gross slip, against the time stepping).
 vicms_unit_test(test_hb CASE linear RANKS 1 2 3 ARGS -case linear)
 vicms_unit_test(test_hb CASE stop RANKS 1 2 3 ARGS -case stop)
 vicms_unit_test(test_hb CASE condense RANKS 1 ARGS -case condense)
+vicms_unit_test(test_hb CASE friction RANKS 1 2 3 ARGS -case friction)
 vicms_app_test(hb PROCESSORS 2)
 vicms_app_test(hb_plate PROCESSORS 2)
+vicms_app_test(hb_friction PROCESSORS 2)

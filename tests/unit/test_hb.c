@@ -2,10 +2,11 @@
    oscillator against a rigid stop (hardening branch, turning points, unstable overhang, convergence in H), condensed and
    full formulations alike, and results equal on every rank. */
 #include <vicms.h>
+#include "hb/hbimpl.h" /* white-box: the residual and its analytic Jacobian, checked by finite differences */
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "Harmonic balance verification: -case linear|stop|condense|write_stop -rom PATH\n";
+static const char help[] = "Harmonic balance verification: -case linear|stop|condense|friction|write_stop -rom PATH\n";
 
 static PetscErrorCode SetOption(const char name[], const char value[])
 {
@@ -347,6 +348,265 @@ static PetscErrorCode CaseCondense(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* K[i][j] of a spring k between coordinates i and j (j < 0: to the ground). */
+static void AddSpring(PetscInt n, PetscReal K[], PetscInt i, PetscInt j, PetscReal k)
+{
+  K[i * n + i] += k;
+  if (j < 0) return;
+  K[j * n + j] += k;
+  K[i * n + j] -= k;
+  K[j * n + i] -= k;
+}
+
+/* A ROM of massless contacts (dims[j] coordinates each, normal first) and nm masses, from springs (i, j, k) and modal-like
+   damping c on the masses; the load "drive" and the output "mass" on the first mass. */
+static PetscErrorCode BuildSprings(MPI_Comm comm, PetscInt nc, const PetscInt dims[], PetscInt nm, const PetscReal mass[], PetscReal c, PetscInt ns,
+                                   const PetscInt si[], const PetscInt sj[], const PetscReal sk[], const char name[], VIROM *rom)
+{
+  PetscInt      nb = 0, n;
+  PetscReal    *K, *M, *D, *f, *o, *freq;
+  VIContactInfo ci[4] = {{0}};
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < nc; j++) {
+    ci[j].dim      = dims[j];
+    ci[j].offset   = nb;
+    ci[j].node_id  = j + 1;
+    ci[j].frame[0] = ci[j].frame[4] = ci[j].frame[8] = 1;
+    ci[j].area                                       = 1;
+    nb += dims[j];
+  }
+  n = nb + nm;
+  PetscCall(VIROMCreate(comm, rom));
+  PetscCall(VIROMSetSizes(*rom, VI_CMS_CB_MASSLESS, nb, nm));
+  PetscCall(VIROMGetMatrices(*rom, &K, &M, &D));
+  for (PetscInt s = 0; s < ns; s++) AddSpring(n, K, si[s], sj[s], sk[s]);
+  for (PetscInt i = 0; i < nm; i++) {
+    M[(nb + i) * n + nb + i] = mass[i];
+    D[(nb + i) * n + nb + i] = c * mass[i];
+  }
+  PetscCall(VIROMGetFrequencies(*rom, &freq));
+  for (PetscInt i = 0; i < nm; i++) freq[i] = i + 1;
+  PetscCall(VIROMSetContacts(*rom, nc, ci));
+  PetscCall(PetscCalloc2(n, &f, n, &o));
+  f[nb] = 1;
+  o[nb] = 1;
+  PetscCall(VIROMAddLoad(*rom, "drive", f));
+  PetscCall(VIROMAddOutput(*rom, "mass", o));
+  PetscCall(PetscFree2(f, o));
+  PetscCall(VIROMSetUnits(*rom, "SI"));
+  PetscCall(VIROMValidate(*rom, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The two-slider oscillator of issue 12 test 4: a unit mass x on a spring k = (2 pi)^2 to the ground and on two springs
+   kt1 = 2 k, kt2 = k in series with Coulomb sliders, the tangential coordinates t1, t2 of two 2D contacts (n1, t1, n2, t2, x)
+   whose normal coordinates sit on springs kn = 10 k; 5 % damping at the stuck frequency, 2 Hz. With mu = 0.5 and the
+   preload N = 2 the sliders slip at |kt (t - x)| = 1: slider 1 at the amplitude 1 / kt1 = 0.0127, slider 2 at 0.0253. */
+#define JENKINS_K (4 * PETSC_PI * PETSC_PI)
+static PetscErrorCode BuildJenkins(MPI_Comm comm, VIROM *rom)
+{
+  const PetscInt  dims[] = {2, 2}, si[] = {0, 2, 1, 3, 4}, sj[] = {-1, -1, 4, 4, -1};
+  const PetscReal k = JENKINS_K, sk[] = {10 * k, 10 * k, 2 * k, k, k}, mass[] = {1};
+
+  PetscFunctionBeginUser;
+  PetscCall(BuildSprings(comm, 2, dims, 1, mass, 2 * 0.05 * 4 * PETSC_PI, 5, si, sj, sk, "two-slider oscillator", rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode JenkinsOptions(const char F[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(SetOption("-case_loads", "drive"));
+  PetscCall(SetOption("-load_drive_type", "harmonic"));
+  PetscCall(SetOption("-load_drive_amplitude", F));
+  PetscCall(SetOption("-load_drive_frequency", "1"));
+  PetscCall(SetOption("-contact_gap", "0"));
+  PetscCall(SetOption("-contact_preload", "2"));
+  PetscCall(SetOption("-contact_mu", "0.5"));
+  PetscCall(SetOption("-hb_freq_range", "0.5,3"));
+  PetscCall(SetOption("-hb_harmonics", "15"));
+  PetscCall(SetOption("-hb_samples", "256"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Largest difference between the analytic Jacobian (and dR/dOmega) and central differences at (X, omega), relative to the
+   largest entry; counts of the samples open, sticking and slipping over the contacts. */
+static PetscErrorCode CheckJacobian(VIHB hb, PetscReal omega, PetscReal *err, PetscReal *err_omega, PetscInt counts[3])
+{
+  const PetscInt M = hb->M;
+  PetscReal     *X, *J, *Rw, *Rp, *Rm, *R0, jmax = 0, wmax = 0, h;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc6(M, &X, M * M, &J, M, &Rw, M, &Rp, M, &Rm, M, &R0));
+  PetscCall(PetscArraycpy(X, hb->X, M));
+  PetscCall(VIHBResidual(hb, X, omega, R0, J, Rw));
+  counts[0] = counts[1] = counts[2] = 0;
+  for (PetscInt k = 0; k < hb->nc * hb->N; k++) counts[hb->d_t[k] == 0 ? 0 : hb->slip_t[k] ? 2 : 1]++;
+  for (PetscInt i = 0; i < M * M; i++) jmax = PetscMax(jmax, PetscAbsReal(J[i]));
+  for (PetscInt i = 0; i < M; i++) wmax = PetscMax(wmax, PetscAbsReal(Rw[i]));
+  *err = *err_omega = 0;
+  for (PetscInt c = 0; c < M; c++) {
+    PetscReal x = X[c];
+    h           = 1e-7 * PetscMax(PetscAbsReal(x), 1e-3);
+    X[c]        = x + h;
+    PetscCall(VIHBResidual(hb, X, omega, Rp, NULL, NULL));
+    X[c] = x - h;
+    PetscCall(VIHBResidual(hb, X, omega, Rm, NULL, NULL));
+    X[c] = x;
+    for (PetscInt r = 0; r < M; r++) *err = PetscMax(*err, PetscAbsReal((Rp[r] - Rm[r]) / (2 * h) - J[c * M + r]) / jmax);
+  }
+  h = 1e-7 * omega;
+  PetscCall(VIHBResidual(hb, X, omega + h, Rp, NULL, NULL));
+  PetscCall(VIHBResidual(hb, X, omega - h, Rm, NULL, NULL));
+  for (PetscInt r = 0; r < M; r++) *err_omega = PetscMax(*err_omega, PetscAbsReal((Rp[r] - Rm[r]) / (2 * h) - Rw[r]) / wmax);
+  PetscCall(VIHBResidual(hb, X, omega, R0, NULL, NULL));
+  PetscCall(PetscFree6(X, J, Rw, Rp, Rm, R0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Case "friction" (issue 12 test 4, the parts inside the library):
+  (a) the analytic Jacobian of the DLFT friction law against central differences, on a ROM with a 3D and a 2D contact
+      (the disk's derivative), preloaded and with its normals moving, at harmonics where samples are open, stick and slip;
+      condensed and full;
+  (b) the two-slider oscillator in full stick (F = 0.1) along a branch 0.5-3 Hz: the exact linear FRF with the contacts
+      as springs kt1, kt2 (tangential coordinates held) to 1e-8;
+  (c) at micro-slip (F = 0.3, 2 Hz: slider 1 slips, slider 2 sticks) and gross slip (F = 3, 1.5 Hz: both slip) condensed = full
+      to 1e-9; stability not computed (-1) on friction branches; results equal on every rank.
+*/
+static PetscErrorCode CaseFriction(MPI_Comm comm)
+{
+  PetscFunctionBeginUser;
+  /* (a) */
+  {
+    const PetscInt  dims[] = {3, 2}, si[] = {0, 1, 2, 3, 4, 5, 0, 1}, sj[] = {5, 5, 6, 6, 6, 6, -1, -1};
+    const PetscReal k = JENKINS_K, sk[] = {3 * k, 2 * k, 1.5 * k, 4 * k, k, k, k, 0.5 * k}, mass[] = {1, 0.5};
+    VIROM           rom;
+    PetscCall(BuildSprings(comm, 2, dims, 2, mass, 0.3, 8, si, sj, sk, "3D and 2D contacts", &rom));
+    for (PetscInt cond = 1; cond >= 0; cond--) {
+      VISystem  sys;
+      VIHB      hb;
+      PetscReal err, errw;
+      PetscInt  counts[3];
+      PetscCall(JenkinsOptions("1"));
+      PetscCall(SetOption("-contact_mu", "0.3"));
+      PetscCall(SetOption("-contact_preload", "0.5"));
+      PetscCall(SetOption("-hb_harmonics", "4"));
+      PetscCall(SetOption("-hb_samples", "64"));
+      PetscCall(SetOption("-hb_condense", cond ? "true" : "false"));
+      PetscCall(NewHB(comm, rom, &sys, &hb));
+      PetscCall(VIHBOperatorsSetUp(hb, 2 * PETSC_PI * 1.3));
+      /* harmonics of a few 0.01 on every unknown: the normals open and close, the tangents stick and slip in both directions */
+      for (PetscInt i = 0; i < hb->M; i++) hb->X[i] = 0.03 * PetscSinReal(1.7 * i + 0.4) + (i < hb->m ? -0.002 : 0);
+      PetscCall(CheckJacobian(hb, 2 * PETSC_PI * 1.3, &err, &errw, counts));
+      PetscCheck(counts[0] > 0 && counts[1] > 0 && counts[2] > 0, comm, PETSC_ERR_PLIB,
+                 "Jacobian check: samples open %" PetscInt_FMT ", stick %" PetscInt_FMT ", slip %" PetscInt_FMT ": expected some of each", counts[0],
+                 counts[1], counts[2]);
+      PetscCheck(err <= 1e-6 && errw <= 1e-6, comm, PETSC_ERR_PLIB, "friction Jacobian (%s): finite differences differ by %g (dR/dX), %g (dR/dOmega)",
+                 cond ? "condensed" : "full", (double)err, (double)errw);
+      PetscCall(PetscPrintf(comm,
+                            "friction Jacobian, %s, samples open/stick/slip %" PetscInt_FMT "/%" PetscInt_FMT "/%" PetscInt_FMT
+                            ": central differences within %.1e (dR/dX), %.1e (dR/dOmega) (<= 1e-6)\n",
+                            cond ? "condensed" : "full", counts[0], counts[1], counts[2], (double)err, (double)errw));
+      PetscCall(VIHBDestroy(&hb));
+      PetscCall(VISystemDestroy(&sys));
+      PetscCall(PetscOptionsClear(NULL));
+    }
+    PetscCall(VIROMDestroy(&rom));
+  }
+  /* (b) */
+  {
+    VIROM             rom;
+    VISystem          sys;
+    VIHB              hb;
+    const VIHBBranch *br;
+    PetscReal         errmax = 0, sum = 0, all;
+    PetscCall(BuildJenkins(comm, &rom));
+    PetscCall(JenkinsOptions("0.1"));
+    PetscCall(NewHB(comm, rom, &sys, &hb));
+    PetscCall(VIHBContinue(hb));
+    PetscCall(VIHBGetBranch(hb, &br));
+    PetscCheck(!br->failed, comm, PETSC_ERR_PLIB, "full-stick branch failed: %s", br->message);
+    for (PetscInt k = 0; k < br->np; k++) {
+      const PetscReal  W = 2 * PETSC_PI * br->frequency_hz[k], kk = JENKINS_K, ar = 4 * kk - W * W, ai = 2 * 0.05 * 4 * PETSC_PI * W;
+      const PetscReal  den = ar * ar + ai * ai, zr = 0.1 * ar / den, zi = -0.1 * ai / den, amp = PetscSqrtReal(zr * zr + zi * zi);
+      const PetscReal *hc  = br->harmonics + k * br->nout * br->nh;
+      PetscReal        err = PetscMax(PetscAbsReal(hc[1] - zr), PetscAbsReal(hc[2] + zi)) / amp;
+      for (PetscInt c = 0; c < br->nh; c++)
+        if (c != 1 && c != 2) err = PetscMax(err, PetscAbsReal(hc[c]) / amp);
+      errmax = PetscMax(errmax, err);
+      PetscCheck(br->stable[k] == -1, comm, PETSC_ERR_PLIB,
+                 "friction branch point %" PetscInt_FMT ": stability %" PetscInt_FMT ", expected -1 (not computed)", k, br->stable[k]);
+      sum += br->amplitude[k] + br->frequency_hz[k];
+    }
+    PetscCheck(errmax <= 1e-8, comm, PETSC_ERR_PLIB, "full stick: relative error %g against the linear FRF > 1e-8", (double)errmax);
+    PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPIU_REAL, MPI_MAX, comm));
+    PetscCheck(all == sum, comm, PETSC_ERR_PLIB, "friction branch differs between ranks");
+    PetscCall(PetscPrintf(comm,
+                          "full stick (F = 0.1): %" PetscInt_FMT " points 0.5-3 Hz, largest relative error against the linear FRF %.2e (<= 1e-8)\n",
+                          br->np, (double)errmax));
+    PetscCall(VIHBDestroy(&hb));
+    PetscCall(VISystemDestroy(&sys));
+    PetscCall(PetscOptionsClear(NULL));
+    PetscCall(VIROMDestroy(&rom));
+  }
+  /* (c) */
+  {
+    const char     *F[]    = {"0.3", "3"};
+    const PetscReal freq[] = {2.0, 1.5};
+    VIROM           rom;
+    PetscCall(BuildJenkins(comm, &rom));
+    for (PetscInt level = 0; level < 2; level++) {
+      PetscReal        qc[512], diff = 0, scale = 0, slip[2] = {0, 0}, amp = 0, sum, all;
+      const PetscReal *q;
+      PetscInt         n, nh;
+      for (PetscInt cond = 1; cond >= 0; cond--) {
+        VISystem  sys;
+        VIHB      hb;
+        PetscBool conv;
+        PetscInt  its;
+        PetscCall(JenkinsOptions(F[level]));
+        PetscCall(SetOption("-hb_condense", cond ? "true" : "false"));
+        PetscCall(NewHB(comm, rom, &sys, &hb));
+        for (PetscInt k = 0; k <= 10; k++) {
+          PetscReal fk = 1.0 + (freq[level] - 1.0) * k / 10;
+          PetscCall(VIHBSolve(hb, fk, &conv, &its));
+          PetscCheck(conv, comm, PETSC_ERR_PLIB, "friction: Newton failed at %g Hz (F = %s, condense %d)", (double)fk, F[level], (int)cond);
+        }
+        PetscCall(VIHBGetSolution(hb, &n, &nh, &q));
+        if (cond) {
+          PetscCall(PetscArraycpy(qc, q, n * nh));
+          amp = PetscSqrtReal(q[n + n - 1] * q[n + n - 1] + q[2 * n + n - 1] * q[2 * n + n - 1]);
+          for (PetscInt j = 0; j < 2; j++)
+            for (PetscInt t = 0; t < hb->N; t++) slip[j] += hb->slip_t[j * hb->N + t] / hb->N;
+        } else {
+          for (PetscInt i = 0; i < n * nh; i++) {
+            diff  = PetscMax(diff, PetscAbsReal(q[i] - qc[i]));
+            scale = PetscMax(scale, PetscAbsReal(qc[i]));
+          }
+        }
+        PetscCall(VIHBDestroy(&hb));
+        PetscCall(VISystemDestroy(&sys));
+        PetscCall(PetscOptionsClear(NULL));
+      }
+      PetscCheck(diff <= 1e-9 * scale, comm, PETSC_ERR_PLIB, "friction F = %s: condensed and full differ by %g of %g", F[level], (double)diff,
+                 (double)scale);
+      PetscCheck(level ? slip[0] > 0 && slip[1] > 0 : slip[0] > 0 && slip[1] == 0, comm, PETSC_ERR_PLIB,
+                 "friction F = %s at %g Hz: slip fractions %g, %g do not show %s", F[level], (double)freq[level], (double)slip[0], (double)slip[1],
+                 level ? "gross slip" : "micro-slip");
+      sum = amp;
+      PetscCallMPI(MPI_Allreduce(&sum, &all, 1, MPIU_REAL, MPI_MAX, comm));
+      PetscCheck(all == sum, comm, PETSC_ERR_PLIB, "friction solution differs between ranks");
+      PetscCall(PetscPrintf(comm, "%s (F = %s, %g Hz): first-harmonic amplitude %.8f, slip fractions %.3f, %.3f; condensed - full %.1e of %.3g\n",
+                            level ? "gross slip" : "micro-slip", F[level], (double)freq[level], (double)amp, (double)slip[0], (double)slip[1],
+                            (double)diff, (double)scale));
+    }
+    PetscCall(VIROMDestroy(&rom));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Case "write_stop": write the stop oscillator's ROM file (-chain: the chain's) for the app tests. */
 static PetscErrorCode CaseWriteStop(MPI_Comm comm)
 {
@@ -379,6 +639,8 @@ int main(int argc, char **argv)
   if (ok) PetscCall(CaseStop(PETSC_COMM_WORLD));
   PetscCall(PetscStrcmp(c, "condense", &ok));
   if (ok) PetscCall(CaseCondense(PETSC_COMM_WORLD));
+  PetscCall(PetscStrcmp(c, "friction", &ok));
+  if (ok) PetscCall(CaseFriction(PETSC_COMM_WORLD));
   PetscCall(PetscStrcmp(c, "write_stop", &ok));
   if (ok) PetscCall(CaseWriteStop(PETSC_COMM_WORLD));
   PetscCall(SlepcFinalize());

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `vicms hb` with Coulomb friction (issue 12, test 4): a unit mass on a spring k = (2 pi)^2 and on two springs kt1 = 2k, kt2 = k
+# in series with Coulomb sliders (the massless tangential coordinates of two 2D contacts, preload N = 2, mu = 0.5: slider 1
+# slips at the amplitude mu N / kt1 = 0.0127, slider 2 at 0.0253), written as a user ROM (scripts/write_user_rom.py, method
+# user_massless). At three force levels, full stick (F = 0.1), micro-slip (F = 0.3: slider 1 slips, slider 2 sticks) and
+# gross slip (F = 3: both slip), the branch 0.5-3 Hz on 1, 2 and 3 ranks (results files bitwise equal) against the steady
+# states of `vicms simulate` (leapfrog, velocity-level friction, 1000 steps per second over 100 s) within 0.5 %, the regime
+# of each compared point checked on the branch's slip fractions; stability "not computed" (-1) at every point.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
+
+VICMS_SOURCE=$VICMS_SOURCE $py - <<'EOF2' || exit 1
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "scripts"))
+from write_user_rom import write_user_rom
+
+k = 4 * np.pi ** 2
+K = np.zeros((5, 5))  # n1, t1, n2, t2, x
+for i, j, s in [(0, None, 10 * k), (2, None, 10 * k), (1, 4, 2 * k), (3, 4, k), (4, None, k)]:
+    K[i, i] += s
+    if j is not None:
+        K[j, j] += s
+        K[i, j] -= s
+        K[j, i] -= s
+M = np.diag([0, 0, 0, 0, 1.0])
+D = np.diag([0, 0, 0, 0, 2 * 0.05 * 4 * np.pi])  # 5 % at the stuck frequency, 2 Hz
+write_user_rom("sliders.h5", K, M, D, contact_dims=[2, 2], loads={"drive": [0, 0, 0, 0, 1.0]}, outputs={"mass": [0, 0, 0, 0, 1.0]},
+               massless=True, units="SI")
+EOF2
+
+contact="-rom_file sliders.h5 -case_loads drive -load_drive_type harmonic -load_drive_frequency 1 -contact_gap 0 -contact_preload 2 -contact_mu 0.5"
+hb="-hb_freq_range 0.5,3 -hb_harmonics 15 -hb_samples 256 -hb_max_freq_step 0.02"
+# level force frequencies-compared
+levels=("stick 0.1 1.0/2.0/2.5" "micro 0.3 1.9/2.0/2.1" "gross 3 1.0/1.25/1.5")
+for lv in "${levels[@]}"; do
+  read -r name F freqs <<<"$lv"
+  for np in 1 2 3; do
+    must "$name np=$np vicms hb" mpi 60 "$np" hb $contact -load_drive_amplitude "$F" $hb -results_file hb_${name}_$np.h5 &&
+      echo "ok   $name np=$np: $(grep Wrote <<<"$LAST")"
+  done
+  must "$name vicms simulate" mpi 120 1 simulate $contact -load_drive_amplitude "$F" -cases_values load_drive_frequency:$freqs -step_type leapfrog \
+    -step_dt 1e-3 -step_end_time 100 -summary_steady_fraction 0.1 -cases_keep_series false -results_file ts_$name.h5
+done
+must "vicms info" mpi 30 1 info hb_gross_1.h5
+if ! grep -q "stability not computed at" <<<"$LAST"; then
+  echo "FAIL vicms info does not say that the stability is not computed:"; echo "$LAST"; fail=1
+else
+  echo "ok   vicms info: $(grep 'harmonic balance branch' <<<"$LAST")"
+fi
+
+$py - <<'EOF2' || fail=1
+import os
+import sys
+
+import h5py
+import numpy as np
+
+ok = True
+for name, regime in (("stick", (0, 0)), ("micro", (1, 0)), ("gross", (1, 1))):
+    files = [f"hb_{name}_{n}.h5" for n in (1, 2, 3)]
+    if not all(os.path.exists(f) for f in files + [f"ts_{name}.h5"]):
+        print(f"FAIL {name}: a results file is missing"); ok = False
+        continue
+    b = [h5py.File(f, "r")["summary/hb"] for f in files]
+    for key in b[0]:
+        for other in b[1:]:
+            if not np.array_equal(b[0][key][()], other[key][()]):
+                print(f"FAIL {name}: summary/hb/{key} differs between 1 and more ranks"); ok = False
+    g = b[0]
+    f, a, slip, st = g["frequency_hz"][()], g["amplitude"][:, 0], g["slip_fraction"][()], g["stable"][()]
+    if not np.all(st == -1):
+        print(f"FAIL {name}: stability values {set(st.tolist())}, expected -1 (not computed) with friction"); ok = False
+    if not np.all(np.diff(f) > 0) or f[0] > 0.5 or f[-1] < 3:
+        print(f"FAIL {name}: the branch does not run up through 0.5-3 Hz"); ok = False
+        continue
+    for fr, at in h5py.File(f"ts_{name}.h5", "r")["summary/frf"][()]:
+        k = np.searchsorted(f, fr) - 1
+        w = (fr - f[k]) / (f[k + 1] - f[k])
+        ah = a[k] + w * (a[k + 1] - a[k])
+        s = [slip[k, j] > 0 and slip[k + 1, j] > 0 if regime[j] else slip[k, j] == 0 and slip[k + 1, j] == 0 for j in (0, 1)]
+        err = abs(ah - at) / at
+        good = err <= 5e-3 and all(s)
+        print(f"{'ok  ' if good else 'FAIL'} {name:5s} {fr:4.2f} Hz: harmonic balance {ah:.6f}, time stepping {at:.6f}, difference "
+              f"{100 * err:.4f} % (<= 0.5 %); slip fractions {slip[k, 0]:.3f}, {slip[k, 1]:.3f}"
+              f"{'' if all(s) else ' (not the ' + name + ' regime)'}")
+        ok = ok and good
+sys.exit(0 if ok else 1)
+EOF2
+exit $fail
