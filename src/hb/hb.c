@@ -193,6 +193,10 @@ PetscErrorCode VIHBSetUp(VIHB hb)
     for (PetscInt j = 0; j < hb->nc; j++) {
       off[j] = o;
       o += set.dims[j];
+      PetscCheck(!VIContactSetIsBilateral(&set, j), hb->comm, PETSC_ERR_SUP,
+                 "hb: contact %" PetscInt_FMT " is a bilateral row (ROM contact/kinds): harmonic balance takes unilateral contacts only; use a "
+                 "time integration (-step_type nsgalpha, moreau or leapfrog)",
+                 j);
       PetscCheck(set.dims[j] == 1 || set.mu[j] == 0, hb->comm, PETSC_ERR_SUP,
                  "hb: contact %" PetscInt_FMT " has friction (mu = %g): frictional harmonic balance is not implemented yet; use -contact_mu 0", j,
                  (double)set.mu[j]);
