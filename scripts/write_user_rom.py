@@ -4,7 +4,10 @@
 As a module:
     from write_user_rom import write_user_rom
     write_user_rom("my.h5", K, M, D=None, contact_dims=[1, 3], loads={"gravity": f}, outputs={"tip": o},
-                   shapes={"translation_x": ones}, massless=False, units="SI")
+                   shapes={"translation_x": ones}, massless=False, units="SI", contact_kinds=None)
+
+contact_kinds: one entry per contact, "unilateral" (a gap, the default) or "bilateral" (the row q[offset_j] = 0 held at
+every instant, dimension 1); written as contact/kinds (0, 1) only when a contact is bilateral.
 
 The first sum(contact_dims) coordinates of q are the contact coordinates, contact after contact, normal first then the
 tangents: the gap of contact j is q[offset_j] + g0 (g0 from -contact_gap and friends); order (permute) your DOFs so.
@@ -23,7 +26,7 @@ FORMAT_VERSION = "0.1.0"
 
 
 def write_user_rom(path, K, M, D=None, contact_dims=(), loads=None, outputs=None, shapes=None, massless=False, units="",
-                   frequencies_hz=None):
+                   frequencies_hz=None, contact_kinds=None):
     K = np.asarray(K, dtype=float)
     M = np.asarray(M, dtype=float)
     n = K.shape[0]
@@ -45,6 +48,9 @@ def write_user_rom(path, K, M, D=None, contact_dims=(), loads=None, outputs=None
         g = f.create_group("contact")
         if len(contact_dims):
             g["dims"] = np.asarray(contact_dims, dtype=np.int64)
+        if contact_kinds is not None and any(k not in ("unilateral", 0) for k in contact_kinds):
+            codes = {"unilateral": 0, "bilateral": 1}
+            g["kinds"] = np.asarray([codes.get(k, k) for k in contact_kinds], dtype=np.int64)
         for group, vecs in (("loads", loads), ("outputs", outputs), ("shapes", shapes)):
             gg = f.create_group(group)
             for name, v in (vecs or {}).items():

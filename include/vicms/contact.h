@@ -12,14 +12,29 @@ PETSC_EXTERN void VIProjectDisk(PetscInt dim, PetscReal r, PetscReal xi[]);
 typedef enum { VI_CONTACT_SOLVER_JACOBI, VI_CONTACT_SOLVER_GAUSS_SEIDEL, VI_CONTACT_SOLVER_NEWTON } VIContactSolverType;
 PETSC_EXTERN const char *const VIContactSolverTypes[]; /* "jacobi", "gauss_seidel", "newton", PETSc enum trailer */
 
+/* The kind of a contact: unilateral (a gap g >= 0 with a multiplier in R+, the default) or bilateral (a constraint row
+   B q = 0, seed 002 Eq. 1c, whose multiplier has free sign: its admissible set is R, the projection onto it the identity). */
+typedef enum { VI_CONTACT_UNILATERAL, VI_CONTACT_BILATERAL } VIContactKind;
+PETSC_EXTERN const char *const VIContactKinds[]; /* "unilateral", "bilateral", PETSc enum trailer */
+
 /* The contacts of one inclusion problem, in the order of the unknowns: contact j owns dims[j] consecutive unknowns,
-   normal first, then its tangents (0, 1 or 2). C_j = R+ for dims[j] = 1, else R+ x D(mu_j (x_n,j + preload_j)). */
+   normal first, then its tangents (0, 1 or 2). C_j = R+ for dims[j] = 1, else R+ x D(mu_j (x_n,j + preload_j)); a
+   bilateral contact has dims[j] = 1 and C_j = R (an equality row: no friction, no preload). A solver handles a mixed
+   set of unilateral, frictional and bilateral contacts when it is given the set: nothing else changes for its caller.
+   Initialize a set whole (VIContactSet set = {0}, or VISystemGetContactSet): kinds = NULL keeps the old meaning. */
 typedef struct {
-  PetscInt         num_contacts;
-  const PetscInt  *dims;    /* 1, 2 or 3 per contact */
-  const PetscReal *mu;      /* friction coefficient per contact (ignored where dims = 1) */
-  const PetscReal *preload; /* normal preload lambda0_n per contact (0 for an initially open contact), may be NULL */
+  PetscInt             num_contacts;
+  const PetscInt      *dims;    /* 1, 2 or 3 per contact */
+  const PetscReal     *mu;      /* friction coefficient per contact (ignored where dims = 1) */
+  const PetscReal     *preload; /* normal preload lambda0_n per contact (0 for an initially open contact), may be NULL */
+  const VIContactKind *kinds;   /* per contact, may be NULL: every contact unilateral */
 } VIContactSet;
+
+/* Whether contact j of the set is bilateral. */
+static inline PetscBool VIContactSetIsBilateral(const VIContactSet *set, PetscInt j)
+{
+  return set->kinds && set->kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+}
 
 typedef struct {
   PetscInt  iterations;
@@ -46,7 +61,9 @@ PETSC_EXTERN PetscErrorCode VIContactSolverSetRelaxation(VIContactSolver solver,
 */
 PETSC_EXTERN PetscErrorCode VIContactSolverSetOperator(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[]);
 /*
-  VIContactSolverSolve - solve -(G x + c) ∈ N_C(x), i.e. x = proj_C[x - eps (G x + c)] (seed 000 Eq. C.2).
+  VIContactSolverSolve - solve -(G x + c) ∈ N_C(x), i.e. x = proj_C[x - eps (G x + c)] (seed 000 Eq. C.2). A bilateral
+  row k has C = R: its condition is the equation (G x + c)_k = 0 (Jacobi and Gauss-Seidel: the unprojected step
+  x_k - eps_k (G x + c)_k; Newton: always a closed row), so a set of bilateral rows only is the linear solve G x = -c.
 
   Not collective (a case runs on one rank or its group, the problem is small and dense).
   G   - m x m, row-major, symmetric positive semi-definite (the Delassus matrix on the active contacts); NULL: the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <vicms/sys.h>
+#include <vicms/contact.h>
 #include <petscviewer.h>
 
 /* Reduction methods (seed 000 §3), and the two kinds of a user's own matrices written to a ROM file (not reductions vicms
@@ -19,6 +20,8 @@ typedef struct {
   PetscReal frame[9];  /* rows: normal, t1, t2, unit vectors in the global frame */
   PetscReal coords[3]; /* node position */
   PetscReal area;      /* contact area (1 unless given) */
+  /* unilateral (a gap, the default) or bilateral (the row B q = 0 held at every instant, dim 1); file: contact/kinds */
+  VIContactKind kind;
 } VIContactInfo;
 
 typedef struct _p_VIROM *VIROM;

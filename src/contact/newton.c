@@ -5,7 +5,7 @@
 
   whose zeros are the solutions whatever E > 0. F is piecewise smooth; a generalized Jacobian is J = I - P (I - E G),
   P the derivative of the projection at xi = x - E y, block diagonal per contact:
-    normal        dz_n = [xi_n > 0] dxi_n
+    normal        dz_n = [xi_n > 0] dxi_n                     (bilateral: dz_n = dxi_n, the row is always closed)
     tangent, r = mu (z_n + preload):
       r = 0       dz_t = 0                                   (the contact carries no normal force)
       |xi_t| <= r dz_t = dxi_t                               (stick)
@@ -57,7 +57,7 @@ static void VIContactLinearize(const VIContactSet *set, const PetscReal eps[], c
 
   for (PetscInt j = 0; j < set->num_contacts; j++) {
     const PetscInt  d      = set->dims[j];
-    const PetscBool closed = x[row] - eps[row] * y[row] > 0 ? PETSC_TRUE : PETSC_FALSE;
+    const PetscBool closed = VIContactSetIsBilateral(set, j) || x[row] - eps[row] * y[row] > 0 ? PETSC_TRUE : PETSC_FALSE;
 
     for (PetscInt k = 0; k < 3 * d; k++) P[3 * row + k] = 0;
     P[3 * row]   = closed ? 1 : 0;

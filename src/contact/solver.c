@@ -3,6 +3,7 @@
 #include "contactimpl.h"
 
 const char *const VIContactSolverTypes[] = {"jacobi", "gauss_seidel", "newton", "VIContactSolverType", "VI_CONTACT_SOLVER_", NULL};
+const char *const VIContactKinds[]       = {"unilateral", "bilateral", "VIContactKind", "VI_CONTACT_", NULL};
 
 /*
   VIContactSolverCreate - a contact solver with the defaults of contact.h (newton, tol 1e-10, max_it 1000, omega 1, s 1).
@@ -147,6 +148,18 @@ static PetscErrorCode VIContactCheckSet(VIContactSolver solver, const VIContactS
 
     PetscCheck(d >= 1 && d <= 3, solver->comm, PETSC_ERR_ARG_WRONG,
                "VIContactSolverSolve: dims[%" PetscInt_FMT "] = %" PetscInt_FMT ", expected 1 (normal), 2 or 3 (normal and tangents)", j, d);
+    if (set->kinds) {
+      PetscCheck(set->kinds[j] == VI_CONTACT_UNILATERAL || set->kinds[j] == VI_CONTACT_BILATERAL, solver->comm, PETSC_ERR_ARG_WRONG,
+                 "VIContactSolverSolve: kinds[%" PetscInt_FMT "] = %d, expected VI_CONTACT_UNILATERAL or VI_CONTACT_BILATERAL", j,
+                 (int)set->kinds[j]);
+      PetscCheck(set->kinds[j] != VI_CONTACT_BILATERAL || d == 1, solver->comm, PETSC_ERR_ARG_WRONG,
+                 "VIContactSolverSolve: contact %" PetscInt_FMT " is bilateral with dims = %" PetscInt_FMT
+                 ", expected 1 (a bilateral row has no tangents, hence no friction)",
+                 j, d);
+      PetscCheck(set->kinds[j] != VI_CONTACT_BILATERAL || !set->preload || set->preload[j] == 0, solver->comm, PETSC_ERR_ARG_WRONG,
+                 "VIContactSolverSolve: contact %" PetscInt_FMT " is bilateral with preload %g, expected 0 (its multiplier has free sign)", j,
+                 (double)set->preload[j]);
+    }
     if (d > 1) {
       PetscCheck(set->mu, solver->comm, PETSC_ERR_ARG_NULL,
                  "VIContactSolverSolve: mu is NULL but contact %" PetscInt_FMT " has dims = %" PetscInt_FMT, j, d);
@@ -221,7 +234,8 @@ void VIContactResidualForce(PetscInt m, const PetscReal G[], const PetscReal c[]
 }
 
 /*
-  z = proj_C(x - eps y), seed 000 Eqs. (C.2)-(C.4), contact by contact: the normal onto R+ first, then the tangents onto
+  z = proj_C(x - eps y), seed 000 Eqs. (C.2)-(C.4), contact by contact: the normal onto R+ (a bilateral row onto R: the
+  identity) first, then the tangents onto
   the disk of radius mu (z_n + preload) (Eq. 7), i.e. the radius uses the normal force just projected (z_n >= 0).
   Returns ||x - z||_inf / max(1, ||x||_inf).
 */
@@ -233,7 +247,7 @@ PetscReal VIContactProject(const VIContactSet *set, const PetscReal eps[], const
   for (PetscInt j = 0; j < set->num_contacts; j++) {
     const PetscInt d = set->dims[j];
 
-    z[row] = VIProjectHalfLine(x[row] - eps[row] * y[row]);
+    z[row] = VIContactSetIsBilateral(set, j) ? x[row] - eps[row] * y[row] : VIProjectHalfLine(x[row] - eps[row] * y[row]);
     if (d > 1) {
       const PetscReal r = set->mu[j] * (z[row] + (set->preload ? set->preload[j] : 0));
 
@@ -272,9 +286,10 @@ static void VIContactSweepGaussSeidel(const VIContactSet *set, const PetscReal e
   PetscInt row = 0;
 
   for (PetscInt j = 0; j < set->num_contacts; j++) {
-    const PetscInt d = set->dims[j];
+    const PetscInt  d  = set->dims[j];
+    const PetscReal xi = x[row] - eps[row] * y[row];
 
-    VIContactUpdate(m, G, row, VIProjectHalfLine(x[row] - eps[row] * y[row]), x, y);
+    VIContactUpdate(m, G, row, VIContactSetIsBilateral(set, j) ? xi : VIProjectHalfLine(xi), x, y);
     if (d > 1) {
       const PetscReal r = set->mu[j] * (x[row] + (set->preload ? set->preload[j] : 0));
       PetscReal       t[2];

@@ -198,6 +198,10 @@ PetscErrorCode VIHBSetUp(VIHB hb)
       o += set.dims[j];
       hb->dmax = PetscMax(hb->dmax, set.dims[j]);
       if (set.dims[j] > 1 && set.mu[j] > 0) hb->friction = PETSC_TRUE;
+      PetscCheck(!VIContactSetIsBilateral(&set, j), hb->comm, PETSC_ERR_SUP,
+                 "hb: contact %" PetscInt_FMT " is a bilateral row (ROM contact/kinds): harmonic balance takes unilateral contacts only; use a "
+                 "time integration (-step_type nsgalpha, moreau or leapfrog)",
+                 j);
       PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_SUP,
                  "hb: contact %" PetscInt_FMT " has a moving obstacle: not supported by harmonic balance", j);
       hb->eps[j] = hb->eps_dl > 0 ? hb->eps_dl : (K[off[j] * n + off[j]] > 0 ? K[off[j] * n + off[j]] : 1.0);

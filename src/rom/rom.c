@@ -425,6 +425,19 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
                               what, c, ci->node_id, ci->offset, offset));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    if (ci->kind != VI_CONTACT_UNILATERAL && ci->kind != VI_CONTACT_BILATERAL) {
+      PetscCall(PetscSNPrintf(
+          msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") has kind %d (contact/kinds), expected 0 (unilateral) or 1 (bilateral)",
+          what, c, ci->node_id, (int)ci->kind));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (ci->kind == VI_CONTACT_BILATERAL && ci->dim != 1) {
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") is bilateral (contact/kinds = 1) with dimension %" PetscInt_FMT
+                              ": a bilateral row B q = 0 has no tangential coordinates and no friction, expected dimension 1",
+                              what, c, ci->node_id, ci->dim));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     offset += ci->dim;
     for (PetscInt k = 0; k < 9; k++) finite = finite && !PetscIsInfOrNanReal(ci->frame[k]);
     for (PetscInt k = 0; k < 3; k++) finite = finite && !PetscIsInfOrNanReal(ci->coords[k]);
@@ -587,6 +600,21 @@ static PetscErrorCode VIROMWriteContactTable(hid_t file, PetscInt nc, PetscInt i
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* contact/kinds (0 unilateral, 1 bilateral) only when a contact is bilateral: a ROM of unilateral contacts is the file of
+   before the extension, byte for byte. work: nc integers. */
+static PetscErrorCode VIROMWriteContactKinds(hid_t file, PetscInt nc, const VIContactInfo contacts[], PetscInt work[])
+{
+  PetscBool any = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < nc; c++) {
+    work[c] = (PetscInt)contacts[c].kind;
+    if (contacts[c].kind != VI_CONTACT_UNILATERAL) any = PETSC_TRUE;
+  }
+  if (any) PetscCall(VIH5WriteInt(file, "/contact/kinds", nc, 0, work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
 {
   const PetscInt nc = rom->num_contacts;
@@ -622,6 +650,7 @@ static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
       reals[12 * nc + c] = ci->area;
     }
     ierr = VIROMWriteContactTable(file, nc, ints, reals);
+    if (!ierr) ierr = VIROMWriteContactKinds(file, nc, rom->contacts, ints);
     PetscCall(PetscFree(ints));
     PetscCall(PetscFree(reals));
     PetscCall(ierr);
@@ -704,6 +733,23 @@ static PetscErrorCode VIROMReadReal(hid_t file, const char path[], const char ds
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The optional contact/kinds (one integer per contact: 0 unilateral, 1 bilateral; absent: every contact unilateral, the
+   files written before the extension). Values are checked with the contact table (VIROMCheckContacts). */
+static PetscErrorCode VIROMReadContactKinds(VIROM rom, hid_t file, const char path[])
+{
+  PetscBool exists;
+  PetscInt  r, c, *ints = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/contact/kinds", &exists));
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIROMCheckShape(file, path, "/contact/kinds", rom->num_contacts, 0));
+  PetscCall(VIH5ReadInt(file, "/contact/kinds", &r, &c, &ints));
+  for (PetscInt i = 0; i < rom->num_contacts; i++) rom->contacts[i].kind = (VIContactKind)ints[i];
+  PetscCall(PetscFree(ints));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[])
 {
   static const char *const int_sets[3] = {"/contact/dims", "/contact/offsets", "/contact/node_ids"};
@@ -745,6 +791,7 @@ static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[]
   PetscCall(VIH5ReadReal(file, "/contact/areas", &r, &c, &reals));
   for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
   PetscCall(PetscFree(reals));
+  PetscCall(VIROMReadContactKinds(rom, file, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -814,6 +861,7 @@ static PetscErrorCode VIROMReadUserContacts(VIROM rom, hid_t file, const char pa
     for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
     PetscCall(PetscFree(reals));
   }
+  PetscCall(VIROMReadContactKinds(rom, file, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1208,9 +1256,21 @@ PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "contacts: %" PetscInt_FMT " (%" PetscInt_FMT " 1D, %" PetscInt_FMT " 2D, %" PetscInt_FMT " 3D)\n",
                                        rom->num_contacts, count[1], count[2], count[3]));
   }
+  {
+    PetscInt nbil = 0;
+    for (PetscInt c = 0; c < rom->num_contacts; c++) nbil += rom->contacts[c].kind == VI_CONTACT_BILATERAL;
+    if (nbil)
+      PetscCall(PetscViewerASCIIPrintf(
+          viewer, "bilateral rows: %" PetscInt_FMT " (B q = 0 held at every instant: free-sign multiplier, no friction)\n", nbil));
+  }
   PetscCall(PetscViewerASCIIPushTab(viewer));
   for (PetscInt c = 0; c < PetscMin(rom->num_contacts, max_contacts); c++) {
     const VIContactInfo *ci = &rom->contacts[c];
+    if (ci->kind == VI_CONTACT_BILATERAL) {
+      PetscCall(
+          PetscViewerASCIIPrintf(viewer, "node %" PetscInt_FMT ": bilateral row, coordinate %" PetscInt_FMT " held at 0\n", ci->node_id, ci->offset));
+      continue;
+    }
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "node %" PetscInt_FMT " at (%.6g, %.6g, %.6g), %" PetscInt_FMT
                                      "D, normal (%.4g, %.4g, %.4g), area %.6g, coordinates %" PetscInt_FMT "..%" PetscInt_FMT "\n",

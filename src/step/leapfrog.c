@@ -232,7 +232,8 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   /* Eq. (12) (open contacts); preloaded contacts are always in the set, the preload acting in the solve below (Eq. 14) */
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
-    lf->active[j]     = (gap_pre <= 0 || sys->preload[j] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    /* a bilateral row is always in the set: a held boundary row, q_b = 0 on position level (on velocity level, q_b stays) */
+    lf->active[j] = (gap_pre <= 0 || sys->preload[j] > 0 || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (lf->active[j]) any = PETSC_TRUE;
   }
   PetscCall(PetscArraycpy(qb, lf->qb_pre, nb));
@@ -247,7 +248,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         for (j = 0; j < nc; j++)
           if (sys->offsets[j] == as->rows[a]) break;
         as->c[a] = lf->qb_pre[as->rows[a]] + st->g0[j];
-        as->x[a] = PetscMax(0, lf->fb_prev[as->rows[a]]);
+        as->x[a] = sys->kinds[j] == VI_CONTACT_BILATERAL ? lf->fb_prev[as->rows[a]] : PetscMax(0, lf->fb_prev[as->rows[a]]);
       }
     } else {
       /* §2.1.2: velocity level, u_b = (q_b - q_b^{k-1}) / dt, gamma = u_b + dg0/dt (normal), u_t1 - v (sliding) */

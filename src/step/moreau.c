@@ -120,7 +120,8 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     PetscInt  o   = sys->offsets[j];
     PetscReal gap = st->q[o] + st->g0[j] + (sym ? 0 : 0.5 * dt * (mo->uh[o] + st->g0_rate[j]));
     st->gap[j]    = st->q[o] + st->g0[j];
-    mo->active[j] = (gap <= 0 || sys->preload[j] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    /* a bilateral row is always in the set: the solver keeps B u^{k+1} = 0 (velocity level, seed 002 Eq. 7c) */
+    mo->active[j] = (gap <= 0 || sys->preload[j] > 0 || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (mo->active[j]) any = PETSC_TRUE;
   }
   /* free velocity: Eq. (B.1) without percussions */

@@ -14,7 +14,20 @@
 
    The gaps and their gradient G = dg/dq come from the system (VISystemEvaluateConstraints) at the predicted position,
    not from fixed ROM rows, so a system with q-dependent constraints plugs in here; the cached Schur blocks are rebuilt
-   when G changes. Frictionless and unilateral only (the paper's scope): friction is refused at set-up. */
+   when G changes.
+
+   Bilateral rows (B q = 0, seed 002 Eqs. 1c, 17b, 29b, 29d, 29g) are in both active sets always (Eq. 38: A and B contain
+   U-bar) and carry, besides nu and Lambda, the smooth multiplier lambda~ of Eqs. (29a, 29b): S delta = ... + G^T lambda~,
+   G v~ = 0, so that their smooth reaction is integrated by generalized-alpha (second order) and the constraint holds at
+   position (29d) and velocity (29g) level at every step. Their restitution is 0 (Sec. 7).
+
+   Coulomb friction (an extension: the paper is frictionless) at velocity level, as the Moreau schemes do: each frictional
+   contact adds its tangential rows (the ROM's tangential coordinates, unit rows) to the velocity-level problem only, with
+   impulses Lambda_t in the disk of radius mu Lambda_n (Lambda_n the normal impulse of the same step, Eq. 29h) and the
+   relative tangential velocity of the end of step v_{n+1} (seed 000 Eqs. 5-7); the position correction U, nu stays
+   normal-only. The semi-smooth Newton method takes the Alart-Curnier active sets for them: off (normal not in B: Lambda_t =
+   0), stick (|Lambda_t - r w_t| <= mu (Lambda_n - r g_v): w_t = 0) or slip (Lambda_t = mu Lambda_n s, s the direction of
+   Lambda_t - r w_t, frozen per iteration; a step has converged when the sets and the slip directions repeat). */
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
@@ -35,6 +48,13 @@ typedef struct {
   PetscBool    *setA, *setB, *newA, *newB;
   PetscInt      max_it;
   VIRowSplit    rows;
+  /* rows of the velocity-level problem: the m constraints, then mt tangential rows of the frictional contacts (G, X, Y, Z
+     and the blocks above have mr = m + mt rows; nu stays m); trow[i]: contact of tangential row m + i; tfirst[j]: the first
+     tangential row of contact j (-1: none). Bilateral rows: mb, bil[b] the row of the b-th, T = S^-1 G^T (n x mr) and G T
+     (mr x mr) for their smooth multiplier lt (mb). tstate/newt: 0 off, 1 stick, 2 slip per contact; sdir/newdir (mr) the
+     slip direction of the tangential rows. */
+  PetscInt   mt, mr, mb, *trow, *tfirst, *bil, *tstate, *newt;
+  PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -55,26 +75,43 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
              (double)st->rho_inf);
+  ns->mt = ns->mb = 0;
   for (PetscInt j = 0; j < m; j++) {
-    PetscCheck(!(st->sys->dims[j] > 1 && st->sys->mu[j] > 0), st->comm, PETSC_ERR_SUP,
-               "-step_type nsgalpha is frictionless (seed 002): contact %" PetscInt_FMT " has friction (-contact_mu %g); use -step_type moreau "
-               "or leapfrog for Coulomb friction, or -contact_mu 0",
-               j, (double)st->sys->mu[j]);
     PetscCheck(st->sys->preload[j] == 0, st->comm, PETSC_ERR_SUP,
                "-step_type nsgalpha does not take preloaded contacts (-contact_preload %g): use -step_type moreau or leapfrog",
                (double)st->sys->preload[j]);
+    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) ns->mt += st->sys->dims[j] - 1;
+    if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) ns->mb++;
   }
+  ns->mr = m + ns->mt;
   VINSGAlphaParameters(st->rho_inf, ns);
   ns->c = (1 - ns->alpha_m) / ((1 - ns->alpha_f) * ns->gamma * h);
   PetscCall(PetscCalloc4(n * n, &ns->Sinv, n * n, &ns->SD, n * n, &ns->SK, n * n, &ns->Minv));
   PetscCall(PetscCalloc5(n, &ns->vdt, n, &ns->a, n, &ns->qt0, n, &ns->vt0, n, &ns->s0));
   PetscCall(PetscCalloc5(n, &ns->delta, n, &ns->work, n, &ns->fprev, n, &ns->qprev, n, &ns->uprev));
-  PetscCall(PetscCalloc5(mm * n, &ns->G, mm * n, &ns->Gc, mm * n, &ns->X, mm * n, &ns->Y, mm * n, &ns->Z));
-  PetscCall(PetscCalloc4(mm * mm, &ns->GX, mm * mm, &ns->GY, mm * mm, &ns->GZ, mm * n, &ns->Gprev));
-  PetscCall(PetscCalloc5(mm, &ns->g, mm, &ns->grate, mm, &ns->gprev_rate, mm, &ns->bp, mm, &ns->bv));
-  PetscCall(PetscCalloc4(mm, &ns->gt, mm, &ns->nu, mm, &ns->lam, mm, &ns->rscale));
-  PetscCall(PetscCalloc3(4 * mm * mm, &ns->J, 2 * mm, &ns->rhs, 2 * mm, &ns->ipiv));
-  PetscCall(PetscCalloc4(mm, &ns->setA, mm, &ns->setB, mm, &ns->newA, mm, &ns->newB));
+  {
+    const PetscInt mr = PetscMax(ns->mr, 1), nu = 2 * m + ns->mt + ns->mb, mu = PetscMax(nu, 1);
+
+    PetscCall(PetscCalloc5(mr * n, &ns->G, mr * n, &ns->Gc, mr * n, &ns->X, mr * n, &ns->Y, mr * n, &ns->Z));
+    PetscCall(PetscCalloc4(mr * mr, &ns->GX, mr * mr, &ns->GY, mr * mr, &ns->GZ, mm * n, &ns->Gprev));
+    PetscCall(PetscCalloc5(mm, &ns->g, mm, &ns->grate, mm, &ns->gprev_rate, mm, &ns->bp, mr, &ns->bv));
+    PetscCall(PetscCalloc4(mm, &ns->gt, mm, &ns->nu, mr, &ns->lam, mr, &ns->rscale));
+    PetscCall(PetscCalloc3(mu * mu, &ns->J, mu, &ns->rhs, mu, &ns->ipiv));
+    PetscCall(PetscCalloc4(mm, &ns->setA, mm, &ns->setB, mm, &ns->newA, mm, &ns->newB));
+    PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
+    PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
+    /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
+    for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
+      ns->tfirst[j] = -1;
+      if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) ns->bil[b++] = j;
+      if (!(st->sys->dims[j] > 1 && st->sys->mu[j] > 0)) continue;
+      ns->tfirst[j] = i;
+      for (PetscInt k = 1; k < st->sys->dims[j]; k++, i++) {
+        ns->trow[i]                            = j;
+        ns->G[i * n + st->sys->offsets[j] + k] = 1;
+      }
+    }
+  }
   /* M^-1 (Eqs. 29c, 29f: U = M^-1 G^T nu, W = M^-1 G^T Lambda need a nonsingular M) */
   PetscCall(PetscArraycpy(ns->Minv, st->M, n * n));
   PetscCall(VIInvertSPD(st->comm, n, ns->Minv,
@@ -109,24 +146,28 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
 /* X = M^-1 G^T, Y = S^-1 K X, Z = S^-1 D X and their projections G X, G Y, G Z, for the gradient G of this step. */
 static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
 {
-  PetscInt n = st->n, m = st->nc;
+  PetscInt n = st->n, m = ns->mr;
 
   for (PetscInt j = 0; j < m; j++) {
     VIMatVec(n, n, ns->Minv, n, ns->G + j * n, 0.0, ns->X + j * n);
     VIMatVec(n, n, ns->SK, n, ns->X + j * n, 0.0, ns->Y + j * n);
     VIMatVec(n, n, ns->SD, n, ns->X + j * n, 0.0, ns->Z + j * n);
+    if (ns->mb) VIMatVec(n, n, ns->Sinv, n, ns->G + j * n, 0.0, ns->T + j * n); /* Eq. (29a): S delta = ... + G^T lambda~ */
   }
   for (PetscInt i = 0; i < m; i++)
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal x = 0, y = 0, z = 0;
+      PetscReal x = 0, y = 0, z = 0, w = 0;
       for (PetscInt k = 0; k < n; k++) {
         x += ns->G[i * n + k] * ns->X[j * n + k];
         y += ns->G[i * n + k] * ns->Y[j * n + k];
         z += ns->G[i * n + k] * ns->Z[j * n + k];
       }
+      if (ns->mb)
+        for (PetscInt k = 0; k < n; k++) w += ns->G[i * n + k] * ns->T[j * n + k];
       ns->GX[i * m + j] = x;
       ns->GY[i * m + j] = y;
       ns->GZ[i * m + j] = z;
+      ns->GT[i * m + j] = w;
     }
   for (PetscInt j = 0; j < m; j++) ns->rscale[j] = ns->GX[j * m + j] > 0 ? 1 / ns->GX[j * m + j] : 1;
   PetscArraycpy(ns->Gc, ns->G, m * n);
@@ -140,49 +181,98 @@ static PetscReal VIDot(PetscInt n, const PetscReal a[], const PetscReal b[])
   return s;
 }
 
-/* The complementarity functions at (nu, Lambda): gaps g = bp + Gpp nu + Gpv Lambda, velocities gv = bv + Gvp nu + Gvv Lambda, the
-   gate g(q~) (Eq. 38), and the active sets A (position) and B (velocity) they define (Eq. 38). Returns the residual of Eq. (37). */
-static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], PetscBool B[])
+/* Row i of (Y nu + Z Lambda - T lambda~) projected on G: minus the change of G_i delta (Eq. 29a). */
+static PetscReal VINSGAlphaYZ(VIStepper st, VINSGAlpha *ns, PetscInt i)
 {
-  PetscInt  m  = st->nc;
-  PetscReal hb = st->dt * ns->beta / ns->gamma, res = 0;
+  const PetscInt m = st->nc, mr = ns->mr;
+  PetscReal      yz = 0;
+
+  for (PetscInt k = 0; k < m; k++) yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
+  for (PetscInt k = m; k < mr; k++) yz += ns->GZ[i * mr + k] * ns->lam[k];
+  for (PetscInt b = 0; b < ns->mb; b++) yz -= ns->GT[i * mr + ns->bil[b]] * ns->lt[b];
+  return yz;
+}
+
+/* The complementarity functions at (nu, Lambda, lambda~): gaps g = bp + Gpp nu + Gpv Lambda, velocities gv = bv + Gvp nu + Gvv Lambda, the
+   gate g(q~) (Eq. 38), and the active sets A (position) and B (velocity) they define (Eq. 38; bilateral rows are in both), and the
+   friction state of each frictional contact (0 off, 1 stick, 2 slip with direction dir). Returns the residual of Eq. (37). */
+static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], PetscBool B[], PetscInt tst[], PetscReal dir[])
+{
+  PetscInt  m = st->nc, mr = ns->mr;
+  PetscReal h = st->dt, hb = h * ns->beta / ns->gamma, res = 0;
 
   for (PetscInt j = 0; j < m; j++) {
-    PetscReal yz = 0, gx_nu = 0, gx_lam = 0, gp, gv, gate;
+    PetscReal yz = VINSGAlphaYZ(st, ns, j), gx_nu = 0, gx_lam = 0, gp, gv, gate;
     for (PetscInt k = 0; k < m; k++) {
-      yz += ns->GY[j * m + k] * ns->nu[k] + ns->GZ[j * m + k] * ns->lam[k];
-      gx_nu += ns->GX[j * m + k] * ns->nu[k];
-      gx_lam += ns->GX[j * m + k] * ns->lam[k];
+      gx_nu += ns->GX[j * mr + k] * ns->nu[k];
+      gx_lam += ns->GX[j * mr + k] * ns->lam[k];
     }
-    gate = ns->bp[j] - hb * yz;
-    gp   = gate + gx_nu;
-    gv   = ns->bv[j] - yz + gx_lam;
+    for (PetscInt k = m; k < mr; k++) gx_lam += ns->GX[j * mr + k] * ns->lam[k];
+    gate      = ns->bp[j] - hb * yz;
+    gp        = gate + gx_nu;
+    gv        = ns->bv[j] - yz + gx_lam;
+    ns->gt[j] = gv;
+    if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) {
+      /* Eqs. (29b, 29d, 29g): equations, scaled to a gap */
+      A[j] = B[j] = PETSC_TRUE;
+      res         = PetscMax(res, PetscMax(PetscAbsReal(gp), h * PetscMax(PetscAbsReal(gv), PetscAbsReal(ns->bv[j] - yz))));
+      continue;
+    }
     A[j] = ns->nu[j] - ns->rscale[j] * gp >= 0 ? PETSC_TRUE : PETSC_FALSE;
     B[j] = (gate <= 0 && ns->lam[j] - ns->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
     /* Eq. (37e, h): nu - max(0, nu - r g) and Lambda - max(0, Lambda - r gv) (Lambda itself when the gate is closed), scaled back to a gap */
     res = PetscMax(res, PetscAbsReal(ns->nu[j] - PetscMax(0, ns->nu[j] - ns->rscale[j] * gp)) / ns->rscale[j]);
     res = PetscMax(res, PetscAbsReal(gate <= 0 ? ns->lam[j] - PetscMax(0, ns->lam[j] - ns->rscale[j] * gv) : ns->lam[j]) / ns->rscale[j] / st->dt);
   }
+  /* Coulomb's law on the velocity-level impulses (seed 000 Eqs. 5-7, Alart-Curnier): sigma = Lambda_t - r w_t against the disk of
+     radius mu (Lambda_n - r g_v) */
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscInt i0 = ns->tfirst[j], d1 = st->sys->dims[j] - 1;
+    PetscReal      sig[2] = {0, 0}, norm = 0, radius, z[2];
+
+    if (i0 < 0) continue;
+    for (PetscInt k = 0; k < d1; k++) {
+      const PetscInt i = i0 + k;
+      PetscReal      w = ns->bv[i] - VINSGAlphaYZ(st, ns, i);
+      for (PetscInt l = 0; l < mr; l++) w += ns->GX[i * mr + l] * ns->lam[l];
+      sig[k] = ns->lam[i] - ns->rscale[i] * w;
+      norm += sig[k] * sig[k];
+    }
+    norm   = PetscSqrtReal(norm);
+    radius = B[j] ? st->sys->mu[j] * PetscMax(0, ns->lam[j] - ns->rscale[j] * ns->gt[j]) : 0;
+    tst[j] = !B[j] ? 0 : (norm <= radius ? 1 : 2);
+    for (PetscInt k = 0; k < d1; k++) {
+      dir[i0 + k] = tst[j] == 2 ? sig[k] / norm : 0;
+      z[k]        = sig[k];
+    }
+    VIProjectDisk(d1, radius, z);
+    for (PetscInt k = 0; k < d1; k++) res = PetscMax(res, h * PetscAbsReal(ns->lam[i0 + k] - z[k]) / ns->rscale[i0 + k]);
+  }
   return res;
 }
 
-/* One Newton step for given active sets: rows of A enforce g = 0, the others nu = 0; rows of B enforce gv = 0, the others Lambda = 0.
-   J is assembled row-major, i.e. J^T column-major, and solved transposed. */
-static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const PetscBool A[], const PetscBool B[])
+/* One Newton step for given active sets: rows of A enforce g = 0, the others nu = 0; rows of B enforce gv = 0, the others Lambda = 0;
+   bilateral rows also G v~ = 0 (Eq. 29b) for lambda~; tangential rows w_t = 0 (stick), Lambda_t = mu Lambda_n dir (slip) or
+   Lambda_t = 0 (off). Unknowns [nu (m); Lambda (mr); lambda~ (mb)]. J is assembled row-major, i.e. J^T column-major, and solved
+   transposed. */
+static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const PetscBool A[], const PetscBool B[], const PetscInt tst[],
+                                          const PetscReal dir[])
 {
-  PetscInt     m = st->nc, m2 = 2 * m;
+  PetscInt     m = st->nc, mr = ns->mr, mb = ns->mb, N = m + mr + mb;
   PetscReal    hb = st->dt * ns->beta / ns->gamma, *J = ns->J;
   PetscBLASInt bm, one                                = 1, info;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(J, m2 * m2));
+  PetscCall(PetscArrayzero(J, N * N));
   for (PetscInt j = 0; j < m; j++) {
-    PetscReal *rp = J + j * m2, *rv = J + (m + j) * m2;
+    PetscReal *rp = J + j * N, *rv = J + (m + j) * N;
     if (A[j]) {
       for (PetscInt k = 0; k < m; k++) {
-        rp[k]     = ns->GX[j * m + k] - hb * ns->GY[j * m + k];
-        rp[m + k] = -hb * ns->GZ[j * m + k];
+        rp[k]     = ns->GX[j * mr + k] - hb * ns->GY[j * mr + k];
+        rp[m + k] = -hb * ns->GZ[j * mr + k];
       }
+      for (PetscInt k = m; k < mr; k++) rp[m + k] = -hb * ns->GZ[j * mr + k];
+      for (PetscInt b = 0; b < mb; b++) rp[m + mr + b] = hb * ns->GT[j * mr + ns->bil[b]];
       ns->rhs[j] = -ns->bp[j];
     } else {
       rp[j]      = 1;
@@ -190,30 +280,53 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
     }
     if (B[j]) {
       for (PetscInt k = 0; k < m; k++) {
-        rv[k]     = -ns->GY[j * m + k];
-        rv[m + k] = ns->GX[j * m + k] - ns->GZ[j * m + k];
+        rv[k]     = -ns->GY[j * mr + k];
+        rv[m + k] = ns->GX[j * mr + k] - ns->GZ[j * mr + k];
       }
+      for (PetscInt k = m; k < mr; k++) rv[m + k] = ns->GX[j * mr + k] - ns->GZ[j * mr + k];
+      for (PetscInt b = 0; b < mb; b++) rv[m + mr + b] = ns->GT[j * mr + ns->bil[b]];
       ns->rhs[m + j] = -ns->bv[j];
     } else {
       rv[m + j]      = 1;
       ns->rhs[m + j] = 0;
     }
   }
-  PetscCall(PetscBLASIntCast(m2, &bm));
+  for (PetscInt i = m; i < mr; i++) {
+    const PetscInt j  = ns->trow[i];
+    PetscReal     *rt = J + (m + i) * N;
+    ns->rhs[m + i]    = 0;
+    rt[m + i]         = 1;
+    if (tst[j] == 1) { /* stick: the relative tangential velocity at the end of the step is 0 */
+      rt[m + i] = 0;
+      for (PetscInt k = 0; k < m; k++) rt[k] = -ns->GY[i * mr + k];
+      for (PetscInt k = 0; k < mr; k++) rt[m + k] = ns->GX[i * mr + k] - ns->GZ[i * mr + k];
+      for (PetscInt b = 0; b < mb; b++) rt[m + mr + b] = ns->GT[i * mr + ns->bil[b]];
+      ns->rhs[m + i] = -ns->bv[i];
+    } else if (tst[j] == 2) /* slip: on the circle of radius mu Lambda_n, along dir */
+      rt[m + j] = -st->sys->mu[j] * dir[i];
+  }
+  for (PetscInt b = 0; b < mb; b++) {
+    const PetscInt j  = ns->bil[b];
+    PetscReal     *rs = J + (m + mr + b) * N;
+    for (PetscInt k = 0; k < m; k++) rs[k] = -ns->GY[j * mr + k];
+    for (PetscInt k = 0; k < mr; k++) rs[m + k] = -ns->GZ[j * mr + k];
+    for (PetscInt c = 0; c < mb; c++) rs[m + mr + c] = ns->GT[j * mr + ns->bil[c]];
+    ns->rhs[m + mr + b] = -ns->bv[j];
+  }
+  PetscCall(PetscBLASIntCast(N, &bm));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, J, &bm, ns->ipiv, &info));
   PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type nsgalpha: the contact Newton matrix is singular (getrf info %d): the active constraints' gradients are linearly dependent",
              (int)info);
   PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("T", &bm, &one, J, &bm, ns->ipiv, ns->rhs, &bm, &info));
   PetscCheck(info == 0, st->comm, PETSC_ERR_LIB, "getrs failed with info %d", (int)info);
-  for (PetscInt j = 0; j < m; j++) {
-    ns->nu[j]  = ns->rhs[j];
-    ns->lam[j] = ns->rhs[m + j];
-  }
+  for (PetscInt j = 0; j < m; j++) ns->nu[j] = ns->rhs[j];
+  for (PetscInt i = 0; i < mr; i++) ns->lam[i] = ns->rhs[m + i];
+  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[m + mr + b];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Semi-smooth Newton on Eqs. (37e, 37h) with the active sets of Eq. (38), from the predictor nu = Lambda = 0 (Eq. 40). */
+/* Semi-smooth Newton on Eqs. (37e, 37h) with the active sets of Eq. (38), from the predictor nu = Lambda = lambda~ = 0 (Eq. 40). */
 static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
 {
   PetscInt  m         = st->nc, it;
@@ -222,8 +335,9 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(ns->nu, m));
-  PetscCall(PetscArrayzero(ns->lam, m));
-  res = VINSGAlphaSets(st, ns, ns->setA, ns->setB);
+  PetscCall(PetscArrayzero(ns->lam, ns->mr));
+  PetscCall(PetscArrayzero(ns->lt, PetscMax(ns->mb, 1)));
+  res = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
   for (it = 0; it < ns->max_it; it++) {
     PetscBool same = PETSC_TRUE, any = PETSC_FALSE;
     for (PetscInt j = 0; j < m; j++) any = any || ns->setA[j] || ns->setB[j];
@@ -231,9 +345,11 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
       converged = PETSC_TRUE; /* free flight: no constraint is active, nothing to solve */
       break;
     }
-    PetscCall(VINSGAlphaSolveSets(st, ns, ns->setA, ns->setB));
-    res = VINSGAlphaSets(st, ns, ns->newA, ns->newB);
-    for (PetscInt j = 0; j < m; j++) same = same && ns->newA[j] == ns->setA[j] && ns->newB[j] == ns->setB[j];
+    PetscCall(VINSGAlphaSolveSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir));
+    res = VINSGAlphaSets(st, ns, ns->newA, ns->newB, ns->newt, ns->newdir);
+    for (PetscInt j = 0; j < m; j++) same = same && ns->newA[j] == ns->setA[j] && ns->newB[j] == ns->setB[j] && ns->newt[j] == ns->tstate[j];
+    /* a slip direction is frozen within an iteration: it must repeat too (exactly in 2D, where it is a sign) */
+    for (PetscInt i = m; i < ns->mr; i++) same = same && PetscAbsReal(ns->newdir[i] - ns->sdir[i]) <= 1e-12;
     if (same) {
       converged = PETSC_TRUE;
       it++;
@@ -241,6 +357,8 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
     }
     PetscCall(PetscArraycpy(ns->setA, ns->newA, m));
     PetscCall(PetscArraycpy(ns->setB, ns->newB, m));
+    PetscCall(PetscArraycpy(ns->tstate, ns->newt, m));
+    PetscCall(PetscArraycpy(ns->sdir, ns->newdir, ns->mr));
   }
   st->stats.contact_solves++;
   st->stats.contact_iterations += it;
@@ -249,6 +367,30 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
     st->stats.nonconverged++;
     st->stats.contact_residual_max = PetscMax(st->stats.contact_residual_max, res);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A consistent initial smooth acceleration with bilateral rows (seed 002 Alg. 1 and Eq. 29a at t0): M vdot~_0 = r0 + G_b^T lambda~
+   with G_b vdot~_0 = 0 (the bilateral rows' acceleration level, linear rows), i.e. (G_b M^-1 G_b^T) lambda~ = -G_b M^-1 r0; on entry
+   vdt = M^-1 r0. */
+static PetscErrorCode VINSGAlphaConsistentAcceleration(VIStepper st, VINSGAlpha *ns, PetscReal t)
+{
+  const PetscInt n = st->n, mr = ns->mr, mb = ns->mb;
+  PetscBLASInt   bn, one = 1, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, NULL, ns->G, NULL));
+  VINSGAlphaBlocks(st, ns);
+  for (PetscInt b = 0; b < mb; b++) {
+    for (PetscInt c = 0; c < mb; c++) ns->J[c * mb + b] = ns->GX[ns->bil[b] * mr + ns->bil[c]]; /* column-major */
+    ns->rhs[b] = -VIDot(n, ns->G + ns->bil[b] * n, ns->vdt);
+  }
+  PetscCall(PetscBLASIntCast(mb, &bn));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &one, ns->J, &bn, ns->ipiv, ns->rhs, &bn, &info));
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type nsgalpha: the bilateral rows' gradients are linearly dependent (G M^-1 G^T singular, gesv info %d)", (int)info);
+  for (PetscInt b = 0; b < mb; b++)
+    for (PetscInt i = 0; i < n; i++) ns->vdt[i] += ns->X[ns->bil[b] * n + i] * ns->rhs[b];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,6 +412,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(v, u0, n));
     for (PetscInt i = 0; i < n; i++) ns->work[i] = f[i] - VIDot(n, st->K + i * n, q) - VIDot(n, st->D + i * n, v);
     VIMatVec(n, n, ns->Minv, n, ns->work, 0.0, ns->vdt);
+    if (ns->mb) PetscCall(VINSGAlphaConsistentAcceleration(st, ns, t));
     PetscCall(PetscArraycpy(ns->a, ns->vdt, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
   } else {
@@ -298,12 +441,19 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       }
       for (PetscInt j = 0; j < m; j++) {
         const PetscReal *Gj  = ns->G + j * n;
+        const PetscReal  ej  = sys->kinds[j] == VI_CONTACT_BILATERAL ? 0 : e; /* Sec. 7: e = 0 for bilateral rows */
         PetscReal        Gs0 = VIDot(n, Gj, ns->s0);
         ns->bp[j]            = ns->g[j] + hb * Gs0;
-        ns->bv[j]            = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j] + e * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
+        ns->bv[j]            = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
+        if (ej != 0) ns->bv[j] += ej * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
+      }
+      /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion */
+      for (PetscInt i = m; i < ns->mr; i++) {
+        const PetscInt j = ns->trow[i], k = i - ns->tfirst[j];
+        ns->bv[i] = VIDot(n, ns->G + i * n, ns->vt0) + VIDot(n, ns->G + i * n, ns->s0) - st->obstacle_v[2 * j + k];
       }
       PetscCall(VINSGAlphaContacts(st, ns));
-      /* delta = s0 - Y nu - Z Lambda; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
+      /* delta = s0 - Y nu - Z Lambda + T lambda~; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
       PetscCall(PetscArrayzero(ns->work, n));
       for (PetscInt j = 0; j < m; j++) {
         if (ns->nu[j] == 0 && ns->lam[j] == 0) continue;
@@ -312,23 +462,42 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
           ns->work[i] += ns->X[j * n + i] * ns->nu[j];
         }
       }
+      for (PetscInt j = m; j < ns->mr; j++)
+        for (PetscInt i = 0; i < n; i++) ns->delta[i] -= ns->Z[j * n + i] * ns->lam[j];
+      for (PetscInt b = 0; b < ns->mb; b++)
+        for (PetscInt i = 0; i < n; i++) ns->delta[i] += ns->T[ns->bil[b] * n + i] * ns->lt[b];
     } else
       PetscCall(PetscArrayzero(ns->work, n));
     /* Eq. (30): q = q~ + U, v = v~ + W, (1 - alpha_m) a + alpha_m a_n = (1 - alpha_f) vdot~ + alpha_f vdot~_n */
     PetscCall(PetscArraycpy(ns->uprev, v, n));
     for (PetscInt i = 0; i < n; i++) {
       PetscReal Wi = 0;
-      for (PetscInt j = 0; j < m; j++) Wi += ns->X[j * n + i] * ns->lam[j];
+      for (PetscInt j = 0; j < ns->mr; j++) Wi += ns->X[j * n + i] * ns->lam[j];
       q[i]       = ns->qt0[i] + hb * ns->delta[i] + ns->work[i];
       v[i]       = ns->vt0[i] + ns->delta[i] + Wi;
       ns->vdt[i] = ns->c * ns->delta[i];
       ns->a[i] += (1 - af) / (1 - am) * ns->vdt[i];
     }
-    /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step */
+    /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step; a bilateral row's
+       reaction Lambda / h + lambda~ */
+    for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal vm                = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
+      PetscReal vm = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
+      if (sys->kinds[j] == VI_CONTACT_BILATERAL) {
+        st->lambda[sys->offsets[j]] = ns->lam[j] / h + ns->work0[j];
+        st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
+        continue;
+      }
       st->lambda[sys->offsets[j]] = ns->lam[j] / h;
       st->energy.obstacle_work += ns->lam[j] * vm;
+    }
+    /* friction: work against the relative sliding, and the obstacle's drive (as moreau) */
+    for (PetscInt i = m; i < ns->mr; i++) {
+      const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j], row = sys->offsets[j] + 1 + k;
+      const PetscReal drive = st->obstacle_v[2 * j + k], vm = 0.5 * (ns->uprev[row] + v[row]);
+      st->lambda[row] = ns->lam[i] / h;
+      st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
+      st->energy.obstacle_work += ns->lam[i] * drive;
     }
     for (PetscInt i = 0; i < n; i++) {
       PetscReal vm_i = 0.5 * (ns->uprev[i] + v[i]), Dv = 0;
@@ -367,6 +536,8 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree4(ns->gt, ns->nu, ns->lam, ns->rscale));
   PetscCall(PetscFree3(ns->J, ns->rhs, ns->ipiv));
   PetscCall(PetscFree4(ns->setA, ns->setB, ns->newA, ns->newB));
+  PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
+  PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -21,16 +21,17 @@ struct _p_VISystem {
   const PetscReal **load_vec;
 
   /* contacts */
-  PetscInt  *dims, *offsets, *normal_row;
-  PetscReal *mu, *preload, *gap_phase, *gap_cs; /* gap_cs: cos and sin of each gap phase */
-  PetscReal *obstacle_v;                        /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
-  PetscReal  mu_all, preload_all, sliding_speed;
-  PetscReal  rotation_axis[3], rotation_origin[3];
-  PetscBool  rotation_frame;
-  VIGapShape gap_shape;
-  PetscReal  gap_bump_width;
-  PetscReal  gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
-  PetscInt   gap_waves, num_phases_given;
+  PetscInt      *dims, *offsets, *normal_row;
+  VIContactKind *kinds;                             /* per contact: bilateral rows are held at 0 (no imposed gap, friction, preload or sliding) */
+  PetscReal     *mu, *preload, *gap_phase, *gap_cs; /* gap_cs: cos and sin of each gap phase */
+  PetscReal     *obstacle_v;                        /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
+  PetscReal      mu_all, preload_all, sliding_speed;
+  PetscReal      rotation_axis[3], rotation_origin[3];
+  PetscBool      rotation_frame;
+  VIGapShape     gap_shape;
+  PetscReal      gap_bump_width;
+  PetscReal      gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
+  PetscInt       gap_waves, num_phases_given;
 
   /* initial state */
   VIInitType init;
@@ -201,11 +202,12 @@ PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */
 typedef struct {
-  PetscInt     nrows, nact;
-  PetscInt    *rows, *dims;
-  PetscReal   *mu, *preload;
-  VIContactSet set;
-  PetscReal   *G, *c, *x; /* nrows x nrows, nrows, nrows */
+  PetscInt       nrows, nact;
+  PetscInt      *rows, *dims;
+  PetscReal     *mu, *preload;
+  VIContactKind *kinds;
+  VIContactSet   set;
+  PetscReal     *G, *c, *x; /* nrows x nrows, nrows, nrows */
   /* the operator the contact solver holds (VIContactSolverSetOperator): G is rebuilt only when the rows change */
   PetscInt        *op_rows, op_nrows;
   const PetscReal *op_full;
@@ -214,7 +216,8 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as);
 PETSC_INTERN PetscErrorCode VIActiveSetDestroy(VIActiveSet *as);
-/* Rows of the contacts flagged active; friction adds the tangential rows of contacts with dims > 1 and mu > 0. */
+/* Rows of the contacts flagged active; friction adds the tangential rows of contacts with dims > 1 and mu > 0. Bilateral
+   contacts keep their kind in the set (the solver treats their rows as equations); the caller flags them active always. */
 PETSC_INTERN PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as);
 /* G = scale * Gfull[rows, rows] (Gfull row-major with leading dimension ld); solve -(G x + c) ∈ N_C(x) with the
    caller's c and warm start x; counts iterations and non-converged solves in the stats. G is extracted and handed to

@@ -693,6 +693,7 @@ PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as)
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(as, sizeof(*as)));
   PetscCall(PetscMalloc4(PetscMax(nb, 1), &as->rows, PetscMax(nc, 1), &as->dims, PetscMax(nc, 1), &as->mu, PetscMax(nc, 1), &as->preload));
+  PetscCall(PetscMalloc1(PetscMax(nc, 1), &as->kinds));
   PetscCall(PetscMalloc4(PetscMax(nb * nb, 1), &as->G, PetscMax(nb, 1), &as->c, PetscMax(nb, 1), &as->x, PetscMax(nb, 1), &as->op_rows));
   as->op_nrows = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -702,6 +703,7 @@ PetscErrorCode VIActiveSetDestroy(VIActiveSet *as)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(as->rows, as->dims, as->mu, as->preload));
+  PetscCall(PetscFree(as->kinds));
   PetscCall(PetscFree4(as->G, as->c, as->x, as->op_rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -720,12 +722,14 @@ PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBoo
     as->dims[as->nact]    = d;
     as->mu[as->nact]      = sys->mu[j];
     as->preload[as->nact] = sys->preload[j];
+    as->kinds[as->nact]   = sys->kinds[j];
     as->nact++;
   }
   as->set.num_contacts = as->nact;
   as->set.dims         = as->dims;
   as->set.mu           = as->mu;
   as->set.preload      = as->preload;
+  as->set.kinds        = as->kinds;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

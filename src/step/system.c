@@ -32,6 +32,7 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
   }
   PetscCall(PetscFree3(s->load_fn, s->load_names, s->load_vec));
   PetscCall(PetscFree6(s->dims, s->offsets, s->mu, s->preload, s->gap_phase, s->normal_row));
+  PetscCall(PetscFree(s->kinds));
   PetscCall(PetscFree(s->obstacle_v));
   PetscCall(PetscFree(s->gap_cs));
   PetscCall(PetscFree2(s->q0, s->u0));
@@ -224,8 +225,10 @@ PetscErrorCode VISystemSetUp(VISystem sys)
   PetscCheck(nc <= VI_MAX_CONTACTS, sys->comm, PETSC_ERR_SUP, "At most %d contacts per case", VI_MAX_CONTACTS);
   sys->nc = nc;
   PetscCall(PetscFree6(sys->dims, sys->offsets, sys->mu, sys->preload, sys->gap_phase, sys->normal_row));
+  PetscCall(PetscFree(sys->kinds));
   PetscCall(PetscFree(sys->obstacle_v));
   PetscCall(PetscCalloc1(2 * PetscMax(nc, 1), &sys->obstacle_v));
+  PetscCall(PetscMalloc1(PetscMax(nc, 1), &sys->kinds));
   PetscCall(PetscMalloc6(PetscMax(nc, 1), &sys->dims, PetscMax(nc, 1), &sys->offsets, PetscMax(nc, 1), &sys->mu, PetscMax(nc, 1), &sys->preload,
                          PetscMax(nc, 1), &sys->gap_phase, PetscMax(nc, 1), &sys->normal_row));
   PetscCheck(sys->num_phases_given == 0 || sys->num_phases_given == nc, sys->comm, PETSC_ERR_USER_INPUT,
@@ -240,6 +243,14 @@ PetscErrorCode VISystemSetUp(VISystem sys)
     sys->obstacle_v[2 * j] = sys->sliding_speed;
   }
   if (sys->rotation_frame) PetscCall(VISystemRotationFrame(sys, nc, contacts));
+  /* a bilateral row B q = 0 (seed 002 Eq. 1c) is held at 0: the case's friction, preload and obstacle motion act on the
+     unilateral contacts only (VISystemEvaluateGaps gives it g0 = 0) */
+  for (PetscInt j = 0; j < nc; j++) {
+    sys->kinds[j] = contacts[j].kind;
+    if (sys->kinds[j] != VI_CONTACT_BILATERAL) continue;
+    sys->mu[j] = sys->preload[j] = 0;
+    sys->obstacle_v[2 * j] = sys->obstacle_v[2 * j + 1] = 0;
+  }
   /* cos and sin of the gap phases: a step then needs the trigonometry of k Omega t only (angle addition) */
   PetscCall(PetscFree(sys->gap_cs));
   PetscCall(PetscMalloc1(2 * PetscMax(nc, 1), &sys->gap_cs));
@@ -299,8 +310,22 @@ PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* g0_j(t) = g + a cos(k Omega t + phi_j) and its rate. */
+/* g0_j(t) = g + a cos(k Omega t + phi_j) and its rate; 0 for a bilateral row (B q = 0). */
+static PetscErrorCode VISystemEvaluateObstacle(VISystem, PetscReal, PetscReal[], PetscReal[]);
+
 PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateObstacle(sys, t, g0, g0_rate));
+  for (PetscInt j = 0; j < sys->nc; j++)
+    if (sys->kinds[j] == VI_CONTACT_BILATERAL) {
+      if (g0) g0[j] = 0;
+      if (g0_rate) g0_rate[j] = 0;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemEvaluateObstacle(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
   const PetscReal w = sys->gap_waves * sys->rotation_speed;
 
@@ -339,6 +364,7 @@ PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const Pets
   set->dims         = sys->dims;
   set->mu           = sys->mu;
   set->preload      = sys->preload;
+  set->kinds        = sys->kinds;
   if (obstacle_velocity) *obstacle_velocity = sys->obstacle_v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

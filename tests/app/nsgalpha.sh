@@ -164,7 +164,8 @@ bad_case() {  # bad_case WHAT "RANKS" PATTERN ARGS...
   done
 }
 bad_case "rho_inf 1.5" "1 2 3" "-step_rho_inf: got 1.5, expected a spectral radius in \[0, 1\]" $ball -step_type nsgalpha -step_rho_inf 1.5
-bad_case "friction" "1 3" "nsgalpha is frictionless" -rom_file nok_friction.h5 -step_type nsgalpha -contact_mu 0.3 -step_end_time 0.01 -step_dt 1e-3
+bad_case "preload" "1 3" "nsgalpha does not take preloaded contacts" -rom_file nok_friction.h5 -step_type nsgalpha -contact_preload 1 \
+  -step_end_time 0.01 -step_dt 1e-3
 bad_case "massless ROM" "2" "nsgalpha needs a mass-carrying ROM" -rom_file nok_massless.h5 -step_type nsgalpha -step_end_time 0.01 -step_dt 1e-3
 bad_case "singular iteration matrix" "1 3" "iteration matrix c M + D + (h beta/gamma) K.*not positive definite" -rom_file nok_damping.h5 \
   -step_type nsgalpha -step_end_time 0.01 -step_dt 1e-3

@@ -259,6 +259,7 @@ static PetscErrorCode TestNormalOnly(PetscRandom rnd)
     set.dims         = dims;
     set.mu           = NULL;
     set.preload      = NULL;
+    set.kinds        = NULL;
     PetscCall(RandomSPD(rnd, m, 0.5, G));
     for (PetscInt i = 0; i < m; i++) PetscCall(PetscRandomGetValueReal(rnd, &c[i]));
     if (m <= 10) {
@@ -324,6 +325,12 @@ static PetscErrorCode CheckCoulomb(const char what[], const VIContactSet *set, P
     }
     nxt = PetscSqrtReal(nxt);
     nyt = PetscSqrtReal(nyt);
+    if (VIContactSetIsBilateral(set, j)) { /* an equality row: y_n = 0 whatever the sign of x_n */
+      CHECK(PetscAbsReal(yn) <= tol, "%s contact %" PetscInt_FMT ": bilateral but y_n = %g, tol %g", what, j, (double)yn, (double)tol);
+      *worst = PetscMax(*worst, PetscAbsReal(yn));
+      row += d;
+      continue;
+    }
     CHECK(xn >= -tol && yn >= -tol && PetscAbsReal(xn * yn) <= tol,
           "%s contact %" PetscInt_FMT ": Signorini violated: x_n %g, y_n %g, x_n y_n %g, tol %g", what, j, (double)xn, (double)yn, (double)(xn * yn),
           (double)tol);
@@ -393,7 +400,7 @@ static PetscErrorCode TestFriction(PetscRandom rnd)
       const PetscInt     nc = counts[s];
       PetscInt           dims[16], m, count[3];
       PetscReal          mu[16], preload[16], *G, *c, *xj, *xg, worst, err;
-      VIContactSet       set = {nc, dims, mu, preload};
+      VIContactSet       set = {nc, dims, mu, preload, NULL};
       VIContactSolveInfo ij, ig, iw;
       char               what[64];
 
@@ -482,6 +489,155 @@ static PetscErrorCode TestFriction(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Bilateral rows (C = R): a set of bilateral rows only is the linear system G x = -c, checked against LAPACK's solve; a
+  mixed set (bilateral, unilateral and frictional contacts, random kinds) against the contact law row by row (bilateral
+  y = 0, Signorini, Coulomb) and, frictionless, against the enumeration of the unilateral rows' active sets with the
+  bilateral rows always in the set.
+*/
+static PetscErrorCode TestBilateral(PetscRandom rnd)
+{
+  const struct {
+    VIContactSolverType type;
+    PetscReal           omega;
+    const char         *name;
+  } methods[] = {
+      {VI_CONTACT_SOLVER_JACOBI, 1.0, "jacobi"},
+      {VI_CONTACT_SOLVER_GAUSS_SEIDEL, 1.0, "gauss_seidel"},
+      {VI_CONTACT_SOLVER_NEWTON, 1.0, "newton"},
+  };
+  VIContactSolver solver;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bilateral rows (C = R), G = A^T A + 0.5 I, tol 1e-13:\n"));
+  PetscCall(VIContactSolverCreate(PETSC_COMM_SELF, &solver));
+  PetscCall(VIContactSolverSetTolerances(solver, 1e-13, 200000));
+  /* equality rows only: the linear solve */
+  {
+    const PetscInt m = 8;
+    PetscInt       dims[8];
+    VIContactKind  kinds[8];
+    PetscReal      G[64], Gc[64], c[8], xe[8], x[8];
+    PetscBLASInt   n = 8, one = 1, piv[8], info;
+    VIContactSet   set = {m, dims, NULL, NULL, kinds};
+
+    for (PetscInt i = 0; i < m; i++) {
+      dims[i]  = 1;
+      kinds[i] = VI_CONTACT_BILATERAL;
+    }
+    PetscCall(RandomSPD(rnd, m, 0.5, G));
+    for (PetscInt i = 0; i < m; i++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &c[i]));
+      c[i] *= 3; /* both signs: the multipliers are not confined to R+ */
+      xe[i] = -c[i];
+    }
+    PetscCall(PetscArraycpy(Gc, G, 64)); /* symmetric: row-major is column-major */
+    LAPACKgesv_(&n, &one, Gc, &n, piv, xe, &n, &info);
+    CHECK(info == 0, "LAPACK gesv failed with info %d", (int)info);
+    for (size_t k = 0; k < sizeof(methods) / sizeof(methods[0]); k++) {
+      VIContactSolveInfo si;
+      PetscReal          err, xmin = 0;
+
+      PetscCall(Solve(solver, methods[k].type, methods[k].omega, &set, m, G, c, x, &si));
+      err = DiffInf(m, x, xe) / PetscMax(1.0, NormInf(m, xe));
+      for (PetscInt i = 0; i < m; i++) xmin = PetscMin(xmin, x[i]);
+      CHECK(si.converged && err <= 1e-10, "8 bilateral rows %s: converged %d, differs from the linear solve by %g (relative), tol 1e-10",
+            methods[k].name, (int)si.converged, (double)err);
+      CHECK(xmin < -0.1, "8 bilateral rows %s: min x = %g, expected some negative multipliers (the test would not see a projection)", methods[k].name,
+            (double)xmin);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  8 bilateral rows %-13s %5" PetscInt_FMT " it, min x %6.3f, vs LAPACK gesv %.1e (tol 1e-10)\n",
+                            methods[k].name, si.iterations, (double)xmin, (double)err));
+    }
+  }
+  /* mixed sets: kinds drawn at random */
+  for (PetscInt trial = 0; trial < 6; trial++) {
+    const PetscBool frictional = trial % 2 ? PETSC_TRUE : PETSC_FALSE;
+    const PetscInt  nc         = 6 + trial;
+    PetscInt        dims[16], m = 0, count[3], nbil = 0, found = 1;
+    VIContactKind   kinds[16];
+    PetscReal       mu[16], *G, *c, *x, *xe, *xg, worst, err;
+    VIContactSet    set = {nc, dims, mu, NULL, kinds};
+    char            what[64];
+
+    for (PetscInt j = 0; j < nc; j++) {
+      PetscReal r;
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      kinds[j] = (r < -0.3 || j == 0) ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
+      dims[j]  = (kinds[j] == VI_CONTACT_BILATERAL || !frictional) ? 1 : 2 + (j % 2);
+      mu[j]    = 0.3;
+      nbil += kinds[j] == VI_CONTACT_BILATERAL;
+      m += dims[j];
+    }
+    PetscCall(PetscMalloc5(m * m, &G, m, &c, m, &x, m, &xe, m, &xg));
+    PetscCall(RandomSPD(rnd, m, 0.5, G));
+    for (PetscInt i = 0; i < m; i++) PetscCall(PetscRandomGetValueReal(rnd, &c[i]));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%" PetscInt_FMT " contacts (%" PetscInt_FMT " bilateral) m = %" PetscInt_FMT "%s", nc, nbil, m,
+                            frictional ? " mu 0.3" : ""));
+    if (!frictional) {
+      /* enumeration over the unilateral rows: substitute the bilateral ones' equations by a Schur complement is what the
+         solvers avoid; here simply enumerate all 2^m sets and keep those with every bilateral row in the set */
+      PetscReal      *Gs, *xs, y[16];
+      PetscBLASInt    n, one = 1, *piv, info;
+      PetscInt        idx[16];
+      const PetscReal ftol = 1e-12 * (1 + NormInf(m, c));
+
+      PetscCall(PetscMalloc3(m * m, &Gs, m, &xs, m, &piv));
+      found = 0;
+      for (PetscInt mask = 0; mask < (1 << m); mask++) {
+        PetscInt  ns = 0;
+        PetscBool ok = PETSC_TRUE;
+        for (PetscInt i = 0; i < m; i++) {
+          if (kinds[i] == VI_CONTACT_BILATERAL && !(mask & (1 << i))) ok = PETSC_FALSE;
+          if (mask & (1 << i)) idx[ns++] = i;
+        }
+        if (!ok) continue;
+        for (PetscInt a = 0; a < ns; a++) {
+          for (PetscInt b = 0; b < ns; b++) Gs[b * ns + a] = G[idx[a] * m + idx[b]];
+          xs[a] = -c[idx[a]];
+        }
+        PetscCall(PetscBLASIntCast(ns, &n));
+        LAPACKgesv_(&n, &one, Gs, &n, piv, xs, &n, &info);
+        CHECK(info == 0, "LAPACK gesv failed with info %d", (int)info);
+        PetscCall(PetscArrayzero(xg, m));
+        for (PetscInt a = 0; a < ns; a++) {
+          xg[idx[a]] = xs[a];
+          if (kinds[idx[a]] != VI_CONTACT_BILATERAL && xs[a] < -ftol) ok = PETSC_FALSE;
+        }
+        Force(m, G, c, xg, y);
+        for (PetscInt i = 0; i < m; i++)
+          if (!(mask & (1 << i)) && y[i] < -ftol) ok = PETSC_FALSE;
+        if (ok) {
+          if (!found) PetscCall(PetscArraycpy(xe, xg, m));
+          found++;
+        }
+      }
+      PetscCall(PetscFree3(Gs, xs, piv));
+      CHECK(found >= 1, "%s: the enumeration found no solution", what);
+    } else
+      PetscCall(Solve(solver, VI_CONTACT_SOLVER_GAUSS_SEIDEL, 1.0, &set, m, G, c, xe, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s:\n", what));
+    for (size_t k = 0; k < sizeof(methods) / sizeof(methods[0]); k++) {
+      VIContactSolveInfo si;
+
+      PetscCall(Solve(solver, methods[k].type, methods[k].omega, &set, m, G, c, x, &si));
+      CHECK(si.converged, "%s %s: not converged in %" PetscInt_FMT " iterations, residual %g", what, methods[k].name, si.iterations,
+            (double)si.residual);
+      PetscCall(CheckCoulomb(what, &set, m, G, c, x, count, &worst));
+      err = DiffInf(m, x, xe) / PetscMax(1.0, NormInf(m, xe));
+      CHECK(err <= 1e-8, "%s %s: differs from the %s solution by %g (relative), tol 1e-8", what, methods[k].name,
+            frictional ? "gauss_seidel" : "enumerated", (double)err);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "    %-13s %5" PetscInt_FMT " it, open %" PetscInt_FMT " stick %" PetscInt_FMT " slip %" PetscInt_FMT
+                            ", worst law defect %.1e, vs %s %.1e (tol 1e-8)\n",
+                            methods[k].name, si.iterations, count[0], count[1], count[2], (double)worst, frictional ? "gauss_seidel" : "enumeration",
+                            (double)err));
+    }
+    PetscCall(PetscFree5(G, c, x, xe, xg));
+  }
+  PetscCall(VIContactSolverDestroy(&solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Known single-contact answers */
 
@@ -554,7 +710,7 @@ static PetscErrorCode TestSingleContact(void)
     const PetscInt d       = cases[t].d;
     PetscInt       dims[1] = {d};
     PetscReal      mu[1] = {0.3}, pre[1] = {cases[t].p}, G[9] = {0}, x[3], want[3];
-    VIContactSet   set = {1, dims, mu, pre};
+    VIContactSet   set = {1, dims, mu, pre, NULL};
 
     for (PetscInt k = 0; k < d; k++) G[k * d + k] = cases[t].g[k];
     SingleContactAnswer(d, cases[t].g, cases[t].c, 0.3, cases[t].p, want);
@@ -594,7 +750,7 @@ static PetscErrorCode TestStuderStep(void)
   VIContactSolver    solver;
   VIContactSolveInfo info;
   PetscInt           dims[2] = {1, 1};
-  VIContactSet       one = {1, dims, NULL, NULL}, two = {2, dims, NULL, NULL};
+  VIContactSet       one = {1, dims, NULL, NULL, NULL}, two = {2, dims, NULL, NULL, NULL};
   PetscReal          x[2];
 
   PetscFunctionBeginUser;
@@ -702,11 +858,12 @@ static PetscErrorCode TrySolve(VIContactSolver solver, const char what[], const 
 
 static PetscErrorCode TestBadInput(void)
 {
-  VIContactSolver    solver;
-  PetscLogDouble     before, after;
-  PetscInt           bad_dims[2] = {1, 4}, dims[2] = {1, 3};
-  PetscReal          mu[2] = {0.3, 0.3}, bad_mu[2] = {0.3, -0.1};
-  VIContactSet       set4 = {2, bad_dims, mu, NULL}, set = {2, dims, mu, NULL}, set_mu = {2, dims, bad_mu, NULL}, set_nomu = {2, dims, NULL, NULL};
+  VIContactSolver solver;
+  PetscLogDouble  before, after;
+  PetscInt        bad_dims[2] = {1, 4}, dims[2] = {1, 3};
+  PetscReal       mu[2] = {0.3, 0.3}, bad_mu[2] = {0.3, -0.1};
+  VIContactSet    set4 = {2, bad_dims, mu, NULL, NULL}, set = {2, dims, mu, NULL, NULL}, set_mu = {2, dims, bad_mu, NULL, NULL},
+               set_nomu = {2, dims, NULL, NULL, NULL};
   PetscErrorCode     err;
   VIContactSolveInfo info;
 
@@ -718,6 +875,12 @@ static PetscErrorCode TestBadInput(void)
   PetscCall(TrySolve(solver, "m = 5, sum(dims) = 4", &set, 5, PETSC_ERR_ARG_WRONG, "m = 5"));
   PetscCall(TrySolve(solver, "mu[1] = -0.1", &set_mu, 4, PETSC_ERR_ARG_WRONG, "mu[1]"));
   PetscCall(TrySolve(solver, "mu NULL with dims 3", &set_nomu, 4, PETSC_ERR_ARG_NULL, "mu is NULL"));
+  {
+    VIContactKind bil[2] = {VI_CONTACT_UNILATERAL, VI_CONTACT_BILATERAL}, junk[2] = {VI_CONTACT_UNILATERAL, (VIContactKind)7};
+    VIContactSet  set_bil = {2, dims, mu, NULL, bil}, set_junk = {2, dims, mu, NULL, junk};
+    PetscCall(TrySolve(solver, "bilateral contact with dims 3", &set_bil, 4, PETSC_ERR_ARG_WRONG, "bilateral with dims = 3"));
+    PetscCall(TrySolve(solver, "kinds[1] = 7", &set_junk, 4, PETSC_ERR_ARG_WRONG, "kinds[1] = 7"));
+  }
   PetscCall(TryOption(solver, "-contact_relaxation", "2.5", "-contact_relaxation 2.5"));
   PetscCall(TryOption(solver, "-contact_relaxation", "0", "-contact_relaxation 0"));
   PetscCall(TryOption(solver, "-contact_tol", "0", "-contact_tol 0"));
@@ -743,7 +906,7 @@ static PetscErrorCode TestBadInput(void)
   {
     const PetscReal G[16] = {4, 1, 0, 0, 1, 3, 0, 0, 0, 0, 4, 1, 0, 0, 1, 3}, c[4] = {-3, 10, -3, 10};
     PetscInt        d4[4] = {1, 1, 1, 1};
-    VIContactSet    s4    = {4, d4, NULL, NULL};
+    VIContactSet    s4    = {4, d4, NULL, NULL, NULL};
     PetscReal       x[4]  = {0};
     /* Gauss-Seidel: x_1 = 0.75, then x_2 = 0 with y_2 = 10.75; converged after one sweep */
     PetscCall(VIContactSolverSolve(solver, &s4, 4, G, c, x, &info));
@@ -776,6 +939,7 @@ static PetscErrorCode RunTests(void)
   PetscCall(TestProjections());
   PetscCall(TestNormalOnly(rnd));
   PetscCall(TestFriction(rnd));
+  PetscCall(TestBilateral(rnd));
   PetscCall(TestSingleContact());
   PetscCall(TestStuderStep());
   PetscCall(TestBadInput());

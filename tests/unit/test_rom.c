@@ -58,8 +58,8 @@ static PetscErrorCode BuildROM(MPI_Comm comm, VICMSType method, VIROM *rom)
   PetscBool     massless;
   const double  c = PetscCosReal(0.3), s = PetscSinReal(0.3);
   VIContactInfo contacts[2] = {
-      {17, 1, 0, {0, 0, 1, 1, 0, 0, 0, 1, 0}, {1.5, -2.0, 0.25}, 0.5},
-      {42, 3, 1, {c, s, 0, -s, c, 0, 0, 0, 1}, {10.0, 3.0, -1.0}, 2.0},
+      {17, 1, 0, {0, 0, 1, 1, 0, 0, 0, 1, 0}, {1.5, -2.0, 0.25}, 0.5, VI_CONTACT_UNILATERAL},
+      {42, 3, 1, {c, s, 0, -s, c, 0, 0, 0, 1}, {10.0, 3.0, -1.0}, 2.0, VI_CONTACT_UNILATERAL},
   };
 
   PetscFunctionBeginUser;
@@ -359,8 +359,9 @@ static PetscErrorCode WriteRawOpen(hid_t file, RawKind kind)
   for (PetscInt i = 0; i < N; i++) zeros[i * N + i] = 1; /* K = identity: symmetric, finite */
   if (kind != RAW_NO_FORMAT) PetscCall(VIH5WriteAttrString(file, "/", "format", kind == RAW_MODES ? "vicms-modes" : "vicms-rom"));
   if (kind != RAW_NO_VERSION)
-    PetscCall(VIH5WriteAttrString(file, "/", "version",
-                                  kind == RAW_NEWER_VERSION ? "0.2.0" : (kind == RAW_BAD_VERSION ? "1.x" : (kind == RAW_OLDER_VERSION ? "0.0.9" : VICMS_VERSION))));
+    PetscCall(VIH5WriteAttrString(
+        file, "/", "version",
+        kind == RAW_NEWER_VERSION ? "0.2.0" : (kind == RAW_BAD_VERSION ? "1.x" : (kind == RAW_OLDER_VERSION ? "0.0.9" : VICMS_VERSION))));
   PetscCall(VIH5WriteAttrString(file, "/", "method", kind == RAW_METHOD ? "guyan" : "rubin"));
   PetscCall(VIH5WriteAttrInt(file, "/", "massless", kind == RAW_MASSLESS ? 1 : 0));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", 0));
@@ -472,8 +473,8 @@ static PetscErrorCode TestRoundTrip(MPI_Comm comm, const char dir[])
       if (edge) M[i * (nb + nm) + i] = 0.5;
     }
     if (!edge) {
-      VIContactInfo c = {7, 3, 0, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}, 1};
-      VIContactInfo d = {8, 1, 3, {0, 1, 0, 0, 0, 1, 1, 0, 0}, {1, 0, 0}, 1};
+      VIContactInfo c = {7, 3, 0, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}, 1, VI_CONTACT_UNILATERAL};
+      VIContactInfo d = {8, 1, 3, {0, 1, 0, 0, 0, 1, 1, 0, 0}, {1, 0, 0}, 1, VI_CONTACT_UNILATERAL};
       VIContactInfo cd[2];
       cd[0] = c;
       cd[1] = d;
