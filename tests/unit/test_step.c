@@ -220,20 +220,28 @@ static PetscErrorCode MarkPop(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A case on rom with the options opts: system and stepper set up; run unless run is false. The caller destroys both with DestroyCase. */
-static PetscErrorCode RunCase(VIROM rom, const char opts[], PetscBool run, VISystem *sys, VIStepper *st)
+/* A case on rom with the options opts on the ranks of comm: system and stepper set up; run unless run is false. The caller destroys both
+   with DestroyCase. */
+static PetscErrorCode RunCaseOn(MPI_Comm comm, VIROM rom, const char opts[], PetscBool run, VISystem *sys, VIStepper *st)
 {
   PetscFunctionBeginUser;
   PetscCall(SetOptions(opts));
   PetscCall(MarkPush());
-  PetscCall(VISystemCreate(PETSC_COMM_WORLD, sys));
+  PetscCall(VISystemCreate(comm, sys));
   PetscCall(VISystemSetROM(*sys, rom));
   PetscCall(VISystemSetFromOptions(*sys));
-  PetscCall(VIStepperCreate(PETSC_COMM_WORLD, st));
+  PetscCall(VIStepperCreate(comm, st));
   PetscCall(VIStepperSetSystem(*st, *sys));
   PetscCall(VIStepperSetFromOptions(*st));
   PetscCall(VIStepperSetUp(*st));
   if (run) PetscCall(VIStepperRun(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunCase(VIROM rom, const char opts[], PetscBool run, VISystem *sys, VIStepper *st)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RunCaseOn(PETSC_COMM_WORLD, rom, opts, run, sys, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1889,9 +1897,82 @@ static PetscErrorCode TestMixedOrder(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* mixed_ranks: a chain of 24 coordinates (n = 24: three row blocks of VI_ROW_BLOCK, so 2 and 3 ranks split the rows) with a frictional 2D
+   contact (mu 0.3) at its end, pushed onto the obstacle and pulled along it (impacts, sticking and slipping, impulses with eps_T), run by
+   each base scheme on all the ranks and on one rank alone: the records (outputs, gaps, forces, energy) and the final state are bitwise
+   equal. */
 static PetscErrorCode TestMixedRanks(void)
 {
+  const PetscInt    n        = 24;
+  const char *const opts[3]  = {"-step_mixed_base genalpha -step_rho_inf 0.6", "-step_mixed_base bathe",
+                                "-step_mixed_base edalpha -step_rho_inf 0.3 -step_mixed_restitution_tangential 0.2"};
+  PetscInt          d2[1]    = {2};
+  PetscReal        *K, *M, *D, push[24] = {0}, pull[24] = {0}, out[24] = {0};
+  VIROM             rom;
+  PetscMPIInt       size;
+
   PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscCalloc3(n * n, &K, n * n, &M, n * n, &D));
+  for (PetscInt i = 0; i < n; i++) {
+    K[i * n + i] = 2e3;
+    if (i > 0) K[i * n + i - 1] = K[(i - 1) * n + i] = -1e3;
+    M[i * n + i] = 0.1;
+    push[i]      = -1;
+  }
+  for (PetscInt i = 0; i < n * n; i++) D[i] = 1e-4 * K[i];
+  pull[1] = 1;
+  out[0]  = 1;
+  PetscCall(HandROM(VI_CMS_CB, 1, d2, n - 2, K, M, D, &rom));
+  PetscCall(VIROMAddLoad(rom, "normal", push));
+  PetscCall(VIROMAddLoad(rom, "pull", pull));
+  PetscCall(VIROMAddOutput(rom, "normal", out));
+  out[0] = 0, out[1] = 1;
+  PetscCall(VIROMAddOutput(rom, "tangent", out));
+  out[1] = 0, out[12] = 1;
+  PetscCall(VIROMAddOutput(rom, "middle", out));
+  for (PetscInt s = 0; s < 3; s++) {
+    VISystem         sys[2];
+    VIStepper        st[2];
+    VIStepStats      stats;
+    PetscInt         nt[2];
+    const PetscReal *t[2], *y[2], *g[2], *l[2], *e[2], *q[2], *u[2];
+    PetscBool        same = PETSC_TRUE;
+    char             o[400];
+
+    PetscCall(PetscSNPrintf(o, sizeof(o),
+                            "-case_loads normal,pull -load_normal_type harmonic -load_normal_amplitude 0.6 -load_normal_offset 0.5 "
+                            "-load_normal_frequency 3 -load_pull_type harmonic -load_pull_amplitude 0.4 -load_pull_frequency 5 -contact_mu 0.3 "
+                            "-contact_gap 1e-4 -step_restitution 0.5 -step_type mixed %s -step_dt 1e-3 -step_end_time 1",
+                            opts[s]));
+    PetscCall(RunCaseOn(PETSC_COMM_WORLD, rom, o, PETSC_TRUE, &sys[0], &st[0]));
+    PetscCall(RunCaseOn(PETSC_COMM_SELF, rom, o, PETSC_TRUE, &sys[1], &st[1]));
+    PetscCall(VIStepperGetStats(st[0], &stats));
+    for (PetscInt r = 0; r < 2; r++) {
+      PetscCall(VIStepperGetSeries(st[r], &nt[r], &t[r], &y[r], &g[r], &l[r], &e[r]));
+      PetscCall(VIStepperGetState(st[r], &q[r], &u[r]));
+    }
+    same = nt[0] == nt[1] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; same && k < 3 * nt[0]; k++) same = y[0][k] == y[1][k] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; same && k < nt[0]; k++) same = (g[0][k] == g[1][k] && l[0][k] == l[1][k]) ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 0; same && k < VI_ENERGY_COLUMNS * nt[0]; k++) same = e[0][k] == e[1][k] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt i = 0; same && i < n; i++) same = (q[0][i] == q[1][i] && u[0][i] == u[1][i]) ? PETSC_TRUE : PETSC_FALSE;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "mixed_ranks %s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %" PetscInt_FMT
+                          " not converged, largest normal force %.4f; on %d ranks %s to one rank alone\n",
+                          opts[s], stats.steps, stats.contact_solves, stats.nonconverged, (double)MaxOver(nt[0], t[0], l[0], 1, 0, 0, 2),
+                          (int)size, same ? "bitwise equal" : "DIFFERENT"));
+    PetscCheck(stats.contact_solves > 100 && stats.nonconverged == 0 && !stats.failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "%s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged, failed %d", opts[s], stats.contact_solves, stats.nonconverged,
+               (int)stats.failed);
+    PetscCheck(same, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the run on %d ranks differs from one rank", opts[s], (int)size);
+    PetscCall(CheckAllReplicated(opts[s], st[0], rom));
+    PetscCall(DestroyCase(&sys[1], &st[1]));
+    PetscCall(DestroyCase(&sys[0], &st[0]));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscCall(PetscFree3(K, M, D));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
