@@ -1903,10 +1903,10 @@ static PetscErrorCode TestMixedOrder(void)
    equal. */
 static PetscErrorCode TestMixedRanks(void)
 {
-  const PetscInt    n        = 24;
-  const char *const opts[3]  = {"-step_mixed_base genalpha -step_rho_inf 0.6", "-step_mixed_base bathe",
-                                "-step_mixed_base edalpha -step_rho_inf 0.3 -step_mixed_restitution_tangential 0.2"};
-  PetscInt          d2[1]    = {2};
+  const PetscInt    n       = 24;
+  const char *const opts[3] = {"-step_mixed_base genalpha -step_rho_inf 0.6", "-step_mixed_base bathe",
+                               "-step_mixed_base edalpha -step_rho_inf 0.3 -step_mixed_restitution_tangential 0.2"};
+  PetscInt          d2[1]   = {2};
   PetscReal        *K, *M, *D, push[24] = {0}, pull[24] = {0}, out[24] = {0};
   VIROM             rom;
   PetscMPIInt       size;
@@ -1961,8 +1961,8 @@ static PetscErrorCode TestMixedRanks(void)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "mixed_ranks %s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %" PetscInt_FMT
                           " not converged, largest normal force %.4f; on %d ranks %s to one rank alone\n",
-                          opts[s], stats.steps, stats.contact_solves, stats.nonconverged, (double)MaxOver(nt[0], t[0], l[0], 1, 0, 0, 2),
-                          (int)size, same ? "bitwise equal" : "DIFFERENT"));
+                          opts[s], stats.steps, stats.contact_solves, stats.nonconverged, (double)MaxOver(nt[0], t[0], l[0], 1, 0, 0, 2), (int)size,
+                          same ? "bitwise equal" : "DIFFERENT"));
     PetscCheck(stats.contact_solves > 100 && stats.nonconverged == 0 && !stats.failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                "%s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged, failed %d", opts[s], stats.contact_solves, stats.nonconverged,
                (int)stats.failed);
