@@ -64,7 +64,7 @@ PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 
 /* ---------------------------------------------------------------- time integration */
 
-typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU, VI_STEPPER_NSGALPHA } VIStepperType;
+typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU, VI_STEPPER_NSGALPHA, VI_STEPPER_MIXED } VIStepperType;
 PETSC_EXTERN const char *const VIStepperTypes[];
 
 /* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error. */
@@ -94,10 +94,12 @@ typedef struct _p_VIStepper *VIStepper;
 
 PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
-/* Options: -step_type leapfrog|moreau|nsgalpha, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
+/* Options: -step_type leapfrog|moreau|nsgalpha|mixed, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
    -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
    -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
-   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha), -step_rho_inf ρ∞ (nsgalpha, in [0, 1]),
+   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha, mixed), -step_rho_inf ρ∞ (nsgalpha, mixed; in [0, 1]),
+   -step_mixed_base genalpha|bathe|edalpha, -step_mixed_alpha_m, -step_mixed_alpha_f, -step_mixed_alpha_ar, -step_mixed_restitution_tangential
+   (mixed, seed 001: see src/step/mixed.c),
    -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N
    (the run stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and reported), and the contact
    solver's -contact_solver ... options. */
@@ -108,7 +110,7 @@ PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, Pe
 /* A function called on every rank of the stepper's communicator every 64 steps with the current time; not collective by itself. The ensemble uses it
  * to serve its scheduler during long cases. */
 PETSC_EXTERN PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VIStepper, PetscReal, void *), void *ctx);
-/* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau and nsgalpha a mass-carrying one). */
+/* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau, nsgalpha and mixed a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
 /* Integrate from the initial state to the end time, recording every output_every-th step. Collective on the stepper's
    communicator (a case's rank group): the dense row blocks of the ROM operators are split over its ranks, and every rank

@@ -93,15 +93,6 @@ static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Relative velocity of contact row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u. */
-static PetscReal VIRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[])
-{
-  PetscReal v = u[st->sys->offsets[j] + r];
-  if (r == 0) v += st->g0_rate[j];
-  if (r > 0) v -= st->obstacle_v[2 * j + r - 1];
-  return v;
-}
-
 static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
 {
   VIMoreau *mo  = (VIMoreau *)st->data;
@@ -143,8 +134,8 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     for (PetscInt j = 0; j < nc; j++) {
       if (!mo->active[j]) continue;
       for (PetscInt r = 0; r < as->dims[c]; r++, a++) {
-        as->c[a] = VIRelativeVelocity(st, j, r, mo->unew);
-        if (r == 0) as->c[a] += e * VIRelativeVelocity(st, j, r, mo->uh);
+        as->c[a] = VIStepperRelativeVelocity(st, j, r, mo->unew);
+        if (r == 0) as->c[a] += e * VIStepperRelativeVelocity(st, j, r, mo->uh);
         as->x[a] = 0;
       }
       c++;

@@ -65,6 +65,10 @@ PETSC_INTERN PetscErrorCode VIStepperRegisterState(VIStepper st, const char name
 
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
 
+/* The smooth base scheme inside a step of the mixed scheme (seed 001 §2.4, 2.6, 2.7). */
+typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
+PETSC_INTERN const char *const VIMixedBases[];
+
 /* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
    rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical:
    the ranges start at multiples of VI_ROW_BLOCK rows, so that BLAS's dgemv (which computes rows in groups of 4 whose
@@ -146,8 +150,13 @@ struct _p_VIStepper {
 
   PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
   PetscInt        output_every, max_nonconverged;
-  PetscReal       rho_inf;         /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
-  PetscInt        nsgalpha_max_it; /* nsgalpha: semi-smooth Newton iterations per step */
+  PetscReal       rho_inf;                      /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
+  PetscInt        nsgalpha_max_it;              /* nsgalpha: semi-smooth Newton iterations per step */
+  VIMixedBase     mixed_base;                   /* mixed: the smooth base scheme */
+  PetscReal       mixed_alpha_m, mixed_alpha_f; /* mixed, genalpha: given instead of rho_inf (seed 001 Eqs. 26, 100) */
+  PetscBool       mixed_alpha_given;
+  PetscReal       mixed_alpha_ar; /* mixed, edalpha: alpha_AR (seed 001 Eq. 84) */
+  PetscReal       restitution_t;  /* mixed: tangential restitution eps_T (seed 001 Eq. 12) */
   VIMoreauVariant variant;
   VITimeStepCtl   ts; /* the automatic time step */
 
@@ -198,6 +207,7 @@ struct _p_VIStepper {
 PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
+PETSC_INTERN PetscErrorCode VIStepperCreate_Mixed(VIStepper);
 
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */
@@ -227,5 +237,10 @@ PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as
    inverse of an SPD matrix (LAPACK). */
 PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);
+/* Inverse of a general nonsingular matrix (LAPACK getrf, getri), in place; what names it in the error of a singular one. */
+PETSC_INTERN PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);
+/* Relative velocity of row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u: the normal rate with the imposed
+   gap's rate st->g0_rate (of the time last given to VISystemEvaluateGaps), the tangents less the obstacle's velocity. */
+PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[]);
 /* C = alpha A B, A n x k and B k x n row-major, C with leading dimension ldc (BLAS dgemm). */
 PETSC_INTERN PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc);

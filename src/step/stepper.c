@@ -4,7 +4,8 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "nsgalpha", "VIStepperType", "VI_STEPPER_", NULL};
+const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "nsgalpha", "mixed", "VIStepperType", "VI_STEPPER_", NULL};
+const char *const        VIMixedBases[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
@@ -25,6 +26,9 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->max_nonconverged = -1;
   s->rho_inf          = 0.8;
   s->nsgalpha_max_it  = 50;
+  s->mixed_base       = VI_MIXED_GENALPHA;
+  s->mixed_alpha_f    = 0.5; /* alpha_m, alpha_f of rho_inf = 1 until set */
+  s->mixed_alpha_ar   = 1.0 / 6.0;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
   s->ts.safety        = 0.9;
@@ -135,11 +139,14 @@ PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_
 PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 {
   PetscReal dt = st->dt, t_end = st->t_end;
+  PetscBool set_m = PETSC_FALSE, set_f = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
   PetscCall(PetscOptionsEnum(
-      "-step_type", "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B) or nsgalpha (mass-carrying, seed 002)",
+      "-step_type",
+      "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B), nsgalpha (mass-carrying, seed 002) or mixed "
+      "(mass-carrying, seed 001)",
       "VIStepperSetType", VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
   PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
@@ -148,16 +155,31 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsReal("-step_blowup_factor",
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
-  PetscCall(PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau and nsgalpha schemes", "", st->restitution,
+  PetscCall(PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau, nsgalpha and mixed schemes", "", st->restitution,
                              &st->restitution, NULL));
   PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
                              (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
   PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
   PetscCall(PetscOptionsReal("-step_rho_inf",
-                             "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of the generalized-alpha part (seed 002 Eq. 31)", "",
-                             st->rho_inf, &st->rho_inf, NULL));
+                             "nsgalpha, mixed: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 002 Eq. 31, seed 001 Eq. 26) "
+                             "and ED-alpha (seed 001 Eq. 84)",
+                             "", st->rho_inf, &st->rho_inf, NULL));
   PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
                             st->nsgalpha_max_it, &st->nsgalpha_max_it, NULL));
+  PetscCall(PetscOptionsEnum("-step_mixed_base",
+                             "mixed: the smooth base scheme, genalpha (seed 001 §2.4), bathe (§2.6, no parameter, rho_inf 0) or edalpha (§2.7)", "",
+                             VIMixedBases, (PetscEnum)st->mixed_base, (PetscEnum *)&st->mixed_base, NULL));
+  PetscCall(
+      PetscOptionsReal("-step_mixed_alpha_m",
+                       "mixed, genalpha: alpha_m, set together with -step_mixed_alpha_f instead of -step_rho_inf (seed 001 Eq. 26); gamma "
+                       "and beta follow from Eq. 26, the pair must lie in the unconditionally stable region alpha_m <= alpha_f <= 1/2 (Eq. 100)",
+                       "", st->mixed_alpha_m, &st->mixed_alpha_m, &set_m));
+  PetscCall(PetscOptionsReal("-step_mixed_alpha_f", "mixed, genalpha: alpha_f (with -step_mixed_alpha_m; seed 001 Eqs. 26, 100)", "",
+                             st->mixed_alpha_f, &st->mixed_alpha_f, &set_f));
+  PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
+                             st->mixed_alpha_ar, &st->mixed_alpha_ar, NULL));
+  PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
+                             "", st->restitution_t, &st->restitution_t, NULL));
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
   PetscOptionsEnd();
@@ -169,6 +191,17 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
              (double)st->theta);
   PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
              (double)st->rho_inf);
+  PetscCheck(st->restitution_t >= 0 && st->restitution_t <= 1, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_mixed_restitution_tangential: got %g, expected a value in [0, 1]", (double)st->restitution_t);
+  PetscCheck(set_m == set_f, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_m and -step_mixed_alpha_f: give both or neither (got only %s)",
+             set_m ? "-step_mixed_alpha_m" : "-step_mixed_alpha_f");
+  st->mixed_alpha_given = set_m;
+  PetscCheck(!set_m || (st->mixed_alpha_m <= st->mixed_alpha_f && st->mixed_alpha_f <= 0.5), st->comm, PETSC_ERR_USER_INPUT,
+             "-step_mixed_alpha_m %g, -step_mixed_alpha_f %g: outside the unconditionally stable region alpha_m <= alpha_f <= 1/2 of "
+             "generalized-alpha (seed 001 Eq. 100)",
+             (double)st->mixed_alpha_m, (double)st->mixed_alpha_f);
+  PetscCheck(st->mixed_alpha_ar >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_ar: got %g, expected alpha_AR >= 0 (seed 001 Eq. 84)",
+             (double)st->mixed_alpha_ar);
   PetscCheck(st->nsgalpha_max_it >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_nsgalpha_max_it: got %" PetscInt_FMT ", expected >= 1",
              st->nsgalpha_max_it);
   PetscCheck(st->blowup_factor > 1, st->comm, PETSC_ERR_USER_INPUT, "-step_blowup_factor: got %g, expected > 1", (double)st->blowup_factor);
@@ -226,6 +259,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
              "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
              "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
              VIROMMethods[method]);
+  PetscCheck(st->type != VI_STEPPER_MIXED || !massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type mixed (-step_mixed_base %s) needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its impulsive "
+             "correction v+ = v- + M^-1 W Lambda (seed 001 Eq. 46) and its initial acceleration a0 = M^-1 (h0 - K q0 - C v0) (Eqs. 24, 83) need M "
+             "nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
+             VIMixedBases[st->mixed_base], VIROMMethods[method]);
   PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   st->nc = sys->nc;
@@ -259,6 +297,8 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     PetscCall(VIStepperCreate_Leapfrog(st));
   else if (st->type == VI_STEPPER_NSGALPHA)
     PetscCall(VIStepperCreate_NSGAlpha(st));
+  else if (st->type == VI_STEPPER_MIXED)
+    PetscCall(VIStepperCreate_Mixed(st));
   else
     PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));
@@ -686,6 +726,34 @@ PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char 
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[])
+{
+  PetscBLASInt  bn, info, lwork;
+  PetscBLASInt *ipiv;
+  PetscReal    *work;
+
+  PetscFunctionBeginUser;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(64 * n, &lwork));
+  PetscCall(PetscMalloc2(n, &ipiv, 64 * n, &work));
+  /* row-major A is column-major A^T, and inv(A^T) = inv(A)^T: the inverse comes back row-major */
+  PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, A, &bn, ipiv, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_USER_INPUT, "%s is singular (getrf info %d)", what, (int)info);
+  PetscCallBLAS("LAPACKgetri", LAPACKgetri_(&bn, A, &bn, ipiv, work, &lwork, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "getri failed with info %d", (int)info);
+  PetscCall(PetscFree2(ipiv, work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[])
+{
+  PetscReal v = u[st->sys->offsets[j] + r];
+  if (r == 0) v += st->g0_rate[j];
+  if (r > 0) v -= st->obstacle_v[2 * j + r - 1];
+  return v;
 }
 
 PetscErrorCode VIActiveSetCreate(PetscInt nb, PetscInt nc, VIActiveSet *as)

@@ -17,6 +17,7 @@
 extern const char *const VIElementTypes[];
 static const char *const VIMoreauVariantChoices[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 static const char *const VIGapShapeChoices[]      = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
+static const char *const VIMixedBaseChoices[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* '*' in a name stands for one or more characters (a load name, or anything SLEPc, PETSc and MUMPS read under a prefix) */
 static const VIOptionEntry VIOptionTable[] = {
@@ -119,6 +120,11 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-step_max_nonconverged", VI_OPTION_INT, NULL},
     {"-step_rho_inf", VI_OPTION_REAL, NULL},
     {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
+    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBaseChoices},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
+    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

@@ -1,6 +1,6 @@
 /* Checkpoints of the steppers: a frictional run (warm starts, velocity-level contact, envelope and statistics accumulators) stopped at a step
    boundary, written, restored into a fresh stepper and continued ends bitwise equal to an uninterrupted run; a checkpoint of another run is
-   refused. Leapfrog on a massless-boundary ROM, Moreau and nsgalpha (frictionless) on a mass-carrying one. */
+   refused. Leapfrog on a massless-boundary ROM, Moreau, nsgalpha (frictionless) and mixed (its three base schemes) on a mass-carrying one. */
 #include <vicms.h>
 #include <slepcsys.h>
 #include <unistd.h>
@@ -193,6 +193,17 @@ int main(int argc, char **argv)
   PetscCall(TestScheme("nsgalpha", PETSC_FALSE,
                        COMMON "-contact_mu 0 -load_normal_type harmonic -load_normal_amplitude 10 -load_normal_frequency 0.25 -load_normal_offset 2 "
                               "-step_type nsgalpha -step_rho_inf 0.7 -step_restitution 0.5 -step_dt 1e-2"));
+  /* mixed (seed 001), frictional, the contact opening and closing (impulses, velocity-level forces, each base scheme's state) */
+  PetscCall(TestScheme("mixed genalpha", PETSC_FALSE,
+                       COMMON "-load_normal_type harmonic -load_normal_amplitude 10 -load_normal_frequency 0.25 -load_normal_offset 2 "
+                              "-step_type mixed -step_mixed_base genalpha -step_rho_inf 0.7 -step_restitution 0.5 -step_dt 1e-2"));
+  PetscCall(TestScheme("mixed bathe", PETSC_FALSE,
+                       COMMON "-load_normal_type harmonic -load_normal_amplitude 10 -load_normal_frequency 0.25 -load_normal_offset 2 "
+                              "-step_type mixed -step_mixed_base bathe -step_restitution 0.5 -step_dt 1e-2"));
+  PetscCall(TestScheme("mixed edalpha", PETSC_FALSE,
+                       COMMON "-load_normal_type harmonic -load_normal_amplitude 10 -load_normal_frequency 0.25 -load_normal_offset 2 "
+                              "-step_type mixed -step_mixed_base edalpha -step_rho_inf 0.5 -step_restitution 0.5 "
+                              "-step_mixed_restitution_tangential 0.2 -step_dt 1e-2"));
   PetscCall(SlepcFinalize());
   return 0;
 }

@@ -1,0 +1,529 @@
+/* Mixed timestepping (seed 001, Rezaei & Schindler): a smooth base scheme inside the step (generalized-alpha, Bathe or ED-alpha) with
+   the contact forces of the contacts closed at t_i on velocity level, and an impulsive correction of the velocity when a contact closes.
+
+   One step from level i to i + 1 (seed 001 §2.3, Fig. 4):
+   (a) the base scheme gives q_{i+1}, v_{i+1}^-; the contacts closed at t_i (I_1^i = {k : g_k(q_i) <= 0}, Eq. 41) carry forces lambda
+       that keep their relative velocity on velocity level (Eqs. 4, 6, 27-29): -(G lambda + F) ∈ N_C(lambda), C = R+ x Coulomb disk;
+   (b) a new impact (Eq. 18: g_k(q_i) > 0 and g_k(q_{i+1}) <= 0 for some k) triggers the impulse problem on I_1^{i+1} with Newton's
+       law (Eqs. 11-15, 47-50): -(G Lambda + (1 + eps_N) gdot_N^-, (1 + eps_T) gdot_T^-) ∈ N_C(Lambda), G = W^T M^-1 W; else Lambda = 0
+       (Eq. 19);
+   (c) v_{i+1}^+ = v_{i+1}^- + M^-1 W Lambda (Eq. 46); positions are not corrected (the drift-off the paper accepts, Fig. 5).
+
+   For a ROM (M, D, K constant, W the unit rows of the contact coordinates) the fixed-point loops of Eqs. (55), (75), (76), (85) converge
+   in one pass, and each stage is an affine map of its inputs through the inverse of its iteration matrix, inverted once per step size
+   with LAPACK (VIInvertSPD, VIInvert, shared with moreau and nsgalpha): the stage's free unknown is P [inputs] (rows split over the
+   case's rank group, VIRowSplit, so the records are bitwise equal on any number of ranks), its Delassus matrix is a scaled block
+   [rows, rows] of one n x n matrix, and the contact forces add that matrix's columns. The contact problems go to VIContactSolver through
+   the active set of the contact table (VIActiveSetBuild): rows that the table adds (bilateral constraints) come in there.
+
+   - genalpha (§2.4, Eqs. 20-38, Arnold & Brüls): rho_inf -> alpha_m, alpha_f, gamma, beta (Eq. 26) or alpha_m, alpha_f given (Eq. 100);
+     M^ = M + h gamma (1-alpha_f)/(1-alpha_m) D + h^2 beta (1-alpha_f)/(1-alpha_m) K (Eq. 36), a_{i+1} = M^-1 (R^ + W lambda) (Eq. 37),
+     gdot = F + h gamma (1-alpha_f)/(1-alpha_m) W^T M^-1 W lambda (Eqs. 30-35).
+   - bathe (§2.6, Eqs. 58-76): trapezoidal half step with K1^ = 16/h^2 M + 4/h D + K, contact forces at t_{i+1/2} on the same set I_1^i
+     (the paper leaves that set open), gdot = F + 4/h W^T K1^-1 W lambda (Eqs. 63-68); three-point backward Euler with
+     K2^ = 9/h^2 M + 3/h D + K, gdot = F + 3/h W^T K2^-1 W lambda (Eqs. 69-74).
+   - edalpha (§2.7, Eqs. 77-90, Bottasso): unknowns (v_{i+1}, v_j) of the stage j = t_i^+, coefficients c1..c15 of Eq. (90) with c7 and c14
+     corrected to (1-alpha)/(1+alpha) and -(1-alpha)/(1+alpha) (the digest's check: the printed ones miss a factor h), alpha =
+     (1-rho_inf)/(1+rho_inf), alpha_AR (Eq. 84); the damping D v of Eqs. (77), (78) is kept in the block matrix (Eq. 86 prints none), which is
+     not symmetric and is inverted by LU. The paper solves the forces of both stages together (Eq. 85) with a non-symmetric Delassus
+     matrix, which VIContactSolver does not take (and whose lambda_j block vanishes for rho_inf = 1): here one force lambda acts in both
+     stage equations and holds the mean velocity (v_j + v_{i+1})/2 = (q_{i+1} - q_i)/h of Eq. (82), whose Delassus matrix
+     W^T S W, S = (B11 + B1j + Bj1 + Bjj)/2 for B = M_c^-1, is symmetric positive definite for every h omega (S is symmetrized for
+     non-proportional damping).
+
+   After an impulse, a_{i+1} (and A_{i+1}) stay the base scheme's: the paper does not say how to reset them, and the impulse changes only
+   velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). Preloaded
+   contacts are refused. M must be nonsingular (Eq. 46; a massless-boundary ROM is refused in VIStepperSetUp). */
+#include "stepimpl.h"
+#include <petscblaslapack.h>
+
+#define VI_MIXED_STAGES 2
+
+typedef struct {
+  VIMixedBase base;
+  PetscReal   am, af, ga, be; /* genalpha, Eq. (26) */
+  PetscReal   c[16];          /* edalpha, Eq. (90): c[1]..c[15] */
+  PetscInt    nstage;         /* stages with contact forces: 1 (genalpha, edalpha) or 2 (bathe) */
+  /* stage s: the free unknown (n, or 2 n for edalpha) is P[s] (rows x width) times the stage's inputs; the Delassus matrix of its forces
+     is gscale[s] Gm[s][rows, rows] (Gm n x n symmetric); the forces add Gm[s] columns (genalpha, bathe) or E (edalpha) */
+  PetscReal *P[VI_MIXED_STAGES], *Gm[VI_MIXED_STAGES], gscale[VI_MIXED_STAGES], *E;
+  PetscInt   width;
+  VIRowSplit rows;
+  PetscReal *Minv;                              /* n x n: M^-1, for the impulses (Eq. 46) and a_0 */
+  PetscReal *in, *x, *vf, *a, *A, *fprev, *f2;  /* inputs (5 n), free unknowns (2 n), a stage velocity (n); a_i, A_i, f_i (state) */
+  PetscReal *qh, *vh, *ah, *qold, *vold, *work; /* bathe's half step (genalpha: ah holds the prediction of A); q_i, v_i; work (n) */
+  PetscBool *closed;
+  PetscBool  friction, damped, first;
+  /* the active sets of the stages' forces and of the impulses; holder: the one whose operator the contact solver holds */
+  VIActiveSet as[VI_MIXED_STAGES + 1];
+  PetscInt    holder;
+} VIMixed;
+
+/* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. */
+static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[])
+{
+  for (PetscInt j = 0; j < st->nc; j++) closed[j] = gap[j] <= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
+{
+  VIMixed  *mx = (VIMixed *)st->data;
+  PetscInt  n = st->n, n2 = 2 * n;
+  PetscReal h = st->dt, rho = st->rho_inf, *T;
+  char      what[320];
+
+  PetscFunctionBeginUser;
+  PetscCheck(rho >= 0 && rho <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)rho);
+  for (PetscInt j = 0; j < st->nc; j++)
+    PetscCheck(st->sys->preload[j] == 0, st->comm, PETSC_ERR_SUP,
+               "-step_type mixed does not take preloaded contacts (-contact_preload %g on contact %" PetscInt_FMT
+               "): its contact forces start from the open state of seed 001; use -step_type moreau or leapfrog",
+               (double)st->sys->preload[j], j);
+  mx->base   = st->mixed_base;
+  mx->nstage = mx->base == VI_MIXED_BATHE ? 2 : 1;
+  mx->width  = mx->base == VI_MIXED_EDALPHA ? 5 * n : 3 * n;
+  PetscCall(PetscCalloc4(n * n, &mx->Minv, 5 * n, &mx->in, n2, &mx->x, n, &mx->vf));
+  PetscCall(PetscCalloc4(n, &mx->a, n, &mx->A, n, &mx->fprev, n, &mx->f2));
+  PetscCall(PetscCalloc5(n, &mx->qh, n, &mx->vh, n, &mx->ah, n, &mx->vold, n, &mx->work));
+  PetscCall(PetscCalloc2(n, &mx->qold, PetscMax(st->nc, 1), &mx->closed));
+  for (PetscInt i = 0; i < n * n; i++)
+    if (st->D[i] != 0) mx->damped = PETSC_TRUE;
+  for (PetscInt j = 0; j < st->nc; j++)
+    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mx->friction = PETSC_TRUE;
+  PetscCall(PetscArraycpy(mx->Minv, st->M, n * n));
+  PetscCall(VIInvertSPD(st->comm, n, mx->Minv,
+                        "-step_type mixed: the mass matrix M (the impulsive correction v+ = v- + M^-1 W Lambda of seed 001 Eq. (46) needs it "
+                        "nonsingular)"));
+  PetscCall(PetscMalloc1(n * n, &T));
+  if (mx->base == VI_MIXED_GENALPHA) {
+    PetscReal s, sa, sq;
+    if (st->mixed_alpha_given) {
+      mx->am = st->mixed_alpha_m;
+      mx->af = st->mixed_alpha_f;
+    } else {
+      mx->am = (2 * rho - 1) / (rho + 1); /* Eq. (26) */
+      mx->af = rho / (rho + 1);
+    }
+    mx->ga = 0.5 - mx->am + mx->af;                                /* Eq. (98): second order */
+    mx->be = 0.25 * (1 - mx->am + mx->af) * (1 - mx->am + mx->af); /* Eq. (26) */
+    s      = (1 - mx->af) / (1 - mx->am);
+    sa     = h * mx->ga * s;
+    sq     = h * h * mx->be * s;
+    /* Eq. (36): M^ = M + h gamma s D + h^2 beta s K; P = [M^-1, -M^-1 D, -M^-1 K] on [h; v_pred; q_pred] (Eqs. 37, 38) */
+    PetscCall(PetscMalloc2(n * n, &mx->Gm[0], n * 3 * n, &mx->P[0]));
+    for (PetscInt i = 0; i < n * n; i++) mx->Gm[0][i] = st->M[i] + sa * st->D[i] + sq * st->K[i];
+    PetscCall(PetscSNPrintf(what, sizeof(what),
+                            "-step_type mixed -step_mixed_base genalpha: the iteration matrix M + h gamma (1-alpha_f)/(1-alpha_m) D + h^2 beta "
+                            "(1-alpha_f)/(1-alpha_m) K (seed 001 Eq. 36; -step_dt %g, alpha_m %g, alpha_f %g)",
+                            (double)h, (double)mx->am, (double)mx->af));
+    PetscCall(VIInvertSPD(st->comm, n, mx->Gm[0], what));
+    mx->gscale[0] = sa;
+    for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[0] + i * 3 * n, mx->Gm[0] + i * n, n));
+    PetscCall(VIMatMat(n, n, mx->Gm[0], st->D, -1.0, mx->P[0] + n, 3 * n));
+    PetscCall(VIMatMat(n, n, mx->Gm[0], st->K, -1.0, mx->P[0] + 2 * n, 3 * n));
+  } else if (mx->base == VI_MIXED_BATHE) {
+    /* Eqs. (75), (76): K1^ = 16/h^2 M + 4/h D + K, K2^ = 9/h^2 M + 3/h D + K; P = [K^-1, K^-1 M, K^-1 D] on [h; M input; D input] */
+    const PetscReal cm[2] = {16 / (h * h), 9 / (h * h)}, cd[2] = {4 / h, 3 / h};
+    for (PetscInt s = 0; s < 2; s++) {
+      PetscCall(PetscMalloc2(n * n, &mx->Gm[s], n * 3 * n, &mx->P[s]));
+      for (PetscInt i = 0; i < n * n; i++) mx->Gm[s][i] = cm[s] * st->M[i] + cd[s] * st->D[i] + st->K[i];
+      PetscCall(PetscSNPrintf(what, sizeof(what),
+                              "-step_type mixed -step_mixed_base bathe: the iteration matrix %s of the %s sub-step (seed 001 Eq. %s; -step_dt %g)",
+                              s ? "9/h^2 M + 3/h D + K" : "16/h^2 M + 4/h D + K", s ? "second" : "first", s ? "76" : "75", (double)h));
+      PetscCall(VIInvertSPD(st->comm, n, mx->Gm[s], what));
+      mx->gscale[s] = cd[s];
+      for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[s] + i * 3 * n, mx->Gm[s] + i * n, n));
+      PetscCall(VIMatMat(n, n, mx->Gm[s], st->M, 1.0, mx->P[s] + n, 3 * n));
+      PetscCall(VIMatMat(n, n, mx->Gm[s], st->D, 1.0, mx->P[s] + 2 * n, 3 * n));
+    }
+  } else {
+    const PetscReal al = (1 - rho) / (1 + rho), ar = st->mixed_alpha_ar, d = h * ar * (al + 1), *c = mx->c;
+    PetscReal      *B, *R;
+    /* Eq. (90), c7 and c14 with the factor h the printed ones miss */
+    mx->c[1]  = 1;
+    mx->c[2]  = 0.5 * h;
+    mx->c[3]  = 0.5 * h;
+    mx->c[4]  = 2 * ar * al / d;
+    mx->c[5]  = 2 * (0.5 - ar * al) / d;
+    mx->c[6]  = -1 / d;
+    mx->c[7]  = (1 - al) / (1 + al);
+    mx->c[8]  = -h * ar;
+    mx->c[9]  = 1;
+    mx->c[10] = h * ar * al;
+    mx->c[11] = h * ar * (1 - al);
+    mx->c[12] = 1 / d;
+    mx->c[13] = -2 * (0.5 + ar) / d;
+    mx->c[14] = -(1 - al) / (1 + al);
+    mx->c[15] = 2 * ar / d;
+    /* Eq. (86) with the damping of Eqs. (77), (78): rows (v_{i+1}; v_j) of
+       [c4 M + D + c3 K, c6 M + c2 K; c15 M + c8 K, c12 M + D + c10 K] [v_{i+1}; v_j] = R_c (Eq. 87) */
+    PetscCall(PetscMalloc2(n2 * n2, &B, n2 * 5 * n, &R));
+    PetscCall(PetscMalloc2(n * n, &mx->Gm[0], n2 * 5 * n, &mx->P[0]));
+    PetscCall(PetscMalloc1(n2 * n, &mx->E));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt k = 0; k < n; k++) {
+        const PetscReal m = st->M[i * n + k], kk = st->K[i * n + k], dd = st->D[i * n + k];
+        B[i * n2 + k]           = c[4] * m + dd + c[3] * kk;
+        B[i * n2 + n + k]       = c[6] * m + c[2] * kk;
+        B[(n + i) * n2 + k]     = c[15] * m + c[8] * kk;
+        B[(n + i) * n2 + n + k] = c[12] * m + dd + c[10] * kk;
+      }
+    PetscCall(PetscSNPrintf(what, sizeof(what),
+                            "-step_type mixed -step_mixed_base edalpha: the block iteration matrix of (v_{i+1}, v_j) (seed 001 Eq. 86; -step_dt %g, "
+                            "alpha %g, alpha_AR %g)",
+                            (double)h, (double)al, (double)ar));
+    PetscCall(VIInvert(st->comm, n2, B, what));
+    /* R_c = Rin [h_{i+1}; h_j; v_i; a_i; q_i] (Eq. 87, c1 = c9 = 1): Rin = [I, 0, -c5 M, -c7 M, -K; 0, I, -c13 M - c11 K, -c14 M, -K] */
+    PetscCall(PetscArrayzero(R, n2 * 5 * n));
+    for (PetscInt i = 0; i < n; i++) {
+      R[i * 5 * n + i]           = 1;
+      R[(n + i) * 5 * n + n + i] = 1;
+      for (PetscInt k = 0; k < n; k++) {
+        const PetscReal m = st->M[i * n + k], kk = st->K[i * n + k];
+        R[i * 5 * n + 2 * n + k]       = -c[5] * m;
+        R[i * 5 * n + 3 * n + k]       = -c[7] * m;
+        R[i * 5 * n + 4 * n + k]       = -c[1] * kk;
+        R[(n + i) * 5 * n + 2 * n + k] = -c[13] * m - c[11] * kk;
+        R[(n + i) * 5 * n + 3 * n + k] = -c[14] * m;
+        R[(n + i) * 5 * n + 4 * n + k] = -c[9] * kk;
+      }
+    }
+    {
+      /* P = B R (row-major 2n x 5n): column-major P^T = R^T B^T */
+      PetscBLASInt    b5, b2;
+      const PetscReal one = 1, zero = 0;
+      PetscCall(PetscBLASIntCast(5 * n, &b5));
+      PetscCall(PetscBLASIntCast(n2, &b2));
+      PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &b5, &b2, &b2, &one, R, &b5, B, &b2, &zero, mx->P[0], &b5));
+    }
+    /* one force lambda in both stage equations: the velocities take E = [B11 + B1j; Bj1 + Bjj] lambda, their mean S lambda */
+    for (PetscInt i = 0; i < n2; i++)
+      for (PetscInt k = 0; k < n; k++) mx->E[i * n + k] = B[i * n2 + k] + B[i * n2 + n + k];
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt k = 0; k < n; k++) T[i * n + k] = 0.5 * (mx->E[i * n + k] + mx->E[(n + i) * n + k]);
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt k = 0; k < n; k++) mx->Gm[0][i * n + k] = 0.5 * (T[i * n + k] + T[k * n + i]);
+    mx->gscale[0] = 1;
+    PetscCall(PetscFree2(B, R));
+  }
+  PetscCall(PetscFree(T));
+  for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++) PetscCall(VIActiveSetCreate(st->nb, st->nc, &mx->as[s]));
+  mx->holder = -1;
+  mx->first  = PETSC_TRUE;
+  PetscCall(VIRowSplitCreate(st->comm, mx->base == VI_MIXED_EDALPHA ? n2 : n, 1, &mx->rows));
+  /* what the next step reads before writing it (checkpoints); q, u (v_i^+) and the gaps of level i are the stepper's */
+  PetscCall(VIStepperRegisterState(st, "mixed_a", n, mx->a, NULL));
+  PetscCall(VIStepperRegisterState(st, "mixed_A", n, mx->A, NULL));
+  PetscCall(VIStepperRegisterState(st, "mixed_fprev", n, mx->fprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "mixed_first", 1, NULL, &mx->first));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = P[s] in over this rank's rows, then gathered (bitwise the same on any number of ranks). */
+static PetscErrorCode VIMixedApply(VIMixed *mx, PetscInt s)
+{
+  const PetscInt lo = mx->rows.lo, hi = mx->rows.hi;
+
+  PetscFunctionBeginUser;
+  VIMatVec(hi - lo, mx->width, mx->P[s] + lo * mx->width, mx->width, mx->in, 0.0, mx->x + lo);
+  PetscCall(VIRowSplitGather(&mx->rows, mx->x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solve the contact problem of active set k with the operator scale Gfull[rows, rows]. The stages and the impulses share the stepper's
+   contact solver: when another set's operator is in it, this set's is handed over again. */
+static PetscErrorCode VIMixedSolve(VIStepper st, VIMixed *mx, PetscInt k, const PetscReal Gfull[], PetscReal scale)
+{
+  PetscFunctionBeginUser;
+  if (mx->holder != k) mx->as[k].op_nrows = -1;
+  PetscCall(VIStepperSolveContacts(st, &mx->as[k], Gfull, st->n, scale));
+  mx->holder = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Contact forces of stage k on the contacts closed at t_i (seed 001 Eqs. 27-29, 39-42: velocity level), from the stage's free velocity v
+   (st->g0_rate of the stage's time): -(G lambda + gdot_free) ∈ N_C(lambda), G = gscale[k] Gm[k][rows, rows]. The forces are in
+   mx->as[k].x; *any is false when no contact is closed. */
+static PetscErrorCode VIMixedForces(VIStepper st, VIMixed *mx, PetscInt k, const PetscReal v[], PetscBool *any)
+{
+  VIActiveSet *as = &mx->as[k];
+
+  PetscFunctionBeginUser;
+  *any = PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++) *any = *any || mx->closed[j];
+  if (!*any) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
+  for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
+    if (!mx->closed[j]) continue;
+    for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
+      as->c[a] = VIStepperRelativeVelocity(st, j, r, v);
+      as->x[a] = 0;
+    }
+    cc++;
+  }
+  PetscCall(VIMixedSolve(st, mx, k, mx->Gm[k], mx->gscale[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x += Gm[k][:, rows] lambda (Gm symmetric: its rows are its columns) */
+static void VIMixedAddColumns(VIStepper st, VIMixed *mx, PetscInt k, PetscReal x[])
+{
+  const VIActiveSet *as = &mx->as[k];
+
+  for (PetscInt b = 0; b < as->nrows; b++) {
+    const PetscReal *col = mx->Gm[k] + as->rows[b] * st->n, l = as->x[b];
+    for (PetscInt i = 0; i < st->n; i++) x[i] += col[i] * l;
+  }
+}
+
+/* Energy of percussions scale * as->x on the closed contacts, with the velocities u0 before and u1 after them (as the moreau scheme):
+   normal rows work on the obstacle; tangential rows dissipate by friction, and work on a moving obstacle. Also the recorded force. */
+static void VIMixedContactWork(VIStepper st, const PetscBool closed[], const VIActiveSet *as, PetscReal scale, const PetscReal u0[],
+                               const PetscReal u1[])
+{
+  for (PetscInt j = 0, b = 0, cc = 0; j < st->nc; j++) {
+    if (!closed[j]) continue;
+    for (PetscInt r = 0; r < as->dims[cc]; r++, b++) {
+      const PetscInt  row = as->rows[b];
+      const PetscReal P = scale * as->x[b], vm = 0.5 * (u0[row] + u1[row]);
+      if (r == 0)
+        st->energy.obstacle_work += P * vm;
+      else {
+        const PetscReal drive = st->obstacle_v[2 * j + r - 1];
+        st->energy.friction_dissipation -= P * (vm - drive);
+        st->energy.obstacle_work += P * drive;
+      }
+    }
+    cc++;
+  }
+}
+
+/* Steps (b), (c) of seed 001 Fig. 4 at t = t_{i+1}: the gaps of q_{i+1}; on a new impact (Eq. 18) the impulses of Newton's law on the
+   closed contacts (Eqs. 47-50) and v+ = v- + M^-1 W Lambda (Eq. 46). st->gap holds the gaps of level i on entry, of level i + 1 on exit. */
+static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
+{
+  VISystem     sys    = st->sys;
+  VIActiveSet *as     = &mx->as[VI_MIXED_STAGES];
+  PetscInt     n      = st->n;
+  PetscBool    impact = PETSC_FALSE;
+  PetscReal   *v = st->u, *vminus = mx->work;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+  for (PetscInt j = 0; j < st->nc; j++) {
+    const PetscReal g = st->q[sys->offsets[j]] + st->g0[j];
+    if (st->gap[j] > 0 && g <= 0) impact = PETSC_TRUE;
+    st->gap[j] = g;
+  }
+  if (!impact) PetscFunctionReturn(PETSC_SUCCESS); /* Eq. (19) */
+  VIMixedClosed(st, st->gap, mx->closed);
+  PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
+  /* Eqs. (14), (15) with gdot^+ = gdot^- + G Lambda: c = (1 + eps) gdot^- */
+  for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
+    if (!mx->closed[j]) continue;
+    for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
+      as->c[a] = (1 + (r ? st->restitution_t : st->restitution)) * VIStepperRelativeVelocity(st, j, r, v);
+      as->x[a] = 0;
+    }
+    cc++;
+  }
+  PetscCall(VIMixedSolve(st, mx, VI_MIXED_STAGES, mx->Minv, 1.0));
+  PetscCall(PetscArraycpy(vminus, v, n));
+  for (PetscInt b = 0; b < as->nrows; b++) {
+    const PetscInt   row = as->rows[b];
+    const PetscReal *col = mx->Minv + row * n, L = as->x[b];
+    for (PetscInt i = 0; i < n; i++) v[i] += col[i] * L;
+    st->lambda[row] += L / st->dt; /* recorded as the mean force over the step */
+  }
+  VIMixedContactWork(st, mx->closed, as, 1.0, vminus, v);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
+{
+  VIMixed   *mx  = (VIMixed *)st->data;
+  VISystem   sys = st->sys;
+  PetscInt   n   = st->n;
+  PetscReal  h = st->dt, *f = st->f, *q = st->q, *v = st->u, *a = mx->a, *A = mx->A, *in = mx->in, *x = mx->x, *vf = mx->vf;
+  PetscReal *qold = mx->qold, *vold = mx->vold;
+  PetscBool  any;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateForce(sys, t, f));
+  if (mx->first) {
+    const PetscReal *q0, *u0;
+    /* level 0: a_0 = M^-1 (h_0 - K q_0 - D v_0), A_0 = a_0 (Eqs. 24, 25, 62, 83) */
+    PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+    PetscCall(PetscArraycpy(q, q0, n));
+    PetscCall(PetscArraycpy(v, u0, n));
+    VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
+    VIMatVec(n, n, st->D, n, v, 1.0, mx->work);
+    for (PetscInt i = 0; i < n; i++) mx->work[i] = f[i] - mx->work[i];
+    VIMatVec(n, n, mx->Minv, n, mx->work, 0.0, a);
+    PetscCall(PetscArraycpy(A, a, n));
+    PetscCall(PetscArrayzero(st->lambda, st->nb));
+    PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
+    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[sys->offsets[j]] + st->g0[j];
+  } else {
+    VIMixedClosed(st, st->gap, mx->closed); /* I_1^i (Eq. 41) */
+    PetscCall(PetscArrayzero(st->lambda, st->nb));
+    PetscCall(PetscArraycpy(vold, v, n));
+    if (mx->base == VI_MIXED_GENALPHA) {
+      const PetscReal am = mx->am, af = mx->af, ga = mx->ga, be = mx->be, s = (1 - af) / (1 - am), sa = h * ga * s;
+      PetscReal      *Ap = mx->ah;
+      PetscCall(PetscArraycpy(qold, q, n));
+      /* Eqs. (21)-(23) with a_{i+1} = 0: the predictions of v and q; Eqs. (36)-(38): a_free = M^-1 (h - D v_pred - K q_pred) */
+      for (PetscInt i = 0; i < n; i++) {
+        Ap[i]         = (af * a[i] - am * A[i]) / (1 - am);
+        in[i]         = f[i];
+        in[n + i]     = v[i] + h * (1 - ga) * A[i] + h * ga * Ap[i];
+        in[2 * n + i] = q[i] + h * v[i] + h * h * (0.5 - be) * A[i] + h * h * be * Ap[i];
+      }
+      PetscCall(VIMixedApply(mx, 0));
+      for (PetscInt i = 0; i < n; i++) vf[i] = in[n + i] + sa * x[i];
+      PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+      PetscCall(VIMixedForces(st, mx, 0, vf, &any)); /* Eqs. (30)-(35), (39)-(43) */
+      if (any) VIMixedAddColumns(st, mx, 0, x);
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal Anew = Ap[i] + s * x[i];                    /* Eq. (21) */
+        q[i] += h * v[i] + h * h * ((0.5 - be) * A[i] + be * Anew); /* Eq. (22) */
+        v[i] += h * ((1 - ga) * A[i] + ga * Anew);                  /* Eq. (23) */
+        a[i] = x[i];
+        A[i] = Anew;
+      }
+      if (any) {
+        for (PetscInt b = 0; b < mx->as[0].nrows; b++) st->lambda[mx->as[0].rows[b]] = mx->as[0].x[b];
+        VIMixedContactWork(st, mx->closed, &mx->as[0], h, vold, v);
+      }
+    } else if (mx->base == VI_MIXED_BATHE) {
+      PetscReal *qh = mx->qh, *vh = mx->vh, *ah = mx->ah;
+      PetscCall(PetscArraycpy(qold, q, n));
+      /* first sub-step, trapezoidal rule on [t_i, t_i + h/2] (Eqs. 58, 59, 75) */
+      PetscCall(VISystemEvaluateForce(sys, t - 0.5 * h, mx->f2));
+      for (PetscInt i = 0; i < n; i++) {
+        in[i]         = mx->f2[i];
+        in[n + i]     = 16 / (h * h) * q[i] + 8 / h * v[i] + a[i];
+        in[2 * n + i] = 4 / h * q[i] + v[i];
+      }
+      PetscCall(VIMixedApply(mx, 0));
+      for (PetscInt i = 0; i < n; i++) vf[i] = -v[i] + 4 / h * (x[i] - q[i]);
+      PetscCall(VISystemEvaluateGaps(sys, t - 0.5 * h, st->g0, st->g0_rate));
+      PetscCall(VIMixedForces(st, mx, 0, vf, &any)); /* Eqs. (63)-(68) */
+      if (any) VIMixedAddColumns(st, mx, 0, x);
+      for (PetscInt i = 0; i < n; i++) {
+        qh[i] = x[i];
+        vh[i] = -v[i] + 4 / h * (qh[i] - q[i]);
+        ah[i] = -a[i] + 4 / h * (vh[i] - v[i]);
+      }
+      if (any) VIMixedContactWork(st, mx->closed, &mx->as[0], 0.5 * h, v, vh);
+      /* second sub-step, three-point backward Euler on [t_i, t_{i+1}] (Eqs. 60, 61, 76) */
+      for (PetscInt i = 0; i < n; i++) {
+        in[i]         = f[i];
+        in[n + i]     = 12 / (h * h) * qh[i] - 3 / (h * h) * q[i] + 4 / h * vh[i] - 1 / h * v[i];
+        in[2 * n + i] = 4 / h * qh[i] - 1 / h * q[i];
+      }
+      PetscCall(VIMixedApply(mx, 1));
+      for (PetscInt i = 0; i < n; i++) vf[i] = (q[i] - 4 * qh[i] + 3 * x[i]) / h;
+      PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+      PetscCall(VIMixedForces(st, mx, 1, vf, &any)); /* Eqs. (69)-(74) */
+      if (any) VIMixedAddColumns(st, mx, 1, x);
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal v1 = (q[i] - 4 * qh[i] + 3 * x[i]) / h;
+        a[i]               = (v[i] - 4 * vh[i] + 3 * v1) / h;
+        q[i]               = x[i];
+        v[i]               = v1;
+      }
+      if (any) {
+        for (PetscInt b = 0; b < mx->as[1].nrows; b++) st->lambda[mx->as[1].rows[b]] = mx->as[1].x[b];
+        VIMixedContactWork(st, mx->closed, &mx->as[1], 0.5 * h, vh, v);
+      }
+    } else {
+      const PetscReal *c = mx->c;
+      PetscCall(PetscArraycpy(qold, q, n));
+      /* Eqs. (85)-(87): (v_{i+1}; v_j) = B R_c, the stage j = t_i^+ loaded with h_j = f(t_i) */
+      for (PetscInt i = 0; i < n; i++) {
+        in[i]         = f[i];
+        in[n + i]     = mx->fprev[i];
+        in[2 * n + i] = v[i];
+        in[3 * n + i] = a[i];
+        in[4 * n + i] = q[i];
+      }
+      PetscCall(VIMixedApply(mx, 0));
+      for (PetscInt i = 0; i < n; i++) vf[i] = 0.5 * (x[i] + x[n + i]);
+      /* the mean relative velocity of the step: the imposed gap's difference quotient */
+      PetscCall(VISystemEvaluateGaps(sys, t - h, mx->f2, NULL));
+      PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
+      for (PetscInt j = 0; j < st->nc; j++) st->g0_rate[j] = (st->g0[j] - mx->f2[j]) / h;
+      PetscCall(VIMixedForces(st, mx, 0, vf, &any));
+      if (any)
+        for (PetscInt b = 0; b < mx->as[0].nrows; b++) {
+          const PetscInt  row = mx->as[0].rows[b];
+          const PetscReal l   = mx->as[0].x[b];
+          for (PetscInt i = 0; i < 2 * n; i++) x[i] += mx->E[i * n + row] * l;
+        }
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal v1 = x[i], vj = x[n + i];
+        q[i] += 0.5 * h * (vj + v1);                               /* Eq. (82) */
+        a[i]  = c[4] * v1 + c[5] * v[i] + c[6] * vj + c[7] * a[i]; /* Eq. (90) */
+        vf[i] = 0.5 * (vj + v1);
+        v[i]  = v1;
+      }
+      if (any) {
+        for (PetscInt b = 0; b < mx->as[0].nrows; b++) st->lambda[mx->as[0].rows[b]] = mx->as[0].x[b];
+        VIMixedContactWork(st, mx->closed, &mx->as[0], h, vf, vf);
+      }
+    }
+    PetscCall(VIMixedImpact(st, mx, t));
+    /* energy: external work (trapezoidal in the force), damping with the step's mean velocity */
+    for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (mx->fprev[i] + f[i]) * (q[i] - qold[i]);
+    if (mx->damped) {
+      for (PetscInt i = 0; i < n; i++) vf[i] = 0.5 * (vold[i] + v[i]);
+      VIMatVec(n, n, st->D, n, vf, 0.0, mx->work);
+      for (PetscInt i = 0; i < n; i++) st->energy.damping_dissipation += h * vf[i] * mx->work[i];
+    }
+  }
+  PetscCall(PetscArraycpy(mx->fprev, f, n));
+  mx->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The whole step is done by the next call of step (it needs t_{i+1}); the state of level i stays as the step left it. */
+static PetscErrorCode VIStepperAdvance_Mixed(VIStepper st)
+{
+  PetscFunctionBeginUser;
+  (void)st;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Mixed(VIStepper st)
+{
+  VIMixed *mx = (VIMixed *)st->data;
+
+  PetscFunctionBeginUser;
+  if (!mx) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt s = 0; s < VI_MIXED_STAGES; s++) PetscCall(PetscFree2(mx->Gm[s], mx->P[s]));
+  PetscCall(PetscFree(mx->E));
+  PetscCall(PetscFree4(mx->Minv, mx->in, mx->x, mx->vf));
+  PetscCall(PetscFree4(mx->a, mx->A, mx->fprev, mx->f2));
+  PetscCall(PetscFree5(mx->qh, mx->vh, mx->ah, mx->vold, mx->work));
+  PetscCall(PetscFree2(mx->qold, mx->closed));
+  for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++)
+    if (mx->as[s].rows) PetscCall(VIActiveSetDestroy(&mx->as[s]));
+  if (mx->rows.counts) PetscCall(VIRowSplitDestroy(&mx->rows));
+  PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
+{
+  VIMixed *mx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&mx));
+  st->data        = mx;
+  st->ops.setup   = VIStepperSetUp_Mixed;
+  st->ops.step    = VIStepperStep_Mixed;
+  st->ops.advance = VIStepperAdvance_Mixed;
+  st->ops.destroy = VIStepperDestroy_Mixed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

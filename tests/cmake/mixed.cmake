@@ -1,0 +1,9 @@
+# Mixed timestepping (seed 001, -step_type mixed): the 3-DOF model problem of §2.8 (k0 = 1e7, h = 1e-3) against its exact modal solution
+# (mode 3 damped by bathe, edalpha and genalpha with rho_inf = 0, kept by genalpha with 0.8; modes 1, 2 within 1 %), the measured orders
+# of every base scheme (2 smooth, 3 for ED-alpha with alpha_AR = 1/6, 1 with an impact), a 24-coordinate chain with a frictional contact
+# on all ranks bitwise equal to one rank; every case on 1, 2 and 3 ranks. Bad input through `vicms simulate` in app/mixed.sh; stop/resume
+# of the three base schemes in test_checkpoint (stop.cmake).
+vicms_unit_test(test_step CASE mixed_modes RANKS 1 2 3 ARGS -case mixed_modes)
+vicms_unit_test(test_step CASE mixed_order RANKS 1 2 3 ARGS -case mixed_order)
+vicms_unit_test(test_step CASE mixed_ranks RANKS 1 2 3 ARGS -case mixed_ranks)
+vicms_app_test(mixed PROCESSORS 2)
