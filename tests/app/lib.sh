@@ -40,3 +40,29 @@ must() {
   LAST="$out"
   return $rc
 }
+
+# refuse WHAT "RANKS" PATTERN ARGS...: vicms ARGS on each rank count of RANKS must exit non-zero (not hang) with a message
+# matching PATTERN; the results files bad.r.h5* it may leave are removed
+refuse() {
+  local what=$1 ranks=$2 pat=$3 np out rc
+  shift 3
+  for np in $ranks; do
+    out=$(mpi 60 "$np" "$@" 2>&1)
+    rc=$?
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! echo "$out" | grep -q -- "$pat"; then
+      echo "FAIL $what np=$np: exit $rc (124 = hung), expected a message with '$pat':"
+      echo "$out" | tail -5
+      fail=1
+    else
+      echo "ok   $what np=$np: $(echo "$out" | grep -m1 -- "$pat" | cut -c1-220)"
+    fi
+    rm -f bad.r.h5*
+  done
+}
+
+# refuse_simulate WHAT "RANKS" PATTERN ARGS...: refuse with vicms simulate ARGS -results_file bad.r.h5
+refuse_simulate() {
+  local what=$1 ranks=$2 pat=$3
+  shift 3
+  refuse "$what" "$ranks" "$pat" simulate "$@" -results_file bad.r.h5
+}

@@ -33,29 +33,13 @@ for base in ["genalpha", "bathe", "edalpha"]:
     ok = ok and good
 raise SystemExit(0 if ok else 1)
 PY
-bad_case() {  # bad_case WHAT "RANKS" PATTERN ARGS...
-  local what=$1 ranks=$2 pat=$3 np out rc
-  shift 3
-  for np in $ranks; do
-    out=$(mpi 60 $np simulate "$@" -results_file bad.r.h5 2>&1)
-    rc=$?
-    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! echo "$out" | grep -q -- "$pat"; then
-      echo "FAIL $what np=$np: exit $rc (124 = hung), expected a message with '$pat':"
-      echo "$out" | tail -5
-      fail=1
-    else
-      echo "ok   $what np=$np: $(echo "$out" | grep -m1 -- "$pat" | cut -c1-200)"
-    fi
-    rm -f bad.r.h5*
-  done
-}
-bad_case "massless ROM" "1 2 3" "step_type mixed (-step_mixed_base bathe) needs a mass-carrying ROM" -rom_file nok_massless.h5 -step_type mixed \
+refuse_simulate "massless ROM" "1 2 3" "step_type mixed (-step_mixed_base bathe) needs a mass-carrying ROM" -rom_file nok_massless.h5 -step_type mixed \
   -step_mixed_base bathe -step_end_time 0.01 -step_dt 1e-3
-bad_case "rho_inf -0.1" "1 3" "-step_rho_inf: got -0.1, expected a spectral radius in \[0, 1\]" $ball -step_type mixed -step_rho_inf -0.1
-bad_case "rho_inf 1.5" "2" "-step_rho_inf: got 1.5, expected a spectral radius in \[0, 1\]" $ball -step_type mixed -step_mixed_base edalpha \
+refuse_simulate "rho_inf -0.1" "1 3" "-step_rho_inf: got -0.1, expected a spectral radius in \[0, 1\]" $ball -step_type mixed -step_rho_inf -0.1
+refuse_simulate "rho_inf 1.5" "2" "-step_rho_inf: got 1.5, expected a spectral radius in \[0, 1\]" $ball -step_type mixed -step_mixed_base edalpha \
   -step_rho_inf 1.5
-bad_case "unknown base" "1 2" "step_mixed_base" $ball -step_type mixed -step_mixed_base newmark
-bad_case "alpha outside Eq. 100" "1" "outside the unconditionally stable region" $ball -step_type mixed -step_mixed_alpha_m 0.4 -step_mixed_alpha_f 0.2
-bad_case "alpha_m alone" "1" "give both or neither" $ball -step_type mixed -step_mixed_alpha_m 0.4
-bad_case "preload" "3" "mixed does not take preloaded contacts" $ball -step_type mixed -contact_preload 1
+refuse_simulate "unknown base" "1 2" "step_mixed_base" $ball -step_type mixed -step_mixed_base newmark
+refuse_simulate "alpha outside Eq. 100" "1" "outside the unconditionally stable region" $ball -step_type mixed -step_mixed_alpha_m 0.4 -step_mixed_alpha_f 0.2
+refuse_simulate "alpha_m alone" "1" "give both or neither" $ball -step_type mixed -step_mixed_alpha_m 0.4
+refuse_simulate "preload" "3" "mixed does not take preloaded contacts" $ball -step_type mixed -contact_preload 1
 exit $fail
