@@ -1900,7 +1900,8 @@ static PetscErrorCode TestMixedOrder(void)
 /* mixed_ranks: a chain of 24 coordinates (n = 24: three row blocks of VI_ROW_BLOCK, so 2 and 3 ranks split the rows) with a frictional 2D
    contact (mu 0.3) at its end, pushed onto the obstacle and pulled along it (impacts, sticking and slipping, impulses with eps_T), run by
    each base scheme on all the ranks and on one rank alone: the records (outputs, gaps, forces, energy) and the final state are bitwise
-   equal. */
+   equal. The largest normal force of the three bases agrees within 1 % (8.99-9.00 N; ED-alpha gave 20.2 N, a force every other step,
+   while its one force held only the mean velocity of the step instead of the stages' velocities of Eq. 85). */
 static PetscErrorCode TestMixedRanks(void)
 {
   const PetscInt    n       = 24;
@@ -1910,6 +1911,7 @@ static PetscErrorCode TestMixedRanks(void)
   PetscReal        *K, *M, *D, push[24] = {0}, pull[24] = {0}, out[24] = {0};
   VIROM             rom;
   PetscMPIInt       size;
+  PetscReal         peak[3];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -1952,7 +1954,8 @@ static PetscErrorCode TestMixedRanks(void)
       PetscCall(VIStepperGetSeries(st[r], &nt[r], &t[r], &y[r], &g[r], &l[r], &e[r]));
       PetscCall(VIStepperGetState(st[r], &q[r], &u[r]));
     }
-    same = nt[0] == nt[1] ? PETSC_TRUE : PETSC_FALSE;
+    peak[s] = MaxOver(nt[0], t[0], l[0], 1, 0, 0, 2);
+    same    = nt[0] == nt[1] ? PETSC_TRUE : PETSC_FALSE;
     for (PetscInt k = 0; same && k < 3 * nt[0]; k++) same = y[0][k] == y[1][k] ? PETSC_TRUE : PETSC_FALSE;
     for (PetscInt k = 0; same && k < nt[0]; k++) same = (g[0][k] == g[1][k] && l[0][k] == l[1][k]) ? PETSC_TRUE : PETSC_FALSE;
     for (PetscInt k = 0; same && k < VI_ENERGY_COLUMNS * nt[0]; k++) same = e[0][k] == e[1][k] ? PETSC_TRUE : PETSC_FALSE;
@@ -1961,7 +1964,7 @@ static PetscErrorCode TestMixedRanks(void)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "mixed_ranks %s: %" PetscInt_FMT " steps, %" PetscInt_FMT " contact solves, %" PetscInt_FMT
                           " not converged, largest normal force %.4f; on %d ranks %s to one rank alone\n",
-                          opts[s], stats.steps, stats.contact_solves, stats.nonconverged, (double)MaxOver(nt[0], t[0], l[0], 1, 0, 0, 2), (int)size,
+                          opts[s], stats.steps, stats.contact_solves, stats.nonconverged, (double)peak[s], (int)size,
                           same ? "bitwise equal" : "DIFFERENT"));
     PetscCheck(stats.contact_solves > 100 && stats.nonconverged == 0 && !stats.failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                "%s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " not converged, failed %d", opts[s], stats.contact_solves, stats.nonconverged,
@@ -1971,6 +1974,9 @@ static PetscErrorCode TestMixedRanks(void)
     PetscCall(DestroyCase(&sys[1], &st[1]));
     PetscCall(DestroyCase(&sys[0], &st[0]));
   }
+  for (PetscInt s = 0; s < 3; s++)
+    PetscCheck(PetscAbsReal(peak[s] - peak[1]) <= 0.01 * peak[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "%s: largest normal force %g, Bathe's %g: not within 1 %%", opts[s], (double)peak[s], (double)peak[1]);
   PetscCall(VIROMDestroy(&rom));
   PetscCall(PetscFree3(K, M, D));
   PetscFunctionReturn(PETSC_SUCCESS);
