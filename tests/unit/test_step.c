@@ -5,7 +5,7 @@
 #include <petscblaslapack.h>
 
 static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
-                           "preload|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks\n";
+                           "preload|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -145,10 +145,10 @@ static PetscErrorCode BarROM(MPI_Comm comm, VICMSType type, VIROM *rom)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A hand-made ROM of nb = sum(dims) boundary coordinates (one contact per entry of dims, identity frames) and nm inner coordinates, K, M,
-   D given row-major (n x n); validated. */
-static PetscErrorCode HandROM(VICMSType method, PetscInt nc, const PetscInt dims[], PetscInt nm, const PetscReal K[], const PetscReal M[],
-                              const PetscReal D[], VIROM *rom)
+/* A hand-made ROM of nb = sum(dims) boundary coordinates (one contact per entry of dims, identity frames, kinds[j] or unilateral when
+   kinds is NULL) and nm inner coordinates, K, M, D given row-major (n x n); validated. */
+static PetscErrorCode HandROMKinds(VICMSType method, PetscInt nc, const PetscInt dims[], const VIContactKind kinds[], PetscInt nm,
+                                   const PetscReal K[], const PetscReal M[], const PetscReal D[], VIROM *rom)
 {
   VIContactInfo ci[4];
   PetscInt      nb = 0, n;
@@ -163,6 +163,7 @@ static PetscErrorCode HandROM(VICMSType method, PetscInt nc, const PetscInt dims
     ci[j].offset   = nb;
     ci[j].area     = 1;
     ci[j].frame[0] = ci[j].frame[4] = ci[j].frame[8] = 1;
+    ci[j].kind                                       = kinds ? kinds[j] : VI_CONTACT_UNILATERAL;
     nb += dims[j];
   }
   n = nb + nm;
@@ -174,6 +175,15 @@ static PetscErrorCode HandROM(VICMSType method, PetscInt nc, const PetscInt dims
   PetscCall(PetscArraycpy(d, D, n * n));
   PetscCall(VIROMSetContacts(*rom, nc, ci));
   PetscCall(VIROMValidate(*rom, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HandROM with unilateral contacts only. */
+static PetscErrorCode HandROM(VICMSType method, PetscInt nc, const PetscInt dims[], PetscInt nm, const PetscReal K[], const PetscReal M[],
+                              const PetscReal D[], VIROM *rom)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HandROMKinds(method, nc, dims, NULL, nm, K, M, D, rom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1897,6 +1907,82 @@ static PetscErrorCode TestMixedOrder(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* mixed_bilateral: seed 001 §2.8, model (b): the 3-DOF chain of Eq. (91) with mass 3 held by a bilateral row x3 = 0 instead of k0 (ROM
+   coordinates (x3, x1, x2), m = 1, k1 = k2 = k3 = 1, gravity 9.81 on each, from rest, h = 0.05, T = 10). Exact constrained motion:
+   x1 = x2 = 9.81 (1 - cos t) (only the mode (1, 1) of [[2, -1], [-1, 2]] is loaded), x3 = 0, force on x3 -(9.81 + x2).
+   - mixed holds the row on velocity level (v3 = 0, |u3| <= 1e-12 at the end). Generalized-alpha starts from the unconstrained
+     a_0 = M^-1 (f - K q_0) (Eqs. 24, 25), so A_3 decays as A_{i+1} = -(1 - gamma)/gamma A_i and x3 drifts to the constant
+     h^2 a_{3,0} (gamma/2 - beta) (the sum of Eq. 22's increments): -6.13e-3 for rho_inf = 0, -7.6e-5 for 0.8 (asserted to 1e-10,
+     and constant over the second half); the paper's "constant position error". Bathe and ED-alpha hold the velocities of both their
+     stages, and their positions are sums of those (Eqs. 59-60, 82): x3 = 0 to 1e-12 at every level.
+   - nsgalpha (seed 002) holds it on position level too: |x3| <= 1e-12 at every level.
+   Masses 1 and 2 follow the exact motion within the stated bounds (h = 0.05); the forces are printed (ED-alpha records the mean of its
+   stage forces, about t_{i+1/2}). */
+static PetscErrorCode TestMixedBilateral(void)
+{
+  const char *const   opts[5]  = {"-step_type nsgalpha -step_rho_inf 0.8", "-step_type mixed -step_mixed_base genalpha -step_rho_inf 0.8",
+                                  "-step_type mixed -step_mixed_base genalpha -step_rho_inf 0", "-step_type mixed -step_mixed_base bathe",
+                                  "-step_type mixed -step_mixed_base edalpha -step_rho_inf 0"};
+  const PetscReal     rhos[5]  = {0, 0.8, 0, 0, 0};
+  const PetscReal     bound[5] = {2e-2, 2e-2, 0.1, 1e-2, 2e-4}; /* masses 1, 2 (measured 1.71e-2, 1.71e-2, 9.29e-2, 8.09e-3, 1.61e-4) */
+  const PetscReal     h = 0.05, T = 10, g = 9.81, K[9] = {1, 0, -1, 0, 2, -1, -1, -1, 2}, M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, D[9] = {0};
+  const PetscInt      d1[1]    = {1};
+  const VIContactKind kinds[1] = {VI_CONTACT_BILATERAL};
+  VIROM               rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROMKinds(VI_CMS_CB, 1, d1, kinds, 2, K, M, D, &rom));
+  PetscCall(VIROMAddLoad(rom, "gravity", (const PetscReal[]){g, g, g}));
+  for (PetscInt i = 0; i < 3; i++) {
+    char name[8];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "q%" PetscInt_FMT, i + 1));
+    PetscCall(AddUnit(rom, PETSC_FALSE, name, 3, i, 1.0));
+  }
+  for (PetscInt s = 0; s < 5; s++) {
+    VISystem         sys;
+    VIStepper        st;
+    PetscInt         nt;
+    const PetscReal *t, *y, *l, *q, *u;
+    PetscReal        x3max = 0, x3dev = 0, err = 0, ferr = 0, drift = 0;
+    char             o[300];
+
+    PetscCall(PetscSNPrintf(o, sizeof(o), "-case_loads gravity %s -step_dt %g -step_end_time %g", opts[s], (double)h, (double)T));
+    PetscCall(RunCase(rom, o, PETSC_TRUE, &sys, &st));
+    PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, &l, NULL));
+    PetscCall(VIStepperGetState(st, &q, &u));
+    if (s == 1 || s == 2) {
+      const PetscReal rho = rhos[s], am = (2 * rho - 1) / (rho + 1), af = rho / (rho + 1), ga = 0.5 - am + af, be = 0.25 * PetscSqr(1 - am + af);
+      drift = h * h * g * (0.5 * ga - be);
+    }
+    for (PetscInt k = 0; k < nt; k++) {
+      const PetscReal ex = g * (1 - PetscCosReal(t[k]));
+      x3max              = PetscMax(x3max, PetscAbsReal(y[3 * k]));
+      if (t[k] >= 0.5 * T) x3dev = PetscMax(x3dev, PetscAbsReal(y[3 * k] - drift));
+      err = PetscMax(err, PetscMax(PetscAbsReal(y[3 * k + 1] - ex), PetscAbsReal(y[3 * k + 2] - ex)));
+      if (t[k] >= 0.5 * T) ferr = PetscMax(ferr, PetscAbsReal(l[k] + g + ex));
+    }
+    PetscCall(PetscPrintf(
+        PETSC_COMM_WORLD,
+        "mixed_bilateral %s: max |x3| %.3e, x3 at the end %.6e (predicted drift %.6e, largest deviation over t >= T/2 %.1e), "
+        "|v3| at the end %.1e; masses 1, 2 off the exact motion by %.3e (bound %g); force on x3 off -(g + x2) by %.3e over t >= T/2\n",
+        opts[s], (double)x3max, (double)q[0], (double)drift, (double)x3dev, (double)PetscAbsReal(u[0]), (double)err, (double)bound[s], (double)ferr));
+    if (s == 1 || s == 2) {
+      PetscCheck(PetscAbsReal(u[0]) <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: v3 = %g at the end: the velocity constraint is not held",
+                 opts[s], (double)u[0]);
+      PetscCheck(x3dev <= 1e-10 && x3max >= 0.5 * PetscAbsReal(drift), PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "%s: x3 is not the constant drift %g (deviation %g)", opts[s], (double)drift, (double)x3dev);
+    } else {
+      PetscCheck(x3max <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: |x3| = %g: the position is not held", opts[s], (double)x3max);
+      if (s > 0) PetscCheck(PetscAbsReal(u[0]) <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: v3 = %g at the end", opts[s], (double)u[0]);
+    }
+    PetscCheck(err <= bound[s], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: masses 1, 2 off the exact motion by %g", opts[s], (double)err);
+    PetscCall(CheckAllReplicated(opts[s], st, rom));
+    PetscCall(DestroyCase(&sys, &st));
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* mixed_ranks: a chain of 24 coordinates (n = 24: three row blocks of VI_ROW_BLOCK, so 2 and 3 ranks split the rows) with a frictional 2D
    contact (mu 0.3) at its end, pushed onto the obstacle and pulled along it (impacts, sticking and slipping, impulses with eps_T), run by
    each base scheme on all the ranks and on one rank alone: the records (outputs, gaps, forces, energy) and the final state are bitwise
@@ -1986,7 +2072,7 @@ int main(int argc, char **argv)
 {
   char           which[32] = "";
   PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged, solvers;
-  PetscBool      mixed_modes, mixed_order, mixed_ranks;
+  PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -2007,6 +2093,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "mixed_modes", &mixed_modes));
   PetscCall(PetscStrcmp(which, "mixed_order", &mixed_order));
   PetscCall(PetscStrcmp(which, "mixed_ranks", &mixed_ranks));
+  PetscCall(PetscStrcmp(which, "mixed_bilateral", &mixed_bilateral));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -2040,10 +2127,12 @@ int main(int argc, char **argv)
     ierr = TestMixedOrder();
   else if (mixed_ranks)
     ierr = TestMixedRanks();
+  else if (mixed_bilateral)
+    ierr = TestMixedBilateral();
   else {
     (void)PetscPrintf(PETSC_COMM_WORLD,
                       "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
-                      "static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order or mixed_ranks, got '%s'\n",
+                      "static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks or mixed_bilateral, got '%s'\n",
                       which);
     ierr = PETSC_ERR_USER_INPUT;
   }
