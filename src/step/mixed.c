@@ -25,11 +25,11 @@
    - edalpha (§2.7, Eqs. 77-90, Bottasso): unknowns (v_{i+1}, v_j) of the stage j = t_i^+, coefficients c1..c15 of Eq. (90) with c7 and c14
      corrected to (1-alpha)/(1+alpha) and -(1-alpha)/(1+alpha) (the digest's check: the printed ones miss a factor h), alpha =
      (1-rho_inf)/(1+rho_inf), alpha_AR (Eq. 84); the damping D v of Eqs. (77), (78) is kept in the block matrix (Eq. 86 prints none), which is
-     not symmetric and is inverted by LU. The paper solves the forces of both stages together (Eq. 85) with a non-symmetric Delassus
-     matrix, which VIContactSolver does not take (and whose lambda_j block vanishes for rho_inf = 1): here one force lambda acts in both
-     stage equations and holds the mean velocity (v_j + v_{i+1})/2 = (q_{i+1} - q_i)/h of Eq. (82), whose Delassus matrix
-     W^T S W, S = (B11 + B1j + Bj1 + Bjj)/2 for B = M_c^-1, is symmetric positive definite for every h omega (S is symmetrized for
-     non-proportional damping).
+     not symmetric and is inverted by LU. As the paper (Eq. 85), the forces of both stages are solved together: lambda_{i+1} in Eq. (78)
+     holds v_{i+1}, lambda_j in Eq. (77) holds v_j, each on velocity level, through the Delassus matrix of M_c^-1 at the contact rows of
+     both stages (not symmetric; positive diagonal for every h omega). The step's impulse is h (lambda_j + lambda_{i+1}) / 2 (Eq. 80), so
+     the recorded force is their mean. (A single force in both stages holding the mean velocity (v_j + v_{i+1})/2 would be symmetric,
+     but leaves v_{i+1} free: a persistent contact then chatters, a force every other step at twice the value.)
 
    After an impulse, a_{i+1} (and A_{i+1}) stay the base scheme's: the paper does not say how to reset them, and the impulse changes only
    velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). Preloaded
@@ -59,17 +59,19 @@ typedef struct {
   PetscInt    holder;
 } VIMixed;
 
-/* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. */
+/* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. A bilateral row (B q = 0, seed 002
+   Eq. 1c) is closed always: its force holds B v = 0 on velocity level at every step, like a closed contact whose multiplier has free
+   sign (seed 001 §2.8, model (b)). */
 static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[])
 {
-  for (PetscInt j = 0; j < st->nc; j++) closed[j] = gap[j] <= 0 ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++) closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
 {
   VIMixed  *mx = (VIMixed *)st->data;
   PetscInt  n = st->n, n2 = 2 * n;
-  PetscReal h = st->dt, rho = st->rho_inf, *T;
+  PetscReal h = st->dt, rho = st->rho_inf;
   char      what[320];
 
   PetscFunctionBeginUser;
@@ -94,7 +96,6 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   PetscCall(VIInvertSPD(st->comm, n, mx->Minv,
                         "-step_type mixed: the mass matrix M (the impulsive correction v+ = v- + M^-1 W Lambda of seed 001 Eq. (46) needs it "
                         "nonsingular)"));
-  PetscCall(PetscMalloc1(n * n, &T));
   if (mx->base == VI_MIXED_GENALPHA) {
     PetscReal s, sa, sq;
     if (st->mixed_alpha_given) {
@@ -158,8 +159,8 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
     /* Eq. (86) with the damping of Eqs. (77), (78): rows (v_{i+1}; v_j) of
        [c4 M + D + c3 K, c6 M + c2 K; c15 M + c8 K, c12 M + D + c10 K] [v_{i+1}; v_j] = R_c (Eq. 87) */
     PetscCall(PetscMalloc2(n2 * n2, &B, n2 * 5 * n, &R));
-    PetscCall(PetscMalloc2(n * n, &mx->Gm[0], n2 * 5 * n, &mx->P[0]));
-    PetscCall(PetscMalloc1(n2 * n, &mx->E));
+    PetscCall(PetscMalloc2(1, &mx->Gm[0], n2 * 5 * n, &mx->P[0])); /* no Gm: the forces act through E */
+    PetscCall(PetscMalloc1(n2 * n2, &mx->E));
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt k = 0; k < n; k++) {
         const PetscReal m = st->M[i * n + k], kk = st->K[i * n + k], dd = st->D[i * n + k];
@@ -196,18 +197,16 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
       PetscCall(PetscBLASIntCast(n2, &b2));
       PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &b5, &b2, &b2, &one, R, &b5, B, &b2, &zero, mx->P[0], &b5));
     }
-    /* one force lambda in both stage equations: the velocities take E = [B11 + B1j; Bj1 + Bjj] lambda, their mean S lambda */
-    for (PetscInt i = 0; i < n2; i++)
-      for (PetscInt k = 0; k < n; k++) mx->E[i * n + k] = B[i * n2 + k] + B[i * n2 + n + k];
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt k = 0; k < n; k++) T[i * n + k] = 0.5 * (mx->E[i * n + k] + mx->E[(n + i) * n + k]);
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt k = 0; k < n; k++) mx->Gm[0][i * n + k] = 0.5 * (T[i * n + k] + T[k * n + i]);
+    /* the forces of both stages (Eq. 85): lambda_{i+1} in Eq. (78) and lambda_j in Eq. (77) move (v_{i+1}; v_j) by E = M_c^-1 */
+    PetscCall(PetscArraycpy(mx->E, B, n2 * n2));
     mx->gscale[0] = 1;
     PetscCall(PetscFree2(B, R));
   }
-  PetscCall(PetscFree(T));
-  for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++) PetscCall(VIActiveSetCreate(st->nb, st->nc, &mx->as[s]));
+  /* edalpha's force set holds each closed contact twice (stages i+1 and j) */
+  for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++) {
+    const PetscInt twice = (s == 0 && mx->base == VI_MIXED_EDALPHA) ? 2 : 1;
+    PetscCall(VIActiveSetCreate(twice * st->nb, twice * st->nc, &mx->as[s]));
+  }
   mx->holder = -1;
   mx->first  = PETSC_TRUE;
   PetscCall(VIRowSplitCreate(st->comm, mx->base == VI_MIXED_EDALPHA ? n2 : n, 1, &mx->rows));
@@ -265,6 +264,53 @@ static PetscErrorCode VIMixedForces(VIStepper st, VIMixed *mx, PetscInt k, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ED-alpha's contact forces (seed 001 Eqs. 85-89): lambda_{i+1} in Eq. (78) against the velocity v_{i+1} at t_{i+1} and lambda_j in Eq. (77)
+   against v_j at t_i^+, each on velocity level on the contacts closed at t_i, solved together: the set holds every closed contact twice
+   (rows r of v_{i+1}, then rows n + r of v_j), its Delassus matrix is M_c^-1 at those rows and columns (not symmetric: the contact
+   solver's semi-smooth Newton takes it). On entry mx->x holds the free (v_{i+1}; v_j), on exit the velocities with the forces. */
+static PetscErrorCode VIMixedForcesEDAlpha(VIStepper st, VIMixed *mx, PetscReal t, PetscBool *any)
+{
+  VIActiveSet *as = &mx->as[0];
+  PetscInt     n = st->n, n2 = 2 * n, m;
+
+  PetscFunctionBeginUser;
+  *any = PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++) *any = *any || mx->closed[j];
+  if (!*any) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
+  m = as->nrows;
+  for (PetscInt s = 1; s >= 0; s--) { /* stage j at t_i^+ = t - h, then stage i + 1 at t (the imposed gap's rate of each) */
+    PetscCall(VISystemEvaluateGaps(st->sys, t - s * st->dt, st->g0, st->g0_rate));
+    for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
+      if (!mx->closed[j]) continue;
+      for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
+        as->c[s * m + a] = VIStepperRelativeVelocity(st, j, r, mx->x + s * n);
+        as->x[s * m + a] = 0;
+      }
+      cc++;
+    }
+  }
+  for (PetscInt a = 0; a < m; a++) as->rows[m + a] = as->rows[a] + n;
+  for (PetscInt b = 0; b < as->nact; b++) {
+    as->dims[as->nact + b]    = as->dims[b];
+    as->mu[as->nact + b]      = as->mu[b];
+    as->preload[as->nact + b] = as->preload[b];
+    as->kinds[as->nact + b]   = as->kinds[b];
+  }
+  as->nrows            = 2 * m;
+  as->nact             = 2 * as->nact;
+  as->set.num_contacts = as->nact;
+  if (mx->holder != 0) as->op_nrows = -1;
+  PetscCall(VIStepperSolveContacts(st, as, mx->E, n2, 1.0));
+  mx->holder = 0;
+  for (PetscInt b = 0; b < as->nrows; b++) {
+    const PetscInt  col = as->rows[b];
+    const PetscReal l   = as->x[b];
+    for (PetscInt i = 0; i < n2; i++) mx->x[i] += mx->E[i * n2 + col] * l;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* x += Gm[k][:, rows] lambda (Gm symmetric: its rows are its columns) */
 static void VIMixedAddColumns(VIStepper st, VIMixed *mx, PetscInt k, PetscReal x[])
 {
@@ -312,18 +358,20 @@ static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
   for (PetscInt j = 0; j < st->nc; j++) {
     const PetscReal g = st->q[sys->offsets[j]] + st->g0[j];
-    if (st->gap[j] > 0 && g <= 0) impact = PETSC_TRUE;
+    /* a bilateral row does not impact: it never opens (its drift on position level does not trigger Eq. 18) */
+    if (st->gap[j] > 0 && g <= 0 && sys->kinds[j] != VI_CONTACT_BILATERAL) impact = PETSC_TRUE;
     st->gap[j] = g;
   }
   if (!impact) PetscFunctionReturn(PETSC_SUCCESS); /* Eq. (19) */
   VIMixedClosed(st, st->gap, mx->closed);
   PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
-  /* Eqs. (14), (15) with gdot^+ = gdot^- + G Lambda: c = (1 + eps) gdot^- */
+  /* Eqs. (14), (15) with gdot^+ = gdot^- + G Lambda: c = (1 + eps) gdot^-; a bilateral row with eps = 0 (seed 002 §7): B v^+ = 0 */
   for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
     if (!mx->closed[j]) continue;
     for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
-      as->c[a] = (1 + (r ? st->restitution_t : st->restitution)) * VIStepperRelativeVelocity(st, j, r, v);
-      as->x[a] = 0;
+      const PetscReal eps = sys->kinds[j] == VI_CONTACT_BILATERAL ? 0 : (r ? st->restitution_t : st->restitution);
+      as->c[a]            = (1 + eps) * VIStepperRelativeVelocity(st, j, r, v);
+      as->x[a]            = 0;
     }
     cc++;
   }
@@ -449,28 +497,22 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[4 * n + i] = q[i];
       }
       PetscCall(VIMixedApply(mx, 0));
-      for (PetscInt i = 0; i < n; i++) vf[i] = 0.5 * (x[i] + x[n + i]);
-      /* the mean relative velocity of the step: the imposed gap's difference quotient */
-      PetscCall(VISystemEvaluateGaps(sys, t - h, mx->f2, NULL));
-      PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
-      for (PetscInt j = 0; j < st->nc; j++) st->g0_rate[j] = (st->g0[j] - mx->f2[j]) / h;
-      PetscCall(VIMixedForces(st, mx, 0, vf, &any));
-      if (any)
-        for (PetscInt b = 0; b < mx->as[0].nrows; b++) {
-          const PetscInt  row = mx->as[0].rows[b];
-          const PetscReal l   = mx->as[0].x[b];
-          for (PetscInt i = 0; i < 2 * n; i++) x[i] += mx->E[i * n + row] * l;
-        }
+      PetscCall(VIMixedForcesEDAlpha(st, mx, t, &any)); /* Eqs. (85)-(89) */
       for (PetscInt i = 0; i < n; i++) {
         const PetscReal v1 = x[i], vj = x[n + i];
-        q[i] += 0.5 * h * (vj + v1);                               /* Eq. (82) */
-        a[i]  = c[4] * v1 + c[5] * v[i] + c[6] * vj + c[7] * a[i]; /* Eq. (90) */
-        vf[i] = 0.5 * (vj + v1);
-        v[i]  = v1;
+        q[i] += 0.5 * h * (vj + v1);                              /* Eq. (82) */
+        a[i] = c[4] * v1 + c[5] * v[i] + c[6] * vj + c[7] * a[i]; /* Eq. (90) */
+        v[i] = v1;
       }
       if (any) {
-        for (PetscInt b = 0; b < mx->as[0].nrows; b++) st->lambda[mx->as[0].rows[b]] = mx->as[0].x[b];
-        VIMixedContactWork(st, mx->closed, &mx->as[0], h, vf, vf);
+        /* Eq. (80): the step's impulse is h (lambda_j + lambda_{i+1}) / 2; recorded as the mean force (first half of the set) */
+        VIActiveSet   *as = &mx->as[0];
+        const PetscInt m  = as->nrows / 2;
+        for (PetscInt b = 0; b < m; b++) {
+          as->x[b]                = 0.5 * (as->x[b] + as->x[m + b]);
+          st->lambda[as->rows[b]] = as->x[b];
+        }
+        VIMixedContactWork(st, mx->closed, as, h, vold, v);
       }
     }
     PetscCall(VIMixedImpact(st, mx, t));
