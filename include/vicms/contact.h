@@ -50,6 +50,7 @@ PETSC_EXTERN PetscErrorCode VIContactSolverCreate(MPI_Comm comm, VIContactSolver
    -contact_al_scale s (scale of the augmented-Lagrangian parameter, default 1). */
 PETSC_EXTERN PetscErrorCode VIContactSolverSetFromOptions(VIContactSolver solver);
 PETSC_EXTERN PetscErrorCode VIContactSolverSetType(VIContactSolver solver, VIContactSolverType type);
+PETSC_EXTERN PetscErrorCode VIContactSolverGetType(VIContactSolver solver, VIContactSolverType *type);
 PETSC_EXTERN PetscErrorCode VIContactSolverSetTolerances(VIContactSolver solver, PetscReal tol, PetscInt max_it);
 PETSC_EXTERN PetscErrorCode VIContactSolverSetALScale(VIContactSolver solver, PetscReal s);
 PETSC_EXTERN PetscErrorCode VIContactSolverSetRelaxation(VIContactSolver solver, PetscReal omega);

@@ -48,6 +48,13 @@ PetscErrorCode VIContactSolverSetType(VIContactSolver solver, VIContactSolverTyp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIContactSolverGetType(VIContactSolver solver, VIContactSolverType *type)
+{
+  PetscFunctionBeginUser;
+  *type = solver->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* tol > 0 and max_it > 0; PETSC_DEFAULT keeps the current value. */
 PetscErrorCode VIContactSolverSetTolerances(VIContactSolver solver, PetscReal tol, PetscInt max_it)
 {

@@ -81,7 +81,15 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
                "-step_type mixed does not take preloaded contacts (-contact_preload %g on contact %" PetscInt_FMT
                "): its contact forces start from the open state of seed 001; use -step_type moreau or leapfrog",
                (double)st->sys->preload[j], j);
-  mx->base   = st->mixed_base;
+  mx->base = st->mixed_base;
+  if (mx->base == VI_MIXED_EDALPHA && st->nc > 0) {
+    VIContactSolverType type;
+    PetscCall(VIContactSolverGetType(st->solver, &type));
+    PetscCheck(type == VI_CONTACT_SOLVER_NEWTON, st->comm, PETSC_ERR_USER_INPUT,
+               "-step_mixed_base edalpha with contacts needs -contact_solver newton: its two stages' contact problem is not symmetric "
+               "(seed 001 Eq. 85), and the relaxations (-contact_solver %s) converge only on symmetric ones",
+               VIContactSolverTypes[type]);
+  }
   mx->nstage = mx->base == VI_MIXED_BATHE ? 2 : 1;
   mx->width  = mx->base == VI_MIXED_EDALPHA ? 5 * n : 3 * n;
   PetscCall(PetscCalloc4(n * n, &mx->Minv, 5 * n, &mx->in, n2, &mx->x, n, &mx->vf));

@@ -39,6 +39,8 @@ refuse_simulate "rho_inf -0.1" "1 3" "-step_rho_inf: got -0.1, expected a spectr
 refuse_simulate "rho_inf 1.5" "2" "-step_rho_inf: got 1.5, expected a spectral radius in \[0, 1\]" $ball -step_type mixed -step_mixed_base edalpha \
   -step_rho_inf 1.5
 refuse_simulate "unknown base" "1 2" "step_mixed_base" $ball -step_type mixed -step_mixed_base newmark
+refuse_simulate "edalpha with a relaxation" "1 2" "edalpha with contacts needs -contact_solver newton" $ball -step_type mixed \
+  -step_mixed_base edalpha -contact_solver jacobi
 refuse_simulate "alpha outside Eq. 100" "1" "outside the unconditionally stable region" $ball -step_type mixed -step_mixed_alpha_m 0.4 -step_mixed_alpha_f 0.2
 refuse_simulate "alpha_m alone" "1" "give both or neither" $ball -step_type mixed -step_mixed_alpha_m 0.4
 refuse_simulate "preload" "3" "mixed does not take preloaded contacts" $ball -step_type mixed -contact_preload 1
