@@ -40,7 +40,7 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   e->runner.run            = VIStepRunnerRun;
   e->runner.write          = VIStepRunnerWrite;
   e->runner.reset          = VIStepRunnerReset;
-  *ens = e;
+  *ens                     = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,8 +158,8 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetUnits(ens->rom, &units));
-  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output, ens->output_name,
-                           ens->bins, ens->job, units ? units : ""));
+  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output,
+                           ens->output_name, ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
   ens->dirty = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -619,8 +619,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
                         ens->group_size == 1 ? "" : "s", ens->ntodo < ncases ? " (the others finished in an earlier run)" : ""));
   PetscCall(PetscTime(&ens->t_start));
   ens->t_merge = ens->t_progress = ens->t_start;
-  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST && ens->runner.cost ? cost : NULL, VIEnsembleFinished,
-                              ens, &ens->sched));
+  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST && ens->runner.cost ? cost : NULL,
+                              VIEnsembleFinished, ens, &ens->sched));
   PetscCall(VISchedulerSetVerbose(ens->sched, ens->verbose));
   PetscCall(PetscFree(todo));
   PetscCall(PetscFree(cost));

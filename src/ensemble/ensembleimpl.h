@@ -192,9 +192,9 @@ PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], V
 PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
 /* Rewrite PATH from its current content and the journal (PATH.part, then a rename), with the summaries; then remove the
    journal files it took in. Rank-local. */
-PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[], PetscInt nq,
-                                           const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
-                                           const char units[]);
+PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[],
+                                           PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
+                                           const char job[], const char units[]);
 /* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command), or stop with a
    message naming the job that holds it; a lock whose process no longer runs on this host is taken over with a notice.
    Rank-local. */

@@ -318,8 +318,9 @@ static PetscErrorCode VIReadAttrRealIf(hid_t file, const char obj[], const char 
 
 /* The merged results file: the journal's cases and those of the old file (old < 0: none). */
 static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
-                                             const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
-                                             const char job[], const char units[], PetscInt *nfinished, PetscBool *journal_used)
+                                             const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
+                                             const char output_name[], PetscInt bins, const char job[], const char units[], PetscInt *nfinished,
+                                             PetscBool *journal_used)
 {
   char             names[8192], **messages, *all;
   const PetscReal *table;
@@ -427,8 +428,8 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
 }
 
 PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[], PetscInt nq,
-                              const char *const qnames[],
-                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+                              const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
+                              const char units[])
 {
   char           part[PETSC_MAX_PATH_LEN];
   PetscInt       ncases, nfinished = 0;
@@ -470,7 +471,8 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
   ierr = VIH5Create(part, &file);
   if (!ierr) {
-    ierr = VIResultsMergeContents(file, old, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    ierr = VIResultsMergeContents(file, old, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished,
+                                  &journal_used);
     if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
     ierr_close = VIH5Close(&file);
     if (ierr) PetscCall(PetscPopErrorHandler());

@@ -104,8 +104,8 @@ static PetscErrorCode VIFindLoadColumn(VICaseSet cs, const char suffix[], PetscI
 }
 
 /* The frequency response of constant-frequency cases: (frequency, amplitude of the output), done cases sorted by frequency. */
-static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[], const PetscReal quantities[],
-                                          PetscInt output, PetscInt *m, PetscReal **frf)
+static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                                          const PetscReal quantities[], PetscInt output, PetscInt *m, PetscReal **frf)
 {
   PetscInt         fcol, scol, ncases, np, qa = VI_QUANTITIES_PER_OUTPUT * output + VI_QUANTITY_AMPLITUDE;
   const PetscReal *table;
