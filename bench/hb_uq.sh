@@ -41,5 +41,5 @@ for np in 1 2; do
   printf "  %d rank%s: %s\n" $np "$([ $np = 1 ] || echo s)" "$(grep -m1 'cases: .* run now in' best$np)"
 done
 awk -v a="$t1" -v b="$t2" 'BEGIN{printf "  parallel efficiency of the ensemble phase at 2 ranks: T1 / (2 T2) = %.3f / (2 x %.3f) = %.2f\n", a, b, a / (2 * b)}'
-grep -A8 "^Statistics over the done cases" best1 | sed 's/^/  /'
+grep -A7 "^Statistics over the done cases" best1 | sed 's/^/  /'
 $py "$root/tests/app/compare_results.py" uq1.h5 uq2.h5 --label "1 and 2 ranks" | sed 's/^/  /'
