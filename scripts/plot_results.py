@@ -11,7 +11,7 @@ Kinds (default: every kind the file supports except phase):
   frf     frequency response: slow-sweep envelopes up and down (summary/sweep_up, summary/sweep_down, or the per-case
           cases/<k>/envelope) and constant-frequency points (summary/frf): <stem>_frf.png
   uq      one histogram per quantity with its mean and +-1 std (summary/histograms, summary/statistics): <stem>_uq.png
-  hb      a harmonic balance branch (vicms hb, summary/hb): amplitude against frequency, stable parts solid, unstable
+  hb      harmonic balance branches (vicms hb: summary/hb for one case, cases/<k> for a case set): amplitude against frequency, stable parts solid, unstable
           parts dashed, turning points marked; --overlay X.h5 adds the sweep envelopes and constant-frequency points of
           a time-stepping results file X.h5 (vicms simulate): <stem>_hb.png
   phase   phase portrait (output against its time derivative, last half of the run), per case: <stem>_phase_case<K>.png
@@ -428,34 +428,61 @@ def plot_frf(r, args, out):
     return save(fig, out)
 
 
+def hb_branches(r):
+    """The harmonic balance branches of a results file: [(label, group)]: summary/hb for a job of one case, else
+    cases/<k> of every case that holds a branch (done, or failed part-way), labelled with its parameters."""
+    if "summary/hb" in r.f:
+        return [("", r.f["summary/hb"])]
+    out = []
+    par = r.f["cases/parameters"][()] if "cases/parameters" in r.f else None
+    cols = text(r.f["cases/parameters"].attrs.get("columns", "")).split(",") if par is not None else []
+    for k in range(r.n_cases):
+        g = r.f.get(f"cases/{k}")
+        if g is not None and "frequency_hz" in g and len(g["frequency_hz"]):
+            label = ", ".join(f"{c} = {par[k, i]:.4g}" for i, c in enumerate(cols) if c != "case") if par is not None else ""
+            out.append((f"case {k}" + (f" ({label})" if label else ""), g))
+    return out
+
+
 def plot_hb(r, args, out):
-    """The harmonic balance branch: stable solid, unstable dashed, turning points; time-stepping sweeps overlaid."""
-    g = r.f["summary/hb"]
-    names = text(g.attrs.get("outputs", "")).split(",")
+    """The harmonic balance branches: stable solid, unstable dashed, turning points; time-stepping sweeps overlaid. A job
+    of several cases draws one branch per case (the first 20), one colour each."""
+    branches = hb_branches(r)
+    names = text(branches[0][1].attrs.get("outputs", "")).split(",")
     target = args.output or names[0]
     if target not in names:
-        note(f"summary/hb has no output {target} (outputs: {', '.join(names)}); no hb plot")
+        note(f"the branches have no output {target} (outputs: {', '.join(names)}); no hb plot")
         return None
     o = names.index(target)
-    fr, amp = g["frequency_hz"][()], np.atleast_2d(g["amplitude"][()])[:, o]
-    stable, kind = g["stable"][()], g["kind"][()]
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    H = int(g.attrs.get("harmonics_H", 0))
-    labelled = set()
-    # consecutive points of one stability form a segment; a segment joins its neighbour to keep the curve whole
-    start = 0
-    for k in range(1, len(fr) + 1):
-        if k == len(fr) or stable[k] != stable[start]:
-            sl = slice(start, min(k + 1, len(fr)))
-            st = int(stable[start])
-            label = {1: f"harmonic balance, H = {H}: stable", 0: "unstable", -1: "stability not computed"}[st]
-            ax.plot(fr[sl], amp[sl], color="C3", lw=1.6, ls="-" if st == 1 else "--" if st == 0 else ":",
-                    label=None if label in labelled else label, zorder=4)
-            labelled.add(label)
-            start = k
-    turn = np.nonzero(kind & 1)[0]
-    if len(turn):
-        ax.plot(fr[turn], amp[turn], ls="none", marker="s", ms=5, mfc="white", mec="C3", label="turning points", zorder=5)
+    if len(branches) > 20:
+        note(f"{len(branches)} branches: the first 20 drawn")
+    for b, (name, g) in enumerate(branches[:20]):
+        fr, amp = g["frequency_hz"][()], np.atleast_2d(g["amplitude"][()])[:, o]
+        stable, kind = g["stable"][()], g["kind"][()]
+        H = int(g.attrs.get("harmonics_H", 0))
+        colour = "C3" if len(branches) == 1 else f"C{b % 10}"
+        labelled = set()
+        # consecutive points of one stability form a segment; a segment joins its neighbour to keep the curve whole
+        start = 0
+        for k in range(1, len(fr) + 1):
+            if k == len(fr) or stable[k] != stable[start]:
+                sl = slice(start, min(k + 1, len(fr)))
+                st = int(stable[start])
+                if len(branches) == 1:
+                    label = {1: f"harmonic balance, H = {H}: stable", 0: "unstable", -1: "stability not computed"}[st]
+                else:
+                    label = name if not labelled else None
+                ax.plot(fr[sl], amp[sl], color=colour, lw=1.6, ls="-" if st == 1 else "--" if st == 0 else ":",
+                        label=None if label in labelled else label, zorder=4)
+                labelled.add(label)
+                start = k
+        turn = np.nonzero(kind & 1)[0]
+        if len(turn):
+            ax.plot(fr[turn], amp[turn], ls="none", marker="s", ms=5, mfc="white", mec=colour,
+                    label="turning points" if b == 0 else None, zorder=5)
+        if int(g.attrs.get("failed", 0)):
+            note(f"{name or 'the branch'} is incomplete: {text(g.attrs.get('message', ''))}")
     if args.overlay:
         other = Results(args.overlay)
         summ = other.f.get("summary")
@@ -469,11 +496,9 @@ def plot_hb(r, args, out):
                         label=f"time stepping, constant frequency ({len(pts)})", zorder=6)
         else:
             note(f"{args.overlay}: no summary/ group: nothing overlaid")
-    if int(g.attrs.get("failed", 0)):
-        note(f"the branch is incomplete: {text(g.attrs.get('message', ''))}")
     ax.set_xlabel("excitation frequency (Hz)")
     ax.set_ylabel(f"amplitude of {target} (half peak-to-peak){r.unit('length')}")
-    ax.set_title(f"{r.stem}: harmonic balance branch of {target}")
+    ax.set_title(f"{r.stem}: harmonic balance branch{'es' if len(branches) > 1 else ''} of {target}")
     ax.grid(alpha=0.3)
     ax.set_ylim(bottom=0)
     ax.legend(fontsize=8, loc="best")
@@ -612,7 +637,7 @@ def main():
             p = plot_frf(r, args, os.path.join(outdir, f"{r.stem}_frf.png"))
             if p:
                 written.append(p)
-    if "hb" in kinds and "summary/hb" in r.f:
+    if "hb" in kinds and hb_branches(r):
         p = plot_hb(r, args, os.path.join(outdir, f"{r.stem}_hb.png"))
         if p:
             written.append(p)

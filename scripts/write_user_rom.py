@@ -14,6 +14,9 @@ tangents: the gap of contact j is q[offset_j] + g0 (g0 from -contact_gap and fri
 
 From the command line it writes the two examples of seed 002 (Brüls, Acary & Cardona 2014):
     write_user_rom.py ball ball.h5      # §10.1: 1 DOF, m = 1, gravity load -10, one contact
+    write_user_rom.py stop stop.h5      # the stop oscillator of docs/hb.md: a unit mass on k1 = (2 pi)^2, joined by
+                                        # k2 = 3 k1 to its massless contact coordinate (a rigid stop), 2 % damping,
+                                        # load "drive" on the mass, output "mass"
     write_user_rom.py bar bar.h5        # §10.3: free bar, E = 900, rho = 1, L = 10, 200 two-node elements (lumped mass),
                                         # contact at its first node, displacements along the contact normal
 """
@@ -63,6 +66,15 @@ def ball(path, m=1.0, g=10.0):
                    shapes={"translation_x": [1.0]}, units="SI")
 
 
+def stop(path, zeta=0.02):
+    """The stop oscillator of tests/app/hb.sh and docs/hb.md (massless contact coordinate first, then the mass)."""
+    k1 = 4 * np.pi ** 2
+    k2 = 3 * k1
+    write_user_rom(path, K=[[k2, -k2], [-k2, k1 + k2]], M=[[0.0, 0.0], [0.0, 1.0]],
+                   D=[[0.0, 0.0], [0.0, 2 * zeta * 2 * np.pi]], contact_dims=[1], loads={"drive": [0.0, 1.0]},
+                   outputs={"mass": [0.0, 1.0]}, massless=True, units="SI", frequencies_hz=[2.0])
+
+
 def bar(path, E=900.0, rho=1.0, L=10.0, cells=200, area=1.0):
     """Seed 002 §10.3: a free bar along the contact normal, node 0 touches the wall (lumped mass)."""
     n = cells + 1
@@ -81,6 +93,7 @@ def bar(path, E=900.0, rho=1.0, L=10.0, cells=200, area=1.0):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("ball", "bar"):
-        sys.exit("usage: write_user_rom.py ball|bar FILE.h5")
-    (ball if sys.argv[1] == "ball" else bar)(sys.argv[2])
+    examples = {"ball": ball, "bar": bar, "stop": stop}
+    if len(sys.argv) != 3 or sys.argv[1] not in examples:
+        sys.exit("usage: write_user_rom.py ball|bar|stop FILE.h5")
+    examples[sys.argv[1]](sys.argv[2])

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <vicms/step.h>
+#include <vicms/io.h>
 #include <petscviewer.h>
 
 /* Distributions of sampled parameters. */
@@ -63,9 +64,51 @@ PETSC_EXTERN PetscReal VINormalQuantile(PetscReal p);
 
 typedef struct _p_VIEnsemble *VIEnsemble;
 
+/* How one case ended, filled by a case runner's run (the ensemble sets k and nq, and NaN in quantities). */
+typedef struct {
+  PetscInt   k, nq;
+  PetscReal *quantities;   /* nq: the case's quantities (summaries and statistics over the cases) */
+  PetscBool  failed;       /* the case failed on its own (recorded with message, the others go on) */
+  PetscBool  error;        /* run stopped on an error (set by the ensemble; message is the error's) */
+  char       message[256]; /* why it failed */
+  PetscBool  stopped;      /* stopped on a signal at stopped_time, its state in a checkpoint (to be continued) */
+  PetscReal  stopped_time;
+} VICaseOutcome;
+
+/*
+  VICaseRunner - what one case of an ensemble computes and writes. The ensemble does everything else: the case table,
+  rank groups, scheduling, the results file's journal, lock, resume, merge, failure isolation and clean stops. For
+  every case it sets the case's parameters as options, calls run on the case's rank group with errors captured (an error
+  fails that case only), has the group's rank 0 write the case into its journal file under group "/case" (write, then
+  the quantities, status and message), and calls reset on every rank of the group. The default runner steps the case
+  in time (`vicms simulate`); `vicms hb` gives one that continues a harmonic balance branch.
+
+  kind            the results file's root attribute "kind" ("simulate", "hb")
+  quantity_names  the nq names of the per-case quantities (PetscStrArrayDestroy)
+  check           the first case's set-up on the job's communicator (case 0's options set): an error stops the job
+  cost            the estimated costs of cases[i], i < n, to hand the longest out first (NULL: index order). Rank-local
+  run             compute the case (its options set) on group; fill out (quantities, failed and message)
+  write           the case's data under group of the open journal file (the group's rank 0; out->error: run failed)
+  summary         extra summaries of the merged results file (NULL: none). Rank-local
+  reset           release the case's data, on every rank of the group
+*/
+typedef struct {
+  const char *kind;
+  void       *ctx;
+  PetscErrorCode (*quantity_names)(void *ctx, VIROM rom, PetscInt *nq, char ***names);
+  PetscErrorCode (*check)(void *ctx, VIROM rom, MPI_Comm comm);
+  PetscErrorCode (*cost)(void *ctx, VIROM rom, PetscInt n, const PetscInt cases[], PetscReal cost[]);
+  PetscErrorCode (*run)(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out);
+  PetscErrorCode (*write)(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[]);
+  PetscErrorCode (*summary)(void *ctx, hid_t file, PetscInt ncases, const PetscInt status[]);
+  PetscErrorCode (*reset)(void *ctx);
+} VICaseRunner;
+
 PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);
 /* The ROM the cases run on (loaded on every rank of the communicator; referenced, not copied). */
 PETSC_EXTERN PetscErrorCode VIEnsembleSetROM(VIEnsemble ens, VIROM rom);
+/* The case runner (copied; its ctx referenced). Default: the time stepping of `vicms simulate`. Call before VIEnsembleRun. */
+PETSC_EXTERN PetscErrorCode VIEnsembleSetCaseRunner(VIEnsemble ens, const VICaseRunner *runner);
 /*
   Options:
   -results_file PATH            where the results go (default results.h5); finished cases wait in PATH.cases/ until they

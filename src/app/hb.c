@@ -1,143 +1,241 @@
-/* `vicms hb`: the harmonic balance branch of a job's case on a ROM file -> results file (summary/hb). */
+/* `vicms hb`: the harmonic balance branches of a job's cases on a ROM file -> results file, one branch per case on rank groups. */
 #include "app.h"
 #include <vicms/hb.h>
-#include <stdio.h>
+#include <math.h>
 
-/* Write the results file of one branch: the results format with one case, its branch under summary/hb. Rank-local. */
-static PetscErrorCode VIAppHBWriteOpen(hid_t file, VIHB hb, VIROM rom, PetscLogDouble wall)
+/* The case runner of harmonic balance: one continuation per case (the ensemble does the rest). */
+typedef struct {
+  char           output[128]; /* -hb_output: the ROM output of the printed table ("" : the first) */
+  VISystem       sys;
+  VIHB           hb;
+  PetscLogDouble wall;
+} VIAppHBRunner;
+
+/* Per ROM output the peak of the branch and its frequency, then the branch's size, turning and unstable points, and its
+   largest contact force: the quantities whose statistics summarize a set of branches. */
+static PetscErrorCode VIAppHBQuantityNames(void *ctx, VIROM rom, PetscInt *nq, char ***names)
 {
-  const VIHBBranch *br;
-  const char       *units, *msg[1];
-  char             *all;
-  PetscReal         zero = 0;
-  PetscInt          status;
+  static const char *const tail[] = {"points", "turning_points", "unstable_points", "max_contact_force"};
+  PetscInt                 nout, c = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(VIHBGetBranch(hb, &br));
-  status = br->failed ? 2 : 1;
-  msg[0] = br->message;
-  PetscCall(VIROMGetUnits(rom, &units));
-  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-results"));
-  PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
-  PetscCall(VIH5WriteAttrString(file, "/", "kind", "hb"));
-  PetscCall(PetscOptionsGetAll(NULL, &all));
-  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
-  PetscCall(PetscFree(all));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_cases", 1));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_done", status == 1));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", status == 2));
-  PetscCall(VIH5WriteAttrString(file, "/", "units", units ? units : ""));
-  PetscCall(VIH5WriteReal(file, "/cases/parameters", 1, 1, &zero));
-  PetscCall(VIH5WriteAttrString(file, "/cases/parameters", "columns", "case"));
-  PetscCall(VIH5WriteInt(file, "/cases/status", 1, 0, &status));
-  PetscCall(VIH5WriteAttrString(file, "/cases/status", "values", "pending,done,failed"));
-  PetscCall(VIH5WriteStrings(file, "/cases/message", 1, msg));
-  PetscCall(VIH5WriteReal(file, "/cases/wall_time", 1, 0, &wall));
-  PetscCall(VIH5CreateGroup(file, "/cases/0"));
-  PetscCall(VIH5WriteAttrString(file, "/cases/0", "message", br->message));
-  PetscCall(VIH5WriteAttrReal(file, "/cases/0", "wall_time", wall));
-  PetscCall(VIHBWriteBranch(hb, file, "/summary/hb"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode VIAppHBWrite(MPI_Comm comm, const char path[], VIHB hb, VIROM rom, PetscLogDouble wall)
-{
-  PetscMPIInt    rank;
-  PetscErrorCode ierr = PETSC_SUCCESS;
-  int            failed;
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    char  part[PETSC_MAX_PATH_LEN + 8];
-    hid_t file;
-    PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
-    ierr = VIH5Create(part, &file);
-    if (!ierr) {
-      ierr = VIAppHBWriteOpen(file, hb, rom, wall);
-      PetscCall(VIH5Close(&file));
-    }
-    if (!ierr && rename(part, path)) ierr = PETSC_ERR_FILE_WRITE;
+  (void)ctx;
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  *nq = 2 * nout + 4;
+  PetscCall(PetscCalloc1(*nq + 1, names));
+  for (PetscInt o = 0; o < nout; o++) {
+    const char *out;
+    char        name[160];
+    PetscCall(VIROMGetOutput(rom, o, &out, NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "peak_amplitude_%s", out));
+    PetscCall(PetscStrallocpy(name, &(*names)[c++]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "peak_frequency_%s", out));
+    PetscCall(PetscStrallocpy(name, &(*names)[c++]));
   }
-  failed = ierr ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
-  PetscCheck(!failed, comm, PETSC_ERR_FILE_WRITE, "vicms hb: could not write the results file %s", path);
+  for (PetscInt i = 0; i < 4; i++) PetscCall(PetscStrallocpy(tail[i], &(*names)[c++]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIAppHBRun(MPI_Comm comm, VIROM rom, VISystem sys, VIHB hb, const char rom_file[], const char results[], const char output[])
+/* The index of the output named name ("" : 0; -1 when the ROM has no outputs). */
+static PetscErrorCode VIAppHBOutputIndex(VIROM rom, MPI_Comm comm, const char name[], PetscInt *out)
 {
+  PetscInt nout;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
+  *out = nout ? 0 : -1;
+  if (!name[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  *out = -1;
+  for (PetscInt o = 0; o < nout; o++) {
+    const char *oname;
+    PetscBool   same;
+    PetscCall(VIROMGetOutput(rom, o, &oname, NULL));
+    PetscCall(PetscStrcmp(oname, name, &same));
+    if (same) *out = o;
+  }
+  PetscCheck(*out >= 0, comm, PETSC_ERR_USER_INPUT, "-hb_output: the ROM has no output '%s'", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The case's system and harmonic balance problem on comm, set up from the options of the case. */
+static PetscErrorCode VIAppHBSetUp(VIAppHBRunner *r, VIROM rom, MPI_Comm comm)
+{
+  PetscInt out;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIAppHBOutputIndex(rom, comm, r->output, &out));
+  PetscCall(VISystemCreate(comm, &r->sys));
+  PetscCall(VIHBCreate(comm, &r->hb));
+  PetscCall(VISystemSetROM(r->sys, rom));
+  PetscCall(VISystemSetFromOptions(r->sys));
+  PetscCall(VISystemSetUp(r->sys));
+  PetscCall(VIHBSetSystem(r->hb, r->sys));
+  PetscCall(VIHBSetFromOptions(r->hb));
+  PetscCall(VIHBSetUp(r->hb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBReset(void *ctx)
+{
+  VIAppHBRunner *r = (VIAppHBRunner *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIHBDestroy(&r->hb));
+  PetscCall(VISystemDestroy(&r->sys));
+  r->wall = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBCheck(void *ctx, VIROM rom, MPI_Comm comm)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIAppHBSetUp((VIAppHBRunner *)ctx, rom, comm));
+  PetscCall(VIAppHBReset(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out)
+{
+  VIAppHBRunner    *r = (VIAppHBRunner *)ctx;
   const VIHBBranch *br;
   PetscLogDouble    t0, t1;
-  PetscInt          out = 0, nout;
-  PetscLogStage     stage;
+  PetscInt          o, c = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogStageRegister("Harmonic balance", &stage));
-  PetscCall(VIROMLoad(rom, rom_file));
-  PetscCall(VISystemSetROM(sys, rom));
-  PetscCall(VISystemSetFromOptions(sys));
-  PetscCall(VISystemSetUp(sys));
-  PetscCall(VIHBSetSystem(hb, sys));
-  PetscCall(VIHBSetFromOptions(hb));
-  PetscCall(VIHBSetUp(hb));
-  PetscCall(VIROMGetNumOutputs(rom, &nout));
-  if (output[0]) {
-    out = -1;
-    for (PetscInt o = 0; o < nout; o++) {
-      const char *name;
-      PetscBool   same;
-      PetscCall(VIROMGetOutput(rom, o, &name, NULL));
-      PetscCall(PetscStrcmp(name, output, &same));
-      if (same) out = o;
-    }
-    PetscCheck(out >= 0, comm, PETSC_ERR_USER_INPUT, "-hb_output: the ROM %s has no output '%s'", rom_file, output);
-  }
-  PetscCall(PetscLogStagePush(stage));
+  PetscCall(VIAppHBSetUp(r, rom, group));
   PetscCall(PetscTime(&t0));
-  PetscCall(VIHBContinue(hb));
+  PetscCall(VIHBContinue(r->hb));
   PetscCall(PetscTime(&t1));
+  r->wall = t1 - t0;
+  PetscCall(VIHBGetBranch(r->hb, &br));
+  PetscCall(VIAppHBOutputIndex(rom, group, r->output, &o));
+  if (verbose) PetscCall(VIHBPrintBranch(r->hb, o));
+  for (PetscInt i = 0; i < br->nout; i++) {
+    PetscInt kmax = 0;
+    for (PetscInt k = 1; k < br->np; k++)
+      if (br->amplitude[k * br->nout + i] > br->amplitude[kmax * br->nout + i]) kmax = k;
+    out->quantities[c++] = br->np ? br->amplitude[kmax * br->nout + i] : (PetscReal)NAN;
+    out->quantities[c++] = br->np ? br->frequency_hz[kmax] : (PetscReal)NAN;
+  }
+  out->quantities[c]     = (PetscReal)br->np;
+  out->quantities[c + 1] = out->quantities[c + 2] = out->quantities[c + 3] = 0;
+  for (PetscInt k = 0; k < br->np; k++) {
+    if (br->kind[k] & VI_HB_POINT_TURNING) out->quantities[c + 1] += 1;
+    if (br->stable[k] == 0) out->quantities[c + 2] += 1;
+    for (PetscInt j = 0; j < br->nc; j++) out->quantities[c + 3] = PetscMax(out->quantities[c + 3], br->force_max[k * br->nc + j]);
+  }
+  if (br->failed) {
+    out->failed = PETSC_TRUE;
+    PetscCall(PetscStrncpy(out->message, br->message, sizeof(out->message)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The branch (complete or as far as it went) under the case's group. */
+static PetscErrorCode VIAppHBWrite(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[])
+{
+  VIAppHBRunner    *r = (VIAppHBRunner *)ctx;
+  const VIHBBranch *br;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  if (out->error || !r->hb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIHBGetBranch(r->hb, &br));
+  PetscCall(VIHBWriteBranch(r->hb, file, group));
+  PetscCall(VIH5WriteAttrInt(file, group, "steps", br->np));
+  PetscCall(VIH5WriteAttrReal(file, group, "wall_time", r->wall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A job of one case keeps the layout of a single branch: its branch also under summary/hb. */
+static PetscErrorCode VIAppHBSummary(void *ctx, hid_t file, PetscInt ncases, const PetscInt status[])
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  (void)ctx;
+  if (ncases != 1 || !status[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIH5Exists(file, "/cases/0/frequency_hz", &has));
+  if (has) PetscCall(VIH5Copy(file, "/cases/0", file, "/summary/hb"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Load the ROM and run the branches of the job's cases. */
+static PetscErrorCode VIAppHBRunJob(VIEnsemble ens, VIROM rom, const char rom_file[])
+{
+  PetscLogStage stage_load, stage_run;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogStageRegister("ROM load", &stage_load));
+  PetscCall(PetscLogStageRegister("Harmonic balance", &stage_run));
+  PetscCall(PetscLogStagePush(stage_load));
+  PetscCall(VIROMLoad(rom, rom_file));
   PetscCall(PetscLogStagePop());
-  PetscCall(VIHBPrintBranch(hb, nout ? out : -1));
-  PetscCall(VIAppHBWrite(comm, results, hb, rom, t1 - t0));
-  PetscCall(VIHBGetBranch(hb, &br));
-  PetscCall(PetscPrintf(comm, "Wrote %s (summary/hb: %" PetscInt_FMT " points) in %.2f s\n", results, br->np, (double)(t1 - t0)));
-  PetscCheck(!br->failed, comm, PETSC_ERR_NOT_CONVERGED, "vicms hb: %s", br->message);
+  PetscCall(VIEnsembleSetROM(ens, rom));
+  PetscCall(PetscLogStagePush(stage_run));
+  PetscCall(VIEnsembleRun(ens));
+  PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options of a case (-help). */
+static PetscErrorCode VIAppHBHelp(MPI_Comm comm)
+{
+  VISystem       sys;
+  VIHB           hb;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemCreate(comm, &sys));
+  PetscCall(VIHBCreate(comm, &hb));
+  ierr = VISystemSetFromOptions(sys);
+  if (!ierr) ierr = VIHBSetFromOptions(hb);
+  PetscCall(VIHBDestroy(&hb));
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBEnsembleCreate(MPI_Comm comm, VIAppHBRunner *r, VIEnsemble *ens, char rom_file[], size_t len)
+{
+  VICaseRunner runner = {.kind           = "hb",
+                         .ctx            = r,
+                         .quantity_names = VIAppHBQuantityNames,
+                         .check          = VIAppHBCheck,
+                         .run            = VIAppHBRun,
+                         .write          = VIAppHBWrite,
+                         .summary        = VIAppHBSummary,
+                         .reset          = VIAppHBReset};
+
+  PetscFunctionBeginUser;
+  PetscCall(VIEnsembleCreate(comm, ens));
+  PetscCall(VIEnsembleSetCaseRunner(*ens, &runner));
+  PetscOptionsBegin(comm, NULL, "vicms hb", "");
+  PetscCall(PetscOptionsString("-rom_file", "ROM file (from vicms reduce)", "", rom_file, rom_file, len, NULL));
+  PetscCall(
+      PetscOptionsString("-hb_output", "ROM output of the printed table (default: the first)", "", r->output, r->output, sizeof(r->output), NULL));
+  PetscOptionsEnd();
+  PetscCall(VIEnsembleSetFromOptions(*ens));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIAppHB(MPI_Comm comm)
 {
   VIROM          rom                          = NULL;
-  VISystem       sys                          = NULL;
-  VIHB           hb                           = NULL;
-  char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5", results[PETSC_MAX_PATH_LEN] = "results.h5", output[128] = "";
+  VIEnsemble     ens                          = NULL;
+  VIAppHBRunner  runner                       = {{0}, NULL, NULL, 0};
+  char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
   PetscBool      help;
   PetscErrorCode ierr;
-  const char    *sets[] = {"-cases_grid", "-cases_values", "-cases_sweep", "-cases_random", "-cases_samples"};
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, NULL, "vicms hb", "");
-  PetscCall(PetscOptionsString("-rom_file", "ROM file (from vicms reduce)", "", rom_file, rom_file, sizeof(rom_file), NULL));
-  PetscCall(PetscOptionsString("-results_file", "Results file of the branch", "", results, results, sizeof(results), NULL));
-  PetscCall(PetscOptionsString("-hb_output", "ROM output of the printed table (default: the first)", "", output, output, sizeof(output), NULL));
-  PetscOptionsEnd();
-  for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-    PetscBool has;
-    PetscCall(PetscOptionsHasName(NULL, NULL, sets[i], &has));
-    PetscCheck(!has, comm, PETSC_ERR_SUP, "vicms hb: %s: case sets are not supported by harmonic balance yet (one continuation per job)", sets[i]);
-  }
   PetscCall(VIROMCreate(comm, &rom));
-  PetscCall(VISystemCreate(comm, &sys));
-  PetscCall(VIHBCreate(comm, &hb));
-  PetscCall(PetscOptionsHasHelp(NULL, &help));
-  if (help) {
-    ierr = VISystemSetFromOptions(sys);
-    if (!ierr) ierr = VIHBSetFromOptions(hb);
-  } else
-    ierr = VIAppHBRun(comm, rom, sys, hb, rom_file, results, output);
-  PetscCall(VIHBDestroy(&hb));
-  PetscCall(VISystemDestroy(&sys));
+  /* the ensemble goes on every path, errors included: it holds the results file's lock */
+  ierr = VIAppHBEnsembleCreate(comm, &runner, &ens, rom_file, sizeof(rom_file));
+  if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
+  if (!ierr) ierr = help ? VIAppHBHelp(comm) : VIAppHBRunJob(ens, rom, rom_file);
+  PetscCall(VIEnsembleDestroy(&ens));
+  PetscCall(VIAppHBReset(&runner));
   PetscCall(VIROMDestroy(&rom));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);

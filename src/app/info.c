@@ -154,7 +154,21 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
     }
   }
   PetscCall(VIH5Exists(file, "/summary/hb", &has));
-  if (has) PetscCall(VIHBBranchDescribe(file, "/summary/hb"));
+  if (has)
+    PetscCall(VIHBBranchDescribe(file, "/summary/hb"));
+  else {
+    /* a harmonic balance job of several cases: one branch per case under cases/<k> */
+    PetscInt shown = 0;
+    for (PetscInt k = 0; k < n && shown < 10; k++) {
+      char obj[64];
+      PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT "/frequency_hz", k));
+      PetscCall(VIH5Exists(file, obj, &has));
+      if (!has) continue;
+      PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+      PetscCall(VIHBBranchDescribe(file, obj));
+      shown++;
+    }
+  }
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &options));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  options: %s\n", options));
   PetscCall(PetscFree(options));

@@ -7,6 +7,13 @@
 
 const char *const VICaseOrders[] = {"longest_first", "index", "VICaseOrder", "VI_CASE_ORDER_", NULL};
 
+static PetscErrorCode VIStepRunnerQuantityNames(void *, VIROM, PetscInt *, char ***);
+static PetscErrorCode VIStepRunnerCheck(void *, VIROM, MPI_Comm);
+static PetscErrorCode VIStepRunnerCost(void *, VIROM, PetscInt, const PetscInt[], PetscReal[]);
+static PetscErrorCode VIStepRunnerRun(void *, VIROM, MPI_Comm, PetscBool, VICaseOutcome *);
+static PetscErrorCode VIStepRunnerWrite(void *, VIROM, const VICaseOutcome *, hid_t, const char[]);
+static PetscErrorCode VIStepRunnerReset(void *);
+
 PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
 {
   VIEnsemble e;
@@ -25,7 +32,15 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   e->group               = MPI_COMM_NULL;
   PetscCall(PetscStrncpy(e->results, "results.h5", sizeof(e->results)));
   PetscCall(VICaseSetCreate(comm, &e->cs));
-  *ens = e;
+  e->runner.kind           = "simulate";
+  e->runner.ctx            = e;
+  e->runner.quantity_names = VIStepRunnerQuantityNames;
+  e->runner.check          = VIStepRunnerCheck;
+  e->runner.cost           = VIStepRunnerCost;
+  e->runner.run            = VIStepRunnerRun;
+  e->runner.write          = VIStepRunnerWrite;
+  e->runner.reset          = VIStepRunnerReset;
+  *ens                     = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,6 +52,7 @@ PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
   if (!ens || !*ens) PetscFunctionReturn(PETSC_SUCCESS);
   e = *ens;
   if (e->locked) PetscCall(VIResultsUnlock(e->lock));
+  PetscCall(VIStepRunnerReset(e));
   PetscCall(VICaseSetDestroy(&e->cs));
   PetscCall(VISchedulerDestroy(&e->sched));
   if (e->group != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&e->group));
@@ -142,8 +158,8 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetUnits(ens->rom, &units));
-  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output, ens->output_name,
-                           ens->bins, ens->job, units ? units : ""));
+  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output,
+                           ens->output_name, ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
   ens->dirty = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -297,7 +313,9 @@ static PetscErrorCode VIEnsembleRestore(VIEnsemble ens, VIStepper st, PetscInt k
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Set up and run case k on the group; the stepper stays alive for its records. */
+/* ---------------------------------------------------------------- the default case runner: time stepping */
+
+/* Set up and run the case on the group; the stepper stays alive for its records. */
 static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper st, VICaseResult *r)
 {
   PetscFunctionBeginUser;
@@ -343,91 +361,26 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Run case k on the group and write it to the journal (the group's rank 0); its status is VI_CASE_DONE or VI_CASE_FAILED,
-   or VI_CASE_STOPPED at time *t on a signal, its state then in a checkpoint. */
-static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool verbose, PetscInt *status, PetscReal *t)
+static PetscErrorCode VIStepRunnerQuantityNames(void *ctx, VIROM rom, PetscInt *nq, char ***names)
 {
-  VISystem       sys;
-  VIStepper      st;
-  VICaseResult   r;
-  PetscErrorCode ierr;
-  PetscMPIInt    grank, mine, any;
-  char           captured[256] = "";
-
   PetscFunctionBeginUser;
-  if (ens->write_failed) { /* pending: for a rerun */
-    *status = 0;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscMemzero(&r, sizeof(r)));
-  r.k = k;
-  PetscCall(PetscMalloc1(ens->nq, &r.quantities));
-  for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
-  PetscCall(VISystemCreate(ens->group, &sys));
-  PetscCall(VIStepperCreate(ens->group, &st));
-  PetscCall(VISystemSetROM(sys, ens->rom));
-  PetscCall(VIStepperSetSystem(st, sys));
-  PetscCall(VICaseSetApply(ens->cs, k));
-  /* an error inside the case (its own parameters) fails the case, not the job */
-  PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
-  ierr = VIEnsembleCompute(ens, sys, st, &r);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(VICaseSetRestore(ens->cs));
-  mine = ierr ? 1 : 0;
-  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, ens->group));
-  if (any) {
-    r.failed = PETSC_TRUE;
-    r.nt     = 0;
-    for (PetscInt i = 0; i < ens->nq; i++) r.quantities[i] = VI_NAN;
-    PetscCall(PetscStrncpy(r.message, mine ? captured : "failed on another rank of the group", sizeof(r.message)));
-  }
-  PetscCallMPI(MPI_Comm_rank(ens->group, &grank));
-  *t = 0;
-  if (!any && r.stats.stopped) {
-    /* the same on every rank of the group: the stop was agreed at this step boundary */
-    PetscCall(VIEnsembleCheckpoint(ens, st));
-    *status = VI_CASE_STOPPED;
-    *t      = r.stats.stopped_time;
-  } else {
-    /* a case that cannot be written (a full disk) stops the group's work without stranding the other groups */
-    PetscMPIInt werr = 0;
-    if (verbose && !any) {
-      PetscCall(VISystemView(sys, NULL));
-      PetscCall(VIStepperView(st, NULL));
-    }
-    if (grank == 0) {
-      PetscCall(PetscPushErrorHandler(VIErrorCapture, ens->write_error));
-      werr = VIJournalWriteCase(ens->journal, ens->rom, &r, ens->keep_series, ens->nq, (const char *const *)ens->qnames, ens->job) ? 1 : 0;
-      PetscCall(PetscPopErrorHandler());
-      if (!werr) { /* the case is in the journal: its checkpoint has served */
-        char path[PETSC_MAX_PATH_LEN + 32];
-        PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), NULL));
-        (void)unlink(path);
-      }
-    }
-    PetscCallMPI(MPI_Bcast(&werr, 1, MPI_INT, 0, ens->group));
-    if (werr) ens->write_failed = PETSC_TRUE;
-    *status = ens->write_failed ? 0 : r.failed ? VI_CASE_FAILED : VI_CASE_DONE;
-  }
-  PetscCall(PetscFree(r.frequency));
-  PetscCall(PetscFree(r.quantities));
-  PetscCall(VIStepperDestroy(&st));
-  PetscCall(VISystemDestroy(&sys));
+  (void)ctx;
+  PetscCall(VISummaryQuantityNames(rom, nq, names));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The first case's set-up on the whole communicator, outside any error capture: an error in the job's own options stops the job. */
-static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
+/* The first case's set-up on the whole communicator. */
+static PetscErrorCode VIStepRunnerCheck(void *ctx, VIROM rom, MPI_Comm comm)
 {
-  VISystem  sys;
-  VIStepper st;
+  VIEnsemble ens = (VIEnsemble)ctx;
+  VISystem   sys;
+  VIStepper  st;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemCreate(ens->comm, &sys));
-  PetscCall(VIStepperCreate(ens->comm, &st));
-  PetscCall(VISystemSetROM(sys, ens->rom));
+  PetscCall(VISystemCreate(comm, &sys));
+  PetscCall(VIStepperCreate(comm, &st));
+  PetscCall(VISystemSetROM(sys, rom));
   PetscCall(VIStepperSetSystem(st, sys));
-  PetscCall(VICaseSetApply(ens->cs, 0));
   PetscCall(VISystemSetFromOptions(sys));
   PetscCall(VIStepperSetFromOptions(st));
   PetscCall(VIStepperSetUp(st));
@@ -437,11 +390,151 @@ static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
     PetscInt       ncases, np;
     PetscCall(VIStepperGetTimeStepInfo(st, &info));
     PetscCall(VICaseSetGetSize(ens->cs, &ncases, &np));
-    if (info.automatic) PetscCall(PetscPrintf(ens->comm, "-step_dt auto%s: %s\n", ncases > 1 ? " (first case)" : "", info.how));
+    if (info.automatic) PetscCall(PetscPrintf(comm, "-step_dt auto%s: %s\n", ncases > 1 ? " (first case)" : "", info.how));
   }
-  PetscCall(VICaseSetRestore(ens->cs));
   PetscCall(VIStepperDestroy(&st));
   PetscCall(VISystemDestroy(&sys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepRunnerCost(void *ctx, VIROM rom, PetscInt n, const PetscInt cases[], PetscReal cost[])
+{
+  PetscFunctionBeginUser;
+  (void)rom;
+  PetscCall(VIEnsembleEstimateCosts((VIEnsemble)ctx, n, cases, cost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepRunnerRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out)
+{
+  VIEnsemble    ens = (VIEnsemble)ctx;
+  VICaseResult *r   = &ens->step_r;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->k          = out->k;
+  r->quantities = out->quantities;
+  PetscCall(VISystemCreate(group, &ens->step_sys));
+  PetscCall(VIStepperCreate(group, &ens->step_st));
+  PetscCall(VISystemSetROM(ens->step_sys, rom));
+  PetscCall(VIStepperSetSystem(ens->step_st, ens->step_sys));
+  PetscCall(VIEnsembleCompute(ens, ens->step_sys, ens->step_st, r));
+  out->failed       = r->failed;
+  out->stopped      = r->stats.stopped;
+  out->stopped_time = r->stats.stopped_time;
+  PetscCall(PetscStrncpy(out->message, r->message, sizeof(out->message)));
+  if (verbose && !out->stopped) {
+    PetscCall(VISystemView(ens->step_sys, NULL));
+    PetscCall(VIStepperView(ens->step_st, NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepRunnerWrite(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[])
+{
+  VIEnsemble   ens = (VIEnsemble)ctx;
+  VICaseResult r   = ens->step_r;
+
+  PetscFunctionBeginUser;
+  (void)group;
+  if (out->error) r.nt = 0; /* nothing of a run that stopped on an error */
+  PetscCall(VIJournalWriteSeries(file, rom, &r, ens->keep_series));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A stopped case writes its checkpoint here, on every rank of the group, before the stepper goes. */
+static PetscErrorCode VIStepRunnerReset(void *ctx)
+{
+  VIEnsemble ens = (VIEnsemble)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(ens->step_r.frequency));
+  PetscCall(PetscMemzero(&ens->step_r, sizeof(ens->step_r)));
+  PetscCall(VIStepperDestroy(&ens->step_st));
+  PetscCall(VISystemDestroy(&ens->step_sys));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleSetCaseRunner(VIEnsemble ens, const VICaseRunner *runner)
+{
+  PetscFunctionBeginUser;
+  ens->runner = *runner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- one case */
+
+/* Run case k on the group and write it to the journal (the group's rank 0); its status is VI_CASE_DONE or VI_CASE_FAILED,
+   or VI_CASE_STOPPED at time *t on a signal, its state then in a checkpoint. */
+static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool verbose, PetscInt *status, PetscReal *t)
+{
+  const VICaseRunner *runner = &ens->runner;
+  VICaseOutcome       out;
+  PetscErrorCode      ierr;
+  PetscMPIInt         grank, mine, any;
+  char                captured[256] = "";
+
+  PetscFunctionBeginUser;
+  if (ens->write_failed) { /* pending: for a rerun */
+    *status = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMemzero(&out, sizeof(out)));
+  out.k  = k;
+  out.nq = ens->nq;
+  PetscCall(PetscMalloc1(ens->nq, &out.quantities));
+  for (PetscInt i = 0; i < ens->nq; i++) out.quantities[i] = VI_NAN;
+  PetscCall(VICaseSetApply(ens->cs, k));
+  /* an error inside the case (its own parameters) fails the case, not the job */
+  PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
+  ierr = runner->run(runner->ctx, ens->rom, ens->group, verbose, &out);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(VICaseSetRestore(ens->cs));
+  mine = ierr ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, ens->group));
+  if (any) {
+    out.failed  = PETSC_TRUE;
+    out.error   = PETSC_TRUE;
+    out.stopped = PETSC_FALSE;
+    for (PetscInt i = 0; i < ens->nq; i++) out.quantities[i] = VI_NAN;
+    PetscCall(PetscStrncpy(out.message, mine ? captured : "failed on another rank of the group", sizeof(out.message)));
+  }
+  PetscCallMPI(MPI_Comm_rank(ens->group, &grank));
+  *t = 0;
+  if (out.stopped) {
+    /* the same on every rank of the group: the stop was agreed at this step boundary */
+    PetscCall(VIEnsembleCheckpoint(ens, ens->step_st));
+    *status = VI_CASE_STOPPED;
+    *t      = out.stopped_time;
+  } else {
+    /* a case that cannot be written (a full disk) stops the group's work without stranding the other groups */
+    PetscMPIInt werr = 0;
+    if (grank == 0) {
+      PetscCall(PetscPushErrorHandler(VIErrorCapture, ens->write_error));
+      werr = VIJournalWriteCase(ens->journal, ens->rom, runner, &out, (const char *const *)ens->qnames, ens->job) ? 1 : 0;
+      PetscCall(PetscPopErrorHandler());
+      if (!werr) { /* the case is in the journal: its checkpoint has served */
+        char path[PETSC_MAX_PATH_LEN + 32];
+        PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), NULL));
+        (void)unlink(path);
+      }
+    }
+    PetscCallMPI(MPI_Bcast(&werr, 1, MPI_INT, 0, ens->group));
+    if (werr) ens->write_failed = PETSC_TRUE;
+    *status = ens->write_failed ? 0 : out.failed ? VI_CASE_FAILED : VI_CASE_DONE;
+  }
+  PetscCall(runner->reset(runner->ctx));
+  PetscCall(PetscFree(out.quantities));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first case's set-up on the whole communicator, outside any error capture: an error in the job's own options stops the job. */
+static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetApply(ens->cs, 0));
+  PetscCall(ens->runner.check(ens->runner.ctx, ens->rom, ens->comm));
+  PetscCall(VICaseSetRestore(ens->cs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -471,7 +564,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   ens->nstopped = 0;
   PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
   PetscCall(VIEnsembleFingerprint(ens, NULL));
-  PetscCall(VISummaryQuantityNames(ens->rom, &ens->nq, &ens->qnames));
+  PetscCall(ens->runner.quantity_names(ens->runner.ctx, ens->rom, &ens->nq, &ens->qnames));
   ens->output = -1;
   {
     PetscInt nout;
@@ -506,7 +599,9 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     if (!ierr) ierr = PetscFree(ens->cost);
     if (!ierr) ierr = PetscCalloc1(PetscMax(ncases, 1), &ens->cost);
     if (!ierr) ierr = PetscMalloc1(PetscMax(ens->ntodo, 1), &cost);
-    if (!ierr) ierr = VIEnsembleEstimateCosts(ens, ens->ntodo, todo, cost);
+    if (!ierr && ens->runner.cost) ierr = ens->runner.cost(ens->runner.ctx, ens->rom, ens->ntodo, todo, cost);
+    if (!ierr && !ens->runner.cost)
+      for (PetscInt i = 0; i < ens->ntodo; i++) cost[i] = 1;
     if (!ierr) {
       ens->cost_todo = ens->cost_done = 0;
       for (PetscInt i = 0; i < ens->ntodo; i++) {
@@ -524,8 +619,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
                         ens->group_size == 1 ? "" : "s", ens->ntodo < ncases ? " (the others finished in an earlier run)" : ""));
   PetscCall(PetscTime(&ens->t_start));
   ens->t_merge = ens->t_progress = ens->t_start;
-  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST ? cost : NULL, VIEnsembleFinished,
-                              ens, &ens->sched));
+  PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST && ens->runner.cost ? cost : NULL,
+                              VIEnsembleFinished, ens, &ens->sched));
   PetscCall(VISchedulerSetVerbose(ens->sched, ens->verbose));
   PetscCall(PetscFree(todo));
   PetscCall(PetscFree(cost));

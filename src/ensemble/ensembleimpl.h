@@ -157,6 +157,12 @@ struct _p_VIEnsemble {
   char           write_error[256]; /* why, on the group's rank 0 */
   VIScheduler    sched;
 
+  /* what a case computes: the runner, and the state of the time stepping's (the default runner) between run and reset */
+  VICaseRunner runner;
+  VISystem     step_sys;
+  VIStepper    step_st;
+  VICaseResult step_r;
+
   /* stops and checkpoints: the case this group steps, when it last wrote a checkpoint; rank 0: the cases stopped */
   PetscInt       case_k;
   PetscLogDouble t_checkpoint;
@@ -173,9 +179,12 @@ PETSC_INTERN PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char red
 
 /* ---------------------------------------------------------------- the results file and its journal */
 
-/* Write one case to its own file DIR/K.h5 (through K.h5.part and a rename). Rank-local. */
-PETSC_INTERN PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq,
+/* Write one case to its own file DIR/K.h5 (through K.h5.part and a rename): the runner's part, the quantities, status
+   and message. Rank-local. */
+PETSC_INTERN PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseRunner *runner, const VICaseOutcome *out,
                                                const char *const qnames[], const char job[]);
+/* The time stepping's part of a journal file under /case: the series (keep_series), envelope and run statistics. */
+PETSC_INTERN PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series);
 /* Cases finished according to the results file PATH and the journal DIR: status[k] = 0 pending, 1 done, 2 failed. Both
    must come from the same job (the same fingerprint job: the options that decide the results). Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[]);
@@ -183,9 +192,9 @@ PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], V
 PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
 /* Rewrite PATH from its current content and the journal (PATH.part, then a rename), with the summaries; then remove the
    journal files it took in. Rank-local. */
-PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq,
-                                           const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
-                                           const char units[]);
+PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[],
+                                           PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
+                                           const char job[], const char units[]);
 /* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command), or stop with a
    message naming the job that holds it; a lock whose process no longer runs on this host is taken over with a notice.
    Rank-local. */

@@ -29,15 +29,12 @@ static PetscErrorCode VIJoin(PetscInt n, const char *const names[], char out[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The content of a journal file: one case. */
-static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq,
-                                             const char *const qnames[], const char job[])
+PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series)
 {
   char        names[8192];
   const char *out_names[1024];
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5CreateGroup(file, "/case"));
   if (keep_series && r->nt > 0) {
     PetscCheck(r->nout <= 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 1024 outputs per ROM");
     for (PetscInt o = 0; o < r->nout; o++) PetscCall(VIROMGetOutput(rom, o, &out_names[o], NULL));
@@ -72,13 +69,6 @@ static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICase
     PetscCall(VIH5WriteAttrString(file, "/case/envelope", "output", r->envelope_output));
     PetscCall(VIH5WriteAttrString(file, "/case/envelope", "direction", r->envelope[2 * (r->nenv - 1)] >= r->envelope[0] ? "up" : "down"));
   }
-  PetscCall(VIH5WriteReal(file, "/case/quantities", nq, 0, r->quantities));
-  PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
-  PetscCall(VIH5WriteAttrString(file, "/case/quantities", "columns", names));
-  PetscCall(VIH5WriteAttrInt(file, "/case", "case", r->k));
-  PetscCall(VIH5WriteAttrString(file, "/case", "job", job));
-  PetscCall(VIH5WriteAttrString(file, "/case", "status", r->failed ? "failed" : "done"));
-  PetscCall(VIH5WriteAttrString(file, "/case", "message", r->message));
   PetscCall(VIH5WriteAttrInt(file, "/case", "steps", r->stats.steps));
   PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time", r->stats.wall_time));
   /* the cost unit of a step: one BLAS dgemv of the ROM's size, timed in this run (time per step / it, issue 11) */
@@ -102,7 +92,26 @@ static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICase
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResult *r, PetscBool keep_series, PetscInt nq, const char *const qnames[],
+/* The content of a journal file: one case, the runner's part first. */
+static PetscErrorCode VIJournalWriteContents(hid_t file, VIROM rom, const VICaseRunner *runner, const VICaseOutcome *out, const char *const qnames[],
+                                             const char job[])
+{
+  char names[8192];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5CreateGroup(file, "/case"));
+  PetscCall(runner->write(runner->ctx, rom, out, file, "/case"));
+  PetscCall(VIH5WriteReal(file, "/case/quantities", out->nq, 0, out->quantities));
+  PetscCall(VIJoin(out->nq, qnames, names, sizeof(names)));
+  PetscCall(VIH5WriteAttrString(file, "/case/quantities", "columns", names));
+  PetscCall(VIH5WriteAttrInt(file, "/case", "case", out->k));
+  PetscCall(VIH5WriteAttrString(file, "/case", "job", job));
+  PetscCall(VIH5WriteAttrString(file, "/case", "status", out->failed ? "failed" : "done"));
+  PetscCall(VIH5WriteAttrString(file, "/case", "message", out->message));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseRunner *runner, const VICaseOutcome *out, const char *const qnames[],
                                   const char job[])
 {
   char           part[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
@@ -112,10 +121,10 @@ PetscErrorCode VIJournalWriteCase(const char dir[], VIROM rom, const VICaseResul
   PetscFunctionBeginUser;
   PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the folder %s for finished cases: %s",
              dir, strerror(errno));
-  PetscCall(VIJournalPath(dir, r->k, ".part", part, sizeof(part)));
-  PetscCall(VIJournalPath(dir, r->k, "", path, sizeof(path)));
+  PetscCall(VIJournalPath(dir, out->k, ".part", part, sizeof(part)));
+  PetscCall(VIJournalPath(dir, out->k, "", path, sizeof(path)));
   PetscCall(VIH5Create(part, &file));
-  ierr = VIJournalWriteContents(file, rom, r, keep_series, nq, qnames, job);
+  ierr = VIJournalWriteContents(file, rom, runner, out, qnames, job);
   if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
   ierr_close = VIH5Close(&file);
   if (ierr) PetscCall(PetscPopErrorHandler());
@@ -286,10 +295,32 @@ PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Attribute name of group obj into *v when it exists (*v unchanged otherwise). */
+static PetscErrorCode VIReadAttrIntIf(hid_t file, const char obj[], const char name[], PetscInt *v)
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5HasAttr(file, obj, name, &has));
+  if (has) PetscCall(VIH5ReadAttrInt(file, obj, name, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIReadAttrRealIf(hid_t file, const char obj[], const char name[], PetscReal *v)
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5HasAttr(file, obj, name, &has));
+  if (has) PetscCall(VIH5ReadAttrReal(file, obj, name, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The merged results file: the journal's cases and those of the old file (old < 0: none). */
-static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const PetscInt status[],
-                                             PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
-                                             const char job[], const char units[], PetscInt *nfinished, PetscBool *journal_used)
+static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
+                                             const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
+                                             const char output_name[], PetscInt bins, const char job[], const char units[], PetscInt *nfinished,
+                                             PetscBool *journal_used)
 {
   char             names[8192], **messages, *all;
   const PetscReal *table;
@@ -305,6 +336,7 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
   PetscCall(PetscOptionsGetAll(NULL, &all));
   PetscCall(VIH5WriteAttrString(file, "/", "options", all));
   PetscCall(PetscFree(all));
+  PetscCall(VIH5WriteAttrString(file, "/", "kind", runner->kind));
   PetscCall(VIH5WriteAttrString(file, "/", "job", job));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_cases", ncases));
   PetscCall(VIH5WriteAttrString(file, "/", "units", units));
@@ -362,11 +394,12 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
       PetscCall(PetscFree(q));
     }
     PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &messages[k]));
-    PetscCall(VIH5ReadAttrInt(file, obj, "steps", &steps[k]));
-    PetscCall(VIH5ReadAttrReal(file, obj, "wall_time", &wall[k]));
-    PetscCall(VIH5ReadAttrReal(file, obj, "contact_iterations_mean", &iter_mean[k]));
-    PetscCall(VIH5ReadAttrInt(file, obj, "contact_iterations_max", &iter_max[k]));
-    PetscCall(VIH5ReadAttrInt(file, obj, "contact_nonconverged", &nonconv[k]));
+    /* what a case's runner records: time steps or branch points, and for the time stepping its contact solves */
+    PetscCall(VIReadAttrIntIf(file, obj, "steps", &steps[k]));
+    PetscCall(VIReadAttrRealIf(file, obj, "wall_time", &wall[k]));
+    PetscCall(VIReadAttrRealIf(file, obj, "contact_iterations_mean", &iter_mean[k]));
+    PetscCall(VIReadAttrIntIf(file, obj, "contact_iterations_max", &iter_max[k]));
+    PetscCall(VIReadAttrIntIf(file, obj, "contact_nonconverged", &nonconv[k]));
     if (status[k] == 1)
       ndone++;
     else
@@ -386,6 +419,7 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
   PetscCall(VIH5WriteAttrInt(file, "/", "n_done", ndone));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", nfailed));
   PetscCall(VISummaryWrite(file, cs, status, nq, qnames, quantities, output, output_name, bins));
+  if (runner->summary) PetscCall(runner->summary(runner->ctx, file, ncases, status));
   for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscFree(messages[k]));
   PetscCall(PetscFree3(quantities, wall, iter_mean));
   PetscCall(PetscFree4(steps, iter_max, nonconv, messages));
@@ -393,8 +427,9 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
-                              PetscInt output, const char output_name[], PetscInt bins, const char job[], const char units[])
+PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[], PetscInt nq,
+                              const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
+                              const char units[])
 {
   char           part[PETSC_MAX_PATH_LEN];
   PetscInt       ncases, nfinished = 0;
@@ -436,7 +471,8 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
   if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
   ierr = VIH5Create(part, &file);
   if (!ierr) {
-    ierr = VIResultsMergeContents(file, old, path, dir, cs, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    ierr = VIResultsMergeContents(file, old, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished,
+                                  &journal_used);
     if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
     ierr_close = VIH5Close(&file);
     if (ierr) PetscCall(PetscPopErrorHandler());

@@ -104,15 +104,17 @@ static PetscErrorCode VIFindLoadColumn(VICaseSet cs, const char suffix[], PetscI
 }
 
 /* The frequency response of constant-frequency cases: (frequency, amplitude of the output), done cases sorted by frequency. */
-static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[], PetscInt nq, const PetscReal quantities[], PetscInt output,
-                                          PetscInt *m, PetscReal **frf)
+static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
+                                          const PetscReal quantities[], PetscInt output, PetscInt *m, PetscReal **frf)
 {
-  PetscInt         fcol, scol, ncases, np;
+  PetscInt         fcol, scol, ncases, np, qa = VI_QUANTITIES_PER_OUTPUT * output + VI_QUANTITY_AMPLITUDE;
   const PetscReal *table;
 
   PetscFunctionBeginUser;
   *m   = 0;
   *frf = NULL;
+  /* the time stepping's steady-state amplitude (a harmonic balance job has its own quantities) */
+  if (output < 0 || qa >= nq || strncmp(qnames[qa], "amplitude_", 10)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIFindLoadColumn(cs, "_frequency", &fcol));
   PetscCall(VIFindLoadColumn(cs, "_sweep_down", &scol));
   /* a frequency axis of the grid (a sampled frequency gives a scatter, which the statistics and plots show instead) */
@@ -123,7 +125,7 @@ static PetscErrorCode VIFrequencyResponse(VICaseSet cs, const PetscInt status[],
   for (PetscInt k = 0; k < ncases; k++)
     if (status[k] == 1) {
       (*frf)[2 * *m]     = table[k * np + fcol];
-      (*frf)[2 * *m + 1] = quantities[k * nq + VI_QUANTITIES_PER_OUTPUT * output + VI_QUANTITY_AMPLITUDE];
+      (*frf)[2 * *m + 1] = quantities[k * nq + qa];
       (*m)++;
     }
   qsort(*frf, (size_t)*m, 2 * sizeof(PetscReal), VICompareReal);
@@ -173,7 +175,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
   }
   PetscCall(PetscFree2(work, stats));
   /* frequency response of constant-frequency cases */
-  PetscCall(VIFrequencyResponse(cs, status, nq, quantities, output, &m, &frf));
+  PetscCall(VIFrequencyResponse(cs, status, nq, qnames, quantities, output, &m, &frf));
   if (m > 0) {
     PetscCall(VIH5WriteReal(file, "/summary/frf", m, 2, frf));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
@@ -227,7 +229,7 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
-  PetscCall(VIFrequencyResponse(cs, status, nq, quantities, output, &m, &frf));
+  PetscCall(VIFrequencyResponse(cs, status, nq, qnames, quantities, output, &m, &frf));
   if (m > 0) {
     PetscReal peak  = 0;
     PetscInt  ipeak = 0;

@@ -1,4 +1,4 @@
-/* A harmonic balance branch as a printed table and as datasets of the results file (summary/hb). */
+/* A harmonic balance branch as a printed table and as datasets of the results file (cases/<k>, and summary/hb for one case). */
 #include "hbimpl.h"
 
 PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
@@ -45,8 +45,11 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   char              path[PETSC_MAX_PATH_LEN], names[4096] = "";
   const PetscInt    np = br->np;
 
+  PetscBool has;
+
   PetscFunctionBeginUser;
-  PetscCall(VIH5CreateGroup(file, group));
+  PetscCall(VIH5Exists(file, group, &has));
+  if (!has) PetscCall(VIH5CreateGroup(file, group));
 #define VI_PATH(s) (PetscSNPrintf(path, sizeof(path), "%s/%s", group, s), path)
   PetscCall(VIH5WriteReal(file, VI_PATH("frequency_hz"), np, 0, br->frequency_hz));
   PetscCall(VIH5WriteReal(file, VI_PATH("amplitude"), np, br->nout, br->amplitude));
