@@ -65,6 +65,8 @@ typedef struct _p_VIModel *VIModel;
 PETSC_EXTERN PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model);
 PETSC_EXTERN PetscErrorCode VIModelSetMesh(VIModel model, VIMesh mesh);
 PETSC_EXTERN PetscErrorCode VIModelSetFromOptions(VIModel model);
+/* Options prefix (e.g. "body_a_": -body_a_model_young); before VIModelSetFromOptions. */
+PETSC_EXTERN PetscErrorCode VIModelSetOptionsPrefix(VIModel model, const char prefix[]);
 /* The element integration (default VI_INTEGRATION_CALCULIX; option -model_integration); before VIModelSetUp. */
 PETSC_EXTERN PetscErrorCode VIModelSetIntegration(VIModel model, VIIntegration integration);
 PETSC_EXTERN PetscErrorCode VIModelSetUp(VIModel model);

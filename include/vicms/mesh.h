@@ -52,6 +52,13 @@ PETSC_EXTERN PetscErrorCode VIMeshDestroy(VIMesh *mesh);
 PETSC_EXTERN PetscErrorCode VIMeshSetFile(VIMesh mesh, const char path[]);
 PETSC_EXTERN PetscErrorCode VIMeshSetLine(VIMesh mesh, PetscInt num_cells, PetscReal length);
 PETSC_EXTERN PetscErrorCode VIMeshSetBox(VIMesh mesh, const PetscInt cells[3], const PetscReal lengths[3], VIElementType type);
+/* Built-in 2D rectangle of CPS4 plane-stress quads (cells nx x ny, lengths Lx x Ly, out-of-plane thickness), its corner
+   xmin_ymin placed at origin and the rectangle turned by angle_deg (counter-clockwise) about it. Node sets xmin, xmax, ymin,
+   ymax and the corners xmin_ymin, ... are named in the rectangle's own axes (before the turn). */
+PETSC_EXTERN PetscErrorCode VIMeshSetRectangle(VIMesh mesh, const PetscInt cells[2], const PetscReal lengths[2], PetscReal thickness,
+                                               const PetscReal origin[2], PetscReal angle_deg);
+/* Options prefix (e.g. "body_a_" for the body a of a multi-body job: -body_a_mesh_file); before VIMeshSetFromOptions. */
+PETSC_EXTERN PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[]);
 
 /* Queries, valid after VIMeshSetUp; all ranks hold the whole mesh (nodes, elements, sets). */
 PETSC_EXTERN PetscErrorCode VIMeshGetComm(VIMesh mesh, MPI_Comm *comm);

@@ -81,3 +81,38 @@ PETSC_EXTERN PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer);
   freq holds nb + nm entries for a mass-carrying ROM, nm for a massless one; n returns how many were written.
 */
 PETSC_EXTERN PetscErrorCode VIROMFreeFrequencies(VIROM rom, PetscInt *n, PetscReal freq[]);
+
+/* ---------------------------------------------------------------- several substructures (seed 003) */
+
+/* The boundary of one substructure: the nodes that may touch (slave nodes, master-segment nodes), clamped ones included. */
+typedef struct {
+  PetscInt   dim;       /* spatial dimension of the body's model (2 or 3) */
+  PetscInt   num_nodes; /* boundary nodes */
+  PetscInt  *node_ids;  /* mesh ids */
+  PetscReal *coords;    /* num_nodes x 3, undeformed positions in the common frame of the job */
+  PetscInt  *dofs;      /* num_nodes x 3: the ROM coordinate of each translation, -1 where clamped or beyond dim */
+} VIBodyBoundary;
+
+/* The components of a coupled system: one Craig–Bampton ROM per body, boundary DOFs physical (seed 003 §3.1.1). */
+typedef struct _p_VIBodies *VIBodies;
+
+PETSC_EXTERN PetscErrorCode VIBodiesCreate(MPI_Comm comm, VIBodies *bodies);
+PETSC_EXTERN PetscErrorCode VIBodiesDestroy(VIBodies *bodies);
+/* Add a body (rom is taken over: VIBodiesDestroy destroys it); the boundary arrays are copied. Not collective; the same on every rank. */
+PETSC_EXTERN PetscErrorCode VIBodiesAdd(VIBodies bodies, const char name[], VIROM rom, PetscInt dim, PetscInt num_nodes, const PetscInt node_ids[],
+                                        const PetscReal coords[], const PetscInt dofs[]);
+PETSC_EXTERN PetscErrorCode VIBodiesGetNum(VIBodies bodies, PetscInt *n);
+PETSC_EXTERN PetscErrorCode VIBodiesGet(VIBodies bodies, PetscInt k, const char **name, VIROM *rom, const VIBodyBoundary **boundary);
+PETSC_EXTERN PetscErrorCode VIBodiesFind(VIBodies bodies, const char name[], PetscInt *k); /* -1 when absent */
+PETSC_EXTERN PetscErrorCode VIBodiesSetReduction(VIBodies bodies, const char reduction[]);
+/*
+  VIBodiesWrite - the bodies file (format "vicms-bodies"): root attributes format, version, n_bodies, bodies (the names, comma
+  separated, in order), reduction; per body the group bodies/NAME holding the ROM layout of DESIGN.md (attributes and
+  datasets K, M, D, frequencies_hz, contact/..., loads/, outputs/) and boundary/node_ids (B), boundary/coords (B x 3),
+  boundary/dofs (B x 3, -1 = clamped) with attribute boundary.dim. Rank 0 writes PATH.part, then renames. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VIBodiesWrite(VIBodies bodies, const char path[]);
+/* Read a bodies file on rank 0, broadcast, validate every ROM and boundary table. Collective. */
+PETSC_EXTERN PetscErrorCode VIBodiesLoad(VIBodies bodies, const char path[]);
+/* The bodies in words (`vicms info`). Collective. */
+PETSC_EXTERN PetscErrorCode VIBodiesView(VIBodies bodies, PetscViewer viewer);

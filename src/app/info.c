@@ -1,4 +1,4 @@
-/* `vicms info FILE.h5`: what is inside a vicms file (a ROM, a modes file), in words. */
+/* `vicms info FILE.h5`: what is inside a vicms file (a ROM, a bodies file, a modes or results file), in words. */
 #include "app.h"
 #include <signal.h>
 #include <vicms/rom.h>
@@ -182,7 +182,7 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
-  PetscBool      help, is_rom, is_modes, is_results;
+  PetscBool      help, is_rom, is_modes, is_results, is_bodies;
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
@@ -206,7 +206,16 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscCall(PetscStrcmp(format, "vicms-rom", &is_rom));
   PetscCall(PetscStrcmp(format, "vicms-modes", &is_modes));
   PetscCall(PetscStrcmp(format, "vicms-results", &is_results));
-  if (is_rom) {
+  PetscCall(PetscStrcmp(format, "vicms-bodies", &is_bodies));
+  if (is_bodies) {
+    VIBodies bodies;
+
+    PetscCall(VIBodiesCreate(comm, &bodies));
+    ierr = VIBodiesLoad(bodies, file);
+    if (!ierr) ierr = VIBodiesView(bodies, NULL);
+    PetscCall(VIBodiesDestroy(&bodies));
+    PetscCall(ierr);
+  } else if (is_rom) {
     VIROM rom;
 
     PetscCall(VIROMCreate(comm, &rom));
@@ -223,7 +232,7 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
     if (rank == 0) ierr = VIInfoWithFile(file, VIInfoResultsOpen);
     PetscCall(VIErrorSync(comm, ierr));
   } else
-    SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-modes or vicms-results)", file,
-            format);
+    SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED,
+            "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-bodies, vicms-modes or vicms-results)", file, format);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -113,6 +113,104 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The names of -bodies, checked: letters and digits (the prefix -body_NAME_ must read back unambiguously), each once; every
+   -body_NAME_* option names one of them; no single-body mesh option beside them. */
+static PetscErrorCode VIAppBodyNames(MPI_Comm comm, char *names[], PetscInt n)
+{
+  static const char *const single[] = {"-mesh_file",       "-mesh_line_cells", "-mesh_box_cells",
+                                       "-mesh_rect_cells", "-cms_contact_set", "-cms_contact_nodes"};
+  char                    *all, *save = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, comm, PETSC_ERR_USER_INPUT, "-bodies: give the names of the bodies, e.g. -bodies slider,track");
+  for (PetscInt k = 0; k < n; k++) {
+    size_t len = strlen(names[k]);
+    PetscCheck(len > 0 && len < 32, comm, PETSC_ERR_USER_INPUT, "-bodies: name %" PetscInt_FMT " is '%s', expected 1 to 31 letters or digits", k + 1,
+               names[k]);
+    for (size_t i = 0; i < len; i++)
+      PetscCheck(isalnum((unsigned char)names[k][i]), comm, PETSC_ERR_USER_INPUT,
+                 "-bodies: name '%s' has the character '%c'; a body name is letters and digits (its options are -body_%s_...)", names[k], names[k][i],
+                 names[k]);
+    for (PetscInt j = 0; j < k; j++)
+      PetscCheck(strcmp(names[j], names[k]), comm, PETSC_ERR_USER_INPUT,
+                 "-bodies: the name '%s' is given twice (bodies %" PetscInt_FMT " and %" PetscInt_FMT ")", names[k], j + 1, k + 1);
+  }
+  for (size_t i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
+    PetscBool has;
+    PetscCall(PetscOptionsHasName(NULL, NULL, single[i], &has));
+    PetscCheck(!has, comm, PETSC_ERR_USER_INPUT, "%s is an option of a single-body reduction; with -bodies give it per body: -body_NAME_%s",
+               single[i], single[i] + 1);
+  }
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (char *tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    char     *rest, *end;
+    PetscBool known = PETSC_FALSE;
+    if (strncmp(tok, "-body_", 6)) continue;
+    rest = tok + 6;
+    end  = strchr(rest, '_');
+    for (PetscInt k = 0; k < n && end; k++)
+      if ((size_t)(end - rest) == strlen(names[k]) && !strncmp(rest, names[k], (size_t)(end - rest))) known = PETSC_TRUE;
+    if (!known) {
+      char option[256];
+      PetscCall(PetscStrncpy(option, tok, sizeof(option)));
+      PetscCall(PetscFree(all));
+      SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s: no body of that name in -bodies (a body's options are -body_NAME_OPTION, NAME one of -bodies)",
+              option);
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `vicms reduce -bodies a,b`: each body reduced in turn on all ranks (VICMSReduceBody), one bodies file. */
+static PetscErrorCode VIAppReduceBodies(MPI_Comm comm, char *names[], PetscInt n)
+{
+  static const char *const keep[]                   = {"-bodies", "-body_"};
+  char                     file[PETSC_MAX_PATH_LEN] = "bodies.h5", *reduction = NULL;
+  PetscBool                help;
+  VIBodies                 bodies;
+  PetscLogStage            stage;
+  PetscLogDouble           t0, t1;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "vicms reduce -bodies", "");
+  PetscCall(PetscOptionsString("-rom_file", "Where the bodies file goes", "", file, file, sizeof(file), NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  PetscCall(VIBodiesCreate(comm, &bodies));
+  if (help) {
+    for (PetscInt k = 0; k < n; k++) PetscCall(VICMSReduceBody(comm, names[k], bodies, PETSC_TRUE));
+    PetscCall(VIBodiesDestroy(&bodies));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VIAppBodyNames(comm, names, n));
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogStageRegister("Bodies", &stage));
+  PetscCall(PetscLogStagePush(stage));
+  for (PetscInt k = 0; k < n; k++) PetscCall(VICMSReduceBody(comm, names[k], bodies, PETSC_FALSE));
+  PetscCall(PetscLogStagePop());
+  {
+    PetscMPIInt rank;
+    PetscInt    len = 0;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) {
+      PetscCall(VIOptionsFingerprint(2, keep, 0, NULL, &reduction));
+      len = (PetscInt)strlen(reduction) + 1;
+    }
+    PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, comm));
+    if (rank != 0) PetscCall(PetscMalloc1(len, &reduction));
+    PetscCallMPI(MPI_Bcast(reduction, (PetscMPIInt)len, MPI_CHAR, 0, comm));
+  }
+  PetscCall(VIBodiesSetReduction(bodies, reduction));
+  PetscCall(PetscFree(reduction));
+  PetscCall(VIBodiesWrite(bodies, file));
+  PetscCall(VIBodiesView(bodies, NULL));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscPrintf(comm, "Wrote %s in %.2f s\n", file, (double)(t1 - t0)));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppReduce(MPI_Comm comm)
 {
   VIMesh         mesh;
@@ -125,6 +223,18 @@ PetscErrorCode VIAppReduce(MPI_Comm comm)
   PetscLogDouble t0, t1;
 
   PetscFunctionBeginUser;
+  {
+    char     *names[64];
+    PetscInt  n = 64;
+    PetscBool has;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bodies", names, &n, &has));
+    if (has) {
+      PetscErrorCode ierr = VIAppReduceBodies(comm, names, n);
+      for (PetscInt k = 0; k < n; k++) PetscCall(PetscFree(names[k]));
+      PetscCall(ierr);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(PetscLogStageRegister("Parent model", &stage_model));
   PetscCall(PetscLogStageRegister("Reduction", &stage_reduce));
   PetscCall(PetscLogStageRegister("ROM output", &stage_output));

@@ -80,47 +80,117 @@ static PetscErrorCode VICMSContactFrame(VICMS cms, PetscInt dim, PetscInt id, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Contact nodes as mesh indices, checked: in the mesh, not repeated, all DOFs free. */
-static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
+/* The nodes of the contact sets (their union, in the order of the sets, each set by node id) into contact_ids. */
+static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh)
 {
   const PetscInt *ids;
+  PetscInt        total = 0, n, nn;
+  PetscBool      *seen;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetNodeIds(mesh, &ids));
-  if (cms->contact_set[0]) {
-    PetscInt        n;
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  for (PetscInt s = 0; s < cms->num_contact_sets; s++) {
     const PetscInt *nodes;
     PetscBool       found;
-    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_set, &n, &nodes, &found));
-    PetscCheck(found, cms->comm, PETSC_ERR_USER_INPUT, "-cms_contact_set: node set '%s' is not in the mesh", cms->contact_set);
-    PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_contact_set: node set '%s' is empty", cms->contact_set);
-    PetscCall(PetscFree(cms->contact_ids));
-    PetscCall(PetscMalloc1(n, &cms->contact_ids));
-    for (PetscInt i = 0; i < n; i++) cms->contact_ids[i] = ids[nodes[i]];
-    cms->num_contact_ids = n;
+    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_sets[s], &n, &nodes, &found));
+    if (!found) {
+      PetscInt nsets;
+      char     list[1024] = "";
+      PetscCall(VIMeshGetNumNodeSets(mesh, &nsets));
+      for (PetscInt k = 0; k < nsets; k++) {
+        const char *name;
+        PetscCall(VIMeshGetNodeSetName(mesh, k, &name));
+        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+        PetscCall(PetscStrlcat(list, name, sizeof(list)));
+      }
+      SETERRQ(cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_set: node set '%s' is not in the mesh; its node sets are: %s", cms->prefix,
+              cms->contact_sets[s], nsets ? list : "(none)");
+    }
+    PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_set: node set '%s' is empty", cms->prefix, cms->contact_sets[s]);
+    total += n;
   }
+  PetscCall(PetscFree(cms->contact_ids));
+  PetscCall(PetscMalloc1(PetscMax(total, 1), &cms->contact_ids));
+  PetscCall(PetscCalloc1(PetscMax(nn, 1), &seen));
+  cms->num_contact_ids = 0;
+  for (PetscInt s = 0; s < cms->num_contact_sets; s++) {
+    const PetscInt *nodes;
+    PetscBool       found;
+    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_sets[s], &n, &nodes, &found));
+    for (PetscInt i = 0; i < n; i++)
+      if (!seen[nodes[i]]) {
+        seen[nodes[i]]                           = PETSC_TRUE;
+        cms->contact_ids[cms->num_contact_ids++] = ids[nodes[i]];
+      }
+  }
+  PetscCall(PetscFree(seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Contact nodes as mesh indices, checked: in the mesh, not repeated, all DOFs free. With a physical boundary, the nodes whose
+   DOFs are all clamped leave the contacts and stay in the boundary table (bnode_*) with no ROM coordinate. */
+static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
+{
+  const PetscReal *xyz;
+  PetscInt         nfree = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  if (cms->num_contact_sets) PetscCall(VICMSCollectSets(cms, mesh));
   PetscCheck(cms->num_contact_ids > 0, cms->comm, PETSC_ERR_USER_INPUT,
-             "No contact boundary: give -cms_contact_nodes ID,ID,... or -cms_contact_set SET");
+             "No contact boundary: give -%scms_contact_nodes ID,ID,... or -%scms_contact_set SET", cms->prefix, cms->prefix);
+  if (cms->physical) {
+    PetscCheck(!cms->contact_dirs_set || cms->contact_dirs == dim, cms->comm, PETSC_ERR_USER_INPUT,
+               "-%scms_contact_dirs: got %" PetscInt_FMT ", but the boundary of a substructure keeps all %" PetscInt_FMT
+               " translational DOFs of its nodes (leave the option out)",
+               cms->prefix, cms->contact_dirs, dim);
+    PetscCheck(!cms->frame_set, cms->comm, PETSC_ERR_USER_INPUT,
+               "-%scms_contact_normal, _radial_* and _t1 do not apply to a substructure: its boundary DOFs are the global x, y%s of each node",
+               cms->prefix, dim == 3 ? ", z" : "");
+    cms->contact_dirs = dim;
+  }
   PetscCheck(cms->contact_dirs <= dim, cms->comm, PETSC_ERR_USER_INPUT,
-             "-cms_contact_dirs: %" PetscInt_FMT " directions asked in a %" PetscInt_FMT "D model", cms->contact_dirs, dim);
-  cms->num_contacts = cms->num_contact_ids;
+             "-%scms_contact_dirs: %" PetscInt_FMT " directions asked in a %" PetscInt_FMT "D model", cms->prefix, cms->contact_dirs, dim);
   PetscCall(PetscFree(cms->contact_node));
-  PetscCall(PetscMalloc1(cms->num_contacts, &cms->contact_node));
-  for (PetscInt c = 0; c < cms->num_contacts; c++) {
-    PetscInt id = cms->contact_ids[c], node;
+  PetscCall(PetscMalloc1(cms->num_contact_ids, &cms->contact_node));
+  PetscCall(PetscFree(cms->bnode_ids));
+  PetscCall(PetscFree(cms->bnode_dofs));
+  PetscCall(PetscFree(cms->bnode_coords));
+  cms->num_bnodes = cms->num_contact_ids;
+  PetscCall(PetscMalloc1(cms->num_bnodes, &cms->bnode_ids));
+  PetscCall(PetscMalloc1(3 * cms->num_bnodes, &cms->bnode_dofs));
+  PetscCall(PetscCalloc1(3 * cms->num_bnodes, &cms->bnode_coords));
+  for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
+    PetscInt id = cms->contact_ids[c], node, nclamped = 0, first_clamped = -1;
     PetscCall(VIMeshFindNode(mesh, id, &node));
-    PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", id);
+    PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix, id);
     for (PetscInt k = 0; k < c; k++)
-      PetscCheck(cms->contact_node[k] != node, cms->comm, PETSC_ERR_USER_INPUT,
-                 "Contact node %" PetscInt_FMT " is listed twice (a repeated boundary DOF)", id);
+      PetscCheck(cms->bnode_ids[k] != id, cms->comm, PETSC_ERR_USER_INPUT, "Contact node %" PetscInt_FMT " is listed twice (a repeated boundary DOF)",
+                 id);
     for (PetscInt d = 0; d < dim; d++) {
       PetscInt dof;
       PetscCall(VIModelGetNodeDof(cms->model, node, d, &dof));
-      PetscCheck(dof >= 0, cms->comm, PETSC_ERR_USER_INPUT,
-                 "Contact node %" PetscInt_FMT " has a clamped DOF (component %" PetscInt_FMT "): a contact node must be free", id, d + 1);
+      if (dof < 0) {
+        nclamped++;
+        if (first_clamped < 0) first_clamped = d;
+      }
     }
-    cms->contact_node[c] = node;
+    PetscCheck(nclamped == 0 || (cms->physical && nclamped == dim), cms->comm, PETSC_ERR_USER_INPUT,
+               "%s node %" PetscInt_FMT " has a clamped DOF (component %" PetscInt_FMT "): a %s", cms->physical ? "Boundary" : "Contact", id,
+               first_clamped + 1, cms->physical ? "boundary node is either free or clamped in every direction" : "contact node must be free");
+    cms->bnode_ids[c] = id;
+    for (PetscInt d = 0; d < 3; d++) {
+      cms->bnode_dofs[3 * c + d] = (nclamped || d >= dim) ? -1 : nfree * cms->contact_dirs + d;
+      if (d >= cms->contact_dirs) cms->bnode_dofs[3 * c + d] = -1;
+      if (d < dim) cms->bnode_coords[3 * c + d] = xyz[node * dim + d];
+    }
+    if (nclamped) continue;
+    cms->contact_node[nfree++] = node;
   }
+  cms->num_contacts = nfree;
+  PetscCheck(nfree > 0, cms->comm, PETSC_ERR_USER_INPUT, "Every boundary node of -%scms_contact_set/-%scms_contact_nodes is clamped", cms->prefix,
+             cms->prefix);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -183,6 +253,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
   Mat              K, M;
   PetscInt         dim, rstart, rend, nown = 0, *own;
   const PetscReal *xyz;
+  const PetscInt  *node_ids;
   PetscBool        identity = PETSC_TRUE;
   IS               is_all, is_sorted;
   Vec              x;
@@ -193,6 +264,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
   PetscCall(VIMeshGetDimension(mesh, &dim));
   PetscCall(VIMeshGetCoordinates(mesh, &xyz));
   PetscCall(VICMSResolveNodes(cms, mesh, dim));
+  PetscCall(VIMeshGetNodeIds(mesh, &node_ids));
 
   PetscCall(PetscFree(cms->contacts));
   PetscCall(PetscFree(cms->b_dofs));
@@ -202,7 +274,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
   for (PetscInt c = 0; c < cms->num_contacts; c++) {
     VIContactInfo *info = &cms->contacts[c];
     PetscInt       node = cms->contact_node[c];
-    info->node_id       = cms->contact_ids[c];
+    info->node_id       = node_ids[node];
     info->dim           = cms->contact_dirs;
     info->offset        = c * cms->contact_dirs;
     info->area          = cms->area;

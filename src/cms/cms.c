@@ -28,6 +28,10 @@ PetscErrorCode VICMSDestroy(VICMS *cms)
   if (!cms || !*cms) PetscFunctionReturn(PETSC_SUCCESS);
   c = *cms;
   PetscCall(PetscFree(c->contact_ids));
+  for (PetscInt i = 0; i < c->num_contact_sets; i++) PetscCall(PetscFree(c->contact_sets[i]));
+  PetscCall(PetscFree(c->bnode_ids));
+  PetscCall(PetscFree(c->bnode_dofs));
+  PetscCall(PetscFree(c->bnode_coords));
   for (PetscInt i = 0; i < c->num_forces; i++) PetscCall(PetscFree(c->forces[i]));
   for (PetscInt i = 0; i < c->num_outputs; i++) PetscCall(PetscFree(c->outputs[i]));
   PetscCall(PetscFree(c->contacts));
@@ -54,6 +58,31 @@ PetscErrorCode VICMSSetModel(VICMS cms, VIModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VICMSSetOptionsPrefix(VICMS cms, const char prefix[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(cms->prefix, prefix ? prefix : "", sizeof(cms->prefix)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSSetPhysicalBoundary(VICMS cms, PetscBool physical)
+{
+  PetscFunctionBeginUser;
+  cms->physical = physical;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSGetBoundaryNodes(VICMS cms, PetscInt *n, const PetscInt **ids, const PetscReal **coords, const PetscInt **dofs)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(cms->bnode_ids || cms->num_bnodes == 0, cms->comm, PETSC_ERR_ORDER, "Call VICMSReduce() first");
+  if (n) *n = cms->num_bnodes;
+  if (ids) *ids = cms->bnode_ids;
+  if (coords) *coords = cms->bnode_coords;
+  if (dofs) *dofs = cms->bnode_dofs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VICMSSetType(VICMS cms, VICMSType type)
 {
   PetscFunctionBeginUser;
@@ -64,7 +93,8 @@ PetscErrorCode VICMSSetType(VICMS cms, VICMSType type)
 PetscErrorCode VICMSSetNumModes(VICMS cms, PetscInt n)
 {
   PetscFunctionBeginUser;
-  PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_num_modes: got %" PetscInt_FMT ", expected a positive number of component modes", n);
+  PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_num_modes: got %" PetscInt_FMT ", expected a positive number of component modes",
+             cms->prefix, n);
   cms->num_modes = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -97,20 +127,24 @@ static PetscErrorCode VIOptionsVector(PetscOptionItems *PetscOptionsObject, cons
 PetscErrorCode VICMSSetFromOptions(VICMS cms)
 {
   PetscInt  ids[VI_CMS_MAX_ITEMS] = {0}, nids = VI_CMS_MAX_ITEMS, dirs = cms->contact_dirs, nmodes = cms->num_modes, nray = 2;
-  PetscBool has_ids, has_set;
+  PetscBool has_ids, has_set, normal_set, t;
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(cms->comm, NULL, "Component mode synthesis", "VICMS");
+  PetscOptionsBegin(cms->comm, cms->prefix[0] ? cms->prefix : NULL, "Component mode synthesis", "VICMS");
   PetscCall(PetscOptionsEnum("-cms_type", "Reduction method: cb (Craig-Bampton), cb_massless, macneal, rubin", "VICMSSetType", VICMSTypes,
                              (PetscEnum)cms->type, (PetscEnum *)&cms->type, NULL));
   PetscCall(PetscOptionsInt("-cms_num_modes", "Number of component modes (fixed-interface for cb*, free-interface for macneal/rubin)",
                             "VICMSSetNumModes", nmodes, &nmodes, NULL));
   PetscCall(PetscOptionsIntArray("-cms_contact_nodes", "Contact node ids (mesh file ids)", "VICMSSetContactNodes", ids, &nids, &has_ids));
-  PetscCall(PetscOptionsString("-cms_contact_set", "Node set of the contact nodes (instead of -cms_contact_nodes)", "VICMSSetContactNodes",
-                               cms->contact_set, cms->contact_set, sizeof(cms->contact_set), &has_set));
+  for (PetscInt i = 0; i < cms->num_contact_sets; i++) PetscCall(PetscFree(cms->contact_sets[i]));
+  cms->num_contact_sets = VI_CMS_MAX_ITEMS;
+  PetscCall(PetscOptionsStringArray("-cms_contact_set", "Node set(s) of the contact nodes, their union in this order (instead of -cms_contact_nodes)",
+                                    "VICMSSetContactNodes", cms->contact_sets, &cms->num_contact_sets, &has_set));
+  if (!has_set) cms->num_contact_sets = 0;
   PetscCall(PetscOptionsInt("-cms_contact_dirs", "Contact coordinates per node: 1 normal, 2 normal + t1, 3 normal + t1 + t2", "VICMSSetContactNodes",
-                            dirs, &dirs, NULL));
-  PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_normal", "Contact normal, the same for every node (global frame)", cms->normal, NULL));
+                            dirs, &dirs, &cms->contact_dirs_set));
+  PetscCall(
+      VIOptionsVector(PetscOptionsObject, "-cms_contact_normal", "Contact normal, the same for every node (global frame)", cms->normal, &normal_set));
   PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_axis",
                             "Normal = outward radial direction from this axis (instead of a fixed normal)", cms->radial_axis, &cms->radial));
   PetscCall(VIOptionsVector(PetscOptionsObject, "-cms_contact_radial_origin", "A point of the radial axis", cms->radial_origin, NULL));
@@ -120,6 +154,7 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
                             "Direction that the first tangent follows (projected on the tangent plane); default the radial axis, else the global "
                             "axis least aligned with the normal",
                             cms->t1_hint, &cms->t1_hint_set));
+  cms->frame_set = (PetscBool)(normal_set || cms->radial || cms->t1_hint_set);
   PetscCall(PetscOptionsReal("-cms_contact_area", "Contact area per node", "", cms->area, &cms->area, NULL));
   PetscCall(PetscOptionsReal("-cms_rigid_stiffness",
                              "Artificial stiffness on the boundary coordinates for free-floating parents (MacNeal, Rubin; seed 000 §3.1), 0 for none",
@@ -142,8 +177,10 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
                                sizeof(cms->units), NULL));
   PetscOptionsEnd();
   PetscCall(VICMSSetNumModes(cms, nmodes));
+  PetscCall(PetscOptionsHasName(NULL, cms->prefix[0] ? cms->prefix : NULL, "-cms_contact_radial_inward", &t));
+  if (t) cms->frame_set = PETSC_TRUE;
   PetscCheck(!(has_ids && has_set), cms->comm, PETSC_ERR_USER_INPUT,
-             "Give the contact nodes either with -cms_contact_nodes or with -cms_contact_set, not both");
+             "Give the contact nodes either with -%scms_contact_nodes or with -%scms_contact_set, not both", cms->prefix, cms->prefix);
   if (has_ids)
     PetscCall(VICMSSetContactNodes(cms, nids, ids, dirs));
   else

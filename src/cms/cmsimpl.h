@@ -15,10 +15,18 @@ struct _p_VICMS {
 
   /* contact boundary as given */
   PetscInt *contact_ids, num_contact_ids;
-  char      contact_set[64];
+  char     *contact_sets[VI_CMS_MAX_ITEMS]; /* node sets, their union in the order given */
+  PetscInt  num_contact_sets;
   PetscInt  contact_dirs;
-  PetscReal normal[3], radial_axis[3], radial_origin[3], t1_hint[3], area;
-  PetscBool radial, radial_inward, t1_hint_set;
+  PetscBool contact_dirs_set, frame_set;
+  char      prefix[64]; /* options prefix ("" or e.g. "body_a_"), also in messages */
+  /* physical boundary (a substructure of seed 003): every translational DOF of the boundary nodes kept in the global frame;
+     boundary nodes whose DOFs are all clamped stay in the boundary table with no ROM coordinate */
+  PetscBool  physical;
+  PetscInt   num_bnodes, *bnode_ids, *bnode_dofs; /* dofs: num_bnodes x 3, ROM coordinate or -1 */
+  PetscReal *bnode_coords;                        /* num_bnodes x 3 */
+  PetscReal  normal[3], radial_axis[3], radial_origin[3], t1_hint[3], area;
+  PetscBool  radial, radial_inward, t1_hint_set;
 
   PetscReal rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
   PetscReal damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];

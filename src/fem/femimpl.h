@@ -29,6 +29,7 @@ struct _p_VIModel {
 
   /* quadrature of the element matrices */
   VIIntegration integration;
+  char          prefix[64]; /* options prefix, "" or e.g. "body_a_" */
 };
 
 struct _p_VIModal {

@@ -63,12 +63,19 @@ PetscErrorCode VIModelSetIntegration(VIModel model, VIIntegration integration)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIModelSetOptionsPrefix(VIModel model, const char prefix[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(model->prefix, prefix ? prefix : "", sizeof(model->prefix)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelSetFromOptions(VIModel model)
 {
   VIMaterial *mat = &model->default_mat;
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(model->comm, NULL, "Parent model", "VIModel");
+  PetscOptionsBegin(model->comm, model->prefix[0] ? model->prefix : NULL, "Parent model", "VIModel");
   PetscCall(PetscOptionsReal("-model_young", "Young's modulus of elements without a section (generated and .msh meshes)", "VIModelSetFromOptions",
                              mat->young, &mat->young, &model->young_set));
   PetscCall(PetscOptionsReal("-model_poisson", "Poisson's ratio of elements without a section", "VIModelSetFromOptions", mat->poisson, &mat->poisson,
@@ -87,11 +94,13 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
       "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
   PetscOptionsEnd();
   if (model->young_set)
-    PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_young: got %g, expected a positive Young's modulus", (double)mat->young);
+    PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_young: got %g, expected a positive Young's modulus", model->prefix,
+               (double)mat->young);
   if (model->density_set)
-    PetscCheck(mat->density > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_density: got %g, expected a positive density", (double)mat->density);
-  PetscCheck(mat->poisson > -1 && mat->poisson < 0.5, model->comm, PETSC_ERR_USER_INPUT, "-model_poisson: got %g, expected a value in (-1, 0.5)",
-             (double)mat->poisson);
+    PetscCheck(mat->density > 0, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_density: got %g, expected a positive density", model->prefix,
+               (double)mat->density);
+  PetscCheck(mat->poisson > -1 && mat->poisson < 0.5, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_poisson: got %g, expected a value in (-1, 0.5)",
+             model->prefix, (double)mat->poisson);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,10 +131,10 @@ static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
         if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
         PetscCall(PetscStrlcat(list, name, sizeof(list)));
       }
-      SETERRQ(model->comm, PETSC_ERR_USER_INPUT, "-model_clamp: node set '%s' is not in the mesh; its node sets are: %s", model->clamp_sets[s],
-              nsets ? list : "(none)");
+      SETERRQ(model->comm, PETSC_ERR_USER_INPUT, "-%smodel_clamp: node set '%s' is not in the mesh; its node sets are: %s", model->prefix,
+              model->clamp_sets[s], nsets ? list : "(none)");
     }
-    PetscCheck(n > 0, model->comm, PETSC_ERR_USER_INPUT, "-model_clamp: node set '%s' is empty", model->clamp_sets[s]);
+    PetscCheck(n > 0, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_clamp: node set '%s' is empty", model->prefix, model->clamp_sets[s]);
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt d = 0; d < dim; d++) clamped[nodes[i] * dim + d] = PETSC_TRUE;
   }
@@ -134,7 +143,8 @@ static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
     PetscCall(VIMeshGetElementMaterial(mesh, e, &mat, NULL));
     if (mat) continue;
     PetscCheck(model->young_set && model->density_set, model->comm, PETSC_ERR_USER_INPUT,
-               "Some elements have no material from the mesh file: give -model_young and -model_density (and -model_poisson, default 0.3)");
+               "Some elements have no material from the mesh file: give -%smodel_young and -%smodel_density (and -%smodel_poisson, default 0.3)",
+               model->prefix, model->prefix, model->prefix);
     break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

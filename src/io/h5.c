@@ -268,7 +268,7 @@ PetscErrorCode VIH5Exists(hid_t file, const char path[], PetscBool *exists)
   *exists = PETSC_TRUE;
   PetscCall(PetscStrlen(path, &len));
   PetscCheck(len < sizeof(partial), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "HDF5 path %s is too long", path);
-  if (!strcmp(path, "/")) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!strcmp(path, "/") || !strcmp(path, ".")) PetscFunctionReturn(PETSC_SUCCESS); /* the root, or the group itself */
   /* H5Lexists fails, rather than saying no, when an intermediate group is missing: test each prefix */
   for (size_t i = 1; i <= len; i++) {
     if (i < len && path[i] != '/') continue;

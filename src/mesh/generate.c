@@ -1,4 +1,4 @@
-/* Built-in meshes for the benchmarks: a line of T3D2 rods and a structured box of hexes (or wedges, tets). */
+/* Built-in meshes: a line of T3D2 rods, a structured box of hexes (or wedges, tets), a 2D rectangle of CPS4 quads. */
 #include "meshimpl.h"
 
 /* Line along x: nodes 1..n+1, elements 1..n, node sets "start" (x = 0) and "end" (x = L). */
@@ -94,6 +94,53 @@ PetscErrorCode VIMeshGenerateBox(VIMesh mesh)
           if (in) members[n++] = 1 + i + nx * (j + ny * k);
         }
     PetscCall(VIMeshBuildAddToNodeSet(mesh, name, n, members));
+  }
+  PetscCall(PetscFree(members));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rectangle of CPS4 quads in its own axes [0,Lx]x[0,Ly], turned by the angle and moved to the origin; node id =
+   1 + i + (nx+1) j, element id = 1 + i + nx j, nodes counter-clockwise (Abaqus order). Node sets: sides xmin, xmax, ymin,
+   ymax and corners xmin_ymin, xmax_ymin, xmin_ymax, xmax_ymax, in the rectangle's own axes. */
+PetscErrorCode VIMeshGenerateRectangle(VIMesh mesh)
+{
+  const PetscInt *c  = mesh->rect_cells;
+  PetscInt        nx = c[0] + 1, ny = c[1] + 1, *members, n;
+  VISource        src = {NULL, 0};
+  PetscReal       a = mesh->rect_angle * PETSC_PI / 180, ca = PetscCosReal(a), sa = PetscSinReal(a);
+  const char     *sides[4] = {"xmin", "xmax", "ymin", "ymax"};
+
+  PetscFunctionBeginUser;
+  mesh->dim = 2;
+  for (PetscInt j = 0; j < ny; j++)
+    for (PetscInt i = 0; i < nx; i++) {
+      PetscReal x = mesh->rect_lengths[0] * i / c[0], y = mesh->rect_lengths[1] * j / c[1];
+      PetscReal xyz[3] = {mesh->rect_origin[0] + ca * x - sa * y, mesh->rect_origin[1] + sa * x + ca * y, 0};
+      /* the turn leaves rounding on the axes of an unturned rectangle: keep its coordinates exact */
+      if (mesh->rect_angle == 0) {
+        xyz[0] = mesh->rect_origin[0] + x;
+        xyz[1] = mesh->rect_origin[1] + y;
+      }
+      PetscCall(VIMeshBuildAddNode(mesh, 1 + i + nx * j, xyz, src));
+    }
+  for (PetscInt j = 0; j < c[1]; j++)
+    for (PetscInt i = 0; i < c[0]; i++) {
+      PetscInt base = 1 + i + nx * j, quad[4] = {base, base + 1, base + 1 + nx, base + nx};
+      PetscCall(VIMeshBuildAddElement(mesh, 1 + i + c[0] * j, VI_ELEM_CPS4, quad, src));
+    }
+  PetscCall(PetscMalloc1(PetscMax(nx, ny), &members));
+  for (PetscInt s = 0; s < 4; s++) {
+    PetscBool along_y = s < 2 ? PETSC_TRUE : PETSC_FALSE; /* xmin, xmax run along y */
+    PetscInt  fixed   = (s % 2) ? (along_y ? nx - 1 : ny - 1) : 0;
+    n                 = along_y ? ny : nx;
+    for (PetscInt k = 0; k < n; k++) members[k] = along_y ? 1 + fixed + nx * k : 1 + k + nx * fixed;
+    PetscCall(VIMeshBuildAddToNodeSet(mesh, sides[s], n, members));
+  }
+  for (PetscInt s = 0; s < 4; s++) {
+    char     name[64];
+    PetscInt i = (s % 2) ? nx - 1 : 0, j = (s / 2) ? ny - 1 : 0, id = 1 + i + nx * j;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", sides[s % 2], sides[2 + s / 2]));
+    PetscCall(VIMeshBuildAddToNodeSet(mesh, name, 1, &id));
   }
   PetscCall(PetscFree(members));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -23,7 +23,8 @@ PetscErrorCode VIMeshCreate(MPI_Comm comm, VIMesh *mesh)
   m->line_area      = 1.0;
   m->box_type       = VI_ELEM_C3D8;
   m->box_lengths[0] = m->box_lengths[1] = m->box_lengths[2] = 1.0;
-  *mesh                                                     = m;
+  m->rect_lengths[0] = m->rect_lengths[1] = m->rect_thickness = 1.0;
+  *mesh                                                       = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,16 +106,47 @@ PetscErrorCode VIMeshSetBox(VIMesh mesh, const PetscInt cells[3], const PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMeshSetRectangle(VIMesh mesh, const PetscInt cells[2], const PetscReal lengths[2], PetscReal thickness, const PetscReal origin[2],
+                                  PetscReal angle_deg)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 2; d++) {
+    PetscCheck(cells[d] > 0, mesh->comm, PETSC_ERR_USER_INPUT,
+               "-%smesh_rect_cells: entry %" PetscInt_FMT " is %" PetscInt_FMT ", expected a positive number of cells", mesh->prefix, d + 1,
+               cells[d]);
+    PetscCheck(lengths[d] > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-%smesh_rect_lengths: entry %" PetscInt_FMT " is %g, expected a positive length",
+               mesh->prefix, d + 1, (double)lengths[d]);
+    mesh->rect_cells[d]   = cells[d];
+    mesh->rect_lengths[d] = lengths[d];
+    mesh->rect_origin[d]  = origin[d];
+  }
+  PetscCheck(thickness > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-%smesh_rect_thickness: got %g, expected a positive thickness", mesh->prefix,
+             (double)thickness);
+  mesh->rect_thickness = thickness;
+  mesh->rect_angle     = angle_deg;
+  mesh->kind           = VI_MESH_SOURCE_RECT;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(mesh->prefix, prefix ? prefix : "", sizeof(mesh->prefix)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
 {
   char          path[PETSC_MAX_PATH_LEN] = "";
   PetscInt      line_cells = 0, cells[3] = {1, 1, 1}, ncells = 3, nlengths = 3;
   PetscReal     line_length = mesh->line_length, lengths[3] = {1, 1, 1};
-  PetscBool     has_file, has_line, has_box, has_lengths;
-  VIElementType box_type = mesh->box_type;
+  PetscBool     has_file, has_line, has_box, has_lengths, has_rect, has_rect_lengths, has_rect_origin;
+  VIElementType box_type      = mesh->box_type;
+  PetscInt      rect_cells[2] = {1, 1}, nrc = 2, nrl = 2, nro = 2;
+  PetscReal     rect_lengths[2] = {1, 1}, rect_origin[2] = {0, 0}, rect_thickness = mesh->rect_thickness, rect_angle = mesh->rect_angle;
 
   PetscFunctionBeginUser;
-  PetscOptionsBegin(mesh->comm, NULL, "Parent mesh", "VIMesh");
+  PetscOptionsBegin(mesh->comm, mesh->prefix[0] ? mesh->prefix : NULL, "Parent mesh", "VIMesh");
   PetscCall(PetscOptionsString("-mesh_file", "Abaqus/CalculiX .inp or Gmsh .msh file", "VIMeshSetFile", path, path, sizeof(path), &has_file));
   PetscCall(PetscOptionsInt("-mesh_line_cells", "Built-in line of T3D2 rods along x: number of elements", "VIMeshSetLine", line_cells, &line_cells,
                             &has_line));
@@ -125,9 +157,28 @@ PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
   PetscCall(PetscOptionsRealArray("-mesh_box_lengths", "Built-in box: lengths Lx,Ly,Lz", "VIMeshSetBox", lengths, &nlengths, &has_lengths));
   PetscCall(PetscOptionsEnum("-mesh_box_element", "Built-in box: element type (C3D8, or hexes split into C3D6 wedges or C3D4 tets)", "VIMeshSetBox",
                              VIElementTypes, (PetscEnum)box_type, (PetscEnum *)&box_type, NULL));
+  PetscCall(PetscOptionsIntArray("-mesh_rect_cells", "Built-in 2D rectangle of CPS4 quads: cells nx,ny", "VIMeshSetRectangle", rect_cells, &nrc,
+                                 &has_rect));
+  PetscCall(
+      PetscOptionsRealArray("-mesh_rect_lengths", "Built-in rectangle: lengths Lx,Ly", "VIMeshSetRectangle", rect_lengths, &nrl, &has_rect_lengths));
+  PetscCall(PetscOptionsReal("-mesh_rect_thickness", "Built-in rectangle: out-of-plane thickness of the plane-stress elements", "VIMeshSetRectangle",
+                             rect_thickness, &rect_thickness, NULL));
+  PetscCall(PetscOptionsRealArray("-mesh_rect_origin", "Built-in rectangle: position x,y of its corner xmin_ymin", "VIMeshSetRectangle", rect_origin,
+                                  &nro, &has_rect_origin));
+  PetscCall(PetscOptionsReal("-mesh_rect_angle", "Built-in rectangle: turn about its corner xmin_ymin, degrees counter-clockwise",
+                             "VIMeshSetRectangle", rect_angle, &rect_angle, NULL));
   PetscOptionsEnd();
-  PetscCheck(has_file + has_line + has_box <= 1, mesh->comm, PETSC_ERR_USER_INPUT,
-             "Give one mesh source: -mesh_file, -mesh_line_cells or -mesh_box_cells, not several");
+  PetscCheck(has_file + has_line + has_box + has_rect <= 1, mesh->comm, PETSC_ERR_USER_INPUT,
+             "Give one mesh source: -%smesh_file, -%smesh_line_cells, -%smesh_box_cells or -%smesh_rect_cells, not several", mesh->prefix,
+             mesh->prefix, mesh->prefix, mesh->prefix);
+  if (has_rect) {
+    PetscCheck(nrc == 2, mesh->comm, PETSC_ERR_USER_INPUT, "-%smesh_rect_cells: expected two numbers nx,ny, got %" PetscInt_FMT, mesh->prefix, nrc);
+    PetscCheck(!has_rect_lengths || nrl == 2, mesh->comm, PETSC_ERR_USER_INPUT,
+               "-%smesh_rect_lengths: expected two numbers Lx,Ly, got %" PetscInt_FMT, mesh->prefix, nrl);
+    PetscCheck(!has_rect_origin || nro == 2, mesh->comm, PETSC_ERR_USER_INPUT, "-%smesh_rect_origin: expected two numbers x,y, got %" PetscInt_FMT,
+               mesh->prefix, nro);
+    PetscCall(VIMeshSetRectangle(mesh, rect_cells, rect_lengths, rect_thickness, rect_origin, rect_angle));
+  }
   if (has_file) PetscCall(VIMeshSetFile(mesh, path));
   if (has_line) PetscCall(VIMeshSetLine(mesh, line_cells, line_length));
   if (has_box) {
@@ -665,7 +716,8 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscFunctionBeginUser;
   if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
-             "No mesh given: use -mesh_file FILE (.inp or .msh), -mesh_line_cells N or -mesh_box_cells nx,ny,nz");
+             "No mesh given: use -%smesh_file FILE (.inp or .msh), -%smesh_line_cells N, -%smesh_box_cells nx,ny,nz or -%smesh_rect_cells nx,ny",
+             mesh->prefix, mesh->prefix, mesh->prefix, mesh->prefix);
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
   if (rank == 0) {
@@ -683,14 +735,18 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
       else if (msh)
         ierr = VIMeshReadGmsh(mesh, mesh->path);
       else
-        ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
-                          "-mesh_file %s: unknown format, expected a name ending in .inp (Abaqus/CalculiX) or .msh (Gmsh)", mesh->path);
+        ierr =
+            PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
+                       "-%smesh_file %s: unknown format, expected a name ending in .inp (Abaqus/CalculiX) or .msh (Gmsh)", mesh->prefix, mesh->path);
     } break;
     case VI_MESH_SOURCE_LINE:
       ierr = VIMeshGenerateLine(mesh);
       break;
     case VI_MESH_SOURCE_BOX:
       ierr = VIMeshGenerateBox(mesh);
+      break;
+    case VI_MESH_SOURCE_RECT:
+      ierr = VIMeshGenerateRectangle(mesh);
       break;
     default:
       break;
@@ -767,7 +823,9 @@ PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMateria
 
   PetscFunctionBeginUser;
   if (mat) *mat = s >= 0 ? &mesh->materials[mesh->sections[s].material] : NULL;
-  if (thickness) *thickness = s >= 0 ? mesh->sections[s].thickness : (mesh->kind == VI_MESH_SOURCE_LINE ? mesh->line_area : 1.0);
+  if (thickness)
+    *thickness = s >= 0 ? mesh->sections[s].thickness
+                        : (mesh->kind == VI_MESH_SOURCE_LINE ? mesh->line_area : (mesh->kind == VI_MESH_SOURCE_RECT ? mesh->rect_thickness : 1.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -22,7 +22,7 @@ typedef struct {
   VISource  src;
 } VISection;
 
-typedef enum { VI_MESH_SOURCE_NONE, VI_MESH_SOURCE_FILE, VI_MESH_SOURCE_LINE, VI_MESH_SOURCE_BOX } VIMeshSourceKind;
+typedef enum { VI_MESH_SOURCE_NONE, VI_MESH_SOURCE_FILE, VI_MESH_SOURCE_LINE, VI_MESH_SOURCE_BOX, VI_MESH_SOURCE_RECT } VIMeshSourceKind;
 
 struct _p_VIMesh {
   MPI_Comm         comm;
@@ -34,6 +34,9 @@ struct _p_VIMesh {
   PetscInt         box_cells[3];
   PetscReal        box_lengths[3];
   VIElementType    box_type;
+  PetscInt         rect_cells[2];
+  PetscReal        rect_lengths[2], rect_thickness, rect_origin[2], rect_angle; /* angle in degrees, about the origin */
+  char             prefix[64];                                                  /* options prefix ("" or e.g. "body_a_"), also in messages */
 
   PetscInt dim; /* spatial dimension = DOFs per node */
 
@@ -111,6 +114,7 @@ PETSC_INTERN PetscErrorCode VIMeshReadAbaqus(VIMesh mesh, const char path[]);
 PETSC_INTERN PetscErrorCode VIMeshReadGmsh(VIMesh mesh, const char path[]);
 PETSC_INTERN PetscErrorCode VIMeshGenerateLine(VIMesh mesh);
 PETSC_INTERN PetscErrorCode VIMeshGenerateBox(VIMesh mesh);
+PETSC_INTERN PetscErrorCode VIMeshGenerateRectangle(VIMesh mesh);
 
 /* Collective */
 PETSC_INTERN PetscErrorCode VIMeshBroadcast(VIMesh mesh);

@@ -135,7 +135,7 @@ PetscErrorCode VIROMCreate(MPI_Comm comm, VIROM *rom)
 }
 
 /* Back to the state of VIROMCreate (units cleared too). */
-static PetscErrorCode VIROMReset(VIROM rom)
+PetscErrorCode VIROMReset(VIROM rom)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(rom->K));
@@ -543,7 +543,7 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
 }
 
 /* Every rank checks its copy; the lowest rank that finds a problem reports it (once), the others fail silently. */
-static PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code)
+PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code)
 {
   char           msg[1024];
   PetscMPIInt    rank, size, mine, first;
@@ -591,12 +591,12 @@ static PetscErrorCode VIROMWriteVectors(hid_t file, const char group[], VIROMVec
 static PetscErrorCode VIROMWriteContactTable(hid_t file, PetscInt nc, PetscInt ints[], PetscReal reals[])
 {
   PetscFunctionBeginUser;
-  PetscCall(VIH5WriteInt(file, "/contact/node_ids", nc, 0, ints));
-  PetscCall(VIH5WriteInt(file, "/contact/dims", nc, 0, ints + nc));
-  PetscCall(VIH5WriteInt(file, "/contact/offsets", nc, 0, ints + 2 * nc));
-  PetscCall(VIH5WriteReal(file, "/contact/frames", nc, 9, reals));
-  PetscCall(VIH5WriteReal(file, "/contact/coords", nc, 3, reals + 9 * nc));
-  PetscCall(VIH5WriteReal(file, "/contact/areas", nc, 0, reals + 12 * nc));
+  PetscCall(VIH5WriteInt(file, "contact/node_ids", nc, 0, ints));
+  PetscCall(VIH5WriteInt(file, "contact/dims", nc, 0, ints + nc));
+  PetscCall(VIH5WriteInt(file, "contact/offsets", nc, 0, ints + 2 * nc));
+  PetscCall(VIH5WriteReal(file, "contact/frames", nc, 9, reals));
+  PetscCall(VIH5WriteReal(file, "contact/coords", nc, 3, reals + 9 * nc));
+  PetscCall(VIH5WriteReal(file, "contact/areas", nc, 0, reals + 12 * nc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -611,28 +611,28 @@ static PetscErrorCode VIROMWriteContactKinds(hid_t file, PetscInt nc, const VICo
     work[c] = (PetscInt)contacts[c].kind;
     if (contacts[c].kind != VI_CONTACT_UNILATERAL) any = PETSC_TRUE;
   }
-  if (any) PetscCall(VIH5WriteInt(file, "/contact/kinds", nc, 0, work));
+  if (any) PetscCall(VIH5WriteInt(file, "contact/kinds", nc, 0, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
+PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
 {
   const PetscInt nc = rom->num_contacts;
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-rom"));
-  PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
-  PetscCall(VIH5WriteAttrString(file, "/", "method", VIROMMethods[rom->method]));
-  PetscCall(VIH5WriteAttrInt(file, "/", "massless", VIROMMethodIsMassless(rom->method) ? 1 : 0));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_boundary", rom->nb));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_modes", rom->nm));
-  PetscCall(VIH5WriteAttrString(file, "/", "units", rom->units));
-  if (rom->reduction) PetscCall(VIH5WriteAttrString(file, "/", "reduction", rom->reduction));
-  PetscCall(VIH5WriteReal(file, "/K", rom->n, rom->n, rom->K));
-  PetscCall(VIH5WriteReal(file, "/M", rom->n, rom->n, rom->M));
-  PetscCall(VIH5WriteReal(file, "/D", rom->n, rom->n, rom->D));
-  PetscCall(VIH5WriteReal(file, "/frequencies_hz", rom->nm, 0, rom->freq_hz));
-  PetscCall(VIH5CreateGroup(file, "/contact"));
+  PetscCall(VIH5WriteAttrString(file, ".", "format", "vicms-rom"));
+  PetscCall(VIH5WriteAttrString(file, ".", "version", VICMS_VERSION));
+  PetscCall(VIH5WriteAttrString(file, ".", "method", VIROMMethods[rom->method]));
+  PetscCall(VIH5WriteAttrInt(file, ".", "massless", VIROMMethodIsMassless(rom->method) ? 1 : 0));
+  PetscCall(VIH5WriteAttrInt(file, ".", "n_boundary", rom->nb));
+  PetscCall(VIH5WriteAttrInt(file, ".", "n_modes", rom->nm));
+  PetscCall(VIH5WriteAttrString(file, ".", "units", rom->units));
+  if (rom->reduction) PetscCall(VIH5WriteAttrString(file, ".", "reduction", rom->reduction));
+  PetscCall(VIH5WriteReal(file, "K", rom->n, rom->n, rom->K));
+  PetscCall(VIH5WriteReal(file, "M", rom->n, rom->n, rom->M));
+  PetscCall(VIH5WriteReal(file, "D", rom->n, rom->n, rom->D));
+  PetscCall(VIH5WriteReal(file, "frequencies_hz", rom->nm, 0, rom->freq_hz));
+  PetscCall(VIH5CreateGroup(file, "contact"));
   if (nc > 0) {
     PetscInt      *ints;
     PetscReal     *reals;
@@ -655,9 +655,9 @@ static PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
     PetscCall(PetscFree(reals));
     PetscCall(ierr);
   }
-  PetscCall(VIROMWriteVectors(file, "/loads", &rom->loads, rom->n));
-  PetscCall(VIROMWriteVectors(file, "/shapes", &rom->shapes, rom->n));
-  PetscCall(VIROMWriteVectors(file, "/outputs", &rom->outputs, rom->n));
+  PetscCall(VIROMWriteVectors(file, "loads", &rom->loads, rom->n));
+  PetscCall(VIROMWriteVectors(file, "shapes", &rom->shapes, rom->n));
+  PetscCall(VIROMWriteVectors(file, "outputs", &rom->outputs, rom->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -713,11 +713,11 @@ static PetscErrorCode VIROMCheckShape(hid_t file, const char path[], const char 
 
   PetscFunctionBeginUser;
   PetscCall(VIH5Exists(file, dset, &exists));
-  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is missing", path, dset + 1);
+  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is missing", path, dset);
   PetscCall(VIH5GetShape(file, dset, &r, &c));
   PetscCall(VIShapeString(r, c, got, sizeof(got)));
   PetscCall(VIShapeString(rows, cols, expected, sizeof(expected)));
-  PetscCheck(r == rows && c == cols, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is %s, expected %s", path, dset + 1, got, expected);
+  PetscCheck(r == rows && c == cols, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s is %s, expected %s", path, dset, got, expected);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -741,10 +741,10 @@ static PetscErrorCode VIROMReadContactKinds(VIROM rom, hid_t file, const char pa
   PetscInt  r, c, *ints = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5Exists(file, "/contact/kinds", &exists));
+  PetscCall(VIH5Exists(file, "contact/kinds", &exists));
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VIROMCheckShape(file, path, "/contact/kinds", rom->num_contacts, 0));
-  PetscCall(VIH5ReadInt(file, "/contact/kinds", &r, &c, &ints));
+  PetscCall(VIROMCheckShape(file, path, "contact/kinds", rom->num_contacts, 0));
+  PetscCall(VIH5ReadInt(file, "contact/kinds", &r, &c, &ints));
   for (PetscInt i = 0; i < rom->num_contacts; i++) rom->contacts[i].kind = (VIContactKind)ints[i];
   PetscCall(PetscFree(ints));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -752,22 +752,22 @@ static PetscErrorCode VIROMReadContactKinds(VIROM rom, hid_t file, const char pa
 
 static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[])
 {
-  static const char *const int_sets[3] = {"/contact/dims", "/contact/offsets", "/contact/node_ids"};
+  static const char *const int_sets[3] = {"contact/dims", "contact/offsets", "contact/node_ids"};
   PetscBool                exists;
   PetscInt                 nc, cols, r, c;
   PetscInt                *ints  = NULL;
   PetscReal               *reals = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5Exists(file, "/contact/node_ids", &exists));
+  PetscCall(VIH5Exists(file, "contact/node_ids", &exists));
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS); /* an empty contact group: no contacts */
-  PetscCall(VIH5GetShape(file, "/contact/node_ids", &nc, &cols));
+  PetscCall(VIH5GetShape(file, "contact/node_ids", &nc, &cols));
   PetscCheck(cols == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: dataset contact/node_ids is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a vector", path, nc, cols);
   for (PetscInt k = 0; k < 3; k++) PetscCall(VIROMCheckShape(file, path, int_sets[k], nc, 0));
-  PetscCall(VIROMCheckShape(file, path, "/contact/frames", nc, 9));
-  PetscCall(VIROMCheckShape(file, path, "/contact/coords", nc, 3));
-  PetscCall(VIROMCheckShape(file, path, "/contact/areas", nc, 0));
+  PetscCall(VIROMCheckShape(file, path, "contact/frames", nc, 9));
+  PetscCall(VIROMCheckShape(file, path, "contact/coords", nc, 3));
+  PetscCall(VIROMCheckShape(file, path, "contact/areas", nc, 0));
   PetscCall(PetscCalloc1(PetscMax(nc, 1), &rom->contacts));
   rom->num_contacts = nc;
   for (PetscInt k = 0; k < 3; k++) {
@@ -782,13 +782,13 @@ static PetscErrorCode VIROMReadContacts(VIROM rom, hid_t file, const char path[]
     }
     PetscCall(PetscFree(ints));
   }
-  PetscCall(VIH5ReadReal(file, "/contact/frames", &r, &c, &reals));
+  PetscCall(VIH5ReadReal(file, "contact/frames", &r, &c, &reals));
   for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].frame, reals + 9 * i, 9));
   PetscCall(PetscFree(reals));
-  PetscCall(VIH5ReadReal(file, "/contact/coords", &r, &c, &reals));
+  PetscCall(VIH5ReadReal(file, "contact/coords", &r, &c, &reals));
   for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].coords, reals + 3 * i, 3));
   PetscCall(PetscFree(reals));
-  PetscCall(VIH5ReadReal(file, "/contact/areas", &r, &c, &reals));
+  PetscCall(VIH5ReadReal(file, "contact/areas", &r, &c, &reals));
   for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
   PetscCall(PetscFree(reals));
   PetscCall(VIROMReadContactKinds(rom, file, path));
@@ -804,19 +804,19 @@ static PetscErrorCode VIROMReadUserContacts(VIROM rom, hid_t file, const char pa
   PetscReal *reals = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5Exists(file, "/contact/dims", &exists));
+  PetscCall(VIH5Exists(file, "contact/dims", &exists));
   PetscCheck(exists || rom->nb == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: dataset contact/dims is missing: a user ROM with n_boundary = %" PetscInt_FMT
              " > 0 lists its contacts' dimensions there (1 = normal "
              "only, 2 or 3 = normal and tangents; their coordinates are the first n_boundary of q, contact after contact)",
              path, rom->nb);
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VIH5GetShape(file, "/contact/dims", &nc, &cols));
+  PetscCall(VIH5GetShape(file, "contact/dims", &nc, &cols));
   PetscCheck(cols == 0 && nc > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: dataset contact/dims is %" PetscInt_FMT " x %" PetscInt_FMT ", expected a vector with one entry per contact", path, nc, cols);
   PetscCall(PetscCalloc1(nc, &rom->contacts));
   rom->num_contacts = nc;
-  PetscCall(VIH5ReadInt(file, "/contact/dims", &r, &c, &ints));
+  PetscCall(VIH5ReadInt(file, "contact/dims", &r, &c, &ints));
   for (PetscInt i = 0, off = 0; i < nc; i++) {
     rom->contacts[i].dim     = ints[i];
     rom->contacts[i].offset  = off;
@@ -826,38 +826,38 @@ static PetscErrorCode VIROMReadUserContacts(VIROM rom, hid_t file, const char pa
     off += ints[i];
   }
   PetscCall(PetscFree(ints));
-  PetscCall(VIH5Exists(file, "/contact/offsets", &exists));
+  PetscCall(VIH5Exists(file, "contact/offsets", &exists));
   if (exists) {
-    PetscCall(VIROMCheckShape(file, path, "/contact/offsets", nc, 0));
-    PetscCall(VIH5ReadInt(file, "/contact/offsets", &r, &c, &ints));
+    PetscCall(VIROMCheckShape(file, path, "contact/offsets", nc, 0));
+    PetscCall(VIH5ReadInt(file, "contact/offsets", &r, &c, &ints));
     for (PetscInt i = 0; i < nc; i++) rom->contacts[i].offset = ints[i];
     PetscCall(PetscFree(ints));
   }
-  PetscCall(VIH5Exists(file, "/contact/node_ids", &exists));
+  PetscCall(VIH5Exists(file, "contact/node_ids", &exists));
   if (exists) {
-    PetscCall(VIROMCheckShape(file, path, "/contact/node_ids", nc, 0));
-    PetscCall(VIH5ReadInt(file, "/contact/node_ids", &r, &c, &ints));
+    PetscCall(VIROMCheckShape(file, path, "contact/node_ids", nc, 0));
+    PetscCall(VIH5ReadInt(file, "contact/node_ids", &r, &c, &ints));
     for (PetscInt i = 0; i < nc; i++) rom->contacts[i].node_id = ints[i];
     PetscCall(PetscFree(ints));
   }
-  PetscCall(VIH5Exists(file, "/contact/frames", &exists));
+  PetscCall(VIH5Exists(file, "contact/frames", &exists));
   if (exists) {
-    PetscCall(VIROMCheckShape(file, path, "/contact/frames", nc, 9));
-    PetscCall(VIH5ReadReal(file, "/contact/frames", &r, &c, &reals));
+    PetscCall(VIROMCheckShape(file, path, "contact/frames", nc, 9));
+    PetscCall(VIH5ReadReal(file, "contact/frames", &r, &c, &reals));
     for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].frame, reals + 9 * i, 9));
     PetscCall(PetscFree(reals));
   }
-  PetscCall(VIH5Exists(file, "/contact/coords", &exists));
+  PetscCall(VIH5Exists(file, "contact/coords", &exists));
   if (exists) {
-    PetscCall(VIROMCheckShape(file, path, "/contact/coords", nc, 3));
-    PetscCall(VIH5ReadReal(file, "/contact/coords", &r, &c, &reals));
+    PetscCall(VIROMCheckShape(file, path, "contact/coords", nc, 3));
+    PetscCall(VIH5ReadReal(file, "contact/coords", &r, &c, &reals));
     for (PetscInt i = 0; i < nc; i++) PetscCall(PetscArraycpy(rom->contacts[i].coords, reals + 3 * i, 3));
     PetscCall(PetscFree(reals));
   }
-  PetscCall(VIH5Exists(file, "/contact/areas", &exists));
+  PetscCall(VIH5Exists(file, "contact/areas", &exists));
   if (exists) {
-    PetscCall(VIROMCheckShape(file, path, "/contact/areas", nc, 0));
-    PetscCall(VIH5ReadReal(file, "/contact/areas", &r, &c, &reals));
+    PetscCall(VIROMCheckShape(file, path, "contact/areas", nc, 0));
+    PetscCall(VIH5ReadReal(file, "contact/areas", &r, &c, &reals));
     for (PetscInt i = 0; i < nc; i++) rom->contacts[i].area = reals[i];
     PetscCall(PetscFree(reals));
   }
@@ -875,7 +875,7 @@ static PetscErrorCode VIROMReadVectorList(VIROM rom, hid_t file, const char path
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < num; k++) {
-    PetscCall(PetscSNPrintf(dset, sizeof(dset), "/%s/%s", group, names[k]));
+    PetscCall(PetscSNPrintf(dset, sizeof(dset), "%s/%s", group, names[k]));
     PetscCall(VIROMCheckShape(file, path, dset, rom->n, 0));
     PetscCall(VIH5ReadReal(file, dset, &r, &c, &f));
     ierr = add(rom, names[k], f);
@@ -895,7 +895,7 @@ static PetscErrorCode VIROMReadVectors(VIROM rom, hid_t file, const char path[],
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/%s", group));
+  PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "%s", group));
   PetscCall(VIH5Exists(file, gpath, &exists));
   if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIH5ListGroup(file, gpath, &num, &names));
@@ -944,26 +944,26 @@ static PetscErrorCode VIROMCheckVersion(const char path[], const char version[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
+PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
 {
   char     *str, value[64];
   PetscBool has, found;
   PetscInt  method, massless, nb, nm, nn;
 
   PetscFunctionBeginUser;
-  PetscCall(VIH5HasAttr(file, "/", "format", &has));
+  PetscCall(VIH5HasAttr(file, ".", "format", &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a vicms ROM file (it has no format attribute)", path);
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &str));
+  PetscCall(VIH5ReadAttrStringAlloc(file, ".", "format", &str));
   PetscCall(PetscStrncpy(value, str, sizeof(value)));
   PetscCall(PetscFree(str));
   PetscCall(PetscStrcmp(value, "vicms-rom", &found));
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a vicms ROM file (format attribute '%s')", path, value);
-  PetscCall(VIH5HasAttr(file, "/", "version", &has));
+  PetscCall(VIH5HasAttr(file, ".", "version", &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no version attribute", path);
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "version", &rom->version));
+  PetscCall(VIH5ReadAttrStringAlloc(file, ".", "version", &rom->version));
   PetscCall(VIROMCheckVersion(path, rom->version));
 
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "method", &str));
+  PetscCall(VIH5ReadAttrStringAlloc(file, ".", "method", &str));
   PetscCall(PetscStrncpy(value, str, sizeof(value)));
   PetscCall(PetscFree(str));
   for (method = 0, found = PETSC_FALSE; method < VI_ROM_NUM_METHODS && !found; method++) PetscCall(PetscStrcmp(value, VIROMMethods[method], &found));
@@ -971,38 +971,38 @@ static PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[]
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: attribute method is '%s', expected cb, cb_massless, macneal, rubin (reductions) or user, user_massless (a user's own matrices)",
              path, value);
-  PetscCall(VIH5HasAttr(file, "/", "massless", &has));
+  PetscCall(VIH5HasAttr(file, ".", "massless", &has));
   PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the ROM file has no massless attribute (0 or 1; 1 for %s)", path,
              VIROMMethodIsUser((VICMSType)method) ? "method user_massless" : "cb_massless and macneal");
-  PetscCall(VIH5ReadAttrInt(file, "/", "massless", &massless));
+  PetscCall(VIH5ReadAttrInt(file, ".", "massless", &massless));
   PetscCheck(massless == (VIROMMethodIsMassless((VICMSType)method) ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: attribute massless is %" PetscInt_FMT ", but method %s has %s (massless = %d)", path, massless, value,
              VIROMMethodIsMassless((VICMSType)method) ? "a massless boundary" : "a boundary with mass",
              VIROMMethodIsMassless((VICMSType)method) ? 1 : 0);
-  PetscCall(VIH5ReadAttrInt(file, "/", "n_boundary", &nb));
-  PetscCall(VIH5ReadAttrInt(file, "/", "n_modes", &nm));
+  PetscCall(VIH5ReadAttrInt(file, ".", "n_boundary", &nb));
+  PetscCall(VIH5ReadAttrInt(file, ".", "n_modes", &nm));
   PetscCheck(nb >= 0 && nm >= 0 && nb + nm > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: n_boundary = %" PetscInt_FMT " and n_modes = %" PetscInt_FMT ", expected nonnegative numbers, not both 0", path, nb, nm);
   PetscCall(PetscIntMultError(nb + nm, nb + nm, &nn));
-  PetscCall(VIH5HasAttr(file, "/", "units", &has));
+  PetscCall(VIH5HasAttr(file, ".", "units", &has));
   if (has) {
     PetscCall(PetscFree(rom->units));
-    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "units", &rom->units));
+    PetscCall(VIH5ReadAttrStringAlloc(file, ".", "units", &rom->units));
     if (!rom->units) PetscCall(PetscStrallocpy("", &rom->units));
   }
-  PetscCall(VIH5HasAttr(file, "/", "reduction", &has));
-  if (has) PetscCall(VIH5ReadAttrStringAlloc(file, "/", "reduction", &rom->reduction));
+  PetscCall(VIH5HasAttr(file, ".", "reduction", &has));
+  if (has) PetscCall(VIH5ReadAttrStringAlloc(file, ".", "reduction", &rom->reduction));
   rom->method = (VICMSType)method;
   rom->nb     = nb;
   rom->nm     = nm;
   rom->n      = nb + nm;
 
-  PetscCall(VIROMReadReal(file, path, "/K", rom->n, rom->n, &rom->K));
-  PetscCall(VIROMReadReal(file, path, "/M", rom->n, rom->n, &rom->M));
-  PetscCall(VIROMReadReal(file, path, "/D", rom->n, rom->n, &rom->D));
-  PetscCall(VIH5Exists(file, "/frequencies_hz", &has));
+  PetscCall(VIROMReadReal(file, path, "K", rom->n, rom->n, &rom->K));
+  PetscCall(VIROMReadReal(file, path, "M", rom->n, rom->n, &rom->M));
+  PetscCall(VIROMReadReal(file, path, "D", rom->n, rom->n, &rom->D));
+  PetscCall(VIH5Exists(file, "frequencies_hz", &has));
   if (has || !VIROMMethodIsUser(rom->method))
-    PetscCall(VIROMReadReal(file, path, "/frequencies_hz", nm, 0, &rom->freq_hz));
+    PetscCall(VIROMReadReal(file, path, "frequencies_hz", nm, 0, &rom->freq_hz));
   else {
     /* a user's matrices have no component modes: frequencies_hz is optional, 0 (unknown) when not given */
     PetscCall(PetscFree(rom->freq_hz));
@@ -1090,7 +1090,7 @@ static PetscErrorCode VIROMBcastVectors(VIROM rom, PetscMPIInt rank, VIROMVector
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIROMBcast(VIROM rom)
+PetscErrorCode VIROMBcast(VIROM rom)
 {
   PetscMPIInt rank;
   PetscInt    head[4] = {(PetscInt)rom->method, rom->nb, rom->nm, rom->num_contacts};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <vicms/rom.h>
+#include <vicms/io.h>
 
 /* Named vectors of length n (loads, outputs), in the order they were added. */
 typedef struct {
@@ -24,3 +25,12 @@ struct _p_VIROM {
   char          *version;   /* the version attribute of that file (NULL if built in memory) */
   char          *reduction; /* what made it (options and mesh content, see VIROMSetReduction); NULL when unknown */
 };
+
+/* The ROM layout of DESIGN.md relative to an open HDF5 group (the root of a ROM file, or /bodies/NAME of a bodies file);
+   path names the file (and group) in messages. Rank-local. */
+PETSC_INTERN PetscErrorCode VIROMWriteContents(VIROM rom, hid_t loc);
+PETSC_INTERN PetscErrorCode VIROMReadContents(VIROM rom, hid_t loc, const char path[]);
+/* Rank 0's ROM to every rank of its communicator; empty the ROM; validate with the error code of a file's fault. Collective / not. */
+PETSC_INTERN PetscErrorCode VIROMBcast(VIROM rom);
+PETSC_INTERN PetscErrorCode VIROMReset(VIROM rom);
+PETSC_INTERN PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code);

@@ -9,3 +9,7 @@ vicms_unit_test(test_cms CASE ranks RANKS 2 3 ARGS -case ranks)
 vicms_unit_test(test_cms CASE loads RANKS 1 2 3 ARGS -case loads)
 vicms_unit_test(test_cms CASE bar RANKS 1 2 3 ARGS -case bar)
 vicms_app_test(reduce PROCESSORS 2)
+# Several substructures (seed 003, issue 14): two Craig-Bampton beams with physical boundary DOFs coupled at a fixed contact
+# point (frictionless normal tie, primal assembly): the lowest 10 coupled frequencies converge to the unreduced coupled FE
+# model's (dense LAPACK) with 5, 10, 20 modes per body; the bodies file read back bit for bit.
+vicms_unit_test(test_bodies RANKS 1 2 3)
