@@ -323,7 +323,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       for (PetscInt i = lo; i < hi; i++) lf->kq[i] = lf->kdiag[i] * qi[i];
     else
       VIMatVec(hi - lo, nm, lf->Khat + lo * nm, nm, qi, 0.0, lf->kq + lo);
-    for (PetscInt b = 0; b < nb; b++) {
+    for (PetscInt b = 0; b < nb && (any || !lf->fb_zero); b++) {
       const PetscReal y = f[b] + st->lambda[b], *mh = lf->S + b * n + nb; /* row b of -H */
       if (y != 0)
         for (PetscInt i = lo; i < hi; i++) lf->kq[i] -= mh[i] * y;
@@ -332,7 +332,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   /* potential energy of level k from what the step computes anyway: q^T K q = q_i^T (K q)_i + q_b^T (f_b + lambda) (Eq. 1) */
   {
     PetscReal potential = 0;
-    for (PetscInt b = 0; b < nb; b++) potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
+    for (PetscInt b = 0; b < nb && (any || !lf->fb_zero); b++) potential += 0.5 * qb[b] * (f[b] + st->lambda[b]);
     if (lf->modal)
       PetscCall(VILeapfrogInnerModal(lf, nm, dt, qi, f + nb, st->u + nb, &potential, &st->energy));
     else
