@@ -546,11 +546,13 @@ PetscErrorCode VIStepperRun(VIStepper st)
     }
     for (PetscInt i = 0; i < st->n && nonfinite != 0; i++)
       if (PetscIsInfOrNanReal(st->q[i]) || PetscIsInfOrNanReal(st->u[i])) {
+        const PetscBool inq     = PetscIsInfOrNanReal(st->q[i]);
+        const PetscReal x       = inq ? st->q[i] : st->u[i];
         st->stats.unstable      = PETSC_TRUE;
         st->stats.unstable_time = t;
         st->stats.failed        = PETSC_TRUE;
-        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %g", (double)t,
-                                PetscIsInfOrNanReal(st->q[i]) ? "q" : "v", i, (double)(PetscIsInfOrNanReal(st->q[i]) ? st->q[i] : st->u[i])));
+        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %s", (double)t,
+                                inq ? "q" : "v", i, PetscIsNanReal(x) ? "nan" : (x > 0 ? "inf" : "-inf")));
         break;
       }
     if (st->stats.failed) break;
