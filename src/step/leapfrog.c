@@ -341,8 +341,10 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   }
   if (lf->first)
     PetscCall(PetscArrayzero(st->u, nb));
-  else
-    for (PetscInt i = 0; i < nb; i++) st->u[i] = (qb[i] - lf->qprev[i]) / dt;
+  else {
+    const PetscReal rdt = 1 / dt; /* a product, not a division, per row */
+    for (PetscInt i = 0; i < nb; i++) st->u[i] = (qb[i] - lf->qprev[i]) * rdt;
+  }
   PetscCall(PetscArraycpy(lf->qprev, st->q, n));
   PetscCall(PetscArraycpy(lf->fprev, f, n));
   PetscCall(PetscArraycpy(lf->fb_prev, st->lambda, nb));
