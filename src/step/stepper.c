@@ -551,8 +551,8 @@ PetscErrorCode VIStepperRun(VIStepper st)
         st->stats.unstable      = PETSC_TRUE;
         st->stats.unstable_time = t;
         st->stats.failed        = PETSC_TRUE;
-        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %s", (double)t,
-                                inq ? "q" : "v", i, PetscIsNanReal(x) ? "nan" : (x > 0 ? "inf" : "-inf")));
+        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %s%s", (double)t,
+                                inq ? "q" : "v", i, !PetscIsNanReal(x) && x < 0 ? "-" : "", PetscIsNanReal(x) ? "nan" : "inf"));
         break;
       }
     if (st->stats.failed) break;
