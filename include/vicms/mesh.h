@@ -71,6 +71,9 @@ PETSC_EXTERN PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementT
 /* The element's material and section thickness (plane elements) or area (rods); mat = NULL when no section covers it. */
 PETSC_EXTERN PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness);
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], PetscInt *n, const PetscInt **nodes, PetscBool *found);
+/* The same for a set an option names: a missing set (the message lists the mesh's sets) or an empty one is an error
+   naming the option (e.g. "-model_clamp"). Collective on the mesh's communicator. */
+PETSC_EXTERN PetscErrorCode VIMeshRequireNodeSet(VIMesh mesh, const char option[], const char name[], PetscInt *n, const PetscInt **nodes);
 PETSC_EXTERN PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name);
 /* Clamped DOFs from the deck's *BOUNDARY: flags num_nodes x dim, 1 = fixed. */

@@ -160,24 +160,6 @@ static PetscErrorCode VIAppHBSummary(void *ctx, hid_t file, PetscInt ncases, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Load the ROM and run the branches of the job's cases. */
-static PetscErrorCode VIAppHBRunJob(VIEnsemble ens, VIROM rom, const char rom_file[])
-{
-  PetscLogStage stage_load, stage_run;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogStageRegister("ROM load", &stage_load));
-  PetscCall(PetscLogStageRegister("Harmonic balance", &stage_run));
-  PetscCall(PetscLogStagePush(stage_load));
-  PetscCall(VIROMLoad(rom, rom_file));
-  PetscCall(PetscLogStagePop());
-  PetscCall(VIEnsembleSetROM(ens, rom));
-  PetscCall(PetscLogStagePush(stage_run));
-  PetscCall(VIEnsembleRun(ens));
-  PetscCall(PetscLogStagePop());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The options of a case (-help). */
 static PetscErrorCode VIAppHBHelp(MPI_Comm comm)
 {
@@ -233,7 +215,7 @@ PetscErrorCode VIAppHB(MPI_Comm comm)
   /* the ensemble goes on every path, errors included: it holds the results file's lock */
   ierr = VIAppHBEnsembleCreate(comm, &runner, &ens, rom_file, sizeof(rom_file));
   if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
-  if (!ierr) ierr = help ? VIAppHBHelp(comm) : VIAppHBRunJob(ens, rom, rom_file);
+  if (!ierr) ierr = help ? VIAppHBHelp(comm) : VIAppRunEnsemble(ens, rom, rom_file, "Harmonic balance");
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIAppHBReset(&runner));
   PetscCall(VIROMDestroy(&rom));

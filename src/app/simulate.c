@@ -17,14 +17,14 @@ static PetscErrorCode VIAppSimulateHelp(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Load the ROM and run the ensemble's cases on it. */
-static PetscErrorCode VIAppSimulateRun(VIEnsemble ens, VIROM rom, const char rom_file[])
+/* Load the ROM and run the ensemble's cases on it, the two in log stages "ROM load" and run_stage. */
+PetscErrorCode VIAppRunEnsemble(VIEnsemble ens, VIROM rom, const char rom_file[], const char run_stage[])
 {
   PetscLogStage stage_load, stage_run;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogStageRegister("ROM load", &stage_load));
-  PetscCall(PetscLogStageRegister("Cases", &stage_run));
+  PetscCall(PetscLogStageRegister(run_stage, &stage_run));
   PetscCall(PetscLogStagePush(stage_load));
   PetscCall(VIROMLoad(rom, rom_file));
   PetscCall(PetscLogStagePop());
@@ -60,7 +60,7 @@ PetscErrorCode VIAppSimulate(MPI_Comm comm)
   /* the ensemble goes on every path, errors included: it holds the results file's lock */
   ierr = VIAppEnsembleCreate(comm, &ens, rom_file, sizeof(rom_file));
   if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
-  if (!ierr) ierr = help ? VIAppSimulateHelp(comm) : VIAppSimulateRun(ens, rom, rom_file);
+  if (!ierr) ierr = help ? VIAppSimulateHelp(comm) : VIAppRunEnsemble(ens, rom, rom_file, "Cases");
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIROMDestroy(&rom));
   PetscCall(ierr);
@@ -84,7 +84,7 @@ static PetscErrorCode VIAppRunLocked(MPI_Comm comm, VIEnsemble ens, VIROM rom, c
     PetscCall(PetscPrintf(comm, "Using the existing ROM %s (same reduction)\n", rom_file));
   else
     PetscCall(VIAppReduce(comm));
-  PetscCall(VIAppSimulateRun(ens, rom, rom_file));
+  PetscCall(VIAppRunEnsemble(ens, rom, rom_file, "Cases"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,22 +92,9 @@ static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh)
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   for (PetscInt s = 0; s < cms->num_contact_sets; s++) {
     const PetscInt *nodes;
-    PetscBool       found;
-    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_sets[s], &n, &nodes, &found));
-    if (!found) {
-      PetscInt nsets;
-      char     list[1024] = "";
-      PetscCall(VIMeshGetNumNodeSets(mesh, &nsets));
-      for (PetscInt k = 0; k < nsets; k++) {
-        const char *name;
-        PetscCall(VIMeshGetNodeSetName(mesh, k, &name));
-        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
-        PetscCall(PetscStrlcat(list, name, sizeof(list)));
-      }
-      SETERRQ(cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_set: node set '%s' is not in the mesh; its node sets are: %s", cms->prefix,
-              cms->contact_sets[s], nsets ? list : "(none)");
-    }
-    PetscCheck(n > 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_set: node set '%s' is empty", cms->prefix, cms->contact_sets[s]);
+    char            option[96];
+    PetscCall(PetscSNPrintf(option, sizeof(option), "-%scms_contact_set", cms->prefix));
+    PetscCall(VIMeshRequireNodeSet(mesh, option, cms->contact_sets[s], &n, &nodes));
     total += n;
   }
   PetscCall(PetscFree(cms->contact_ids));

@@ -186,12 +186,10 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
     PetscInt        dir, nset;
     PetscReal       value;
     const PetscInt *nodes;
-    PetscBool       found;
     PetscCall(VIParseItem(cms->comm, "-cms_forces", cms->forces[k], PETSC_TRUE, name, &dir, &value));
     PetscCheck(dir < dim, cms->comm, PETSC_ERR_USER_INPUT, "-cms_forces: '%s' acts in direction %c of a %" PetscInt_FMT "D model", cms->forces[k],
                (char)('x' + dir), dim);
-    PetscCall(VIMeshGetNodeSet(mesh, name, &nset, &nodes, &found));
-    PetscCheck(found && nset > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_forces: node set '%s' is %s", name, found ? "empty" : "not in the mesh");
+    PetscCall(VIMeshRequireNodeSet(mesh, "-cms_forces", name, &nset, &nodes));
     PetscCall(VecSet(f, 0));
     for (PetscInt i = 0; i < nset; i++) {
       PetscInt dof;

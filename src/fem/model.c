@@ -119,22 +119,9 @@ static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
   for (PetscInt s = 0; s < model->num_clamp_sets; s++) {
     PetscInt        n;
     const PetscInt *nodes;
-    PetscBool       found;
-    PetscCall(VIMeshGetNodeSet(mesh, model->clamp_sets[s], &n, &nodes, &found));
-    if (!found) {
-      PetscInt nsets;
-      char     list[1024] = "";
-      PetscCall(VIMeshGetNumNodeSets(mesh, &nsets));
-      for (PetscInt k = 0; k < nsets; k++) {
-        const char *name;
-        PetscCall(VIMeshGetNodeSetName(mesh, k, &name));
-        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
-        PetscCall(PetscStrlcat(list, name, sizeof(list)));
-      }
-      SETERRQ(model->comm, PETSC_ERR_USER_INPUT, "-%smodel_clamp: node set '%s' is not in the mesh; its node sets are: %s", model->prefix,
-              model->clamp_sets[s], nsets ? list : "(none)");
-    }
-    PetscCheck(n > 0, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_clamp: node set '%s' is empty", model->prefix, model->clamp_sets[s]);
+    char            option[96];
+    PetscCall(PetscSNPrintf(option, sizeof(option), "-%smodel_clamp", model->prefix));
+    PetscCall(VIMeshRequireNodeSet(mesh, option, model->clamp_sets[s], &n, &nodes));
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt d = 0; d < dim; d++) clamped[nodes[i] * dim + d] = PETSC_TRUE;
   }

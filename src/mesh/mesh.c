@@ -841,6 +841,25 @@ PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], PetscInt *n, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMeshRequireNodeSet(VIMesh mesh, const char option[], const char name[], PetscInt *n, const PetscInt **nodes)
+{
+  PetscBool found;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetNodeSet(mesh, name, n, nodes, &found));
+  if (!found) {
+    char list[1024] = "";
+    for (PetscInt k = 0; k < mesh->num_nsets; k++) {
+      if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+      PetscCall(PetscStrlcat(list, mesh->nsets[k].name, sizeof(list)));
+    }
+    SETERRQ(mesh->comm, PETSC_ERR_USER_INPUT, "%s: node set '%s' is not in the mesh; its node sets are: %s", option, name,
+            mesh->num_nsets ? list : "(none)");
+  }
+  PetscCheck(*n > 0, mesh->comm, PETSC_ERR_USER_INPUT, "%s: node set '%s' is empty", option, name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n)
 {
   PetscFunctionBeginUser;
