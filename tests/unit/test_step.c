@@ -4,8 +4,9 @@
 #include <slepcsys.h>
 #include <petscblaslapack.h>
 
-static const char help[] = "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
-                           "preload|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes\n";
+static const char help[] =
+    "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
+    "preload|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes|inner_basis\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -1070,6 +1071,160 @@ static PetscErrorCode TestSolvers(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The leapfrog on a massless ROM does not depend on the basis of its inner coordinates. The same system written twice: with modal inner
+   coordinates as a MacNeal ROM has them (M_ii = I, D_ii and the condensed stiffness Khat = K_ii - K_ib K_bb^-1 K_bi diagonal: the
+   leapfrog's one-pass modal path) and with them rotated by an orthogonal T (K_ii -> T^T K_ii T, K_ib -> K_ib T, D_ii -> T^T D_ii T,
+   inner loads -> T^T f_i: Khat and D_ii dense, the general path split over the ranks). The boundary's outputs, gaps and contact forces of the two
+   runs agree to round-off, with loads on the boundary rows and with inner loads only (Eq. 11 without its f_b columns). Three 3D frictional contacts
+   through stick, slip and lift-off, as in -case solvers. */
+static PetscErrorCode TestInnerBasis(void)
+{
+  const PetscInt   dims[3] = {3, 3, 3}, nb = 9, nm = 3, n = 12;
+  const PetscReal  kii[3] = {6, 9, 14}, dii[3] = {0.1, 0.2, 0.3}, angles[3] = {0.3, 0.7, 1.1};
+  PetscReal        K[2][144] = {{0}}, M[2][144] = {{0}}, D[2][144] = {{0}}, T[9], f[12], g[12];
+  const char      *loads[2] = {"normal,pull", "inner"};
+  VIROM            rom[2];
+  VISystem         sys[2];
+  VIStepper        st[2];
+  const PetscReal *y[2], *gap[2], *l[2];
+  PetscInt         nt[2], nout;
+  char             opts[512];
+
+  PetscFunctionBeginUser;
+  /* T = R_xy(a0) R_yz(a1) R_xz(a2) */
+  {
+    PetscReal      A[9]     = {1, 0, 0, 0, 1, 0, 0, 0, 1}, B[9];
+    const PetscInt ij[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+    for (PetscInt r = 0; r < 3; r++) {
+      PetscReal      c = PetscCosReal(angles[r]), sn = PetscSinReal(angles[r]), G[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      const PetscInt a = ij[r][0], b = ij[r][1];
+      G[a * 3 + a] = c;
+      G[b * 3 + b] = c;
+      G[a * 3 + b] = -sn;
+      G[b * 3 + a] = sn;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) {
+          B[i * 3 + j] = 0;
+          for (PetscInt k = 0; k < 3; k++) B[i * 3 + j] += A[i * 3 + k] * G[k * 3 + j];
+        }
+      PetscCall(PetscArraycpy(A, B, 9));
+    }
+    PetscCall(PetscArraycpy(T, A, 9));
+  }
+  /* modal form, MacNeal's structure (seed 000 Eqs. 16-18): K_ib = -K_bb Phi_b and K_ii = Omega^2 + Phi_b^T K_bb Phi_b, so that the
+     condensed Khat is the diagonal Omega^2 (the leapfrog's modal path); the boundary block as in -case solvers */
+  {
+    PetscReal phi[27];
+    for (PetscInt i = 0; i < nb; i++) {
+      K[0][i * n + i] = 4 + 0.1 * i;
+      if (i + 3 < nb) K[0][i * n + i + 3] = K[0][(i + 3) * n + i] = 0.6;
+      for (PetscInt m = 0; m < nm; m++) phi[i * nm + m] = 0.1 * (1 + 0.3 * m) * (i % 2 ? 1 : -0.5) * (1 + 0.2 * ((i + m) % 3));
+    }
+    for (PetscInt i = 0; i < nb; i++)
+      for (PetscInt m = 0; m < nm; m++) {
+        PetscReal kp = 0;
+        for (PetscInt b = 0; b < nb; b++) kp += K[0][i * n + b] * phi[b * nm + m];
+        K[0][i * n + nb + m] = K[0][(nb + m) * n + i] = -kp;
+      }
+    for (PetscInt a = 0; a < nm; a++)
+      for (PetscInt m = 0; m < nm; m++) {
+        PetscReal pkp = a == m ? kii[m] : 0;
+        for (PetscInt i = 0; i < nb; i++) pkp -= phi[i * nm + a] * K[0][i * n + nb + m];
+        K[0][(nb + a) * n + nb + m] = pkp;
+      }
+  }
+  for (PetscInt m = 0; m < nm; m++) {
+    M[0][(nb + m) * n + nb + m] = 1;
+    D[0][(nb + m) * n + nb + m] = dii[m];
+  }
+  /* rotated form: q_i = T q_i' */
+  PetscCall(PetscArraycpy(K[1], K[0], n * n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      PetscBool ii = i >= nb, jj = j >= nb;
+      if (!ii && !jj) continue;
+      PetscReal k = 0, m = 0, d = 0;
+      for (PetscInt a = ii ? 0 : i; a < (ii ? nm : i + 1); a++)
+        for (PetscInt b = jj ? 0 : j; b < (jj ? nm : j + 1); b++) {
+          PetscReal ta = ii ? T[a * 3 + i - nb] : 1, tb = jj ? T[b * 3 + j - nb] : 1;
+          PetscInt  r = ii ? nb + a : a, c = jj ? nb + b : b;
+          k += ta * K[0][r * n + c] * tb;
+          m += ta * M[0][r * n + c] * tb;
+          d += ta * D[0][r * n + c] * tb;
+        }
+      K[1][i * n + j] = k;
+      M[1][i * n + j] = m;
+      D[1][i * n + j] = d;
+    }
+  for (PetscInt v = 0; v < 2; v++) {
+    PetscCall(HandROM(VI_CMS_CB_MASSLESS, 3, dims, nm, K[v], M[v], D[v], &rom[v]));
+    /* loads in the modal basis, then T^T on their inner rows for the rotated ROM */
+    for (PetscInt w = 0; w < 3; w++) {
+      PetscCall(PetscArrayzero(f, n));
+      if (w == 0)
+        for (PetscInt j = 0; j < 3; j++) f[3 * j] = -(10 + j); /* normal: pressed onto the obstacle */
+      else if (w == 1) {
+        for (PetscInt j = 0; j < 3; j++) f[3 * j + 1 + (j % 2)] = 1; /* pull: along t1 or t2, the third contact lifted off */
+        f[6]      = 1.5;
+        f[nb]     = 0.5;
+        f[nb + 2] = -0.3;
+      } else {
+        f[nb]     = -8; /* inner: the modes alone, pressing the boundary onto the obstacle and releasing it */
+        f[nb + 1] = 3;
+        f[nb + 2] = -2;
+      }
+      PetscCall(PetscArraycpy(g, f, n));
+      if (v == 1)
+        for (PetscInt a = 0; a < nm; a++) {
+          g[nb + a] = 0;
+          for (PetscInt b = 0; b < nm; b++) g[nb + a] += T[b * 3 + a] * f[nb + b];
+        }
+      PetscCall(VIROMAddLoad(rom[v], w == 0 ? "normal" : (w == 1 ? "pull" : "inner"), g));
+    }
+    PetscCall(AddUnit(rom[v], PETSC_FALSE, "t1_0", n, 1, 1));
+    PetscCall(AddUnit(rom[v], PETSC_FALSE, "n_2", n, 6, 1));
+  }
+  PetscCall(VIROMGetNumOutputs(rom[0], &nout));
+  for (PetscInt c = 0; c < 2; c++) {
+    PetscInt closed = 0;
+    for (PetscInt v = 0; v < 2; v++) {
+      PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                              "-case_loads %s -load_%s_type harmonic -load_%s_amplitude %g -load_%s_frequency 0.3 -contact_mu 0.3 "
+                              "-contact_sliding_speed 0.05 -contact_gap 0 -step_type leapfrog -step_dt 2e-3 -step_end_time 8",
+                              loads[c], c ? "inner" : "pull", c ? "inner" : "pull", c ? 1.0 : 12.0, c ? "inner" : "pull"));
+      PetscCall(RunCase(rom[v], opts, PETSC_TRUE, &sys[v], &st[v]));
+      PetscCall(VIStepperGetSeries(st[v], &nt[v], NULL, &y[v], &gap[v], &l[v], NULL));
+    }
+    PetscCheck(nt[0] == nt[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "inner_basis: %" PetscInt_FMT " and %" PetscInt_FMT " levels", nt[0], nt[1]);
+    for (PetscInt k = 0; k < nt[0] * 3; k++)
+      if (l[0][k] > 0) closed++;
+    {
+      const PetscReal *a[3] = {y[0], gap[0], l[0]}, *b[3] = {y[1], gap[1], l[1]};
+      const PetscInt   w[3]    = {nout, 3, 3};
+      const char      *what[3] = {"outputs", "gaps", "forces"};
+      for (PetscInt k = 0; k < 3; k++) {
+        PetscReal big = 0, diff = 0;
+        for (PetscInt i = 0; i < nt[0] * w[k]; i++) {
+          big  = PetscMax(big, PetscAbsReal(a[k][i]));
+          diff = PetscMax(diff, PetscAbsReal(a[k][i] - b[k][i]));
+        }
+        PetscCall(
+            PetscPrintf(PETSC_COMM_WORLD,
+                        "inner_basis, loads %s: rotated against modal inner coordinates, %s: largest difference %.2e of %.3g (tolerance 1e-9)\n",
+                        loads[c], what[k], (double)diff, (double)big));
+        PetscCheck(big > 0 && diff <= 1e-9 * big, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "inner_basis, loads %s: %s differ by %g of %g", loads[c], what[k],
+                   (double)diff, (double)big);
+      }
+    }
+    PetscCheck(closed > 100 && closed < 3 * nt[0], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "inner_basis, loads %s: %" PetscInt_FMT " contact-levels with a force of %" PetscInt_FMT ": expected contacts that close and open",
+               loads[c], closed, 3 * nt[0]);
+    for (PetscInt v = 1; v >= 0; v--) PetscCall(DestroyCase(&sys[v], &st[v]));
+  }
+  for (PetscInt v = 0; v < 2; v++) PetscCall(VIROMDestroy(&rom[v]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A structure spinning inside a fixed casing (-contact_rotation_axis): two contacts at radii 2 and 3 about the axis z
    through (1, 1, 5), at angles 0 and 90 degrees, with casing frames (normal inward, t1 = axis, t2 = n x t1 = e_theta).
    Exact: the casing moves at -Omega r e_theta seen from the structure, so (v_t1, v_t2) = (0, -Omega r); the gap phases
@@ -2130,7 +2285,7 @@ int main(int argc, char **argv)
 {
   char           which[32] = "";
   PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged, solvers;
-  PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes;
+  PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes, inner_basis;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -2153,6 +2308,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "mixed_ranks", &mixed_ranks));
   PetscCall(PetscStrcmp(which, "mixed_bilateral", &mixed_bilateral));
   PetscCall(PetscStrcmp(which, "bar_schemes", &bar_schemes));
+  PetscCall(PetscStrcmp(which, "inner_basis", &inner_basis));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -2190,11 +2346,14 @@ int main(int argc, char **argv)
     ierr = TestMixedBilateral();
   else if (bar_schemes)
     ierr = TestBarSchemes();
+  else if (inner_basis)
+    ierr = TestInnerBasis();
   else {
-    (void)PetscPrintf(PETSC_COMM_WORLD,
-                      "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
-                      "static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral or bar_schemes, got '%s'\n",
-                      which);
+    (void)PetscPrintf(
+        PETSC_COMM_WORLD,
+        "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
+        "static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes or inner_basis, got '%s'\n",
+        which);
     ierr = PETSC_ERR_USER_INPUT;
   }
   if (!ierr) {
