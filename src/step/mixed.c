@@ -128,8 +128,8 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
     PetscCall(VIInvertSPD(st->comm, n, mx->Gm[0], what));
     mx->gscale[0] = sa;
     for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[0] + i * 3 * n, mx->Gm[0] + i * n, n));
-    PetscCall(VIMatMat(n, n, mx->Gm[0], st->D, -1.0, mx->P[0] + n, 3 * n));
-    PetscCall(VIMatMat(n, n, mx->Gm[0], st->K, -1.0, mx->P[0] + 2 * n, 3 * n));
+    PetscCall(VIMatMat(n, n, n, mx->Gm[0], st->D, -1.0, mx->P[0] + n, 3 * n));
+    PetscCall(VIMatMat(n, n, n, mx->Gm[0], st->K, -1.0, mx->P[0] + 2 * n, 3 * n));
   } else if (mx->base == VI_MIXED_BATHE) {
     /* Eqs. (75), (76): K1^ = 16/h^2 M + 4/h D + K, K2^ = 9/h^2 M + 3/h D + K; P = [K^-1, K^-1 M, K^-1 D] on [h; M input; D input] */
     const PetscReal cm[2] = {16 / (h * h), 9 / (h * h)}, cd[2] = {4 / h, 3 / h};
@@ -142,8 +142,8 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
       PetscCall(VIInvertSPD(st->comm, n, mx->Gm[s], what));
       mx->gscale[s] = cd[s];
       for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[s] + i * 3 * n, mx->Gm[s] + i * n, n));
-      PetscCall(VIMatMat(n, n, mx->Gm[s], st->M, 1.0, mx->P[s] + n, 3 * n));
-      PetscCall(VIMatMat(n, n, mx->Gm[s], st->D, 1.0, mx->P[s] + 2 * n, 3 * n));
+      PetscCall(VIMatMat(n, n, n, mx->Gm[s], st->M, 1.0, mx->P[s] + n, 3 * n));
+      PetscCall(VIMatMat(n, n, n, mx->Gm[s], st->D, 1.0, mx->P[s] + 2 * n, 3 * n));
     }
   } else {
     const PetscReal al = (1 - rho) / (1 + rho), ar = st->mixed_alpha_ar, d = h * ar * (al + 1), *c = mx->c;

@@ -1,90 +1,166 @@
 /* Moreau-type stepping of a mass-carrying ROM: the symmetric Moreau-like scheme with restitution (seed 000 App. B,
-   Eqs. B.1–B.5) and the Moreau–Jean theta-scheme. Impacts are percussions; W_b = I. */
+   Eqs. B.1–B.5) and the Moreau–Jean theta-scheme. Impacts are percussions; W_b = I.
+
+   The scheme steps in the modal coordinates eta of the undamped ROM, q = Phi eta with Phi^T M Phi = I and
+   Phi^T K Phi = Lambda = diag(omega^2) (LAPACK sygv once per case): the same scheme, written in other coordinates, so the
+   answers are today's to round-off. M and K are then diagonal, and the kinetic and potential energies, the damping work
+   (from the scheme's own equation) and the external work cost O(n) per level instead of three products of the ROM's
+   size; the damping D~ = Phi^T D Phi stays dense (component-mode damping is not diagonal in the ROM's modes). The
+   contacts see the boundary rows B = Phi[0:nb, :]: the gaps are B's normal rows times eta, the Delassus matrix is
+   B A B^T, fixed per step size. */
 #include "stepimpl.h"
+#include <petscblaslapack.h>
 
 typedef struct {
-  PetscReal  *A;      /* n x n: (M + dt/2 D)^-1 (symmetric) or (M + theta dt D + theta^2 dt^2 K)^-1 (theta) */
-  PetscReal  *P;      /* n x 2n: the free velocity is P [u; q] + dt sum_l c_l A v_l (set-up) */
-  PetscReal  *AL;     /* num_loads x n: A v_l for the load vectors v_l */
-  PetscReal  *w;      /* 2n: [uh; q] */
+  PetscReal  *lam;    /* n: omega^2 */
+  PetscReal  *A;      /* n x n: (I + dt/2 D~)^-1 (symmetric) or (I + theta dt D~ + theta^2 dt^2 Lambda)^-1 (theta) */
+  PetscReal  *P;      /* n x 2n: the free velocity is P [u; eta] + dt sum_l c_l A v~_l */
+  PetscReal  *L;      /* num_loads x n: the modal loads v~_l = Phi^T v_l */
+  PetscReal  *AL;     /* num_loads x n: A v~_l */
+  PetscReal  *B;      /* nb x n: the boundary rows of Phi (the physical boundary coordinates of eta) */
+  PetscReal  *Bn;     /* nc x n: the normal rows of B, one per contact */
+  PetscReal  *AB;     /* n x nb: A B^T; percussions P on the boundary rows change u~ by A B^T P */
+  PetscReal  *G;      /* nb x nb: B A B^T, the Delassus matrix of the boundary rows */
+  PetscReal  *xb;     /* nb: the percussions of a step on every boundary row (0 on the rows not active) */
   PetscReal  *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
-  PetscReal  *Kq;     /* n: D u (damping work) */
   PetscInt    nl;
-  PetscReal  *uh;   /* symmetric: u^{k-1/2}; theta: u^k */
-  PetscReal  *unew; /* symmetric: u^{k+1/2}; theta: u^{k+1} */
-  PetscReal  *rhs, *qprev, *fprev;
+  PetscReal  *uh;                        /* symmetric: u~^{k-1/2}; theta: u~^k; followed by a copy of eta (2n: one product with P) */
+  PetscReal  *unew;                      /* symmetric: u~^{k+1/2}; theta: u~^{k+1} */
+  PetscReal  *f, *fs, *qprev, *fprev;    /* modal forces: at t_k, of the free velocity (f_theta for theta); the previous level's */
+  PetscReal  *qbn, *ubn;                 /* nc: boundary normal displacement and (theta) velocity of each contact */
+  PetscReal  *ub_old, *ub_free, *ub_new; /* nb: physical boundary velocities of the active rows, before, free, after */
   PetscBool  *active;
   PetscBool   friction, first, damped;
-  VIRowSplit  rows; /* rows of the n x n products over the case's group */
+  VIRowSplit  rows; /* rows of the n x 2n product over the case's group */
   VIActiveSet as;
 } VIMoreau;
+
+/* The modes of (K, M): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam), ascending. */
+static PetscErrorCode VIMoreauModes(VIStepper st, PetscReal PhiT[], PetscReal lam[])
+{
+  PetscInt     n = st->n;
+  PetscBLASInt bn, itype = 1, lwork, info;
+  PetscReal   *Mc, *work, lwork_opt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscMalloc1(n * n, &Mc));
+  PetscCall(PetscArraycpy(PhiT, st->K, n * n)); /* symmetric: row-major is column-major */
+  PetscCall(PetscArraycpy(Mc, st->M, n * n));
+  lwork = -1;
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, &lwork_opt, &lwork, &info));
+  PetscCall(PetscBLASIntCast(PetscMax((PetscInt)lwork_opt, 3 * n), &lwork));
+  PetscCall(PetscMalloc1(lwork, &work));
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, work, &lwork, &info));
+  PetscCall(PetscFree(work));
+  PetscCall(PetscFree(Mc));
+  /* the eigenvectors come back as columns of a column-major matrix: the rows of the row-major one */
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type moreau: the ROM's modes could not be computed (LAPACK sygv info %d): the mass matrix must be symmetric positive definite",
+             (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
   VIMoreau        *mo = (VIMoreau *)st->data;
-  PetscInt         n  = st->n;
+  PetscInt         n = st->n, nb = st->nb, nc = st->nc;
   PetscReal        dt = st->dt, th = st->theta;
+  PetscBool        sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
   const PetscReal *q0, *u0, *const *loads;
-  PetscReal *B;
+  PetscReal *PhiT, *Phi, *Dt, *W, *Bt, *PhiTM;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc3(n * n, &mo->A, n, &mo->uh, n, &mo->unew));
-  PetscCall(PetscMalloc1(n * n, &B));
-  PetscCall(PetscCalloc4(n, &mo->rhs, n, &mo->qprev, n, &mo->fprev, PetscMax(st->nc, 1), &mo->active));
-  for (PetscInt i = 0; i < n * n; i++) {
-    if (st->variant == VI_MOREAU_SYMMETRIC) {
-      mo->A[i] = st->M[i] + 0.5 * dt * st->D[i];
-      B[i]     = st->M[i] - 0.5 * dt * st->D[i];
-    } else {
-      mo->A[i] = st->M[i] + th * dt * st->D[i] + th * th * dt * dt * st->K[i];
-      B[i]     = st->D[i] + th * dt * st->K[i];
-    }
+  PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
+  PetscCall(PetscMalloc5(n * n, &PhiT, n * n, &Dt, n * n, &W, PetscMax(n * nb, 1), &Bt, n * n, &PhiTM));
+  PetscCall(PetscCalloc5(n, &mo->lam, n * n, &mo->A, 2 * n, &mo->uh, n, &mo->unew, 2 * n * n, &mo->P));
+  PetscCall(VIMoreauModes(st, PhiT, mo->lam));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
+  /* D~ = Phi^T D Phi */
+  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
+  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
+  mo->damped = PETSC_FALSE;
+  for (PetscInt i = 0; i < n * n; i++)
     if (st->D[i] != 0) mo->damped = PETSC_TRUE;
-  }
-  PetscCall(PetscCalloc1(n, &mo->Kq));
-  PetscCall(VIInvertSPD(st->comm, n, mo->A, "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K)"));
-  /* symmetric (Eq. B.1 without percussions): u^{k+1/2} = A (M - dt/2 D) u^{k-1/2} - dt A K q^k + dt A f(t_k);
-     theta: u^{k+1} = (I - dt A (D + theta dt K)) u^k - dt A K q^k + dt A ((1 - theta) f(t_k) + theta f(t_k+1)).
-     Both are P [u; q] + dt sum_l c_l A v_l: one product per step instead of three */
-  PetscCall(VISystemGetLoads(st->sys, &mo->nl, &loads));
+  /* A^-1 and the product's matrix, as in the ROM's coordinates with M = I and K = Lambda:
+     symmetric (Eq. B.1 without percussions): u^{k+1/2} = A (I - dt/2 D~) u^{k-1/2} - dt A Lambda eta^k + dt A f~(t_k);
+     theta: u^{k+1} = (I - dt A (D~ + theta dt Lambda)) u^k - dt A Lambda eta^k + dt A ((1 - theta) f~(t_k) + theta f~(t_k+1)). */
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal d = Dt[i * n + j], kk = i == j ? mo->lam[i] : 0, id = i == j ? 1 : 0;
+      mo->A[i * n + j] = sym ? id + 0.5 * dt * d : id + th * dt * d + th * th * dt * dt * kk;
+      W[i * n + j]     = sym ? id - 0.5 * dt * d : d + th * dt * kk; /* symmetric: I - dt/2 D~; theta: D~ + theta dt Lambda */
+    }
   PetscCall(
-      PetscCalloc5(2 * n * n, &mo->P, PetscMax(mo->nl, 1) * n, &mo->AL, 2 * n, &mo->w, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
-  PetscCall(VIMatMat(n, n, mo->A, B, 1.0, mo->P, 2 * n));
-  PetscCall(VIMatMat(n, n, mo->A, st->K, -dt, mo->P + n, 2 * n));
-  if (st->variant == VI_MOREAU_THETA)
+      VIInvertSPD(st->comm, n, mo->A,
+                  "The iteration matrix of the Moreau scheme (M + dt/2 D, or M + theta dt D + theta^2 dt^2 K, in the ROM's modal coordinates)"));
+  PetscCall(VIMatMat(n, n, n, mo->A, W, 1.0, mo->P, 2 * n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) mo->P[i * 2 * n + n + j] = -dt * mo->A[i * n + j] * mo->lam[j];
+  if (!sym)
     for (PetscInt i = 0; i < n; i++) {
       for (PetscInt j = 0; j < n; j++) mo->P[i * 2 * n + j] *= -dt;
       mo->P[i * 2 * n + i] += 1;
     }
-  for (PetscInt l = 0; l < mo->nl; l++) VIMatVec(n, n, mo->A, n, loads[l], 0.0, mo->AL + l * n);
-  PetscCall(PetscFree(B));
+  /* the modal loads */
+  PetscCall(VISystemGetLoads(st->sys, &mo->nl, &loads));
+  PetscCall(
+      PetscCalloc4(PetscMax(mo->nl, 1) * n, &mo->L, PetscMax(mo->nl, 1) * n, &mo->AL, PetscMax(mo->nl, 1), &mo->c, PetscMax(mo->nl, 1), &mo->c1));
+  for (PetscInt l = 0; l < mo->nl; l++) {
+    VIMatVec(n, n, PhiT, n, loads[l], 0.0, mo->L + l * n);
+    VIMatVec(n, n, mo->A, n, mo->L + l * n, 0.0, mo->AL + l * n);
+  }
+  /* the boundary rows (the ROM's first nb coordinates), their Delassus matrix, and the normal rows */
+  PetscCall(PetscCalloc4(PetscMax(nb * n, 1), &mo->B, PetscMax(nb * n, 1), &mo->AB, PetscMax(nb * nb, 1), &mo->G, PetscMax(nc * n, 1), &mo->Bn));
+  PetscCall(PetscArraycpy(mo->B, Phi, nb * n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt b = 0; b < nb; b++) Bt[i * nb + b] = Phi[b * n + i];
+  PetscCall(VIMatMat(n, n, nb, mo->A, Bt, 1.0, mo->AB, nb));
+  PetscCall(VIMatMat(nb, n, nb, mo->B, mo->AB, 1.0, mo->G, nb));
+  for (PetscInt j = 0; j < nc; j++) PetscCall(PetscArraycpy(mo->Bn + j * n, mo->B + st->sys->offsets[j] * n, n));
+  PetscCall(PetscCalloc5(PetscMax(nb, 1), &mo->xb, n, &mo->f, n, &mo->fs, n, &mo->qprev, n, &mo->fprev));
+  PetscCall(PetscCalloc5(PetscMax(nc, 1), &mo->qbn, PetscMax(nc, 1), &mo->ubn, PetscMax(nb, 1), &mo->ub_old, PetscMax(nb, 1), &mo->ub_free,
+                         PetscMax(nb, 1), &mo->ub_new));
+  PetscCall(PetscCalloc1(PetscMax(nc, 1), &mo->active));
   mo->friction = PETSC_FALSE;
-  for (PetscInt j = 0; j < st->nc; j++)
+  for (PetscInt j = 0; j < nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
-  PetscCall(VIActiveSetCreate(st->nb, st->nc, &mo->as));
+  PetscCall(VIActiveSetCreate(nb, nc, &mo->as));
   PetscCall(VIRowSplitCreate(st->comm, n, 1, &mo->rows));
+  /* the initial state in eta: eta = Phi^T M q */
+  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
   PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
-  PetscCall(PetscArraycpy(st->q, q0, n));
-  PetscCall(PetscArraycpy(mo->uh, u0, n));
+  VIMatVec(n, n, PhiTM, n, q0, 0.0, st->q);
+  VIMatVec(n, n, PhiTM, n, u0, 0.0, mo->uh);
+  /* the stepper's coordinates are eta: q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf */
+  st->basis_gain = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal s = 0;
+    for (PetscInt j = 0; j < n; j++) s += PetscAbsReal(PhiTM[i * n + j]);
+    st->basis_gain = PetscMax(st->basis_gain, s);
+  }
+  st->basis         = Phi;
+  st->scheme_energy = PETSC_TRUE;
+  PetscCall(PetscFree5(PhiT, Dt, W, Bt, PhiTM));
   mo->first = PETSC_TRUE;
   /* what the next step and advance read before writing it (checkpoints): unew is read by the advance of the level */
-  PetscCall(VIStepperRegisterState(st, "moreau_uh", n, mo->uh, NULL));
-  PetscCall(VIStepperRegisterState(st, "moreau_unew", n, mo->unew, NULL));
-  PetscCall(VIStepperRegisterState(st, "moreau_qprev", n, mo->qprev, NULL));
-  PetscCall(VIStepperRegisterState(st, "moreau_fprev", n, mo->fprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_modal_uh", n, mo->uh, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_modal_unew", n, mo->unew, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_modal_qprev", n, mo->qprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_modal_fprev", n, mo->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &mo->first));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* unew = P [uh; q] + dt sum_l c_l A v_l, this rank's rows, then gathered */
+/* unew = P [uh; eta] + dt sum_l c_l A v~_l, this rank's rows, then gathered */
 static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
 {
   const PetscInt lo = mo->rows.lo, hi = mo->rows.hi, n = st->n;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArraycpy(mo->w, mo->uh, n));
-  PetscCall(PetscArraycpy(mo->w + n, st->q, n));
-  VIMatVec(hi - lo, 2 * n, mo->P + lo * 2 * n, 2 * n, mo->w, 0.0, mo->unew + lo);
+  PetscCall(PetscArraycpy(mo->uh + n, st->q, n)); /* uh is the first half of [uh; eta] */
+  VIMatVec(hi - lo, 2 * n, mo->P + lo * 2 * n, 2 * n, mo->uh, 0.0, mo->unew + lo);
   for (PetscInt l = 0; l < mo->nl; l++) {
     const PetscReal a = st->dt * mo->c[l], *v = mo->AL + l * n;
     for (PetscInt i = lo; i < hi; i++) mo->unew[i] += a * v[i];
@@ -93,49 +169,65 @@ static PetscErrorCode VIMoreauFreeVelocity(VIStepper st, VIMoreau *mo)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* f = sum_l c_l v~_l */
+static void VIMoreauForce(const VIMoreau *mo, PetscInt n, const PetscReal c[], PetscReal f[])
+{
+  for (PetscInt i = 0; i < n; i++) f[i] = 0;
+  for (PetscInt l = 0; l < mo->nl; l++)
+    for (PetscInt i = 0; i < n; i++) f[i] += c[l] * mo->L[l * n + i];
+}
+
 static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
 {
-  VIMoreau *mo  = (VIMoreau *)st->data;
-  VISystem  sys = st->sys;
-  PetscInt  n = st->n, nc = st->nc;
-  PetscReal dt = st->dt, th = st->theta, e = st->restitution, *f = st->f;
-  PetscBool any = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  VIMoreau    *mo  = (VIMoreau *)st->data;
+  VISystem     sys = st->sys;
+  VIActiveSet *as  = &mo->as;
+  PetscInt     n = st->n, nc = st->nc, nrows = 0;
+  PetscReal    dt = st->dt, th = st->theta, e = st->restitution;
+  PetscBool    any = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  /* the velocity and displacement the damping force acts on: the midpoint (symmetric) or u^{k+theta} (theta) */
+  const PetscReal thd = sym ? 0.5 : th;
 
   PetscFunctionBeginUser;
   /* the load scales s_l(t_k) once: for f (energy terms) and for the free velocity */
   PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
-  PetscCall(VISystemForceFromScales(sys, mo->c, f));
+  VIMoreauForce(mo, n, mo->c, mo->f);
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
   /* active set from the gaps at t_k (symmetric) or at the predicted midpoint q^k + dt/2 u^k (theta) */
+  VIMatVec(nc, n, mo->Bn, n, st->q, 0.0, mo->qbn);
+  if (!sym) VIMatVec(nc, n, mo->Bn, n, mo->uh, 0.0, mo->ubn);
   for (PetscInt j = 0; j < nc; j++) {
-    PetscInt  o   = sys->offsets[j];
-    PetscReal gap = st->q[o] + st->g0[j] + (sym ? 0 : 0.5 * dt * (mo->uh[o] + st->g0_rate[j]));
-    st->gap[j]    = st->q[o] + st->g0[j];
+    PetscReal gap = mo->qbn[j] + st->g0[j] + (sym ? 0 : 0.5 * dt * (mo->ubn[j] + st->g0_rate[j]));
+    st->gap[j]    = mo->qbn[j] + st->g0[j];
     /* a bilateral row is always in the set: the solver keeps B u^{k+1} = 0 (velocity level, seed 002 Eq. 7c) */
     mo->active[j] = (gap <= 0 || sys->preload[j] > 0 || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (mo->active[j]) any = PETSC_TRUE;
   }
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
-    /* (M + dt/2 D) u^{k+1/2} = (M - dt/2 D) u^{k-1/2} + dt (f - K q^k) + W dP */
-    PetscCall(VIMoreauFreeVelocity(st, mo));
+    /* (I + dt/2 D~) u^{k+1/2} = (I - dt/2 D~) u^{k-1/2} + dt (f~ - Lambda eta^k) + B^T dP */
+    PetscCall(PetscArraycpy(mo->fs, mo->f, n));
   } else {
-    /* W du = dt (f_theta - K q^k - (D + theta dt K) u^k) + W_b P,  W = M + theta dt D + theta^2 dt^2 K */
+    /* W du = dt (f~_theta - Lambda eta^k - (D~ + theta dt Lambda) u^k) + B^T P,  W = I + theta dt D~ + theta^2 dt^2 Lambda */
     PetscCall(VISystemEvaluateLoadScales(sys, t + dt, mo->c1));
     for (PetscInt l = 0; l < mo->nl; l++) mo->c[l] = (1 - th) * mo->c[l] + th * mo->c1[l];
-    PetscCall(VIMoreauFreeVelocity(st, mo));
+    VIMoreauForce(mo, n, mo->c, mo->fs);
   }
+  PetscCall(VIMoreauFreeVelocity(st, mo));
   PetscCall(PetscArrayzero(st->lambda, st->nb));
   if (any) {
-    VIActiveSet *as = &mo->as;
-    PetscInt     a = 0, c = 0;
+    PetscInt a = 0, c = 0;
     PetscCall(VIActiveSetBuild(st, mo->active, mo->friction, as));
-    /* Eqs. (B.3)-(B.5): -(G dP + c) ∈ N_C(dP), G = W^T A W, c = gamma_free + e gamma^{k-1/2} (normal only) */
+    nrows = as->nrows;
+    /* the physical boundary velocities, free and of the previous step */
+    VIMatVec(st->nb, n, mo->B, n, mo->unew, 0.0, mo->ub_free);
+    VIMatVec(st->nb, n, mo->B, n, mo->uh, 0.0, mo->ub_old);
+    /* Eqs. (B.3)-(B.5): -(G dP + c) ∈ N_C(dP), G = B A B^T, c = gamma_free + e gamma^{k-1/2} (normal only) */
     for (PetscInt j = 0; j < nc; j++) {
       if (!mo->active[j]) continue;
       for (PetscInt r = 0; r < as->dims[c]; r++, a++) {
-        as->c[a] = VIStepperRelativeVelocity(st, j, r, mo->unew);
-        if (r == 0) as->c[a] += e * VIStepperRelativeVelocity(st, j, r, mo->uh);
+        as->c[a] = VIStepperRelativeVelocity(st, j, r, mo->ub_free);
+        if (r == 0) as->c[a] += e * VIStepperRelativeVelocity(st, j, r, mo->ub_old);
         as->x[a] = 0;
       }
       c++;
@@ -145,47 +237,68 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) {
       const PetscReal pdt = as->preload[cc] * dt;
       if (pdt <= 0) continue;
-      for (PetscInt b = 0; b < as->nrows; b++) as->c[b] -= mo->A[as->rows[b] * n + as->rows[an]] * pdt;
+      for (PetscInt b = 0; b < nrows; b++) as->c[b] -= mo->G[as->rows[b] * st->nb + as->rows[an]] * pdt;
       as->x[an] = pdt;
     }
     as->set.preload = NULL;
-    PetscCall(VIStepperSolveContacts(st, as, mo->A, n, 1.0));
+    PetscCall(VIStepperSolveContacts(st, as, mo->G, st->nb, 1.0));
     as->set.preload = as->preload;
     for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
-    for (PetscInt b = 0; b < as->nrows; b++) {
-      const PetscInt  row = as->rows[b];
-      const PetscReal P = as->x[b], *col = mo->A + row * n; /* A is exactly symmetric: its rows are its columns */
-      st->lambda[row] = P / dt;                             /* mean contact force over the step */
-      for (PetscInt i = 0; i < n; i++) mo->unew[i] += col[i] * P;
+    /* the percussions: u~ += A B^T P, boundary velocities ub_new = ub_free + G P */
+    PetscCall(PetscArrayzero(mo->xb, st->nb));
+    for (PetscInt b = 0; b < nrows; b++) {
+      mo->xb[as->rows[b]]     = as->x[b];
+      st->lambda[as->rows[b]] = as->x[b] / dt; /* mean contact force over the step */
     }
+    VIMatVec(n, st->nb, mo->AB, st->nb, mo->xb, 1.0, mo->unew);
+    PetscCall(PetscArraycpy(mo->ub_new, mo->ub_free, st->nb));
+    VIMatVec(st->nb, st->nb, mo->G, st->nb, mo->xb, 1.0, mo->ub_new);
   }
   /* level k: velocity estimate, and the energy terms of the interval around it (discrete energy identity of the scheme) */
-  for (PetscInt i = 0; i < n; i++) st->u[i] = sym ? 0.5 * (mo->uh[i] + mo->unew[i]) : mo->uh[i];
   {
-    /* damping work with the velocity of the interval: the midpoint (symmetric) or u^{k+theta} (theta), in rhs */
-    if (mo->damped) {
-      for (PetscInt i = 0; i < n; i++) mo->rhs[i] = sym ? st->u[i] : (1 - th) * mo->uh[i] + th * mo->unew[i];
-      VIMatVec(n, n, st->D, n, mo->rhs, 0.0, mo->Kq);
-      for (PetscInt i = 0; i < n; i++) st->energy.damping_dissipation += dt * mo->rhs[i] * mo->Kq[i];
+    /* one pass over the modal coordinates: the level's velocity estimate, its kinetic and potential energy (M = I,
+       K = Lambda), the external work of the interval before it, and the damping work of the interval around it,
+       dt u_d^T D~ u_d with u_d = (1 - thd) uh + thd unew, D~ u_d from the scheme's own equation (no product):
+       dt D~ u_d = dt f~_s - dt Lambda eta_s - (unew - uh) + B^T P, eta_s = eta^k (symmetric) or eta^k + theta dt u_d (theta) */
+    const PetscReal cu = sym ? 0.5 : 1, ces = sym ? 0 : th * dt; /* u_k = cu uh + (1 - cu) unew; eta_s = eta + ces u_d */
+    PetscReal       T = 0, V = 0, W = 0, wd = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal uh = mo->uh[i], un = mo->unew[i], q = st->q[i], ui = cu * uh + (1 - cu) * un, ud = (1 - thd) * uh + thd * un;
+      st->u[i] = ui;
+      T += ui * ui;
+      V += mo->lam[i] * q * q;
+      W += (mo->fprev[i] + mo->f[i]) * (q - mo->qprev[i]);
+      wd += ud * (dt * mo->fs[i] - dt * mo->lam[i] * (q + ces * ud) - (un - uh));
+      mo->qprev[i] = q;
+      mo->fprev[i] = mo->f[i];
     }
-    for (PetscInt j = 0; j < nc; j++) {
-      PetscInt o = sys->offsets[j];
-      for (PetscInt r = 0; r < sys->dims[j]; r++) {
-        PetscReal P = st->lambda[o + r] * dt, v = 0.5 * (mo->uh[o + r] + mo->unew[o + r]);
-        if (r == 0)
-          st->energy.obstacle_work += P * v;
-        else {
-          PetscReal drive = st->obstacle_v[2 * j + r - 1];
-          st->energy.friction_dissipation -= P * (v - drive);
-          st->energy.obstacle_work += P * drive;
-        }
+    st->energy.kinetic   = 0.5 * T;
+    st->energy.potential = 0.5 * V;
+    if (!mo->first) st->energy.external_work += 0.5 * W;
+    if (mo->damped) {
+      for (PetscInt b = 0; b < nrows; b++) {
+        const PetscInt row = as->rows[b];
+        wd += as->x[b] * ((1 - thd) * mo->ub_old[row] + thd * mo->ub_new[row]);
       }
+      st->energy.damping_dissipation += wd;
     }
   }
-  if (!mo->first)
-    for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (mo->fprev[i] + f[i]) * (st->q[i] - mo->qprev[i]);
-  PetscCall(PetscArraycpy(mo->qprev, st->q, n));
-  PetscCall(PetscArraycpy(mo->fprev, f, n));
+  /* the work of the percussions of the active rows, with the boundary velocity of the interval (rows per active contact, normal first) */
+  for (PetscInt j = 0, cc = 0, b = 0; j < nc && nrows; j++) {
+    if (!mo->active[j]) continue;
+    for (PetscInt r = 0; r < as->dims[cc]; r++, b++) {
+      const PetscInt  row = as->rows[b];
+      const PetscReal P = as->x[b], v = 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
+      if (r == 0)
+        st->energy.obstacle_work += P * v;
+      else {
+        PetscReal drive = st->obstacle_v[2 * j + r - 1];
+        st->energy.friction_dissipation -= P * (v - drive);
+        st->energy.obstacle_work += P * drive;
+      }
+    }
+    cc++;
+  }
   mo->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -207,10 +320,12 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
 
   PetscFunctionBeginUser;
   if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree3(mo->A, mo->uh, mo->unew));
-  PetscCall(PetscFree5(mo->P, mo->AL, mo->w, mo->c, mo->c1));
-  PetscCall(PetscFree(mo->Kq));
-  PetscCall(PetscFree4(mo->rhs, mo->qprev, mo->fprev, mo->active));
+  PetscCall(PetscFree5(mo->lam, mo->A, mo->uh, mo->unew, mo->P));
+  PetscCall(PetscFree4(mo->L, mo->AL, mo->c, mo->c1));
+  PetscCall(PetscFree4(mo->B, mo->AB, mo->G, mo->Bn));
+  PetscCall(PetscFree5(mo->xb, mo->f, mo->fs, mo->qprev, mo->fprev));
+  PetscCall(PetscFree5(mo->qbn, mo->ubn, mo->ub_old, mo->ub_free, mo->ub_new));
+  PetscCall(PetscFree(mo->active));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));
   PetscCall(PetscFree(st->data));

@@ -128,8 +128,8 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
         (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)st->rho_inf));
     PetscCall(VIInvertSPD(st->comm, n, ns->Sinv, what));
   }
-  PetscCall(VIMatMat(n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
-  PetscCall(VIMatMat(n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
+  PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
+  PetscCall(VIMatMat(n, n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
   ns->max_it      = st->nsgalpha_max_it;
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;

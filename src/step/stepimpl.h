@@ -188,6 +188,13 @@ struct _p_VIStepper {
   PetscReal      energy0;       /* kinetic + potential at the first record */
   PetscBool      scheme_energy; /* the scheme's step sets energy.kinetic and energy.potential of its level */
 
+  /* The scheme's coordinates: q = basis eta (n x n row-major), set by a scheme that steps in coordinates other than the
+     ROM's (moreau: the modes of (K, M)); NULL: the ROM's own. Then st->q and st->u hold eta and its rate, the outputs are
+     read through out_mat basis, the blow-up test runs on eta with a bound scaled by basis_gain = ||basis^-1||_inf (so
+     that |eta|_inf > bound basis_gain implies |q|_inf > bound), and VIStepperGetState returns q = basis eta in qphys. */
+  PetscReal *basis, *qphys, *uphys;
+  PetscReal  basis_gain;
+
   /* statistics at every level (VIRunStatistics) and the sweep envelope */
   PetscReal  steady_fraction, window_start;
   PetscReal *ostat; /* nout x 6: max |y|, min, max, sum, sum of squares (window), y of this level */
@@ -242,5 +249,6 @@ PETSC_INTERN PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], c
 /* Relative velocity of row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u: the normal rate with the imposed
    gap's rate st->g0_rate (of the time last given to VISystemEvaluateGaps), the tangents less the obstacle's velocity. */
 PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[]);
-/* C = alpha A B, A n x k and B k x n row-major, C with leading dimension ldc (BLAS dgemm). */
-PETSC_INTERN PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc);
+/* C = alpha A B, A m x k and B k x p row-major, C with leading dimension ldc (BLAS dgemm). */
+PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[],
+                                     PetscInt ldc);

@@ -44,6 +44,9 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   if (st->ops.destroy) PetscCall((*st->ops.destroy)(st));
   PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
   st->scheme_energy = PETSC_FALSE;
+  PetscCall(PetscFree(st->basis));
+  PetscCall(PetscFree2(st->qphys, st->uphys));
+  st->basis_gain = 1;
   PetscCall(PetscFree4(st->q, st->u, st->lambda, st->gap));
   PetscCall(PetscFree4(st->f, st->g0, st->g0_rate, st->work));
   /* grown one by one with PetscRealloc: freed one by one (PetscFree5 assumes one coalesced block) */
@@ -303,6 +306,15 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));
+  if (st->basis) {
+    /* the scheme steps in eta, q = basis eta: the outputs are out_mat basis, the blow-up bound is on eta */
+    PetscReal *rows;
+    PetscCall(PetscMalloc1(PetscMax(st->nout, 1) * st->n, &rows));
+    if (st->nout) PetscCall(VIMatMat(st->nout, st->n, st->n, st->out_mat, st->basis, 1.0, rows, st->n));
+    PetscCall(PetscArraycpy(st->out_mat, rows, st->nout * st->n));
+    PetscCall(PetscFree(rows));
+    st->bound *= st->basis_gain;
+  }
   {
     /* the cost unit of a step: one BLAS dgemv of the ROM's size (n x n, K), on this machine, now: the fastest of 10
        batches of 200, so that another process's burst does not inflate it */
@@ -551,18 +563,25 @@ PetscErrorCode VIStepperRun(VIStepper st)
         st->stats.unstable      = PETSC_TRUE;
         st->stats.unstable_time = t;
         st->stats.failed        = PETSC_TRUE;
-        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s[%" PetscInt_FMT "] = %s%s", (double)t,
-                                inq ? "q" : "v", i, !PetscIsNanReal(x) && x < 0 ? "-" : "", PetscIsNanReal(x) ? "nan" : "inf"));
+        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message), "non-finite state at t = %g: %s%s[%" PetscInt_FMT "] = %s%s", (double)t,
+                                st->basis ? "modal " : "", inq ? "q" : "v", i, !PetscIsNanReal(x) && x < 0 ? "-" : "",
+                                PetscIsNanReal(x) ? "nan" : "inf"));
         break;
       }
     if (st->stats.failed) break;
     if (PetscIsInfOrNanReal(qmax) || qmax > st->bound) {
+      if (st->basis) { /* |q|_inf of q = basis eta: more than bound / basis_gain, which the message names */
+        const PetscReal *q;
+        PetscCall(VIStepperGetState(st, &q, NULL));
+        qmax = 0;
+        for (PetscInt i = 0; i < st->n; i++) qmax = PetscMax(qmax, PetscAbsReal(q[i]));
+      }
       st->stats.unstable      = PETSC_TRUE;
       st->stats.unstable_time = t;
       st->stats.failed        = PETSC_TRUE;
       PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message),
                               "unstable at t = %g: |q| = %g exceeds %g (blow-up factor %g); reduce -step_dt", (double)t, (double)qmax,
-                              (double)st->bound, (double)st->blowup_factor));
+                              (double)(st->bound / st->basis_gain), (double)st->blowup_factor));
       break;
     }
     if (st->max_nonconverged >= 0 && st->stats.nonconverged > st->max_nonconverged) {
@@ -619,6 +638,14 @@ PetscErrorCode VIStepperGetState(VIStepper st, const PetscReal **q, const PetscR
   PetscFunctionBeginUser;
   if (q) *q = st->q;
   if (u) *u = st->u;
+  if (st->basis) {
+    /* the ROM's coordinates of the scheme's eta */
+    if (!st->qphys) PetscCall(PetscMalloc2(st->n, &st->qphys, st->n, &st->uphys));
+    if (q) VIMatVec(st->n, st->n, st->basis, st->n, st->q, 0.0, st->qphys);
+    if (u) VIMatVec(st->n, st->n, st->basis, st->n, st->u, 0.0, st->uphys);
+    if (q) *q = st->qphys;
+    if (u) *u = st->uphys;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -701,17 +728,19 @@ void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const P
 
 /* C = alpha A B for n x n row-major A and B, C row-major with leading dimension ldc (BLAS dgemm: row-major C = A B is
    column-major C^T = B^T A^T). */
-PetscErrorCode VIMatMat(PetscInt n, PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
+PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
 {
-  PetscBLASInt    bn, bk, bl;
+  PetscBLASInt    bm, bk, bp, bl;
   const PetscReal zero = 0;
 
   PetscFunctionBeginUser;
-  if (!n || !k) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscBLASIntCast(n, &bn));
+  if (!m || !k || !p) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(m, &bm));
   PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCall(PetscBLASIntCast(p, &bp));
   PetscCall(PetscBLASIntCast(ldc, &bl));
-  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bn, &bn, &bk, &alpha, B, &bn, A, &bk, &zero, C, &bl));
+  /* row-major C = A B is column-major C^T = B^T A^T */
+  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bp, &bm, &bk, &alpha, B, &bp, A, &bk, &zero, C, &bl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
