@@ -142,7 +142,6 @@ w.write_user_rom("nok_mass.h5", K, np.diag([1.0, 0.0]), contact_dims=[1])
 w.write_user_rom("nok_missing.h5", K, M, contact_dims=[1])
 with h5py.File("nok_missing.h5", "a") as f:
     del f["K"]
-w.write_user_rom("nok_friction.h5", K, M, contact_dims=[2])
 w.write_user_rom("nok_dims.h5", K, M, contact_dims=[])
 with h5py.File("nok_dims.h5", "a") as f:
     f.attrs["n_boundary"] = 1
