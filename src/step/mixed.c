@@ -67,10 +67,15 @@ typedef struct {
 
 /* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. A bilateral row (B q = 0, seed 002
    Eq. 1c) is closed always: its force holds B v = 0 on velocity level at every step, like a closed contact whose multiplier has free
-   sign (seed 001 §2.8, model (b)). */
+   sign (seed 001 §2.8, model (b)). A preloaded contact is closed also while it carries a total normal force p + lambda_n > 0 (st->lambda of
+   the level; at level 0 the preload itself): held on velocity level, its gap wanders by round-off about 0, and a gap of +1e-23 must not
+   open it. */
 static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[])
 {
-  for (PetscInt j = 0; j < st->nc; j++) closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++) {
+    const PetscReal total = st->sys->preload[j] + st->lambda[st->sys->offsets[j]];
+    closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL || (st->sys->preload[j] > 0 && total > 0)) ? PETSC_TRUE : PETSC_FALSE;
+  }
 }
 
 static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
@@ -435,6 +440,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(v, u0, n));
     PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
     for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[sys->offsets[j]] + st->g0[j];
+    PetscCall(PetscArrayzero(st->lambda, st->nb));
     VIMixedClosed(st, st->gap, mx->closed);
     VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
     VIMatVec(n, n, st->D, n, v, 1.0, mx->work);
@@ -442,7 +448,6 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
     VIMixedOpenPreloads(st, mx, mx->work, 1);
     VIMatVec(n, n, mx->Minv, n, mx->work, 0.0, a);
     PetscCall(PetscArraycpy(A, a, n));
-    PetscCall(PetscArrayzero(st->lambda, st->nb));
   } else {
     VIMixedClosed(st, st->gap, mx->closed); /* I_1^i (Eq. 41) */
     PetscCall(PetscArrayzero(st->lambda, st->nb));
