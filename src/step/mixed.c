@@ -32,8 +32,14 @@
      but leaves v_{i+1} free: a persistent contact then chatters, a force every other step at twice the value.)
 
    After an impulse, a_{i+1} (and A_{i+1}) stay the base scheme's: the paper does not say how to reset them, and the impulse changes only
-   velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). Preloaded
-   contacts are refused. M must be nonsingular (Eq. 46; a massless-boundary ROM is refused in VIStepperSetUp). */
+   velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). M must be
+   nonsingular (Eq. 46; a massless-boundary ROM is refused in VIStepperSetUp).
+
+   Preloaded contacts (-contact_preload p > 0, as leapfrog and moreau: the ROM's state 0 is the preloaded equilibrium, the contact force
+   lambda is the change from it, the total p + lambda_n >= 0): a closed contact's stage force is solved for the total X_n = lambda_n + p
+   (c <- c - G p, then lambda_n = X_n - p; the Coulomb disk has the radius mu X_n), so it holds the contact while the pull is below p and
+   lets it open when X_n reaches 0; a contact open at t_i carries the total 0, i.e. lambda_n = -p, a load of the step on its normal row
+   (also in a_0). The impulses of an impact are instantaneous: the preload adds none to them (disk mu Lambda_n). */
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
@@ -61,10 +67,15 @@ typedef struct {
 
 /* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. A bilateral row (B q = 0, seed 002
    Eq. 1c) is closed always: its force holds B v = 0 on velocity level at every step, like a closed contact whose multiplier has free
-   sign (seed 001 §2.8, model (b)). */
+   sign (seed 001 §2.8, model (b)). A preloaded contact is closed also while it carries a total normal force p + lambda_n > 0 (st->lambda of
+   the level; at level 0 the preload itself): held on velocity level, its gap wanders by round-off about 0, and a gap of +1e-23 must not
+   open it. */
 static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[])
 {
-  for (PetscInt j = 0; j < st->nc; j++) closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt j = 0; j < st->nc; j++) {
+    const PetscReal total = st->sys->preload[j] + st->lambda[st->sys->offsets[j]];
+    closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL || (st->sys->preload[j] > 0 && total > 0)) ? PETSC_TRUE : PETSC_FALSE;
+  }
 }
 
 static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
@@ -76,11 +87,6 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCheck(rho >= 0 && rho <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)rho);
-  for (PetscInt j = 0; j < st->nc; j++)
-    PetscCheck(st->sys->preload[j] == 0, st->comm, PETSC_ERR_SUP,
-               "-step_type mixed does not take preloaded contacts (-contact_preload %g on contact %" PetscInt_FMT
-               "): its contact forces start from the open state of seed 001; use -step_type moreau or leapfrog",
-               (double)st->sys->preload[j], j);
   mx->base = st->mixed_base;
   if (mx->base == VI_MIXED_EDALPHA && st->nc > 0) {
     VIContactSolverType type;
@@ -237,15 +243,37 @@ static PetscErrorCode VIMixedApply(VIMixed *mx, PetscInt s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Solve the contact problem of active set k with the operator scale Gfull[rows, rows]. The stages and the impulses share the stepper's
-   contact solver: when another set's operator is in it, this set's is handed over again. */
-static PetscErrorCode VIMixedSolve(VIStepper st, VIMixed *mx, PetscInt k, const PetscReal Gfull[], PetscReal scale)
+/* Solve the contact problem of active set k with the operator scale Gfull[rows, rows] (leading dimension ld). The stages and the impulses
+   share the stepper's contact solver: when another set's operator is in it, this set's is handed over again. forces: the unknowns are a
+   stage's forces, a preloaded contact's solved for the total X_n = lambda_n + p >= 0 (c <- c - G p, then lambda_n = X_n - p, as leapfrog's
+   seed 000 Eqs. 7, 13-14); else impulses of an impact, to which the preload adds nothing. Either way the Coulomb disk has the radius mu
+   times the solved normal unknown (no preload in the solver's set). */
+static PetscErrorCode VIMixedSolve(VIStepper st, VIMixed *mx, PetscInt k, const PetscReal Gfull[], PetscInt ld, PetscReal scale, PetscBool forces)
 {
+  VIActiveSet *as = &mx->as[k];
+
   PetscFunctionBeginUser;
-  if (mx->holder != k) mx->as[k].op_nrows = -1;
-  PetscCall(VIStepperSolveContacts(st, &mx->as[k], Gfull, st->n, scale));
+  for (PetscInt cc = 0, an = 0; forces && cc < as->nact; an += as->dims[cc], cc++) {
+    const PetscReal p = as->preload[cc];
+    if (p <= 0) continue;
+    for (PetscInt b = 0; b < as->nrows; b++) as->c[b] -= scale * Gfull[as->rows[b] * ld + as->rows[an]] * p;
+    as->x[an] += p;
+  }
+  if (mx->holder != k) as->op_nrows = -1;
+  as->set.preload = NULL;
+  PetscCall(VIStepperSolveContacts(st, as, Gfull, ld, scale));
   mx->holder = k;
+  for (PetscInt cc = 0, an = 0; forces && cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc];
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A preloaded contact open at t_i carries the total normal force 0, i.e. lambda_n = -p: a load of the step on its normal row, subtracted
+   from the first blocks * n entries of a stage's inputs (its loads, in blocks of n). */
+static void VIMixedOpenPreloads(VIStepper st, const VIMixed *mx, PetscReal in[], PetscInt blocks)
+{
+  for (PetscInt j = 0; j < st->nc; j++)
+    if (!mx->closed[j] && st->sys->preload[j] > 0)
+      for (PetscInt b = 0; b < blocks; b++) in[b * st->n + st->sys->offsets[j]] -= st->sys->preload[j];
 }
 
 /* Contact forces of stage k on the contacts closed at t_i (seed 001 Eqs. 27-29, 39-42: velocity level), from the stage's free velocity v
@@ -268,7 +296,7 @@ static PetscErrorCode VIMixedForces(VIStepper st, VIMixed *mx, PetscInt k, const
     }
     cc++;
   }
-  PetscCall(VIMixedSolve(st, mx, k, mx->Gm[k], mx->gscale[k]));
+  PetscCall(VIMixedSolve(st, mx, k, mx->Gm[k], st->n, mx->gscale[k], PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -308,9 +336,7 @@ static PetscErrorCode VIMixedForcesEDAlpha(VIStepper st, VIMixed *mx, PetscReal 
   as->nrows            = 2 * m;
   as->nact             = 2 * as->nact;
   as->set.num_contacts = as->nact;
-  if (mx->holder != 0) as->op_nrows = -1;
-  PetscCall(VIStepperSolveContacts(st, as, mx->E, n2, 1.0));
-  mx->holder = 0;
+  PetscCall(VIMixedSolve(st, mx, 0, mx->E, n2, 1.0, PETSC_TRUE));
   for (PetscInt b = 0; b < as->nrows; b++) {
     const PetscInt  col = as->rows[b];
     const PetscReal l   = as->x[b];
@@ -383,7 +409,7 @@ static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
     }
     cc++;
   }
-  PetscCall(VIMixedSolve(st, mx, VI_MIXED_STAGES, mx->Minv, 1.0));
+  PetscCall(VIMixedSolve(st, mx, VI_MIXED_STAGES, mx->Minv, n, 1.0, PETSC_FALSE));
   PetscCall(PetscArraycpy(vminus, v, n));
   for (PetscInt b = 0; b < as->nrows; b++) {
     const PetscInt   row = as->rows[b];
@@ -408,18 +434,20 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
   PetscCall(VISystemEvaluateForce(sys, t, f));
   if (mx->first) {
     const PetscReal *q0, *u0;
-    /* level 0: a_0 = M^-1 (h_0 - K q_0 - D v_0), A_0 = a_0 (Eqs. 24, 25, 62, 83) */
+    /* level 0: a_0 = M^-1 (h_0 - K q_0 - D v_0), A_0 = a_0 (Eqs. 24, 25, 62, 83), h_0 with the open preloaded contacts' -p */
     PetscCall(VISystemGetInitialState(sys, &q0, &u0));
     PetscCall(PetscArraycpy(q, q0, n));
     PetscCall(PetscArraycpy(v, u0, n));
+    PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
+    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[sys->offsets[j]] + st->g0[j];
+    PetscCall(PetscArrayzero(st->lambda, st->nb));
+    VIMixedClosed(st, st->gap, mx->closed);
     VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
     VIMatVec(n, n, st->D, n, v, 1.0, mx->work);
     for (PetscInt i = 0; i < n; i++) mx->work[i] = f[i] - mx->work[i];
+    VIMixedOpenPreloads(st, mx, mx->work, 1);
     VIMatVec(n, n, mx->Minv, n, mx->work, 0.0, a);
     PetscCall(PetscArraycpy(A, a, n));
-    PetscCall(PetscArrayzero(st->lambda, st->nb));
-    PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
-    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[sys->offsets[j]] + st->g0[j];
   } else {
     VIMixedClosed(st, st->gap, mx->closed); /* I_1^i (Eq. 41) */
     PetscCall(PetscArrayzero(st->lambda, st->nb));
@@ -435,6 +463,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[n + i]     = v[i] + h * (1 - ga) * A[i] + h * ga * Ap[i];
         in[2 * n + i] = q[i] + h * v[i] + h * h * (0.5 - be) * A[i] + h * h * be * Ap[i];
       }
+      VIMixedOpenPreloads(st, mx, in, 1);
       PetscCall(VIMixedApply(mx, 0));
       for (PetscInt i = 0; i < n; i++) vf[i] = in[n + i] + sa * x[i];
       PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
@@ -461,6 +490,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[n + i]     = 16 / (h * h) * q[i] + 8 / h * v[i] + a[i];
         in[2 * n + i] = 4 / h * q[i] + v[i];
       }
+      VIMixedOpenPreloads(st, mx, in, 1);
       PetscCall(VIMixedApply(mx, 0));
       for (PetscInt i = 0; i < n; i++) vf[i] = -v[i] + 4 / h * (x[i] - q[i]);
       PetscCall(VISystemEvaluateGaps(sys, t - 0.5 * h, st->g0, st->g0_rate));
@@ -478,6 +508,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[n + i]     = 12 / (h * h) * qh[i] - 3 / (h * h) * q[i] + 4 / h * vh[i] - 1 / h * v[i];
         in[2 * n + i] = 4 / h * qh[i] - 1 / h * q[i];
       }
+      VIMixedOpenPreloads(st, mx, in, 1);
       PetscCall(VIMixedApply(mx, 1));
       for (PetscInt i = 0; i < n; i++) vf[i] = (q[i] - 4 * qh[i] + 3 * x[i]) / h;
       PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
@@ -504,6 +535,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[3 * n + i] = a[i];
         in[4 * n + i] = q[i];
       }
+      VIMixedOpenPreloads(st, mx, in, 2); /* h_{i+1} and h_j */
       PetscCall(VIMixedApply(mx, 0));
       PetscCall(VIMixedForcesEDAlpha(st, mx, t, &any)); /* Eqs. (85)-(89) */
       for (PetscInt i = 0; i < n; i++) {
@@ -522,6 +554,13 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         }
         VIMixedContactWork(st, mx->closed, as, h, vold, v);
       }
+    }
+    /* the open preloaded contacts' force -p over the step, and its work */
+    for (PetscInt j = 0; j < st->nc; j++) {
+      const PetscInt row = sys->offsets[j];
+      if (mx->closed[j] || sys->preload[j] <= 0) continue;
+      st->lambda[row] = -sys->preload[j];
+      st->energy.obstacle_work -= sys->preload[j] * h * 0.5 * (vold[row] + v[row]);
     }
     PetscCall(VIMixedImpact(st, mx, t));
     /* energy: external work (trapezoidal in the force), damping with the step's mean velocity */

@@ -24,10 +24,20 @@
    Coulomb friction (an extension: the paper is frictionless) at velocity level, as the Moreau schemes do: each frictional
    contact adds its tangential rows (the ROM's tangential coordinates, unit rows) to the velocity-level problem only, with
    impulses Lambda_t in the disk of radius mu Lambda_n (Lambda_n the normal impulse of the same step, Eq. 29h) and the
-   relative tangential velocity of the end of step v_{n+1} (seed 000 Eqs. 5-7); the position correction U, nu stays
-   normal-only. The semi-smooth Newton method takes the Alart-Curnier active sets for them: off (normal not in B: Lambda_t =
-   0), stick (|Lambda_t - r w_t| <= mu (Lambda_n - r g_v): w_t = 0) or slip (Lambda_t = mu Lambda_n s, s the direction of
-   Lambda_t - r w_t, frozen per iteration; a step has converged when the sets and the slip directions repeat). */
+   relative tangential velocity of the end of step v_{n+1} (seed 000 Eqs. 5-7). The semi-smooth Newton method takes the
+   Alart-Curnier active sets for them: off (normal not in B: Lambda_t = 0), stick (|Lambda_t - r w_t| <= mu (Lambda_n - r g_v):
+   w_t = 0) or slip (Lambda_t = mu Lambda_n s, s the direction of Lambda_t - r w_t, frozen per iteration; a step has converged
+   when the sets and the slip directions repeat). A sticking contact's tangential rows also enter the position correction, as
+   the normal rows of a closed contact do (Eqs. 29c, 29e): U = M^-1 G^T nu with nu_t free and the tangential position held,
+   g_t = q_t,{n+1} - q_t,n - h v_obstacle = 0, so that it does not creep at h F_t / (2m) (the smooth prediction q~ carries the
+   unconstrained tangential force, as it carries the normal one into a closed contact); off or slipping, nu_t = 0.
+
+   Preloaded contacts (-contact_preload p > 0, as leapfrog and moreau: the ROM's state 0 is the preloaded equilibrium, the
+   contact force lambda is the change from it and the total p + lambda_n >= 0): the preload is a constant load -p on the
+   contact's normal row in the smooth motion (Eq. 29a), so that Lambda and nu are the total impulse and position multiplier of
+   the complementarity conditions (Eqs. 37e, 37h) and the Coulomb disk has the radius mu Lambda_n of the total normal impulse.
+   While the contact is closed, Lambda_n = (p - F) h holds it; it opens (total 0) when the pull exceeds p, and then lambda = -p
+   acts through the smooth motion. The recorded force is Lambda_n / h - p. */
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
@@ -36,6 +46,7 @@ typedef struct {
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
+  PetscReal *fs;                               /* n: the load of the smooth motion, f less the preloads */
   PetscReal *fprev, *qprev, *uprev;            /* energy bookkeeping (state) */
   PetscBool  first;
   /* constraints: gradient G (m x n) at the predictor, the one the cached blocks were built with, X = M^-1 G^T, Y = S^-1 K X,
@@ -52,7 +63,7 @@ typedef struct {
      and the blocks above have mr = m + mt rows; nu stays m); trow[i]: contact of tangential row m + i; tfirst[j]: the first
      tangential row of contact j (-1: none). Bilateral rows: mb, bil[b] the row of the b-th, T = S^-1 G^T (n x mr) and G T
      (mr x mr) for their smooth multiplier lt (mb). tstate/newt: 0 off, 1 stick, 2 slip per contact; sdir/newdir (mr) the
-     slip direction of the tangential rows. */
+     slip direction of the tangential rows. nu, bp have mr rows: the tangential ones hold a sticking contact's position. */
   PetscInt   mt, mr, mb, *trow, *tfirst, *bil, *tstate, *newt;
   PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
 } VINSGAlpha;
@@ -77,9 +88,6 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
              (double)st->rho_inf);
   ns->mt = ns->mb = 0;
   for (PetscInt j = 0; j < m; j++) {
-    PetscCheck(st->sys->preload[j] == 0, st->comm, PETSC_ERR_SUP,
-               "-step_type nsgalpha does not take preloaded contacts (-contact_preload %g): use -step_type moreau or leapfrog",
-               (double)st->sys->preload[j]);
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) ns->mt += st->sys->dims[j] - 1;
     if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) ns->mb++;
   }
@@ -88,14 +96,14 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   ns->c = (1 - ns->alpha_m) / ((1 - ns->alpha_f) * ns->gamma * h);
   PetscCall(PetscCalloc4(n * n, &ns->Sinv, n * n, &ns->SD, n * n, &ns->SK, n * n, &ns->Minv));
   PetscCall(PetscCalloc5(n, &ns->vdt, n, &ns->a, n, &ns->qt0, n, &ns->vt0, n, &ns->s0));
-  PetscCall(PetscCalloc5(n, &ns->delta, n, &ns->work, n, &ns->fprev, n, &ns->qprev, n, &ns->uprev));
+  PetscCall(PetscCalloc6(n, &ns->delta, n, &ns->work, n, &ns->fprev, n, &ns->qprev, n, &ns->uprev, n, &ns->fs));
   {
-    const PetscInt mr = PetscMax(ns->mr, 1), nu = 2 * m + ns->mt + ns->mb, mu = PetscMax(nu, 1);
+    const PetscInt mr = PetscMax(ns->mr, 1), nu = 2 * ns->mr + ns->mb, mu = PetscMax(nu, 1);
 
     PetscCall(PetscCalloc5(mr * n, &ns->G, mr * n, &ns->Gc, mr * n, &ns->X, mr * n, &ns->Y, mr * n, &ns->Z));
     PetscCall(PetscCalloc4(mr * mr, &ns->GX, mr * mr, &ns->GY, mr * mr, &ns->GZ, mm * n, &ns->Gprev));
-    PetscCall(PetscCalloc5(mm, &ns->g, mm, &ns->grate, mm, &ns->gprev_rate, mm, &ns->bp, mr, &ns->bv));
-    PetscCall(PetscCalloc4(mm, &ns->gt, mm, &ns->nu, mr, &ns->lam, mr, &ns->rscale));
+    PetscCall(PetscCalloc5(mm, &ns->g, mm, &ns->grate, mm, &ns->gprev_rate, mr, &ns->bp, mr, &ns->bv));
+    PetscCall(PetscCalloc4(mm, &ns->gt, mr, &ns->nu, mr, &ns->lam, mr, &ns->rscale));
     PetscCall(PetscCalloc3(mu * mu, &ns->J, mu, &ns->rhs, mu, &ns->ipiv));
     PetscCall(PetscCalloc4(mm, &ns->setA, mm, &ns->setB, mm, &ns->newA, mm, &ns->newB));
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
@@ -182,32 +190,31 @@ static PetscReal VIDot(PetscInt n, const PetscReal a[], const PetscReal b[])
 }
 
 /* Row i of (Y nu + Z Lambda - T lambda~) projected on G: minus the change of G_i delta (Eq. 29a). */
-static PetscReal VINSGAlphaYZ(VIStepper st, VINSGAlpha *ns, PetscInt i)
+static PetscReal VINSGAlphaYZ(VINSGAlpha *ns, PetscInt i)
 {
-  const PetscInt m = st->nc, mr = ns->mr;
+  const PetscInt mr = ns->mr;
   PetscReal      yz = 0;
 
-  for (PetscInt k = 0; k < m; k++) yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
-  for (PetscInt k = m; k < mr; k++) yz += ns->GZ[i * mr + k] * ns->lam[k];
+  for (PetscInt k = 0; k < mr; k++) yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
   for (PetscInt b = 0; b < ns->mb; b++) yz -= ns->GT[i * mr + ns->bil[b]] * ns->lt[b];
   return yz;
 }
 
 /* The complementarity functions at (nu, Lambda, lambda~): gaps g = bp + Gpp nu + Gpv Lambda, velocities gv = bv + Gvp nu + Gvv Lambda, the
    gate g(q~) (Eq. 38), and the active sets A (position) and B (velocity) they define (Eq. 38; bilateral rows are in both), and the
-   friction state of each frictional contact (0 off, 1 stick, 2 slip with direction dir). Returns the residual of Eq. (37). */
+   friction state of each frictional contact (0 off, 1 stick, 2 slip with direction dir; a sticking contact's tangential positions are
+   held by their nu, the others' nu is 0). Returns the residual of Eq. (37). */
 static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], PetscBool B[], PetscInt tst[], PetscReal dir[])
 {
   PetscInt  m = st->nc, mr = ns->mr;
   PetscReal h = st->dt, hb = h * ns->beta / ns->gamma, res = 0;
 
   for (PetscInt j = 0; j < m; j++) {
-    PetscReal yz = VINSGAlphaYZ(st, ns, j), gx_nu = 0, gx_lam = 0, gp, gv, gate;
-    for (PetscInt k = 0; k < m; k++) {
+    PetscReal yz = VINSGAlphaYZ(ns, j), gx_nu = 0, gx_lam = 0, gp, gv, gate;
+    for (PetscInt k = 0; k < mr; k++) {
       gx_nu += ns->GX[j * mr + k] * ns->nu[k];
       gx_lam += ns->GX[j * mr + k] * ns->lam[k];
     }
-    for (PetscInt k = m; k < mr; k++) gx_lam += ns->GX[j * mr + k] * ns->lam[k];
     gate      = ns->bp[j] - hb * yz;
     gp        = gate + gx_nu;
     gv        = ns->bv[j] - yz + gx_lam;
@@ -233,7 +240,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     if (i0 < 0) continue;
     for (PetscInt k = 0; k < d1; k++) {
       const PetscInt i = i0 + k;
-      PetscReal      w = ns->bv[i] - VINSGAlphaYZ(st, ns, i);
+      PetscReal      w = ns->bv[i] - VINSGAlphaYZ(ns, i);
       for (PetscInt l = 0; l < mr; l++) w += ns->GX[i * mr + l] * ns->lam[l];
       sig[k] = ns->lam[i] - ns->rscale[i] * w;
       norm += sig[k] * sig[k];
@@ -247,71 +254,68 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     }
     VIProjectDisk(d1, radius, z);
     for (PetscInt k = 0; k < d1; k++) res = PetscMax(res, h * PetscAbsReal(ns->lam[i0 + k] - z[k]) / ns->rscale[i0 + k]);
+    /* the tangential position: held while sticking (g_t = 0, a gap), else nu_t = 0 */
+    for (PetscInt k = 0; k < d1; k++) {
+      const PetscInt i  = i0 + k;
+      PetscReal      gp = ns->bp[i] - hb * VINSGAlphaYZ(ns, i);
+      for (PetscInt l = 0; l < mr; l++) gp += ns->GX[i * mr + l] * ns->nu[l];
+      res = PetscMax(res, tst[j] == 1 ? PetscAbsReal(gp) : PetscAbsReal(ns->nu[i]) / ns->rscale[i]);
+    }
   }
   return res;
 }
 
 /* One Newton step for given active sets: rows of A enforce g = 0, the others nu = 0; rows of B enforce gv = 0, the others Lambda = 0;
-   bilateral rows also G v~ = 0 (Eq. 29b) for lambda~; tangential rows w_t = 0 (stick), Lambda_t = mu Lambda_n dir (slip) or
-   Lambda_t = 0 (off). Unknowns [nu (m); Lambda (mr); lambda~ (mb)]. J is assembled row-major, i.e. J^T column-major, and solved
-   transposed. */
+   bilateral rows also G v~ = 0 (Eq. 29b) for lambda~; tangential rows w_t = 0 and g_t = 0 (stick), Lambda_t = mu Lambda_n dir and
+   nu_t = 0 (slip) or Lambda_t = nu_t = 0 (off). Unknowns [nu (mr); Lambda (mr); lambda~ (mb)]. J is assembled row-major, i.e. J^T
+   column-major, and solved transposed. */
 static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const PetscBool A[], const PetscBool B[], const PetscInt tst[],
                                           const PetscReal dir[])
 {
-  PetscInt     m = st->nc, mr = ns->mr, mb = ns->mb, N = m + mr + mb;
+  PetscInt     m = st->nc, mr = ns->mr, mb = ns->mb, N = 2 * mr + mb;
   PetscReal    hb = st->dt * ns->beta / ns->gamma, *J = ns->J;
   PetscBLASInt bm, one                                = 1, info;
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(J, N * N));
-  for (PetscInt j = 0; j < m; j++) {
-    PetscReal *rp = J + j * N, *rv = J + (m + j) * N;
-    if (A[j]) {
-      for (PetscInt k = 0; k < m; k++) {
-        rp[k]     = ns->GX[j * mr + k] - hb * ns->GY[j * mr + k];
-        rp[m + k] = -hb * ns->GZ[j * mr + k];
+  for (PetscInt i = 0; i < mr; i++) {
+    const PetscInt j  = i < m ? i : ns->trow[i];
+    PetscReal     *rp = J + i * N, *rv = J + (mr + i) * N;
+    /* position: g_i = 0 (Eqs. 29d, 29e; a sticking contact's tangential position), else nu_i = 0 */
+    if (i < m ? A[j] : tst[j] == 1) {
+      for (PetscInt k = 0; k < mr; k++) {
+        rp[k]      = ns->GX[i * mr + k] - hb * ns->GY[i * mr + k];
+        rp[mr + k] = -hb * ns->GZ[i * mr + k];
       }
-      for (PetscInt k = m; k < mr; k++) rp[m + k] = -hb * ns->GZ[j * mr + k];
-      for (PetscInt b = 0; b < mb; b++) rp[m + mr + b] = hb * ns->GT[j * mr + ns->bil[b]];
-      ns->rhs[j] = -ns->bp[j];
+      for (PetscInt b = 0; b < mb; b++) rp[2 * mr + b] = hb * ns->GT[i * mr + ns->bil[b]];
+      ns->rhs[i] = -ns->bp[i];
     } else {
-      rp[j]      = 1;
-      ns->rhs[j] = 0;
+      rp[i]      = 1;
+      ns->rhs[i] = 0;
     }
-    if (B[j]) {
-      for (PetscInt k = 0; k < m; k++) {
-        rv[k]     = -ns->GY[j * mr + k];
-        rv[m + k] = ns->GX[j * mr + k] - ns->GZ[j * mr + k];
+    /* velocity: gv_i = 0 (normal in B, Eq. 29h) or w_t = 0 (stick); slip: Lambda_t = mu Lambda_n dir; else Lambda_i = 0 */
+    if (i < m ? B[j] : tst[j] == 1) {
+      for (PetscInt k = 0; k < mr; k++) {
+        rv[k]      = -ns->GY[i * mr + k];
+        rv[mr + k] = ns->GX[i * mr + k] - ns->GZ[i * mr + k];
       }
-      for (PetscInt k = m; k < mr; k++) rv[m + k] = ns->GX[j * mr + k] - ns->GZ[j * mr + k];
-      for (PetscInt b = 0; b < mb; b++) rv[m + mr + b] = ns->GT[j * mr + ns->bil[b]];
-      ns->rhs[m + j] = -ns->bv[j];
+      for (PetscInt b = 0; b < mb; b++) rv[2 * mr + b] = ns->GT[i * mr + ns->bil[b]];
+      ns->rhs[mr + i] = -ns->bv[i];
     } else {
-      rv[m + j]      = 1;
-      ns->rhs[m + j] = 0;
+      rv[mr + i]      = 1;
+      ns->rhs[mr + i] = 0;
+      if (i >= m && tst[j] == 2) rv[mr + j] = -st->sys->mu[j] * dir[i];
     }
-  }
-  for (PetscInt i = m; i < mr; i++) {
-    const PetscInt j  = ns->trow[i];
-    PetscReal     *rt = J + (m + i) * N;
-    ns->rhs[m + i]    = 0;
-    rt[m + i]         = 1;
-    if (tst[j] == 1) { /* stick: the relative tangential velocity at the end of the step is 0 */
-      rt[m + i] = 0;
-      for (PetscInt k = 0; k < m; k++) rt[k] = -ns->GY[i * mr + k];
-      for (PetscInt k = 0; k < mr; k++) rt[m + k] = ns->GX[i * mr + k] - ns->GZ[i * mr + k];
-      for (PetscInt b = 0; b < mb; b++) rt[m + mr + b] = ns->GT[i * mr + ns->bil[b]];
-      ns->rhs[m + i] = -ns->bv[i];
-    } else if (tst[j] == 2) /* slip: on the circle of radius mu Lambda_n, along dir */
-      rt[m + j] = -st->sys->mu[j] * dir[i];
   }
   for (PetscInt b = 0; b < mb; b++) {
     const PetscInt j  = ns->bil[b];
-    PetscReal     *rs = J + (m + mr + b) * N;
-    for (PetscInt k = 0; k < m; k++) rs[k] = -ns->GY[j * mr + k];
-    for (PetscInt k = 0; k < mr; k++) rs[m + k] = -ns->GZ[j * mr + k];
-    for (PetscInt c = 0; c < mb; c++) rs[m + mr + c] = ns->GT[j * mr + ns->bil[c]];
-    ns->rhs[m + mr + b] = -ns->bv[j];
+    PetscReal     *rs = J + (2 * mr + b) * N;
+    for (PetscInt k = 0; k < mr; k++) {
+      rs[k]      = -ns->GY[j * mr + k];
+      rs[mr + k] = -ns->GZ[j * mr + k];
+    }
+    for (PetscInt c = 0; c < mb; c++) rs[2 * mr + c] = ns->GT[j * mr + ns->bil[c]];
+    ns->rhs[2 * mr + b] = -ns->bv[j];
   }
   PetscCall(PetscBLASIntCast(N, &bm));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, J, &bm, ns->ipiv, &info));
@@ -320,9 +324,11 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
              (int)info);
   PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("T", &bm, &one, J, &bm, ns->ipiv, ns->rhs, &bm, &info));
   PetscCheck(info == 0, st->comm, PETSC_ERR_LIB, "getrs failed with info %d", (int)info);
-  for (PetscInt j = 0; j < m; j++) ns->nu[j] = ns->rhs[j];
-  for (PetscInt i = 0; i < mr; i++) ns->lam[i] = ns->rhs[m + i];
-  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[m + mr + b];
+  for (PetscInt i = 0; i < mr; i++) {
+    ns->nu[i]  = ns->rhs[i];
+    ns->lam[i] = ns->rhs[mr + i];
+  }
+  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[2 * mr + b];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -334,7 +340,7 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
   PetscReal res       = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(ns->nu, m));
+  PetscCall(PetscArrayzero(ns->nu, ns->mr));
   PetscCall(PetscArrayzero(ns->lam, ns->mr));
   PetscCall(PetscArrayzero(ns->lt, PetscMax(ns->mb, 1)));
   res = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
@@ -404,13 +410,16 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
 
   PetscFunctionBeginUser;
   PetscCall(VISystemEvaluateForce(sys, t, f));
+  /* the smooth motion's load: the preload p of a contact acts as -p on its normal row, its total force being a multiplier */
+  PetscCall(PetscArraycpy(ns->fs, f, n));
+  for (PetscInt j = 0; j < m; j++) ns->fs[sys->offsets[j]] -= sys->preload[j];
   if (ns->first) {
     const PetscReal *q0, *u0;
     /* level 0: the initial state and a consistent smooth acceleration, M vdot~_0 = f(q0, v0, t0) (seed 002 Alg. 1), a_0 = vdot~_0 */
     PetscCall(VISystemGetInitialState(sys, &q0, &u0));
     PetscCall(PetscArraycpy(q, q0, n));
     PetscCall(PetscArraycpy(v, u0, n));
-    for (PetscInt i = 0; i < n; i++) ns->work[i] = f[i] - VIDot(n, st->K + i * n, q) - VIDot(n, st->D + i * n, v);
+    for (PetscInt i = 0; i < n; i++) ns->work[i] = ns->fs[i] - VIDot(n, st->K + i * n, q) - VIDot(n, st->D + i * n, v);
     VIMatVec(n, n, ns->Minv, n, ns->work, 0.0, ns->vdt);
     if (ns->mb) PetscCall(VINSGAlphaConsistentAcceleration(st, ns, t));
     PetscCall(PetscArraycpy(ns->a, ns->vdt, n));
@@ -425,7 +434,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     }
     /* s0 = S^-1 (f - D v~0 - K q~0): the smooth correction without constraints (Eq. 29a), rows split over the group */
     for (PetscInt i = ns->rows.lo; i < ns->rows.hi; i++)
-      ns->s0[i] = VIDot(n, ns->Sinv + i * n, f) - VIDot(n, ns->SD + i * n, ns->vt0) - VIDot(n, ns->SK + i * n, ns->qt0);
+      ns->s0[i] = VIDot(n, ns->Sinv + i * n, ns->fs) - VIDot(n, ns->SD + i * n, ns->vt0) - VIDot(n, ns->SK + i * n, ns->qt0);
     PetscCall(VIRowSplitGather(&ns->rows, ns->s0));
     PetscCall(PetscArraycpy(ns->delta, ns->s0, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
@@ -447,23 +456,24 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         ns->bv[j]            = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
         if (ej != 0) ns->bv[j] += ej * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
       }
-      /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion */
+      /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion, and its tangential position
+         against the one of level n carried by the obstacle over the step (held while sticking) */
       for (PetscInt i = m; i < ns->mr; i++) {
-        const PetscInt j = ns->trow[i], k = i - ns->tfirst[j];
-        ns->bv[i] = VIDot(n, ns->G + i * n, ns->vt0) + VIDot(n, ns->G + i * n, ns->s0) - st->obstacle_v[2 * j + k];
+        const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j];
+        const PetscReal Gs0 = VIDot(n, ns->G + i * n, ns->s0), drive = st->obstacle_v[2 * j + k];
+        ns->bv[i] = VIDot(n, ns->G + i * n, ns->vt0) + Gs0 - drive;
+        ns->bp[i] = VIDot(n, ns->G + i * n, ns->qt0) + hb * Gs0 - VIDot(n, ns->G + i * n, q) - h * drive;
       }
       PetscCall(VINSGAlphaContacts(st, ns));
       /* delta = s0 - Y nu - Z Lambda + T lambda~; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
       PetscCall(PetscArrayzero(ns->work, n));
-      for (PetscInt j = 0; j < m; j++) {
+      for (PetscInt j = 0; j < ns->mr; j++) {
         if (ns->nu[j] == 0 && ns->lam[j] == 0) continue;
         for (PetscInt i = 0; i < n; i++) {
           ns->delta[i] -= ns->Y[j * n + i] * ns->nu[j] + ns->Z[j * n + i] * ns->lam[j];
           ns->work[i] += ns->X[j * n + i] * ns->nu[j];
         }
       }
-      for (PetscInt j = m; j < ns->mr; j++)
-        for (PetscInt i = 0; i < n; i++) ns->delta[i] -= ns->Z[j * n + i] * ns->lam[j];
       for (PetscInt b = 0; b < ns->mb; b++)
         for (PetscInt i = 0; i < n; i++) ns->delta[i] += ns->T[ns->bil[b] * n + i] * ns->lt[b];
     } else
@@ -478,8 +488,8 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       ns->vdt[i] = ns->c * ns->delta[i];
       ns->a[i] += (1 - af) / (1 - am) * ns->vdt[i];
     }
-    /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step; a bilateral row's
-       reaction Lambda / h + lambda~ */
+    /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step, less the preload
+       (the change from state 0); a bilateral row's reaction Lambda / h + lambda~ */
     for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
     for (PetscInt j = 0; j < m; j++) {
       PetscReal vm = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
@@ -488,8 +498,8 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
         continue;
       }
-      st->lambda[sys->offsets[j]] = ns->lam[j] / h;
-      st->energy.obstacle_work += ns->lam[j] * vm;
+      st->lambda[sys->offsets[j]] = ns->lam[j] / h - sys->preload[j];
+      st->energy.obstacle_work += (ns->lam[j] - h * sys->preload[j]) * vm;
     }
     /* friction: work against the relative sliding, and the obstacle's drive (as moreau) */
     for (PetscInt i = m; i < ns->mr; i++) {
@@ -529,7 +539,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
-  PetscCall(PetscFree5(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev));
+  PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));
   PetscCall(PetscFree4(ns->GX, ns->GY, ns->GZ, ns->Gprev));
   PetscCall(PetscFree5(ns->g, ns->grate, ns->gprev_rate, ns->bp, ns->bv));

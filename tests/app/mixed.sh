@@ -2,7 +2,7 @@
 # -step_type mixed (seed 001) through `vicms simulate` on user ROMs (scripts/write_user_rom.py): a ball dropped on a wall runs with each
 # base scheme and bounces (restitution 0.5: the smallest gap is at most 0, the largest after the first impact between 0.2 and 0.3 of the
 # drop height 0.8); bad input, each on some of 1, 2 and 3 ranks: non-zero exit, no hang, a message naming the problem (massless ROM,
-# rho_inf outside [0, 1], unknown base scheme, alpha_m and alpha_f outside the stable region of Eq. 100, preloaded contact).
+# rho_inf outside [0, 1], unknown base scheme, alpha_m and alpha_f outside the stable region of Eq. 100).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -43,5 +43,4 @@ refuse_simulate "edalpha with a relaxation" "1 2" "edalpha with contacts needs -
   -step_mixed_base edalpha -contact_solver jacobi
 refuse_simulate "alpha outside Eq. 100" "1" "outside the unconditionally stable region" $ball -step_type mixed -step_mixed_alpha_m 0.4 -step_mixed_alpha_f 0.2
 refuse_simulate "alpha_m alone" "1" "give both or neither" $ball -step_type mixed -step_mixed_alpha_m 0.4
-refuse_simulate "preload" "3" "mixed does not take preloaded contacts" $ball -step_type mixed -contact_preload 1
 exit $fail

@@ -9,6 +9,7 @@
 #     = 2/3 s within 3 steps, the centre of mass leaves at 10 m/s within 2 %, the energy lost is at most Moreau-Jean's on the same run;
 #     the run on 2 and 3 ranks is bitwise identical to 1 rank.
 # (c) bad input, each on some of 1, 2 and 3 ranks (all three for rho_inf): non-zero exit, no hang, a message naming the problem.
+#     (Preloaded contacts are taken: test_step -case preload_schemes.)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -141,15 +142,12 @@ w.write_user_rom("nok_mass.h5", K, np.diag([1.0, 0.0]), contact_dims=[1])
 w.write_user_rom("nok_missing.h5", K, M, contact_dims=[1])
 with h5py.File("nok_missing.h5", "a") as f:
     del f["K"]
-w.write_user_rom("nok_friction.h5", K, M, contact_dims=[2])
 w.write_user_rom("nok_dims.h5", K, M, contact_dims=[])
 with h5py.File("nok_dims.h5", "a") as f:
     f.attrs["n_boundary"] = 1
     f.attrs["n_modes"] = 1
 EOF
 refuse_simulate "rho_inf 1.5" "1 2 3" "-step_rho_inf: got 1.5, expected a spectral radius in \[0, 1\]" $ball -step_type nsgalpha -step_rho_inf 1.5
-refuse_simulate "preload" "1 3" "nsgalpha does not take preloaded contacts" -rom_file nok_friction.h5 -step_type nsgalpha -contact_preload 1 \
-  -step_end_time 0.01 -step_dt 1e-3
 refuse_simulate "massless ROM" "2" "nsgalpha needs a mass-carrying ROM" -rom_file nok_massless.h5 -step_type nsgalpha -step_end_time 0.01 -step_dt 1e-3
 refuse_simulate "singular iteration matrix" "1 3" "iteration matrix c M + D + (h beta/gamma) K.*not positive definite" -rom_file nok_damping.h5 \
   -step_type nsgalpha -step_end_time 0.01 -step_dt 1e-3

@@ -14,6 +14,10 @@ vicms_unit_test(test_step CASE rotation RANKS 1 2 3 ARGS -case rotation)
 vicms_unit_test(test_step CASE theta RANKS 1 2 3 ARGS -case theta)
 vicms_unit_test(test_step CASE restitution RANKS 1 2 3 ARGS -case restitution)
 vicms_unit_test(test_step CASE preload RANKS 1 2 3 ARGS -case preload)
+# Preloaded contacts in moreau, nsgalpha and mixed (genalpha, bathe, edalpha) against exact solutions: closed under a pull below the
+# preload (lambda = -F), lift-off at the time the total force reaches 0 and the free motion after it, stick below mu p (nsgalpha: no
+# tangential creep) and slip above it with the disk of the total normal force.
+vicms_unit_test(test_step CASE preload_schemes RANKS 1 2 3 ARGS -case preload_schemes)
 vicms_unit_test(test_step CASE static_init RANKS 1 2 3 ARGS -case static_init)
 vicms_unit_test(test_step CASE blowup RANKS 1 2 3 ARGS -case blowup)
 vicms_unit_test(test_step CASE nonconverged RANKS 1 2 3 ARGS -case nonconverged)

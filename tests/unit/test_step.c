@@ -6,7 +6,8 @@
 
 static const char help[] =
     "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
-    "preload|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes|inner_basis\n";
+    "preload|preload_schemes|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes|"
+    "inner_basis\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -1603,6 +1604,129 @@ static PetscErrorCode TestPreload(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* preload_schemes: preloaded contacts (-contact_preload p) in every mass-carrying scheme against exact solutions: a free mass m = 2 (standard
+   Craig-Bampton hand ROM, K = 0) on one 2D contact (normal qn, tangent qt) closed at gap 0, its state 0 the preloaded equilibrium (the
+   recorded force lambda is the change, the total p + lambda_n >= 0). Loads F(t) = A sin(t) from rest, which start at 0 so that every
+   scheme's start (mixed generalized-alpha: a_0 = M^-1 h_0, seed 001 Eqs. 24-25) is consistent with the closed contact:
+   (a) pull on the normal, A = 3 < p = 5: the contact stays closed (qn = 0 at every level) and lambda_n = -F(t);
+   (b) pull A = 10 > p = 5: closed until the total force p - F reaches 0 at t* = asin(p / A), then free: qn(t) = Q(t; A, p) with
+       Q = [-A (sin t - sin t*) + A cos t* (t - t*) - P (t - t*)^2 / 2] / m (P = p), and lambda_n = -p once open;
+   (c) mu = 0.5, p = 10 (mu p = 5), push on the tangent: A = 4 < mu p sticks (qt = 0 to round-off over 1.5 s: nsgalpha's tangential
+       position held by the position correction, no creep at h F_t/(2m)), lambda_t = -F(t), lambda_n = 0 (total p); A = 10 > mu p slips
+       from t* = asin(mu p / A) on with qt = Q(t; A, mu p) (the disk of radius mu times the total normal force).
+   moreau (symmetric), nsgalpha and mixed (genalpha, bathe, edalpha), h = 1e-3, 1.5 s, every record equal on all ranks. */
+static PetscReal PreloadLift(PetscReal A, PetscReal P, PetscReal m, PetscReal t)
+{
+  const PetscReal ts = PetscAsinReal(P / A), d = t - ts;
+
+  if (t <= ts) return 0;
+  return (-A * (PetscSinReal(t) - PetscSinReal(ts)) + A * PetscCosReal(ts) * d - 0.5 * P * d * d) / m;
+}
+
+static PetscErrorCode TestPreloadSchemes(void)
+{
+  const PetscReal m = 2, h = 1e-3, K[4] = {0}, M[4] = {m, 0, 0, m}, D[4] = {0};
+  PetscInt        d2[1]     = {2};
+  const char     *scheme[5] = {"-step_type moreau", "-step_type nsgalpha", "-step_type mixed -step_mixed_base genalpha",
+                               "-step_type mixed -step_mixed_base bathe", "-step_type mixed -step_mixed_base edalpha"};
+  /* tolerances per scheme (measured values in the comments below): lambda_n against -F(t_k) relative to A in (a): moreau,
+     generalized-alpha and Bathe hold the force of t_k exactly; nsgalpha's impulse follows its filtered smooth acceleration and ED-alpha
+     records the mean of its two stages (t_i and t_{i+1}), both O(h): measured 4.4e-16, 5.05e-4, 1.5e-15, 7.4e-16, 5.00e-4 (h A / 2).
+     q against the exact motion in (b) and (c, slip), absolute: measured 7.2e-8, 2.8e-7, 5.9e-7, 2.6e-7, 8.0e-6; nsgalpha slipping 1.22e-3:
+     the smooth prediction carries the unconstrained tangential force, the slip impulse corrects velocities only, so a sliding contact is
+     ahead by h mu p t / (2m) (first order; docs/user_rom.md). Every other bound (q = 0, lambda_n + p = 0 once open, lambda_n = 0 under
+     friction, the first moving level within 2 steps after t*: 0.5250 for moreau and nsgalpha, 0.5240 for mixed) measured at 1e-19 or
+     better. */
+  const PetscReal lam_tol[5] = {1e-12, 1e-3, 1e-12, 1e-12, 1e-3}, q_tol[5] = {3e-7, 1e-6, 2e-6, 1e-6, 2e-5};
+  VIROM           rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_CB, 1, d2, 0, K, M, D, &rom));
+  PetscCall(AddUnit(rom, PETSC_TRUE, "pull", 2, 0, 1));
+  PetscCall(AddUnit(rom, PETSC_TRUE, "push", 2, 1, 1));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qn", 2, 0, 1));
+  PetscCall(AddUnit(rom, PETSC_FALSE, "qt", 2, 1, 1));
+  for (PetscInt s = 0; s < 5; s++) {
+    for (PetscInt sub = 0; sub < 4; sub++) {
+      /* sub 0: (a); 1: (b); 2: (c) stick; 3: (c) slip. dir: the loaded coordinate */
+      const PetscReal  A = sub == 0 ? 3 : sub == 2 ? 4 : 10, p = sub < 2 ? 5 : 10, mu = sub < 2 ? 0 : 0.5, P = sub < 2 ? p : mu * p;
+      const PetscInt   dir   = sub < 2 ? 0 : 1;
+      const PetscBool  moves = (sub == 1 || sub == 3) ? PETSC_TRUE : PETSC_FALSE;
+      VISystem         sys;
+      VIStepper        st;
+      VIStepStats      stats;
+      PetscInt         nt, klift = -1;
+      const PetscReal *t, *y, *g, *l;
+      PetscReal        qerr = 0, qmax = 0, other = 0, lerr = 0, ln = 0, lopen = 0;
+      char             opts[1024], label[128];
+
+      PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                              "%s -contact_gap 0 -contact_preload %g -contact_mu %g -step_dt %g -step_end_time 1.5 -case_loads pull,push "
+                              "-load_pull_type harmonic -load_pull_frequency 0.15915494309189535 -load_pull_phase -1.5707963267948966 "
+                              "-load_pull_amplitude %g -load_push_type harmonic -load_push_frequency 0.15915494309189535 "
+                              "-load_push_phase -1.5707963267948966 -load_push_amplitude %g",
+                              scheme[s], (double)p, (double)mu, (double)h, (double)(dir ? 0 : A), (double)(dir ? A : 0)));
+      PetscCall(PetscSNPrintf(label, sizeof(label), "preload_schemes %s, %s", scheme[s],
+                              sub == 0   ? "(a) pull below p"
+                              : sub == 1 ? "(b) pull above p"
+                              : sub == 2 ? "(c) stick"
+                                         : "(c) slip"));
+      PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+      PetscCall(VIStepperGetStats(st, &stats));
+      PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, NULL));
+      PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: failed %d (%s), %" PetscInt_FMT " not converged",
+                 label, (int)stats.failed, stats.message, stats.nonconverged);
+      for (PetscInt k = 0; k < nt; k++) {
+        const PetscReal q = y[2 * k + dir], qx = moves ? PreloadLift(A, P, m, t[k]) : 0, F = A * PetscSinReal(t[k]);
+        qerr  = PetscMax(qerr, PetscAbsReal(q - qx));
+        qmax  = PetscMax(qmax, PetscAbsReal(qx));
+        other = PetscMax(other, PetscAbsReal(y[2 * k + 1 - dir]));
+        if (klift < 0 && q > 1e-12) klift = k;
+        /* the recorded force is the normal one (one column per contact) */
+        if (sub == 0) lerr = PetscMax(lerr, PetscAbsReal(l[k] + F) / A);
+        if (sub >= 2) ln = PetscMax(ln, PetscAbsReal(l[k]) / p);
+        if (sub == 1 && klift >= 0 && k > klift) lopen = PetscMax(lopen, PetscAbsReal(l[k] + p) / p); /* open: total 0 */
+      }
+      if (!moves) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                              "%s: %" PetscInt_FMT " levels: |q%s| at most %.2e (tolerance 1e-12), |q%s| %.2e (tolerance 1e-12)%s\n", label, nt,
+                              dir ? "t" : "n", (double)qerr, dir ? "n" : "t", (double)other, ""));
+        if (sub == 0)
+          PetscCall(
+              PetscPrintf(PETSC_COMM_WORLD, "%s: lambda_n vs -F(t) at most %.2e of A (tolerance %g)\n", label, (double)lerr, (double)lam_tol[s]));
+        PetscCheck(qerr <= 1e-12 && other <= 1e-12 && lerr <= lam_tol[s], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                   "%s: the contact does not stay %s: |q| %g, other coordinate %g, force error %g of A", label, sub ? "stuck" : "closed",
+                   (double)qerr, (double)other, (double)lerr);
+
+      } else {
+        const PetscReal ts = PetscAsinReal(P / A), qtol = s == 1 && sub == 3 ? 2e-3 : q_tol[s];
+        PetscCheck(klift >= 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: never moves (expected from t* = %g)", label, (double)ts);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                              "%s: moves from t = %.4f (first level with q > 1e-12), exact t* = asin(%g / %g) = %.6f (tolerance: within 2 steps "
+                              "after t*); q off the exact motion by at most %.3e (tolerance %g; largest exact q %.4f), |other coordinate| %.2e "
+                              "(tolerance 1e-12)%s %.2e%s\n",
+                              label, (double)t[klift], (double)P, (double)A, (double)ts, (double)qerr, (double)qtol, (double)qmax, (double)other,
+                              sub == 1 ? "; after that level lambda_n + p (open: total 0) at most" : "", (double)lopen,
+                              sub == 1 ? " of p (tolerance 1e-12)" : ""));
+        PetscCheck(t[klift] >= ts && t[klift] <= ts + 2 * h + 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: moves from t = %g, expected t* = %g",
+                   label, (double)t[klift], (double)ts);
+        PetscCheck(qerr <= qtol && other <= 1e-12 && lopen <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                   "%s: off the exact motion by %g, other coordinate %g, force once moving off by %g of p", label, (double)qerr, (double)other,
+                   (double)lopen);
+      }
+      if (sub >= 2) {
+        PetscCall(
+            PetscPrintf(PETSC_COMM_WORLD, "%s: lambda_n at most %.2e of p (the total normal force stays p; tolerance 1e-12)\n", label, (double)ln));
+        PetscCheck(ln <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: lambda_n %g of p, expected 0", label, (double)ln);
+      }
+      PetscCall(CheckAllReplicated(label, st, rom));
+      PetscCall(DestroyCase(&sys, &st));
+    }
+  }
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* static_init: -init static -init_load NAME gives q(0) = K^-1 f; K = [4 1 0; 1 3 1; 0 1 2], f = K q*, q* = (1, -2, 1/2). With that load
    acting (constant), no damping and no contact (gap 1e3), q* is an equilibrium: the run stays there, for leapfrog on a MacNeal ROM
    (M_bb = M_bi = 0, non-diagonal M_ii) and for both Moreau variants on a Craig-Bampton ROM. */
@@ -2283,8 +2407,9 @@ static PetscErrorCode TestMixedRanks(void)
 
 int main(int argc, char **argv)
 {
-  char           which[32] = "";
-  PetscBool      bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, static_init, blowup, nonconverged, solvers;
+  char      which[32] = "";
+  PetscBool bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, preload_schemes, static_init, blowup,
+      nonconverged, solvers;
   PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes, inner_basis;
   PetscErrorCode ierr;
 
@@ -2299,6 +2424,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "theta", &theta));
   PetscCall(PetscStrcmp(which, "restitution", &restitution));
   PetscCall(PetscStrcmp(which, "preload", &preload));
+  PetscCall(PetscStrcmp(which, "preload_schemes", &preload_schemes));
   PetscCall(PetscStrcmp(which, "static_init", &static_init));
   PetscCall(PetscStrcmp(which, "blowup", &blowup));
   PetscCall(PetscStrcmp(which, "nonconverged", &nonconverged));
@@ -2328,6 +2454,8 @@ int main(int argc, char **argv)
     ierr = TestRestitution();
   else if (preload)
     ierr = TestPreload();
+  else if (preload_schemes)
+    ierr = TestPreloadSchemes();
   else if (static_init)
     ierr = TestStaticInit();
   else if (blowup)
@@ -2349,11 +2477,11 @@ int main(int argc, char **argv)
   else if (inner_basis)
     ierr = TestInnerBasis();
   else {
-    (void)PetscPrintf(
-        PETSC_COMM_WORLD,
-        "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
-        "static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes or inner_basis, got '%s'\n",
-        which);
+    (void)PetscPrintf(PETSC_COMM_WORLD,
+                      "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
+                      "preload_schemes, static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, "
+                      "bar_schemes or inner_basis, got '%s'\n",
+                      which);
     ierr = PETSC_ERR_USER_INPUT;
   }
   if (!ierr) {
