@@ -227,7 +227,7 @@ def report(work, docs):
     print()
 
     os.makedirs(docs, exist_ok=True)
-    colors = {"mac": "C0", "rub": "C3", "nsg": "C2", "bathe": "C1"}
+    colors = {"mac": "C0", "rub": "C3", "nsg": "C2", "bathe": "C4"}
     # ---- epsilon against levels per revolution (seed Fig. 11a)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for model, r in res.items():
