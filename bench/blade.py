@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Analysis of bench/blade.sh (Rotor 37 blade rubbing, seed 000 §5.3): epsilon_RMS of Eq. (30), stability limits,
-wall times and speed-ups of the massless (MacNeal, leapfrog) and mass-carrying (Rubin, Moreau e = 0.99) models.
+wall times and speed-ups of the massless (MacNeal, leapfrog) and mass-carrying (Rubin, Moreau e = 0.99) models, and of
+the seed 001/002 integrators on the Rubin ROM (nonsmooth generalized-alpha, mixed with the Bathe base; issue 13, test 6)
+against the Rubin reference.
 
   blade.py select WORK        after the five-revolution runs: prints the 50-revolution cases to run
   blade.py report WORK DOCS   after the 50-revolution runs: prints the Markdown table, writes DOCS/blade_*.png
 
-WORK holds the results files of blade.sh: {mac,rub}_5rev*.h5 (the steps over the first five revolutions, the
-reference among them) and {mac,rub}_50rev.h5 (fifty revolutions at the selected steps).
+WORK holds the results files of blade.sh: {mac,rub,nsg,bathe}_5rev*.h5 (the steps over the first five revolutions,
+the mac and rub references among them) and {mac,rub,nsg,bathe}_50rev.h5 (fifty revolutions at the selected steps).
 """
 import glob
 import json
@@ -19,7 +21,12 @@ import numpy as np
 OMEGA = 2 * np.pi * 312 / 4  # rad/s, issue 6
 T_REV = 2 * np.pi / OMEGA  # one revolution, 1/78 s
 OUTPUT = "n1353_y"
-MODELS = {"mac": "MacNeal (massless, leapfrog)", "rub": "Rubin (mass-carrying, Moreau e = 0.99)"}
+MODELS = {"mac": "MacNeal (massless, leapfrog)", "rub": "Rubin (mass-carrying, Moreau e = 0.99)",
+          "nsg": "Rubin, nsgalpha (seed 002, ρ∞ = 0.8, e = 0)", "bathe": "Rubin, mixed Bathe (seed 001, e = 0.99)"}
+# the model whose finest run is the reference: the seed 001/002 schemes are judged against the Rubin ROM's converged
+# solution (the Moreau run at 400,000 levels per revolution), not against a run of their own
+REFERENCE = {"mac": "mac", "rub": "rub", "nsg": "rub", "bathe": "rub"}
+IMPLICIT = ("nsg", "bathe")  # unconditionally stable: no stability limit to search
 # seed 000 §5.3 with its "time levels per revolution" multiplied by 50 (issue 6); wall times over 50 revolutions
 SEED = {
     "mac": {"ref": 50000 * 50, "stable": 25 * 50, "one": 200 * 50, "wall_one": 110.0},
@@ -63,7 +70,8 @@ def eps_rms(c, ref):
 
 def five_revolutions(work, model):
     cases = load_cases(os.path.join(work, model + "_5rev*.h5"))
-    ref = min((c for c in cases if c["status"] == 1), key=lambda c: c["dt"])
+    own = cases if REFERENCE[model] == model else load_cases(os.path.join(work, REFERENCE[model] + "_5rev*.h5"))
+    ref = min((c for c in own if c["status"] == 1), key=lambda c: c["dt"])
     for c in cases:
         if c is not ref and c["status"] == 1:
             c["eps"], c["common"] = eps_rms(c, ref)
@@ -86,13 +94,23 @@ def five_revolutions(work, model):
     te, ye = ref["t"][::2], ref["y"][::2]
     yo = np.interp(ref["t"][1::2], te, ye)
     interp = float(np.sqrt(np.sum((ref["y"][1::2] - yo) ** 2) / np.sum(ref["y"][1::2] ** 2)))
-    return {"cases": cases, "grid": grid, "ref": ref, "stable": stable, "one": one, "below": below, "interp": interp}
+    # a scheme judged against another's reference: epsilon_RMS of its second finest step against its finest (its own
+    # convergence; near this value while far from the reference means it converges to a different limit)
+    selfconv = None
+    done = [c for c in grid if c["status"] == 1]
+    if REFERENCE[model] != model and len(done) >= 2:
+        selfconv = (done[-2]["N"], done[-1]["N"], eps_rms(done[-2], done[-1])[0])
+    return {"cases": cases, "grid": grid, "ref": ref, "stable": stable, "one": one, "below": below, "interp": interp,
+            "self": selfconv}
 
 
 def select(work):
     out = {}
     for model in MODELS:
         r = five_revolutions(work, model)
+        if model in IMPLICIT:  # fifty revolutions at the 1 % step only, if there is one
+            out[model] = {"one": r["one"]["N"] if r["one"] else None}
+            continue
         if r["stable"] is None or r["one"] is None:
             raise SystemExit("%s: no stable step or no step below 1 %% in the grid" % model)
         out[model] = {"stable": r["stable"]["N"], "one": r["one"]["N"],
@@ -121,7 +139,7 @@ def report(work, docs):
             if c["status"] != 1:
                 break
             stable50 = c
-        one50 = next((c for c in done if c["N"] == r["one"]["N"]), None)
+        one50 = next((c for c in done if r["one"] and c["N"] == r["one"]["N"]), None)
         r.update(long=long, stable50=stable50, one50=one50)
         res[model] = r
         eps_at = {c["N"]: c.get("eps") for c in r["grid"]}
@@ -130,8 +148,12 @@ def report(work, docs):
     # ---- the epsilon table (all steps)
     print("### ε_RMS of n1353_y over the first five revolutions, against each model's own reference\n")
     for model, r in res.items():
-        print("%s, reference %s levels per revolution (dt = %.4g s); its linear-interpolation error at its recorded "
-              "spacing: %.1e\n" % (MODELS[model], fmt_n(r["ref"]["N"]), r["ref"]["dt"], r["interp"]))
+        print("%s, reference %s%s levels per revolution (dt = %.4g s); its linear-interpolation error at its recorded "
+              "spacing: %.1e\n" % (MODELS[model], "" if REFERENCE[model] == model else "the Rubin + Moreau run at ",
+                                   fmt_n(r["ref"]["N"]), r["ref"]["dt"], r["interp"]))
+        if r["self"]:
+            print("Its own convergence: ε_RMS of %s against %s levels per revolution (same scheme): %.2e\n" % (
+                  fmt_n(r["self"][0]), fmt_n(r["self"][1]), r["self"][2]))
         print("| levels per revolution | dt [s] | ε_RMS | compared at | wall time, 5 revolutions [s] | status |")
         print("|---|---|---|---|---|---|")
         for c in r["grid"]:
@@ -184,18 +206,38 @@ def report(work, docs):
     print("| both at their largest stable step | about 100 | %.1f |" % su_stab)
     print("| MacNeal at its largest stable step, Rubin at its 1 %% step | (about 100: one reading of the seed) | %.1f |" % su_mix)
     print()
+    # ---- the seed 001/002 integrators next to the seed 000 ones (issue 13, test 6)
+    print("### Seed 001/002 integrators on the blade, next to MacNeal + leapfrog and Rubin + Moreau\n")
+    print("| model, scheme | reference | largest stable step (5 revolutions) | largest step with ε_RMS < 1 % | ε_RMS there "
+          "| ε_RMS < 1 % at every finer step from | smallest ε_RMS of the grid (at) | time per step, 5 revolutions, median "
+          "over the grid [µs] | wall time, 50 revolutions, at the 1 % step [s] | ÷ MacNeal's |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for model, r in res.items():
+        done = [c for c in r["grid"] if c["status"] == 1]
+        best = min(done, key=lambda c: c["eps"])
+        per_step = np.median([1e6 * c["wall"] / c["steps"] for c in done])
+        ref = "own, %s" % fmt_n(r["ref"]["N"]) if REFERENCE[model] == model else "Rubin + Moreau, %s" % fmt_n(r["ref"]["N"])
+        stable = "—" if model in IMPLICIT else fmt_n(r["stable"]["N"])
+        one = fmt_n(r["one"]["N"]) if r["one"] else "none"
+        w = "%.2f" % r["one50"]["wall"] if r["one50"] else "–"
+        ratio = "%.1f" % (r["one50"]["wall"] / m["one50"]["wall"]) if r["one50"] and m["one50"] else "–"
+        print("| %s | %s | %s | %s | %s | %s | %.1e (%s) | %.1f | %s | %s |" % (
+              MODELS[model], ref, stable, one, eps(r["one"]), fmt_n(r["below"]["N"]) if r["below"] else "none",
+              best["eps"], fmt_n(best["N"]), per_step, w, ratio))
+    print()
 
     os.makedirs(docs, exist_ok=True)
-    colors = {"mac": "C0", "rub": "C3"}
+    colors = {"mac": "C0", "rub": "C3", "nsg": "C2", "bathe": "C4"}
     # ---- epsilon against levels per revolution (seed Fig. 11a)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for model, r in res.items():
         g = [c for c in r["grid"] if c["status"] == 1]
         ax.loglog([c["N"] for c in g], [c["eps"] for c in g], "o-", color=colors[model], label=MODELS[model])
-        if r["stable50"] and "eps" in next(c for c in r["grid"] if c["N"] == r["stable50"]["N"]):
+        if model not in IMPLICIT and r["stable50"] and "eps" in next(c for c in r["grid"] if c["N"] == r["stable50"]["N"]):
             c = next(c for c in r["grid"] if c["N"] == r["stable50"]["N"])
             ax.loglog(c["N"], c["eps"], "s", color="red", ms=10, mfc="none", mew=2)
-        ax.loglog(r["one"]["N"], r["one"]["eps"], "D", color="orange", ms=10, mfc="none", mew=2)
+        if r["one"]:
+            ax.loglog(r["one"]["N"], r["one"]["eps"], "D", color="orange", ms=10, mfc="none", mew=2)
         bad = [c["N"] for c in r["grid"] if c["status"] != 1]
         if bad:
             ax.plot(bad, [1.0] * len(bad), "x", color=colors[model], ms=8)
@@ -205,15 +247,16 @@ def report(work, docs):
     ax.plot([], [], "x", color="k", label="unstable (plotted at 1)")
     ax.set_xlabel("time levels per revolution")
     ax.set_ylabel("ε_RMS of n1353_y, first 5 revolutions")
-    ax.set_title("Rotor 37 blade rubbing: convergence against each model's reference")
+    ax.set_title("Rotor 37 blade rubbing: convergence against each model's reference", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
     fig.savefig(os.path.join(docs, "blade_convergence.png"), dpi=120)
     plt.close(fig)
     # ---- the response over revolution 1 and revolution 5 (seed Fig. 12)
     fig, axs = plt.subplots(2, 2, figsize=(11, 6.5), sharey="row")
-    for j, (model, r) in enumerate(res.items()):
+    for j, model in enumerate(("mac", "rub")):
+        r = res[model]
         stab = next((c for c in r["grid"] if r["stable50"] and c["N"] == r["stable50"]["N"]), None)
         curves = [(r["ref"], "reference", "green", "--"), (r["one"], "1 % step", "orange", "-."), (stab, "largest stable step", "red", "-")]
         for i, rev in enumerate((0, 4)):
@@ -236,7 +279,8 @@ def report(work, docs):
     plt.close(fig)
     # ---- fifty revolutions at the 1 % step (seed Fig. 10a)
     fig, ax = plt.subplots(figsize=(10, 3.8))
-    for model, r in res.items():
+    for model in ("mac", "rub"):
+        r = res[model]
         c = r["one50"]
         if c is not None and "t" in c:
             ax.plot(c["t"] / T_REV, c["y"], color=colors[model], lw=0.5, alpha=0.8,
@@ -253,11 +297,13 @@ def report(work, docs):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for model, r in res.items():
         g = [c for c in r["grid"] if c["status"] == 1]
+        short = MODELS[model].split(" (")[0]
         ax.loglog([c["N"] for c in g], [10 * c["wall"] for c in g], ".:", color=colors[model], alpha=0.6,
-                  label="%s: 10 × 5 revolutions" % MODELS[model].split(" (")[0])
+                  label="%s: 10 × 5 revolutions" % short)
         d = [c for c in r["long"] if c["status"] == 1]
-        ax.loglog([c["N"] for c in d], [c["wall"] for c in d], "o", color=colors[model],
-                  label="%s: 50 revolutions" % MODELS[model].split(" (")[0])
+        if d:
+            ax.loglog([c["N"] for c in d], [c["wall"] for c in d], "o", color=colors[model],
+                      label="%s: 50 revolutions" % short)
     ax.set_xlabel("time levels per revolution")
     ax.set_ylabel("wall time of the stepping, 50 revolutions [s]")
     ax.grid(True, which="both", alpha=0.3)

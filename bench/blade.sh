@@ -9,6 +9,11 @@
 #   4. fifty revolutions at those steps (MacNeal: every grid step between them, to find its stability limit over 50
 #      revolutions); wall time = cases/wall_time of the results file, the stepping of one case on one rank;
 #   5. the Markdown table on stdout and docs/blade_{convergence,response,overview,walltime}.png (bench/blade.py report).
+# Seed 001/002 integrators on the same Rubin ROM (issue 13, test 6): nonsmooth generalized-alpha (seed 002, rho_inf 0.8,
+# e = 0: with e = 0.99 it gains energy on the blade and blows up, see docs/benchmarks.md) and the mixed scheme with the
+# Bathe base (seed 001 §2.6, e = 0.99), five revolutions on their own grids against the Rubin reference above (the
+# Moreau run at 400,000 levels per revolution), fifty revolutions at their 1 % step when they have one. Both are
+# implicit: no stability limit to search.
 # Recording: the five-revolution runs record every level below 10,000 levels per revolution and every 10th level from
 # 10,000 on (the reference too); epsilon_RMS sums over the recorded levels of the coarse run.
 # usage: bash bench/blade.sh [BUILD_DIR]     (BLADE_KEEP=DIR keeps the results files in DIR, and reuses those that a
@@ -33,7 +38,9 @@ rev=$($py -c 'import math; print(repr(2 * math.pi / (2 * math.pi * 312 / 4)))') 
 five=$($py -c "print(repr(5 * $rev))")
 fifty=$($py -c "print(repr(50 * $rev))")
 dts() { $py -c "import sys; print('/'.join(repr($rev / int(n)) for n in sys.argv[1:]))" "$@"; } # levels/rev -> dt list
-declare -A model=([mac]="-rom_file mac.h5 -step_type leapfrog" [rub]="-rom_file rub.h5 -step_type moreau -step_restitution 0.99")
+declare -A model=([mac]="-rom_file mac.h5 -step_type leapfrog" [rub]="-rom_file rub.h5 -step_type moreau -step_restitution 0.99"
+  [nsg]="-rom_file rub.h5 -step_type nsgalpha -step_rho_inf 0.8 -step_restitution 0"
+  [bathe]="-rom_file rub.h5 -step_type mixed -step_mixed_base bathe -step_restitution 0.99")
 
 # ---- 1. reduction
 # finished NAME: with BLADE_KEEP, a step whose file a finished run wrote is not run again
@@ -60,6 +67,12 @@ sim mac_5rev_a ${model[mac]} -step_end_time $five -cases_values step_dt:$(dts 50
 sim mac_5rev_b ${model[mac]} -step_end_time $five -step_output_every 10 -cases_values step_dt:$(dts 400000 200000 100000 50000 25000 10000)
 sim rub_5rev ${model[rub]} -step_end_time $five -step_output_every 10 \
   -cases_values step_dt:$(dts 400000 200000 100000 80000 50000 45000 40000 32000 25000 20000 17500 16000 15000 12500 10000 5000)
+# the seed 001/002 schemes (recorded as above: every level below 10,000 levels per revolution, every 10th from 10,000 on)
+sim nsg_5rev_a ${model[nsg]} -step_end_time $five -cases_values step_dt:$(dts 1000 2000 5000)
+sim nsg_5rev_b ${model[nsg]} -step_end_time $five -step_output_every 10 -cases_values step_dt:$(dts 100000 50000 20000 10000)
+sim bathe_5rev_a ${model[bathe]} -step_end_time $five -cases_values step_dt:$(dts 500 1000 2000 5000)
+sim bathe_5rev_b ${model[bathe]} -step_end_time $five -step_output_every 10 \
+  -cases_values step_dt:$(dts 100000 80000 50000 40000 32000 25000 20000 10000)
 
 # ---- 3. the steps to run for fifty revolutions
 sel=$($py "$root/bench/blade.py" select "$work")
@@ -67,10 +80,15 @@ stamp "selected: $sel"
 pick() { $py -c "import json, sys; d = json.loads(sys.argv[1])['$1']; print(' '.join(str(n) for n in sorted(set($2))))" "$sel"; }
 mac_steps=$(pick mac "d['between']")
 rub_steps=$(pick rub "[d['stable'], d['one']]")
+nsg_steps=$(pick nsg "[d['one']] if d['one'] else []")
+bathe_steps=$(pick bathe "[d['one']] if d['one'] else []")
 
 # ---- 4. fifty revolutions (recording every 5th / 50th level: enough for the plots)
 sim mac_50rev ${model[mac]} -step_end_time $fifty -step_output_every 5 -cases_values step_dt:$(dts $mac_steps)
 sim rub_50rev ${model[rub]} -step_end_time $fifty -step_output_every 50 -cases_values step_dt:$(dts $rub_steps)
+# the seed 001/002 schemes at their 1 % step, if they reach 1 % on the grid
+[ -z "$nsg_steps" ] || sim nsg_50rev ${model[nsg]} -step_end_time $fifty -step_output_every 50 -cases_values step_dt:$(dts $nsg_steps)
+[ -z "$bathe_steps" ] || sim bathe_50rev ${model[bathe]} -step_end_time $fifty -step_output_every 50 -cases_values step_dt:$(dts $bathe_steps)
 
 # ---- 5. table and plots
 $py "$root/bench/blade.py" report "$work" "$root/docs"
