@@ -5,7 +5,8 @@
 #     16 contacts with 3D Coulomb friction, 1000 levels per revolution, 5 revolutions) with each contact solver, and
 #     with the casing out of reach (no contact closes);        targets: <= 3 dgemv, <= 1.2 without contact
 #   - the same blade reduced by Rubin's method with the symmetric Moreau scheme (20,000 levels per revolution, its
-#     largest stable step, one revolution);                     target: <= 4 dgemv
+#     largest stable step, one revolution), every level recorded and every 20th (the leapfrog rows' 1,000 per
+#     revolution);                                              target: <= 4 dgemv
 #   - one sweep of the seed 000 plate (jobs/plate_frf.yaml, MacNeal n = 23, 829,025 steps); target: <= 4 dgemv of 23
 # Each row is the best of three runs (other processes only slow a run down).
 # usage: bash bench/step.sh [BUILD_DIR]
@@ -49,6 +50,8 @@ if [ -f "$shared/data/rotor37/blade.inp" ]; then
   best "blade, MacNeal + leapfrog, no contact (gap 10 mm)" $job -step_end_time $five -contact_gap 10
   best "blade, Rubin + symmetric Moreau, 20,000 levels/rev" $job -rom_file rub.h5 -step_type moreau -step_restitution 0.99 \
     -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282
+  best "blade, Rubin + symmetric Moreau, 20,000 levels/rev, every 20th recorded (1,000/rev)" $job -rom_file rub.h5 -step_type moreau \
+    -step_restitution 0.99 -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282 -step_output_every 20
 else
   echo "(the Rotor 37 deck is absent: $shared/data/rotor37/blade.inp; no blade rows)"
 fi
