@@ -726,8 +726,7 @@ void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const P
   BLASgemv_("T", &bk, &bm, &a, A, &bl, x, &one, &beta, y, &one);
 }
 
-/* C = alpha A B for n x n row-major A and B, C row-major with leading dimension ldc (BLAS dgemm: row-major C = A B is
-   column-major C^T = B^T A^T). */
+/* C = alpha A B for row-major A (m x k) and B (k x p), C row-major with leading dimension ldc (BLAS dgemm). */
 PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
 {
   PetscBLASInt    bm, bk, bp, bl;
