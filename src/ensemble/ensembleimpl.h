@@ -151,6 +151,8 @@ struct _p_VIEnsemble {
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscReal     *cost, cost_todo, cost_done; /* the estimated cost of every case; of the cases to run now; of those finished */
   PetscLogDouble t_start, t_progress, t_merge, t_last_finished;
+  PetscLogDouble merge_time; /* of the merges of this run, their count nmerges */
+  PetscInt       nmerges;
   PetscBool      dirty; /* finished cases wait in the journal */
   PetscBool      merge_warned;
   PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
