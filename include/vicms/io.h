@@ -8,9 +8,16 @@
 /* Create (truncate) an HDF5 file for writing on the calling rank; errors name the path. */
 PETSC_EXTERN PetscErrorCode VIH5Create(const char path[], hid_t *file);
 PETSC_EXTERN PetscErrorCode VIH5Open(const char path[], hid_t *file);
+/* Open an existing HDF5 file for reading and writing. */
+PETSC_EXTERN PetscErrorCode VIH5OpenWrite(const char path[], hid_t *file);
 PETSC_EXTERN PetscErrorCode VIH5Close(hid_t *file);
-/* Write a dense row-major array of doubles (rows x cols; cols = 0 for a 1-D dataset) at path, creating groups. */
+/* Write a dense row-major array of doubles (rows x cols; cols = 0 for a 1-D dataset) at path, creating groups. A dataset
+   already at path is overwritten in place when it has the same type and shape (the file does not grow), else replaced
+   (HDF5 does not reuse the replaced one's space once the file is closed). So are those of the other writers below. */
 PETSC_EXTERN PetscErrorCode VIH5WriteReal(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[]);
+/* VIH5WriteReal for a dataset whose number of rows changes from one write to the next: chunked with unlimited rows,
+   rewritten in place (resized) rather than replaced. */
+PETSC_EXTERN PetscErrorCode VIH5WriteRealResizable(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5WriteInt(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscInt data[]);
 /* Attributes on an object (path "/" for the root). */
 PETSC_EXTERN PetscErrorCode VIH5WriteAttrString(hid_t file, const char obj[], const char name[], const char value[]);
@@ -50,6 +57,8 @@ PETSC_EXTERN PetscErrorCode VIH5ListGroup(hid_t file, const char path[], PetscIn
 
 /* A 1-D dataset of n variable-length strings. */
 PETSC_EXTERN PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const char *const strings[]);
+/* Read a 1-D dataset of strings: *n of them, NULL-terminated, free with PetscStrArrayDestroy(). */
+PETSC_EXTERN PetscErrorCode VIH5ReadStrings(hid_t file, const char path[], PetscInt *n, char ***strings);
 /* Copy the group src_path of src (its attributes and datasets with theirs; no subgroups) to dst_path of dst, creating
    groups; by hand, with every write checked (H5Ocopy of HDF5 1.10 crashes on a full disk). */
 PETSC_EXTERN PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[]);

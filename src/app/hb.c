@@ -150,13 +150,14 @@ static PetscErrorCode VIAppHBWrite(void *ctx, VIROM rom, const VICaseOutcome *ou
 /* A job of one case keeps the layout of a single branch: its branch also under summary/hb. */
 static PetscErrorCode VIAppHBSummary(void *ctx, hid_t file, PetscInt ncases, const PetscInt status[])
 {
-  PetscBool has;
+  PetscBool has, copied;
 
   PetscFunctionBeginUser;
   (void)ctx;
   if (ncases != 1 || !status[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIH5Exists(file, "/cases/0/frequency_hz", &has));
-  if (has) PetscCall(VIH5Copy(file, "/cases/0", file, "/summary/hb"));
+  PetscCall(VIH5Exists(file, "/summary/hb", &copied)); /* by an earlier merge: the case does not change */
+  if (has && !copied) PetscCall(VIH5Copy(file, "/cases/0", file, "/summary/hb"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

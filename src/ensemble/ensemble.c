@@ -154,13 +154,17 @@ static PetscErrorCode VIEnsembleProgress(VIEnsemble ens, PetscBool force)
 
 static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
 {
-  const char *units;
+  const char    *units;
+  PetscLogDouble t0;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscTime(&t0));
   PetscCall(VIROMGetUnits(ens->rom, &units));
   PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output,
                            ens->output_name, ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
+  ens->merge_time += ens->t_merge - t0;
+  ens->nmerges++;
   ens->dirty = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -619,6 +623,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
                         ens->group_size == 1 ? "" : "s", ens->ntodo < ncases ? " (the others finished in an earlier run)" : ""));
   PetscCall(PetscTime(&ens->t_start));
   ens->t_merge = ens->t_progress = ens->t_start;
+  ens->merge_time                = 0;
+  ens->nmerges                   = 0;
   PetscCall(VISchedulerCreate(ens->comm, ens->group, ens->ntodo, todo, ens->order == VI_CASE_ORDER_LONGEST_FIRST && ens->runner.cost ? cost : NULL,
                               VIEnsembleFinished, ens, &ens->sched));
   PetscCall(VISchedulerSetVerbose(ens->sched, ens->verbose));
@@ -666,7 +672,9 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     /* where the parallel time went at the end: groups idle while the last cases ran (the tail), the merge on rank 0 */
     if (ens->ngroups > 1 && t_drained > 0 && ens->t_last_finished > t_drained)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, ", tail %.2f s", (double)(ens->t_last_finished - t_drained)));
-    if (t_merge > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", last merge %.2f s", (double)t_merge));
+    if (t_merge > 0)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, ", last merge %.2f s (%" PetscInt_FMT " merge%s, %.2f s in all)", (double)t_merge, ens->nmerges,
+                            ens->nmerges == 1 ? "" : "s", (double)ens->merge_time));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
     if (failed || (ncases > 1 && done > 0)) {
       hid_t file;

@@ -151,6 +151,8 @@ struct _p_VIEnsemble {
   PetscInt      *status, ntodo, nfinished, nfailed_now;
   PetscReal     *cost, cost_todo, cost_done; /* the estimated cost of every case; of the cases to run now; of those finished */
   PetscLogDouble t_start, t_progress, t_merge, t_last_finished;
+  PetscLogDouble merge_time; /* of the merges of this run, their count nmerges */
+  PetscInt       nmerges;
   PetscBool      dirty; /* finished cases wait in the journal */
   PetscBool      merge_warned;
   PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
@@ -190,8 +192,9 @@ PETSC_INTERN PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VI
 PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[]);
 /* Remove the results file PATH and the journal DIR (-results_overwrite). Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
-/* Rewrite PATH from its current content and the journal (PATH.part, then a rename), with the summaries; then remove the
-   journal files it took in. Rank-local. */
+/* Merge the journal's finished cases into PATH: a byte copy of PATH as PATH.part, into which the cases new to it are
+   copied and the case tables and summaries written over theirs in place, then a rename; then remove the journal files
+   it took in. Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[],
                                            PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
                                            const char job[], const char units[]);

@@ -1,4 +1,5 @@
 /* The results file of an ensemble: one file per finished case in a journal folder, merged atomically into the results file. */
+#define _GNU_SOURCE /* copy_file_range */
 #include "ensembleimpl.h"
 #include <dirent.h>
 #include <errno.h>
@@ -316,16 +317,109 @@ static PetscErrorCode VIReadAttrRealIf(hid_t file, const char obj[], const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The merged results file: the journal's cases and those of the old file (old < 0: none). */
-static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
+/* The tables over all cases of a results file (/cases/...) as a merge last wrote them: status, quantities (ncases x nq),
+   message, wall_time, steps, contact solves. A file without them (a first merge) has every case pending. */
+typedef struct {
+  PetscInt  *status, *steps, *iter_max, *nonconv;
+  PetscReal *quantities, *wall, *iter_mean;
+  char     **messages;
+} VICaseTables;
+
+static PetscErrorCode VICaseTablesDestroy(VICaseTables *t)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree4(t->status, t->steps, t->iter_max, t->nonconv));
+  PetscCall(PetscFree3(t->quantities, t->wall, t->iter_mean));
+  PetscCall(PetscStrArrayDestroy(&t->messages));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read a table of n rows (and cols columns, 0: 1-D) of file into dst. */
+static PetscErrorCode VICaseTableRead(hid_t file, const char path[], PetscInt n, PetscInt cols, PetscBool real, void *dst)
+{
+  PetscInt rows, c;
+  void    *data;
+
+  PetscFunctionBeginUser;
+  if (real)
+    PetscCall(VIH5ReadReal(file, path, &rows, &c, (PetscReal **)&data));
+  else
+    PetscCall(VIH5ReadInt(file, path, &rows, &c, (PetscInt **)&data));
+  if (rows != n || c != cols) PetscCall(PetscFree(data));
+  PetscCheck(rows == n && c == cols, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "The results file's %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, path, rows, c, n, cols);
+  PetscCall(PetscMemcpy(dst, data, (size_t)(n * PetscMax(cols, 1)) * (real ? sizeof(PetscReal) : sizeof(PetscInt))));
+  PetscCall(PetscFree(data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VICaseTablesRead(hid_t file, PetscInt ncases, PetscInt nq, VICaseTables *t)
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc4(ncases, &t->status, ncases, &t->steps, ncases, &t->iter_max, ncases, &t->nonconv));
+  PetscCall(PetscMalloc3(ncases * nq, &t->quantities, ncases, &t->wall, ncases, &t->iter_mean));
+  for (PetscInt i = 0; i < ncases * nq; i++) t->quantities[i] = VI_NAN;
+  for (PetscInt k = 0; k < ncases; k++) t->wall[k] = t->iter_mean[k] = VI_NAN;
+  PetscCall(VIH5Exists(file, "/cases/status", &has));
+  if (has) {
+    PetscInt n;
+    PetscCall(VICaseTableRead(file, "/cases/status", ncases, 0, PETSC_FALSE, t->status));
+    PetscCall(VICaseTableRead(file, "/cases/quantities", ncases, nq, PETSC_TRUE, t->quantities));
+    PetscCall(VICaseTableRead(file, "/cases/wall_time", ncases, 0, PETSC_TRUE, t->wall));
+    PetscCall(VICaseTableRead(file, "/cases/steps", ncases, 0, PETSC_FALSE, t->steps));
+    PetscCall(VICaseTableRead(file, "/cases/contact_iterations_mean", ncases, 0, PETSC_TRUE, t->iter_mean));
+    PetscCall(VICaseTableRead(file, "/cases/contact_iterations_max", ncases, 0, PETSC_FALSE, t->iter_max));
+    PetscCall(VICaseTableRead(file, "/cases/contact_nonconverged", ncases, 0, PETSC_FALSE, t->nonconv));
+    PetscCall(VIH5ReadStrings(file, "/cases/message", &n, &t->messages));
+    PetscCheck(n == ncases, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "The results file's /cases/message has %" PetscInt_FMT " rows, expected %" PetscInt_FMT, n, ncases);
+  } else {
+    PetscCall(PetscCalloc1(ncases + 1, &t->messages));
+    for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscStrallocpy("", &t->messages[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Row k of the tables from the group obj of case k. */
+static PetscErrorCode VICaseTablesTake(hid_t file, const char obj[], PetscInt k, PetscInt nq, VICaseTables *t)
+{
+  char       qpath[96];
+  PetscReal *q;
+  PetscInt   rows, cols;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "%s/quantities", obj));
+  PetscCall(VIH5ReadReal(file, qpath, &rows, &cols, &q));
+  if (rows != nq) PetscCall(PetscFree(q));
+  PetscCheck(rows == nq, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT ": %" PetscInt_FMT " quantities, expected %" PetscInt_FMT,
+             k, rows, nq);
+  PetscCall(PetscArraycpy(t->quantities + k * nq, q, nq));
+  PetscCall(PetscFree(q));
+  PetscCall(PetscFree(t->messages[k]));
+  PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &t->messages[k]));
+  /* what a case's runner records: time steps or branch points, and for the time stepping its contact solves */
+  PetscCall(VIReadAttrIntIf(file, obj, "steps", &t->steps[k]));
+  PetscCall(VIReadAttrRealIf(file, obj, "wall_time", &t->wall[k]));
+  PetscCall(VIReadAttrRealIf(file, obj, "contact_iterations_mean", &t->iter_mean[k]));
+  PetscCall(VIReadAttrIntIf(file, obj, "contact_iterations_max", &t->iter_max[k]));
+  PetscCall(VIReadAttrIntIf(file, obj, "contact_nonconverged", &t->nonconv[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Merge the journal's cases into file, the old results file's copy (a new file the first time): only the cases new to
+   it are copied and read; the tables over all cases, the attributes and the summaries are written over theirs in place
+   (the summaries are small: those of every merge, rewritten). */
+static PetscErrorCode VIResultsMergeContents(hid_t file, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
                                              const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
                                              const char output_name[], PetscInt bins, const char job[], const char units[], PetscInt *nfinished,
                                              PetscBool *journal_used)
 {
-  char             names[8192], **messages, *all;
+  char             names[8192], *all;
   const PetscReal *table;
-  PetscReal       *quantities, *wall, *iter_mean;
-  PetscInt         ncases, np, *steps, *iter_max, *nonconv, ndone = 0, nfailed = 0;
+  PetscInt         ncases, np, ndone = 0, nfailed = 0;
+  VICaseTables     t;
 
   PetscFunctionBeginUser;
   *journal_used = PETSC_FALSE;
@@ -355,75 +449,116 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, hid_t old, const char p
   }
   PetscCall(VIH5WriteAttrString(file, "/cases/parameters", "columns", names));
 
-  PetscCall(PetscMalloc3(ncases * nq, &quantities, ncases, &wall, ncases, &iter_mean));
-  PetscCall(PetscCalloc4(ncases, &steps, ncases, &iter_max, ncases, &nonconv, ncases, &messages));
+  /* the rows of the cases the file holds already are its own; the cases new to it come from the journal */
+  PetscCall(VICaseTablesRead(file, ncases, nq, &t));
   for (PetscInt k = 0; k < ncases; k++) {
-    char       obj[64], jpath[PETSC_MAX_PATH_LEN];
-    PetscReal *q;
-    PetscInt   rows, cols;
-    for (PetscInt i = 0; i < nq; i++) quantities[k * nq + i] = VI_NAN;
-    wall[k] = iter_mean[k] = VI_NAN;
-    if (status[k] == 0) {
-      PetscCall(PetscStrallocpy("", &messages[k]));
-      continue;
-    }
-    PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+    char      obj[64], jpath[PETSC_MAX_PATH_LEN];
+    PetscBool in_journal, has;
+    if (status[k] == 0) continue;
+    if (status[k] == 1)
+      ndone++;
+    else
+      nfailed++;
     PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
-    if (access(jpath, F_OK) == 0) {
+    in_journal = access(jpath, F_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (in_journal) *journal_used = PETSC_TRUE; /* also a case merged just before a kill, its journal file not yet removed */
+    if (t.status[k]) continue;
+    PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
+    PetscCheck(in_journal, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it", k, path,
+               jpath);
+    PetscCall(VIH5Exists(file, obj, &has));
+    if (!has) {
       hid_t          src;
       PetscErrorCode ierr;
       PetscCall(VIH5Open(jpath, &src));
       ierr = VIH5Copy(src, "/case", file, obj);
       PetscCall(VIH5Close(&src));
       PetscCall(ierr);
-      *journal_used = PETSC_TRUE;
-    } else {
-      PetscBool has = PETSC_FALSE;
-      if (old >= 0) PetscCall(VIH5Exists(old, obj, &has));
-      PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it", k, path,
-                 jpath);
-      PetscCall(VIH5Copy(old, obj, file, obj));
     }
-    {
-      char qpath[96];
-      PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "%s/quantities", obj));
-      PetscCall(VIH5ReadReal(file, qpath, &rows, &cols, &q));
-      PetscCheck(rows == nq, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-                 "Case %" PetscInt_FMT ": %" PetscInt_FMT " quantities, expected %" PetscInt_FMT, k, rows, nq);
-      PetscCall(PetscArraycpy(quantities + k * nq, q, nq));
-      PetscCall(PetscFree(q));
-    }
-    PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &messages[k]));
-    /* what a case's runner records: time steps or branch points, and for the time stepping its contact solves */
-    PetscCall(VIReadAttrIntIf(file, obj, "steps", &steps[k]));
-    PetscCall(VIReadAttrRealIf(file, obj, "wall_time", &wall[k]));
-    PetscCall(VIReadAttrRealIf(file, obj, "contact_iterations_mean", &iter_mean[k]));
-    PetscCall(VIReadAttrIntIf(file, obj, "contact_iterations_max", &iter_max[k]));
-    PetscCall(VIReadAttrIntIf(file, obj, "contact_nonconverged", &nonconv[k]));
-    if (status[k] == 1)
-      ndone++;
-    else
-      nfailed++;
+    PetscCall(VICaseTablesTake(file, obj, k, nq, &t));
+    t.status[k] = status[k];
   }
   PetscCall(VIH5WriteInt(file, "/cases/status", ncases, 0, status));
   PetscCall(VIH5WriteAttrString(file, "/cases/status", "values", "pending,done,failed"));
-  PetscCall(VIH5WriteStrings(file, "/cases/message", ncases, (const char *const *)messages));
-  PetscCall(VIH5WriteReal(file, "/cases/quantities", ncases, nq, quantities));
+  PetscCall(VIH5WriteStrings(file, "/cases/message", ncases, (const char *const *)t.messages));
+  PetscCall(VIH5WriteReal(file, "/cases/quantities", ncases, nq, t.quantities));
   PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
   PetscCall(VIH5WriteAttrString(file, "/cases/quantities", "columns", names));
-  PetscCall(VIH5WriteReal(file, "/cases/wall_time", ncases, 0, wall));
-  PetscCall(VIH5WriteInt(file, "/cases/steps", ncases, 0, steps));
-  PetscCall(VIH5WriteReal(file, "/cases/contact_iterations_mean", ncases, 0, iter_mean));
-  PetscCall(VIH5WriteInt(file, "/cases/contact_iterations_max", ncases, 0, iter_max));
-  PetscCall(VIH5WriteInt(file, "/cases/contact_nonconverged", ncases, 0, nonconv));
+  PetscCall(VIH5WriteReal(file, "/cases/wall_time", ncases, 0, t.wall));
+  PetscCall(VIH5WriteInt(file, "/cases/steps", ncases, 0, t.steps));
+  PetscCall(VIH5WriteReal(file, "/cases/contact_iterations_mean", ncases, 0, t.iter_mean));
+  PetscCall(VIH5WriteInt(file, "/cases/contact_iterations_max", ncases, 0, t.iter_max));
+  PetscCall(VIH5WriteInt(file, "/cases/contact_nonconverged", ncases, 0, t.nonconv));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_done", ndone));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", nfailed));
-  PetscCall(VISummaryWrite(file, cs, status, nq, qnames, quantities, output, output_name, bins));
+  PetscCall(VISummaryWrite(file, cs, status, nq, qnames, t.quantities, output, output_name, bins));
   if (runner->summary) PetscCall(runner->summary(runner->ctx, file, ncases, status));
-  for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscFree(messages[k]));
-  PetscCall(PetscFree3(quantities, wall, iter_mean));
-  PetscCall(PetscFree4(steps, iter_max, nonconv, messages));
+  PetscCall(VICaseTablesDestroy(&t));
   *nfinished = ndone + nfailed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Byte copy of the file src to dst (created, or truncated): in the kernel with copy_file_range(2) (a reflink on file
+   systems that share extents), by read(2)/write(2) where the kernel cannot (another file system, an old kernel). */
+static PetscErrorCode VIFileCopy(const char src[], const char dst[])
+{
+  int         in, out, err = 0;
+  struct stat st;
+  off_t       copied = 0;
+  PetscBool   kernel = PETSC_TRUE;
+  char       *buf    = NULL;
+
+  PetscFunctionBeginUser;
+  in = open(src, O_RDONLY);
+  PetscCheck(in >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s to copy it: %s", src, strerror(errno));
+  if (fstat(in, &st) != 0) {
+    err = errno;
+    close(in);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the size of %s: %s", src, strerror(err));
+  }
+  out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 0777);
+  if (out < 0) {
+    err = errno;
+    close(in);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s (is its folder writable?)", dst, strerror(err));
+  }
+  while (copied < st.st_size && !err) {
+    ssize_t n;
+    if (kernel) {
+      n = copy_file_range(in, NULL, out, NULL, (size_t)(st.st_size - copied), 0);
+      if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL)) { /* the file offsets are where it stopped */
+        kernel = PETSC_FALSE;
+        continue;
+      }
+    } else {
+      if (!buf && !(buf = malloc(1 << 20))) {
+        err = ENOMEM;
+        break;
+      }
+      n = read(in, buf, (size_t)PetscMin(st.st_size - copied, 1 << 20));
+      for (ssize_t w = 0, m; n > 0 && w < n; w += m)
+        if ((m = write(out, buf + w, (size_t)(n - w))) <= 0) {
+          n = -1;
+          if (m == 0) errno = ENOSPC;
+          break;
+        }
+    }
+    if (n < 0)
+      err = errno;
+    else if (n == 0)
+      err = EIO; /* src shrank: another writer (the lock says there is none) */
+    else
+      copied += n;
+  }
+  free(buf);
+  close(in);
+  if (close(out) != 0 && !err) err = errno;
+  if (err) {
+    (void)unlink(dst); /* a part-written copy holds the space others need */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (a copy of %s)",
+            err == ENOSPC ? "no space left on device" : (err == EDQUOT ? "disk quota exceeded (no space left for this user)" : strerror(err)), dst,
+            src);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -433,7 +568,7 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
 {
   char           part[PETSC_MAX_PATH_LEN];
   PetscInt       ncases, nfinished = 0;
-  hid_t          file, old         = -1;
+  hid_t          file         = -1;
   PetscBool      journal_used = PETSC_FALSE;
   PetscErrorCode ierr, ierr_close;
 
@@ -468,19 +603,22 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
                  part, 1.05 * need / 1048576, avail / 1048576, path, dir);
     }
   }
-  if (access(path, F_OK) == 0) PetscCall(VIH5Open(path, &old));
-  ierr = VIH5Create(part, &file);
+  /* the old results file stays untouched until the merged one replaces it: the merge works on a byte copy of it, into
+     which only the new cases and the tables and summaries go through HDF5 (a merge costs the new cases, not all) */
+  if (access(path, F_OK) == 0) {
+    ierr = VIFileCopy(path, part);
+    if (!ierr) ierr = VIH5OpenWrite(part, &file);
+  } else
+    ierr = VIH5Create(part, &file);
   if (!ierr) {
-    ierr = VIResultsMergeContents(file, old, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished,
-                                  &journal_used);
+    ierr = VIResultsMergeContents(file, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
     if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
     ierr_close = VIH5Close(&file);
     if (ierr) PetscCall(PetscPopErrorHandler());
     if (!ierr) ierr = ierr_close;
-    /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
-    if (ierr) (void)unlink(part);
   }
-  (void)VIH5Close(&old);
+  /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
+  if (ierr) (void)unlink(part);
   PetscCall(ierr);
   PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
   /* the results file now holds every finished case: the journal's copies can go */

@@ -137,13 +137,16 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
 {
   PetscInt   ncases, m, np, scol;
   PetscReal *frf, *work, *stats;
-  PetscBool  sampled;
+  PetscBool  sampled, has;
   char       rows[8192] = "";
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
-  PetscCall(VIH5CreateGroup(file, "/summary"));
+  /* a merge into a results file merged before writes over its summaries in place: the cases only add to them (a
+     histogram, the frequency response's rows), so no object of the last merge's is left over */
+  PetscCall(VIH5Exists(file, "/summary", &has));
+  if (!has) PetscCall(VIH5CreateGroup(file, "/summary"));
   /* statistics of every quantity over the done cases, and histograms when the job samples */
   PetscCall(PetscMalloc2(PetscMax(ncases, 1), &work, 9 * nq, &stats));
   for (PetscInt i = 0; i < nq; i++) {
@@ -177,7 +180,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
   /* frequency response of constant-frequency cases */
   PetscCall(VIFrequencyResponse(cs, status, nq, qnames, quantities, output, &m, &frf));
   if (m > 0) {
-    PetscCall(VIH5WriteReal(file, "/summary/frf", m, 2, frf));
+    PetscCall(VIH5WriteRealResizable(file, "/summary/frf", m, 2, frf)); /* its rows grow from merge to merge */
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "output", output_name));
     {

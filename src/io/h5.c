@@ -81,6 +81,16 @@ PetscErrorCode VIH5Open(const char path[], hid_t *file)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIH5OpenWrite(const char path[], hid_t *file)
+{
+  PetscFunctionBeginUser;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  *file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open HDF5 file %s for writing (missing, not an HDF5 file, or not writable)",
+             path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIH5Close(hid_t *file)
 {
   char     why[128], name[PETSC_MAX_PATH_LEN] = "an HDF5 file";
@@ -113,23 +123,70 @@ PetscErrorCode VIH5Close(hid_t *file)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, PetscInt cols, hid_t type, const void *data)
+/* Whether something exists at path, and whether it is a dataset that takes rows x cols of type in place: of that type
+   and shape, or (resizable) of that type and number of columns, with unlimited rows. */
+static PetscErrorCode VIH5Reusable(hid_t file, const char path[], PetscInt rows, PetscInt cols, hid_t type, PetscBool resizable, PetscBool *exists,
+                                   PetscBool *reusable)
 {
-  hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
-  hid_t   space, lcpl, dset;
-  herr_t  err;
-  char    why[128];
+  hid_t   dset, space, dtype;
+  hsize_t dims[2] = {0, 0}, maxdims[2] = {0, 0};
+  int     ndims;
 
   PetscFunctionBeginUser;
-  space = H5Screate_simple(cols > 0 ? 2 : 1, dims, NULL);
-  lcpl  = H5Pcreate(H5P_LINK_CREATE);
-  H5Pset_create_intermediate_group(lcpl, 1);
-  dset = H5Dcreate2(file, path, type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  if (dset < 0) VIH5WriteReason(why, sizeof(why));
-  H5Pclose(lcpl);
+  *reusable = PETSC_FALSE;
+  PetscCall(VIH5Exists(file, path, exists));
+  if (!*exists) PetscFunctionReturn(PETSC_SUCCESS);
+  dset = H5Dopen2(file, path, H5P_DEFAULT);
+  if (dset < 0) PetscFunctionReturn(PETSC_SUCCESS); /* a group: replaced */
+  space = H5Dget_space(dset);
+  dtype = H5Dget_type(dset);
+  ndims = H5Sget_simple_extent_ndims(space);
+  if (ndims == (cols > 0 ? 2 : 1) && H5Sget_simple_extent_dims(space, dims, maxdims) >= 0 && H5Tequal(dtype, type) > 0) {
+    if (resizable)
+      *reusable = maxdims[0] == H5S_UNLIMITED && (cols == 0 || dims[1] == (hsize_t)cols) ? PETSC_TRUE : PETSC_FALSE;
+    else
+      *reusable = dims[0] == (hsize_t)rows && (cols == 0 || dims[1] == (hsize_t)cols) ? PETSC_TRUE : PETSC_FALSE;
+  }
+  H5Tclose(dtype);
   H5Sclose(space);
-  if (dset < 0) VIH5Fail(file, why, "dataset %s", path);
-  err = rows > 0 ? H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0;
+  H5Dclose(dset);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write rows x cols of type at path. A dataset already there (a results file merged again) is overwritten in place when
+   it has this type and shape (resizable: unlimited rows, set to rows), so the file does not grow; otherwise it is
+   replaced, and HDF5 does not reuse the old one's space in later sessions. A resizable dataset is chunked with unlimited
+   rows: for one whose number of rows changes from one write to the next. */
+static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, PetscInt cols, hid_t type, const void *data, PetscBool resizable)
+{
+  hsize_t   dims[2] = {(hsize_t)rows, (hsize_t)cols}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)cols}, chunk[2] = {256, (hsize_t)PetscMax(cols, 1)};
+  hid_t     space, lcpl, dcpl, dset;
+  herr_t    err;
+  char      why[128];
+  PetscBool exists, reusable;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Reusable(file, path, rows, cols, type, resizable, &exists, &reusable));
+  if (reusable) {
+    dset = H5Dopen2(file, path, H5P_DEFAULT);
+    err  = resizable ? H5Dset_extent(dset, dims) : 0;
+    if (err < 0) VIH5WriteReason(why, sizeof(why));
+  } else {
+    if (exists) VIH5Check(H5Ldelete(file, path, H5P_DEFAULT), file, "dataset %s, replaced", path);
+    space = H5Screate_simple(cols > 0 ? 2 : 1, dims, resizable ? maxdims : NULL);
+    lcpl  = H5Pcreate(H5P_LINK_CREATE);
+    dcpl  = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    if (resizable) H5Pset_chunk(dcpl, cols > 0 ? 2 : 1, chunk);
+    dset = H5Dcreate2(file, path, type, space, lcpl, dcpl, H5P_DEFAULT);
+    if (dset < 0) VIH5WriteReason(why, sizeof(why));
+    H5Pclose(dcpl);
+    H5Pclose(lcpl);
+    H5Sclose(space);
+    if (dset < 0) VIH5Fail(file, why, "dataset %s", path);
+    err = 0;
+  }
+  if (err >= 0) err = rows > 0 ? H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : 0;
   if (err < 0) VIH5WriteReason(why, sizeof(why));
   if (H5Dclose(dset) < 0 && err >= 0) {
     err = -1;
@@ -142,14 +199,21 @@ static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, Pe
 PetscErrorCode VIH5WriteReal(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[])
 {
   PetscFunctionBeginUser;
-  PetscCall(VIH5Write(file, path, rows, cols, H5T_NATIVE_DOUBLE, data));
+  PetscCall(VIH5Write(file, path, rows, cols, H5T_NATIVE_DOUBLE, data, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5WriteRealResizable(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Write(file, path, rows, cols, H5T_NATIVE_DOUBLE, data, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIH5WriteInt(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscInt data[])
 {
   PetscFunctionBeginUser;
-  PetscCall(VIH5Write(file, path, rows, cols, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, data));
+  PetscCall(VIH5Write(file, path, rows, cols, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, data, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -518,8 +582,37 @@ PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], PetscInt n, const
 
   PetscFunctionBeginUser;
   H5Tset_size(type, H5T_VARIABLE);
-  PetscCall(VIH5Write(file, path, n, 0, type, strings));
+  PetscCall(VIH5Write(file, path, n, 0, type, strings, PETSC_FALSE));
   H5Tclose(type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadStrings(hid_t file, const char path[], PetscInt *n, char ***strings)
+{
+  char     fname[PETSC_MAX_PATH_LEN];
+  hid_t    dset, mem;
+  char   **raw;
+  herr_t   err;
+  PetscInt cols;
+
+  PetscFunctionBeginUser;
+  VIH5FileName(file, fname, sizeof(fname));
+  PetscCall(VIH5GetShape(file, path, n, &cols));
+  PetscCheck(cols == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s has 2 dimensions, expected a list of strings", fname, path);
+  PetscCall(PetscCalloc1(*n + 1, strings));
+  PetscCall(PetscCalloc1(*n + 1, &raw));
+  dset = H5Dopen2(file, path, H5P_DEFAULT);
+  mem  = H5Tcopy(H5T_C_S1);
+  H5Tset_size(mem, H5T_VARIABLE);
+  err = *n > 0 ? H5Dread(dset, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) : 0;
+  for (PetscInt i = 0; i < *n && err >= 0; i++) PetscCall(PetscStrallocpy(raw[i] ? raw[i] : "", &(*strings)[i]));
+  for (PetscInt i = 0; i < *n && err >= 0; i++)
+    if (raw[i]) H5free_memory(raw[i]);
+  H5Tclose(mem);
+  H5Dclose(dset);
+  PetscCall(PetscFree(raw));
+  if (err < 0) PetscCall(PetscStrArrayDestroy(strings));
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "%s: cannot read dataset %s as strings", fname, path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

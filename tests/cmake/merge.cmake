@@ -1,0 +1,3 @@
+# The incremental merge of finished cases (a merge after each case equals one merge at the end and keeps the file's
+# size within 1.5 times its; a case in both the results file and the journal is merged once).
+vicms_app_test(merge PROCESSORS 2)
