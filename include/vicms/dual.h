@@ -34,7 +34,7 @@ typedef struct {
   PetscReal load_work;    /* sum of f . (u_{n+1} - u_{n-1}) / 2 */
   PetscReal drive_work;   /* sum of R . (u_{n+1} - u_{n-1}) / 2, R the reaction of the driven DOFs */
   PetscReal contact_work; /* sum of lambda_n^T B_{n+1} (u_{n+1} - u_{n-1}) / 2 (minus the friction dissipation) */
-  PetscReal initial;      /* kinetic + potential at t_{-1/2} */
+  PetscReal initial;      /* kinetic + potential at t_{-1/2}: 1/2 u_0^T K u_0 from rest */
 } VIDualEnergy;
 
 typedef struct _p_VIDual *VIDual;
@@ -59,9 +59,12 @@ PETSC_EXTERN PetscErrorCode VIDualAddLoad(VIDual dual, const char body[], PetscI
    003 §3.1 moved at v_x). The node's ROM coordinate is eliminated from the dynamics and its reaction recorded. */
 PETSC_EXTERN PetscErrorCode VIDualAddDrive(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], PetscInt comp,
                                            PetscReal velocity);
+/* The initial displacement of body k (its ROM coordinates), at rest: u_0 = u_{-1} = q (default 0); driven coordinates move
+   from their value in q. */
+PETSC_EXTERN PetscErrorCode VIDualSetInitialDisplacement(VIDual dual, PetscInt k, const PetscReal q[]);
 /* Options: -dual_dt, -dual_mu, -dual_geometry deformed|fixed, and the contact solver's -contact_*. Collective. */
 PETSC_EXTERN PetscErrorCode VIDualSetFromOptions(VIDual dual);
-/* Inverse masses, the stability limit, the fixed coupling rows; the state at rest (u_0 = u_{-1} = 0). Collective. */
+/* Inverse masses, the stability limit, the fixed coupling rows. Collective. */
 PETSC_EXTERN PetscErrorCode VIDualSetUp(VIDual dual);
 /* One step t_n -> t_{n+1}: predictor, search, multipliers, corrector (seed 003 Eqs. 27-36). Every rank computes the same
    (the ROMs are small and replicated); collective only through errors. */
@@ -77,7 +80,7 @@ PETSC_EXTERN PetscErrorCode VIDualGetDisplacement(VIDual dual, PetscInt k, const
 /* The body outputs (every ROM output of every body, in body order) at the current time. */
 PETSC_EXTERN PetscErrorCode VIDualGetOutputs(VIDual dual, PetscInt *num, const PetscReal **values);
 /*
-  VIDualGetEnergy - the terms of the identity E_{n+1/2} - E_{-1/2} + damping = load + drive + contact work, which the
+  VIDualGetEnergy - the terms of the identity E_{n+1/2} - initial + damping = load + drive + contact work, which the
   central difference satisfies exactly (multiply Eq. 24 by (u_{n+1} - u_{n-1}) / 2 and sum), E = kinetic + potential.
 */
 PETSC_EXTERN PetscErrorCode VIDualGetEnergy(VIDual dual, VIDualEnergy *energy);

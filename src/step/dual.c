@@ -20,15 +20,15 @@ struct _p_VIDual {
   MPI_Comm          comm;
   VIBodies          bodies; /* referenced */
   PetscInt          num_bodies, n;
-  PetscInt         *off;                 /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 */
-  PetscInt         *dof_body;            /* n: the body of each coordinate */
-  const PetscReal **K, **M, **D;         /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
-  PetscReal       **Minv;                /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
-  PetscBool        *driven;              /* n */
-  PetscReal        *drive_v, *f;         /* n: imposed velocity of driven coordinates; constant load */
-  PetscReal        *u, *u_prev, *u_next; /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
-  PetscReal        *ku, *dv, *ddu, *btx; /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
-  PetscReal        *work;                /* n */
+  PetscInt         *off;                    /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 */
+  PetscInt         *dof_body;               /* n: the body of each coordinate */
+  const PetscReal **K, **M, **D;            /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
+  PetscReal       **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
+  PetscBool        *driven;                 /* n */
+  PetscReal        *drive_v, *drive_u0, *f; /* n: imposed velocity and initial value of driven coordinates; constant load */
+  PetscReal        *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
+  PetscReal        *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
+  PetscReal        *work;                   /* n */
 
   PetscInt    slave_body, master_body, num_slaves, num_master;
   VIDualNode *slaves, *master;
@@ -76,7 +76,7 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   for (PetscInt k = 0; k < d->num_bodies && d->Minv; k++) PetscCall(PetscFree(d->Minv[k]));
   PetscCall(PetscFree5(d->off, d->K, d->M, d->D, d->Minv));
   PetscCall(PetscFree(d->dof_body));
-  PetscCall(PetscFree3(d->driven, d->drive_v, d->f));
+  PetscCall(PetscFree4(d->driven, d->drive_v, d->drive_u0, d->f));
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
   PetscCall(PetscFree2(d->slaves, d->master));
@@ -118,7 +118,8 @@ PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
   PetscCall(PetscMalloc1(d->n, &d->dof_body));
   for (PetscInt k = 0; k < d->num_bodies; k++)
     for (PetscInt i = d->off[k]; i < d->off[k + 1]; i++) d->dof_body[i] = k;
-  PetscCall(PetscCalloc3(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->f));
+  PetscCall(PetscCalloc4(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->drive_u0, d->n, &d->f));
+  PetscCall(PetscCalloc4(d->n, &d->u, d->n, &d->u_prev, d->n, &d->u_next, d->n, &d->work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,6 +247,17 @@ PetscErrorCode VIDualAddDrive(VIDual d, const char body[], PetscInt num, const P
     d->driven[node.dof[comp]]  = PETSC_TRUE;
     d->drive_v[node.dof[comp]] = velocity;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetInitialDisplacement(VIDual d, PetscInt k, const PetscReal q[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: call VIDualSetBodies first");
+  PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: the dual assembly is already set up");
+  PetscCheck(k >= 0 && k < d->num_bodies, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, d->num_bodies);
+  PetscCall(PetscArraycpy(d->u + d->off[k], q, d->off[k + 1] - d->off[k]));
+  PetscCall(PetscArraycpy(d->u_prev + d->off[k], q, d->off[k + 1] - d->off[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,7 +449,6 @@ PetscErrorCode VIDualSetUp(VIDual d)
   PetscCheck(d->dt <= d->dt_crit, d->comm, PETSC_ERR_USER_INPUT,
              "-dual_dt %g exceeds the stability limit %g of the central difference on the bodies (seed 003 Eq. 25)", (double)d->dt,
              (double)d->dt_crit);
-  PetscCall(PetscCalloc4(n, &d->u, n, &d->u_prev, n, &d->u_next, n, &d->work));
   PetscCall(PetscCalloc4(n, &d->ku, n, &d->dv, n, &d->ddu, n, &d->btx));
   PetscCall(PetscCalloc5(ns, &d->seg, VI_DUAL_ROW * ns, &d->bdof, ns, &d->xi, 4 * ns, &d->frame, VI_DUAL_ROW * ns, &d->bn));
   PetscCall(PetscCalloc3(VI_DUAL_ROW * ns, &d->bt, 2 * ns, &d->lambda, ns, &d->rec));
@@ -459,15 +470,24 @@ PetscErrorCode VIDualSetUp(VIDual d)
     d->seg[j]                    = -1;
   }
   /* the fixed geometry: search and rows once, in the undeformed configuration */
+  PetscCall(PetscArrayzero(d->work, n));
   if (d->geometry == VI_DUAL_GEOMETRY_FIXED)
     for (PetscInt j = 0; j < ns; j++) {
       PetscInt  seg;
       PetscReal xi;
-      VIDualSearch(d, j, d->u, &seg, &xi);
+      VIDualSearch(d, j, d->work, &seg, &xi);
       PetscCheck(seg >= 0, d->comm, PETSC_ERR_USER_INPUT, "-dual_geometry fixed: slave node %" PetscInt_FMT " is not over the master chain",
                  d->slaves[j].id);
-      VIDualRows(d, j, seg, xi, d->u);
+      VIDualRows(d, j, seg, xi, d->work);
     }
+  /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0, the driven coordinates move from their initial value */
+  d->energy.initial = 0;
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+    for (PetscInt i = 0; i < nk; i++)
+      for (PetscInt j = 0; j < nk; j++) d->energy.initial += 0.5 * d->u[o + i] * d->K[k][i * nk + j] * d->u[o + j];
+  }
+  PetscCall(PetscArraycpy(d->drive_u0, d->u, n));
   d->t     = 0;
   d->step  = 0;
   d->setup = PETSC_TRUE;
@@ -492,7 +512,7 @@ PetscErrorCode VIDualStep(VIDual d)
   }
   for (PetscInt i = 0; i < n; i++) {
     d->dv[i] /= h;
-    d->ddu[i] = d->driven[i] ? d->drive_v[i] * t1 - 2 * d->u[i] + d->u_prev[i] : 0;
+    d->ddu[i] = d->driven[i] ? d->drive_u0[i] + d->drive_v[i] * t1 - 2 * d->u[i] + d->u_prev[i] : 0;
   }
   for (PetscInt k = 0; k < d->num_bodies; k++) {
     PetscInt o = d->off[k], nk = d->off[k + 1] - o;
