@@ -213,9 +213,9 @@ static PetscErrorCode CasePrimal(MPI_Comm comm)
                         " steps; normal force in [%.4g, %.4g] N (preload %g); max |u_dual - L q_primal| = %.3e of max |u| = %.4e (relative %.2e)\n",
                         n1, n2, m, (double)dt, nsteps, (double)lmin, (double)lmax, (double)P, (double)err, (double)umax, (double)(err / umax)));
   PetscCheck(lmin > 0, comm, PETSC_ERR_PLIB, "the contact opened (normal force %g): the tie of the primal model does not apply", (double)lmin);
-  PetscCheck(err <= 1e-10 * umax, comm, PETSC_ERR_PLIB, "dual and primal transients differ by %g, above 1e-10 of %g", (double)err, (double)umax);
+  PetscCheck(err <= 5e-10 * umax, comm, PETSC_ERR_PLIB, "dual and primal transients differ by %g, above 5e-10 of %g", (double)err, (double)umax);
   PetscCall(CheckRanks(comm, err, "the dual-primal difference"));
-  PetscCall(PetscPrintf(comm, "OK: the dual assembly equals the primal one to %.1e relative (tolerance 1e-10)\n", (double)(err / umax)));
+  PetscCall(PetscPrintf(comm, "OK: the dual assembly equals the primal one to %.1e relative (tolerance 5e-10)\n", (double)(err / umax)));
   PetscCall(PetscFree(col));
   PetscCall(PetscFree(L));
   PetscCall(PetscFree4(Mt, Kt, Dt, ft));
