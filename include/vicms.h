@@ -10,5 +10,6 @@
 #include <vicms/contact.h>
 #include <vicms/excite.h>
 #include <vicms/step.h>
+#include <vicms/dual.h>
 #include <vicms/ensemble.h>
 #include <vicms/hb.h>

@@ -6,6 +6,7 @@
 #include <vicms/fem.h>
 #include <vicms/rom.h>
 #include <vicms/step.h>
+#include <vicms/dual.h>
 #include <vicms/hb.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -164,6 +165,10 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
     {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
     {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    /* dual assembly of sliding substructures (seed 003) */
+    {"-dual_dt", VI_OPTION_REAL, NULL},
+    {"-dual_mu", VI_OPTION_REAL, NULL},
+    {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

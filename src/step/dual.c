@@ -1,0 +1,772 @@
+/* Dual assembly of sliding substructures: explicit central difference on every body, forward-increment Lagrange multipliers
+   on node-to-segment contacts with Coulomb friction (seed 003 §2.2, Eqs. 22–44). */
+#include <vicms/dual.h>
+#include <petscblaslapack.h>
+#include "stepimpl.h"
+
+const char *const VIDualGeometries[] = {"deformed", "fixed", "VIDualGeometry", "VI_DUAL_GEOMETRY_", NULL};
+const char *const VIDualStatuses[]   = {"off", "open", "stick", "slip", "VIDualStatus", "VI_DUAL_", NULL};
+
+#define VI_DUAL_ROW 6 /* a coupling row touches C (x, y), T1 (x, y), T2 (x, y) */
+
+/* A node of a boundary table: undeformed position (x, y) and global coordinates (-1: clamped). */
+typedef struct {
+  PetscInt  id;
+  PetscReal X[2];
+  PetscInt  dof[2];
+} VIDualNode;
+
+struct _p_VIDual {
+  MPI_Comm          comm;
+  VIBodies          bodies; /* referenced */
+  PetscInt          num_bodies, n;
+  PetscInt         *off;                    /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 */
+  PetscInt         *dof_body;               /* n: the body of each coordinate */
+  const PetscReal **K, **M, **D;            /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
+  PetscReal       **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
+  PetscBool        *driven;                 /* n */
+  PetscReal        *drive_v, *drive_u0, *f; /* n: imposed velocity and initial value of driven coordinates; constant load */
+  PetscReal        *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
+  PetscReal        *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
+  PetscReal        *work;                   /* n */
+
+  PetscInt    slave_body, master_body, num_slaves, num_master;
+  VIDualNode *slaves, *master;
+
+  PetscReal       mu, dt, dt_crit, t;
+  PetscInt        step;
+  VIDualGeometry  geometry;
+  PetscBool       setup;
+  VIContactSolver solver;
+
+  /* per slave node: the segment, xi, the frame and the rows B_N, B_T (seed 003 Eqs. 42, 44) over the coordinates bdof */
+  PetscInt      *seg, *bdof;
+  PetscReal     *xi, *frame, *bn, *bt, *lambda; /* lambda: 2 per slave (normal, tangential) of the last step */
+  VIDualContact *rec;
+  /* the contact problem of a step on the slaves with a segment */
+  PetscInt    *dims, *act;
+  PetscReal   *mus, *G, *c, *x;
+  PetscInt     num_outputs;
+  PetscReal   *outputs;
+  VIDualEnergy energy;
+};
+
+PetscErrorCode VIDualCreate(MPI_Comm comm, VIDual *dual)
+{
+  VIDual d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&d));
+  d->comm        = comm;
+  d->slave_body  = -1;
+  d->master_body = -1;
+  d->geometry    = VI_DUAL_GEOMETRY_DEFORMED;
+  PetscCall(VIContactSolverCreate(comm, &d->solver));
+  *dual = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualDestroy(VIDual *dual)
+{
+  VIDual d = *dual;
+
+  PetscFunctionBeginUser;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < d->num_bodies && d->Minv; k++) PetscCall(PetscFree(d->Minv[k]));
+  PetscCall(PetscFree5(d->off, d->K, d->M, d->D, d->Minv));
+  PetscCall(PetscFree(d->dof_body));
+  PetscCall(PetscFree4(d->driven, d->drive_v, d->drive_u0, d->f));
+  PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
+  PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
+  PetscCall(PetscFree2(d->slaves, d->master));
+  PetscCall(PetscFree5(d->seg, d->bdof, d->xi, d->frame, d->bn));
+  PetscCall(PetscFree3(d->bt, d->lambda, d->rec));
+  PetscCall(PetscFree3(d->dims, d->act, d->mus));
+  PetscCall(PetscFree3(d->G, d->c, d->x));
+  PetscCall(PetscFree(d->outputs));
+  PetscCall(VIContactSolverDestroy(&d->solver));
+  PetscCall(PetscFree(*dual));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetBodies: the bodies are already set");
+  PetscCall(VIBodiesGetNum(bodies, &d->num_bodies));
+  PetscCheck(d->num_bodies >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetBodies: no bodies");
+  d->bodies = bodies;
+  PetscCall(PetscCalloc5(d->num_bodies + 1, &d->off, d->num_bodies, &d->K, d->num_bodies, &d->M, d->num_bodies, &d->D, d->num_bodies, &d->Minv));
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    VIROM                 rom;
+    const VIBodyBoundary *bd;
+    const char           *name;
+    PetscInt              nb, nm;
+    PetscReal            *K, *M, *D;
+    PetscCall(VIBodiesGet(bodies, k, &name, &rom, &bd));
+    PetscCheck(bd->dim == 2, d->comm, PETSC_ERR_SUP, "Body %s is %" PetscInt_FMT "D; the dual assembly of sliding contacts is 2D (seed 003)", name,
+               bd->dim);
+    PetscCall(VIROMGetSizes(rom, &nb, &nm));
+    PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+    d->K[k]       = K;
+    d->M[k]       = M;
+    d->D[k]       = D;
+    d->off[k + 1] = d->off[k] + nb + nm;
+  }
+  d->n = d->off[d->num_bodies];
+  PetscCall(PetscMalloc1(d->n, &d->dof_body));
+  for (PetscInt k = 0; k < d->num_bodies; k++)
+    for (PetscInt i = d->off[k]; i < d->off[k + 1]; i++) d->dof_body[i] = k;
+  PetscCall(PetscCalloc4(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->drive_u0, d->n, &d->f));
+  PetscCall(PetscCalloc4(d->n, &d->u, d->n, &d->u_prev, d->n, &d->u_next, d->n, &d->work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Body index of a name, with an error naming the caller. */
+static PetscErrorCode VIDualFindBody(VIDual d, const char body[], const char what[], PetscInt *k)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "%s: call VIDualSetBodies first", what);
+  PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "%s: the dual assembly is already set up", what);
+  PetscCall(VIBodiesFind(d->bodies, body, k));
+  PetscCheck(*k >= 0, d->comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", what, body);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Node `id` of body k's boundary table: position and global coordinates. */
+static PetscErrorCode VIDualFindNode(VIDual d, PetscInt k, PetscInt id, const char what[], VIDualNode *node)
+{
+  const VIBodyBoundary *bd;
+  const char           *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesGet(d->bodies, k, &name, NULL, &bd));
+  for (PetscInt i = 0; i < bd->num_nodes; i++) {
+    if (bd->node_ids[i] != id) continue;
+    node->id = id;
+    for (PetscInt c = 0; c < 2; c++) {
+      node->X[c]   = bd->coords[3 * i + c];
+      node->dof[c] = bd->dofs[3 * i + c] < 0 ? -1 : d->off[k] + bd->dofs[3 * i + c];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  SETERRQ(d->comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is not a boundary node of body %s (its ROM coordinates must be physical)", what,
+          id, name);
+}
+
+PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const PetscInt ids[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIDualFindBody(d, body, "VIDualSetSlave", &d->slave_body));
+  PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: give at least one slave node of body %s", body);
+  PetscCall(PetscFree(d->slaves));
+  PetscCall(PetscMalloc1(num, &d->slaves));
+  d->num_slaves = num;
+  for (PetscInt j = 0; j < num; j++) {
+    PetscCall(VIDualFindNode(d, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
+    PetscCheck(d->slaves[j].dof[0] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", ids[j],
+               body);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetMaster(VIDual d, const char body[], PetscInt num, const PetscInt ids[])
+{
+  const VIBodyBoundary *bd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualFindBody(d, body, "VIDualSetMaster", &d->master_body));
+  PetscCall(VIBodiesGet(d->bodies, d->master_body, NULL, NULL, &bd));
+  if (!num) num = bd->num_nodes;
+  PetscCheck(num >= 2, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetMaster: the master chain of body %s needs at least 2 nodes, got %" PetscInt_FMT, body,
+             num);
+  PetscCall(PetscFree(d->master));
+  PetscCall(PetscMalloc1(num, &d->master));
+  d->num_master = num;
+  for (PetscInt j = 0; j < num; j++) PetscCall(VIDualFindNode(d, d->master_body, ids ? ids[j] : bd->node_ids[j], "VIDualSetMaster", &d->master[j]));
+  for (PetscInt j = 0; j + 1 < num; j++)
+    PetscCheck(d->master[j].X[0] != d->master[j + 1].X[0] || d->master[j].X[1] != d->master[j + 1].X[1], d->comm, PETSC_ERR_USER_INPUT,
+               "VIDualSetMaster: nodes %" PetscInt_FMT " and %" PetscInt_FMT " of body %s coincide: a segment of zero length", d->master[j].id,
+               d->master[j + 1].id, body);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetFriction(VIDual d, PetscReal mu)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(mu >= 0 && PetscIsNormalReal(mu + 1), d->comm, PETSC_ERR_USER_INPUT, "-dual_mu: the friction coefficient is %g, expected >= 0",
+             (double)mu);
+  d->mu = mu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetTimeStep(VIDual d, PetscReal dt)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(dt >= 0 && PetscIsNormalReal(dt + 1), d->comm, PETSC_ERR_USER_INPUT, "-dual_dt: the time step is %g, expected > 0 (0: automatic)",
+             (double)dt);
+  d->dt = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetGeometry(VIDual d, VIDualGeometry geometry)
+{
+  PetscFunctionBeginUser;
+  d->geometry = geometry;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualAddLoad(VIDual d, const char body[], PetscInt num, const PetscInt ids[], const PetscReal force[])
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualFindBody(d, body, "VIDualAddLoad", &k));
+  PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddLoad: no nodes of body %s", body);
+  for (PetscInt j = 0; j < num; j++) {
+    VIDualNode node = {0};
+    PetscCall(VIDualFindNode(d, k, ids[j], "VIDualAddLoad", &node));
+    for (PetscInt c = 0; c < 2; c++)
+      if (node.dof[c] >= 0) d->f[node.dof[c]] += force[c] / num;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualAddDrive(VIDual d, const char body[], PetscInt num, const PetscInt ids[], PetscInt comp, PetscReal velocity)
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualFindBody(d, body, "VIDualAddDrive", &k));
+  PetscCheck(comp == 0 || comp == 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)", comp);
+  for (PetscInt j = 0; j < num; j++) {
+    VIDualNode node = {0};
+    PetscCall(VIDualFindNode(d, k, ids[j], "VIDualAddDrive", &node));
+    PetscCheck(node.dof[comp] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
+    d->driven[node.dof[comp]]  = PETSC_TRUE;
+    d->drive_v[node.dof[comp]] = velocity;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetInitialDisplacement(VIDual d, PetscInt k, const PetscReal q[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: call VIDualSetBodies first");
+  PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: the dual assembly is already set up");
+  PetscCheck(k >= 0 && k < d->num_bodies, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, d->num_bodies);
+  PetscCall(PetscArraycpy(d->u + d->off[k], q, d->off[k + 1] - d->off[k]));
+  PetscCall(PetscArraycpy(d->u_prev + d->off[k], q, d->off[k + 1] - d->off[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetFromOptions(VIDual d)
+{
+  PetscReal      dt = d->dt, mu = d->mu;
+  VIDualGeometry geometry = d->geometry;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(d->comm, NULL, "Dual assembly of sliding substructures (seed 003)", "VIDual");
+  PetscCall(PetscOptionsReal("-dual_dt", "Time step of the central difference (0: 0.8 times the stability limit, seed 003 Eq. 25)",
+                             "VIDualSetTimeStep", dt, &dt, NULL));
+  PetscCall(PetscOptionsReal("-dual_mu", "Coulomb friction coefficient of the sliding contacts", "VIDualSetFriction", mu, &mu, NULL));
+  PetscCall(PetscOptionsEnum("-dual_geometry",
+                             "Coupling rows in the predicted deformed configuration (seed 003 Eq. 33) or fixed in the undeformed one",
+                             "VIDualSetGeometry", VIDualGeometries, (PetscEnum)geometry, (PetscEnum *)&geometry, NULL));
+  PetscOptionsEnd();
+  PetscCall(VIDualSetTimeStep(d, dt));
+  PetscCall(VIDualSetFriction(d, mu));
+  PetscCall(VIDualSetGeometry(d, geometry));
+  PetscCall(VIContactSolverSetFromOptions(d->solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Body k: (M_ff)^-1 on its free coordinates, and the stability limit of the central difference with the backward-difference
+   damping velocity over its free modes: for u'' + 2 zeta omega u' + omega^2 u = 0 the scheme is stable for
+   omega dt <= 2 (sqrt(1 + zeta^2) - zeta) (the roots of z^2 + (omega^2 dt^2 + 2 zeta omega dt - 2) z + 1 - 2 zeta omega dt). */
+static PetscErrorCode VIDualSetUpBody(VIDual d, PetscInt k, PetscReal *dt_crit)
+{
+  PetscInt     off = d->off[k], nk = d->off[k + 1] - off, m = 0, *keep;
+  PetscReal   *Mf, *Kf, *w, *work;
+  PetscBLASInt bn, itype = 1, lwork, info;
+  const char  *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesGet(d->bodies, k, &name, NULL, NULL));
+  PetscCall(PetscMalloc1(nk, &keep));
+  for (PetscInt i = 0; i < nk; i++)
+    if (!d->driven[off + i]) keep[m++] = i;
+  PetscCall(PetscCalloc1(nk * nk, &d->Minv[k]));
+  *dt_crit = PETSC_MAX_REAL;
+  if (!m) {
+    PetscCall(PetscFree(keep));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc4(m * m, &Mf, m * m, &Kf, m, &w, 8 * m, &work));
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) Mf[a * m + b] = d->M[k][keep[a] * nk + keep[b]];
+  {
+    char what[128];
+    PetscCall(PetscSNPrintf(what, sizeof(what), "The mass matrix of body %s on its free coordinates", name));
+    PetscCall(VIInvertSPD(d->comm, m, Mf, what));
+  }
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) d->Minv[k][keep[a] * nk + keep[b]] = Mf[a * m + b];
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) {
+      Mf[a * m + b] = d->M[k][keep[a] * nk + keep[b]];
+      Kf[a * m + b] = d->K[k][keep[a] * nk + keep[b]];
+    }
+  PetscCall(PetscBLASIntCast(m, &bn));
+  lwork = 8 * bn;
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "U", &bn, Kf, &bn, Mf, &bn, w, work, &lwork, &info));
+  PetscCheck(info == 0, d->comm, PETSC_ERR_LIB, "Body %s: LAPACK sygv failed with info %d", name, (int)info);
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscReal *phi = Kf + j * m; /* column-major eigenvector j, M-normalised */
+    PetscReal        omega, dphi = 0, zeta;
+    if (w[j] <= 0) continue;
+    omega = PetscSqrtReal(w[j]);
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt b = 0; b < m; b++) dphi += phi[a] * d->D[k][keep[a] * nk + keep[b]] * phi[b];
+    zeta     = PetscMax(dphi, 0) / (2 * omega);
+    *dt_crit = PetscMin(*dt_crit, 2 * (PetscSqrtReal(1 + zeta * zeta) - zeta) / omega);
+  }
+  PetscCall(PetscFree4(Mf, Kf, w, work));
+  PetscCall(PetscFree(keep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Displacement of a global coordinate (clamped: 0). */
+static inline PetscReal VIDualValue(const PetscReal u[], PetscInt dof)
+{
+  return dof >= 0 ? u[dof] : 0.0;
+}
+
+/*
+  Contact search of slave j in the configuration X + u (seed 003 Eqs. 34-36): the slave C projected normally on each master
+  segment T1 T2, l_1C = T1C . T1T2 / l_12, xi = l_1C / l_12; a segment qualifies when 0 <= xi <= 1 (Eq. 35), and of those
+  the one with the smallest |gap| wins. A slave in the blind spot of a convex kink (beyond the end of one segment, before
+  the start of the next) is on the shared node (xi = 1). None: the slave has left the master (seg = -1).
+*/
+static void VIDualSearch(VIDual d, PetscInt j, const PetscReal u[], PetscInt *seg, PetscReal *xi)
+{
+  const VIDualNode *s = &d->slaves[j];
+  PetscReal         C[2], best = PETSC_MAX_REAL, prev_xi = 0;
+
+  *seg = -1;
+  *xi  = 0;
+  for (PetscInt c = 0; c < 2; c++) C[c] = s->X[c] + VIDualValue(u, s->dof[c]);
+  for (PetscInt k = 0; k + 1 < d->num_master; k++) {
+    const VIDualNode *n1 = &d->master[k], *n2 = &d->master[k + 1];
+    PetscReal         P1[2], e[2], l, a, g;
+    for (PetscInt c = 0; c < 2; c++) {
+      P1[c] = n1->X[c] + VIDualValue(u, n1->dof[c]);
+      e[c]  = n2->X[c] + VIDualValue(u, n2->dof[c]) - P1[c];
+    }
+    l = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+    a = ((C[0] - P1[0]) * e[0] + (C[1] - P1[1]) * e[1]) / (l * l);
+    g = ((C[1] - P1[1]) * e[0] - (C[0] - P1[0]) * e[1]) / l; /* along n = (-e_y, e_x) / l */
+    if (a >= 0 && a <= 1 && PetscAbsReal(g) < best) {
+      best = PetscAbsReal(g);
+      *seg = k;
+      *xi  = a;
+    } else if (k > 0 && a < 0 && prev_xi > 1) { /* convex kink at node k: on it, as the end of segment k - 1 */
+      PetscReal gk = PetscSqrtReal((C[0] - P1[0]) * (C[0] - P1[0]) + (C[1] - P1[1]) * (C[1] - P1[1]));
+      if (gk < best) {
+        best = gk;
+        *seg = k - 1;
+        *xi  = 1;
+      }
+    }
+    prev_xi = a;
+  }
+}
+
+/* The rows of slave j on segment seg at xi, in the frame of the configuration X + u: n, t (unit normal and tangent of
+   the segment), B_N = n . (e_C - (1 - xi) e_T1 - xi e_T2), B_T the same with t (seed 003 Eqs. 40-44: the paper's B_C is
+   -B_N, its B_E is -(B_N -/+ mu B_T); here the friction force is a multiplier of its own). */
+static void VIDualRows(VIDual d, PetscInt j, PetscInt seg, PetscReal xi, const PetscReal u[])
+{
+  const VIDualNode *nodes[3] = {&d->slaves[j], &d->master[seg], &d->master[seg + 1]};
+  const PetscReal   wgt[3]   = {1, -(1 - xi), -xi};
+  PetscReal         e[2], l, *fr = d->frame + 4 * j;
+
+  for (PetscInt c = 0; c < 2; c++) e[c] = nodes[2]->X[c] + VIDualValue(u, nodes[2]->dof[c]) - nodes[1]->X[c] - VIDualValue(u, nodes[1]->dof[c]);
+  l     = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+  fr[0] = -e[1] / l; /* normal */
+  fr[1] = e[0] / l;
+  fr[2] = e[0] / l; /* tangent */
+  fr[3] = e[1] / l;
+  for (PetscInt a = 0; a < 3; a++)
+    for (PetscInt c = 0; c < 2; c++) {
+      d->bdof[VI_DUAL_ROW * j + 2 * a + c] = nodes[a]->dof[c];
+      d->bn[VI_DUAL_ROW * j + 2 * a + c]   = wgt[a] * fr[c];
+      d->bt[VI_DUAL_ROW * j + 2 * a + c]   = wgt[a] * fr[2 + c];
+    }
+  d->seg[j] = seg;
+  d->xi[j]  = xi;
+}
+
+/* Row (VI_DUAL_ROW entries over bdof) times a vector. */
+static inline PetscReal VIDualRowDot(const PetscInt dof[], const PetscReal row[], const PetscReal v[])
+{
+  PetscReal s = 0;
+  for (PetscInt i = 0; i < VI_DUAL_ROW; i++) s += row[i] * VIDualValue(v, dof[i]);
+  return s;
+}
+
+/* Normal gap of slave j in X + u with its rows: n . (C - (1 - xi) T1 - xi T2), the rows applied to the positions. */
+static PetscReal VIDualGap(VIDual d, PetscInt j, const PetscReal u[])
+{
+  const VIDualNode *nodes[3] = {&d->slaves[j], &d->master[d->seg[j]], &d->master[d->seg[j] + 1]};
+  PetscReal         g        = 0;
+
+  for (PetscInt a = 0; a < 3; a++)
+    for (PetscInt c = 0; c < 2; c++) g += d->bn[VI_DUAL_ROW * j + 2 * a + c] * (nodes[a]->X[c] + VIDualValue(u, nodes[a]->dof[c]));
+  return g;
+}
+
+PetscErrorCode VIDualSetUp(VIDual d)
+{
+  PetscInt n, ns;
+
+  PetscFunctionBeginUser;
+  if (d->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetUp: no bodies (VIDualSetBodies)");
+  PetscCheck(d->slave_body >= 0 && d->master_body >= 0, d->comm, PETSC_ERR_ORDER, "VIDualSetUp: give the slave nodes and the master chain");
+  PetscCheck(d->slave_body != d->master_body, d->comm, PETSC_ERR_USER_INPUT,
+             "VIDualSetUp: the slave and master bodies are the same (no self-contact)");
+  n          = d->n;
+  ns         = d->num_slaves;
+  d->dt_crit = PETSC_MAX_REAL;
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    PetscReal h = PETSC_MAX_REAL;
+    PetscCall(VIDualSetUpBody(d, k, &h));
+    d->dt_crit = PetscMin(d->dt_crit, h);
+  }
+  if (d->dt == 0) d->dt = 0.8 * d->dt_crit;
+  PetscCheck(d->dt <= d->dt_crit, d->comm, PETSC_ERR_USER_INPUT,
+             "-dual_dt %g exceeds the stability limit %g of the central difference on the bodies (seed 003 Eq. 25)", (double)d->dt,
+             (double)d->dt_crit);
+  PetscCall(PetscCalloc4(n, &d->ku, n, &d->dv, n, &d->ddu, n, &d->btx));
+  PetscCall(PetscCalloc5(ns, &d->seg, VI_DUAL_ROW * ns, &d->bdof, ns, &d->xi, 4 * ns, &d->frame, VI_DUAL_ROW * ns, &d->bn));
+  PetscCall(PetscCalloc3(VI_DUAL_ROW * ns, &d->bt, 2 * ns, &d->lambda, ns, &d->rec));
+  PetscCall(PetscCalloc3(ns, &d->dims, ns, &d->act, ns, &d->mus));
+  PetscCall(PetscCalloc3(4 * ns * ns, &d->G, 2 * ns, &d->c, 2 * ns, &d->x));
+  d->num_outputs = 0;
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    VIROM    rom;
+    PetscInt no;
+    PetscCall(VIBodiesGet(d->bodies, k, NULL, &rom, NULL));
+    PetscCall(VIROMGetNumOutputs(rom, &no));
+    d->num_outputs += no;
+  }
+  PetscCall(PetscCalloc1(PetscMax(d->num_outputs, 1), &d->outputs));
+  for (PetscInt j = 0; j < ns; j++) {
+    d->rec[j].status  = VI_DUAL_OFF;
+    d->rec[j].segment = -1;
+    d->rec[j].xi = d->rec[j].gap = NAN;
+    d->seg[j]                    = -1;
+  }
+  /* the fixed geometry: search and rows once, in the undeformed configuration */
+  PetscCall(PetscArrayzero(d->work, n));
+  if (d->geometry == VI_DUAL_GEOMETRY_FIXED)
+    for (PetscInt j = 0; j < ns; j++) {
+      PetscInt  seg;
+      PetscReal xi;
+      VIDualSearch(d, j, d->work, &seg, &xi);
+      PetscCheck(seg >= 0, d->comm, PETSC_ERR_USER_INPUT, "-dual_geometry fixed: slave node %" PetscInt_FMT " is not over the master chain",
+                 d->slaves[j].id);
+      VIDualRows(d, j, seg, xi, d->work);
+    }
+  /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0, the driven coordinates move from their initial value */
+  d->energy.initial = 0;
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+    for (PetscInt i = 0; i < nk; i++)
+      for (PetscInt j = 0; j < nk; j++) d->energy.initial += 0.5 * d->u[o + i] * d->K[k][i * nk + j] * d->u[o + j];
+  }
+  PetscCall(PetscArraycpy(d->drive_u0, d->u, n));
+  d->t     = 0;
+  d->step  = 0;
+  d->setup = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualStep(VIDual d)
+{
+  const PetscReal h = d->dt, h2 = h * h, t1 = d->t + h;
+  PetscInt        n = d->n, ns = d->num_slaves, m = 0, na = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualStep: call VIDualSetUp first");
+  PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
+  /* predictor (seed 003 Eq. 28): u* = 2 u_n - u_{n-1} + h^2 M^-1 [f - D (u_n - u_{n-1}) / h - K u_n], the driven coordinates at
+     their imposed value, their second difference moved to the right-hand side of the free rows */
+  for (PetscInt i = 0; i < n; i++) d->work[i] = d->u[i] - d->u_prev[i];
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+    VIMatVec(nk, nk, d->K[k], nk, d->u + o, 0.0, d->ku + o);
+    VIMatVec(nk, nk, d->D[k], nk, d->work + o, 0.0, d->dv + o);
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    d->dv[i] /= h;
+    d->ddu[i] = d->driven[i] ? d->drive_u0[i] + d->drive_v[i] * t1 - 2 * d->u[i] + d->u_prev[i] : 0;
+  }
+  for (PetscInt k = 0; k < d->num_bodies; k++) {
+    PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+    for (PetscInt i = 0; i < nk; i++) {
+      PetscReal s = h2 * (d->f[o + i] - d->dv[o + i] - d->ku[o + i]);
+      for (PetscInt p = 0; p < nk; p++)
+        if (d->driven[o + p]) s -= d->M[k][i * nk + p] * d->ddu[o + p];
+      d->work[o + i] = s;
+    }
+    for (PetscInt i = 0; i < nk; i++)
+      if (!d->driven[o + i]) {
+        PetscReal s = 0;
+        for (PetscInt p = 0; p < nk; p++) s += d->Minv[k][i * nk + p] * d->work[o + p];
+        d->ddu[o + i] = s;
+      }
+  }
+  for (PetscInt i = 0; i < n; i++) d->u_next[i] = 2 * d->u[i] - d->u_prev[i] + d->ddu[i];
+
+  /* search and coupling rows in the predicted configuration X + u* (Eqs. 33-36, 42, 44) */
+  for (PetscInt j = 0; j < ns; j++) {
+    if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) {
+      PetscInt  seg;
+      PetscReal xi;
+      VIDualSearch(d, j, d->u_next, &seg, &xi);
+      d->seg[j] = seg;
+      if (seg >= 0) VIDualRows(d, j, seg, xi, d->u_next);
+    }
+    if (d->seg[j] >= 0) {
+      d->act[na]  = j;
+      d->dims[na] = d->mu > 0 ? 2 : 1;
+      d->mus[na]  = d->mu;
+      m += d->dims[na];
+      na++;
+    }
+  }
+  /* the contact problem on the slaves over a segment: rows r = (B_N, B_T) at t_{n+1}, G = h^2 B M^-1 B^T (Eq. 32),
+     c = (gap of u*, B_T (u* - u_n)): -(G lambda + c) in N_C(lambda), C = R+ x [-mu lambda_n, mu lambda_n] */
+  PetscCall(PetscArrayzero(d->btx, n));
+  if (na) {
+    VIContactSet       set = {0};
+    VIContactSolveInfo info;
+    for (PetscInt a = 0, ra = 0; a < na; ra += d->dims[a], a++) {
+      PetscInt j = d->act[a];
+      for (PetscInt r = 0; r < d->dims[a]; r++) {
+        const PetscReal *row = r ? d->bt + VI_DUAL_ROW * j : d->bn + VI_DUAL_ROW * j;
+        const PetscInt  *dof = d->bdof + VI_DUAL_ROW * j;
+        for (PetscInt b = 0, rb = 0; b < na; rb += d->dims[b], b++) {
+          PetscInt jb = d->act[b];
+          for (PetscInt s = 0; s < d->dims[b]; s++) {
+            const PetscReal *col  = s ? d->bt + VI_DUAL_ROW * jb : d->bn + VI_DUAL_ROW * jb;
+            const PetscInt  *dofb = d->bdof + VI_DUAL_ROW * jb;
+            PetscReal        g    = 0;
+            for (PetscInt p = 0; p < VI_DUAL_ROW; p++) {
+              PetscInt ip = dof[p], k;
+              if (ip < 0 || d->driven[ip] || row[p] == 0) continue;
+              k = d->dof_body[ip];
+              for (PetscInt q = 0; q < VI_DUAL_ROW; q++) {
+                PetscInt iq = dofb[q];
+                if (iq < 0 || d->dof_body[iq] != k) continue;
+                g += row[p] * d->Minv[k][(ip - d->off[k]) * (d->off[k + 1] - d->off[k]) + iq - d->off[k]] * col[q];
+              }
+            }
+            d->G[(ra + r) * m + rb + s] = h2 * g;
+          }
+        }
+        d->c[ra + r] = r ? VIDualRowDot(dof, row, d->u_next) - VIDualRowDot(dof, row, d->u) : VIDualGap(d, j, d->u_next);
+        d->x[ra + r] = d->lambda[2 * j + r]; /* warm start */
+      }
+    }
+    for (PetscInt a = 0, ra = 0; a < na; ra += d->dims[a], a++)
+      for (PetscInt r = 0; r < d->dims[a]; r++)
+        PetscCheck(d->G[(ra + r) * m + ra + r] > 0, d->comm, PETSC_ERR_USER_INPUT,
+                   "The contact of slave node %" PetscInt_FMT " moves no free coordinate %s (its slave and master nodes are clamped or driven)",
+                   d->slaves[d->act[a]].id, r ? "tangentially" : "normally");
+    set.num_contacts = na;
+    set.dims         = d->dims;
+    set.mu           = d->mus;
+    PetscCall(PetscLogEventBegin(VI_ContactSolve, 0, 0, 0, 0));
+    PetscCall(VIContactSolverSolve(d->solver, &set, m, d->G, d->c, d->x, &info));
+    PetscCall(PetscLogEventEnd(VI_ContactSolve, 0, 0, 0, 0));
+    PetscCheck(info.converged, d->comm, PETSC_ERR_NOT_CONVERGED,
+               "Step %" PetscInt_FMT ": the contact solver did not converge in %" PetscInt_FMT
+               " iterations (residual %g); raise -contact_max_it or -contact_tol",
+               d->step, info.iterations, (double)info.residual);
+    /* corrector (Eq. 29): u_{n+1} = u* + h^2 M^-1 B^T lambda */
+    for (PetscInt a = 0, ra = 0; a < na; ra += d->dims[a], a++) {
+      PetscInt j = d->act[a];
+      for (PetscInt r = 0; r < d->dims[a]; r++) {
+        const PetscReal *row = r ? d->bt + VI_DUAL_ROW * j : d->bn + VI_DUAL_ROW * j;
+        const PetscInt  *dof = d->bdof + VI_DUAL_ROW * j;
+        for (PetscInt p = 0; p < VI_DUAL_ROW; p++)
+          if (dof[p] >= 0) d->btx[dof[p]] += row[p] * d->x[ra + r];
+      }
+    }
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      for (PetscInt p = 0; p < nk; p++) {
+        PetscReal y = h2 * d->btx[o + p];
+        if (y == 0 || d->driven[o + p]) continue;
+        for (PetscInt i = 0; i < nk; i++) d->u_next[o + i] += d->Minv[k][i * nk + p] * y; /* Minv symmetric: column p = row p */
+      }
+    }
+  }
+
+  /* records of the step */
+  PetscCall(PetscArrayzero(d->lambda, 2 * ns));
+  for (PetscInt a = 0, ra = 0; a < na; ra += d->dims[a], a++) {
+    PetscInt j       = d->act[a];
+    d->lambda[2 * j] = d->x[ra];
+    if (d->dims[a] > 1) d->lambda[2 * j + 1] = d->x[ra + 1];
+  }
+  for (PetscInt j = 0; j < ns; j++) {
+    VIDualContact *rc = &d->rec[j];
+    rc->segment       = d->seg[j];
+    rc->normal        = d->lambda[2 * j];
+    rc->tangential    = d->lambda[2 * j + 1];
+    if (d->seg[j] < 0) {
+      rc->status = VI_DUAL_OFF;
+      rc->xi = rc->gap = rc->slip_velocity = NAN;
+      continue;
+    }
+    rc->xi            = d->xi[j];
+    rc->gap           = VIDualGap(d, j, d->u_next); /* the linear row at u_{n+1}: the compatibility of Eqs. 30-31 */
+    rc->slip_velocity = (VIDualRowDot(d->bdof + VI_DUAL_ROW * j, d->bt + VI_DUAL_ROW * j, d->u_next) -
+                         VIDualRowDot(d->bdof + VI_DUAL_ROW * j, d->bt + VI_DUAL_ROW * j, d->u)) /
+                        h;
+    if (rc->normal <= 0)
+      rc->status = VI_DUAL_OPEN;
+    else if (d->mu == 0 || PetscAbsReal(rc->tangential) >= d->mu * rc->normal * (1 - 1e-8))
+      rc->status = VI_DUAL_SLIP;
+    else
+      rc->status = VI_DUAL_STICK;
+  }
+
+  /* the energy identity: (M ddu / h^2 + dv + K u_n) . w = (f + B^T lambda + R) . w, w = (u_{n+1} - u_{n-1}) / 2 */
+  {
+    PetscReal kin = 0, pot = 0, damp = 0, load = 0, contact = 0, drive = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      d->ddu[i]  = d->u_next[i] - 2 * d->u[i] + d->u_prev[i];
+      d->work[i] = d->u_next[i] - d->u[i];
+    }
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      for (PetscInt i = 0; i < nk; i++) {
+        PetscReal mv = 0, w = 0.5 * (d->u_next[o + i] - d->u_prev[o + i]);
+        for (PetscInt p = 0; p < nk; p++) mv += d->M[k][i * nk + p] * d->work[o + p];
+        kin += 0.5 * d->work[o + i] * mv / h2;
+        pot += 0.5 * d->u_next[o + i] * d->ku[o + i];
+        damp += d->dv[o + i] * w;
+        load += d->f[o + i] * w;
+        contact += d->btx[o + i] * w;
+        if (d->driven[o + i]) {
+          PetscReal ma = 0;
+          for (PetscInt p = 0; p < nk; p++) ma += d->M[k][i * nk + p] * d->ddu[o + p];
+          drive += (ma / h2 + d->dv[o + i] + d->ku[o + i] - d->f[o + i] - d->btx[o + i]) * w;
+        }
+      }
+    }
+    d->energy.kinetic   = kin;
+    d->energy.potential = pot;
+    d->energy.damping += damp;
+    d->energy.load_work += load;
+    d->energy.contact_work += contact;
+    d->energy.drive_work += drive;
+  }
+  PetscCall(PetscArraycpy(d->u_prev, d->u, n));
+  PetscCall(PetscArraycpy(d->u, d->u_next, n));
+  d->step++;
+  d->t = d->step * h;
+  for (PetscInt k = 0, io = 0; k < d->num_bodies; k++) {
+    VIROM    rom;
+    PetscInt no, nk = d->off[k + 1] - d->off[k];
+    PetscCall(VIBodiesGet(d->bodies, k, NULL, &rom, NULL));
+    PetscCall(VIROMGetNumOutputs(rom, &no));
+    for (PetscInt o = 0; o < no; o++, io++) {
+      const PetscReal *vec;
+      PetscReal        s = 0;
+      PetscCall(VIROMGetOutput(rom, o, NULL, &vec));
+      for (PetscInt i = 0; i < nk; i++) s += vec[i] * d->u[d->off[k] + i];
+      d->outputs[io] = s;
+    }
+  }
+  PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetTime(VIDual d, PetscReal *t, PetscInt *step)
+{
+  PetscFunctionBeginUser;
+  if (t) *t = d->t;
+  if (step) *step = d->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetTimeStep(VIDual d, PetscReal *dt)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetTimeStep: call VIDualSetUp first");
+  *dt = d->dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetCriticalStep(VIDual d, PetscReal *dt)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetCriticalStep: call VIDualSetUp first");
+  *dt = d->dt_crit;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetContacts(VIDual d, PetscInt *num, const VIDualContact **contacts)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetContacts: call VIDualSetUp first");
+  *num      = d->num_slaves;
+  *contacts = d->rec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetDisplacement(VIDual d, PetscInt k, const PetscReal **q)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetDisplacement: call VIDualSetUp first");
+  PetscCheck(k >= 0 && k < d->num_bodies, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, d->num_bodies);
+  *q = d->u + d->off[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetOutputs(VIDual d, PetscInt *num, const PetscReal **values)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetOutputs: call VIDualSetUp first");
+  *num    = d->num_outputs;
+  *values = d->outputs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetEnergy(VIDual d, VIDualEnergy *energy)
+{
+  PetscFunctionBeginUser;
+  *energy = d->energy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualView(VIDual d, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(d->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Dual assembly (seed 003 Eqs. 22-44): %" PetscInt_FMT " bodies, %" PetscInt_FMT " coordinates, %" PetscInt_FMT
+                                   " slave nodes on a master chain of %" PetscInt_FMT " nodes, mu = %g, geometry %s\n",
+                                   d->num_bodies, d->n, d->num_slaves, d->num_master, (double)d->mu, VIDualGeometries[d->geometry]));
+  if (d->setup)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  dt = %g (stability limit %g), step %" PetscInt_FMT ", t = %g\n", (double)d->dt, (double)d->dt_crit,
+                                     d->step, (double)d->t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

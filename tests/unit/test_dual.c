@@ -1,0 +1,556 @@
+/* Dual assembly of sliding substructures (seed 003 Eqs. 22–44): against the primal-assembled coupled ROM, the contact search
+   across master nodes and off the master's end, the discrete energy identity, Coulomb friction on a rigid plane. */
+#include <vicms.h>
+#include <petscblaslapack.h>
+#include <slepcsys.h>
+
+static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction)\n";
+
+/* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
+static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
+                              const PetscReal K[], const PetscReal M[], const PetscReal D[])
+{
+  VIROM      rom;
+  PetscInt   nb = 0, *dofs;
+  PetscReal *coords, *Kr, *Mr, *Dr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc2(3 * nn, &dofs, 3 * nn, &coords));
+  for (PetscInt i = 0; i < nn; i++) {
+    coords[3 * i]     = xy[2 * i];
+    coords[3 * i + 1] = xy[2 * i + 1];
+    dofs[3 * i + 2]   = -1;
+    for (PetscInt c = 0; c < 2; c++) dofs[3 * i + c] = clamped && clamped[i] ? -1 : nb++;
+  }
+  PetscCall(VIROMCreate(PETSC_COMM_WORLD, &rom));
+  PetscCall(VIROMSetSizes(rom, VI_CMS_USER, nb, 0));
+  PetscCall(VIROMGetMatrices(rom, &Kr, &Mr, &Dr));
+  PetscCall(PetscArraycpy(Kr, K, nb * nb));
+  PetscCall(PetscArraycpy(Mr, M, nb * nb));
+  if (D) PetscCall(PetscArraycpy(Dr, D, nb * nb));
+  PetscCall(VIBodiesAdd(bodies, name, rom, 2, nn, ids, coords, dofs));
+  PetscCall(PetscFree2(dofs, coords));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same value on every rank, bit for bit (the dual assembly is replicated). */
+static PetscErrorCode CheckRanks(MPI_Comm comm, PetscReal v, const char what[])
+{
+  PetscReal lo, hi;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(&v, &lo, 1, MPIU_REAL, MPI_MIN, comm));
+  PetscCallMPI(MPI_Allreduce(&v, &hi, 1, MPIU_REAL, MPI_MAX, comm));
+  PetscCheck(lo == hi, comm, PETSC_ERR_PLIB, "%s differs between ranks: %.17g vs %.17g", what, (double)lo, (double)hi);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ case primal */
+
+/* The beams of test_bodies (2 x 20 CPS4 each, 10 modes, Rayleigh damping): beam1's C = node 1 at (50, 10) on beam2's top
+   edge (nodes 43 + i at x = 15 i), A = nodes 21, 42, 63. */
+#define BEAMS                                                                                                                                        \
+  "-bodies beam1,beam2 "                                                                                                                             \
+  "-body_beam1_mesh_rect_cells 20,2 -body_beam1_mesh_rect_lengths 75,5 -body_beam1_mesh_rect_thickness 10 -body_beam1_mesh_rect_origin 50,10 "       \
+  "-body_beam1_mesh_rect_angle 30 -body_beam1_model_young 70000 -body_beam1_model_poisson 0.33 -body_beam1_model_density 2.7e-9 "                    \
+  "-body_beam1_cms_contact_set xmin_ymin,xmax -body_beam1_cms_num_modes 10 -body_beam1_cms_rayleigh 12.6,3.2e-7 "                                    \
+  "-body_beam2_mesh_rect_cells 20,2 -body_beam2_mesh_rect_lengths 300,10 -body_beam2_mesh_rect_thickness 10 -body_beam2_model_young 2400 "           \
+  "-body_beam2_model_poisson 0.37 -body_beam2_model_density 1.2e-9 -body_beam2_model_clamp xmin -body_beam2_cms_contact_set ymax "                   \
+  "-body_beam2_cms_num_modes 10 -body_beam2_cms_rayleigh 12.6,3.2e-7 "
+
+static PetscInt BoundaryDof(const VIBodyBoundary *bd, PetscInt id, PetscInt comp)
+{
+  for (PetscInt i = 0; i < bd->num_nodes; i++)
+    if (bd->node_ids[i] == id) return bd->dofs[3 * i + comp];
+  return -1;
+}
+
+/* Frictionless contact held at a fixed point (-dual_geometry fixed): the dual transient against the same central difference
+   (backward-difference damping velocity, seed 003 Eq. 24) on the primal-assembled ROM, u = L q with L the null space of the
+   tie u_Cy = (1 - xi) u_T1y + xi u_T2y and of the held x of A (Eqs. 8-14), M~ = L^T M L etc. written here. */
+static PetscErrorCode CasePrimal(MPI_Comm comm)
+{
+  VIBodies              bodies;
+  VIDual                dual;
+  VIROM                 rom[2];
+  const VIBodyBoundary *bd[2];
+  const PetscInt        nodes_A[3] = {21, 42, 63}, node_C = 1;
+  const PetscReal       P = 2.0, xi = 1.0 / 3.0; /* preload on A [N]; C at x = 50 on the segment 45-60 */
+  const PetscInt        nsteps = 20000;          /* 1.9 ms: the periods of the coupled modes above 530 Hz */
+  PetscInt              n1 = 0, n2 = 0, n, m = 0, *col, held[3], cy, t1y, t2y;
+  PetscReal            *K[2], *M[2], *D[2], *L, *Mt, *Kt, *Dt, *ft, *f, *q, *qp, *qn, *r, *u, dt, err = 0, umax = 0, lmin = PETSC_MAX_REAL, lmax = 0;
+  PetscBLASInt          bm, info, one = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsInsertString(NULL, BEAMS));
+  PetscCall(VIBodiesCreate(comm, &bodies));
+  PetscCall(VICMSReduceBody(comm, "beam1", bodies, PETSC_FALSE));
+  PetscCall(VICMSReduceBody(comm, "beam2", bodies, PETSC_FALSE));
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscInt nb, nm;
+    PetscCall(VIBodiesGet(bodies, b, NULL, &rom[b], &bd[b]));
+    PetscCall(VIROMGetSizes(rom[b], &nb, &nm));
+    PetscCall(VIROMGetMatrices(rom[b], &K[b], &M[b], &D[b]));
+    if (b == 0)
+      n1 = nb + nm;
+    else
+      n2 = nb + nm;
+  }
+  n = n1 + n2;
+
+  PetscCall(VIDualCreate(comm, &dual));
+  PetscCall(VIDualSetBodies(dual, bodies));
+  PetscCall(VIDualSetSlave(dual, "beam1", 1, &node_C));
+  PetscCall(VIDualSetMaster(dual, "beam2", 0, NULL));
+  PetscCall(VIDualSetGeometry(dual, VI_DUAL_GEOMETRY_FIXED));
+  PetscCall(VIDualAddDrive(dual, "beam1", 3, nodes_A, 0, 0.0));
+  {
+    const PetscReal force[3] = {0, -P, 0};
+    PetscCall(VIDualAddLoad(dual, "beam1", 3, nodes_A, force));
+  }
+  PetscCall(VIDualSetFromOptions(dual));
+
+  /* the primal model */
+  for (PetscInt a = 0; a < 3; a++) held[a] = BoundaryDof(bd[0], nodes_A[a], 0);
+  cy  = BoundaryDof(bd[0], node_C, 1);
+  t1y = n1 + BoundaryDof(bd[1], 46, 1);
+  t2y = n1 + BoundaryDof(bd[1], 47, 1);
+  PetscCall(PetscMalloc1(n, &col));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscBool removed = i == cy || i == held[0] || i == held[1] || i == held[2] ? PETSC_TRUE : PETSC_FALSE;
+    col[i]            = removed ? -1 : m++;
+  }
+  PetscCall(PetscCalloc1(n * m, &L));
+  for (PetscInt i = 0; i < n; i++)
+    if (col[i] >= 0) L[i * m + col[i]] = 1;
+  L[cy * m + col[t1y]] = 1 - xi;
+  L[cy * m + col[t2y]] = xi;
+  PetscCall(PetscCalloc4(m * m, &Mt, m * m, &Kt, m * m, &Dt, m, &ft));
+  PetscCall(PetscCalloc5(n, &f, m, &q, m, &qp, m, &qn, m, &r));
+  PetscCall(PetscCalloc1(n, &u));
+  for (PetscInt a = 0; a < 3; a++) f[BoundaryDof(bd[0], nodes_A[a], 1)] = -P / 3;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      PetscInt  bi = i < n1 ? 0 : 1, bj = j < n1 ? 0 : 1, nk = bi ? n2 : n1, o = bi ? n1 : 0;
+      PetscReal kij, mij, dij;
+      if (bi != bj) continue;
+      kij = K[bi][(i - o) * nk + j - o];
+      mij = M[bi][(i - o) * nk + j - o];
+      dij = D[bi][(i - o) * nk + j - o];
+      for (PetscInt a = 0; a < m; a++) {
+        PetscReal la = L[i * m + a];
+        if (la == 0) continue;
+        for (PetscInt b = 0; b < m; b++) {
+          PetscReal lb = L[j * m + b];
+          if (lb == 0) continue;
+          Kt[a * m + b] += la * kij * lb;
+          Mt[a * m + b] += la * mij * lb;
+          Dt[a * m + b] += la * dij * lb;
+        }
+      }
+    }
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt a = 0; a < m; a++) ft[a] += L[i * m + a] * f[i];
+  PetscCall(PetscBLASIntCast(m, &bm));
+  /* start at rest at half the static deflection under the preload, q_0 = q_s / 2 with K~ q_s = f~: the contact force then
+     swings about P and stays positive (a sudden preload from the undeformed state lifts C off) */
+  {
+    PetscReal *Kc;
+    PetscCall(PetscMalloc1(m * m, &Kc));
+    PetscCall(PetscArraycpy(Kc, Kt, m * m));
+    PetscCall(PetscArraycpy(q, ft, m));
+    PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bm, Kc, &bm, &info));
+    PetscCheck(info == 0, comm, PETSC_ERR_LIB, "the primal stiffness is singular: potrf info %d", (int)info);
+    PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bm, &one, Kc, &bm, q, &bm, &info));
+    PetscCall(PetscFree(Kc));
+    for (PetscInt a = 0; a < m; a++) q[a] = qp[a] = 0.5 * q[a];
+    for (PetscInt i = 0; i < n; i++) {
+      u[i] = 0;
+      for (PetscInt a = 0; a < m; a++) u[i] += L[i * m + a] * q[a];
+    }
+    PetscCall(VIDualSetInitialDisplacement(dual, 0, u));
+    PetscCall(VIDualSetInitialDisplacement(dual, 1, u + n1));
+  }
+  PetscCall(VIDualSetUp(dual));
+  PetscCall(VIDualGetTimeStep(dual, &dt));
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bm, Mt, &bm, &info));
+  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "potrf info %d", (int)info);
+
+  for (PetscInt s = 0; s < nsteps; s++) {
+    const VIDualContact *rec;
+    const PetscReal     *q1, *q2;
+    PetscInt             nc;
+    /* primal: M~ (q_{n+1} - 2 q_n + q_{n-1}) = h^2 (f~ - D~ (q_n - q_{n-1}) / h - K~ q_n) */
+    for (PetscInt a = 0; a < m; a++) {
+      PetscReal s2 = ft[a];
+      for (PetscInt b = 0; b < m; b++) s2 -= Dt[a * m + b] * (q[b] - qp[b]) / dt + Kt[a * m + b] * q[b];
+      r[a] = dt * dt * s2;
+    }
+    PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bm, &one, Mt, &bm, r, &bm, &info));
+    for (PetscInt a = 0; a < m; a++) {
+      qn[a] = 2 * q[a] - qp[a] + r[a];
+      qp[a] = q[a];
+      q[a]  = qn[a];
+    }
+    PetscCall(VIDualStep(dual));
+    PetscCall(VIDualGetContacts(dual, &nc, &rec));
+    PetscCheck(rec[0].status == VI_DUAL_SLIP && rec[0].segment == 3 && PetscAbsReal(rec[0].xi - xi) < 1e-14, comm, PETSC_ERR_PLIB,
+               "step %" PetscInt_FMT ": contact %s on segment %" PetscInt_FMT " at xi %g, expected closed on segment 3 at 1/3", s,
+               VIDualStatuses[rec[0].status], rec[0].segment, (double)rec[0].xi);
+    lmin = PetscMin(lmin, rec[0].normal);
+    lmax = PetscMax(lmax, rec[0].normal);
+    PetscCall(VIDualGetDisplacement(dual, 0, &q1));
+    PetscCall(VIDualGetDisplacement(dual, 1, &q2));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal up = 0, ud = i < n1 ? q1[i] : q2[i - n1];
+      for (PetscInt a = 0; a < m; a++) up += L[i * m + a] * q[a];
+      err  = PetscMax(err, PetscAbsReal(ud - up));
+      umax = PetscMax(umax, PetscAbsReal(up));
+    }
+  }
+  PetscCall(PetscPrintf(comm,
+                        "primal: %" PetscInt_FMT " + %" PetscInt_FMT " ROM coordinates, %" PetscInt_FMT " primal; dt = %.4g s, %" PetscInt_FMT
+                        " steps; normal force in [%.4g, %.4g] N (preload %g); max |u_dual - L q_primal| = %.3e of max |u| = %.4e (relative %.2e)\n",
+                        n1, n2, m, (double)dt, nsteps, (double)lmin, (double)lmax, (double)P, (double)err, (double)umax, (double)(err / umax)));
+  PetscCheck(lmin > 0, comm, PETSC_ERR_PLIB, "the contact opened (normal force %g): the tie of the primal model does not apply", (double)lmin);
+  PetscCheck(err <= 5e-10 * umax, comm, PETSC_ERR_PLIB, "dual and primal transients differ by %g, above 5e-10 of %g", (double)err, (double)umax);
+  PetscCall(CheckRanks(comm, err, "the dual-primal difference"));
+  PetscCall(PetscPrintf(comm, "OK: the dual assembly equals the primal one to %.1e relative (tolerance 5e-10)\n", (double)(err / umax)));
+  PetscCall(PetscFree(col));
+  PetscCall(PetscFree(L));
+  PetscCall(PetscFree4(Mt, Kt, Dt, ft));
+  PetscCall(PetscFree5(f, q, qp, qn, r));
+  PetscCall(PetscFree(u));
+  PetscCall(VIDualDestroy(&dual));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ a slider on an elastic track (cases search, energy) */
+
+#define TRACK_N 6    /* track nodes at x = 0, 10, ..., 50 */
+#define TRACK_L 10.0 /* segment length */
+
+/* slider: C (id 1) at (x0, 0) and A (id 2) at (x0, 10), spring ks between them in x and y, masses mC, mA, Rayleigh damping;
+   track: TRACK_N nodes on ground springs kg (x, y) and coupled to their neighbours by kc (x, y). Units N, mm, t, s. */
+static PetscErrorCode SliderBodies(MPI_Comm comm, PetscReal x0, PetscBool damped, VIBodies *bodies)
+{
+  const PetscReal ks = 1e3, mC = 1e-3, mA = 1e-3, kg = 1e3, kc = 2e3, mT = 1e-3, ra = damped ? 20.0 : 0, rb = damped ? 2e-5 : 0;
+  const PetscInt  sid[2] = {1, 2}, nt = 2 * TRACK_N;
+  PetscInt        tid[TRACK_N];
+  PetscReal       sxy[4] = {x0, 0, x0, 10}, txy[2 * TRACK_N], Ks[16] = {0}, Ms[16] = {0}, Ds[16], *Kt, *Mt, *Dt;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesCreate(comm, bodies));
+  for (PetscInt c = 0; c < 2; c++) {
+    Ks[c * 4 + c] = Ks[(2 + c) * 4 + 2 + c] = ks;
+    Ks[c * 4 + 2 + c] = Ks[(2 + c) * 4 + c] = -ks;
+    Ms[c * 4 + c]                           = mC;
+    Ms[(2 + c) * 4 + 2 + c]                 = mA;
+  }
+  for (PetscInt i = 0; i < 16; i++) Ds[i] = ra * Ms[i] + rb * Ks[i];
+  PetscCall(AddBody(*bodies, "slider", 2, sid, sxy, NULL, Ks, Ms, Ds));
+  PetscCall(PetscCalloc3(nt * nt, &Kt, nt * nt, &Mt, nt * nt, &Dt));
+  for (PetscInt i = 0; i < TRACK_N; i++) {
+    tid[i]         = 10 + i;
+    txy[2 * i]     = TRACK_L * i;
+    txy[2 * i + 1] = 0;
+    for (PetscInt c = 0; c < 2; c++) {
+      PetscInt a = 2 * i + c;
+      Kt[a * nt + a] += kg;
+      Mt[a * nt + a] = mT;
+      if (i + 1 < TRACK_N) {
+        PetscInt b = a + 2;
+        Kt[a * nt + a] += kc;
+        Kt[b * nt + b] += kc;
+        Kt[a * nt + b] -= kc;
+        Kt[b * nt + a] -= kc;
+      }
+    }
+  }
+  for (PetscInt i = 0; i < nt * nt; i++) Dt[i] = ra * Mt[i] + rb * Kt[i];
+  PetscCall(AddBody(*bodies, "track", TRACK_N, tid, txy, NULL, Kt, Mt, Dt));
+  {
+    VIROM     rom;
+    PetscReal o[2 * TRACK_N] = {0};
+    o[2 * 2 + 1]             = 1; /* y of track node 12 */
+    PetscCall(VIBodiesGet(*bodies, 1, NULL, &rom, NULL));
+    PetscCall(VIROMAddOutput(rom, "n12_y", o));
+  }
+  PetscCall(PetscFree3(Kt, Mt, Dt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slider on the track: C slave, the track's nodes the master chain, A driven along x at v and pushed down by P. */
+static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIDual *dual)
+{
+  const PetscInt  c = 1, a = 2;
+  const PetscReal force[3] = {0, -P, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualCreate(comm, dual));
+  PetscCall(VIDualSetBodies(*dual, bodies));
+  PetscCall(VIDualSetSlave(*dual, "slider", 1, &c));
+  PetscCall(VIDualSetMaster(*dual, "track", 0, NULL));
+  PetscCall(VIDualSetFriction(*dual, mu));
+  PetscCall(VIDualAddDrive(*dual, "slider", 1, &a, 0, v));
+  PetscCall(VIDualAddLoad(*dual, "slider", 1, &a, force));
+  PetscCall(VIDualSetTimeStep(*dual, dt));
+  PetscCall(VIDualSetFromOptions(*dual));
+  PetscCall(VIDualSetUp(*dual));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slave crosses the track's nodes (segment k, xi -> 1 to segment k + 1, xi -> 0) and leaves its end (off, no force). */
+static PetscErrorCode CaseSearch(MPI_Comm comm)
+{
+  VIBodies  bodies;
+  VIDual    dual;
+  PetscReal dt, v = 100, P = 100, mu = 0.2, x0 = 3, t_settle = 0.2; /* the start's transient decays by t_settle */
+  PetscInt  nsteps, crossings = 0, off_step = -1, prev_seg = -1, num_slip = 0;
+  PetscReal prev_s = 0, prev_gap = 0, prev_l = 0, prev_xi = 0, ds_max = 0, ds_cross = 0, dg_max = 0, dg_cross = 0, dl_max = 0, dl_cross = 0,
+            gap_max = 0, cone_err = 0, out = 0;
+
+  PetscFunctionBeginUser;
+  PetscBool series = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-series", &series, NULL));
+  PetscCall(SliderBodies(comm, x0, PETSC_TRUE, &bodies));
+  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, &dual));
+  PetscCall(VIDualGetTimeStep(dual, &dt));
+  nsteps = (PetscInt)((TRACK_L * (TRACK_N - 1) - x0 + 5) / v / dt); /* 5 mm beyond the end */
+  for (PetscInt s = 0; s < nsteps; s++) {
+    const VIDualContact *rc;
+    const PetscReal     *o;
+    PetscInt             nc, no;
+    PetscReal            t;
+    PetscCall(VIDualStep(dual));
+    PetscCall(VIDualGetContacts(dual, &nc, &rc));
+    PetscCall(VIDualGetTime(dual, &t, NULL));
+    PetscCall(VIDualGetOutputs(dual, &no, &o));
+    PetscCheck(no == 1, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " outputs, expected 1", no);
+    out = o[0];
+    if (series)
+      PetscCall(PetscPrintf(comm, "%g %s %" PetscInt_FMT " %.6f %.3e %.6g %.6g %.6g %.6g\n", (double)t, VIDualStatuses[rc->status], rc->segment,
+                            (double)rc->xi, (double)rc->gap, (double)rc->normal, (double)rc->tangential, (double)rc->slip_velocity, (double)out));
+    if (rc->status == VI_DUAL_OFF) {
+      PetscCheck(rc->segment == -1 && rc->normal == 0 && rc->tangential == 0 && PetscIsNanReal(rc->gap), comm, PETSC_ERR_PLIB,
+                 "step %" PetscInt_FMT ": off, but segment %" PetscInt_FMT ", forces %g %g, gap %g", s, rc->segment, (double)rc->normal,
+                 (double)rc->tangential, (double)rc->gap);
+      if (off_step < 0) {
+        off_step = s;
+        PetscCheck(prev_seg == TRACK_N - 2 && prev_xi > 1 - 2 * v * dt / TRACK_L, comm, PETSC_ERR_PLIB,
+                   "released at step %" PetscInt_FMT " from segment %" PetscInt_FMT " at xi %g, expected the last segment's end", s, prev_seg,
+                   (double)prev_xi);
+      }
+      continue;
+    }
+    PetscCheck(off_step < 0, comm, PETSC_ERR_PLIB, "step %" PetscInt_FMT ": back on the track after its release", s);
+    {
+      PetscReal sp = rc->segment + rc->xi; /* position along the chain, in segments */
+      if (prev_seg >= 0 && rc->segment != prev_seg) {
+        PetscCheck(rc->segment == prev_seg + 1, comm, PETSC_ERR_PLIB, "step %" PetscInt_FMT ": from segment %" PetscInt_FMT " to %" PetscInt_FMT, s,
+                   prev_seg, rc->segment);
+        crossings++;
+      }
+      if (t > t_settle && prev_seg >= 0) {
+        PetscReal ds = PetscAbsReal(sp - prev_s), dg = PetscAbsReal(rc->gap - prev_gap), dl = PetscAbsReal(rc->normal - prev_l);
+        if (rc->segment != prev_seg) {
+          ds_cross = PetscMax(ds_cross, ds);
+          dg_cross = PetscMax(dg_cross, dg);
+          dl_cross = PetscMax(dl_cross, dl);
+        } else {
+          ds_max = PetscMax(ds_max, ds);
+          dg_max = PetscMax(dg_max, dg);
+          dl_max = PetscMax(dl_max, dl);
+        }
+      }
+      prev_s = sp;
+    }
+    if (rc->status == VI_DUAL_SLIP) {
+      num_slip++;
+      gap_max  = PetscMax(gap_max, PetscAbsReal(rc->gap));
+      cone_err = PetscMax(cone_err, PetscAbsReal(rc->tangential + mu * rc->normal * (rc->slip_velocity > 0 ? 1 : -1)) / rc->normal);
+    }
+    prev_seg = rc->segment;
+    prev_xi  = rc->xi;
+    prev_gap = rc->gap;
+    prev_l   = rc->normal;
+  }
+  PetscCall(
+      PetscPrintf(comm,
+                  "search: dt = %.4g s, %" PetscInt_FMT " steps, %" PetscInt_FMT " node crossings, released at step %" PetscInt_FMT
+                  "; step-to-step change elsewhere / at the crossings: position %.4g / %.4g segments, gap %.3e / %.3e mm, normal force %.4g / %.4g N;"
+                  " max |gap| while sliding %.2e mm; friction off the cone %.1e; %" PetscInt_FMT " sliding steps\n",
+                  (double)dt, nsteps, crossings, off_step, (double)ds_max, (double)ds_cross, (double)dg_max, (double)dg_cross, (double)dl_max,
+                  (double)dl_cross, (double)gap_max, (double)cone_err, num_slip));
+  PetscCheck(crossings == TRACK_N - 2, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " node crossings, expected %d", crossings, TRACK_N - 2);
+  PetscCheck(off_step > 0 && nsteps - off_step > 10, comm, PETSC_ERR_PLIB, "release at step %" PetscInt_FMT " of %" PetscInt_FMT, off_step, nsteps);
+  PetscCheck(ds_cross <= 1.5 * ds_max, comm, PETSC_ERR_PLIB, "the position jumps at a node: %g segments, %g elsewhere", (double)ds_cross,
+             (double)ds_max);
+  PetscCheck(dg_cross <= 1.5 * dg_max, comm, PETSC_ERR_PLIB, "the gap jumps at a node: %g, %g elsewhere", (double)dg_cross, (double)dg_max);
+  PetscCheck(dl_cross <= 1.5 * dl_max, comm, PETSC_ERR_PLIB, "the normal force jumps at a node: %g, %g elsewhere", (double)dl_cross, (double)dl_max);
+  PetscCheck(gap_max <= 1e-9, comm, PETSC_ERR_PLIB, "a closed contact has |gap| %g > 1e-9 mm", (double)gap_max);
+  PetscCheck(num_slip > nsteps / 2 && cone_err <= 1e-8, comm, PETSC_ERR_PLIB, "sliding friction off the cone by %g (tolerance 1e-8)",
+             (double)cone_err);
+  PetscCall(CheckRanks(comm, out, "the output n12_y"));
+  PetscCall(PetscPrintf(comm, "OK: continuous across the nodes (within 1.5 x the step-to-step change elsewhere), released at the end\n"));
+  PetscCall(VIDualDestroy(&dual));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frictionless sliding with time step dt over the same time: the residual of E_{n+1/2} - E_{-1/2} + damping = load + drive +
+   contact work (exact for the scheme) and the contact work, both relative to the energy scale. */
+static PetscErrorCode EnergyRun(MPI_Comm comm, PetscReal dt, PetscReal T, PetscReal *dt_used, PetscReal *closure, PetscReal *contact, VIDualEnergy *e)
+{
+  VIBodies  bodies;
+  VIDual    dual;
+  PetscReal v = 100, P = 100, x0 = 3, scale = 0;
+  PetscInt  nsteps;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderBodies(comm, x0, PETSC_TRUE, &bodies));
+  PetscCall(SliderDual(comm, bodies, 0.0, v, P, dt, &dual));
+  PetscCall(VIDualGetTimeStep(dual, dt_used));
+  nsteps   = (PetscInt)(T / *dt_used + 0.5);
+  *closure = *contact = 0;
+  for (PetscInt s = 0; s < nsteps; s++) {
+    const VIDualContact *rc;
+    PetscInt             nc;
+    PetscCall(VIDualStep(dual));
+    PetscCall(VIDualGetContacts(dual, &nc, &rc));
+    PetscCheck(rc->status != VI_DUAL_OFF, comm, PETSC_ERR_PLIB, "step %" PetscInt_FMT ": the slider left the track", s);
+    PetscCall(VIDualGetEnergy(dual, e));
+    scale    = PetscMax(scale, PetscAbsReal(e->kinetic) + PetscAbsReal(e->potential) + PetscAbsReal(e->damping) + PetscAbsReal(e->load_work) +
+                                   PetscAbsReal(e->drive_work));
+    *closure = PetscMax(*closure, PetscAbsReal(e->kinetic + e->potential - e->initial + e->damping - e->load_work - e->drive_work - e->contact_work));
+    *contact = PetscMax(*contact, PetscAbsReal(e->contact_work));
+  }
+  *closure /= scale;
+  *contact /= scale;
+  PetscCall(PetscPrintf(comm,
+                        "energy: %" PetscInt_FMT
+                        " steps of %.4g s; at the end kinetic %.6g, potential %.6g, damping %.6g, load work %.6g, drive work %.6g, "
+                        "contact work %.4g (N mm); energy scale %.6g; max |identity residual| %.1e, max |contact work| %.3e of the scale\n",
+                        nsteps, (double)*dt_used, (double)e->kinetic, (double)e->potential, (double)e->damping, (double)e->load_work,
+                        (double)e->drive_work, (double)e->contact_work, (double)scale, (double)*closure, (double)*contact));
+  PetscCall(VIDualDestroy(&dual));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The identity closes to rounding. The frictionless contact does work: the forward increment pairs lambda_n with the rows of
+   t_{n+1}, and on a master whose segments turn under the moving load lambda_n B_{n+1} (u_{n+1} - u_{n-1}) / 2 is not zero;
+   measured, it is second order in dt (the test asserts a ratio 4 +- 0.6 per halving of dt). */
+static PetscErrorCode CaseEnergy(MPI_Comm comm)
+{
+  const PetscReal T = 0.4; /* s: 40 mm of the 50 mm track from x0 = 3 */
+  PetscReal       dt[3], closure[3], contact[3];
+  VIDualEnergy    e;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscCall(EnergyRun(comm, k ? dt[k - 1] / 2 : 0, T, &dt[k], &closure[k], &contact[k], &e));
+    PetscCheck(closure[k] <= 1e-11, comm, PETSC_ERR_PLIB, "dt = %g: the energy identity is off by %g of the scale, above 1e-11", (double)dt[k],
+               (double)closure[k]);
+  }
+  for (PetscInt k = 1; k < 3; k++) {
+    PetscReal ratio = contact[k - 1] / contact[k];
+    PetscCheck(ratio >= 3.4 && ratio <= 4.6, comm, PETSC_ERR_PLIB,
+               "frictionless contact work %g -> %g of the scale when dt halves: ratio %g, expected 4 +- 0.6 (second order)", (double)contact[k - 1],
+               (double)contact[k], (double)ratio);
+  }
+  PetscCall(CheckRanks(comm, e.drive_work, "the drive work"));
+  PetscCall(PetscPrintf(comm,
+                        "OK: identity closes to %.1e (tolerance 1e-11); frictionless contact work %.2e -> %.2e -> %.2e of the scale as dt halves "
+                        "(ratios %.3f, %.3f; expected 4 +- 0.6)\n",
+                        (double)PetscMax(closure[0], PetscMax(closure[1], closure[2])), (double)contact[0], (double)contact[1], (double)contact[2],
+                        (double)(contact[0] / contact[1]), (double)(contact[1] / contact[2])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ case friction */
+
+/* A block (mass m, one node) pressed by P on a rigid plane (a master segment with both nodes clamped) and pulled by F: below
+   mu P it sticks (x = 0, tangential force -F); above it slides with a = (F - mu P) / m, which the central difference from rest
+   reproduces exactly: x_n = a dt^2 n (n + 1) / 2 (x_{-1} = x_0 = 0, the load on from t_0). */
+static PetscErrorCode CaseFriction(MPI_Comm comm)
+{
+  const PetscReal m = 2.0, P = 10.0, mu = 0.3, dt = 1e-3, Fs[2] = {2.0, 5.0};
+  const PetscInt  nsteps = 500, bid = 1, pid[3] = {1, 2, 3};
+  const PetscReal bxy[2] = {0, 0}, pxy[6] = {-100, 0, 100, 0, 0, -50};
+  const PetscBool pclamp[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+  PetscReal       Kb[4] = {0}, Mb[4] = {m, 0, 0, m}, Kp[4] = {1, 0, 0, 1}, Mp[4] = {1, 0, 0, 1};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 2; k++) {
+    VIBodies        bodies;
+    VIDual          dual;
+    const PetscReal F = Fs[k], force[3] = {F, -P, 0}, a = (F - mu * P) / m;
+    PetscReal       err_x = 0, err_y = 0, err_n = 0, err_t = 0, x_end = 0;
+    PetscCall(VIBodiesCreate(comm, &bodies));
+    PetscCall(AddBody(bodies, "block", 1, &bid, bxy, NULL, Kb, Mb, NULL));
+    PetscCall(AddBody(bodies, "plane", 3, pid, pxy, pclamp, Kp, Mp, NULL));
+    PetscCall(VIDualCreate(comm, &dual));
+    PetscCall(VIDualSetBodies(dual, bodies));
+    PetscCall(VIDualSetSlave(dual, "block", 1, &bid));
+    PetscCall(VIDualSetMaster(dual, "plane", 2, pid));
+    PetscCall(VIDualSetFriction(dual, mu));
+    PetscCall(VIDualSetTimeStep(dual, dt));
+    PetscCall(VIDualAddLoad(dual, "block", 1, &bid, force));
+    PetscCall(VIDualSetUp(dual));
+    for (PetscInt s = 0; s < nsteps; s++) {
+      const VIDualContact *rc;
+      const PetscReal     *q;
+      PetscInt             nc, n1 = s + 1;
+      PetscReal            x_exact = k ? a * dt * dt * n1 * (n1 + 1) / 2 : 0, t_exact = k ? -mu * P : -F;
+      PetscCall(VIDualStep(dual));
+      PetscCall(VIDualGetContacts(dual, &nc, &rc));
+      PetscCall(VIDualGetDisplacement(dual, 0, &q));
+      PetscCheck(rc->status == (k ? VI_DUAL_SLIP : VI_DUAL_STICK), comm, PETSC_ERR_PLIB, "F = %g, step %" PetscInt_FMT ": %s", (double)F, s,
+                 VIDualStatuses[rc->status]);
+      err_x = PetscMax(err_x, PetscAbsReal(q[0] - x_exact) / (k ? x_exact : 1));
+      err_y = PetscMax(err_y, PetscAbsReal(q[1]));
+      err_n = PetscMax(err_n, PetscAbsReal(rc->normal - P) / P);
+      err_t = PetscMax(err_t, PetscAbsReal(rc->tangential - t_exact) / P);
+      x_end = q[0];
+    }
+    PetscCall(PetscPrintf(comm,
+                          "friction: F = %g %s mu P = %g: x(t = %g) = %.10g mm (exact %.10g), max error of x %.2e (%s), |y| %.1e, normal force %.1e, "
+                          "tangential force %.1e (relative to P)\n",
+                          (double)F, k ? ">" : "<", (double)(mu * P), (double)(nsteps * dt), (double)x_end,
+                          (double)(k ? a * dt * dt * nsteps * (nsteps + 1) / 2 : 0), (double)err_x, k ? "relative" : "absolute, mm", (double)err_y,
+                          (double)err_n, (double)err_t));
+    PetscCheck(err_x <= 1e-12 && err_y <= 1e-12 && err_n <= 1e-10 && err_t <= 1e-10, comm, PETSC_ERR_PLIB,
+               "F = %g: errors x %g, y %g, normal %g, tangential %g above 1e-12, 1e-12, 1e-10, 1e-10", (double)F, (double)err_x, (double)err_y,
+               (double)err_n, (double)err_t);
+    PetscCall(CheckRanks(comm, x_end, "the block's position"));
+    PetscCall(VIDualDestroy(&dual));
+    PetscCall(VIBodiesDestroy(&bodies));
+  }
+  PetscCall(PetscPrintf(comm, "OK: stick below mu P, exact sliding acceleration above (x to 1e-12, forces to 1e-10)\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char      name[32] = "";
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction");
+  if (!strcmp(name, "primal"))
+    PetscCall(CasePrimal(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "search"))
+    PetscCall(CaseSearch(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "energy"))
+    PetscCall(CaseEnergy(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "friction"))
+    PetscCall(CaseFriction(PETSC_COMM_WORLD));
+  else
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy or friction", name);
+  PetscCall(SlepcFinalize());
+  return 0;
+}
