@@ -400,8 +400,7 @@ PetscErrorCode VIHBContinue(VIHB hb)
       if (dot < 0)
         for (PetscInt i = 0; i < K; i++) rhs[i] = -rhs[i];
     }
-    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL)); /* contact state of the accepted point */
-    PetscCall(VIHBAccept(hb, omega, its));
+    PetscCall(VIHBAccept(hb, omega, its)); /* the contact state of the accepted point is that of its last residual */
     /* a turning point: the frequency turns back at the previous point (the sign of the tangent's frequency component is
        not reliable there: the Jacobian of the contact law is only piecewise continuous) */
     if (br->np >= 3) {

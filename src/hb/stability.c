@@ -3,16 +3,15 @@
 #include <petscblaslapack.h>
 
 /* C = A B, k x k column-major */
-static void VIMatMul(PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal C[])
+static PetscErrorCode VIMatMul(PetscInt k, const PetscReal A[], const PetscReal B[], PetscReal C[])
 {
-  for (PetscInt j = 0; j < k; j++) {
-    for (PetscInt i = 0; i < k; i++) C[j * k + i] = 0;
-    for (PetscInt l = 0; l < k; l++) {
-      PetscReal b = B[j * k + l];
-      if (b == 0) continue;
-      for (PetscInt i = 0; i < k; i++) C[j * k + i] += A[l * k + i] * b;
-    }
-  }
+  PetscBLASInt bk;
+  PetscReal    one = 1, zero = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bk, &bk, &bk, &one, A, &bk, B, &bk, &zero, C, &bk));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* E = exp(A tau) by scaling and squaring of a degree-16 Taylor series (scaled norm <= 1/4: truncation below 1e-25). */
@@ -37,12 +36,12 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
   for (PetscInt i = 0; i < k * k; i++) E[i] = 0;
   for (PetscInt i = 0; i < k; i++) E[i * k + i] = 1;
   for (PetscInt d = 16; d >= 1; d--) {
-    VIMatMul(k, B, E, T);
+    PetscCall(VIMatMul(k, B, E, T));
     for (PetscInt i = 0; i < k * k; i++) E[i] = T[i] / d;
     for (PetscInt i = 0; i < k; i++) E[i * k + i] += 1;
   }
   for (PetscInt q = 0; q < s; q++) {
-    VIMatMul(k, E, E, W);
+    PetscCall(VIMatMul(k, E, E, W));
     PetscCall(PetscArraycpy(E, W, k * k));
   }
   PetscCall(PetscFree3(B, T, W));
@@ -57,12 +56,13 @@ typedef struct {
   PetscBLASInt *piv;
 } VIFloquetWork;
 
-/* Mon <- exp(A(state) len) Mon for the contact state (1 closed, 0 open per contact) held over a time len. */
-static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscReal state[], PetscReal len, PetscReal Mon[])
+/* w->A = A(state), the first-order matrix of the linearized motion for the contact state (1 closed, 0 open per contact). */
+static PetscErrorCode VIHBFloquetMatrix(VIHB hb, VIFloquetWork *w, const PetscReal state[])
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, k2 = w->k2;
   PetscInt       nf = 0;
-  PetscBLASInt   bn, bf, info;
+
+  PetscBLASInt bn, bf, info;
 
   PetscFunctionBeginUser;
   PetscCall(PetscBLASIntCast(nm, &bn));
@@ -110,8 +110,18 @@ static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscR
       w->A[(nm + c) * k2 + nm + r] = -w->T[(nm + c) * nm + r];
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Mon <- exp(A(state) len) Mon for the contact state held over a time len. */
+static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscReal state[], PetscReal len, PetscReal Mon[])
+{
+  const PetscInt k2 = w->k2;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIHBFloquetMatrix(hb, w, state));
   PetscCall(VIExpm(k2, w->A, len, w->E));
-  VIMatMul(k2, w->E, Mon, w->T);
+  PetscCall(VIMatMul(k2, w->E, Mon, w->T));
   PetscCall(PetscArraycpy(Mon, w->T, k2 * k2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -129,6 +139,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, k2 = 2 * nm;
   PetscReal     *Mon, *wr, *wi, *work, *cut, *state, dt = 2 * PETSC_PI / omega / N, held = 0;
   PetscInt      *who;
+  PetscBool      switches = PETSC_FALSE;
   PetscBLASInt   bk, info, lwork, one = 1;
   VIFloquetWork  w;
 
@@ -153,7 +164,16 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   for (PetscInt i = 0; i < k2 * k2; i++) Mon[i] = 0;
   for (PetscInt i = 0; i < k2; i++) Mon[i * k2 + i] = 1;
   for (PetscInt j = 0; j < nc; j++) state[j] = hb->d_t[j * N];
-  for (PetscInt k = 0; k < N; k++) {
+  for (PetscInt j = 0; j < nc; j++)
+    for (PetscInt k = 0; k < N; k++)
+      if (hb->d_t[j * N + k] != state[j]) switches = PETSC_TRUE;
+  /* one state over the whole period (every contact open, or closed, throughout): the monodromy matrix is exp(A T), whose
+     eigenvalues are exp(lambda T) for the eigenvalues lambda of A; those of A are computed instead of the exponential */
+  if (!switches) {
+    PetscCall(VIHBFloquetMatrix(hb, &w, state));
+    PetscCall(PetscArraycpy(Mon, w.A, k2 * k2));
+  }
+  for (PetscInt k = 0; k < N && switches; k++) {
     PetscInt ncut = 0, kn = (k + 1) % N;
     for (PetscInt j = 0; j < nc; j++) {
       if (hb->d_t[j * N + k] == hb->d_t[j * N + kn]) continue;
@@ -183,13 +203,14 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
       }
     }
   }
-  if (held > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
+  if (held > 0 && switches) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
   PetscCall(PetscFree2(cut, who));
   PetscCall(PetscBLASIntCast(k2, &bk));
   PetscCall(PetscBLASIntCast(8 * k2, &lwork));
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, Mon, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
   PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
-  for (PetscInt i = 0; i < k2; i++) *mu_max = PetscMax(*mu_max, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
+  for (PetscInt i = 0; i < k2; i++)
+    *mu_max = PetscMax(*mu_max, switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * 2 * PETSC_PI / omega));
   *computed = PETSC_TRUE;
   PetscCall(PetscFree6(w.A, w.E, w.T, w.Minv, w.Keff, w.KFF));
   PetscCall(PetscFree3(w.KFi, w.free_rows, w.piv));
