@@ -66,6 +66,7 @@ typedef struct {
      slip direction of the tangential rows. nu, bp have mr rows: the tangential ones hold a sticking contact's position. */
   PetscInt   mt, mr, mb, *trow, *tfirst, *bil, *tstate, *newt;
   PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
+  PetscReal *held; /* m (state): 1 where the previous step held the gap at position level (contact in A), else 0 */
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -108,6 +109,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc4(mm, &ns->setA, mm, &ns->setB, mm, &ns->newA, mm, &ns->newB));
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
+    PetscCall(PetscCalloc1(mm, &ns->held));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
       ns->tfirst[j] = -1;
@@ -148,6 +150,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "nsgalpha_fprev", n, ns->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_qprev", n, ns->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &ns->first));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_held", PetscMax(m, 1), ns->held, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -449,11 +452,14 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         if (!same) VINSGAlphaBlocks(st, ns);
       }
       for (PetscInt j = 0; j < m; j++) {
-        const PetscReal *Gj  = ns->G + j * n;
-        const PetscReal  ej  = sys->kinds[j] == VI_CONTACT_BILATERAL ? 0 : e; /* Sec. 7: e = 0 for bilateral rows */
-        PetscReal        Gs0 = VIDot(n, Gj, ns->s0);
-        ns->bp[j]            = ns->g[j] + hb * Gs0;
-        ns->bv[j]            = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
+        const PetscReal *Gj = ns->G + j * n;
+        /* Newton's law acts on impacts only: e = 0 for bilateral rows (Sec. 7) and for a contact whose gap the previous step held at
+           position level (closed at t_n: no impact in this step; its w_n is then the remainder of the position correction, not a
+           pre-impact velocity, and restituting it feeds a chatter that gains energy) */
+        const PetscReal ej  = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
+        PetscReal       Gs0 = VIDot(n, Gj, ns->s0);
+        ns->bp[j]           = ns->g[j] + hb * Gs0;
+        ns->bv[j]           = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
         if (ej != 0) ns->bv[j] += ej * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
       }
       /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion, and its tangential position
@@ -465,6 +471,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         ns->bp[i] = VIDot(n, ns->G + i * n, ns->qt0) + hb * Gs0 - VIDot(n, ns->G + i * n, q) - h * drive;
       }
       PetscCall(VINSGAlphaContacts(st, ns));
+      for (PetscInt j = 0; j < m; j++) ns->held[j] = ns->setA[j] ? 1 : 0;
       /* delta = s0 - Y nu - Z Lambda + T lambda~; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
       PetscCall(PetscArrayzero(ns->work, n));
       for (PetscInt j = 0; j < ns->mr; j++) {
@@ -548,6 +555,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree4(ns->setA, ns->setB, ns->newA, ns->newB));
   PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
   PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
+  PetscCall(PetscFree(ns->held));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);

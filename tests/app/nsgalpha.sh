@@ -61,11 +61,12 @@ for name, h in (("ball.r.h5", 2e-3), ("ball10.r.h5", 2e-4)):
     if r is None:
         continue
     gap, t, E = r["gap"], r["t"], r["E"]
-    # the scheme's map, seed 002 Eq. (35): q~ = q + h v - h^2 g/2, v~ = v - h g; q = max(q~, 0); if q~ <= 0, v = max(v~, -e v_n)
-    q, v, qs, vs = gap0, 0.0, [gap0], [0.0]
+    # the scheme's map, seed 002 Eq. (35): q~ = q + h v - h^2 g/2, v~ = v - h g; q = max(q~, 0); if q~ <= 0, v = max(v~, -e v_n), with
+    # e = 0 when the previous step held the gap (q~ <= 0 there: closed at t_n, no impact in this step)
+    q, v, held, qs, vs = gap0, 0.0, False, [gap0], [0.0]
     for k in range(len(t) - 1):
         qt, vt = q + h * v - h * h * g / 2, v - h * g
-        q, v = max(qt, 0.0), (max(vt, -e * v) if qt <= 0 else vt)
+        q, v, held = max(qt, 0.0), (max(vt, -(0.0 if held else e) * v) if qt <= 0 else vt), qt <= 0
         qs.append(q); vs.append(v)
     qs, vs = np.array(qs), np.array(vs)
     check(np.abs(gap - qs).max() < 1e-12 and np.abs(np.sqrt(2 * E[:, 0]) - np.abs(vs)).max() < 1e-12,
