@@ -23,4 +23,6 @@ vicms_unit_test(test_step CASE blowup RANKS 1 2 3 ARGS -case blowup)
 vicms_unit_test(test_step CASE nonconverged RANKS 1 2 3 ARGS -case nonconverged)
 vicms_unit_test(test_step CASE solvers RANKS 1 2 3 ARGS -case solvers)
 vicms_unit_test(test_step CASE inner_basis RANKS 1 2 3 ARGS -case inner_basis)
+# The Moreau schemes in modal coordinates (diagonal and dense modal damping) against the schemes in the ROM's own coordinates, with impacts.
+vicms_unit_test(test_step CASE moreau_basis RANKS 1 2 3 ARGS -case moreau_basis)
 vicms_app_test(simulate PROCESSORS 2)
