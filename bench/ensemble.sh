@@ -6,7 +6,9 @@
 #   - the plate sweep with unequal cases: 16 frequencies x end times 0.5/1/2/4 s (the longest last in index order);
 #   - the Rotor 37 blade rubbing case (jobs/blade_rubbing.yaml), 16 friction coefficients, 50 revolutions per case;
 #   - the blade with unequal cases: end times of 10/20/40/80 revolutions x 4 friction coefficients
-#     (the blade rows are skipped when the deck is absent).
+#     (the blade rows are skipped when the deck is absent);
+#   - UQ-sized ensembles of both (plate_uq: 256 frequencies; blade_uq: 64 friction coefficients x 50 revolutions) keeping
+#     the statistics and not the series (-cases_keep_series false), as a study of thousands of cases would.
 # Two times, best of three runs: the whole `mpirun ... vicms simulate` (MPI start-up, ROM load, scheduling, writing and
 # merging included), and the ensemble's own phase (what vicms prints as "run now in X s": scheduling, stepping,
 # writing, merging); of the latter, the tail (vicms's "tail X s": from the first group told that no case is left to the
@@ -25,7 +27,7 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 cd "$work"
-rows=${ENSEMBLE_ROWS:-plate plate_unequal blade blade_unequal}
+rows=${ENSEMBLE_ROWS:-plate plate_unequal plate_uq blade blade_unequal blade_uq}
 want() { [[ " $rows " == *" $1 "* ]]; }
 
 # best NP ARGS...: "WALL PHASE TAIL MERGE BUSY" (ms): the best command time of three runs of `vicms simulate ARGS` on NP
@@ -75,17 +77,23 @@ echo "load before: $(uptime)"
 echo "| job | cases | order | 1 rank: command / ensemble [s] | 2 ranks: command / ensemble [s] | 2 ranks: tail [s] | last merge, 1 / 2 ranks [s] | 2 ranks: stepping / (2 x ensemble) | efficiency at 2 ranks: command / ensemble / ensemble without the last merge |"
 echo "|---|---|---|---|---|---|---|---|---|"
 plate="-options_file $root/jobs/plate_sweep.yaml -rom_file plate.h5"
-if want plate || want plate_unequal; then rom plate -options_file "$root/jobs/plate_sweep.yaml"; fi
+if want plate || want plate_unequal || want plate_uq; then rom plate -options_file "$root/jobs/plate_sweep.yaml"; fi
 want plate && row "plate sweep (n = 23), 2 s per case" 64 $plate -cases_grid load_xmax_ymax_zmax_frequency:240:330:64 -step_end_time 2
+want plate_uq && row "plate sweep, 256 frequencies x 2 s, no series" 256 $plate -cases_grid load_xmax_ymax_zmax_frequency:240:330:256 \
+  -step_end_time 2 -cases_keep_series false
 want plate_unequal && row "plate sweep, 0.5/1/2/4 s per case" 64 $plate -cases_grid '' \
   -cases_values step_end_time:0.5/1/2/4,load_xmax_ymax_zmax_frequency:240/246/252/258/264/270/276/282/288/294/300/306/312/318/324/330
 if [ -f "$shared/data/rotor37/blade.inp" ]; then
   blade="-options_file $root/jobs/blade_rubbing.yaml -mesh_file $shared/data/rotor37/blade.inp -rom_file blade.h5"
-  if want blade || want blade_unequal; then rom blade $blade; fi
+  if want blade || want blade_unequal || want blade_uq; then rom blade $blade; fi
   want blade && row "blade rubbing (n = 98), 50 revolutions per case" 16 $blade -cases_grid contact_mu:0.05:0.2:16 -step_end_time 0.641025641025641
   # one revolution: 2 pi / (2 pi 312 / 4) s
   want blade_unequal && row "blade rubbing, 10/20/40/80 revolutions per case" 16 $blade \
     -cases_values step_end_time:0.1282051282051282/0.2564102564102564/0.5128205128205128/1.0256410256410255,contact_mu:0.05/0.1/0.15/0.2
+  # the ensembles of a UQ study: more cases, statistics kept and series not (-cases_keep_series false), so that the parts
+  # that do not parallelize (starting the groups, writing and merging cases) weigh what they weigh in a long job
+  want blade_uq && row "blade rubbing, 64 friction coefficients x 50 revolutions, no series" 64 $blade \
+    -cases_grid contact_mu:0.05:0.2:64 -step_end_time 0.641025641025641 -cases_keep_series false
 else
   echo "(the Rotor 37 deck is absent: no blade rows)"
 fi
