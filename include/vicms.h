@@ -11,5 +11,6 @@
 #include <vicms/excite.h>
 #include <vicms/step.h>
 #include <vicms/dual.h>
+#include <vicms/coupling.h>
 #include <vicms/ensemble.h>
 #include <vicms/hb.h>

@@ -7,6 +7,7 @@
 #include <vicms/rom.h>
 #include <vicms/step.h>
 #include <vicms/dual.h>
+#include <vicms/coupling.h>
 #include <vicms/hb.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -169,6 +170,9 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-dual_dt", VI_OPTION_REAL, NULL},
     {"-dual_mu", VI_OPTION_REAL, NULL},
     {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
+    /* bodies coupled at a position of the sliding path: CEA and time-dependent FRF (seed 003) */
+    {"-coupling_mu", VI_OPTION_REAL, NULL},
+    {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

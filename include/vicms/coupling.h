@@ -1,0 +1,88 @@
+/* vicms coupling module: the bodies of a VIBodies coupled at a contact position of a sliding path, linearised in the
+   undeformed configuration: primal assembly and complex eigenvalues (time-dependent CEA, seed 003 Eqs. 8-16) and the
+   time-dependent FRF (seed 003 Eq. 45). */
+#pragma once
+
+#include <vicms/rom.h>
+
+/* The direction in which the slave slides on the master: along the master chain (from its first node towards its last,
+   the segments' T1 -> T2) or against it. The friction force on the slave opposes it (seed 003 Eq. 39, the sign ±). */
+typedef enum { VI_COUPLING_FORWARD, VI_COUPLING_BACKWARD } VICouplingSliding;
+PETSC_EXTERN const char *const VICouplingSlidings[]; /* "forward", "backward", PETSc enum trailer */
+
+typedef struct _p_VICoupling *VICoupling;
+
+PETSC_EXTERN PetscErrorCode VICouplingCreate(MPI_Comm comm, VICoupling *coupling);
+PETSC_EXTERN PetscErrorCode VICouplingDestroy(VICoupling *coupling);
+/* The bodies (referenced, not copied: they must outlive the coupling); every body is 2D. Not collective. */
+PETSC_EXTERN PetscErrorCode VICouplingSetBodies(VICoupling coupling, VIBodies bodies);
+/* The slave node (a mesh id in the boundary table of body `body`). */
+PETSC_EXTERN PetscErrorCode VICouplingSetSlave(VICoupling coupling, const char body[], PetscInt node_id);
+/* The master chain of body `body`, as VIDualSetMaster: segments between consecutive nodes (clamped ones allowed); the
+   normal is the tangent turned by +90 degrees, towards the slave. num_nodes = 0: every boundary node, in table order. */
+PETSC_EXTERN PetscErrorCode VICouplingSetMaster(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[]);
+/* Hold component `comp` (0 = x, 1 = y) of boundary nodes of a body: the driven DOFs of the sliding (end A of seed 003
+   §3.1 moved at v_x), whose perturbation is zero. They are rows of both B_C and B_E (their reactions). */
+PETSC_EXTERN PetscErrorCode VICouplingAddHold(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[], PetscInt comp);
+/* Coulomb coefficient mu of the sliding contact and the sliding direction (default 0, forward). */
+PETSC_EXTERN PetscErrorCode VICouplingSetFriction(VICoupling coupling, PetscReal mu, VICouplingSliding sliding);
+/* Options: -coupling_mu, -coupling_sliding forward|backward. Collective. */
+PETSC_EXTERN PetscErrorCode VICouplingSetFromOptions(VICoupling coupling);
+PETSC_EXTERN PetscErrorCode VICouplingSetUp(VICoupling coupling);
+/* The length of the master chain in the undeformed configuration (the range of the contact positions). */
+PETSC_EXTERN PetscErrorCode VICouplingGetLength(VICoupling coupling, PetscReal *length);
+/*
+  VICouplingSetPosition - put the slave at arc length s (0 <= s <= length) along the undeformed master chain: segment k,
+  xi = (s - s_k) / l_k (seed 003 Eq. 36), and build the rows (seed 003 Eqs. 42, 44) in the segment's undeformed frame
+  (tangent t = T1T2 / l, normal n = t turned by +90 degrees):
+    B_C = B_N = n . (e_C - (1 - xi) e_T1 - xi e_T2)    (compatibility, normal only, Eq. 44)
+    B_E = B_N - d mu B_T,  B_T the same with t          (equilibrium, Eq. 42; d = +1 forward, -1 backward)
+  so that M u'' + C u' + K u = f + B_E^T lambda, B_C u = 0, lambda the normal force on the slave. Each held DOF adds the
+  row e_i to both. Not collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingSetPosition(VICoupling coupling, PetscReal s);
+/* The segment and xi of the current position. */
+PETSC_EXTERN PetscErrorCode VICouplingGetPosition(VICoupling coupling, PetscReal *s, PetscInt *segment, PetscReal *xi);
+/* The rows at the current position, dense num_rows x n (row-major; n the coordinates of all bodies, body after body):
+   the contact row first, then one per held DOF. */
+PETSC_EXTERN PetscErrorCode VICouplingGetRows(VICoupling coupling, PetscInt *num_rows, PetscInt *n, const PetscReal **BC, const PetscReal **BE);
+/*
+  VICouplingGetPrimal - the primal assembly at the current position (seed 003 Eqs. 8-14): L_C, L_E null-space bases of
+  B_C, B_E (n x m, Eq. 10, by Gauss-Jordan elimination: u = L_C q), and M~ = L_E^T M L_C, C~ = L_E^T C L_C,
+  K~ = L_E^T K L_C (m x m, row-major), non-symmetric with friction. The arrays belong to the coupling and are valid until
+  the next VICouplingSetPosition. Not collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingGetPrimal(VICoupling coupling, PetscInt *m, const PetscReal **LC, const PetscReal **LE, const PetscReal **Mt,
+                                                const PetscReal **Ct, const PetscReal **Kt);
+/*
+  VICouplingGetEigenvalues - the complex eigenvalues at the current position (time-dependent CEA, seed 003 §1.4, §4): those
+  of the first-order form (Eq. 15) y' = A y, y = (q, q'), A = [0 I; -M~^-1 K~, -M~^-1 C~], by LAPACK geev; one of each
+  conjugate pair (imaginary part >= 0, real eigenvalues included), sorted by imaginary part. Not collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingGetEigenvalues(VICoupling coupling, PetscInt *num, const PetscReal **re, const PetscReal **im);
+/*
+  VICouplingComputeStability - the CEA along the path: at each of the num_positions positions, the num_modes lowest
+  eigenvalues (as VICouplingGetEigenvalues; NaN beyond the last), frequency Im/(2 pi) [Hz] and real part [1/s], arrays
+  num_positions x num_modes. The positions are distributed over the ranks and gathered: every rank gets the same arrays,
+  which do not depend on the number of ranks. Leaves no position set. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingComputeStability(VICoupling coupling, PetscInt num_positions, const PetscReal positions[], PetscInt num_modes,
+                                                       PetscReal freq_hz[], PetscReal real[]);
+/* Print the unstable modes (real part > 0) of a VICouplingComputeStability result: position, segment, xi, frequency, real
+   part; and the largest real part. Collective. */
+PETSC_EXTERN PetscErrorCode VICouplingStabilityView(VICoupling coupling, PetscInt num_positions, const PetscReal positions[], PetscInt num_modes,
+                                                    const PetscReal freq_hz[], const PetscReal real[], PetscViewer viewer);
+/*
+  VICouplingComputeFRF - the time-dependent FRF (seed 003 Eq. 45)
+    H^C(jw, s) = H(jw) - H(jw) B_E(s)^T (B_C(s) H(jw) B_E(s)^T)^-1 B_C(s) H(jw),   H(jw) = blkdiag (K - w^2 M + j w C)^-1,
+  between num_inputs force vectors `in` (num_inputs x n, row-major) and num_outputs output vectors `out` (num_outputs x n):
+  H[(((p nf + f) no + o) ni + i) 2 + (0 re, 1 im)] = out_o^T H^C(j 2 pi freq_hz[f], positions[p]) in_i. The frequency lines
+  are distributed over the ranks (each factors the bodies' dynamic stiffnesses once per line, then all positions) and
+  gathered: every rank gets the same array, independent of the number of ranks. Leaves no position set. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingComputeFRF(VICoupling coupling, PetscInt num_inputs, const PetscReal in[], PetscInt num_outputs,
+                                                 const PetscReal out[], PetscInt num_positions, const PetscReal positions[], PetscInt num_freq,
+                                                 const PetscReal freq_hz[], PetscReal H[]);
+/* The global coordinate of component comp of a boundary node of a body (-1 if clamped): to build input/output vectors. */
+PETSC_EXTERN PetscErrorCode VICouplingGetNodeDof(VICoupling coupling, const char body[], PetscInt node_id, PetscInt comp, PetscInt *dof);
+PETSC_EXTERN PetscErrorCode VICouplingView(VICoupling coupling, PetscViewer viewer);

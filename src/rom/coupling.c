@@ -1,0 +1,753 @@
+/* Bodies coupled at a contact position of a sliding path: primal assembly, complex eigenvalues (seed 003 Eqs. 8-16) and the
+   time-dependent FRF (seed 003 Eq. 45). */
+#include <vicms/coupling.h>
+#include <vicms/sys.h>
+#include <petscblaslapack.h>
+
+const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSliding", "VI_COUPLING_", NULL};
+
+typedef struct {
+  PetscInt  id;
+  PetscReal X[2];
+  PetscInt  dof[2]; /* global coordinates, -1 clamped */
+} VICouplingNode;
+
+struct _p_VICoupling {
+  MPI_Comm          comm;
+  VIBodies          bodies; /* referenced */
+  PetscInt          num_bodies, n;
+  PetscInt         *off; /* num_bodies + 1 */
+  const PetscReal **K, **M, **D;
+
+  PetscInt          slave_body, master_body, num_master, num_held;
+  VICouplingNode    slave, *master;
+  PetscReal        *arc; /* num_master: arc length of each master node */
+  PetscBool        *held;
+  PetscReal         mu;
+  VICouplingSliding sliding;
+  PetscBool         setup;
+
+  /* at the current position */
+  PetscBool  has_position, has_primal, has_eigen;
+  PetscReal  s, xi;
+  PetscInt   seg, num_rows, m, num_eig;
+  PetscReal *BC, *BE;              /* num_rows x n */
+  PetscReal *LC, *LE;              /* n x m */
+  PetscReal *Mt, *Ct, *Kt;         /* m x m */
+  PetscReal *eig_re, *eig_im;      /* 2m */
+  PetscInt   num_set, *set, *sidx; /* the coordinates any row can touch (slave, master, held), and their index (n, -1) */
+};
+
+PetscErrorCode VICouplingCreate(MPI_Comm comm, VICoupling *coupling)
+{
+  VICoupling c;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInitializePackage());
+  PetscCall(PetscNew(&c));
+  c->comm        = comm;
+  c->slave_body  = -1;
+  c->master_body = -1;
+  c->sliding     = VI_COUPLING_FORWARD;
+  *coupling      = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VICouplingClearPosition(VICoupling c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(c->BC, c->BE));
+  PetscCall(PetscFree2(c->LC, c->LE));
+  PetscCall(PetscFree3(c->Mt, c->Ct, c->Kt));
+  PetscCall(PetscFree2(c->eig_re, c->eig_im));
+  c->has_position = c->has_primal = c->has_eigen = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingDestroy(VICoupling *coupling)
+{
+  VICoupling c = *coupling;
+
+  PetscFunctionBeginUser;
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VICouplingClearPosition(c));
+  PetscCall(PetscFree4(c->off, c->K, c->M, c->D));
+  PetscCall(PetscFree(c->held));
+  PetscCall(PetscFree2(c->master, c->arc));
+  PetscCall(PetscFree2(c->set, c->sidx));
+  PetscCall(PetscFree(*coupling));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetBodies(VICoupling c, VIBodies bodies)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!c->bodies, c->comm, PETSC_ERR_ORDER, "VICouplingSetBodies: the bodies are already set");
+  PetscCall(VIBodiesGetNum(bodies, &c->num_bodies));
+  PetscCheck(c->num_bodies >= 2, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetBodies: %" PetscInt_FMT " bodies, a contact couples two",
+             c->num_bodies);
+  c->bodies = bodies;
+  PetscCall(PetscCalloc4(c->num_bodies + 1, &c->off, c->num_bodies, &c->K, c->num_bodies, &c->M, c->num_bodies, &c->D));
+  for (PetscInt k = 0; k < c->num_bodies; k++) {
+    VIROM                 rom;
+    const VIBodyBoundary *bd;
+    const char           *name;
+    PetscInt              nb, nm;
+    PetscReal            *K, *M, *D;
+    PetscCall(VIBodiesGet(bodies, k, &name, &rom, &bd));
+    PetscCheck(bd->dim == 2, c->comm, PETSC_ERR_SUP, "Body %s is %" PetscInt_FMT "D; the sliding coupling is 2D (seed 003)", name, bd->dim);
+    PetscCall(VIROMGetSizes(rom, &nb, &nm));
+    PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+    c->K[k]       = K;
+    c->M[k]       = M;
+    c->D[k]       = D;
+    c->off[k + 1] = c->off[k] + nb + nm;
+  }
+  c->n = c->off[c->num_bodies];
+  PetscCall(PetscCalloc1(c->n, &c->held));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VICouplingFindBody(VICoupling c, const char body[], const char what[], PetscInt *k)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->bodies, c->comm, PETSC_ERR_ORDER, "%s: call VICouplingSetBodies first", what);
+  PetscCall(VIBodiesFind(c->bodies, body, k));
+  PetscCheck(*k >= 0, c->comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", what, body);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VICouplingFindNode(VICoupling c, PetscInt k, PetscInt id, const char what[], VICouplingNode *node)
+{
+  const VIBodyBoundary *bd;
+  const char           *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesGet(c->bodies, k, &name, NULL, &bd));
+  for (PetscInt i = 0; i < bd->num_nodes; i++) {
+    if (bd->node_ids[i] != id) continue;
+    node->id = id;
+    for (PetscInt d = 0; d < 2; d++) {
+      node->X[d]   = bd->coords[3 * i + d];
+      node->dof[d] = bd->dofs[3 * i + d] < 0 ? -1 : c->off[k] + bd->dofs[3 * i + d];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  SETERRQ(c->comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is not a boundary node of body %s (its ROM coordinates must be physical)", what,
+          id, name);
+}
+
+PetscErrorCode VICouplingSetSlave(VICoupling c, const char body[], PetscInt id)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingFindBody(c, body, "VICouplingSetSlave", &c->slave_body));
+  PetscCall(VICouplingFindNode(c, c->slave_body, id, "VICouplingSetSlave", &c->slave));
+  PetscCheck(c->slave.dof[0] >= 0 && c->slave.dof[1] >= 0, c->comm, PETSC_ERR_USER_INPUT,
+             "VICouplingSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", id, body);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetMaster(VICoupling c, const char body[], PetscInt num, const PetscInt ids[])
+{
+  const VIBodyBoundary *bd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingFindBody(c, body, "VICouplingSetMaster", &c->master_body));
+  PetscCall(VIBodiesGet(c->bodies, c->master_body, NULL, NULL, &bd));
+  if (!num) num = bd->num_nodes;
+  PetscCheck(num >= 2, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetMaster: the master chain of body %s needs at least 2 nodes, got %" PetscInt_FMT,
+             body, num);
+  PetscCall(PetscFree2(c->master, c->arc));
+  PetscCall(PetscMalloc2(num, &c->master, num, &c->arc));
+  c->num_master = num;
+  for (PetscInt j = 0; j < num; j++) {
+    PetscCall(VICouplingFindNode(c, c->master_body, ids ? ids[j] : bd->node_ids[j], "VICouplingSetMaster", &c->master[j]));
+    c->arc[j] =
+        j ? c->arc[j - 1] + PetscSqrtReal(PetscSqr(c->master[j].X[0] - c->master[j - 1].X[0]) + PetscSqr(c->master[j].X[1] - c->master[j - 1].X[1]))
+          : 0;
+    PetscCheck(!j || c->arc[j] > c->arc[j - 1], c->comm, PETSC_ERR_USER_INPUT,
+               "VICouplingSetMaster: nodes %" PetscInt_FMT " and %" PetscInt_FMT " of body %s coincide: a segment of zero length",
+               c->master[j - 1].id, c->master[j].id, body);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingAddHold(VICoupling c, const char body[], PetscInt num, const PetscInt ids[], PetscInt comp)
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingFindBody(c, body, "VICouplingAddHold", &k));
+  PetscCheck(!c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingAddHold: the coupling is already set up");
+  PetscCheck(comp == 0 || comp == 1, c->comm, PETSC_ERR_USER_INPUT, "VICouplingAddHold: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)", comp);
+  for (PetscInt j = 0; j < num; j++) {
+    VICouplingNode node = {0};
+    PetscCall(VICouplingFindNode(c, k, ids[j], "VICouplingAddHold", &node));
+    PetscCheck(node.dof[comp] >= 0, c->comm, PETSC_ERR_USER_INPUT, "VICouplingAddHold: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
+    if (!c->held[node.dof[comp]]) c->num_held++;
+    c->held[node.dof[comp]] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetFriction(VICoupling c, PetscReal mu, VICouplingSliding sliding)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(mu >= 0 && PetscIsNormalReal(mu + 1), c->comm, PETSC_ERR_USER_INPUT, "-coupling_mu: the friction coefficient is %g, expected >= 0",
+             (double)mu);
+  c->mu      = mu;
+  c->sliding = sliding;
+  PetscCall(VICouplingClearPosition(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetFromOptions(VICoupling c)
+{
+  PetscReal         mu      = c->mu;
+  VICouplingSliding sliding = c->sliding;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(c->comm, NULL, "Bodies coupled at a position of the sliding path (seed 003 CEA and time-dependent FRF)", "VICoupling");
+  PetscCall(PetscOptionsReal("-coupling_mu", "Coulomb coefficient of the sliding contact in the CEA and the FRF (seed 003 Eq. 39)",
+                             "VICouplingSetFriction", mu, &mu, NULL));
+  PetscCall(PetscOptionsEnum("-coupling_sliding", "Direction of the slave's sliding on the master chain: forward (first node to last) or backward",
+                             "VICouplingSetFriction", VICouplingSlidings, (PetscEnum)sliding, (PetscEnum *)&sliding, NULL));
+  PetscOptionsEnd();
+  PetscCall(VICouplingSetFriction(c, mu, sliding));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetUp(VICoupling c)
+{
+  PetscInt ns = 0;
+
+  PetscFunctionBeginUser;
+  if (c->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(c->bodies, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: no bodies (VICouplingSetBodies)");
+  PetscCheck(c->slave_body >= 0 && c->master_body >= 0, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: give the slave node and the master chain");
+  PetscCheck(c->slave_body != c->master_body, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetUp: the slave and master bodies are the same");
+  PetscCall(PetscMalloc2(c->n, &c->set, c->n, &c->sidx));
+  for (PetscInt i = 0; i < c->n; i++) c->sidx[i] = -1;
+  for (PetscInt d = 0; d < 2; d++) c->sidx[c->slave.dof[d]] = 0;
+  for (PetscInt j = 0; j < c->num_master; j++)
+    for (PetscInt d = 0; d < 2; d++)
+      if (c->master[j].dof[d] >= 0) c->sidx[c->master[j].dof[d]] = 0;
+  for (PetscInt i = 0; i < c->n; i++)
+    if (c->held[i]) c->sidx[i] = 0;
+  for (PetscInt i = 0; i < c->n; i++)
+    if (!c->sidx[i]) {
+      c->set[ns] = i;
+      c->sidx[i] = ns++;
+    }
+  c->num_set  = ns;
+  c->num_rows = 1 + c->num_held;
+  c->setup    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetLength(VICoupling c, PetscReal *length)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->num_master >= 2, c->comm, PETSC_ERR_ORDER, "VICouplingGetLength: no master chain (VICouplingSetMaster)");
+  *length = c->arc[c->num_master - 1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingSetPosition(VICoupling c, PetscReal s)
+{
+  PetscInt        k = 0, n, nr;
+  PetscReal       L, l, t[2], nv[2], xi, sign;
+  VICouplingNode *T1, *T2;
+  const PetscInt *dofs[3];
+  PetscReal       wgt[3];
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingSetPosition: call VICouplingSetUp first");
+  PetscCall(VICouplingGetLength(c, &L));
+  PetscCheck(s >= 0 && s <= L, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetPosition: position %g is off the master chain [0, %g]", (double)s,
+             (double)L);
+  PetscCall(VICouplingClearPosition(c));
+  while (k + 2 < c->num_master && s >= c->arc[k + 1]) k++;
+  T1 = &c->master[k];
+  T2 = &c->master[k + 1];
+  l  = c->arc[k + 1] - c->arc[k];
+  xi = (s - c->arc[k]) / l;
+  for (PetscInt d = 0; d < 2; d++) t[d] = (T2->X[d] - T1->X[d]) / l;
+  nv[0]   = -t[1];
+  nv[1]   = t[0];
+  n       = c->n;
+  nr      = c->num_rows;
+  sign    = c->sliding == VI_COUPLING_FORWARD ? 1.0 : -1.0;
+  dofs[0] = c->slave.dof;
+  dofs[1] = T1->dof;
+  dofs[2] = T2->dof;
+  wgt[0]  = 1;
+  wgt[1]  = -(1 - xi);
+  wgt[2]  = -xi;
+  PetscCall(PetscCalloc2(nr * n, &c->BC, nr * n, &c->BE));
+  for (PetscInt a = 0; a < 3; a++)
+    for (PetscInt d = 0; d < 2; d++) {
+      if (dofs[a][d] < 0) continue;
+      c->BC[dofs[a][d]] += wgt[a] * nv[d];
+      c->BE[dofs[a][d]] += wgt[a] * (nv[d] - sign * c->mu * t[d]);
+    }
+  for (PetscInt i = 0, r = 1; i < n; i++)
+    if (c->held[i]) {
+      c->BC[r * n + i] = c->BE[r * n + i] = 1;
+      r++;
+    }
+  c->s            = s;
+  c->seg          = k;
+  c->xi           = xi;
+  c->has_position = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetPosition(VICoupling c, PetscReal *s, PetscInt *segment, PetscReal *xi)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetPosition: no position (VICouplingSetPosition)");
+  if (s) *s = c->s;
+  if (segment) *segment = c->seg;
+  if (xi) *xi = c->xi;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetRows(VICoupling c, PetscInt *num_rows, PetscInt *n, const PetscReal **BC, const PetscReal **BE)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetRows: no position (VICouplingSetPosition)");
+  *num_rows = c->num_rows;
+  *n        = c->n;
+  if (BC) *BC = c->BC;
+  if (BE) *BE = c->BE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A basis of the null space of the nr x n rows B (seed 003 Eq. 10): Gauss-Jordan with the largest entry of each row as
+   pivot; the free coordinates are q, the pivots follow from them: L (n x (n - nr)). */
+static PetscErrorCode VICouplingNullSpace(VICoupling c, PetscInt nr, PetscInt n, const PetscReal B[], PetscReal L[], const char what[])
+{
+  PetscReal *W;
+  PetscInt  *piv, *col, m = n - nr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nr * n, &W, nr, &piv, n, &col));
+  PetscCall(PetscArraycpy(W, B, nr * n));
+  for (PetscInt i = 0; i < n; i++) col[i] = 0;
+  for (PetscInt r = 0; r < nr; r++) {
+    PetscReal big = 0, scale = 0;
+    PetscInt  p = -1;
+    for (PetscInt i = 0; i < n; i++) scale = PetscMax(scale, PetscAbsReal(B[r * n + i]));
+    for (PetscInt i = 0; i < n; i++)
+      if (!col[i] && PetscAbsReal(W[r * n + i]) > big) {
+        big = PetscAbsReal(W[r * n + i]);
+        p   = i;
+      }
+    PetscCheck(p >= 0 && big > 1e-12 * scale, c->comm, PETSC_ERR_USER_INPUT,
+               "The %s rows are linearly dependent (row %" PetscInt_FMT "): a held DOF is also constrained by the contact", what, r);
+    piv[r] = p;
+    col[p] = 1;
+    for (PetscInt i = 0; i < n; i++) W[r * n + i] /= big * (W[r * n + p] > 0 ? 1 : -1);
+    W[r * n + p] = 1;
+    for (PetscInt q = 0; q < nr; q++) {
+      PetscReal f = W[q * n + p];
+      if (q == r || f == 0) continue;
+      for (PetscInt i = 0; i < n; i++) W[q * n + i] -= f * W[r * n + i];
+      W[q * n + p] = 0;
+    }
+  }
+  PetscCall(PetscArrayzero(L, n * m));
+  for (PetscInt i = 0, a = 0; i < n; i++) {
+    if (col[i]) continue;
+    L[i * m + a] = 1;
+    for (PetscInt r = 0; r < nr; r++) L[piv[r] * m + a] = -W[r * n + i];
+    a++;
+  }
+  PetscCall(PetscFree3(W, piv, col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetPrimal(VICoupling c, PetscInt *m_out, const PetscReal **LC, const PetscReal **LE, const PetscReal **Mt,
+                                   const PetscReal **Ct, const PetscReal **Kt)
+{
+  PetscInt   n = c->n, m;
+  PetscReal *T;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetPrimal: no position (VICouplingSetPosition)");
+  if (!c->has_primal) {
+    const PetscReal *A[3];
+    PetscReal       *R[3];
+    m = c->m = n - c->num_rows;
+    PetscCall(PetscMalloc2(n * m, &c->LC, n * m, &c->LE));
+    PetscCall(PetscCalloc3(m * m, &c->Mt, m * m, &c->Ct, m * m, &c->Kt));
+    PetscCall(VICouplingNullSpace(c, c->num_rows, n, c->BC, c->LC, "compatibility (B_C)"));
+    PetscCall(VICouplingNullSpace(c, c->num_rows, n, c->BE, c->LE, "equilibrium (B_E)"));
+    PetscCall(PetscMalloc1(n * m, &T));
+    R[0] = c->Mt;
+    R[1] = c->Ct;
+    R[2] = c->Kt;
+    for (PetscInt w = 0; w < 3; w++) {
+      /* T = X L_C (block-diagonal X), then X~ = L_E^T T (Eq. 14) */
+      for (PetscInt k = 0; k < c->num_bodies; k++) {
+        PetscInt o = c->off[k], nk = c->off[k + 1] - o;
+        A[0] = c->M[k];
+        A[1] = c->D[k];
+        A[2] = c->K[k];
+        for (PetscInt i = 0; i < nk; i++) {
+          PetscReal *Ti = T + (o + i) * m;
+          for (PetscInt a = 0; a < m; a++) Ti[a] = 0;
+          for (PetscInt j = 0; j < nk; j++) {
+            const PetscReal  x  = A[w][i * nk + j];
+            const PetscReal *Lj = c->LC + (o + j) * m;
+            if (x == 0) continue;
+            for (PetscInt a = 0; a < m; a++) Ti[a] += x * Lj[a];
+          }
+        }
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal *Li = c->LE + i * m, *Ti = T + i * m;
+        for (PetscInt a = 0; a < m; a++) {
+          if (Li[a] == 0) continue;
+          for (PetscInt b = 0; b < m; b++) R[w][a * m + b] += Li[a] * Ti[b];
+        }
+      }
+    }
+    PetscCall(PetscFree(T));
+    c->has_primal = PETSC_TRUE;
+  }
+  if (m_out) *m_out = c->m;
+  if (LC) *LC = c->LC;
+  if (LE) *LE = c->LE;
+  if (Mt) *Mt = c->Mt;
+  if (Ct) *Ct = c->Ct;
+  if (Kt) *Kt = c->Kt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const PetscReal **re, const PetscReal **im)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingGetPrimal(c, NULL, NULL, NULL, NULL, NULL, NULL));
+  if (!c->has_eigen) {
+    PetscInt     m = c->m, N = 2 * m, ne = 0;
+    PetscReal   *A, *X, *wr, *wi, *work, wq;
+    PetscBLASInt bm, bN, nrhs, *ipiv, info, lwork = -1, one = 1;
+    PetscCall(PetscBLASIntCast(m, &bm));
+    PetscCall(PetscBLASIntCast(N, &bN));
+    PetscCall(PetscBLASIntCast(N, &nrhs));
+    PetscCall(PetscMalloc5(N * N, &A, m * N, &X, N, &wr, N, &wi, m, &ipiv));
+    PetscCall(PetscMalloc1(m * m, &work)); /* M~, column-major */
+    /* X = M~^-1 [K~ C~] (column-major) */
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt b = 0; b < m; b++) {
+        work[b * m + a]    = c->Mt[a * m + b];
+        X[b * m + a]       = c->Kt[a * m + b];
+        X[(m + b) * m + a] = c->Ct[a * m + b];
+      }
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &nrhs, work, &bm, ipiv, X, &bm, &info));
+    PetscCheck(info == 0, c->comm, PETSC_ERR_USER_INPUT,
+               "The coupled mass matrix M~ = L_E^T M L_C at position %g is singular (LAPACK gesv info %d): mu = %g too large?", (double)c->s,
+               (int)info, (double)c->mu);
+    PetscCall(PetscFree(work));
+    /* A = [0 I; -M~^-1 K~, -M~^-1 C~] (seed 003 Eq. 15), column-major */
+    PetscCall(PetscArrayzero(A, N * N));
+    for (PetscInt a = 0; a < m; a++) {
+      A[(m + a) * N + a] = 1;
+      for (PetscInt b = 0; b < N; b++) A[b * N + m + a] = -X[b * m + a];
+    }
+    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, &wq, &lwork, &info));
+    PetscCall(PetscBLASIntCast((PetscInt)wq, &lwork));
+    PetscCall(PetscMalloc1(lwork, &work));
+    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
+    PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "LAPACK geev failed with info %d at position %g", (int)info, (double)c->s);
+    PetscCall(PetscFree(work));
+    PetscCall(PetscMalloc2(N, &c->eig_re, N, &c->eig_im));
+    for (PetscInt i = 0; i < N; i++)
+      if (wi[i] >= 0) {
+        c->eig_re[ne] = wr[i];
+        c->eig_im[ne] = wi[i];
+        ne++;
+      }
+    /* insertion sort by imaginary part, then by real part (descending) */
+    for (PetscInt i = 1; i < ne; i++) {
+      PetscReal r = c->eig_re[i], s = c->eig_im[i];
+      PetscInt  j = i - 1;
+      while (j >= 0 && (c->eig_im[j] > s || (c->eig_im[j] == s && c->eig_re[j] < r))) {
+        c->eig_re[j + 1] = c->eig_re[j];
+        c->eig_im[j + 1] = c->eig_im[j];
+        j--;
+      }
+      c->eig_re[j + 1] = r;
+      c->eig_im[j + 1] = s;
+    }
+    c->num_eig = ne;
+    PetscCall(PetscFree5(A, X, wr, wi, ipiv));
+    c->has_eigen = PETSC_TRUE;
+  }
+  *num = c->num_eig;
+  if (re) *re = c->eig_re;
+  if (im) *im = c->eig_im;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingComputeStability(VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nmodes, PetscReal freq[], PetscReal real[])
+{
+  PetscMPIInt rank, size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(c->comm, &size));
+  /* zeros elsewhere: the sum over the ranks is exact, so the result is that of one rank, bit for bit */
+  PetscCall(PetscArrayzero(freq, np * nmodes));
+  PetscCall(PetscArrayzero(real, np * nmodes));
+  PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
+  for (PetscInt p = rank; p < np; p += size) {
+    const PetscReal *re, *im;
+    PetscInt         ne;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
+    for (PetscInt j = 0; j < nmodes; j++) {
+      freq[p * nmodes + j] = j < ne ? im[j] / (2 * PETSC_PI) : NAN;
+      real[p * nmodes + j] = j < ne ? re[j] : NAN;
+    }
+  }
+  PetscCall(PetscLogEventEnd(VI_EigenSolve, 0, 0, 0, 0));
+  PetscCall(VICouplingClearPosition(c));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, freq, (PetscMPIInt)(np * nmodes), MPIU_REAL, MPI_SUM, c->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, real, (PetscMPIInt)(np * nmodes), MPIU_REAL, MPI_SUM, c->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingStabilityView(VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nmodes, const PetscReal freq[],
+                                       const PetscReal real[], PetscViewer viewer)
+{
+  PetscInt  nu = 0, pmax = -1, jmax = -1;
+  PetscReal rmax = -PETSC_MAX_REAL;
+
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(c->comm, &viewer));
+  for (PetscInt p = 0; p < np; p++)
+    for (PetscInt j = 0; j < nmodes; j++) {
+      PetscReal r = real[p * nmodes + j];
+      if (PetscIsNanReal(r)) continue;
+      if (r > rmax) {
+        rmax = r;
+        pmax = p;
+        jmax = j;
+      }
+      if (r > 0) {
+        if (!nu)
+          PetscCall(PetscViewerASCIIPrintf(viewer, "Unstable modes (real part > 0), mu = %g, sliding %s:\n", (double)c->mu,
+                                           VICouplingSlidings[c->sliding]));
+        PetscCall(PetscViewerASCIIPrintf(viewer, "  position %g: mode %" PetscInt_FMT ", %g Hz, real part %g 1/s\n", (double)pos[p], j,
+                                         (double)freq[p * nmodes + j], (double)r));
+        nu++;
+      }
+    }
+  if (!nu)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "No unstable mode among the %" PetscInt_FMT " lowest at %" PetscInt_FMT " positions, mu = %g\n", nmodes,
+                                     np, (double)c->mu));
+  if (pmax >= 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Largest real part %g 1/s: mode %" PetscInt_FMT " (%g Hz) at position %g\n", (double)rmax, jmax,
+                                     (double)freq[pmax * nmodes + jmax], (double)pos[pmax]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solve (Ar + j Ai) X = Br + j Bi (n x n, nrhs columns; all column-major) through the real form [Ar -Ai; Ai Ar]. */
+static PetscErrorCode VICouplingSolveComplex(VICoupling c, PetscInt n, const PetscReal Ar[], const PetscReal Ai[], PetscInt nrhs, PetscReal Xr[],
+                                             PetscReal Xi[], const char what[])
+{
+  PetscInt     N = 2 * n;
+  PetscReal   *A, *B;
+  PetscBLASInt bN, bk, *ipiv, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(N * N, &A, N * nrhs, &B, N, &ipiv));
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < n; i++) {
+      A[j * N + i]           = Ar[j * n + i];
+      A[(n + j) * N + n + i] = Ar[j * n + i];
+      A[j * N + n + i]       = Ai[j * n + i];
+      A[(n + j) * N + i]     = -Ai[j * n + i];
+    }
+  for (PetscInt k = 0; k < nrhs; k++)
+    for (PetscInt i = 0; i < n; i++) {
+      B[k * N + i]     = Xr[k * n + i];
+      B[k * N + n + i] = Xi[k * n + i];
+    }
+  PetscCall(PetscBLASIntCast(N, &bN));
+  PetscCall(PetscBLASIntCast(nrhs, &bk));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bN, &bk, A, &bN, ipiv, B, &bN, &info));
+  PetscCheck(info == 0, c->comm, PETSC_ERR_USER_INPUT, "%s is singular (LAPACK gesv info %d)", what, (int)info);
+  for (PetscInt k = 0; k < nrhs; k++)
+    for (PetscInt i = 0; i < n; i++) {
+      Xr[k * n + i] = B[k * N + i];
+      Xi[k * n + i] = B[k * N + n + i];
+    }
+  PetscCall(PetscFree3(A, B, ipiv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal in[], PetscInt no, const PetscReal out[], PetscInt np,
+                                    const PetscReal pos[], PetscInt nf, const PetscReal freq[], PetscReal H[])
+{
+  const PetscInt n = c->n, ns = c->num_set, nr = c->num_rows, nrhs = ni + ns;
+  PetscMPIInt    rank, size;
+  PetscInt       total = np * nf * no * ni * 2, nmax = 0;
+  PetscReal     *Zr, *Zi, *Xr, *Xi;           /* per body: dynamic stiffness and the columns H [in | e_S] */
+  PetscReal     *Hfr, *Hfi, *HSr, *HSi;       /* H in (n x ni, column-major), H e_S (n x ns) */
+  PetscReal     *ohr, *ohi, *oHr, *oHi;       /* out^T H in (no x ni), out^T H e_S (no x ns) */
+  PetscReal     *Sr, *Si, *Yr, *Yi, *Pr, *Pi; /* B_C H B_E^T (nr x nr), B_C H in (nr x ni), out^T H B_E^T (no x nr) */
+  char           what[128];
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingComputeFRF: call VICouplingSetUp first");
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(c->comm, &size));
+  for (PetscInt k = 0; k < c->num_bodies; k++) nmax = PetscMax(nmax, c->off[k + 1] - c->off[k]);
+  PetscCall(PetscMalloc4(nmax * nmax, &Zr, nmax * nmax, &Zi, nmax * nrhs, &Xr, nmax * nrhs, &Xi));
+  PetscCall(PetscMalloc4(n * ni, &Hfr, n * ni, &Hfi, n * ns, &HSr, n * ns, &HSi));
+  PetscCall(PetscMalloc4(no * ni, &ohr, no * ni, &ohi, no * ns, &oHr, no * ns, &oHi));
+  PetscCall(PetscMalloc6(nr * nr, &Sr, nr * nr, &Si, nr * ni, &Yr, nr * ni, &Yi, no * nr, &Pr, no * nr, &Pi));
+  PetscCall(PetscArrayzero(H, total));
+  PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
+  for (PetscInt f = rank; f < nf; f += size) {
+    const PetscReal w = 2 * PETSC_PI * freq[f];
+    /* the uncoupled H(jw) on the inputs and on the coupling coordinates, body by body */
+    for (PetscInt k = 0; k < c->num_bodies; k++) {
+      PetscInt o = c->off[k], nk = c->off[k + 1] - o;
+      for (PetscInt i = 0; i < nk; i++)
+        for (PetscInt j = 0; j < nk; j++) {
+          Zr[j * nk + i] = c->K[k][i * nk + j] - w * w * c->M[k][i * nk + j];
+          Zi[j * nk + i] = w * c->D[k][i * nk + j];
+        }
+      PetscCall(PetscArrayzero(Xr, nk * nrhs));
+      PetscCall(PetscArrayzero(Xi, nk * nrhs));
+      for (PetscInt a = 0; a < ni; a++)
+        for (PetscInt i = 0; i < nk; i++) Xr[a * nk + i] = in[a * n + o + i];
+      for (PetscInt a = 0; a < ns; a++)
+        if (c->set[a] >= o && c->set[a] < o + nk) Xr[(ni + a) * nk + c->set[a] - o] = 1;
+      PetscCall(PetscSNPrintf(what, sizeof(what), "The dynamic stiffness K - w^2 M + j w C of body %" PetscInt_FMT " at %g Hz", k, (double)freq[f]));
+      PetscCall(VICouplingSolveComplex(c, nk, Zr, Zi, nrhs, Xr, Xi, what));
+      for (PetscInt a = 0; a < ni; a++)
+        for (PetscInt i = 0; i < nk; i++) {
+          Hfr[a * n + o + i] = Xr[a * nk + i];
+          Hfi[a * n + o + i] = Xi[a * nk + i];
+        }
+      for (PetscInt a = 0; a < ns; a++)
+        for (PetscInt i = 0; i < nk; i++) {
+          HSr[a * n + o + i] = Xr[(ni + a) * nk + i];
+          HSi[a * n + o + i] = Xi[(ni + a) * nk + i];
+        }
+    }
+    for (PetscInt b = 0; b < no; b++) {
+      const PetscReal *ob = out + b * n;
+      for (PetscInt a = 0; a < ni + ns; a++) {
+        const PetscReal *xr = a < ni ? Hfr + a * n : HSr + (a - ni) * n, *xi = a < ni ? Hfi + a * n : HSi + (a - ni) * n;
+        PetscReal        sr = 0, si = 0;
+        for (PetscInt i = 0; i < n; i++) {
+          sr += ob[i] * xr[i];
+          si += ob[i] * xi[i];
+        }
+        if (a < ni) {
+          ohr[b * ni + a] = sr;
+          ohi[b * ni + a] = si;
+        } else {
+          oHr[b * ns + a - ni] = sr;
+          oHi[b * ns + a - ni] = si;
+        }
+      }
+    }
+    /* every position: Eq. 45 on the coupling coordinates */
+    for (PetscInt p = 0; p < np; p++) {
+      const PetscReal *BC, *BE;
+      PetscCall(VICouplingSetPosition(c, pos[p]));
+      BC = c->BC;
+      BE = c->BE;
+      PetscCall(PetscArrayzero(Sr, nr * nr));
+      PetscCall(PetscArrayzero(Si, nr * nr));
+      PetscCall(PetscArrayzero(Yr, nr * ni));
+      PetscCall(PetscArrayzero(Yi, nr * ni));
+      PetscCall(PetscArrayzero(Pr, no * nr));
+      PetscCall(PetscArrayzero(Pi, no * nr));
+      for (PetscInt a = 0; a < ns; a++) {
+        const PetscInt j = c->set[a];
+        for (PetscInt r = 0; r < nr; r++) {
+          const PetscReal bc = BC[r * n + j], be = BE[r * n + j];
+          if (bc != 0) {
+            /* S(r, s) += B_C(r, j) H(j, l) B_E(s, l): column major S, row r, column s */
+            for (PetscInt b = 0; b < ns; b++) {
+              const PetscInt  l  = c->set[b];
+              const PetscReal hr = HSr[b * n + j], hi = HSi[b * n + j];
+              for (PetscInt s = 0; s < nr; s++) {
+                const PetscReal e = BE[s * n + l];
+                if (e == 0) continue;
+                Sr[s * nr + r] += bc * hr * e;
+                Si[s * nr + r] += bc * hi * e;
+              }
+            }
+            for (PetscInt i = 0; i < ni; i++) {
+              Yr[i * nr + r] += bc * Hfr[i * n + j];
+              Yi[i * nr + r] += bc * Hfi[i * n + j];
+            }
+          }
+          if (be != 0)
+            for (PetscInt b = 0; b < no; b++) {
+              Pr[r * no + b] += oHr[b * ns + a] * be;
+              Pi[r * no + b] += oHi[b * ns + a] * be;
+            }
+        }
+      }
+      PetscCall(PetscSNPrintf(what, sizeof(what), "B_C H B_E^T (seed 003 Eq. 45) at position %g, %g Hz", (double)pos[p], (double)freq[f]));
+      PetscCall(VICouplingSolveComplex(c, nr, Sr, Si, ni, Yr, Yi, what));
+      for (PetscInt b = 0; b < no; b++)
+        for (PetscInt i = 0; i < ni; i++) {
+          PetscReal hr = ohr[b * ni + i], hi = ohi[b * ni + i];
+          for (PetscInt r = 0; r < nr; r++) {
+            hr -= Pr[r * no + b] * Yr[i * nr + r] - Pi[r * no + b] * Yi[i * nr + r];
+            hi -= Pr[r * no + b] * Yi[i * nr + r] + Pi[r * no + b] * Yr[i * nr + r];
+          }
+          H[(((p * nf + f) * no + b) * ni + i) * 2]     = hr;
+          H[(((p * nf + f) * no + b) * ni + i) * 2 + 1] = hi;
+        }
+    }
+  }
+  PetscCall(PetscLogEventEnd(VI_Factor, 0, 0, 0, 0));
+  PetscCall(VICouplingClearPosition(c));
+  PetscCall(PetscFree4(Zr, Zi, Xr, Xi));
+  PetscCall(PetscFree4(Hfr, Hfi, HSr, HSi));
+  PetscCall(PetscFree4(ohr, ohi, oHr, oHi));
+  PetscCall(PetscFree6(Sr, Si, Yr, Yi, Pr, Pi));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, H, (PetscMPIInt)total, MPIU_REAL, MPI_SUM, c->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetNodeDof(VICoupling c, const char body[], PetscInt id, PetscInt comp, PetscInt *dof)
+{
+  PetscInt       k;
+  VICouplingNode node = {0};
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingFindBody(c, body, "VICouplingGetNodeDof", &k));
+  PetscCheck(comp == 0 || comp == 1, c->comm, PETSC_ERR_USER_INPUT, "VICouplingGetNodeDof: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)",
+             comp);
+  PetscCall(VICouplingFindNode(c, k, id, "VICouplingGetNodeDof", &node));
+  *dof = node.dof[comp];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingView(VICoupling c, PetscViewer viewer)
+{
+  PetscFunctionBeginUser;
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(c->comm, &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Sliding coupling (seed 003 CEA, Eq. 45): %" PetscInt_FMT " bodies, %" PetscInt_FMT
+                                   " coordinates, slave node %" PetscInt_FMT " on a master chain of %" PetscInt_FMT " nodes, %" PetscInt_FMT
+                                   " held DOFs, mu = %g sliding %s\n",
+                                   c->num_bodies, c->n, c->slave.id, c->num_master, c->num_held, (double)c->mu, VICouplingSlidings[c->sliding]));
+  if (c->has_position)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  position %g: segment %" PetscInt_FMT ", xi = %g\n", (double)c->s, c->seg, (double)c->xi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
