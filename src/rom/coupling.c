@@ -348,7 +348,8 @@ static PetscErrorCode VICouplingNullSpace(VICoupling c, PetscInt nr, PetscInt n,
                "The %s rows are linearly dependent (row %" PetscInt_FMT "): a held DOF is also constrained by the contact", what, r);
     piv[r] = p;
     col[p] = 1;
-    for (PetscInt i = 0; i < n; i++) W[r * n + i] /= big * (W[r * n + p] > 0 ? 1 : -1);
+    big    = W[r * n + p]; /* signed */
+    for (PetscInt i = 0; i < n; i++) W[r * n + i] /= big;
     W[r * n + p] = 1;
     for (PetscInt q = 0; q < nr; q++) {
       PetscReal f = W[q * n + p];
@@ -438,38 +439,49 @@ PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const Petsc
     PetscCall(PetscBLASIntCast(N, &bN));
     PetscCall(PetscBLASIntCast(N, &nrhs));
     PetscCall(PetscMalloc5(N * N, &A, m * N, &X, N, &wr, N, &wi, m, &ipiv));
-    PetscCall(PetscMalloc1(m * m, &work)); /* M~, column-major */
-    /* X = M~^-1 [K~ C~] (column-major) */
+    PetscCall(PetscMalloc1(m * m, &work));
+    /* shift-and-invert about a real sigma < 0: the eigenvalues nu of T = (A - sigma I)^-1 give lambda = sigma + 1 / nu, the
+       lowest modes (those of the CEA) to rounding relative to their own size whatever the spread of the ROM's spectrum.
+       With Q = K~ + sigma C~ + sigma^2 M~ and X = Q^-1 [C~ + sigma M~, M~] (m x 2m): T = [-X; [I 0] - sigma X]. sigma is
+       minus the smallest sqrt(K~_ii / M~_ii), the scale of the lowest coordinates (-1 if it is 0: rigid-body modes). */
+    PetscReal sigma = PETSC_MAX_REAL, numax = 0;
+    for (PetscInt a = 0; a < m; a++)
+      if (c->Mt[a * m + a] > 0 && c->Kt[a * m + a] > 0) sigma = PetscMin(sigma, PetscSqrtReal(c->Kt[a * m + a] / c->Mt[a * m + a]));
+    sigma = sigma == PETSC_MAX_REAL ? -1.0 : -sigma;
     for (PetscInt a = 0; a < m; a++)
       for (PetscInt b = 0; b < m; b++) {
-        work[b * m + a]    = c->Mt[a * m + b];
-        X[b * m + a]       = c->Kt[a * m + b];
-        X[(m + b) * m + a] = c->Ct[a * m + b];
+        work[b * m + a]    = c->Kt[a * m + b] + sigma * c->Ct[a * m + b] + sigma * sigma * c->Mt[a * m + b];
+        X[b * m + a]       = c->Ct[a * m + b] + sigma * c->Mt[a * m + b];
+        X[(m + b) * m + a] = c->Mt[a * m + b];
       }
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &nrhs, work, &bm, ipiv, X, &bm, &info));
-    PetscCheck(info == 0, c->comm, PETSC_ERR_USER_INPUT,
-               "The coupled mass matrix M~ = L_E^T M L_C at position %g is singular (LAPACK gesv info %d): mu = %g too large?", (double)c->s,
-               (int)info, (double)c->mu);
+    PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "K~ + s C~ + s^2 M~ at position %g is singular for the shift s = %g (LAPACK gesv info %d)",
+               (double)c->s, (double)sigma, (int)info);
     PetscCall(PetscFree(work));
-    /* A = [0 I; -M~^-1 K~, -M~^-1 C~] (seed 003 Eq. 15), column-major */
-    PetscCall(PetscArrayzero(A, N * N));
-    for (PetscInt a = 0; a < m; a++) {
-      A[(m + a) * N + a] = 1;
-      for (PetscInt b = 0; b < N; b++) A[b * N + m + a] = -X[b * m + a];
-    }
+    for (PetscInt b = 0; b < N; b++)
+      for (PetscInt a = 0; a < m; a++) {
+        A[b * N + a]     = -X[b * m + a];
+        A[b * N + m + a] = (b == a ? 1.0 : 0.0) - sigma * X[b * m + a];
+      }
     PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, &wq, &lwork, &info));
     PetscCall(PetscBLASIntCast((PetscInt)wq, &lwork));
     PetscCall(PetscMalloc1(lwork, &work));
     PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
     PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "LAPACK geev failed with info %d at position %g", (int)info, (double)c->s);
     PetscCall(PetscFree(work));
+    for (PetscInt i = 0; i < N; i++) numax = PetscMax(numax, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
     PetscCall(PetscMalloc2(N, &c->eig_re, N, &c->eig_im));
-    for (PetscInt i = 0; i < N; i++)
-      if (wi[i] >= 0) {
-        c->eig_re[ne] = wr[i];
-        c->eig_im[ne] = wi[i];
+    for (PetscInt i = 0; i < N; i++) {
+      PetscReal a2 = wr[i] * wr[i] + wi[i] * wi[i];
+      PetscCheck(a2 > PetscSqr(1e-14 * numax), c->comm, PETSC_ERR_USER_INPUT,
+                 "The coupled mass matrix M~ = L_E^T M L_C at position %g is singular (an infinite eigenvalue): mu = %g too large?", (double)c->s,
+                 (double)c->mu);
+      if (-wi[i] >= 0) {
+        c->eig_re[ne] = sigma + wr[i] / a2;
+        c->eig_im[ne] = -wi[i] / a2;
         ne++;
       }
+    }
     /* insertion sort by imaginary part, then by real part (descending) */
     for (PetscInt i = 1; i < ne; i++) {
       PetscReal r = c->eig_re[i], s = c->eig_im[i];

@@ -1,0 +1,6 @@
+# Bodies coupled at a position of the sliding path (seed 003 §1.4, §2.3, issue 14 milestone 3): the time-dependent FRF
+# (Eq. 45) against the primal assembly; the frictionless CEA against the Rayleigh closed form and the symmetric eigenproblem;
+# friction-induced flutter of a 2-DOF mode-coupling model against its closed form and the dual-assembly transient.
+vicms_unit_test(test_coupling CASE frf RANKS 1 2 3 ARGS -case frf)
+vicms_unit_test(test_coupling CASE modes RANKS 1 2 3 ARGS -case modes)
+vicms_unit_test(test_coupling CASE flutter RANKS 1 2 3 ARGS -case flutter)
