@@ -574,7 +574,7 @@ static PetscErrorCode CaseFlutter(MPI_Comm comm)
   PetscCall(FlutterBodies(comm, beta, &damped));
   for (PetscInt k = 0; k < 2; k++) {
     const PetscReal mu = k ? mu_lo : mu_hi, T = k ? 0.1 : 0.07;
-    PetscReal       rate, om, a_first = 0, a_last = 0, lmin = 0, rel_s, rel_w;
+    PetscReal       rate = 0, om = 0, a_first = 0, a_last = 0, lmin = 0, rel_s, rel_w;
     PetscCall(FlutterLeading(comm, damped, mu, &sigma, &omega));
     PetscCall(FlutterTransient(comm, damped, mu, T, &rate, &om, &a_first, &a_last, &lmin));
     rel_s = PetscAbsReal(rate - sigma) / PetscAbsReal(sigma);
