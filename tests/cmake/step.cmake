@@ -25,4 +25,7 @@ vicms_unit_test(test_step CASE solvers RANKS 1 2 3 ARGS -case solvers)
 vicms_unit_test(test_step CASE inner_basis RANKS 1 2 3 ARGS -case inner_basis)
 # The Moreau schemes in modal coordinates (diagonal and dense modal damping) against the schemes in the ROM's own coordinates, with impacts.
 vicms_unit_test(test_step CASE moreau_basis RANKS 1 2 3 ARGS -case moreau_basis)
+# Gross slip of a mass under a moving obstacle (closing and opening imposed gap, sliding at constant speed) against the exact q_n, q_t:
+# nsgalpha, moreau and mixed bathe, first order for nsgalpha and moreau.
+vicms_unit_test(test_step CASE slip_gap RANKS 1 2 3 ARGS -case slip_gap)
 vicms_app_test(simulate PROCESSORS 2)
