@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of harmonic balance ensembles (vicms hb on rank groups, issue 12): a 64-branch uncertainty-quantification
 # job on the stop oscillator (scripts/write_user_rom.py stop; docs/hb.md), Monte Carlo samples of a uniform gap
-# (0.8-1.2) and a normal load level (mean 7.9, sd 0.4: the force over the damping, the parameter that sets the peak;
-# the damping itself is a property of the ROM, not a case option), H = 20, N = 256, 0.6-1.6 Hz, on 1 and 2 ranks
+# (0.8-1.2), a normal load level (mean 7.9, sd 0.4) and a uniform damping scale (0.5-2 times the ROM's damping,
+# -case_damping_scale), H = 20, N = 256, 0.6-1.6 Hz, on 1 and 2 ranks
 # (groups of 1 rank). Prints, best of three runs each, the ensemble phase (what vicms prints as "run now in X s":
 # scheduling, continuation, writing, merging), its tail and last merge, and the parallel efficiency of the ensemble
 # phase at 2 ranks, T(1) / (2 T(2)); and checks that the two results files are equal bitwise. Needs an idle machine:
@@ -17,7 +17,7 @@ $py "$root/scripts/write_user_rom.py" stop stop.h5
 samples=${HB_UQ_SAMPLES:-64}
 job="-rom_file stop.h5 -case_loads drive -load_drive_type harmonic -load_drive_amplitude 7.895683520871486 -load_drive_frequency 1
   -hb_freq_range 0.6,1.6 -hb_harmonics 20 -hb_samples 256 -hb_max_freq_step 0.002
-  -cases_random contact_gap:uniform:0.8:1.2,load_drive_amplitude:normal:7.9:0.4 -cases_samples $samples -cases_seed 12
+  -cases_random contact_gap:uniform:0.8:1.2,load_drive_amplitude:normal:7.9:0.4,case_damping_scale:uniform:0.5:2 -cases_samples $samples -cases_seed 12
   -cases_merge_interval 10 -cases_quiet ${HB_UQ_ARGS:-}"
 
 # run NP: the best "run now in X s" of three runs, with the tail and merge of that run
@@ -36,7 +36,7 @@ run() {
 }
 t1=$(run 1)
 t2=$(run 2)
-printf "%d branches (H = 20, N = 256), stop oscillator, Monte Carlo over gap and load level\n" "$samples"
+printf "%d branches (H = 20, N = 256), stop oscillator, Monte Carlo over gap, load level and damping\n" "$samples"
 for np in 1 2; do
   printf "  %d rank%s: %s\n" $np "$([ $np = 1 ] || echo s)" "$(grep -m1 'cases: .* run now in' best$np)"
 done

@@ -29,6 +29,7 @@ PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
   -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
   -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j);
   -contact_gap_shape bump -contact_gap_bump_width w: g0_j(t) = g - a exp(-d^2/(2 w^2)), d = k Ω t + φ_j wrapped to (-π, π]
+  -case_damping_scale s: the case's damping matrix is s D of the ROM (s >= 0; default 1), for HB and time stepping alike
   -init rest|velocity|static, -init_velocity v, -init_direction x|y|z (a uniform velocity, needs the ROM shape
   translation_DIR), -init_load NAME (static deflection under a load: K q = f)
 */
@@ -37,6 +38,8 @@ PETSC_EXTERN PetscErrorCode VISystemSetUp(VISystem sys);
 /* Sizes: n = nb + nm; contacts and their friction. */
 PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm);
 PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
+/* The case's K, M and D (n x n row-major; D scaled by -case_damping_scale), after VISystemSetUp: what every solver of the case uses. */
+PETSC_EXTERN PetscErrorCode VISystemGetMatrices(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D);
 /* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
 /* The force is f(t) = sum_l s_l(t) v_l: the load vectors v_l (n each, owned by the ROM) and their scales s_l(t), for

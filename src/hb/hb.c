@@ -161,7 +161,8 @@ PetscErrorCode VIHBSetUp(VIHB hb)
 {
   VIContactSet     set;
   const PetscReal *ov;
-  PetscReal       *K, *Mm, *D, f;
+  const PetscReal *K, *Mm, *D;
+  PetscReal        f;
   PetscInt         nloads;
   VIExciteType     type;
   VICMSType        method;
@@ -179,7 +180,7 @@ PetscErrorCode VIHBSetUp(VIHB hb)
              type == VI_EXCITE_CONSTANT ? "none" : VIExciteTypes[type]);
   PetscCall(VISystemGetSizes(hb->sys, &hb->n, &hb->nb, &hb->nm));
   PetscCall(VIROMGetMethod(hb->rom, &method, &hb->massless));
-  PetscCall(VIROMGetMatrices(hb->rom, &K, &Mm, &D));
+  PetscCall(VISystemGetMatrices(hb->sys, &K, &Mm, &D)); /* D scaled by -case_damping_scale */
   hb->K    = K;
   hb->Mass = Mm;
   hb->D    = D;

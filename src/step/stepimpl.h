@@ -14,6 +14,12 @@ struct _p_VISystem {
   PetscInt  n, nb, nm, nc;
   PetscBool massless;
 
+  /* the case's damping D = damping_scale D_rom (seed 000 Eq. 1): the ROM's own array when the scale is 1, else damping_scaled,
+     owned here (the ROM is shared by the cases of a job, so it is never scaled in place) */
+  PetscReal        damping_scale;
+  PetscReal       *damping_scaled;
+  const PetscReal *K, *M, *D;
+
   /* loads: f(t) = sum_l s_l(t) load_vec[l] */
   PetscInt          num_loads;
   char            **load_names;

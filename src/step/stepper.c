@@ -237,11 +237,11 @@ static PetscErrorCode VIStepperScale(VIStepper st)
 
 PetscErrorCode VIStepperSetUp(VIStepper st)
 {
-  VISystem   sys = st->sys;
-  VIROM      rom;
-  PetscReal *K, *M, *D;
-  PetscBool  massless;
-  VICMSType  method;
+  VISystem         sys = st->sys;
+  VIROM            rom;
+  const PetscReal *K, *M, *D;
+  PetscBool        massless;
+  VICMSType        method;
 
   PetscFunctionBeginUser;
   PetscCheck(sys, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetSystem() first");
@@ -249,7 +249,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VISystemSetUp(sys));
   PetscCall(VISystemGetROM(sys, &rom));
   PetscCall(VIROMGetMethod(rom, &method, &massless));
-  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCall(VISystemGetMatrices(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
   PetscCheck(st->type != VI_STEPPER_LEAPFROG || massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
              "-cms_type cb_massless or macneal",

@@ -15,6 +15,7 @@ PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
   s->init          = VI_INIT_REST;
   s->init_velocity = 0;
   s->gap_waves     = 1;
+  s->damping_scale = 1;
   *sys             = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -36,6 +37,7 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
   PetscCall(PetscFree(s->obstacle_v));
   PetscCall(PetscFree(s->gap_cs));
   PetscCall(PetscFree2(s->q0, s->u0));
+  PetscCall(PetscFree(s->damping_scaled));
   PetscCall(PetscFree(s));
   *sys = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -98,6 +100,8 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
                                   &has_phases));
   PetscCall(PetscOptionsReal("-contact_gap_phase_step", "Phase step between consecutive contacts, phi_j = j * step (rad)", "", sys->gap_phase_step,
                              &sys->gap_phase_step, NULL));
+  PetscCall(PetscOptionsReal("-case_damping_scale", "Scale s of the ROM's damping matrix in this case: D -> s D (a case parameter for ensembles)", "",
+                             sys->damping_scale, &sys->damping_scale, NULL));
   PetscCall(PetscOptionsEnum("-init", "Initial state: rest, velocity (uniform), static (deflection under a load)", "", VIInitTypes,
                              (PetscEnum)sys->init, (PetscEnum *)&sys->init, NULL));
   PetscCall(PetscOptionsReal("-init_velocity", "Uniform initial velocity (with -init velocity)", "", sys->init_velocity, &sys->init_velocity, NULL));
@@ -106,6 +110,9 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
                                sys->init_load, sizeof(sys->init_load), NULL));
   PetscOptionsEnd();
   PetscCheck(sys->mu_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_mu: got %g, expected >= 0", (double)sys->mu_all);
+  PetscCheck(sys->damping_scale >= 0, sys->comm, PETSC_ERR_USER_INPUT,
+             "-case_damping_scale: got %g, expected a scale s >= 0 of the ROM's damping matrix (D -> s D; 1 keeps the ROM's damping)",
+             (double)sys->damping_scale);
   PetscCheck(sys->preload_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_preload: got %g, expected >= 0", (double)sys->preload_all);
   PetscCheck(sys->gap_shape != VI_GAP_BUMP || (sys->gap_bump_width > 0 && sys->gap_bump_width <= PETSC_PI / 3), sys->comm, PETSC_ERR_USER_INPUT,
              "-contact_gap_bump_width: got %g, expected a width in (0, pi/3] rad for -contact_gap_shape bump", (double)sys->gap_bump_width);
@@ -221,6 +228,15 @@ PetscErrorCode VISystemSetUp(VISystem sys)
   PetscCall(VIROMGetMethod(sys->rom, NULL, &sys->massless));
   PetscCall(VIROMGetMatrices(sys->rom, &K, &M, &D));
   n = sys->n = sys->nb + sys->nm;
+  sys->K     = K;
+  sys->M     = M;
+  sys->D     = D;
+  PetscCall(PetscFree(sys->damping_scaled));
+  if (sys->damping_scale != 1) {
+    PetscCall(PetscMalloc1(n * n, &sys->damping_scaled));
+    for (PetscInt i = 0; i < n * n; i++) sys->damping_scaled[i] = sys->damping_scale * D[i];
+    sys->D = sys->damping_scaled;
+  }
   PetscCall(VIROMGetContacts(sys->rom, &nc, &contacts));
   PetscCheck(nc <= VI_MAX_CONTACTS, sys->comm, PETSC_ERR_SUP, "At most %d contacts per case", VI_MAX_CONTACTS);
   sys->nc = nc;
@@ -264,6 +280,17 @@ PetscErrorCode VISystemSetUp(VISystem sys)
     PetscCheck(found, sys->comm, PETSC_ERR_USER_INPUT, "-case_loads: the ROM has no load '%s'", sys->load_names[l]);
   }
   PetscCall(VISystemInitialState(sys, n, K));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The matrices every solver of the case reads: the ROM's K and M, and its D times -case_damping_scale. */
+PetscErrorCode VISystemGetMatrices(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(sys->K, sys->comm, PETSC_ERR_ORDER, "Call VISystemSetUp() first");
+  if (K) *K = sys->K;
+  if (M) *M = sys->M;
+  if (D) *D = sys->D;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -407,6 +434,7 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
                                      (double)sys->rotation_speed));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " load%s", sys->num_loads, sys->num_loads == 1 ? "" : "s"));
   for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%s", l ? ", " : ": ", sys->load_names[l]));
+  if (sys->damping_scale != 1) PetscCall(PetscViewerASCIIPrintf(viewer, ", damping %g x the ROM's", (double)sys->damping_scale));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", initial state %s\n", VIInitTypes[sys->init]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

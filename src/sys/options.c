@@ -108,6 +108,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-body_*_cms_units", VI_OPTION_STRING, NULL},
     /* a contact case */
     {"-case_loads", VI_OPTION_STRINGS, NULL},
+    {"-case_damping_scale", VI_OPTION_REAL, NULL},
     {"-contact_mu", VI_OPTION_REAL, NULL},
     {"-contact_preload", VI_OPTION_REAL, NULL},
     {"-contact_sliding_speed", VI_OPTION_REAL, NULL},

@@ -78,6 +78,7 @@ refusals() {
   refused $np "-load_gravity_amplitude: 'nan' is not a finite number" simulate -options_file job.yaml -load_gravity_amplitude nan
   refused $np "-cms_gravity: entry 2 of '0,nan,0' is not a finite number" reduce -options_file job.yaml -cms_gravity 0,nan,0
   refused $np "-step_dt: got 1., longer than the time span 0.1 of the run" simulate -options_file job.yaml -step_dt 1 -step_end_time 0.1
+  refused $np "-case_damping_scale: got -1., expected a scale s >= 0 of the ROM's damping matrix" simulate -options_file job.yaml -case_damping_scale -1
   refused $np "-step_dt: got 1e-20, which makes 5e+19 steps from 0. to 0.5; expected at most" simulate -options_file job.yaml -step_dt 1e-20
   # bad enum values and numbers: one line, not a traceback per rank
   refused $np "-step_type: 'leapfrogg' is not one of leapfrog, moreau" simulate -options_file job.yaml -step_type leapfrogg

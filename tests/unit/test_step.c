@@ -628,10 +628,11 @@ static PetscErrorCode TestImpact(void)
 
 /* (a) one inner coordinate (m = 1) and one massless boundary coordinate, no contact: K = [2 -1; -1 1.5] condenses to k = 1.5 - 1/2 = 1,
    omega = 1; 2 % modal damping d = 2 zeta omega m. The load [1/2, 1] cos(W t) drives the condensed coordinate with 1 + 1/2 * 1/2 = 5/4;
-   steady state q_i = 5/4 H cos, H = 1 / (k - W^2 + i d W), and q_b = (f_b - K_bi q_i) / K_bb = 1/4 cos + 1/2 q_i. */
-static PetscErrorCode TestHarmonic(void)
+   steady state q_i = 5/4 H cos, H = 1 / (k - W^2 + i s d W), and q_b = (f_b - K_bi q_i) / K_bb = 1/4 cos + 1/2 q_i. The case's damping
+   is s D (-case_damping_scale s; seed 000 Eq. (2)): (e) drives at resonance, W = omega, where the amplitude is 1 / (s d), with s = 2.5. */
+static PetscErrorCode TestHarmonic(PetscReal W, PetscReal scale)
 {
-  const PetscReal  K[4] = {2, -1, -1, 1.5}, M[4] = {0, 0, 0, 1}, zeta = 0.02, W = 0.8, period = 2 * PETSC_PI / W, dt = period / 200;
+  const PetscReal  K[4] = {2, -1, -1, 1.5}, M[4] = {0, 0, 0, 1}, zeta = 0.02, period = 2 * PETSC_PI / W, dt = period / 200;
   const PetscReal  D[4] = {0, 0, 0, 2 * zeta}, f[2] = {0.5, 1};
   PetscInt         d1[1] = {1}, nt;
   VIROM            rom;
@@ -640,7 +641,7 @@ static PetscErrorCode TestHarmonic(void)
   const PetscReal *t, *y;
   VIStepStats      stats;
   char             opts[512];
-  PetscReal        den_re = 1 - W * W, den_im = 2 * zeta * W, den = den_re * den_re + den_im * den_im;
+  PetscReal        den_re = 1 - W * W, den_im = scale * 2 * zeta * W, den = den_re * den_re + den_im * den_im;
   PetscReal        h_re = den_re / den, h_im = -den_im / den; /* H = 1 / (den_re + i den_im) */
   PetscReal        amp_i = 1.25 * PetscSqrtReal(h_re * h_re + h_im * h_im);
   PetscReal        amp_b = PetscSqrtReal(PetscSqr(0.25 + 0.625 * h_re) + PetscSqr(0.625 * h_im)), t_end = 80 * period;
@@ -652,8 +653,8 @@ static PetscErrorCode TestHarmonic(void)
   PetscCall(AddUnit(rom, PETSC_FALSE, "qi", 2, 1, 1));
   PetscCall(PetscSNPrintf(opts, sizeof(opts),
                           "-case_loads force -load_force_type harmonic -load_force_amplitude 1 -load_force_frequency %.17g -contact_gap 1e3 "
-                          "-step_type leapfrog -step_dt %.17g -step_end_time %.17g",
-                          (double)(W / (2 * PETSC_PI)), (double)dt, (double)t_end));
+                          "-step_type leapfrog -step_dt %.17g -step_end_time %.17g -case_damping_scale %g",
+                          (double)(W / (2 * PETSC_PI)), (double)dt, (double)t_end, (double)scale));
   PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
   PetscCall(VIStepperGetStats(st, &stats));
   PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, NULL));
@@ -664,13 +665,14 @@ static PetscErrorCode TestHarmonic(void)
               ab = MaxAbsOver(nt, t, y, 2, 0, t_end - 10 * period, PETSC_MAX_REAL);
     PetscReal ei = PetscAbsReal(ai - amp_i) / amp_i, eb = PetscAbsReal(ab - amp_b) / amp_b;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "units (a): harmonic, dt = T/200, 2 %% damping, W/omega = %g: steady-state amplitude inner %.6f (exact %.6f, rel. error "
-                          "%.2e), boundary %.6f (exact %.6f, rel. error %.2e); tolerance 1e-2\n",
-                          (double)W, (double)ai, (double)amp_i, (double)ei, (double)ab, (double)amp_b, (double)eb));
+                          "units (%s): harmonic, dt = T/200, %g %% damping, W/omega = %g: steady-state amplitude inner %.6f (exact %.6f, rel. "
+                          "error %.2e), boundary %.6f (exact %.6f, rel. error %.2e); tolerance 1e-2\n",
+                          scale == 1 ? "a" : "e", (double)(100 * scale * zeta), (double)W, (double)ai, (double)amp_i, (double)ei, (double)ab,
+                          (double)amp_b, (double)eb));
     PetscCheck(ei < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: inner amplitude %g, exact %g", (double)ai, (double)amp_i);
     PetscCheck(eb < 1e-2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "harmonic: boundary amplitude %g, exact %g", (double)ab, (double)amp_b);
   }
-  PetscCall(CheckAllReplicated("units (a) harmonic", st, rom));
+  PetscCall(CheckAllReplicated("units harmonic", st, rom));
   PetscCall(DestroyCase(&sys, &st));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -907,22 +909,23 @@ static PetscErrorCode TestGapShapes(void)
 
 static PetscErrorCode TestUnits(void)
 {
-  PetscErrorCode ierr[4];
-  const char    *names[4] = {"(a) harmonic", "(b) stick-slip", "(c) reproducible", "(d) gap shapes"};
+  PetscErrorCode ierr[5];
+  const char    *names[5] = {"(a) harmonic", "(b) stick-slip", "(c) reproducible", "(d) gap shapes", "(e) scaled damping"};
   PetscInt       failed   = 0;
 
   PetscFunctionBeginUser;
-  /* the three parts run even when one fails, so that each reports its numbers */
-  ierr[0] = TestHarmonic();
+  /* the parts run even when one fails, so that each reports its numbers */
+  ierr[0] = TestHarmonic(0.8, 1);
   ierr[1] = TestStickSlip();
   ierr[2] = TestReproducible();
   ierr[3] = TestGapShapes();
-  for (PetscInt k = 0; k < 4; k++)
+  ierr[4] = TestHarmonic(1, 2.5);
+  for (PetscInt k = 0; k < 5; k++)
     if (ierr[k]) {
       failed++;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "units %s: FAILED (error %d)\n", names[k], (int)ierr[k]));
     }
-  PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units: %" PetscInt_FMT " of 4 parts failed", failed);
+  PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "units: %" PetscInt_FMT " of 5 parts failed", failed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
