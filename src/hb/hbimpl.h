@@ -55,12 +55,13 @@ struct _p_VIHB {
   PetscReal        f_scale;
   VIHBAFT          aft;
 
-  /* operators at Omega: per harmonic h the dynamic stiffness S(h) = K - (h Omega)^2 M + i h Omega D in real form on
-     [a; b] (p n, p = 1 for h = 0, else 2; column-major), its condensed form L (p m) and condensed force Fc (p m); for the
-     condensation the LU factors of S_II with pivots, S_IB and S_BI */
+  /* operators at Omega: per harmonic h the dynamic stiffness S(h) = K - (h Omega)^2 M + i h Omega D, in real form on
+     [a; b] (p m, p = 1 for h = 0, else 2; column-major) the condensed (or full) L and force Fc; for the condensation the
+     complex blocks of S(h) acting on z = a - i b: the LU factors of S_II (nm x nm) with pivots, S_IB and S_BI */
   PetscReal      omega;
   PetscBool      have_omega;
-  PetscReal    **S, **L, **Fc, **Sii, **Sib, **Sbi;
+  PetscReal    **L, **Fc;
+  PetscComplex **Sii, **Sib, **Sbi, *cwork; /* cwork: nm (nb + 1) + nb */
   PetscBLASInt **piv;
 
   /* state and work */

@@ -1,5 +1,6 @@
-/* The linear part of harmonic balance: dynamic stiffness per harmonic in real form, its condensation onto the contact
-   harmonics, the linear residual and its frequency derivative (seed 000 Eq. A.2). */
+/* The linear part of harmonic balance: dynamic stiffness per harmonic, its condensation onto the contact harmonics (one
+   complex system per harmonic, the unknowns in real form), the linear residual and its frequency derivative (seed 000
+   Eq. A.2). */
 #include "hbimpl.h"
 #include <petscblaslapack.h>
 
@@ -11,21 +12,52 @@ static inline PetscInt VIHBIndex(VIHB hb, PetscInt p, PetscInt k, PetscBool inne
   return part * hb->n + (inner ? hb->nb + i : i);
 }
 
-/* S(h) in real form, column-major (p n) x (p n): with a complex amplitude z = a - i b of x = a cos + b sin,
-   (Ar + i Ai) z has cosine part Ar a + Ai b and sine part Ar b - Ai a; Ar = K - (h Omega)^2 M, Ai = h Omega D. */
-static void VIHBDynamicStiffness(VIHB hb, PetscInt h, PetscReal omega, PetscReal S[])
+/* Entry (i, j) of S(h) = K - (h Omega)^2 M + i h Omega D: with a complex amplitude z = a - i b of x = a cos + b sin,
+   S z = c - i s gives the cosine part c = Ar a + Ai b and the sine part s = Ar b - Ai a of the forces, the real form
+   [Ar Ai; -Ai Ar] on [a; b] with Ar = K - (h Omega)^2 M, Ai = h Omega D. */
+static inline PetscComplex VIHBStiffnessEntry(VIHB hb, PetscReal w, PetscInt i, PetscInt j)
 {
-  const PetscInt  n = hb->n, P = (h ? 2 : 1) * n;
-  const PetscReal w = h * omega;
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) {
-      PetscReal ar = hb->K[i * n + j] - w * w * hb->Mass[i * n + j], ai = w * hb->D[i * n + j];
-      S[j * P + i] = ar;
-      if (!h) continue;
-      S[(n + j) * P + i]     = ai;
-      S[j * P + n + i]       = -ai;
-      S[(n + j) * P + n + i] = ar;
-    }
+  const PetscInt k = i * hb->n + j;
+  return PetscCMPLX(hb->K[k] - w * w * hb->Mass[k], w * hb->D[k]);
+}
+
+/* the complex force amplitude of harmonic h on coordinate i */
+static inline PetscComplex VIHBForce(VIHB hb, PetscInt h, PetscInt i)
+{
+  return h ? PetscCMPLX(hb->F[(2 * h - 1) * hb->n + i], -hb->F[2 * h * hb->n + i]) : hb->F[i];
+}
+
+/* the complex amplitudes z = a - i b of nset coordinates from the real form x = [a; b] (p = 2; x = a for p = 1), and back */
+static inline void VIHBToComplex(PetscInt p, PetscInt nset, const PetscReal x[], PetscComplex z[])
+{
+  for (PetscInt i = 0; i < nset; i++) z[i] = PetscCMPLX(x[i], p == 2 ? -x[nset + i] : 0);
+}
+
+static inline void VIHBToReal(PetscInt p, PetscInt nset, const PetscComplex z[], PetscReal x[])
+{
+  for (PetscInt i = 0; i < nset; i++) {
+    x[i] = PetscRealPartComplex(z[i]);
+    if (p == 2) x[nset + i] = -PetscImaginaryPartComplex(z[i]);
+  }
+}
+
+/* LAPACK's complex LU (Fortran names with the trailing underscore, as PETSc's own): the (cos, sin) pair of a harmonic as
+   one complex system, half the flops of the real form */
+BLAS_EXTERN void zgetrf_(const PetscBLASInt *, const PetscBLASInt *, PetscComplex *, const PetscBLASInt *, PetscBLASInt *, PetscBLASInt *);
+BLAS_EXTERN void zgetrs_(const char *, const PetscBLASInt *, const PetscBLASInt *, const PetscComplex *, const PetscBLASInt *, const PetscBLASInt *,
+                         PetscComplex *, const PetscBLASInt *, PetscBLASInt *);
+
+/* z <- S_II^-1 z for nrhs columns of length nm (the factors of harmonic h) */
+static PetscErrorCode VIHBSolveInner(VIHB hb, PetscInt h, PetscInt nrhs, PetscComplex z[])
+{
+  PetscBLASInt bnm, bnrhs, info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(hb->nm, &bnm));
+  PetscCall(PetscBLASIntCast(nrhs, &bnrhs));
+  PetscCallBLAS("LAPACKzgetrs", zgetrs_("N", &bnm, &bnrhs, hb->Sii[h], &bnm, hb->piv[h], z, &bnm, &info));
+  PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: zgetrs failed (LAPACK info %d)", (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* w = dS(h)/dOmega z, z and w of length p n */
@@ -51,13 +83,61 @@ static void VIHBDynamicStiffnessRate(VIHB hb, PetscInt h, PetscReal omega, const
 PetscErrorCode VIHBOperatorsDestroy(VIHB hb)
 {
   PetscFunctionBeginUser;
-  if (!hb->S) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!hb->L) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt h = 0; h <= hb->H; h++) {
-    PetscCall(PetscFree3(hb->S[h], hb->L[h], hb->Fc[h]));
+    PetscCall(PetscFree2(hb->L[h], hb->Fc[h]));
     PetscCall(PetscFree4(hb->Sii[h], hb->Sib[h], hb->Sbi[h], hb->piv[h]));
   }
-  PetscCall(PetscFree6(hb->S, hb->L, hb->Fc, hb->Sii, hb->Sib, hb->Sbi));
-  PetscCall(PetscFree(hb->piv));
+  PetscCall(PetscFree5(hb->L, hb->Fc, hb->Sii, hb->Sib, hb->Sbi));
+  PetscCall(PetscFree2(hb->piv, hb->cwork));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Eq. (A.2) with the inner rows solved, per harmonic as one complex system: L = S_BB - S_BI S_II^-1 S_IB,
+   Fc = F_B - S_BI S_II^-1 F_I, with the LU factors of S_II kept for the inner coordinates */
+static PetscErrorCode VIHBCondense(VIHB hb, PetscInt h, PetscReal omega)
+{
+  const PetscInt  nb = hb->nb, nm = hb->nm, p = h ? 2 : 1, pb = p * nb;
+  const PetscReal w   = h * omega;
+  PetscComplex   *Sii = hb->Sii[h], *Sib = hb->Sib[h], *Sbi = hb->Sbi[h], *X = hb->cwork, *f = X + nm * nb;
+  PetscReal      *L = hb->L[h], *Fc = hb->Fc[h];
+  PetscBLASInt    bnm, info;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < nm; j++) {
+    for (PetscInt i = 0; i < nm; i++) Sii[j * nm + i] = VIHBStiffnessEntry(hb, w, nb + i, nb + j);
+    for (PetscInt i = 0; i < nb; i++) Sbi[j * nb + i] = VIHBStiffnessEntry(hb, w, i, nb + j);
+  }
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nm; i++) Sib[j * nm + i] = VIHBStiffnessEntry(hb, w, nb + i, j);
+  /* the right-hand sides S_IB and F_I, then the force F_B (z = a - i b) */
+  PetscCall(PetscArraycpy(X, Sib, nm * nb));
+  for (PetscInt i = 0; i < nm; i++) f[i] = VIHBForce(hb, h, nb + i);
+  for (PetscInt i = 0; i < nb; i++) f[nm + i] = VIHBForce(hb, h, i);
+  if (nm) {
+    PetscCall(PetscBLASIntCast(nm, &bnm));
+    PetscCallBLAS("LAPACKzgetrf", zgetrf_(&bnm, &bnm, Sii, &bnm, hb->piv[h], &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_USER_INPUT,
+               "hb: the dynamic stiffness of the inner coordinates is singular at harmonic %" PetscInt_FMT " of %g Hz (a rigid-body mode, or a "
+               "resonance of the fixed-contact system); use -hb_condense false",
+               h, (double)(omega / (2 * PETSC_PI)));
+    PetscCall(VIHBSolveInner(hb, h, nb + 1, X));
+  }
+  for (PetscInt j = 0; j <= nb; j++)
+    for (PetscInt i = 0; i < nb; i++) {
+      PetscComplex s = j < nb ? VIHBStiffnessEntry(hb, w, i, j) : f[nm + i];
+      for (PetscInt k = 0; k < nm; k++) s -= Sbi[k * nb + i] * X[j * nm + k];
+      if (j == nb) {
+        Fc[i] = PetscRealPartComplex(s);
+        if (h) Fc[nb + i] = -PetscImaginaryPartComplex(s);
+      } else {
+        L[j * pb + i] = PetscRealPartComplex(s);
+        if (!h) continue;
+        L[(nb + j) * pb + i]      = PetscImaginaryPartComplex(s);
+        L[j * pb + nb + i]        = -PetscImaginaryPartComplex(s);
+        L[(nb + j) * pb + nb + i] = PetscRealPartComplex(s);
+      }
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,88 +147,55 @@ PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega)
 
   PetscFunctionBeginUser;
   if (hb->have_omega && hb->omega == omega) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!hb->S) {
-    PetscCall(PetscMalloc6(hb->H + 1, &hb->S, hb->H + 1, &hb->L, hb->H + 1, &hb->Fc, hb->H + 1, &hb->Sii, hb->H + 1, &hb->Sib, hb->H + 1, &hb->Sbi));
-    PetscCall(PetscMalloc1(hb->H + 1, &hb->piv));
+  if (!hb->L) {
+    PetscCall(PetscMalloc5(hb->H + 1, &hb->L, hb->H + 1, &hb->Fc, hb->H + 1, &hb->Sii, hb->H + 1, &hb->Sib, hb->H + 1, &hb->Sbi));
+    PetscCall(PetscMalloc2(hb->H + 1, &hb->piv, nm * (nb + 1) + nb, &hb->cwork));
     for (PetscInt h = 0; h <= hb->H; h++) {
-      PetscInt p = h ? 2 : 1, P = p * n;
-      PetscCall(PetscMalloc3(P * P, &hb->S[h], p * m * p * m, &hb->L[h], p * m, &hb->Fc[h]));
-      PetscCall(
-          PetscMalloc4(p * nm * p * nm, &hb->Sii[h], p * nm * p * nb, &hb->Sib[h], p * nb * p * nm, &hb->Sbi[h], PetscMax(p * nm, 1), &hb->piv[h]));
+      PetscInt p = h ? 2 : 1;
+      PetscCall(PetscMalloc2(p * m * p * m, &hb->L[h], p * m, &hb->Fc[h]));
+      PetscCall(PetscMalloc4(nm * nm, &hb->Sii[h], nm * nb, &hb->Sib[h], nb * nm, &hb->Sbi[h], PetscMax(nm, 1), &hb->piv[h]));
     }
   }
   for (PetscInt h = 0; h <= hb->H; h++) {
-    const PetscInt p = h ? 2 : 1, P = p * n, pb = p * nb, pi = p * nm;
-    PetscReal     *S = hb->S[h], *L = hb->L[h], *Fc = hb->Fc[h];
-    VIHBDynamicStiffness(hb, h, omega, S);
-    /* the force of harmonic h in real form */
-    for (PetscInt part = 0; part < p; part++)
-      for (PetscInt i = 0; i < m; i++) Fc[part * m + i] = hb->F[(h ? 2 * h - 1 + part : 0) * n + i];
-    if (!hb->condense) {
-      PetscCall(PetscArraycpy(L, S, P * P));
+    const PetscInt p = h ? 2 : 1, P = p * n;
+    if (hb->condense) {
+      PetscCall(VIHBCondense(hb, h, omega));
       continue;
     }
-    /* Eq. (A.2) with the inner rows solved: L = S_BB - S_BI S_II^-1 S_IB, Fc = F_B - S_BI S_II^-1 F_I */
-    {
-      PetscReal   *Sii = hb->Sii[h], *Sib = hb->Sib[h], *Sbi = hb->Sbi[h], *fi;
-      PetscBLASInt bpi, bpb, info;
-      for (PetscInt c = 0; c < pi; c++) {
-        PetscInt jc = VIHBIndex(hb, p, c, PETSC_TRUE);
-        for (PetscInt r = 0; r < pi; r++) Sii[c * pi + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_TRUE)];
-        for (PetscInt r = 0; r < pb; r++) Sbi[c * pb + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_FALSE)];
+    /* the full dynamic stiffness in real form and the force of harmonic h */
+    for (PetscInt j = 0; j < n; j++)
+      for (PetscInt i = 0; i < n; i++) {
+        PetscComplex s      = VIHBStiffnessEntry(hb, h * omega, i, j);
+        hb->L[h][j * P + i] = PetscRealPartComplex(s);
+        if (!h) continue;
+        hb->L[h][(n + j) * P + i]     = PetscImaginaryPartComplex(s);
+        hb->L[h][j * P + n + i]       = -PetscImaginaryPartComplex(s);
+        hb->L[h][(n + j) * P + n + i] = PetscRealPartComplex(s);
       }
-      for (PetscInt c = 0; c < pb; c++) {
-        PetscInt jc = VIHBIndex(hb, p, c, PETSC_FALSE);
-        for (PetscInt r = 0; r < pi; r++) Sib[c * pi + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_TRUE)];
-        for (PetscInt r = 0; r < pb; r++) L[c * pb + r] = S[jc * P + VIHBIndex(hb, p, r, PETSC_FALSE)];
-      }
-      if (!pi) continue;
-      PetscCall(PetscBLASIntCast(pi, &bpi));
-      PetscCall(PetscBLASIntCast(pb, &bpb));
-      PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bpi, &bpi, Sii, &bpi, hb->piv[h], &info));
-      PetscCheck(info == 0, hb->comm, PETSC_ERR_USER_INPUT,
-                 "hb: the dynamic stiffness of the inner coordinates is singular at harmonic %" PetscInt_FMT " of %g Hz (a rigid-body mode, or a "
-                 "resonance of the fixed-contact system); use -hb_condense false",
-                 h, (double)(omega / (2 * PETSC_PI)));
-      PetscCall(PetscMalloc1(pi * (pb + 1), &fi));
-      PetscCall(PetscArraycpy(fi, Sib, pi * pb));
-      for (PetscInt r = 0; r < pi; r++) fi[pb * pi + r] = hb->F[(h ? 2 * h - 1 + r / nm : 0) * n + nb + r % nm];
-      {
-        PetscBLASInt nrhs = bpb + 1;
-        PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bpi, &nrhs, Sii, &bpi, hb->piv[h], fi, &bpi, &info));
-      }
-      for (PetscInt c = 0; c <= pb; c++)
-        for (PetscInt r = 0; r < pb; r++) {
-          PetscReal s = 0;
-          for (PetscInt k = 0; k < pi; k++) s += Sbi[k * pb + r] * fi[c * pi + k];
-          if (c < pb)
-            L[c * pb + r] -= s;
-          else
-            Fc[r] -= s;
-        }
-      PetscCall(PetscFree(fi));
-    }
+    for (PetscInt part = 0; part < p; part++)
+      for (PetscInt i = 0; i < n; i++) hb->Fc[h][part * n + i] = hb->F[(h ? 2 * h - 1 + part : 0) * n + i];
   }
   hb->omega      = omega;
   hb->have_omega = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the inner harmonics y = S_II^-1 (F_I - S_IB x) of harmonic h (condensed form) */
+/* the inner harmonics y = S_II^-1 (F_I - S_IB x) of harmonic h (condensed form; x and y real form) */
 static PetscErrorCode VIHBInner(VIHB hb, PetscInt h, const PetscReal x[], PetscReal y[])
 {
-  const PetscInt p = h ? 2 : 1, pb = p * hb->nb, pi = p * hb->nm;
-  PetscBLASInt   bpi, one = 1, info;
+  const PetscInt nb = hb->nb, nm = hb->nm, p = h ? 2 : 1;
+  PetscComplex  *z = hb->cwork, *xb = z + nm;
 
   PetscFunctionBeginUser;
-  if (!pi) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt r = 0; r < pi; r++) {
-    PetscReal s = hb->F[(h ? 2 * h - 1 + r / hb->nm : 0) * hb->n + hb->nb + r % hb->nm];
-    for (PetscInt c = 0; c < pb; c++) s -= hb->Sib[h][c * pi + r] * x[c];
-    y[r] = s;
+  if (!nm) PetscFunctionReturn(PETSC_SUCCESS);
+  VIHBToComplex(p, nb, x, xb);
+  for (PetscInt i = 0; i < nm; i++) {
+    PetscComplex s = VIHBForce(hb, h, nb + i);
+    for (PetscInt j = 0; j < nb; j++) s -= hb->Sib[h][j * nm + i] * xb[j];
+    z[i] = s;
   }
-  PetscCall(PetscBLASIntCast(pi, &bpi));
-  PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bpi, &one, hb->Sii[h], &bpi, hb->piv[h], y, &bpi, &info));
+  PetscCall(VIHBSolveInner(hb, h, 1, z));
+  VIHBToReal(p, nm, z, y);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,7 +227,7 @@ static void VIHBScatter(PetscInt h, PetscInt m, const PetscReal x[], PetscReal X
 PetscErrorCode VIHBLinearResidual(VIHB hb, const PetscReal X[], PetscReal R[], PetscReal Romega[])
 {
   const PetscInt m = hb->m, n = hb->n, nb = hb->nb;
-  PetscReal     *x = hb->work, *r = x + 2 * n, *z = r + 2 * n, *w = z + 2 * n, *y = w + 2 * n, *yp = y + 2 * n;
+  PetscReal     *x = hb->work, *r = x + 2 * n, *z = r + 2 * n, *w = z + 2 * n, *y = w + 2 * n;
 
   PetscFunctionBeginUser;
   for (PetscInt h = 0; h <= hb->H; h++) {
@@ -195,22 +242,19 @@ PetscErrorCode VIHBLinearResidual(VIHB hb, const PetscReal X[], PetscReal R[], P
       VIHBDynamicStiffnessRate(hb, h, hb->omega, x, r);
     } else {
       /* r_b = S_BB x + S_BI y - F_B with y = S_II^-1 (F_I - S_IB x): dr_b/dOmega = (S' z)_B + S_BI y', y' = -S_II^-1 (S' z)_I, z = (x, y) */
-      const PetscInt pi = p * hb->nm, pb = p * nb;
-      PetscBLASInt   bpi, one            = 1, info;
+      const PetscInt nm = hb->nm, pi = p * nm, pb = p * nb;
+      PetscComplex  *c = hb->cwork, *wb = c + nm;
       PetscCall(VIHBInner(hb, h, x, y));
       for (PetscInt k = 0; k < pb; k++) z[VIHBIndex(hb, p, k, PETSC_FALSE)] = x[k];
       for (PetscInt k = 0; k < pi; k++) z[VIHBIndex(hb, p, k, PETSC_TRUE)] = y[k];
       VIHBDynamicStiffnessRate(hb, h, hb->omega, z, w);
-      for (PetscInt k = 0; k < pi; k++) yp[k] = -w[VIHBIndex(hb, p, k, PETSC_TRUE)];
-      if (pi) {
-        PetscCall(PetscBLASIntCast(pi, &bpi));
-        PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("N", &bpi, &one, hb->Sii[h], &bpi, hb->piv[h], yp, &bpi, &info));
-      }
-      for (PetscInt k = 0; k < pb; k++) {
-        PetscReal s = w[VIHBIndex(hb, p, k, PETSC_FALSE)];
-        for (PetscInt c = 0; c < pi; c++) s += hb->Sbi[h][c * pb + k] * yp[c];
-        r[k] = s;
-      }
+      /* w in complex form: the inner part from w[nb], the boundary part from w[0] (stride n between the parts) */
+      for (PetscInt i = 0; i < nm; i++) c[i] = -PetscCMPLX(w[nb + i], h ? -w[n + nb + i] : 0);
+      for (PetscInt i = 0; i < nb; i++) wb[i] = PetscCMPLX(w[i], h ? -w[n + i] : 0);
+      if (nm) PetscCall(VIHBSolveInner(hb, h, 1, c));
+      for (PetscInt i = 0; i < nb; i++)
+        for (PetscInt k = 0; k < nm; k++) wb[i] += hb->Sbi[h][k * nb + i] * c[k];
+      VIHBToReal(p, nb, wb, r);
     }
     VIHBScatter(h, m, r, Romega);
   }
