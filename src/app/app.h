@@ -9,6 +9,7 @@ PETSC_INTERN PetscErrorCode VIAppReduce(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppSimulate(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppRun(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppHB(MPI_Comm comm);
+PETSC_INTERN PetscErrorCode VIAppCEA(MPI_Comm comm);
 /* Load the ROM and run the ensemble's cases on it (simulate, run, hb), in log stages "ROM load" and run_stage. */
 PETSC_INTERN PetscErrorCode VIAppRunEnsemble(VIEnsemble ens, VIROM rom, const char rom_file[], const char run_stage[]);
 /* The reduction fingerprint of the options database: the sorted options that decide the ROM (-mesh_*, -model_*,

@@ -18,6 +18,8 @@ static const char usage[] =
     "  run        reduce, then simulate, in one job\n"
     "  hb         harmonic balance: the periodic responses of each case of a job over a frequency range (pseudo-arclength\n"
     "             continuation, stability), one branch per case on groups of ranks -> results file (-hb_freq_range, -cases_*)\n"
+    "  cea        stability (complex eigenvalues) and time-dependent FRF of sliding bodies along the path (seed 003):\n"
+    "             a bodies file -> results file (-rom_file, -cea_slave, -cea_master, -coupling_mu, -cea_positions, -cea_file)\n"
     "  version    print the version\n"
     "\n"
     "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults\n"
@@ -29,8 +31,8 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"info", VIAppInfo},         {"modes", VIAppModes}, {"reduce", VIAppReduce},
-                                     {"simulate", VIAppSimulate}, {"run", VIAppRun},     {"hb", VIAppHB}};
+static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate},
+                                     {"run", VIAppRun},   {"hb", VIAppHB},       {"cea", VIAppCEA}};
 
 const char *VIAppArgument = NULL;
 

@@ -19,6 +19,7 @@
 extern const char *const VIElementTypes[];
 static const char *const VIMoreauVariantChoices[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 static const char *const VIGapShapeChoices[]      = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
+static const char *const VIAppCEADirChoices[]     = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
 static const char *const VIMixedBaseChoices[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* '*' in a name stands for one or more characters (a load name, or anything SLEPc, PETSc and MUMPS read under a prefix) */
@@ -174,6 +175,18 @@ static const VIOptionEntry VIOptionTable[] = {
     /* bodies coupled at a position of the sliding path: CEA and time-dependent FRF (seed 003) */
     {"-coupling_mu", VI_OPTION_REAL, NULL},
     {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},
+    /* vicms cea: stability and time-dependent FRF along the sliding path */
+    {"-cea_file", VI_OPTION_STRING, NULL},
+    {"-cea_slave", VI_OPTION_STRING, NULL},
+    {"-cea_master", VI_OPTION_STRING, NULL},
+    {"-cea_hold", VI_OPTION_STRING, NULL},
+    {"-cea_hold_dir", VI_OPTION_ENUM, VIAppCEADirChoices},
+    {"-cea_positions", VI_OPTION_INT, NULL},
+    {"-cea_range", VI_OPTION_REALS, NULL},
+    {"-cea_modes", VI_OPTION_INT, NULL},
+    {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
+    {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
+    {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

@@ -1,0 +1,280 @@
+/* `vicms cea`: the stability along the sliding path (time-dependent complex eigenvalue analysis, seed 003 §1.4) and,
+   optionally, the time-dependent FRF map (seed 003 Eq. 45) of the bodies of a bodies file -> a results file. */
+#include "app.h"
+#include <vicms/coupling.h>
+#include <vicms/io.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const VIAppCEADirs[] = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
+
+/* "BODY" or "BODY:ID,ID,...": the body name (checked against the file) and the node ids (*n = 0 when none are given). */
+static PetscErrorCode VIAppCEAParseNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt max,
+                                         PetscInt *n, PetscInt ids[])
+{
+  const char *colon = strchr(value, ':');
+  size_t      blen  = colon ? (size_t)(colon - value) : strlen(value);
+  PetscInt    k;
+
+  PetscFunctionBeginUser;
+  PetscCheck(blen > 0 && blen < len, comm, PETSC_ERR_USER_INPUT, "%s: '%s' does not start with a body name (expected BODY or BODY:ID,...)", opt,
+             value);
+  PetscCall(PetscStrncpy(body, value, blen + 1));
+  PetscCall(VIBodiesFind(bodies, body, &k));
+  PetscCheck(k >= 0, comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", opt, body);
+  *n = 0;
+  if (!colon) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const char *p = colon + 1; *p;) {
+    char *end;
+    long  id = strtol(p, &end, 10);
+    PetscCheck(end != p && (*end == ',' || !*end), comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected node ids after '%s:', comma-separated", opt, value,
+               body);
+    PetscCheck(*n < max, comm, PETSC_ERR_USER_INPUT, "%s: more than %" PetscInt_FMT " nodes", opt, max);
+    ids[(*n)++] = (PetscInt)id;
+    p           = *end ? end + 1 : end;
+  }
+  PetscCheck(*n > 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s': no node ids after the colon", opt, value);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
+static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
+                                       PetscReal vec[])
+{
+  char     spec[256], body[128], *dir;
+  PetscInt id, nid, dof;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(spec, value, sizeof(spec)));
+  dir = strrchr(spec, ':');
+  PetscCheck(dir && (!strcmp(dir, ":x") || !strcmp(dir, ":y")), comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected BODY:NODE:x or BODY:NODE:y", opt,
+             value);
+  *dir = 0;
+  PetscCall(VIAppCEAParseNodes(comm, bodies, opt, spec, body, sizeof(body), 1, &nid, &id));
+  PetscCheck(nid == 1, comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected BODY:NODE:x or BODY:NODE:y", opt, value);
+  PetscCall(VICouplingGetNodeDof(c, body, id, dir[1] == 'x' ? 0 : 1, &dof));
+  PetscCheck(dof >= 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is clamped", opt, value);
+  PetscCall(PetscArrayzero(vec, n));
+  vec[dof] = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The results file (format "vicms-cea", docs/substructures.md), written whole by rank 0 (.part, then renamed). */
+static PetscErrorCode VIAppCEAWrite(const char path[], const char rom_file[], const char slave[], const char master[], PetscReal mu, PetscInt np,
+                                    const PetscReal pos[], PetscInt nm, const PetscReal freq[], const PetscReal real[], PetscInt nf,
+                                    const PetscReal ffreq[], PetscInt ni, char **inputs, PetscInt no, char **outputs, const PetscReal H[])
+{
+  char      tmp[PETSC_MAX_PATH_LEN + 8];
+  hid_t     file;
+  PetscInt *unstable, count = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.part", path));
+  PetscCall(VIH5Create(tmp, &file));
+  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-cea"));
+  PetscCall(VIH5WriteAttrInt(file, "/", "version", 1));
+  PetscCall(VIH5WriteAttrString(file, "/", "bodies_file", rom_file));
+  PetscCall(VIH5WriteAttrString(file, "/", "slave", slave));
+  PetscCall(VIH5WriteAttrString(file, "/", "master", master));
+  PetscCall(VIH5WriteAttrReal(file, "/", "mu", mu));
+  PetscCall(PetscMalloc1(np, &unstable));
+  for (PetscInt p = 0; p < np; p++) {
+    unstable[p] = 0;
+    for (PetscInt m = 0; m < nm; m++) unstable[p] += real[p * nm + m] > 0;
+    count += unstable[p] > 0;
+  }
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_unstable_positions", count));
+  PetscCall(VIH5WriteReal(file, "/positions", np, 1, pos));
+  PetscCall(VIH5WriteReal(file, "/frequency_hz", np, nm, freq));
+  PetscCall(VIH5WriteReal(file, "/real", np, nm, real));
+  PetscCall(VIH5WriteInt(file, "/unstable_modes", np, 1, unstable));
+  PetscCall(PetscFree(unstable));
+  if (nf) {
+    PetscReal *re, *im;
+    PetscInt   nc = nf * no * ni;
+    PetscCall(VIH5CreateGroup(file, "/frf"));
+    PetscCall(VIH5WriteReal(file, "/frf/frequencies_hz", nf, 1, ffreq));
+    PetscCall(VIH5WriteStrings(file, "/frf/inputs", ni, (const char *const *)inputs));
+    PetscCall(VIH5WriteStrings(file, "/frf/outputs", no, (const char *const *)outputs));
+    PetscCall(PetscMalloc2(np * nc, &re, np * nc, &im));
+    for (PetscInt k = 0; k < np * nc; k++) {
+      re[k] = H[2 * k];
+      im[k] = H[2 * k + 1];
+    }
+    PetscCall(VIH5WriteReal(file, "/frf/H_re", np, nc, re));
+    PetscCall(VIH5WriteReal(file, "/frf/H_im", np, nc, im));
+    PetscCall(PetscFree2(re, im));
+  }
+  PetscCall(VIH5Close(&file));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-cea_file: cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppCEA(MPI_Comm comm)
+{
+  char        rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "cea.h5", slave[256] = "", master[256] = "", hold[4096] = "";
+  char        frf[256] = "", *inputs[16], *outputs[16], body[128];
+  PetscInt    np = 0, nm = 20, ni = 16, no = 16, nf = 0, k, nid, ids[4096], dir = 0;
+  PetscReal   range[2] = {0, -1}, f0 = 0, f1 = 0, mu, length, *pos, *freq, *real, *ffreq = NULL, *in = NULL, *out = NULL, *H = NULL;
+  PetscBool   help, has_range, has_frf, has_in, has_out;
+  PetscMPIInt rank;
+  VIBodies    bodies;
+  VICoupling  c;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "vicms cea: stability and time-dependent FRF along the sliding path (seed 003)", "");
+  PetscCall(PetscOptionsString("-rom_file", "The bodies file (vicms reduce -bodies)", "", rom_file, rom_file, sizeof(rom_file), NULL));
+  PetscCall(PetscOptionsString("-cea_file", "HDF5 results file (format vicms-cea)", "", out_file, out_file, sizeof(out_file), NULL));
+  PetscCall(PetscOptionsString("-cea_slave", "The slave node: BODY:NODE_ID (a boundary node of that body)", "", slave, slave, sizeof(slave), NULL));
+  PetscCall(PetscOptionsString("-cea_master", "The master chain: BODY (all its boundary nodes, in table order) or BODY:ID,ID,...", "", master, master,
+                               sizeof(master), NULL));
+  PetscCall(PetscOptionsString("-cea_hold", "Held (driven) nodes: BODY (its boundary nodes but the slave) or BODY:ID,...; none by default", "", hold,
+                               hold, sizeof(hold), NULL));
+  PetscCall(PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[dir], &dir, NULL));
+  PetscCall(PetscOptionsInt("-cea_positions", "Number of contact positions, evenly spaced along the master chain (>= 2)", "", np, &np, NULL));
+  PetscCall(PetscOptionsRealArray("-cea_range", "s0,s1: the arc-length range of the positions (default the whole chain)", "", range, (k = 2, &k),
+                                  &has_range));
+  PetscCheck(!has_range || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_range: expected two arc lengths s0,s1, got %" PetscInt_FMT " values", k);
+  PetscCall(PetscOptionsInt("-cea_modes", "Eigenvalues kept per position, lowest first (>= 1)", "", nm, &nm, NULL));
+  PetscCall(PetscOptionsString("-cea_frf_frequencies", "f0:f1:n: the FRF map on n lines from f0 to f1 Hz (none by default)", "", frf, frf,
+                               sizeof(frf), &has_frf));
+  PetscCall(PetscOptionsStringArray("-cea_frf_inputs", "FRF input forces: BODY:NODE:x|y,...", "", inputs, &ni, &has_in));
+  PetscCall(PetscOptionsStringArray("-cea_frf_outputs", "FRF outputs (displacements): BODY:NODE:x|y,...", "", outputs, &no, &has_out));
+  PetscOptionsEnd();
+  if (!has_in) ni = 0;
+  if (!has_out) no = 0;
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) {
+    PetscCall(VICouplingCreate(comm, &c));
+    PetscCall(VICouplingSetFromOptions(c));
+    PetscCall(VICouplingDestroy(&c));
+    for (PetscInt i = 0; i < ni; i++) PetscCall(PetscFree(inputs[i]));
+    for (PetscInt i = 0; i < no; i++) PetscCall(PetscFree(outputs[i]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscTime(&t0));
+  PetscCheck(np >= 2, comm, PETSC_ERR_USER_INPUT, "-cea_positions: %" PetscInt_FMT " positions, expected at least 2 (give -cea_positions N)", np);
+  PetscCheck(nm >= 1, comm, PETSC_ERR_USER_INPUT, "-cea_modes: %" PetscInt_FMT ", expected at least 1", nm);
+  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-cea_slave: give the slave node as BODY:NODE_ID");
+  PetscCheck(master[0], comm, PETSC_ERR_USER_INPUT, "-cea_master: give the master chain as BODY or BODY:ID,ID,...");
+  PetscCheck(has_frf == has_in && has_frf == has_out, comm, PETSC_ERR_USER_INPUT,
+             "-cea_frf_frequencies, -cea_frf_inputs and -cea_frf_outputs go together: give all three or none");
+  if (has_frf) {
+    char   tail;
+    double a, b;
+    long   m;
+    PetscCheck(sscanf(frf, "%lf:%lf:%ld%c", &a, &b, &m, &tail) == 3 && a >= 0 && b > a && m >= 2, comm, PETSC_ERR_USER_INPUT,
+               "-cea_frf_frequencies: '%s', expected f0:f1:n with 0 <= f0 < f1 [Hz] and n >= 2 lines", frf);
+    f0 = a;
+    f1 = b;
+    nf = (PetscInt)m;
+  }
+  PetscCheck(access(rom_file, R_OK) == 0, comm, PETSC_ERR_FILE_OPEN, "-rom_file: cannot read '%s' (the bodies file of vicms reduce -bodies)",
+             rom_file);
+
+  PetscCall(VIBodiesCreate(comm, &bodies));
+  PetscCall(VIBodiesLoad(bodies, rom_file));
+  PetscCall(VICouplingCreate(comm, &c));
+  PetscCall(VICouplingSetBodies(c, bodies));
+  PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_slave", slave, body, sizeof(body), 1, &nid, ids));
+  PetscCheck(nid == 1, comm, PETSC_ERR_USER_INPUT, "-cea_slave: '%s', expected BODY:NODE_ID (one node)", slave);
+  PetscCall(VICouplingSetSlave(c, body, ids[0]));
+  {
+    PetscInt id_slave = ids[0], sk;
+    char     sbody[128];
+    PetscCall(PetscStrncpy(sbody, body, sizeof(sbody)));
+    PetscCall(VIBodiesFind(bodies, sbody, &sk));
+    PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_master", master, body, sizeof(body), 4096, &nid, ids));
+    PetscCall(VICouplingSetMaster(c, body, nid, nid ? ids : NULL));
+    if (hold[0]) {
+      PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_hold", hold, body, sizeof(body), 4096, &nid, ids));
+      if (!nid) { /* every boundary node of the body but the slave */
+        const VIBodyBoundary *bd;
+        PetscCall(VIBodiesFind(bodies, body, &k));
+        PetscCall(VIBodiesGet(bodies, k, NULL, NULL, &bd));
+        for (PetscInt j = 0; j < bd->num_nodes; j++)
+          if (k != sk || bd->node_ids[j] != id_slave) ids[nid++] = bd->node_ids[j];
+      }
+      PetscCall(VICouplingAddHold(c, body, nid, ids, dir));
+    }
+  }
+  PetscCall(VICouplingSetFromOptions(c));
+  PetscCall(VICouplingSetUp(c));
+  PetscCall(VICouplingGetLength(c, &length));
+  if (!has_range) range[1] = length;
+  PetscCheck(range[0] >= 0 && range[1] > range[0] && range[1] <= length, comm, PETSC_ERR_USER_INPUT,
+             "-cea_range: [%g, %g], expected 0 <= s0 < s1 <= %g (the master chain's length)", (double)range[0], (double)range[1], (double)length);
+  PetscCall(VICouplingView(c, NULL));
+
+  /* the stability sweep, positions over the ranks */
+  PetscCall(PetscMalloc3(np, &pos, np * nm, &freq, np * nm, &real));
+  for (PetscInt p = 0; p < np; p++) pos[p] = range[0] + (range[1] - range[0]) * p / (np - 1);
+  PetscCall(VICouplingComputeStability(c, np, pos, nm, freq, real));
+  PetscCall(VICouplingStabilityView(c, np, pos, nm, freq, real, NULL));
+  {
+    PetscInt  npos = 0, nmod = 0, pmax = -1;
+    PetscReal rmax = -PETSC_MAX_REAL, flo = PETSC_MAX_REAL, fhi = 0, fmax = 0;
+    for (PetscInt p = 0; p < np; p++) {
+      PetscBool any = PETSC_FALSE;
+      for (PetscInt m = 0; m < nm; m++) {
+        PetscReal r = real[p * nm + m], f = freq[p * nm + m];
+        if (r != r) continue; /* NaN beyond the last eigenvalue */
+        if (r > rmax) {
+          rmax = r;
+          pmax = p;
+          fmax = f;
+        }
+        if (r > 0) {
+          any = PETSC_TRUE;
+          nmod++;
+          flo = PetscMin(flo, f);
+          fhi = PetscMax(fhi, f);
+        }
+      }
+      npos += any;
+    }
+    mu = 0; /* validated by VICouplingSetFromOptions */
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-coupling_mu", &mu, NULL));
+    if (npos)
+      PetscCall(PetscPrintf(comm,
+                            "CEA mu = %g: %" PetscInt_FMT " of %" PetscInt_FMT " positions unstable (%" PetscInt_FMT
+                            " unstable modes, %g to %g Hz); largest real part %g 1/s at s = %g (%g Hz)\n",
+                            (double)mu, npos, np, nmod, (double)flo, (double)fhi, (double)rmax, (double)pos[pmax], (double)fmax));
+    else
+      PetscCall(PetscPrintf(
+          comm, "CEA mu = %g: stable at all %" PetscInt_FMT " positions (%" PetscInt_FMT " modes each); largest real part %g 1/s at s = %g (%g Hz)\n",
+          (double)mu, np, nm, (double)rmax, (double)pos[pmax], (double)fmax));
+  }
+
+  /* the FRF map, frequency lines over the ranks */
+  if (nf) {
+    PetscInt         ncoord, nrows;
+    const PetscReal *BC, *BE;
+    PetscCall(VICouplingSetPosition(c, pos[0])); /* for the number of coordinates of the coupled system */
+    PetscCall(VICouplingGetRows(c, &nrows, &ncoord, &BC, &BE));
+    PetscCall(PetscMalloc4(nf, &ffreq, ni * ncoord, &in, no * ncoord, &out, 2 * np * nf * ni * no, &H));
+    for (PetscInt f = 0; f < nf; f++) ffreq[f] = f0 + (f1 - f0) * f / (nf - 1);
+    for (PetscInt i = 0; i < ni; i++) PetscCall(VIAppCEAParseDof(comm, c, bodies, "-cea_frf_inputs", inputs[i], ncoord, &in[i * ncoord]));
+    for (PetscInt o = 0; o < no; o++) PetscCall(VIAppCEAParseDof(comm, c, bodies, "-cea_frf_outputs", outputs[o], ncoord, &out[o * ncoord]));
+    PetscCall(VICouplingComputeFRF(c, ni, in, no, out, np, pos, nf, ffreq, H));
+    PetscCall(PetscPrintf(
+        comm, "FRF map: %" PetscInt_FMT " positions x %" PetscInt_FMT " lines (%g to %g Hz), %" PetscInt_FMT " inputs x %" PetscInt_FMT " outputs\n",
+        np, nf, (double)f0, (double)f1, ni, no));
+  }
+
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) PetscCall(VIAppCEAWrite(out_file, rom_file, slave, master, mu, np, pos, nm, freq, real, nf, ffreq, ni, inputs, no, outputs, H));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscPrintf(comm, "Wrote %s; done in %.2f s\n", out_file, (double)(t1 - t0)));
+
+  PetscCall(PetscFree3(pos, freq, real));
+  PetscCall(PetscFree4(ffreq, in, out, H));
+  for (PetscInt i = 0; i < ni; i++) PetscCall(PetscFree(inputs[i]));
+  for (PetscInt i = 0; i < no; i++) PetscCall(PetscFree(outputs[i]));
+  PetscCall(VICouplingDestroy(&c));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
