@@ -104,6 +104,17 @@ PETSC_EXTERN PetscErrorCode VIBodiesAdd(VIBodies bodies, const char name[], VIRO
 PETSC_EXTERN PetscErrorCode VIBodiesGetNum(VIBodies bodies, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIBodiesGet(VIBodies bodies, PetscInt k, const char **name, VIROM *rom, const VIBodyBoundary **boundary);
 PETSC_EXTERN PetscErrorCode VIBodiesFind(VIBodies bodies, const char name[], PetscInt *k); /* -1 when absent */
+/* The coupled system of the bodies has their ROM coordinates one body after the other: body k's start (k = number of
+   bodies: the size of the coupled system). */
+PETSC_EXTERN PetscErrorCode VIBodiesGetOffset(VIBodies bodies, PetscInt k, PetscInt *offset);
+/* A 2D boundary node: its undeformed position and the coupled system's coordinate of each translation (-1: clamped). */
+typedef struct {
+  PetscInt  id;
+  PetscReal X[2];
+  PetscInt  dof[2];
+} VIBodyNode;
+/* Node id of body k's boundary table; an error naming `what` and the body when the node is not on the boundary. */
+PETSC_EXTERN PetscErrorCode VIBodiesGetNode(VIBodies bodies, PetscInt k, PetscInt id, const char what[], VIBodyNode *node);
 PETSC_EXTERN PetscErrorCode VIBodiesSetReduction(VIBodies bodies, const char reduction[]);
 /*
   VIBodiesWrite - the bodies file (format "vicms-bodies"): root attributes format, version, n_bodies, bodies (the names, comma

@@ -78,6 +78,41 @@ PetscErrorCode VIBodiesGetNum(VIBodies b, PetscInt *n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIBodiesGetOffset(VIBodies b, PetscInt k, PetscInt *offset)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k <= b->num, b->comm, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, b->num);
+  *offset = 0;
+  for (PetscInt j = 0; j < k; j++) {
+    PetscInt nb, nm;
+    PetscCall(VIROMGetSizes(b->roms[j], &nb, &nm));
+    *offset += nb + nm;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIBodiesGetNode(VIBodies b, PetscInt k, PetscInt id, const char what[], VIBodyNode *node)
+{
+  const VIBodyBoundary *bd;
+  PetscInt              off;
+
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k < b->num, b->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: body %" PetscInt_FMT " of %" PetscInt_FMT, what, k, b->num);
+  PetscCall(VIBodiesGetOffset(b, k, &off));
+  bd = &b->boundary[k];
+  for (PetscInt i = 0; i < bd->num_nodes; i++) {
+    if (bd->node_ids[i] != id) continue;
+    node->id = id;
+    for (PetscInt c = 0; c < 2; c++) {
+      node->X[c]   = bd->coords[3 * i + c];
+      node->dof[c] = bd->dofs[3 * i + c] < 0 ? -1 : off + bd->dofs[3 * i + c];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  SETERRQ(b->comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is not a boundary node of body %s (its ROM coordinates must be physical)", what,
+          id, b->names[k]);
+}
+
 PetscErrorCode VIBodiesGet(VIBodies b, PetscInt k, const char **name, VIROM *rom, const VIBodyBoundary **boundary)
 {
   PetscFunctionBeginUser;

@@ -6,12 +6,6 @@
 
 const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSliding", "VI_COUPLING_", NULL};
 
-typedef struct {
-  PetscInt  id;
-  PetscReal X[2];
-  PetscInt  dof[2]; /* global coordinates, -1 clamped */
-} VICouplingNode;
-
 struct _p_VICoupling {
   MPI_Comm          comm;
   VIBodies          bodies; /* referenced */
@@ -20,7 +14,7 @@ struct _p_VICoupling {
   const PetscReal **K, **M, **D;
 
   PetscInt          slave_body, master_body, num_master, num_held;
-  VICouplingNode    slave, *master;
+  VIBodyNode        slave, *master;
   PetscReal        *arc; /* num_master: arc length of each master node */
   PetscBool        *held;
   PetscReal         mu;
@@ -92,16 +86,14 @@ PetscErrorCode VICouplingSetBodies(VICoupling c, VIBodies bodies)
     VIROM                 rom;
     const VIBodyBoundary *bd;
     const char           *name;
-    PetscInt              nb, nm;
     PetscReal            *K, *M, *D;
     PetscCall(VIBodiesGet(bodies, k, &name, &rom, &bd));
     PetscCheck(bd->dim == 2, c->comm, PETSC_ERR_SUP, "Body %s is %" PetscInt_FMT "D; the sliding coupling is 2D (seed 003)", name, bd->dim);
-    PetscCall(VIROMGetSizes(rom, &nb, &nm));
     PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-    c->K[k]       = K;
-    c->M[k]       = M;
-    c->D[k]       = D;
-    c->off[k + 1] = c->off[k] + nb + nm;
+    c->K[k] = K;
+    c->M[k] = M;
+    c->D[k] = D;
+    PetscCall(VIBodiesGetOffset(bodies, k + 1, &c->off[k + 1]));
   }
   c->n = c->off[c->num_bodies];
   PetscCall(PetscCalloc1(c->n, &c->held));
@@ -117,31 +109,11 @@ static PetscErrorCode VICouplingFindBody(VICoupling c, const char body[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VICouplingFindNode(VICoupling c, PetscInt k, PetscInt id, const char what[], VICouplingNode *node)
-{
-  const VIBodyBoundary *bd;
-  const char           *name;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIBodiesGet(c->bodies, k, &name, NULL, &bd));
-  for (PetscInt i = 0; i < bd->num_nodes; i++) {
-    if (bd->node_ids[i] != id) continue;
-    node->id = id;
-    for (PetscInt d = 0; d < 2; d++) {
-      node->X[d]   = bd->coords[3 * i + d];
-      node->dof[d] = bd->dofs[3 * i + d] < 0 ? -1 : c->off[k] + bd->dofs[3 * i + d];
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  SETERRQ(c->comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is not a boundary node of body %s (its ROM coordinates must be physical)", what,
-          id, name);
-}
-
 PetscErrorCode VICouplingSetSlave(VICoupling c, const char body[], PetscInt id)
 {
   PetscFunctionBeginUser;
   PetscCall(VICouplingFindBody(c, body, "VICouplingSetSlave", &c->slave_body));
-  PetscCall(VICouplingFindNode(c, c->slave_body, id, "VICouplingSetSlave", &c->slave));
+  PetscCall(VIBodiesGetNode(c->bodies, c->slave_body, id, "VICouplingSetSlave", &c->slave));
   PetscCheck(c->slave.dof[0] >= 0 && c->slave.dof[1] >= 0, c->comm, PETSC_ERR_USER_INPUT,
              "VICouplingSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", id, body);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -161,7 +133,7 @@ PetscErrorCode VICouplingSetMaster(VICoupling c, const char body[], PetscInt num
   PetscCall(PetscMalloc2(num, &c->master, num, &c->arc));
   c->num_master = num;
   for (PetscInt j = 0; j < num; j++) {
-    PetscCall(VICouplingFindNode(c, c->master_body, ids ? ids[j] : bd->node_ids[j], "VICouplingSetMaster", &c->master[j]));
+    PetscCall(VIBodiesGetNode(c->bodies, c->master_body, ids ? ids[j] : bd->node_ids[j], "VICouplingSetMaster", &c->master[j]));
     c->arc[j] =
         j ? c->arc[j - 1] + PetscSqrtReal(PetscSqr(c->master[j].X[0] - c->master[j - 1].X[0]) + PetscSqr(c->master[j].X[1] - c->master[j - 1].X[1]))
           : 0;
@@ -181,8 +153,8 @@ PetscErrorCode VICouplingAddHold(VICoupling c, const char body[], PetscInt num, 
   PetscCheck(!c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingAddHold: the coupling is already set up");
   PetscCheck(comp == 0 || comp == 1, c->comm, PETSC_ERR_USER_INPUT, "VICouplingAddHold: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)", comp);
   for (PetscInt j = 0; j < num; j++) {
-    VICouplingNode node = {0};
-    PetscCall(VICouplingFindNode(c, k, ids[j], "VICouplingAddHold", &node));
+    VIBodyNode node = {0};
+    PetscCall(VIBodiesGetNode(c->bodies, k, ids[j], "VICouplingAddHold", &node));
     PetscCheck(node.dof[comp] >= 0, c->comm, PETSC_ERR_USER_INPUT, "VICouplingAddHold: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
     if (!c->held[node.dof[comp]]) c->num_held++;
     c->held[node.dof[comp]] = PETSC_TRUE;
@@ -257,7 +229,7 @@ PetscErrorCode VICouplingSetPosition(VICoupling c, PetscReal s)
 {
   PetscInt        k = 0, n, nr;
   PetscReal       L, l, t[2], nv[2], xi, sign;
-  VICouplingNode *T1, *T2;
+  VIBodyNode     *T1, *T2;
   const PetscInt *dofs[3];
   PetscReal       wgt[3];
 
@@ -738,14 +710,14 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
 
 PetscErrorCode VICouplingGetNodeDof(VICoupling c, const char body[], PetscInt id, PetscInt comp, PetscInt *dof)
 {
-  PetscInt       k;
-  VICouplingNode node = {0};
+  PetscInt   k;
+  VIBodyNode node = {0};
 
   PetscFunctionBeginUser;
   PetscCall(VICouplingFindBody(c, body, "VICouplingGetNodeDof", &k));
   PetscCheck(comp == 0 || comp == 1, c->comm, PETSC_ERR_USER_INPUT, "VICouplingGetNodeDof: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)",
              comp);
-  PetscCall(VICouplingFindNode(c, k, id, "VICouplingGetNodeDof", &node));
+  PetscCall(VIBodiesGetNode(c->bodies, k, id, "VICouplingGetNodeDof", &node));
   *dof = node.dof[comp];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

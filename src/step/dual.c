@@ -9,13 +9,6 @@ const char *const VIDualStatuses[]   = {"off", "open", "stick", "slip", "VIDualS
 
 #define VI_DUAL_ROW 6 /* a coupling row touches C (x, y), T1 (x, y), T2 (x, y) */
 
-/* A node of a boundary table: undeformed position (x, y) and global coordinates (-1: clamped). */
-typedef struct {
-  PetscInt  id;
-  PetscReal X[2];
-  PetscInt  dof[2];
-} VIDualNode;
-
 struct _p_VIDual {
   MPI_Comm          comm;
   VIBodies          bodies; /* referenced */
@@ -31,7 +24,7 @@ struct _p_VIDual {
   PetscReal        *work;                   /* n */
 
   PetscInt    slave_body, master_body, num_slaves, num_master;
-  VIDualNode *slaves, *master;
+  VIBodyNode *slaves, *master;
 
   PetscReal       mu, dt, dt_crit, t;
   PetscInt        step;
@@ -102,17 +95,15 @@ PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
     VIROM                 rom;
     const VIBodyBoundary *bd;
     const char           *name;
-    PetscInt              nb, nm;
     PetscReal            *K, *M, *D;
     PetscCall(VIBodiesGet(bodies, k, &name, &rom, &bd));
     PetscCheck(bd->dim == 2, d->comm, PETSC_ERR_SUP, "Body %s is %" PetscInt_FMT "D; the dual assembly of sliding contacts is 2D (seed 003)", name,
                bd->dim);
-    PetscCall(VIROMGetSizes(rom, &nb, &nm));
     PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-    d->K[k]       = K;
-    d->M[k]       = M;
-    d->D[k]       = D;
-    d->off[k + 1] = d->off[k] + nb + nm;
+    d->K[k] = K;
+    d->M[k] = M;
+    d->D[k] = D;
+    PetscCall(VIBodiesGetOffset(bodies, k + 1, &d->off[k + 1]));
   }
   d->n = d->off[d->num_bodies];
   PetscCall(PetscMalloc1(d->n, &d->dof_body));
@@ -134,27 +125,6 @@ static PetscErrorCode VIDualFindBody(VIDual d, const char body[], const char wha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Node `id` of body k's boundary table: position and global coordinates. */
-static PetscErrorCode VIDualFindNode(VIDual d, PetscInt k, PetscInt id, const char what[], VIDualNode *node)
-{
-  const VIBodyBoundary *bd;
-  const char           *name;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIBodiesGet(d->bodies, k, &name, NULL, &bd));
-  for (PetscInt i = 0; i < bd->num_nodes; i++) {
-    if (bd->node_ids[i] != id) continue;
-    node->id = id;
-    for (PetscInt c = 0; c < 2; c++) {
-      node->X[c]   = bd->coords[3 * i + c];
-      node->dof[c] = bd->dofs[3 * i + c] < 0 ? -1 : d->off[k] + bd->dofs[3 * i + c];
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  SETERRQ(d->comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is not a boundary node of body %s (its ROM coordinates must be physical)", what,
-          id, name);
-}
-
 PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const PetscInt ids[])
 {
   PetscFunctionBeginUser;
@@ -164,7 +134,7 @@ PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const P
   PetscCall(PetscMalloc1(num, &d->slaves));
   d->num_slaves = num;
   for (PetscInt j = 0; j < num; j++) {
-    PetscCall(VIDualFindNode(d, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
+    PetscCall(VIBodiesGetNode(d->bodies, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
     PetscCheck(d->slaves[j].dof[0] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", ids[j],
                body);
   }
@@ -184,7 +154,8 @@ PetscErrorCode VIDualSetMaster(VIDual d, const char body[], PetscInt num, const 
   PetscCall(PetscFree(d->master));
   PetscCall(PetscMalloc1(num, &d->master));
   d->num_master = num;
-  for (PetscInt j = 0; j < num; j++) PetscCall(VIDualFindNode(d, d->master_body, ids ? ids[j] : bd->node_ids[j], "VIDualSetMaster", &d->master[j]));
+  for (PetscInt j = 0; j < num; j++)
+    PetscCall(VIBodiesGetNode(d->bodies, d->master_body, ids ? ids[j] : bd->node_ids[j], "VIDualSetMaster", &d->master[j]));
   for (PetscInt j = 0; j + 1 < num; j++)
     PetscCheck(d->master[j].X[0] != d->master[j + 1].X[0] || d->master[j].X[1] != d->master[j + 1].X[1], d->comm, PETSC_ERR_USER_INPUT,
                "VIDualSetMaster: nodes %" PetscInt_FMT " and %" PetscInt_FMT " of body %s coincide: a segment of zero length", d->master[j].id,
@@ -225,8 +196,8 @@ PetscErrorCode VIDualAddLoad(VIDual d, const char body[], PetscInt num, const Pe
   PetscCall(VIDualFindBody(d, body, "VIDualAddLoad", &k));
   PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddLoad: no nodes of body %s", body);
   for (PetscInt j = 0; j < num; j++) {
-    VIDualNode node = {0};
-    PetscCall(VIDualFindNode(d, k, ids[j], "VIDualAddLoad", &node));
+    VIBodyNode node = {0};
+    PetscCall(VIBodiesGetNode(d->bodies, k, ids[j], "VIDualAddLoad", &node));
     for (PetscInt c = 0; c < 2; c++)
       if (node.dof[c] >= 0) d->f[node.dof[c]] += force[c] / num;
   }
@@ -241,8 +212,8 @@ PetscErrorCode VIDualAddDrive(VIDual d, const char body[], PetscInt num, const P
   PetscCall(VIDualFindBody(d, body, "VIDualAddDrive", &k));
   PetscCheck(comp == 0 || comp == 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)", comp);
   for (PetscInt j = 0; j < num; j++) {
-    VIDualNode node = {0};
-    PetscCall(VIDualFindNode(d, k, ids[j], "VIDualAddDrive", &node));
+    VIBodyNode node = {0};
+    PetscCall(VIBodiesGetNode(d->bodies, k, ids[j], "VIDualAddDrive", &node));
     PetscCheck(node.dof[comp] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
     d->driven[node.dof[comp]]  = PETSC_TRUE;
     d->drive_v[node.dof[comp]] = velocity;
@@ -351,14 +322,14 @@ static inline PetscReal VIDualValue(const PetscReal u[], PetscInt dof)
 */
 static void VIDualSearch(VIDual d, PetscInt j, const PetscReal u[], PetscInt *seg, PetscReal *xi)
 {
-  const VIDualNode *s = &d->slaves[j];
+  const VIBodyNode *s = &d->slaves[j];
   PetscReal         C[2], best = PETSC_MAX_REAL, prev_xi = 0;
 
   *seg = -1;
   *xi  = 0;
   for (PetscInt c = 0; c < 2; c++) C[c] = s->X[c] + VIDualValue(u, s->dof[c]);
   for (PetscInt k = 0; k + 1 < d->num_master; k++) {
-    const VIDualNode *n1 = &d->master[k], *n2 = &d->master[k + 1];
+    const VIBodyNode *n1 = &d->master[k], *n2 = &d->master[k + 1];
     PetscReal         P1[2], e[2], l, a, g;
     for (PetscInt c = 0; c < 2; c++) {
       P1[c] = n1->X[c] + VIDualValue(u, n1->dof[c]);
@@ -388,7 +359,7 @@ static void VIDualSearch(VIDual d, PetscInt j, const PetscReal u[], PetscInt *se
    -B_N, its B_E is -(B_N -/+ mu B_T); here the friction force is a multiplier of its own). */
 static void VIDualRows(VIDual d, PetscInt j, PetscInt seg, PetscReal xi, const PetscReal u[])
 {
-  const VIDualNode *nodes[3] = {&d->slaves[j], &d->master[seg], &d->master[seg + 1]};
+  const VIBodyNode *nodes[3] = {&d->slaves[j], &d->master[seg], &d->master[seg + 1]};
   const PetscReal   wgt[3]   = {1, -(1 - xi), -xi};
   PetscReal         e[2], l, *fr = d->frame + 4 * j;
 
@@ -419,7 +390,7 @@ static inline PetscReal VIDualRowDot(const PetscInt dof[], const PetscReal row[]
 /* Normal gap of slave j in X + u with its rows: n . (C - (1 - xi) T1 - xi T2), the rows applied to the positions. */
 static PetscReal VIDualGap(VIDual d, PetscInt j, const PetscReal u[])
 {
-  const VIDualNode *nodes[3] = {&d->slaves[j], &d->master[d->seg[j]], &d->master[d->seg[j] + 1]};
+  const VIBodyNode *nodes[3] = {&d->slaves[j], &d->master[d->seg[j]], &d->master[d->seg[j] + 1]};
   PetscReal         g        = 0;
 
   for (PetscInt a = 0; a < 3; a++)
