@@ -12,25 +12,27 @@
 #include <petscblaslapack.h>
 
 typedef struct {
-  PetscReal  *lam;    /* n: omega^2 */
-  PetscReal  *A;      /* n x n: (I + dt/2 D~)^-1 (symmetric) or (I + theta dt D~ + theta^2 dt^2 Lambda)^-1 (theta) */
-  PetscReal  *P;      /* n x 2n: the free velocity is P [u; eta] + dt sum_l c_l A v~_l */
-  PetscReal  *L;      /* num_loads x n: the modal loads v~_l = Phi^T v_l */
-  PetscReal  *AL;     /* num_loads x n: A v~_l */
-  PetscReal  *B;      /* nb x n: the boundary rows of Phi (the physical boundary coordinates of eta) */
-  PetscReal  *Bn;     /* nc x n: the normal rows of B, one per contact */
-  PetscReal  *AB;     /* n x nb: A B^T; percussions P on the boundary rows change u~ by A B^T P */
-  PetscReal  *G;      /* nb x nb: B A B^T, the Delassus matrix of the boundary rows */
-  PetscReal  *xb;     /* nb: the percussions of a step on every boundary row (0 on the rows not active) */
-  PetscReal  *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
-  PetscInt    nl;
-  PetscReal  *uh;                        /* symmetric: u~^{k-1/2}; theta: u~^k; followed by a copy of eta (2n: one product with P) */
-  PetscReal  *unew;                      /* symmetric: u~^{k+1/2}; theta: u~^{k+1} */
-  PetscReal  *f, *fs, *qprev, *fprev;    /* modal forces: at t_k, of the free velocity (f_theta for theta); the previous level's */
-  PetscReal  *qbn, *ubn;                 /* nc: boundary normal displacement and (theta) velocity of each contact */
-  PetscReal  *ub_old, *ub_free, *ub_new; /* nb: physical boundary velocities of the active rows, before, free, after */
-  PetscReal  *pu, *pq;                   /* n: the diagonals of P's two halves (used when D~ is diagonal) */
-  PetscBool  *active;
+  PetscReal *lam;    /* n: omega^2 */
+  PetscReal *A;      /* n x n: (I + dt/2 D~)^-1 (symmetric) or (I + theta dt D~ + theta^2 dt^2 Lambda)^-1 (theta) */
+  PetscReal *P;      /* n x 2n: the free velocity is P [u; eta] + dt sum_l c_l A v~_l */
+  PetscReal *L;      /* num_loads x n: the modal loads v~_l = Phi^T v_l */
+  PetscReal *AL;     /* num_loads x n: A v~_l */
+  PetscReal *B;      /* nb x n: the boundary rows of Phi (the physical boundary coordinates of eta) */
+  PetscReal *Bn;     /* nc x n: the normal rows of B, one per contact */
+  PetscReal *AB;     /* n x nb: A B^T; percussions P on the boundary rows change u~ by A B^T P */
+  PetscReal *G;      /* nb x nb: B A B^T, the Delassus matrix of the boundary rows */
+  PetscReal *xb;     /* nb: the percussions of a step on every boundary row (0 on the rows not active) */
+  PetscReal *c, *c1; /* num_loads: the scales c_l of a step; s_l(t_k+1) (theta) */
+  PetscInt   nl;
+  PetscReal *uh;                        /* symmetric: u~^{k-1/2}; theta: u~^k; followed by a copy of eta (2n: one product with P) */
+  PetscReal *unew;                      /* symmetric: u~^{k+1/2}; theta: u~^{k+1} */
+  PetscReal *f, *fs, *qprev, *fprev;    /* modal forces: at t_k, of the free velocity (f_theta for theta); the previous level's */
+  PetscReal *qbn, *ubn;                 /* nc: boundary normal displacement and (theta) velocity of each contact */
+  PetscReal *ub_old, *ub_free, *ub_new; /* nb: physical boundary velocities of the active rows, before, free, after */
+  PetscReal *pu, *pq;                   /* n: the diagonals of P's two halves (used when D~ is diagonal) */
+  PetscBool *active;
+  PetscBool *opened; /* nc: a preloaded contact whose total normal percussion p dt + P_n was 0 at the last step: out of the set until its
+                        gap closes, its preload's change -p a load of the step */
   PetscBool   friction, first, damped, diagonal;
   VIRowSplit  rows; /* rows of the n x 2n product over the case's group */
   VIActiveSet as;
@@ -148,7 +150,7 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscCalloc5(PetscMax(nb, 1), &mo->xb, n, &mo->f, n, &mo->fs, n, &mo->qprev, n, &mo->fprev));
   PetscCall(PetscCalloc5(PetscMax(nc, 1), &mo->qbn, PetscMax(nc, 1), &mo->ubn, PetscMax(nb, 1), &mo->ub_old, PetscMax(nb, 1), &mo->ub_free,
                          PetscMax(nb, 1), &mo->ub_new));
-  PetscCall(PetscCalloc1(PetscMax(nc, 1), &mo->active));
+  PetscCall(PetscCalloc2(PetscMax(nc, 1), &mo->active, PetscMax(nc, 1), &mo->opened));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < nc; j++)
     if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
@@ -219,7 +221,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   VIActiveSet *as  = &mo->as;
   PetscInt     n = st->n, nc = st->nc, nrows = 0;
   PetscReal    dt = st->dt, th = st->theta, e = st->restitution;
-  PetscBool    any = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool    any = PETSC_FALSE, pulled = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
   /* the velocity and displacement the damping force acts on: the midpoint (symmetric) or u^{k+theta} (theta) */
   const PetscReal thd = sym ? 0.5 : th;
 
@@ -234,9 +236,13 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal gap = mo->qbn[j] + st->g0[j] + (sym ? 0 : 0.5 * dt * (mo->ubn[j] + st->g0_rate[j]));
     st->gap[j]    = mo->qbn[j] + st->g0[j];
-    /* a bilateral row is always in the set: the solver keeps B u^{k+1} = 0 (velocity level, seed 002 Eq. 7c) */
-    mo->active[j] = (gap <= 0 || sys->preload[j] > 0 || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
-    if (mo->active[j]) any = PETSC_TRUE;
+    /* a bilateral row is always in the set: the solver keeps B u^{k+1} = 0 (velocity level, seed 002 Eq. 7c); a preloaded contact while
+       it carries a total force (its gap is 0 up to round-off, which must not open it), and again once its gap closes */
+    mo->active[j] = (gap <= 0 || (sys->preload[j] > 0 && !mo->opened[j]) || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+    if (mo->active[j])
+      any = PETSC_TRUE;
+    else if (sys->preload[j] > 0)
+      pulled = PETSC_TRUE;
   }
   /* free velocity: Eq. (B.1) without percussions */
   if (sym) {
@@ -250,13 +256,15 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   }
   PetscCall(VIMoreauFreeVelocity(st, mo));
   PetscCall(PetscArrayzero(st->lambda, st->nb));
+  if (any || pulled) {
+    /* the physical boundary velocities, free and of the previous step */
+    VIMatVec(st->nb, n, mo->B, n, mo->unew, 0.0, mo->ub_free);
+    VIMatVec(st->nb, n, mo->B, n, mo->uh, 0.0, mo->ub_old);
+  }
   if (any) {
     PetscInt a = 0, c = 0;
     PetscCall(VIActiveSetBuild(st, mo->active, mo->friction, as));
     nrows = as->nrows;
-    /* the physical boundary velocities, free and of the previous step */
-    VIMatVec(st->nb, n, mo->B, n, mo->unew, 0.0, mo->ub_free);
-    VIMatVec(st->nb, n, mo->B, n, mo->uh, 0.0, mo->ub_old);
     /* Eqs. (B.3)-(B.5): -(G dP + c) ∈ N_C(dP), G = B A B^T, c = gamma_free + e gamma^{k-1/2} (normal only) */
     for (PetscInt j = 0; j < nc; j++) {
       if (!mo->active[j]) continue;
@@ -278,13 +286,22 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     as->set.preload = NULL;
     PetscCall(VIStepperSolveContacts(st, as, mo->G, st->nb, 1.0));
     as->set.preload = as->preload;
-    for (PetscInt cc = 0, an = 0; cc < as->nact; an += as->dims[cc], cc++) as->x[an] -= as->preload[cc] * dt;
-    /* the percussions: u~ += A B^T P, boundary velocities ub_new = ub_free + G P */
-    PetscCall(PetscArrayzero(mo->xb, st->nb));
-    for (PetscInt b = 0; b < nrows; b++) {
-      mo->xb[as->rows[b]]     = as->x[b];
-      st->lambda[as->rows[b]] = as->x[b] / dt; /* mean contact force over the step */
+    /* a preloaded contact whose total is 0 has opened: out of the set until its gap closes */
+    for (PetscInt j = 0, cc = 0, an = 0; j < nc; j++) {
+      if (!mo->active[j]) continue;
+      mo->opened[j] = as->preload[cc] > 0 && as->x[an] <= 0 ? PETSC_TRUE : PETSC_FALSE;
+      as->x[an] -= as->preload[cc] * dt;
+      an += as->dims[cc++];
     }
+  }
+  /* the percussions: those solved for, and -p dt on the normal row of each preloaded contact out of the set (open: its total force is 0,
+     as mixed does it); u~ += A B^T P, boundary velocities ub_new = ub_free + G P */
+  if (any || pulled) {
+    PetscCall(PetscArrayzero(mo->xb, st->nb));
+    for (PetscInt b = 0; b < nrows; b++) mo->xb[as->rows[b]] = as->x[b];
+    for (PetscInt j = 0; j < nc; j++)
+      if (!mo->active[j] && sys->preload[j] > 0) mo->xb[sys->offsets[j]] = -sys->preload[j] * dt;
+    for (PetscInt b = 0; b < st->nb; b++) st->lambda[b] = mo->xb[b] / dt; /* mean contact force over the step */
     VIMatVec(n, st->nb, mo->AB, st->nb, mo->xb, 1.0, mo->unew);
     PetscCall(PetscArraycpy(mo->ub_new, mo->ub_free, st->nb));
     VIMatVec(st->nb, st->nb, mo->G, st->nb, mo->xb, 1.0, mo->ub_new);
@@ -311,10 +328,8 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     st->energy.potential = 0.5 * V;
     if (!mo->first) st->energy.external_work += 0.5 * W;
     if (mo->damped) {
-      for (PetscInt b = 0; b < nrows; b++) {
-        const PetscInt row = as->rows[b];
-        wd += as->x[b] * ((1 - thd) * mo->ub_old[row] + thd * mo->ub_new[row]);
-      }
+      if (any || pulled)
+        for (PetscInt b = 0; b < st->nb; b++) wd += mo->xb[b] * ((1 - thd) * mo->ub_old[b] + thd * mo->ub_new[b]);
       st->energy.damping_dissipation += wd;
     }
   }
@@ -333,6 +348,11 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
       }
     }
     cc++;
+  }
+  /* and of the preloads of the open contacts */
+  for (PetscInt j = 0; j < nc && pulled; j++) {
+    const PetscInt row = sys->offsets[j];
+    if (!mo->active[j] && sys->preload[j] > 0) st->energy.obstacle_work += mo->xb[row] * 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
   }
   mo->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -360,7 +380,7 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
   PetscCall(PetscFree4(mo->B, mo->AB, mo->G, mo->Bn));
   PetscCall(PetscFree5(mo->xb, mo->f, mo->fs, mo->qprev, mo->fprev));
   PetscCall(PetscFree5(mo->qbn, mo->ubn, mo->ub_old, mo->ub_free, mo->ub_new));
-  PetscCall(PetscFree(mo->active));
+  PetscCall(PetscFree2(mo->active, mo->opened));
   PetscCall(PetscFree2(mo->pu, mo->pq));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));
