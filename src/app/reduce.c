@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 /* -bodies_parallel auto: rank groups unless the most loaded group carries more than this times its share of the DOFs */
-#define VI_BODIES_AUTO_IMBALANCE 1.5
+#define VI_BODIES_AUTO_IMBALANCE 2.0
 
 /* FNV-1a over bytes, continued from h. */
 static unsigned long long VIHashBytes(unsigned long long h, const void *data, size_t len)

@@ -2,7 +2,8 @@
 """Compare two vicms bodies files (format vicms-bodies): the same bodies, boundary tables, contact tables and attributes,
 and K, M, D, frequencies, loads, outputs and shapes equal to a relative tolerance (each real dataset against its own
 largest entry; frequencies entry by entry). Prints the largest relative difference; exits 1 when it exceeds the tolerance.
-  compare_bodies.py A.h5 B.h5 [TOL]"""
+With --options-differ the root attribute `reduction` (the options that made the file) is not compared.
+  compare_bodies.py A.h5 B.h5 [TOL] [--options-differ]"""
 import sys
 
 import h5py
@@ -23,12 +24,16 @@ def attrs(f):
 
 
 def main():
-    a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-    tol = float(sys.argv[3]) if len(sys.argv) > 3 else 1e-10
+    args = [x for x in sys.argv[1:] if x != "--options-differ"]
+    a, b = h5py.File(args[0], "r"), h5py.File(args[1], "r")
+    tol = float(args[2]) if len(args) > 2 else 1e-10
     bad, worst, where = [], 0.0, ""
     if a.attrs.get("format") != b"vicms-bodies" and a.attrs.get("format") != "vicms-bodies":
         sys.exit("FAIL %s is not a bodies file" % sys.argv[1])
     aa, ab = attrs(a), attrs(b)
+    if "--options-differ" in sys.argv:
+        aa.pop(("/", "reduction"), None)
+        ab.pop(("/", "reduction"), None)
     if aa.keys() != ab.keys():
         bad.append("attributes differ: %s" % sorted(set(aa) ^ set(ab)))
     for k in aa.keys() & ab.keys():
