@@ -29,7 +29,7 @@ case_row() { # case_row NAME ARGS...: REPS alternating runs of both modes; media
       [ $mode = one ] && n=1
       mpirun --oversubscribe -n "$n" "$bin" reduce -options_file "$job" -rom_file b.h5 -bodies_parallel ${mode/one/sequential} "$@" >log.txt 2>&1 || { tail -20 log.txt; exit 1; }
       echo "$r $mode $(sed -n 's/^Reduced [0-9]* bodies in \([0-9.]*\) s.*/\1/p' log.txt)" >>times.txt
-      grep -m1 "rank groups (load" log.txt | sed 's/.*(load \([0-9.]*\) times.*/\1/' >imbalance.txt || true
+      if [ $mode = groups ]; then grep -m1 "rank groups (load" log.txt | sed 's/.*(load \([0-9.]*\) times.*/\1/' >imbalance.txt; fi
     done
   done
   $py - "$name" "$np" "$(cat imbalance.txt)" <<'PY'
