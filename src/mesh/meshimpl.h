@@ -37,7 +37,7 @@ struct _p_VIMesh {
   PetscInt         rect_cells[2];
   PetscReal        rect_lengths[2], rect_thickness, rect_origin[2], rect_angle; /* angle in degrees, about the origin */
   char             prefix[64];                                                  /* options prefix ("" or e.g. "body_a_"), also in messages */
-  char             elset[64]; /* the mesh is this element set of the file ("" for all of it) */
+  char             elset[64];                                                   /* the mesh is this element set of the file ("" for all of it) */
 
   PetscInt dim; /* spatial dimension = DOFs per node */
 
