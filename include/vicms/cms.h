@@ -50,8 +50,12 @@ PETSC_EXTERN PetscErrorCode VICMSDestroy(VICMS *cms);
 /*
   VICMSReduceBody - the per-body step of a multi-body job (seed 003 §3.1.1): the body's mesh, parent model and Craig–Bampton
   reduction with its boundary DOFs physical (VICMSSetPhysicalBoundary), read from the options of the single-body reduction
-  under the prefix -body_NAME_ (-body_NAME_mesh_file, -body_NAME_model_young, -body_NAME_cms_contact_set, ...; the method
+  under the prefix -body_NAME_ (-body_NAME_mesh_file, -body_NAME_mesh_elset (from -bodies_mesh_file without a file of its
+  own), -body_NAME_model_young, -body_NAME_cms_contact_set, ...; the method
   defaults to cb), added to bodies under NAME. With help, only the options are read (for -help). Collective on comm: the body
   is reduced on all ranks of comm.
 */
 PETSC_EXTERN PetscErrorCode VICMSReduceBody(MPI_Comm comm, const char name[], VIBodies bodies, PetscBool help);
+/* The size of body NAME's parent model, nodes x dimension (its mesh read or generated from the -body_NAME_ options, on
+   comm; the cost by which `vicms reduce -bodies_parallel groups` balances the rank groups). Collective on comm. */
+PETSC_EXTERN PetscErrorCode VICMSBodyGetSize(MPI_Comm comm, const char name[], PetscInt *ndofs);

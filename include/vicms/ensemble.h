@@ -153,3 +153,13 @@ PETSC_EXTERN PetscErrorCode VIEnsembleROMToken(VIROM rom, const char reduction[]
    and the diagnostics (-log_*, -malloc_*, -info, -help, viewers, monitors, ...); PetscFree(*fp). Not collective. */
 PETSC_EXTERN PetscErrorCode VIOptionsFingerprint(PetscInt nkeep, const char *const keep[], PetscInt nignore, const char *const ignore[], char **fp);
 PETSC_EXTERN PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens);
+
+/*
+  VIRankGroupsSplit - deal a few tasks of known cost (the bodies of `vicms reduce -bodies`, their DOF counts) to rank groups:
+  ngroups = min(ntasks, size) groups of consecutive ranks whose sizes differ by at most one; the tasks, largest first, each
+  to the group where it would end first (its load per rank after the task), ties to the lower group. Gives this rank's group
+  communicator (MPI_Comm_free it), each task's group and that group's first rank (leader, a rank of comm), and the imbalance:
+  the largest load per rank over the ideal total / size (1 when perfectly balanced). Collective; the same on every rank.
+*/
+PETSC_EXTERN PetscErrorCode VIRankGroupsSplit(MPI_Comm comm, PetscInt ntasks, const PetscReal cost[], MPI_Comm *group, PetscInt *ngroups,
+                                              PetscInt task_group[], PetscMPIInt leader[], PetscReal *imbalance);

@@ -57,6 +57,9 @@ PETSC_EXTERN PetscErrorCode VIMeshSetBox(VIMesh mesh, const PetscInt cells[3], c
    ymax and the corners xmin_ymin, ... are named in the rectangle's own axes (before the turn). */
 PETSC_EXTERN PetscErrorCode VIMeshSetRectangle(VIMesh mesh, const PetscInt cells[2], const PetscReal lengths[2], PetscReal thickness,
                                                const PetscReal origin[2], PetscReal angle_deg);
+/* Only the elements of element set name of the file (an Abaqus *ELSET, a Gmsh physical group of the highest dimension), and
+   their nodes, keeping the file's node ids; the set may share no node with the file's other elements. Option -mesh_elset. */
+PETSC_EXTERN PetscErrorCode VIMeshSetElementSet(VIMesh mesh, const char name[]);
 /* Options prefix (e.g. "body_a_" for the body a of a multi-body job: -body_a_mesh_file); before VIMeshSetFromOptions. */
 PETSC_EXTERN PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[]);
 

@@ -96,6 +96,11 @@ typedef struct {
 /* The components of a coupled system: one Craig–Bampton ROM per body, boundary DOFs physical (seed 003 §3.1.1). */
 typedef struct _p_VIBodies *VIBodies;
 
+/* How `vicms reduce -bodies` spreads the bodies over the ranks: each body on all ranks in turn, each on a rank group of its
+   own (at the same time), or chosen by the balance of the groups (option -bodies_parallel). */
+typedef enum { VI_BODIES_AUTO, VI_BODIES_SEQUENTIAL, VI_BODIES_GROUPS } VIBodiesParallel;
+PETSC_EXTERN const char *const VIBodiesParallelTypes[]; /* "auto", "sequential", "groups", then PETSc's enum trailer */
+
 PETSC_EXTERN PetscErrorCode VIBodiesCreate(MPI_Comm comm, VIBodies *bodies);
 PETSC_EXTERN PetscErrorCode VIBodiesDestroy(VIBodies *bodies);
 /* Add a body (rom is taken over: VIBodiesDestroy destroys it); the boundary arrays are copied. Not collective; the same on every rank. */
@@ -126,4 +131,10 @@ PETSC_EXTERN PetscErrorCode VIBodiesWrite(VIBodies bodies, const char path[]);
 /* Read a bodies file on rank 0, broadcast, validate every ROM and boundary table. Collective. */
 PETSC_EXTERN PetscErrorCode VIBodiesLoad(VIBodies bodies, const char path[]);
 /* The bodies in words (`vicms info`). Collective. */
+/*
+  VIBodiesGather - bodies reduced on rank groups (each group's own VIBodies mine, on the group's communicator) into bodies,
+  replicated on every rank of its communicator as if reduced there: body k is names[k], taken from the group whose first rank
+  is leader[k] (a rank of bodies' communicator). Collective on bodies' communicator; mine gives its ROMs away (destroy it after).
+*/
+PETSC_EXTERN PetscErrorCode VIBodiesGather(VIBodies bodies, VIBodies mine, PetscInt n, const char *const names[], const PetscMPIInt leader[]);
 PETSC_EXTERN PetscErrorCode VIBodiesView(VIBodies bodies, PetscViewer viewer);

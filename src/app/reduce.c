@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+/* -bodies_parallel auto: rank groups unless the most loaded group carries more than this times its share of the DOFs */
+#define VI_BODIES_AUTO_IMBALANCE 2.0
+
 /* FNV-1a over bytes, continued from h. */
 static unsigned long long VIHashBytes(unsigned long long h, const void *data, size_t len)
 {
@@ -117,7 +120,7 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
    -body_NAME_* option names one of them; no single-body mesh option beside them. */
 static PetscErrorCode VIAppBodyNames(MPI_Comm comm, char *names[], PetscInt n)
 {
-  static const char *const single[] = {"-mesh_file",       "-mesh_line_cells", "-mesh_box_cells",
+  static const char *const single[] = {"-mesh_file",       "-mesh_elset",      "-mesh_line_cells",  "-mesh_box_cells",
                                        "-mesh_rect_cells", "-cms_contact_set", "-cms_contact_nodes"};
   char                    *all, *save = NULL;
 
@@ -159,22 +162,107 @@ static PetscErrorCode VIAppBodyNames(MPI_Comm comm, char *names[], PetscInt n)
     }
   }
   PetscCall(PetscFree(all));
+  {
+    PetscBool shared, used = PETSC_FALSE;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-bodies_mesh_file", &shared));
+    for (PetscInt k = 0; k < n && shared; k++) {
+      char      prefix[80];
+      PetscBool elset, file;
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "body_%s_", names[k]));
+      PetscCall(PetscOptionsHasName(NULL, prefix, "-mesh_elset", &elset));
+      PetscCall(PetscOptionsHasName(NULL, prefix, "-mesh_file", &file));
+      if (elset && !file) used = PETSC_TRUE;
+    }
+    PetscCheck(!shared || used, comm, PETSC_ERR_USER_INPUT,
+               "-bodies_mesh_file: no body takes its mesh from it (a body does with -body_NAME_mesh_elset SET and no -body_NAME_mesh_file)");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* `vicms reduce -bodies a,b`: each body reduced in turn on all ranks (VICMSReduceBody), one bodies file. */
+/*
+  The bodies reduced concurrently, each on a rank group of its own (VIRankGroupsSplit balances the groups by the bodies' DOF
+  counts), then gathered to every rank in the order of -bodies. With mode auto, this is done when it pays (see below), and
+  the bodies are reduced one after the other on all ranks otherwise (*done false). An error in one group stops that group
+  only; the others finish their bodies, and then every rank returns an error together. Collective.
+*/
+static PetscErrorCode VIAppReduceBodiesOnGroups(MPI_Comm comm, char *names[], PetscInt n, VIBodiesParallel mode, VIBodies bodies, PetscBool *done)
+{
+  PetscMPIInt    size, rank, *leader;
+  PetscInt      *dofs, *group_of, ngroups;
+  PetscReal     *cost, imbalance;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+  MPI_Comm       group;
+  VIBodies       mine;
+
+  PetscFunctionBeginUser;
+  *done = PETSC_FALSE;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (size == 1 || n == 1 || mode == VI_BODIES_SEQUENTIAL) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the sizes, each body's mesh read by one rank */
+  PetscCall(PetscCalloc4(n, &dofs, n, &cost, n, &group_of, n, &leader));
+  for (PetscInt k = rank; k < n && !ierr; k += size) ierr = VICMSBodyGetSize(PETSC_COMM_SELF, names[k], &dofs[k]);
+  PetscCall(VIErrorSync(comm, ierr));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dofs, (PetscMPIInt)n, MPIU_INT, MPI_SUM, comm));
+  for (PetscInt k = 0; k < n; k++) cost[k] = (PetscReal)dofs[k];
+  PetscCall(VIRankGroupsSplit(comm, n, cost, &group, &ngroups, group_of, leader, &imbalance));
+  /* auto: groups unless one group would carry much more than its share (bench/RESULTS.md, "Bodies on rank groups") */
+  if (mode == VI_BODIES_AUTO && imbalance > VI_BODIES_AUTO_IMBALANCE) {
+    PetscCall(PetscPrintf(
+        comm,
+        "Bodies reduced one after the other on all %d ranks (-bodies_parallel auto: rank groups would be %.2f times the ideal load, above %.2f)\n",
+        size, (double)imbalance, (double)VI_BODIES_AUTO_IMBALANCE));
+    PetscCallMPI(MPI_Comm_free(&group));
+    PetscCall(PetscFree4(dofs, cost, group_of, leader));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscPrintf(comm, "Bodies reduced on %" PetscInt_FMT " rank groups (load %.2f times the ideal):", ngroups, (double)imbalance));
+  for (PetscInt k = 0; k < n; k++)
+    PetscCall(PetscPrintf(comm, "%s %s (%" PetscInt_FMT " DOFs) on group %" PetscInt_FMT " from rank %d", k ? "," : "", names[k], dofs[k],
+                          group_of[k] + 1, leader[k]));
+  PetscCall(PetscPrintf(comm, "\n"));
+  PetscCall(VIBodiesCreate(group, &mine));
+  {
+    PetscMPIInt grank;
+    PetscInt    g = -1;
+    PetscCallMPI(MPI_Comm_rank(group, &grank));
+    for (PetscInt k = 0; k < n; k++)
+      if (leader[k] == rank - grank) g = group_of[k];
+    for (PetscInt k = 0; k < n && !ierr; k++)
+      if (group_of[k] == g) ierr = VICMSReduceBody(group, names[k], mine, PETSC_FALSE);
+  }
+  ierr = VIErrorSync(comm, ierr);
+  if (!ierr) ierr = VIBodiesGather(bodies, mine, n, (const char *const *)names, leader);
+  PetscCall(VIBodiesDestroy(&mine));
+  PetscCallMPI(MPI_Comm_free(&group));
+  PetscCall(PetscFree4(dofs, cost, group_of, leader));
+  PetscCall(ierr);
+  *done = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `vicms reduce -bodies a,b`: each body reduced (VICMSReduceBody) on all ranks in turn or on rank groups, one bodies file. */
 static PetscErrorCode VIAppReduceBodies(MPI_Comm comm, char *names[], PetscInt n)
 {
-  static const char *const keep[]                   = {"-bodies", "-body_"};
-  char                     file[PETSC_MAX_PATH_LEN] = "bodies.h5", *reduction = NULL;
-  PetscBool                help;
-  VIBodies                 bodies;
-  PetscLogStage            stage;
-  PetscLogDouble           t0, t1;
+  /* how the bodies are spread over the ranks does not change the file (to rounding): not part of what made it */
+  static const char *const keep[] = {"-bodies", "-body_"}, *const ignore[] = {"-bodies_parallel"};
+  char             file[PETSC_MAX_PATH_LEN] = "bodies.h5", *reduction = NULL, shared[PETSC_MAX_PATH_LEN] = "";
+  PetscBool        help, on_groups;
+  VIBodies         bodies;
+  VIBodiesParallel mode = VI_BODIES_AUTO;
+  PetscLogStage    stage;
+  PetscLogDouble   t0, t1, t2;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms reduce -bodies", "");
   PetscCall(PetscOptionsString("-rom_file", "Where the bodies file goes", "", file, file, sizeof(file), NULL));
+  PetscCall(
+      PetscOptionsEnum("-bodies_parallel",
+                       "The bodies one after the other on all ranks (sequential), each on a rank group of its own at the same time (groups), or "
+                       "groups unless they would be unbalanced (auto)",
+                       "", VIBodiesParallelTypes, (PetscEnum)mode, (PetscEnum *)&mode, NULL));
+  PetscCall(PetscOptionsString("-bodies_mesh_file", "The mesh file of the bodies given by an element set alone (-body_NAME_mesh_elset)", "", shared,
+                               shared, sizeof(shared), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   PetscCall(VIBodiesCreate(comm, &bodies));
@@ -187,14 +275,18 @@ static PetscErrorCode VIAppReduceBodies(MPI_Comm comm, char *names[], PetscInt n
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogStageRegister("Bodies", &stage));
   PetscCall(PetscLogStagePush(stage));
-  for (PetscInt k = 0; k < n; k++) PetscCall(VICMSReduceBody(comm, names[k], bodies, PETSC_FALSE));
+  PetscCall(VIAppReduceBodiesOnGroups(comm, names, n, mode, bodies, &on_groups));
+  for (PetscInt k = 0; k < n && !on_groups; k++) PetscCall(VICMSReduceBody(comm, names[k], bodies, PETSC_FALSE));
   PetscCall(PetscLogStagePop());
+  PetscCall(PetscTime(&t2));
+  PetscCall(PetscPrintf(comm, "Reduced %" PetscInt_FMT " bodies in %.3f s (%s)\n", n, (double)(t2 - t0),
+                        on_groups ? "rank groups" : "one after the other on all ranks"));
   {
     PetscMPIInt rank;
     PetscInt    len = 0;
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
-      PetscCall(VIOptionsFingerprint(2, keep, 0, NULL, &reduction));
+      PetscCall(VIOptionsFingerprint(2, keep, 1, ignore, &reduction));
       len = (PetscInt)strlen(reduction) + 1;
     }
     PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, comm));

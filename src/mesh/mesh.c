@@ -128,6 +128,15 @@ PetscErrorCode VIMeshSetRectangle(VIMesh mesh, const PetscInt cells[2], const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMeshSetElementSet(VIMesh mesh, const char name[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(strlen(name) < sizeof(mesh->elset), mesh->comm, PETSC_ERR_USER_INPUT, "-%smesh_elset: the name '%s' is longer than %d characters",
+             mesh->prefix, name, (int)sizeof(mesh->elset) - 1);
+  PetscCall(PetscStrncpy(mesh->elset, name, sizeof(mesh->elset)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[])
 {
   PetscFunctionBeginUser;
@@ -137,10 +146,10 @@ PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[])
 
 PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
 {
-  char          path[PETSC_MAX_PATH_LEN] = "";
+  char          path[PETSC_MAX_PATH_LEN] = "", elset[256] = "";
   PetscInt      line_cells = 0, cells[3] = {1, 1, 1}, ncells = 3, nlengths = 3;
   PetscReal     line_length = mesh->line_length, lengths[3] = {1, 1, 1};
-  PetscBool     has_file, has_line, has_box, has_lengths, has_rect, has_rect_lengths, has_rect_origin;
+  PetscBool     has_file, has_line, has_box, has_lengths, has_rect, has_rect_lengths, has_rect_origin, has_elset;
   VIElementType box_type      = mesh->box_type;
   PetscInt      rect_cells[2] = {1, 1}, nrc = 2, nrl = 2, nro = 2;
   PetscReal     rect_lengths[2] = {1, 1}, rect_origin[2] = {0, 0}, rect_thickness = mesh->rect_thickness, rect_angle = mesh->rect_angle;
@@ -148,6 +157,8 @@ PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
   PetscFunctionBeginUser;
   PetscOptionsBegin(mesh->comm, mesh->prefix[0] ? mesh->prefix : NULL, "Parent mesh", "VIMesh");
   PetscCall(PetscOptionsString("-mesh_file", "Abaqus/CalculiX .inp or Gmsh .msh file", "VIMeshSetFile", path, path, sizeof(path), &has_file));
+  PetscCall(PetscOptionsString("-mesh_elset", "Only this element set of the mesh file (*ELSET, Gmsh physical group): one body of a shared file",
+                               "VIMeshSetElementSet", elset, elset, sizeof(elset), &has_elset));
   PetscCall(PetscOptionsInt("-mesh_line_cells", "Built-in line of T3D2 rods along x: number of elements", "VIMeshSetLine", line_cells, &line_cells,
                             &has_line));
   PetscCall(PetscOptionsReal("-mesh_line_length", "Built-in line: length", "VIMeshSetLine", line_length, &line_length, NULL));
@@ -188,6 +199,12 @@ PetscErrorCode VIMeshSetFromOptions(VIMesh mesh)
     PetscCall(VIMeshSetBox(mesh, cells, lengths, box_type));
   }
   PetscCheck(mesh->line_area > 0, mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_line_area: got %g, expected a positive area", (double)mesh->line_area);
+  if (has_elset) {
+    PetscCheck(mesh->kind == VI_MESH_SOURCE_FILE, mesh->comm, PETSC_ERR_USER_INPUT,
+               "-%smesh_elset %s: an element set is taken from a mesh file (-%smesh_file%s), not from a built-in mesh", mesh->prefix, elset,
+               mesh->prefix, mesh->prefix[0] ? " or -bodies_mesh_file" : "");
+    PetscCall(VIMeshSetElementSet(mesh, elset));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -752,6 +769,7 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
       break;
     }
     if (!ierr) ierr = VIMeshBuildFinish(mesh);
+    if (!ierr && mesh->elset[0]) ierr = VIMeshRestrictToElementSet(mesh);
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
@@ -853,7 +871,8 @@ PetscErrorCode VIMeshRequireNodeSet(VIMesh mesh, const char option[], const char
       if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
       PetscCall(PetscStrlcat(list, mesh->nsets[k].name, sizeof(list)));
     }
-    SETERRQ(mesh->comm, PETSC_ERR_USER_INPUT, "%s: node set '%s' is not in the mesh; its node sets are: %s", option, name,
+    SETERRQ(mesh->comm, PETSC_ERR_USER_INPUT, "%s: node set '%s' is not in the mesh%s%s%s; its node sets are: %s", option, name,
+            mesh->elset[0] ? " (element set " : "", mesh->elset, mesh->elset[0] ? ", sets with none of its nodes left out)" : "",
             mesh->num_nsets ? list : "(none)");
   }
   PetscCheck(*n > 0, mesh->comm, PETSC_ERR_USER_INPUT, "%s: node set '%s' is empty", option, name);
@@ -914,8 +933,9 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   for (PetscInt e = 0; e < mesh->num_elems; e++) count[mesh->elem_type[e]]++;
   for (PetscInt i = 0; i < mesh->num_nodes * mesh->dim; i++) nclamped += mesh->clamped[i] ? 1 : 0;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
-                                   mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->dim, mesh->num_nodes, mesh->num_elems));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
+                                   mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,
+                                   mesh->dim, mesh->num_nodes, mesh->num_elems));
   for (PetscInt t = 0, first = 1; t < VI_ELEM_NUM_TYPES; t++)
     if (count[t]) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT " %s", first ? "" : ", ", count[t], VIElementInfoTable[t].name));

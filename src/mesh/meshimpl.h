@@ -37,6 +37,7 @@ struct _p_VIMesh {
   PetscInt         rect_cells[2];
   PetscReal        rect_lengths[2], rect_thickness, rect_origin[2], rect_angle; /* angle in degrees, about the origin */
   char             prefix[64];                                                  /* options prefix ("" or e.g. "body_a_"), also in messages */
+  char             elset[64];                                                   /* the mesh is this element set of the file ("" for all of it) */
 
   PetscInt dim; /* spatial dimension = DOFs per node */
 
@@ -115,6 +116,10 @@ PETSC_INTERN PetscErrorCode VIMeshReadGmsh(VIMesh mesh, const char path[]);
 PETSC_INTERN PetscErrorCode VIMeshGenerateLine(VIMesh mesh);
 PETSC_INTERN PetscErrorCode VIMeshGenerateBox(VIMesh mesh);
 PETSC_INTERN PetscErrorCode VIMeshGenerateRectangle(VIMesh mesh);
+
+/* Keep the elements of the element set mesh->elset only, their nodes (file ids kept, indices renumbered), sets and clamps
+   restricted to them; refused when the set shares a node with an element outside it. After VIMeshBuildFinish, one rank. */
+PETSC_INTERN PetscErrorCode VIMeshRestrictToElementSet(VIMesh mesh);
 
 /* Collective */
 PETSC_INTERN PetscErrorCode VIMeshBroadcast(VIMesh mesh);

@@ -5,6 +5,8 @@
 
 #define VI_BODIES_MAX 64
 
+const char *const VIBodiesParallelTypes[] = {"auto", "sequential", "groups", "VIBodiesParallel", "VI_BODIES_", NULL};
+
 struct _p_VIBodies {
   MPI_Comm       comm;
   PetscInt       num;
@@ -342,7 +344,7 @@ PetscErrorCode VIBodiesLoad(VIBodies b, const char path[])
       rom->comm = b->comm;
     } else
       PetscCall(VIROMCreate(b->comm, &rom));
-    PetscCall(VIROMBcast(rom));
+    PetscCall(VIROMBcast(rom, 0));
     PetscCall(PetscStrallocpy(path, &rom->source));
     PetscCallMPI(MPI_Bcast(b->names[k], sizeof(b->names[k]), MPI_CHAR, 0, b->comm));
     head[0] = bd->dim;
@@ -374,6 +376,45 @@ PetscErrorCode VIBodiesLoad(VIBodies b, const char path[])
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s (body %s)", path, b->names[k]));
     PetscCall(VIROMValidateWithCode(b->roms[k], what, PETSC_ERR_FILE_UNEXPECTED));
     PetscCall(VIBodiesCheckBoundary(b, k, what));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIBodiesGather(VIBodies b, VIBodies mine, PetscInt n, const char *const names[], const PetscMPIInt leader[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(b->comm, &rank));
+  for (PetscInt k = 0; k < n; k++) {
+    VIROM          rom = NULL;
+    VIBodyBoundary bd  = {0};
+    PetscInt       head[2], j = -1;
+
+    if (rank == leader[k]) {
+      PetscCall(VIBodiesFind(mine, names[k], &j));
+      PetscCheck(j >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Body %s is not among the bodies of its group", names[k]);
+      /* the group's ROM joins the bodies' communicator: it is the root of the broadcast */
+      rom           = mine->roms[j];
+      mine->roms[j] = NULL;
+      rom->comm     = b->comm;
+      bd            = mine->boundary[j];
+    } else
+      PetscCall(VIROMCreate(b->comm, &rom));
+    PetscCall(VIROMBcast(rom, leader[k]));
+    head[0] = bd.dim;
+    head[1] = bd.num_nodes;
+    PetscCallMPI(MPI_Bcast(head, 2, MPIU_INT, leader[k], b->comm));
+    if (rank != leader[k]) {
+      bd.dim       = head[0];
+      bd.num_nodes = head[1];
+      PetscCall(PetscMalloc3(PetscMax(head[1], 1), &bd.node_ids, PetscMax(3 * head[1], 1), &bd.coords, PetscMax(3 * head[1], 1), &bd.dofs));
+    }
+    PetscCallMPI(MPI_Bcast(bd.node_ids, (PetscMPIInt)head[1], MPIU_INT, leader[k], b->comm));
+    PetscCallMPI(MPI_Bcast(bd.coords, (PetscMPIInt)(3 * head[1]), MPIU_REAL, leader[k], b->comm));
+    PetscCallMPI(MPI_Bcast(bd.dofs, (PetscMPIInt)(3 * head[1]), MPIU_INT, leader[k], b->comm));
+    PetscCall(VIBodiesAdd(b, names[k], rom, bd.dim, bd.num_nodes, bd.node_ids, bd.coords, bd.dofs));
+    if (rank != leader[k]) PetscCall(PetscFree3(bd.node_ids, bd.coords, bd.dofs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

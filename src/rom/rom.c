@@ -1037,51 +1037,53 @@ static PetscErrorCode VIROMReadFile(VIROM rom, const char path[])
 /* ------------------------------------------------------------------ broadcast */
 
 /* MPI counts are int: large arrays go in pieces. */
-static PetscErrorCode VIBcastReal(MPI_Comm comm, PetscReal *a, PetscInt count)
+static PetscErrorCode VIBcastReal(MPI_Comm comm, PetscMPIInt root, PetscReal *a, PetscInt count)
 {
   const PetscInt chunk = 1 << 28;
 
   PetscFunctionBeginUser;
-  for (PetscInt start = 0; start < count; start += chunk) PetscCallMPI(MPI_Bcast(a + start, (int)PetscMin(chunk, count - start), MPIU_REAL, 0, comm));
+  for (PetscInt start = 0; start < count; start += chunk)
+    PetscCallMPI(MPI_Bcast(a + start, (int)PetscMin(chunk, count - start), MPIU_REAL, root, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIBcastString(MPI_Comm comm, PetscMPIInt rank, char **s)
+static PetscErrorCode VIBcastString(MPI_Comm comm, PetscMPIInt rank, PetscMPIInt root, char **s)
 {
   PetscInt len = 0;
 
   PetscFunctionBeginUser;
-  if (rank == 0) {
+  if (rank == root) {
     size_t l = 0;
     if (*s) PetscCall(PetscStrlen(*s, &l));
     len = *s ? (PetscInt)l + 1 : 0; /* 0: NULL */
   }
-  PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, 0, comm));
-  if (rank != 0) {
+  PetscCallMPI(MPI_Bcast(&len, 1, MPIU_INT, root, comm));
+  if (rank != root) {
     PetscCall(PetscFree(*s));
     if (len) PetscCall(PetscMalloc1(len, s));
   }
-  if (len) PetscCallMPI(MPI_Bcast(*s, (int)len, MPI_CHAR, 0, comm));
+  if (len) PetscCallMPI(MPI_Bcast(*s, (int)len, MPI_CHAR, root, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIROMBcastVectors(VIROM rom, PetscMPIInt rank, VIROMVectors *v, PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
+static PetscErrorCode VIROMBcastVectors(VIROM rom, PetscMPIInt rank, PetscMPIInt root, VIROMVectors *v,
+                                        PetscErrorCode (*add)(VIROM, const char[], const PetscReal[]))
 {
   PetscInt   num = v->num;
   PetscReal *f;
   char      *name = NULL;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Bcast(&num, 1, MPIU_INT, 0, rom->comm));
+  PetscCallMPI(MPI_Bcast(&num, 1, MPIU_INT, root, rom->comm));
   PetscCall(PetscMalloc1(rom->n, &f));
   for (PetscInt k = 0; k < num; k++) {
-    if (rank == 0) {
+    if (rank == root) {
       name = v->names[k];
       PetscCall(PetscArraycpy(f, v->values[k], rom->n));
     }
-    PetscCall(VIBcastString(rom->comm, rank, &name));
-    PetscCall(VIBcastReal(rom->comm, f, rom->n));
-    if (rank != 0) {
+    PetscCall(VIBcastString(rom->comm, rank, root, &name));
+    PetscCall(VIBcastReal(rom->comm, root, f, rom->n));
+    if (rank != root) {
       PetscCall(add(rom, name, f));
       PetscCall(PetscFree(name));
     }
@@ -1090,32 +1092,32 @@ static PetscErrorCode VIROMBcastVectors(VIROM rom, PetscMPIInt rank, VIROMVector
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIROMBcast(VIROM rom)
+PetscErrorCode VIROMBcast(VIROM rom, PetscMPIInt root)
 {
   PetscMPIInt rank;
   PetscInt    head[4] = {(PetscInt)rom->method, rom->nb, rom->nm, rom->num_contacts};
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
-  PetscCallMPI(MPI_Bcast(head, 4, MPIU_INT, 0, rom->comm));
-  if (rank != 0) {
+  PetscCallMPI(MPI_Bcast(head, 4, MPIU_INT, root, rom->comm));
+  if (rank != root) {
     PetscCall(VIROMSetSizes(rom, (VICMSType)head[0], head[1], head[2]));
     PetscCall(PetscFree(rom->contacts));
     PetscCall(PetscCalloc1(PetscMax(head[3], 1), &rom->contacts));
     rom->num_contacts = head[3];
   }
-  PetscCall(VIBcastReal(rom->comm, rom->K, rom->n * rom->n));
-  PetscCall(VIBcastReal(rom->comm, rom->M, rom->n * rom->n));
-  PetscCall(VIBcastReal(rom->comm, rom->D, rom->n * rom->n));
-  PetscCall(VIBcastReal(rom->comm, rom->freq_hz, rom->nm));
+  PetscCall(VIBcastReal(rom->comm, root, rom->K, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, root, rom->M, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, root, rom->D, rom->n * rom->n));
+  PetscCall(VIBcastReal(rom->comm, root, rom->freq_hz, rom->nm));
   /* replicated on one machine type: the struct goes as bytes */
-  if (rom->num_contacts) PetscCallMPI(MPI_Bcast(rom->contacts, (int)(rom->num_contacts * sizeof(VIContactInfo)), MPI_BYTE, 0, rom->comm));
-  PetscCall(VIROMBcastVectors(rom, rank, &rom->loads, VIROMAddLoad));
-  PetscCall(VIROMBcastVectors(rom, rank, &rom->shapes, VIROMAddShape));
-  PetscCall(VIROMBcastVectors(rom, rank, &rom->outputs, VIROMAddOutput));
-  PetscCall(VIBcastString(rom->comm, rank, &rom->units));
-  PetscCall(VIBcastString(rom->comm, rank, &rom->version));
-  PetscCall(VIBcastString(rom->comm, rank, &rom->reduction));
+  if (rom->num_contacts) PetscCallMPI(MPI_Bcast(rom->contacts, (int)(rom->num_contacts * sizeof(VIContactInfo)), MPI_BYTE, root, rom->comm));
+  PetscCall(VIROMBcastVectors(rom, rank, root, &rom->loads, VIROMAddLoad));
+  PetscCall(VIROMBcastVectors(rom, rank, root, &rom->shapes, VIROMAddShape));
+  PetscCall(VIROMBcastVectors(rom, rank, root, &rom->outputs, VIROMAddOutput));
+  PetscCall(VIBcastString(rom->comm, rank, root, &rom->units));
+  PetscCall(VIBcastString(rom->comm, rank, root, &rom->version));
+  PetscCall(VIBcastString(rom->comm, rank, root, &rom->reduction));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1134,7 +1136,7 @@ PetscErrorCode VIROMLoad(VIROM rom, const char path[])
     PetscCall(VIROMReset(rom));
     PetscCall(ierr);
   }
-  PetscCall(VIROMBcast(rom));
+  PetscCall(VIROMBcast(rom, 0));
   PetscCall(PetscStrallocpy(path, &rom->source));
   PetscCall(VIROMValidateWithCode(rom, path, PETSC_ERR_FILE_UNEXPECTED));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -30,7 +30,8 @@ struct _p_VIROM {
    path names the file (and group) in messages. Rank-local. */
 PETSC_INTERN PetscErrorCode VIROMWriteContents(VIROM rom, hid_t loc);
 PETSC_INTERN PetscErrorCode VIROMReadContents(VIROM rom, hid_t loc, const char path[]);
-/* Rank 0's ROM to every rank of its communicator; empty the ROM; validate with the error code of a file's fault. Collective / not. */
-PETSC_INTERN PetscErrorCode VIROMBcast(VIROM rom);
+/* The ROM of rank root to every rank of its communicator; empty the ROM; validate with the error code of a file's fault.
+   Collective / not. */
+PETSC_INTERN PetscErrorCode VIROMBcast(VIROM rom, PetscMPIInt root);
 PETSC_INTERN PetscErrorCode VIROMReset(VIROM rom);
 PETSC_INTERN PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code);

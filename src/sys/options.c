@@ -31,6 +31,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-rom_file", VI_OPTION_STRING, NULL},
     /* mesh */
     {"-mesh_file", VI_OPTION_STRING, NULL},
+    {"-mesh_elset", VI_OPTION_STRING, NULL},
     {"-mesh_line_cells", VI_OPTION_INT, NULL},
     {"-mesh_line_length", VI_OPTION_REAL, NULL},
     {"-mesh_line_area", VI_OPTION_REAL, NULL},
@@ -75,7 +76,10 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-cms_units", VI_OPTION_STRING, NULL},
     /* several substructures (seed 003): the names, then each body's single-body options under -body_NAME_ */
     {"-bodies", VI_OPTION_STRINGS, NULL},
+    {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},
+    {"-bodies_mesh_file", VI_OPTION_STRING, NULL},
     {"-body_*_mesh_file", VI_OPTION_STRING, NULL},
+    {"-body_*_mesh_elset", VI_OPTION_STRING, NULL},
     {"-body_*_mesh_line_cells", VI_OPTION_INT, NULL},
     {"-body_*_mesh_line_length", VI_OPTION_REAL, NULL},
     {"-body_*_mesh_line_area", VI_OPTION_REAL, NULL},

@@ -13,3 +13,6 @@ vicms_app_test(reduce PROCESSORS 2)
 # point (frictionless normal tie, primal assembly): the lowest 10 coupled frequencies converge to the unreduced coupled FE
 # model's (dense LAPACK) with 5, 10, 20 modes per body; the bodies file read back bit for bit.
 vicms_unit_test(test_bodies RANKS 1 2 3)
+# `vicms reduce -bodies`: the same bodies file whatever -bodies_parallel (sequential, rank groups) and 1, 2, 3 ranks (1e-10);
+# bodies as element sets of one deck equal to separate decks (1e-10); bad input, an error on one rank group.
+vicms_app_test(bodies PROCESSORS 2)
