@@ -48,98 +48,431 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Work space of the stability analysis. */
+/* Most contact states (closed sets) one analysis keeps, Newton iterations of the shooting, contact switches per period per
+   contact, degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19). */
+#define VI_FLOQUET_STATES    64
+#define VI_FLOQUET_MAX_IT    20
+#define VI_FLOQUET_SWITCHES  64
+#define VI_FLOQUET_TAYLOR    20
+#define VI_FLOQUET_SHOOT_TOL 1e-10
+
+/*
+  One contact state of the piecewise-linear motion with a massless boundary (the closed contacts' normal coordinates held,
+  the other boundary rows condensed), in the balanced first-order coordinates x = (q_I, v_I / ws): x' = A x + b(t) with
+  b a Fourier series of H harmonics (the case's force and imposed gaps); its periodic forced response xp (harmonics), exp(A h)
+  of a sub-step, and per contact the event function y_j = Y_j x + yc_j(t) that stays >= 0 in this state: the gap of an
+  open contact, the total normal force p + lambda of a closed one.
+*/
 typedef struct {
-  PetscInt      k2, nf;
-  PetscReal    *A, *E, *T, *Minv, *Keff, *KFF, *KFi;
-  PetscInt     *free_rows;
-  PetscBLASInt *piv;
+  char      *closed; /* nc */
+  PetscReal *A, *E;  /* k2 x k2, column-major */
+  PetscReal *xp;     /* nh x k2: harmonic c of xp at c * k2 */
+  PetscReal *Y;      /* k2 x nc, column-major: Y_j at j * k2 (the velocity part is zero) */
+  PetscReal *yc;     /* nh x nc: harmonic c of y_j - Y_j (x - xp), i.e. of y_j on xp, at c * nc + j */
+} VIFloquetState;
+
+/* Work space of the stability analysis: the states met, the last period's segments of constant state, scratch. */
+typedef struct {
+  PetscInt       k2, ns, nst, nseg, cap;
+  PetscReal      ws, T, h, omega;
+  VIFloquetState st[VI_FLOQUET_STATES];
+  PetscInt      *seg_state;
+  PetscReal     *seg_len, *phi, *v, *u, *y, *Mon, *W;
+  char          *closed;
+  PetscBLASInt  *piv;
 } VIFloquetWork;
 
-/* w->A = A(state), the first-order matrix of the linearized motion for the contact state (1 closed, 0 open per contact). */
-static PetscErrorCode VIHBFloquetMatrix(VIHB hb, VIFloquetWork *w, const PetscReal state[])
+/* phi_c(Omega t), c < nh: 1, cos, sin, cos 2, ... (the order of the coefficients) */
+static void VIFloquetBasis(VIHB hb, PetscReal omega, PetscReal t, PetscReal phi[])
 {
-  const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, k2 = w->k2;
-  PetscInt       nf = 0;
+  phi[0] = 1;
+  for (PetscInt h = 1; h <= hb->H; h++) {
+    phi[2 * h - 1] = PetscCosReal(h * omega * t);
+    phi[2 * h]     = PetscSinReal(h * omega * t);
+  }
+}
 
-  PetscBLASInt bn, bf, info;
+/* y = sum_c coef[c * ld + i] phi_c for i < m */
+static void VIFloquetEval(PetscInt nh, PetscInt m, PetscInt ld, const PetscReal coef[], const PetscReal phi[], PetscReal y[])
+{
+  for (PetscInt i = 0; i < m; i++) y[i] = 0;
+  for (PetscInt c = 0; c < nh; c++)
+    for (PetscInt i = 0; i < m; i++) y[i] += coef[c * ld + i] * phi[c];
+}
+
+/* u = exp(A tau) v by the Taylor series on the vector, in pieces of |A tau| <= 1 */
+static PetscErrorCode VIFloquetExpVec(PetscInt k, const PetscReal A[], PetscReal tau, const PetscReal v[], PetscReal u[], PetscReal work[])
+{
+  PetscReal norm = 0, *term = work, *next = work + k;
+  PetscInt  pieces;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(nm, &bn));
-  for (PetscInt i = 0; i < nb; i++) {
-    PetscBool held = PETSC_FALSE;
-    for (PetscInt j = 0; j < hb->nc; j++)
-      if (hb->offsets[j] == i && state[j] > 0) held = PETSC_TRUE;
-    if (!held) w->free_rows[nf++] = i;
+  for (PetscInt j = 0; j < k; j++) {
+    PetscReal c = 0;
+    for (PetscInt i = 0; i < k; i++) c += PetscAbsReal(A[j * k + i]);
+    norm = PetscMax(norm, c);
   }
-  /* K_eff = K_ii - K_iF K_FF^-1 K_Fi (column-major nm x nm) */
-  for (PetscInt c = 0; c < nm; c++)
-    for (PetscInt r = 0; r < nm; r++) w->Keff[c * nm + r] = hb->K[(nb + r) * n + nb + c];
-  if (nf) {
-    for (PetscInt c = 0; c < nf; c++)
-      for (PetscInt r = 0; r < nf; r++) w->KFF[c * nf + r] = hb->K[w->free_rows[r] * n + w->free_rows[c]];
-    for (PetscInt c = 0; c < nm; c++)
-      for (PetscInt r = 0; r < nf; r++) w->KFi[c * nf + r] = hb->K[w->free_rows[r] * n + nb + c];
-    PetscCall(PetscBLASIntCast(nf, &bf));
-    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bf, &bn, w->KFF, &bf, w->piv, w->KFi, &bf, &info));
-    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular boundary stiffness in the stability analysis");
-    for (PetscInt c = 0; c < nm; c++)
-      for (PetscInt r = 0; r < nm; r++) {
-        PetscReal s = 0;
-        for (PetscInt l = 0; l < nf; l++) s += hb->K[(nb + r) * n + w->free_rows[l]] * w->KFi[c * nf + l];
-        w->Keff[c * nm + r] -= s;
+  pieces = PetscMax(1, (PetscInt)PetscCeilReal(norm * tau));
+  PetscCall(PetscArraycpy(u, v, k));
+  for (PetscInt p = 0; p < pieces; p++) {
+    PetscCall(PetscArraycpy(term, u, k));
+    for (PetscInt d = 1; d <= VI_FLOQUET_TAYLOR; d++) {
+      for (PetscInt i = 0; i < k; i++) next[i] = 0;
+      for (PetscInt j = 0; j < k; j++)
+        for (PetscInt i = 0; i < k; i++) next[i] += A[j * k + i] * term[j];
+      for (PetscInt i = 0; i < k; i++) {
+        term[i] = next[i] * tau / pieces / d;
+        u[i] += term[i];
       }
-  }
-  /* A = [0 I; -M^-1 K_eff, -M^-1 D] */
-  for (PetscInt c = 0; c < nm; c++)
-    for (PetscInt r = 0; r < nm; r++) {
-      w->Minv[c * nm + r]     = hb->Mass[(nb + r) * n + nb + c];
-      w->T[c * nm + r]        = w->Keff[c * nm + r];
-      w->T[(nm + c) * nm + r] = hb->D[(nb + r) * n + nb + c];
-    }
-  {
-    PetscBLASInt nrhs = 2 * bn;
-    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &nrhs, w->Minv, &bn, w->piv, w->T, &bn, &info));
-    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular inner mass matrix in the stability analysis");
-  }
-  for (PetscInt i = 0; i < k2 * k2; i++) w->A[i] = 0;
-  for (PetscInt c = 0; c < nm; c++) {
-    w->A[(nm + c) * k2 + c] = 1;
-    for (PetscInt r = 0; r < nm; r++) {
-      w->A[c * k2 + nm + r]        = -w->T[c * nm + r];
-      w->A[(nm + c) * k2 + nm + r] = -w->T[(nm + c) * nm + r];
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Mon <- exp(A(state) len) Mon for the contact state held over a time len. */
-static PetscErrorCode VIHBFloquetSegment(VIHB hb, VIFloquetWork *w, const PetscReal state[], PetscReal len, PetscReal Mon[])
+/* The state of closed set `closed` (set up on first use); *s its index, -1 when the cache is full. */
+static PetscErrorCode VIFloquetGetState(VIHB hb, VIFloquetWork *w, const char closed[], PetscInt *s)
 {
-  const PetscInt k2 = w->k2;
+  const PetscInt   n = hb->n, nb = hb->nb, nm = hb->nm, nc = hb->nc, nh = hb->nh, k2 = w->k2;
+  const PetscReal *K = hb->K;
+  VIFloquetState  *st;
+  PetscInt         nf = 0, *F, *rowF, nrhs = nm + nh;
+  PetscReal       *KF, *U, *Keff, *P, *Minv, *S, *r;
+  PetscBool        good = PETSC_TRUE;
+  PetscBLASInt     bf, bn, brhs, one = 1, info;
 
   PetscFunctionBeginUser;
-  PetscCall(VIHBFloquetMatrix(hb, w, state));
-  PetscCall(VIExpm(k2, w->A, len, w->E));
-  PetscCall(VIMatMul(k2, w->E, Mon, w->T));
-  PetscCall(PetscArraycpy(Mon, w->T, k2 * k2));
+  for (*s = 0; *s < w->nst; (*s)++) {
+    PetscInt j = 0;
+    while (j < nc && w->st[*s].closed[j] == closed[j]) j++;
+    if (j == nc) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (w->nst == VI_FLOQUET_STATES) {
+    *s = -1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  st = &w->st[w->nst];
+  PetscCall(PetscMalloc5(nc, &st->closed, k2 * k2, &st->A, k2 * k2, &st->E, nh * k2, &st->xp, k2 * nc, &st->Y));
+  PetscCall(PetscMalloc1(nh * nc, &st->yc));
+  PetscCall(PetscArraycpy(st->closed, closed, nc));
+  PetscCall(PetscMalloc2(nb, &F, nb, &rowF));
+  for (PetscInt i = 0; i < nb; i++) rowF[i] = -1;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscBool held = PETSC_FALSE;
+    for (PetscInt j = 0; j < nc; j++)
+      if (hb->offsets[j] == i && closed[j]) held = PETSC_TRUE;
+    if (!held) {
+      rowF[i] = nf;
+      F[nf++] = i;
+    }
+  }
+  PetscCall(PetscMalloc6(nf * nf + 1, &KF, nf * nrhs + 1, &U, nm * nm, &Keff, nm * nh, &P, nm * nm, &Minv, 4 * nm * nm, &S));
+  PetscCall(PetscMalloc1(2 * nm * (2 * nm + 2), &r));
+  /* the free boundary rows: K_FF q_F = f_F + l_F - K_FC q_C - K_FI q_I with q_C = -g0_C (held closed) and l_F = -p on
+     open contacts (the time stepping's law: an open contact carries lambda = -p); U = K_FF^-1 [K_FI, w_F] */
+  for (PetscInt a = 0; a < nf; a++) {
+    for (PetscInt b = 0; b < nf; b++) KF[b * nf + a] = K[F[a] * n + F[b]];
+    for (PetscInt i = 0; i < nm; i++) U[i * nf + a] = K[F[a] * n + nb + i];
+    for (PetscInt c = 0; c < nh; c++) U[(nm + c) * nf + a] = hb->F[c * n + F[a]];
+  }
+  for (PetscInt j = 0; j < nc; j++) {
+    const PetscInt o = hb->offsets[j];
+    if (closed[j])
+      for (PetscInt a = 0; a < nf; a++)
+        for (PetscInt c = 0; c < nh; c++) U[(nm + c) * nf + a] += K[F[a] * n + o] * hb->G0[c * nc + j];
+    else if (hb->preload)
+      U[nm * nf + rowF[o]] -= hb->preload[j];
+  }
+  if (nf) {
+    PetscCall(PetscBLASIntCast(nf, &bf));
+    PetscCall(PetscBLASIntCast(nrhs, &brhs));
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bf, &brhs, KF, &bf, w->piv, U, &bf, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular boundary stiffness in the stability analysis");
+  }
+  /* inner: M q'' + D q' + K_eff q = P(t), K_eff = K_II - K_IF U_FI, P = f_I + K_IC g0_C - K_IF U_Fw */
+  for (PetscInt i = 0; i < nm; i++) {
+    for (PetscInt l = 0; l < nm; l++) {
+      PetscReal v = K[(nb + i) * n + nb + l];
+      for (PetscInt a = 0; a < nf; a++) v -= K[(nb + i) * n + F[a]] * U[l * nf + a];
+      Keff[l * nm + i] = v;
+    }
+    for (PetscInt c = 0; c < nh; c++) {
+      PetscReal v = hb->F[c * n + nb + i];
+      for (PetscInt a = 0; a < nf; a++) v -= K[(nb + i) * n + F[a]] * U[(nm + c) * nf + a];
+      for (PetscInt j = 0; j < nc; j++)
+        if (closed[j]) v += K[(nb + i) * n + hb->offsets[j]] * hb->G0[c * nc + j];
+      P[c * nm + i] = v;
+    }
+  }
+  /* A = [0, ws I; -M^-1 K_eff / ws, -M^-1 D] */
+  for (PetscInt i = 0; i < nm; i++)
+    for (PetscInt l = 0; l < nm; l++) {
+      Minv[l * nm + i]     = hb->Mass[(nb + i) * n + nb + l];
+      S[l * nm + i]        = Keff[l * nm + i];
+      S[(nm + l) * nm + i] = hb->D[(nb + i) * n + nb + l];
+    }
+  PetscCall(PetscBLASIntCast(nm, &bn));
+  {
+    PetscBLASInt nr = 2 * bn;
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &nr, Minv, &bn, w->piv, S, &bn, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular inner mass matrix in the stability analysis");
+  }
+  PetscCall(PetscArrayzero(st->A, k2 * k2));
+  for (PetscInt l = 0; l < nm; l++) {
+    st->A[(nm + l) * k2 + l] = w->ws;
+    for (PetscInt i = 0; i < nm; i++) {
+      st->A[l * k2 + nm + i]        = -S[l * nm + i] / w->ws;
+      st->A[(nm + l) * k2 + nm + i] = -S[(nm + l) * nm + i];
+    }
+  }
+  PetscCall(VIExpm(k2, st->A, w->h, st->E));
+  /* the periodic forced response, harmonic by harmonic: K_eff a0 = P0; for x = a cos + b sin at w = h Omega,
+     [K_eff - w^2 M, w D; -w D, K_eff - w^2 M] [a; b] = [P_a; P_b] (seed 000 Eq. A.2 with the state's K_eff) */
+  PetscCall(PetscArrayzero(st->xp, nh * k2));
+  for (PetscInt h = 0; h <= hb->H; h++) {
+    const PetscInt  p = h ? 2 : 1, m = p * nm;
+    const PetscReal wh = h * w->omega;
+    PetscBLASInt    bm;
+    for (PetscInt l = 0; l < nm; l++)
+      for (PetscInt i = 0; i < nm; i++) {
+        const PetscReal kd = Keff[l * nm + i] - wh * wh * hb->Mass[(nb + i) * n + nb + l], dd = wh * hb->D[(nb + i) * n + nb + l];
+        r[l * m + i] = kd;
+        if (h) {
+          r[(nm + l) * m + nm + i] = kd;
+          r[(nm + l) * m + i]      = dd;
+          r[l * m + nm + i]        = -dd;
+        }
+      }
+    for (PetscInt i = 0; i < nm; i++) {
+      r[m * m + i] = P[(h ? 2 * h - 1 : 0) * nm + i];
+      if (h) r[m * m + nm + i] = P[2 * h * nm + i];
+    }
+    PetscCall(PetscBLASIntCast(m, &bm));
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &one, r, &bm, w->piv, r + m * m, &bm, &info));
+    if (info) { /* K_eff singular (a free-floating state) or an undamped resonance: no periodic forced response */
+      PetscCall(PetscInfo(NULL, "hb: no forced response of a contact state at harmonic %" PetscInt_FMT " (LAPACK info %d)\n", h, (int)info));
+      good = PETSC_FALSE;
+      break;
+    }
+    for (PetscInt i = 0; i < nm; i++) {
+      if (!h) {
+        st->xp[i] = r[m * m + i];
+        continue;
+      }
+      {
+        const PetscReal a = r[m * m + i], b = r[m * m + nm + i];
+        st->xp[(2 * h - 1) * k2 + i]      = a;
+        st->xp[2 * h * k2 + i]            = b;
+        st->xp[(2 * h - 1) * k2 + nm + i] = wh * b / w->ws; /* d/dt (a cos + b sin) */
+        st->xp[2 * h * k2 + nm + i]       = -wh * a / w->ws;
+      }
+    }
+  }
+  /* events: gap of an open contact, q_o + g0 = U_ow - U_oI q_I + g0; total force of a closed one, p + lambda with
+     lambda = K_oI q_I + K_oF q_F + K_oC q_C - f_o (the row of Eq. 2 with the boundary's mass zero) */
+  PetscCall(PetscArrayzero(st->Y, k2 * nc));
+  for (PetscInt j = 0; j < nc; j++) {
+    const PetscInt o = hb->offsets[j];
+    for (PetscInt c = 0; c < nh; c++) {
+      PetscReal v;
+      if (!closed[j])
+        v = U[(nm + c) * nf + rowF[o]] + hb->G0[c * nc + j];
+      else {
+        v = -hb->F[c * n + o] + (c == 0 && hb->preload ? hb->preload[j] : 0);
+        for (PetscInt a = 0; a < nf; a++) v += K[o * n + F[a]] * U[(nm + c) * nf + a];
+        for (PetscInt jj = 0; jj < nc; jj++)
+          if (closed[jj]) v -= K[o * n + hb->offsets[jj]] * hb->G0[c * nc + jj];
+      }
+      st->yc[c * nc + j] = v;
+    }
+    for (PetscInt i = 0; i < nm; i++) {
+      PetscReal v;
+      if (!closed[j])
+        v = -U[i * nf + rowF[o]];
+      else {
+        v = K[o * n + nb + i];
+        for (PetscInt a = 0; a < nf; a++) v -= K[o * n + F[a]] * U[i * nf + a];
+      }
+      st->Y[j * k2 + i] = v;
+    }
+    for (PetscInt c = 0; c < nh; c++)
+      for (PetscInt i = 0; i < nm; i++) st->yc[c * nc + j] += st->Y[j * k2 + i] * st->xp[c * k2 + i];
+  }
+  PetscCall(PetscFree2(F, rowF));
+  PetscCall(PetscFree6(KF, U, Keff, P, Minv, S));
+  PetscCall(PetscFree(r));
+  if (!good) {
+    PetscCall(PetscFree5(st->closed, st->A, st->E, st->xp, st->Y));
+    PetscCall(PetscFree(st->yc));
+    *s = -1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *s = w->nst++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = the event functions of state s at time t for x = xp_s(t) + z */
+static void VIFloquetEvents(VIHB hb, VIFloquetWork *w, PetscInt s, PetscReal t, const PetscReal z[], PetscReal y[])
+{
+  const VIFloquetState *st = &w->st[s];
+  const PetscInt        nc = hb->nc, k2 = w->k2;
+
+  VIFloquetBasis(hb, w->omega, t, w->phi);
+  VIFloquetEval(hb->nh, nc, nc, st->yc, w->phi, y);
+  for (PetscInt j = 0; j < nc; j++)
+    for (PetscInt i = 0; i < hb->nm; i++) y[j] += st->Y[j * k2 + i] * z[i];
+  (void)k2;
+}
+
+/*
+  The period map of the exact piecewise-linear motion: x(T) from x(0) = x0 (balanced coordinates), integrated with the
+  exponentials of each state (xp plus exp(A t) on the rest), the contact switches located where an event function of the
+  actual trajectory crosses zero (checked at ns sub-steps, the crossing by the Illinois method on the exact solution).
+  The segments of constant state are left in w for the monodromy. *ok false when a state cannot be set up or the
+  switches run away.
+*/
+static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal x0[], PetscReal xT[], PetscBool *ok)
+{
+  const PetscInt nc = hb->nc, nh = hb->nh, k2 = w->k2;
+  PetscReal     *z = w->u, *z1 = w->u + k2, *ze = w->u + 2 * k2, *work = w->u + 3 * k2, *y0 = w->y, *y1 = w->y + nc, t = 0, tseg = 0;
+  PetscInt       s, nswitch = 0;
+
+  PetscFunctionBeginUser;
+  *ok     = PETSC_FALSE;
+  w->nseg = 0;
+  /* the state at t = 0: least-index principal pivoting on the events (the boundary's contact problem has a P-matrix),
+     from the sample's state of the harmonic balance */
+  for (PetscInt j = 0; j < nc; j++) w->closed[j] = hb->d_t[j * hb->N] > 0;
+  for (PetscInt it = 0;; it++) {
+    PetscInt bad = -1;
+    PetscCall(VIFloquetGetState(hb, w, w->closed, &s));
+    if (s < 0 || it > 4 * nc + 4) PetscFunctionReturn(PETSC_SUCCESS);
+    VIFloquetBasis(hb, w->omega, 0, w->phi);
+    VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, z);
+    for (PetscInt i = 0; i < k2; i++) z[i] = x0[i] - z[i];
+    VIFloquetEvents(hb, w, s, 0, z, y0);
+    for (PetscInt j = 0; j < nc && bad < 0; j++)
+      if (y0[j] < 0) bad = j;
+    if (bad < 0) break;
+    w->closed[bad] = !w->closed[bad];
+  }
+  for (PetscInt k = 0; k < w->ns; k++) {
+    const PetscReal t1    = k == w->ns - 1 ? w->T : (k + 1) * w->h;
+    PetscBool       fresh = PETSC_TRUE; /* at the sub-step's start: exp(A h) applies */
+    for (;;) {
+      const VIFloquetState *st  = &w->st[s];
+      PetscReal             tau = 0, te;
+      PetscInt              jb  = -1;
+
+      if (fresh) {
+        for (PetscInt i = 0; i < k2; i++) z1[i] = 0;
+        for (PetscInt l = 0; l < k2; l++)
+          for (PetscInt i = 0; i < k2; i++) z1[i] += st->E[l * k2 + i] * z[l];
+      } else
+        PetscCall(VIFloquetExpVec(k2, st->A, t1 - t, z, z1, work));
+      VIFloquetEvents(hb, w, s, t1, z1, y1);
+      VIFloquetEvents(hb, w, s, t, z, y0);
+      /* the earliest crossing in (t, t1] */
+      for (PetscInt j = 0; j < nc; j++) {
+        PetscReal a = 0, b = t1 - t, fa = y0[j], fb = y1[j], c = b;
+        PetscInt  side = 0;
+        if (fb >= 0) continue;
+        if (fa <= 0)
+          c = 0;
+        else
+          for (PetscInt it = 0; it < 200 && b - a > 4 * PETSC_MACHINE_EPSILON * w->T; it++) { /* Illinois */
+            PetscReal fc;
+            c = (a * fb - b * fa) / (fb - fa);
+            if (!(c > a && c < b)) c = (a + b) / 2;
+            PetscCall(VIFloquetExpVec(k2, st->A, c, z, ze, work));
+            VIFloquetEvents(hb, w, s, t + c, ze, w->y + 2 * nc);
+            fc = w->y[2 * nc + j];
+            if (fc < 0) {
+              b = c, fb = fc;
+              if (side == -1) fa /= 2;
+              side = -1;
+            } else {
+              a = c, fa = fc;
+              if (side == 1) fb /= 2;
+              side = 1;
+            }
+            c = b;
+          }
+        if (jb < 0 || c < tau) {
+          tau = c;
+          jb  = j;
+        }
+      }
+      if (jb < 0) {
+        PetscCall(PetscArraycpy(z, z1, k2));
+        t = t1;
+        break;
+      }
+      /* switch contact jb at te: x is continuous, the new state's forced response changes */
+      te = t + tau;
+      PetscCall(VIFloquetExpVec(k2, st->A, tau, z, ze, work));
+      VIFloquetBasis(hb, w->omega, te, w->phi);
+      VIFloquetEval(nh, k2, k2, st->xp, w->phi, z1);
+      for (PetscInt i = 0; i < k2; i++) ze[i] += z1[i];
+      if (w->nseg == w->cap || ++nswitch > VI_FLOQUET_SWITCHES * nc) PetscFunctionReturn(PETSC_SUCCESS);
+      w->seg_state[w->nseg] = s;
+      w->seg_len[w->nseg++] = te - tseg;
+      tseg                  = te;
+      w->closed[jb]         = !w->closed[jb];
+      PetscCall(VIFloquetGetState(hb, w, w->closed, &s));
+      if (s < 0) PetscFunctionReturn(PETSC_SUCCESS);
+      VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, z1);
+      for (PetscInt i = 0; i < k2; i++) z[i] = ze[i] - z1[i];
+      t     = te;
+      fresh = PETSC_FALSE;
+    }
+  }
+  if (w->nseg == w->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  w->seg_state[w->nseg] = s;
+  w->seg_len[w->nseg++] = w->T - tseg;
+  VIFloquetBasis(hb, w->omega, w->T, w->phi);
+  VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, xT);
+  for (PetscInt i = 0; i < k2; i++) xT[i] += z[i];
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* w->Mon = the product of exp(A_s len) over the last period's segments: the derivative of the period map (no saltation:
+   the vector field is continuous across the switches of a massless boundary) */
+static PetscErrorCode VIFloquetMonodromy(VIFloquetWork *w)
+{
+  const PetscInt k2 = w->k2;
+  PetscReal     *E = w->W, *T = w->W + k2 * k2;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(w->Mon, k2 * k2));
+  for (PetscInt i = 0; i < k2; i++) w->Mon[i * k2 + i] = 1;
+  for (PetscInt g = 0; g < w->nseg; g++) {
+    if (w->seg_len[g] <= 0) continue;
+    PetscCall(VIExpm(k2, w->st[w->seg_state[g]].A, w->seg_len[g], E));
+    PetscCall(VIMatMul(k2, E, w->Mon, T));
+    PetscCall(PetscArraycpy(w->Mon, T, k2 * k2));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  With a massless boundary (M_bb = M_bi = 0, D_bb = D_bi = 0) the boundary follows the inner coordinates statically, and
-  the motion near the periodic solution is M_ii dq'' + D_ii dq' + K_eff(t) dq = 0: while contact j is closed its normal
-  coordinate is held (dq_o = 0), while it is open its force is zero; the boundary rows left free are condensed,
-  K_eff = K_ii - K_iF K_FF^-1 K_Fi. The force is continuous across a switch (it closes and opens at zero force), so the
-  monodromy matrix is the product of exp(A tau) over the segments of constant contact state (no saltation). The
-  solution is stable when no multiplier leaves the unit circle.
+  Floquet multipliers of the periodic motion that the harmonic balance solution approximates (massless boundary,
+  M_bb = M_bi = D_bb = D_bi = 0: the boundary follows the inner coordinates statically). The motion is piecewise linear:
+  while contact j is closed its normal coordinate is held (q_o = -g0), while it is open its force is -p, and the
+  boundary rows left free are condensed, M_II q'' + D_II q' + K_eff q = P(t). The truncated series of the harmonic balance
+  does not carry the contact's pattern (the DLFT samples smooth an impact with its rebounds, milliseconds of high modes,
+  into one closed interval), and the multipliers depend on the closed durations: so the periodic orbit of the exact
+  piecewise-linear motion is found first, by Newton on its period map (shooting) from the harmonic balance state at
+  t = 0, and the monodromy matrix is the product of the exponentials over its segments of constant contact state. The
+  force is continuous across a switch (contacts close and open at zero force), so there is no saltation and that product
+  is the exact derivative of the period map (Newton converges quadratically). Not computed (*computed false) where
+  the shooting does not converge: no periodic orbit of the exact motion near the harmonic balance solution.
 */
 PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed)
 {
-  const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, k2 = 2 * nm;
-  PetscReal     *Mon, *wr, *wi, *work, *cut, *state, dt = 2 * PETSC_PI / omega / N, held = 0;
-  PetscInt      *who;
-  PetscBool      switches = PETSC_FALSE;
+  const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, nh = hb->nh, k2 = 2 * nm;
+  PetscReal     *x, *P, *r, *xn, *Pn, *wr, *wi, *work, *J, rnorm = 0, xnorm = 0;
+  PetscBool      switches = PETSC_FALSE, ok, converged = PETSC_FALSE;
   PetscBLASInt   bk, info, lwork, one = 1;
   VIFloquetWork  w;
 
@@ -153,67 +486,134 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < n; j++)
       if (hb->D[i * n + j] != 0 || hb->Mass[i * n + j] != 0) PetscFunctionReturn(PETSC_SUCCESS);
-  w.k2 = k2;
-  PetscCall(PetscMalloc6(k2 * k2, &w.A, k2 * k2, &w.E, k2 * k2, &w.T, nm * nm, &w.Minv, nm * nm, &w.Keff, nb * nb + 1, &w.KFF));
-  PetscCall(PetscMalloc3(nb * nm + 1, &w.KFi, nb + 1, &w.free_rows, PetscMax(nb, nm) + 1, &w.piv));
-  PetscCall(PetscMalloc5(k2 * k2, &Mon, k2, &wr, k2, &wi, 8 * k2, &work, nc + 1, &state));
-  /* segments of constant contact state: between samples k and k+1 a contact whose state differs switches where its
-     predicted force r_b - eps g + p crosses zero, placed by linear interpolation (the sample grid alone would quantize
-     the closed durations to T/N, to which the multipliers of the stiff closed states are sensitive) */
-  PetscCall(PetscMalloc2(nc + 2, &cut, nc + 2, &who));
-  for (PetscInt i = 0; i < k2 * k2; i++) Mon[i] = 0;
-  for (PetscInt i = 0; i < k2; i++) Mon[i * k2 + i] = 1;
-  for (PetscInt j = 0; j < nc; j++) state[j] = hb->d_t[j * N];
   for (PetscInt j = 0; j < nc; j++)
     for (PetscInt k = 0; k < N; k++)
-      if (hb->d_t[j * N + k] != state[j]) switches = PETSC_TRUE;
-  /* one state over the whole period (every contact open, or closed, throughout): the monodromy matrix is exp(A T), whose
-     eigenvalues are exp(lambda T) for the eigenvalues lambda of A; those of A are computed instead of the exponential */
-  if (!switches) {
-    PetscCall(VIHBFloquetMatrix(hb, &w, state));
-    PetscCall(PetscArraycpy(Mon, w.A, k2 * k2));
-  }
-  for (PetscInt k = 0; k < N && switches; k++) {
-    PetscInt ncut = 0, kn = (k + 1) % N;
-    for (PetscInt j = 0; j < nc; j++) {
-      if (hb->d_t[j * N + k] == hb->d_t[j * N + kn]) continue;
-      {
-        PetscReal p = hb->preload ? hb->preload[j] : 0, a = hb->r_t[j * N + k] - hb->eps[j] * hb->g_t[j * N + k] + p,
-                  b = hb->r_t[j * N + kn] - hb->eps[j] * hb->g_t[j * N + kn] + p, sfrac = a != b ? a / (a - b) : 0.5;
-        PetscInt c = ncut++;
-        sfrac      = PetscClipInterval(sfrac, 0, 1);
-        /* insertion in order of the crossing */
-        while (c > 0 && cut[c - 1] > sfrac) {
-          cut[c] = cut[c - 1];
-          who[c] = who[c - 1];
-          c--;
-        }
-        cut[c] = sfrac;
-        who[c] = j;
+      if (hb->d_t[j * N + k] != hb->d_t[j * N]) switches = PETSC_TRUE;
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  w.k2    = k2;
+  w.omega = omega;
+  w.T     = 2 * PETSC_PI / omega;
+  w.cap   = VI_FLOQUET_SWITCHES * nc + 2;
+  /* velocities scaled by ws, the square root of a bound of the largest eigenvalue of M_II^-1 K_II over every state
+     (holding a coordinate only stiffens): the first-order matrices are balanced, |A| ~ 2 ws, and the sub-steps, ns with
+     |A| h <= 1, resolve the highest mode (a closed or open interval shorter than a sub-step is not seen) */
+  {
+    PetscReal   *Mi, *Ki, norm = 0, dnorm = 0;
+    PetscBLASInt bn, nr;
+    PetscCall(PetscMalloc2(nm * nm, &Mi, 2 * nm * nm, &Ki));
+    PetscCall(PetscMalloc1(PetscMax(k2, nb) + 1, &w.piv));
+    for (PetscInt i = 0; i < nm; i++)
+      for (PetscInt l = 0; l < nm; l++) {
+        Mi[l * nm + i]        = hb->Mass[(nb + i) * n + nb + l];
+        Ki[l * nm + i]        = hb->K[(nb + i) * n + nb + l];
+        Ki[(nm + l) * nm + i] = hb->D[(nb + i) * n + nb + l];
       }
-    }
-    cut[ncut] = 1;
-    /* the time in the current state accumulates; one exponential per state held, not per sample */
-    for (PetscInt c = 0; c <= ncut; c++) {
-      held += (cut[c] - (c ? cut[c - 1] : 0)) * dt;
-      if (c < ncut) {
-        if (held > 0) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
-        held          = 0;
-        state[who[c]] = hb->d_t[who[c] * N + kn];
+    PetscCall(PetscBLASIntCast(nm, &bn));
+    nr = 2 * bn;
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bn, &nr, Mi, &bn, w.piv, Ki, &bn, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: singular inner mass matrix in the stability analysis");
+    for (PetscInt l = 0; l < nm; l++) {
+      PetscReal c = 0, d = 0;
+      for (PetscInt i = 0; i < nm; i++) {
+        c += PetscAbsReal(Ki[l * nm + i]);
+        d += PetscAbsReal(Ki[(nm + l) * nm + i]);
       }
+      norm  = PetscMax(norm, c);
+      dnorm = PetscMax(dnorm, d);
     }
+    w.ws = PetscSqrtReal(norm) > 0 ? PetscSqrtReal(norm) : omega;
+    w.ns = PetscMax(N, (PetscInt)PetscCeilReal(w.T * (2 * w.ws + dnorm)));
+    w.h  = w.T / w.ns;
+    PetscCall(PetscFree2(Mi, Ki));
   }
-  if (held > 0 && switches) PetscCall(VIHBFloquetSegment(hb, &w, state, held, Mon));
-  PetscCall(PetscFree2(cut, who));
+  PetscCall(PetscMalloc6(w.cap, &w.seg_state, w.cap, &w.seg_len, nh, &w.phi, 8 * k2, &w.u, 3 * nc + 1, &w.y, k2 * k2, &w.Mon));
+  PetscCall(PetscMalloc2(2 * k2 * k2, &w.W, nc + 1, &w.closed));
+  PetscCall(PetscMalloc6(k2, &x, k2, &P, k2, &r, k2, &xn, k2, &Pn, k2 * k2, &J));
+  PetscCall(PetscMalloc3(k2, &wr, k2, &wi, 8 * k2, &work));
   PetscCall(PetscBLASIntCast(k2, &bk));
-  PetscCall(PetscBLASIntCast(8 * k2, &lwork));
-  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, Mon, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
-  PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
-  for (PetscInt i = 0; i < k2; i++)
-    *mu_max = PetscMax(*mu_max, switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * 2 * PETSC_PI / omega));
-  *computed = PETSC_TRUE;
-  PetscCall(PetscFree6(w.A, w.E, w.T, w.Minv, w.Keff, w.KFF));
-  PetscCall(PetscFree3(w.KFi, w.free_rows, w.piv));
-  PetscCall(PetscFree5(Mon, wr, wi, work, state));
+  if (!switches) {
+    /* one state over the whole period (every contact open, or closed, throughout): the monodromy matrix is exp(A T),
+       whose eigenvalues are exp(lambda T) for the eigenvalues lambda of A: those of A are computed instead */
+    PetscInt s;
+    for (PetscInt j = 0; j < nc; j++) w.closed[j] = hb->d_t[j * N] > 0;
+    PetscCall(VIFloquetGetState(hb, &w, w.closed, &s));
+    if (s >= 0) {
+      PetscCall(PetscArraycpy(J, w.st[s].A, k2 * k2));
+      converged = PETSC_TRUE;
+    }
+  } else {
+    /* the harmonic balance state at t = 0 (q, v / ws of the inner coordinates) starts the shooting */
+    PetscCall(VIHBRecover(hb, hb->X, hb->q));
+    for (PetscInt i = 0; i < nm; i++) {
+      x[i]      = hb->q[nb + i];
+      x[nm + i] = 0;
+      for (PetscInt h = 1; h <= hb->H; h++) {
+        x[i] += hb->q[(2 * h - 1) * n + nb + i];
+        x[nm + i] += h * omega * hb->q[2 * h * n + nb + i] / w.ws;
+      }
+    }
+    PetscCall(VIFloquetPeriod(hb, &w, x, P, &ok));
+    for (PetscInt it = 0; ok && it < VI_FLOQUET_MAX_IT; it++) {
+      PetscReal lambda = 1, rn = 0;
+      rnorm = xnorm = 0;
+      for (PetscInt i = 0; i < k2; i++) {
+        r[i] = P[i] - x[i];
+        rnorm += r[i] * r[i];
+        xnorm += x[i] * x[i];
+      }
+      rnorm = PetscSqrtReal(rnorm);
+      xnorm = PetscSqrtReal(xnorm);
+      PetscCall(VIFloquetMonodromy(&w));
+      PetscCall(PetscInfo(NULL, "hb: %g Hz shooting iteration %" PetscInt_FMT ", |P(x) - x| / |x| = %g, %" PetscInt_FMT " segments\n",
+                          (double)(omega / (2 * PETSC_PI)), it, (double)(rnorm / xnorm), w.nseg));
+      if (rnorm <= VI_FLOQUET_SHOOT_TOL * xnorm) {
+        converged = PETSC_TRUE;
+        break;
+      }
+      /* Newton: (Mon - I) dx = -(P(x) - x), backtracking on |P(x) - x| */
+      PetscCall(PetscArraycpy(J, w.Mon, k2 * k2));
+      for (PetscInt i = 0; i < k2; i++) {
+        J[i * k2 + i] -= 1;
+        r[i] = -r[i];
+      }
+      PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, J, &bk, w.piv, r, &bk, &info));
+      if (info) break;
+      for (; lambda > 1e-3; lambda /= 2) {
+        for (PetscInt i = 0; i < k2; i++) xn[i] = x[i] + lambda * r[i];
+        PetscCall(VIFloquetPeriod(hb, &w, xn, Pn, &ok));
+        if (!ok) break;
+        rn = 0;
+        for (PetscInt i = 0; i < k2; i++) rn += (Pn[i] - xn[i]) * (Pn[i] - xn[i]);
+        if (PetscSqrtReal(rn) < rnorm) break;
+      }
+      if (!ok || lambda <= 1e-3) break;
+      PetscCall(PetscArraycpy(x, xn, k2));
+      PetscCall(PetscArraycpy(P, Pn, k2));
+    }
+    if (converged)
+      PetscCall(PetscArraycpy(J, w.Mon, k2 * k2));
+    else
+      PetscCall(PetscInfo(NULL,
+                          "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution (|P(x) - x| / |x| = "
+                          "%g); stability not computed\n",
+                          (double)(omega / (2 * PETSC_PI)), (double)(xnorm > 0 ? rnorm / xnorm : -1)));
+  }
+  if (converged) {
+    PetscCall(PetscBLASIntCast(8 * k2, &lwork));
+    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, J, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
+    PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
+    for (PetscInt i = 0; i < k2; i++)
+      *mu_max = PetscMax(*mu_max, switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * w.T));
+    *computed = PETSC_TRUE;
+  }
+  for (PetscInt s = 0; s < w.nst; s++) {
+    PetscCall(PetscFree5(w.st[s].closed, w.st[s].A, w.st[s].E, w.st[s].xp, w.st[s].Y));
+    PetscCall(PetscFree(w.st[s].yc));
+  }
+  PetscCall(PetscFree6(w.seg_state, w.seg_len, w.phi, w.u, w.y, w.Mon));
+  PetscCall(PetscFree2(w.W, w.closed));
+  PetscCall(PetscFree(w.piv));
+  PetscCall(PetscFree6(x, P, r, xn, Pn, J));
+  PetscCall(PetscFree3(wr, wi, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
