@@ -311,6 +311,7 @@ PetscErrorCode VIHBContinue(VIHB hb)
   PetscFunctionBeginUser;
   PetscCall(VIHBSetUp(hb));
   br->np         = 0;
+  hb->have_orbit = PETSC_FALSE;
   br->failed     = PETSC_FALSE;
   br->message[0] = 0;
   PetscCall(VIHBSolve(hb, hb->f_start, &conv, &its));

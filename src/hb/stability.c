@@ -51,10 +51,12 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 /* Most contact states (closed sets) one analysis keeps, Newton iterations of the shooting, contact switches per period per
    contact, degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19). */
 #define VI_FLOQUET_STATES    64
-#define VI_FLOQUET_MAX_IT    20
+#define VI_FLOQUET_MAX_IT    40
 #define VI_FLOQUET_SWITCHES  64
 #define VI_FLOQUET_TAYLOR    20
 #define VI_FLOQUET_SHOOT_TOL 1e-10
+#define VI_FLOQUET_DEG_MAX   60
+#define VI_FLOQUET_NEAR      0.5
 
 /*
   One contact state of the piecewise-linear motion with a massless boundary (the closed contacts' normal coordinates held,
@@ -69,6 +71,7 @@ typedef struct {
   PetscReal *xp;     /* nh x k2: harmonic c of xp at c * k2 */
   PetscReal *Y;      /* k2 x nc, column-major: Y_j at j * k2 (the velocity part is zero) */
   PetscReal *yc;     /* nh x nc: harmonic c of y_j - Y_j (x - xp), i.e. of y_j on xp, at c * nc + j */
+  PetscInt   deg;    /* terms of the Taylor series of exp(A tau), tau <= h, for a relative truncation below 1e-17 */
 } VIFloquetState;
 
 /* Work space of the stability analysis: the states met, the last period's segments of constant state, scratch. */
@@ -77,7 +80,7 @@ typedef struct {
   PetscReal      ws, T, h, omega;
   VIFloquetState st[VI_FLOQUET_STATES];
   PetscInt      *seg_state;
-  PetscReal     *seg_len, *phi, *v, *u, *y, *Mon, *W;
+  PetscReal     *seg_len, *phi, *u, *y, *Mon, *W, *pw, *cd;
   char          *closed;
   PetscBLASInt  *piv;
 } VIFloquetWork;
@@ -225,6 +228,18 @@ static PetscErrorCode VIFloquetGetState(VIHB hb, VIFloquetWork *w, const char cl
     }
   }
   PetscCall(VIExpm(k2, st->A, w->h, st->E));
+  {
+    PetscReal norm = 0, term = 1;
+    for (PetscInt l = 0; l < k2; l++) {
+      PetscReal c = 0;
+      for (PetscInt i = 0; i < k2; i++) c += PetscAbsReal(st->A[l * k2 + i]);
+      norm = PetscMax(norm, c * w->h);
+    }
+    for (st->deg = 1; st->deg < VI_FLOQUET_DEG_MAX; st->deg++) {
+      term *= norm / st->deg;
+      if (term < 1e-17 * PetscExpReal(-norm) && st->deg >= 4) break;
+    }
+  }
   /* the periodic forced response, harmonic by harmonic: K_eff a0 = P0; for x = a cos + b sin at w = h Omega,
      [K_eff - w^2 M, w D; -w D, K_eff - w^2 M] [a; b] = [P_a; P_b] (seed 000 Eq. A.2 with the state's K_eff) */
   PetscCall(PetscArrayzero(st->xp, nh * k2));
@@ -332,8 +347,8 @@ static void VIFloquetEvents(VIHB hb, VIFloquetWork *w, PetscInt s, PetscReal t, 
 */
 static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal x0[], PetscReal xT[], PetscBool *ok)
 {
-  const PetscInt nc = hb->nc, nh = hb->nh, k2 = w->k2;
-  PetscReal     *z = w->u, *z1 = w->u + k2, *ze = w->u + 2 * k2, *work = w->u + 3 * k2, *y0 = w->y, *y1 = w->y + nc, t = 0, tseg = 0;
+  const PetscInt nc = hb->nc, nh = hb->nh, nm = hb->nm, k2 = w->k2;
+  PetscReal     *z = w->u, *z1 = w->u + k2, *ze = w->u + 2 * k2, *y0 = w->y, *y1 = w->y + nc, t = 0, tseg = 0;
   PetscInt       s, nswitch = 0;
 
   PetscFunctionBeginUser;
@@ -360,32 +375,53 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
     PetscBool       fresh = PETSC_TRUE; /* at the sub-step's start: exp(A h) applies */
     for (;;) {
       const VIFloquetState *st  = &w->st[s];
-      PetscReal             tau = 0, te;
-      PetscInt              jb  = -1;
+      const PetscInt        deg = st->deg;
+      PetscReal             tau = 0, te, *pw = w->pw;
+      PetscInt              jb = -1;
 
       if (fresh) {
         for (PetscInt i = 0; i < k2; i++) z1[i] = 0;
         for (PetscInt l = 0; l < k2; l++)
           for (PetscInt i = 0; i < k2; i++) z1[i] += st->E[l * k2 + i] * z[l];
       } else
-        PetscCall(VIFloquetExpVec(k2, st->A, t1 - t, z, z1, work));
+        PetscCall(VIFloquetExpVec(k2, st->A, t1 - t, z, z1, ze));
       VIFloquetEvents(hb, w, s, t1, z1, y1);
-      VIFloquetEvents(hb, w, s, t, z, y0);
-      /* the earliest crossing in (t, t1] */
+      for (PetscInt j = 0; j < nc && jb < 0; j++)
+        if (y1[j] < 0) jb = j;
+      if (jb < 0) {
+        PetscCall(PetscArraycpy(z, z1, k2));
+        PetscCall(PetscArraycpy(y0, y1, nc));
+        t = t1;
+        break;
+      }
+      /* a crossing in (t, t1]: on the sub-step exp(A tau) z = sum_d tau^d / d! A^d z (|A h| small, st->deg terms), so the
+         event functions are polynomials in tau plus the forced part; the earliest root by the Illinois method */
+      PetscCall(PetscArraycpy(pw, z, k2));
+      for (PetscInt d = 1; d <= deg; d++) {
+        PetscReal *p = pw + d * k2, *q = pw + (d - 1) * k2;
+        for (PetscInt i = 0; i < k2; i++) p[i] = 0;
+        for (PetscInt l = 0; l < k2; l++)
+          for (PetscInt i = 0; i < k2; i++) p[i] += st->A[l * k2 + i] * q[l] / d;
+      }
+      jb = -1;
       for (PetscInt j = 0; j < nc; j++) {
-        PetscReal a = 0, b = t1 - t, fa = y0[j], fb = y1[j], c = b;
+        PetscReal a = 0, b = t1 - t, fa = y0[j], fb = y1[j], c = b, *cd = w->cd;
         PetscInt  side = 0;
         if (fb >= 0) continue;
+        for (PetscInt d = 0; d <= deg; d++) {
+          cd[d] = 0;
+          for (PetscInt i = 0; i < nm; i++) cd[d] += st->Y[j * k2 + i] * pw[d * k2 + i];
+        }
         if (fa <= 0)
           c = 0;
         else
-          for (PetscInt it = 0; it < 200 && b - a > 4 * PETSC_MACHINE_EPSILON * w->T; it++) { /* Illinois */
-            PetscReal fc;
-            c = (a * fb - b * fa) / (fb - fa);
+          for (PetscInt it = 0; it < 200 && b - a > 4 * PETSC_MACHINE_EPSILON * w->T; it++) {
+            PetscReal fc = 0;
+            c            = (a * fb - b * fa) / (fb - fa);
             if (!(c > a && c < b)) c = (a + b) / 2;
-            PetscCall(VIFloquetExpVec(k2, st->A, c, z, ze, work));
-            VIFloquetEvents(hb, w, s, t + c, ze, w->y + 2 * nc);
-            fc = w->y[2 * nc + j];
+            for (PetscInt d = deg; d >= 0; d--) fc = fc * c + cd[d];
+            VIFloquetBasis(hb, w->omega, t + c, w->phi);
+            for (PetscInt e = 0; e < nh; e++) fc += st->yc[e * nc + j] * w->phi[e];
             if (fc < 0) {
               b = c, fb = fc;
               if (side == -1) fa /= 2;
@@ -402,14 +438,11 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
           jb  = j;
         }
       }
-      if (jb < 0) {
-        PetscCall(PetscArraycpy(z, z1, k2));
-        t = t1;
-        break;
-      }
-      /* switch contact jb at te: x is continuous, the new state's forced response changes */
+      /* switch contact jb at te: x is continuous, the new state's forced response differs */
       te = t + tau;
-      PetscCall(VIFloquetExpVec(k2, st->A, tau, z, ze, work));
+      for (PetscInt i = 0; i < k2; i++) ze[i] = 0;
+      for (PetscInt d = deg; d >= 0; d--)
+        for (PetscInt i = 0; i < k2; i++) ze[i] = ze[i] * tau + pw[d * k2 + i];
       VIFloquetBasis(hb, w->omega, te, w->phi);
       VIFloquetEval(nh, k2, k2, st->xp, w->phi, z1);
       for (PetscInt i = 0; i < k2; i++) ze[i] += z1[i];
@@ -422,6 +455,7 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
       if (s < 0) PetscFunctionReturn(PETSC_SUCCESS);
       VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, z1);
       for (PetscInt i = 0; i < k2; i++) z[i] = ze[i] - z1[i];
+      VIFloquetEvents(hb, w, s, te, z, y0);
       t     = te;
       fresh = PETSC_FALSE;
     }
@@ -434,6 +468,17 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
   for (PetscInt i = 0; i < k2; i++) xT[i] += z[i];
   *ok = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* |P - x| / |x| */
+static PetscReal VIFloquetResidual(PetscInt k, const PetscReal x[], const PetscReal P[])
+{
+  PetscReal r = 0, s = 0;
+  for (PetscInt i = 0; i < k; i++) {
+    r += (P[i] - x[i]) * (P[i] - x[i]);
+    s += x[i] * x[i];
+  }
+  return s > 0 ? PetscSqrtReal(r / s) : PetscSqrtReal(r);
 }
 
 /* w->Mon = the product of exp(A_s len) over the last period's segments: the derivative of the period map (no saltation:
@@ -455,6 +500,71 @@ static PetscErrorCode VIFloquetMonodromy(VIFloquetWork *w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x <- the fixed point of the period map by Newton from x (the monodromy at it left in w->Mon) */
+static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], PetscBool *converged)
+{
+  const PetscInt k2 = w->k2;
+  PetscReal     *P = w->W + 2 * k2 * k2, *xn = P + k2, *Pn = xn + k2, *r = Pn + k2, *J = w->W;
+  PetscBool      ok;
+  PetscBLASInt   bk, one = 1, info;
+
+  PetscFunctionBeginUser;
+  *converged = PETSC_FALSE;
+  PetscCall(PetscBLASIntCast(k2, &bk));
+  PetscCall(VIFloquetPeriod(hb, w, x, P, &ok));
+  for (PetscInt it = 0; ok && it < VI_FLOQUET_MAX_IT; it++) {
+    const PetscReal rnorm  = VIFloquetResidual(k2, x, P);
+    PetscReal       lambda = 1;
+    PetscBool       newton = PETSC_FALSE;
+
+    PetscCall(VIFloquetMonodromy(w));
+    PetscCall(PetscInfo(NULL, "hb: %g Hz shooting iteration %" PetscInt_FMT ", |P(x) - x| / |x| = %g, %" PetscInt_FMT " segments\n",
+                        (double)(w->omega / (2 * PETSC_PI)), it, (double)rnorm, w->nseg));
+    if (rnorm <= VI_FLOQUET_SHOOT_TOL) {
+      *converged = PETSC_TRUE;
+      break;
+    }
+    /* Newton: (Mon - I) dx = -(P(x) - x), backtracking on the residual; where it fails (the switching pattern changes
+       between the iterates) one period of the motion instead, x <- P(x), which approaches a stable orbit */
+    PetscCall(PetscArraycpy(J, w->Mon, k2 * k2));
+    for (PetscInt i = 0; i < k2; i++) {
+      J[i * k2 + i] -= 1;
+      r[i] = x[i] - P[i];
+    }
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, J, &bk, w->piv, r, &bk, &info));
+    for (; !info && lambda > 0.1; lambda /= 2) {
+      for (PetscInt i = 0; i < k2; i++) xn[i] = x[i] + lambda * r[i];
+      PetscCall(VIFloquetPeriod(hb, w, xn, Pn, &ok));
+      if (ok && VIFloquetResidual(k2, xn, Pn) < rnorm) {
+        newton = PETSC_TRUE;
+        break;
+      }
+    }
+    if (!newton) {
+      PetscCall(PetscArraycpy(xn, P, k2));
+      PetscCall(VIFloquetPeriod(hb, w, xn, Pn, &ok));
+    }
+    PetscCall(PetscArraycpy(x, xn, k2));
+    PetscCall(PetscArraycpy(P, Pn, k2));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* |x - y|_E / |y|_E in the energy norm of the inner coordinates, |x|_E^2 = q^T K_II q + v^T M_II v */
+static PetscReal VIFloquetDistance(VIHB hb, VIFloquetWork *w, const PetscReal x[], const PetscReal y[])
+{
+  const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm;
+  PetscReal      d = 0, e = 0;
+
+  for (PetscInt i = 0; i < nm; i++)
+    for (PetscInt l = 0; l < nm; l++) {
+      const PetscReal k = hb->K[(nb + i) * n + nb + l], m = hb->Mass[(nb + i) * n + nb + l] * w->ws * w->ws;
+      d += k * (x[i] - y[i]) * (x[l] - y[l]) + m * (x[nm + i] - y[nm + i]) * (x[nm + l] - y[nm + l]);
+      e += k * y[i] * y[l] + m * y[nm + i] * y[nm + l];
+    }
+  return e > 0 ? PetscSqrtReal(PetscAbsReal(d / e)) : 0;
+}
+
 /*
   Floquet multipliers of the periodic motion that the harmonic balance solution approximates (massless boundary,
   M_bb = M_bi = D_bb = D_bi = 0: the boundary follows the inner coordinates statically). The motion is piecewise linear:
@@ -471,8 +581,8 @@ static PetscErrorCode VIFloquetMonodromy(VIFloquetWork *w)
 PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, nh = hb->nh, k2 = 2 * nm;
-  PetscReal     *x, *P, *r, *xn, *Pn, *wr, *wi, *work, *J, rnorm = 0, xnorm = 0;
-  PetscBool      switches = PETSC_FALSE, ok, converged = PETSC_FALSE;
+  PetscReal     *x, *xh, *wr, *wi, *work, *J;
+  PetscBool      switches = PETSC_FALSE, converged = PETSC_FALSE;
   PetscBLASInt   bk, info, lwork, one = 1;
   VIFloquetWork  w;
 
@@ -527,8 +637,8 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     PetscCall(PetscFree2(Mi, Ki));
   }
   PetscCall(PetscMalloc6(w.cap, &w.seg_state, w.cap, &w.seg_len, nh, &w.phi, 8 * k2, &w.u, 3 * nc + 1, &w.y, k2 * k2, &w.Mon));
-  PetscCall(PetscMalloc2(2 * k2 * k2, &w.W, nc + 1, &w.closed));
-  PetscCall(PetscMalloc6(k2, &x, k2, &P, k2, &r, k2, &xn, k2, &Pn, k2 * k2, &J));
+  PetscCall(PetscMalloc4(2 * k2 * k2 + 4 * k2, &w.W, nc + 1, &w.closed, (VI_FLOQUET_DEG_MAX + 1) * k2, &w.pw, VI_FLOQUET_DEG_MAX + 1, &w.cd));
+  PetscCall(PetscMalloc3(k2, &x, k2, &xh, k2 * k2, &J));
   PetscCall(PetscMalloc3(k2, &wr, k2, &wi, 8 * k2, &work));
   PetscCall(PetscBLASIntCast(k2, &bk));
   if (!switches) {
@@ -542,61 +652,39 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
       converged = PETSC_TRUE;
     }
   } else {
-    /* the harmonic balance state at t = 0 (q, v / ws of the inner coordinates) starts the shooting */
+    /* the harmonic balance state at t = 0 (q, v / ws of the inner coordinates) */
     PetscCall(VIHBRecover(hb, hb->X, hb->q));
     for (PetscInt i = 0; i < nm; i++) {
-      x[i]      = hb->q[nb + i];
-      x[nm + i] = 0;
+      xh[i]      = hb->q[nb + i];
+      xh[nm + i] = 0;
       for (PetscInt h = 1; h <= hb->H; h++) {
-        x[i] += hb->q[(2 * h - 1) * n + nb + i];
-        x[nm + i] += h * omega * hb->q[2 * h * n + nb + i] / w.ws;
+        xh[i] += hb->q[(2 * h - 1) * n + nb + i];
+        xh[nm + i] += h * omega * hb->q[2 * h * n + nb + i] / w.ws;
       }
     }
-    PetscCall(VIFloquetPeriod(hb, &w, x, P, &ok));
-    for (PetscInt it = 0; ok && it < VI_FLOQUET_MAX_IT; it++) {
-      PetscReal lambda = 1, rn = 0;
-      rnorm = xnorm = 0;
-      for (PetscInt i = 0; i < k2; i++) {
-        r[i] = P[i] - x[i];
-        rnorm += r[i] * r[i];
-        xnorm += x[i] * x[i];
-      }
-      rnorm = PetscSqrtReal(rnorm);
-      xnorm = PetscSqrtReal(xnorm);
-      PetscCall(VIFloquetMonodromy(&w));
-      PetscCall(PetscInfo(NULL, "hb: %g Hz shooting iteration %" PetscInt_FMT ", |P(x) - x| / |x| = %g, %" PetscInt_FMT " segments\n",
-                          (double)(omega / (2 * PETSC_PI)), it, (double)(rnorm / xnorm), w.nseg));
-      if (rnorm <= VI_FLOQUET_SHOOT_TOL * xnorm) {
-        converged = PETSC_TRUE;
-        break;
-      }
-      /* Newton: (Mon - I) dx = -(P(x) - x), backtracking on |P(x) - x| */
-      PetscCall(PetscArraycpy(J, w.Mon, k2 * k2));
-      for (PetscInt i = 0; i < k2; i++) {
-        J[i * k2 + i] -= 1;
-        r[i] = -r[i];
-      }
-      PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, J, &bk, w.piv, r, &bk, &info));
-      if (info) break;
-      for (; lambda > 1e-3; lambda /= 2) {
-        for (PetscInt i = 0; i < k2; i++) xn[i] = x[i] + lambda * r[i];
-        PetscCall(VIFloquetPeriod(hb, &w, xn, Pn, &ok));
-        if (!ok) break;
-        rn = 0;
-        for (PetscInt i = 0; i < k2; i++) rn += (Pn[i] - xn[i]) * (Pn[i] - xn[i]);
-        if (PetscSqrtReal(rn) < rnorm) break;
-      }
-      if (!ok || lambda <= 1e-3) break;
-      PetscCall(PetscArraycpy(x, xn, k2));
-      PetscCall(PetscArraycpy(P, Pn, k2));
+    /* shooting from the orbit of the previous point of the branch (closer to the next exact orbit than the truncated
+       series, which lacks the high modes of the impacts), else from the harmonic balance state; the orbit found must be
+       the one the harmonic balance approximates: with contact switches, and within VI_FLOQUET_NEAR in the energy norm
+       of its start (the previous orbit: the exact branch followed by continuity; or the harmonic balance state) */
+    for (PetscInt start = hb->have_orbit ? 0 : 1; start < 2 && !converged; start++) {
+      PetscReal dist;
+      PetscCall(PetscArraycpy(x, start ? xh : hb->orbit, k2));
+      PetscCall(VIFloquetShoot(hb, &w, x, &converged));
+      if (!converged) continue;
+      dist = VIFloquetDistance(hb, &w, x, start ? xh : hb->orbit);
+      PetscCall(PetscInfo(NULL, "hb: %g Hz: orbit with %" PetscInt_FMT " segments at %g of %s (energy norm)\n", (double)(omega / (2 * PETSC_PI)),
+                          w.nseg, (double)dist, start ? "the harmonic balance state" : "the previous point's orbit"));
+      if (w.nseg < 2 || dist > VI_FLOQUET_NEAR) converged = PETSC_FALSE;
     }
-    if (converged)
+    if (converged) {
       PetscCall(PetscArraycpy(J, w.Mon, k2 * k2));
-    else
-      PetscCall(PetscInfo(NULL,
-                          "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution (|P(x) - x| / |x| = "
-                          "%g); stability not computed\n",
-                          (double)(omega / (2 * PETSC_PI)), (double)(xnorm > 0 ? rnorm / xnorm : -1)));
+      if (!hb->orbit) PetscCall(PetscMalloc1(k2, &hb->orbit));
+      PetscCall(PetscArraycpy(hb->orbit, x, k2));
+    } else
+      PetscCall(PetscInfo(
+          NULL, "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution; stability not computed\n",
+          (double)(omega / (2 * PETSC_PI))));
+    hb->have_orbit = converged;
   }
   if (converged) {
     PetscCall(PetscBLASIntCast(8 * k2, &lwork));
@@ -611,9 +699,9 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     PetscCall(PetscFree(w.st[s].yc));
   }
   PetscCall(PetscFree6(w.seg_state, w.seg_len, w.phi, w.u, w.y, w.Mon));
-  PetscCall(PetscFree2(w.W, w.closed));
+  PetscCall(PetscFree4(w.W, w.closed, w.pw, w.cd));
   PetscCall(PetscFree(w.piv));
-  PetscCall(PetscFree6(x, P, r, xn, Pn, J));
+  PetscCall(PetscFree3(x, xh, J));
   PetscCall(PetscFree3(wr, wi, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
