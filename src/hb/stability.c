@@ -51,7 +51,7 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 /* Most contact states (closed sets) one analysis keeps, Newton iterations of the shooting, contact switches per period per
    contact, degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19). */
 #define VI_FLOQUET_STATES    64
-#define VI_FLOQUET_MAX_IT    40
+#define VI_FLOQUET_MAX_IT    15
 #define VI_FLOQUET_SWITCHES  64
 #define VI_FLOQUET_TAYLOR    20
 #define VI_FLOQUET_SHOOT_TOL 1e-10
@@ -76,11 +76,11 @@ typedef struct {
 
 /* Work space of the stability analysis: the states met, the last period's segments of constant state, scratch. */
 typedef struct {
-  PetscInt       k2, ns, nst, nseg, cap;
+  PetscInt       k2, ns, nst, nseg, cap, nperiods;
   PetscReal      ws, T, h, omega;
   VIFloquetState st[VI_FLOQUET_STATES];
   PetscInt      *seg_state;
-  PetscReal     *seg_len, *phi, *u, *y, *Mon, *W, *pw, *cd;
+  PetscReal     *seg_len, *phi, *u, *y, *Mon, *W, *pw, *cd, *basis; /* basis: phi at the ns + 1 sub-step ends */
   char          *closed;
   PetscBLASInt  *piv;
 } VIFloquetWork;
@@ -325,17 +325,19 @@ static PetscErrorCode VIFloquetGetState(VIHB hb, VIFloquetWork *w, const char cl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = the event functions of state s at time t for x = xp_s(t) + z */
-static void VIFloquetEvents(VIHB hb, VIFloquetWork *w, PetscInt s, PetscReal t, const PetscReal z[], PetscReal y[])
+/* y = the event functions of state s at time t for x = xp_s(t) + z; phi the basis at t, or NULL */
+static void VIFloquetEvents(VIHB hb, VIFloquetWork *w, PetscInt s, PetscReal t, const PetscReal *phi, const PetscReal z[], PetscReal y[])
 {
   const VIFloquetState *st = &w->st[s];
   const PetscInt        nc = hb->nc, k2 = w->k2;
 
-  VIFloquetBasis(hb, w->omega, t, w->phi);
-  VIFloquetEval(hb->nh, nc, nc, st->yc, w->phi, y);
+  if (!phi) {
+    VIFloquetBasis(hb, w->omega, t, w->phi);
+    phi = w->phi;
+  }
+  VIFloquetEval(hb->nh, nc, nc, st->yc, phi, y);
   for (PetscInt j = 0; j < nc; j++)
     for (PetscInt i = 0; i < hb->nm; i++) y[j] += st->Y[j * k2 + i] * z[i];
-  (void)k2;
 }
 
 /*
@@ -354,6 +356,7 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
   PetscFunctionBeginUser;
   *ok     = PETSC_FALSE;
   w->nseg = 0;
+  w->nperiods++;
   /* the state at t = 0: least-index principal pivoting on the events (the boundary's contact problem has a P-matrix),
      from the sample's state of the harmonic balance */
   for (PetscInt j = 0; j < nc; j++) w->closed[j] = hb->d_t[j * hb->N] > 0;
@@ -364,7 +367,7 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
     VIFloquetBasis(hb, w->omega, 0, w->phi);
     VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, z);
     for (PetscInt i = 0; i < k2; i++) z[i] = x0[i] - z[i];
-    VIFloquetEvents(hb, w, s, 0, z, y0);
+    VIFloquetEvents(hb, w, s, 0, NULL, z, y0);
     for (PetscInt j = 0; j < nc && bad < 0; j++)
       if (y0[j] < 0) bad = j;
     if (bad < 0) break;
@@ -380,12 +383,13 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
       PetscInt              jb = -1;
 
       if (fresh) {
-        for (PetscInt i = 0; i < k2; i++) z1[i] = 0;
-        for (PetscInt l = 0; l < k2; l++)
-          for (PetscInt i = 0; i < k2; i++) z1[i] += st->E[l * k2 + i] * z[l];
+        PetscBLASInt bk, one = 1;
+        PetscReal    a = 1, b = 0;
+        PetscCall(PetscBLASIntCast(k2, &bk));
+        PetscCallBLAS("BLASgemv", BLASgemv_("N", &bk, &bk, &a, st->E, &bk, z, &one, &b, z1, &one));
       } else
         PetscCall(VIFloquetExpVec(k2, st->A, t1 - t, z, z1, ze));
-      VIFloquetEvents(hb, w, s, t1, z1, y1);
+      VIFloquetEvents(hb, w, s, t1, w->basis + (k + 1) * nh, z1, y1);
       for (PetscInt j = 0; j < nc && jb < 0; j++)
         if (y1[j] < 0) jb = j;
       if (jb < 0) {
@@ -455,7 +459,7 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
       if (s < 0) PetscFunctionReturn(PETSC_SUCCESS);
       VIFloquetEval(nh, k2, k2, w->st[s].xp, w->phi, z1);
       for (PetscInt i = 0; i < k2; i++) z[i] = ze[i] - z1[i];
-      VIFloquetEvents(hb, w, s, te, z, y0);
+      VIFloquetEvents(hb, w, s, te, NULL, z, y0);
       t     = te;
       fresh = PETSC_FALSE;
     }
@@ -634,6 +638,9 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     w.ws = PetscSqrtReal(norm) > 0 ? PetscSqrtReal(norm) : omega;
     w.ns = PetscMax(N, (PetscInt)PetscCeilReal(w.T * (2 * w.ws + dnorm)));
     w.h  = w.T / w.ns;
+    PetscCall(PetscMalloc1((w.ns + 1) * nh, &w.basis));
+    for (PetscInt k = 0; k <= w.ns; k++) VIFloquetBasis(hb, omega, k == w.ns ? w.T : k * w.h, w.basis + k * nh);
+    PetscCall(PetscInfo(NULL, "hb: stability: %" PetscInt_FMT " sub-steps per period, velocity scale %g rad/s\n", w.ns, (double)w.ws));
     PetscCall(PetscFree2(Mi, Ki));
   }
   PetscCall(PetscMalloc6(w.cap, &w.seg_state, w.cap, &w.seg_len, nh, &w.phi, 8 * k2, &w.u, 3 * nc + 1, &w.y, k2 * k2, &w.Mon));
@@ -685,6 +692,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
           NULL, "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution; stability not computed\n",
           (double)(omega / (2 * PETSC_PI))));
     hb->have_orbit = converged;
+    PetscCall(PetscInfo(NULL, "hb: %g Hz: %" PetscInt_FMT " periods integrated, %" PetscInt_FMT " contact states\n", (double)(omega / (2 * PETSC_PI)), w.nperiods, w.nst));
   }
   if (converged) {
     PetscCall(PetscBLASIntCast(8 * k2, &lwork));
@@ -700,6 +708,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   }
   PetscCall(PetscFree6(w.seg_state, w.seg_len, w.phi, w.u, w.y, w.Mon));
   PetscCall(PetscFree4(w.W, w.closed, w.pw, w.cd));
+  PetscCall(PetscFree(w.basis));
   PetscCall(PetscFree(w.piv));
   PetscCall(PetscFree3(x, xh, J));
   PetscCall(PetscFree3(wr, wi, work));
