@@ -14,7 +14,7 @@ static PetscErrorCode VIMatMul(PetscInt k, const PetscReal A[], const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* E = exp(A tau) by scaling and squaring of a degree-16 Taylor series (scaled norm <= 1/4: truncation below 1e-25). */
+/* E = exp(A tau) by scaling and squaring of a degree-13 Taylor series (scaled norm <= 1/4: truncation below 1e-19). */
 static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, PetscReal E[])
 {
   PetscReal *B, *T, *W, norm = 0;
@@ -31,11 +31,11 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
     norm /= 2;
     s++;
   }
-  for (PetscInt i = 0; i < k * k; i++) B[i] = A[i] * tau / PetscPowReal(2.0, (PetscReal)s);
+  for (PetscInt i = 0; i < k * k; i++) B[i] = A[i] * tau / PetscPowRealInt(2.0, s);
   /* Horner: E = I + B (I + B/2 (I + B/3 (...))) */
   for (PetscInt i = 0; i < k * k; i++) E[i] = 0;
   for (PetscInt i = 0; i < k; i++) E[i * k + i] = 1;
-  for (PetscInt d = 16; d >= 1; d--) {
+  for (PetscInt d = 13; d >= 1; d--) {
     PetscCall(VIMatMul(k, B, E, T));
     for (PetscInt i = 0; i < k * k; i++) E[i] = T[i] / d;
     for (PetscInt i = 0; i < k; i++) E[i * k + i] += 1;
@@ -57,6 +57,7 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 #define VI_FLOQUET_SHOOT_TOL 1e-10
 #define VI_FLOQUET_DEG_MAX   60
 #define VI_FLOQUET_NEAR      0.5
+#define VI_FLOQUET_STALL     5
 
 /*
   One contact state of the piecewise-linear motion with a massless boundary (the closed contacts' normal coordinates held,
@@ -237,7 +238,7 @@ static PetscErrorCode VIFloquetGetState(VIHB hb, VIFloquetWork *w, const char cl
     }
     for (st->deg = 1; st->deg < VI_FLOQUET_DEG_MAX; st->deg++) {
       term *= norm / st->deg;
-      if (term < 1e-17 * PetscExpReal(-norm) && st->deg >= 4) break;
+      if (term < 1e-17 && st->deg >= 4) break;
     }
   }
   /* the periodic forced response, harmonic by harmonic: K_eff a0 = P0; for x = a cos + b sin at w = h Omega,
@@ -402,10 +403,10 @@ static PetscErrorCode VIFloquetPeriod(VIHB hb, VIFloquetWork *w, const PetscReal
          event functions are polynomials in tau plus the forced part; the earliest root by the Illinois method */
       PetscCall(PetscArraycpy(pw, z, k2));
       for (PetscInt d = 1; d <= deg; d++) {
-        PetscReal *p = pw + d * k2, *q = pw + (d - 1) * k2;
-        for (PetscInt i = 0; i < k2; i++) p[i] = 0;
-        for (PetscInt l = 0; l < k2; l++)
-          for (PetscInt i = 0; i < k2; i++) p[i] += st->A[l * k2 + i] * q[l] / d;
+        PetscBLASInt bk, one = 1;
+        PetscReal    a = 1.0 / d, b = 0;
+        PetscCall(PetscBLASIntCast(k2, &bk));
+        PetscCallBLAS("BLASgemv", BLASgemv_("N", &bk, &bk, &a, st->A, &bk, pw + (d - 1) * k2, &one, &b, pw + d * k2, &one));
       }
       jb = -1;
       for (PetscInt j = 0; j < nc; j++) {
@@ -509,6 +510,7 @@ static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], P
 {
   const PetscInt k2 = w->k2;
   PetscReal     *P = w->W + 2 * k2 * k2, *xn = P + k2, *Pn = xn + k2, *r = Pn + k2, *J = w->W;
+  PetscReal      hist[VI_FLOQUET_STALL];
   PetscBool      ok;
   PetscBLASInt   bk, one = 1, info;
 
@@ -520,6 +522,9 @@ static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], P
     const PetscReal rnorm  = VIFloquetResidual(k2, x, P);
     PetscReal       lambda = 1;
     PetscBool       newton = PETSC_FALSE;
+
+    hist[it % VI_FLOQUET_STALL] = rnorm;
+    if (it >= VI_FLOQUET_STALL && rnorm > 0.5 * hist[(it + 1) % VI_FLOQUET_STALL]) break; /* stalled: no orbit near */
 
     PetscCall(VIFloquetMonodromy(w));
     PetscCall(PetscInfo(NULL, "hb: %g Hz shooting iteration %" PetscInt_FMT ", |P(x) - x| / |x| = %g, %" PetscInt_FMT " segments\n",
@@ -692,7 +697,8 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
           NULL, "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution; stability not computed\n",
           (double)(omega / (2 * PETSC_PI))));
     hb->have_orbit = converged;
-    PetscCall(PetscInfo(NULL, "hb: %g Hz: %" PetscInt_FMT " periods integrated, %" PetscInt_FMT " contact states\n", (double)(omega / (2 * PETSC_PI)), w.nperiods, w.nst));
+    PetscCall(PetscInfo(NULL, "hb: %g Hz: %" PetscInt_FMT " periods integrated, %" PetscInt_FMT " contact states\n", (double)(omega / (2 * PETSC_PI)),
+                        w.nperiods, w.nst));
   }
   if (converged) {
     PetscCall(PetscBLASIntCast(8 * k2, &lwork));
