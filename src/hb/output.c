@@ -35,6 +35,16 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
   }
   if (hb->friction && hb->stability)
     PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\"): the Floquet analysis does not model frictional contacts (docs/hb.md)\n"));
+  else if (hb->stability && hb->massless) {
+    PetscInt missing = 0;
+    for (PetscInt k = 0; k < br->np; k++) missing += br->stable[k] < 0;
+    if (missing)
+      PetscCall(PetscPrintf(hb->comm,
+                            "  stability not computed (\"-\") at %" PetscInt_FMT
+                            " points: no periodic orbit of the exact piecewise-linear motion near the harmonic "
+                            "balance solution (near turning points, where the truncated series and the exact motion differ; docs/hb.md)\n",
+                            missing));
+  }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
