@@ -189,7 +189,13 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   br->stable[k]       = stable;
   br->multiplier[k]   = mu;
   br->kind[k]         = 0;
-  if (k > 0 && stable >= 0 && br->stable[k - 1] >= 0 && stable != br->stable[k - 1]) br->kind[k] |= VI_HB_POINT_STABILITY;
+  /* a change of stability against the last point where it was computed (a few points near a turning point may have no
+     exact periodic orbit to analyse, docs/hb.md) */
+  if (stable >= 0) {
+    PetscInt last = k - 1;
+    while (last >= 0 && br->stable[last] < 0) last--;
+    if (last >= 0 && stable != br->stable[last]) br->kind[k] |= VI_HB_POINT_STABILITY;
+  }
   br->np++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -311,6 +317,7 @@ PetscErrorCode VIHBContinue(VIHB hb)
   PetscFunctionBeginUser;
   PetscCall(VIHBSetUp(hb));
   br->np         = 0;
+  hb->have_orbit = PETSC_FALSE;
   br->failed     = PETSC_FALSE;
   br->message[0] = 0;
   PetscCall(VIHBSolve(hb, hb->f_start, &conv, &its));

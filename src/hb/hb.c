@@ -265,6 +265,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
   PetscCall(PetscFree3(b->offsets, b->eps, b->eps_t));
   PetscCall(PetscFree4(b->F, b->G0, b->work, b->C));
   PetscCall(PetscFree5(b->X, b->R, b->J, b->Romega, b->q));
+  PetscCall(PetscFree(b->orbit));
   PetscCall(PetscFree5(b->r_t, b->g_t, b->lam_t, b->d_t, b->slip_t));
   PetscCall(PetscFree7(b->law_in, b->law_t, b->law_lam, b->law_out, b->law_D, b->law_dlam, b->law_dw));
   {

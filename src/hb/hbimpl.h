@@ -75,6 +75,11 @@ struct _p_VIHB {
   PetscReal *C, *work;
   PetscBool  have_solution;
 
+  /* the periodic orbit of the piecewise-linear motion found at the last point (the stability's shooting): its state at
+     t = 0 (2 nm, balanced coordinates), a start for the next point's shooting */
+  PetscReal *orbit;
+  PetscBool  have_orbit;
+
   /* the branch */
   VIHBBranch branch;
   PetscInt   cap;

@@ -33,8 +33,16 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
                           (double)br->frequency_hz[k], (double)a, (double)lo, (double)hi, (double)mean, (double)closed, (double)slip, (double)fmax,
                           br->iterations[k], st, note));
   }
-  if (hb->friction && hb->stability)
-    PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\"): the Floquet analysis does not model frictional contacts (docs/hb.md)\n"));
+  if (hb->stability) {
+    PetscInt missing = 0;
+    for (PetscInt k = 0; k < br->np; k++) missing += br->stable[k] < 0;
+    if (missing)
+      PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\") at %" PetscInt_FMT " points: %s (docs/hb.md)\n", missing,
+                            !hb->massless ? "a mass-carrying boundary (impacts with saltation) is not modelled"
+                                          : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution (near turning "
+                                            "points, where the truncated series and the exact motion differ), or a frictional contact that is 3D "
+                                            "or opens"));
+  }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

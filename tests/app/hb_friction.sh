@@ -5,7 +5,10 @@
 # user_massless). At three force levels, full stick (F = 0.1), micro-slip (F = 0.3: slider 1 slips, slider 2 sticks) and
 # gross slip (F = 3: both slip), the branch 0.5-3 Hz on 1, 2 and 3 ranks (results files bitwise equal) against the steady
 # states of `vicms simulate` (leapfrog, velocity-level friction, 1000 steps per second over 100 s) within 0.5 %, the regime
-# of each compared point checked on the branch's slip fractions; stability "not computed" (-1) at every point.
+# of each compared point checked on the branch's slip fractions. Stability: stable everywhere; in full stick and micro-slip
+# the largest multiplier is 1 (a stuck slider's position is free: any offset is a periodic solution too); in gross slip
+# the largest multiplier at 0.8 and 1.0 Hz against the decay per period of the time stepping's transient from rest
+# (leapfrog, dt = 0.1 ms, the change of the mass's motion from one period to the next) within 5 %.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -46,9 +49,11 @@ for lv in "${levels[@]}"; do
   must "$name vicms simulate" mpi 120 1 simulate $contact -load_drive_amplitude "$F" -cases_values load_drive_frequency:$freqs -step_type leapfrog \
     -step_dt 1e-3 -step_end_time 100 -summary_steady_fraction 0.1 -cases_keep_series false -results_file ts_$name.h5
 done
+must "gross slip transients" mpi 120 1 simulate $contact -load_drive_amplitude 3 -cases_values load_drive_frequency:0.8/1.0 -step_type leapfrog \
+  -step_dt 1e-4 -step_end_time 25 -step_output_every 1 -results_file decay.h5 -cases_quiet
 must "vicms info" mpi 30 1 info hb_gross_1.h5
-if ! grep -q "stability not computed at" <<<"$LAST"; then
-  echo "FAIL vicms info does not say that the stability is not computed:"; echo "$LAST"; fail=1
+if ! grep -q " 0 unstable points" <<<"$LAST" || grep -q "stability not computed" <<<"$LAST"; then
+  echo "FAIL vicms info does not say that the gross-slip branch is stable:"; echo "$LAST"; fail=1
 else
   echo "ok   vicms info: $(grep 'harmonic balance branch' <<<"$LAST")"
 fi
@@ -73,8 +78,12 @@ for name, regime in (("stick", (0, 0)), ("micro", (1, 0)), ("gross", (1, 1))):
                 print(f"FAIL {name}: summary/hb/{key} differs between 1 and more ranks"); ok = False
     g = b[0]
     f, a, slip, st = g["frequency_hz"][()], g["amplitude"][:, 0], g["slip_fraction"][()], g["stable"][()]
-    if not np.all(st == -1):
-        print(f"FAIL {name}: stability values {set(st.tolist())}, expected -1 (not computed) with friction"); ok = False
+    mu = g["multiplier"][()]
+    neutral = np.abs(mu[slip[:, 1] == 0] - 1).max()  # slider 2 sticks throughout: its position is free, multiplier 1
+    good = np.all(st == 1) and neutral <= 1e-9 and mu.max() <= 1 + 1e-9
+    print(f"{'ok  ' if good else 'FAIL'} {name}: stable at all {len(st)} points, largest multiplier {mu.min():.4f}-{mu.max():.12f}; 1 within "
+          f"{neutral:.1e} where slider 2 sticks throughout")
+    ok = ok and good
     if not np.all(np.diff(f) > 0) or f[0] > 0.5 or f[-1] < 3:
         print(f"FAIL {name}: the branch does not run up through 0.5-3 Hz"); ok = False
         continue
@@ -89,6 +98,23 @@ for name, regime in (("stick", (0, 0)), ("micro", (1, 0)), ("gross", (1, 1))):
               f"{100 * err:.4f} % (<= 0.5 %); slip fractions {slip[k, 0]:.3f}, {slip[k, 1]:.3f}"
               f"{'' if all(s) else ' (not the ' + name + ' regime)'}")
         ok = ok and good
+# gross slip: the largest multiplier against the decay per period of the transient from rest
+g = h5py.File("hb_gross_1.h5", "r")["summary/hb"]
+f, mu = g["frequency_hz"][()], g["multiplier"][()]
+ts = h5py.File("decay.h5", "r")
+for k, fr in enumerate((0.8, 1.0)):
+    x = ts[f"cases/{k}/outputs"][:, 0]
+    m = int(round(1 / fr / 1e-4))
+    d = np.abs(np.diff(x[: len(x) // m * m].reshape(-1, m), axis=0)).max(1)  # change from one period to the next
+    n = np.nonzero((d < 1e-3) & (d > 1e-9))[0]
+    rate = np.exp(np.polyfit(n, np.log(d[n]), 1)[0])
+    j = np.searchsorted(f, fr)
+    mh = mu[j - 1] + (fr - f[j - 1]) / (f[j] - f[j - 1]) * (mu[j] - mu[j - 1])
+    err = abs(rate - mh) / mh
+    good = err <= 0.05 and len(n) >= 5
+    print(f"{'ok  ' if good else 'FAIL'} gross slip {fr:.1f} Hz: largest multiplier {mh:.4f}, the time stepping's transient decays by {rate:.4f} "
+          f"per period ({len(n)} periods), difference {100 * err:.1f} % (<= 5 %)")
+    ok = ok and good
 sys.exit(0 if ok else 1)
 EOF2
 exit $fail

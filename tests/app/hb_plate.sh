@@ -5,6 +5,11 @@
 # contact is closed and the response unique (288, 290, 292 Hz, below the lower turning point) equal the steady states of
 # `vicms simulate` (0.5 s from rest, 500 levels per period) within 1 %; the up sweep of the time stepping (+1.5 % per 100
 # pseudo-periods) drops off the upper branch within 0.5 % of the upper turning point; the plot with the sweep overlaid is drawn.
+# Stability (docs/hb.md): the largest Floquet multiplier at three points (upper branch stable, the unstable window of the
+# upper branch, the overhang) against scripts/floquet_exact.py, an independent computation (the exact piecewise-linear
+# period map, shooting, monodromy by finite differences) within 1e-5; the window is where the time stepping's sweep is
+# not periodic (its envelope changes from period to period 3x more than on the stable part below); the overhang is
+# unstable wherever computed; points not computed lie within 2 Hz below the upper turning point only.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -13,9 +18,22 @@ must "reduce the coarse plate" mpi 120 2 reduce -mesh_box_cells 4,8,40 -mesh_box
   -model_young 184e9 -model_poisson 0.33 -model_density 8220 -model_clamp zmin -cms_type macneal -cms_num_modes 20 \
   -cms_contact_nodes 1841,1843,1845 -cms_contact_dirs 1 -cms_contact_normal 1,0,0 -cms_damping_ratio 0.01 \
   -cms_forces xmax_ymax_zmax:x:1 -cms_outputs 1845:x -rom_file coarse.h5 || exit 1
+# the harmonic balance's ROM: the same with one more output per coordinate (q00, q01, ...: the full state of every
+# branch point for the independent stability check; n1845_x stays output 0)
+$py - <<'EOF1' || exit 1
+import h5py
+import numpy as np
+
+with h5py.File("coarse.h5", "r") as f, h5py.File("coarse_q.h5", "w") as g:
+    for key in f:
+        f.copy(key, g)
+    g.attrs.update(f.attrs)
+    for i in range(f["K"].shape[0]):
+        g["outputs/q%02d" % i] = np.eye(f["K"].shape[0])[i]
+EOF1
 case="-rom_file coarse.h5 -case_loads xmax_ymax_zmax -load_xmax_ymax_zmax_amplitude 1 -contact_gap 1e-4"
 start=$(date +%s%N)
-must "vicms hb" mpi 120 1 hb $case -load_xmax_ymax_zmax_type harmonic -load_xmax_ymax_zmax_frequency 290 -hb_freq_range 284,306 \
+must "vicms hb" mpi 120 1 hb ${case/coarse.h5/coarse_q.h5} -load_xmax_ymax_zmax_type harmonic -load_xmax_ymax_zmax_frequency 290 -hb_freq_range 284,306 \
   -hb_harmonics 20 -hb_samples 512 -hb_eps_dl 1e6 -hb_max_freq_step 0.3 -hb_step_max 0.05 -results_file hb.h5 || exit 1
 echo "ok   vicms hb: $(grep Wrote <<<"$LAST") ($((($(date +%s%N) - start) / 1000000)) ms with the start-up)"
 dt=$($py -c "print(1 / (500 * 290))")
@@ -27,12 +45,17 @@ must "sweep up" mpi 120 1 simulate $case -load_xmax_ymax_zmax_type sweep_log -lo
   -step_output_every 5 -cases_sweep xmax_ymax_zmax:284:306:up -cases_keep_series false -results_file sweep.h5 -cases_quiet
 [ $fail -eq 0 ] || exit 1
 $py - <<'EOF2' || fail=1
+import os
 import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "scripts"))
+from floquet_exact import PeriodMap, hb_state
+
 ok = True
 g = h5py.File("hb.h5", "r")["summary/hb"]
+assert g.attrs["outputs"].decode().split(",")[0] == "n1845_x"
 f, a, kind = g["frequency_hz"][()], g["amplitude"][:, 0], g["kind"][()]
 turn = np.nonzero(kind & 1)[0]
 if len(turn) != 2 or not f[turn[0]] > f[turn[1]] or turn[1] - turn[0] < 10:
@@ -54,6 +77,46 @@ fj = env[drop, 0]
 err = abs(fj - fu) / fu
 print(f"{'ok  ' if err <= 5e-3 else 'FAIL'} the up sweep jumps at {fj:.3f} Hz, {100 * err:.3f} % from the upper turning point (<= 0.5 %)")
 ok = ok and err <= 5e-3
+
+# stability: the upper branch (before the upper turning point) has one unstable window between stable parts
+st, mu = g["stable"][()], g["multiplier"][()]
+up = np.arange(turn[0] + 1)
+contact = up[g["closed_fraction"][up].max(1) > 0]
+bad = contact[st[contact] == 0]
+win = bad[:np.argmax(np.diff(np.append(bad, 10**9)) > 1) + 1] if len(bad) else bad  # the first run of unstable points
+good = len(win) > 0 and st[win[0] - 1] == 1 and st[win[-1] + 1] == 1
+print(f"{'ok  ' if good else 'FAIL'} the upper branch is unstable from {f[win[0]]:.3f} to {f[win[-1]]:.3f} Hz (largest multiplier "
+      f"{mu[win].max():.4f}), stable before and after" if len(win) else "FAIL no unstable window on the upper branch")
+ok = ok and good
+over = np.arange(turn[0] + 1, turn[1])
+good = np.all(st[over][st[over] >= 0] == 0) and (st[over] >= 0).sum() >= len(over) // 2
+print(f"{'ok  ' if good else 'FAIL'} the overhang is unstable at its {(st[over] >= 0).sum()} computed points of {len(over)}")
+ok = ok and good
+miss = np.nonzero(st < 0)[0]
+good = np.all((f[miss] <= fu) & (f[miss] >= fu - 2))
+print(f"{'ok  ' if good else 'FAIL'} {len(miss)} points not computed (no periodic orbit of the exact motion near them), from "
+      f"{f[miss].min() if len(miss) else 0:.3f} to {fu:.3f} Hz: within 2 Hz below the upper turning point")
+ok = ok and good
+# the multipliers against the exact period map: stable upper branch near 291.8 Hz, the window's largest, mid-overhang
+cmp = [contact[np.argmin(np.abs(f[contact] - 291.8))], win[np.argmax(mu[win])], over[len(over) * 3 // 4]]
+for k in cmp:
+    pm = PeriodMap("coarse.h5", "xmax_ymax_zmax", 1.0, 1e-4, f[k], nsub=1024)
+    x, J, res = pm.shoot(hb_state(g, k, pm.nb))
+    ex = np.abs(np.linalg.eigvals(J)).max()
+    err = abs(mu[k] - ex)
+    good = res < 1e-9 and err <= 1e-5 and st[k] == (1 if ex <= 1 else 0)
+    print(f"{'ok  ' if good else 'FAIL'} {f[k]:.3f} Hz ({'stable' if st[k] == 1 else 'unstable'}): largest multiplier {mu[k]:.7f}, "
+          f"exact period map {ex:.7f} (finite differences), difference {err:.1e} (<= 1e-5)")
+    ok = ok and good
+# the time stepping's sweep is not periodic in the window: its envelope changes from period to period
+ch = np.abs(np.diff(env[:, 1])) / env[1:, 1]
+fe = env[1:, 0]
+below = ch[(fe > 289) & (fe < f[win[0]] - 0.5)].max()
+inside = ch[(fe >= f[win[0]]) & (fe <= f[win[-1]] + 1)].max()
+good = inside > 3 * below
+print(f"{'ok  ' if good else 'FAIL'} the sweep's envelope changes by up to {inside:.1e} per period in {f[win[0]]:.2f}-{f[win[-1]] + 1:.2f} Hz "
+      f"against {below:.1e} on the stable upper branch below (> 3x: not periodic where the multipliers say unstable)")
+ok = ok and good
 sys.exit(0 if ok else 1)
 EOF2
 if must "plot" $py "$VICMS_SOURCE/scripts/plot_results.py" hb.h5 --kind hb --overlay sweep.h5 -o "$dir" && [ -s hb_hb.png ]; then
