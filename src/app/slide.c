@@ -229,11 +229,11 @@ static PetscErrorCode VISlideStartShift(MPI_Comm comm, PetscInt nm, const VIBody
 
 PetscErrorCode VIAppSlide(MPI_Comm comm)
 {
-  char           rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
-  char           drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
-  PetscInt       drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 2, nband = 2, nid, *ids, slave_id, nm, sk_body;
-  PetscReal      v = 0, preload[2] = {0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[2] = {0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
-  PetscBool      help, has_preload, has_start, has_band, has_pnodes;
+  char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
+  char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
+  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, slave_id, nm, sk_body;
+  PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
+  PetscBool help, has_preload, has_start, has_band, has_pnodes;
   PetscMPIInt    rank;
   PetscLogDouble t0, t1, t_prog;
   VIBodies       bodies;
@@ -317,7 +317,6 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   /* the master chain, and the arc length of its nodes (undeformed) for the contact position */
   PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_master", master, body, sizeof(body), VI_SLIDE_MAX_NODES, &nm, ids));
   if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", -1, VI_SLIDE_MAX_NODES, &nm, ids));
-  PetscCall(VIDualSetMaster(dual, body, nm, ids));
   {
     PetscInt mk;
     PetscCall(VIBodiesFind(bodies, body, &mk));
@@ -330,6 +329,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     }
     lk[nm - 1] = 0;
   }
+  PetscCall(VIDualSetMaster(dual, body, nm, ids));
   if (drive[0]) {
     PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
     if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
