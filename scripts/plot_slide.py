@@ -37,8 +37,9 @@ def load(path, output):
         d = dict(t=f["t"][()].ravel(), y=f["outputs"][:, k], name=names[k], mu=float(f.attrs["mu"]), s=f["contact/position"][:, 0],
                  normal=f["contact/normal"][:, 0], slip=f["contact/slip_velocity"][:, 0], status=f["contact/status"][:, 0],
                  dt=float(f.attrs["dt"]) * int(f.attrs["record_every"]), rms=float(f.attrs["noise_rms"]))
-    if len(d["t"]) > 1:
-        d["dt"] = float(d["t"][1] - d["t"][0])  # the last record may close a shorter interval: use the regular spacing
+    if len(d["t"]) > 2 and abs((d["t"][-1] - d["t"][-2]) / d["dt"] - 1) > 1e-6:
+        for k in ("t", "y", "s", "normal", "slip", "status"):  # the last record closes a shorter interval: off the regular grid
+            d[k] = d[k][:-1]
     d["acc"] = np.zeros_like(d["y"])
     d["acc"][1:-1] = (d["y"][2:] - 2 * d["y"][1:-1] + d["y"][:-2]) / d["dt"] ** 2
     return d
@@ -54,6 +55,7 @@ def main():
     ap.add_argument("--bands", default="", help="contact positions to mark, s0:s1,s2:s3 (length unit of the bodies)")
     ap.add_argument("--report", default="", help="f0,f1: print the RMS acceleration between f0 and f1 Hz per --bin of position")
     ap.add_argument("--bin", type=float, default=0.5, help="position bin of --report")
+    ap.add_argument("--dpi", type=int, default=64, help="resolution of the PNG")
     args = ap.parse_args()
     png = args.png or args.files[0].rsplit(".", 1)[0] + ".png"
     bands = [tuple(float(v) for v in b.split(":")) for b in args.bands.split(",") if b]
@@ -100,6 +102,7 @@ def main():
             sel = (f >= f0) & (f <= f1)
             # RMS of the acceleration in [f0, f1]: the PSD integrated over the band, per window
             amp = np.sqrt(P[sel].sum(axis=0) * (f[1] - f[0])) / 1e3
+            peak = f[sel][np.argmax(P[sel], axis=0)]
             spos = np.interp(tt, t, d["s"])
             print(f"{path} (mu = {d['mu']:g}): RMS of {d['name']} acceleration in [{f0:g}, {f1:g}] Hz [m/s²] per {args.bin:g} mm of s")
             edges = np.arange(np.floor(spos.min() / args.bin) * args.bin, spos.max() + args.bin, args.bin)
@@ -107,9 +110,10 @@ def main():
                 m = (spos >= lo) & (spos < lo + args.bin)
                 if m.any():
                     mark = " *" if any(lo + args.bin > b[0] and lo < b[1] for b in bands) else ""
-                    print(f"  s = {lo:8.2f} .. {lo + args.bin:8.2f}: {amp[m].mean():10.4g} (max {amp[m].max():.4g}){mark}")
+                    top = np.argmax(np.where(m, amp, -1))
+                    print(f"  s = {lo:8.2f} .. {lo + args.bin:8.2f}: {amp[m].mean():10.4g} (max {amp[m].max():.4g} at {peak[top]:.0f} Hz){mark}")
     fig.tight_layout()
-    fig.savefig(png, dpi=80)
+    fig.savefig(png, dpi=args.dpi)
     print(f"wrote {png}")
 
 
