@@ -4,6 +4,7 @@
 
 #include <vicms/rom.h>
 #include <vicms/contact.h>
+#include <vicms/excite.h>
 
 /* Where the coupling rows B_N, B_T are built: in the configuration predicted for t_{n+1} (seed 003 Eq. 33, the default), or
    once in the undeformed configuration and held (the time-invariant coupling of the primal assembly, seed 003 §1.4/§2.3). */
@@ -31,7 +32,7 @@ typedef struct {
   PetscReal kinetic;      /* 1/2 v^T M v, v = (u_{n+1} - u_n) / dt (the mid-step velocity) */
   PetscReal potential;    /* 1/2 u_n^T K u_{n+1} */
   PetscReal damping;      /* sum over the steps of (D (u_n - u_{n-1}) / dt) . (u_{n+1} - u_{n-1}) / 2 */
-  PetscReal load_work;    /* sum of f . (u_{n+1} - u_{n-1}) / 2 */
+  PetscReal load_work;    /* sum of f_n . (u_{n+1} - u_{n-1}) / 2, f_n the constant loads and the slave forces at t_n */
   PetscReal drive_work;   /* sum of R . (u_{n+1} - u_{n-1}) / 2, R the reaction of the driven DOFs */
   PetscReal contact_work; /* sum of lambda_n^T B_{n+1} (u_{n+1} - u_{n-1}) / 2 (minus the friction dissipation) */
   PetscReal initial;      /* kinetic + potential at t_{-1/2}: 1/2 u_0^T K u_0 from rest */
@@ -55,6 +56,17 @@ PETSC_EXTERN PetscErrorCode VIDualSetTimeStep(VIDual dual, PetscReal dt);
 PETSC_EXTERN PetscErrorCode VIDualSetGeometry(VIDual dual, VIDualGeometry geometry);
 /* A constant force (total, x y z, split equally over the nodes) on boundary nodes of a body: the preload of seed 003 §3.1. */
 PETSC_EXTERN PetscErrorCode VIDualAddLoad(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], const PetscReal force[]);
+/*
+  VIDualSetSlaveForce - a time-dependent force s(t) d on slave node j (its index in VIDualSetSlave's list): the roughness of
+  seed 003 §3.1 ("a vertical force, band-limited white noise, on point C") with s a noise VIExcitation (referenced: it must
+  outlive dual). dir = {x, y}: d that direction (normalised); dir = NULL: d the outward normal of the master segment under
+  the slave in the configuration X + u_n (the search of Eqs. 34-36), no force while the slave is off the master. Step n
+  applies s(t_n) (the load of t_n in Eq. 24), and the force's work is part of VIDualEnergy.load_work. Call after
+  VIDualSetSlave, before VIDualSetUp.
+*/
+PETSC_EXTERN PetscErrorCode VIDualSetSlaveForce(VIDual dual, PetscInt j, VIExcitation s, const PetscReal dir[]);
+/* The slave force of the last step (t_n -> t_{n+1}): s(t_n) and the vector (x, y) applied; 0 before the first step. */
+PETSC_EXTERN PetscErrorCode VIDualGetSlaveForce(VIDual dual, PetscInt j, PetscReal *value, PetscReal force[]);
 /* Imposed motion: component `comp` (0 = x, 1 = y) of each node's displacement is velocity * t (the driven end A of seed
    003 §3.1 moved at v_x). The node's ROM coordinate is eliminated from the dynamics and its reaction recorded. */
 PETSC_EXTERN PetscErrorCode VIDualAddDrive(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], PetscInt comp,

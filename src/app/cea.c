@@ -10,35 +10,6 @@
 
 static const char *const VIAppCEADirs[] = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
 
-/* "BODY" or "BODY:ID,ID,...": the body name (checked against the file) and the node ids (*n = 0 when none are given). */
-static PetscErrorCode VIAppCEAParseNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt max,
-                                         PetscInt *n, PetscInt ids[])
-{
-  const char *colon = strchr(value, ':');
-  size_t      blen  = colon ? (size_t)(colon - value) : strlen(value);
-  PetscInt    k;
-
-  PetscFunctionBeginUser;
-  PetscCheck(blen > 0 && blen < len, comm, PETSC_ERR_USER_INPUT, "%s: '%s' does not start with a body name (expected BODY or BODY:ID,...)", opt,
-             value);
-  PetscCall(PetscStrncpy(body, value, blen + 1));
-  PetscCall(VIBodiesFind(bodies, body, &k));
-  PetscCheck(k >= 0, comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", opt, body);
-  *n = 0;
-  if (!colon) PetscFunctionReturn(PETSC_SUCCESS);
-  for (const char *p = colon + 1; *p;) {
-    char *end;
-    long  id = strtol(p, &end, 10);
-    PetscCheck(end != p && (*end == ',' || !*end), comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected node ids after '%s:', comma-separated", opt, value,
-               body);
-    PetscCheck(*n < max, comm, PETSC_ERR_USER_INPUT, "%s: more than %" PetscInt_FMT " nodes", opt, max);
-    ids[(*n)++] = (PetscInt)id;
-    p           = *end ? end + 1 : end;
-  }
-  PetscCheck(*n > 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s': no node ids after the colon", opt, value);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
                                        PetscReal vec[])
@@ -52,7 +23,7 @@ static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bod
   PetscCheck(dir && (!strcmp(dir, ":x") || !strcmp(dir, ":y")), comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected BODY:NODE:x or BODY:NODE:y", opt,
              value);
   *dir = 0;
-  PetscCall(VIAppCEAParseNodes(comm, bodies, opt, spec, body, sizeof(body), 1, &nid, &id));
+  PetscCall(VIAppParseBodyNodes(comm, bodies, opt, spec, body, sizeof(body), 1, &nid, &id));
   PetscCheck(nid == 1, comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected BODY:NODE:x or BODY:NODE:y", opt, value);
   PetscCall(VICouplingGetNodeDof(c, body, id, dir[1] == 'x' ? 0 : 1, &dof));
   PetscCheck(dof >= 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s' is clamped", opt, value);
@@ -179,25 +150,16 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
   PetscCall(VIBodiesLoad(bodies, rom_file));
   PetscCall(VICouplingCreate(comm, &c));
   PetscCall(VICouplingSetBodies(c, bodies));
-  PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_slave", slave, body, sizeof(body), 1, &nid, ids));
-  PetscCheck(nid == 1, comm, PETSC_ERR_USER_INPUT, "-cea_slave: '%s', expected BODY:NODE_ID (one node)", slave);
-  PetscCall(VICouplingSetSlave(c, body, ids[0]));
   {
-    PetscInt id_slave = ids[0], sk;
+    PetscInt id_slave;
     char     sbody[128];
-    PetscCall(PetscStrncpy(sbody, body, sizeof(sbody)));
-    PetscCall(VIBodiesFind(bodies, sbody, &sk));
-    PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_master", master, body, sizeof(body), 4096, &nid, ids));
+    PetscCall(VIAppParseBodyNode(comm, bodies, "-cea_slave", slave, sbody, sizeof(sbody), &id_slave));
+    PetscCall(VICouplingSetSlave(c, sbody, id_slave));
+    PetscCall(VIAppParseBodyNodes(comm, bodies, "-cea_master", master, body, sizeof(body), 4096, &nid, ids));
     PetscCall(VICouplingSetMaster(c, body, nid, nid ? ids : NULL));
     if (hold[0]) {
-      PetscCall(VIAppCEAParseNodes(comm, bodies, "-cea_hold", hold, body, sizeof(body), 4096, &nid, ids));
-      if (!nid) { /* every boundary node of the body but the slave */
-        const VIBodyBoundary *bd;
-        PetscCall(VIBodiesFind(bodies, body, &k));
-        PetscCall(VIBodiesGet(bodies, k, NULL, NULL, &bd));
-        for (PetscInt j = 0; j < bd->num_nodes; j++)
-          if (k != sk || bd->node_ids[j] != id_slave) ids[nid++] = bd->node_ids[j];
-      }
+      PetscCall(VIAppParseBodyNodes(comm, bodies, "-cea_hold", hold, body, sizeof(body), 4096, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, id_slave, 4096, &nid, ids)); /* every boundary node but the slave */
       PetscCall(VICouplingAddHold(c, body, nid, ids, dir));
     }
   }

@@ -179,10 +179,90 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A history file (`vicms slide`, format vicms-slide) in words: the run, how far it went, the contact states recorded,
+   the largest normal force and the closure of the energy identity at the last record. */
+static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
+{
+  char     *bodies = NULL, *slave = NULL, *master = NULL, *geometry = NULL, *stopped = NULL;
+  PetscReal mu, dt, end_time, rms, f0, f1, *t, *e, *normal, fmax = 0;
+  PetscInt  steps, n, ns, cols, complete, *status, counts[4] = {0, 0, 0, 0}, seed, every;
+  PetscBool has_out;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "bodies_file", &bodies));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "slave", &slave));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "master", &master));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "geometry", &geometry));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "stopped_by", &stopped));
+  PetscCall(VIH5ReadAttrReal(file, "/", "mu", &mu));
+  PetscCall(VIH5ReadAttrReal(file, "/", "dt", &dt));
+  PetscCall(VIH5ReadAttrReal(file, "/", "end_time", &end_time));
+  PetscCall(VIH5ReadAttrReal(file, "/", "noise_rms", &rms));
+  PetscCall(VIH5ReadAttrReal(file, "/", "noise_f0", &f0));
+  PetscCall(VIH5ReadAttrReal(file, "/", "noise_f1", &f1));
+  PetscCall(VIH5ReadAttrInt(file, "/", "seed", &seed));
+  PetscCall(VIH5ReadAttrInt(file, "/", "steps", &steps));
+  PetscCall(VIH5ReadAttrInt(file, "/", "record_every", &every));
+  PetscCall(VIH5ReadAttrInt(file, "/", "complete", &complete));
+  PetscCall(VIH5ReadReal(file, "/t", &n, &cols, &t));
+  PetscCall(VIH5ReadReal(file, "/energy", &n, &cols, &e));
+  PetscCall(VIH5ReadInt(file, "/contact/status", &n, &ns, &status));
+  PetscCall(VIH5ReadReal(file, "/contact/normal", &n, &ns, &normal));
+  ns = PetscMax(ns, 1);
+  for (PetscInt r = 0; r < n * ns; r++) {
+    if (status[r] >= 0 && status[r] < 4) counts[status[r]]++;
+    fmax = PetscMax(fmax, normal[r]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "Slide history %s: bodies %s, slave %s on master %s, mu = %g, geometry %s\n", path, bodies, slave, master,
+                        (double)mu, geometry));
+  PetscCall(PetscPrintf(
+      PETSC_COMM_SELF, "  %" PetscInt_FMT " steps of %g s to t = %g s of %g (%s%s), %" PetscInt_FMT " records (every %" PetscInt_FMT " steps)\n",
+      steps, (double)dt, (double)(n ? t[n - 1] : 0), (double)end_time, complete ? "complete" : "stopped by ", complete ? "" : stopped, n, every));
+  if (rms > 0)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  random force at the slave: RMS %g in [%g, %g] Hz, seed %" PetscInt_FMT "\n", (double)rms, (double)f0,
+                          (double)f1, seed));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  no random force\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "  recorded contact states: %" PetscInt_FMT " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT " open, %" PetscInt_FMT
+                        " off; max normal force %g\n",
+                        counts[3], counts[2], counts[1], counts[0], (double)fmax));
+  if (n) {
+    const PetscReal *l     = e + 7 * (n - 1);
+    PetscReal        scale = 0, closure = l[0] + l[1] - l[6] + l[2] - l[3] - l[4] - l[5];
+    for (PetscInt c = 0; c < 7; c++) scale = PetscMax(scale, PetscAbsReal(l[c]));
+    PetscCall(
+        PetscPrintf(PETSC_COMM_SELF,
+                    "  energy at t = %g: kinetic %g, potential %g, damping %g, load work %g, drive work %g, contact work %g; closure %.3g of %g\n",
+                    (double)t[n - 1], (double)l[0], (double)l[1], (double)l[2], (double)l[3], (double)l[4], (double)l[5],
+                    (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale));
+  }
+  PetscCall(VIH5Exists(file, "/output_names", &has_out));
+  if (has_out) {
+    PetscInt no;
+    char   **on;
+    PetscCall(VIH5ReadStrings(file, "/output_names", &no, &on));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  outputs:"));
+    for (PetscInt o = 0; o < no; o++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", on[o]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    PetscCall(PetscStrArrayDestroy(&on));
+  }
+  PetscCall(PetscFree(bodies));
+  PetscCall(PetscFree(slave));
+  PetscCall(PetscFree(master));
+  PetscCall(PetscFree(geometry));
+  PetscCall(PetscFree(stopped));
+  PetscCall(PetscFree(t));
+  PetscCall(PetscFree(e));
+  PetscCall(PetscFree(status));
+  PetscCall(PetscFree(normal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
-  PetscBool      help, is_rom, is_modes, is_results, is_bodies;
+  PetscBool      help, is_rom, is_modes, is_results, is_bodies, is_slide;
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
@@ -192,8 +272,9 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
-  PetscCall(PetscOptionsString("-file", "The vicms HDF5 file to describe (a ROM, a modes or a results file); also `vicms info FILE.h5`", "", file,
-                               file, sizeof(file), NULL));
+  PetscCall(PetscOptionsString("-file",
+                               "The vicms HDF5 file to describe (a ROM, bodies, modes, results or slide history file); also `vicms info FILE.h5`", "",
+                               file, file, sizeof(file), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
@@ -207,6 +288,7 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscCall(PetscStrcmp(format, "vicms-modes", &is_modes));
   PetscCall(PetscStrcmp(format, "vicms-results", &is_results));
   PetscCall(PetscStrcmp(format, "vicms-bodies", &is_bodies));
+  PetscCall(PetscStrcmp(format, "vicms-slide", &is_slide));
   if (is_bodies) {
     VIBodies bodies;
 
@@ -231,8 +313,12 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   } else if (is_results) {
     if (rank == 0) ierr = VIInfoWithFile(file, VIInfoResultsOpen);
     PetscCall(VIErrorSync(comm, ierr));
+  } else if (is_slide) {
+    if (rank == 0) ierr = VIInfoWithFile(file, VIInfoSlideOpen);
+    PetscCall(VIErrorSync(comm, ierr));
   } else
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED,
-            "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-bodies, vicms-modes or vicms-results)", file, format);
+            "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-bodies, vicms-modes, vicms-results or vicms-slide)", file,
+            format);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

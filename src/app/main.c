@@ -20,6 +20,8 @@ static const char usage[] =
     "             continuation, stability), one branch per case on groups of ranks -> results file (-hb_freq_range, -cases_*)\n"
     "  cea        stability (complex eigenvalues) and time-dependent FRF of sliding bodies along the path (seed 003):\n"
     "             a bodies file -> results file (-rom_file, -cea_slave, -cea_master, -coupling_mu, -cea_positions, -cea_file)\n"
+    "  slide      the transient of sliding bodies (dual assembly, seed 003): drive, preload, random force at the contact ->\n"
+    "             history file (-rom_file, -slide_slave, -slide_master, -slide_drive, -slide_end_time, -dual_mu, -slide_file)\n"
     "  version    print the version\n"
     "\n"
     "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults\n"
@@ -32,7 +34,7 @@ typedef struct {
 } VICommand;
 
 static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate},
-                                     {"run", VIAppRun},   {"hb", VIAppHB},       {"cea", VIAppCEA}};
+                                     {"run", VIAppRun},   {"hb", VIAppHB},       {"cea", VIAppCEA},       {"slide", VIAppSlide}};
 
 const char *VIAppArgument = NULL;
 

@@ -22,9 +22,14 @@ struct _p_VIDual {
   PetscReal        *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
   PetscReal        *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
   PetscReal        *work;                   /* n */
+  PetscReal        *fn;                     /* n: the load of the step, f + the slave forces at t_n */
 
   PetscInt    slave_body, master_body, num_slaves, num_master;
   VIBodyNode *slaves, *master;
+  /* per slave node: a time-dependent force s(t) dir (VIDualSetSlaveForce; NULL: none), dir NaN for the master's normal, and
+     the value and vector applied in the last step */
+  VIExcitation *sforce;
+  PetscReal    *sforce_dir, *sforce_val, *sforce_vec;
 
   PetscReal       mu, dt, dt_crit, t;
   PetscInt        step;
@@ -73,6 +78,8 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
   PetscCall(PetscFree2(d->slaves, d->master));
+  PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
+  PetscCall(PetscFree(d->fn));
   PetscCall(PetscFree5(d->seg, d->bdof, d->xi, d->frame, d->bn));
   PetscCall(PetscFree3(d->bt, d->lambda, d->rec));
   PetscCall(PetscFree3(d->dims, d->act, d->mus));
@@ -111,6 +118,7 @@ PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
     for (PetscInt i = d->off[k]; i < d->off[k + 1]; i++) d->dof_body[i] = k;
   PetscCall(PetscCalloc4(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->drive_u0, d->n, &d->f));
   PetscCall(PetscCalloc4(d->n, &d->u, d->n, &d->u_prev, d->n, &d->u_next, d->n, &d->work));
+  PetscCall(PetscCalloc1(d->n, &d->fn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,6 +140,8 @@ PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const P
   PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: give at least one slave node of body %s", body);
   PetscCall(PetscFree(d->slaves));
   PetscCall(PetscMalloc1(num, &d->slaves));
+  PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
+  PetscCall(PetscCalloc4(num, &d->sforce, 2 * num, &d->sforce_dir, num, &d->sforce_val, 2 * num, &d->sforce_vec));
   d->num_slaves = num;
   for (PetscInt j = 0; j < num; j++) {
     PetscCall(VIBodiesGetNode(d->bodies, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
@@ -200,6 +210,37 @@ PetscErrorCode VIDualAddLoad(VIDual d, const char body[], PetscInt num, const Pe
     PetscCall(VIBodiesGetNode(d->bodies, k, ids[j], "VIDualAddLoad", &node));
     for (PetscInt c = 0; c < 2; c++)
       if (node.dof[c] >= 0) d->f[node.dof[c]] += force[c] / num;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetSlaveForce(VIDual d, PetscInt j, VIExcitation s, const PetscReal dir[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetSlaveForce: the dual assembly is already set up");
+  PetscCheck(j >= 0 && j < d->num_slaves, d->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "VIDualSetSlaveForce: slave %" PetscInt_FMT " of %" PetscInt_FMT " (call VIDualSetSlave first)", j, d->num_slaves);
+  d->sforce[j] = s;
+  if (dir) {
+    PetscReal l = PetscSqrtReal(dir[0] * dir[0] + dir[1] * dir[1]);
+    PetscCheck(l > 0 && PetscIsNormalReal(l), d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlaveForce: the direction (%g, %g) is not a direction",
+               (double)dir[0], (double)dir[1]);
+    d->sforce_dir[2 * j]     = dir[0] / l;
+    d->sforce_dir[2 * j + 1] = dir[1] / l;
+  } else
+    d->sforce_dir[2 * j] = d->sforce_dir[2 * j + 1] = NAN;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetSlaveForce(VIDual d, PetscInt j, PetscReal *value, PetscReal force[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(j >= 0 && j < d->num_slaves, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "VIDualGetSlaveForce: slave %" PetscInt_FMT " of %" PetscInt_FMT, j,
+             d->num_slaves);
+  if (value) *value = d->sforce_val[j];
+  if (force) {
+    force[0] = d->sforce_vec[2 * j];
+    force[1] = d->sforce_vec[2 * j + 1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -354,6 +395,20 @@ static void VIDualSearch(VIDual d, PetscInt j, const PetscReal u[], PetscInt *se
   }
 }
 
+/* The frame of master segment seg in the configuration X + u: fr = (n, t), t = T1T2 / l_12 and n = t turned by +90 degrees. */
+static void VIDualSegmentFrame(VIDual d, PetscInt seg, const PetscReal u[], PetscReal fr[4])
+{
+  const VIBodyNode *n1 = &d->master[seg], *n2 = &d->master[seg + 1];
+  PetscReal         e[2], l;
+
+  for (PetscInt c = 0; c < 2; c++) e[c] = n2->X[c] + VIDualValue(u, n2->dof[c]) - n1->X[c] - VIDualValue(u, n1->dof[c]);
+  l     = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+  fr[0] = -e[1] / l; /* normal */
+  fr[1] = e[0] / l;
+  fr[2] = e[0] / l; /* tangent */
+  fr[3] = e[1] / l;
+}
+
 /* The rows of slave j on segment seg at xi, in the frame of the configuration X + u: n, t (unit normal and tangent of
    the segment), B_N = n . (e_C - (1 - xi) e_T1 - xi e_T2), B_T the same with t (seed 003 Eqs. 40-44: the paper's B_C is
    -B_N, its B_E is -(B_N -/+ mu B_T); here the friction force is a multiplier of its own). */
@@ -361,14 +416,9 @@ static void VIDualRows(VIDual d, PetscInt j, PetscInt seg, PetscReal xi, const P
 {
   const VIBodyNode *nodes[3] = {&d->slaves[j], &d->master[seg], &d->master[seg + 1]};
   const PetscReal   wgt[3]   = {1, -(1 - xi), -xi};
-  PetscReal         e[2], l, *fr = d->frame + 4 * j;
+  PetscReal        *fr       = d->frame + 4 * j;
 
-  for (PetscInt c = 0; c < 2; c++) e[c] = nodes[2]->X[c] + VIDualValue(u, nodes[2]->dof[c]) - nodes[1]->X[c] - VIDualValue(u, nodes[1]->dof[c]);
-  l     = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
-  fr[0] = -e[1] / l; /* normal */
-  fr[1] = e[0] / l;
-  fr[2] = e[0] / l; /* tangent */
-  fr[3] = e[1] / l;
+  VIDualSegmentFrame(d, seg, u, fr);
   for (PetscInt a = 0; a < 3; a++)
     for (PetscInt c = 0; c < 2; c++) {
       d->bdof[VI_DUAL_ROW * j + 2 * a + c] = nodes[a]->dof[c];
@@ -396,6 +446,33 @@ static PetscReal VIDualGap(VIDual d, PetscInt j, const PetscReal u[])
   for (PetscInt a = 0; a < 3; a++)
     for (PetscInt c = 0; c < 2; c++) g += d->bn[VI_DUAL_ROW * j + 2 * a + c] * (nodes[a]->X[c] + VIDualValue(u, nodes[a]->dof[c]));
   return g;
+}
+
+/* The load of the step t_n -> t_{n+1}: fn = f + s(t_n) dir on each slave with a force (the central difference takes the
+   load at t_n, seed 003 Eq. 24); dir NaN: the outward normal of the master segment under the slave in X + u_n. */
+static PetscErrorCode VIDualStepLoad(VIDual d)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArraycpy(d->fn, d->f, d->n));
+  for (PetscInt j = 0; j < d->num_slaves; j++) {
+    PetscReal s, dir[2] = {d->sforce_dir[2 * j], d->sforce_dir[2 * j + 1]};
+    if (!d->sforce[j]) continue;
+    PetscCall(VIExcitationEvaluate(d->sforce[j], d->t, &s, NULL));
+    if (PetscIsNanReal(dir[0])) {
+      PetscInt  seg;
+      PetscReal xi, fr[4];
+      VIDualSearch(d, j, d->u, &seg, &xi);
+      if (seg >= 0) VIDualSegmentFrame(d, seg, d->u, fr);
+      dir[0] = seg >= 0 ? fr[0] : 0;
+      dir[1] = seg >= 0 ? fr[1] : 0;
+    }
+    d->sforce_val[j] = s;
+    for (PetscInt c = 0; c < 2; c++) {
+      d->sforce_vec[2 * j + c] = s * dir[c];
+      if (d->slaves[j].dof[c] >= 0) d->fn[d->slaves[j].dof[c]] += s * dir[c];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIDualSetUp(VIDual d)
@@ -473,6 +550,7 @@ PetscErrorCode VIDualStep(VIDual d)
   PetscFunctionBeginUser;
   PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualStep: call VIDualSetUp first");
   PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
+  PetscCall(VIDualStepLoad(d));
   /* predictor (seed 003 Eq. 28): u* = 2 u_n - u_{n-1} + h^2 M^-1 [f - D (u_n - u_{n-1}) / h - K u_n], the driven coordinates at
      their imposed value, their second difference moved to the right-hand side of the free rows */
   for (PetscInt i = 0; i < n; i++) d->work[i] = d->u[i] - d->u_prev[i];
@@ -488,7 +566,7 @@ PetscErrorCode VIDualStep(VIDual d)
   for (PetscInt k = 0; k < d->num_bodies; k++) {
     PetscInt o = d->off[k], nk = d->off[k + 1] - o;
     for (PetscInt i = 0; i < nk; i++) {
-      PetscReal s = h2 * (d->f[o + i] - d->dv[o + i] - d->ku[o + i]);
+      PetscReal s = h2 * (d->fn[o + i] - d->dv[o + i] - d->ku[o + i]);
       for (PetscInt p = 0; p < nk; p++)
         if (d->driven[o + p]) s -= d->M[k][i * nk + p] * d->ddu[o + p];
       d->work[o + i] = s;
@@ -618,7 +696,8 @@ PetscErrorCode VIDualStep(VIDual d)
       rc->status = VI_DUAL_STICK;
   }
 
-  /* the energy identity: (M ddu / h^2 + dv + K u_n) . w = (f + B^T lambda + R) . w, w = (u_{n+1} - u_{n-1}) / 2 */
+  /* the energy identity: (M ddu / h^2 + dv + K u_n) . w = (f_n + B^T lambda + R) . w, w = (u_{n+1} - u_{n-1}) / 2; f_n the load
+     of the step, time-dependent slave forces included, so that their work is in load_work */
   {
     PetscReal kin = 0, pot = 0, damp = 0, load = 0, contact = 0, drive = 0;
     for (PetscInt i = 0; i < n; i++) {
@@ -633,12 +712,12 @@ PetscErrorCode VIDualStep(VIDual d)
         kin += 0.5 * d->work[o + i] * mv / h2;
         pot += 0.5 * d->u_next[o + i] * d->ku[o + i];
         damp += d->dv[o + i] * w;
-        load += d->f[o + i] * w;
+        load += d->fn[o + i] * w;
         contact += d->btx[o + i] * w;
         if (d->driven[o + i]) {
           PetscReal ma = 0;
           for (PetscInt p = 0; p < nk; p++) ma += d->M[k][i * nk + p] * d->ddu[o + p];
-          drive += (ma / h2 + d->dv[o + i] + d->ku[o + i] - d->f[o + i] - d->btx[o + i]) * w;
+          drive += (ma / h2 + d->dv[o + i] + d->ku[o + i] - d->fn[o + i] - d->btx[o + i]) * w;
         }
       }
     }

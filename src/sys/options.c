@@ -20,6 +20,8 @@ extern const char *const VIElementTypes[];
 static const char *const VIMoreauVariantChoices[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 static const char *const VIGapShapeChoices[]      = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
 static const char *const VIAppCEADirChoices[]     = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
+static const char *const VIAppSlideDirChoices[]   = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
+static const char *const VIAppSlideNoiseChoices[] = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
 static const char *const VIMixedBaseChoices[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* '*' in a name stands for one or more characters (a load name, or anything SLEPc, PETSc and MUMPS read under a prefix) */
@@ -191,6 +193,24 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
     {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
     {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
+    /* vicms slide: the transient of sliding bodies */
+    {"-slide_file", VI_OPTION_STRING, NULL},
+    {"-slide_slave", VI_OPTION_STRING, NULL},
+    {"-slide_master", VI_OPTION_STRING, NULL},
+    {"-slide_drive", VI_OPTION_STRING, NULL},
+    {"-slide_drive_dir", VI_OPTION_ENUM, VIAppSlideDirChoices},
+    {"-slide_drive_velocity", VI_OPTION_REAL, NULL},
+    {"-slide_preload", VI_OPTION_REALS, NULL},
+    {"-slide_preload_nodes", VI_OPTION_STRING, NULL},
+    {"-slide_end_time", VI_OPTION_REAL, NULL},
+    {"-slide_record_interval", VI_OPTION_REAL, NULL},
+    {"-slide_start", VI_OPTION_REAL, NULL},
+    {"-slide_noise_rms", VI_OPTION_REAL, NULL},
+    {"-slide_noise_band", VI_OPTION_REALS, NULL},
+    {"-slide_noise_harmonics", VI_OPTION_INT, NULL},
+    {"-slide_seed", VI_OPTION_INT, NULL},
+    {"-slide_noise_dir", VI_OPTION_ENUM, VIAppSlideNoiseChoices},
+    {"-slide_progress_interval", VI_OPTION_REAL, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

@@ -1,4 +1,4 @@
-/* Clean stops: SIGTERM and SIGUSR1 only raise a flag that the case loop reads at its step boundaries. */
+/* Clean stops: SIGTERM, SIGUSR1 and SIGINT only raise a flag that the case loop reads at its step boundaries. */
 #include <vicms/sys.h>
 #include <signal.h>
 #include <string.h>
@@ -25,7 +25,7 @@ static void VISignalCatch(int sig)
 static int VISignalSet(void)
 {
   struct sigaction action;
-  const int        sigs[] = {SIGTERM, SIGUSR1};
+  const int        sigs[] = {SIGTERM, SIGUSR1, SIGINT};
 
   memset(&action, 0, sizeof(action));
   action.sa_handler = VISignalCatch;
@@ -76,6 +76,8 @@ const char *VISignalName(int sig)
     return "SIGTERM";
   case SIGUSR1:
     return "SIGUSR1";
+  case SIGINT:
+    return "SIGINT";
   case 0:
     return "none";
   default:

@@ -1,10 +1,11 @@
 /* Dual assembly of sliding substructures (seed 003 Eqs. 22–44): against the primal-assembled coupled ROM, the contact search
-   across master nodes and off the master's end, the discrete energy identity, Coulomb friction on a rigid plane. */
+   across master nodes and off the master's end, the discrete energy identity, Coulomb friction on a rigid plane, a
+   time-dependent slave force. */
 #include <vicms.h>
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction)\n";
+static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -532,6 +533,87 @@ static PetscErrorCode CaseFriction(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ case force */
+
+/* The block of case friction, frictionless, pressed by P, with a time-dependent slave force s(t) = A cos(2 pi f t)
+   (VIDualSetSlaveForce): along the master's normal (dir NULL), it stays on the plane with the normal force P - s(t_n)
+   exactly (the load of step n is s(t_n)); along x, x_n follows m (x_{n+1} - 2 x_n + x_{n-1}) / h^2 = s(t_n) from rest,
+   the recurrence run here, and the load work is the sum of s(t_n) (x_{n+1} - x_{n-1}) / 2 (to 1e-10), with the energy
+   identity closed (to 1e-10 of the load work: its 500 increments oscillate in sign about a net 4e-6 N mm). */
+static PetscErrorCode CaseForce(MPI_Comm comm)
+{
+  const PetscReal m = 2.0, P = 10.0, A = 4.0, f = 7.0, dt = 1e-3, xdir[2] = {1, 0};
+  const PetscInt  nsteps = 500, bid = 1, pid[3] = {1, 2, 3};
+  const PetscReal bxy[2] = {0, 0}, pxy[6] = {-100, 0, 100, 0, 0, -50}, force[3] = {0, -P, 0};
+  const PetscBool pclamp[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+  PetscReal       Kb[4] = {0}, Mb[4] = {m, 0, 0, m}, Kp[4] = {1, 0, 0, 1}, Mp[4] = {1, 0, 0, 1};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 2; k++) {
+    VIBodies     bodies;
+    VIDual       dual;
+    VIExcitation s;
+    PetscReal    err_n = 0, err_x = 0, err_f = 0, x_prev = 0, x_cur = 0, lw = 0, closure;
+    VIDualEnergy e;
+    PetscCall(VIBodiesCreate(comm, &bodies));
+    PetscCall(AddBody(bodies, "block", 1, &bid, bxy, NULL, Kb, Mb, NULL));
+    PetscCall(AddBody(bodies, "plane", 3, pid, pxy, pclamp, Kp, Mp, NULL));
+    PetscCall(VIExcitationCreate(comm, &s));
+    PetscCall(VIExcitationSetType(s, VI_EXCITE_HARMONIC));
+    PetscCall(VIExcitationSetAmplitude(s, 0, A));
+    PetscCall(VIExcitationSetHarmonic(s, f, 0));
+    PetscCall(VIDualCreate(comm, &dual));
+    PetscCall(VIDualSetBodies(dual, bodies));
+    PetscCall(VIDualSetSlave(dual, "block", 1, &bid));
+    PetscCall(VIDualSetMaster(dual, "plane", 2, pid));
+    PetscCall(VIDualSetTimeStep(dual, dt));
+    PetscCall(VIDualAddLoad(dual, "block", 1, &bid, force));
+    PetscCall(VIDualSetSlaveForce(dual, 0, s, k ? xdir : NULL));
+    PetscCall(VIDualSetUp(dual));
+    for (PetscInt n = 0; n < nsteps; n++) {
+      const VIDualContact *rc;
+      const PetscReal     *q;
+      PetscInt             nc;
+      PetscReal            sn = A * PetscCosReal(2 * PETSC_PI * f * n * dt), val, vec[2];
+      PetscCall(VIDualStep(dual));
+      PetscCall(VIDualGetContacts(dual, &nc, &rc));
+      PetscCall(VIDualGetDisplacement(dual, 0, &q));
+      PetscCall(VIDualGetSlaveForce(dual, 0, &val, vec));
+      err_f = PetscMax(err_f, PetscAbsReal(val - sn) + PetscAbsReal(vec[0] - (k ? sn : 0)) + PetscAbsReal(vec[1] - (k ? 0 : sn)));
+      if (!k) {
+        err_n = PetscMax(err_n, PetscAbsReal(rc->normal - (P - sn)) / P);
+        err_x = PetscMax(err_x, PetscAbsReal(q[0]) + PetscAbsReal(q[1]));
+      } else {
+        PetscReal x_next = 2 * x_cur - x_prev + dt * dt * sn / m; /* the recurrence; x_prev = x_{n-1}, x_cur = x_n */
+        lw += sn * (x_next - x_prev) / 2;
+        err_x  = PetscMax(err_x, PetscAbsReal(q[0] - x_next) / (A * dt * dt / m));
+        err_n  = PetscMax(err_n, PetscAbsReal(rc->normal - P) / P);
+        x_prev = x_cur;
+        x_cur  = x_next;
+      }
+    }
+    PetscCall(VIDualGetEnergy(dual, &e));
+    closure = (e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work - e.contact_work) / PetscMax(e.load_work, 1e-300);
+    if (!k) lw = e.load_work; /* along the normal the block does not move: no work */
+    PetscCall(PetscPrintf(comm,
+                          "force: s(t) = %g cos(2 pi %g t) along %s: force recorded to %.1e, %s %.2e, normal force %.2e of P; load work %.10g "
+                          "(recomputed: %.1e relative), identity closes to %.1e\n",
+                          (double)A, (double)f, k ? "x" : "the master's normal", (double)err_f, k ? "x against the recurrence" : "|x| + |y|",
+                          (double)err_x, (double)err_n, (double)e.load_work,
+                          (double)(PetscAbsReal(lw - e.load_work) / PetscMax(PetscAbsReal(lw), 1e-300)), (double)PetscAbsReal(closure)));
+    PetscCheck(err_f <= 1e-12 && err_x <= 1e-10 && err_n <= 1e-12 && PetscAbsReal(lw - e.load_work) <= 1e-10 * PetscMax(PetscAbsReal(lw), 1e-300) &&
+                   PetscAbsReal(closure) <= 1e-10,
+               comm, PETSC_ERR_PLIB, "slave force along %s: errors force %g, x %g, normal %g, load work %g vs %g, closure %g", k ? "x" : "the normal",
+               (double)err_f, (double)err_x, (double)err_n, (double)e.load_work, (double)lw, (double)closure);
+    PetscCall(CheckRanks(comm, x_cur, "the block's position"));
+    PetscCall(VIDualDestroy(&dual));
+    PetscCall(VIExcitationDestroy(&s));
+    PetscCall(VIBodiesDestroy(&bodies));
+  }
+  PetscCall(PetscPrintf(comm, "OK: the slave force of step n is s(t_n), along the normal or a fixed direction, its work in the load work\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -540,7 +622,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force");
   if (!strcmp(name, "primal"))
     PetscCall(CasePrimal(PETSC_COMM_WORLD));
   else if (!strcmp(name, "search"))
@@ -549,8 +631,10 @@ int main(int argc, char **argv)
     PetscCall(CaseEnergy(PETSC_COMM_WORLD));
   else if (!strcmp(name, "friction"))
     PetscCall(CaseFriction(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "force"))
+    PetscCall(CaseForce(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy or friction", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction or force", name);
   PetscCall(SlepcFinalize());
   return 0;
 }

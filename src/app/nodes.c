@@ -1,0 +1,63 @@
+/* Node options of the commands on bodies files (cea, slide): BODY, BODY:ID,ID,... and BODY:NODE, checked against the file. */
+#include "app.h"
+#include <string.h>
+
+PetscErrorCode VIAppParseBodyNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt max,
+                                   PetscInt *n, PetscInt ids[])
+{
+  const char *colon = strchr(value, ':');
+  size_t      blen  = colon ? (size_t)(colon - value) : strlen(value);
+  PetscInt    k;
+
+  PetscFunctionBeginUser;
+  PetscCheck(blen > 0 && blen < len, comm, PETSC_ERR_USER_INPUT, "%s: '%s' does not start with a body name (expected BODY or BODY:ID,...)", opt,
+             value);
+  PetscCall(PetscStrncpy(body, value, blen + 1));
+  PetscCall(VIBodiesFind(bodies, body, &k));
+  PetscCheck(k >= 0, comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", opt, body);
+  *n = 0;
+  if (!colon) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const char *p = colon + 1; *p;) {
+    char *end;
+    long  id = strtol(p, &end, 10);
+    PetscCheck(end != p && (*end == ',' || !*end), comm, PETSC_ERR_USER_INPUT, "%s: '%s': expected node ids after '%s:', comma-separated", opt, value,
+               body);
+    PetscCheck(*n < max, comm, PETSC_ERR_USER_INPUT, "%s: more than %" PetscInt_FMT " nodes", opt, max);
+    ids[(*n)++] = (PetscInt)id;
+    p           = *end ? end + 1 : end;
+  }
+  PetscCheck(*n > 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s': no node ids after the colon", opt, value);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppParseBodyNode(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt *id)
+{
+  PetscInt n, k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIAppParseBodyNodes(comm, bodies, opt, value, body, len, 1, &n, id));
+  PetscCheck(n == 1, comm, PETSC_ERR_USER_INPUT, "%s: '%s', expected BODY:NODE_ID (one node)", opt, value);
+  PetscCall(VIBodiesFind(bodies, body, &k));
+  {
+    VIBodyNode node;
+    PetscCall(VIBodiesGetNode(bodies, k, *id, opt, &node)); /* on the body's boundary */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char skip_body[], PetscInt skip_id, PetscInt max, PetscInt *n,
+                                 PetscInt ids[])
+{
+  const VIBodyBoundary *bd;
+  PetscInt              k;
+  PetscBool             same;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesFind(bodies, body, &k));
+  PetscCall(VIBodiesGet(bodies, k, NULL, NULL, &bd));
+  PetscCall(PetscStrcmp(body, skip_body, &same));
+  *n = 0;
+  for (PetscInt j = 0; j < bd->num_nodes && *n < max; j++)
+    if (!same || bd->node_ids[j] != skip_id) ids[(*n)++] = bd->node_ids[j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

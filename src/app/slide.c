@@ -1,0 +1,501 @@
+/* `vicms slide`: the transient of sliding bodies (the dual assembly of seed 003 §2.2 on a bodies file): a driven body, a
+   preload, a band-limited random force at the contact (the roughness of seed 003 §3.1) -> a history file (vicms-slide). */
+#include "app.h"
+#include <vicms/dual.h>
+#include <vicms/io.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const VIAppSlideDirs[]      = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
+static const char *const VIAppSlideNoiseDirs[] = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
+static const char *const VIAppSlideEnergy      = "kinetic,potential,damping,load_work,drive_work,contact_work,initial";
+
+#define VI_SLIDE_MAX_NODES 4096
+
+/* The recorded steps, grown as the run goes: per record the time, the body outputs, per slave its VIDualContact record,
+   its arc-length position on the master chain and its random force, and the energy terms. */
+typedef struct {
+  PetscInt   n, cap, no, ns;
+  PetscReal *t, *outputs, *energy, *force, *real; /* real: 6 per slave: xi, gap, normal, tangential, slip_velocity, position */
+  PetscInt  *status, *segment;
+} VISlideHistory;
+
+static PetscErrorCode VISlideHistoryAppend(VISlideHistory *h, VIDual dual, const PetscReal sk[], const PetscReal lk[])
+{
+  const VIDualContact *rec;
+  const PetscReal     *out;
+  PetscInt             ns, no, r;
+  VIDualEnergy         e;
+
+  PetscFunctionBeginUser;
+  if (h->n == h->cap) {
+    h->cap = PetscMax(1024, 2 * h->cap);
+    PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap, &h->t));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * PetscMax(h->no, 1), &h->outputs));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * 7, &h->energy));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * 3 * h->ns, &h->force));
+    PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * 6 * h->ns, &h->real));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * h->cap * h->ns, &h->status));
+    PetscCall(PetscRealloc(sizeof(PetscInt) * h->cap * h->ns, &h->segment));
+  }
+  r = h->n++;
+  PetscCall(VIDualGetTime(dual, &h->t[r], NULL));
+  PetscCall(VIDualGetOutputs(dual, &no, &out));
+  for (PetscInt o = 0; o < no; o++) h->outputs[r * no + o] = out[o];
+  PetscCall(VIDualGetContacts(dual, &ns, &rec));
+  for (PetscInt j = 0; j < ns; j++) {
+    PetscReal *x = h->real + (r * ns + j) * 6, *f = h->force + (r * ns + j) * 3;
+    h->status[r * ns + j]  = (PetscInt)rec[j].status;
+    h->segment[r * ns + j] = rec[j].segment;
+    x[0]                   = rec[j].xi;
+    x[1]                   = rec[j].gap;
+    x[2]                   = rec[j].normal;
+    x[3]                   = rec[j].tangential;
+    x[4]                   = rec[j].slip_velocity;
+    x[5]                   = rec[j].segment >= 0 ? sk[rec[j].segment] + rec[j].xi * lk[rec[j].segment] : NAN;
+    PetscCall(VIDualGetSlaveForce(dual, j, &f[0], f + 1));
+  }
+  PetscCall(VIDualGetEnergy(dual, &e));
+  {
+    const PetscReal terms[7] = {e.kinetic, e.potential, e.damping, e.load_work, e.drive_work, e.contact_work, e.initial};
+    PetscCall(PetscArraycpy(h->energy + 7 * r, terms, 7));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISlideHistoryDestroy(VISlideHistory *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(h->t));
+  PetscCall(PetscFree(h->outputs));
+  PetscCall(PetscFree(h->energy));
+  PetscCall(PetscFree(h->force));
+  PetscCall(PetscFree(h->real));
+  PetscCall(PetscFree(h->status));
+  PetscCall(PetscFree(h->segment));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the run was, for the root attributes of the history file. */
+typedef struct {
+  const char *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
+  PetscReal   mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
+  PetscInt    record_every, steps, noise_harmonics, seed;
+  PetscBool   complete;
+} VISlideRun;
+
+/* One column of the per-slave reals (S columns, one per slave) of the history. */
+static PetscErrorCode VISlideWriteColumn(hid_t file, const char path[], const VISlideHistory *h, PetscInt c)
+{
+  PetscReal *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(h->n * h->ns, 1), &v));
+  for (PetscInt r = 0; r < h->n * h->ns; r++) v[r] = h->real[6 * r + c];
+  PetscCall(VIH5WriteReal(file, path, h->n, h->ns, v));
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The history file (format "vicms-slide", docs/substructures.md), written whole by rank 0 (.part, then renamed). */
+static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, const VISlideHistory *h, VIBodies bodies)
+{
+  char      tmp[PETSC_MAX_PATH_LEN + 8], *all;
+  hid_t     file;
+  PetscInt  nb;
+  const int nreal = 6;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.part", path));
+  PetscCall(VIH5Create(tmp, &file));
+  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-slide"));
+  PetscCall(VIH5WriteAttrInt(file, "/", "version", 1));
+  PetscCall(VIH5WriteAttrString(file, "/", "vicms_version", VICMS_VERSION));
+  PetscCall(VIH5WriteAttrString(file, "/", "bodies_file", run->rom_file));
+  PetscCall(VIH5WriteAttrString(file, "/", "slave", run->slave));
+  PetscCall(VIH5WriteAttrString(file, "/", "master", run->master));
+  PetscCall(VIH5WriteAttrString(file, "/", "drive", run->drive));
+  PetscCall(VIH5WriteAttrString(file, "/", "drive_dir", run->drive_dir));
+  PetscCall(VIH5WriteAttrReal(file, "/", "drive_velocity", run->drive_velocity));
+  PetscCall(VIH5WriteAttrString(file, "/", "preload_nodes", run->preload_nodes));
+  PetscCall(VIH5WriteAttrReal(file, "/", "preload_x", run->preload[0]));
+  PetscCall(VIH5WriteAttrReal(file, "/", "preload_y", run->preload[1]));
+  PetscCall(VIH5WriteAttrReal(file, "/", "mu", run->mu));
+  PetscCall(VIH5WriteAttrReal(file, "/", "dt", run->dt));
+  PetscCall(VIH5WriteAttrReal(file, "/", "dt_crit", run->dt_crit));
+  PetscCall(VIH5WriteAttrString(file, "/", "geometry", run->geometry));
+  PetscCall(VIH5WriteAttrReal(file, "/", "end_time", run->end_time));
+  PetscCall(VIH5WriteAttrInt(file, "/", "record_every", run->record_every));
+  PetscCall(VIH5WriteAttrReal(file, "/", "start", run->start));
+  PetscCall(VIH5WriteAttrReal(file, "/", "noise_rms", run->noise_rms));
+  PetscCall(VIH5WriteAttrReal(file, "/", "noise_f0", run->noise_band[0]));
+  PetscCall(VIH5WriteAttrReal(file, "/", "noise_f1", run->noise_band[1]));
+  PetscCall(VIH5WriteAttrInt(file, "/", "noise_harmonics", run->noise_harmonics));
+  PetscCall(VIH5WriteAttrInt(file, "/", "seed", run->seed));
+  PetscCall(VIH5WriteAttrString(file, "/", "noise_dir", run->noise_dir));
+  PetscCall(VIH5WriteAttrInt(file, "/", "steps", run->steps));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_records", h->n));
+  PetscCall(VIH5WriteAttrInt(file, "/", "complete", run->complete));
+  PetscCall(VIH5WriteAttrString(file, "/", "stopped_by", run->stopped_by));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
+  PetscCall(PetscFree(all));
+
+  PetscCall(VIH5WriteReal(file, "/t", h->n, 1, h->t));
+  if (h->no) {
+    char   **names;
+    PetscInt io = 0;
+    PetscCall(VIH5WriteReal(file, "/outputs", h->n, h->no, h->outputs));
+    PetscCall(PetscMalloc1(h->no, &names));
+    PetscCall(VIBodiesGetNum(bodies, &nb));
+    for (PetscInt k = 0; k < nb; k++) {
+      VIROM       rom;
+      const char *body;
+      PetscInt    no;
+      PetscCall(VIBodiesGet(bodies, k, &body, &rom, NULL));
+      PetscCall(VIROMGetNumOutputs(rom, &no));
+      for (PetscInt o = 0; o < no; o++, io++) {
+        const char *name;
+        size_t      len;
+        PetscCall(VIROMGetOutput(rom, o, &name, NULL));
+        len = strlen(body) + strlen(name) + 2;
+        PetscCall(PetscMalloc1(len, &names[io]));
+        PetscCall(PetscSNPrintf(names[io], len, "%s/%s", body, name));
+      }
+    }
+    PetscCall(VIH5WriteStrings(file, "/output_names", h->no, (const char *const *)names));
+    for (PetscInt o = 0; o < h->no; o++) PetscCall(PetscFree(names[o]));
+    PetscCall(PetscFree(names));
+  }
+  PetscCall(VIH5CreateGroup(file, "/contact"));
+  PetscCall(VIH5WriteInt(file, "/contact/status", h->n, h->ns, h->status));
+  PetscCall(VIH5WriteAttrString(file, "/contact/status", "values", "0 off, 1 open, 2 stick, 3 slip"));
+  PetscCall(VIH5WriteInt(file, "/contact/segment", h->n, h->ns, h->segment));
+  {
+    const char *cols[] = {"/contact/xi", "/contact/gap", "/contact/normal", "/contact/tangential", "/contact/slip_velocity", "/contact/position"};
+    for (int c = 0; c < nreal; c++) PetscCall(VISlideWriteColumn(file, cols[c], h, c));
+  }
+  PetscCall(VIH5WriteReal(file, "/energy", h->n, 7, h->energy));
+  PetscCall(VIH5WriteAttrString(file, "/energy", "columns", VIAppSlideEnergy));
+  PetscCall(VIH5WriteReal(file, "/force", h->n, 3 * h->ns, h->force));
+  PetscCall(VIH5WriteAttrString(file, "/force", "columns", "per slave: s(t_n), f_x, f_y, applied over the step that ends at t (t_n = t - dt)"));
+  PetscCall(VIH5Close(&file));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The rigid translation that brings the slave node C from where it is to arc length s0 of the undeformed master chain,
+  keeping its normal offset: D = P(s0) + g0 n(s0) - C, with g0 the gap of C on the segment under it (the search of seed 003
+  Eqs. 34-36 in the undeformed configuration). In a Craig-Bampton ROM with physical boundary DOFs a rigid translation is
+  the boundary DOFs all equal to D and the component modes zero (the constraint modes reproduce it exactly).
+*/
+static PetscErrorCode VISlideStartShift(MPI_Comm comm, PetscInt nm, const VIBodyNode master[], const PetscReal sk[], const PetscReal lk[],
+                                        const VIBodyNode *slave, PetscReal s0, PetscReal shift[2])
+{
+  PetscInt  seg  = -1, k;
+  PetscReal best = PETSC_MAX_REAL, g0 = 0, t[2], n[2], P[2];
+
+  PetscFunctionBeginUser;
+  PetscCheck(s0 >= 0 && s0 <= sk[nm - 1], comm, PETSC_ERR_USER_INPUT,
+             "-slide_start: %g, expected an arc length in [0, %g] (the master chain's length)", (double)s0, (double)sk[nm - 1]);
+  for (k = 0; k + 1 < nm; k++) {
+    PetscReal a, g;
+    t[0] = (master[k + 1].X[0] - master[k].X[0]) / lk[k];
+    t[1] = (master[k + 1].X[1] - master[k].X[1]) / lk[k];
+    a    = ((slave->X[0] - master[k].X[0]) * t[0] + (slave->X[1] - master[k].X[1]) * t[1]) / lk[k];
+    g    = (slave->X[1] - master[k].X[1]) * t[0] - (slave->X[0] - master[k].X[0]) * t[1];
+    if (a >= 0 && a <= 1 && PetscAbsReal(g) < best) {
+      best = PetscAbsReal(g);
+      seg  = k;
+      g0   = g;
+    }
+  }
+  PetscCheck(seg >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_start: slave node %" PetscInt_FMT " is not over the master chain in the bodies file",
+             slave->id);
+  for (k = 0; k + 2 < nm && sk[k + 1] < s0; k++) {}
+  t[0] = (master[k + 1].X[0] - master[k].X[0]) / lk[k];
+  t[1] = (master[k + 1].X[1] - master[k].X[1]) / lk[k];
+  n[0] = -t[1];
+  n[1] = t[0];
+  for (PetscInt c = 0; c < 2; c++) {
+    P[c]     = master[k].X[c] + (s0 - sk[k]) * t[c];
+    shift[c] = P[c] + g0 * n[c] - slave->X[c];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppSlide(MPI_Comm comm)
+{
+  char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
+  char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
+  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, slave_id, nm, sk_body;
+  PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
+  PetscBool help, has_preload, has_start, has_band, has_pnodes;
+  PetscMPIInt    rank;
+  PetscLogDouble t0, t1, t_prog;
+  VIBodies       bodies;
+  VIDual         dual;
+  VIExcitation   noise = NULL;
+  VIBodyNode    *mnodes, snode;
+  VISlideHistory h   = {0};
+  VISlideRun     run = {0};
+  PetscInt       nsteps, every, counts[4] = {0, 0, 0, 0};
+  PetscReal      fmax = 0;
+  int            sig  = 0;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
+  PetscCall(PetscOptionsString("-rom_file", "The bodies file (vicms reduce -bodies)", "", rom_file, rom_file, sizeof(rom_file), NULL));
+  PetscCall(PetscOptionsString("-slide_file", "HDF5 history file (format vicms-slide)", "", out_file, out_file, sizeof(out_file), NULL));
+  PetscCall(PetscOptionsString("-slide_slave", "The slave node: BODY:NODE_ID (a boundary node of that body)", "", slave, slave, sizeof(slave), NULL));
+  PetscCall(PetscOptionsString("-slide_master", "The master chain: BODY (all its boundary nodes, in table order) or BODY:ID,ID,...", "", master,
+                               master, sizeof(master), NULL));
+  PetscCall(PetscOptionsString("-slide_drive", "Driven nodes: BODY (its boundary nodes but the slave) or BODY:ID,...; none by default", "", drive,
+                               drive, sizeof(drive), NULL));
+  PetscCall(PetscOptionsEList("-slide_drive_dir", "The driven component of the -slide_drive nodes", "", VIAppSlideDirs, 2, VIAppSlideDirs[drive_dir],
+                              &drive_dir, NULL));
+  PetscCall(PetscOptionsReal("-slide_drive_velocity", "Velocity of the driven component (length unit of the bodies per s)", "", v, &v, NULL));
+  PetscCall(PetscOptionsRealArray("-slide_preload", "fx,fy: a constant total force, split equally over the -slide_preload_nodes", "", preload, &npre,
+                                  &has_preload));
+  PetscCall(PetscOptionsString("-slide_preload_nodes", "The nodes of the preload: BODY:ID,... or BODY (default the driven nodes)", "", pnodes, pnodes,
+                               sizeof(pnodes), &has_pnodes));
+  PetscCall(PetscOptionsReal("-slide_end_time", "End time of the transient (s), > 0", "", end_time, &end_time, NULL));
+  PetscCall(PetscOptionsReal("-slide_record_interval", "Time between recorded steps (s), rounded to a whole number of steps (0: every step)", "",
+                             rec_dt, &rec_dt, NULL));
+  PetscCall(PetscOptionsReal("-slide_start", "Arc length along the master chain where the slave starts: the slave body is translated rigidly there",
+                             "", start, &start, &has_start));
+  PetscCall(PetscOptionsReal("-slide_noise_rms", "RMS of the band-limited random force on the slave (0: none)", "", rms, &rms, NULL));
+  PetscCall(PetscOptionsRealArray("-slide_noise_band", "f0,f1 (Hz): the band of the random force", "", band, &nband, &has_band));
+  PetscCall(
+      PetscOptionsInt("-slide_noise_harmonics", "Harmonics of the random force, evenly spaced over the band, random phases", "", nh, &nh, NULL));
+  PetscCall(PetscOptionsInt("-slide_seed", "Seed of the random phases of the random force", "", seed, &seed, NULL));
+  PetscCall(PetscOptionsEList("-slide_noise_dir", "Direction of the random force: the master's normal under the slave, x or y", "",
+                              VIAppSlideNoiseDirs, 3, VIAppSlideNoiseDirs[noise_dir], &noise_dir, NULL));
+  PetscCall(PetscOptionsReal("-slide_progress_interval", "Seconds between progress lines", "", progress, &progress, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) {
+    PetscCall(VIDualCreate(comm, &dual));
+    PetscCall(VIDualSetFromOptions(dual));
+    PetscCall(VIDualDestroy(&dual));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscTime(&t0));
+  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-slide_slave: give the slave node as BODY:NODE_ID");
+  PetscCheck(master[0], comm, PETSC_ERR_USER_INPUT, "-slide_master: give the master chain as BODY or BODY:ID,ID,...");
+  PetscCheck(end_time > 0 && PetscIsNormalReal(end_time), comm, PETSC_ERR_USER_INPUT, "-slide_end_time: %g, expected a time > 0 (s)",
+             (double)end_time);
+  PetscCheck(rec_dt >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_record_interval: %g, expected >= 0 (s; 0: every step)", (double)rec_dt);
+  PetscCheck(!has_preload || npre == 2, comm, PETSC_ERR_USER_INPUT, "-slide_preload: %" PetscInt_FMT " values, expected the two components fx,fy",
+             npre);
+  PetscCheck(!has_band || nband == 2, comm, PETSC_ERR_USER_INPUT, "-slide_noise_band: %" PetscInt_FMT " values, expected f0,f1 (Hz)", nband);
+  PetscCheck(rms >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms: %g, expected an RMS >= 0 (0: no random force)", (double)rms);
+  PetscCheck(rms == 0 || has_band, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms %g needs its band: give -slide_noise_band f0,f1 (Hz)", (double)rms);
+  PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
+  if (rms > 0) { /* the random force: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from the seed */
+    PetscCall(VIExcitationCreate(comm, &noise));
+    PetscCall(VIExcitationSetOptionsPrefix(noise, "slide_")); /* its messages name -slide_noise_band, -slide_noise_harmonics, -slide_seed */
+    PetscCall(VIExcitationSetType(noise, VI_EXCITE_NOISE));
+    PetscCall(VIExcitationSetAmplitude(noise, 0, rms));
+    PetscCall(VIExcitationSetNoise(noise, band[0], band[1], nh, seed));
+  }
+  PetscCheck(access(rom_file, R_OK) == 0, comm, PETSC_ERR_FILE_OPEN, "-rom_file: cannot read '%s' (the bodies file of vicms reduce -bodies)",
+             rom_file);
+
+  PetscCall(VIBodiesCreate(comm, &bodies));
+  PetscCall(VIBodiesLoad(bodies, rom_file));
+  PetscCall(VIDualCreate(comm, &dual));
+  PetscCall(VIDualSetBodies(dual, bodies));
+  PetscCall(PetscMalloc1(VI_SLIDE_MAX_NODES, &ids));
+  PetscCall(VIAppParseBodyNode(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), &slave_id));
+  PetscCall(VIBodiesFind(bodies, sbody, &sk_body));
+  PetscCall(VIBodiesGetNode(bodies, sk_body, slave_id, "-slide_slave", &snode));
+  PetscCall(VIDualSetSlave(dual, sbody, 1, &slave_id));
+  /* the master chain, and the arc length of its nodes (undeformed) for the contact position */
+  PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_master", master, body, sizeof(body), VI_SLIDE_MAX_NODES, &nm, ids));
+  if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", -1, VI_SLIDE_MAX_NODES, &nm, ids));
+  {
+    PetscInt mk;
+    PetscCall(VIBodiesFind(bodies, body, &mk));
+    PetscCall(PetscMalloc3(nm, &mnodes, nm, &sk, nm, &lk));
+    sk[0] = 0;
+    for (PetscInt j = 0; j < nm; j++) PetscCall(VIBodiesGetNode(bodies, mk, ids[j], "-slide_master", &mnodes[j]));
+    for (PetscInt j = 0; j + 1 < nm; j++) {
+      lk[j]     = PetscSqrtReal(PetscSqr(mnodes[j + 1].X[0] - mnodes[j].X[0]) + PetscSqr(mnodes[j + 1].X[1] - mnodes[j].X[1]));
+      sk[j + 1] = sk[j] + lk[j];
+    }
+    lk[nm - 1] = 0;
+  }
+  PetscCall(VIDualSetMaster(dual, body, nm, ids));
+  if (drive[0]) {
+    PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
+    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+    PetscCall(VIDualAddDrive(dual, body, nid, ids, drive_dir, v));
+  } else
+    PetscCheck(v == 0, comm, PETSC_ERR_USER_INPUT, "-slide_drive_velocity %g: give the driven nodes with -slide_drive", (double)v);
+  if (has_preload) {
+    const PetscReal force[3] = {preload[0], preload[1], 0};
+    if (has_pnodes) {
+      PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_preload_nodes", pnodes, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+    } else {
+      PetscCheck(drive[0], comm, PETSC_ERR_USER_INPUT, "-slide_preload: give its nodes with -slide_preload_nodes (they default to -slide_drive's)");
+      PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+    }
+    PetscCall(VIDualAddLoad(dual, body, nid, ids, force));
+  }
+  if (noise) {
+    const PetscReal dirs[2][2] = {{1, 0}, {0, 1}};
+    PetscCall(VIDualSetSlaveForce(dual, 0, noise, noise_dir ? dirs[noise_dir - 1] : NULL));
+  }
+  if (has_start) { /* the slave body translated rigidly so that the slave is at arc length start */
+    const VIBodyBoundary *bd;
+    VIROM                 rom;
+    PetscInt              nb, nmodes, n;
+    PetscReal             shift[2], *q;
+    PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
+    PetscCall(VIBodiesGet(bodies, sk_body, NULL, &rom, &bd));
+    PetscCall(VIROMGetSizes(rom, &nb, &nmodes));
+    n = nb + nmodes;
+    PetscCall(PetscCalloc1(n, &q));
+    for (PetscInt j = 0; j < bd->num_nodes; j++)
+      for (PetscInt c = 0; c < 2; c++) {
+        PetscCheck(bd->dofs[3 * j + c] >= 0, comm, PETSC_ERR_USER_INPUT,
+                   "-slide_start: body %s has a clamped node (%" PetscInt_FMT "): it cannot be moved", sbody, bd->node_ids[j]);
+        q[bd->dofs[3 * j + c]] = shift[c];
+      }
+    PetscCall(VIDualSetInitialDisplacement(dual, sk_body, q));
+    PetscCall(PetscFree(q));
+    PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
+                          (double)shift[0], (double)shift[1], slave_id, (double)start));
+  }
+  PetscCall(VIDualSetFromOptions(dual));
+  PetscCall(VIDualSetUp(dual));
+  PetscCall(VIDualView(dual, NULL));
+  PetscCall(VIDualGetTimeStep(dual, &dt));
+  PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
+  nsteps = (PetscInt)PetscCeilReal(end_time / dt - 1e-9);
+  every  = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
+  if (noise) PetscCall(VIExcitationView(noise, NULL));
+  PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
+                        (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
+  {
+    PetscInt         no;
+    const PetscReal *out;
+    PetscCall(VIDualGetOutputs(dual, &no, &out));
+    h.no = no;
+    h.ns = 1;
+  }
+
+  /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks, and what was computed is written */
+  VISignalDefer(PETSC_TRUE);
+  PetscCall(PetscTime(&t_prog));
+  for (PetscInt s = 1; s <= nsteps; s++) {
+    const VIDualContact *rec;
+    PetscInt             ns;
+    PetscCall(VIDualStep(dual));
+    PetscCall(VIDualGetContacts(dual, &ns, &rec));
+    for (PetscInt j = 0; j < ns; j++) {
+      counts[rec[j].status]++;
+      fmax = PetscMax(fmax, rec[j].normal);
+    }
+    if (s % every == 0 || s == nsteps) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
+    if (s % 256 == 0) {
+      int mine = VISignalReceived();
+      PetscCallMPI(MPI_Allreduce(&mine, &sig, 1, MPI_INT, MPI_MAX, comm));
+      if (sig) {
+        if (s % every) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
+        nsteps = s;
+        break;
+      }
+      PetscCall(PetscTime(&t1));
+      if (t1 - t_prog >= progress) {
+        t_prog = t1;
+        PetscCall(PetscPrintf(comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * dt), (double)end_time,
+                              (double)(100 * s * dt / end_time), (double)(t1 - t0)));
+      }
+    }
+  }
+  VISignalDefer(PETSC_FALSE);
+
+  /* the summary */
+  PetscCall(PetscTime(&t1));
+  {
+    VIDualEnergy e;
+    PetscReal    t, scale, closure, closure_nc;
+    PetscCall(VIDualGetTime(dual, &t, NULL));
+    PetscCall(VIDualGetEnergy(dual, &e));
+    scale =
+        PetscMax(PetscMax(PetscMax(PetscAbsReal(e.kinetic), PetscAbsReal(e.potential)), PetscMax(PetscAbsReal(e.damping), PetscAbsReal(e.load_work))),
+                 PetscMax(PetscMax(PetscAbsReal(e.drive_work), PetscAbsReal(e.contact_work)), PetscAbsReal(e.initial)));
+    closure_nc = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work;
+    closure    = closure_nc - e.contact_work;
+    PetscCall(PetscPrintf(comm,
+                          "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
+                          " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
+                          sig ? "stopped" : "done", nsteps, (double)t, (double)(t1 - t0), counts[VI_DUAL_SLIP], counts[VI_DUAL_STICK],
+                          counts[VI_DUAL_OPEN], counts[VI_DUAL_OFF], (double)fmax));
+    PetscCall(PetscPrintf(
+        comm,
+        "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
+        "the scale %g (%.3g without the contact work)\n",
+        (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
+        (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
+        (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
+  }
+  run.rom_file       = rom_file;
+  run.slave          = slave;
+  run.master         = master;
+  run.drive          = drive;
+  run.drive_dir      = VIAppSlideDirs[drive_dir];
+  run.drive_velocity = v;
+  run.preload_nodes  = has_pnodes ? pnodes : (has_preload ? drive : "");
+  run.preload[0]     = preload[0];
+  run.preload[1]     = preload[1];
+  run.geometry       = "";
+  run.mu             = 0;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-dual_mu", &run.mu, NULL));
+  {
+    PetscInt g = 0;
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-dual_geometry", VIDualGeometries, 2, &g, NULL));
+    run.geometry = VIDualGeometries[g];
+  }
+  run.dt              = dt;
+  run.dt_crit         = dt_crit;
+  run.end_time        = end_time;
+  run.record_every    = every;
+  run.steps           = nsteps;
+  run.start           = start;
+  run.noise_rms       = rms;
+  run.noise_band[0]   = band[0];
+  run.noise_band[1]   = band[1];
+  run.noise_harmonics = nh;
+  run.seed            = seed;
+  run.noise_dir       = VIAppSlideNoiseDirs[noise_dir];
+  run.complete        = sig ? PETSC_FALSE : PETSC_TRUE;
+  run.stopped_by      = sig ? VISignalName(sig) : "";
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (rank == 0) ierr = VISlideWrite(out_file, &run, &h, bodies);
+    PetscCall(VIErrorSync(comm, ierr));
+  }
+  PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
+  if (sig) {
+    PetscCall(PetscPrintf(comm, "vicms: stopped by %s at t = %g s of %g; the history holds the %" PetscInt_FMT " records computed (exit status %d)\n",
+                          VISignalName(sig), (double)(nsteps * dt), (double)end_time, h.n, VI_EXIT_RESUMABLE));
+    VISetStopped(PETSC_TRUE);
+  }
+
+  PetscCall(VISlideHistoryDestroy(&h));
+  PetscCall(PetscFree3(mnodes, sk, lk));
+  PetscCall(PetscFree(ids));
+  PetscCall(VIDualDestroy(&dual));
+  PetscCall(VIExcitationDestroy(&noise));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

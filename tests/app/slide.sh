@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# `vicms slide` (seed 003 §2.2, §3.1): the transient of two sliding bodies on the coarse beams of cea.sh (2 x 20 CPS4, 10 modes
+# each), end A driven at 30 mm/s, a 2 N preload, a band-limited random force at C.
+# (a) 1, 2 and 3 ranks give equal history files (every dataset and attribute, bit for bit);
+# (b) the history against independent computations: the energy identity recomputed from the recorded terms (1e-10 of the
+#     energy scale, friction and random force on); the load work recomputed from the recorded outputs and forces of a run
+#     recorded every step (1e-10); the random force's RMS (1e-10) and band (FFT: energy outside [f0, f1] below 1e-10 of the
+#     total); the same seed gives the same force in another run, another seed another force of the same RMS;
+# (c) frictionless sliding: drive and random-force work against kinetic + potential + damping, without the contact work,
+#     over the persistent sliding after the landing: below 1e-6 of the energy scale, second order in h (ratio 4 +- 0.8);
+# (d) a run stopped by SIGTERM keeps what it computed (exit 75, complete = 0); vicms info describes the file;
+# (e) bad input refused with a message naming the option, on 1 and 2 ranks.
+source "$(dirname "$0")/lib.sh"
+vicms_need_h5py
+vicms_workdir
+
+small="-bodies beam1,beam2 -rom_file small.h5
+  -body_beam1_mesh_rect_cells 20,2 -body_beam1_mesh_rect_lengths 75,5 -body_beam1_mesh_rect_thickness 10 -body_beam1_mesh_rect_origin 50,10
+  -body_beam1_mesh_rect_angle 30 -body_beam1_model_young 70000 -body_beam1_model_poisson 0.33 -body_beam1_model_density 2.7e-9
+  -body_beam1_cms_contact_set xmin_ymin,xmax -body_beam1_cms_num_modes 10 -body_beam1_cms_rayleigh 12.6,3.2e-7
+  -body_beam1_cms_outputs 1:x,1:y,21:y,42:y,63:y
+  -body_beam2_mesh_rect_cells 20,2 -body_beam2_mesh_rect_lengths 300,10 -body_beam2_mesh_rect_thickness 10 -body_beam2_model_young 2400
+  -body_beam2_model_poisson 0.37 -body_beam2_model_density 1.2e-9 -body_beam2_model_clamp xmin -body_beam2_cms_contact_set ymax
+  -body_beam2_cms_num_modes 10 -body_beam2_cms_rayleigh 12.6,3.2e-7 -body_beam2_cms_outputs 63:y"
+# shellcheck disable=SC2086
+must "reduce the coarse beams" mpi 120 2 reduce $small || exit 1
+
+# 2 ms at 1e-7 s, recorded every 10 steps: 2000 force samples over T = 2 ms, FFT bins of 500 Hz; the 13 harmonics of the
+# random force, 2000 to 8000 Hz, fall on bins
+slide="slide -rom_file small.h5 -slide_slave beam1:1 -slide_master beam2 -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2
+  -slide_end_time 2e-3 -dual_dt 1e-7 -slide_record_interval 1e-6"
+noise="-slide_noise_rms 0.01 -slide_noise_band 2000,8000 -slide_noise_harmonics 13 -slide_seed 7"
+
+# (a) 1, 2 and 3 ranks
+for np in 1 2 3; do
+  # shellcheck disable=SC2086
+  must "slide np=$np" mpi 120 $np $slide $noise -dual_mu 0.3 -slide_file r$np.h5 && echo "$LAST" | grep -E "^Slide|^Energy|^Wrote" | head -3
+done
+must "1, 2 and 3 ranks" $py -c '
+import h5py, numpy as np, sys
+def items(f):
+    out = {}
+    f.visititems(lambda k, o: out.__setitem__(k, o[()]) if isinstance(o, h5py.Dataset) else None)
+    for k, o in [("/", f)] + [(k, f[k]) for k in out]:
+        for a, v in o.attrs.items(): out["%s@%s" % (k, a)] = v
+    return out
+a = items(h5py.File("r1.h5", "r"))
+for other in ("r2.h5", "r3.h5"):
+    b = items(h5py.File(other, "r"))
+    if set(a) != set(b): sys.exit("FAIL %s: objects differ: %s" % (other, set(a) ^ set(b)))
+    for k in a:
+        x, y = np.asarray(a[k]), np.asarray(b[k])
+        if k == "/@options": x, y = np.asarray(str(x).replace("r1.h5", "r.h5")), np.asarray(str(y).replace(other, "r.h5"))
+        same = np.array_equal(x, y, equal_nan=True) if x.dtype.kind == "f" else np.array_equal(x, y)
+        if not same: sys.exit("FAIL %s differs in %s" % (other, k))
+print("1, 2 and 3 ranks: %d datasets and attributes equal bit for bit (the options attribute but for -slide_file)" % len(a))' && echo "$LAST"
+
+# (b) the history against independent computations
+# shellcheck disable=SC2086
+must "slide every step" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_end_time 2e-4 -slide_record_interval 0 -slide_file every.h5
+# shellcheck disable=SC2086
+must "slide mu = 0, same seed" mpi 120 1 $slide $noise -dual_mu 0 -slide_noise_dir y -slide_file same.h5
+# shellcheck disable=SC2086
+must "slide seed 8" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_seed 8 -slide_file seed8.h5
+must "history checks" $py -c '
+import h5py, numpy as np, sys
+f = h5py.File("r1.h5", "r")
+bad = []
+def check(ok, msg):
+    print(("ok   " if ok else "FAIL ") + msg)
+    if not ok: bad.append(msg)
+e = f["energy"][()]
+scale = np.abs(e).max()
+closure = e[:, 0] + e[:, 1] - e[:, 6] + e[:, 2] - e[:, 3] - e[:, 4] - e[:, 5]
+check(np.abs(closure).max() < 1e-10 * scale, "energy identity, mu = 0.3 with the random force: max closure %.2e of the scale %.4g N mm (1e-10)" % (np.abs(closure).max() / scale, scale))
+st = f["contact/status"][:, 0]
+check((st == 3).sum() > 0 and (st == 2).sum() > 0, "recorded states: %d slip, %d stick, %d open" % ((st == 3).sum(), (st == 2).sum(), (st == 1).sum()))
+# the random force: s(t_n) in column 0, its vector along the master normal in columns 1-2
+s, fx, fy = f["force"][:, 0], f["force"][:, 1], f["force"][:, 2]
+n = len(s)
+rms = np.sqrt(np.mean(s**2))
+check(abs(rms - 0.01) < 1e-10 * 0.01, "random force RMS %.15g over %d samples, %.2e off 0.01 relative (1e-10)" % (rms, n, abs(rms / 0.01 - 1)))
+dt = f.attrs["dt"] * f.attrs["record_every"]
+spec = np.abs(np.fft.rfft(s))**2
+freq = np.fft.rfftfreq(n, dt)
+inside = (freq >= 2000 - 1e-6) & (freq <= 8000 + 1e-6)
+out = spec[~inside].sum() / spec.sum()
+check(out < 1e-10, "random force spectrum: %.2e of its energy outside [2000, 8000] Hz (1e-10); %d bins of %g Hz inside" % (out, inside.sum(), freq[1]))
+check(np.abs(np.hypot(fx, fy) - np.abs(s)).max() < 1e-12 * np.abs(s).max(), "the force vector has the magnitude |s| (along the master normal)")
+check(np.all(np.abs(fx) < 1e-3 * np.abs(s) + 1e-300), "the normal of the deformed track is within 1e-3 rad of y: max |fx/s| %.2e" % np.max(np.abs(fx) / (np.abs(s) + 1e-300)))
+g = h5py.File("same.h5", "r")["force"][()]
+check(np.array_equal(g[:, 0], s) and np.array_equal(g[:, 2], s) and not g[:, 1].any(), "same seed, another run (mu = 0, direction y): the same force, bit for bit")
+h = h5py.File("seed8.h5", "r")["force"][:, 0]
+check(not np.allclose(h, s) and abs(np.sqrt(np.mean(h**2)) - 0.01) < 1e-12, "seed 8: another force (max difference %.3g), RMS %.15g" % (np.abs(h - s).max(), np.sqrt(np.mean(h**2))))
+# the load work from the recorded outputs (C x, y; the y of the 3 nodes of A) and forces, recorded every step:
+# sum over the steps of f_n . (u_{n+1} - u_{n-1}) / 2, u_0 = u_-1 = 0, preload (0, -2) split over A
+w = h5py.File("every.h5", "r")
+names = [x.decode() if isinstance(x, bytes) else x for x in w["output_names"][()]]
+out = w["outputs"][()]
+u = np.vstack([np.zeros((2, out.shape[1])), out])  # u_-1, u_0, u_1, ...
+C = [names.index("beam1/n1_x"), names.index("beam1/n1_y")]
+A = [names.index("beam1/n%d_y" % i) for i in (21, 42, 63)]
+F = w["force"][()]
+du = (u[2:] - u[:-2]) / 2  # row n: (u_{n+1} - u_{n-1}) / 2
+inc = F[:, 1] * du[:, C[0]] + F[:, 2] * du[:, C[1]] + (-2.0 / 3) * du[:, A].sum(axis=1)
+lw = np.cumsum(inc)
+ew = w["energy"][()]
+err = np.abs(lw - ew[:, 3]).max() / np.abs(ew).max()
+check(len(lw) == 2000 and err < 1e-10 and abs(lw[-1]) > 1e-3 * np.abs(ew).max(), "load work recomputed from %d steps of outputs and forces: %.4g against %.4g recorded, difference %.2e of the energy scale (1e-10)" % (len(lw), lw[-1], ew[-1, 3], err))
+sys.exit(1 if bad else 0)' && echo "$LAST"
+
+# (c) frictionless sliding at h and h/4: the identity without the contact work, after the landing (the last record not in slip)
+for dt in 9.4e-8 2.35e-8; do
+  # shellcheck disable=SC2086
+  must "frictionless dt=$dt" mpi 120 1 $slide $noise -dual_mu 0 -dual_dt $dt -slide_record_interval 1e-5 -slide_file free$dt.h5
+done
+must "frictionless closure" $py -c '
+import h5py, numpy as np, sys
+d = []
+for name in ("free9.4e-8.h5", "free2.35e-8.h5"):
+    f = h5py.File(name, "r")
+    e, st, t = f["energy"][()], f["contact/status"][:, 0], f["t"][()]
+    a = np.where(st != 3)[0].max() + 1
+    nc = e[:, 0] + e[:, 1] - e[:, 6] + e[:, 2] - e[:, 3] - e[:, 4]
+    scale = np.abs(e).max()
+    d.append(np.abs(nc[a:] - nc[a]).max() / scale)
+    print("  h = %g s: sliding from t = %.3g ms to %.3g ms; without the contact work the balance drifts by %.3g of the scale %.4g N mm" % (f.attrs["dt"], 1e3 * t[a], 1e3 * t[-1], d[-1], scale))
+ok = max(d) < 1e-6 and 3.2 < d[0] / d[1] < 4.8
+print(("ok   " if ok else "FAIL ") + "frictionless: %.3g, %.3g of the scale (1e-6), ratio %.3f (second order: 4 +- 0.8)" % (d[0], d[1], d[0] / d[1]))
+sys.exit(0 if ok else 1)' && echo "$LAST"
+
+# (d) a run stopped by SIGTERM keeps what it computed; vicms info
+# shellcheck disable=SC2086
+timeout 120 mpirun --oversubscribe -n 2 "$VICMS_BIN" $slide -slide_end_time 10 -slide_progress_interval 0.2 -slide_file stop.h5 >stop.log 2>&1 &
+pid=$!
+for _ in $(seq 1 1200); do grep -q "^  t = " stop.log && break; sleep 0.05; done
+kill -TERM $(pgrep -P "$(pgrep -P $pid | head -1)" -x vicms) 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc -ne 75 ] || ! grep -q "stopped by SIGTERM" stop.log; then
+  echo "FAIL SIGTERM: exit $rc (expected 75)"; tail -5 stop.log; fail=1
+fi
+must "stopped history" $py -c '
+import h5py, sys
+f = h5py.File("stop.h5", "r")
+n, c, t = f.attrs["n_records"], f.attrs["complete"], f["t"][-1]
+print("%s SIGTERM: exit 75, %d records to t = %.4g s kept, complete = %d" % ("ok  " if n > 0 and c == 0 and len(f["t"]) == n else "FAIL", n, t, c))
+sys.exit(0 if n > 0 and c == 0 else 1)' && echo "$LAST"
+must "info" mpi 60 1 info r1.h5 && echo "$LAST" | head -4
+if ! grep -q "^Slide history r1.h5: bodies small.h5, slave beam1:1 on master beam2, mu = 0.3" <<<"$LAST"; then
+  echo "FAIL vicms info does not describe the history"; fail=1
+fi
+
+# (e) bad input, on 1 and 2 ranks
+bad="$slide -dual_mu 0.3 -slide_file bad.h5"
+refuse "missing bodies file" "1 2" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
+refuse "unknown body" "1 2" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
+refuse "node not on the boundary" "1 2" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
+refuse "unknown master node" "1" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
+refuse "bad velocity" "1 2" "-slide_drive_velocity: 'fast' is not a" $bad -slide_drive_velocity fast
+refuse "bad preload" "1 2" "-slide_preload: 3 values, expected the two components fx,fy" $bad -slide_preload 0,-2,1
+refuse "bad drive nodes" "1" "-slide_drive: 'beam1:21,x': expected node ids" $bad -slide_drive beam1:21,x
+refuse "f1 <= f0" "1 2" "-slide_noise_band: got 8000.,2000. Hz, expected f_lo,f_hi with 0 < f_lo < f_hi" $bad $noise -slide_noise_band 8000,2000
+refuse "negative RMS" "1 2" "-slide_noise_rms: -0.01, expected an RMS >= 0" $bad $noise -slide_noise_rms -0.01
+refuse "end time <= 0" "1 2" "-slide_end_time: 0., expected a time > 0" $bad -slide_end_time 0
+refuse "start off the chain" "1" "-slide_start: 400., expected an arc length in \[0, 300.\]" $bad -slide_start 400
+if ls bad.h5* >/dev/null 2>&1; then
+  echo "FAIL a refused run left a history file"; fail=1
+fi
+exit $fail
