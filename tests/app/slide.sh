@@ -5,7 +5,8 @@
 # (b) the history against independent computations: the energy identity recomputed from the recorded terms (1e-10 of the
 #     energy scale, friction and random force on); the load work recomputed from the recorded outputs and forces of a run
 #     recorded every step (1e-10); the random force's RMS (1e-10) and band (FFT: energy outside [f0, f1] below 1e-10 of the
-#     total); the same seed gives the same force in another run, another seed another force of the same RMS;
+#     total); the same seed gives the same force in another run, another seed another force of the same RMS; -slide_start
+#     places C at the asked position (1e-4 mm after one record), undeformed (initial energy 0), the identity exact;
 # (c) frictionless sliding: drive and random-force work against kinetic + potential + damping, without the contact work,
 #     over the persistent sliding after the landing: below 1e-6 of the energy scale, second order in h (ratio 4 +- 0.8);
 # (d) a run stopped by SIGTERM keeps what it computed (exit 75, complete = 0); vicms info describes the file;
@@ -62,6 +63,8 @@ must "slide every step" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_end_time 2e-
 must "slide mu = 0, same seed" mpi 120 1 $slide $noise -dual_mu 0 -slide_noise_dir y -slide_file same.h5
 # shellcheck disable=SC2086
 must "slide seed 8" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_seed 8 -slide_file seed8.h5
+# shellcheck disable=SC2086
+must "slide from s = 100 mm" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_start 100 -slide_end_time 2e-4 -slide_file start.h5
 must "history checks" $py -c '
 import h5py, numpy as np, sys
 f = h5py.File("r1.h5", "r")
@@ -107,6 +110,11 @@ lw = np.cumsum(inc)
 ew = w["energy"][()]
 err = np.abs(lw - ew[:, 3]).max() / np.abs(ew).max()
 check(len(lw) == 2000 and err < 1e-10 and abs(lw[-1]) > 1e-3 * np.abs(ew).max(), "load work recomputed from %d steps of outputs and forces: %.4g against %.4g recorded, difference %.2e of the energy scale (1e-10)" % (len(lw), lw[-1], ew[-1, 3], err))
+# -slide_start: the slave body placed rigidly, C at s = 100 mm, undeformed, the identity exact
+z = h5py.File("start.h5", "r")
+p0, ez = z["contact/position"][0, 0], z["energy"][()]
+cz = ez[:, 0] + ez[:, 1] - ez[:, 6] + ez[:, 2] - ez[:, 3] - ez[:, 4] - ez[:, 5]
+check(abs(p0 - 100) < 1e-4 and ez[0, 6] == 0 and np.abs(cz).max() < 1e-10 * np.abs(ez).max(), "-slide_start 100: first contact position %.8f mm, initial energy %g, identity %.2e" % (p0, ez[0, 6], np.abs(cz).max() / np.abs(ez).max()))
 sys.exit(1 if bad else 0)' && echo "$LAST"
 
 # (c) frictionless sliding at h and h/4: the identity without the contact work, after the landing (the last record not in slip)
