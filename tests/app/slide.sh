@@ -159,19 +159,26 @@ if ! grep -q "^Slide history r1.h5: bodies small.h5, slave beam1:1 on master bea
   echo "FAIL vicms info does not describe the history"; fail=1
 fi
 
-# (e) bad input, on 1 and 2 ranks
+# (e) bad input, on 1 and 2 ranks at once (each start waits mostly on MPI's start-up, not on the cores), each into a log
 bad="$slide -dual_mu 0.3 -slide_file bad.h5"
-refuse "missing bodies file" "1 2" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
-refuse "unknown body" "1 2" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
-refuse "node not on the boundary" "1 2" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
-refuse "unknown master node" "1" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
-refuse "bad velocity" "1 2" "-slide_drive_velocity: 'fast' is not a" $bad -slide_drive_velocity fast
-refuse "bad preload" "1 2" "-slide_preload: 3 values, expected the two components fx,fy" $bad -slide_preload 0,-2,1
-refuse "bad drive nodes" "1" "-slide_drive: 'beam1:21,x': expected node ids" $bad -slide_drive beam1:21,x
-refuse "f1 <= f0" "1 2" "-slide_noise_band: got 8000.,2000. Hz, expected f_lo,f_hi with 0 < f_lo < f_hi" $bad $noise -slide_noise_band 8000,2000
-refuse "negative RMS" "1 2" "-slide_noise_rms: -0.01, expected an RMS >= 0" $bad $noise -slide_noise_rms -0.01
-refuse "end time <= 0" "1 2" "-slide_end_time: 0., expected a time > 0" $bad -slide_end_time 0
-refuse "start off the chain" "1" "-slide_start: 400., expected an arc length in \[0, 300.\]" $bad -slide_start 400
+bad_input() {
+  local np=$1
+  refuse "missing bodies file" "$np" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
+  refuse "unknown body" "$np" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
+  refuse "node not on the boundary" "$np" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
+  refuse "unknown master node" "$np" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
+  refuse "bad velocity" "$np" "-slide_drive_velocity: 'fast' is not a" $bad -slide_drive_velocity fast
+  refuse "bad preload" "$np" "-slide_preload: 3 values, expected the two components fx,fy" $bad -slide_preload 0,-2,1
+  refuse "bad drive nodes" "$np" "-slide_drive: 'beam1:21,x': expected node ids" $bad -slide_drive beam1:21,x
+  refuse "f1 <= f0" "$np" "-slide_noise_band: got 8000.,2000. Hz, expected f_lo,f_hi with 0 < f_lo < f_hi" $bad $noise -slide_noise_band 8000,2000
+  refuse "negative RMS" "$np" "-slide_noise_rms: -0.01, expected an RMS >= 0" $bad $noise -slide_noise_rms -0.01
+  refuse "end time <= 0" "$np" "-slide_end_time: 0., expected a time > 0" $bad -slide_end_time 0
+  refuse "start off the chain" "$np" "-slide_start: 400., expected an arc length in \[0, 300.\]" $bad -slide_start 400
+}
+for np in 1 2; do bad_input $np >bad_input.$np.log 2>&1 & done
+wait
+cat bad_input.1.log bad_input.2.log
+if grep -q "^FAIL" bad_input.1.log bad_input.2.log; then fail=1; fi
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a history file"; fail=1
 fi
