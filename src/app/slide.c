@@ -291,6 +291,8 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCheck(!has_preload || npre == 2, comm, PETSC_ERR_USER_INPUT, "-slide_preload: %" PetscInt_FMT " values, expected the two components fx,fy",
              npre);
   PetscCheck(!has_band || nband == 2, comm, PETSC_ERR_USER_INPUT, "-slide_noise_band: %" PetscInt_FMT " values, expected f0,f1 (Hz)", nband);
+  PetscCheck(!has_band || (band[0] > 0 && band[1] > band[0]), comm, PETSC_ERR_USER_INPUT,
+             "-slide_noise_band: got %g,%g Hz, expected f_lo,f_hi with 0 < f_lo < f_hi", (double)band[0], (double)band[1]);
   PetscCheck(rms >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms: %g, expected an RMS >= 0 (0: no random force)", (double)rms);
   PetscCheck(rms == 0 || has_band, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms %g needs its band: give -slide_noise_band f0,f1 (Hz)", (double)rms);
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
