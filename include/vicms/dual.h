@@ -71,6 +71,10 @@ PETSC_EXTERN PetscErrorCode VIDualGetSlaveForce(VIDual dual, PetscInt j, PetscRe
    003 §3.1 moved at v_x). The node's ROM coordinate is eliminated from the dynamics and its reaction recorded. */
 PETSC_EXTERN PetscErrorCode VIDualAddDrive(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], PetscInt comp,
                                            PetscReal velocity);
+/* Place body `body` rigidly translated by shift (x, y): the undeformed positions of its slave and master nodes, in the
+   search and the rows, are X + shift; its ROM coordinates (and outputs) stay displacements from there. Exact, with no
+   strain energy (u = 0): e.g. to start the slave elsewhere on the master. Before VIDualSetUp; cumulative. */
+PETSC_EXTERN PetscErrorCode VIDualTranslateBody(VIDual dual, const char body[], const PetscReal shift[]);
 /* The initial displacement of body k (its ROM coordinates), at rest: u_0 = u_{-1} = q (default 0); driven coordinates move
    from their value in q. */
 PETSC_EXTERN PetscErrorCode VIDualSetInitialDisplacement(VIDual dual, PetscInt k, const PetscReal q[]);

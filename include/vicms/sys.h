@@ -26,7 +26,7 @@ PETSC_EXTERN PetscErrorCode VIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err);
 
 /*
-  Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel). VISignalInstall sets handlers that only record the
+  Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel; SIGINT: Ctrl-C). VISignalInstall sets handlers that only record the
   signal; while VISignalDefer(PETSC_TRUE) is in force (the ensemble's case loop) the job reads VISignalReceived at its step
   boundaries, agrees on a stop across its ranks, writes what it has and exits with VI_EXIT_RESUMABLE; outside, a signal has
   its default action (nothing there could be resumed). Not collective.
@@ -37,7 +37,7 @@ PETSC_EXTERN PetscErrorCode VISignalInstall(void);
    SIGTERM or SIGUSR1 is only recorded until the process exits, so that every rank exits with the agreed status. */
 PETSC_EXTERN void VISignalKeep(void);
 PETSC_EXTERN void VISignalDefer(PetscBool defer);
-/* The first signal received while deferring (SIGTERM or SIGUSR1), 0 if none. */
+/* The first signal received while deferring (SIGTERM, SIGUSR1 or SIGINT), 0 if none. */
 PETSC_EXTERN int         VISignalReceived(void);
 PETSC_EXTERN const char *VISignalName(int sig);
 /* Whether the job stopped on a signal with work left (its exit status is then VI_EXIT_RESUMABLE). */

@@ -189,8 +189,7 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
 /*
   The rigid translation that brings the slave node C from where it is to arc length s0 of the undeformed master chain,
   keeping its normal offset: D = P(s0) + g0 n(s0) - C, with g0 the gap of C on the segment under it (the search of seed 003
-  Eqs. 34-36 in the undeformed configuration). In a Craig-Bampton ROM with physical boundary DOFs a rigid translation is
-  the boundary DOFs all equal to D and the component modes zero (the constraint modes reproduce it exactly).
+  Eqs. 34-36 in the undeformed configuration). The body is placed there (VIDualTranslateBody), undeformed and at rest.
 */
 static PetscErrorCode VISlideStartShift(MPI_Comm comm, PetscInt nm, const VIBodyNode master[], const PetscReal sk[], const PetscReal lk[],
                                         const VIBodyNode *slave, PetscReal s0, PetscReal shift[2])
@@ -292,6 +291,8 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCheck(!has_preload || npre == 2, comm, PETSC_ERR_USER_INPUT, "-slide_preload: %" PetscInt_FMT " values, expected the two components fx,fy",
              npre);
   PetscCheck(!has_band || nband == 2, comm, PETSC_ERR_USER_INPUT, "-slide_noise_band: %" PetscInt_FMT " values, expected f0,f1 (Hz)", nband);
+  PetscCheck(!has_band || (band[0] > 0 && band[1] > band[0]), comm, PETSC_ERR_USER_INPUT,
+             "-slide_noise_band: got %g,%g Hz, expected f_lo,f_hi with 0 < f_lo < f_hi", (double)band[0], (double)band[1]);
   PetscCheck(rms >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms: %g, expected an RMS >= 0 (0: no random force)", (double)rms);
   PetscCheck(rms == 0 || has_band, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms %g needs its band: give -slide_noise_band f0,f1 (Hz)", (double)rms);
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
@@ -352,24 +353,10 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     const PetscReal dirs[2][2] = {{1, 0}, {0, 1}};
     PetscCall(VIDualSetSlaveForce(dual, 0, noise, noise_dir ? dirs[noise_dir - 1] : NULL));
   }
-  if (has_start) { /* the slave body translated rigidly so that the slave is at arc length start */
-    const VIBodyBoundary *bd;
-    VIROM                 rom;
-    PetscInt              nb, nmodes, n;
-    PetscReal             shift[2], *q;
+  if (has_start) { /* the slave body placed rigidly so that the slave is at arc length start */
+    PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
-    PetscCall(VIBodiesGet(bodies, sk_body, NULL, &rom, &bd));
-    PetscCall(VIROMGetSizes(rom, &nb, &nmodes));
-    n = nb + nmodes;
-    PetscCall(PetscCalloc1(n, &q));
-    for (PetscInt j = 0; j < bd->num_nodes; j++)
-      for (PetscInt c = 0; c < 2; c++) {
-        PetscCheck(bd->dofs[3 * j + c] >= 0, comm, PETSC_ERR_USER_INPUT,
-                   "-slide_start: body %s has a clamped node (%" PetscInt_FMT "): it cannot be moved", sbody, bd->node_ids[j]);
-        q[bd->dofs[3 * j + c]] = shift[c];
-      }
-    PetscCall(VIDualSetInitialDisplacement(dual, sk_body, q));
-    PetscCall(PetscFree(q));
+    PetscCall(VIDualTranslateBody(dual, sbody, shift));
     PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
                           (double)shift[0], (double)shift[1], slave_id, (double)start));
   }

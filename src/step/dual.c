@@ -14,6 +14,7 @@ struct _p_VIDual {
   VIBodies          bodies; /* referenced */
   PetscInt          num_bodies, n;
   PetscInt         *off;                    /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 */
+  PetscReal        *place;                  /* 2 num_bodies: the rigid translation of each body's nodes (VIDualTranslateBody) */
   PetscInt         *dof_body;               /* n: the body of each coordinate */
   const PetscReal **K, **M, **D;            /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
   PetscReal       **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
@@ -74,6 +75,7 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   for (PetscInt k = 0; k < d->num_bodies && d->Minv; k++) PetscCall(PetscFree(d->Minv[k]));
   PetscCall(PetscFree5(d->off, d->K, d->M, d->D, d->Minv));
   PetscCall(PetscFree(d->dof_body));
+  PetscCall(PetscFree(d->place));
   PetscCall(PetscFree4(d->driven, d->drive_v, d->drive_u0, d->f));
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
@@ -114,6 +116,7 @@ PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
   }
   d->n = d->off[d->num_bodies];
   PetscCall(PetscMalloc1(d->n, &d->dof_body));
+  PetscCall(PetscCalloc1(2 * d->num_bodies, &d->place));
   for (PetscInt k = 0; k < d->num_bodies; k++)
     for (PetscInt i = d->off[k]; i < d->off[k + 1]; i++) d->dof_body[i] = k;
   PetscCall(PetscCalloc4(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->drive_u0, d->n, &d->f));
@@ -145,6 +148,7 @@ PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const P
   d->num_slaves = num;
   for (PetscInt j = 0; j < num; j++) {
     PetscCall(VIBodiesGetNode(d->bodies, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
+    for (PetscInt c = 0; c < 2; c++) d->slaves[j].X[c] += d->place[2 * d->slave_body + c];
     PetscCheck(d->slaves[j].dof[0] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", ids[j],
                body);
   }
@@ -164,8 +168,10 @@ PetscErrorCode VIDualSetMaster(VIDual d, const char body[], PetscInt num, const 
   PetscCall(PetscFree(d->master));
   PetscCall(PetscMalloc1(num, &d->master));
   d->num_master = num;
-  for (PetscInt j = 0; j < num; j++)
+  for (PetscInt j = 0; j < num; j++) {
     PetscCall(VIBodiesGetNode(d->bodies, d->master_body, ids ? ids[j] : bd->node_ids[j], "VIDualSetMaster", &d->master[j]));
+    for (PetscInt c = 0; c < 2; c++) d->master[j].X[c] += d->place[2 * d->master_body + c];
+  }
   for (PetscInt j = 0; j + 1 < num; j++)
     PetscCheck(d->master[j].X[0] != d->master[j + 1].X[0] || d->master[j].X[1] != d->master[j + 1].X[1], d->comm, PETSC_ERR_USER_INPUT,
                "VIDualSetMaster: nodes %" PetscInt_FMT " and %" PetscInt_FMT " of body %s coincide: a segment of zero length", d->master[j].id,
@@ -258,6 +264,24 @@ PetscErrorCode VIDualAddDrive(VIDual d, const char body[], PetscInt num, const P
     PetscCheck(node.dof[comp] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
     d->driven[node.dof[comp]]  = PETSC_TRUE;
     d->drive_v[node.dof[comp]] = velocity;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualTranslateBody(VIDual d, const char body[], const PetscReal shift[])
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualFindBody(d, body, "VIDualTranslateBody", &k));
+  PetscCheck(PetscIsNormalReal(PetscAbsReal(shift[0]) + PetscAbsReal(shift[1]) + 1), d->comm, PETSC_ERR_USER_INPUT,
+             "VIDualTranslateBody: the translation (%g, %g) of body %s is not finite", (double)shift[0], (double)shift[1], body);
+  for (PetscInt c = 0; c < 2; c++) {
+    d->place[2 * k + c] += shift[c];
+    if (k == d->slave_body)
+      for (PetscInt j = 0; j < d->num_slaves; j++) d->slaves[j].X[c] += shift[c];
+    if (k == d->master_body)
+      for (PetscInt j = 0; j < d->num_master; j++) d->master[j].X[c] += shift[c];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

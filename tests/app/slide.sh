@@ -5,7 +5,8 @@
 # (b) the history against independent computations: the energy identity recomputed from the recorded terms (1e-10 of the
 #     energy scale, friction and random force on); the load work recomputed from the recorded outputs and forces of a run
 #     recorded every step (1e-10); the random force's RMS (1e-10) and band (FFT: energy outside [f0, f1] below 1e-10 of the
-#     total); the same seed gives the same force in another run, another seed another force of the same RMS;
+#     total); the same seed gives the same force in another run, another seed another force of the same RMS; -slide_start
+#     places C at the asked position (1e-4 mm after one record), undeformed (initial energy 0), the identity exact;
 # (c) frictionless sliding: drive and random-force work against kinetic + potential + damping, without the contact work,
 #     over the persistent sliding after the landing: below 1e-6 of the energy scale, second order in h (ratio 4 +- 0.8);
 # (d) a run stopped by SIGTERM keeps what it computed (exit 75, complete = 0); vicms info describes the file;
@@ -62,6 +63,8 @@ must "slide every step" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_end_time 2e-
 must "slide mu = 0, same seed" mpi 120 1 $slide $noise -dual_mu 0 -slide_noise_dir y -slide_file same.h5
 # shellcheck disable=SC2086
 must "slide seed 8" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_seed 8 -slide_file seed8.h5
+# shellcheck disable=SC2086
+must "slide from s = 100 mm" mpi 120 1 $slide $noise -dual_mu 0.3 -slide_start 100 -slide_end_time 2e-4 -slide_file start.h5
 must "history checks" $py -c '
 import h5py, numpy as np, sys
 f = h5py.File("r1.h5", "r")
@@ -107,6 +110,11 @@ lw = np.cumsum(inc)
 ew = w["energy"][()]
 err = np.abs(lw - ew[:, 3]).max() / np.abs(ew).max()
 check(len(lw) == 2000 and err < 1e-10 and abs(lw[-1]) > 1e-3 * np.abs(ew).max(), "load work recomputed from %d steps of outputs and forces: %.4g against %.4g recorded, difference %.2e of the energy scale (1e-10)" % (len(lw), lw[-1], ew[-1, 3], err))
+# -slide_start: the slave body placed rigidly, C at s = 100 mm, undeformed, the identity exact
+z = h5py.File("start.h5", "r")
+p0, ez = z["contact/position"][0, 0], z["energy"][()]
+cz = ez[:, 0] + ez[:, 1] - ez[:, 6] + ez[:, 2] - ez[:, 3] - ez[:, 4] - ez[:, 5]
+check(abs(p0 - 100) < 1e-4 and ez[0, 6] == 0 and np.abs(cz).max() < 1e-10 * np.abs(ez).max(), "-slide_start 100: first contact position %.8f mm, initial energy %g, identity %.2e" % (p0, ez[0, 6], np.abs(cz).max() / np.abs(ez).max()))
 sys.exit(1 if bad else 0)' && echo "$LAST"
 
 # (c) frictionless sliding at h and h/4: the identity without the contact work, after the landing (the last record not in slip)
@@ -151,19 +159,26 @@ if ! grep -q "^Slide history r1.h5: bodies small.h5, slave beam1:1 on master bea
   echo "FAIL vicms info does not describe the history"; fail=1
 fi
 
-# (e) bad input, on 1 and 2 ranks
+# (e) bad input, on 1 and 2 ranks at once (each start waits mostly on MPI's start-up, not on the cores), each into a log
 bad="$slide -dual_mu 0.3 -slide_file bad.h5"
-refuse "missing bodies file" "1 2" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
-refuse "unknown body" "1 2" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
-refuse "node not on the boundary" "1 2" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
-refuse "unknown master node" "1" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
-refuse "bad velocity" "1 2" "-slide_drive_velocity: 'fast' is not a" $bad -slide_drive_velocity fast
-refuse "bad preload" "1 2" "-slide_preload: 3 values, expected the two components fx,fy" $bad -slide_preload 0,-2,1
-refuse "bad drive nodes" "1" "-slide_drive: 'beam1:21,x': expected node ids" $bad -slide_drive beam1:21,x
-refuse "f1 <= f0" "1 2" "-slide_noise_band: got 8000.,2000. Hz, expected f_lo,f_hi with 0 < f_lo < f_hi" $bad $noise -slide_noise_band 8000,2000
-refuse "negative RMS" "1 2" "-slide_noise_rms: -0.01, expected an RMS >= 0" $bad $noise -slide_noise_rms -0.01
-refuse "end time <= 0" "1 2" "-slide_end_time: 0., expected a time > 0" $bad -slide_end_time 0
-refuse "start off the chain" "1" "-slide_start: 400., expected an arc length in \[0, 300.\]" $bad -slide_start 400
+bad_input() {
+  local np=$1
+  refuse "missing bodies file" "$np" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
+  refuse "unknown body" "$np" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
+  refuse "node not on the boundary" "$np" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
+  refuse "unknown master node" "$np" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
+  refuse "bad velocity" "$np" "-slide_drive_velocity: 'fast' is not a" $bad -slide_drive_velocity fast
+  refuse "bad preload" "$np" "-slide_preload: 3 values, expected the two components fx,fy" $bad -slide_preload 0,-2,1
+  refuse "bad drive nodes" "$np" "-slide_drive: 'beam1:21,x': expected node ids" $bad -slide_drive beam1:21,x
+  refuse "f1 <= f0" "$np" "-slide_noise_band: got 8000.,2000. Hz, expected f_lo,f_hi with 0 < f_lo < f_hi" $bad $noise -slide_noise_band 8000,2000
+  refuse "negative RMS" "$np" "-slide_noise_rms: -0.01, expected an RMS >= 0" $bad $noise -slide_noise_rms -0.01
+  refuse "end time <= 0" "$np" "-slide_end_time: 0., expected a time > 0" $bad -slide_end_time 0
+  refuse "start off the chain" "$np" "-slide_start: 400., expected an arc length in \[0, 300.\]" $bad -slide_start 400
+}
+for np in 1 2; do bad_input $np >bad_input.$np.log 2>&1 & done
+wait
+cat bad_input.1.log bad_input.2.log
+if grep -q "^FAIL" bad_input.1.log bad_input.2.log; then fail=1; fi
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a history file"; fail=1
 fi
