@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const VIAppCEADirs[] = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
 
@@ -143,11 +142,7 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     f1 = b;
     nf = (PetscInt)m;
   }
-  PetscCheck(access(rom_file, R_OK) == 0, comm, PETSC_ERR_FILE_OPEN, "-rom_file: cannot read '%s' (the bodies file of vicms reduce -bodies)",
-             rom_file);
-
-  PetscCall(VIBodiesCreate(comm, &bodies));
-  PetscCall(VIBodiesLoad(bodies, rom_file));
+  PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VICouplingCreate(comm, &c));
   PetscCall(VICouplingSetBodies(c, bodies));
   {

@@ -1,6 +1,17 @@
 /* Node options of the commands on bodies files (cea, slide): BODY, BODY:ID,ID,... and BODY:NODE, checked against the file. */
 #include "app.h"
 #include <string.h>
+#include <unistd.h>
+
+PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[], VIBodies *bodies)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(access(rom_file, R_OK) == 0, comm, PETSC_ERR_FILE_OPEN, "-rom_file: cannot read '%s' (the bodies file of vicms reduce -bodies)",
+             rom_file);
+  PetscCall(VIBodiesCreate(comm, bodies));
+  PetscCall(VIBodiesLoad(*bodies, rom_file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode VIAppParseBodyNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt max,
                                    PetscInt *n, PetscInt ids[])

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const VIAppSlideDirs[]      = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
 static const char *const VIAppSlideNoiseDirs[] = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
@@ -303,11 +302,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     PetscCall(VIExcitationSetAmplitude(noise, 0, rms));
     PetscCall(VIExcitationSetNoise(noise, band[0], band[1], nh, seed));
   }
-  PetscCheck(access(rom_file, R_OK) == 0, comm, PETSC_ERR_FILE_OPEN, "-rom_file: cannot read '%s' (the bodies file of vicms reduce -bodies)",
-             rom_file);
-
-  PetscCall(VIBodiesCreate(comm, &bodies));
-  PetscCall(VIBodiesLoad(bodies, rom_file));
+  PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VIDualCreate(comm, &dual));
   PetscCall(VIDualSetBodies(dual, bodies));
   PetscCall(PetscMalloc1(VI_SLIDE_MAX_NODES, &ids));

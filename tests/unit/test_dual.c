@@ -472,16 +472,36 @@ static PetscErrorCode CaseEnergy(MPI_Comm comm)
 
 /* ------------------------------------------------------------------ case friction */
 
+/* The block of cases friction and force: a one-node body of mass m (free in x and y) on a rigid plane (the master segment
+   between nodes at x = -100 and 100, both clamped), loaded by the constant force `force`; the caller adds what differs and
+   sets it up. */
+static PetscErrorCode BlockOnPlane(MPI_Comm comm, PetscReal m, PetscReal dt, const PetscReal force[3], VIBodies *bodies, VIDual *dual)
+{
+  const PetscInt  bid = 1, pid[3] = {1, 2, 3};
+  const PetscReal bxy[2] = {0, 0}, pxy[6] = {-100, 0, 100, 0, 0, -50};
+  const PetscBool pclamp[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+  PetscReal       Kb[4] = {0}, Mb[4] = {m, 0, 0, m}, Kp[4] = {1, 0, 0, 1}, Mp[4] = {1, 0, 0, 1};
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesCreate(comm, bodies));
+  PetscCall(AddBody(*bodies, "block", 1, &bid, bxy, NULL, Kb, Mb, NULL));
+  PetscCall(AddBody(*bodies, "plane", 3, pid, pxy, pclamp, Kp, Mp, NULL));
+  PetscCall(VIDualCreate(comm, dual));
+  PetscCall(VIDualSetBodies(*dual, *bodies));
+  PetscCall(VIDualSetSlave(*dual, "block", 1, &bid));
+  PetscCall(VIDualSetMaster(*dual, "plane", 2, pid));
+  PetscCall(VIDualSetTimeStep(*dual, dt));
+  PetscCall(VIDualAddLoad(*dual, "block", 1, &bid, force));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A block (mass m, one node) pressed by P on a rigid plane (a master segment with both nodes clamped) and pulled by F: below
    mu P it sticks (x = 0, tangential force -F); above it slides with a = (F - mu P) / m, which the central difference from rest
    reproduces exactly: x_n = a dt^2 n (n + 1) / 2 (x_{-1} = x_0 = 0, the load on from t_0). */
 static PetscErrorCode CaseFriction(MPI_Comm comm)
 {
   const PetscReal m = 2.0, P = 10.0, mu = 0.3, dt = 1e-3, Fs[2] = {2.0, 5.0};
-  const PetscInt  nsteps = 500, bid = 1, pid[3] = {1, 2, 3};
-  const PetscReal bxy[2] = {0, 0}, pxy[6] = {-100, 0, 100, 0, 0, -50};
-  const PetscBool pclamp[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
-  PetscReal       Kb[4] = {0}, Mb[4] = {m, 0, 0, m}, Kp[4] = {1, 0, 0, 1}, Mp[4] = {1, 0, 0, 1};
+  const PetscInt  nsteps = 500;
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < 2; k++) {
@@ -489,16 +509,8 @@ static PetscErrorCode CaseFriction(MPI_Comm comm)
     VIDual          dual;
     const PetscReal F = Fs[k], force[3] = {F, -P, 0}, a = (F - mu * P) / m;
     PetscReal       err_x = 0, err_y = 0, err_n = 0, err_t = 0, x_end = 0;
-    PetscCall(VIBodiesCreate(comm, &bodies));
-    PetscCall(AddBody(bodies, "block", 1, &bid, bxy, NULL, Kb, Mb, NULL));
-    PetscCall(AddBody(bodies, "plane", 3, pid, pxy, pclamp, Kp, Mp, NULL));
-    PetscCall(VIDualCreate(comm, &dual));
-    PetscCall(VIDualSetBodies(dual, bodies));
-    PetscCall(VIDualSetSlave(dual, "block", 1, &bid));
-    PetscCall(VIDualSetMaster(dual, "plane", 2, pid));
+    PetscCall(BlockOnPlane(comm, m, dt, force, &bodies, &dual));
     PetscCall(VIDualSetFriction(dual, mu));
-    PetscCall(VIDualSetTimeStep(dual, dt));
-    PetscCall(VIDualAddLoad(dual, "block", 1, &bid, force));
     PetscCall(VIDualSetUp(dual));
     for (PetscInt s = 0; s < nsteps; s++) {
       const VIDualContact *rc;
@@ -543,10 +555,8 @@ static PetscErrorCode CaseFriction(MPI_Comm comm)
 static PetscErrorCode CaseForce(MPI_Comm comm)
 {
   const PetscReal m = 2.0, P = 10.0, A = 4.0, f = 7.0, dt = 1e-3, xdir[2] = {1, 0};
-  const PetscInt  nsteps = 500, bid = 1, pid[3] = {1, 2, 3};
-  const PetscReal bxy[2] = {0, 0}, pxy[6] = {-100, 0, 100, 0, 0, -50}, force[3] = {0, -P, 0};
-  const PetscBool pclamp[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
-  PetscReal       Kb[4] = {0}, Mb[4] = {m, 0, 0, m}, Kp[4] = {1, 0, 0, 1}, Mp[4] = {1, 0, 0, 1};
+  const PetscInt  nsteps   = 500;
+  const PetscReal force[3] = {0, -P, 0};
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < 2; k++) {
@@ -555,19 +565,11 @@ static PetscErrorCode CaseForce(MPI_Comm comm)
     VIExcitation s;
     PetscReal    err_n = 0, err_x = 0, err_f = 0, x_prev = 0, x_cur = 0, lw = 0, closure;
     VIDualEnergy e;
-    PetscCall(VIBodiesCreate(comm, &bodies));
-    PetscCall(AddBody(bodies, "block", 1, &bid, bxy, NULL, Kb, Mb, NULL));
-    PetscCall(AddBody(bodies, "plane", 3, pid, pxy, pclamp, Kp, Mp, NULL));
+    PetscCall(BlockOnPlane(comm, m, dt, force, &bodies, &dual));
     PetscCall(VIExcitationCreate(comm, &s));
     PetscCall(VIExcitationSetType(s, VI_EXCITE_HARMONIC));
     PetscCall(VIExcitationSetAmplitude(s, 0, A));
     PetscCall(VIExcitationSetHarmonic(s, f, 0));
-    PetscCall(VIDualCreate(comm, &dual));
-    PetscCall(VIDualSetBodies(dual, bodies));
-    PetscCall(VIDualSetSlave(dual, "block", 1, &bid));
-    PetscCall(VIDualSetMaster(dual, "plane", 2, pid));
-    PetscCall(VIDualSetTimeStep(dual, dt));
-    PetscCall(VIDualAddLoad(dual, "block", 1, &bid, force));
     PetscCall(VIDualSetSlaveForce(dual, 0, s, k ? xdir : NULL));
     PetscCall(VIDualSetUp(dual));
     for (PetscInt n = 0; n < nsteps; n++) {
