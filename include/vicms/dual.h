@@ -10,6 +10,10 @@
    once in the undeformed configuration and held (the time-invariant coupling of the primal assembly, seed 003 §1.4/§2.3). */
 typedef enum { VI_DUAL_GEOMETRY_DEFORMED, VI_DUAL_GEOMETRY_FIXED } VIDualGeometry;
 PETSC_EXTERN const char *const VIDualGeometries[]; /* "deformed", "fixed", PETSc enum trailer */
+/* How the run starts, at rest in both cases: undeformed (or at VIDualSetInitialDisplacement), or in the static equilibrium
+   under the constant loads with the slaves pressed on the master (VIDualSetStart) */
+typedef enum { VI_DUAL_START_REST, VI_DUAL_START_STATIC } VIDualStart;
+PETSC_EXTERN const char *const VIDualStarts[]; /* "rest", "static", PETSc enum trailer */
 
 /* The state of one slave node after a step: no master segment under it (it left the master's ends), open (no force),
    stick (tangential force inside the Coulomb cone) or slip (on the cone; every closed frictionless contact). */
@@ -54,6 +58,11 @@ PETSC_EXTERN PetscErrorCode VIDualSetFriction(VIDual dual, PetscReal mu);
 /* dt = 0: 0.8 times the stability limit (VIDualGetCriticalStep). */
 PETSC_EXTERN PetscErrorCode VIDualSetTimeStep(VIDual dual, PetscReal dt);
 PETSC_EXTERN PetscErrorCode VIDualSetGeometry(VIDual dual, VIDualGeometry geometry);
+/* VI_DUAL_START_STATIC: VIDualSetUp starts the run at rest in the static equilibrium under the constant loads (VIDualAddLoad),
+   the driven coordinates at their initial value, every slave over the master pressed on it without friction (a slave
+   that would pull is released), the gap closed in the deformed configuration (or the fixed one); from the undeformed
+   state or VIDualSetInitialDisplacement's as the first guess. Option -dual_start rest|static. */
+PETSC_EXTERN PetscErrorCode VIDualSetStart(VIDual dual, VIDualStart start);
 /* A constant force (total, x y z, split equally over the nodes) on boundary nodes of a body: the preload of seed 003 §3.1. */
 PETSC_EXTERN PetscErrorCode VIDualAddLoad(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], const PetscReal force[]);
 /*
@@ -100,4 +109,7 @@ PETSC_EXTERN PetscErrorCode VIDualGetOutputs(VIDual dual, PetscInt *num, const P
   central difference satisfies exactly (multiply Eq. 24 by (u_{n+1} - u_{n-1}) / 2 and sum), E = kinetic + potential.
 */
 PETSC_EXTERN PetscErrorCode VIDualGetEnergy(VIDual dual, VIDualEnergy *energy);
+/* The time of one OpenBLAS dgemv of the coupled system's size (n x n) on this machine, now (timed at the first call): the unit
+   in which a step's cost is stated. */
+PETSC_EXTERN PetscErrorCode VIDualGetMatVecTime(VIDual dual, PetscReal *seconds);
 PETSC_EXTERN PetscErrorCode VIDualView(VIDual dual, PetscViewer viewer);

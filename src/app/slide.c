@@ -233,7 +233,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
   PetscBool help, has_preload, has_start, has_band, has_pnodes;
   PetscMPIInt    rank;
-  PetscLogDouble t0, t1, t_prog;
+  PetscLogDouble t0, t1, t_prog, t_loop;
   VIBodies       bodies;
   VIDual         dual;
   VIExcitation   noise = NULL;
@@ -376,6 +376,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks, and what was computed is written */
   VISignalDefer(PETSC_TRUE);
   PetscCall(PetscTime(&t_prog));
+  t_loop = t_prog;
   for (PetscInt s = 1; s <= nsteps; s++) {
     const VIDualContact *rec;
     PetscInt             ns;
@@ -428,6 +429,12 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
         (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
         (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
         (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
+    if (nsteps > 0) { /* the cost of a step in the unit of the steppers (time of the loop, records included) */
+      PetscReal tmv;
+      PetscCall(VIDualGetMatVecTime(dual, &tmv));
+      PetscCall(PetscPrintf(comm, "  time per step: %.3g s = %.3g BLAS dgemv of the coupled system's size (timed in this run)\n",
+                            (double)((t1 - t_loop) / nsteps), (double)((t1 - t_loop) / nsteps / tmv)));
+    }
   }
   run.rom_file       = rom_file;
   run.slave          = slave;

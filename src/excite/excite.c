@@ -91,25 +91,26 @@ static PetscErrorCode VIExciteBuildNoise(VIExcitation e)
   PetscInt    n = e->noise_harmonics;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(e->noise_omega));
-  PetscCall(PetscFree(e->noise_theta));
+  PetscCall(PetscFree3(e->noise_omega, e->noise_cos, e->noise_sin));
   e->noise_n = 0;
-  PetscCall(PetscMalloc1(n, &e->noise_omega));
-  PetscCall(PetscMalloc1(n, &e->noise_theta));
+  PetscCall(PetscMalloc3(n, &e->noise_omega, n, &e->noise_cos, n, &e->noise_sin));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetType(rnd, PETSCRANDER48));
   PetscCall(PetscRandomSetInterval(rnd, 0, 2 * PETSC_PI));
   PetscCall(PetscRandomSetSeed(rnd, (unsigned long)e->seed));
   PetscCall(PetscRandomSeed(rnd));
   for (PetscInt k = 0; k < n; k++) {
-    PetscReal f = n == 1 ? (e->noise_lo + e->noise_hi) / 2 : e->noise_lo + (e->noise_hi - e->noise_lo) * (PetscReal)k / (PetscReal)(n - 1);
+    PetscReal f = n == 1 ? (e->noise_lo + e->noise_hi) / 2 : e->noise_lo + (e->noise_hi - e->noise_lo) * (PetscReal)k / (PetscReal)(n - 1), theta;
 
     e->noise_omega[k] = 2 * PETSC_PI * f;
-    PetscCall(PetscRandomGetValueReal(rnd, &e->noise_theta[k]));
+    PetscCall(PetscRandomGetValueReal(rnd, &theta));
+    e->noise_cos[k] = PetscCosReal(theta);
+    e->noise_sin[k] = PetscSinReal(theta);
   }
   PetscCall(PetscRandomDestroy(&rnd));
-  e->noise_n     = n;
-  e->noise_scale = PetscSqrtReal(2 / (PetscReal)n);
+  e->noise_n      = n;
+  e->noise_domega = n == 1 ? 0 : 2 * PETSC_PI * (e->noise_hi - e->noise_lo) / (PetscReal)(n - 1);
+  e->noise_scale  = PetscSqrtReal(2 / (PetscReal)n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -139,8 +140,7 @@ PetscErrorCode VIExcitationDestroy(VIExcitation *e)
 {
   PetscFunctionBeginUser;
   if (!e || !*e) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree((*e)->noise_omega));
-  PetscCall(PetscFree((*e)->noise_theta));
+  PetscCall(PetscFree3((*e)->noise_omega, (*e)->noise_cos, (*e)->noise_sin));
   PetscCall(PetscFree((*e)->prefix));
   PetscCall(PetscFree(*e));
   *e = NULL;

@@ -16,10 +16,12 @@ struct _p_VIExcitation {
   PetscReal    noise_lo, noise_hi;      /* Hz */
   PetscInt     noise_harmonics, seed;
   /* built from noise_lo, noise_hi, noise_harmonics and seed whenever these are valid, so that Evaluate never allocates */
-  PetscInt   noise_n;                   /* entries of the tables, 0 when not built */
-  PetscReal *noise_omega, *noise_theta; /* 2 pi f_k (rad/s) and the seeded phases theta_k (rad) */
-  PetscReal  noise_scale;               /* sqrt(2 / n): unit RMS */
-  PetscBool  checked;                   /* the parameters were found consistent with the type since they last changed */
+  PetscInt   noise_n;               /* entries of the tables, 0 when not built */
+  PetscReal *noise_omega;           /* 2 pi f_k (rad/s) */
+  PetscReal *noise_cos, *noise_sin; /* cos and sin of the seeded phases theta_k */
+  PetscReal  noise_domega;          /* omega_{k+1} - omega_k = 2 pi (f_hi - f_lo) / (n - 1) (0 when n = 1) */
+  PetscReal  noise_scale;           /* sqrt(2 / n): unit RMS */
+  PetscBool  checked;               /* the parameters were found consistent with the type since they last changed */
 };
 
 /* Type-dependent consistency of the parameters (what a type needs that its set function could not check). Not collective. */

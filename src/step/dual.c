@@ -6,6 +6,7 @@
 
 const char *const VIDualGeometries[] = {"deformed", "fixed", "VIDualGeometry", "VI_DUAL_GEOMETRY_", NULL};
 const char *const VIDualStatuses[]   = {"off", "open", "stick", "slip", "VIDualStatus", "VI_DUAL_", NULL};
+const char *const VIDualStarts[]     = {"rest", "static", "VIDualStart", "VI_DUAL_START_", NULL};
 
 #define VI_DUAL_ROW 6 /* a coupling row touches C (x, y), T1 (x, y), T2 (x, y) */
 
@@ -19,6 +20,7 @@ struct _p_VIDual {
   const PetscReal **K, **M, **D;            /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
   PetscReal       **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
   PetscBool        *driven;                 /* n */
+  PetscInt          num_driven, *drv;       /* the driven coordinates, ascending */
   PetscReal        *drive_v, *drive_u0, *f; /* n: imposed velocity and initial value of driven coordinates; constant load */
   PetscReal        *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
   PetscReal        *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
@@ -33,8 +35,10 @@ struct _p_VIDual {
   PetscReal    *sforce_dir, *sforce_val, *sforce_vec;
 
   PetscReal       mu, dt, dt_crit, t;
+  PetscReal       matvec_time; /* VIDualGetMatVecTime, 0 until timed */
   PetscInt        step;
   VIDualGeometry  geometry;
+  VIDualStart     start;
   PetscBool       setup;
   VIContactSolver solver;
 
@@ -79,6 +83,7 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   PetscCall(PetscFree4(d->driven, d->drive_v, d->drive_u0, d->f));
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
+  PetscCall(PetscFree(d->drv));
   PetscCall(PetscFree2(d->slaves, d->master));
   PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
   PetscCall(PetscFree(d->fn));
@@ -204,6 +209,14 @@ PetscErrorCode VIDualSetGeometry(VIDual d, VIDualGeometry geometry)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIDualSetStart(VIDual d, VIDualStart start)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetStart: the dual assembly is already set up");
+  d->start = start;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIDualAddLoad(VIDual d, const char body[], PetscInt num, const PetscInt ids[], const PetscReal force[])
 {
   PetscInt k;
@@ -301,6 +314,7 @@ PetscErrorCode VIDualSetFromOptions(VIDual d)
 {
   PetscReal      dt = d->dt, mu = d->mu;
   VIDualGeometry geometry = d->geometry;
+  VIDualStart    start    = d->start;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(d->comm, NULL, "Dual assembly of sliding substructures (seed 003)", "VIDual");
@@ -310,10 +324,15 @@ PetscErrorCode VIDualSetFromOptions(VIDual d)
   PetscCall(PetscOptionsEnum("-dual_geometry",
                              "Coupling rows in the predicted deformed configuration (seed 003 Eq. 33) or fixed in the undeformed one",
                              "VIDualSetGeometry", VIDualGeometries, (PetscEnum)geometry, (PetscEnum *)&geometry, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-dual_start",
+      "Start at rest undeformed (rest) or in the static equilibrium under the constant loads with the slaves pressed on the master (static)",
+      "VIDualSetStart", VIDualStarts, (PetscEnum)start, (PetscEnum *)&start, NULL));
   PetscOptionsEnd();
   PetscCall(VIDualSetTimeStep(d, dt));
   PetscCall(VIDualSetFriction(d, mu));
   PetscCall(VIDualSetGeometry(d, geometry));
+  PetscCall(VIDualSetStart(d, start));
   PetscCall(VIContactSolverSetFromOptions(d->solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -499,6 +518,110 @@ static PetscErrorCode VIDualStepLoad(VIDual d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The static equilibrium under the constant loads f (VI_DUAL_START_STATIC): the driven coordinates u_p held at their value, one
+  normal multiplier per active slave, no friction; for given rows B_N (the search and rows in X + u),
+    [K_ff  -B_f^T] [u_f   ]   [f_f - K_fp u_p          ]
+    [B_f    0    ] [lambda] = [-B_N (X) - B_p u_p     ]   (the gap n . (C - (1 - xi) T1 - xi T2) closed),
+  dense LU on the free coordinates of all the bodies. A slave whose lambda comes out negative is released (and a released one
+  that penetrates taken back) until the set repeats; with deformed geometry the search and the rows are redone in X + u until
+  u changes by less than 1e-12 of its largest entry. On return u = u_prev = the equilibrium, lambda the warm start.
+*/
+static PetscErrorCode VIDualStatic(VIDual d)
+{
+  PetscInt     n = d->n, ns = d->num_slaves, nf = 0, *fi, *gi, it, N;
+  PetscBool   *on, changed = PETSC_TRUE, moved = PETSC_TRUE;
+  PetscReal   *A, *b, *u;
+  PetscBLASInt bN, one = 1, info, *piv;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(n, &fi, n, &gi, ns, &on));
+  for (PetscInt i = 0; i < n; i++) gi[i] = d->driven[i] ? -1 : nf++;
+  for (PetscInt i = 0; i < n; i++)
+    if (gi[i] >= 0) fi[gi[i]] = i;
+  for (PetscInt j = 0; j < ns; j++) on[j] = PETSC_TRUE;
+  PetscCall(PetscMalloc4((nf + ns) * (nf + ns), &A, nf + ns, &b, n, &u, nf + ns, &piv));
+  PetscCall(PetscArraycpy(u, d->u, n));
+  for (it = 0; it < 50 && (changed || moved); it++) {
+    PetscReal du = 0, umax = 0;
+    PetscInt  na = 0;
+
+    /* search and rows in X + u (the fixed geometry keeps those of the undeformed configuration) */
+    for (PetscInt j = 0; j < ns; j++) {
+      if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) {
+        PetscInt  seg;
+        PetscReal xi;
+        VIDualSearch(d, j, u, &seg, &xi);
+        d->seg[j] = seg;
+        if (seg >= 0) VIDualRows(d, j, seg, xi, u);
+      }
+      if (d->seg[j] >= 0 && on[j]) na++;
+    }
+    N = nf + na;
+    PetscCall(PetscArrayzero(A, N * N));
+    for (PetscInt a = 0; a < nf; a++) { /* column-major A(a, c) = A[c N + a] */
+      PetscInt i = fi[a], k = d->dof_body[i], o = d->off[k], nk = d->off[k + 1] - o;
+      b[a] = d->f[i];
+      for (PetscInt jj = 0; jj < nk; jj++) {
+        PetscReal kij = d->K[k][(i - o) * nk + jj];
+        if (gi[o + jj] >= 0)
+          A[gi[o + jj] * N + a] = kij;
+        else
+          b[a] -= kij * u[o + jj];
+      }
+    }
+    for (PetscInt j = 0, r = nf; j < ns; j++) {
+      const PetscInt  *dof = d->bdof + VI_DUAL_ROW * j;
+      const PetscReal *row = d->bn + VI_DUAL_ROW * j;
+      PetscReal        g0;
+      if (!(d->seg[j] >= 0 && on[j])) continue;
+      PetscCall(PetscArrayzero(d->work, n));
+      g0   = VIDualGap(d, j, d->work); /* B_N X */
+      b[r] = -g0;
+      for (PetscInt p = 0; p < VI_DUAL_ROW; p++) {
+        if (dof[p] < 0) continue;
+        if (gi[dof[p]] >= 0) {
+          A[gi[dof[p]] * N + r] += row[p]; /* B_f */
+          A[r * N + gi[dof[p]]] -= row[p]; /* -B_f^T */
+        } else
+          b[r] -= row[p] * u[dof[p]]; /* driven: B_p u_p */
+      }
+      r++;
+    }
+    PetscCall(PetscBLASIntCast(N, &bN));
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bN, &one, A, &bN, piv, b, &bN, &info));
+    PetscCheck(info == 0, d->comm, PETSC_ERR_USER_INPUT,
+               "-dual_start static: the static problem is singular (gesv info %d): a body is free to move rigidly where no slave holds it "
+               "(every slave released, or not over the master); start at rest instead (-dual_start rest)",
+               (int)info);
+    for (PetscInt a = 0; a < nf; a++) {
+      du       = PetscMax(du, PetscAbsReal(b[a] - u[fi[a]]));
+      umax     = PetscMax(umax, PetscAbsReal(b[a]));
+      u[fi[a]] = b[a];
+    }
+    moved   = d->geometry == VI_DUAL_GEOMETRY_DEFORMED && du > 1e-12 * umax ? PETSC_TRUE : PETSC_FALSE;
+    changed = PETSC_FALSE;
+    PetscCall(PetscArrayzero(d->lambda, 2 * ns));
+    for (PetscInt j = 0, r = nf; j < ns; j++) {
+      if (d->seg[j] < 0) continue;
+      if (on[j]) {
+        d->lambda[2 * j] = b[r++];
+        if (d->lambda[2 * j] < 0) on[j] = PETSC_FALSE, changed = PETSC_TRUE;
+      } else if (VIDualGap(d, j, u) < 0)
+        on[j] = PETSC_TRUE, changed = PETSC_TRUE;
+    }
+  }
+  PetscCheck(!changed && !moved, d->comm, PETSC_ERR_NOT_CONVERGED,
+             "-dual_start static: the static equilibrium did not settle in %" PetscInt_FMT " iterations (contact set or geometry)", it);
+  for (PetscInt j = 0; j < ns; j++)
+    if (d->seg[j] >= 0 && !on[j]) d->lambda[2 * j] = 0;
+  PetscCall(PetscArraycpy(d->u, u, n));
+  PetscCall(PetscArraycpy(d->u_prev, u, n));
+  PetscCall(PetscFree4(A, b, u, piv));
+  PetscCall(PetscFree3(fi, gi, on));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIDualSetUp(VIDual d)
 {
   PetscInt n, ns;
@@ -522,6 +645,10 @@ PetscErrorCode VIDualSetUp(VIDual d)
              "-dual_dt %g exceeds the stability limit %g of the central difference on the bodies (seed 003 Eq. 25)", (double)d->dt,
              (double)d->dt_crit);
   PetscCall(PetscCalloc4(n, &d->ku, n, &d->dv, n, &d->ddu, n, &d->btx));
+  PetscCall(PetscMalloc1(n, &d->drv));
+  d->num_driven = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (d->driven[i]) d->drv[d->num_driven++] = i;
   PetscCall(PetscCalloc5(ns, &d->seg, VI_DUAL_ROW * ns, &d->bdof, ns, &d->xi, 4 * ns, &d->frame, VI_DUAL_ROW * ns, &d->bn));
   PetscCall(PetscCalloc3(VI_DUAL_ROW * ns, &d->bt, 2 * ns, &d->lambda, ns, &d->rec));
   PetscCall(PetscCalloc3(ns, &d->dims, ns, &d->act, ns, &d->mus));
@@ -552,6 +679,7 @@ PetscErrorCode VIDualSetUp(VIDual d)
                  d->slaves[j].id);
       VIDualRows(d, j, seg, xi, d->work);
     }
+  if (d->start == VI_DUAL_START_STATIC) PetscCall(VIDualStatic(d));
   /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0, the driven coordinates move from their initial value */
   d->energy.initial = 0;
   for (PetscInt k = 0; k < d->num_bodies; k++) {
@@ -585,23 +713,20 @@ PetscErrorCode VIDualStep(VIDual d)
   }
   for (PetscInt i = 0; i < n; i++) {
     d->dv[i] /= h;
-    d->ddu[i] = d->driven[i] ? d->drive_u0[i] + d->drive_v[i] * t1 - 2 * d->u[i] + d->u_prev[i] : 0;
+    d->work[i] = h2 * (d->fn[i] - d->dv[i] - d->ku[i]);
+  }
+  for (PetscInt a = 0; a < d->num_driven; a++) {
+    PetscInt  p = d->drv[a], k = d->dof_body[p], o = d->off[k], nk = d->off[k + 1] - o;
+    PetscReal dd = d->drive_u0[p] + d->drive_v[p] * t1 - 2 * d->u[p] + d->u_prev[p];
+    d->ddu[p]    = dd;
+    for (PetscInt i = 0; i < nk; i++) d->work[o + i] -= d->M[k][i * nk + p - o] * dd; /* M symmetric: column p = row p */
   }
   for (PetscInt k = 0; k < d->num_bodies; k++) {
     PetscInt o = d->off[k], nk = d->off[k + 1] - o;
-    for (PetscInt i = 0; i < nk; i++) {
-      PetscReal s = h2 * (d->fn[o + i] - d->dv[o + i] - d->ku[o + i]);
-      for (PetscInt p = 0; p < nk; p++)
-        if (d->driven[o + p]) s -= d->M[k][i * nk + p] * d->ddu[o + p];
-      d->work[o + i] = s;
-    }
-    for (PetscInt i = 0; i < nk; i++)
-      if (!d->driven[o + i]) {
-        PetscReal s = 0;
-        for (PetscInt p = 0; p < nk; p++) s += d->Minv[k][i * nk + p] * d->work[o + p];
-        d->ddu[o + i] = s;
-      }
+    VIMatVec(nk, nk, d->Minv[k], nk, d->work + o, 0.0, d->btx + o); /* zero at the driven rows */
   }
+  for (PetscInt i = 0; i < n; i++)
+    if (!d->driven[i]) d->ddu[i] = d->btx[i];
   for (PetscInt i = 0; i < n; i++) d->u_next[i] = 2 * d->u[i] - d->u_prev[i] + d->ddu[i];
 
   /* search and coupling rows in the predicted configuration X + u* (Eqs. 33-36, 42, 44) */
@@ -721,32 +846,22 @@ PetscErrorCode VIDualStep(VIDual d)
   }
 
   /* the energy identity: (M ddu / h^2 + dv + K u_n) . w = (f_n + B^T lambda + R) . w, w = (u_{n+1} - u_{n-1}) / 2; f_n the load
-     of the step, time-dependent slave forces included, so that their work is in load_work */
+     of the step, time-dependent slave forces included, so that their work is in load_work; the kinetic and potential
+     energies, state functions, are computed when asked for (VIDualGetEnergy) */
   {
-    PetscReal kin = 0, pot = 0, damp = 0, load = 0, contact = 0, drive = 0;
+    PetscReal damp = 0, load = 0, contact = 0, drive = 0;
     for (PetscInt i = 0; i < n; i++) {
-      d->ddu[i]  = d->u_next[i] - 2 * d->u[i] + d->u_prev[i];
-      d->work[i] = d->u_next[i] - d->u[i];
+      PetscReal w = 0.5 * (d->u_next[i] - d->u_prev[i]);
+      damp += d->dv[i] * w;
+      load += d->fn[i] * w;
+      contact += d->btx[i] * w;
     }
-    for (PetscInt k = 0; k < d->num_bodies; k++) {
-      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
-      for (PetscInt i = 0; i < nk; i++) {
-        PetscReal mv = 0, w = 0.5 * (d->u_next[o + i] - d->u_prev[o + i]);
-        for (PetscInt p = 0; p < nk; p++) mv += d->M[k][i * nk + p] * d->work[o + p];
-        kin += 0.5 * d->work[o + i] * mv / h2;
-        pot += 0.5 * d->u_next[o + i] * d->ku[o + i];
-        damp += d->dv[o + i] * w;
-        load += d->fn[o + i] * w;
-        contact += d->btx[o + i] * w;
-        if (d->driven[o + i]) {
-          PetscReal ma = 0;
-          for (PetscInt p = 0; p < nk; p++) ma += d->M[k][i * nk + p] * d->ddu[o + p];
-          drive += (ma / h2 + d->dv[o + i] + d->ku[o + i] - d->fn[o + i] - d->btx[o + i]) * w;
-        }
-      }
+    for (PetscInt a = 0; a < d->num_driven; a++) {
+      PetscInt  p = d->drv[a], k = d->dof_body[p], o = d->off[k], nk = d->off[k + 1] - o;
+      PetscReal ma = 0, w = 0.5 * (d->u_next[p] - d->u_prev[p]);
+      for (PetscInt i = 0; i < nk; i++) ma += d->M[k][(p - o) * nk + i] * (d->u_next[o + i] - 2 * d->u[o + i] + d->u_prev[o + i]);
+      drive += (ma / h2 + d->dv[p] + d->ku[p] - d->fn[p] - d->btx[p]) * w;
     }
-    d->energy.kinetic   = kin;
-    d->energy.potential = pot;
     d->energy.damping += damp;
     d->energy.load_work += load;
     d->energy.contact_work += contact;
@@ -789,6 +904,28 @@ PetscErrorCode VIDualGetTimeStep(VIDual d, PetscReal *dt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One OpenBLAS dgemv of the coupled system's size (n x n, the bodies' K on the block diagonal) on this machine, now: the unit in
+   which a step's cost is stated (as VIStepper does); timed at the first call. */
+PetscErrorCode VIDualGetMatVecTime(VIDual d, PetscReal *seconds)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetMatVecTime: call VIDualSetUp first");
+  if (d->matvec_time == 0) {
+    PetscReal *A, *x, *y;
+    PetscCall(PetscCalloc3(d->n * d->n, &A, d->n, &x, d->n, &y));
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      for (PetscInt i = 0; i < nk; i++)
+        for (PetscInt j = 0; j < nk; j++) A[(o + i) * d->n + o + j] = d->K[k][i * nk + j];
+    }
+    for (PetscInt i = 0; i < d->n; i++) x[i] = 1;
+    PetscCall(VIMatVecTime(d->n, A, x, y, &d->matvec_time));
+    PetscCall(PetscFree3(A, x, y));
+  }
+  *seconds = d->matvec_time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIDualGetCriticalStep(VIDual d, PetscReal *dt)
 {
   PetscFunctionBeginUser;
@@ -824,10 +961,26 @@ PetscErrorCode VIDualGetOutputs(VIDual d, PetscInt *num, const PetscReal **value
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* E_{n+1/2} = 1/2 v^T M v + 1/2 u_{n+1}^T K u_n, v = (u_{n+1} - u_n) / h (0 before the first step) */
 PetscErrorCode VIDualGetEnergy(VIDual d, VIDualEnergy *energy)
 {
+  PetscReal kin = 0, pot = 0;
+
   PetscFunctionBeginUser;
-  *energy = d->energy;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetEnergy: call VIDualSetUp first");
+  if (d->step > 0) {
+    for (PetscInt i = 0; i < d->n; i++) d->work[i] = (d->u[i] - d->u_prev[i]) / d->dt;
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      VIMatVec(nk, nk, d->M[k], nk, d->work + o, 0.0, d->u_next + o);
+      for (PetscInt i = 0; i < nk; i++) kin += 0.5 * d->work[o + i] * d->u_next[o + i];
+      VIMatVec(nk, nk, d->K[k], nk, d->u_prev + o, 0.0, d->u_next + o);
+      for (PetscInt i = 0; i < nk; i++) pot += 0.5 * d->u[o + i] * d->u_next[o + i];
+    }
+  }
+  d->energy.kinetic   = kin;
+  d->energy.potential = pot;
+  *energy             = d->energy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

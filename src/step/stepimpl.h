@@ -248,6 +248,7 @@ PETSC_INTERN PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool activ
 PETSC_INTERN PetscErrorCode VIStepperSolveContacts(VIStepper st, VIActiveSet *as, const PetscReal Gfull[], PetscInt ld, PetscReal scale);
 /* Dense helpers (row-major): y = A x + beta y for an m x k block of a matrix with leading dimension lda (BLAS dgemv);
    inverse of an SPD matrix (LAPACK). */
+PETSC_INTERN PetscErrorCode VIMatVecTime(PetscInt n, const PetscReal A[], const PetscReal x[], PetscReal y[], PetscReal *seconds);
 PETSC_INTERN void           VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const PetscReal x[], PetscReal beta, PetscReal y[]);
 PETSC_INTERN PetscErrorCode VIInvertSPD(MPI_Comm comm, PetscInt n, PetscReal A[], const char what[]);
 /* Inverse of a general nonsingular matrix (LAPACK getrf, getri), in place; what names it in the error of a singular one. */

@@ -178,6 +178,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-dual_dt", VI_OPTION_REAL, NULL},
     {"-dual_mu", VI_OPTION_REAL, NULL},
     {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
+    {"-dual_start", VI_OPTION_ENUM, VIDualStarts},
     /* bodies coupled at a position of the sliding path: CEA and time-dependent FRF (seed 003) */
     {"-coupling_mu", VI_OPTION_REAL, NULL},
     {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},

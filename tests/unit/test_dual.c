@@ -79,8 +79,8 @@ static PetscErrorCode CasePrimal(MPI_Comm comm)
   const PetscReal       P = 2.0, xi = 1.0 / 3.0; /* preload on A [N]; C at x = 50 on the segment 45-60 */
   const PetscInt        nsteps = 20000;          /* 1.9 ms: the periods of the coupled modes above 530 Hz */
   PetscInt              n1 = 0, n2 = 0, n, m = 0, *col, held[3], cy, t1y, t2y;
-  PetscReal            *K[2], *M[2], *D[2], *L, *Mt, *Kt, *Dt, *ft, *f, *q, *qp, *qn, *r, *u, dt, err = 0, umax = 0, lmin = PETSC_MAX_REAL, lmax = 0;
-  PetscBLASInt          bm, info, one = 1;
+  PetscReal   *K[2], *M[2], *D[2], *L, *Mt, *Kt, *Dt, *ft, *f, *q, *qp, *qn, *r, *u, *q0, dt, err = 0, umax = 0, lmin = PETSC_MAX_REAL, lmax = 0;
+  PetscBLASInt bm, info, one = 1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsInsertString(NULL, BEAMS));
@@ -128,7 +128,7 @@ static PetscErrorCode CasePrimal(MPI_Comm comm)
   L[cy * m + col[t2y]] = xi;
   PetscCall(PetscCalloc4(m * m, &Mt, m * m, &Kt, m * m, &Dt, m, &ft));
   PetscCall(PetscCalloc5(n, &f, m, &q, m, &qp, m, &qn, m, &r));
-  PetscCall(PetscCalloc1(n, &u));
+  PetscCall(PetscCalloc2(n, &u, m, &q0));
   for (PetscInt a = 0; a < 3; a++) f[BoundaryDof(bd[0], nodes_A[a], 1)] = -P / 3;
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < n; j++) {
@@ -164,7 +164,7 @@ static PetscErrorCode CasePrimal(MPI_Comm comm)
     PetscCheck(info == 0, comm, PETSC_ERR_LIB, "the primal stiffness is singular: potrf info %d", (int)info);
     PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bm, &one, Kc, &bm, q, &bm, &info));
     PetscCall(PetscFree(Kc));
-    for (PetscInt a = 0; a < m; a++) q[a] = qp[a] = 0.5 * q[a];
+    for (PetscInt a = 0; a < m; a++) q0[a] = q[a] = qp[a] = 0.5 * q[a];
     for (PetscInt i = 0; i < n; i++) {
       u[i] = 0;
       for (PetscInt a = 0; a < m; a++) u[i] += L[i * m + a] * q[a];
@@ -217,11 +217,45 @@ static PetscErrorCode CasePrimal(MPI_Comm comm)
   PetscCheck(err <= 5e-10 * umax, comm, PETSC_ERR_PLIB, "dual and primal transients differ by %g, above 5e-10 of %g", (double)err, (double)umax);
   PetscCall(CheckRanks(comm, err, "the dual-primal difference"));
   PetscCall(PetscPrintf(comm, "OK: the dual assembly equals the primal one to %.1e relative (tolerance 5e-10)\n", (double)(err / umax)));
+  PetscCall(VIDualDestroy(&dual));
+
+  /* the static start (VI_DUAL_START_STATIC) against the primal static solution L q_s, K~ q_s = f~ (q_0 = q_s / 2 above), and
+     then at rest: 2000 steps without moving */
+  PetscCall(VIDualCreate(comm, &dual));
+  PetscCall(VIDualSetBodies(dual, bodies));
+  PetscCall(VIDualSetSlave(dual, "beam1", 1, &node_C));
+  PetscCall(VIDualSetMaster(dual, "beam2", 0, NULL));
+  PetscCall(VIDualSetGeometry(dual, VI_DUAL_GEOMETRY_FIXED));
+  PetscCall(VIDualAddDrive(dual, "beam1", 3, nodes_A, 0, 0.0));
+  {
+    const PetscReal force[3] = {0, -P, 0};
+    PetscCall(VIDualAddLoad(dual, "beam1", 3, nodes_A, force));
+  }
+  PetscCall(VIDualSetStart(dual, VI_DUAL_START_STATIC));
+  PetscCall(VIDualSetUp(dual));
+  err = umax = 0;
+  for (PetscInt s = 0; s <= 2000; s++) {
+    const PetscReal *q1, *q2;
+    if (s) PetscCall(VIDualStep(dual));
+    PetscCall(VIDualGetDisplacement(dual, 0, &q1));
+    PetscCall(VIDualGetDisplacement(dual, 1, &q2));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal up = 0, ud = i < n1 ? q1[i] : q2[i - n1];
+      for (PetscInt a = 0; a < m; a++) up += 2 * L[i * m + a] * q0[a];
+      err  = PetscMax(err, PetscAbsReal(ud - up));
+      umax = PetscMax(umax, PetscAbsReal(up));
+    }
+  }
+  PetscCall(PetscPrintf(comm, "static start: max |u_dual - L q_s| over the start and 2000 steps at rest = %.3e of max |u| = %.4e (relative %.2e)\n",
+                        (double)err, (double)umax, (double)(err / umax)));
+  PetscCheck(err <= 1e-10 * umax, comm, PETSC_ERR_PLIB, "the static start differs from the primal static solution by %g, above 1e-10 of %g",
+             (double)err, (double)umax);
+  PetscCall(CheckRanks(comm, err, "the static start's difference"));
   PetscCall(PetscFree(col));
   PetscCall(PetscFree(L));
   PetscCall(PetscFree4(Mt, Kt, Dt, ft));
   PetscCall(PetscFree5(f, q, qp, qn, r));
-  PetscCall(PetscFree(u));
+  PetscCall(PetscFree2(u, q0));
   PetscCall(VIDualDestroy(&dual));
   PetscCall(VIBodiesDestroy(&bodies));
   PetscFunctionReturn(PETSC_SUCCESS);
