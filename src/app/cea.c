@@ -154,7 +154,7 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     PetscCall(VICouplingSetMaster(c, body, nid, nid ? ids : NULL));
     if (hold[0]) {
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-cea_hold", hold, body, sizeof(body), 4096, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, id_slave, 4096, &nid, ids)); /* every boundary node but the slave */
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, 1, &id_slave, 4096, &nid, ids)); /* every boundary node but the slave */
       PetscCall(VICouplingAddHold(c, body, nid, ids, dir));
     }
   }

@@ -179,8 +179,46 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A history file (`vicms slide`, format vicms-slide) in words: the run, how far it went, the contact states recorded,
-   the largest normal force and the closure of the energy identity at the last record. */
+/* Per slave node j of a history with several (the columns of the contact datasets): its recorded states, largest normal force and the
+   range of its contact positions. */
+static PetscErrorCode VIInfoSlideSlaves(hid_t file, PetscInt n, PetscInt ns, const PetscInt status[], const PetscReal normal[])
+{
+  PetscInt  *ids = NULL, rows, cols;
+  PetscReal *pos;
+  PetscBool  has_ids;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/contact/slave_ids", &has_ids));
+  if (has_ids) PetscCall(VIH5ReadInt(file, "/contact/slave_ids", &rows, &cols, &ids));
+  PetscCall(VIH5ReadReal(file, "/contact/position", &rows, &cols, &pos));
+  for (PetscInt j = 0; j < ns; j++) {
+    PetscInt  counts[4] = {0, 0, 0, 0};
+    PetscReal fmax = 0, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    for (PetscInt r = 0; r < n; r++) {
+      PetscInt st = status[r * ns + j];
+      if (st >= 0 && st < 4) counts[st]++;
+      fmax = PetscMax(fmax, normal[r * ns + j]);
+      if (!PetscIsNanReal(pos[r * ns + j])) {
+        lo = PetscMin(lo, pos[r * ns + j]);
+        hi = PetscMax(hi, pos[r * ns + j]);
+      }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "    slave %" PetscInt_FMT " (node %" PetscInt_FMT "): %" PetscInt_FMT " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT
+                          " open, %" PetscInt_FMT " off; max normal force %g; ",
+                          j, ids ? ids[j] : -1, counts[3], counts[2], counts[1], counts[0], (double)fmax));
+    if (lo <= hi)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "contact position %g to %g\n", (double)lo, (double)hi));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "never over the master\n"));
+  }
+  PetscCall(PetscFree(ids));
+  PetscCall(PetscFree(pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A history file (`vicms slide`, format vicms-slide) in words: the run, how far it went, the contact states recorded (per
+   slave node when there are several), the largest normal force and the closure of the energy identity at the last record. */
 static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
 {
   char     *bodies = NULL, *slave = NULL, *master = NULL, *geometry = NULL, *stopped = NULL;
@@ -218,7 +256,12 @@ static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
   PetscCall(PetscPrintf(
       PETSC_COMM_SELF, "  %" PetscInt_FMT " steps of %g s to t = %g s of %g (%s%s), %" PetscInt_FMT " records (every %" PetscInt_FMT " steps)\n",
       steps, (double)dt, (double)(n ? t[n - 1] : 0), (double)end_time, complete ? "complete" : "stopped by ", complete ? "" : stopped, n, every));
-  if (rms > 0)
+  if (rms > 0 && ns > 1)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "  random force at each of the %" PetscInt_FMT " slaves: RMS %g in [%g, %g] Hz, independent, seeds %" PetscInt_FMT
+                          " to %" PetscInt_FMT "\n",
+                          ns, (double)rms, (double)f0, (double)f1, seed, seed + ns - 1));
+  else if (rms > 0)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  random force at the slave: RMS %g in [%g, %g] Hz, seed %" PetscInt_FMT "\n", (double)rms, (double)f0,
                           (double)f1, seed));
   else
@@ -227,6 +270,7 @@ static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
                         "  recorded contact states: %" PetscInt_FMT " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT " open, %" PetscInt_FMT
                         " off; max normal force %g\n",
                         counts[3], counts[2], counts[1], counts[0], (double)fmax));
+  if (ns > 1) PetscCall(VIInfoSlideSlaves(file, n, ns, status, normal));
   if (n) {
     const PetscReal *l     = e + 7 * (n - 1);
     PetscReal        scale = 0, closure = l[0] + l[1] - l[6] + l[2] - l[3] - l[4] - l[5];

@@ -79,10 +79,11 @@ static PetscErrorCode VISlideHistoryDestroy(VISlideHistory *h)
 
 /* What the run was, for the root attributes of the history file. */
 typedef struct {
-  const char *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
-  PetscReal   mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
-  PetscInt    record_every, steps, noise_harmonics, seed;
-  PetscBool   complete;
+  const char     *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
+  PetscReal       mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
+  PetscInt        record_every, steps, noise_harmonics, seed;
+  const PetscInt *slave_ids; /* the S slave nodes (mesh ids), in the order of the columns of the per-slave datasets */
+  PetscBool       complete;
 } VISlideRun;
 
 /* One column of the per-slave reals (S columns, one per slave) of the history. */
@@ -169,6 +170,7 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
     PetscCall(PetscFree(names));
   }
   PetscCall(VIH5CreateGroup(file, "/contact"));
+  PetscCall(VIH5WriteInt(file, "/contact/slave_ids", h->ns, 0, run->slave_ids));
   PetscCall(VIH5WriteInt(file, "/contact/status", h->n, h->ns, h->status));
   PetscCall(VIH5WriteAttrString(file, "/contact/status", "values", "0 off, 1 open, 2 stick, 3 slip"));
   PetscCall(VIH5WriteInt(file, "/contact/segment", h->n, h->ns, h->segment));
@@ -229,14 +231,14 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
 {
   char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
   char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
-  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, slave_id, nm, sk_body;
+  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, *slave_ids, nsl, nm, sk_body;
   PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
   PetscBool help, has_preload, has_start, has_band, has_pnodes;
   PetscMPIInt    rank;
   PetscLogDouble t0, t1, t_prog;
   VIBodies       bodies;
   VIDual         dual;
-  VIExcitation   noise = NULL;
+  VIExcitation  *noise = NULL;
   VIBodyNode    *mnodes, snode;
   VISlideHistory h   = {0};
   VISlideRun     run = {0};
@@ -248,7 +250,8 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
   PetscCall(PetscOptionsString("-rom_file", "The bodies file (vicms reduce -bodies)", "", rom_file, rom_file, sizeof(rom_file), NULL));
   PetscCall(PetscOptionsString("-slide_file", "HDF5 history file (format vicms-slide)", "", out_file, out_file, sizeof(out_file), NULL));
-  PetscCall(PetscOptionsString("-slide_slave", "The slave node: BODY:NODE_ID (a boundary node of that body)", "", slave, slave, sizeof(slave), NULL));
+  PetscCall(
+      PetscOptionsString("-slide_slave", "The slave nodes: BODY:ID[,ID,...] (boundary nodes of that body)", "", slave, slave, sizeof(slave), NULL));
   PetscCall(PetscOptionsString("-slide_master", "The master chain: BODY (all its boundary nodes, in table order) or BODY:ID,ID,...", "", master,
                                master, sizeof(master), NULL));
   PetscCall(PetscOptionsString("-slide_drive", "Driven nodes: BODY (its boundary nodes but the slave) or BODY:ID,...; none by default", "", drive,
@@ -269,7 +272,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(PetscOptionsRealArray("-slide_noise_band", "f0,f1 (Hz): the band of the random force", "", band, &nband, &has_band));
   PetscCall(
       PetscOptionsInt("-slide_noise_harmonics", "Harmonics of the random force, evenly spaced over the band, random phases", "", nh, &nh, NULL));
-  PetscCall(PetscOptionsInt("-slide_seed", "Seed of the random phases of the random force", "", seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-slide_seed", "Seed of the random phases of the random force (slave j: seed + j)", "", seed, &seed, NULL));
   PetscCall(PetscOptionsEList("-slide_noise_dir", "Direction of the random force: the master's normal under the slave, x or y", "",
                               VIAppSlideNoiseDirs, 3, VIAppSlideNoiseDirs[noise_dir], &noise_dir, NULL));
   PetscCall(PetscOptionsReal("-slide_progress_interval", "Seconds between progress lines", "", progress, &progress, NULL));
@@ -282,7 +285,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&t0));
-  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-slide_slave: give the slave node as BODY:NODE_ID");
+  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-slide_slave: give the slave nodes as BODY:ID[,ID,...]");
   PetscCheck(master[0], comm, PETSC_ERR_USER_INPUT, "-slide_master: give the master chain as BODY or BODY:ID,ID,...");
   PetscCheck(end_time > 0 && PetscIsNormalReal(end_time), comm, PETSC_ERR_USER_INPUT, "-slide_end_time: %g, expected a time > 0 (s)",
              (double)end_time);
@@ -295,24 +298,28 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCheck(rms >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms: %g, expected an RMS >= 0 (0: no random force)", (double)rms);
   PetscCheck(rms == 0 || has_band, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms %g needs its band: give -slide_noise_band f0,f1 (Hz)", (double)rms);
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
-  if (rms > 0) { /* the random force: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from the seed */
-    PetscCall(VIExcitationCreate(comm, &noise));
-    PetscCall(VIExcitationSetOptionsPrefix(noise, "slide_")); /* its messages name -slide_noise_band, -slide_noise_harmonics, -slide_seed */
-    PetscCall(VIExcitationSetType(noise, VI_EXCITE_NOISE));
-    PetscCall(VIExcitationSetAmplitude(noise, 0, rms));
-    PetscCall(VIExcitationSetNoise(noise, band[0], band[1], nh, seed));
-  }
   PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VIDualCreate(comm, &dual));
   PetscCall(VIDualSetBodies(dual, bodies));
-  PetscCall(PetscMalloc1(VI_SLIDE_MAX_NODES, &ids));
-  PetscCall(VIAppParseBodyNode(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), &slave_id));
+  PetscCall(PetscMalloc2(VI_SLIDE_MAX_NODES, &ids, VI_SLIDE_MAX_NODES, &slave_ids));
+  PetscCall(VIAppParseBoundaryNodes(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), VI_SLIDE_MAX_NODES, &nsl, slave_ids));
   PetscCall(VIBodiesFind(bodies, sbody, &sk_body));
-  PetscCall(VIBodiesGetNode(bodies, sk_body, slave_id, "-slide_slave", &snode));
-  PetscCall(VIDualSetSlave(dual, sbody, 1, &slave_id));
+  PetscCall(VIBodiesGetNode(bodies, sk_body, slave_ids[0], "-slide_slave", &snode));
+  PetscCall(VIDualSetSlave(dual, sbody, nsl, slave_ids));
+  if (rms > 0) { /* the random force at slave j: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from
+                    seed + j (an independent realisation per slave) */
+    PetscCall(PetscCalloc1(nsl, &noise));
+    for (PetscInt j = 0; j < nsl; j++) {
+      PetscCall(VIExcitationCreate(comm, &noise[j]));
+      PetscCall(VIExcitationSetOptionsPrefix(noise[j], "slide_")); /* its messages name -slide_noise_band, -slide_noise_harmonics, -slide_seed */
+      PetscCall(VIExcitationSetType(noise[j], VI_EXCITE_NOISE));
+      PetscCall(VIExcitationSetAmplitude(noise[j], 0, rms));
+      PetscCall(VIExcitationSetNoise(noise[j], band[0], band[1], nh, seed + j));
+    }
+  }
   /* the master chain, and the arc length of its nodes (undeformed) for the contact position */
   PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_master", master, body, sizeof(body), VI_SLIDE_MAX_NODES, &nm, ids));
-  if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", -1, VI_SLIDE_MAX_NODES, &nm, ids));
+  if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", 0, NULL, VI_SLIDE_MAX_NODES, &nm, ids));
   {
     PetscInt mk;
     PetscCall(VIBodiesFind(bodies, body, &mk));
@@ -328,7 +335,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(VIDualSetMaster(dual, body, nm, ids));
   if (drive[0]) {
     PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     PetscCall(VIDualAddDrive(dual, body, nid, ids, drive_dir, v));
   } else
     PetscCheck(v == 0, comm, PETSC_ERR_USER_INPUT, "-slide_drive_velocity %g: give the driven nodes with -slide_drive", (double)v);
@@ -336,24 +343,24 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     const PetscReal force[3] = {preload[0], preload[1], 0};
     if (has_pnodes) {
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_preload_nodes", pnodes, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     } else {
       PetscCheck(drive[0], comm, PETSC_ERR_USER_INPUT, "-slide_preload: give its nodes with -slide_preload_nodes (they default to -slide_drive's)");
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     }
     PetscCall(VIDualAddLoad(dual, body, nid, ids, force));
   }
   if (noise) {
     const PetscReal dirs[2][2] = {{1, 0}, {0, 1}};
-    PetscCall(VIDualSetSlaveForce(dual, 0, noise, noise_dir ? dirs[noise_dir - 1] : NULL));
+    for (PetscInt j = 0; j < nsl; j++) PetscCall(VIDualSetSlaveForce(dual, j, noise[j], noise_dir ? dirs[noise_dir - 1] : NULL));
   }
-  if (has_start) { /* the slave body placed rigidly so that the slave is at arc length start */
+  if (has_start) { /* the slave body placed rigidly so that the (first) slave is at arc length start */
     PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
     PetscCall(VIDualTranslateBody(dual, sbody, shift));
     PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
-                          (double)shift[0], (double)shift[1], slave_id, (double)start));
+                          (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
   }
   PetscCall(VIDualSetFromOptions(dual));
   PetscCall(VIDualSetUp(dual));
@@ -362,7 +369,13 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
   nsteps = (PetscInt)PetscCeilReal(end_time / dt - 1e-9);
   every  = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
-  if (noise) PetscCall(VIExcitationView(noise, NULL));
+  if (noise) {
+    PetscCall(VIExcitationView(noise[0], NULL));
+    if (nsl > 1)
+      PetscCall(PetscPrintf(
+          comm, "  an independent realisation at each of the %" PetscInt_FMT " slave nodes: seeds %" PetscInt_FMT " to %" PetscInt_FMT "\n", nsl,
+          seed, seed + nsl - 1));
+  }
   PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
                         (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
   {
@@ -370,7 +383,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     const PetscReal *out;
     PetscCall(VIDualGetOutputs(dual, &no, &out));
     h.no = no;
-    h.ns = 1;
+    h.ns = nsl;
   }
 
   /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks, and what was computed is written */
@@ -457,6 +470,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   run.noise_band[1]   = band[1];
   run.noise_harmonics = nh;
   run.seed            = seed;
+  run.slave_ids       = slave_ids;
   run.noise_dir       = VIAppSlideNoiseDirs[noise_dir];
   run.complete        = sig ? PETSC_FALSE : PETSC_TRUE;
   run.stopped_by      = sig ? VISignalName(sig) : "";
@@ -475,9 +489,10 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
 
   PetscCall(VISlideHistoryDestroy(&h));
   PetscCall(PetscFree3(mnodes, sk, lk));
-  PetscCall(PetscFree(ids));
+  PetscCall(PetscFree2(ids, slave_ids));
   PetscCall(VIDualDestroy(&dual));
-  PetscCall(VIExcitationDestroy(&noise));
+  for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
+  PetscCall(PetscFree(noise));
   PetscCall(VIBodiesDestroy(&bodies));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
