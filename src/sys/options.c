@@ -211,6 +211,8 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-slide_seed", VI_OPTION_INT, NULL},
     {"-slide_noise_dir", VI_OPTION_ENUM, VIAppSlideNoiseChoices},
     {"-slide_progress_interval", VI_OPTION_REAL, NULL},
+    {"-slide_checkpoint_interval", VI_OPTION_REAL, NULL},
+    {"-slide_resume", VI_OPTION_BOOL, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},
