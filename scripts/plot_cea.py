@@ -38,7 +38,9 @@ def main():
             H = f["frf/H_re"][:] + 1j * f["frf/H_im"][:]
             H = H.reshape(len(s), len(ff), no, ni)[:, :, args.out, args.input]
             names = (f["frf/inputs"][args.input], f["frf/outputs"][args.out])
-            frf = (ff, H, [x.decode() if isinstance(x, bytes) else x for x in names])
+            quantity = f["frf"].attrs.get("quantity", "displacement")  # files before -cea_frf_quantity: displacement
+            quantity = quantity.decode() if isinstance(quantity, bytes) else str(quantity)
+            frf = (ff, H, [x.decode() if isinstance(x, bytes) else x for x in names], quantity)
 
     unstable = real > 0
     npanel = 3 if frf else 2
@@ -55,11 +57,12 @@ def main():
     ax[1].set_yscale("symlog", linthresh=10)
     ax[1].set_ylim(bottom=max(np.nanmin(real), -1e4))  # the overdamped (real) eigenvalues reach -1e7 1/s
     if frf:
-        ff, H, (iname, oname) = frf
+        ff, H, (iname, oname), quantity = frf
         db = 20 * np.log10(np.maximum(np.abs(H), 1e-300))
         im = ax[2].imshow(db.T, origin="lower", aspect="auto", extent=(s[0], s[-1], ff[0] / 1e3, ff[-1] / 1e3), cmap="viridis",
-                          vmin=np.percentile(db, 5), vmax=db.max())
-        fig.colorbar(im, ax=ax[2], label="|H| [dB re 1 mm/N]")
+                          vmin=np.percentile(db[np.abs(H) > 0] if np.abs(H).any() else db, 5), vmax=db.max())  # zeros (at a clamped end) aside
+        unit = "(mm/s²)/N" if quantity == "acceleration" else "mm/N"
+        fig.colorbar(im, ax=ax[2], label=f"|H| {quantity} [dB re 1 {unit}]")
         ax[2].set(xlabel="contact position s [mm]", ylabel="frequency [kHz]", title=f"FRF {iname} -> {oname}")
     fig.tight_layout()
     fig.savefig(out, dpi=120)

@@ -8,7 +8,7 @@
 --report f0,f1 prints, per --bin mm of contact position, the RMS of the acceleration's spectrogram between f0 and f1 Hz.
 
 usage: /usr/bin/python3 scripts/plot_slide.py slide.h5 [more.h5 ...] [-o slide.png] [--output NAME] [--fmax HZ]
-       [--nfft N] [--bands s0:s1,s2:s3] [--report f0,f1] [--bin MM]
+       [--nfft N] [--bands s0:s1,s2:s3] [--report f0,f1] [--bin MM] [--slave J]
 """
 import argparse
 import sys
@@ -26,7 +26,7 @@ def text(x):
     return x.decode() if isinstance(x, bytes) else str(x)
 
 
-def load(path, output):
+def load(path, output, slave):
     with h5py.File(path, "r") as f:
         if text(f.attrs.get("format", "")) != "vicms-slide":
             sys.exit(f"{path}: not a vicms slide history file")
@@ -34,8 +34,11 @@ def load(path, output):
         if not names:
             sys.exit(f"{path}: no body outputs recorded (give the bodies -body_NAME_cms_outputs)")
         k = names.index(output) if output else len(names) - 1
-        d = dict(t=f["t"][()].ravel(), y=f["outputs"][:, k], name=names[k], mu=float(f.attrs["mu"]), s=f["contact/position"][:, 0],
-                 normal=f["contact/normal"][:, 0], slip=f["contact/slip_velocity"][:, 0], status=f["contact/status"][:, 0],
+        j = slave
+        if not 0 <= j < f["contact/status"].shape[1]:
+            sys.exit(f"{path}: --slave {j}: the history has {f['contact/status'].shape[1]} slave node(s)")
+        d = dict(t=f["t"][()].ravel(), y=f["outputs"][:, k], name=names[k], mu=float(f.attrs["mu"]), s=f["contact/position"][:, j],
+                 normal=f["contact/normal"][:, j], slip=f["contact/slip_velocity"][:, j], status=f["contact/status"][:, j],
                  dt=float(f.attrs["dt"]) * int(f.attrs["record_every"]), rms=float(f.attrs["noise_rms"]))
     if len(d["t"]) > 2 and abs((d["t"][-1] - d["t"][-2]) / d["dt"] - 1) > 1e-6:
         for k in ("t", "y", "s", "normal", "slip", "status"):  # the last record closes a shorter interval: off the regular grid
@@ -55,11 +58,12 @@ def main():
     ap.add_argument("--bands", default="", help="contact positions to mark, s0:s1,s2:s3 (length unit of the bodies)")
     ap.add_argument("--report", default="", help="f0,f1: print the RMS acceleration between f0 and f1 Hz per --bin of position")
     ap.add_argument("--bin", type=float, default=0.5, help="position bin of --report")
+    ap.add_argument("--slave", type=int, default=0, help="the slave node whose contact is plotted (its column, 0: the first)")
     ap.add_argument("--dpi", type=int, default=64, help="resolution of the PNG")
     args = ap.parse_args()
     png = args.png or args.files[0].rsplit(".", 1)[0] + ".png"
     bands = [tuple(float(v) for v in b.split(":")) for b in args.bands.split(",") if b]
-    runs = [load(p, args.output) for p in args.files]
+    runs = [load(p, args.output, args.slave) for p in args.files]
 
     fig, axes = plt.subplots(3, len(runs), figsize=(6.2 * len(runs), 9.5), squeeze=False)
     for c, (path, d) in enumerate(zip(args.files, runs)):

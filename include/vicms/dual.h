@@ -113,3 +113,14 @@ PETSC_EXTERN PetscErrorCode VIDualGetEnergy(VIDual dual, VIDualEnergy *energy);
    in which a step's cost is stated. */
 PETSC_EXTERN PetscErrorCode VIDualGetMatVecTime(VIDual dual, PetscReal *seconds);
 PETSC_EXTERN PetscErrorCode VIDualView(VIDual dual, PetscViewer viewer);
+/*
+  VIDualGetStateSize, VIDualGetState, VIDualSetState - everything VIDualStep carries from one step to the next, packed into
+  len reals, to checkpoint a run and continue it bit for bit: the step and t, the energy terms, u_n and u_{n-1}, the initial
+  value of the driven coordinates, the multipliers of the last step (the warm start of the next contact solve), and what the
+  getters return after a step (per slave its VIDualContact and the slave force applied; the outputs). After VIDualSetUp;
+  VIDualSetState takes the state of a VIDual set up alike (the same bodies, slaves, outputs and time step, else an error)
+  and leaves this one as the other was after its step. Not collective.
+*/
+PETSC_EXTERN PetscErrorCode VIDualGetStateSize(VIDual dual, PetscInt *len);
+PETSC_EXTERN PetscErrorCode VIDualGetState(VIDual dual, PetscReal state[]);
+PETSC_EXTERN PetscErrorCode VIDualSetState(VIDual dual, PetscInt len, const PetscReal state[]);

@@ -17,12 +17,15 @@ PETSC_INTERN PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[]
    "BODY" or "BODY:ID,ID,...": the body name (checked against the file) and at most max node ids (*n = 0 when none given); */
 PETSC_INTERN PetscErrorCode VIAppParseBodyNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len,
                                                 PetscInt max, PetscInt *n, PetscInt ids[]);
+/* "BODY:ID,ID,...": at least one and at most max nodes, each a boundary node of that body, none twice; */
+PETSC_INTERN PetscErrorCode VIAppParseBoundaryNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len,
+                                                    PetscInt max, PetscInt *n, PetscInt ids[]);
 /* "BODY:NODE_ID": one node, a boundary node of that body; */
 PETSC_INTERN PetscErrorCode VIAppParseBodyNode(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len,
                                                PetscInt *id);
-/* every boundary node of body `body` in table order but node skip_id of body skip_body (the slave), at most max. */
-PETSC_INTERN PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char skip_body[], PetscInt skip_id, PetscInt max, PetscInt *n,
-                                              PetscInt ids[]);
+/* every boundary node of body `body` in table order but the nodes skip_ids of body skip_body (the slaves), at most max. */
+PETSC_INTERN PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char skip_body[], PetscInt nskip, const PetscInt skip_ids[],
+                                              PetscInt max, PetscInt *n, PetscInt ids[]);
 /* Load the ROM and run the ensemble's cases on it (simulate, run, hb), in log stages "ROM load" and run_stage. */
 PETSC_INTERN PetscErrorCode VIAppRunEnsemble(VIEnsemble ens, VIROM rom, const char rom_file[], const char run_stage[]);
 /* The reduction fingerprint of the options database: the sorted options that decide the ROM (-mesh_*, -model_*,

@@ -7,7 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const VIAppCEADirs[] = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
+static const char *const VIAppCEADirs[]       = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
+static const char *const VIAppCEAQuantities[] = {"displacement", "acceleration", "VIAppCEAQuantity", "VI_APP_CEA_QUANTITY_", NULL};
+
+/* What was run, for the root attributes of the results file. */
+typedef struct {
+  const char *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity;
+  PetscReal   mu;
+} VIAppCEARun;
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
@@ -32,11 +39,11 @@ static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bod
 }
 
 /* The results file (format "vicms-cea", docs/substructures.md), written whole by rank 0 (.part, then renamed). */
-static PetscErrorCode VIAppCEAWrite(const char path[], const char rom_file[], const char slave[], const char master[], PetscReal mu, PetscInt np,
-                                    const PetscReal pos[], PetscInt nm, const PetscReal freq[], const PetscReal real[], PetscInt nf,
-                                    const PetscReal ffreq[], PetscInt ni, char **inputs, PetscInt no, char **outputs, const PetscReal H[])
+static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, PetscInt np, const PetscReal pos[], PetscInt nm,
+                                    const PetscReal freq[], const PetscReal real[], PetscInt nf, const PetscReal ffreq[], PetscInt ni, char **inputs,
+                                    PetscInt no, char **outputs, const PetscReal H[])
 {
-  char      tmp[PETSC_MAX_PATH_LEN + 8];
+  char      tmp[PETSC_MAX_PATH_LEN + 8], *all;
   hid_t     file;
   PetscInt *unstable, count = 0;
 
@@ -45,10 +52,16 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const char rom_file[], co
   PetscCall(VIH5Create(tmp, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-cea"));
   PetscCall(VIH5WriteAttrInt(file, "/", "version", 1));
-  PetscCall(VIH5WriteAttrString(file, "/", "bodies_file", rom_file));
-  PetscCall(VIH5WriteAttrString(file, "/", "slave", slave));
-  PetscCall(VIH5WriteAttrString(file, "/", "master", master));
-  PetscCall(VIH5WriteAttrReal(file, "/", "mu", mu));
+  PetscCall(VIH5WriteAttrString(file, "/", "bodies_file", run->rom_file));
+  PetscCall(VIH5WriteAttrString(file, "/", "slave", run->slave));
+  PetscCall(VIH5WriteAttrString(file, "/", "master", run->master));
+  PetscCall(VIH5WriteAttrString(file, "/", "hold", run->hold));
+  PetscCall(VIH5WriteAttrString(file, "/", "hold_dir", run->hold_dir));
+  PetscCall(VIH5WriteAttrReal(file, "/", "mu", run->mu));
+  PetscCall(VIH5WriteAttrString(file, "/", "sliding", run->sliding));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
+  PetscCall(PetscFree(all));
   PetscCall(PetscMalloc1(np, &unstable));
   for (PetscInt p = 0; p < np; p++) {
     unstable[p] = 0;
@@ -75,6 +88,7 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const char rom_file[], co
     }
     PetscCall(VIH5WriteReal(file, "/frf/H_re", np, nc, re));
     PetscCall(VIH5WriteReal(file, "/frf/H_im", np, nc, im));
+    PetscCall(VIH5WriteAttrString(file, "/frf", "quantity", run->quantity));
     PetscCall(PetscFree2(re, im));
   }
   PetscCall(VIH5Close(&file));
@@ -86,7 +100,7 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
 {
   char        rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "cea.h5", slave[256] = "", master[256] = "", hold[4096] = "";
   char        frf[256] = "", *inputs[16], *outputs[16], body[128];
-  PetscInt    np = 0, nm = 20, ni = 16, no = 16, nf = 0, k, nid, ids[4096], dir = 0;
+  PetscInt    np = 0, nm = 20, ni = 16, no = 16, nf = 0, k, nid, ids[4096], dir = 0, quantity = 0;
   PetscReal   range[2] = {0, -1}, f0 = 0, f1 = 0, mu, length, *pos, *freq, *real, *ffreq = NULL, *in = NULL, *out = NULL, *H = NULL;
   PetscBool   help, has_range, has_frf, has_in, has_out;
   PetscMPIInt rank;
@@ -104,6 +118,8 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
   PetscCall(PetscOptionsString("-cea_hold", "Held (driven) nodes: BODY (its boundary nodes but the slave) or BODY:ID,...; none by default", "", hold,
                                hold, sizeof(hold), NULL));
   PetscCall(PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[dir], &dir, NULL));
+  PetscCall(PetscOptionsEList("-cea_frf_quantity", "What the FRF map gives per unit force: the displacement, or the acceleration (-omega^2 times it)",
+                              "", VIAppCEAQuantities, 2, VIAppCEAQuantities[quantity], &quantity, NULL));
   PetscCall(PetscOptionsInt("-cea_positions", "Number of contact positions, evenly spaced along the master chain (>= 2)", "", np, &np, NULL));
   PetscCall(PetscOptionsRealArray("-cea_range", "s0,s1: the arc-length range of the positions (default the whole chain)", "", range, (k = 2, &k),
                                   &has_range));
@@ -154,7 +170,7 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     PetscCall(VICouplingSetMaster(c, body, nid, nid ? ids : NULL));
     if (hold[0]) {
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-cea_hold", hold, body, sizeof(body), 4096, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, id_slave, 4096, &nid, ids)); /* every boundary node but the slave */
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, 1, &id_slave, 4096, &nid, ids)); /* every boundary node but the slave */
       PetscCall(VICouplingAddHold(c, body, nid, ids, dir));
     }
   }
@@ -217,13 +233,26 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     for (PetscInt i = 0; i < ni; i++) PetscCall(VIAppCEAParseDof(comm, c, bodies, "-cea_frf_inputs", inputs[i], ncoord, &in[i * ncoord]));
     for (PetscInt o = 0; o < no; o++) PetscCall(VIAppCEAParseDof(comm, c, bodies, "-cea_frf_outputs", outputs[o], ncoord, &out[o * ncoord]));
     PetscCall(VICouplingComputeFRF(c, ni, in, no, out, np, pos, nf, ffreq, H));
-    PetscCall(PetscPrintf(
-        comm, "FRF map: %" PetscInt_FMT " positions x %" PetscInt_FMT " lines (%g to %g Hz), %" PetscInt_FMT " inputs x %" PetscInt_FMT " outputs\n",
-        np, nf, (double)f0, (double)f1, ni, no));
+    if (quantity == 1) /* acceleration: -omega^2 times the displacement, line by line (H[p][f][o][i], re and im) */
+      for (PetscInt p = 0; p < np; p++)
+        for (PetscInt f = 0; f < nf; f++) {
+          const PetscReal w = 2 * PETSC_PI * ffreq[f];
+          for (PetscInt q = 0; q < 2 * ni * no; q++) H[2 * ((p * nf + f) * no * ni) + q] *= -w * w;
+        }
+    PetscCall(PetscPrintf(comm,
+                          "FRF map (%s): %" PetscInt_FMT " positions x %" PetscInt_FMT " lines (%g to %g Hz), %" PetscInt_FMT
+                          " inputs x %" PetscInt_FMT " outputs\n",
+                          VIAppCEAQuantities[quantity], np, nf, (double)f0, (double)f1, ni, no));
   }
 
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) PetscCall(VIAppCEAWrite(out_file, rom_file, slave, master, mu, np, pos, nm, freq, real, nf, ffreq, ni, inputs, no, outputs, H));
+  if (rank == 0) {
+    VIAppCEARun run     = {rom_file, slave, master, hold, VIAppCEADirs[dir], VICouplingSlidings[0], VIAppCEAQuantities[quantity], mu};
+    PetscInt    sliding = 0;
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
+    run.sliding = VICouplingSlidings[sliding];
+    PetscCall(VIAppCEAWrite(out_file, &run, np, pos, nm, freq, real, nf, ffreq, ni, inputs, no, outputs, H));
+  }
   PetscCall(PetscTime(&t1));
   PetscCall(PetscPrintf(comm, "Wrote %s; done in %.2f s\n", out_file, (double)(t1 - t0)));
 

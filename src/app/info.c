@@ -179,8 +179,46 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A history file (`vicms slide`, format vicms-slide) in words: the run, how far it went, the contact states recorded,
-   the largest normal force and the closure of the energy identity at the last record. */
+/* Per slave node j of a history with several (the columns of the contact datasets): its recorded states, largest normal force and the
+   range of its contact positions. */
+static PetscErrorCode VIInfoSlideSlaves(hid_t file, PetscInt n, PetscInt ns, const PetscInt status[], const PetscReal normal[])
+{
+  PetscInt  *ids = NULL, rows, cols;
+  PetscReal *pos;
+  PetscBool  has_ids;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/contact/slave_ids", &has_ids));
+  if (has_ids) PetscCall(VIH5ReadInt(file, "/contact/slave_ids", &rows, &cols, &ids));
+  PetscCall(VIH5ReadReal(file, "/contact/position", &rows, &cols, &pos));
+  for (PetscInt j = 0; j < ns; j++) {
+    PetscInt  counts[4] = {0, 0, 0, 0};
+    PetscReal fmax = 0, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    for (PetscInt r = 0; r < n; r++) {
+      PetscInt st = status[r * ns + j];
+      if (st >= 0 && st < 4) counts[st]++;
+      fmax = PetscMax(fmax, normal[r * ns + j]);
+      if (!PetscIsNanReal(pos[r * ns + j])) {
+        lo = PetscMin(lo, pos[r * ns + j]);
+        hi = PetscMax(hi, pos[r * ns + j]);
+      }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "    slave %" PetscInt_FMT " (node %" PetscInt_FMT "): %" PetscInt_FMT " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT
+                          " open, %" PetscInt_FMT " off; max normal force %g; ",
+                          j, ids ? ids[j] : -1, counts[3], counts[2], counts[1], counts[0], (double)fmax));
+    if (lo <= hi)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "contact position %g to %g\n", (double)lo, (double)hi));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "never over the master\n"));
+  }
+  PetscCall(PetscFree(ids));
+  PetscCall(PetscFree(pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A history file (`vicms slide`, format vicms-slide) in words: the run, how far it went, the contact states recorded (per
+   slave node when there are several), the largest normal force and the closure of the energy identity at the last record. */
 static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
 {
   char     *bodies = NULL, *slave = NULL, *master = NULL, *geometry = NULL, *stopped = NULL;
@@ -218,7 +256,12 @@ static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
   PetscCall(PetscPrintf(
       PETSC_COMM_SELF, "  %" PetscInt_FMT " steps of %g s to t = %g s of %g (%s%s), %" PetscInt_FMT " records (every %" PetscInt_FMT " steps)\n",
       steps, (double)dt, (double)(n ? t[n - 1] : 0), (double)end_time, complete ? "complete" : "stopped by ", complete ? "" : stopped, n, every));
-  if (rms > 0)
+  if (rms > 0 && ns > 1)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "  random force at each of the %" PetscInt_FMT " slaves: RMS %g in [%g, %g] Hz, independent, seeds %" PetscInt_FMT
+                          " to %" PetscInt_FMT "\n",
+                          ns, (double)rms, (double)f0, (double)f1, seed, seed + ns - 1));
+  else if (rms > 0)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  random force at the slave: RMS %g in [%g, %g] Hz, seed %" PetscInt_FMT "\n", (double)rms, (double)f0,
                           (double)f1, seed));
   else
@@ -227,6 +270,7 @@ static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
                         "  recorded contact states: %" PetscInt_FMT " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT " open, %" PetscInt_FMT
                         " off; max normal force %g\n",
                         counts[3], counts[2], counts[1], counts[0], (double)fmax));
+  if (ns > 1) PetscCall(VIInfoSlideSlaves(file, n, ns, status, normal));
   if (n) {
     const PetscReal *l     = e + 7 * (n - 1);
     PetscReal        scale = 0, closure = l[0] + l[1] - l[6] + l[2] - l[3] - l[4] - l[5];
@@ -259,10 +303,151 @@ static PetscErrorCode VIInfoSlideOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A root string attribute of a results file, or fallback when the file predates it; PetscFree(*value). */
+static PetscErrorCode VIInfoAttrString(hid_t file, const char name[], const char fallback[], char **value)
+{
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5HasAttr(file, "/", name, &has));
+  if (has)
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/", name, value));
+  else
+    PetscCall(PetscStrallocpy(fallback, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The unstable positions of a CEA sweep grouped into bands of consecutive unstable positions (n_unstable > 0): per band
+   its arc-length range and count, the frequency range of its unstable eigenvalues and the largest real part, and where. */
+static PetscErrorCode VIInfoCEABands(PetscInt np, const PetscReal pos[], PetscInt nm, const PetscReal freq[], const PetscReal real[],
+                                     const PetscInt unstable[])
+{
+  PetscInt nb = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt p = 0; p < np;) {
+    PetscInt  q   = p;
+    PetscReal flo = PETSC_MAX_REAL, fhi = -PETSC_MAX_REAL, rmax = -PETSC_MAX_REAL, smax = 0, fmax = 0;
+    PetscInt  nmod = 0;
+    if (unstable[p] <= 0) {
+      p++;
+      continue;
+    }
+    for (; q < np && unstable[q] > 0; q++)
+      for (PetscInt m = 0; m < nm; m++) {
+        PetscReal r = real[q * nm + m], f = freq[q * nm + m];
+        if (!(r > 0)) continue;
+        nmod++;
+        flo = PetscMin(flo, f);
+        fhi = PetscMax(fhi, f);
+        if (r > rmax) {
+          rmax = r;
+          smax = pos[q];
+          fmax = f;
+        }
+      }
+    nb++;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "    band %" PetscInt_FMT ": s = %g to %g (%" PetscInt_FMT " position%s, %" PetscInt_FMT
+                          " unstable eigenvalue%s), %g to %g Hz, largest real part %g 1/s at s = %g (%g Hz)\n",
+                          nb, (double)pos[p], (double)pos[q - 1], q - p, q - p > 1 ? "s" : "", nmod, nmod > 1 ? "s" : "", (double)flo, (double)fhi,
+                          (double)rmax, (double)smax, (double)fmax));
+    p = q;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A results file of `vicms cea` (format vicms-cea) in words: what was run, the positions and modes, the unstable positions
+   in bands of consecutive positions, and the FRF map's size. */
+static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
+{
+  char     *bodies, *slave, *master, *hold, *hold_dir, *sliding;
+  PetscReal mu, *pos, *freq, *real, rmax = -PETSC_MAX_REAL, smax = 0, fmax = 0;
+  PetscInt  np, nm, cols, *unstable, npos = 0, nb = 0;
+  PetscBool has_frf;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "bodies_file", &bodies));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "slave", &slave));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "master", &master));
+  PetscCall(VIInfoAttrString(file, "hold", "", &hold));
+  PetscCall(VIInfoAttrString(file, "hold_dir", "x", &hold_dir));
+  PetscCall(VIInfoAttrString(file, "sliding", "not recorded", &sliding));
+  PetscCall(VIH5ReadAttrReal(file, "/", "mu", &mu));
+  PetscCall(VIH5ReadReal(file, "/positions", &np, &cols, &pos));
+  PetscCall(VIH5ReadReal(file, "/frequency_hz", &np, &nm, &freq));
+  PetscCall(VIH5ReadReal(file, "/real", &np, &nm, &real));
+  PetscCall(VIH5ReadInt(file, "/unstable_modes", &np, &cols, &unstable));
+  nm = PetscMax(nm, 1);
+  for (PetscInt p = 0; p < np; p++) {
+    npos += unstable[p] > 0;
+    nb += unstable[p] > 0 && (p == 0 || unstable[p - 1] <= 0);
+    for (PetscInt m = 0; m < nm; m++)
+      if (real[p * nm + m] > rmax) { /* NaN beyond the last eigenvalue: never larger */
+        rmax = real[p * nm + m];
+        smax = pos[p];
+        fmax = freq[p * nm + m];
+      }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "CEA results %s: bodies %s, slave %s on master %s, mu = %g (sliding %s)", path, bodies, slave, master,
+                        (double)mu, sliding));
+  if (hold[0])
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, ", held %s (%s)\n", hold, hold_dir));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, ", nothing held\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %" PetscInt_FMT " positions from s = %g to %g, %" PetscInt_FMT " eigenvalues kept per position\n", np,
+                        (double)(np ? pos[0] : 0), (double)(np ? pos[np - 1] : 0), nm));
+  if (npos) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %" PetscInt_FMT " of %" PetscInt_FMT " positions unstable, in %" PetscInt_FMT " band%s:\n", npos, np,
+                          nb, nb == 1 ? "" : "s"));
+    PetscCall(VIInfoCEABands(np, pos, nm, freq, real, unstable));
+  } else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  stable at all %" PetscInt_FMT " positions; largest real part %g 1/s at s = %g (%g Hz)\n", np,
+                          (double)rmax, (double)smax, (double)fmax));
+  PetscCall(VIH5Exists(file, "/frf/H_re", &has_frf));
+  if (has_frf) {
+    PetscInt   nf, ni, no, rows, nc;
+    PetscReal *ff;
+    char     **in, **out, *quantity = NULL;
+    PetscBool  has_q;
+    PetscCall(VIH5ReadReal(file, "/frf/frequencies_hz", &nf, &cols, &ff));
+    PetscCall(VIH5ReadStrings(file, "/frf/inputs", &ni, &in));
+    PetscCall(VIH5ReadStrings(file, "/frf/outputs", &no, &out));
+    PetscCall(VIH5GetShape(file, "/frf/H_re", &rows, &nc));
+    PetscCall(VIH5HasAttr(file, "/frf", "quantity", &has_q));
+    if (has_q) PetscCall(VIH5ReadAttrStringAlloc(file, "/frf", "quantity", &quantity));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "  FRF map (%s per unit force): %" PetscInt_FMT " positions x %" PetscInt_FMT " lines (%g to %g Hz), %" PetscInt_FMT
+                          " inputs x %" PetscInt_FMT " outputs (H_re, H_im: %" PetscInt_FMT " x %" PetscInt_FMT ")\n",
+                          quantity ? quantity : "displacement", rows, nf, (double)(nf ? ff[0] : 0), (double)(nf ? ff[nf - 1] : 0), ni, no, rows, nc));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    inputs:"));
+    for (PetscInt i = 0; i < ni; i++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", in[i]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "; outputs:"));
+    for (PetscInt o = 0; o < no; o++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", out[o]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    PetscCall(PetscStrArrayDestroy(&in));
+    PetscCall(PetscStrArrayDestroy(&out));
+    PetscCall(PetscFree(ff));
+    PetscCall(PetscFree(quantity));
+  } else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  no FRF map\n"));
+  PetscCall(PetscFree(bodies));
+  PetscCall(PetscFree(slave));
+  PetscCall(PetscFree(master));
+  PetscCall(PetscFree(hold));
+  PetscCall(PetscFree(hold_dir));
+  PetscCall(PetscFree(sliding));
+  PetscCall(PetscFree(pos));
+  PetscCall(PetscFree(freq));
+  PetscCall(PetscFree(real));
+  PetscCall(PetscFree(unstable));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
-  PetscBool      help, is_rom, is_modes, is_results, is_bodies, is_slide;
+  PetscBool      help, is_rom, is_modes, is_results, is_bodies, is_slide, is_cea;
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
@@ -272,9 +457,9 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
-  PetscCall(PetscOptionsString("-file",
-                               "The vicms HDF5 file to describe (a ROM, bodies, modes, results or slide history file); also `vicms info FILE.h5`", "",
-                               file, file, sizeof(file), NULL));
+  PetscCall(PetscOptionsString(
+      "-file", "The vicms HDF5 file to describe (a ROM, bodies, modes, results, slide history or CEA file); also `vicms info FILE.h5`", "", file,
+      file, sizeof(file), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
@@ -289,6 +474,7 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscCall(PetscStrcmp(format, "vicms-results", &is_results));
   PetscCall(PetscStrcmp(format, "vicms-bodies", &is_bodies));
   PetscCall(PetscStrcmp(format, "vicms-slide", &is_slide));
+  PetscCall(PetscStrcmp(format, "vicms-cea", &is_cea));
   if (is_bodies) {
     VIBodies bodies;
 
@@ -316,9 +502,12 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   } else if (is_slide) {
     if (rank == 0) ierr = VIInfoWithFile(file, VIInfoSlideOpen);
     PetscCall(VIErrorSync(comm, ierr));
+  } else if (is_cea) {
+    if (rank == 0) ierr = VIInfoWithFile(file, VIInfoCEAOpen);
+    PetscCall(VIErrorSync(comm, ierr));
   } else
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED,
-            "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-bodies, vicms-modes, vicms-results or vicms-slide)", file,
-            format);
+            "%s: format '%s' is not one vicms info knows (expected vicms-rom, vicms-bodies, vicms-modes, vicms-results, vicms-slide or vicms-cea)",
+            file, format);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -41,23 +41,35 @@ PetscErrorCode VIAppParseBodyNodes(MPI_Comm comm, VIBodies bodies, const char op
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIAppParseBodyNode(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt *id)
+PetscErrorCode VIAppParseBoundaryNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt max,
+                                       PetscInt *n, PetscInt ids[])
 {
-  PetscInt n, k;
+  PetscInt k;
 
   PetscFunctionBeginUser;
-  PetscCall(VIAppParseBodyNodes(comm, bodies, opt, value, body, len, 1, &n, id));
-  PetscCheck(n == 1, comm, PETSC_ERR_USER_INPUT, "%s: '%s', expected BODY:NODE_ID (one node)", opt, value);
+  PetscCall(VIAppParseBodyNodes(comm, bodies, opt, value, body, len, max, n, ids));
+  PetscCheck(*n > 0, comm, PETSC_ERR_USER_INPUT, "%s: '%s', expected BODY:ID[,ID,...] (the node ids)", opt, value);
   PetscCall(VIBodiesFind(bodies, body, &k));
-  {
+  for (PetscInt j = 0; j < *n; j++) {
     VIBodyNode node;
-    PetscCall(VIBodiesGetNode(bodies, k, *id, opt, &node)); /* on the body's boundary */
+    PetscCall(VIBodiesGetNode(bodies, k, ids[j], opt, &node)); /* on the body's boundary */
+    for (PetscInt i = 0; i < j; i++)
+      PetscCheck(ids[i] != ids[j], comm, PETSC_ERR_USER_INPUT, "%s: node %" PetscInt_FMT " is given twice", opt, ids[j]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char skip_body[], PetscInt skip_id, PetscInt max, PetscInt *n,
-                                 PetscInt ids[])
+PetscErrorCode VIAppParseBodyNode(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len, PetscInt *id)
+{
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIAppParseBoundaryNodes(comm, bodies, opt, value, body, len, 1, &n, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char skip_body[], PetscInt nskip, const PetscInt skip_ids[], PetscInt max,
+                                 PetscInt *n, PetscInt ids[])
 {
   const VIBodyBoundary *bd;
   PetscInt              k;
@@ -68,7 +80,11 @@ PetscErrorCode VIAppBodyNodesBut(VIBodies bodies, const char body[], const char 
   PetscCall(VIBodiesGet(bodies, k, NULL, NULL, &bd));
   PetscCall(PetscStrcmp(body, skip_body, &same));
   *n = 0;
-  for (PetscInt j = 0; j < bd->num_nodes && *n < max; j++)
-    if (!same || bd->node_ids[j] != skip_id) ids[(*n)++] = bd->node_ids[j];
+  for (PetscInt j = 0; j < bd->num_nodes && *n < max; j++) {
+    PetscBool skip = PETSC_FALSE;
+    for (PetscInt i = 0; same && i < nskip; i++)
+      if (bd->node_ids[j] == skip_ids[i]) skip = PETSC_TRUE;
+    if (!skip) ids[(*n)++] = bd->node_ids[j];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,7 @@
 #include "app.h"
 #include <vicms/dual.h>
 #include <vicms/io.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,10 +80,11 @@ static PetscErrorCode VISlideHistoryDestroy(VISlideHistory *h)
 
 /* What the run was, for the root attributes of the history file. */
 typedef struct {
-  const char *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
-  PetscReal   mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
-  PetscInt    record_every, steps, noise_harmonics, seed;
-  PetscBool   complete;
+  const char     *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
+  PetscReal       mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
+  PetscInt        record_every, steps, noise_harmonics, seed;
+  const PetscInt *slave_ids; /* the S slave nodes (mesh ids), in the order of the columns of the per-slave datasets */
+  PetscBool       complete;
 } VISlideRun;
 
 /* One column of the per-slave reals (S columns, one per slave) of the history. */
@@ -169,6 +171,7 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
     PetscCall(PetscFree(names));
   }
   PetscCall(VIH5CreateGroup(file, "/contact"));
+  PetscCall(VIH5WriteInt(file, "/contact/slave_ids", h->ns, 0, run->slave_ids));
   PetscCall(VIH5WriteInt(file, "/contact/status", h->n, h->ns, h->status));
   PetscCall(VIH5WriteAttrString(file, "/contact/status", "values", "0 off, 1 open, 2 stick, 3 slip"));
   PetscCall(VIH5WriteInt(file, "/contact/segment", h->n, h->ns, h->segment));
@@ -182,6 +185,265 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
   PetscCall(VIH5WriteAttrString(file, "/force", "columns", "per slave: s(t_n), f_x, f_y, applied over the step that ends at t (t_n = t - dt)"));
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", tmp, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What decides the results of a run, for its checkpoint: the options (sorted; output, progress, checkpoint and diagnostics
+   aside) and a token of each body's ROM (VIEnsembleROMToken: what made it, or its checksum), so that the bodies file may
+   move but not change. PetscFree(*options). Not collective. */
+static PetscErrorCode VISlideFingerprint(VIBodies bodies, char **options, char token[], size_t len)
+{
+  static const char *const ignore[] = {"-slide_file", "-slide_resume", "-slide_checkpoint_interval", "-slide_progress_interval",
+                                       "-rom_file",   "-options_file"};
+  PetscInt                 nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsFingerprint(0, NULL, (PetscInt)(sizeof(ignore) / sizeof(ignore[0])), ignore, options));
+  PetscCall(VIBodiesGetNum(bodies, &nb));
+  token[0] = 0;
+  for (PetscInt k = 0; k < nb; k++) {
+    const char *name;
+    VIROM       rom;
+    char        t[64];
+    PetscCall(VIBodiesGet(bodies, k, &name, &rom, NULL));
+    PetscCall(VIEnsembleROMToken(rom, NULL, t, sizeof(t)));
+    PetscCall(PetscStrlcat(token, k ? " " : "", len));
+    PetscCall(PetscStrlcat(token, name, len));
+    PetscCall(PetscStrlcat(token, ":", len));
+    PetscCall(PetscStrlcat(token, t, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The next "-name value" item of a fingerprint (items start with '-' and a letter; values may hold spaces and negative
+   numbers): its name and value (truncated to their buffers); returns where the following item starts, NULL at the end. */
+static const char *VISlideNextOption(const char *p, char name[], size_t nlen, char value[], size_t vlen)
+{
+  const char *end, *v;
+  size_t      l;
+
+  while (*p == ' ') p++;
+  if (!*p) return NULL;
+  for (end = p + 1; *end && !(end[-1] == ' ' && end[0] == '-' && (isalpha((unsigned char)end[1]) || end[1] == '_')); end++) {}
+  for (v = p; v < end && *v != ' '; v++) {}
+  l = PetscMin((size_t)(v - p), nlen - 1);
+  memcpy(name, p, l);
+  name[l] = 0;
+  while (v < end && *v == ' ') v++;
+  l = (size_t)(end - v);
+  while (l && v[l - 1] == ' ') l--;
+  l = PetscMin(l, vlen - 1);
+  memcpy(value, v, l);
+  value[l] = 0;
+  return end;
+}
+
+/* The value of option name in fingerprint fp: *found, and the value. */
+static void VISlideFindOption(const char fp[], const char name[], PetscBool *found, char value[], size_t vlen)
+{
+  char n[256];
+
+  *found = PETSC_FALSE;
+  for (const char *p = fp; p && *p;) {
+    p = VISlideNextOption(p, n, sizeof(n), value, vlen);
+    if (p && !strcmp(n, name)) {
+      *found = PETSC_TRUE;
+      return;
+    }
+  }
+}
+
+/* The first option that differs between the fingerprints of the checkpoint (then) and of this run (now), in words; empty
+   when they are equal. */
+static void VISlideOptionsDiff(const char then[], const char now[], char why[], size_t len)
+{
+  char      name[256], a[1024], b[1024];
+  PetscBool found;
+
+  why[0] = 0;
+  for (int pass = 0; pass < 2; pass++) /* the checkpoint's options against this run's, then the options only this run has */
+    for (const char *p = pass ? now : then; p && *p;) {
+      p = VISlideNextOption(p, name, sizeof(name), a, sizeof(a));
+      if (!p) break;
+      VISlideFindOption(pass ? then : now, name, &found, b, sizeof(b));
+      if (!pass && (!found || strcmp(a, b))) {
+        (void)PetscSNPrintf(why, len, "%s is %s%s%s in the checkpoint's run and %s%s%s here", name, a[0] ? "'" : "", a[0] ? a : "given",
+                            a[0] ? "'" : "", found ? "'" : "", found ? b : "not given", found ? "'" : "");
+        return;
+      }
+      if (pass && !found) {
+        (void)PetscSNPrintf(why, len, "%s is not given in the checkpoint's run and %s%s%s here", name, a[0] ? "'" : "", a[0] ? a : "given",
+                            a[0] ? "'" : "");
+        return;
+      }
+    }
+}
+
+/* The history's arrays, by dataset name and width (columns per record), for the checkpoint. */
+typedef struct {
+  const char *name;
+  PetscInt    width;
+  PetscBool   is_int;
+  void      **data;
+} VISlideHistoryArray;
+
+static void VISlideHistoryArrays(VISlideHistory *h, VISlideHistoryArray a[7])
+{
+  const VISlideHistoryArray all[7] = {{"/history/t", 1, PETSC_FALSE, (void **)&h->t},
+                                      {"/history/outputs", h->no, PETSC_FALSE, (void **)&h->outputs},
+                                      {"/history/energy", 7, PETSC_FALSE, (void **)&h->energy},
+                                      {"/history/force", 3 * h->ns, PETSC_FALSE, (void **)&h->force},
+                                      {"/history/real", 6 * h->ns, PETSC_FALSE, (void **)&h->real},
+                                      {"/history/status", h->ns, PETSC_TRUE, (void **)&h->status},
+                                      {"/history/segment", h->ns, PETSC_TRUE, (void **)&h->segment}};
+  for (int i = 0; i < 7; i++) a[i] = all[i];
+}
+
+/* The run's summary counters kept in the checkpoint: the contact steps per state and the largest normal force. */
+typedef struct {
+  PetscInt  counts[4];
+  PetscReal fmax;
+} VISlideTally;
+
+/*
+  The checkpoint of a run (format "vicms-slide-checkpoint", FILE.ckpt beside the history FILE): the fingerprint of what
+  decides the results, the dual's state (VIDualGetState), the records so far and the tally. Written by one rank, whole
+  (.part, then renamed).
+*/
+static PetscErrorCode VISlideCheckpointWrite(const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
+                                             const VISlideTally *tally)
+{
+  char                part[PETSC_MAX_PATH_LEN + 8];
+  hid_t               file;
+  PetscInt            len, step;
+  PetscReal          *state, t;
+  VISlideHistoryArray a[7];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualGetStateSize(dual, &len));
+  PetscCall(PetscMalloc1(len, &state));
+  PetscCall(VIDualGetState(dual, state));
+  PetscCall(VIDualGetTime(dual, &t, &step));
+  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+  PetscCall(VIH5Create(part, &file));
+  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-slide-checkpoint"));
+  PetscCall(VIH5WriteAttrInt(file, "/", "version", 1));
+  PetscCall(VIH5WriteAttrString(file, "/", "options", options));
+  PetscCall(VIH5WriteAttrString(file, "/", "bodies", token));
+  PetscCall(VIH5WriteAttrInt(file, "/", "step", step));
+  PetscCall(VIH5WriteAttrReal(file, "/", "t", t));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_records", h->n));
+  PetscCall(VIH5WriteAttrReal(file, "/", "max_normal_force", tally->fmax));
+  PetscCall(VIH5WriteInt(file, "/contact_steps", 4, 0, tally->counts));
+  PetscCall(VIH5WriteReal(file, "/dual_state", len, 0, state));
+  VISlideHistoryArrays(h, a);
+  for (int i = 0; i < 7 && h->n; i++) {
+    if (!a[i].width) continue;
+    if (a[i].is_int)
+      PetscCall(VIH5WriteInt(file, a[i].name, h->n, a[i].width, *(PetscInt **)a[i].data));
+    else
+      PetscCall(VIH5WriteReal(file, a[i].name, h->n, a[i].width, *(PetscReal **)a[i].data));
+  }
+  PetscCall(VIH5Close(&file));
+  PetscCall(PetscFree(state));
+  PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", part, path, strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the checkpoint written by rank 0, an error there stops every rank. */
+static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
+                                        const VISlideTally *tally)
+{
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) ierr = VISlideCheckpointWrite(path, options, token, dual, h, tally);
+  PetscCall(VIErrorSync(comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Rank-local: read the checkpoint at path into state (len values), the history h (its records so far) and the tally; why
+  says in words why it cannot be resumed (another run's options or bodies, another format), empty when it can.
+*/
+static PetscErrorCode VISlideCheckpointLoad(const char path[], const char options[], const char token[], PetscInt *len, PetscReal **state,
+                                            VISlideHistory *h, VISlideTally *tally, char why[], size_t wlen)
+{
+  hid_t               file;
+  char               *s = NULL;
+  PetscInt            rows, cols, n, *counts;
+  VISlideHistoryArray a[7];
+
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  PetscCall(VIH5Open(path, &file));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &s));
+  if (strcmp(s, "vicms-slide-checkpoint")) PetscCall(PetscSNPrintf(why, wlen, "%s is not a checkpoint of vicms slide (format '%s')", path, s));
+  PetscCall(PetscFree(s));
+  if (!why[0]) {
+    char diff[1024];
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &s));
+    VISlideOptionsDiff(s, options, diff, sizeof(diff));
+    if (diff[0]) PetscCall(PetscSNPrintf(why, wlen, "the checkpoint %s is of another run: %s", path, diff));
+    PetscCall(PetscFree(s));
+  }
+  if (!why[0]) {
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "bodies", &s));
+    if (strcmp(s, token))
+      PetscCall(
+          PetscSNPrintf(why, wlen, "the checkpoint %s is of another run: -rom_file holds other bodies than it did (%s, now %s)", path, s, token));
+    PetscCall(PetscFree(s));
+  }
+  if (!why[0]) {
+    PetscCall(VIH5ReadReal(file, "/dual_state", len, &cols, state));
+    PetscCall(VIH5ReadAttrInt(file, "/", "n_records", &n));
+    PetscCall(VIH5ReadAttrReal(file, "/", "max_normal_force", &tally->fmax));
+    PetscCall(VIH5ReadInt(file, "/contact_steps", &rows, &cols, &counts));
+    PetscCheck(rows == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: contact_steps has %" PetscInt_FMT " entries, expected 4", path, rows);
+    PetscCall(PetscArraycpy(tally->counts, counts, 4));
+    PetscCall(PetscFree(counts));
+    VISlideHistoryArrays(h, a);
+    for (int i = 0; i < 7 && n; i++) {
+      if (!a[i].width) continue;
+      PetscCall(PetscFree(*a[i].data));
+      if (a[i].is_int)
+        PetscCall(VIH5ReadInt(file, a[i].name, &rows, &cols, (PetscInt **)a[i].data));
+      else
+        PetscCall(VIH5ReadReal(file, a[i].name, &rows, &cols, (PetscReal **)a[i].data));
+      PetscCheck(rows == n && PetscMax(cols, 1) == a[i].width, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s: %s has %" PetscInt_FMT " x %" PetscInt_FMT " entries, expected %" PetscInt_FMT " x %" PetscInt_FMT, path, a[i].name, rows, cols,
+                 n, a[i].width);
+    }
+    h->n = h->cap = n;
+  }
+  PetscCall(VIH5Close(&file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: restore the run from the checkpoint at path (-slide_resume), or stop with why it cannot be. */
+static PetscErrorCode VISlideResume(MPI_Comm comm, const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
+                                    VISlideTally *tally)
+{
+  PetscBool      exists;
+  PetscInt       len   = 0;
+  PetscReal     *state = NULL;
+  char           why[2048];
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTestFile(path, 'r', &exists));
+  PetscCheck(exists, comm, PETSC_ERR_USER_INPUT,
+             "-slide_resume: there is no checkpoint %s to resume from (a run writes it when stopped by a signal and every "
+             "-slide_checkpoint_interval seconds, and removes it when complete); run without -slide_resume to start from the beginning",
+             path);
+  ierr = VISlideCheckpointLoad(path, options, token, &len, &state, h, tally, why, sizeof(why));
+  PetscCall(VIErrorSync(comm, ierr));
+  PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "-slide_resume: %s; resume with the same options, or run without -slide_resume to start again",
+             why);
+  PetscCall(VIDualSetState(dual, len, state));
+  PetscCall(PetscFree(state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,26 +491,30 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
 {
   char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
   char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
-  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, slave_id, nm, sk_body;
+  PetscInt  drive_dir = 0, noise_dir = 0, nh = 256, seed = 1, npre = 3, nband = 3, nid, *ids, *slave_ids, nsl, nm, sk_body;
   PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
   PetscBool help, has_preload, has_start, has_band, has_pnodes;
   PetscMPIInt    rank;
-  PetscLogDouble t0, t1, t_prog, t_loop;
+  PetscLogDouble t0, t1, t_prog, t_ckpt, t_loop;
   VIBodies       bodies;
   VIDual         dual;
-  VIExcitation   noise = NULL;
+  VIExcitation  *noise = NULL;
   VIBodyNode    *mnodes, snode;
   VISlideHistory h   = {0};
   VISlideRun     run = {0};
-  PetscInt       nsteps, every, counts[4] = {0, 0, 0, 0};
-  PetscReal      fmax = 0;
-  int            sig  = 0;
+  PetscInt       nsteps, every, step0 = 0;
+  VISlideTally   tally = {{0, 0, 0, 0}, 0};
+  int            sig   = 0;
+  char           ckpt[PETSC_MAX_PATH_LEN + 8], token[1024], *fingerprint = NULL;
+  PetscReal      ckpt_interval = 600;
+  PetscBool      resume        = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
   PetscCall(PetscOptionsString("-rom_file", "The bodies file (vicms reduce -bodies)", "", rom_file, rom_file, sizeof(rom_file), NULL));
   PetscCall(PetscOptionsString("-slide_file", "HDF5 history file (format vicms-slide)", "", out_file, out_file, sizeof(out_file), NULL));
-  PetscCall(PetscOptionsString("-slide_slave", "The slave node: BODY:NODE_ID (a boundary node of that body)", "", slave, slave, sizeof(slave), NULL));
+  PetscCall(
+      PetscOptionsString("-slide_slave", "The slave nodes: BODY:ID[,ID,...] (boundary nodes of that body)", "", slave, slave, sizeof(slave), NULL));
   PetscCall(PetscOptionsString("-slide_master", "The master chain: BODY (all its boundary nodes, in table order) or BODY:ID,ID,...", "", master,
                                master, sizeof(master), NULL));
   PetscCall(PetscOptionsString("-slide_drive", "Driven nodes: BODY (its boundary nodes but the slave) or BODY:ID,...; none by default", "", drive,
@@ -269,10 +535,15 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(PetscOptionsRealArray("-slide_noise_band", "f0,f1 (Hz): the band of the random force", "", band, &nband, &has_band));
   PetscCall(
       PetscOptionsInt("-slide_noise_harmonics", "Harmonics of the random force, evenly spaced over the band, random phases", "", nh, &nh, NULL));
-  PetscCall(PetscOptionsInt("-slide_seed", "Seed of the random phases of the random force", "", seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-slide_seed", "Seed of the random phases of the random force (slave j: seed + j)", "", seed, &seed, NULL));
   PetscCall(PetscOptionsEList("-slide_noise_dir", "Direction of the random force: the master's normal under the slave, x or y", "",
                               VIAppSlideNoiseDirs, 3, VIAppSlideNoiseDirs[noise_dir], &noise_dir, NULL));
   PetscCall(PetscOptionsReal("-slide_progress_interval", "Seconds between progress lines", "", progress, &progress, NULL));
+  PetscCall(PetscOptionsReal("-slide_checkpoint_interval",
+                             "Seconds of wall time between checkpoints (FILE.ckpt beside the -slide_file FILE; 0: only at a stop by a signal)", "",
+                             ckpt_interval, &ckpt_interval, NULL));
+  PetscCall(PetscOptionsBool("-slide_resume", "Continue the run from its checkpoint (FILE.ckpt), appending to the records so far", "", resume,
+                             &resume, NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) {
@@ -282,7 +553,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&t0));
-  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-slide_slave: give the slave node as BODY:NODE_ID");
+  PetscCheck(slave[0], comm, PETSC_ERR_USER_INPUT, "-slide_slave: give the slave nodes as BODY:ID[,ID,...]");
   PetscCheck(master[0], comm, PETSC_ERR_USER_INPUT, "-slide_master: give the master chain as BODY or BODY:ID,ID,...");
   PetscCheck(end_time > 0 && PetscIsNormalReal(end_time), comm, PETSC_ERR_USER_INPUT, "-slide_end_time: %g, expected a time > 0 (s)",
              (double)end_time);
@@ -295,24 +566,31 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCheck(rms >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms: %g, expected an RMS >= 0 (0: no random force)", (double)rms);
   PetscCheck(rms == 0 || has_band, comm, PETSC_ERR_USER_INPUT, "-slide_noise_rms %g needs its band: give -slide_noise_band f0,f1 (Hz)", (double)rms);
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
-  if (rms > 0) { /* the random force: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from the seed */
-    PetscCall(VIExcitationCreate(comm, &noise));
-    PetscCall(VIExcitationSetOptionsPrefix(noise, "slide_")); /* its messages name -slide_noise_band, -slide_noise_harmonics, -slide_seed */
-    PetscCall(VIExcitationSetType(noise, VI_EXCITE_NOISE));
-    PetscCall(VIExcitationSetAmplitude(noise, 0, rms));
-    PetscCall(VIExcitationSetNoise(noise, band[0], band[1], nh, seed));
-  }
+  PetscCheck(ckpt_interval >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_checkpoint_interval: %g, expected >= 0 (s; 0: only at a stop)",
+             (double)ckpt_interval);
+  PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "%s.ckpt", out_file));
   PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VIDualCreate(comm, &dual));
   PetscCall(VIDualSetBodies(dual, bodies));
-  PetscCall(PetscMalloc1(VI_SLIDE_MAX_NODES, &ids));
-  PetscCall(VIAppParseBodyNode(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), &slave_id));
+  PetscCall(PetscMalloc2(VI_SLIDE_MAX_NODES, &ids, VI_SLIDE_MAX_NODES, &slave_ids));
+  PetscCall(VIAppParseBoundaryNodes(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), VI_SLIDE_MAX_NODES, &nsl, slave_ids));
   PetscCall(VIBodiesFind(bodies, sbody, &sk_body));
-  PetscCall(VIBodiesGetNode(bodies, sk_body, slave_id, "-slide_slave", &snode));
-  PetscCall(VIDualSetSlave(dual, sbody, 1, &slave_id));
+  PetscCall(VIBodiesGetNode(bodies, sk_body, slave_ids[0], "-slide_slave", &snode));
+  PetscCall(VIDualSetSlave(dual, sbody, nsl, slave_ids));
+  if (rms > 0) { /* the random force at slave j: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from
+                    seed + j (an independent realisation per slave) */
+    PetscCall(PetscCalloc1(nsl, &noise));
+    for (PetscInt j = 0; j < nsl; j++) {
+      PetscCall(VIExcitationCreate(comm, &noise[j]));
+      PetscCall(VIExcitationSetOptionsPrefix(noise[j], "slide_")); /* its messages name -slide_noise_band, -slide_noise_harmonics, -slide_seed */
+      PetscCall(VIExcitationSetType(noise[j], VI_EXCITE_NOISE));
+      PetscCall(VIExcitationSetAmplitude(noise[j], 0, rms));
+      PetscCall(VIExcitationSetNoise(noise[j], band[0], band[1], nh, seed + j));
+    }
+  }
   /* the master chain, and the arc length of its nodes (undeformed) for the contact position */
   PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_master", master, body, sizeof(body), VI_SLIDE_MAX_NODES, &nm, ids));
-  if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", -1, VI_SLIDE_MAX_NODES, &nm, ids));
+  if (!nm) PetscCall(VIAppBodyNodesBut(bodies, body, "", 0, NULL, VI_SLIDE_MAX_NODES, &nm, ids));
   {
     PetscInt mk;
     PetscCall(VIBodiesFind(bodies, body, &mk));
@@ -328,7 +606,7 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(VIDualSetMaster(dual, body, nm, ids));
   if (drive[0]) {
     PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     PetscCall(VIDualAddDrive(dual, body, nid, ids, drive_dir, v));
   } else
     PetscCheck(v == 0, comm, PETSC_ERR_USER_INPUT, "-slide_drive_velocity %g: give the driven nodes with -slide_drive", (double)v);
@@ -336,24 +614,24 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     const PetscReal force[3] = {preload[0], preload[1], 0};
     if (has_pnodes) {
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_preload_nodes", pnodes, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     } else {
       PetscCheck(drive[0], comm, PETSC_ERR_USER_INPUT, "-slide_preload: give its nodes with -slide_preload_nodes (they default to -slide_drive's)");
       PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
-      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, slave_id, VI_SLIDE_MAX_NODES, &nid, ids));
+      if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
     }
     PetscCall(VIDualAddLoad(dual, body, nid, ids, force));
   }
   if (noise) {
     const PetscReal dirs[2][2] = {{1, 0}, {0, 1}};
-    PetscCall(VIDualSetSlaveForce(dual, 0, noise, noise_dir ? dirs[noise_dir - 1] : NULL));
+    for (PetscInt j = 0; j < nsl; j++) PetscCall(VIDualSetSlaveForce(dual, j, noise[j], noise_dir ? dirs[noise_dir - 1] : NULL));
   }
-  if (has_start) { /* the slave body placed rigidly so that the slave is at arc length start */
+  if (has_start) { /* the slave body placed rigidly so that the (first) slave is at arc length start */
     PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
     PetscCall(VIDualTranslateBody(dual, sbody, shift));
     PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
-                          (double)shift[0], (double)shift[1], slave_id, (double)start));
+                          (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
   }
   PetscCall(VIDualSetFromOptions(dual));
   PetscCall(VIDualSetUp(dual));
@@ -362,7 +640,13 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
   nsteps = (PetscInt)PetscCeilReal(end_time / dt - 1e-9);
   every  = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
-  if (noise) PetscCall(VIExcitationView(noise, NULL));
+  if (noise) {
+    PetscCall(VIExcitationView(noise[0], NULL));
+    if (nsl > 1)
+      PetscCall(PetscPrintf(
+          comm, "  an independent realisation at each of the %" PetscInt_FMT " slave nodes: seeds %" PetscInt_FMT " to %" PetscInt_FMT "\n", nsl,
+          seed, seed + nsl - 1));
+  }
   PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
                         (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
   {
@@ -370,36 +654,54 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     const PetscReal *out;
     PetscCall(VIDualGetOutputs(dual, &no, &out));
     h.no = no;
-    h.ns = 1;
+    h.ns = nsl;
+  }
+  PetscCall(VISlideFingerprint(bodies, &fingerprint, token, sizeof(token)));
+  if (resume) {
+    PetscCall(VISlideResume(comm, ckpt, fingerprint, token, dual, &h, &tally));
+    PetscCall(VIDualGetTime(dual, NULL, &step0));
+    PetscCall(PetscPrintf(comm, "Resumed from %s at step %" PetscInt_FMT " (t = %g s) with %" PetscInt_FMT " records\n", ckpt, step0,
+                          (double)(step0 * dt), h.n));
   }
 
-  /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks, and what was computed is written */
+  /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks: the checkpoint is written (the records
+     of the steps that are recorded in any run, as the uninterrupted run has them) and the history of what was computed, with
+     the last step as a record of its own */
   VISignalDefer(PETSC_TRUE);
   PetscCall(PetscTime(&t_prog));
-  t_loop = t_prog;
-  for (PetscInt s = 1; s <= nsteps; s++) {
+  t_ckpt = t_loop = t_prog;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  for (PetscInt s = step0 + 1; s <= nsteps; s++) {
     const VIDualContact *rec;
     PetscInt             ns;
     PetscCall(VIDualStep(dual));
     PetscCall(VIDualGetContacts(dual, &ns, &rec));
     for (PetscInt j = 0; j < ns; j++) {
-      counts[rec[j].status]++;
-      fmax = PetscMax(fmax, rec[j].normal);
+      tally.counts[rec[j].status]++;
+      tally.fmax = PetscMax(tally.fmax, rec[j].normal);
     }
     if (s % every == 0 || s == nsteps) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
-    if (s % 256 == 0) {
-      int mine = VISignalReceived();
-      PetscCallMPI(MPI_Allreduce(&mine, &sig, 1, MPI_INT, MPI_MAX, comm));
+    if (s % 256 == 0 && s < nsteps) {
+      int mine[2], all[2];
+      PetscCall(PetscTime(&t1));
+      mine[0] = VISignalReceived();
+      mine[1] = rank == 0 && ckpt_interval > 0 && t1 - t_ckpt >= ckpt_interval; /* rank 0's clock decides */
+      PetscCallMPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm));
+      sig = all[0];
+      if (sig || all[1]) {
+        PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally));
+        t_ckpt = t1;
+        if (!sig) PetscCall(PetscPrintf(comm, "  checkpoint at t = %g written to %s\n", (double)(s * dt), ckpt));
+      }
       if (sig) {
         if (s % every) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
         nsteps = s;
         break;
       }
-      PetscCall(PetscTime(&t1));
       if (t1 - t_prog >= progress) {
         t_prog = t1;
         PetscCall(PetscPrintf(comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * dt), (double)end_time,
-                              (double)(100 * s * dt / end_time), (double)(t1 - t0)));
+                              (double)(100.0 * s * dt / end_time), (double)(t1 - t0)));
       }
     }
   }
@@ -420,8 +722,8 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     PetscCall(PetscPrintf(comm,
                           "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
                           " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
-                          sig ? "stopped" : "done", nsteps, (double)t, (double)(t1 - t0), counts[VI_DUAL_SLIP], counts[VI_DUAL_STICK],
-                          counts[VI_DUAL_OPEN], counts[VI_DUAL_OFF], (double)fmax));
+                          sig ? "stopped" : "done", nsteps, (double)t, (double)(t1 - t0), tally.counts[VI_DUAL_SLIP], tally.counts[VI_DUAL_STICK],
+                          tally.counts[VI_DUAL_OPEN], tally.counts[VI_DUAL_OFF], (double)tally.fmax));
     PetscCall(PetscPrintf(
         comm,
         "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
@@ -429,11 +731,11 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
         (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
         (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
         (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
-    if (nsteps > 0) { /* the cost of a step in the unit of the steppers (time of the loop, records included) */
-      PetscReal tmv;
+    if (nsteps > step0) { /* the cost of a step in the unit of the steppers (the steps of this run, records included) */
+      PetscReal tmv, per = (t1 - t_loop) / (nsteps - step0);
       PetscCall(VIDualGetMatVecTime(dual, &tmv));
-      PetscCall(PetscPrintf(comm, "  time per step: %.3g s = %.3g BLAS dgemv of the coupled system's size (timed in this run)\n",
-                            (double)((t1 - t_loop) / nsteps), (double)((t1 - t_loop) / nsteps / tmv)));
+      PetscCall(PetscPrintf(comm, "  time per step: %.3g s = %.3g BLAS dgemv of the coupled system's size (timed in this run)\n", (double)per,
+                            (double)(per / tmv)));
     }
   }
   run.rom_file       = rom_file;
@@ -464,27 +766,35 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   run.noise_band[1]   = band[1];
   run.noise_harmonics = nh;
   run.seed            = seed;
+  run.slave_ids       = slave_ids;
   run.noise_dir       = VIAppSlideNoiseDirs[noise_dir];
   run.complete        = sig ? PETSC_FALSE : PETSC_TRUE;
   run.stopped_by      = sig ? VISignalName(sig) : "";
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   {
     PetscErrorCode ierr = PETSC_SUCCESS;
     if (rank == 0) ierr = VISlideWrite(out_file, &run, &h, bodies);
+    /* a complete history makes the checkpoint useless: a later -slide_resume says there is none */
+    if (rank == 0 && !ierr && !sig && remove(ckpt) && errno != ENOENT)
+      ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
+                        "-slide_file: cannot remove the checkpoint %s of the complete run: %s", ckpt, strerror(errno));
     PetscCall(VIErrorSync(comm, ierr));
   }
   PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
   if (sig) {
-    PetscCall(PetscPrintf(comm, "vicms: stopped by %s at t = %g s of %g; the history holds the %" PetscInt_FMT " records computed (exit status %d)\n",
-                          VISignalName(sig), (double)(nsteps * dt), (double)end_time, h.n, VI_EXIT_RESUMABLE));
+    PetscCall(PetscPrintf(comm,
+                          "vicms: stopped by %s at t = %g s of %g; the history holds the %" PetscInt_FMT
+                          " records computed; rerun with -slide_resume to continue from the checkpoint %s (exit status %d)\n",
+                          VISignalName(sig), (double)(nsteps * dt), (double)end_time, h.n, ckpt, VI_EXIT_RESUMABLE));
     VISetStopped(PETSC_TRUE);
   }
+  PetscCall(PetscFree(fingerprint));
 
   PetscCall(VISlideHistoryDestroy(&h));
   PetscCall(PetscFree3(mnodes, sk, lk));
-  PetscCall(PetscFree(ids));
+  PetscCall(PetscFree2(ids, slave_ids));
   PetscCall(VIDualDestroy(&dual));
-  PetscCall(VIExcitationDestroy(&noise));
+  for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
+  PetscCall(PetscFree(noise));
   PetscCall(VIBodiesDestroy(&bodies));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -997,3 +997,112 @@ PetscErrorCode VIDualView(VIDual d, PetscViewer viewer)
                                      d->step, (double)d->t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The packed state of VIDualGetState: a header (coordinates, slaves, outputs, dt), then the step and t, the energy terms,
+   u_n, u_{n-1}, the initial value of the driven coordinates, the multipliers of the last step (the warm start of the next
+   solve), per slave its record of the last step and the slave force applied (value, x, y), and the outputs. */
+#define VI_DUAL_STATE_HEADER 6
+#define VI_DUAL_STATE_REC    7
+
+PetscErrorCode VIDualGetStateSize(VIDual d, PetscInt *len)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetStateSize: call VIDualSetUp first");
+  *len = VI_DUAL_STATE_HEADER + 7 + 3 * d->n + (2 + VI_DUAL_STATE_REC + 3) * d->num_slaves + d->num_outputs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetState(VIDual d, PetscReal state[])
+{
+  PetscReal *p = state;
+
+  PetscFunctionBeginUser;
+  PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetState: call VIDualSetUp first");
+  *p++ = (PetscReal)d->n;
+  *p++ = (PetscReal)d->num_slaves;
+  *p++ = (PetscReal)d->num_outputs;
+  *p++ = d->dt;
+  *p++ = (PetscReal)d->step;
+  *p++ = d->t;
+  *p++ = d->energy.kinetic;
+  *p++ = d->energy.potential;
+  *p++ = d->energy.damping;
+  *p++ = d->energy.load_work;
+  *p++ = d->energy.drive_work;
+  *p++ = d->energy.contact_work;
+  *p++ = d->energy.initial;
+  PetscCall(PetscArraycpy(p, d->u, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(p, d->u_prev, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(p, d->drive_u0, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(p, d->lambda, 2 * d->num_slaves));
+  p += 2 * d->num_slaves;
+  for (PetscInt j = 0; j < d->num_slaves; j++) {
+    const VIDualContact *rc = &d->rec[j];
+    *p++                    = (PetscReal)rc->status;
+    *p++                    = (PetscReal)rc->segment;
+    *p++                    = rc->xi;
+    *p++                    = rc->gap;
+    *p++                    = rc->normal;
+    *p++                    = rc->tangential;
+    *p++                    = rc->slip_velocity;
+    *p++                    = d->sforce_val[j];
+    *p++                    = d->sforce_vec[2 * j];
+    *p++                    = d->sforce_vec[2 * j + 1];
+  }
+  PetscCall(PetscArraycpy(p, d->outputs, d->num_outputs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetState(VIDual d, PetscInt len, const PetscReal state[])
+{
+  const PetscReal *p = state + VI_DUAL_STATE_HEADER - 2;
+  PetscInt         size;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualGetStateSize(d, &size));
+  PetscCheck(len == size && state[0] == (PetscReal)d->n && state[1] == (PetscReal)d->num_slaves && state[2] == (PetscReal)d->num_outputs, d->comm,
+             PETSC_ERR_USER_INPUT,
+             "VIDualSetState: a state of %" PetscInt_FMT " values (%g coordinates, %g slaves, %g outputs), expected %" PetscInt_FMT " (%" PetscInt_FMT
+             ", %" PetscInt_FMT ", %" PetscInt_FMT "): the state of another model",
+             len, len > 2 ? (double)state[0] : 0.0, len > 2 ? (double)state[1] : 0.0, len > 2 ? (double)state[2] : 0.0, size, d->n, d->num_slaves,
+             d->num_outputs);
+  PetscCheck(state[3] == d->dt, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetState: the state is of time step %g, this one's is %g", (double)state[3],
+             (double)d->dt);
+  PetscCheck(p[0] >= 0 && p[0] == PetscFloorReal(p[0]), d->comm, PETSC_ERR_USER_INPUT, "VIDualSetState: step %g is not a step number", (double)p[0]);
+  d->step                = (PetscInt)p[0];
+  d->t                   = p[1];
+  p                      = state + VI_DUAL_STATE_HEADER;
+  d->energy.kinetic      = *p++;
+  d->energy.potential    = *p++;
+  d->energy.damping      = *p++;
+  d->energy.load_work    = *p++;
+  d->energy.drive_work   = *p++;
+  d->energy.contact_work = *p++;
+  d->energy.initial      = *p++;
+  PetscCall(PetscArraycpy(d->u, p, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(d->u_prev, p, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(d->drive_u0, p, d->n));
+  p += d->n;
+  PetscCall(PetscArraycpy(d->lambda, p, 2 * d->num_slaves));
+  p += 2 * d->num_slaves;
+  for (PetscInt j = 0; j < d->num_slaves; j++) {
+    VIDualContact *rc        = &d->rec[j];
+    rc->status               = (VIDualStatus)(PetscInt)*p++;
+    rc->segment              = (PetscInt)*p++;
+    rc->xi                   = *p++;
+    rc->gap                  = *p++;
+    rc->normal               = *p++;
+    rc->tangential           = *p++;
+    rc->slip_velocity        = *p++;
+    d->sforce_val[j]         = *p++;
+    d->sforce_vec[2 * j]     = *p++;
+    d->sforce_vec[2 * j + 1] = *p++;
+  }
+  PetscCall(PetscArraycpy(d->outputs, p, d->num_outputs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -17,12 +17,13 @@
 /* defined static next to their SetFromOptions, or in mesh.c without a public declaration: the registry keeps its own
    lists (a wrong one shows as a refused valid value in the tests of the option) */
 extern const char *const VIElementTypes[];
-static const char *const VIMoreauVariantChoices[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
-static const char *const VIGapShapeChoices[]      = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
-static const char *const VIAppCEADirChoices[]     = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
-static const char *const VIAppSlideDirChoices[]   = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
-static const char *const VIAppSlideNoiseChoices[] = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
-static const char *const VIMixedBaseChoices[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+static const char *const VIMoreauVariantChoices[]  = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+static const char *const VIGapShapeChoices[]       = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
+static const char *const VIAppCEADirChoices[]      = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
+static const char *const VIAppCEAQuantityChoices[] = {"displacement", "acceleration", "VIAppCEAQuantity", "VI_APP_CEA_QUANTITY_", NULL};
+static const char *const VIAppSlideDirChoices[]    = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
+static const char *const VIAppSlideNoiseChoices[]  = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
+static const char *const VIMixedBaseChoices[]      = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* '*' in a name stands for one or more characters (a load name, or anything SLEPc, PETSc and MUMPS read under a prefix) */
 static const VIOptionEntry VIOptionTable[] = {
@@ -194,6 +195,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
     {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
     {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
+    {"-cea_frf_quantity", VI_OPTION_ENUM, VIAppCEAQuantityChoices},
     /* vicms slide: the transient of sliding bodies */
     {"-slide_file", VI_OPTION_STRING, NULL},
     {"-slide_slave", VI_OPTION_STRING, NULL},
@@ -212,6 +214,8 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-slide_seed", VI_OPTION_INT, NULL},
     {"-slide_noise_dir", VI_OPTION_ENUM, VIAppSlideNoiseChoices},
     {"-slide_progress_interval", VI_OPTION_REAL, NULL},
+    {"-slide_checkpoint_interval", VI_OPTION_REAL, NULL},
+    {"-slide_resume", VI_OPTION_BOOL, NULL},
     {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
     {"-contact_tol", VI_OPTION_REAL, NULL},
     {"-contact_max_it", VI_OPTION_INT, NULL},

@@ -2,7 +2,8 @@
 # `vicms cea` (seed 003 §1.4, Eq. 45): the stability sweep and the FRF map of two sliding bodies against an independent numpy
 # reference (cea_reference.py: the rows, null spaces and eigenvalues recomputed from the bodies file; frequencies and real
 # parts to 1e-8 of |lambda|, the FRF to 1e-8 of max |H|, the count of unstable positions equal), 1 and 2 ranks bit for bit,
-# and bad input refused with a message naming the option.
+# vicms info on the results files (its numbers against the datasets read with h5py), the FRF map as acceleration (-omega^2
+# times the displacement map to rounding), and bad input refused with a message naming the option.
 source "$(dirname "$0")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -45,7 +46,83 @@ if ! grep -q "CEA mu = 0.3: 2 of 4 positions unstable" <<<"$LAST"; then
 fi
 must "reference, beam-on-beam" $py "$ref" beam_on_beam.h5 job.h5 beam1 1 beam2 beam1 0.3 forward && echo "$LAST"
 
-# 3. bad input, on 1 and 2 ranks
+# 3. vicms info on results files: the beam-on-beam job at 1 mm from 139 to 158 mm (two bands of unstable positions, at 140-141
+# and 157 mm), and the coarse beams (stable, with the FRF map); every number it prints against the file's datasets
+must "cea, two bands" mpi 120 2 cea -options_file "$job" -cea_range 139,158 -cea_positions 20 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+  -cea_file bands.h5
+for f in bands.h5 small1.h5; do
+  must "info $f" mpi 60 2 info $f && echo "$LAST"
+  must "info $f against the file" $py - "$f" "$LAST" <<'PY'
+import h5py, numpy as np, re, sys
+path, text = sys.argv[1], sys.argv[2]
+f = h5py.File(path, "r")
+bad = []
+def check(ok, msg):
+    print(("ok   " if ok else "FAIL ") + msg)
+    if not ok: bad.append(msg)
+def close(a, b):  # the %g of the C side: 6 significant digits
+    return abs(float(a) - b) <= 1e-5 * max(abs(b), 1e-300)
+s, fr, re_, un = f["positions"][:, 0], f["frequency_hz"][()], f["real"][()], f["unstable_modes"][:, 0]
+def txt(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+mu, slave, master, hold = f.attrs["mu"], txt(f.attrs["slave"]), txt(f.attrs["master"]), txt(f.attrs["hold"])
+m = re.search(r"^CEA results %s: bodies (\S+), slave (\S+) on master (\S+), mu = (\S+) \(sliding (\w+)\), held (\S+) \((\w)\)" % re.escape(path), text, re.M)
+check(m is not None and m.group(2) == slave and m.group(3) == master and close(m.group(4), mu) and m.group(6) == hold, "what was run: %s" % (m.group(0) if m else "no line"))
+m = re.search(r"^  (\d+) positions from s = (\S+) to (\S+), (\d+) eigenvalues kept per position", text, re.M)
+check(m is not None and int(m.group(1)) == len(s) and close(m.group(2), s[0]) and close(m.group(3), s[-1]) and int(m.group(4)) == fr.shape[1], "positions and modes: %s" % (m.group(0).strip() if m else "no line"))
+# the bands: runs of consecutive positions with an unstable mode, recomputed here
+bands, p = [], 0
+while p < len(s):
+    if un[p] <= 0:
+        p += 1
+        continue
+    q = p
+    while q < len(s) and un[q] > 0:
+        q += 1
+    r, w = re_[p:q], fr[p:q]
+    k = np.unravel_index(np.nanargmax(r), r.shape)
+    bands.append((s[p], s[q - 1], q - p, int((r > 0).sum()), w[r > 0].min(), w[r > 0].max(), r[k], s[p + k[0]], w[k]))
+    p = q
+printed = re.findall(r"band (\d+): s = (\S+) to (\S+) \((\d+) positions?, (\d+) unstable eigenvalues?\), (\S+) to (\S+) Hz, largest real part (\S+) 1/s at s = (\S+) \((\S+) Hz\)", text)
+npos = int((un > 0).sum())
+if npos:
+    m = re.search(r"(\d+) of (\d+) positions unstable, in (\d+) bands?", text)
+    check(m is not None and int(m.group(1)) == npos == f.attrs["n_unstable_positions"] and int(m.group(3)) == len(bands) == len(printed), "%s (recomputed: %d positions, %d bands)" % (m.group(0) if m else "no count line", npos, len(bands)))
+    for b, pr in zip(bands, printed):
+        ok = close(pr[1], b[0]) and close(pr[2], b[1]) and int(pr[3]) == b[2] and int(pr[4]) == b[3] and all(close(pr[5 + i], b[4 + i]) for i in range(5))
+        check(ok, "band %s: s = %s to %s (%s positions, %s unstable eigenvalues), %s to %s Hz, largest real part %s 1/s at s = %s (%s Hz)" % pr)
+else:
+    k = np.unravel_index(np.nanargmax(re_), re_.shape)
+    m = re.search(r"stable at all (\d+) positions; largest real part (\S+) 1/s at s = (\S+) \((\S+) Hz\)", text)
+    check(m is not None and int(m.group(1)) == len(s) and close(m.group(2), re_[k]) and close(m.group(3), s[k[0]]) and close(m.group(4), fr[k]), "stable: %s" % (m.group(0) if m else "no line"))
+if "frf" in f:
+    ff, H = f["frf/frequencies_hz"][:, 0], f["frf/H_re"]
+    m = re.search(r"FRF map \((\w+) per unit force\): (\d+) positions x (\d+) lines \((\S+) to (\S+) Hz\), (\d+) inputs x (\d+) outputs \(H_re, H_im: (\d+) x (\d+)\)", text)
+    ok = m is not None and m.group(1) == txt(f["frf"].attrs["quantity"]) and [int(m.group(i)) for i in (2, 3, 6, 7, 8, 9)] == [len(s), len(ff), len(f["frf/inputs"]), len(f["frf/outputs"]), H.shape[0], H.shape[1]]
+    check(ok and close(m.group(4), ff[0]) and close(m.group(5), ff[-1]), "FRF map: %s" % (m.group(0) if m else "no line"))
+sys.exit(1 if bad else 0)
+PY
+  echo "$LAST"
+done
+
+# 4. the FRF map as acceleration: -omega^2 times the displacement map of small1.h5, to rounding; the attribute says which
+must "cea, acceleration" mpi 120 2 $cea -cea_frf_quantity acceleration -cea_file acc.h5 && echo "$LAST" | grep -E "^FRF"
+must "acceleration = -omega^2 displacement" $py -c '
+import h5py, numpy as np, sys
+d, a = h5py.File("small1.h5", "r"), h5py.File("acc.h5", "r")
+ff = d["frf/frequencies_hz"][:, 0]
+ni, no, npos = len(d["frf/inputs"]), len(d["frf/outputs"]), len(d["positions"])
+Hd = (d["frf/H_re"][()] + 1j * d["frf/H_im"][()]).reshape(npos, len(ff), no * ni)
+Ha = (a["frf/H_re"][()] + 1j * a["frf/H_im"][()]).reshape(npos, len(ff), no * ni)
+ref = -((2 * np.pi * ff) ** 2)[None, :, None] * Hd
+err = np.abs(Ha - ref).max() / np.abs(ref).max()
+q = tuple(x.decode() if isinstance(x, bytes) else str(x) for x in (d["frf"].attrs["quantity"], a["frf"].attrs["quantity"]))
+same = all(np.array_equal(d[k][()], a[k][()], equal_nan=True) for k in ("positions", "frequency_hz", "real"))
+ok = err < 1e-14 and q == ("displacement", "acceleration") and same and np.abs(Ha).max() > 0
+print("%s acceleration map = -omega^2 x displacement map to %.1e of its largest entry %.4g (1e-14); quantity attributes %s; the CEA datasets equal" % ("ok  " if ok else "FAIL", err, np.abs(ref).max(), "/".join(q)))
+sys.exit(0 if ok else 1)' && echo "$LAST"
+
+# 5. bad input, on 1 and 2 ranks
 refuse "missing bodies file" "1 2" "-rom_file: cannot read 'missing.h5'" $cea -rom_file missing.h5 -cea_file bad.h5
 refuse "unknown body" "1 2" "-cea_slave: no body 'beam3' in the bodies file" $cea -cea_slave beam3:1 -cea_file bad.h5
 refuse "node not on the boundary" "1 2" "node 5 is not a boundary node of body beam1" $cea -cea_slave beam1:5 -cea_file bad.h5
@@ -53,6 +130,7 @@ refuse "mu < 0" "1 2" "-coupling_mu: the friction coefficient is -0.1, expected 
 refuse "one position" "1 2" "-cea_positions: 1 positions, expected at least 2" $cea -cea_positions 1 -cea_file bad.h5
 refuse "bad frequencies" "1" "-cea_frf_frequencies: '5000:100:5', expected f0:f1:n" $cea -cea_frf_frequencies 5000:100:5 -cea_file bad.h5
 refuse "bad output" "1" "-cea_frf_outputs: 'beam2:63:z': expected BODY:NODE:x or BODY:NODE:y" $cea -cea_frf_outputs beam2:63:z -cea_file bad.h5
+refuse "bad FRF quantity" "1 2" "-cea_frf_quantity: 'velocity' is not one of displacement, acceleration" $cea -cea_frf_quantity velocity -cea_file bad.h5
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a results file"; fail=1
 fi

@@ -55,8 +55,8 @@ def main():
     diff = sorted(set(a) ^ set(b))
     for k in a:
         if k in b and not ignored(k):
-            x, y = a[k], b[k]
-            if isinstance(x, np.ndarray) and x.dtype.kind == "f":
+            x, y = np.asarray(a[k]), np.asarray(b[k])
+            if x.dtype.kind == "f":  # arrays and scalar attributes alike (a NaN attribute equals itself)
                 same = np.array_equal(x, y, equal_nan=True)
             else:
                 same = np.array_equal(x, y)

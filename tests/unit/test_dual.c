@@ -5,7 +5,7 @@
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force)\n";
+static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -316,8 +316,9 @@ static PetscErrorCode SliderBodies(MPI_Comm comm, PetscReal x0, PetscBool damped
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The slider on the track: C slave, the track's nodes the master chain, A driven along x at v and pushed down by P. */
-static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIDual *dual)
+/* The slider on the track: C slave, the track's nodes the master chain, A driven along x at v and pushed down by P; a slave
+   force s(t) along the track's normal at C unless s is NULL. */
+static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIExcitation s, VIDual *dual)
 {
   const PetscInt  c = 1, a = 2;
   const PetscReal force[3] = {0, -P, 0};
@@ -331,6 +332,7 @@ static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, P
   PetscCall(VIDualAddDrive(*dual, "slider", 1, &a, 0, v));
   PetscCall(VIDualAddLoad(*dual, "slider", 1, &a, force));
   PetscCall(VIDualSetTimeStep(*dual, dt));
+  if (s) PetscCall(VIDualSetSlaveForce(*dual, 0, s, NULL));
   PetscCall(VIDualSetFromOptions(*dual));
   PetscCall(VIDualSetUp(*dual));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -350,7 +352,7 @@ static PetscErrorCode CaseSearch(MPI_Comm comm)
   PetscBool series = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-series", &series, NULL));
   PetscCall(SliderBodies(comm, x0, PETSC_TRUE, &bodies));
-  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, &dual));
+  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, NULL, &dual));
   PetscCall(VIDualGetTimeStep(dual, &dt));
   nsteps = (PetscInt)((TRACK_L * (TRACK_N - 1) - x0 + 5) / v / dt); /* 5 mm beyond the end */
   for (PetscInt s = 0; s < nsteps; s++) {
@@ -445,7 +447,7 @@ static PetscErrorCode EnergyRun(MPI_Comm comm, PetscReal dt, PetscReal T, PetscR
 
   PetscFunctionBeginUser;
   PetscCall(SliderBodies(comm, x0, PETSC_TRUE, &bodies));
-  PetscCall(SliderDual(comm, bodies, 0.0, v, P, dt, &dual));
+  PetscCall(SliderDual(comm, bodies, 0.0, v, P, dt, NULL, &dual));
   PetscCall(VIDualGetTimeStep(dual, dt_used));
   nsteps   = (PetscInt)(T / *dt_used + 0.5);
   *closure = *contact = 0;
@@ -650,6 +652,134 @@ static PetscErrorCode CaseForce(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ case state */
+
+static PetscBool SameReal(PetscReal a, PetscReal b)
+{
+  return a == b || (PetscIsNanReal(a) && PetscIsNanReal(b)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* How many of the quantities the getters of a and b return differ (bit for bit, NaNs equal): time and step, every body's
+   displacement, the contact records, the slave force, the outputs and the energy terms. */
+static PetscErrorCode DualDifferences(VIDual a, VIDual b, PetscInt nbodies, PetscInt nbody[], PetscInt *ndiff)
+{
+  const VIDualContact *ra, *rb;
+  const PetscReal     *oa, *ob;
+  PetscInt             na, nb, sa, sb;
+  PetscReal            ta, tb, fa[3], fb[3];
+  VIDualEnergy         ea, eb;
+
+  PetscFunctionBeginUser;
+  *ndiff = 0;
+  PetscCall(VIDualGetTime(a, &ta, &sa));
+  PetscCall(VIDualGetTime(b, &tb, &sb));
+  *ndiff += !SameReal(ta, tb) + (sa != sb);
+  for (PetscInt k = 0; k < nbodies; k++) {
+    const PetscReal *qa, *qb;
+    PetscCall(VIDualGetDisplacement(a, k, &qa));
+    PetscCall(VIDualGetDisplacement(b, k, &qb));
+    for (PetscInt i = 0; i < nbody[k]; i++) *ndiff += !SameReal(qa[i], qb[i]);
+  }
+  PetscCall(VIDualGetContacts(a, &na, &ra));
+  PetscCall(VIDualGetContacts(b, &nb, &rb));
+  for (PetscInt j = 0; j < na; j++) {
+    *ndiff += (ra[j].status != rb[j].status) + (ra[j].segment != rb[j].segment) + !SameReal(ra[j].xi, rb[j].xi) + !SameReal(ra[j].gap, rb[j].gap) +
+              !SameReal(ra[j].normal, rb[j].normal) + !SameReal(ra[j].tangential, rb[j].tangential) +
+              !SameReal(ra[j].slip_velocity, rb[j].slip_velocity);
+    PetscCall(VIDualGetSlaveForce(a, j, &fa[0], fa + 1));
+    PetscCall(VIDualGetSlaveForce(b, j, &fb[0], fb + 1));
+    for (PetscInt c = 0; c < 3; c++) *ndiff += !SameReal(fa[c], fb[c]);
+  }
+  PetscCall(VIDualGetOutputs(a, &na, &oa));
+  PetscCall(VIDualGetOutputs(b, &nb, &ob));
+  for (PetscInt o = 0; o < na; o++) *ndiff += !SameReal(oa[o], ob[o]);
+  PetscCall(VIDualGetEnergy(a, &ea));
+  PetscCall(VIDualGetEnergy(b, &eb));
+  *ndiff += !SameReal(ea.kinetic, eb.kinetic) + !SameReal(ea.potential, eb.potential) + !SameReal(ea.damping, eb.damping) +
+            !SameReal(ea.load_work, eb.load_work) + !SameReal(ea.drive_work, eb.drive_work) + !SameReal(ea.contact_work, eb.contact_work) +
+            !SameReal(ea.initial, eb.initial);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VIDualGetState / VIDualSetState (the checkpoint of vicms slide): the damped slider with friction and a harmonic slave force,
+   n1 steps, its state taken into a second VIDual set up alike, then n2 more steps on both: after the restore and after every
+   step, every quantity the getters return equal bit for bit. A VIDual with another time step refuses the state. */
+static PetscErrorCode CaseState(MPI_Comm comm)
+{
+  const PetscReal v = 100, P = 100, mu = 0.2, x0 = 3;
+  VIBodies        bodies;
+  VIDual          a, b, c;
+  VIExcitation    s;
+  PetscReal       dt, *state;
+  PetscInt        len, n1, n2, nb[2], ndiff = 0, diff_steps = 0, counts[4] = {0, 0, 0, 0}, nseg = 0, prev_seg = -1;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderBodies(comm, x0, PETSC_TRUE, &bodies));
+  PetscCall(VIExcitationCreate(comm, &s));
+  PetscCall(VIExcitationSetType(s, VI_EXCITE_HARMONIC));
+  PetscCall(VIExcitationSetAmplitude(s, 0, 20.0));
+  PetscCall(VIExcitationSetHarmonic(s, 300.0, 0));
+  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, s, &a));
+  PetscCall(VIDualGetTimeStep(a, &dt));
+  n1 = (PetscInt)((TRACK_L * (TRACK_N - 1) - x0 - 5) / v / dt / 2); /* over the track's nodes, not off its end */
+  n2 = n1;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscInt o0, o1;
+    PetscCall(VIBodiesGetOffset(bodies, k, &o0));
+    PetscCall(VIBodiesGetOffset(bodies, k + 1, &o1));
+    nb[k] = o1 - o0;
+  }
+  for (PetscInt i = 0; i < n1; i++) PetscCall(VIDualStep(a));
+  PetscCall(VIDualGetStateSize(a, &len));
+  PetscCall(PetscMalloc1(len, &state));
+  PetscCall(VIDualGetState(a, state));
+  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, s, &b));
+  PetscCall(VIDualSetState(b, len, state));
+  PetscCall(DualDifferences(a, b, 2, nb, &ndiff));
+  PetscCheck(ndiff == 0, comm, PETSC_ERR_PLIB, "after VIDualSetState, %" PetscInt_FMT " quantities differ from the VIDual the state came from",
+             ndiff);
+  for (PetscInt i = 0; i < n2; i++) {
+    const VIDualContact *rc;
+    PetscInt             nc, d;
+    PetscCall(VIDualStep(a));
+    PetscCall(VIDualStep(b));
+    PetscCall(DualDifferences(a, b, 2, nb, &d));
+    ndiff += d;
+    diff_steps += d > 0;
+    PetscCall(VIDualGetContacts(b, &nc, &rc));
+    counts[rc[0].status]++;
+    nseg += rc[0].segment != prev_seg;
+    prev_seg = rc[0].segment;
+  }
+  PetscCall(CheckRanks(comm, (PetscReal)ndiff, "the count of differences"));
+  PetscCall(PetscPrintf(comm,
+                        "state: %" PetscInt_FMT " values; restored after %" PetscInt_FMT " steps, then %" PetscInt_FMT " steps (%" PetscInt_FMT
+                        " slip, %" PetscInt_FMT " stick, %" PetscInt_FMT " open; %" PetscInt_FMT " segments): %" PetscInt_FMT
+                        " quantities differ in %" PetscInt_FMT " steps\n",
+                        len, n1, n2, counts[VI_DUAL_SLIP], counts[VI_DUAL_STICK], counts[VI_DUAL_OPEN], nseg, ndiff, diff_steps));
+  PetscCheck(ndiff == 0 && counts[VI_DUAL_SLIP] > 0 && nseg >= 2, comm, PETSC_ERR_PLIB,
+             "the restored VIDual differs (%" PetscInt_FMT " quantities), or the run does not slide across a node", ndiff);
+  /* another time step: refused */
+  PetscCall(SliderDual(comm, bodies, mu, v, P, dt / 2, s, &c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = VIDualSetState(c, len, state);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_USER_INPUT, comm, PETSC_ERR_PLIB, "a state of another time step was not refused (error %d)", (int)ierr);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = VIDualSetState(c, len - 1, state);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_USER_INPUT, comm, PETSC_ERR_PLIB, "a state of the wrong length was not refused (error %d)", (int)ierr);
+  PetscCall(PetscPrintf(comm, "OK: the state restores the dual bit for bit; another time step and another length refused\n"));
+  PetscCall(PetscFree(state));
+  PetscCall(VIDualDestroy(&a));
+  PetscCall(VIDualDestroy(&b));
+  PetscCall(VIDualDestroy(&c));
+  PetscCall(VIExcitationDestroy(&s));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -658,7 +788,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state");
   if (!strcmp(name, "primal"))
     PetscCall(CasePrimal(PETSC_COMM_WORLD));
   else if (!strcmp(name, "search"))
@@ -669,8 +799,10 @@ int main(int argc, char **argv)
     PetscCall(CaseFriction(PETSC_COMM_WORLD));
   else if (!strcmp(name, "force"))
     PetscCall(CaseForce(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "state"))
+    PetscCall(CaseState(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction or force", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force or state", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
