@@ -471,7 +471,7 @@ PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const Petsc
                  (double)c->mu);
       if (-wi[i] >= 0) {
         c->eig_re[ne] = sigma + wr[i] / a2;
-        c->eig_im[ne] = -wi[i] / a2;
+        c->eig_im[ne] = wi[i] == 0 ? 0 : -wi[i] / a2; /* +0, not -0, for a real eigenvalue: the same bits after a sum over ranks */
         ne++;
       }
     }
