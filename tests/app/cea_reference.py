@@ -77,22 +77,31 @@ def null(B):
     return vt[len(sv) :].T
 
 
+def primal(s):
+    """The primal assembly at position s (Eqs. 10, 14): B_C, the null spaces L_C, L_E by SVD and M~, C~, K~."""
+    BC, BE = rows(s)
+    LC, LE = null(BC), null(BE)
+    return BC, LC, LE, LE.T @ M @ LC, LE.T @ D @ LC, LE.T @ K @ LC
+
+
+def pencil(Mt, Ct, Kt):
+    """The pencil (A, B) of the first-order form, y = (q, q'): A = [0 I; -K~ -C~], B = [I 0; 0 M~], and all its eigenvalues
+    by eig of the shifted inverse (A - sigma B)^-1 B, sigma = -100 1/s: the spectrum spans 5 decades, and eig of M~^-1 A
+    itself loses the lowest frequencies to ~1e-6."""
+    m = Mt.shape[0]
+    I, Z = np.eye(m), np.zeros((m, m))
+    A, B = np.block([[Z, I], [-Kt, -Ct]]), np.block([[I, Z], [Z, Mt]])
+    sigma = -100.0
+    return A, B, sigma + 1 / np.linalg.eigvals(np.linalg.solve(A - sigma * B, B))
+
+
 cf = h5py.File(cea_file, "r")
 pos, freq, real = cf["positions"][()][:, 0], cf["frequency_hz"][()], cf["real"][()]
 nm = freq.shape[1]
 worst_f = worst_r = 0.0
 unstable = 0
 for p, s in enumerate(pos):
-    BC, BE = rows(s)
-    LC, LE = null(BC), null(BE)
-    Mt, Ct, Kt = LE.T @ M @ LC, LE.T @ D @ LC, LE.T @ K @ LC
-    m = Mt.shape[0]
-    # the pencil (A, B) of the first-order form, y = (q, q'): A = [0 I; -K~ -C~], B = [I 0; 0 M~], shifted and inverted:
-    # the spectrum spans 5 decades, and eig of M~^-1 A itself loses the lowest frequencies to ~1e-6
-    I, Z = np.eye(m), np.zeros((m, m))
-    A, B = np.block([[Z, I], [-Kt, -Ct]]), np.block([[I, Z], [Z, Mt]])
-    sigma = -100.0
-    lam = sigma + 1 / np.linalg.eigvals(np.linalg.solve(A - sigma * B, B))
+    lam = pencil(*primal(s)[3:])[2]
     lam = lam[lam.imag >= 0]
     lam = lam[np.argsort(lam.imag, kind="stable")][:nm]
     unstable += bool((lam.real > 0).any())
@@ -117,9 +126,7 @@ if "frf" in cf:
     H = cf["frf/H_re"][()] + 1j * cf["frf/H_im"][()]
     ref = np.zeros_like(H)
     for p, s in enumerate(pos):
-        BC, BE = rows(s)
-        LC, LE = null(BC), null(BE)
-        Mt, Ct, Kt = LE.T @ M @ LC, LE.T @ D @ LC, LE.T @ K @ LC
+        _, LC, LE, Mt, Ct, Kt = primal(s)
         for f, hz in enumerate(ff):
             w = 2 * np.pi * hz
             X = LC @ np.linalg.solve(Kt - w * w * Mt + 1j * w * Ct, LE.T @ np.array(fin).T)
@@ -141,18 +148,11 @@ if "vectors" in cf:
     worst_a = worst_res = worst_bc = worst_norm = worst_d = 0.0
     margin, last = 1.0, -1
     for p, j in np.argwhere(index >= 0):
-        s, u = pos[p], U[index[p, j]]
-        lam_f = real[p, j] + 2j * np.pi * freq[p, j]
-        BC, BE = rows(s)
-        LC, LE = null(BC), null(BE)
-        Mt, Ct, Kt = LE.T @ M @ LC, LE.T @ D @ LC, LE.T @ K @ LC
-        m = Mt.shape[0]
-        I, Z = np.eye(m), np.zeros((m, m))
-        A, B = np.block([[Z, I], [-Kt, -Ct]]), np.block([[I, Z], [Z, Mt]])
-        if p != last:  # numpy's eigenvalues at this position, as above
-            sigma = -100.0
-            lam = sigma + 1 / np.linalg.eigvals(np.linalg.solve(A - sigma * B, B))
-            last = p
+        u, lam_f = U[index[p, j]], real[p, j] + 2j * np.pi * freq[p, j]
+        if p != last:  # the assembly and numpy's eigenvalues at this position, as above
+            BC, LC, LE, Mt, Ct, Kt = primal(pos[p])
+            A, B, lam = pencil(Mt, Ct, Kt)
+            m, last = Mt.shape[0], p
         # inverse iteration on the pencil with numpy's nearest eigenvalue: the eigenvector y = (q, lambda q) to ~1e-11 for
         # all modes (eig's vectors of the shifted inverse lose the overdamped ones, lambda ~ -1e7, to ~1e-7)
         ln, y = lam[np.argmin(np.abs(lam - lam_f))], np.ones(2 * m)
