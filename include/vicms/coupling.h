@@ -61,6 +61,17 @@ PETSC_EXTERN PetscErrorCode VICouplingGetPrimal(VICoupling coupling, PetscInt *m
 */
 PETSC_EXTERN PetscErrorCode VICouplingGetEigenvalues(VICoupling coupling, PetscInt *num, const PetscReal **re, const PetscReal **im);
 /*
+  VICouplingGetEigenvectors - the right eigenvectors of the eigenvalues of VICouplingGetEigenvalues at the current position
+  (same count, same order), as displacements of the coupled system: u = L_C q (seed 003 Eq. 8), where y = (q, lambda q) is
+  the eigenvector of A for lambda (Eqs. 15-16), i.e. (lambda^2 M~ + lambda C~ + K~) q = 0 (Eq. 13). vr, vi: num x n
+  (row-major; n the coordinates of all bodies, body after body, as VICouplingGetRows), the real and imaginary parts.
+  Normalised: ||u||_2 = 1 over the n coordinates, and w^T u real and > 0 with the fixed weights
+  w_i = frac((i + 1) (sqrt(5) - 1) / 2), i = 0 .. n-1 (a rule free of ties between entries of equal modulus); zeros are +0.
+  The eigenvalues themselves do not change. The arrays belong to the coupling and are valid until the next
+  VICouplingSetPosition. Not collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingGetEigenvectors(VICoupling coupling, PetscInt *num, PetscInt *n, const PetscReal **vr, const PetscReal **vi);
+/*
   VICouplingComputeStability - the CEA along the path: at each of the num_positions positions, the num_modes lowest
   eigenvalues (as VICouplingGetEigenvalues; NaN beyond the last), frequency Im/(2 pi) [Hz] and real part [1/s], arrays
   num_positions x num_modes. The positions are distributed over the ranks and gathered: every rank gets the same arrays,
@@ -68,6 +79,15 @@ PETSC_EXTERN PetscErrorCode VICouplingGetEigenvalues(VICoupling coupling, PetscI
 */
 PETSC_EXTERN PetscErrorCode VICouplingComputeStability(VICoupling coupling, PetscInt num_positions, const PetscReal positions[], PetscInt num_modes,
                                                        PetscReal freq_hz[], PetscReal real[]);
+/*
+  VICouplingComputeModeShapes - the eigenvectors (as VICouplingGetEigenvectors) of selected modes along the path: keep
+  (num_positions x num_modes, the same on every rank) selects mode j of position p, as numbered by
+  VICouplingComputeStability. Row k of vr, vi (num_kept x n, row-major) is the k-th selected (p, j) in the order of keep
+  (p first); NaN for a selected j beyond the last eigenvalue. The positions with a selected mode are dealt to the ranks and
+  gathered: every rank gets the same arrays, which do not depend on the number of ranks. Leaves no position set. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VICouplingComputeModeShapes(VICoupling coupling, PetscInt num_positions, const PetscReal positions[], PetscInt num_modes,
+                                                        const PetscBool keep[], PetscReal vr[], PetscReal vi[]);
 /* Print the unstable modes (real part > 0) of a VICouplingComputeStability result: position, segment, xi, frequency, real
    part; and the largest real part. Collective. */
 PETSC_EXTERN PetscErrorCode VICouplingStabilityView(VICoupling coupling, PetscInt num_positions, const PetscReal positions[], PetscInt num_modes,

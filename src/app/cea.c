@@ -10,6 +10,19 @@
 static const char *const VIAppCEADirs[]       = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
 static const char *const VIAppCEAQuantities[] = {"displacement", "acceleration", "VIAppCEAQuantity", "VI_APP_CEA_QUANTITY_", NULL};
 
+/* Which eigenvectors (mode shapes) the results file holds: none, those of the unstable modes, or those of every kept mode. */
+typedef enum { VI_APP_CEA_VECTORS_NONE, VI_APP_CEA_VECTORS_UNSTABLE, VI_APP_CEA_VECTORS_ALL } VIAppCEAVectors;
+static const char *const VIAppCEAVectorsTypes[] = {"none", "unstable", "all", "VIAppCEAVectors", "VI_APP_CEA_VECTORS_", NULL};
+
+/* The eigenvectors of the selected modes (VICouplingComputeModeShapes): num rows of n coordinates, in the order of keep. */
+typedef struct {
+  VIAppCEAVectors  which;
+  PetscInt         num, n;
+  const PetscBool *keep; /* positions x modes */
+  const PetscReal *re, *im;
+  VIBodies         bodies;
+} VIAppCEAShapes;
+
 /* What was run, for the root attributes of the results file. */
 typedef struct {
   const char *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity;
@@ -38,10 +51,61 @@ static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The group /vectors of the results file: which modes, the row of each (index, -1 where none), the vectors u = L_C q over
+   the n coordinates, and per body its boundary nodes (ids, undeformed x, y) and their displacements, column 2 i + c the
+   component c (x, y) of node i, 0 where clamped: what a script needs to draw the shapes. */
+static PetscErrorCode VIAppCEAWriteShapes(hid_t file, PetscInt np, PetscInt nm, const VIAppCEAShapes *v)
+{
+  PetscInt *index, nb, k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5CreateGroup(file, "/vectors"));
+  PetscCall(VIH5WriteAttrString(file, "/vectors", "which", VIAppCEAVectorsTypes[v->which]));
+  PetscCall(VIH5WriteAttrString(file, "/vectors", "normalisation",
+                                "unit 2-norm over the n coordinates; w^T u real and > 0, w_i = frac((i + 1) (sqrt(5) - 1) / 2), i = 0 .. n-1"));
+  PetscCall(PetscMalloc1(np * nm, &index));
+  for (PetscInt i = 0; i < np * nm; i++) index[i] = v->keep[i] ? k++ : -1;
+  PetscCall(VIH5WriteInt(file, "/vectors/index", np, nm, index));
+  PetscCall(PetscFree(index));
+  PetscCall(VIH5WriteReal(file, "/vectors/re", v->num, v->n, v->re));
+  PetscCall(VIH5WriteReal(file, "/vectors/im", v->num, v->n, v->im));
+  PetscCall(VIBodiesGetNum(v->bodies, &nb));
+  for (PetscInt b = 0; b < nb; b++) {
+    const VIBodyBoundary *bd;
+    const char           *name;
+    char                  path[256];
+    PetscReal            *xy, *ur, *ui;
+    PetscInt              off, B;
+    PetscCall(VIBodiesGet(v->bodies, b, &name, NULL, &bd));
+    PetscCall(VIBodiesGetOffset(v->bodies, b, &off));
+    B = bd->num_nodes;
+    PetscCall(PetscMalloc3(2 * B, &xy, v->num * 2 * B, &ur, v->num * 2 * B, &ui));
+    for (PetscInt i = 0; i < B; i++)
+      for (PetscInt c = 0; c < 2; c++) {
+        const PetscInt dof = bd->dofs[3 * i + c];
+        xy[2 * i + c]      = bd->coords[3 * i + c];
+        for (PetscInt r = 0; r < v->num; r++) {
+          ur[r * 2 * B + 2 * i + c] = dof < 0 ? 0 : v->re[r * v->n + off + dof];
+          ui[r * 2 * B + 2 * i + c] = dof < 0 ? 0 : v->im[r * v->n + off + dof];
+        }
+      }
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/vectors/bodies/%s/node_ids", name));
+    PetscCall(VIH5WriteInt(file, path, B, 0, bd->node_ids));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/vectors/bodies/%s/coords", name));
+    PetscCall(VIH5WriteReal(file, path, B, 2, xy));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/vectors/bodies/%s/u_re", name));
+    PetscCall(VIH5WriteReal(file, path, v->num, 2 * B, ur));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/vectors/bodies/%s/u_im", name));
+    PetscCall(VIH5WriteReal(file, path, v->num, 2 * B, ui));
+    PetscCall(PetscFree3(xy, ur, ui));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The results file (format "vicms-cea", docs/substructures.md), written whole by rank 0 (.part, then renamed). */
 static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, PetscInt np, const PetscReal pos[], PetscInt nm,
                                     const PetscReal freq[], const PetscReal real[], PetscInt nf, const PetscReal ffreq[], PetscInt ni, char **inputs,
-                                    PetscInt no, char **outputs, const PetscReal H[])
+                                    PetscInt no, char **outputs, const PetscReal H[], const VIAppCEAShapes *shapes)
 {
   char      tmp[PETSC_MAX_PATH_LEN + 8], *all;
   hid_t     file;
@@ -74,6 +138,7 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteReal(file, "/real", np, nm, real));
   PetscCall(VIH5WriteInt(file, "/unstable_modes", np, 1, unstable));
   PetscCall(PetscFree(unstable));
+  if (shapes->which != VI_APP_CEA_VECTORS_NONE) PetscCall(VIAppCEAWriteShapes(file, np, nm, shapes));
   if (nf) {
     PetscReal *re, *im;
     PetscInt   nc = nf * no * ni;
@@ -98,15 +163,18 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
 
 PetscErrorCode VIAppCEA(MPI_Comm comm)
 {
-  char        rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "cea.h5", slave[256] = "", master[256] = "", hold[4096] = "";
-  char        frf[256] = "", *inputs[16], *outputs[16], body[128];
-  PetscInt    np = 0, nm = 20, ni = 16, no = 16, nf = 0, k, nid, ids[4096], dir = 0, quantity = 0;
-  PetscReal   range[2] = {0, -1}, f0 = 0, f1 = 0, mu, length, *pos, *freq, *real, *ffreq = NULL, *in = NULL, *out = NULL, *H = NULL;
-  PetscBool   help, has_range, has_frf, has_in, has_out;
-  PetscMPIInt rank;
-  VIBodies    bodies;
-  VICoupling  c;
-  PetscLogDouble t0, t1;
+  char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "cea.h5", slave[256] = "", master[256] = "", hold[4096] = "";
+  char      frf[256] = "", *inputs[16], *outputs[16], body[128];
+  PetscInt  np = 0, nm = 20, ni = 16, no = 16, nf = 0, k, nid, ids[4096], dir = 0, quantity = 0;
+  PetscReal range[2] = {0, -1}, f0 = 0, f1 = 0, mu, length, *pos, *freq, *real, *ffreq = NULL, *in = NULL, *out = NULL, *H = NULL;
+  PetscBool help, has_range, has_frf, has_in, has_out, *keep = NULL;
+  VIAppCEAVectors vectors = VI_APP_CEA_VECTORS_NONE;
+  VIAppCEAShapes  shapes  = {VI_APP_CEA_VECTORS_NONE, 0, 0, NULL, NULL, NULL, NULL};
+  PetscReal      *vec_re = NULL, *vec_im = NULL;
+  PetscMPIInt     rank;
+  VIBodies        bodies;
+  VICoupling      c;
+  PetscLogDouble  t0, t1;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms cea: stability and time-dependent FRF along the sliding path (seed 003)", "");
@@ -125,6 +193,10 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                                   &has_range));
   PetscCheck(!has_range || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_range: expected two arc lengths s0,s1, got %" PetscInt_FMT " values", k);
   PetscCall(PetscOptionsInt("-cea_modes", "Eigenvalues kept per position, lowest first (>= 1)", "", nm, &nm, NULL));
+  PetscCall(PetscOptionsEnum("-cea_vectors",
+                             "Eigenvectors (mode shapes, u = L_C q) to write: none, those of the unstable modes (real part > 0), or all of the kept "
+                             "modes",
+                             "", VIAppCEAVectorsTypes, (PetscEnum)vectors, (PetscEnum *)&vectors, NULL));
   PetscCall(PetscOptionsString("-cea_frf_frequencies", "f0:f1:n: the FRF map on n lines from f0 to f1 Hz (none by default)", "", frf, frf,
                                sizeof(frf), &has_frf));
   PetscCall(PetscOptionsStringArray("-cea_frf_inputs", "FRF input forces: BODY:NODE:x|y,...", "", inputs, &ni, &has_in));
@@ -222,6 +294,33 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
           (double)mu, np, nm, (double)rmax, (double)pos[pmax], (double)fmax));
   }
 
+  /* the eigenvectors of the selected modes, the positions that have one over the ranks */
+  shapes.which  = vectors;
+  shapes.bodies = bodies;
+  if (vectors != VI_APP_CEA_VECTORS_NONE) {
+    PetscInt nb, npos = 0;
+    PetscCall(VIBodiesGetNum(bodies, &nb));
+    PetscCall(VIBodiesGetOffset(bodies, nb, &shapes.n));
+    PetscCall(PetscMalloc1(np * nm, &keep));
+    for (PetscInt p = 0; p < np; p++) {
+      PetscInt kp = 0;
+      for (PetscInt m = 0; m < nm; m++) {
+        const PetscReal r = real[p * nm + m];
+        keep[p * nm + m]  = vectors == VI_APP_CEA_VECTORS_ALL ? !PetscIsNanReal(r) : r > 0;
+        kp += keep[p * nm + m];
+      }
+      shapes.num += kp;
+      npos += kp > 0;
+    }
+    PetscCall(PetscMalloc2(shapes.num * shapes.n, &vec_re, shapes.num * shapes.n, &vec_im));
+    PetscCall(VICouplingComputeModeShapes(c, np, pos, nm, keep, vec_re, vec_im));
+    shapes.keep = keep;
+    shapes.re   = vec_re;
+    shapes.im   = vec_im;
+    PetscCall(PetscPrintf(comm, "Eigenvectors (%s): %" PetscInt_FMT " modes at %" PetscInt_FMT " positions, %" PetscInt_FMT " coordinates each\n",
+                          VIAppCEAVectorsTypes[vectors], shapes.num, npos, shapes.n));
+  }
+
   /* the FRF map, frequency lines over the ranks */
   if (nf) {
     PetscInt         ncoord, nrows;
@@ -251,13 +350,15 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     PetscInt    sliding = 0;
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
     run.sliding = VICouplingSlidings[sliding];
-    PetscCall(VIAppCEAWrite(out_file, &run, np, pos, nm, freq, real, nf, ffreq, ni, inputs, no, outputs, H));
+    PetscCall(VIAppCEAWrite(out_file, &run, np, pos, nm, freq, real, nf, ffreq, ni, inputs, no, outputs, H, &shapes));
   }
   PetscCall(PetscTime(&t1));
   PetscCall(PetscPrintf(comm, "Wrote %s; done in %.2f s\n", out_file, (double)(t1 - t0)));
 
   PetscCall(PetscFree3(pos, freq, real));
   PetscCall(PetscFree4(ffreq, in, out, H));
+  PetscCall(PetscFree(keep));
+  PetscCall(PetscFree2(vec_re, vec_im));
   for (PetscInt i = 0; i < ni; i++) PetscCall(PetscFree(inputs[i]));
   for (PetscInt i = 0; i < no; i++) PetscCall(PetscFree(outputs[i]));
   PetscCall(VICouplingDestroy(&c));

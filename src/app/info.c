@@ -357,8 +357,48 @@ static PetscErrorCode VIInfoCEABands(PetscInt np, const PetscReal pos[], PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The eigenvectors of a CEA file (/vectors, -cea_vectors): which modes, how many at how many positions, their size, and the
+   bodies whose boundary-node displacements are there. */
+static PetscErrorCode VIInfoCEAVectors(hid_t file)
+{
+  PetscBool has;
+  PetscInt  rows, cols, np, nm, *index, npos = 0, nb;
+  char     *which, **names, path[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/vectors/re", &has));
+  if (!has) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  no eigenvectors (-cea_vectors none)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/vectors", "which", &which));
+  PetscCall(VIH5GetShape(file, "/vectors/re", &rows, &cols));
+  PetscCall(VIH5ReadInt(file, "/vectors/index", &np, &nm, &index));
+  for (PetscInt p = 0; p < np; p++) {
+    PetscBool any = PETSC_FALSE;
+    for (PetscInt m = 0; m < nm; m++) any = any || index[p * nm + m] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    npos += any;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "  eigenvectors (%s): %" PetscInt_FMT " modes at %" PetscInt_FMT " positions, u = L_C q over %" PetscInt_FMT
+                        " coordinates (vectors/re, im: %" PetscInt_FMT " x %" PetscInt_FMT "); boundary-node displacements of",
+                        which, rows, npos, cols, rows, cols));
+  PetscCall(VIH5ListGroup(file, "/vectors/bodies", &nb, &names));
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscInt B, c;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/vectors/bodies/%s/coords", names[b]));
+    PetscCall(VIH5GetShape(file, path, &B, &c));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %s (%" PetscInt_FMT " nodes)", b ? "," : "", names[b], B));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+  PetscCall(PetscStrArrayDestroy(&names));
+  PetscCall(PetscFree(index));
+  PetscCall(PetscFree(which));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A results file of `vicms cea` (format vicms-cea) in words: what was run, the positions and modes, the unstable positions
-   in bands of consecutive positions, and the FRF map's size. */
+   in bands of consecutive positions, the eigenvectors, and the FRF map's size. */
 static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
 {
   char     *bodies, *slave, *master, *hold, *hold_dir, *sliding;
@@ -404,6 +444,7 @@ static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
   } else
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  stable at all %" PetscInt_FMT " positions; largest real part %g 1/s at s = %g (%g Hz)\n", np,
                           (double)rmax, (double)smax, (double)fmax));
+  PetscCall(VIInfoCEAVectors(file));
   PetscCall(VIH5Exists(file, "/frf/H_re", &has_frf));
   if (has_frf) {
     PetscInt   nf, ni, no, rows, nc;

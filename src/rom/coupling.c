@@ -6,6 +6,9 @@
 
 const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSliding", "VI_COUPLING_", NULL};
 
+/* The step of the phase weights of the eigenvectors, (sqrt(5) - 1) / 2 (VICouplingGetEigenvectors). */
+#define VI_COUPLING_PHASE_STEP 0.6180339887498949
+
 struct _p_VICoupling {
   MPI_Comm          comm;
   VIBodies          bodies; /* referenced */
@@ -22,13 +25,14 @@ struct _p_VICoupling {
   PetscBool         setup;
 
   /* at the current position */
-  PetscBool  has_position, has_primal, has_eigen;
+  PetscBool  has_position, has_primal, has_eigen, has_vectors;
   PetscReal  s, xi;
   PetscInt   seg, num_rows, m, num_eig;
   PetscReal *BC, *BE;              /* num_rows x n */
   PetscReal *LC, *LE;              /* n x m */
   PetscReal *Mt, *Ct, *Kt;         /* m x m */
   PetscReal *eig_re, *eig_im;      /* 2m */
+  PetscReal *vec_re, *vec_im;      /* num_eig x n: u = L_C q of each eigenvalue */
   PetscInt   num_set, *set, *sidx; /* the coordinates any row can touch (slave, master, held), and their index (n, -1) */
 };
 
@@ -54,7 +58,8 @@ static PetscErrorCode VICouplingClearPosition(VICoupling c)
   PetscCall(PetscFree2(c->LC, c->LE));
   PetscCall(PetscFree3(c->Mt, c->Ct, c->Kt));
   PetscCall(PetscFree2(c->eig_re, c->eig_im));
-  c->has_position = c->has_primal = c->has_eigen = PETSC_FALSE;
+  PetscCall(PetscFree2(c->vec_re, c->vec_im));
+  c->has_position = c->has_primal = c->has_eigen = c->has_vectors = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -399,48 +404,64 @@ PetscErrorCode VICouplingGetPrimal(VICoupling c, PetscInt *m_out, const PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The CEA's eigenproblem at the current position (seed 003 Eqs. 13, 15-16) by LAPACK geev on the shift-and-invert about a real
+   sigma < 0, T = (A - sigma I)^-1 (N = 2m, column-major): its eigenvalues nu = (wr, wi) give lambda = sigma + 1 / nu, the
+   lowest modes (those of the CEA) to rounding relative to their own size whatever the spread of the ROM's spectrum, and its
+   right eigenvectors (VR, N x N in geev's packing of conjugate pairs; not computed when VR is NULL) are those of A,
+   y = (q, lambda q). With Q = K~ + sigma C~ + sigma^2 M~ and X = Q^-1 [C~ + sigma M~, M~] (m x 2m): T = [-X; [I 0] - sigma X].
+   sigma is minus the smallest sqrt(K~_ii / M~_ii), the scale of the lowest coordinates (-1 if it is 0: rigid-body modes). */
+static PetscErrorCode VICouplingEigenSolve(VICoupling c, PetscReal *sigma_out, PetscReal wr[], PetscReal wi[], PetscReal VR[])
+{
+  PetscInt     m = c->m, N = 2 * m;
+  PetscReal   *A, *X, *work, wq, sigma = PETSC_MAX_REAL;
+  PetscBLASInt bm, bN, nrhs, *ipiv, info, lwork = -1, one = 1, ldvr = 1;
+  const char  *jobvr = VR ? "V" : "N";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(m, &bm));
+  PetscCall(PetscBLASIntCast(N, &bN));
+  PetscCall(PetscBLASIntCast(N, &nrhs));
+  if (VR) ldvr = bN;
+  PetscCall(PetscMalloc3(N * N, &A, m * N, &X, m, &ipiv));
+  PetscCall(PetscMalloc1(m * m, &work));
+  for (PetscInt a = 0; a < m; a++)
+    if (c->Mt[a * m + a] > 0 && c->Kt[a * m + a] > 0) sigma = PetscMin(sigma, PetscSqrtReal(c->Kt[a * m + a] / c->Mt[a * m + a]));
+  sigma = sigma == PETSC_MAX_REAL ? -1.0 : -sigma;
+  for (PetscInt a = 0; a < m; a++)
+    for (PetscInt b = 0; b < m; b++) {
+      work[b * m + a]    = c->Kt[a * m + b] + sigma * c->Ct[a * m + b] + sigma * sigma * c->Mt[a * m + b];
+      X[b * m + a]       = c->Ct[a * m + b] + sigma * c->Mt[a * m + b];
+      X[(m + b) * m + a] = c->Mt[a * m + b];
+    }
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &nrhs, work, &bm, ipiv, X, &bm, &info));
+  PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "K~ + s C~ + s^2 M~ at position %g is singular for the shift s = %g (LAPACK gesv info %d)",
+             (double)c->s, (double)sigma, (int)info);
+  PetscCall(PetscFree(work));
+  for (PetscInt b = 0; b < N; b++)
+    for (PetscInt a = 0; a < m; a++) {
+      A[b * N + a]     = -X[b * m + a];
+      A[b * N + m + a] = (b == a ? 1.0 : 0.0) - sigma * X[b * m + a];
+    }
+  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", jobvr, &bN, A, &bN, wr, wi, NULL, &one, VR, &ldvr, &wq, &lwork, &info));
+  PetscCall(PetscBLASIntCast((PetscInt)wq, &lwork));
+  PetscCall(PetscMalloc1(lwork, &work));
+  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", jobvr, &bN, A, &bN, wr, wi, NULL, &one, VR, &ldvr, work, &lwork, &info));
+  PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "LAPACK geev failed with info %d at position %g", (int)info, (double)c->s);
+  PetscCall(PetscFree(work));
+  PetscCall(PetscFree3(A, X, ipiv));
+  *sigma_out = sigma;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const PetscReal **re, const PetscReal **im)
 {
   PetscFunctionBeginUser;
   PetscCall(VICouplingGetPrimal(c, NULL, NULL, NULL, NULL, NULL, NULL));
   if (!c->has_eigen) {
-    PetscInt     m = c->m, N = 2 * m, ne = 0;
-    PetscReal   *A, *X, *wr, *wi, *work, wq;
-    PetscBLASInt bm, bN, nrhs, *ipiv, info, lwork = -1, one = 1;
-    PetscCall(PetscBLASIntCast(m, &bm));
-    PetscCall(PetscBLASIntCast(N, &bN));
-    PetscCall(PetscBLASIntCast(N, &nrhs));
-    PetscCall(PetscMalloc5(N * N, &A, m * N, &X, N, &wr, N, &wi, m, &ipiv));
-    PetscCall(PetscMalloc1(m * m, &work));
-    /* shift-and-invert about a real sigma < 0: the eigenvalues nu of T = (A - sigma I)^-1 give lambda = sigma + 1 / nu, the
-       lowest modes (those of the CEA) to rounding relative to their own size whatever the spread of the ROM's spectrum.
-       With Q = K~ + sigma C~ + sigma^2 M~ and X = Q^-1 [C~ + sigma M~, M~] (m x 2m): T = [-X; [I 0] - sigma X]. sigma is
-       minus the smallest sqrt(K~_ii / M~_ii), the scale of the lowest coordinates (-1 if it is 0: rigid-body modes). */
-    PetscReal sigma = PETSC_MAX_REAL, numax = 0;
-    for (PetscInt a = 0; a < m; a++)
-      if (c->Mt[a * m + a] > 0 && c->Kt[a * m + a] > 0) sigma = PetscMin(sigma, PetscSqrtReal(c->Kt[a * m + a] / c->Mt[a * m + a]));
-    sigma = sigma == PETSC_MAX_REAL ? -1.0 : -sigma;
-    for (PetscInt a = 0; a < m; a++)
-      for (PetscInt b = 0; b < m; b++) {
-        work[b * m + a]    = c->Kt[a * m + b] + sigma * c->Ct[a * m + b] + sigma * sigma * c->Mt[a * m + b];
-        X[b * m + a]       = c->Ct[a * m + b] + sigma * c->Mt[a * m + b];
-        X[(m + b) * m + a] = c->Mt[a * m + b];
-      }
-    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &nrhs, work, &bm, ipiv, X, &bm, &info));
-    PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "K~ + s C~ + s^2 M~ at position %g is singular for the shift s = %g (LAPACK gesv info %d)",
-               (double)c->s, (double)sigma, (int)info);
-    PetscCall(PetscFree(work));
-    for (PetscInt b = 0; b < N; b++)
-      for (PetscInt a = 0; a < m; a++) {
-        A[b * N + a]     = -X[b * m + a];
-        A[b * N + m + a] = (b == a ? 1.0 : 0.0) - sigma * X[b * m + a];
-      }
-    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, &wq, &lwork, &info));
-    PetscCall(PetscBLASIntCast((PetscInt)wq, &lwork));
-    PetscCall(PetscMalloc1(lwork, &work));
-    PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bN, A, &bN, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
-    PetscCheck(info == 0, c->comm, PETSC_ERR_LIB, "LAPACK geev failed with info %d at position %g", (int)info, (double)c->s);
-    PetscCall(PetscFree(work));
+    PetscInt   N = 2 * c->m, ne = 0;
+    PetscReal *wr, *wi, sigma, numax = 0;
+    PetscCall(PetscMalloc2(N, &wr, N, &wi));
+    PetscCall(VICouplingEigenSolve(c, &sigma, wr, wi, NULL));
     for (PetscInt i = 0; i < N; i++) numax = PetscMax(numax, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
     PetscCall(PetscMalloc2(N, &c->eig_re, N, &c->eig_im));
     for (PetscInt i = 0; i < N; i++) {
@@ -450,7 +471,7 @@ PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const Petsc
                  (double)c->mu);
       if (-wi[i] >= 0) {
         c->eig_re[ne] = sigma + wr[i] / a2;
-        c->eig_im[ne] = -wi[i] / a2;
+        c->eig_im[ne] = wi[i] == 0 ? 0 : -wi[i] / a2; /* +0, not -0, for a real eigenvalue: the same bits after a sum over ranks */
         ne++;
       }
     }
@@ -467,12 +488,112 @@ PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const Petsc
       c->eig_im[j + 1] = s;
     }
     c->num_eig = ne;
-    PetscCall(PetscFree5(A, X, wr, wi, ipiv));
+    PetscCall(PetscFree2(wr, wi));
     c->has_eigen = PETSC_TRUE;
   }
   *num = c->num_eig;
   if (re) *re = c->eig_re;
   if (im) *im = c->eig_im;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* u = L_C q (seed 003 Eq. 8) for a complex q (m), normalised: ||u||_2 = 1 and w^T u real and > 0 with the fixed weights
+   w_i = frac((i + 1) g), g = (sqrt(5) - 1) / 2, a low-discrepancy sequence in (0, 1). The phase is then a smooth function of
+   u: no tie between entries of equal modulus to break (as with "the largest entry real"), and no symmetry of a mode shape
+   makes w^T u vanish. Zeros are +0 (x + 0.0), so that a sum over ranks of zero-filled arrays keeps them bit for bit. */
+static PetscErrorCode VICouplingModeShape(VICoupling c, const PetscReal qr[], const PetscReal qi[], PetscReal ur[], PetscReal ui[])
+{
+  const PetscInt m = c->m, n = c->n;
+  PetscReal      nrm = 0, zr = 0, zi = 0, az, pr, pi;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal *L = c->LC + i * m, w = PetscFmodReal((i + 1) * VI_COUPLING_PHASE_STEP, 1.0);
+    PetscReal        sr = 0, si = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      sr += L[a] * qr[a];
+      si += L[a] * qi[a];
+    }
+    ur[i] = sr;
+    ui[i] = si;
+    nrm += sr * sr + si * si;
+    zr += w * sr;
+    zi += w * si;
+  }
+  nrm = PetscSqrtReal(nrm);
+  az  = PetscSqrtReal(zr * zr + zi * zi);
+  PetscCheck(nrm > 0, c->comm, PETSC_ERR_PLIB, "A zero eigenvector at position %g", (double)c->s);
+  if (az > 0) { /* u conj(z) / (|z| |u|) */
+    pr = zr / (az * nrm);
+    pi = -zi / (az * nrm);
+  } else {
+    PetscCall(PetscInfo(NULL, "Eigenvector at position %g: w^T u = 0, its phase left as geev's\n", (double)c->s));
+    pr = 1 / nrm;
+    pi = 0;
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal r = ur[i] * pr - ui[i] * pi, s = ur[i] * pi + ui[i] * pr;
+    ur[i] = r + 0.0;
+    ui[i] = s + 0.0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetEigenvectors(VICoupling c, PetscInt *num, PetscInt *n_out, const PetscReal **vr, const PetscReal **vi)
+{
+  const PetscReal *lre, *lim;
+  PetscInt         ne;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingGetEigenvalues(c, &ne, &lre, &lim));
+  if (!c->has_vectors) {
+    const PetscInt m = c->m, N = 2 * m, n = c->n;
+    PetscReal     *wr, *wi, *VR, *lr, *li, *qr, *qi, sigma;
+    PetscBool     *used;
+    /* geev again, with vectors: its eigenvalues can differ from those of the run without them in the last bits, so each
+       kept eigenvalue takes the vector of the nearest one not taken yet; the eigenvalues stay those of
+       VICouplingGetEigenvalues, whether vectors are asked for or not */
+    PetscCall(PetscMalloc5(N, &wr, N, &wi, N * N, &VR, N, &lr, N, &li));
+    PetscCall(PetscMalloc3(N, &used, m, &qr, m, &qi));
+    PetscCall(VICouplingEigenSolve(c, &sigma, wr, wi, VR));
+    for (PetscInt i = 0; i < N; i++) {
+      const PetscReal a2 = wr[i] * wr[i] + wi[i] * wi[i];
+      lr[i]              = sigma + wr[i] / a2;
+      li[i]              = -wi[i] / a2;
+      used[i]            = PETSC_FALSE;
+    }
+    PetscCall(PetscMalloc2(ne * n, &c->vec_re, ne * n, &c->vec_im));
+    for (PetscInt j = 0; j < ne; j++) {
+      PetscInt  i    = -1, col;
+      PetscReal best = PETSC_MAX_REAL, sign;
+      for (PetscInt k = 0; k < N; k++) {
+        const PetscReal d = PetscSqrtReal(PetscSqr(lr[k] - lre[j]) + PetscSqr(li[k] - lim[j]));
+        if (!used[k] && d < best) {
+          best = d;
+          i    = k;
+        }
+      }
+      PetscCheck(i >= 0 && best <= 1e-6 * PetscSqrtReal(PetscSqr(lre[j] - sigma) + PetscSqr(lim[j])), c->comm, PETSC_ERR_LIB,
+                 "Eigenvalue %g%+gj at position %g: LAPACK geev with vectors finds none closer than %g", (double)lre[j], (double)lim[j], (double)c->s,
+                 (double)best);
+      used[i] = PETSC_TRUE;
+      /* geev's pair: wi[k] > 0 at k, < 0 at k + 1, eigenvectors VR_k +- j VR_{k+1}; y = (q, lambda q), q its first m rows */
+      col  = wi[i] < 0 ? i - 1 : i;
+      sign = wi[i] < 0 ? -1.0 : 1.0;
+      for (PetscInt a = 0; a < m; a++) {
+        qr[a] = VR[col * N + a];
+        qi[a] = wi[i] != 0 ? sign * VR[(col + 1) * N + a] : 0;
+      }
+      PetscCall(VICouplingModeShape(c, qr, qi, c->vec_re + j * n, c->vec_im + j * n));
+    }
+    PetscCall(PetscFree5(wr, wi, VR, lr, li));
+    PetscCall(PetscFree3(used, qr, qi));
+    c->has_vectors = PETSC_TRUE;
+  }
+  *num = ne;
+  if (n_out) *n_out = c->n;
+  if (vr) *vr = c->vec_re;
+  if (vi) *vi = c->vec_im;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -501,6 +622,54 @@ PetscErrorCode VICouplingComputeStability(VICoupling c, PetscInt np, const Petsc
   PetscCall(VICouplingClearPosition(c));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, freq, (PetscMPIInt)(np * nmodes), MPIU_REAL, MPI_SUM, c->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, real, (PetscMPIInt)(np * nmodes), MPIU_REAL, MPI_SUM, c->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingComputeModeShapes(VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nmodes, const PetscBool keep[], PetscReal vr[],
+                                           PetscReal vi[])
+{
+  const PetscInt n = c->n;
+  PetscMPIInt    rank, size, count;
+  PetscInt      *first, nsel = 0, nrow = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingComputeModeShapes: call VICouplingSetUp first");
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(c->comm, &size));
+  /* first[p]: the row of position p's first selected mode, -1 if it has none; the positions with one are dealt to the ranks */
+  PetscCall(PetscMalloc1(np, &first));
+  for (PetscInt p = 0; p < np; p++) {
+    PetscInt k = 0;
+    for (PetscInt j = 0; j < nmodes; j++) k += keep[p * nmodes + j] ? 1 : 0;
+    first[p] = k ? nrow : -1;
+    nrow += k;
+  }
+  PetscCall(PetscMPIIntCast(nrow * n, &count));
+  PetscCall(PetscArrayzero(vr, nrow * n));
+  PetscCall(PetscArrayzero(vi, nrow * n));
+  PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
+  for (PetscInt p = 0; p < np; p++) {
+    const PetscReal *ur, *ui;
+    PetscInt         ne, row;
+    if (first[p] < 0 || nsel++ % size != rank) continue;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    PetscCall(VICouplingGetEigenvectors(c, &ne, NULL, &ur, &ui));
+    row = first[p];
+    for (PetscInt j = 0; j < nmodes; j++) {
+      if (!keep[p * nmodes + j]) continue;
+      for (PetscInt i = 0; i < n; i++) {
+        vr[row * n + i] = j < ne ? ur[j * n + i] : NAN;
+        vi[row * n + i] = j < ne ? ui[j * n + i] : NAN;
+      }
+      row++;
+    }
+  }
+  PetscCall(PetscLogEventEnd(VI_EigenSolve, 0, 0, 0, 0));
+  PetscCall(VICouplingClearPosition(c));
+  PetscCall(PetscFree(first));
+  /* zeros elsewhere, and +0 in the vectors: the sum is exact, the arrays those of one rank bit for bit */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, vr, count, MPIU_REAL, MPI_SUM, c->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, vi, count, MPIU_REAL, MPI_SUM, c->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

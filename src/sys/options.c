@@ -21,6 +21,7 @@ static const char *const VIMoreauVariantChoices[]  = {"symmetric", "theta", "VIM
 static const char *const VIGapShapeChoices[]       = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
 static const char *const VIAppCEADirChoices[]      = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
 static const char *const VIAppCEAQuantityChoices[] = {"displacement", "acceleration", "VIAppCEAQuantity", "VI_APP_CEA_QUANTITY_", NULL};
+static const char *const VIAppCEAVectorsChoices[]  = {"none", "unstable", "all", "VIAppCEAVectors", "VI_APP_CEA_VECTORS_", NULL};
 static const char *const VIAppSlideDirChoices[]    = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
 static const char *const VIAppSlideNoiseChoices[]  = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
 static const char *const VIMixedBaseChoices[]      = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
@@ -192,6 +193,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-cea_positions", VI_OPTION_INT, NULL},
     {"-cea_range", VI_OPTION_REALS, NULL},
     {"-cea_modes", VI_OPTION_INT, NULL},
+    {"-cea_vectors", VI_OPTION_ENUM, VIAppCEAVectorsChoices},
     {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
     {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
     {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `vicms cea` (seed 003 §1.4, Eq. 45): the stability sweep and the FRF map of two sliding bodies against an independent numpy
 # reference (cea_reference.py: the rows, null spaces and eigenvalues recomputed from the bodies file; frequencies and real
-# parts to 1e-8 of |lambda|, the FRF to 1e-8 of max |H|, the count of unstable positions equal), 1 and 2 ranks bit for bit,
-# vicms info on the results files (its numbers against the datasets read with h5py), the FRF map as acceleration (-omega^2
-# times the displacement map to rounding), and bad input refused with a message naming the option.
+# parts to 1e-8 of |lambda|, the FRF to 1e-8 of max |H|, the count of unstable positions equal; the eigenvectors of
+# -cea_vectors against numpy's to 1e-8, the residual of Eq. 12 to 1e-12, their normalisation to 1e-13, the per-body
+# displacements exact), 1 and 2 ranks bit for bit (every dataset), vicms info on the results files (its numbers against the
+# datasets read with h5py), the FRF map as acceleration (-omega^2 times the displacement map to rounding; the eigenvalues
+# the same with and without -cea_vectors), plot_cea.py --shape, and bad input refused with a message naming the option.
 source "$(dirname "$0")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -24,7 +26,7 @@ cea="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1
   -cea_frf_frequencies 100:5000:5 -cea_frf_inputs beam1:1:y,beam2:63:y -cea_frf_outputs beam2:63:y,beam1:1:x"
 for np in 1 2; do
   # shellcheck disable=SC2086
-  must "cea np=$np" mpi 120 $np $cea -cea_file small$np.h5 && echo "$LAST" | grep -E "^CEA|^FRF"
+  must "cea np=$np" mpi 120 $np $cea -cea_vectors all -cea_file small$np.h5 && echo "$LAST" | grep -E "^CEA|^FRF|^Eigenvectors"
 done
 if ! grep -q "CEA mu = 0.3: stable at all 7 positions (10 modes each); largest real part -6.30" <<<"$LAST"; then
   echo "FAIL the summary line is not 'stable at all 7 positions ... largest real part -6.30' (test_coupling: -6.3 1/s)"; fail=1
@@ -33,24 +35,32 @@ must "reference, coarse beams" $py "$ref" small.h5 small2.h5 beam1 1 beam2 beam1
 must "1 and 2 ranks" $py -c '
 import h5py, numpy as np, sys
 a, b = h5py.File("small1.h5", "r"), h5py.File("small2.h5", "r")
-for k in ("positions", "frequency_hz", "real", "unstable_modes", "frf/H_re", "frf/H_im"):
-    if not np.array_equal(a[k][()], b[k][()], equal_nan=True): sys.exit("FAIL %s differs between 1 and 2 ranks" % k)
-print("1 and 2 ranks: equal bit for bit")' && echo "$LAST"
+names = []
+a.visititems(lambda k, o: names.append(k) if isinstance(o, h5py.Dataset) else None)
+for k in names:  # the bytes: NaN patterns and the sign of zeros too
+    x, y = a[k][()], b[k][()] if k in b else None
+    same = y is not None and (x.tobytes() == y.tobytes() if x.dtype.kind in "fiu" else list(x) == list(y))
+    if not same: sys.exit("FAIL %s differs between 1 and 2 ranks" % k)
+need = {"vectors/re", "vectors/im", "vectors/index", "vectors/bodies/beam2/u_re", "frf/H_re", "real"}
+if not need <= set(names): sys.exit("FAIL missing datasets: %s" % (need - set(names)))
+print("1 and 2 ranks: all %d datasets equal bit for bit (vectors/re: %d x %d)" % (len(names), *a["vectors/re"].shape))' && echo "$LAST"
 
 # 2. the beam-on-beam job (jobs/beam_on_beam.yaml, both stages) near s = 140 mm, where mu = 0.3 is unstable at 3.5 kHz
 must "reduce the job" mpi 120 2 reduce -options_file "$job" || exit 1
 must "cea on the job" mpi 120 2 cea -options_file "$job" -cea_range 139,142 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:3 \
-  -cea_file job.h5 && echo "$LAST" | grep -vE "^Sliding"
-if ! grep -q "CEA mu = 0.3: 2 of 4 positions unstable" <<<"$LAST"; then
-  echo "FAIL expected 2 of the 4 positions unstable (140 and 141 mm)"; fail=1
+  -cea_vectors unstable -cea_file job.h5 && echo "$LAST" | grep -vE "^Sliding"
+if ! grep -q "CEA mu = 0.3: 2 of 4 positions unstable" <<<"$LAST" || ! grep -q "Eigenvectors (unstable): 2 modes at 2 positions, 248 coordinates" <<<"$LAST"; then
+  echo "FAIL expected 2 of the 4 positions unstable (140 and 141 mm), their 2 eigenvectors of 248 coordinates"; fail=1
 fi
 must "reference, beam-on-beam" $py "$ref" beam_on_beam.h5 job.h5 beam1 1 beam2 beam1 0.3 forward && echo "$LAST"
 
 # 3. vicms info on results files: the beam-on-beam job at 1 mm from 139 to 158 mm (two bands of unstable positions, at 140-141
 # and 157 mm), and the coarse beams (stable, with the FRF map); every number it prints against the file's datasets
 must "cea, two bands" mpi 120 2 cea -options_file "$job" -cea_range 139,158 -cea_positions 20 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
-  -cea_file bands.h5
-for f in bands.h5 small1.h5; do
+  -cea_vectors unstable -cea_file bands.h5
+# the acceleration run of section 4 has no eigenvectors: its own line
+must "cea, acceleration" mpi 120 2 $cea -cea_frf_quantity acceleration -cea_file acc.h5 && echo "$LAST" | grep -E "^FRF"
+for f in bands.h5 small1.h5 acc.h5; do
   must "info $f" mpi 60 2 info $f && echo "$LAST"
   must "info $f against the file" $py - "$f" "$LAST" <<'PY'
 import h5py, numpy as np, re, sys
@@ -95,6 +105,14 @@ else:
     k = np.unravel_index(np.nanargmax(re_), re_.shape)
     m = re.search(r"stable at all (\d+) positions; largest real part (\S+) 1/s at s = (\S+) \((\S+) Hz\)", text)
     check(m is not None and int(m.group(1)) == len(s) and close(m.group(2), re_[k]) and close(m.group(3), s[k[0]]) and close(m.group(4), fr[k]), "stable: %s" % (m.group(0) if m else "no line"))
+if "vectors" in f:
+    idx, V = f["vectors/index"][()], f["vectors/re"]
+    m = re.search(r"^  eigenvectors \((\w+)\): (\d+) modes at (\d+) positions, u = L_C q over (\d+) coordinates \(vectors/re, im: (\d+) x (\d+)\); boundary-node displacements of (.*)$", text, re.M)
+    bodies = ", ".join("%s (%d nodes)" % (b, len(f["vectors/bodies/%s/node_ids" % b])) for b in f["vectors/bodies"])
+    ok = m is not None and m.group(1) == txt(f["vectors"].attrs["which"]) and [int(m.group(i)) for i in (2, 3, 4, 5, 6)] == [V.shape[0], int((idx >= 0).any(axis=1).sum()), V.shape[1], V.shape[0], V.shape[1]]
+    check(ok and m.group(7) == bodies, "eigenvectors: %s" % (m.group(0).strip() if m else "no line"))
+else:
+    check(re.search(r"^  no eigenvectors \(-cea_vectors none\)$", text, re.M) is not None, "no eigenvectors line")
 if "frf" in f:
     ff, H = f["frf/frequencies_hz"][:, 0], f["frf/H_re"]
     m = re.search(r"FRF map \((\w+) per unit force\): (\d+) positions x (\d+) lines \((\S+) to (\S+) Hz\), (\d+) inputs x (\d+) outputs \(H_re, H_im: (\d+) x (\d+)\)", text)
@@ -105,8 +123,8 @@ PY
   echo "$LAST"
 done
 
-# 4. the FRF map as acceleration: -omega^2 times the displacement map of small1.h5, to rounding; the attribute says which
-must "cea, acceleration" mpi 120 2 $cea -cea_frf_quantity acceleration -cea_file acc.h5 && echo "$LAST" | grep -E "^FRF"
+# 4. the FRF map as acceleration (acc.h5, run above): -omega^2 times the displacement map of small1.h5, to rounding; the
+# attribute says which; the eigenvalues bit for bit those of small1.h5, which has the eigenvectors of all modes
 must "acceleration = -omega^2 displacement" $py -c '
 import h5py, numpy as np, sys
 d, a = h5py.File("small1.h5", "r"), h5py.File("acc.h5", "r")
@@ -119,10 +137,37 @@ err = np.abs(Ha - ref).max() / np.abs(ref).max()
 q = tuple(x.decode() if isinstance(x, bytes) else str(x) for x in (d["frf"].attrs["quantity"], a["frf"].attrs["quantity"]))
 same = all(np.array_equal(d[k][()], a[k][()], equal_nan=True) for k in ("positions", "frequency_hz", "real"))
 ok = err < 1e-14 and q == ("displacement", "acceleration") and same and np.abs(Ha).max() > 0
-print("%s acceleration map = -omega^2 x displacement map to %.1e of its largest entry %.4g (1e-14); quantity attributes %s; the CEA datasets equal" % ("ok  " if ok else "FAIL", err, np.abs(ref).max(), "/".join(q)))
+print("%s acceleration map = -omega^2 x displacement map to %.1e of its largest entry %.4g (1e-14); quantity attributes %s; the CEA datasets equal (with and without -cea_vectors)" % ("ok  " if ok else "FAIL", err, np.abs(ref).max(), "/".join(q)))
 sys.exit(0 if ok else 1)' && echo "$LAST"
 
-# 5. bad input, on 1 and 2 ranks
+# 5. plot_cea.py --shape on bands.h5: the unstable mode nearest s = 150 and 3540 Hz is the one at 157 mm (7 mm away; 141 is
+# 9 mm away), the PNG written; a file without eigenvectors and a bad S:FREQ refused with a message
+if $py -c 'import matplotlib' 2>/dev/null; then
+  must "plot_cea.py --shape" $py "$VICMS_SOURCE/scripts/plot_cea.py" bands.h5 --shape 150:3540 -o shape.png --dpi 60 && echo "$LAST"
+  want=$($py -c '
+import h5py, numpy as np
+f = h5py.File("bands.h5", "r")
+p = int(np.argmin(np.abs(f["positions"][:, 0] - 157))); j = int(np.argmax(f["real"][p]))
+print("mode shape: s = %g, mode %d, %.6g Hz, real part %.6g 1/s (unstable); row %d of /vectors" % (f["positions"][p, 0], j, f["frequency_hz"][p, j], f["real"][p, j], f["vectors/index"][p, j]))')
+  if [ "$(echo "$LAST" | head -1)" != "$want" ] || [ "$(head -c 8 shape.png | od -An -tx1 | tr -d ' ')" != "89504e470d0a1a0a" ] || [ "$(stat -c %s shape.png)" -lt 5000 ]; then
+    echo "FAIL plot_cea.py --shape: expected '$want' and a PNG > 5 kB"; fail=1
+  else
+    echo "ok   plot_cea.py --shape 150:3540 picks the mode the file says ($want); shape.png $(stat -c %s shape.png) bytes"
+  fi
+  for bad in "acc.h5 --shape 150|no eigenvectors in this file" "bands.h5 --shape 150:1:2|--shape '150:1:2': expected S or S:FREQ"; do
+    # shellcheck disable=SC2086
+    out=$($py "$VICMS_SOURCE/scripts/plot_cea.py" ${bad%%|*} -o bad.png 2>&1)
+    if [ $? -eq 0 ] || ! grep -qF -- "${bad#*|}" <<<"$out" || [ -e bad.png ]; then
+      echo "FAIL plot_cea.py ${bad%%|*}: expected a non-zero exit with '${bad#*|}', got: $out"; fail=1
+    else
+      echo "ok   plot_cea.py ${bad%%|*}: $out"
+    fi
+  done
+else
+  echo "skipped plot_cea.py --shape: $py has no matplotlib"
+fi
+
+# 6. bad input, on 1 and 2 ranks
 refuse "missing bodies file" "1 2" "-rom_file: cannot read 'missing.h5'" $cea -rom_file missing.h5 -cea_file bad.h5
 refuse "unknown body" "1 2" "-cea_slave: no body 'beam3' in the bodies file" $cea -cea_slave beam3:1 -cea_file bad.h5
 refuse "node not on the boundary" "1 2" "node 5 is not a boundary node of body beam1" $cea -cea_slave beam1:5 -cea_file bad.h5
@@ -131,6 +176,7 @@ refuse "one position" "1 2" "-cea_positions: 1 positions, expected at least 2" $
 refuse "bad frequencies" "1" "-cea_frf_frequencies: '5000:100:5', expected f0:f1:n" $cea -cea_frf_frequencies 5000:100:5 -cea_file bad.h5
 refuse "bad output" "1" "-cea_frf_outputs: 'beam2:63:z': expected BODY:NODE:x or BODY:NODE:y" $cea -cea_frf_outputs beam2:63:z -cea_file bad.h5
 refuse "bad FRF quantity" "1 2" "-cea_frf_quantity: 'velocity' is not one of displacement, acceleration" $cea -cea_frf_quantity velocity -cea_file bad.h5
+refuse "bad -cea_vectors" "1 2" "-cea_vectors: 'some' is not one of none, unstable, all" $cea -cea_vectors some -cea_file bad.h5
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a results file"; fail=1
 fi

@@ -4,8 +4,9 @@
 #include <vicms.h>
 #include <petscblaslapack.h>
 #include <slepcsys.h>
+#include <math.h>
 
-static const char help[] = "VICoupling: CEA and time-dependent FRF of sliding substructures (-case frf|modes|flutter)\n";
+static const char help[] = "VICoupling: CEA and time-dependent FRF of sliding substructures (-case frf|modes|flutter|vectors)\n";
 
 /* The same value on every rank, bit for bit. */
 static PetscErrorCode CheckRanks(MPI_Comm comm, PetscReal v, const char what[])
@@ -507,6 +508,28 @@ static PetscErrorCode FlutterTransient(MPI_Comm comm, VIBodies bodies, PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The undamped eigenvalues above the threshold in closed form: W = (-b +- sqrt(b^2 - 4ac)) / 2a complex, lambda = sqrt(-W)
+   (-lr + j li and lr + j li, the same frequency), and the belt's rocking mode j sqrt(k2 / m2); ex[e] = (re, im). */
+static PetscErrorCode FlutterExact(MPI_Comm comm, PetscReal mu, PetscReal ex[3][2])
+{
+  const PetscReal a = FL_M * (FL_M + FL_M2), bb = -(FL_M * (FL_KYY + FL_K2) + FL_KXX * (FL_M + FL_M2)) - FL_KXY * FL_M2 * mu,
+                  cc = FL_KXX * (FL_KYY + FL_K2) - FL_KXY * FL_KXY + FL_KXY * FL_K2 * mu, disc = bb * bb - 4 * a * cc;
+  PetscReal Wr = -bb / (2 * a), Wi, mod;
+
+  PetscFunctionBeginUser;
+  PetscCheck(disc < 0, comm, PETSC_ERR_PLIB, "mu = %g is below the threshold", (double)mu);
+  Wi  = PetscSqrtReal(-disc) / (2 * a);
+  mod = PetscSqrtReal(Wr * Wr + Wi * Wi);
+  /* sqrt(-W) for -W = -Wr -+ j Wi: principal roots, real part >= 0 then its mirror */
+  ex[1][0] = PetscSqrtReal((mod - Wr) / 2);
+  ex[1][1] = PetscSqrtReal((mod + Wr) / 2);
+  ex[0][0] = -ex[1][0];
+  ex[0][1] = ex[1][1];
+  ex[2][0] = 0;
+  ex[2][1] = PetscSqrtReal(FL_K2 / FL_M2);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CaseFlutter(MPI_Comm comm)
 {
   VIBodies        bodies, damped;
@@ -537,19 +560,10 @@ static PetscErrorCode CaseFlutter(MPI_Comm comm)
     VICoupling       c;
     PetscInt         ne;
     const PetscReal *re, *im;
-    PetscReal        bb = b0 + b1 * mu_hi, cc = c0 + c1 * mu_hi, disc = bb * bb - 4 * a * cc, Wr = -bb / (2 * a), Wi = PetscSqrtReal(-disc) / (2 * a);
-    PetscReal        ex[3][2], mod, lr, li;
-    PetscCheck(disc < 0, comm, PETSC_ERR_PLIB, "mu = %g is below the threshold", (double)mu_hi);
-    /* sqrt(-W) for -W = -Wr -+ j Wi: principal roots, real part >= 0 then its mirror */
-    mod      = PetscSqrtReal(Wr * Wr + Wi * Wi);
-    lr       = PetscSqrtReal((mod - Wr) / 2);
-    li       = PetscSqrtReal((mod + Wr) / 2);
-    ex[0][0] = -lr; /* both have frequency li: -lr + j li and lr + j li */
-    ex[0][1] = li;
-    ex[1][0] = lr;
-    ex[1][1] = li;
-    ex[2][0] = 0;
-    ex[2][1] = PetscSqrtReal(FL_K2 / FL_M2);
+    PetscReal        ex[3][2], lr, li;
+    PetscCall(FlutterExact(comm, mu_hi, ex));
+    lr = ex[1][0];
+    li = ex[1][1];
     PetscCall(FlutterCoupling(comm, bodies, mu_hi, &c));
     PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
     PetscCheck(ne == 3, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " eigenvalues, expected 3", ne);
@@ -603,6 +617,280 @@ static PetscErrorCode CaseFlutter(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ case vectors */
+
+/* The normalisation VICouplingGetEigenvectors documents, written again: ||u||_2 = 1, w^T u real and > 0 with
+   w_i = frac((i + 1) (sqrt(5) - 1) / 2). */
+static void ShapeNormalise(PetscInt n, PetscReal ur[], PetscReal ui[])
+{
+  PetscReal nrm = 0, zr = 0, zi = 0, az;
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal w = PetscFmodReal((i + 1) * 0.6180339887498949, 1.0);
+    nrm += ur[i] * ur[i] + ui[i] * ui[i];
+    zr += w * ur[i];
+    zi += w * ui[i];
+  }
+  nrm = PetscSqrtReal(nrm);
+  az  = PetscSqrtReal(zr * zr + zi * zi);
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal r = ur[i], t = ui[i];
+    ur[i] = (r * zr + t * zi) / (az * nrm);
+    ui[i] = (t * zr - r * zi) / (az * nrm);
+  }
+}
+
+/* Max over the modes at the coupling's position: the residual of Eq. 12 with u = L_C q, |L_E^T (lambda^2 M + lambda C + K) u|
+   / (|L_E|_F (|lambda|^2 |M|_F + |lambda| |C|_F + |K|_F)), the compatibility |B_C u| (Eq. 9), and the normalisation's
+   departures | |u| - 1 | and |Im w^T u| / sum |w_i u_i| (w^T u > 0 else 1); margin: the smallest w^T u / sum |w_i u_i|,
+   how far the phase rule is from its one weak point (w^T u = 0). */
+static PetscErrorCode ShapeResiduals(VICoupling c, VIBodies bodies, PetscReal *res, PetscReal *compat, PetscReal *norm, PetscReal *margin)
+{
+  const PetscReal *re, *im, *ur, *ui, *LE, *BC;
+  PetscReal       *Zr, *Zi, nM = 0, nC = 0, nK = 0, nL = 0;
+  PetscInt         ne, n, m, nr, nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
+  PetscCall(VICouplingGetEigenvectors(c, &ne, &n, &ur, &ui));
+  PetscCall(VICouplingGetPrimal(c, &m, NULL, &LE, NULL, NULL, NULL));
+  PetscCall(VICouplingGetRows(c, &nr, &n, &BC, NULL));
+  PetscCall(VIBodiesGetNum(bodies, &nb));
+  PetscCall(PetscMalloc2(ne * n, &Zr, ne * n, &Zi));
+  for (PetscInt i = 0; i < n * m; i++) nL += LE[i] * LE[i];
+  /* Z u = (lambda^2 M + lambda C + K) u, body by body (row j of Zr, Zi for mode j) */
+  for (PetscInt k = 0, off = 0; k < nb; k++) {
+    VIROM      rom;
+    PetscReal *K, *M, *D;
+    PetscInt   b, q, nk;
+    PetscCall(VIBodiesGet(bodies, k, NULL, &rom, NULL));
+    PetscCall(VIROMGetSizes(rom, &b, &q));
+    PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+    nk = b + q;
+    for (PetscInt i = 0; i < nk * nk; i++) {
+      nM += M[i] * M[i];
+      nC += D[i] * D[i];
+      nK += K[i] * K[i];
+    }
+    for (PetscInt j = 0; j < ne; j++) {
+      const PetscReal *xr = ur + j * n + off, *xi = ui + j * n + off, lr = re[j], li = im[j], l2r = lr * lr - li * li, l2i = 2 * lr * li;
+      for (PetscInt i = 0; i < nk; i++) {
+        PetscReal mr = 0, mi = 0, cr = 0, ci = 0, kr = 0, ki = 0;
+        for (PetscInt l = 0; l < nk; l++) {
+          mr += M[i * nk + l] * xr[l];
+          mi += M[i * nk + l] * xi[l];
+          cr += D[i * nk + l] * xr[l];
+          ci += D[i * nk + l] * xi[l];
+          kr += K[i * nk + l] * xr[l];
+          ki += K[i * nk + l] * xi[l];
+        }
+        Zr[j * n + off + i] = l2r * mr - l2i * mi + lr * cr - li * ci + kr;
+        Zi[j * n + off + i] = l2r * mi + l2i * mr + lr * ci + li * cr + ki;
+      }
+    }
+    off += nk;
+  }
+  *res = *compat = *norm = 0;
+  *margin                = 1;
+  for (PetscInt j = 0; j < ne; j++) {
+    const PetscReal *xr = ur + j * n, *xi = ui + j * n, lam = PetscSqrtReal(re[j] * re[j] + im[j] * im[j]);
+    PetscReal        r2 = 0, unrm = 0, zr = 0, zi = 0, za = 0;
+    for (PetscInt a = 0; a < m; a++) {
+      PetscReal sr = 0, si = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        sr += LE[i * m + a] * Zr[j * n + i];
+        si += LE[i * m + a] * Zi[j * n + i];
+      }
+      r2 += sr * sr + si * si;
+    }
+    *res = PetscMax(*res, PetscSqrtReal(r2) / (PetscSqrtReal(nL) * (lam * lam * PetscSqrtReal(nM) + lam * PetscSqrtReal(nC) + PetscSqrtReal(nK))));
+    for (PetscInt r = 0; r < nr; r++) {
+      PetscReal br = 0, bi = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        br += BC[r * n + i] * xr[i];
+        bi += BC[r * n + i] * xi[i];
+      }
+      *compat = PetscMax(*compat, PetscSqrtReal(br * br + bi * bi));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscReal w = PetscFmodReal((i + 1) * 0.6180339887498949, 1.0);
+      unrm += xr[i] * xr[i] + xi[i] * xi[i];
+      zr += w * xr[i];
+      zi += w * xi[i];
+      za += w * PetscSqrtReal(xr[i] * xr[i] + xi[i] * xi[i]);
+    }
+    *norm   = PetscMax(*norm, PetscMax(PetscAbsReal(PetscSqrtReal(unrm) - 1), zr > 0 ? PetscAbsReal(zi) / za : 1));
+    *margin = PetscMin(*margin, zr / za);
+  }
+  PetscCall(PetscFree2(Zr, Zi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Equal entries, NaN equal to NaN: the max |difference| (0 when bit for bit but for the sign of zeros, which the test
+   checks apart), or infinity where one is NaN and the other not. */
+static PetscReal MaxDiff(PetscInt n, const PetscReal a[], const PetscReal b[])
+{
+  PetscReal d = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    if (PetscIsNanReal(a[i]) || PetscIsNanReal(b[i])) {
+      if (!(PetscIsNanReal(a[i]) && PetscIsNanReal(b[i]))) d = PETSC_INFINITY;
+    } else
+      d = PetscMax(d, PetscAbsReal(a[i] - b[i]));
+  }
+  return d;
+}
+
+/* The eigenvectors (u = L_C q, seed 003 Eq. 8). The flutter model at mu = 0.5: each against its closed form, the coupled
+   modes (K_c - W M_c) (x, y) = 0, W = -lambda^2, so u = (x/y, 1, 0, 1, 0, 1) (mass x, y; the belt's x held, its nodes' y
+   that of C at xi = 1/2), and the rocking mode u = (0, 0, 0, 1, 0, -1), normalised as documented; and a selection of 4 modes
+   (one beyond the 3 eigenvalues: NaN) through VICouplingComputeModeShapes. The beams with mu = 0.3 at 12 positions: the
+   residual of Eq. 12, B_C u = 0 and the normalisation of every mode; a selection over the ranks against one rank and
+   against VICouplingGetEigenvectors, bit for bit; the eigenvalues the same with and without vectors. */
+static PetscErrorCode CaseVectors(MPI_Comm comm)
+{
+  VIBodies        bodies;
+  VICoupling      c, cs;
+  const PetscReal mu = 0.5;
+  PetscReal ex[3][2], err = 0, res = 0, compat = 0, norm = 0, margin = 1, res_max = 0, compat_max = 0, norm_max = 0, margin_min = 1, diff, dself;
+  const PetscReal *re, *im, *ur, *ui;
+  PetscInt         ne, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(FlutterExact(comm, mu, ex));
+  PetscCall(FlutterBodies(comm, 0.0, &bodies));
+  PetscCall(FlutterCoupling(comm, bodies, mu, &c));
+  PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
+  PetscCall(VICouplingGetEigenvectors(c, &ne, &n, &ur, &ui));
+  PetscCheck(ne == 3 && n == 6, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " eigenvectors of %" PetscInt_FMT " coordinates, expected 3 of 6", ne, n);
+  for (PetscInt j = 0; j < ne; j++) {
+    PetscReal er[6] = {0, 0, 0, 1, 0, -1}, ei[6] = {0}, best = PETSC_MAX_REAL, d = 0;
+    PetscInt  e = 0;
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal dk = PetscSqrtReal(PetscSqr(re[j] - ex[k][0]) + PetscSqr(im[j] - ex[k][1]));
+      if (dk < best) {
+        best = dk;
+        e    = k;
+      }
+    }
+    if (e < 2) {
+      /* x/y = -(kxy + mu kyy - W mu m) / (kxx + mu kxy - W m), W = -lambda^2 of the closed form */
+      const PetscReal Wr = -(ex[e][0] * ex[e][0] - ex[e][1] * ex[e][1]), Wi = -2 * ex[e][0] * ex[e][1];
+      const PetscReal nr = -(FL_KXY + mu * FL_KYY - Wr * mu * FL_M), ni = Wi * mu * FL_M, dr = FL_KXX + mu * FL_KXY - Wr * FL_M, di = -Wi * FL_M;
+      const PetscReal dd = dr * dr + di * di;
+      er[0]              = (nr * dr + ni * di) / dd;
+      ei[0]              = (ni * dr - nr * di) / dd;
+      er[1] = er[3] = er[5] = 1;
+    }
+    ShapeNormalise(6, er, ei);
+    for (PetscInt i = 0; i < 6; i++) d = PetscMax(d, PetscSqrtReal(PetscSqr(ur[j * n + i] - er[i]) + PetscSqr(ui[j * n + i] - ei[i])));
+    PetscCall(PetscPrintf(
+        comm,
+        "vectors: flutter mu = %g, lambda = %.8g%+.8gj: u = (%.6f%+.6fj, %.6f%+.6fj, %g, %.6f%+.6fj, %g, %.6f%+.6fj), |u - closed form| = %.2e\n",
+        (double)mu, (double)re[j], (double)im[j], (double)ur[j * n], (double)ui[j * n], (double)ur[j * n + 1], (double)ui[j * n + 1],
+        (double)ur[j * n + 2], (double)ur[j * n + 3], (double)ui[j * n + 3], (double)ur[j * n + 4], (double)ur[j * n + 5], (double)ui[j * n + 5],
+        (double)d));
+    err = PetscMax(err, d);
+  }
+  PetscCheck(err <= 1e-10, comm, PETSC_ERR_PLIB, "flutter eigenvectors off the closed form by %g, above 1e-10", (double)err);
+  {
+    const PetscReal pos[2]  = {2.0, 5.0};
+    const PetscBool keep[8] = {PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
+    PetscReal       vr[5 * 6], vi[5 * 6], nan_rows = 0;
+    PetscCall(VICouplingComputeModeShapes(c, 2, pos, 4, keep, vr, vi));
+    PetscCall(VICouplingSetPosition(c, 5.0));
+    PetscCall(VICouplingGetEigenvectors(c, &ne, &n, &ur, &ui));
+    diff = PetscMax(MaxDiff(3 * 6, vr + 6, ur), MaxDiff(3 * 6, vi + 6, ui));
+    for (PetscInt i = 0; i < 6; i++) nan_rows += PetscIsNanReal(vr[4 * 6 + i]) && PetscIsNanReal(vi[4 * 6 + i]) ? 1 : 0;
+    PetscCall(PetscPrintf(comm,
+                          "vectors: flutter, 5 selected (p, j) = (0, 1), (1, 0..3): rows of s = 5 vs VICouplingGetEigenvectors: max difference %g; "
+                          "NaN entries of the row beyond the 3 eigenvalues: %g of 6\n",
+                          (double)diff, (double)nan_rows));
+    PetscCheck(diff == 0 && nan_rows == 6, comm, PETSC_ERR_PLIB, "VICouplingComputeModeShapes: difference %g, %g NaN entries of 6", (double)diff,
+               (double)nan_rows);
+  }
+  PetscCall(VICouplingDestroy(&c));
+  PetscCall(VIBodiesDestroy(&bodies));
+
+  /* the beams */
+  PetscCall(BeamsCreate(comm, &bodies));
+  PetscCall(BeamsCoupling(comm, bodies, 0.3, &c));
+  PetscCall(BeamsCoupling(PETSC_COMM_SELF, bodies, 0.3, &cs));
+  {
+    const PetscInt np = 12, nm = 10;
+    PetscReal      pos[12], *vd, *wd, *vs, *ws, *vg, *wg, *lre0, *lim0, dval = 0, sum = 0;
+    PetscBool      keep[12 * 10];
+    PetscInt       nk = 0, row = 0;
+    for (PetscInt p = 0; p < np; p++) pos[p] = 20 + 22.5 * p;
+    for (PetscInt p = 0; p < np; p++)
+      for (PetscInt j = 0; j < nm; j++) {
+        keep[p * nm + j] = (p * 7 + j * 3) % 4 == 0 && p != 5 ? PETSC_TRUE : PETSC_FALSE; /* position 5 has none */
+        nk += keep[p * nm + j];
+      }
+    PetscInt nr;
+    PetscCall(VICouplingSetPosition(cs, pos[0]));
+    PetscCall(VICouplingGetRows(cs, &nr, &n, NULL, NULL));
+    PetscCall(PetscMalloc6(nk * n, &vd, nk * n, &wd, nk * n, &vs, nk * n, &ws, nk * n, &vg, nk * n, &wg));
+    PetscCall(PetscMalloc2(2 * n, &lre0, 2 * n, &lim0)); /* at most 2 m eigenvalues */
+    for (PetscInt p = 0; p < np; p++) {
+      PetscInt ne0;
+      PetscCall(VICouplingSetPosition(cs, pos[p]));
+      PetscCall(VICouplingGetEigenvalues(cs, &ne0, &re, &im));
+      ne = ne0;
+      PetscCall(PetscArraycpy(lre0, re, ne));
+      PetscCall(PetscArraycpy(lim0, im, ne));
+      PetscCall(ShapeResiduals(cs, bodies, &res, &compat, &norm, &margin));
+      margin_min = PetscMin(margin_min, margin);
+      res_max    = PetscMax(res_max, res);
+      compat_max = PetscMax(compat_max, compat);
+      norm_max   = PetscMax(norm_max, norm);
+      /* the eigenvalues after the vectors: the same arrays, unchanged */
+      PetscCall(VICouplingGetEigenvalues(cs, &ne0, &re, &im));
+      dval = PetscMax(dval, ne0 == ne ? PetscMax(MaxDiff(ne, lre0, re), MaxDiff(ne, lim0, im)) : PETSC_INFINITY);
+      PetscCall(VICouplingGetEigenvectors(cs, &ne0, &n, &ur, &ui));
+      for (PetscInt j = 0; j < nm; j++)
+        if (keep[p * nm + j]) {
+          PetscCall(PetscArraycpy(vg + row * n, ur + j * n, n));
+          PetscCall(PetscArraycpy(wg + row * n, ui + j * n, n));
+          row++;
+        }
+    }
+    PetscCall(VICouplingComputeModeShapes(c, np, pos, nm, keep, vd, wd));
+    PetscCall(VICouplingComputeModeShapes(cs, np, pos, nm, keep, vs, ws));
+    diff  = PetscMax(MaxDiff(nk * n, vd, vs), MaxDiff(nk * n, wd, ws));
+    dself = PetscMax(MaxDiff(nk * n, vs, vg), MaxDiff(nk * n, ws, wg));
+    for (PetscInt i = 0; i < nk * n; i++) {
+      sum += PetscAbsReal(vd[i]) + PetscAbsReal(wd[i]);
+      PetscCheck(!(vd[i] == 0 && signbit(vd[i])) && !(wd[i] == 0 && signbit(wd[i])), comm, PETSC_ERR_PLIB, "a -0 in the vectors");
+    }
+    PetscCall(
+        PetscPrintf(comm,
+                    "vectors: beams, mu = 0.3, %" PetscInt_FMT " positions, all %" PetscInt_FMT
+                    " modes each: residual of Eq. 12 max %.2e, |B_C u| max %.2e, normalisation max %.2e (phase margin: w^T u >= %.1e sum |w_i u_i|); "
+                    "eigenvalues after the vectors: difference %g\n",
+                    np, ne, (double)res_max, (double)compat_max, (double)norm_max, (double)margin_min, (double)dval));
+    PetscCall(PetscPrintf(comm,
+                          "vectors: beams, %" PetscInt_FMT
+                          " selected modes over the ranks vs one rank: max difference %g; vs VICouplingGetEigenvectors: %g; checksum %.15e\n",
+                          nk, (double)diff, (double)dself, (double)sum));
+    PetscCheck(res_max <= 1e-12, comm, PETSC_ERR_PLIB, "residual of Eq. 12 %g, above 1e-12", (double)res_max);
+    PetscCheck(compat_max <= 1e-14, comm, PETSC_ERR_PLIB, "|B_C u| = %g, above 1e-14", (double)compat_max);
+    PetscCheck(norm_max <= 1e-13, comm, PETSC_ERR_PLIB, "normalisation off by %g, above 1e-13", (double)norm_max);
+    PetscCheck(dval == 0, comm, PETSC_ERR_PLIB, "the eigenvalues changed by %g when the vectors were computed", (double)dval);
+    PetscCheck(diff == 0 && dself == 0, comm, PETSC_ERR_PLIB,
+               "mode shapes over the ranks differ by %g from one rank, by %g from VICouplingGetEigenvectors", (double)diff, (double)dself);
+    PetscCall(CheckRanks(comm, sum, "the mode shapes' checksum"));
+    PetscCall(PetscFree6(vd, wd, vs, ws, vg, wg));
+    PetscCall(PetscFree2(lre0, lim0));
+  }
+  PetscCall(VICouplingDestroy(&cs));
+  PetscCall(VICouplingDestroy(&c));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscCall(PetscPrintf(
+      comm, "OK: eigenvectors = closed form (1e-10), residual (1e-12), B_C u = 0 (1e-14), normalised (1e-13); over the ranks bit for bit\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -611,15 +899,17 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case frf|modes|flutter");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case frf|modes|flutter|vectors");
   if (!strcmp(name, "frf"))
     PetscCall(CaseFRF(PETSC_COMM_WORLD));
   else if (!strcmp(name, "modes"))
     PetscCall(CaseModes(PETSC_COMM_WORLD));
   else if (!strcmp(name, "flutter"))
     PetscCall(CaseFlutter(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "vectors"))
+    PetscCall(CaseVectors(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected frf, modes or flutter", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected frf, modes, flutter or vectors", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
