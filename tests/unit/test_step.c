@@ -2358,6 +2358,37 @@ static PetscErrorCode TestMixedOrder(void)
    - nsgalpha (seed 002) holds it on position level too: |x3| <= 1e-12 at every level.
    Masses 1 and 2 follow the exact motion within the stated bounds (h = 0.05); the forces are printed (ED-alpha records the mean of its
    stage forces, about t_{i+1/2}). */
+/* The slip cases' ROM: one 3D contact (normal, t1, t2) of a point of mass matrix M (K = D = 0), the load name = f, the outputs qn, qt1, qt2. */
+static PetscErrorCode SlipROM(const PetscReal M[9], const char name[], const PetscReal f[3], VIROM *rom)
+{
+  const PetscReal K[9] = {0}, D[9] = {0};
+  PetscInt        d3[1] = {3};
+
+  PetscFunctionBeginUser;
+  PetscCall(HandROM(VI_CMS_CB, 1, d3, 0, K, M, D, rom));
+  PetscCall(VIROMAddLoad(*rom, name, f));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qn", 3, 0, 1));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qt1", 3, 1, 1));
+  PetscCall(AddUnit(*rom, PETSC_FALSE, "qt2", 3, 2, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A slip case: run (opts), check that it neither failed nor left a contact solve unconverged, and return its output series; the caller
+   compares them, then checks the records on the ranks and destroys the case. */
+static PetscErrorCode RunSlipCase(VIROM rom, const char opts[], const char label[], VISystem *sys, VIStepper *st, PetscInt *nt, const PetscReal **t,
+                                  const PetscReal **y)
+{
+  VIStepStats stats;
+
+  PetscFunctionBeginUser;
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, sys, st));
+  PetscCall(VIStepperGetStats(*st, &stats));
+  PetscCall(VIStepperGetSeries(*st, nt, t, y, NULL, NULL, NULL));
+  PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: failed %d (%s), %" PetscInt_FMT " not converged", label,
+             (int)stats.failed, stats.message, stats.nonconverged);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* slip_gap: gross slip under a moving obstacle, exact answer. A unit mass (3 coordinates: normal, t1, t2; K = D = 0) pressed by F = 10 on
    the obstacle whose imposed gap g0(t) = -a + a cos(w t) (a = 0.01, w = 2 Omega = 20) closes and opens (the blade's casing, seed 000
    §5.3), the obstacle sliding along t1 at V = 100 (gross slip throughout). The mass follows the obstacle, q_n = a (1 - cos w t), with
@@ -2365,8 +2396,7 @@ static PetscErrorCode TestMixedOrder(void)
    contact-capable scheme against it at h and h/2 (first order; measured below). */
 static PetscErrorCode TestSlipGap(void)
 {
-  const PetscReal mu = 0.15, F = 10, m = 1, a = 0.01, w = 20, K[9] = {0}, M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, D[9] = {0};
-  PetscInt        d3[1]     = {3};
+  const PetscReal mu = 0.15, F = 10, m = 1, a = 0.01, w = 20, M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, unit_n[3] = {-1, 0, 0};
   const char     *scheme[3] = {"-step_type nsgalpha", "-step_type moreau", "-step_type mixed -step_mixed_base bathe"};
   /* bounds on max |q_t - exact| at h = 1e-3 (measured 7.64e-4, 7.21e-4, 5.0e-8) and on the ratio of the errors at h and h/2 (first order
      for nsgalpha and moreau: measured 2.00, 2.00) */
@@ -2374,18 +2404,13 @@ static PetscErrorCode TestSlipGap(void)
   VIROM           rom;
 
   PetscFunctionBeginUser;
-  PetscCall(HandROM(VI_CMS_CB, 1, d3, 0, K, M, D, &rom));
-  PetscCall(AddUnit(rom, PETSC_TRUE, "normal", 3, 0, -1));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qn", 3, 0, 1));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qt1", 3, 1, 1));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qt2", 3, 2, 1));
+  PetscCall(SlipROM(M, "normal", unit_n, &rom));
   for (PetscInt s = 0; s < 3; s++) {
     PetscReal err[2] = {0, 0}, qnerr = 0, t2 = 0;
     for (PetscInt l = 0; l < 2; l++) {
       const PetscReal  h = l ? 5e-4 : 1e-3;
       VISystem         sys;
       VIStepper        st;
-      VIStepStats      stats;
       PetscInt         nt;
       const PetscReal *t, *y;
       char             opts[1024], label[128];
@@ -2395,11 +2420,7 @@ static PetscErrorCode TestSlipGap(void)
                               "-contact_gap %g -contact_gap_amplitude %g -contact_gap_waves 2 -contact_rotation_speed %g -contact_sliding_speed 100",
                               scheme[s], (double)h, (double)F, (double)mu, (double)-a, (double)a, (double)(w / 2)));
       PetscCall(PetscSNPrintf(label, sizeof(label), "slip_gap %s, h %g", scheme[s], (double)h));
-      PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
-      PetscCall(VIStepperGetStats(st, &stats));
-      PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, NULL));
-      PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: failed %d (%s), %" PetscInt_FMT " not converged",
-                 label, (int)stats.failed, stats.message, stats.nonconverged);
+      PetscCall(RunSlipCase(rom, opts, label, &sys, &st, &nt, &t, &y));
       for (PetscInt k = 0; k < nt; k++) {
         const PetscReal c = PetscCosReal(w * t[k]), qn = a * (1 - c), qt = mu * (F * t[k] * t[k] / (2 * m) + a * (1 - c));
         qnerr  = PetscMax(qnerr, PetscAbsReal(y[3 * k] - qn));
@@ -2441,9 +2462,8 @@ static void SlipAnisoRate(const PetscReal x[4], const PetscReal m[2], const Pets
 
 static PetscErrorCode TestSlipAniso(void)
 {
-  const PetscReal mu = 0.5, N = 10, V = 1, P[2] = {-4, 4}, mt[2] = {1, 4}, K[9] = {0}, D[9] = {0};
-  const PetscReal M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 4}, push[3] = {-N, -4, 4}, hr = 1e-5;
-  PetscInt        d3[1]     = {3};
+  const PetscReal mu = 0.5, N = 10, V = 1, P[2] = {-4, 4}, mt[2] = {1, 4}, hr = 1e-5;
+  const PetscReal M[9] = {1, 0, 0, 0, mt[0], 0, 0, 0, mt[1]}, push[3] = {-N, P[0], P[1]};
   const char     *scheme[3] = {"-step_type nsgalpha", "-step_type moreau", "-step_type mixed -step_mixed_base bathe"};
   /* bounds on max |q_t - exact| at h = 1e-3 (measured 2.29e-3, 1.58e-4, 1.36e-7; ratios from h to h/2 2.00, 2.00, 3.99) */
   const PetscReal qt_tol[3] = {3e-3, 2e-4, 3e-7};
@@ -2471,18 +2491,13 @@ static PetscErrorCode TestSlipAniso(void)
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "slip_aniso: exact q_t(1) = (%.6f, %.6f), smallest |w| %.3f (gross slip throughout)\n", (double)ref[2 * nr],
                         (double)ref[2 * nr + 1], (double)wmin));
-  PetscCall(HandROM(VI_CMS_CB, 1, d3, 0, K, M, D, &rom));
-  PetscCall(VIROMAddLoad(rom, "push", push));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qn", 3, 0, 1));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qt1", 3, 1, 1));
-  PetscCall(AddUnit(rom, PETSC_FALSE, "qt2", 3, 2, 1));
+  PetscCall(SlipROM(M, "push", push, &rom));
   for (PetscInt s = 0; s < 3; s++) {
     PetscReal err[2] = {0, 0}, qn = 0;
     for (PetscInt l = 0; l < 2; l++) {
       const PetscReal  h = l ? 5e-4 : 1e-3;
       VISystem         sys;
       VIStepper        st;
-      VIStepStats      stats;
       PetscInt         nt;
       const PetscReal *t, *y;
       char             opts[1024], label[128];
@@ -2491,11 +2506,7 @@ static PetscErrorCode TestSlipAniso(void)
                               "%s -step_restitution 0 -step_dt %g -step_end_time 1 -case_loads push -contact_mu %g -contact_sliding_speed %g",
                               scheme[s], (double)h, (double)mu, (double)V));
       PetscCall(PetscSNPrintf(label, sizeof(label), "slip_aniso %s, h %g", scheme[s], (double)h));
-      PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
-      PetscCall(VIStepperGetStats(st, &stats));
-      PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, NULL));
-      PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: failed %d (%s), %" PetscInt_FMT " not converged",
-                 label, (int)stats.failed, stats.message, stats.nonconverged);
+      PetscCall(RunSlipCase(rom, opts, label, &sys, &st, &nt, &t, &y));
       for (PetscInt k = 0; k < nt; k++) {
         const PetscInt kr = (PetscInt)PetscFloorReal(t[k] / hr + 0.5);
         PetscCheck(kr >= 0 && kr <= nr && PetscAbsReal(kr * hr - t[k]) < 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
