@@ -27,7 +27,8 @@
    relative tangential velocity of the end of step v_{n+1} (seed 000 Eqs. 5-7). The semi-smooth Newton method takes the
    Alart-Curnier active sets for them: off (normal not in B: Lambda_t = 0), stick (|Lambda_t - r w_t| <= mu (Lambda_n - r g_v):
    w_t = 0) or slip (Lambda_t = mu Lambda_n s, s the direction of Lambda_t - r w_t, frozen per iteration; a step has converged
-   when the sets and the slip directions repeat). A sticking contact's tangential rows also enter the position correction, as
+   when the sets and the slip directions repeat), with one r for both tangential rows of a contact, so that a slipping impulse
+   opposes w_t (s = -w_t / |w_t|). A sticking contact's tangential rows also enter the position correction, as
    the normal rows of a closed contact do (Eqs. 29c, 29e): U = M^-1 G^T nu with nu_t free and the tangential position held,
    g_t = q_t,{n+1} - q_t,n - h v_obstacle = 0, so that it does not creep at h F_t / (2m) (the smooth prediction q~ carries the
    unconstrained tangential force, as it carries the normal one into a closed contact); off or slipping, nu_t = 0.
@@ -181,6 +182,18 @@ static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
       ns->GT[i * m + j] = w;
     }
   for (PetscInt j = 0; j < m; j++) ns->rscale[j] = ns->GX[j * m + j] > 0 ? 1 / ns->GX[j * m + j] : 1;
+  /* one r for both tangential rows of a contact (the smaller, as the contact solver's eps): Alart-Curnier's slip direction is that of
+     sigma = Lambda_t - r w_t, so at its fixed point r w_t is parallel to -Lambda_t. With an r per row (G M^-1 G^T's tangential diagonal
+     is not isotropic on a ROM) the impulse was parallel to -R w_t instead and did not oppose the sliding velocity (on the Rubin blade
+     its t2 part was twice Coulomb's, and nsgalpha converged 1.2 % away from Moreau and mixed: docs/benchmarks.md) */
+  for (PetscInt j = 0; j < st->nc; j++) {
+    const PetscInt i0 = ns->tfirst[j], d1 = st->sys->dims[j] - 1;
+    PetscReal      r = ns->rscale[i0 < 0 ? 0 : i0];
+
+    if (i0 < 0) continue;
+    for (PetscInt k = 1; k < d1; k++) r = PetscMin(r, ns->rscale[i0 + k]);
+    for (PetscInt k = 0; k < d1; k++) ns->rscale[i0 + k] = r;
+  }
   PetscArraycpy(ns->Gc, ns->G, m * n);
   ns->have_blocks = PETSC_TRUE;
 }

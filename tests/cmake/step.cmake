@@ -28,4 +28,8 @@ vicms_unit_test(test_step CASE moreau_basis RANKS 1 2 3 ARGS -case moreau_basis)
 # Gross slip of a mass under a moving obstacle (closing and opening imposed gap, sliding at constant speed) against the exact q_n, q_t:
 # nsgalpha, moreau and mixed bathe, first order for nsgalpha and moreau.
 vicms_unit_test(test_step CASE slip_gap RANKS 1 2 3 ARGS -case slip_gap)
+# Gross slip of a point whose tangential masses differ (1 and 4) against the exact (RK4) solution of Coulomb's law, friction opposing the
+# relative velocity: nsgalpha, moreau and mixed bathe. nsgalpha's impulse followed -R w_t (R = its per-row Alart-Curnier parameter) before
+# 2026-11-27 and converged to another motion (0.24 off, issue 13).
+vicms_unit_test(test_step CASE slip_aniso RANKS 1 2 3 ARGS -case slip_aniso)
 vicms_app_test(simulate PROCESSORS 2)
