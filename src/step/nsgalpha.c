@@ -188,9 +188,10 @@ static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
      its t2 part was twice Coulomb's, and nsgalpha converged 1.2 % away from Moreau and mixed: docs/benchmarks.md) */
   for (PetscInt j = 0; j < st->nc; j++) {
     const PetscInt i0 = ns->tfirst[j], d1 = st->sys->dims[j] - 1;
-    PetscReal      r = ns->rscale[i0 < 0 ? 0 : i0];
+    PetscReal      r;
 
     if (i0 < 0) continue;
+    r = ns->rscale[i0];
     for (PetscInt k = 1; k < d1; k++) r = PetscMin(r, ns->rscale[i0 + k]);
     for (PetscInt k = 0; k < d1; k++) ns->rscale[i0 + k] = r;
   }
