@@ -10,10 +10,10 @@
 #      revolutions); wall time = cases/wall_time of the results file, the stepping of one case on one rank;
 #   5. the Markdown table on stdout and docs/blade_{convergence,response,overview,walltime}.png (bench/blade.py report).
 # Seed 001/002 integrators on the same Rubin ROM (issue 13, test 6): nonsmooth generalized-alpha (seed 002, rho_inf 0.8,
-# e = 0: with e = 0.99 it gains energy on the blade and blows up, see docs/benchmarks.md) and the mixed scheme with the
-# Bathe base (seed 001 §2.6, e = 0.99), five revolutions on their own grids against the Rubin reference above (the
-# Moreau run at 400,000 levels per revolution), fifty revolutions at their 1 % step when they have one. Both are
-# implicit: no stability limit to search.
+# e = 0, as seed 002 recommends for flexible bodies; docs/benchmarks.md) and the mixed scheme with the
+# Bathe base (seed 001 §2.6, e = 0.99), five revolutions on their own grids against the Rubin reference with their
+# restitution (the Moreau run at 400,000 levels per revolution: the one above for mixed Bathe, one with e = 0 for
+# nsgalpha), fifty revolutions at their 1 % step when they have one. Both are implicit: no stability limit to search.
 # Recording: the five-revolution runs record every level below 10,000 levels per revolution and every 10th level from
 # 10,000 on (the reference too); epsilon_RMS sums over the recorded levels of the coarse run.
 # usage: bash bench/blade.sh [BUILD_DIR]     (BLADE_KEEP=DIR keeps the results files in DIR, and reuses those that a
@@ -67,7 +67,9 @@ sim mac_5rev_a ${model[mac]} -step_end_time $five -cases_values step_dt:$(dts 50
 sim mac_5rev_b ${model[mac]} -step_end_time $five -step_output_every 10 -cases_values step_dt:$(dts 400000 200000 100000 50000 25000 10000)
 sim rub_5rev ${model[rub]} -step_end_time $five -step_output_every 10 \
   -cases_values step_dt:$(dts 400000 200000 100000 80000 50000 45000 40000 32000 25000 20000 17500 16000 15000 12500 10000 5000)
-# the seed 001/002 schemes (recorded as above: every level below 10,000 levels per revolution, every 10th from 10,000 on)
+# the seed 001/002 schemes (recorded as above: every level below 10,000 levels per revolution, every 10th from 10,000 on);
+# nsgalpha's reference, Rubin + Moreau with its restitution 0
+sim rub0_5rev -rom_file rub.h5 -step_type moreau -step_restitution 0 -step_end_time $five -step_output_every 10 -cases_values step_dt:$(dts 400000)
 sim nsg_5rev_a ${model[nsg]} -step_end_time $five -cases_values step_dt:$(dts 1000 2000 5000)
 sim nsg_5rev_b ${model[nsg]} -step_end_time $five -step_output_every 10 -cases_values step_dt:$(dts 100000 50000 20000 10000)
 sim bathe_5rev_a ${model[bathe]} -step_end_time $five -cases_values step_dt:$(dts 500 1000 2000 5000)
