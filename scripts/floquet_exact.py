@@ -12,11 +12,13 @@ output per coordinate, named q00, q01, ...), with the product of the segments' e
 multipliers are the eigenvalues of the monodromy matrix by central finite differences of the period map (independent of
 that product; both agree to 1e-8 on the plate).
 
-    floquet_exact.py ROM HB_RESULTS LOAD AMPLITUDE GAP FREQ [FREQ ...]
+    floquet_exact.py ROM HB_RESULTS LOAD AMPLITUDE GAP FREQ [FREQ ...] [--preload P]
 
 prints, per frequency, the branch point nearest to it, its multiplier from `vicms hb` and the exact one. As a module:
-    PeriodMap(rom, load, amplitude, gap, freq).shoot(x0) -> (x, monodromy, residual)
-Harmonic loads only (a single frequency), no preload, constant gaps.
+    PeriodMap(rom, load, amplitude, gap, freq, preload=p).shoot(x0) -> (x, monodromy, residual)
+Harmonic loads only (a single frequency), constant gaps and preloads. A preload p (as `-contact_preload`: the ROM's state 0
+is the preloaded equilibrium, the contact force its change lambda) makes an open contact's force -p (the total zero) and a
+closed one open where p + lambda reaches zero.
 """
 import itertools
 import sys
@@ -28,15 +30,17 @@ import scipy.optimize as so
 
 
 class PeriodMap:
-    def __init__(self, rom, load, amplitude, gap, freq, nsub=2048):
+    def __init__(self, rom, load, amplitude, gap, freq, nsub=2048, preload=0.0):
         with h5py.File(rom, "r") as f:
             self.K, self.M, self.D = f["K"][()], f["M"][()], f["D"][()]
             self.nb = int(f.attrs["n_boundary"])
-            self.off = f["contact/offsets"][()]
+            dims = f["contact/dims"][()]
+            self.off = f["contact/offsets"][()] if "contact/offsets" in f else np.concatenate([[0], np.cumsum(dims)[:-1]])
             self.b = amplitude * f["loads/" + load][()]
         self.n = self.K.shape[0]
         self.nm = self.n - self.nb
         self.g0 = gap
+        self.p = preload
         self.om = 2 * np.pi * freq
         self.T = 1 / freq
         self.nsub = nsub
@@ -55,7 +59,8 @@ class PeriodMap:
         qC = -self.g0 * np.ones(len(C))
         KFFi = np.linalg.inv(K[np.ix_(F, F)]) if F else np.zeros((0, 0))
         Fx = -KFFi @ K[np.ix_(F, I)]  # q_F = Fx q_I + F0 + Ff cos
-        F0 = -KFFi @ K[np.ix_(F, C)] @ qC if C else np.zeros(len(F))
+        lF = np.array([-self.p if i in self.off else 0.0 for i in F])  # an open contact's force
+        F0 = KFFi @ (lF - (K[np.ix_(F, C)] @ qC if C else 0))
         Ff = KFFi @ b[F]
         Keff = K[np.ix_(I, I)] + K[np.ix_(I, F)] @ Fx
         c0 = -K[np.ix_(I, F)] @ F0 - (K[np.ix_(I, C)] @ qC if C else 0)
@@ -66,9 +71,9 @@ class PeriodMap:
         Bf = np.concatenate([np.zeros(nm), Minv @ cf])
         Y, y0, yf = np.zeros((len(key), 2 * nm)), np.zeros(len(key)), np.zeros(len(key))
         for j, o in enumerate(self.off):
-            if key[j]:  # the contact force lambda = K_o. q - b_o
+            if key[j]:  # the total contact force p + lambda, lambda = K_o. q - b_o
                 Y[j, :nm] = K[o, I] + K[o, F] @ Fx
-                y0[j] = K[o, C] @ qC + K[o, F] @ F0
+                y0[j] = K[o, C] @ qC + K[o, F] @ F0 + self.p
                 yf[j] = K[o, F] @ Ff - b[o]
             else:  # the gap q_o + g0
                 r = F.index(o)
@@ -171,12 +176,17 @@ def hb_state(group, point, nb):
 
 
 def main(argv):
+    preload = 0.0
+    if "--preload" in argv:
+        k = argv.index("--preload")
+        preload = float(argv[k + 1])
+        argv = argv[:k] + argv[k + 2:]
     rom, results, load, amplitude, gap = argv[1], argv[2], argv[3], float(argv[4]), float(argv[5])
     g = h5py.File(results, "r")["summary/hb"]
     f = g["frequency_hz"][()]
     for target in [float(a) for a in argv[6:]]:
         k = int(np.argmin(np.abs(f - target)))
-        pm = PeriodMap(rom, load, amplitude, gap, f[k])
+        pm = PeriodMap(rom, load, amplitude, gap, f[k], preload=preload)
         x, J, res = pm.shoot(hb_state(g, k, pm.nb))
         mu = np.abs(np.linalg.eigvals(J)).max() if res < 1e-9 else -1
         print("point %d at %.4f Hz: vicms hb %.7f, exact %.7f (shooting residual %.1e)" % (k, f[k], g["multiplier"][k], mu, res), flush=True)

@@ -66,13 +66,17 @@ def ball(path, m=1.0, g=10.0):
                    shapes={"translation_x": [1.0]}, units="SI")
 
 
-def stop(path, zeta=0.02):
-    """The stop oscillator of tests/app/hb.sh and docs/hb.md (massless contact coordinate first, then the mass)."""
+def stop(path, zeta=0.02, state_outputs=False):
+    """The stop oscillator of tests/app/hb.sh and docs/hb.md (massless contact coordinate first, then the mass);
+    state_outputs: also the outputs q00, q01 (every coordinate: the state of each branch point, for floquet_exact.py)."""
     k1 = 4 * np.pi ** 2
     k2 = 3 * k1
+    outputs = {"mass": [0.0, 1.0]}
+    if state_outputs:
+        outputs.update({"q00": [1.0, 0.0], "q01": [0.0, 1.0]})
     write_user_rom(path, K=[[k2, -k2], [-k2, k1 + k2]], M=[[0.0, 0.0], [0.0, 1.0]],
                    D=[[0.0, 0.0], [0.0, 2 * zeta * 2 * np.pi]], contact_dims=[1], loads={"drive": [0.0, 1.0]},
-                   outputs={"mass": [0.0, 1.0]}, massless=True, units="SI", frequencies_hz=[2.0])
+                   outputs=outputs, massless=True, units="SI", frequencies_hz=[2.0])
 
 
 def bar(path, E=900.0, rho=1.0, L=10.0, cells=200, area=1.0):

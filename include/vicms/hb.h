@@ -32,7 +32,8 @@ PETSC_EXTERN PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb);
 PETSC_EXTERN PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys);
 /*
   Options (prefix -hb_): -hb_harmonics H, -hb_samples N (>= 2H + 1), -hb_eps_dl eps (dynamic Lagrangian parameter of the normal
-  and the friction law; 0: per contact, the ROM's stiffness at its normal, resp. the smaller at its tangential coordinates), -hb_freq_range f0,f1
+  and the friction law; 0: per contact coordinate c, 4 / (K^-1)_cc, at most K_cc: the normal law its normal coordinate's,
+  friction the smaller of its tangents'), -hb_freq_range f0,f1
   (Hz), -hb_direction up|down, -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
   (pseudo-arclength steps, in the scaled unknowns), -hb_max_freq_step df (Hz), -hb_max_points, -hb_tol, -hb_max_it,
   -hb_target_it, -hb_fold_tol (turning points closer than this relative frequency are zig-zags of the

@@ -1,5 +1,6 @@
 /* VIHB: the harmonic balance problem of one contact case — options, set-up from the case's loads and gaps, accessors. */
 #include "hbimpl.h"
+#include <petscblaslapack.h>
 
 const char *const VIHBDirections[] = {"up", "down", "VIHBDirection", "VI_HB_", NULL};
 
@@ -47,8 +48,9 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(
       PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N, NULL));
   PetscCall(PetscOptionsReal("-hb_eps_dl",
-                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6; 0: per contact, the ROM's stiffness at its normal coordinate, and for "
-                             "friction the smaller one at its tangential coordinates)",
+                             "Dynamic Lagrangian parameter eps_DL (Eq. A.6) of the normal and friction laws; 0: per contact coordinate c, 4 times "
+                             "the static stiffness the contact sees, 1 / (K^-1)_cc, at most K_cc (the normal law its normal coordinate's, "
+                             "friction the smaller of its tangents')",
                              "", hb->eps_dl, &hb->eps_dl, NULL));
   PetscCall(
       PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
@@ -157,6 +159,76 @@ static PetscErrorCode VIHBSampleCase(VIHB hb, PetscReal f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The default dynamic Lagrangian parameter is this multiple of the static stiffness a contact coordinate sees (docs/hb.md:
+   the plate's branches run for multiples 1-8, 23 of 24 each, and fail from 18 on the fine plate at H = 20; Newton at
+   fixed frequencies up the stop oscillator's resonance needs 4) */
+#define VI_HB_EPS_FACTOR 4.0
+
+/*
+  The default dynamic Lagrangian parameter of each contact coordinate c < nct (the contact coordinates come first), from the
+  stiffness the contact sees: the static condensation of K onto c, 1 / (K^-1)_cc (every other coordinate free: the
+  stiffness of the structure behind the contact, e.g. the tip stiffness of a cantilever), times VI_HB_EPS_FACTOR (the
+  harmonics above the first resonance see a stiffer structure than the static one), and at most the diagonal K_cc (the
+  limit of that stiffness at high frequency; at a massless boundary node the local stiffness of its elements, orders of
+  magnitude above the structure's). docs/hb.md says why, with numbers. From one Cholesky factorization of the small dense
+  K (LAPACK: the same input and so the same result on every rank). When K is not numerically positive definite (a
+  free-floating ROM: a pivot below 1e-12 of its diagonal entry) the diagonal K_cc is used (1 where it is not positive).
+*/
+static PetscErrorCode VIHBContactStiffness(VIHB hb, const PetscReal K[], PetscInt nct, PetscReal kc[])
+{
+  const PetscInt n = hb->n;
+  PetscReal     *A, *B, ratio = PETSC_MAX_REAL, kmin = PETSC_MAX_REAL, kmax = 0, rmin = PETSC_MAX_REAL, rmax = 0;
+  PetscBLASInt   bn, bk, info;
+  PetscInt       worst = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(nct, &bk));
+  PetscCall(PetscMalloc2(n * n, &A, n * nct, &B));
+  PetscCall(PetscArraycpy(A, K, n * n)); /* symmetric: row- and column-major alike */
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bn, A, &bn, &info));
+  if (!info)
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal r = K[i * n + i] > 0 ? A[i * n + i] * A[i * n + i] / K[i * n + i] : 0;
+      if (r < ratio) {
+        ratio = r;
+        worst = i;
+      }
+    }
+  if (!info && ratio > 1e-12) {
+    PetscCall(PetscArrayzero(B, n * nct));
+    for (PetscInt c = 0; c < nct; c++) B[c * n + c] = 1;
+    PetscCallBLAS("LAPACKpotrs", LAPACKpotrs_("L", &bn, &bk, A, &bn, B, &bn, &info));
+    for (PetscInt c = 0; c < nct; c++) {
+      const PetscReal ks = 1 / B[c * n + c];
+      kc[c]              = PetscMin(VI_HB_EPS_FACTOR * ks, K[c * n + c]);
+      kmin               = PetscMin(kmin, ks);
+      kmax               = PetscMax(kmax, ks);
+      rmin               = PetscMin(rmin, kc[c] / K[c * n + c]);
+      rmax               = PetscMax(rmax, kc[c] / K[c * n + c]);
+    }
+    PetscCall(PetscInfo(NULL,
+                        "hb: eps_DL per contact coordinate: %g times the static condensation of K, 1 / (K^-1)_cc = %g to %g over %" PetscInt_FMT
+                        " coordinates, at most the diagonal K_cc: %g to %g of K_cc\n",
+                        (double)VI_HB_EPS_FACTOR, (double)kmin, (double)kmax, nct, (double)rmin, (double)rmax));
+  } else {
+    for (PetscInt c = 0; c < nct; c++) kc[c] = K[c * n + c] > 0 ? K[c * n + c] : 1.0;
+    if (info)
+      PetscCall(PetscInfo(NULL,
+                          "hb: K is not positive definite (LAPACK potrf: info %d; a free-floating ROM?): eps_DL per contact coordinate is the "
+                          "diagonal K_cc, not derived from the static condensation 1 / (K^-1)_cc\n",
+                          (int)info));
+    else
+      PetscCall(PetscInfo(NULL,
+                          "hb: K is singular to working precision (Cholesky pivot %g of the diagonal at coordinate %" PetscInt_FMT
+                          "; a free-floating ROM?): eps_DL per contact coordinate is the diagonal K_cc, not derived from the "
+                          "static condensation 1 / (K^-1)_cc\n",
+                          (double)ratio, worst));
+  }
+  PetscCall(PetscFree2(A, B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIHBSetUp(VIHB hb)
 {
   VIContactSet     set;
@@ -193,7 +265,7 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   hb->dmax     = 1;
   hb->friction = PETSC_FALSE;
   {
-    PetscInt *off = hb->offsets, o = 0, n = hb->n;
+    PetscInt *off = hb->offsets, o = 0;
     for (PetscInt j = 0; j < hb->nc; j++) {
       off[j] = o;
       o += set.dims[j];
@@ -205,13 +277,25 @@ PetscErrorCode VIHBSetUp(VIHB hb)
                  j);
       PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_SUP,
                  "hb: contact %" PetscInt_FMT " has a moving obstacle: not supported by harmonic balance", j);
-      hb->eps[j] = hb->eps_dl > 0 ? hb->eps_dl : (K[off[j] * n + off[j]] > 0 ? K[off[j] * n + off[j]] : 1.0);
-      /* one value for both tangents, so that a slipping contact moves opposite to its force on the round disk: the smaller
-         diagonal of the ROM's stiffness at the tangential coordinates */
-      hb->eps_t[j] = PETSC_MAX_REAL;
-      for (PetscInt t = off[j] + 1; t < o; t++) hb->eps_t[j] = PetscMin(hb->eps_t[j], K[t * n + t] > 0 ? K[t * n + t] : 1.0);
-      if (hb->eps_dl > 0 || set.dims[j] == 1) hb->eps_t[j] = hb->eps_dl > 0 ? hb->eps_dl : hb->eps[j];
     }
+    off[hb->nc] = o;
+  }
+  if (hb->nc) {
+    const PetscInt *off = hb->offsets;
+    PetscReal      *kc;
+    PetscCall(PetscMalloc1(off[hb->nc], &kc));
+    if (hb->eps_dl > 0)
+      for (PetscInt c = 0; c < off[hb->nc]; c++) kc[c] = hb->eps_dl;
+    else
+      PetscCall(VIHBContactStiffness(hb, K, off[hb->nc], kc));
+    for (PetscInt j = 0; j < hb->nc; j++) {
+      hb->eps[j] = kc[off[j]];
+      /* one value for both tangents, so that a slipping contact moves opposite to its force on the round disk: the smaller
+         of the two */
+      hb->eps_t[j] = set.dims[j] == 1 ? hb->eps[j] : PETSC_MAX_REAL;
+      for (PetscInt t = off[j] + 1; t < off[j + 1]; t++) hb->eps_t[j] = PetscMin(hb->eps_t[j], kc[t]);
+    }
+    PetscCall(PetscFree(kc));
   }
   if (!hb->nb) hb->condense = PETSC_FALSE;
   hb->nh = 2 * hb->H + 1;

@@ -78,6 +78,7 @@ struct _p_VIHB {
   /* the periodic orbit of the piecewise-linear motion found at the last point (the stability's shooting): its state at
      t = 0 (2 nm, balanced coordinates), a start for the next point's shooting */
   PetscReal *orbit;
+  PetscReal  orbit_dist; /* its distance to the harmonic balance state (energy norm, relative) */
   PetscBool  have_orbit;
 
   /* the branch */

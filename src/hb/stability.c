@@ -57,6 +57,8 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 #define VI_FLOQUET_SHOOT_TOL 1e-10
 #define VI_FLOQUET_DEG_MAX   60
 #define VI_FLOQUET_NEAR      0.5
+#define VI_FLOQUET_JUMP      2
+#define VI_FLOQUET_JUMP_ABS  0.01
 #define VI_FLOQUET_STALL     5
 
 /* The state of a contact over a segment: open, closed (sticking when frictional), slipping with the tangential force
@@ -809,22 +811,35 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     /* shooting from the orbit of the previous point of the branch (closer to the next exact orbit than the truncated
        series, which lacks the high modes of the impacts), else from the harmonic balance state; the orbit found must be
        the one the harmonic balance approximates: with contact switches, and within VI_FLOQUET_NEAR in the energy norm
-       of its start (the previous orbit: the exact branch followed by continuity; or the harmonic balance state) */
-    for (PetscInt start = hb->have_orbit ? 0 : 1; start < 2 && !converged; start++) {
-      PetscReal dist;
-      PetscCall(PetscArraycpy(x, start ? xh : hb->orbit, kx));
-      PetscCall(VIFloquetShoot(hb, &w, x, &converged));
-      if (!converged) continue;
-      dist = VIFloquetDistance(hb, &w, x, start ? xh : hb->orbit);
-      PetscCall(PetscInfo(NULL, "hb: %g Hz: orbit with %" PetscInt_FMT " segments at %g of %s (energy norm)\n", (double)(omega / (2 * PETSC_PI)),
-                          w.nseg, (double)dist, start ? "the harmonic balance state" : "the previous point's orbit"));
-      if (w.nseg < 2 || dist > VI_FLOQUET_NEAR) converged = PETSC_FALSE;
+       of its start (the previous orbit: the exact branch followed by continuity; or the harmonic balance state). Past a
+       turning point the previous orbit may lead to another exact orbit that still exists at the new frequency (the
+       stable branch next to an unstable overhang): where the orbit found from it is farther from the harmonic balance
+       state than VI_FLOQUET_JUMP times the previous point's orbit was from its own (plus VI_FLOQUET_JUMP_ABS), the
+       harmonic balance state is shot from too, and the orbit nearer to it is taken. */
+    {
+      PetscReal best = PETSC_MAX_REAL;
+      for (PetscInt start = hb->have_orbit ? 0 : 1; start < 2; start++) {
+        PetscReal dist, dist_hb;
+        PetscBool conv;
+        PetscCall(PetscArraycpy(x, start ? xh : hb->orbit, kx));
+        PetscCall(VIFloquetShoot(hb, &w, x, &conv));
+        if (!conv) continue;
+        dist    = VIFloquetDistance(hb, &w, x, start ? xh : hb->orbit);
+        dist_hb = start ? dist : VIFloquetDistance(hb, &w, x, xh);
+        PetscCall(PetscInfo(NULL, "hb: %g Hz: orbit with %" PetscInt_FMT " segments at %g of %s, %g of the harmonic balance state (energy norm)\n",
+                            (double)(omega / (2 * PETSC_PI)), w.nseg, (double)dist,
+                            start ? "the harmonic balance state" : "the previous point's orbit", (double)dist_hb));
+        if (w.nseg < 2 || dist > VI_FLOQUET_NEAR || dist_hb >= best) continue;
+        converged = PETSC_TRUE;
+        best      = dist_hb;
+        PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
+        if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
+        PetscCall(PetscArraycpy(hb->orbit, x, kx));
+        if (dist_hb <= VI_FLOQUET_JUMP * hb->orbit_dist + VI_FLOQUET_JUMP_ABS) break;
+      }
+      hb->orbit_dist = best;
     }
-    if (converged) {
-      PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
-      if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
-      PetscCall(PetscArraycpy(hb->orbit, x, kx));
-    } else
+    if (!converged)
       PetscCall(PetscInfo(
           NULL, "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution; stability not computed\n",
           (double)(omega / (2 * PETSC_PI))));

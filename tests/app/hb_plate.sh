@@ -34,7 +34,7 @@ EOF1
 case="-rom_file coarse.h5 -case_loads xmax_ymax_zmax -load_xmax_ymax_zmax_amplitude 1 -contact_gap 1e-4"
 start=$(date +%s%N)
 must "vicms hb" mpi 120 1 hb ${case/coarse.h5/coarse_q.h5} -load_xmax_ymax_zmax_type harmonic -load_xmax_ymax_zmax_frequency 290 -hb_freq_range 284,306 \
-  -hb_harmonics 20 -hb_samples 512 -hb_eps_dl 1e6 -hb_max_freq_step 0.3 -hb_step_max 0.05 -results_file hb.h5 || exit 1
+  -hb_harmonics 20 -hb_samples 512 -hb_max_freq_step 0.3 -hb_step_max 0.05 -results_file hb.h5 || exit 1
 echo "ok   vicms hb: $(grep Wrote <<<"$LAST") ($((($(date +%s%N) - start) / 1000000)) ms with the start-up)"
 dt=$($py -c "print(1 / (500 * 290))")
 must "constant-frequency runs" mpi 120 2 simulate $case -load_xmax_ymax_zmax_type harmonic -step_type leapfrog -step_dt $dt \

@@ -5,8 +5,12 @@ vicms_unit_test(test_hb CASE linear RANKS 1 2 3 ARGS -case linear)
 vicms_unit_test(test_hb CASE stop RANKS 1 2 3 ARGS -case stop)
 vicms_unit_test(test_hb CASE condense RANKS 1 ARGS -case condense)
 vicms_unit_test(test_hb CASE friction RANKS 1 2 3 ARGS -case friction)
+# the default dynamic Lagrangian parameters: 4 times the static stiffness at each contact coordinate, at most its diagonal
+vicms_unit_test(test_hb CASE eps RANKS 1 2 3 ARGS -case eps)
 vicms_app_test(hb PROCESSORS 2)
 vicms_app_test(hb_plate PROCESSORS 2)
 vicms_app_test(hb_friction PROCESSORS 2)
+# a preloaded contact that opens, with the default parameter: against the time stepping and the exact motion's multipliers
+vicms_app_test(hb_preload PROCESSORS 2)
 # case sets as branches on rank groups: ranks, single runs, SIGKILL and resume, lock, failure isolation (issue 12)
 vicms_app_test(hb_ensemble PROCESSORS 2)

@@ -6,7 +6,7 @@
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "Harmonic balance verification: -case linear|stop|condense|friction|write_stop -rom PATH\n";
+static const char help[] = "Harmonic balance verification: -case linear|stop|condense|friction|eps|write_stop -rom PATH\n";
 
 static PetscErrorCode SetOption(const char name[], const char value[])
 {
@@ -617,6 +617,99 @@ static PetscErrorCode CaseFriction(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* (K^-1)_cc of a ROM of n <= 64 coordinates by Gauss-Jordan elimination with partial pivoting (the library uses a Cholesky
+   factorization); returns 0 when a pivot vanishes (K singular). */
+static PetscReal CompliantDiagonal(PetscInt n, const PetscReal K[], PetscInt c)
+{
+  PetscReal A[64 * 128], x = 0;
+
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < 2 * n; j++) A[i * 2 * n + j] = j < n ? K[i * n + j] : (j - n == i ? 1 : 0);
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt p = k;
+    for (PetscInt i = k + 1; i < n; i++)
+      if (PetscAbsReal(A[i * 2 * n + k]) > PetscAbsReal(A[p * 2 * n + k])) p = i;
+    if (PetscAbsReal(A[p * 2 * n + k]) <= 1e-12 * PetscAbsReal(K[k * n + k])) return 0;
+    for (PetscInt j = 0; j < 2 * n; j++) {
+      PetscReal t      = A[k * 2 * n + j];
+      A[k * 2 * n + j] = A[p * 2 * n + j];
+      A[p * 2 * n + j] = t;
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal f = A[i * 2 * n + k] / A[k * 2 * n + k];
+      if (i == k) continue;
+      for (PetscInt j = 0; j < 2 * n; j++) A[i * 2 * n + j] -= f * A[k * 2 * n + j];
+    }
+  }
+  x = A[c * 2 * n + n + c] / A[c * 2 * n + c];
+  return x;
+}
+
+/*
+  Case "eps": the default dynamic Lagrangian parameters (docs/hb.md). Per contact coordinate c, min(4 / (K^-1)_cc, K_cc) (4
+  times the static stiffness the contact sees, at most the diagonal), the normal law the normal coordinate's, the friction law
+  the smaller of its tangents'; where K is singular (a free-floating ROM) the diagonal K_cc. On (a) the chain (the contact
+  coordinate on springs 3c, 1.5c, 1.5c, 1.5c in series to a mass grounded by c, c = (2 pi)^2: 1 / (K^-1)_00 = 0.3 c
+  exactly, 4 times that 1.2 c below K_00 = 3 c), (b) the 3D + 2D contact ROM of the friction Jacobian check against
+  (K^-1)_cc by Gauss-Jordan elimination (the 2D contact's normal at half its diagonal, the 3D contact's at its diagonal), (c) a free-floating ROM (a
+  massless contact coordinate joined to a mass by one spring: K singular); (d) -hb_eps_dl given: that value for every law.
+*/
+static PetscErrorCode CaseEps(MPI_Comm comm)
+{
+  const PetscReal c = 4 * PETSC_PI * PETSC_PI;
+
+  PetscFunctionBeginUser;
+  for (PetscInt r = 0; r < 4; r++) {
+    const PetscInt  dims3[] = {3, 2}, si[] = {0, 1, 2, 3, 4, 5, 0, 1}, sj[] = {5, 5, 6, 6, 6, 6, -1, -1}, dims1[] = {1}, fi[] = {0}, fj[] = {1};
+    const PetscReal k = JENKINS_K, sk[] = {3 * k, 2 * k, 1.5 * k, 4 * k, k, k, k, 0.5 * k}, mass[] = {1, 0.5}, fk[] = {k};
+    VIROM           rom;
+    VISystem        sys;
+    VIHB            hb;
+    PetscReal       err = 0;
+
+    if (r == 0 || r == 3) PetscCall(BuildChain(comm, 4, PETSC_TRUE, &rom));
+    if (r == 1) PetscCall(BuildSprings(comm, 2, dims3, 2, mass, 0.3, 8, si, sj, sk, "3D and 2D contacts", &rom));
+    if (r == 2) PetscCall(BuildSprings(comm, 1, dims1, 1, mass, 0.3, 1, fi, fj, fk, "free-floating", &rom));
+    PetscCall(StopOptions("5", "64"));
+    if (r == 1) PetscCall(SetOption("-contact_mu", "0.3"));
+    if (r == 3) PetscCall(SetOption("-hb_eps_dl", "12.5"));
+    PetscCall(NewHB(comm, rom, &sys, &hb));
+    for (PetscInt j = 0; j < hb->nc; j++) {
+      const PetscInt o  = hb->offsets[j];
+      PetscReal      en = 0, et = PETSC_MAX_REAL;
+      for (PetscInt s = 0; s < hb->dims[j]; s++) {
+        const PetscInt  cc = o + s;
+        const PetscReal kd = hb->K[cc * hb->n + cc], ci = CompliantDiagonal(hb->n, hb->K, cc);
+        PetscReal       e = ci > 0 ? PetscMin(4 / ci, kd) : kd;
+        if (r == 0) e = 1.2 * c; /* closed form */
+        if (r == 3) e = 12.5;
+        if (s == 0)
+          en = e;
+        else
+          et = PetscMin(et, e);
+      }
+      if (hb->dims[j] == 1) et = en;
+      err = PetscMax(err, PetscMax(PetscAbsReal(hb->eps[j] - en) / en, PetscAbsReal(hb->eps_t[j] - et) / et));
+      PetscCall(PetscPrintf(comm, "%s contact %" PetscInt_FMT " (dim %" PetscInt_FMT "): eps_DL %.10g, friction %.10g; expected %.10g, %.10g\n",
+                            r == 0   ? "chain"
+                            : r == 1 ? "3D + 2D"
+                            : r == 2 ? "free-floating"
+                                     : "given",
+                            j, hb->dims[j], (double)hb->eps[j], (double)hb->eps_t[j], (double)en, (double)et));
+    }
+    PetscCheck(err <= 1e-12, comm, PETSC_ERR_PLIB, "eps_DL: relative difference %g from the expected (<= 1e-12)", (double)err);
+    /* both sides of the min: the 2D contact's normal below its diagonal, the 3D contact's normal at it */
+    if (r == 1)
+      PetscCheck(hb->eps[1] < 0.5 * hb->K[3 * hb->n + 3] && hb->eps[0] == hb->K[0], comm, PETSC_ERR_PLIB,
+                 "3D + 2D: expected the 2D contact's normal parameter below K_33 and the 3D contact's equal to K_00");
+    PetscCall(VIHBDestroy(&hb));
+    PetscCall(VISystemDestroy(&sys));
+    PetscCall(VIROMDestroy(&rom));
+    PetscCall(PetscOptionsClear(NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Case "write_stop": write the stop oscillator's ROM file (-chain: the chain's) for the app tests. */
 static PetscErrorCode CaseWriteStop(MPI_Comm comm)
 {
@@ -651,6 +744,8 @@ int main(int argc, char **argv)
   if (ok) PetscCall(CaseCondense(PETSC_COMM_WORLD));
   PetscCall(PetscStrcmp(c, "friction", &ok));
   if (ok) PetscCall(CaseFriction(PETSC_COMM_WORLD));
+  PetscCall(PetscStrcmp(c, "eps", &ok));
+  if (ok) PetscCall(CaseEps(PETSC_COMM_WORLD));
   PetscCall(PetscStrcmp(c, "write_stop", &ok));
   if (ok) PetscCall(CaseWriteStop(PETSC_COMM_WORLD));
   PetscCall(SlepcFinalize());
