@@ -91,25 +91,11 @@ PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read a real dataset of exactly len entries into dst (*ok false when its size differs). */
-static PetscErrorCode VIHBCheckpointReadReal(hid_t file, const char name[], PetscInt len, PetscReal dst[], PetscBool *ok)
+/* Rank-local: restore from an open file (its format and tag checked); *ok false with the reason when it belongs to another run. */
+static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, char why[], size_t len)
 {
-  PetscInt   rows, cols;
-  PetscReal *v;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIH5ReadReal(file, name, &rows, &cols, &v));
-  *ok = rows * PetscMax(cols, 1) == len ? PETSC_TRUE : PETSC_FALSE;
-  if (*ok) PetscCall(PetscArraycpy(dst, v, len));
-  PetscCall(PetscFree(v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Rank-local: restore from an open file; *ok false with the reason when it belongs to another run. */
-static PetscErrorCode VIHBCheckpointLoad(VIHB hb, hid_t file, const char tag[], PetscBool *ok, char why[], size_t len)
-{
+  VIHB                hb = (VIHB)ctx;
   VIHBBranch         *br = &hb->branch;
-  char               *s  = NULL;
   PetscInt            rows, cols, *c, nout, np;
   PetscReal          *r;
   PetscBool           good = PETSC_TRUE, g;
@@ -117,20 +103,6 @@ static PetscErrorCode VIHBCheckpointLoad(VIHB hb, hid_t file, const char tag[], 
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &s));
-  if (strcmp(s, "vicms-hb-checkpoint")) {
-    PetscCall(PetscSNPrintf(why, len, "not a checkpoint of vicms hb (format '%s')", s));
-    PetscCall(PetscFree(s));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscFree(s));
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "tag", &s));
-  if (strcmp(s, tag)) {
-    PetscCall(PetscSNPrintf(why, len, "it belongs to another job or case"));
-    PetscCall(PetscFree(s));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscFree(s));
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
   PetscCall(VIH5ReadInt(file, "/run/sizes", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
@@ -151,17 +123,17 @@ static PetscErrorCode VIHBCheckpointLoad(VIHB hb, hid_t file, const char tag[], 
     PetscCall(PetscFree(hb->orbit));
     hb->orbit_len = c[VI_HBK_ORBIT_LEN];
     PetscCall(PetscMalloc1(hb->orbit_len, &hb->orbit));
-    PetscCall(VIHBCheckpointReadReal(file, "/state/orbit", hb->orbit_len, hb->orbit, &g));
+    PetscCall(VIH5ReadRealExact(file, "/state/orbit", hb->orbit_len, hb->orbit, &g));
     good = (PetscBool)(good && g);
   } else if (hb->have_orbit)
     good = PETSC_FALSE;
   PetscCall(PetscFree(c));
   PetscCall(PetscFree(r));
-  PetscCall(VIHBCheckpointReadReal(file, "/state/X", hb->M, hb->X, &g));
+  PetscCall(VIH5ReadRealExact(file, "/state/X", hb->M, hb->X, &g));
   good = (PetscBool)(good && g);
-  PetscCall(VIHBCheckpointReadReal(file, "/state/tangent", hb->M + 1, hb->cont_t, &g));
+  PetscCall(VIH5ReadRealExact(file, "/state/tangent", hb->M + 1, hb->cont_t, &g));
   good = (PetscBool)(good && g);
-  PetscCall(VIHBCheckpointReadReal(file, "/state/point", hb->M + 1, hb->cont_Y, &g));
+  PetscCall(VIH5ReadRealExact(file, "/state/point", hb->M + 1, hb->cont_Y, &g));
   good = (PetscBool)(good && g);
   PetscCall(VIHBBranchReserve(hb, PetscMax(64, np)));
   br->np   = 0;
@@ -174,7 +146,7 @@ static PetscErrorCode VIHBCheckpointLoad(VIHB hb, hid_t file, const char tag[], 
     if (!a[i].w) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/branch/%s", a[i].name));
     if (a[i].real)
-      PetscCall(VIHBCheckpointReadReal(file, name, np * a[i].w, *a[i].real, &g));
+      PetscCall(VIH5ReadRealExact(file, name, np * a[i].w, *a[i].real, &g));
     else {
       PetscInt *v;
       PetscCall(VIH5ReadInt(file, name, &rows, &cols, &v));
@@ -194,30 +166,11 @@ static PetscErrorCode VIHBCheckpointLoad(VIHB hb, hid_t file, const char tag[], 
 
 PetscErrorCode VIHBCheckpointRead(VIHB hb, const char path[], const char tag[], PetscBool *restored, char why[], size_t len)
 {
-  hid_t          file = -1;
-  PetscBool      ok   = PETSC_FALSE;
-  PetscErrorCode ierr;
-  PetscMPIInt    mine, all;
+  PetscBool all;
 
   PetscFunctionBeginUser;
   PetscCall(VIHBSetUp(hb));
-  why[0] = 0;
-  /* a damaged file is not an error of the job: the branch starts again from its beginning */
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = VIH5Open(path, &file);
-  if (!ierr) ierr = VIHBCheckpointLoad(hb, file, tag, &ok, why, len);
-  if (file >= 0) {
-    PetscErrorCode cerr = VIH5Close(&file);
-    if (!ierr) ierr = cerr;
-  }
-  PetscCall(PetscPopErrorHandler());
-  if (ierr) {
-    ok = PETSC_FALSE;
-    PetscCall(PetscSNPrintf(why, len, "it cannot be read"));
-  }
-  mine = ok ? 1 : 0;
-  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, hb->comm));
-  if (!all && ok) PetscCall(PetscSNPrintf(why, len, "another rank of the group cannot read it"));
+  PetscCall(VIH5CheckpointRead(hb->comm, path, "vicms-hb-checkpoint", "a checkpoint of vicms hb", tag, VIHBCheckpointLoad, hb, &all, why, len));
   /* a branch not restored starts afresh: VIHBContinue overwrites whatever the read left */
   hb->restored = all ? PETSC_TRUE : PETSC_FALSE;
   if (!all) {

@@ -21,20 +21,6 @@ compare="$VICMS_SOURCE/tests/app/compare_results.py"
 case="-rom_file stop.h5 -case_loads drive -load_drive_type harmonic -load_drive_amplitude 7.895683520871486 -load_drive_frequency 1"
 hb="-hb_freq_range 0.88,1.6 -hb_harmonics 10 -hb_samples 128 -hb_max_freq_step 1e-4 -hb_max_points 100000"
 
-wait_for() {
-  local t=$1
-  shift
-  for _ in $(seq 1 $((t * 20))); do
-    "$@" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-mpirun_of() { pgrep -P "$1" | head -1; }
-ranks_of() { pgrep -P "$(mpirun_of "$1")" -x vicms; }
-expect() {
-  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got $2, expected $3"; fail=1; fi
-}
 # mid CKPT FULL K: the checkpoint of case K was taken mid-branch (fewer points than the finished branch FULL's) where the
 # contact is closed for part of the period (the stability's shooting then starts from the previous point's orbit: a
 # resume without it differs in the multipliers)
@@ -97,18 +83,7 @@ stop_branch np2 2 -contact_gap 1 -cases_group_size 2
 $py "$compare" np1_full.h5 np2_full.h5 --min-objects 80 --all-done --label "the branch on a group of 2 ranks against 1 rank" || fail=1
 
 # ---- (2) SIGUSR1 to mpirun while two branches run on 2 groups; each rank's exit status kept by a wrapper
-cat >rank.sh <<'EOF2'
-trap ':' USR1 TERM
-"$VICMS_BIN" "$@" &
-child=$!
-while :; do
-  wait $child
-  rc=$?
-  kill -0 $child 2>/dev/null || break
-done
-echo $rc >rc.$OMPI_COMM_WORLD_RANK
-exit $rc
-EOF2
+vicms_rank_wrapper
 grid="-cases_values contact_gap:0.9/1 -cases_quiet"
 must "grid: uninterrupted" mpi 120 2 hb $case $hb $grid -results_file grid_full.h5
 timeout 120 mpirun --oversubscribe -n 2 bash rank.sh hb $case $hb $grid -results_file grid.h5 -cases_checkpoint_interval 0.05 >grid.log 2>&1 &
