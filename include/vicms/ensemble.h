@@ -91,6 +91,14 @@ typedef struct {
   write           the case's data under group of the open journal file (the group's rank 0; out->error: run failed)
   summary         extra summaries of the merged results file (NULL: none). Rank-local
   reset           release the case's data, on every rank of the group
+  checkpoint      write the state of the case being run to path, carrying tag (the group's rank 0; NULL: a case cannot be
+                  stopped mid-way). Called at a stop, and every -cases_checkpoint_interval seconds, from VIEnsembleCasePoll
+  restore         collective on the group: continue the case from the checkpoint at path when its tag is tag (*restored,
+                  *position where it was; else why in words), from VIEnsembleCaseRestore
+  position_name, position_unit   how a stopped case's position (VICaseOutcome.stopped_time) is named in messages:
+                  "t", "" for the time stepping; "f", " Hz" for a continuation
+  A runner with checkpoint and restore calls VIEnsembleCaseRestore once the case is set up, VIEnsembleCasePoll at every
+  boundary where it can stop, and on a stop returns from run with out->stopped set: the ensemble writes its checkpoint.
 */
 typedef struct {
   const char *kind;
@@ -102,6 +110,9 @@ typedef struct {
   PetscErrorCode (*write)(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[]);
   PetscErrorCode (*summary)(void *ctx, hid_t file, PetscInt ncases, const PetscInt status[]);
   PetscErrorCode (*reset)(void *ctx);
+  PetscErrorCode (*checkpoint)(void *ctx, const char path[], const char tag[]);
+  PetscErrorCode (*restore)(void *ctx, const char path[], const char tag[], PetscBool *restored, PetscReal *position, char why[], size_t len);
+  const char *position_name, *position_unit;
 } VICaseRunner;
 
 PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);
@@ -109,6 +120,14 @@ PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);
 PETSC_EXTERN PetscErrorCode VIEnsembleSetROM(VIEnsemble ens, VIROM rom);
 /* The case runner (copied; its ctx referenced). Default: the time stepping of `vicms simulate`. Call before VIEnsembleRun. */
 PETSC_EXTERN PetscErrorCode VIEnsembleSetCaseRunner(VIEnsemble ens, const VICaseRunner *runner);
+/* From a runner's run, once the case is set up: continue it from its checkpoint when there is one (through the runner's
+   restore), with a line saying so. Collective on the case's group. */
+PETSC_EXTERN PetscErrorCode VIEnsembleCaseRestore(VIEnsemble ens);
+/* From a runner's run, at a boundary where the case can stop: rank 0 answers the other groups, the group agrees on a stop
+   (*stop: a signal on any rank of the job; the run then returns with out->stopped) and writes a periodic checkpoint
+   when due (-cases_checkpoint_interval); progress: a line printed every -cases_progress_interval seconds in a job of one
+   case (NULL: none). Collective on the case's group. */
+PETSC_EXTERN PetscErrorCode VIEnsembleCasePoll(VIEnsemble ens, const char progress[], PetscBool *stop);
 /*
   Options:
   -results_file PATH            where the results go (default results.h5); finished cases wait in PATH.cases/ until they

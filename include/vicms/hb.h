@@ -22,6 +22,7 @@ typedef struct {
   PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
   PetscInt  *iterations, *stable, *kind;
   PetscBool  failed;       /* the continuation stopped before the end of the range */
+  PetscBool  stopped;      /* it was stopped on request (VIHBStop) at a point boundary, to be continued from a checkpoint */
   char       message[256]; /* why, with the frequency reached */
 } VIHBBranch;
 
@@ -47,6 +48,24 @@ PETSC_EXTERN PetscErrorCode VIHBSetUp(VIHB hb);
 PETSC_EXTERN PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations);
 /* The continuation over the range, with stability of every point; a failure ends the branch with branch.failed set. */
 PETSC_EXTERN PetscErrorCode VIHBContinue(VIHB hb);
+/*
+  VIHBSetMonitor - monitor(hb, np, f, ctx) is called by VIHBContinue at every point boundary: after the first point and
+  after every later point accepted or step cut, with the points so far np and the last one's frequency f (Hz). Every
+  rank of the object's communicator reaches the same boundaries (each computes the same branch), so the monitor may be
+  collective there. It may call VIHBStop, or write a checkpoint (VIHBCheckpointWrite).
+*/
+PETSC_EXTERN PetscErrorCode VIHBSetMonitor(VIHB hb, PetscErrorCode (*monitor)(VIHB hb, PetscInt np, PetscReal f, void *ctx), void *ctx);
+/* From the monitor: VIHBContinue returns at this boundary with branch.stopped set (the fold filter not applied), its
+   state kept for VIHBCheckpointWrite. Not collective: every rank of the object must call it at the same boundary. */
+PETSC_EXTERN PetscErrorCode VIHBStop(VIHB hb);
+/* Write the continuation at its last point boundary to path (through path.part and a rename): the points so far, the
+   solution X, the tangent, the last point and scale, the step, the stability's orbit; tag names what it belongs to.
+   Rank-local. */
+PETSC_EXTERN PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[]);
+/* Collective: after VIHBSetUp, restore the continuation from the checkpoint at path when its tag, sizes and range are
+   this run's (*restored; else why, in words, and the branch starts afresh); the next VIHBContinue continues it, equal
+   bit for bit to the branch never stopped. */
+PETSC_EXTERN PetscErrorCode VIHBCheckpointRead(VIHB hb, const char path[], const char tag[], PetscBool *restored, char why[], size_t len);
 PETSC_EXTERN PetscErrorCode VIHBGetBranch(VIHB hb, const VIHBBranch **branch);
 /* Harmonics (n x (2H+1), coefficient-major: entry c * n + i) of the ROM coordinates at the last solution. */
 PETSC_EXTERN PetscErrorCode VIHBGetSolution(VIHB hb, PetscInt *n, PetscInt *nh, const PetscReal **q);

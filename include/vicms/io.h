@@ -61,4 +61,12 @@ PETSC_EXTERN PetscErrorCode VIH5WriteStrings(hid_t file, const char path[], Pets
 PETSC_EXTERN PetscErrorCode VIH5ReadStrings(hid_t file, const char path[], PetscInt *n, char ***strings);
 /* Copy the group src_path of src (its attributes and datasets with theirs; no subgroups) to dst_path of dst, creating
    groups; by hand, with every write checked (H5Ocopy of HDF5 1.10 crashes on a full disk). */
+/* Read a real dataset of exactly len entries (any shape) into dst; *ok false, dst untouched, when its size differs. */
+PETSC_EXTERN PetscErrorCode VIH5ReadRealExact(hid_t file, const char path[], PetscInt len, PetscReal dst[], PetscBool *ok);
+/* Collective on comm: open the checkpoint at path, check its root attributes format (else "not <what>") and tag (else
+   "it belongs to another job or case"), and let load(ctx, file, ok, why, len) restore it on every rank; *restored when
+   every rank of comm did, else why in words. A damaged file is not an error: "it cannot be read". */
+PETSC_EXTERN PetscErrorCode VIH5CheckpointRead(MPI_Comm comm, const char path[], const char format[], const char what[], const char tag[],
+                                               PetscErrorCode (*load)(void *ctx, hid_t file, PetscBool *ok, char why[], size_t len), void *ctx,
+                                               PetscBool *restored, char why[], size_t len);
 PETSC_EXTERN PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char dst_path[]);

@@ -8,6 +8,7 @@ typedef struct {
   char           output[128]; /* -hb_output: the ROM output of the printed table ("" : the first) */
   VISystem       sys;
   VIHB           hb;
+  VIEnsemble     ens;
   PetscLogDouble wall;
 } VIAppHBRunner;
 
@@ -94,6 +95,40 @@ static PetscErrorCode VIAppHBCheck(void *ctx, VIROM rom, MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* At every point boundary of the continuation: a stop (SIGTERM, SIGUSR1, SIGINT) or a periodic checkpoint, and the
+   progress of a job of one branch. */
+static PetscErrorCode VIAppHBMonitor(VIHB hb, PetscInt np, PetscReal f, void *ctx)
+{
+  VIAppHBRunner *r = (VIAppHBRunner *)ctx;
+  char           progress[96];
+  PetscBool      stop;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(progress, sizeof(progress), "point %" PetscInt_FMT " at %g Hz", np, (double)f));
+  PetscCall(VIEnsembleCasePoll(r->ens, progress, &stop));
+  if (stop) PetscCall(VIHBStop(hb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBCheckpoint(void *ctx, const char path[], const char tag[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIHBCheckpointWrite(((VIAppHBRunner *)ctx)->hb, path, tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIAppHBRestore(void *ctx, const char path[], const char tag[], PetscBool *restored, PetscReal *f, char why[], size_t len)
+{
+  VIAppHBRunner    *r = (VIAppHBRunner *)ctx;
+  const VIHBBranch *br;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIHBCheckpointRead(r->hb, path, tag, restored, why, len));
+  PetscCall(VIHBGetBranch(r->hb, &br));
+  *f = *restored ? br->frequency_hz[br->np - 1] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIAppHBRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out)
 {
   VIAppHBRunner    *r = (VIAppHBRunner *)ctx;
@@ -103,11 +138,18 @@ static PetscErrorCode VIAppHBRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool
 
   PetscFunctionBeginUser;
   PetscCall(VIAppHBSetUp(r, rom, group));
+  PetscCall(VIHBSetMonitor(r->hb, VIAppHBMonitor, r));
+  PetscCall(VIEnsembleCaseRestore(r->ens));
   PetscCall(PetscTime(&t0));
   PetscCall(VIHBContinue(r->hb));
   PetscCall(PetscTime(&t1));
   r->wall = t1 - t0;
   PetscCall(VIHBGetBranch(r->hb, &br));
+  if (br->stopped) { /* to be continued from its checkpoint */
+    out->stopped      = PETSC_TRUE;
+    out->stopped_time = br->frequency_hz[br->np - 1];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VIAppHBOutputIndex(rom, group, r->output, &o));
   if (verbose) PetscCall(VIHBPrintBranch(r->hb, o));
   for (PetscInt i = 0; i < br->nout; i++) {
@@ -188,10 +230,15 @@ static PetscErrorCode VIAppHBEnsembleCreate(MPI_Comm comm, VIAppHBRunner *r, VIE
                          .run            = VIAppHBRun,
                          .write          = VIAppHBWrite,
                          .summary        = VIAppHBSummary,
-                         .reset          = VIAppHBReset};
+                         .reset          = VIAppHBReset,
+                         .checkpoint     = VIAppHBCheckpoint,
+                         .restore        = VIAppHBRestore,
+                         .position_name  = "f",
+                         .position_unit  = " Hz"};
 
   PetscFunctionBeginUser;
   PetscCall(VIEnsembleCreate(comm, ens));
+  r->ens = *ens;
   PetscCall(VIEnsembleSetCaseRunner(*ens, &runner));
   PetscOptionsBegin(comm, NULL, "vicms hb", "");
   PetscCall(PetscOptionsString("-rom_file", "ROM file (from vicms reduce)", "", rom_file, rom_file, len, NULL));
@@ -206,7 +253,7 @@ PetscErrorCode VIAppHB(MPI_Comm comm)
 {
   VIROM          rom                          = NULL;
   VIEnsemble     ens                          = NULL;
-  VIAppHBRunner  runner                       = {{0}, NULL, NULL, 0};
+  VIAppHBRunner  runner                       = {{0}, NULL, NULL, NULL, 0};
   char           rom_file[PETSC_MAX_PATH_LEN] = "rom.h5";
   PetscBool      help;
   PetscErrorCode ierr;

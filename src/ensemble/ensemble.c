@@ -13,6 +13,7 @@ static PetscErrorCode VIStepRunnerCost(void *, VIROM, PetscInt, const PetscInt[]
 static PetscErrorCode VIStepRunnerRun(void *, VIROM, MPI_Comm, PetscBool, VICaseOutcome *);
 static PetscErrorCode VIStepRunnerWrite(void *, VIROM, const VICaseOutcome *, hid_t, const char[]);
 static PetscErrorCode VIStepRunnerReset(void *);
+static PetscErrorCode VIStepRunnerCheckpoint(void *, const char[], const char[]);
 
 PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
 {
@@ -40,6 +41,9 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   e->runner.run            = VIStepRunnerRun;
   e->runner.write          = VIStepRunnerWrite;
   e->runner.reset          = VIStepRunnerReset;
+  e->runner.checkpoint     = VIStepRunnerCheckpoint;
+  e->runner.position_name  = "t";
+  e->runner.position_unit  = "";
   *ens                     = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,18 +213,17 @@ static PetscErrorCode VIEnsembleFinished(void *ctx, PetscInt k, PetscInt status,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st);
+static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens);
 
-/* Stepper monitor, collective on the group at a step boundary: rank 0 answers the other groups while it steps a case of
-   its own; the group agrees on a stop (a signal on any rank of the job) and on a periodic checkpoint (its leader's clock). */
-static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
+/* Collective on the group at a boundary of its case: rank 0 answers the other groups while it runs a case of its own; the
+   group agrees on a stop (a signal on any rank of the job) and on a periodic checkpoint (its leader's clock). */
+static PetscErrorCode VIEnsemblePollGroup(VIEnsemble ens, PetscBool *stop)
 {
-  VIEnsemble ens = (VIEnsemble)ctx;
-
   PetscFunctionBeginUser;
+  *stop = PETSC_FALSE;
   if (ens->sched) {
     int due = 0, sig, due_all;
-    if (ens->grank == 0 && ens->checkpoint_interval > 0) {
+    if (ens->grank == 0 && ens->checkpoint_interval > 0 && ens->runner.checkpoint) {
       PetscLogDouble now;
       PetscCall(PetscTime(&now));
       due = now - ens->t_checkpoint >= ens->checkpoint_interval ? 1 : 0;
@@ -228,10 +231,37 @@ static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
     PetscCall(VISchedulerPoll(ens->sched, due, &sig, &due_all));
     /* a stop's checkpoint is written once the run has returned (VIEnsembleRunCase) */
     if (sig)
-      PetscCall(VIStepperStop(st));
+      *stop = PETSC_TRUE;
     else if (due_all)
-      PetscCall(VIEnsembleCheckpoint(ens, st));
+      PetscCall(VIEnsembleCheckpoint(ens));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleCasePoll(VIEnsemble ens, const char progress[], PetscBool *stop)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIEnsemblePollGroup(ens, stop));
+  if (progress && ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
+    PetscLogDouble now;
+    PetscCall(PetscTime(&now));
+    if (now - ens->t_progress >= ens->progress_interval) {
+      ens->t_progress = now;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s, %.1f s elapsed\n", progress, (double)(now - ens->t_start)));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Stepper monitor, collective on the group at a step boundary. */
+static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
+{
+  VIEnsemble ens = (VIEnsemble)ctx;
+  PetscBool  stop;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIEnsemblePollGroup(ens, &stop));
+  if (stop) PetscCall(VIStepperStop(st));
   if (ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
     /* a job of one (long) case: how far it is */
     PetscLogDouble now;
@@ -264,22 +294,22 @@ static PetscErrorCode VIEnsembleCheckpointPath(VIEnsemble ens, PetscInt k, char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The group's leader writes the checkpoint of the case it steps. A checkpoint that cannot be written is reported and the
-   case goes on: it would only start again from an older checkpoint, or from its beginning. */
-static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens, VIStepper st)
+/* The group's leader writes the checkpoint of the case it runs (the runner's checkpoint). A checkpoint that cannot be
+   written is reported and the case goes on: it would only start again from an older checkpoint, or from its beginning. */
+static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens)
 {
   char           path[PETSC_MAX_PATH_LEN + 32], captured[256] = "", *tag;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&ens->t_checkpoint));
-  if (ens->grank != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ens->grank != 0 || !ens->runner.checkpoint) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIEnsembleCheckpointPath(ens, ens->case_k, path, sizeof(path), &tag));
   if (mkdir(ens->journal, 0777) != 0 && errno != EEXIST)
     PetscCall(PetscSNPrintf(captured, sizeof(captured), "cannot create the folder %s: %s", ens->journal, strerror(errno)));
   else {
     PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
-    ierr = VIStepperCheckpointWrite(st, path, tag);
+    ierr = ens->runner.checkpoint(ens->runner.ctx, path, tag);
     PetscCall(PetscPopErrorHandler());
   }
   if (ierr || captured[0])
@@ -314,6 +344,37 @@ static PetscErrorCode VIEnsembleRestore(VIEnsemble ens, VIStepper st, PetscInt k
     }
   }
   PetscCall(PetscFree(tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIEnsembleCaseRestore(VIEnsemble ens)
+{
+  char        path[PETSC_MAX_PATH_LEN + 32], *tag, why[128];
+  PetscMPIInt exists = 0;
+  PetscBool   restored;
+  PetscReal   position = 0;
+  PetscInt    k        = ens->case_k;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ens->runner.restore, PETSC_COMM_SELF, PETSC_ERR_ORDER, "VIEnsembleCaseRestore: the case runner has no restore");
+  PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), &tag));
+  /* the leader's view decides: a collective read must be entered by every rank of the group or by none */
+  if (ens->grank == 0) exists = access(path, F_OK) == 0 ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, ens->group));
+  if (exists) {
+    why[0] = 0;
+    PetscCall(ens->runner.restore(ens->runner.ctx, path, tag, &restored, &position, why, sizeof(why)));
+    if (ens->grank == 0) {
+      if (restored)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  resuming case %" PetscInt_FMT " from %s = %g%s (its checkpoint %s)\n", k, ens->runner.position_name,
+                              (double)position, ens->runner.position_unit, path));
+      else
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": its checkpoint %s is not used (%s): the case starts from its beginning\n",
+                              k, path, why));
+    }
+  }
+  PetscCall(PetscFree(tag));
+  PetscCall(PetscTime(&ens->t_checkpoint));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -446,6 +507,15 @@ static PetscErrorCode VIStepRunnerWrite(void *ctx, VIROM rom, const VICaseOutcom
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VIStepRunnerCheckpoint(void *ctx, const char path[], const char tag[])
+{
+  VIEnsemble ens = (VIEnsemble)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperCheckpointWrite(ens->step_st, path, tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A stopped case writes its checkpoint here, on every rank of the group, before the stepper goes. */
 static PetscErrorCode VIStepRunnerReset(void *ctx)
 {
@@ -489,6 +559,8 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   PetscCall(PetscMalloc1(ens->nq, &out.quantities));
   for (PetscInt i = 0; i < ens->nq; i++) out.quantities[i] = VI_NAN;
   PetscCall(VICaseSetApply(ens->cs, k));
+  ens->case_k = k;
+  PetscCall(PetscTime(&ens->t_checkpoint));
   /* an error inside the case (its own parameters) fails the case, not the job */
   PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
   ierr = runner->run(runner->ctx, ens->rom, ens->group, verbose, &out);
@@ -507,7 +579,7 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   *t = 0;
   if (out.stopped) {
     /* the same on every rank of the group: the stop was agreed at this step boundary */
-    PetscCall(VIEnsembleCheckpoint(ens, ens->step_st));
+    PetscCall(VIEnsembleCheckpoint(ens));
     *status = VI_CASE_STOPPED;
     *t      = out.stopped_time;
   } else {
@@ -706,7 +778,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       char where[512] = "between cases";
       for (PetscInt i = 0; i < ens->nstopped; i++) {
         char one[96];
-        PetscCall(PetscSNPrintf(one, sizeof(one), "%st = %g of case %" PetscInt_FMT, i ? ", " : "at ", (double)ens->stopped_t[i], ens->stopped_k[i]));
+        PetscCall(PetscSNPrintf(one, sizeof(one), "%s%s = %g%s of case %" PetscInt_FMT, i ? ", " : "at ", ens->runner.position_name,
+                                (double)ens->stopped_t[i], ens->runner.position_unit, ens->stopped_k[i]));
         if (!i) where[0] = 0;
         PetscCall(PetscStrlcat(where, one, sizeof(where)));
       }

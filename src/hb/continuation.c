@@ -102,18 +102,15 @@ static PetscReal VIHBRefineExtreme(PetscInt H, const PetscReal c[], PetscReal th
   return y;
 }
 
-/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
-static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu)
+PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
 {
   VIHBBranch *br = &hb->branch;
-  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
-  PetscReal  *y;
+  PetscInt    nout, nc = hb->nc, nh = hb->nh;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
-  if (br->np == hb->cap) {
-    PetscInt   cap = PetscMax(64, 2 * hb->cap);
-    VIHBBranch nb  = *br;
+  if (cap > hb->cap) {
+    VIHBBranch nb = *br;
     PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
@@ -140,6 +137,19 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
     *br     = nb;
     hb->cap = cap;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu)
+{
+  VIHBBranch *br = &hb->branch;
+  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
+  PetscReal  *y;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
+  if (br->np == hb->cap) PetscCall(VIHBBranchReserve(hb, PetscMax(64, 2 * hb->cap)));
   br->nout = nout;
   br->nc   = nc;
   br->nh   = nh;
@@ -362,37 +372,62 @@ PetscErrorCode VIHBContinue(VIHB hb)
 
   PetscFunctionBeginUser;
   PetscCall(VIHBSetUp(hb));
-  br->np         = 0;
-  hb->have_orbit = PETSC_FALSE;
-  br->failed     = PETSC_FALSE;
-  br->message[0] = 0;
-  PetscCall(VIHBSolveStart(hb, hb->f_start, &conv, &its));
-  if (!conv) {
-    br->failed = PETSC_TRUE;
-    PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
-                            "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations", (double)hb->f_start,
-                            hb->max_it));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  br->stopped = PETSC_FALSE;
+  hb->stop    = PETSC_FALSE;
+  /* the continuation's state between two points: the tangent t and the last point Y (scaled), the scale xs, the step ds;
+     a checkpoint restores it (VIHBCheckpointRead) */
+  t = hb->cont_t;
+  Y = hb->cont_Y;
+  PetscCall(PetscMalloc4(K, &tn, K, &Yp, K, &rhs, K, &X0));
+  if (hb->restored) {
+    xs           = hb->cont_xs;
+    ds           = hb->cont_ds;
+    hb->restored = PETSC_FALSE;
+  } else {
+    br->np         = 0;
+    hb->have_orbit = PETSC_FALSE;
+    br->failed     = PETSC_FALSE;
+    br->message[0] = 0;
+    PetscCall(VIHBSolveStart(hb, hb->f_start, &conv, &its));
+    if (!conv) {
+      br->failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                              "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations", (double)hb->f_start,
+                              hb->max_it));
+      PetscCall(PetscFree4(tn, Yp, rhs, X0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    omega = 2 * PETSC_PI * hb->f_start;
+    PetscCall(VIHBAccept(hb, omega, its));
+    xs = VIHBNormInf(M, hb->X);
+    if (!(xs > 0)) xs = 1;
+    for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
+    Y[M] = omega / ws;
+    /* first tangent: the one of positive (up) or negative (down) frequency direction */
+    PetscCall(PetscArrayzero(t, K));
+    t[M] = hb->direction == VI_HB_UP ? 1 : -1;
+    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
+    PetscCall(PetscArrayzero(rhs, K));
+    rhs[M] = 1;
+    PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular Jacobian at the start, %g Hz", (double)hb->f_start);
+    PetscCall(PetscArraycpy(t, rhs, K));
+    VIHBNormalize(K, t);
   }
-  omega = 2 * PETSC_PI * hb->f_start;
-  PetscCall(VIHBAccept(hb, omega, its));
-  xs = VIHBNormInf(M, hb->X);
-  if (!(xs > 0)) xs = 1;
-  PetscCall(PetscMalloc6(K, &t, K, &tn, K, &Y, K, &Yp, K, &rhs, K, &X0));
-  for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
-  Y[M] = omega / ws;
-  /* first tangent: the one of positive (up) or negative (down) frequency direction */
-  PetscCall(PetscArrayzero(t, K));
-  t[M] = hb->direction == VI_HB_UP ? 1 : -1;
-  PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
-  PetscCall(PetscArrayzero(rhs, K));
-  rhs[M] = 1;
-  PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-  PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular Jacobian at the start, %g Hz", (double)hb->f_start);
-  PetscCall(PetscArraycpy(t, rhs, K));
-  VIHBNormalize(K, t);
   while (br->np < hb->max_points) {
     PetscReal dsf = ds;
+    /* a point boundary: everything the next point depends on is in t, Y, xs, ds, the branch and the stability's orbit;
+       the monitor may write a checkpoint of it, or stop the continuation here */
+    hb->cont_xs = xs;
+    hb->cont_ds = ds;
+    if (hb->monitor) {
+      PetscCall(hb->monitor(hb, br->np, br->frequency_hz[br->np - 1], hb->monitor_ctx));
+      if (hb->stop) {
+        br->stopped = PETSC_TRUE;
+        PetscCall(PetscFree4(tn, Yp, rhs, X0));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
     /* the frequency step bound */
     if (PetscAbsReal(t[M]) * ws * dsf > 2 * PETSC_PI * hb->max_freq_step) dsf = 2 * PETSC_PI * hb->max_freq_step / (PetscAbsReal(t[M]) * ws);
     for (PetscInt i = 0; i < K; i++) Yp[i] = Y[i] + dsf * t[i];
@@ -472,6 +507,6 @@ PetscErrorCode VIHBContinue(VIHB hb)
     PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: -hb_max_points %" PetscInt_FMT " reached",
                             (double)br->frequency_hz[br->np - 1], hb->max_points));
   }
-  PetscCall(PetscFree6(t, tn, Y, Yp, rhs, X0));
+  PetscCall(PetscFree4(tn, Yp, rhs, X0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

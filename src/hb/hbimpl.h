@@ -80,11 +80,23 @@ struct _p_VIHB {
   PetscReal *orbit;
   PetscReal  orbit_dist; /* its distance to the harmonic balance state (energy norm, relative) */
   PetscBool  have_orbit;
+  PetscInt   orbit_len; /* the length of orbit */
+
+  /* the continuation between two points (VIHBContinue): tangent and last point in the scaled unknowns (M + 1 each), the
+     scale of the harmonics, the next step; restored: continue from them (a checkpoint was read); the monitor called at
+     every point boundary, and a stop it asked for (VIHBStop) */
+  PetscReal *cont_t, *cont_Y, cont_xs, cont_ds;
+  PetscBool  restored, stop;
+  PetscErrorCode (*monitor)(VIHB, PetscInt, PetscReal, void *);
+  void *monitor_ctx;
 
   /* the branch */
   VIHBBranch branch;
   PetscInt   cap;
 };
+
+/* Room for cap points in the branch (its points kept). */
+PETSC_INTERN PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap);
 
 /* Dynamic stiffness and condensed operators at Omega (rad/s) (seed 000 Eq. A.2). */
 PETSC_INTERN PetscErrorCode VIHBOperatorsSetUp(VIHB hb, PetscReal omega);

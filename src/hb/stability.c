@@ -834,6 +834,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
         best      = dist_hb;
         PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
         if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
+        hb->orbit_len = kx;
         PetscCall(PetscArraycpy(hb->orbit, x, kx));
         if (dist_hb <= VI_FLOQUET_JUMP * hb->orbit_dist + VI_FLOQUET_JUMP_ABS) break;
       }

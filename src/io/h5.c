@@ -746,3 +746,58 @@ PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char 
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode VIH5CheckpointRead(MPI_Comm comm, const char path[], const char format[], const char what[], const char tag[],
+                                  PetscErrorCode (*load)(void *, hid_t, PetscBool *, char[], size_t), void *ctx, PetscBool *restored, char why[],
+                                  size_t len)
+{
+  hid_t          file = -1;
+  PetscBool      ok   = PETSC_FALSE;
+  PetscErrorCode ierr;
+  PetscMPIInt    mine, all;
+  char          *s = NULL;
+
+  PetscFunctionBeginUser;
+  why[0] = 0;
+  /* a damaged file is not an error of the job: the case starts again from its beginning */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = VIH5Open(path, &file);
+  if (!ierr) ierr = VIH5ReadAttrStringAlloc(file, "/", "format", &s);
+  if (!ierr && strcmp(s, format)) (void)PetscSNPrintf(why, len, "not %s (format '%s')", what, s);
+  (void)PetscFree(s);
+  if (!ierr && !why[0]) ierr = VIH5ReadAttrStringAlloc(file, "/", "tag", &s);
+  if (!ierr && !why[0] && strcmp(s, tag)) (void)PetscSNPrintf(why, len, "it belongs to another job or case");
+  (void)PetscFree(s);
+  if (!ierr && !why[0]) ierr = load(ctx, file, &ok, why, len);
+  if (file >= 0) {
+    PetscErrorCode cerr = VIH5Close(&file);
+    if (!ierr) ierr = cerr;
+  }
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    ok = PETSC_FALSE;
+    PetscCall(PetscSNPrintf(why, len, "it cannot be read"));
+  }
+  mine = ok ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+  if (!all && ok) PetscCall(PetscSNPrintf(why, len, "another rank of the group cannot read it"));
+  *restored = all ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5ReadRealExact(hid_t file, const char name[], PetscInt len, PetscReal dst[], PetscBool *ok)
+{
+  PetscInt   rows, cols;
+  PetscReal *v;
+
+  PetscFunctionBeginUser;
+  *ok = PETSC_TRUE;
+  if (!len) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIH5ReadReal(file, name, &rows, &cols, &v));
+  if (rows * PetscMax(cols, 1) == len)
+    PetscCall(PetscArraycpy(dst, v, len));
+  else
+    *ok = PETSC_FALSE;
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -134,24 +134,6 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read a real dataset of exactly len entries into dst. */
-static PetscErrorCode VICheckpointReadReal(hid_t file, const char name[], PetscInt len, PetscReal dst[], PetscBool *ok)
-{
-  PetscInt   rows, cols;
-  PetscReal *v;
-
-  PetscFunctionBeginUser;
-  *ok = PETSC_TRUE;
-  if (!len) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VIH5ReadReal(file, name, &rows, &cols, &v));
-  if (rows * PetscMax(cols, 1) == len)
-    PetscCall(PetscArraycpy(dst, v, len));
-  else
-    *ok = PETSC_FALSE;
-  PetscCall(PetscFree(v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Grow a record array to hold cap rows of width w (the records grow by PetscRealloc, see VIStepperRecord). */
 static PetscErrorCode VICheckpointRecordSpace(PetscInt cap, PetscInt w, PetscReal **a)
 {
@@ -160,30 +142,16 @@ static PetscErrorCode VICheckpointRecordSpace(PetscInt cap, PetscInt w, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank-local: restore from an open file; *ok false with the reason when it belongs to another run. */
-static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[], PetscBool *ok, char why[], size_t len)
+/* Rank-local: restore from an open file (its format and tag checked); *ok false with the reason when it belongs to another run. */
+static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, char why[], size_t len)
 {
-  char      *s = NULL;
+  VIStepper  st = (VIStepper)ctx;
   PetscInt   rows, cols, *c, nt, no = st->nout, nc = st->nc, nsteps;
   PetscReal *r;
   PetscBool  good = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &s));
-  if (strcmp(s, "vicms-checkpoint")) {
-    PetscCall(PetscSNPrintf(why, len, "not a vicms checkpoint (format '%s')", s));
-    PetscCall(PetscFree(s));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscFree(s));
-  PetscCall(VIH5ReadAttrStringAlloc(file, "/", "tag", &s));
-  if (strcmp(s, tag)) {
-    PetscCall(PetscSNPrintf(why, len, "it belongs to another job or case"));
-    PetscCall(PetscFree(s));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscFree(s));
   PetscCall(VIH5ReadInt(file, "/run/counters", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
   nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
@@ -225,14 +193,14 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
   PetscCall(PetscFree(r));
   if (no) {
     PetscBool g;
-    PetscCall(VICheckpointReadReal(file, "/run/output_statistics", 6 * no, st->ostat, &g));
+    PetscCall(VIH5ReadRealExact(file, "/run/output_statistics", 6 * no, st->ostat, &g));
     good = (PetscBool)(good && g);
   }
   if (st->nenv) {
     PetscBool g;
     st->max_env = st->nenv;
     PetscCall(PetscRealloc(sizeof(PetscReal) * 2 * st->max_env, &st->env));
-    PetscCall(VICheckpointReadReal(file, "/run/envelope", 2 * st->nenv, st->env, &g));
+    PetscCall(VIH5ReadRealExact(file, "/run/envelope", 2 * st->nenv, st->env, &g));
     good = (PetscBool)(good && g);
   }
   {
@@ -248,7 +216,7 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
     for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
       PetscBool g;
       PetscCall(VICheckpointRecordSpace(nt, rec[i].w, rec[i].a));
-      PetscCall(VICheckpointReadReal(file, rec[i].name, nt * rec[i].w, *rec[i].a, &g));
+      PetscCall(VIH5ReadRealExact(file, rec[i].name, nt * rec[i].w, *rec[i].a, &g));
       good = (PetscBool)(good && g);
     }
     st->nt = st->max_t = nt;
@@ -260,7 +228,7 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
     if (!f->len) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/state/%s", f->name));
     if (f->real)
-      PetscCall(VICheckpointReadReal(file, name, f->len, f->real, &g));
+      PetscCall(VIH5ReadRealExact(file, name, f->len, f->real, &g));
     else {
       PetscInt *v;
       PetscCall(VIH5ReadInt(file, name, &rows, &cols, &v));
@@ -279,35 +247,11 @@ static PetscErrorCode VICheckpointLoad(VIStepper st, hid_t file, const char tag[
 
 PetscErrorCode VIStepperCheckpointRead(VIStepper st, const char path[], const char tag[], PetscBool *restored, char why[], size_t len)
 {
-  hid_t          file = -1;
-  PetscBool      ok   = PETSC_FALSE;
-  PetscErrorCode ierr;
-  PetscMPIInt    mine, all;
-
   PetscFunctionBeginUser;
   PetscCheck(st->setup, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetUp() before VIStepperCheckpointRead()");
-  why[0] = 0;
-  /* a damaged file is not an error of the job: the case starts again from its beginning */
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = VIH5Open(path, &file);
-  if (!ierr) ierr = VICheckpointLoad(st, file, tag, &ok, why, len);
-  if (file >= 0) {
-    PetscErrorCode cerr = VIH5Close(&file);
-    if (!ierr) ierr = cerr;
-  }
-  PetscCall(PetscPopErrorHandler());
-  if (ierr) {
-    ok = PETSC_FALSE;
-    PetscCall(PetscSNPrintf(why, len, "it cannot be read"));
-  }
-  mine = ok ? 1 : 0;
-  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, st->comm));
-  if (!all) {
-    if (ok) PetscCall(PetscSNPrintf(why, len, "another rank of the group cannot read it"));
-    /* back to the initial state, whatever the read overwrote */
-    PetscCall(VIStepperSetUp(st));
-  }
-  st->restored = all ? PETSC_TRUE : PETSC_FALSE;
-  *restored    = st->restored;
+  PetscCall(VIH5CheckpointRead(st->comm, path, "vicms-checkpoint", "a vicms checkpoint", tag, VICheckpointLoad, st, restored, why, len));
+  /* back to the initial state, whatever the read overwrote */
+  if (!*restored) PetscCall(VIStepperSetUp(st));
+  st->restored = *restored;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

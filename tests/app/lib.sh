@@ -66,3 +66,40 @@ refuse_simulate() {
   shift 3
   refuse "$what" "$ranks" "$pat" simulate "$@" -results_file bad.r.h5
 }
+
+# wait_for SECONDS COMMAND...: poll until the command succeeds; fail after SECONDS
+wait_for() {
+  local t=$1
+  shift
+  for _ in $(seq 1 $((t * 20))); do
+    "$@" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# mpirun_of PID: the mpirun started by `timeout` PID; ranks_of PID: its vicms ranks (mpirun forks them on this host)
+mpirun_of() { pgrep -P "$1" | head -1; }
+ranks_of() { pgrep -P "$(mpirun_of "$1")" -x vicms; }
+
+# expect WHAT GOT WANTED
+expect() {
+  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got $2, expected $3"; fail=1; fi
+}
+
+# vicms_rank_wrapper: rank.sh, to run as `mpirun bash rank.sh ARGS`: vicms ARGS as one rank, its exit status kept in
+# rc.<rank> (mpirun signals the wrapper's process group: the wrapper traps the signal and waits for vicms)
+vicms_rank_wrapper() {
+  cat >rank.sh <<'EOF2'
+trap ':' USR1 TERM
+"$VICMS_BIN" "$@" &
+child=$!
+while :; do
+  wait $child
+  rc=$?
+  kill -0 $child 2>/dev/null || break
+done
+echo $rc >rc.$OMPI_COMM_WORLD_RANK
+exit $rc
+EOF2
+}

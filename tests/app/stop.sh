@@ -24,26 +24,6 @@ same() {
   $py "$VICMS_SOURCE/tests/app/compare_results.py" "$1" "$2" --min-objects 31 --all-done --label "resumed"
 }
 
-# wait_for SECONDS COMMAND...: poll until the command succeeds; fail after SECONDS
-wait_for() {
-  local t=$1
-  shift
-  for _ in $(seq 1 $((t * 20))); do
-    "$@" && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
-# mpirun_of PID: the mpirun started by `timeout` PID; ranks_of PID: its vicms ranks (mpirun forks them on this host)
-mpirun_of() { pgrep -P "$1" | head -1; }
-ranks_of() { pgrep -P "$(mpirun_of "$1")" -x vicms; }
-
-# expect WHAT GOT WANTED
-expect() {
-  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got $2, expected $3"; fail=1; fi
-}
-
 # ---- (1) SIGTERM mid-case, then the same command again
 # stop_case NAME NP ARGS...: the uninterrupted run NAME_full.h5, then the run to stop, SIGTERM to its ranks, the rerun
 stop_case() {
@@ -84,18 +64,7 @@ stop_case moreau2 2 -rom_file barcb.h5 -step_type moreau -case_loads gravity -co
 
 # ---- (2) SIGUSR1 to mpirun mid-ensemble, 2 ranks in 2 groups; each rank's exit status is kept by a wrapper (mpirun
 # signals the wrapper's process group: the wrapper traps the signal and waits for vicms)
-cat >rank.sh <<'EOF'
-trap ':' USR1 TERM
-"$VICMS_BIN" "$@" &
-child=$!
-while :; do
-  wait $child
-  rc=$?
-  kill -0 $child 2>/dev/null || break
-done
-echo $rc >rc.$OMPI_COMM_WORLD_RANK
-exit $rc
-EOF
+vicms_rank_wrapper
 ejob="-rom_file bar.h5 -case_loads gravity -step_dt 5e-6 -step_end_time 3 -step_output_every 400 -cases_grid contact_gap:1:5:8
   -cases_progress_interval 0 -cases_merge_interval 600"
 must "ensemble: uninterrupted" mpi 300 2 simulate $ejob -results_file ens_full.h5 -cases_quiet

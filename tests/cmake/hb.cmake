@@ -14,3 +14,5 @@ vicms_app_test(hb_friction PROCESSORS 2)
 vicms_app_test(hb_preload PROCESSORS 2)
 # case sets as branches on rank groups: ranks, single runs, SIGKILL and resume, lock, failure isolation (issue 12)
 vicms_app_test(hb_ensemble PROCESSORS 2)
+# a branch stopped by SIGTERM/SIGUSR1 (or killed after a periodic checkpoint) resumes bit for bit, on 1 and 2 ranks
+vicms_app_test(hb_stop PROCESSORS 2)
