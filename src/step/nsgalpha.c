@@ -68,6 +68,9 @@ typedef struct {
   PetscInt   mt, mr, mb, *trow, *tfirst, *bil, *tstate, *newt;
   PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
   PetscReal *held; /* m (state): 1 where the previous step held the gap at position level (contact in A), else 0 */
+  /* the unknowns of the last Newton system (VINSGAlphaSolveSets): rows whose nu (pact, np) or Lambda (vact, nv) is free, vcol[i] the
+     column of row i's Lambda among the nv (-1: none), slipping tangential rows (slip, nslip) */
+  PetscInt *pact, *vact, *vcol, *slip, np, nv, nslip;
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -111,6 +114,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
     PetscCall(PetscCalloc1(mm, &ns->held));
+    PetscCall(PetscCalloc4(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
       ns->tfirst[j] = -1;
@@ -282,57 +286,78 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
   return res;
 }
 
+/* The coefficient of Lambda_k in an equation of row i (kind: 0 its position gap, Eqs. 29d, 29e; 1 its velocity, Eq. 29h, or w_t of a
+   tangential row; 2 the smooth velocity G v~ of a bilateral row, Eq. 29b). */
+static inline PetscReal VINSGAlphaLambdaCoefficient(const VINSGAlpha *ns, PetscReal hb, PetscInt i, PetscInt kind, PetscInt k)
+{
+  const PetscInt p = i * ns->mr + k;
+  return kind == 0 ? -hb * ns->GZ[p] : (kind == 1 ? ns->GX[p] - ns->GZ[p] : -ns->GZ[p]);
+}
+
+/* One equation of the Newton system in the active unknowns [nu_i, i in pact; Lambda_i, i in vact; lambda~] (see
+   VINSGAlphaSolveSets), kind as in VINSGAlphaLambdaCoefficient: a slipping tangential row's impulse Lambda_t = mu Lambda_n dir is
+   substituted, so that its coefficient adds to the column of its contact's Lambda_n. */
+static void VINSGAlphaActiveRow(VIStepper st, VINSGAlpha *ns, PetscInt i, PetscInt kind, const PetscReal dir[], PetscReal row[])
+{
+  const PetscInt   mr = ns->mr, np = ns->np, nv = ns->nv;
+  const PetscReal  hb = st->dt * ns->beta / ns->gamma;
+  const PetscReal *gx = ns->GX + i * mr, *gy = ns->GY + i * mr, *gt = ns->GT + i * mr;
+
+  for (PetscInt a = 0; a < np; a++) {
+    const PetscInt k = ns->pact[a];
+    row[a]           = kind == 0 ? gx[k] - hb * gy[k] : -gy[k];
+  }
+  for (PetscInt a = 0; a < nv; a++) row[np + a] = VINSGAlphaLambdaCoefficient(ns, hb, i, kind, ns->vact[a]);
+  for (PetscInt a = 0; a < ns->nslip; a++) {
+    const PetscInt k = ns->slip[a], j = ns->trow[k];
+    row[np + ns->vcol[j]] += st->sys->mu[j] * dir[k] * VINSGAlphaLambdaCoefficient(ns, hb, i, kind, k);
+  }
+  for (PetscInt b = 0; b < ns->mb; b++) row[np + nv + b] = kind == 0 ? hb * gt[ns->bil[b]] : gt[ns->bil[b]];
+}
+
 /* One Newton step for given active sets: rows of A enforce g = 0, the others nu = 0; rows of B enforce gv = 0, the others Lambda = 0;
    bilateral rows also G v~ = 0 (Eq. 29b) for lambda~; tangential rows w_t = 0 and g_t = 0 (stick), Lambda_t = mu Lambda_n dir and
-   nu_t = 0 (slip) or Lambda_t = nu_t = 0 (off). Unknowns [nu (mr); Lambda (mr); lambda~ (mb)]. J is assembled row-major, i.e. J^T
+   nu_t = 0 (slip) or Lambda_t = nu_t = 0 (off). The trivial equations (nu_i = 0, Lambda_i = 0) are eliminated and the slip rows
+   substituted, so that the system solved has the active unknowns only: [nu_i, i in pact (A, stick); Lambda_i, i in vact (B, stick);
+   lambda~ (mb)], a few on a blade whose contacts are mostly open, instead of 2 mr + mb. J is assembled row-major, i.e. J^T
    column-major, and solved transposed. */
 static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const PetscBool A[], const PetscBool B[], const PetscInt tst[],
                                           const PetscReal dir[])
 {
-  PetscInt     m = st->nc, mr = ns->mr, mb = ns->mb, N = 2 * mr + mb;
-  PetscReal    hb = st->dt * ns->beta / ns->gamma, *J = ns->J;
-  PetscBLASInt bm, one                                = 1, info;
+  const PetscInt m = st->nc, mr = ns->mr, mb = ns->mb;
+  PetscInt       N;
+  PetscReal     *J = ns->J;
+  PetscBLASInt   bm, one = 1, info;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(J, N * N));
+  ns->np = ns->nv = ns->nslip = 0;
   for (PetscInt i = 0; i < mr; i++) {
-    const PetscInt j  = i < m ? i : ns->trow[i];
-    PetscReal     *rp = J + i * N, *rv = J + (mr + i) * N;
-    /* position: g_i = 0 (Eqs. 29d, 29e; a sticking contact's tangential position), else nu_i = 0 */
-    if (i < m ? A[j] : tst[j] == 1) {
-      for (PetscInt k = 0; k < mr; k++) {
-        rp[k]      = ns->GX[i * mr + k] - hb * ns->GY[i * mr + k];
-        rp[mr + k] = -hb * ns->GZ[i * mr + k];
-      }
-      for (PetscInt b = 0; b < mb; b++) rp[2 * mr + b] = hb * ns->GT[i * mr + ns->bil[b]];
-      ns->rhs[i] = -ns->bp[i];
-    } else {
-      rp[i]      = 1;
-      ns->rhs[i] = 0;
-    }
-    /* velocity: gv_i = 0 (normal in B, Eq. 29h) or w_t = 0 (stick); slip: Lambda_t = mu Lambda_n dir; else Lambda_i = 0 */
+    const PetscInt j = i < m ? i : ns->trow[i];
+    if (i < m ? A[j] : tst[j] == 1) ns->pact[ns->np++] = i;
+    ns->vcol[i] = -1;
     if (i < m ? B[j] : tst[j] == 1) {
-      for (PetscInt k = 0; k < mr; k++) {
-        rv[k]      = -ns->GY[i * mr + k];
-        rv[mr + k] = ns->GX[i * mr + k] - ns->GZ[i * mr + k];
-      }
-      for (PetscInt b = 0; b < mb; b++) rv[2 * mr + b] = ns->GT[i * mr + ns->bil[b]];
-      ns->rhs[mr + i] = -ns->bv[i];
-    } else {
-      rv[mr + i]      = 1;
-      ns->rhs[mr + i] = 0;
-      if (i >= m && tst[j] == 2) rv[mr + j] = -st->sys->mu[j] * dir[i];
-    }
+      ns->vcol[i]        = ns->nv;
+      ns->vact[ns->nv++] = i;
+    } else if (i >= m && tst[j] == 2)
+      ns->slip[ns->nslip++] = i; /* slip implies B[j]: the column of Lambda_n exists */
+  }
+  PetscCall(PetscArrayzero(ns->nu, mr));
+  PetscCall(PetscArrayzero(ns->lam, mr));
+  N = ns->np + ns->nv + mb;
+  if (N == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < ns->np; a++) {
+    const PetscInt i = ns->pact[a];
+    VINSGAlphaActiveRow(st, ns, i, 0, dir, J + a * N);
+    ns->rhs[a] = -ns->bp[i];
+  }
+  for (PetscInt a = 0; a < ns->nv; a++) {
+    const PetscInt i = ns->vact[a];
+    VINSGAlphaActiveRow(st, ns, i, 1, dir, J + (ns->np + a) * N);
+    ns->rhs[ns->np + a] = -ns->bv[i];
   }
   for (PetscInt b = 0; b < mb; b++) {
-    const PetscInt j  = ns->bil[b];
-    PetscReal     *rs = J + (2 * mr + b) * N;
-    for (PetscInt k = 0; k < mr; k++) {
-      rs[k]      = -ns->GY[j * mr + k];
-      rs[mr + k] = -ns->GZ[j * mr + k];
-    }
-    for (PetscInt c = 0; c < mb; c++) rs[2 * mr + c] = ns->GT[j * mr + ns->bil[c]];
-    ns->rhs[2 * mr + b] = -ns->bv[j];
+    VINSGAlphaActiveRow(st, ns, ns->bil[b], 2, dir, J + (ns->np + ns->nv + b) * N);
+    ns->rhs[ns->np + ns->nv + b] = -ns->bv[ns->bil[b]];
   }
   PetscCall(PetscBLASIntCast(N, &bm));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, J, &bm, ns->ipiv, &info));
@@ -341,11 +366,13 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
              (int)info);
   PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("T", &bm, &one, J, &bm, ns->ipiv, ns->rhs, &bm, &info));
   PetscCheck(info == 0, st->comm, PETSC_ERR_LIB, "getrs failed with info %d", (int)info);
-  for (PetscInt i = 0; i < mr; i++) {
-    ns->nu[i]  = ns->rhs[i];
-    ns->lam[i] = ns->rhs[mr + i];
+  for (PetscInt a = 0; a < ns->np; a++) ns->nu[ns->pact[a]] = ns->rhs[a];
+  for (PetscInt a = 0; a < ns->nv; a++) ns->lam[ns->vact[a]] = ns->rhs[ns->np + a];
+  for (PetscInt a = 0; a < ns->nslip; a++) {
+    const PetscInt k = ns->slip[a], j = ns->trow[k];
+    ns->lam[k] = st->sys->mu[j] * dir[k] * ns->lam[j];
   }
-  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[2 * mr + b];
+  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[ns->np + ns->nv + b];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -570,6 +597,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
   PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
   PetscCall(PetscFree(ns->held));
+  PetscCall(PetscFree4(ns->pact, ns->vact, ns->vcol, ns->slip));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);
