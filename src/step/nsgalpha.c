@@ -69,8 +69,9 @@ typedef struct {
   PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
   PetscReal *held; /* m (state): 1 where the previous step held the gap at position level (contact in A), else 0 */
   /* the unknowns of the last Newton system (VINSGAlphaSolveSets): rows whose nu (pact, np) or Lambda (vact, nv) is free, vcol[i] the
-     column of row i's Lambda among the nv (-1: none), slipping tangential rows (slip, nslip) */
-  PetscInt *pact, *vact, *vcol, *slip, np, nv, nslip;
+     column of row i's Lambda among the nv (-1: none), slipping tangential rows (slip, nslip); nz (nnz, increasing): the rows whose nu
+     or Lambda the solve may have made non-zero, the only terms of the sums over nu and Lambda (the others add an exact 0) */
+  PetscInt *pact, *vact, *vcol, *slip, *nz, np, nv, nslip, nnz;
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -114,7 +115,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
     PetscCall(PetscCalloc1(mm, &ns->held));
-    PetscCall(PetscCalloc4(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip));
+    PetscCall(PetscCalloc5(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip, mr, &ns->nz));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
       ns->tfirst[j] = -1;
@@ -216,7 +217,10 @@ static PetscReal VINSGAlphaYZ(VINSGAlpha *ns, PetscInt i)
   const PetscInt mr = ns->mr;
   PetscReal      yz = 0;
 
-  for (PetscInt k = 0; k < mr; k++) yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
+  for (PetscInt a = 0; a < ns->nnz; a++) {
+    const PetscInt k = ns->nz[a];
+    yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
+  }
   for (PetscInt b = 0; b < ns->mb; b++) yz -= ns->GT[i * mr + ns->bil[b]] * ns->lt[b];
   return yz;
 }
@@ -232,7 +236,8 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
 
   for (PetscInt j = 0; j < m; j++) {
     PetscReal yz = VINSGAlphaYZ(ns, j), gx_nu = 0, gx_lam = 0, gp, gv, gate;
-    for (PetscInt k = 0; k < mr; k++) {
+    for (PetscInt a = 0; a < ns->nnz; a++) {
+      const PetscInt k = ns->nz[a];
       gx_nu += ns->GX[j * mr + k] * ns->nu[k];
       gx_lam += ns->GX[j * mr + k] * ns->lam[k];
     }
@@ -262,7 +267,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     for (PetscInt k = 0; k < d1; k++) {
       const PetscInt i = i0 + k;
       PetscReal      w = ns->bv[i] - VINSGAlphaYZ(ns, i);
-      for (PetscInt l = 0; l < mr; l++) w += ns->GX[i * mr + l] * ns->lam[l];
+      for (PetscInt a = 0; a < ns->nnz; a++) w += ns->GX[i * mr + ns->nz[a]] * ns->lam[ns->nz[a]];
       sig[k] = ns->lam[i] - ns->rscale[i] * w;
       norm += sig[k] * sig[k];
     }
@@ -279,7 +284,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     for (PetscInt k = 0; k < d1; k++) {
       const PetscInt i  = i0 + k;
       PetscReal      gp = ns->bp[i] - hb * VINSGAlphaYZ(ns, i);
-      for (PetscInt l = 0; l < mr; l++) gp += ns->GX[i * mr + l] * ns->nu[l];
+      for (PetscInt a = 0; a < ns->nnz; a++) gp += ns->GX[i * mr + ns->nz[a]] * ns->nu[ns->nz[a]];
       res = PetscMax(res, tst[j] == 1 ? PetscAbsReal(gp) : PetscAbsReal(ns->nu[i]) / ns->rscale[i]);
     }
   }
@@ -330,16 +335,18 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
   PetscBLASInt   bm, one = 1, info;
 
   PetscFunctionBeginUser;
-  ns->np = ns->nv = ns->nslip = 0;
+  ns->np = ns->nv = ns->nslip = ns->nnz = 0;
   for (PetscInt i = 0; i < mr; i++) {
-    const PetscInt j = i < m ? i : ns->trow[i];
-    if (i < m ? A[j] : tst[j] == 1) ns->pact[ns->np++] = i;
-    ns->vcol[i] = -1;
-    if (i < m ? B[j] : tst[j] == 1) {
-      ns->vcol[i]        = ns->nv;
-      ns->vact[ns->nv++] = i;
-    } else if (i >= m && tst[j] == 2)
-      ns->slip[ns->nslip++] = i; /* slip implies B[j]: the column of Lambda_n exists */
+    const PetscInt  j    = i < m ? i : ns->trow[i];
+    const PetscBool p    = i < m ? A[j] : (PetscBool)(tst[j] == 1);
+    const PetscBool v    = i < m ? B[j] : (PetscBool)(tst[j] == 1);
+    const PetscBool slip = (PetscBool)(i >= m && tst[j] == 2); /* slip implies B[j]: the column of Lambda_n exists */
+
+    if (p) ns->pact[ns->np++] = i;
+    ns->vcol[i] = v ? ns->nv : -1;
+    if (v) ns->vact[ns->nv++] = i;
+    if (slip) ns->slip[ns->nslip++] = i;
+    if (p || v || slip) ns->nz[ns->nnz++] = i;
   }
   PetscCall(PetscArrayzero(ns->nu, mr));
   PetscCall(PetscArrayzero(ns->lam, mr));
@@ -387,7 +394,8 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
   PetscCall(PetscArrayzero(ns->nu, ns->mr));
   PetscCall(PetscArrayzero(ns->lam, ns->mr));
   PetscCall(PetscArrayzero(ns->lt, PetscMax(ns->mb, 1)));
-  res = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
+  ns->np = ns->nv = ns->nslip = ns->nnz = 0;
+  res                                   = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
   for (it = 0; it < ns->max_it; it++) {
     PetscBool same = PETSC_TRUE, any = PETSC_FALSE;
     for (PetscInt j = 0; j < m; j++) any = any || ns->setA[j] || ns->setB[j];
@@ -515,8 +523,8 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       for (PetscInt j = 0; j < m; j++) ns->held[j] = ns->setA[j] ? 1 : 0;
       /* delta = s0 - Y nu - Z Lambda + T lambda~; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
       PetscCall(PetscArrayzero(ns->work, n));
-      for (PetscInt j = 0; j < ns->mr; j++) {
-        if (ns->nu[j] == 0 && ns->lam[j] == 0) continue;
+      for (PetscInt a = 0; a < ns->nnz; a++) {
+        const PetscInt j = ns->nz[a];
         for (PetscInt i = 0; i < n; i++) {
           ns->delta[i] -= ns->Y[j * n + i] * ns->nu[j] + ns->Z[j * n + i] * ns->lam[j];
           ns->work[i] += ns->X[j * n + i] * ns->nu[j];
@@ -530,7 +538,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(ns->uprev, v, n));
     for (PetscInt i = 0; i < n; i++) {
       PetscReal Wi = 0;
-      for (PetscInt j = 0; j < ns->mr; j++) Wi += ns->X[j * n + i] * ns->lam[j];
+      for (PetscInt a = 0; a < ns->nnz; a++) Wi += ns->X[ns->nz[a] * n + i] * ns->lam[ns->nz[a]];
       q[i]       = ns->qt0[i] + hb * ns->delta[i] + ns->work[i];
       v[i]       = ns->vt0[i] + ns->delta[i] + Wi;
       ns->vdt[i] = ns->c * ns->delta[i];
@@ -597,7 +605,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
   PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
   PetscCall(PetscFree(ns->held));
-  PetscCall(PetscFree4(ns->pact, ns->vact, ns->vcol, ns->slip));
+  PetscCall(PetscFree5(ns->pact, ns->vact, ns->vcol, ns->slip, ns->nz));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);
