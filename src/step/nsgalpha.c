@@ -45,6 +45,8 @@
 typedef struct {
   PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
+  PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
+  PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
   PetscReal *fs;                               /* n: the load of the smooth motion, f less the preloads */
@@ -146,6 +148,13 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   }
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
+  PetscCall(PetscMalloc4(3 * n * n, &ns->P, 3 * n, &ns->pin, n, &ns->vmid, n, &ns->dvmid));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt k = 0; k < n; k++) {
+      ns->P[i * 3 * n + k]         = ns->Sinv[i * n + k];
+      ns->P[i * 3 * n + n + k]     = -ns->SD[i * n + k];
+      ns->P[i * 3 * n + 2 * n + k] = -ns->SK[i * n + k];
+    }
   ns->max_it      = st->nsgalpha_max_it;
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;
@@ -484,9 +493,11 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       ns->qt0[i]   = q[i] + h * v[i] + h * h * (0.5 - be) * ns->a[i] + h * h * be * a0;
       ns->a[i]     = a0;
     }
-    /* s0 = S^-1 (f - D v~0 - K q~0): the smooth correction without constraints (Eq. 29a), rows split over the group */
-    for (PetscInt i = ns->rows.lo; i < ns->rows.hi; i++)
-      ns->s0[i] = VIDot(n, ns->Sinv + i * n, ns->fs) - VIDot(n, ns->SD + i * n, ns->vt0) - VIDot(n, ns->SK + i * n, ns->qt0);
+    /* s0 = S^-1 f - S^-1 D v~0 - S^-1 K q~0: the smooth correction without constraints (Eq. 29a), one dgemv, rows split over the group */
+    PetscCall(PetscArraycpy(ns->pin, ns->fs, n));
+    PetscCall(PetscArraycpy(ns->pin + n, ns->vt0, n));
+    PetscCall(PetscArraycpy(ns->pin + 2 * n, ns->qt0, n));
+    VIMatVec(ns->rows.hi - ns->rows.lo, 3 * n, ns->P + ns->rows.lo * 3 * n, 3 * n, ns->pin, 0.0, ns->s0 + ns->rows.lo);
     PetscCall(VIRowSplitGather(&ns->rows, ns->s0));
     PetscCall(PetscArraycpy(ns->delta, ns->s0, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
@@ -565,10 +576,10 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
       st->energy.obstacle_work += ns->lam[i] * drive;
     }
+    for (PetscInt i = 0; i < n; i++) ns->vmid[i] = 0.5 * (ns->uprev[i] + v[i]);
+    VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
     for (PetscInt i = 0; i < n; i++) {
-      PetscReal vm_i = 0.5 * (ns->uprev[i] + v[i]), Dv = 0;
-      for (PetscInt k = 0; k < n; k++) Dv += st->D[i * n + k] * 0.5 * (ns->uprev[k] + v[k]);
-      st->energy.damping_dissipation += h * vm_i * Dv;
+      st->energy.damping_dissipation += h * ns->vmid[i] * ns->dvmid[i];
       st->energy.external_work += 0.5 * (ns->fprev[i] + f[i]) * (q[i] - ns->qprev[i]);
     }
   }
@@ -594,6 +605,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
+  PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
   PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));
