@@ -47,6 +47,7 @@ typedef struct {
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
   PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
+  PetscReal *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
   PetscReal *fs;                               /* n: the load of the smooth motion, f less the preloads */
@@ -117,6 +118,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
     PetscCall(PetscCalloc1(mm, &ns->held));
+    PetscCall(PetscCalloc6(mr, &ns->gs0, mr, &ns->gvt, mr, &ns->gqt, mr, &ns->gq, mm, &ns->gpv, mm, &ns->gv));
     PetscCall(PetscCalloc5(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip, mr, &ns->nz));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
@@ -511,24 +513,27 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         if (ns->have_blocks) PetscCall(PetscMemcmp(ns->G, ns->Gc, sizeof(PetscReal) * m * n, &same));
         if (!same) VINSGAlphaBlocks(st, ns);
       }
+      VIMatVec(ns->mr, n, ns->G, n, ns->s0, 0.0, ns->gs0);
+      VIMatVec(ns->mr, n, ns->G, n, ns->vt0, 0.0, ns->gvt);
+      VIMatVec(ns->mt, n, ns->G + m * n, n, ns->qt0, 0.0, ns->gqt + m);
+      VIMatVec(ns->mt, n, ns->G + m * n, n, q, 0.0, ns->gq + m);
+      VIMatVec(m, n, ns->Gprev, n, v, 0.0, ns->gpv);
       for (PetscInt j = 0; j < m; j++) {
-        const PetscReal *Gj = ns->G + j * n;
         /* Newton's law acts on impacts only: e = 0 for bilateral rows (Sec. 7) and for a contact whose gap the previous step held at
            position level (closed at t_n: no impact in this step; its w_n is then the remainder of the position correction, not a
            pre-impact velocity, and restituting it feeds a chatter that gains energy) */
-        const PetscReal ej  = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
-        PetscReal       Gs0 = VIDot(n, Gj, ns->s0);
-        ns->bp[j]           = ns->g[j] + hb * Gs0;
-        ns->bv[j]           = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
-        if (ej != 0) ns->bv[j] += ej * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
+        const PetscReal ej = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
+        ns->bp[j]          = ns->g[j] + hb * ns->gs0[j];
+        ns->bv[j]          = ns->gvt[j] + ns->gs0[j] + ns->grate[j];
+        if (ej != 0) ns->bv[j] += ej * (ns->gpv[j] + ns->gprev_rate[j]);
       }
       /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion, and its tangential position
          against the one of level n carried by the obstacle over the step (held while sticking) */
       for (PetscInt i = m; i < ns->mr; i++) {
         const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j];
-        const PetscReal Gs0 = VIDot(n, ns->G + i * n, ns->s0), drive = st->obstacle_v[2 * j + k];
-        ns->bv[i] = VIDot(n, ns->G + i * n, ns->vt0) + Gs0 - drive;
-        ns->bp[i] = VIDot(n, ns->G + i * n, ns->qt0) + hb * Gs0 - VIDot(n, ns->G + i * n, q) - h * drive;
+        const PetscReal drive = st->obstacle_v[2 * j + k];
+        ns->bv[i]             = ns->gvt[i] + ns->gs0[i] - drive;
+        ns->bp[i]             = ns->gqt[i] + hb * ns->gs0[i] - ns->gq[i] - h * drive;
       }
       PetscCall(VINSGAlphaContacts(st, ns));
       for (PetscInt j = 0; j < m; j++) ns->held[j] = ns->setA[j] ? 1 : 0;
@@ -558,8 +563,9 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step, less the preload
        (the change from state 0); a bilateral row's reaction Lambda / h + lambda~ */
     for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
+    VIMatVec(m, n, ns->G, n, v, 0.0, ns->gv);
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal vm = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
+      PetscReal vm = 0.5 * (ns->gpv[j] + ns->gv[j]); /* gpv: G_n v_n, v_n = uprev */
       if (sys->kinds[j] == VI_CONTACT_BILATERAL) {
         st->lambda[sys->offsets[j]] = ns->lam[j] / h + ns->work0[j];
         st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
@@ -617,6 +623,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
   PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
   PetscCall(PetscFree(ns->held));
+  PetscCall(PetscFree6(ns->gs0, ns->gvt, ns->gqt, ns->gq, ns->gpv, ns->gv));
   PetscCall(PetscFree5(ns->pact, ns->vact, ns->vcol, ns->slip, ns->nz));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
