@@ -1892,12 +1892,11 @@ static PetscErrorCode TestPreloadSchemes(void)
    contacts (free masses m = 2, K = D = 0, one per contact: normal, t1, t2), preload p = 10, mu = 0.5, loads A sin(t) from rest:
    contact 0 pulled on its normal by A = 30 and contact 3 by A = 20 (> p: they lift at t* = asin(p / A) and stay open, q_n = Q(t; A, p),
    q_t = 0), contact 1 pressed on its normal by 6 and pushed along t1 by 4 < mu p (sticks: q = 0; its normal impulse differs from the
-   others'), contact 2 along t1 and t2 by 6 and 8 (|A| = 10 > mu p: slips
-   from t* = asin(mu p / 10) along (0.6, 0.8), |q_t| = Q(t; 10, mu p), q_n = 0). Over 1.5 s the Newton systems hold from all four
-   contacts (before the first lift) to two, with open contacts before, between and after the closed ones, a sticking and a slipping
-   contact side by side: each contact must follow its exact motion with the single-contact bounds of preload_schemes (nsgalpha: lifted
-   q_n 1e-6, slipping q_t 2e-3, everything held 1e-12), the closed contacts' forces hold the normal load (lambda_n = -F_n), the
-   lifted ones carry none (lambda_n = -p); every record equal on all ranks. */
+   others'), contact 2 along t1 and t2 by 6 and 8 (|A| = 10 > mu p: slips from t* = asin(mu p / 10) along (0.6, 0.8), |q_t| =
+   Q(t; 10, mu p), q_n = 0). Over 1.5 s the Newton systems hold from all four contacts (before the first lift) to two, with open
+   contacts before and after the closed ones, a sticking and a slipping contact side by side: each contact must follow its exact motion with the
+   single-contact bounds of preload_schemes (nsgalpha: lifted q_n 1e-6, slipping q_t 2e-3, everything held 1e-12), the closed contacts' forces hold
+   the normal load (lambda_n = -F_n), the lifted ones carry none (lambda_n = -p); every record equal on all ranks. */
 static PetscErrorCode TestFewActive(void)
 {
   const PetscInt  nc = 4, n = 12, d3[4] = {3, 3, 3, 3};
