@@ -45,6 +45,9 @@
 typedef struct {
   PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
+  PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
+  PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
+  PetscReal *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
   PetscReal *fs;                               /* n: the load of the smooth motion, f less the preloads */
@@ -68,6 +71,10 @@ typedef struct {
   PetscInt   mt, mr, mb, *trow, *tfirst, *bil, *tstate, *newt;
   PetscReal *T, *GT, *lt, *sdir, *newdir, *work0;
   PetscReal *held; /* m (state): 1 where the previous step held the gap at position level (contact in A), else 0 */
+  /* the unknowns of the last Newton system (VINSGAlphaSolveSets): rows whose nu (pact, np) or Lambda (vact, nv) is free, vcol[i] the
+     column of row i's Lambda among the nv (-1: none), slipping tangential rows (slip, nslip); nz (nnz, increasing): the rows whose nu
+     or Lambda the solve may have made non-zero, the only terms of the sums over nu and Lambda (the others add an exact 0) */
+  PetscInt *pact, *vact, *vcol, *slip, *nz, np, nv, nslip, nnz;
 } VINSGAlpha;
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
@@ -111,6 +118,8 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
     PetscCall(PetscCalloc1(mm, &ns->held));
+    PetscCall(PetscCalloc6(mr, &ns->gs0, mr, &ns->gvt, mr, &ns->gqt, mr, &ns->gq, mm, &ns->gpv, mm, &ns->gv));
+    PetscCall(PetscCalloc5(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip, mr, &ns->nz));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
       ns->tfirst[j] = -1;
@@ -141,6 +150,13 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   }
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
+  PetscCall(PetscMalloc4(3 * n * n, &ns->P, 3 * n, &ns->pin, n, &ns->vmid, n, &ns->dvmid));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt k = 0; k < n; k++) {
+      ns->P[i * 3 * n + k]         = ns->Sinv[i * n + k];
+      ns->P[i * 3 * n + n + k]     = -ns->SD[i * n + k];
+      ns->P[i * 3 * n + 2 * n + k] = -ns->SK[i * n + k];
+    }
   ns->max_it      = st->nsgalpha_max_it;
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;
@@ -212,7 +228,10 @@ static PetscReal VINSGAlphaYZ(VINSGAlpha *ns, PetscInt i)
   const PetscInt mr = ns->mr;
   PetscReal      yz = 0;
 
-  for (PetscInt k = 0; k < mr; k++) yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
+  for (PetscInt a = 0; a < ns->nnz; a++) {
+    const PetscInt k = ns->nz[a];
+    yz += ns->GY[i * mr + k] * ns->nu[k] + ns->GZ[i * mr + k] * ns->lam[k];
+  }
   for (PetscInt b = 0; b < ns->mb; b++) yz -= ns->GT[i * mr + ns->bil[b]] * ns->lt[b];
   return yz;
 }
@@ -228,7 +247,8 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
 
   for (PetscInt j = 0; j < m; j++) {
     PetscReal yz = VINSGAlphaYZ(ns, j), gx_nu = 0, gx_lam = 0, gp, gv, gate;
-    for (PetscInt k = 0; k < mr; k++) {
+    for (PetscInt a = 0; a < ns->nnz; a++) {
+      const PetscInt k = ns->nz[a];
       gx_nu += ns->GX[j * mr + k] * ns->nu[k];
       gx_lam += ns->GX[j * mr + k] * ns->lam[k];
     }
@@ -258,7 +278,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     for (PetscInt k = 0; k < d1; k++) {
       const PetscInt i = i0 + k;
       PetscReal      w = ns->bv[i] - VINSGAlphaYZ(ns, i);
-      for (PetscInt l = 0; l < mr; l++) w += ns->GX[i * mr + l] * ns->lam[l];
+      for (PetscInt a = 0; a < ns->nnz; a++) w += ns->GX[i * mr + ns->nz[a]] * ns->lam[ns->nz[a]];
       sig[k] = ns->lam[i] - ns->rscale[i] * w;
       norm += sig[k] * sig[k];
     }
@@ -275,64 +295,87 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     for (PetscInt k = 0; k < d1; k++) {
       const PetscInt i  = i0 + k;
       PetscReal      gp = ns->bp[i] - hb * VINSGAlphaYZ(ns, i);
-      for (PetscInt l = 0; l < mr; l++) gp += ns->GX[i * mr + l] * ns->nu[l];
+      for (PetscInt a = 0; a < ns->nnz; a++) gp += ns->GX[i * mr + ns->nz[a]] * ns->nu[ns->nz[a]];
       res = PetscMax(res, tst[j] == 1 ? PetscAbsReal(gp) : PetscAbsReal(ns->nu[i]) / ns->rscale[i]);
     }
   }
   return res;
 }
 
+/* The coefficient of Lambda_k in an equation of row i (kind: 0 its position gap, Eqs. 29d, 29e; 1 its velocity, Eq. 29h, or w_t of a
+   tangential row; 2 the smooth velocity G v~ of a bilateral row, Eq. 29b). */
+static inline PetscReal VINSGAlphaLambdaCoefficient(const VINSGAlpha *ns, PetscReal hb, PetscInt i, PetscInt kind, PetscInt k)
+{
+  const PetscInt p = i * ns->mr + k;
+  return kind == 0 ? -hb * ns->GZ[p] : (kind == 1 ? ns->GX[p] - ns->GZ[p] : -ns->GZ[p]);
+}
+
+/* One equation of the Newton system in the active unknowns [nu_i, i in pact; Lambda_i, i in vact; lambda~] (see
+   VINSGAlphaSolveSets), kind as in VINSGAlphaLambdaCoefficient: a slipping tangential row's impulse Lambda_t = mu Lambda_n dir is
+   substituted, so that its coefficient adds to the column of its contact's Lambda_n. */
+static void VINSGAlphaActiveRow(VIStepper st, VINSGAlpha *ns, PetscInt i, PetscInt kind, const PetscReal dir[], PetscReal row[])
+{
+  const PetscInt   mr = ns->mr, np = ns->np, nv = ns->nv;
+  const PetscReal  hb = st->dt * ns->beta / ns->gamma;
+  const PetscReal *gx = ns->GX + i * mr, *gy = ns->GY + i * mr, *gt = ns->GT + i * mr;
+
+  for (PetscInt a = 0; a < np; a++) {
+    const PetscInt k = ns->pact[a];
+    row[a]           = kind == 0 ? gx[k] - hb * gy[k] : -gy[k];
+  }
+  for (PetscInt a = 0; a < nv; a++) row[np + a] = VINSGAlphaLambdaCoefficient(ns, hb, i, kind, ns->vact[a]);
+  for (PetscInt a = 0; a < ns->nslip; a++) {
+    const PetscInt k = ns->slip[a], j = ns->trow[k];
+    row[np + ns->vcol[j]] += st->sys->mu[j] * dir[k] * VINSGAlphaLambdaCoefficient(ns, hb, i, kind, k);
+  }
+  for (PetscInt b = 0; b < ns->mb; b++) row[np + nv + b] = kind == 0 ? hb * gt[ns->bil[b]] : gt[ns->bil[b]];
+}
+
 /* One Newton step for given active sets: rows of A enforce g = 0, the others nu = 0; rows of B enforce gv = 0, the others Lambda = 0;
    bilateral rows also G v~ = 0 (Eq. 29b) for lambda~; tangential rows w_t = 0 and g_t = 0 (stick), Lambda_t = mu Lambda_n dir and
-   nu_t = 0 (slip) or Lambda_t = nu_t = 0 (off). Unknowns [nu (mr); Lambda (mr); lambda~ (mb)]. J is assembled row-major, i.e. J^T
+   nu_t = 0 (slip) or Lambda_t = nu_t = 0 (off). The trivial equations (nu_i = 0, Lambda_i = 0) are eliminated and the slip rows
+   substituted, so that the system solved has the active unknowns only: [nu_i, i in pact (A, stick); Lambda_i, i in vact (B, stick);
+   lambda~ (mb)], a few on a blade whose contacts are mostly open, instead of 2 mr + mb. J is assembled row-major, i.e. J^T
    column-major, and solved transposed. */
 static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const PetscBool A[], const PetscBool B[], const PetscInt tst[],
                                           const PetscReal dir[])
 {
-  PetscInt     m = st->nc, mr = ns->mr, mb = ns->mb, N = 2 * mr + mb;
-  PetscReal    hb = st->dt * ns->beta / ns->gamma, *J = ns->J;
-  PetscBLASInt bm, one                                = 1, info;
+  const PetscInt m = st->nc, mr = ns->mr, mb = ns->mb;
+  PetscInt       N;
+  PetscReal     *J = ns->J;
+  PetscBLASInt   bm, one = 1, info;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(J, N * N));
+  ns->np = ns->nv = ns->nslip = ns->nnz = 0;
   for (PetscInt i = 0; i < mr; i++) {
-    const PetscInt j  = i < m ? i : ns->trow[i];
-    PetscReal     *rp = J + i * N, *rv = J + (mr + i) * N;
-    /* position: g_i = 0 (Eqs. 29d, 29e; a sticking contact's tangential position), else nu_i = 0 */
-    if (i < m ? A[j] : tst[j] == 1) {
-      for (PetscInt k = 0; k < mr; k++) {
-        rp[k]      = ns->GX[i * mr + k] - hb * ns->GY[i * mr + k];
-        rp[mr + k] = -hb * ns->GZ[i * mr + k];
-      }
-      for (PetscInt b = 0; b < mb; b++) rp[2 * mr + b] = hb * ns->GT[i * mr + ns->bil[b]];
-      ns->rhs[i] = -ns->bp[i];
-    } else {
-      rp[i]      = 1;
-      ns->rhs[i] = 0;
-    }
-    /* velocity: gv_i = 0 (normal in B, Eq. 29h) or w_t = 0 (stick); slip: Lambda_t = mu Lambda_n dir; else Lambda_i = 0 */
-    if (i < m ? B[j] : tst[j] == 1) {
-      for (PetscInt k = 0; k < mr; k++) {
-        rv[k]      = -ns->GY[i * mr + k];
-        rv[mr + k] = ns->GX[i * mr + k] - ns->GZ[i * mr + k];
-      }
-      for (PetscInt b = 0; b < mb; b++) rv[2 * mr + b] = ns->GT[i * mr + ns->bil[b]];
-      ns->rhs[mr + i] = -ns->bv[i];
-    } else {
-      rv[mr + i]      = 1;
-      ns->rhs[mr + i] = 0;
-      if (i >= m && tst[j] == 2) rv[mr + j] = -st->sys->mu[j] * dir[i];
-    }
+    const PetscInt  j    = i < m ? i : ns->trow[i];
+    const PetscBool p    = i < m ? A[j] : (PetscBool)(tst[j] == 1);
+    const PetscBool v    = i < m ? B[j] : (PetscBool)(tst[j] == 1);
+    const PetscBool slip = (PetscBool)(i >= m && tst[j] == 2); /* slip implies B[j]: the column of Lambda_n exists */
+
+    if (p) ns->pact[ns->np++] = i;
+    ns->vcol[i] = v ? ns->nv : -1;
+    if (v) ns->vact[ns->nv++] = i;
+    if (slip) ns->slip[ns->nslip++] = i;
+    if (p || v || slip) ns->nz[ns->nnz++] = i;
+  }
+  PetscCall(PetscArrayzero(ns->nu, mr));
+  PetscCall(PetscArrayzero(ns->lam, mr));
+  N = ns->np + ns->nv + mb;
+  if (N == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt a = 0; a < ns->np; a++) {
+    const PetscInt i = ns->pact[a];
+    VINSGAlphaActiveRow(st, ns, i, 0, dir, J + a * N);
+    ns->rhs[a] = -ns->bp[i];
+  }
+  for (PetscInt a = 0; a < ns->nv; a++) {
+    const PetscInt i = ns->vact[a];
+    VINSGAlphaActiveRow(st, ns, i, 1, dir, J + (ns->np + a) * N);
+    ns->rhs[ns->np + a] = -ns->bv[i];
   }
   for (PetscInt b = 0; b < mb; b++) {
-    const PetscInt j  = ns->bil[b];
-    PetscReal     *rs = J + (2 * mr + b) * N;
-    for (PetscInt k = 0; k < mr; k++) {
-      rs[k]      = -ns->GY[j * mr + k];
-      rs[mr + k] = -ns->GZ[j * mr + k];
-    }
-    for (PetscInt c = 0; c < mb; c++) rs[2 * mr + c] = ns->GT[j * mr + ns->bil[c]];
-    ns->rhs[2 * mr + b] = -ns->bv[j];
+    VINSGAlphaActiveRow(st, ns, ns->bil[b], 2, dir, J + (ns->np + ns->nv + b) * N);
+    ns->rhs[ns->np + ns->nv + b] = -ns->bv[ns->bil[b]];
   }
   PetscCall(PetscBLASIntCast(N, &bm));
   PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bm, &bm, J, &bm, ns->ipiv, &info));
@@ -341,11 +384,13 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
              (int)info);
   PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("T", &bm, &one, J, &bm, ns->ipiv, ns->rhs, &bm, &info));
   PetscCheck(info == 0, st->comm, PETSC_ERR_LIB, "getrs failed with info %d", (int)info);
-  for (PetscInt i = 0; i < mr; i++) {
-    ns->nu[i]  = ns->rhs[i];
-    ns->lam[i] = ns->rhs[mr + i];
+  for (PetscInt a = 0; a < ns->np; a++) ns->nu[ns->pact[a]] = ns->rhs[a];
+  for (PetscInt a = 0; a < ns->nv; a++) ns->lam[ns->vact[a]] = ns->rhs[ns->np + a];
+  for (PetscInt a = 0; a < ns->nslip; a++) {
+    const PetscInt k = ns->slip[a], j = ns->trow[k];
+    ns->lam[k] = st->sys->mu[j] * dir[k] * ns->lam[j];
   }
-  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[2 * mr + b];
+  for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[ns->np + ns->nv + b];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -360,7 +405,8 @@ static PetscErrorCode VINSGAlphaContacts(VIStepper st, VINSGAlpha *ns)
   PetscCall(PetscArrayzero(ns->nu, ns->mr));
   PetscCall(PetscArrayzero(ns->lam, ns->mr));
   PetscCall(PetscArrayzero(ns->lt, PetscMax(ns->mb, 1)));
-  res = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
+  ns->np = ns->nv = ns->nslip = ns->nnz = 0;
+  res                                   = VINSGAlphaSets(st, ns, ns->setA, ns->setB, ns->tstate, ns->sdir);
   for (it = 0; it < ns->max_it; it++) {
     PetscBool same = PETSC_TRUE, any = PETSC_FALSE;
     for (PetscInt j = 0; j < m; j++) any = any || ns->setA[j] || ns->setB[j];
@@ -449,9 +495,11 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       ns->qt0[i]   = q[i] + h * v[i] + h * h * (0.5 - be) * ns->a[i] + h * h * be * a0;
       ns->a[i]     = a0;
     }
-    /* s0 = S^-1 (f - D v~0 - K q~0): the smooth correction without constraints (Eq. 29a), rows split over the group */
-    for (PetscInt i = ns->rows.lo; i < ns->rows.hi; i++)
-      ns->s0[i] = VIDot(n, ns->Sinv + i * n, ns->fs) - VIDot(n, ns->SD + i * n, ns->vt0) - VIDot(n, ns->SK + i * n, ns->qt0);
+    /* s0 = S^-1 f - S^-1 D v~0 - S^-1 K q~0: the smooth correction without constraints (Eq. 29a), one dgemv, rows split over the group */
+    PetscCall(PetscArraycpy(ns->pin, ns->fs, n));
+    PetscCall(PetscArraycpy(ns->pin + n, ns->vt0, n));
+    PetscCall(PetscArraycpy(ns->pin + 2 * n, ns->qt0, n));
+    VIMatVec(ns->rows.hi - ns->rows.lo, 3 * n, ns->P + ns->rows.lo * 3 * n, 3 * n, ns->pin, 0.0, ns->s0 + ns->rows.lo);
     PetscCall(VIRowSplitGather(&ns->rows, ns->s0));
     PetscCall(PetscArraycpy(ns->delta, ns->s0, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
@@ -465,31 +513,34 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         if (ns->have_blocks) PetscCall(PetscMemcmp(ns->G, ns->Gc, sizeof(PetscReal) * m * n, &same));
         if (!same) VINSGAlphaBlocks(st, ns);
       }
+      VIMatVec(ns->mr, n, ns->G, n, ns->s0, 0.0, ns->gs0);
+      VIMatVec(ns->mr, n, ns->G, n, ns->vt0, 0.0, ns->gvt);
+      VIMatVec(ns->mt, n, ns->G + m * n, n, ns->qt0, 0.0, ns->gqt + m);
+      VIMatVec(ns->mt, n, ns->G + m * n, n, q, 0.0, ns->gq + m);
+      VIMatVec(m, n, ns->Gprev, n, v, 0.0, ns->gpv);
       for (PetscInt j = 0; j < m; j++) {
-        const PetscReal *Gj = ns->G + j * n;
         /* Newton's law acts on impacts only: e = 0 for bilateral rows (Sec. 7) and for a contact whose gap the previous step held at
            position level (closed at t_n: no impact in this step; its w_n is then the remainder of the position correction, not a
            pre-impact velocity, and restituting it feeds a chatter that gains energy) */
-        const PetscReal ej  = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
-        PetscReal       Gs0 = VIDot(n, Gj, ns->s0);
-        ns->bp[j]           = ns->g[j] + hb * Gs0;
-        ns->bv[j]           = VIDot(n, Gj, ns->vt0) + Gs0 + ns->grate[j];
-        if (ej != 0) ns->bv[j] += ej * (VIDot(n, ns->Gprev + j * n, v) + ns->gprev_rate[j]);
+        const PetscReal ej = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
+        ns->bp[j]          = ns->g[j] + hb * ns->gs0[j];
+        ns->bv[j]          = ns->gvt[j] + ns->gs0[j] + ns->grate[j];
+        if (ej != 0) ns->bv[j] += ej * (ns->gpv[j] + ns->gprev_rate[j]);
       }
       /* tangential rows: the relative velocity w.r.t. the obstacle of the unconstrained smooth motion, and its tangential position
          against the one of level n carried by the obstacle over the step (held while sticking) */
       for (PetscInt i = m; i < ns->mr; i++) {
         const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j];
-        const PetscReal Gs0 = VIDot(n, ns->G + i * n, ns->s0), drive = st->obstacle_v[2 * j + k];
-        ns->bv[i] = VIDot(n, ns->G + i * n, ns->vt0) + Gs0 - drive;
-        ns->bp[i] = VIDot(n, ns->G + i * n, ns->qt0) + hb * Gs0 - VIDot(n, ns->G + i * n, q) - h * drive;
+        const PetscReal drive = st->obstacle_v[2 * j + k];
+        ns->bv[i]             = ns->gvt[i] + ns->gs0[i] - drive;
+        ns->bp[i]             = ns->gqt[i] + hb * ns->gs0[i] - ns->gq[i] - h * drive;
       }
       PetscCall(VINSGAlphaContacts(st, ns));
       for (PetscInt j = 0; j < m; j++) ns->held[j] = ns->setA[j] ? 1 : 0;
       /* delta = s0 - Y nu - Z Lambda + T lambda~; U = X nu, W = X Lambda added below through work (U) and lambda (W) */
       PetscCall(PetscArrayzero(ns->work, n));
-      for (PetscInt j = 0; j < ns->mr; j++) {
-        if (ns->nu[j] == 0 && ns->lam[j] == 0) continue;
+      for (PetscInt a = 0; a < ns->nnz; a++) {
+        const PetscInt j = ns->nz[a];
         for (PetscInt i = 0; i < n; i++) {
           ns->delta[i] -= ns->Y[j * n + i] * ns->nu[j] + ns->Z[j * n + i] * ns->lam[j];
           ns->work[i] += ns->X[j * n + i] * ns->nu[j];
@@ -503,7 +554,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(ns->uprev, v, n));
     for (PetscInt i = 0; i < n; i++) {
       PetscReal Wi = 0;
-      for (PetscInt j = 0; j < ns->mr; j++) Wi += ns->X[j * n + i] * ns->lam[j];
+      for (PetscInt a = 0; a < ns->nnz; a++) Wi += ns->X[ns->nz[a] * n + i] * ns->lam[ns->nz[a]];
       q[i]       = ns->qt0[i] + hb * ns->delta[i] + ns->work[i];
       v[i]       = ns->vt0[i] + ns->delta[i] + Wi;
       ns->vdt[i] = ns->c * ns->delta[i];
@@ -512,8 +563,9 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step, less the preload
        (the change from state 0); a bilateral row's reaction Lambda / h + lambda~ */
     for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
+    VIMatVec(m, n, ns->G, n, v, 0.0, ns->gv);
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal vm = 0.5 * (VIDot(n, ns->Gprev + j * n, ns->uprev) + VIDot(n, ns->G + j * n, v));
+      PetscReal vm = 0.5 * (ns->gpv[j] + ns->gv[j]); /* gpv: G_n v_n, v_n = uprev */
       if (sys->kinds[j] == VI_CONTACT_BILATERAL) {
         st->lambda[sys->offsets[j]] = ns->lam[j] / h + ns->work0[j];
         st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
@@ -530,10 +582,10 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
       st->energy.obstacle_work += ns->lam[i] * drive;
     }
+    for (PetscInt i = 0; i < n; i++) ns->vmid[i] = 0.5 * (ns->uprev[i] + v[i]);
+    VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
     for (PetscInt i = 0; i < n; i++) {
-      PetscReal vm_i = 0.5 * (ns->uprev[i] + v[i]), Dv = 0;
-      for (PetscInt k = 0; k < n; k++) Dv += st->D[i * n + k] * 0.5 * (ns->uprev[k] + v[k]);
-      st->energy.damping_dissipation += h * vm_i * Dv;
+      st->energy.damping_dissipation += h * ns->vmid[i] * ns->dvmid[i];
       st->energy.external_work += 0.5 * (ns->fprev[i] + f[i]) * (q[i] - ns->qprev[i]);
     }
   }
@@ -559,6 +611,7 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
+  PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
   PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));
@@ -570,6 +623,8 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree5(ns->trow, ns->tfirst, ns->bil, ns->tstate, ns->newt));
   PetscCall(PetscFree6(ns->T, ns->GT, ns->lt, ns->sdir, ns->newdir, ns->work0));
   PetscCall(PetscFree(ns->held));
+  PetscCall(PetscFree6(ns->gs0, ns->gvt, ns->gqt, ns->gq, ns->gpv, ns->gv));
+  PetscCall(PetscFree5(ns->pact, ns->vact, ns->vcol, ns->slip, ns->nz));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);

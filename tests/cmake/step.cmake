@@ -33,3 +33,4 @@ vicms_unit_test(test_step CASE slip_gap RANKS 1 2 3 ARGS -case slip_gap)
 # 2026-11-27 and converged to another motion (0.24 off, issue 13).
 vicms_unit_test(test_step CASE slip_aniso RANKS 1 2 3 ARGS -case slip_aniso)
 vicms_app_test(simulate PROCESSORS 2)
+vicms_unit_test(test_step CASE few_active RANKS 1 2 3 ARGS -case few_active)

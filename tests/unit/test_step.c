@@ -7,7 +7,7 @@
 static const char help[] =
     "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
     "preload|preload_schemes|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes|"
-    "inner_basis|moreau_basis|slip_gap|slip_aniso\n";
+    "inner_basis|moreau_basis|slip_gap|slip_aniso|few_active\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -1888,6 +1888,111 @@ static PetscErrorCode TestPreloadSchemes(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* few_active: nsgalpha on contacts in different states at once, against the exact motions of preload_schemes. Four decoupled 3D
+   contacts (free masses m = 2, K = D = 0, one per contact: normal, t1, t2), preload p = 10, mu = 0.5, loads A sin(t) from rest:
+   contact 0 pulled on its normal by A = 30 and contact 3 by A = 20 (> p: they lift at t* = asin(p / A) and stay open, q_n = Q(t; A, p),
+   q_t = 0), contact 1 pressed on its normal by 6 and pushed along t1 by 4 < mu p (sticks: q = 0; its normal impulse differs from the
+   others'), contact 2 along t1 and t2 by 6 and 8 (|A| = 10 > mu p: slips from t* = asin(mu p / 10) along (0.6, 0.8), |q_t| =
+   Q(t; 10, mu p), q_n = 0). Over 1.5 s the Newton systems hold from all four contacts (before the first lift) to two, with open
+   contacts before and after the closed ones, a sticking and a slipping contact side by side: each contact must follow its exact motion with the
+   single-contact bounds of preload_schemes (nsgalpha: lifted q_n 1e-6, slipping q_t 2e-3, everything held 1e-12), the closed contacts' forces hold
+   the normal load (lambda_n = -F_n), the lifted ones carry none (lambda_n = -p); every record equal on all ranks. */
+static PetscErrorCode TestFewActive(void)
+{
+  const PetscInt  nc = 4, n = 12, d3[4] = {3, 3, 3, 3};
+  const PetscReal m = 2, h = 1e-3, p = 10, mu = 0.5;
+  /* per contact: the load amplitude on (normal, t1, t2) */
+  const PetscReal  A[4][3] = {{30, 0, 0}, {-6, 4, 0}, {0, 6, 8}, {20, 0, 0}};
+  PetscReal       *K, *M, *D;
+  VIROM            rom;
+  VISystem         sys;
+  VIStepper        st;
+  VIStepStats      stats;
+  PetscInt         nt;
+  const PetscReal *t, *y, *g, *l;
+  char             opts[4096], loads[256] = "", *o = opts;
+  size_t           len = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc3(n * n, &K, n * n, &M, n * n, &D));
+  for (PetscInt i = 0; i < n; i++) M[i * n + i] = m;
+  PetscCall(HandROM(VI_CMS_CB, nc, d3, 0, K, M, D, &rom));
+  PetscCall(PetscFree3(K, M, D));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[16];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "q%" PetscInt_FMT, i));
+    PetscCall(AddUnit(rom, PETSC_FALSE, name, n, i, 1.0));
+  }
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-step_type nsgalpha -contact_gap 0 -contact_preload %g -contact_mu %g -step_dt %g -step_end_time 1.5 ",
+                          (double)p, (double)mu, (double)h));
+  for (PetscInt j = 0; j < nc; j++)
+    for (PetscInt k = 0; k < 3; k++) {
+      char name[16];
+      if (A[j][k] == 0) continue;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "f%" PetscInt_FMT, 3 * j + k));
+      PetscCall(AddUnit(rom, PETSC_TRUE, name, n, 3 * j + k, 1.0));
+      PetscCall(PetscStrlcat(loads, loads[0] ? "," : "", sizeof(loads)));
+      PetscCall(PetscStrlcat(loads, name, sizeof(loads)));
+      PetscCall(PetscStrlen(opts, &len));
+      o = opts + len;
+      PetscCall(
+          PetscSNPrintf(o, sizeof(opts) - len,
+                        "-load_%s_type harmonic -load_%s_frequency 0.15915494309189535 -load_%s_phase -1.5707963267948966 -load_%s_amplitude %g ",
+                        name, name, name, name, (double)A[j][k]));
+    }
+  PetscCall(PetscStrlcat(opts, "-case_loads ", sizeof(opts)));
+  PetscCall(PetscStrlcat(opts, loads, sizeof(opts)));
+  PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, &t, &y, &g, &l, NULL));
+  PetscCheck(!stats.failed && stats.nonconverged == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "few_active: failed %d (%s), %" PetscInt_FMT " not converged", (int)stats.failed, stats.message, stats.nonconverged);
+  for (PetscInt j = 0; j < nc; j++) {
+    const PetscReal At = PetscSqrtReal(A[j][1] * A[j][1] + A[j][2] * A[j][2]), P = A[j][0] > 0 ? p : mu * p, Aj = A[j][0] > 0 ? A[j][0] : At;
+    const PetscBool moves = Aj > P ? PETSC_TRUE : PETSC_FALSE, lifts = (PetscBool)(moves && A[j][0] > 0);
+    const PetscReal ts = moves ? PetscAsinReal(P / Aj) : PETSC_MAX_REAL, qtol = !moves ? 1e-12 : lifts ? 1e-6 : 2e-3;
+    PetscReal       qerr = 0, held = 0, lerr = 0, lclosed = 0, qmax = 0, ltol = A[j][0] != 0 ? 1e-3 : 1e-12;
+    PetscInt        kmove = -1;
+
+    for (PetscInt k = 0; k < nt; k++) {
+      const PetscReal *q = y + n * k + 3 * j, Q = moves ? PreloadLift(Aj, P, m, t[k]) : 0;
+      /* exact: the loaded coordinates move along the load, the others stay at 0 */
+      for (PetscInt c = 0; c < 3; c++) {
+        const PetscReal share = lifts ? (c == 0) : (c == 0 ? 0 : A[j][c] / (At > 0 ? At : 1)), qx = Q * share;
+        if (share != 0)
+          qerr = PetscMax(qerr, PetscAbsReal(q[c] - qx));
+        else
+          held = PetscMax(held, PetscAbsReal(q[c]));
+      }
+      qmax = PetscMax(qmax, Q);
+      if (kmove < 0 && PetscAbsReal(q[lifts ? 0 : 1]) > 1e-12) kmove = k;
+      /* the recorded force is the normal one, the change from the preload: -F_n(t) while closed (0 without a normal load: total p;
+         with one, nsgalpha's impulse follows its filtered smooth acceleration, within 1e-3 A_n as in preload_schemes (a)), -p once
+         lifted (total 0) */
+      if (!lifts || t[k] < ts)
+        lclosed = PetscMax(lclosed, PetscAbsReal(l[nc * k + j] + A[j][0] * PetscSinReal(t[k])) / (A[j][0] != 0 ? PetscAbsReal(A[j][0]) : p));
+      else if (kmove >= 0 && k > kmove)
+        lerr = PetscMax(lerr, PetscAbsReal(l[nc * k + j] + p) / p);
+    }
+    PetscCall(
+        PetscPrintf(PETSC_COMM_WORLD,
+                    "few_active contact %" PetscInt_FMT " (%s): moves from t = %.4f (exact t* %.4f, within 2 steps after), q off the exact "
+                    "motion by %.3e (tolerance %g; largest exact %.4f), held coordinates %.2e (tolerance 1e-12), lambda_n off -p once lifted by "
+                    "%.2e of p (tolerance 1e-12), off -F_n(t) while closed by %.2e of %s (tolerance %g)\n",
+                    j, lifts ? "lifted" : (moves ? "slips" : "sticks"), kmove >= 0 ? (double)t[kmove] : -1.0, moves ? (double)ts : -1.0, (double)qerr,
+                    (double)qtol, (double)qmax, (double)held, (double)lerr, (double)lclosed, A[j][0] != 0 ? "|A_n|" : "p", (double)ltol));
+    PetscCheck(qerr <= qtol && held <= 1e-12 && lerr <= 1e-12 && lclosed <= ltol, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "few_active contact %" PetscInt_FMT ": off the exact motion by %g, held coordinates %g, force once lifted %g of p, closed %g", j,
+               (double)qerr, (double)held, (double)lerr, (double)lclosed);
+    PetscCheck(moves ? kmove >= 0 && t[kmove] >= ts && t[kmove] <= ts + 2 * h + 1e-12 : kmove < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "few_active contact %" PetscInt_FMT ": moves from level %" PetscInt_FMT ", exact t* %g", j, kmove, moves ? (double)ts : -1.0);
+  }
+  PetscCall(CheckAllReplicated("few_active", st, rom));
+  PetscCall(DestroyCase(&sys, &st));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* static_init: -init static -init_load NAME gives q(0) = K^-1 f; K = [4 1 0; 1 3 1; 0 1 2], f = K q*, q* = (1, -2, 1/2). With that load
    acting (constant), no damping and no contact (gap 1e3), q* is an equilibrium: the run stays there, for leapfrog on a MacNeal ROM
    (M_bb = M_bi = 0, non-diagonal M_ii) and for both Moreau variants on a Craig-Bampton ROM. */
@@ -2743,7 +2848,7 @@ int main(int argc, char **argv)
   char      which[32] = "";
   PetscBool bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, preload_schemes, static_init, blowup,
       nonconverged, solvers;
-  PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso;
+  PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso, few_active;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -2771,6 +2876,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "moreau_basis", &moreau_basis));
   PetscCall(PetscStrcmp(which, "slip_gap", &slip_gap));
   PetscCall(PetscStrcmp(which, "slip_aniso", &slip_aniso));
+  PetscCall(PetscStrcmp(which, "few_active", &few_active));
   PetscCall(VIInitializePackage());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
@@ -2818,11 +2924,13 @@ int main(int argc, char **argv)
     ierr = TestSlipGap();
   else if (slip_aniso)
     ierr = TestSlipAniso();
+  else if (few_active)
+    ierr = TestFewActive();
   else {
     (void)PetscPrintf(PETSC_COMM_WORLD,
                       "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
                       "preload_schemes, static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, "
-                      "bar_schemes, inner_basis, moreau_basis, slip_gap or slip_aniso, got '%s'\n",
+                      "bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso or few_active, got '%s'\n",
                       which);
     ierr = PETSC_ERR_USER_INPUT;
   }
