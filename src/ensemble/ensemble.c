@@ -14,6 +14,7 @@ static PetscErrorCode VIStepRunnerRun(void *, VIROM, MPI_Comm, PetscBool, VICase
 static PetscErrorCode VIStepRunnerWrite(void *, VIROM, const VICaseOutcome *, hid_t, const char[]);
 static PetscErrorCode VIStepRunnerReset(void *);
 static PetscErrorCode VIStepRunnerCheckpoint(void *, const char[], const char[]);
+static PetscErrorCode VIStepRunnerRestore(void *, const char[], const char[], PetscBool *, PetscReal *, char[], size_t);
 
 PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
 {
@@ -42,6 +43,7 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   e->runner.write          = VIStepRunnerWrite;
   e->runner.reset          = VIStepRunnerReset;
   e->runner.checkpoint     = VIStepRunnerCheckpoint;
+  e->runner.restore        = VIStepRunnerRestore;
   e->runner.position_name  = "t";
   e->runner.position_unit  = "";
   *ens                     = e;
@@ -238,41 +240,51 @@ static PetscErrorCode VIEnsemblePollGroup(VIEnsemble ens, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* In a job of one (long) case, rank 0: whether a line saying how far it is is due (-cases_progress_interval), and the time
+   elapsed since the job started. */
+static PetscErrorCode VIEnsembleProgressDue(VIEnsemble ens, PetscBool *due, PetscLogDouble *elapsed)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  *due = PETSC_FALSE;
+  if (ens->rank != 0 || ens->ntodo != 1 || ens->quiet) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  if (now - ens->t_progress < ens->progress_interval) PetscFunctionReturn(PETSC_SUCCESS);
+  ens->t_progress = now;
+  *elapsed        = now - ens->t_start;
+  *due            = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIEnsembleCasePoll(VIEnsemble ens, const char progress[], PetscBool *stop)
 {
+  PetscBool      due = PETSC_FALSE;
+  PetscLogDouble elapsed;
+
   PetscFunctionBeginUser;
   PetscCall(VIEnsemblePollGroup(ens, stop));
-  if (progress && ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
-    PetscLogDouble now;
-    PetscCall(PetscTime(&now));
-    if (now - ens->t_progress >= ens->progress_interval) {
-      ens->t_progress = now;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s, %.1f s elapsed\n", progress, (double)(now - ens->t_start)));
-    }
-  }
+  if (progress) PetscCall(VIEnsembleProgressDue(ens, &due, &elapsed));
+  if (due) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s, %.1f s elapsed\n", progress, (double)elapsed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Stepper monitor, collective on the group at a step boundary. */
 static PetscErrorCode VIEnsembleMonitor(VIStepper st, PetscReal t, void *ctx)
 {
-  VIEnsemble ens = (VIEnsemble)ctx;
-  PetscBool  stop;
+  VIEnsemble     ens = (VIEnsemble)ctx;
+  PetscBool      stop, due;
+  PetscLogDouble elapsed;
 
   PetscFunctionBeginUser;
   PetscCall(VIEnsemblePollGroup(ens, &stop));
   if (stop) PetscCall(VIStepperStop(st));
-  if (ens->rank == 0 && ens->ntodo == 1 && !ens->quiet) {
-    /* a job of one (long) case: how far it is */
-    PetscLogDouble now;
-    PetscCall(PetscTime(&now));
-    if (now - ens->t_progress >= ens->progress_interval) {
-      PetscReal t_end;
-      PetscCall(VIStepperGetTimeStep(st, NULL, &t_end));
-      ens->t_progress = now;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)t, (double)t_end, (double)(100 * t / t_end),
-                            (double)(now - ens->t_start)));
-    }
+  PetscCall(VIEnsembleProgressDue(ens, &due, &elapsed));
+  if (due) {
+    PetscReal t_end;
+    PetscCall(VIStepperGetTimeStep(st, NULL, &t_end));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)t, (double)t_end, (double)(100 * t / t_end),
+                          (double)elapsed));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,34 +327,6 @@ static PetscErrorCode VIEnsembleCheckpoint(VIEnsemble ens)
   if (ierr || captured[0])
     PetscCall(
         PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: case %" PetscInt_FMT ": no checkpoint written: %s\n", ens->case_k, captured));
-  PetscCall(PetscFree(tag));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* After the stepper's set-up: continue case k from its checkpoint when there is one. Collective on the group. */
-static PetscErrorCode VIEnsembleRestore(VIEnsemble ens, VIStepper st, PetscInt k)
-{
-  char        path[PETSC_MAX_PATH_LEN + 32], *tag, why[128];
-  PetscMPIInt exists = 0;
-  PetscBool   restored;
-  PetscReal   t;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIEnsembleCheckpointPath(ens, k, path, sizeof(path), &tag));
-  /* the leader's view decides: a collective read must be entered by every rank of the group or by none */
-  if (ens->grank == 0) exists = access(path, F_OK) == 0 ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, ens->group));
-  if (exists) {
-    PetscCall(VIStepperCheckpointRead(st, path, tag, &restored, why, sizeof(why)));
-    PetscCall(VIStepperGetLevel(st, NULL, &t));
-    if (ens->grank == 0) {
-      if (restored)
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  resuming case %" PetscInt_FMT " from t = %g (its checkpoint %s)\n", k, (double)t, path));
-      else
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "  case %" PetscInt_FMT ": its checkpoint %s is not used (%s): the case starts from its beginning\n",
-                              k, path, why));
-    }
-  }
   PetscCall(PetscFree(tag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -400,8 +384,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscCall(VIStepperGetTimeStepInfo(st, &r->timestep));
   PetscCall(VIStepperSetMonitor(st, VIEnsembleMonitor, ens));
   ens->case_k = r->k;
-  PetscCall(VIEnsembleRestore(ens, st, r->k));
-  PetscCall(PetscTime(&ens->t_checkpoint));
+  PetscCall(VIEnsembleCaseRestore(ens));
   PetscCall(VIStepperRun(st));
   PetscCall(VIStepperGetStats(st, &r->stats));
   if (r->stats.stopped) PetscFunctionReturn(PETSC_SUCCESS); /* to be continued from its checkpoint */
@@ -513,6 +496,18 @@ static PetscErrorCode VIStepRunnerCheckpoint(void *ctx, const char path[], const
 
   PetscFunctionBeginUser;
   PetscCall(VIStepperCheckpointWrite(ens->step_st, path, tag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Continue the case from its checkpoint (collective on the group); position: the time reached. */
+static PetscErrorCode VIStepRunnerRestore(void *ctx, const char path[], const char tag[], PetscBool *restored, PetscReal *position, char why[],
+                                          size_t len)
+{
+  VIEnsemble ens = (VIEnsemble)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperCheckpointRead(ens->step_st, path, tag, restored, why, len));
+  PetscCall(VIStepperGetLevel(ens->step_st, NULL, position));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,7 +11,8 @@ enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN,
 /* Its real scalars (/run/scalars): the scale of the harmonics, the next step, the orbit's distance, and the range. */
 enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_NUM };
 
-/* The branch's arrays in the file: real datasets /branch/<name> of np rows. */
+/* The branch's arrays in the file: datasets /branch/<name> of np rows, w values each (real or integer). */
+#define VI_HB_CHECKPOINT_ARRAYS 13
 typedef struct {
   const char *name;
   PetscInt    w; /* values per point */
@@ -19,23 +20,23 @@ typedef struct {
   PetscInt  **integer;
 } VIHBCheckpointArray;
 
-static void VIHBCheckpointArrays(VIHB hb, PetscInt nout, VIHBCheckpointArray a[13])
+static void VIHBCheckpointArrays(VIHB hb, PetscInt nout, VIHBCheckpointArray a[VI_HB_CHECKPOINT_ARRAYS])
 {
-  VIHBBranch               *br       = &hb->branch;
-  const VIHBCheckpointArray list[13] = {{"frequency_hz", 1, &br->frequency_hz, NULL},
-                                        {"harmonics", nout * hb->nh, &br->harmonics, NULL},
-                                        {"amplitude", nout, &br->amplitude, NULL},
-                                        {"min", nout, &br->min, NULL},
-                                        {"max", nout, &br->max, NULL},
-                                        {"mean", nout, &br->mean, NULL},
-                                        {"closed_fraction", hb->nc, &br->closed_fraction, NULL},
-                                        {"slip_fraction", hb->nc, &br->slip_fraction, NULL},
-                                        {"force_max", hb->nc, &br->force_max, NULL},
-                                        {"multiplier", 1, &br->multiplier, NULL},
-                                        {"iterations", 1, NULL, &br->iterations},
-                                        {"stable", 1, NULL, &br->stable},
-                                        {"kind", 1, NULL, &br->kind}};
-  for (PetscInt i = 0; i < 13; i++) a[i] = list[i];
+  VIHBBranch               *br                            = &hb->branch;
+  const VIHBCheckpointArray list[VI_HB_CHECKPOINT_ARRAYS] = {{"frequency_hz", 1, &br->frequency_hz, NULL},
+                                                             {"harmonics", nout * hb->nh, &br->harmonics, NULL},
+                                                             {"amplitude", nout, &br->amplitude, NULL},
+                                                             {"min", nout, &br->min, NULL},
+                                                             {"max", nout, &br->max, NULL},
+                                                             {"mean", nout, &br->mean, NULL},
+                                                             {"closed_fraction", hb->nc, &br->closed_fraction, NULL},
+                                                             {"slip_fraction", hb->nc, &br->slip_fraction, NULL},
+                                                             {"force_max", hb->nc, &br->force_max, NULL},
+                                                             {"multiplier", 1, &br->multiplier, NULL},
+                                                             {"iterations", 1, NULL, &br->iterations},
+                                                             {"stable", 1, NULL, &br->stable},
+                                                             {"kind", 1, NULL, &br->kind}};
+  for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) a[i] = list[i];
 }
 
 PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
@@ -45,7 +46,7 @@ PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
   hid_t               file;
   PetscInt            c[VI_HBK_NUM], nout, np = br->np;
   PetscReal           r[VI_HBR_NUM];
-  VIHBCheckpointArray a[13];
+  VIHBCheckpointArray a[VI_HB_CHECKPOINT_ARRAYS];
 
   PetscFunctionBeginUser;
   PetscCheck(hb->setup && np > 0, hb->comm, PETSC_ERR_ORDER, "hb: no continuation to checkpoint: call VIHBContinue() first");
@@ -77,7 +78,7 @@ PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
   PetscCall(VIH5WriteReal(file, "/state/point", hb->M + 1, 0, hb->cont_Y));
   if (c[VI_HBK_ORBIT_LEN]) PetscCall(VIH5WriteReal(file, "/state/orbit", hb->orbit_len, 0, hb->orbit));
   VIHBCheckpointArrays(hb, nout, a);
-  for (PetscInt i = 0; i < 13; i++) {
+  for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) {
     char name[64];
     if (!a[i].w) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/branch/%s", a[i].name));
@@ -99,7 +100,7 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   PetscInt            rows, cols, *c, nout, np;
   PetscReal          *r;
   PetscBool           good = PETSC_TRUE, g;
-  VIHBCheckpointArray a[13];
+  VIHBCheckpointArray a[VI_HB_CHECKPOINT_ARRAYS];
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
@@ -141,7 +142,7 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   br->nc   = hb->nc;
   br->nh   = hb->nh;
   VIHBCheckpointArrays(hb, nout, a);
-  for (PetscInt i = 0; i < 13; i++) {
+  for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) {
     char name[64];
     if (!a[i].w) continue;
     PetscCall(PetscSNPrintf(name, sizeof(name), "/branch/%s", a[i].name));
