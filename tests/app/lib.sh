@@ -88,17 +88,19 @@ expect() {
 }
 
 # vicms_rank_wrapper: rank.sh, to run as `mpirun bash rank.sh ARGS`: vicms ARGS as one rank, its exit status kept in
-# rc.<rank> (mpirun signals the wrapper's process group: the wrapper traps the signal and waits for vicms)
+# rc.<rank> (mpirun signals the wrapper's process group: the wrapper traps the signal and waits for vicms). A trapped
+# signal interrupts `wait` with 128 + its number, and bash may reap vicms meanwhile, so the status is read by a last
+# `wait` once vicms is gone: bash keeps the status of a reaped background job for it.
 vicms_rank_wrapper() {
   cat >rank.sh <<'EOF2'
 trap ':' USR1 TERM
 "$VICMS_BIN" "$@" &
 child=$!
-while :; do
+while kill -0 $child 2>/dev/null; do
   wait $child
-  rc=$?
-  kill -0 $child 2>/dev/null || break
 done
+wait $child
+rc=$?
 echo $rc >rc.$OMPI_COMM_WORLD_RANK
 exit $rc
 EOF2
