@@ -12,15 +12,25 @@ PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
 #define VI_HB_POINT_TURNING   1
 #define VI_HB_POINT_STABILITY 2
 
+/* How a point's stability was decided (the branch's stability_method; docs/hb.md, "Stability"). */
+typedef enum {
+  VI_HB_STABILITY_NONE      = -1, /* not computed */
+  VI_HB_STABILITY_FLOQUET   = 0,  /* Floquet multipliers of the exact periodic orbit near the solution (massless boundary) */
+  VI_HB_STABILITY_DEPARTURE = 1,  /* no exact orbit near it: the exact motion started from the solution leaves it */
+  VI_HB_STABILITY_TRANSIENT = 2   /* the case's time stepping started from the solution: the dominant multiplier of its period map */
+} VIHBStabilityMethod;
+
 /* A computed branch: np points, each with its frequency, the Fourier coefficients of every ROM output (nout x (2H + 1):
    a0, a1, b1, ..., aH, bH with y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)), amplitude (half peak-to-peak),
    min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
    slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
-   unstable, -1 not computed), the largest Floquet multiplier modulus and the point's kind (VI_HB_POINT_* bits). Arrays owned by the VIHB. */
+   unstable, -1 not computed), the largest Floquet multiplier modulus (for VI_HB_STABILITY_DEPARTURE the growth per period of
+   the distance to the solution), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
+   bits). Arrays owned by the VIHB. */
 typedef struct {
   PetscInt   np, nout, nc, nh;
   PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
-  PetscInt  *iterations, *stable, *kind;
+  PetscInt  *iterations, *stable, *stability_method, *kind;
   PetscBool  failed;       /* the continuation stopped before the end of the range */
   PetscBool  stopped;      /* it was stopped on request (VIHBStop) at a point boundary, to be continued from a checkpoint */
   char       message[256]; /* why, with the frequency reached */

@@ -12,7 +12,7 @@ enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN,
 enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_NUM };
 
 /* The branch's arrays in the file: datasets /branch/<name> of np rows, w values each (real or integer). */
-#define VI_HB_CHECKPOINT_ARRAYS 13
+#define VI_HB_CHECKPOINT_ARRAYS 14
 typedef struct {
   const char *name;
   PetscInt    w; /* values per point */
@@ -35,6 +35,7 @@ static void VIHBCheckpointArrays(VIHB hb, PetscInt nout, VIHBCheckpointArray a[V
                                                              {"multiplier", 1, &br->multiplier, NULL},
                                                              {"iterations", 1, NULL, &br->iterations},
                                                              {"stable", 1, NULL, &br->stable},
+                                                             {"stability_method", 1, NULL, &br->stability_method},
                                                              {"kind", 1, NULL, &br->kind}};
   for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) a[i] = list[i];
 }

@@ -114,7 +114,7 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
     PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
-    PetscCall(PetscMalloc3(cap, &nb.iterations, cap, &nb.stable, cap, &nb.kind));
+    PetscCall(PetscMalloc4(cap, &nb.iterations, cap, &nb.stable, cap, &nb.stability_method, cap, &nb.kind));
     if (br->np) {
       PetscInt np = br->np;
       PetscCall(PetscArraycpy(nb.frequency_hz, br->frequency_hz, np));
@@ -129,11 +129,12 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
       PetscCall(PetscArraycpy(nb.multiplier, br->multiplier, np));
       PetscCall(PetscArraycpy(nb.iterations, br->iterations, np));
       PetscCall(PetscArraycpy(nb.stable, br->stable, np));
+      PetscCall(PetscArraycpy(nb.stability_method, br->stability_method, np));
       PetscCall(PetscArraycpy(nb.kind, br->kind, np));
     }
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
-    PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
+    PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
     *br     = nb;
     hb->cap = cap;
   }
@@ -141,7 +142,7 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
 }
 
 /* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
-static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu)
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, VIHBStabilityMethod method)
 {
   VIHBBranch *br = &hb->branch;
   PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
@@ -198,6 +199,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   br->iterations[k]   = its;
   br->stable[k]       = stable;
   br->multiplier[k]   = mu;
+  br->stability_method[k] = method;
   br->kind[k]         = 0;
   /* a change of stability against the last point where it was computed (a few points near a turning point may have no
      exact periodic orbit to analyse, docs/hb.md) */
@@ -213,12 +215,14 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
 /* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
 static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
 {
-  PetscReal mu       = -1;
-  PetscBool computed = PETSC_FALSE;
+  PetscReal           mu     = -1;
+  PetscInt            stable = -1;
+  VIHBStabilityMethod method = VI_HB_STABILITY_NONE;
+  PetscBool           modelled;
 
   PetscFunctionBeginUser;
-  if (hb->stability) PetscCall(VIHBFloquet(hb, omega, &mu, &computed));
-  PetscCall(VIHBRecord(hb, omega, its, computed ? (mu <= 1 + 1e-6 ? 1 : 0) : -1, computed ? mu : -1));
+  if (hb->stability) PetscCall(VIHBFloquet(hb, omega, &mu, &stable, &method, &modelled));
+  PetscCall(VIHBRecord(hb, omega, its, stable, mu, method));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

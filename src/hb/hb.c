@@ -358,7 +358,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
     VIHBBranch *br = &b->branch;
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
-    PetscCall(PetscFree3(br->iterations, br->stable, br->kind));
+    PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
   }
   PetscCall(PetscFree(b));
   *hb = NULL;

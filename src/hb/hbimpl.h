@@ -108,5 +108,8 @@ PETSC_INTERN PetscErrorCode VIHBRecover(VIHB hb, const PetscReal X[], PetscReal 
 /* Residual of the harmonic balance with the dynamic Lagrangian contact forces (Eqs. A.2-A.7) at (X, Omega); with J the
    analytic Jacobian dR/dX (column-major M x M) and Romega = dR/dOmega. */
 PETSC_INTERN PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal omega, PetscReal R[], PetscReal J[], PetscReal Romega[]);
-/* Largest Floquet multiplier modulus of the solution last evaluated by VIHBResidual (massless boundary). */
-PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed);
+/* Stability of the solution last evaluated by VIHBResidual from the exact piecewise-linear motion (massless boundary,
+   stability.c): *modelled false where that motion is not modelled (a mass-carrying boundary, 3D frictional contacts,
+   frictional contacts that open); else the verdict (*stable 1, 0, or -1 undecided), how it was found and *mu (the
+   largest multiplier modulus, or the growth per period of the departure). */
+PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled);

@@ -71,6 +71,7 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteReal(file, VI_PATH("multiplier"), np, 0, br->multiplier));
   PetscCall(VIH5WriteInt(file, VI_PATH("iterations"), np, 0, br->iterations));
   PetscCall(VIH5WriteInt(file, VI_PATH("stable"), np, 0, br->stable));
+  PetscCall(VIH5WriteInt(file, VI_PATH("stability_method"), np, 0, br->stability_method));
   PetscCall(VIH5WriteInt(file, VI_PATH("kind"), np, 0, br->kind));
 #undef VI_PATH
   for (PetscInt o = 0; o < br->nout; o++) {
@@ -92,6 +93,9 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
                                 "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
+  PetscCall(VIH5WriteAttrString(file, group, "stability_methods",
+                                "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion leaves the solution "
+                                "(multiplier: growth per period), 2: the time stepping's transient (multiplier: the dominant one of its period map)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -60,6 +60,7 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 #define VI_FLOQUET_JUMP      2
 #define VI_FLOQUET_JUMP_ABS  0.01
 #define VI_FLOQUET_STALL     5
+#define VI_FLOQUET_STABLE_TOL 1e-6
 
 /* The state of a contact over a segment: open, closed (sticking when frictional), slipping with the tangential force
    +mu (p + lambda_n) or -mu (p + lambda_n) (a frictional 2D contact) */
@@ -701,10 +702,10 @@ static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], P
   motion is found first, by Newton on its period map (shooting) from the harmonic balance state at t = 0, and the
   monodromy matrix is the product of the exponentials over its segments of constant contact state. The vector field is
   continuous across every switch, so there is no saltation and that product is the exact derivative of the period map.
-  Not computed (*computed false) where the shooting does not converge (no periodic orbit of the exact motion near the
+  Undecided (*stable -1) where the shooting does not converge (no periodic orbit of the exact motion near the
   harmonic balance solution), for 3D frictional contacts and for frictional contacts that open.
 */
-PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBool *computed)
+PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, nh = hb->nh, k2 = 2 * nm;
   PetscInt       kx = k2;
@@ -714,8 +715,10 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
   VIFloquetWork  w;
 
   PetscFunctionBeginUser;
-  *computed = PETSC_FALSE;
   *mu_max   = -1;
+  *stable   = -1;
+  *method   = VI_HB_STABILITY_NONE;
+  *modelled = PETSC_FALSE;
   if (!hb->massless || nm == 0) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = 0; j < n; j++)
@@ -728,6 +731,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     for (PetscInt k = 0; k < N; k++)
       if (!(hb->d_t[j * N + k] > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   }
+  *modelled = PETSC_TRUE;
   for (PetscInt j = 0; j < nc; j++)
     for (PetscInt k = 0; k < N; k++)
       if (hb->d_t[j * N + k] != hb->d_t[j * N] || hb->slip_t[j * N + k] != hb->slip_t[j * N]) switches = PETSC_TRUE;
@@ -854,7 +858,8 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscBoo
     PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
     for (PetscInt i = 0; i < kx; i++)
       *mu_max = PetscMax(*mu_max, switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * w.T));
-    *computed = PETSC_TRUE;
+    *stable = *mu_max <= 1 + VI_FLOQUET_STABLE_TOL;
+    *method = VI_HB_STABILITY_FLOQUET;
   }
   for (PetscInt s = 0; s < w.nst; s++) {
     PetscCall(PetscFree5(w.st[s].code, w.st[s].A, w.st[s].E, w.st[s].xp, w.st[s].Y));
