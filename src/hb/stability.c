@@ -61,6 +61,8 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 #define VI_FLOQUET_JUMP_ABS  0.01
 #define VI_FLOQUET_STALL     5
 #define VI_FLOQUET_STABLE_TOL 1e-6
+#define VI_FLOQUET_DEPART_PERIODS 400
+#define VI_FLOQUET_SETTLE    1e-4
 
 /* The state of a contact over a segment: open, closed (sticking when frictional), slipping with the tangential force
    +mu (p + lambda_n) or -mu (p + lambda_n) (a frictional 2D contact) */
@@ -691,6 +693,45 @@ static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], P
 }
 
 /*
+  Where the shooting found no periodic orbit near the harmonic balance state xh: the exact motion itself from xh, period
+  after period, up to VI_FLOQUET_DEPART_PERIODS. It either leaves the solution (*left: its distance to xh in the energy
+  norm grows past VI_FLOQUET_NEAR, the test the shooting's orbits must pass; *growth, the mean growth per period of that
+  distance from the first period on, and *periods, how many it took) or settles (*settled: the change over a period is
+  below VI_FLOQUET_SETTLE of the state, x then lies near a periodic orbit, a start for the shooting). Beyond the exact
+  motion's turning point the truncated series still has solutions that the motion has not: there the motion passes
+  the solution slowly (the ghost of the fold) and drops to the other branch, so the point is not realised (unstable).
+*/
+static PetscErrorCode VIFloquetDepart(VIHB hb, VIFloquetWork *w, const PetscReal xh[], PetscReal x[], PetscBool *left, PetscBool *settled,
+                                      PetscReal *growth, PetscInt *periods)
+{
+  const PetscInt kx = w->kx;
+  PetscReal     *P  = w->W + 2 * kx * kx, first = 0;
+  PetscBool      ok = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  *left    = PETSC_FALSE;
+  *settled = PETSC_FALSE;
+  *growth  = -1;
+  PetscCall(PetscArraycpy(x, xh, kx));
+  for (*periods = 1; ok && *periods <= VI_FLOQUET_DEPART_PERIODS; (*periods)++) {
+    PetscReal e;
+    PetscCall(VIFloquetPeriod(hb, w, x, P, &ok));
+    if (!ok) break;
+    e = VIFloquetDistance(hb, w, P, xh);
+    if (*periods == 1) first = e;
+    if (VIFloquetResidual(kx, x, P) <= VI_FLOQUET_SETTLE) *settled = PETSC_TRUE;
+    PetscCall(PetscArraycpy(x, P, kx));
+    if (e > VI_FLOQUET_NEAR) {
+      *left   = PETSC_TRUE;
+      *growth = *periods > 1 && first > 0 ? PetscPowReal(e / first, 1.0 / (*periods - 1)) : e / PetscMax(first, PETSC_SMALL);
+      break;
+    }
+    if (*settled) break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   Floquet multipliers of the periodic motion that the harmonic balance solution approximates (massless boundary,
   M_bb = M_bi = D_bb = D_bi = 0: the boundary follows the inner coordinates statically). The motion is piecewise linear:
   while contact j is closed its normal coordinate is held (q_o = -g0), while it is open its force is -p, and the
@@ -844,10 +885,40 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
       }
       hb->orbit_dist = best;
     }
-    if (!converged)
-      PetscCall(PetscInfo(
-          NULL, "hb: %g Hz: no periodic orbit of the piecewise-linear motion found near the harmonic balance solution; stability not computed\n",
-          (double)(omega / (2 * PETSC_PI))));
+    if (!converged) {
+      /* no orbit found near: the motion itself from the harmonic balance state, which leaves it (no orbit near, the
+         point is not realised) or settles near an orbit the shooting then finds */
+      PetscBool left, settled;
+      PetscReal growth;
+      PetscInt  periods;
+      PetscCall(VIFloquetDepart(hb, &w, xh, x, &left, &settled, &growth, &periods));
+      if (left) {
+        PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit of the exact motion near the harmonic balance solution: the motion from it leaves it "
+                                  "after %" PetscInt_FMT " periods (distance growing %g times per period)\n",
+                            (double)(omega / (2 * PETSC_PI)), periods, (double)growth));
+        *mu_max = growth;
+        *stable = 0;
+        *method = VI_HB_STABILITY_DEPARTURE;
+      } else if (settled) {
+        PetscReal dist;
+        PetscCall(VIFloquetShoot(hb, &w, x, &converged));
+        dist = converged ? VIFloquetDistance(hb, &w, x, xh) : PETSC_MAX_REAL;
+        converged = (PetscBool)(converged && w.nseg >= 2 && dist <= VI_FLOQUET_NEAR);
+        PetscCall(PetscInfo(NULL, "hb: %g Hz: the motion from the harmonic balance state settles after %" PetscInt_FMT " periods%s (distance %g)\n",
+                            (double)(omega / (2 * PETSC_PI)), periods, converged ? " on an orbit near it" : ", on no orbit near it", (double)dist));
+        if (converged) {
+          PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
+          if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
+          hb->orbit_len = kx;
+          PetscCall(PetscArraycpy(hb->orbit, x, kx));
+          hb->orbit_dist = dist;
+        }
+      }
+      if (!converged && !left)
+        PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit of the exact motion found near the harmonic balance solution, and the motion from it "
+                                  "neither leaves nor settles in %" PetscInt_FMT " periods; stability not computed\n",
+                            (double)(omega / (2 * PETSC_PI)), periods));
+    }
     hb->have_orbit = converged;
     PetscCall(PetscInfo(NULL, "hb: %g Hz: %" PetscInt_FMT " periods integrated, %" PetscInt_FMT " contact states\n", (double)(omega / (2 * PETSC_PI)),
                         w.nperiods, w.nst));
