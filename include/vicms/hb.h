@@ -16,7 +16,8 @@ PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
 typedef enum {
   VI_HB_STABILITY_NONE      = -1, /* not computed */
   VI_HB_STABILITY_FLOQUET   = 0,  /* Floquet multipliers of the exact periodic orbit near the solution (massless boundary) */
-  VI_HB_STABILITY_DEPARTURE = 1,  /* no exact orbit near it: the exact motion started from the solution leaves it */
+  VI_HB_STABILITY_MOTION    = 1,  /* no exact orbit found near it: the exact motion started from the solution leaves it
+                                     (unstable) or stays near it, contracting (stable) */
   VI_HB_STABILITY_TRANSIENT = 2   /* the case's time stepping started from the solution: the dominant multiplier of its period map */
 } VIHBStabilityMethod;
 
@@ -24,8 +25,8 @@ typedef enum {
    a0, a1, b1, ..., aH, bH with y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)), amplitude (half peak-to-peak),
    min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
    slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
-   unstable, -1 not computed), the largest Floquet multiplier modulus (for VI_HB_STABILITY_DEPARTURE the growth per period of
-   the distance to the solution), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
+   unstable, -1 not computed), the largest Floquet multiplier modulus (for VI_HB_STABILITY_MOTION the growth or contraction
+   per period of the motion started from the solution), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
    bits). Arrays owned by the VIHB. */
 typedef struct {
   PetscInt   np, nout, nc, nh;

@@ -692,42 +692,66 @@ static PetscErrorCode VIFloquetShoot(VIHB hb, VIFloquetWork *w, PetscReal x[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the exact motion started from a harmonic balance solution does (VIFloquetMotion). */
+typedef enum { VI_MOTION_UNDECIDED, VI_MOTION_LEAVES, VI_MOTION_ORBIT, VI_MOTION_STAYS } VIFloquetMotionOutcome;
+
 /*
   Where the shooting found no periodic orbit near the harmonic balance state xh: the exact motion itself from xh, period
-  after period, up to VI_FLOQUET_DEPART_PERIODS. It either leaves the solution (*left: its distance to xh in the energy
-  norm grows past VI_FLOQUET_NEAR, the test the shooting's orbits must pass; *growth, the mean growth per period of that
-  distance from the first period on, and *periods, how many it took) or settles (*settled: the change over a period is
-  below VI_FLOQUET_SETTLE of the state, x then lies near a periodic orbit, a start for the shooting). Beyond the exact
-  motion's turning point the truncated series still has solutions that the motion has not: there the motion passes
-  the solution slowly (the ghost of the fold) and drops to the other branch, so the point is not realised (unstable).
+  after period, up to VI_FLOQUET_DEPART_PERIODS. It leaves the solution (VI_MOTION_LEAVES: its distance to xh in the
+  energy norm grows past VI_FLOQUET_NEAR, the test the shooting's orbits must pass; *rate is the mean growth per period
+  of that distance from the first period on); or it settles, and each time its change over a period has fallen below
+  VI_FLOQUET_SETTLE (then 100 times less) of the state the shooting starts from it (VI_MOTION_ORBIT: an orbit within
+  VI_FLOQUET_NEAR of xh, returned in x with its monodromy in w->Mon); or it stays within VI_FLOQUET_NEAR of xh to the
+  last period, its change over a period still shrinking (VI_MOTION_STAYS: attracted to the solution's neighbourhood, as
+  near a turning point where the orbit's largest multiplier is close to 1 and Newton on the period map is singular;
+  *rate is the mean contraction per period over the second half). Beyond the exact motion's turning point the
+  truncated series still has solutions that the motion has not: there the motion passes the solution (the ghost of the
+  fold) and drops to the other branch, so the point is not realised (unstable).
 */
-static PetscErrorCode VIFloquetDepart(VIHB hb, VIFloquetWork *w, const PetscReal xh[], PetscReal x[], PetscBool *left, PetscBool *settled,
-                                      PetscReal *growth, PetscInt *periods)
+static PetscErrorCode VIFloquetMotion(VIHB hb, VIFloquetWork *w, const PetscReal xh[], PetscReal x[], VIFloquetMotionOutcome *outcome,
+                                      PetscReal *rate, PetscInt *periods)
 {
-  const PetscInt kx = w->kx;
-  PetscReal     *P  = w->W + 2 * kx * kx, first = 0;
+  const PetscInt kx = w->kx, K = VI_FLOQUET_DEPART_PERIODS;
+  PetscReal     *P, *xs, *d, first = 0, shoot_at = VI_FLOQUET_SETTLE;
   PetscBool      ok = PETSC_TRUE;
+  PetscInt       k;
 
   PetscFunctionBeginUser;
-  *left    = PETSC_FALSE;
-  *settled = PETSC_FALSE;
-  *growth  = -1;
+  *outcome = VI_MOTION_UNDECIDED;
+  *rate    = -1;
+  PetscCall(PetscMalloc3(kx, &P, kx, &xs, K + 1, &d));
   PetscCall(PetscArraycpy(x, xh, kx));
-  for (*periods = 1; ok && *periods <= VI_FLOQUET_DEPART_PERIODS; (*periods)++) {
+  for (k = 1; k <= K; k++) {
     PetscReal e;
     PetscCall(VIFloquetPeriod(hb, w, x, P, &ok));
     if (!ok) break;
-    e = VIFloquetDistance(hb, w, P, xh);
-    if (*periods == 1) first = e;
-    if (VIFloquetResidual(kx, x, P) <= VI_FLOQUET_SETTLE) *settled = PETSC_TRUE;
+    e    = VIFloquetDistance(hb, w, P, xh);
+    d[k] = VIFloquetDistance(hb, w, P, x);
     PetscCall(PetscArraycpy(x, P, kx));
+    if (k == 1) first = e;
     if (e > VI_FLOQUET_NEAR) {
-      *left   = PETSC_TRUE;
-      *growth = *periods > 1 && first > 0 ? PetscPowReal(e / first, 1.0 / (*periods - 1)) : e / PetscMax(first, PETSC_SMALL);
+      *outcome = VI_MOTION_LEAVES;
+      *rate    = k > 1 && first > 0 ? PetscPowReal(e / first, 1.0 / (k - 1)) : e / PetscMax(first, PETSC_SMALL);
       break;
     }
-    if (*settled) break;
+    if (d[k] <= shoot_at) {
+      PetscBool conv;
+      PetscCall(PetscArraycpy(xs, x, kx));
+      PetscCall(VIFloquetShoot(hb, w, xs, &conv));
+      if (conv && w->nseg >= 2 && VIFloquetDistance(hb, w, xs, xh) <= VI_FLOQUET_NEAR) {
+        *outcome = VI_MOTION_ORBIT;
+        PetscCall(PetscArraycpy(x, xs, kx));
+        break;
+      }
+      shoot_at = d[k] / 100;
+    }
   }
+  if (k > K && d[K] < d[K / 2]) {
+    *outcome = VI_MOTION_STAYS;
+    *rate    = PetscPowReal(d[K] / d[K / 2], 1.0 / (K - K / 2));
+  }
+  *periods = PetscMin(k, K);
+  PetscCall(PetscFree3(P, xs, d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -887,37 +911,27 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
     }
     if (!converged) {
       /* no orbit found near: the motion itself from the harmonic balance state, which leaves it (no orbit near, the
-         point is not realised) or settles near an orbit the shooting then finds */
-      PetscBool left, settled;
-      PetscReal growth;
-      PetscInt  periods;
-      PetscCall(VIFloquetDepart(hb, &w, xh, x, &left, &settled, &growth, &periods));
-      if (left) {
-        PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit of the exact motion near the harmonic balance solution: the motion from it leaves it "
-                                  "after %" PetscInt_FMT " periods (distance growing %g times per period)\n",
-                            (double)(omega / (2 * PETSC_PI)), periods, (double)growth));
-        *mu_max = growth;
-        *stable = 0;
-        *method = VI_HB_STABILITY_DEPARTURE;
-      } else if (settled) {
-        PetscReal dist;
-        PetscCall(VIFloquetShoot(hb, &w, x, &converged));
-        dist = converged ? VIFloquetDistance(hb, &w, x, xh) : PETSC_MAX_REAL;
-        converged = (PetscBool)(converged && w.nseg >= 2 && dist <= VI_FLOQUET_NEAR);
-        PetscCall(PetscInfo(NULL, "hb: %g Hz: the motion from the harmonic balance state settles after %" PetscInt_FMT " periods%s (distance %g)\n",
-                            (double)(omega / (2 * PETSC_PI)), periods, converged ? " on an orbit near it" : ", on no orbit near it", (double)dist));
-        if (converged) {
-          PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
-          if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
-          hb->orbit_len = kx;
-          PetscCall(PetscArraycpy(hb->orbit, x, kx));
-          hb->orbit_dist = dist;
-        }
+         point is not realised), settles near an orbit the shooting then finds, or stays near it */
+      VIFloquetMotionOutcome outcome;
+      PetscReal              rate;
+      PetscInt               periods;
+      const char            *what[] = {"neither leaves nor settles near it: stability not computed", "leaves it (no orbit near)",
+                                       "settles on an orbit near it", "stays near it, contracting"};
+      PetscCall(VIFloquetMotion(hb, &w, xh, x, &outcome, &rate, &periods));
+      PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit found near the harmonic balance solution by shooting; the exact motion from it %s after %" PetscInt_FMT " periods (rate per period %g)\n",
+                          (double)(omega / (2 * PETSC_PI)), what[outcome], periods, (double)rate));
+      if (outcome == VI_MOTION_ORBIT) {
+        converged = PETSC_TRUE;
+        PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
+        if (!hb->orbit) PetscCall(PetscMalloc1(kx, &hb->orbit));
+        hb->orbit_len = kx;
+        PetscCall(PetscArraycpy(hb->orbit, x, kx));
+        hb->orbit_dist = VIFloquetDistance(hb, &w, x, xh);
+      } else if (outcome != VI_MOTION_UNDECIDED) {
+        *mu_max = rate;
+        *stable = outcome == VI_MOTION_STAYS;
+        *method = VI_HB_STABILITY_MOTION;
       }
-      if (!converged && !left)
-        PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit of the exact motion found near the harmonic balance solution, and the motion from it "
-                                  "neither leaves nor settles in %" PetscInt_FMT " periods; stability not computed\n",
-                            (double)(omega / (2 * PETSC_PI)), periods));
     }
     hb->have_orbit = converged;
     PetscCall(PetscInfo(NULL, "hb: %g Hz: %" PetscInt_FMT " periods integrated, %" PetscInt_FMT " contact states\n", (double)(omega / (2 * PETSC_PI)),
