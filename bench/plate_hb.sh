@@ -20,6 +20,7 @@ t() { local s e; s=$(date +%s.%N); "$@" >"log.$RANDOM" 2>&1 || { echo "failed: $
 
 echo "reduce: $(t mpirun -n 2 "$bin" reduce -options_file "$root/jobs/plate_sweep.yaml" -rom_file plate_rom.h5) s"
 echo "harmonic balance branch 250-320 Hz, H = 20, N = 512: $(t "$bin" hb -options_file "$root/jobs/plate_hb.yaml" -rom_file plate_rom.h5 -results_file plate_hb.h5) s"
+echo "the same without stability: $(t "$bin" hb -options_file "$root/jobs/plate_hb.yaml" -rom_file plate_rom.h5 -hb_stability false -results_file plate_hb_nostab.h5) s"
 echo "time stepping, one sweep up 250-320 Hz: $(t "$bin" simulate -options_file "$root/jobs/plate_frf.yaml" -rom_file plate_rom.h5 \
   -cases_sweep xmax_ymax_zmax:250:320:up -cases_keep_series false -cases_quiet -results_file plate_up.h5) s"
 for hn in 10:512 20:256 20:512 20:1024 40:1024; do
@@ -37,6 +38,14 @@ def branch(path):
     f, a, kind, st = g["frequency_hz"][()], g["amplitude"][:, 0], g["kind"][()], g["stable"][()]
     turn = np.nonzero(kind & 1)[0]
     return f, a, turn, st, int(g.attrs["failed"]), g.attrs["message"]
+
+g = h5py.File("plate_hb.h5", "r")["summary/hb"]
+m, st, f = g["stability_method"][()], g["stable"][()], g["frequency_hz"][()]
+for code, what in [(0, "Floquet multipliers of the exact orbit"), (1, "the exact motion from the solution"), (-1, "not computed")]:
+    k = np.nonzero(m == code)[0]
+    if len(k):
+        print(f"stability by {what}: {len(k)} points ({int((st[k] == 1).sum())} stable, {int((st[k] == 0).sum())} unstable), "
+              f"{f[k].min():.3f} to {f[k].max():.3f} Hz")
 
 env = h5py.File("plate_up.h5", "r")["summary/sweep_up"][()]
 env = env[np.isfinite(env[:, 1])]
