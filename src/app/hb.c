@@ -133,18 +133,15 @@ static PetscErrorCode VIAppHBRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool
 {
   VIAppHBRunner    *r = (VIAppHBRunner *)ctx;
   const VIHBBranch *br;
-  PetscLogDouble    t0, t1;
   PetscInt          o, c = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIAppHBSetUp(r, rom, group));
   PetscCall(VIHBSetMonitor(r->hb, VIAppHBMonitor, r));
   PetscCall(VIEnsembleCaseRestore(r->ens));
-  PetscCall(PetscTime(&t0));
   PetscCall(VIHBContinue(r->hb));
-  PetscCall(PetscTime(&t1));
-  r->wall = t1 - t0;
   PetscCall(VIHBGetBranch(r->hb, &br));
+  r->wall = br->wall_time;
   if (br->stopped) { /* to be continued from its checkpoint */
     out->stopped      = PETSC_TRUE;
     out->stopped_time = br->frequency_hz[br->np - 1];

@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VI_HB_CHECKPOINT_VERSION 1
+#define VI_HB_CHECKPOINT_VERSION 2
 
 /* The sizes of the case and the counters of the continuation, in the file's order (an integer dataset /run/sizes). */
 enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN, VI_HBK_HAVE_ORBIT, VI_HBK_NUM };
-/* Its real scalars (/run/scalars): the scale of the harmonics, the next step, the orbit's distance, and the range. */
-enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_NUM };
+/* Its real scalars (/run/scalars): the scale of the harmonics, the next step, the orbit's distance, the range, and the
+   wall time the continuation has taken so far (over every run). */
+enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_WALL, VI_HBR_NUM };
 
 /* The branch's arrays in the file: datasets /branch/<name> of np rows, w values each (real or integer). */
 #define VI_HB_CHECKPOINT_ARRAYS 14
@@ -65,6 +66,7 @@ PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
   r[VI_HBR_F0]         = hb->freq_range[0];
   r[VI_HBR_F1]         = hb->freq_range[1];
   r[VI_HBR_START]      = hb->f_start;
+  PetscCall(VIHBWallTime(hb, &r[VI_HBR_WALL]));
   PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
   PetscCall(VIH5Create(part, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-hb-checkpoint"));
@@ -108,7 +110,7 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
   PetscCall(VIH5ReadInt(file, "/run/sizes", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
-  if (c[VI_HBK_M] != hb->M || c[VI_HBK_NOUT] != nout || c[VI_HBK_NC] != hb->nc || c[VI_HBK_NH] != hb->nh || c[VI_HBK_NP] < 1 ||
+  if (rows * PetscMax(cols, 1) != VI_HBR_NUM || c[VI_HBK_M] != hb->M || c[VI_HBK_NOUT] != nout || c[VI_HBK_NC] != hb->nc || c[VI_HBK_NH] != hb->nh || c[VI_HBK_NP] < 1 ||
       c[VI_HBK_NP] >= hb->max_points || r[VI_HBR_F0] != hb->freq_range[0] || r[VI_HBR_F1] != hb->freq_range[1] || r[VI_HBR_START] != hb->f_start) {
     PetscCall(PetscSNPrintf(why, len, "its sizes or frequency range differ from this run's"));
     PetscCall(PetscFree(c));
@@ -120,6 +122,7 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   hb->cont_xs    = r[VI_HBR_XS];
   hb->cont_ds    = r[VI_HBR_DS];
   hb->orbit_dist = r[VI_HBR_ORBIT_DIST];
+  hb->wall_base  = r[VI_HBR_WALL];
   hb->have_orbit = c[VI_HBK_HAVE_ORBIT] ? PETSC_TRUE : PETSC_FALSE;
   if (c[VI_HBK_ORBIT_LEN]) {
     PetscCall(PetscFree(hb->orbit));

@@ -363,7 +363,7 @@ static PetscErrorCode VIHBFilterFolds(VIHB hb)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIHBContinue(VIHB hb)
+static PetscErrorCode VIHBContinueBranch(VIHB hb)
 {
   const PetscInt  M = hb->M, K = M + 1;
   const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0],
@@ -512,5 +512,26 @@ PetscErrorCode VIHBContinue(VIHB hb)
                             (double)br->frequency_hz[br->np - 1], hb->max_points));
   }
   PetscCall(PetscFree4(tn, Yp, rhs, X0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIHBWallTime(VIHB hb, PetscReal *wall)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&now));
+  *wall = hb->wall_base + (now - hb->wall_start);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The continuation, timed over every run that computes the branch (a restored checkpoint carries the time before). */
+PetscErrorCode VIHBContinue(VIHB hb)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&hb->wall_start));
+  if (!hb->restored) hb->wall_base = 0;
+  PetscCall(VIHBContinueBranch(hb));
+  PetscCall(VIHBWallTime(hb, &hb->branch.wall_time));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

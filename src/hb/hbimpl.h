@@ -86,6 +86,8 @@ struct _p_VIHB {
      scale of the harmonics, the next step; restored: continue from them (a checkpoint was read); the monitor called at
      every point boundary, and a stop it asked for (VIHBStop) */
   PetscReal *cont_t, *cont_Y, cont_xs, cont_ds;
+  /* wall time: the continuation's before this run (a restored checkpoint's), and when this run's VIHBContinue began */
+  PetscLogDouble wall_base, wall_start;
   PetscBool  restored, stop;
   PetscErrorCode (*monitor)(VIHB, PetscInt, PetscReal, void *);
   void *monitor_ctx;
@@ -95,6 +97,8 @@ struct _p_VIHB {
   PetscInt   cap;
 };
 
+/* The wall time the continuation has taken so far, over every run that computed it (a stopped one's included). */
+PETSC_INTERN PetscErrorCode VIHBWallTime(VIHB hb, PetscReal *wall);
 /* Room for cap points in the branch (its points kept). */
 PETSC_INTERN PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap);
 

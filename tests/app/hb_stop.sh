@@ -71,10 +71,24 @@ stop_branch() {
   else
     echo "FAIL $name: the rerun with other options (exit $rc) was not refused, or touched the checkpoint:"; echo "$out" | tail -3; fail=1
   fi
+  local t0=$(date +%s.%N)
   must "$name: rerun" mpi 120 "$np" hb $case $hb "$@" -results_file $name.h5 || return
+  local t1=$(date +%s.%N)
   grep "resuming case 0 from f = " <<<"$LAST" || { echo "FAIL $name: the rerun did not resume from the checkpoint"; fail=1; }
   [ -e $name.h5.cases ] && { echo "FAIL $name: the journal $name.h5.cases is left after the job completed"; fail=1; }
   $py "$compare" ${name}_full.h5 $name.h5 --min-objects 80 --all-done --label "stopped and resumed" || fail=1
+  # the branch's wall time counts both runs: the checkpoint's (the time before the stop) plus at most the rerun's
+  $py - before.ckpt.h5 $name.h5 $t0 $t1 <<'EOF3' || fail=1
+import sys
+import h5py
+w1 = float(h5py.File(sys.argv[1], "r")["run/scalars"][6])
+w = float(h5py.File(sys.argv[2], "r")["cases/wall_time"][0])
+rerun = float(sys.argv[4]) - float(sys.argv[3])
+ok = 0 < w1 <= w <= w1 + rerun
+print(("ok   " if ok else "FAIL ") + f"the branch's wall time {w:.3f} s: {w1:.3f} s before the stop (its checkpoint) and {w - w1:.3f} s "
+      f"of the rerun's {rerun:.3f} s")
+raise SystemExit(0 if ok else 1)
+EOF3
   $py -c "import h5py, sys; f = h5py.File('$name.h5', 'r'); sys.exit(0 if 'summary/hb/frequency_hz' in f else 1)" ||
     { echo "FAIL $name: no summary/hb"; fail=1; }
 }
