@@ -87,6 +87,7 @@ typedef struct {
   PetscReal *yc;      /* nh x ne: harmonic c of y_e on xp, at c * ne + e */
   PetscReal *Bq, *bh; /* kx x nb (column b at b * kx) and nh x nb: the boundary coordinates q_b = Bq_b x + bh_b(t) */
   PetscInt   deg;     /* terms of the Taylor series of exp(A tau), tau <= h, for a truncation below 1e-17 */
+  PetscInt   nused, *used; /* the event functions that are not the constant 1 (only those are evaluated) */
 } VIFloquetState;
 
 /* Work space of the stability analysis: the states met, the last period's segments of constant state, scratch. */
@@ -385,12 +386,21 @@ static PetscErrorCode VIFloquetGetState(VIHB hb, VIFloquetWork *w, const char co
   for (PetscInt e = 0; e < ne; e++)
     for (PetscInt c = 0; c < nh; c++)
       for (PetscInt i = 0; i < kx; i++) st->yc[c * ne + e] += st->Y[e * kx + i] * st->xp[c * kx + i];
+  PetscCall(PetscMalloc1(ne, &st->used));
+  st->nused = 0;
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscBool one = (PetscBool)(st->yc[e] == 1);
+    for (PetscInt c = 1; c < nh && one; c++) one = (PetscBool)(st->yc[c * ne + e] == 0);
+    for (PetscInt i = 0; i < kx && one; i++) one = (PetscBool)(st->Y[e * kx + i] == 0);
+    if (!one) st->used[st->nused++] = e;
+  }
   PetscCall(PetscFree4(F, role, owner, stick));
   PetscCall(PetscFree6(KF, U, Krow, fr, Keff, P));
   PetscCall(PetscFree4(Minv, S, r, lam));
   if (!good) {
     PetscCall(PetscFree5(st->code, st->A, st->E, st->xp, st->Y));
     PetscCall(PetscFree3(st->yc, st->Bq, st->bh));
+    PetscCall(PetscFree(st->used));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *s = w->nst++;
@@ -407,9 +417,14 @@ static void VIFloquetEvents(VIHB hb, VIFloquetWork *w, PetscInt s, PetscReal t, 
     VIFloquetBasis(hb, w->omega, t, w->phi);
     phi = w->phi;
   }
-  VIFloquetEval(hb->nh, ne, ne, st->yc, phi, y);
-  for (PetscInt e = 0; e < ne; e++)
-    for (PetscInt i = 0; i < kx; i++) y[e] += st->Y[e * kx + i] * z[i];
+  for (PetscInt e = 0; e < ne; e++) y[e] = 1;
+  for (PetscInt u = 0; u < st->nused; u++) {
+    const PetscInt e = st->used[u];
+    PetscReal      v = 0;
+    for (PetscInt c = 0; c < hb->nh; c++) v += st->yc[c * ne + e] * phi[c];
+    for (PetscInt i = 0; i < kx; i++) v += st->Y[e * kx + i] * z[i];
+    y[e] = v;
+  }
 }
 
 /* x_T of the tangents that do not stick in state s follows the motion: x_T = q_t = Bq_t x + bh_t(t) (phi at t) */
@@ -949,6 +964,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
   for (PetscInt s = 0; s < w.nst; s++) {
     PetscCall(PetscFree5(w.st[s].code, w.st[s].A, w.st[s].E, w.st[s].xp, w.st[s].Y));
     PetscCall(PetscFree3(w.st[s].yc, w.st[s].Bq, w.st[s].bh));
+    PetscCall(PetscFree(w.st[s].used));
   }
   PetscCall(PetscFree6(w.seg_state, w.seg_len, w.phi, w.u, w.y, w.Mon));
   PetscCall(PetscFree4(w.W, w.code, w.pw, w.cd));
