@@ -14,11 +14,11 @@ PETSC_EXTERN const char *const VIHBDirections[]; /* "up", "down", trailer */
 
 /* How a point's stability was decided (the branch's stability_method; docs/hb.md, "Stability"). */
 typedef enum {
-  VI_HB_STABILITY_NONE      = -1, /* not computed */
-  VI_HB_STABILITY_FLOQUET   = 0,  /* Floquet multipliers of the exact periodic orbit near the solution (massless boundary) */
-  VI_HB_STABILITY_MOTION    = 1,  /* no exact orbit found near it: the exact motion started from the solution leaves it
-                                     (unstable) or stays near it, contracting (stable) */
-  VI_HB_STABILITY_TRANSIENT = 2   /* the case's time stepping started from the solution: the dominant multiplier of its period map */
+  VI_HB_STABILITY_NONE    = -1, /* not computed */
+  VI_HB_STABILITY_FLOQUET = 0,  /* Floquet multipliers of the exact periodic orbit near the solution (massless boundary) */
+  VI_HB_STABILITY_MOTION  = 1,  /* no exact orbit found near it: the exact motion started from the solution leaves it
+                                   (unstable) or stays near it, contracting (stable) */
+  VI_HB_STABILITY_TRANSIENT = 2 /* the case's time stepping started from the solution: the dominant multiplier of its period map */
 } VIHBStabilityMethod;
 
 /* A computed branch: np points, each with its frequency, the Fourier coefficients of every ROM output (nout x (2H + 1):

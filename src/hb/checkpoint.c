@@ -110,8 +110,9 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
   PetscCall(VIH5ReadInt(file, "/run/sizes", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
-  if (rows * PetscMax(cols, 1) != VI_HBR_NUM || c[VI_HBK_M] != hb->M || c[VI_HBK_NOUT] != nout || c[VI_HBK_NC] != hb->nc || c[VI_HBK_NH] != hb->nh || c[VI_HBK_NP] < 1 ||
-      c[VI_HBK_NP] >= hb->max_points || r[VI_HBR_F0] != hb->freq_range[0] || r[VI_HBR_F1] != hb->freq_range[1] || r[VI_HBR_START] != hb->f_start) {
+  if (rows * PetscMax(cols, 1) != VI_HBR_NUM || c[VI_HBK_M] != hb->M || c[VI_HBK_NOUT] != nout || c[VI_HBK_NC] != hb->nc || c[VI_HBK_NH] != hb->nh ||
+      c[VI_HBK_NP] < 1 || c[VI_HBK_NP] >= hb->max_points || r[VI_HBR_F0] != hb->freq_range[0] || r[VI_HBR_F1] != hb->freq_range[1] ||
+      r[VI_HBR_START] != hb->f_start) {
     PetscCall(PetscSNPrintf(why, len, "its sizes or frequency range differ from this run's"));
     PetscCall(PetscFree(c));
     PetscCall(PetscFree(r));

@@ -195,12 +195,12 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
     br->slip_fraction[k * nc + j]   = slip / N;
     br->force_max[k * nc + j]       = fmax;
   }
-  br->frequency_hz[k] = omega / (2 * PETSC_PI);
-  br->iterations[k]   = its;
-  br->stable[k]       = stable;
-  br->multiplier[k]   = mu;
+  br->frequency_hz[k]     = omega / (2 * PETSC_PI);
+  br->iterations[k]       = its;
+  br->stable[k]           = stable;
+  br->multiplier[k]       = mu;
   br->stability_method[k] = method;
-  br->kind[k]         = 0;
+  br->kind[k]             = 0;
   /* a change of stability against the last point where it was computed (a few points near a turning point may have no
      exact periodic orbit to analyse, docs/hb.md) */
   if (stable >= 0) {
@@ -396,8 +396,9 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     if (!conv) {
       br->failed = PETSC_TRUE;
       PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
-                              "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT " iterations", (double)hb->f_start,
-                              hb->max_it));
+                              "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
+                              " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
+                              (double)hb->f_start, hb->max_it));
       PetscCall(PetscFree4(tn, Yp, rhs, X0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -473,7 +474,8 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
       if (ds < hb->step_min) {
         br->failed = PETSC_TRUE;
         PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
-                                "the continuation stopped at %g Hz: Newton did not converge even with the smallest step (-hb_step_min %g)",
+                                "the continuation stopped at %g Hz: Newton did not converge even with the smallest step (-hb_step_min %g); a "
+                                "corner of the sampled branch: another -hb_eps_dl or -hb_samples gets past it (docs/hb.md)",
                                 (double)(Y[M] * ws / (2 * PETSC_PI)), (double)hb->step_min));
         break;
       }

@@ -88,7 +88,7 @@ struct _p_VIHB {
   PetscReal *cont_t, *cont_Y, cont_xs, cont_ds;
   /* wall time: the continuation's before this run (a restored checkpoint's), and when this run's VIHBContinue began */
   PetscLogDouble wall_base, wall_start;
-  PetscBool  restored, stop;
+  PetscBool      restored, stop;
   PetscErrorCode (*monitor)(VIHB, PetscInt, PetscReal, void *);
   void *monitor_ctx;
 

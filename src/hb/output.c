@@ -93,9 +93,11 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
                                 "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
-  PetscCall(VIH5WriteAttrString(file, group, "stability_methods",
-                                "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
-                                "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: the dominant one of its period map)"));
+  PetscCall(
+      VIH5WriteAttrString(file, group, "stability_methods",
+                          "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
+                          "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: the "
+                          "dominant one of its period map)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -50,19 +50,19 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 
 /* Most contact states one analysis keeps, Newton iterations of the shooting, contact switches per period per contact,
    degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19). */
-#define VI_FLOQUET_STATES    64
-#define VI_FLOQUET_MAX_IT    15
-#define VI_FLOQUET_SWITCHES  64
-#define VI_FLOQUET_TAYLOR    20
-#define VI_FLOQUET_SHOOT_TOL 1e-10
-#define VI_FLOQUET_DEG_MAX   60
-#define VI_FLOQUET_NEAR      0.5
-#define VI_FLOQUET_JUMP      2
-#define VI_FLOQUET_JUMP_ABS  0.01
-#define VI_FLOQUET_STALL     5
-#define VI_FLOQUET_STABLE_TOL 1e-6
+#define VI_FLOQUET_STATES         64
+#define VI_FLOQUET_MAX_IT         15
+#define VI_FLOQUET_SWITCHES       64
+#define VI_FLOQUET_TAYLOR         20
+#define VI_FLOQUET_SHOOT_TOL      1e-10
+#define VI_FLOQUET_DEG_MAX        60
+#define VI_FLOQUET_NEAR           0.5
+#define VI_FLOQUET_JUMP           2
+#define VI_FLOQUET_JUMP_ABS       0.01
+#define VI_FLOQUET_STALL          5
+#define VI_FLOQUET_STABLE_TOL     1e-6
 #define VI_FLOQUET_DEPART_PERIODS 400
-#define VI_FLOQUET_SETTLE    1e-4
+#define VI_FLOQUET_SETTLE         1e-4
 
 /* The state of a contact over a segment: open, closed (sticking when frictional), slipping with the tangential force
    +mu (p + lambda_n) or -mu (p + lambda_n) (a frictional 2D contact) */
@@ -80,13 +80,13 @@ enum { VI_FLOQUET_OPEN, VI_FLOQUET_CLOSED, VI_FLOQUET_SLIP_PLUS, VI_FLOQUET_SLIP
   velocity (slip opposes the force); unused ones are 1.
 */
 typedef struct {
-  char      *code;    /* nc: VI_FLOQUET_OPEN, ... */
-  PetscReal *A, *E;   /* kx x kx, column-major */
-  PetscReal *xp;      /* nh x kx: harmonic c of xp at c * kx */
-  PetscReal *Y;       /* kx x ne, column-major: Y_e at e * kx */
-  PetscReal *yc;      /* nh x ne: harmonic c of y_e on xp, at c * ne + e */
-  PetscReal *Bq, *bh; /* kx x nb (column b at b * kx) and nh x nb: the boundary coordinates q_b = Bq_b x + bh_b(t) */
-  PetscInt   deg;     /* terms of the Taylor series of exp(A tau), tau <= h, for a truncation below 1e-17 */
+  char      *code;         /* nc: VI_FLOQUET_OPEN, ... */
+  PetscReal *A, *E;        /* kx x kx, column-major */
+  PetscReal *xp;           /* nh x kx: harmonic c of xp at c * kx */
+  PetscReal *Y;            /* kx x ne, column-major: Y_e at e * kx */
+  PetscReal *yc;           /* nh x ne: harmonic c of y_e on xp, at c * ne + e */
+  PetscReal *Bq, *bh;      /* kx x nb (column b at b * kx) and nh x nb: the boundary coordinates q_b = Bq_b x + bh_b(t) */
+  PetscInt   deg;          /* terms of the Taylor series of exp(A tau), tau <= h, for a truncation below 1e-17 */
   PetscInt   nused, *used; /* the event functions that are not the constant 1 (only those are evaluated) */
 } VIFloquetState;
 
@@ -930,11 +930,14 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
       VIFloquetMotionOutcome outcome;
       PetscReal              rate;
       PetscInt               periods;
-      const char            *what[] = {"neither leaves nor settles near it: stability not computed", "leaves it (no orbit near)",
-                                       "settles on an orbit near it", "stays near it, contracting"};
+      const char *what[] = {"neither leaves nor settles near it: stability not computed", "leaves it (no orbit near)", "settles on an orbit near it",
+                            "stays near it, contracting"};
       PetscCall(VIFloquetMotion(hb, &w, xh, x, &outcome, &rate, &periods));
-      PetscCall(PetscInfo(NULL, "hb: %g Hz: no periodic orbit found near the harmonic balance solution by shooting; the exact motion from it %s after %" PetscInt_FMT " periods (rate per period %g)\n",
-                          (double)(omega / (2 * PETSC_PI)), what[outcome], periods, (double)rate));
+      PetscCall(PetscInfo(
+          NULL,
+          "hb: %g Hz: no periodic orbit found near the harmonic balance solution by shooting; the exact motion from it %s after %" PetscInt_FMT
+          " periods (rate per period %g)\n",
+          (double)(omega / (2 * PETSC_PI)), what[outcome], periods, (double)rate));
       if (outcome == VI_MOTION_ORBIT) {
         converged = PETSC_TRUE;
         PetscCall(PetscArraycpy(J, w.Mon, kx * kx));
