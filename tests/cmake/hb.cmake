@@ -10,6 +10,7 @@ vicms_unit_test(test_hb CASE eps RANKS 1 2 3 ARGS -case eps)
 vicms_app_test(hb PROCESSORS 2)
 vicms_app_test(hb_plate PROCESSORS 2)
 vicms_app_test(hb_friction PROCESSORS 2)
+vicms_app_test(hb_disk PROCESSORS 2)
 # a preloaded contact that opens, with the default parameter: against the time stepping and the exact motion's multipliers
 vicms_app_test(hb_preload PROCESSORS 2)
 # case sets as branches on rank groups: ranks, single runs, SIGKILL and resume, lock, failure isolation (issue 12)
