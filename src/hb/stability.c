@@ -14,37 +14,60 @@ static PetscErrorCode VIMatMul(PetscInt k, const PetscReal A[], const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* E = exp(A tau) by scaling and squaring of a degree-13 Taylor series (scaled norm <= 1/4: truncation below 1e-19). */
+/* E = exp(A tau) by scaling and squaring of the [13/13] Pade approximant (Higham 2005, "The scaling and squaring method
+   for the matrix exponential revisited": for |A tau / 2^s|_1 <= theta_13 = 5.37 its backward error is below the unit
+   roundoff; six products and one solve, against thirteen products of a Taylor series at a four times smaller norm). */
 static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, PetscReal E[])
 {
-  PetscReal *B, *T, *W, norm = 0;
-  PetscInt   s = 0;
+  static const PetscReal b[] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
+                                10559470521600.0,    670442572800.0,      33522128640.0,      1323241920.0,       40840800.0,
+                                960960.0,            16380.0,             182.0,              1.0};
+  const PetscReal        theta = 5.371920351148152;
+  PetscReal             *B, *B2, *B4, *B6, *U, *V, *T, norm = 0, sc;
+  PetscInt               s = 0, kk = k * k;
+  PetscBLASInt           bk, info, *piv;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(k * k, &B, k * k, &T, k * k, &W));
+  PetscCall(PetscBLASIntCast(k, &bk));
+  PetscCall(PetscMalloc7(kk, &B, kk, &B2, kk, &B4, kk, &B6, kk, &U, kk, &V, kk, &T));
+  PetscCall(PetscMalloc1(k, &piv));
   for (PetscInt j = 0; j < k; j++) {
     PetscReal c = 0;
     for (PetscInt i = 0; i < k; i++) c += PetscAbsReal(A[j * k + i] * tau);
     norm = PetscMax(norm, c);
   }
-  while (norm > 0.25) {
+  while (norm > theta) {
     norm /= 2;
     s++;
   }
-  for (PetscInt i = 0; i < k * k; i++) B[i] = A[i] * tau / PetscPowRealInt(2.0, s);
-  /* Horner: E = I + B (I + B/2 (I + B/3 (...))) */
-  for (PetscInt i = 0; i < k * k; i++) E[i] = 0;
-  for (PetscInt i = 0; i < k; i++) E[i * k + i] = 1;
-  for (PetscInt d = 13; d >= 1; d--) {
-    PetscCall(VIMatMul(k, B, E, T));
-    for (PetscInt i = 0; i < k * k; i++) E[i] = T[i] / d;
-    for (PetscInt i = 0; i < k; i++) E[i * k + i] += 1;
+  sc = tau / PetscPowRealInt(2.0, s);
+  for (PetscInt i = 0; i < kk; i++) B[i] = A[i] * sc;
+  PetscCall(VIMatMul(k, B, B, B2));
+  PetscCall(VIMatMul(k, B2, B2, B4));
+  PetscCall(VIMatMul(k, B2, B4, B6));
+  /* U = B [B6 (b13 B6 + b11 B4 + b9 B2) + b7 B6 + b5 B4 + b3 B2 + b1 I], V = B6 (b12 B6 + b10 B4 + b8 B2) + b6 B6 + b4 B4 + b2 B2 + b0 I */
+  for (PetscInt i = 0; i < kk; i++) T[i] = b[13] * B6[i] + b[11] * B4[i] + b[9] * B2[i];
+  PetscCall(VIMatMul(k, B6, T, U));
+  for (PetscInt i = 0; i < kk; i++) U[i] += b[7] * B6[i] + b[5] * B4[i] + b[3] * B2[i];
+  for (PetscInt i = 0; i < k; i++) U[i * k + i] += b[1];
+  PetscCall(VIMatMul(k, B, U, T));
+  for (PetscInt i = 0; i < kk; i++) U[i] = b[12] * B6[i] + b[10] * B4[i] + b[8] * B2[i];
+  PetscCall(VIMatMul(k, B6, U, V));
+  for (PetscInt i = 0; i < kk; i++) V[i] += b[6] * B6[i] + b[4] * B4[i] + b[2] * B2[i];
+  for (PetscInt i = 0; i < k; i++) V[i * k + i] += b[0];
+  /* (V - U) E = V + U, U = T */
+  for (PetscInt i = 0; i < kk; i++) {
+    E[i] = V[i] + T[i];
+    V[i] -= T[i];
   }
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &bk, V, &bk, piv, E, &bk, &info));
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "hb: the Pade approximant of a matrix exponential is singular (LAPACK info %d)", (int)info);
   for (PetscInt q = 0; q < s; q++) {
-    PetscCall(VIMatMul(k, E, E, W));
-    PetscCall(PetscArraycpy(E, W, k * k));
+    PetscCall(VIMatMul(k, E, E, T));
+    PetscCall(PetscArraycpy(E, T, kk));
   }
-  PetscCall(PetscFree3(B, T, W));
+  PetscCall(PetscFree7(B, B2, B4, B6, U, V, T));
+  PetscCall(PetscFree(piv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
