@@ -128,10 +128,17 @@ typedef struct {
 /* phi_c(Omega t), c < nh: 1, cos, sin, cos 2, ... (the order of the coefficients) */
 static void VIFloquetBasis(VIHB hb, PetscReal omega, PetscReal t, PetscReal phi[])
 {
+  const PetscReal c1 = PetscCosReal(omega * t), s1 = PetscSinReal(omega * t);
+  PetscReal       c = c1, sn = s1;
+
+  /* cos h theta, sin h theta by the angle-addition recurrence (one sincos per call; rounding grows as h eps) */
   phi[0] = 1;
   for (PetscInt h = 1; h <= hb->H; h++) {
-    phi[2 * h - 1] = PetscCosReal(h * omega * t);
-    phi[2 * h]     = PetscSinReal(h * omega * t);
+    const PetscReal cn = c * c1 - sn * s1;
+    phi[2 * h - 1]     = c;
+    phi[2 * h]         = sn;
+    sn                 = sn * c1 + c * s1;
+    c                  = cn;
   }
 }
 
