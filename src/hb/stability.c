@@ -150,13 +150,16 @@ static void VIFloquetEval(PetscInt nh, PetscInt m, PetscInt ld, const PetscReal 
     for (PetscInt i = 0; i < m; i++) y[i] += coef[c * ld + i] * phi[c];
 }
 
-/* u = exp(A tau) v by the Taylor series on the vector, in pieces of |A tau| <= 1 */
+/* u = exp(A tau) v by the Taylor series on the vector, in pieces of |A tau| <= 1, each summed until a term falls below
+   1e-17 of the sum (at most VI_FLOQUET_TAYLOR terms) */
 static PetscErrorCode VIFloquetExpVec(PetscInt k, const PetscReal A[], PetscReal tau, const PetscReal v[], PetscReal u[], PetscReal work[])
 {
-  PetscReal norm = 0, *term = work, *next = work + k;
-  PetscInt  pieces;
+  PetscReal    norm = 0, *term = work, *next = work + k, zero = 0;
+  PetscInt     pieces;
+  PetscBLASInt bk, one = 1;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(k, &bk));
   for (PetscInt j = 0; j < k; j++) {
     PetscReal c = 0;
     for (PetscInt i = 0; i < k; i++) c += PetscAbsReal(A[j * k + i]);
@@ -167,13 +170,15 @@ static PetscErrorCode VIFloquetExpVec(PetscInt k, const PetscReal A[], PetscReal
   for (PetscInt p = 0; p < pieces; p++) {
     PetscCall(PetscArraycpy(term, u, k));
     for (PetscInt d = 1; d <= VI_FLOQUET_TAYLOR; d++) {
-      for (PetscInt i = 0; i < k; i++) next[i] = 0;
-      for (PetscInt j = 0; j < k; j++)
-        for (PetscInt i = 0; i < k; i++) next[i] += A[j * k + i] * term[j];
+      PetscReal a = tau / pieces / d, tmax = 0, umax = 0;
+      PetscCallBLAS("BLASgemv", BLASgemv_("N", &bk, &bk, &a, A, &bk, term, &one, &zero, next, &one));
       for (PetscInt i = 0; i < k; i++) {
-        term[i] = next[i] * tau / pieces / d;
+        term[i] = next[i];
         u[i] += term[i];
+        tmax = PetscMax(tmax, PetscAbsReal(term[i]));
+        umax = PetscMax(umax, PetscAbsReal(u[i]));
       }
+      if (tmax <= 1e-17 * umax) break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
