@@ -1,0 +1,217 @@
+/* Stability of a harmonic balance solution by a transient of the case's own time stepping started from it. */
+#include "hbimpl.h"
+
+/*
+  The criteria on the Poincare states x_k = (q, v) at t = k T, with d_k = |x_k - x_{k-1}| and e_k = |x_k - x_0| in the
+  energy norm of the ROM (q^T K q + v^T M v)^(1/2), relative to |x_0|:
+  - VI_TRANSIENT_NEAR: the motion has left the solution when e_k exceeds it (stability.c's VI_FLOQUET_NEAR: half the
+    solution's own size is far beyond the truncation error of a converged series, a few 1e-3 on the impact cases);
+  - VI_TRANSIENT_SETTLED: the motion has settled on a periodic orbit when d_k falls below it: 1e-6 is four decades under
+    the first period's departure of the stop oscillators (the series' truncation, 1e-3 to 1e-2), and four above the
+    floor of the stepping's contact solves (their tolerance 1e-10 and the round-off of the period map);
+  - VI_TRANSIENT_GROWN: d_k has grown consistently when it is this factor above its smallest value and still growing
+    over the last window: a perturbation of a stable orbit does not gain two decades of energy-norm distance (the
+    energy norm makes the smooth part of the motion normal: without forcing its energy only decays);
+  - VI_TRANSIENT_WINDOW: the multiplier's modulus is the geometric mean of d_{k+1} / d_k over the last this many
+    periods, (d_k / d_{k-W})^(1/W): over 16 periods the beat of a complex pair (whose departure is not monotonic from
+    one period to the next) averages out, and the fast modes excited by the start have decayed;
+  - VI_TRANSIENT_LINEAR: that window ends at the last period whose d_k is below this, where the departure is still
+    small enough for the linearization (an unstable motion is followed on to e_k > VI_TRANSIENT_NEAR).
+*/
+#define VI_TRANSIENT_NEAR    0.5
+#define VI_TRANSIENT_SETTLED 1e-6
+#define VI_TRANSIENT_GROWN   100
+#define VI_TRANSIENT_WINDOW  16
+#define VI_TRANSIENT_LINEAR  0.05
+/* the stepper's monitor runs every 64 steps: a period is a multiple of it */
+#define VI_TRANSIENT_MONITOR_EVERY 64
+
+typedef struct {
+  PetscInt         n, spp, periods, p; /* p: the last period reached */
+  const PetscReal *K, *M;
+  PetscReal       *x0, *xp, *dx, *d, norm0, dmin;
+  PetscInt         verdict; /* -1 undecided, 0 unstable, 1 stable */
+  char             why[160];
+} VITransientCtx;
+
+/* (dq^T K dq + dv^T M dv)^(1/2) of x - y (q then v, n each) */
+static PetscReal VITransientNorm(VITransientCtx *c, const PetscReal x[], const PetscReal y[])
+{
+  const PetscInt n = c->n;
+  PetscReal      s = 0;
+
+  for (PetscInt i = 0; i < 2 * n; i++) c->dx[i] = x[i] - (y ? y[i] : 0);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt l = 0; l < n; l++) s += c->K[i * n + l] * c->dx[i] * c->dx[l] + c->M[i * n + l] * c->dx[n + i] * c->dx[n + l];
+  return PetscSqrtReal(PetscMax(s, 0));
+}
+
+/* The dominant multiplier's modulus from d_1..d_p: the geometric mean of the ratios over the window that ends at the last
+   period with d below VI_TRANSIENT_LINEAR; -1 with fewer than two periods. */
+static PetscReal VITransientMultiplier(VITransientCtx *c)
+{
+  PetscInt end = c->p, start;
+
+  while (end > 1 && c->d[end] > VI_TRANSIENT_LINEAR) end--;
+  start = PetscMax(1, end - VI_TRANSIENT_WINDOW);
+  if (end <= start || !(c->d[start] > 0)) return -1;
+  return PetscPowReal(c->d[end] / c->d[start], 1.0 / (end - start));
+}
+
+/* At every period's end: the Poincare state, the distances, the verdict (the run stopped once it is reached). */
+static PetscErrorCode VITransientMonitor(VIStepper st, PetscReal t, void *ctx)
+{
+  VITransientCtx  *c = (VITransientCtx *)ctx;
+  const PetscReal *q, *u;
+  PetscInt         level, p;
+  PetscReal        d, e, *x;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  PetscCall(VIStepperGetLevel(st, &level, NULL));
+  if (level % c->spp) PetscFunctionReturn(PETSC_SUCCESS);
+  p = level / c->spp;
+  PetscCall(VIStepperGetState(st, &q, &u));
+  x = p ? c->dx + 2 * c->n : c->x0;
+  PetscCall(PetscArraycpy(x, q, c->n));
+  PetscCall(PetscArraycpy(x + c->n, u, c->n));
+  if (p == 0) {
+    c->norm0 = VITransientNorm(c, c->x0, NULL);
+    PetscCall(PetscArraycpy(c->xp, c->x0, 2 * c->n));
+    if (!(c->norm0 > 0)) {
+      PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "the solution's state at t = 0 is zero in the energy norm"));
+      PetscCall(VIStepperStop(st));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  c->p    = p;
+  d       = VITransientNorm(c, x, c->xp) / c->norm0;
+  e       = VITransientNorm(c, x, c->x0) / c->norm0;
+  c->d[p] = d;
+  c->dmin = p == 1 ? d : PetscMin(c->dmin, d);
+  PetscCall(PetscArraycpy(c->xp, x, 2 * c->n));
+  if (!(e <= VI_TRANSIENT_NEAR)) { /* NaN included */
+    c->verdict = 0;
+    PetscCall(
+        PetscSNPrintf(c->why, sizeof(c->why), "the motion left the solution: %g of it (energy norm) after %" PetscInt_FMT " periods", (double)e, p));
+  } else if (d <= VI_TRANSIENT_SETTLED) {
+    c->verdict = 1;
+    PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "the motion settled on a periodic orbit %g from the solution after %" PetscInt_FMT " periods",
+                            (double)e, p));
+  } else if (p > VI_TRANSIENT_WINDOW && d >= VI_TRANSIENT_GROWN * c->dmin && d > c->d[p - VI_TRANSIENT_WINDOW]) {
+    c->verdict = 0;
+    PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "the departure per period grew %g-fold from its smallest, to %g, after %" PetscInt_FMT " periods",
+                            (double)(d / c->dmin), (double)d, p));
+  }
+  if (c->verdict >= 0) PetscCall(VIStepperStop(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  VIHBStabilityTransient - the approach of Colaitis & Batailly (2021) for blade-tip/casing contact: the case's own time
+  stepping is started from the harmonic balance state at t = 0 (q(0) = a0 + sum_h a_h, v(0) = sum_h h Omega b_h of every
+  ROM coordinate) with the case driven at Omega (its load and gap functions played Omega / (2 pi f_case) times faster,
+  VISystemSetTimeScale), and the period map is sampled at t = k T. Where the motion stays near the solution and the
+  distance between consecutive periods falls below VI_TRANSIENT_SETTLED, it has settled on the periodic orbit the series
+  approximates: stable. Where it leaves the solution, or the distance between periods keeps growing: unstable. The
+  dominant Floquet multiplier's modulus is estimated from the decay or growth of that distance. Undecided (*stable -1)
+  after -hb_stability_periods periods (a multiplier near 1, near turning points) or where the run fails.
+
+  The scheme is the case's: leapfrog for a massless boundary; Moreau with restitution 0 for a mass-carrying one (the
+  dynamic Lagrangian's closed intervals are plastic contacts: a contact that closes stays closed, without rebound, until
+  its force vanishes). The step is the stepper's automatic one or finer: T over a multiple of 64 steps, at least N (the
+  samples of the harmonic balance), or -hb_stability_steps. Every rank of hb->comm runs the same stepping (bitwise
+  identical states, so the same verdict). The case is restored afterwards (time scale 1, its -init state).
+*/
+PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method)
+{
+  const PetscInt  n = hb->n, nh = hb->nh;
+  const PetscReal T    = 2 * PETSC_PI / omega;
+  VIStepperType   type = hb->massless ? VI_STEPPER_LEAPFROG : VI_STEPPER_MOREAU;
+  VIStepper       st;
+  VIStepStats     stats;
+  VITransientCtx  c;
+  PetscReal      *q0, *v0;
+  VIContactSet    set;
+
+  PetscFunctionBeginUser;
+  *mu     = -1;
+  *stable = -1;
+  *method = VI_HB_STABILITY_TRANSIENT;
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  c.n       = n;
+  c.periods = hb->stability_periods;
+  c.verdict = -1;
+  /* the harmonic balance state at t = 0 */
+  PetscCall(VIHBRecover(hb, hb->X, hb->q));
+  PetscCall(PetscCalloc2(n, &q0, n, &v0));
+  for (PetscInt i = 0; i < n; i++) {
+    q0[i] = hb->q[i];
+    for (PetscInt h = 1; 2 * h < nh; h++) {
+      q0[i] += hb->q[(2 * h - 1) * n + i];
+      v0[i] += h * omega * hb->q[2 * h * n + i];
+    }
+  }
+  PetscCall(VISystemSetTimeScale(hb->sys, omega / (2 * PETSC_PI * hb->f_case)));
+  PetscCall(VISystemSetInitialState(hb->sys, q0, v0));
+  /* the stepper's automatic step (a property of the ROM and scheme, found once) */
+  if (!hb->stability_steps && !hb->tr_dt_auto) {
+    PetscCall(VIStepperCreate(hb->comm, &st));
+    PetscCall(VIStepperSetSystem(st, hb->sys));
+    PetscCall(VIStepperSetType(st, type));
+    PetscCall(VIStepperSetTimeStep(st, PETSC_DETERMINE, c.periods * T));
+    PetscCall(VIStepperSetUp(st));
+    PetscCall(VIStepperGetTimeStep(st, &hb->tr_dt_auto, NULL));
+    PetscCall(VIStepperDestroy(&st));
+  }
+  c.spp = hb->stability_steps;
+  if (!c.spp) {
+    const PetscInt m = VI_TRANSIENT_MONITOR_EVERY;
+    c.spp            = PetscMax(hb->N, (PetscInt)PetscCeilReal(T / hb->tr_dt_auto - 1e-9));
+    c.spp            = m * ((c.spp + m - 1) / m);
+  }
+  PetscCall(PetscMalloc3(2 * n, &c.x0, 2 * n, &c.xp, 4 * n, &c.dx));
+  PetscCall(PetscCalloc1(c.periods + 1, &c.d));
+  PetscCall(VIStepperCreate(hb->comm, &st));
+  PetscCall(VIStepperSetSystem(st, hb->sys));
+  PetscCall(VIStepperSetType(st, type));
+  PetscCall(VIStepperSetTimeStep(st, T / c.spp, c.periods * T));
+  PetscCall(VIStepperSetOutputEvery(st, PETSC_MAX_INT)); /* the first and last levels: the run's records are not used */
+  PetscCall(VIStepperSetMonitor(st, VITransientMonitor, &c));
+  PetscCall(VIStepperSetUp(st));
+  PetscCall(VISystemGetMatrices(hb->sys, &c.K, &c.M, NULL));
+  PetscCall(VIStepperRun(st));
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperDestroy(&st));
+  /* the case as it was; the set-ups rebuilt the system's arrays: the hb's references to them renewed */
+  PetscCall(VISystemSetTimeScale(hb->sys, 1));
+  PetscCall(VISystemSetInitialState(hb->sys, NULL, NULL));
+  PetscCall(VISystemGetMatrices(hb->sys, &hb->K, &hb->Mass, &hb->D));
+  PetscCall(VISystemGetContactSet(hb->sys, &set, NULL));
+  hb->dims    = set.dims;
+  hb->mu      = set.mu;
+  hb->preload = set.preload;
+  hb->tr_runs++;
+  hb->tr_spp_min = hb->tr_runs == 1 ? c.spp : PetscMin(hb->tr_spp_min, c.spp);
+  hb->tr_spp_max = PetscMax(hb->tr_spp_max, c.spp);
+  hb->tr_steps += stats.steps;
+
+  if (stats.failed) {
+    PetscCall(PetscInfo(NULL, "hb: %g Hz: stability not decided: the time stepping failed after %" PetscInt_FMT " periods: %s\n",
+                        (double)(omega / (2 * PETSC_PI)), c.p, stats.message));
+  } else {
+    *stable = c.verdict;
+    *mu     = VITransientMultiplier(&c);
+    if (c.verdict < 0 && !c.why[0])
+      PetscCall(PetscSNPrintf(c.why, sizeof(c.why),
+                              "undecided after %" PetscInt_FMT " periods: the departure per period is %g, neither below %g nor grown %g-fold from "
+                              "its smallest (a multiplier near 1)",
+                              c.p, (double)(c.p ? c.d[c.p] : 0), (double)VI_TRANSIENT_SETTLED, (double)VI_TRANSIENT_GROWN));
+    PetscCall(PetscInfo(NULL, "hb: %g Hz: transient (%s, %" PetscInt_FMT " steps per period): %s; multiplier %g\n", (double)(omega / (2 * PETSC_PI)),
+                        VIStepperTypes[type], c.spp, c.why, (double)*mu));
+  }
+  PetscCall(PetscFree3(c.x0, c.xp, c.dx));
+  PetscCall(PetscFree(c.d));
+  PetscCall(PetscFree2(q0, v0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
