@@ -35,7 +35,8 @@
 #define VI_TRANSIENT_GROWN         100
 #define VI_TRANSIENT_WINDOW        16
 #define VI_TRANSIENT_GROWTH_WINDOW 8
-#define VI_TRANSIENT_DRIFT         4
+#define VI_TRANSIENT_DRIFT         10
+#define VI_TRANSIENT_BOUNDED       4
 #define VI_TRANSIENT_LINEAR        0.05
 /* the stepper's monitor runs every 64 steps: a period is a multiple of it */
 #define VI_TRANSIENT_MONITOR_EVERY 64
@@ -43,9 +44,8 @@
 typedef struct {
   PetscInt         n, spp, periods, p; /* p: the last period reached */
   const PetscReal *K, *M;
-  PetscReal       *x0, *xp, *dx, *d, norm0, dmin, e1;
+  PetscReal       *x0, *xp, *dx, *d, *e, *m, norm0, mmin, e1;
   PetscInt         verdict; /* -1 undecided, 0 unstable, 1 stable */
-  PetscBool        done;    /* settled (on the solution's orbit or another) */
   char             why[160];
 } VITransientCtx;
 
@@ -88,8 +88,9 @@ static PetscErrorCode VITransientMonitor(VIStepper st, PetscReal t, void *ctx)
 {
   VITransientCtx  *c = (VITransientCtx *)ctx;
   const PetscReal *q, *u;
+  const int        W = VI_TRANSIENT_WINDOW;
   PetscInt         level, p;
-  PetscReal        d, e, *x;
+  PetscReal        d, e, near, *x;
 
   PetscFunctionBeginUser;
   (void)t;
@@ -113,29 +114,43 @@ static PetscErrorCode VITransientMonitor(VIStepper st, PetscReal t, void *ctx)
   d       = VITransientNorm(c, x, c->xp) / c->norm0;
   e       = VITransientNorm(c, x, c->x0) / c->norm0;
   c->d[p] = d;
-  c->dmin = p == 1 ? d : PetscMin(c->dmin, d);
+  c->e[p] = e;
   if (p == 1) c->e1 = e;
+  near = PetscMax(VI_TRANSIENT_SAME, VI_TRANSIENT_DRIFT * c->e1);
   PetscCall(PetscArraycpy(c->xp, x, 2 * c->n));
+  /* m[p]: the largest departure per period over the last window (a cycle of the stepping's grid keeps it constant) */
+  if (p >= W) {
+    c->m[p] = 0;
+    for (PetscInt k = p - W + 1; k <= p; k++) c->m[p] = PetscMax(c->m[p], c->d[k]);
+    c->mmin = p == W ? c->m[p] : PetscMin(c->mmin, c->m[p]);
+  }
   if (!(e <= VI_TRANSIENT_NEAR)) { /* NaN included */
     c->verdict = 0;
     PetscCall(
         PetscSNPrintf(c->why, sizeof(c->why), "the motion left the solution: %g of it (energy norm) after %" PetscInt_FMT " periods", (double)e, p));
   } else if (d <= VI_TRANSIENT_SETTLED) {
-    c->verdict = e <= VI_TRANSIENT_SAME ? 1 : e > VI_TRANSIENT_DRIFT * c->e1 ? 0 : -1;
+    c->verdict = e <= near ? 1 : 0;
     PetscCall(PetscSNPrintf(c->why, sizeof(c->why),
                             "the motion settled on a periodic orbit %g from the solution (%g after the first period) after %" PetscInt_FMT
                             " periods%s",
-                            (double)e, (double)c->e1, p,
-                            c->verdict == 0  ? ": it drifted away to another orbit"
-                            : c->verdict < 0 ? ": near where its first period left it, a poor series"
-                                             : ""));
-    c->done = PETSC_TRUE;
-  } else if (p > VI_TRANSIENT_WINDOW && d >= VI_TRANSIENT_GROWN * c->dmin && d > c->d[p - VI_TRANSIENT_WINDOW]) {
+                            (double)e, (double)c->e1, p, c->verdict ? "" : ": it drifted away to another orbit"));
+  } else if (p >= W && c->m[p] >= VI_TRANSIENT_GROWN * c->mmin) {
     c->verdict = 0;
-    PetscCall(PetscSNPrintf(c->why, sizeof(c->why), "the departure per period grew %g-fold from its smallest, to %g, after %" PetscInt_FMT " periods",
-                            (double)(d / c->dmin), (double)d, p));
+    PetscCall(PetscSNPrintf(c->why, sizeof(c->why),
+                            "the largest departure per period over %d periods grew %g-fold from its smallest, to %g, after %" PetscInt_FMT " periods",
+                            W, (double)(c->m[p] / c->mmin), (double)c->m[p], p));
+  } else if (p >= VI_TRANSIENT_BOUNDED * W && c->m[p] <= c->m[p - W]) {
+    PetscBool stays = PETSC_TRUE;
+    for (PetscInt k = p - 2 * W + 1; k <= p; k++) stays = (PetscBool)(stays && c->e[k] <= near);
+    if (stays) {
+      c->verdict = 1;
+      PetscCall(PetscSNPrintf(c->why, sizeof(c->why),
+                              "the motion stays within %g of the solution over the last %d periods, its departure per period bounded (at most %g, "
+                              "not growing) after %" PetscInt_FMT " periods",
+                              (double)near, 2 * W, (double)c->m[p], p));
+    }
   }
-  if (c->verdict >= 0 || c->done) PetscCall(VIStepperStop(st));
+  if (c->verdict >= 0) PetscCall(VIStepperStop(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -203,7 +218,7 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
     c.spp            = m * ((c.spp + m - 1) / m);
   }
   PetscCall(PetscMalloc3(2 * n, &c.x0, 2 * n, &c.xp, 4 * n, &c.dx));
-  PetscCall(PetscCalloc1(c.periods + 1, &c.d));
+  PetscCall(PetscCalloc3(c.periods + 1, &c.d, c.periods + 1, &c.e, c.periods + 1, &c.m));
   PetscCall(VIStepperCreate(hb->comm, &st));
   PetscCall(VIStepperSetSystem(st, hb->sys));
   PetscCall(VIStepperSetType(st, type));
@@ -243,7 +258,7 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
                         VIStepperTypes[type], c.spp, c.why, (double)*mu));
   }
   PetscCall(PetscFree3(c.x0, c.xp, c.dx));
-  PetscCall(PetscFree(c.d));
+  PetscCall(PetscFree3(c.d, c.e, c.m));
   PetscCall(PetscFree2(q0, v0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
