@@ -25,7 +25,8 @@ typedef enum {
    min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
    slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
    unstable, -1 not computed), the largest Floquet multiplier modulus (for VI_HB_STABILITY_DEPARTURE the growth per period of
-   the distance to the solution), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
+   the distance to the solution, for VI_HB_STABILITY_TRANSIENT the estimate of the dominant one; a point the transient left
+   undecided has stable -1 with that method), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
    bits). Arrays owned by the VIHB. */
 /* Which analysis decides a point's stability (-hb_stability_method): auto (the Floquet analysis of the exact motion
    where it models the point, else the transient of the case's time stepping), floquet (only that analysis), transient

@@ -77,7 +77,9 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(PetscOptionsReal("-hb_fold_tol",
                              "Turning points closer than this (relative) in frequency are zig-zags of the sampled contact law, not reported", "",
                              hb->fold_tol, &hb->fold_tol, NULL));
-  PetscCall(PetscOptionsBool("-hb_stability", "Stability of every point (Floquet multipliers)", "", hb->stability, &hb->stability, NULL));
+  PetscCall(PetscOptionsBool("-hb_stability",
+                             "Stability of every point (Floquet multipliers, or the time stepping's transient: -hb_stability_method)", "",
+                             hb->stability, &hb->stability, NULL));
   PetscCall(PetscOptionsEnum("-hb_stability_method",
                              "How stability is decided: auto (Floquet multipliers of the exact motion where it is modelled, else a transient of the "
                              "case's time stepping from the solution), floquet (only where modelled), transient (the time stepping at every point)",
