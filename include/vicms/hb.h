@@ -26,8 +26,16 @@ typedef enum {
    min, max and mean of every output over the N samples of a period, per contact the closed fraction of the period, the
    slipping fraction (frictional contacts: closed and on the Coulomb circle) and the largest normal force, Newton iterations, stability (1 stable, 0
    unstable, -1 not computed), the largest Floquet multiplier modulus (for VI_HB_STABILITY_MOTION the growth or contraction
-   per period of the motion started from the solution), how the stability was decided (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
+   per period of the motion started from the solution, for VI_HB_STABILITY_TRANSIENT the estimate of the dominant one; a
+   point the transient left undecided has stable -1 with that method), how the stability was decided
+   (VIHBStabilityMethod) and the point's kind (VI_HB_POINT_*
    bits). Arrays owned by the VIHB. */
+/* Which analysis decides a point's stability (-hb_stability_method): auto (the Floquet analysis of the exact motion
+   where it models the point, else the transient of the case's time stepping), floquet (only that analysis), transient
+   (the time stepping's transient at every point). */
+typedef enum { VI_HB_STABILITY_TYPE_AUTO, VI_HB_STABILITY_TYPE_FLOQUET, VI_HB_STABILITY_TYPE_TRANSIENT } VIHBStabilityType;
+PETSC_EXTERN const char *const VIHBStabilityTypes[]; /* "auto", "floquet", "transient", trailer */
+
 typedef struct {
   PetscInt   np, nout, nc, nh;
   PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
@@ -50,7 +58,9 @@ PETSC_EXTERN PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys);
   (Hz), -hb_direction up|down, -hb_start f (Hz, default the end of the range the direction starts from), -hb_step ds, -hb_step_min, -hb_step_max
   (pseudo-arclength steps, in the scaled unknowns), -hb_max_freq_step df (Hz), -hb_max_points, -hb_tol, -hb_max_it,
   -hb_target_it, -hb_fold_tol (turning points closer than this relative frequency are zig-zags of the
-  sampled contact law), -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability.
+  sampled contact law), -hb_condense (linear inner coordinates condensed onto the contact harmonics), -hb_stability,
+  -hb_stability_method auto|floquet|transient (VIHBStabilityType), -hb_stability_steps S (the transient's steps per
+  period, a multiple of 64; 0: automatic), -hb_stability_periods P (the transient's most periods, default 200).
 */
 PETSC_EXTERN PetscErrorCode VIHBSetFromOptions(VIHB hb);
 /* Check the case against the method (loads, harmonics, samples, range), build the transforms. Collective. */

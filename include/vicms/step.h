@@ -60,8 +60,22 @@ PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *se
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
-/* Initial displacement q0 and velocity u0 (n), from the -init options. */
+/* Initial displacement q0 and velocity u0 (n), from the -init options (or VISystemSetInitialState). */
 PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
+/*
+  VISystemSetTimeScale - play the case's time functions s times faster (s > 0; 1, the default, is the case as given):
+  every load scale is l(s t) instead of l(t), every imposed gap g0(s t) with its rate s g0'(s t), and the load
+  frequency reported at t is s f(s t). A harmonic load of frequency f_case and gaps periodic with it then repeat with the
+  frequency s f_case: harmonic balance (src/hb/transient.c) drives its case at its own frequency Omega this way,
+  s = Omega / (2 pi f_case). The constant obstacle velocities (-contact_sliding_speed, rotation) are not scaled. Not
+  collective; applies from the next evaluation; the caller sets 1 back to restore the case.
+*/
+PETSC_EXTERN PetscErrorCode VISystemSetTimeScale(VISystem sys, PetscReal s);
+PETSC_EXTERN PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s);
+/* VISystemSetInitialState - after VISystemSetUp: the initial state is q0, u0 (n each, copied; NULL is zero) instead of
+   the -init options, from now and at every later set-up, until called with both NULL (the -init state again). Not
+   collective: every rank of a case's group gives the same state. */
+PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[]);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 
@@ -108,7 +122,10 @@ PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
    solver's -contact_solver ... options. */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
 PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
+/* dt PETSC_DETERMINE: the automatic step (as -step_dt auto), chosen at the next set-up. */
 PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);
+/* Record every every-th time level (and the last), as -step_output_every. */
+PETSC_EXTERN PetscErrorCode VIStepperSetOutputEvery(VIStepper st, PetscInt every);
 PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_time);
 /* A function called on every rank of the stepper's communicator every 64 steps with the current time; not collective by itself. The ensemble uses it
  * to serve its scheduler during long cases. */

@@ -215,13 +215,16 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
 /* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
 static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
 {
-  PetscReal           mu     = -1;
-  PetscInt            stable = -1;
-  VIHBStabilityMethod method = VI_HB_STABILITY_NONE;
-  PetscBool           modelled;
+  PetscReal           mu       = -1;
+  PetscInt            stable   = -1;
+  VIHBStabilityMethod method   = VI_HB_STABILITY_NONE;
+  PetscBool           modelled = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (hb->stability) PetscCall(VIHBFloquet(hb, omega, &mu, &stable, &method, &modelled));
+  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT) PetscCall(VIHBFloquet(hb, omega, &mu, &stable, &method, &modelled));
+  /* the points the exact analysis does not model (or every point, -hb_stability_method transient): the time stepping */
+  if (hb->stability && !modelled && hb->stability_type != VI_HB_STABILITY_TYPE_FLOQUET)
+    PetscCall(VIHBStabilityTransient(hb, omega, &mu, &stable, &method));
   PetscCall(VIHBRecord(hb, omega, its, stable, mu, method));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,7 +2,8 @@
 #include "hbimpl.h"
 #include <petscblaslapack.h>
 
-const char *const VIHBDirections[] = {"up", "down", "VIHBDirection", "VI_HB_", NULL};
+const char *const VIHBDirections[]     = {"up", "down", "VIHBDirection", "VI_HB_", NULL};
+const char *const VIHBStabilityTypes[] = {"auto", "floquet", "transient", "VIHBStabilityType", "VI_HB_STABILITY_TYPE_", NULL};
 
 PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb)
 {
@@ -10,23 +11,26 @@ PetscErrorCode VIHBCreate(MPI_Comm comm, VIHB *hb)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&b));
-  b->comm          = comm;
-  b->H             = 10;
-  b->N             = 0;
-  b->eps_dl        = 0;
-  b->direction     = VI_HB_UP;
-  b->step          = 0.02;
-  b->step_min      = 1e-7;
-  b->step_max      = 0.5;
-  b->max_freq_step = 0;
-  b->max_points    = 2000;
-  b->tol           = 1e-10;
-  b->fold_tol      = 1e-3;
-  b->max_it        = 30;
-  b->target_it     = 4;
-  b->condense      = PETSC_TRUE;
-  b->stability     = PETSC_TRUE;
-  *hb              = b;
+  b->comm              = comm;
+  b->H                 = 10;
+  b->N                 = 0;
+  b->eps_dl            = 0;
+  b->direction         = VI_HB_UP;
+  b->step              = 0.02;
+  b->step_min          = 1e-7;
+  b->step_max          = 0.5;
+  b->max_freq_step     = 0;
+  b->max_points        = 2000;
+  b->tol               = 1e-10;
+  b->fold_tol          = 1e-3;
+  b->max_it            = 30;
+  b->target_it         = 4;
+  b->condense          = PETSC_TRUE;
+  b->stability         = PETSC_TRUE;
+  b->stability_type    = VI_HB_STABILITY_TYPE_AUTO;
+  b->stability_steps   = 0;
+  b->stability_periods = 200;
+  *hb                  = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -73,8 +77,26 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCall(PetscOptionsReal("-hb_fold_tol",
                              "Turning points closer than this (relative) in frequency are zig-zags of the sampled contact law, not reported", "",
                              hb->fold_tol, &hb->fold_tol, NULL));
-  PetscCall(PetscOptionsBool("-hb_stability", "Stability of every point (Floquet multipliers)", "", hb->stability, &hb->stability, NULL));
+  PetscCall(PetscOptionsBool("-hb_stability",
+                             "Stability of every point (Floquet multipliers, or the time stepping's transient: -hb_stability_method)", "",
+                             hb->stability, &hb->stability, NULL));
+  PetscCall(PetscOptionsEnum("-hb_stability_method",
+                             "How stability is decided: auto (Floquet multipliers of the exact motion where it is modelled, else a transient of the "
+                             "case's time stepping from the solution), floquet (only where modelled), transient (the time stepping at every point)",
+                             "", VIHBStabilityTypes, (PetscEnum)hb->stability_type, (PetscEnum *)&hb->stability_type, NULL));
+  PetscCall(PetscOptionsInt("-hb_stability_steps",
+                            "Time steps per period of the stability's transient, a multiple of 64 (0: the stepper's automatic step, at least "
+                            "-hb_samples, rounded up to a multiple of 64)",
+                            "", hb->stability_steps, &hb->stability_steps, NULL));
+  PetscCall(PetscOptionsInt("-hb_stability_periods", "Most periods of the stability's transient; undecided after them", "", hb->stability_periods,
+                            &hb->stability_periods, NULL));
   PetscOptionsEnd();
+  PetscCheck(hb->stability_steps >= 0 && hb->stability_steps % 64 == 0, hb->comm, PETSC_ERR_USER_INPUT,
+             "-hb_stability_steps: got %" PetscInt_FMT ", expected a multiple of 64 (the period's end must fall on the stepper's monitor, every 64 "
+             "steps) or 0 (automatic)",
+             hb->stability_steps);
+  PetscCheck(hb->stability_periods >= 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_stability_periods: got %" PetscInt_FMT ", expected at least 2",
+             hb->stability_periods);
   PetscCheck(hb->H >= 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_harmonics: got %" PetscInt_FMT ", expected at least 1", hb->H);
   if (!hb->N) hb->N = 8 * (2 * hb->H + 1);
   PetscCheck(hb->N >= 2 * hb->H + 1, hb->comm, PETSC_ERR_USER_INPUT,
@@ -314,6 +336,7 @@ PetscErrorCode VIHBSetUp(VIHB hb)
                            hb->friction ? N * nt * W : 1, &hb->law_dlam, 3 * nt * W + W, &hb->law_dw));
   }
   PetscCall(VIHBSampleCase(hb, f));
+  hb->f_case = f;
   PetscCall(PetscInfo(
       NULL, "hb: n = %" PetscInt_FMT ", %" PetscInt_FMT " contacts, H = %" PetscInt_FMT ", N = %" PetscInt_FMT ", %" PetscInt_FMT " unknowns\n",
       hb->n, hb->nc, hb->H, hb->N, hb->M));

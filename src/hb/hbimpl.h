@@ -34,10 +34,12 @@ struct _p_VIHB {
   PetscBool setup;
 
   /* options */
-  PetscInt      H, N, max_it, target_it, max_points;
-  PetscReal     eps_dl, fold_tol, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
-  PetscBool     condense, stability, has_start;
-  VIHBDirection direction;
+  PetscInt          H, N, max_it, target_it, max_points;
+  PetscReal         eps_dl, fold_tol, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
+  PetscBool         condense, stability, has_start;
+  VIHBDirection     direction;
+  VIHBStabilityType stability_type;                     /* -hb_stability_method */
+  PetscInt          stability_steps, stability_periods; /* the transient's steps per period (0: automatic) and most periods */
 
   /* the case */
   PetscInt         n, nb, nm, nc, nh, m, M; /* m unknowns per coefficient (nb condensed, n full), M = m nh */
@@ -53,6 +55,7 @@ struct _p_VIHB {
   PetscReal       *F;        /* n x nh: force harmonics, entry c * n + i */
   PetscReal       *G0;       /* nc x nh: imposed gap harmonics, entry c * nc + j */
   PetscReal        f_scale;
+  PetscReal        f_case; /* Hz: the frequency of the case's harmonic load, whose period the harmonics sample */
   VIHBAFT          aft;
 
   /* operators at Omega: per harmonic h the dynamic stiffness S(h) = K - (h Omega)^2 M + i h Omega D, in real form on
@@ -92,6 +95,12 @@ struct _p_VIHB {
   PetscErrorCode (*monitor)(VIHB, PetscInt, PetscReal, void *);
   void *monitor_ctx;
 
+  /* the transient's stability (transient.c): the stepper's automatic step (0 until found), and over the points so far the
+     transients run, their steps per period (least and most) and steps in all */
+  PetscReal tr_dt_auto;
+  PetscInt  tr_runs, tr_spp_min, tr_spp_max;
+  PetscReal tr_steps;
+
   /* the branch */
   VIHBBranch branch;
   PetscInt   cap;
@@ -115,5 +124,9 @@ PETSC_INTERN PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal
 /* Stability of the solution last evaluated by VIHBResidual from the exact piecewise-linear motion (massless boundary,
    stability.c): *modelled false where that motion is not modelled (a mass-carrying boundary, 3D frictional contacts,
    frictional contacts that open); else the verdict (*stable 1, 0, or -1 undecided), how it was found and *mu (the
-   largest multiplier modulus, or the growth per period of the departure). */
+   largest multiplier modulus, or the growth or contraction per period of the motion from the solution). */
 PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled);
+/* Stability of the solution last evaluated by VIHBResidual at Omega by a transient of the case's own time stepping from
+   the harmonic balance state (transient.c): *stable 1, 0, or -1 undecided; *mu the estimated dominant multiplier modulus
+   (-1 when none); *method VI_HB_STABILITY_TRANSIENT. Collective on hb->comm (every rank computes the same). */
+PETSC_INTERN PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method);

@@ -34,14 +34,47 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
                           br->iterations[k], st, note));
   }
   if (hb->stability) {
-    PetscInt missing = 0;
-    for (PetscInt k = 0; k < br->np; k++) missing += br->stable[k] < 0;
-    if (missing)
-      PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\") at %" PetscInt_FMT " points: %s (docs/hb.md)\n", missing,
-                            !hb->massless ? "a mass-carrying boundary (impacts with saltation) is not modelled"
-                                          : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution (near turning "
-                                            "points, where the truncated series and the exact motion differ), or a frictional contact that is 3D "
-                                            "or opens"));
+    PetscInt count[3] = {0, 0, 0}, none = 0, undecided = 0;
+    for (PetscInt k = 0; k < br->np; k++) {
+      const PetscInt m = br->stability_method[k];
+      if (br->stable[k] >= 0 && m >= 0 && m < 3) count[m]++;
+      if (br->stable[k] < 0 && m == VI_HB_STABILITY_TRANSIENT)
+        undecided++;
+      else if (br->stable[k] < 0)
+        none++;
+    }
+    if (count[VI_HB_STABILITY_TRANSIENT] || undecided) {
+      char steps[128] = "";
+      if (hb->tr_runs && hb->tr_spp_max > hb->tr_spp_min)
+        PetscCall(PetscSNPrintf(steps, sizeof(steps), "%s, %" PetscInt_FMT " to %" PetscInt_FMT " steps per period, ",
+                                hb->massless ? "leapfrog" : "moreau with restitution 0", hb->tr_spp_min, hb->tr_spp_max));
+      else if (hb->tr_runs)
+        PetscCall(PetscSNPrintf(steps, sizeof(steps), "%s, %" PetscInt_FMT " steps per period, ",
+                                hb->massless ? "leapfrog" : "moreau with restitution 0", hb->tr_spp_min));
+      PetscCall(PetscPrintf(hb->comm,
+                            "  stability by the time stepping's transient from the solution at %" PetscInt_FMT " points (%sat most %" PetscInt_FMT
+                            " periods%s; docs/hb.md), by the Floquet multipliers of the exact motion at %" PetscInt_FMT "%s\n",
+                            count[VI_HB_STABILITY_TRANSIENT], steps, hb->stability_periods,
+                            hb->stability_type == VI_HB_STABILITY_TYPE_TRANSIENT ? ", -hb_stability_method transient" : "",
+                            count[VI_HB_STABILITY_FLOQUET] + count[VI_HB_STABILITY_MOTION],
+                            hb->stability_type == VI_HB_STABILITY_TYPE_AUTO ? " (where it models the point)" : ""));
+    }
+    if (undecided)
+      PetscCall(PetscPrintf(hb->comm,
+                            "  stability not decided (\"-\") at %" PetscInt_FMT " points by the transient: the motion neither settled nor left the "
+                            "solution within %" PetscInt_FMT " periods (a multiplier near 1, near turning points: raise -hb_stability_periods), or "
+                            "the time stepping failed (-info says which)\n",
+                            undecided, hb->stability_periods));
+    if (none)
+      PetscCall(
+          PetscPrintf(hb->comm, "  stability not computed (\"-\") at %" PetscInt_FMT " points: %s (docs/hb.md)\n", none,
+                      hb->stability_type == VI_HB_STABILITY_TYPE_FLOQUET
+                          ? "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution and its motion from the "
+                            "solution neither left nor stayed near it, or "
+                            "a point the exact analysis does not model (a mass-carrying boundary, a frictional contact that is 3D or opens; "
+                            "-hb_stability_method auto decides those by the time stepping)"
+                          : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution, and the motion "
+                            "from the solution neither left it nor stayed near it within 400 periods"));
   }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -93,11 +126,10 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
                                 "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
-  PetscCall(
-      VIH5WriteAttrString(file, group, "stability_methods",
-                          "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
-                          "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: the "
-                          "dominant one of its period map)"));
+  PetscCall(VIH5WriteAttrString(file, group, "stability_methods",
+                                "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
+                                "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: "
+                                "the dominant one of its period map, estimated; stable -1 where it did not decide)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -105,8 +137,9 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
 {
   char       path[PETSC_MAX_PATH_LEN], *outputs = NULL, *message = NULL, *first, *save = NULL;
   PetscReal *f, *amp;
-  PetscInt  *stable, *kind, np, nout, cols, H, N, failed, nunstable = 0, nturn = 0, kmax = 0, nunknown = 0;
-  char       unknown[64] = "";
+  PetscInt  *stable, *kind, *method = NULL, np, nout, cols, H, N, failed, nunstable = 0, nturn = 0, kmax = 0, nunknown = 0, count[3] = {0, 0, 0};
+  char       unknown[64] = "", how[256] = "";
+  PetscBool  has_method;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/frequency_hz", group));
@@ -117,6 +150,9 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
   PetscCall(VIH5ReadInt(file, path, &np, &cols, &stable));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/kind", group));
   PetscCall(VIH5ReadInt(file, path, &np, &cols, &kind));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/stability_method", group));
+  PetscCall(VIH5Exists(file, path, &has_method));
+  if (has_method) PetscCall(VIH5ReadInt(file, path, &np, &cols, &method));
   PetscCall(VIH5ReadAttrStringAlloc(file, group, "outputs", &outputs));
   PetscCall(VIH5ReadAttrStringAlloc(file, group, "message", &message));
   PetscCall(VIH5ReadAttrInt(file, group, "harmonics_H", &H));
@@ -126,10 +162,16 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
   for (PetscInt k = 0; k < np; k++) {
     if (stable[k] == 0) nunstable++;
     if (stable[k] < 0) nunknown++;
+    if (method && stable[k] >= 0 && method[k] >= 0 && method[k] < 3) count[method[k]]++;
     if (kind[k] & VI_HB_POINT_TURNING) nturn++;
     if (nout && amp[k * nout] > amp[kmax * nout]) kmax = k;
   }
   if (nunknown) PetscCall(PetscSNPrintf(unknown, sizeof(unknown), ", stability not computed at %" PetscInt_FMT " points", nunknown));
+  if (method)
+    PetscCall(PetscSNPrintf(how, sizeof(how),
+                            "    stability decided by the Floquet multipliers of the exact orbit at %" PetscInt_FMT
+                            " points, by the exact motion from the solution at %" PetscInt_FMT ", by the time stepping's transient at %" PetscInt_FMT "\n",
+                            count[0], count[1], count[2]));
   PetscCall(PetscPrintf(PETSC_COMM_SELF,
                         "  harmonic balance branch (%s): %" PetscInt_FMT " points from %g to %g Hz, H = %" PetscInt_FMT ", N = %" PetscInt_FMT
                         ", %" PetscInt_FMT " turning point%s, %" PetscInt_FMT " unstable point%s%s%s%s\n",
@@ -143,6 +185,7 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
                             kind[k] & VI_HB_POINT_STABILITY ? (stable[k] ? "becomes stable" : "becomes unstable") : "", first ? first : "output 0",
                             nout ? (double)amp[k * nout] : 0.0));
     }
+  if (how[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", how));
   if (np && nout)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    largest amplitude of %s: %.6g at %.8g Hz (%s)\n", first ? first : "output 0",
                           (double)amp[kmax * nout], (double)f[kmax],
@@ -155,5 +198,6 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
   PetscCall(PetscFree(amp));
   PetscCall(PetscFree(stable));
   PetscCall(PetscFree(kind));
+  PetscCall(PetscFree(method));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -45,6 +45,11 @@ struct _p_VISystem {
   PetscInt   init_direction;
   char       init_load[64];
   PetscReal *q0, *u0;
+
+  /* set by a caller, not by options (VISystemSetTimeScale, VISystemSetInitialState): the time functions played
+     time_scale times faster; an initial state that replaces -init (q_given, u_given: n each; NULL when none) */
+  PetscReal  time_scale;
+  PetscReal *q_given, *u_given;
 };
 
 typedef struct {

@@ -116,6 +116,14 @@ PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type)
 PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time)
 {
   PetscFunctionBeginUser;
+  if (dt == PETSC_DETERMINE) {
+    PetscCheck(end_time > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)end_time,
+               (double)st->t0);
+    st->ts.auto_dt = PETSC_TRUE;
+    st->ts.chosen  = PETSC_FALSE;
+    st->t_end      = end_time;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(dt > 0, st->comm, PETSC_ERR_USER_INPUT, "-step_dt: got %g, expected a positive time step", (double)dt);
   PetscCheck(end_time > st->t0, st->comm, PETSC_ERR_USER_INPUT, "-step_end_time: got %g, expected a time after the start %g", (double)end_time,
              (double)st->t0);
@@ -128,6 +136,14 @@ PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_ti
              (double)st->t0, (double)end_time, (double)PetscMin(1e12, (PetscReal)PETSC_MAX_INT - 1));
   st->dt    = dt;
   st->t_end = end_time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperSetOutputEvery(VIStepper st, PetscInt every)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(every >= 1, st->comm, PETSC_ERR_ARG_OUTOFRANGE, "VIStepperSetOutputEvery: got %" PetscInt_FMT ", expected >= 1", every);
+  st->output_every = every;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -16,6 +16,7 @@ PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
   s->init_velocity = 0;
   s->gap_waves     = 1;
   s->damping_scale = 1;
+  s->time_scale    = 1;
   *sys             = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -37,6 +38,7 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
   PetscCall(PetscFree(s->obstacle_v));
   PetscCall(PetscFree(s->gap_cs));
   PetscCall(PetscFree2(s->q0, s->u0));
+  PetscCall(PetscFree2(s->q_given, s->u_given));
   PetscCall(PetscFree(s->damping_scaled));
   PetscCall(PetscFree(s));
   *sys = NULL;
@@ -144,7 +146,10 @@ static PetscErrorCode VISystemInitialState(VISystem sys, PetscInt n, const Petsc
   PetscFunctionBeginUser;
   PetscCall(PetscFree2(sys->q0, sys->u0));
   PetscCall(PetscCalloc2(n, &sys->q0, n, &sys->u0));
-  if (sys->init == VI_INIT_VELOCITY) {
+  if (sys->q_given) {
+    PetscCall(PetscArraycpy(sys->q0, sys->q_given, n));
+    PetscCall(PetscArraycpy(sys->u0, sys->u_given, n));
+  } else if (sys->init == VI_INIT_VELOCITY) {
     const PetscReal *shape;
     PetscBool        found;
     char             name[32];
@@ -333,7 +338,7 @@ PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscRe
 PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[])
 {
   PetscFunctionBeginUser;
-  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(VIExcitationEvaluate(sys->load_fn[l], t, &s[l], NULL));
+  for (PetscInt l = 0; l < sys->num_loads; l++) PetscCall(VIExcitationEvaluate(sys->load_fn[l], sys->time_scale * t, &s[l], NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -354,7 +359,8 @@ PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], P
 
 static PetscErrorCode VISystemEvaluateObstacle(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
-  const PetscReal w = sys->gap_waves * sys->rotation_speed;
+  /* played time_scale s times faster (g0(s t), rate s g0'(s t)): the gap's angular rate times s */
+  const PetscReal w = sys->gap_waves * sys->rotation_speed * sys->time_scale;
 
   PetscFunctionBeginUser;
   if (sys->gap_amplitude == 0) { /* a fixed obstacle: no trigonometry per step */
@@ -405,11 +411,41 @@ PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f,
     VIExciteType lt;
     PetscCall(VIExcitationGetType(sys->load_fn[l], &lt));
     if (lt == VI_EXCITE_HARMONIC || lt == VI_EXCITE_SWEEP_LINEAR || lt == VI_EXCITE_SWEEP_LOG) {
-      PetscCall(VIExcitationGetFrequency(sys->load_fn[l], t, f));
+      PetscCall(VIExcitationGetFrequency(sys->load_fn[l], sys->time_scale * t, f));
+      *f *= sys->time_scale;
       *type = lt;
       break;
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemSetTimeScale(VISystem sys, PetscReal s)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(s > 0, sys->comm, PETSC_ERR_ARG_OUTOFRANGE, "VISystemSetTimeScale: got %g, expected a positive scale", (double)s);
+  sys->time_scale = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s)
+{
+  PetscFunctionBeginUser;
+  *s = sys->time_scale;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(sys->K, sys->comm, PETSC_ERR_ORDER, "Call VISystemSetUp() before VISystemSetInitialState()");
+  PetscCall(PetscFree2(sys->q_given, sys->u_given));
+  if (q0 || u0) {
+    PetscCall(PetscCalloc2(sys->n, &sys->q_given, sys->n, &sys->u_given));
+    if (q0) PetscCall(PetscArraycpy(sys->q_given, q0, sys->n));
+    if (u0) PetscCall(PetscArraycpy(sys->u_given, u0, sys->n));
+  }
+  PetscCall(VISystemInitialState(sys, sys->n, sys->K));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -261,6 +261,9 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-hb_target_it", VI_OPTION_INT, NULL},
     {"-hb_condense", VI_OPTION_BOOL, NULL},
     {"-hb_stability", VI_OPTION_BOOL, NULL},
+    {"-hb_stability_method", VI_OPTION_ENUM, VIHBStabilityTypes},
+    {"-hb_stability_steps", VI_OPTION_INT, NULL},
+    {"-hb_stability_periods", VI_OPTION_INT, NULL},
     {"-hb_fold_tol", VI_OPTION_REAL, NULL},
     {"-hb_output", VI_OPTION_STRING, NULL},
     /* read by SLEPc, PETSc and MUMPS under vicms's prefixes (eigensolvers, their spectral transforms, the partitioner) */
