@@ -22,7 +22,7 @@ typedef struct {
   PetscReal  *r, *tmp;                 /* nm work */
   PetscReal  *kr;                      /* 2 nm: per inner row, (K q)_i and the right-hand side r_i */
   VIRowSplit  rows, rows2;             /* inner rows over the case's group: one entry per row, and the (K q, r) pairs */
-  PetscBool  *active;
+  PetscBool  *active, *released; /* per contact: in the contact solve; open with its preload released (velocity level) */
   PetscBool   friction, first, diagonal; /* diagonal: M_ii and D_ii are diagonal (MacNeal, modal damping), A and B too */
   PetscBool   damped;
   VIActiveSet as;
@@ -39,7 +39,7 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   PetscCall(PetscCalloc5(n, &lf->w, nm, &lf->kq, nm, &lf->Mu, nm, &lf->mdiag, nm, &lf->ddiag));
   PetscCall(PetscCalloc2(nm, &lf->adiag, nm, &lf->bdiag));
   PetscCall(PetscCalloc5(nb, &lf->qb_pre, nb, &lf->qb_prev, nm, &lf->ui_half, nm, &lf->r, nm, &lf->tmp));
-  PetscCall(PetscCalloc4(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active));
+  PetscCall(PetscCalloc5(nb, &lf->fb_prev, n, &lf->qprev, n, &lf->fprev, PetscMax(st->nc, 1), &lf->active, PetscMax(st->nc, 1), &lf->released));
   PetscCall(PetscCalloc1(2 * nm, &lf->kr));
   PetscCall(PetscMalloc2(nm * nm, &lf->Khat, nm, &lf->kdiag));
   PetscCall(VIRowSplitCreate(st->comm, nm, 1, &lf->rows));
@@ -216,7 +216,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   VISystem    sys = st->sys;
   PetscInt    n = st->n, nb = st->nb, nm = st->nm, nc = st->nc;
   PetscReal  *qi = st->q + nb, *qb = st->q, dt = st->dt, *f = st->f;
-  PetscBool   any = PETSC_FALSE;
+  PetscBool   any = PETSC_FALSE, released = PETSC_FALSE; /* some contact in the solve; some preload released */
 
   PetscFunctionBeginUser;
   PetscCall(VISystemEvaluateForce(sys, t, f));
@@ -229,15 +229,32 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(lf->w + nb, qi, nm));
     VIMatVec(nb, n, lf->S, n, lf->w, 0.0, lf->qb_pre);
   }
-  /* Eq. (12) (open contacts); preloaded contacts are always in the set, the preload acting in the solve below (Eq. 14) */
+  /* Velocity level (friction): a preloaded contact that is open carries no total force, lambda_n = -p, a release of its
+     preload acting on the boundary like a load. It stays in the set while it carried a total force at the last level or
+     while its released gap would close; an open one kept in the set would hover, since a velocity-level constraint
+     cannot close a gap (as Moreau's preloaded contacts did, fixed alike). On position level the gaps decide exactly. */
+  for (PetscInt j = 0; j < nc; j++) {
+    const PetscInt  o = sys->offsets[j];
+    const PetscReal p = sys->preload[j];
+    lf->released[j]   = (PetscBool)(lf->friction && p > 0 && sys->kinds[j] != VI_CONTACT_BILATERAL && lf->fb_prev[o] + p <= 0 &&
+                                  lf->qb_pre[o] + st->g0[j] - p * lf->Kbb_inv[o * nb + o] > 0);
+    if (lf->released[j]) {
+      for (PetscInt i = 0; i < nb; i++) lf->qb_pre[i] -= p * lf->Kbb_inv[o * nb + i];
+      released = PETSC_TRUE;
+    }
+  }
+  /* Eq. (12) (open contacts); preloaded contacts are in the set (but the released ones), the preload acting in the solve
+     below (Eq. 14) */
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
     /* a bilateral row is always in the set: a held boundary row, q_b = 0 on position level (on velocity level, q_b stays) */
-    lf->active[j] = (gap_pre <= 0 || sys->preload[j] > 0 || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+    lf->active[j] = (gap_pre <= 0 || (sys->preload[j] > 0 && !lf->released[j]) || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (lf->active[j]) any = PETSC_TRUE;
   }
   PetscCall(PetscArraycpy(qb, lf->qb_pre, nb));
   PetscCall(PetscArrayzero(st->lambda, nb));
+  for (PetscInt j = 0; j < nc; j++)
+    if (lf->released[j]) st->lambda[sys->offsets[j]] = -sys->preload[j];
   if (any) {
     VIActiveSet *as = &lf->as;
     PetscCall(VIActiveSetBuild(st, lf->active, lf->friction, as));
@@ -295,7 +312,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
      friction: relative sliding) */
   if (!lf->first) {
     PetscReal obstacle = 0, friction = 0, external = 0; /* sums of this step (locals: no store per term) */
-    for (PetscInt j = 0; j < nc && (any || lf->forces_before); j++) {
+    for (PetscInt j = 0; j < nc && (any || released || lf->forces_before); j++) {
       PetscInt o = sys->offsets[j];
       for (PetscInt r = 0; r < sys->dims[j]; r++) {
         PetscReal lam = 0.5 * (lf->fb_prev[o + r] + st->lambda[o + r]), dq = qb[o + r] - lf->qprev[o + r];
@@ -323,7 +340,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       for (PetscInt i = lo; i < hi; i++) lf->kq[i] = lf->kdiag[i] * qi[i];
     else
       VIMatVec(hi - lo, nm, lf->Khat + lo * nm, nm, qi, 0.0, lf->kq + lo);
-    for (PetscInt b = 0; b < nb && (any || !lf->fb_zero); b++) {
+    for (PetscInt b = 0; b < nb && (any || released || !lf->fb_zero); b++) {
       const PetscReal y = f[b] + st->lambda[b], *mh = lf->S + b * n + nb; /* row b of -H */
       if (y != 0)
         for (PetscInt i = lo; i < hi; i++) lf->kq[i] -= mh[i] * y;
@@ -350,7 +367,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   PetscCall(PetscArraycpy(lf->fb_prev, st->lambda, nb));
   PetscCall(PetscArraycpy(lf->qb_prev, qb, nb));
   lf->first         = PETSC_FALSE;
-  lf->forces_before = any;
+  lf->forces_before = (PetscBool)(any || released);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -374,7 +391,7 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
   PetscCall(PetscFree5(lf->w, lf->kq, lf->Mu, lf->mdiag, lf->ddiag));
   PetscCall(PetscFree2(lf->adiag, lf->bdiag));
   PetscCall(PetscFree5(lf->qb_pre, lf->qb_prev, lf->ui_half, lf->r, lf->tmp));
-  PetscCall(PetscFree4(lf->fb_prev, lf->qprev, lf->fprev, lf->active));
+  PetscCall(PetscFree5(lf->fb_prev, lf->qprev, lf->fprev, lf->active, lf->released));
   PetscCall(PetscFree(lf->kr));
   PetscCall(PetscFree2(lf->Khat, lf->kdiag));
   PetscCall(VIRowSplitDestroy(&lf->rows));

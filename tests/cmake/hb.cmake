@@ -10,7 +10,10 @@ vicms_unit_test(test_hb CASE eps RANKS 1 2 3 ARGS -case eps)
 vicms_app_test(hb PROCESSORS 2)
 vicms_app_test(hb_plate PROCESSORS 2)
 vicms_app_test(hb_friction PROCESSORS 2)
+# the round Coulomb disk: a circular gross slip against its closed form, its stability against the exact multipliers
 vicms_app_test(hb_disk PROCESSORS 2)
+# a preloaded frictional contact that opens and closes again every period: the time stepping recloses it, HB against it
+vicms_app_test(hb_open PROCESSORS 1)
 # a preloaded contact that opens, with the default parameter: against the time stepping and the exact motion's multipliers
 vicms_app_test(hb_preload PROCESSORS 2)
 # case sets as branches on rank groups: ranks, single runs, SIGKILL and resume, lock, failure isolation (issue 12)
