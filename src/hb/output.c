@@ -66,15 +66,14 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
                             "the time stepping failed (-info says which)\n",
                             undecided, hb->stability_periods));
     if (none)
-      PetscCall(
-          PetscPrintf(hb->comm, "  stability not computed (\"-\") at %" PetscInt_FMT " points: %s (docs/hb.md)\n", none,
-                      hb->stability_type == VI_HB_STABILITY_TYPE_FLOQUET
-                          ? "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution and its motion from the "
-                            "solution neither left nor stayed near it, or "
-                            "a point the exact analysis does not model (a mass-carrying boundary, a frictional contact that is 3D or opens; "
-                            "-hb_stability_method auto decides those by the time stepping)"
-                          : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution, and the motion "
-                            "from the solution neither left it nor stayed near it within 400 periods"));
+      PetscCall(PetscPrintf(hb->comm, "  stability not computed (\"-\") at %" PetscInt_FMT " points: %s (docs/hb.md)\n", none,
+                            hb->stability_type == VI_HB_STABILITY_TYPE_FLOQUET
+                                ? "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution and its motion from the "
+                                  "solution neither left nor stayed near it, or "
+                                  "a point the exact analysis does not model (a mass-carrying boundary, a frictional contact that is 3D or opens; "
+                                  "-hb_stability_method auto decides those by the time stepping)"
+                                : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution, and the motion "
+                                  "from the solution neither left it nor stayed near it within 400 periods"));
   }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -126,10 +125,11 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
                                 "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
-  PetscCall(VIH5WriteAttrString(file, group, "stability_methods",
-                                "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
-                                "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: "
-                                "the dominant one of its period map, estimated; stable -1 where it did not decide)"));
+  PetscCall(
+      VIH5WriteAttrString(file, group, "stability_methods",
+                          "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
+                          "or stays near it (multiplier: its growth or contraction per period), 2: the time stepping's transient (multiplier: "
+                          "the dominant one of its period map, estimated; stable -1 where it did not decide)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -170,7 +170,8 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
   if (method)
     PetscCall(PetscSNPrintf(how, sizeof(how),
                             "    stability decided by the Floquet multipliers of the exact orbit at %" PetscInt_FMT
-                            " points, by the exact motion from the solution at %" PetscInt_FMT ", by the time stepping's transient at %" PetscInt_FMT "\n",
+                            " points, by the exact motion from the solution at %" PetscInt_FMT ", by the time stepping's transient at %" PetscInt_FMT
+                            "\n",
                             count[0], count[1], count[2]));
   PetscCall(PetscPrintf(PETSC_COMM_SELF,
                         "  harmonic balance branch (%s): %" PetscInt_FMT " points from %g to %g Hz, H = %" PetscInt_FMT ", N = %" PetscInt_FMT

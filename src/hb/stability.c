@@ -1,4 +1,5 @@
-/* Stability of a harmonic balance solution: Floquet multipliers of the linearized motion over one period (massless boundary). */
+/* Stability of a harmonic balance solution from the exact piecewise-linear motion (massless boundary): Floquet multipliers of
+   its periodic orbit near the solution, or, where there is none, what the motion from the solution does. */
 #include "hbimpl.h"
 #include <petscblaslapack.h>
 
@@ -19,9 +20,20 @@ static PetscErrorCode VIMatMul(PetscInt k, const PetscReal A[], const PetscReal 
    roundoff; six products and one solve, against thirteen products of a Taylor series at a four times smaller norm). */
 static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, PetscReal E[])
 {
-  static const PetscReal b[] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
-                                10559470521600.0,    670442572800.0,      33522128640.0,      1323241920.0,       40840800.0,
-                                960960.0,            16380.0,             182.0,              1.0};
+  static const PetscReal b[]   = {64764752532480000.0,
+                                  32382376266240000.0,
+                                  7771770303897600.0,
+                                  1187353796428800.0,
+                                  129060195264000.0,
+                                  10559470521600.0,
+                                  670442572800.0,
+                                  33522128640.0,
+                                  1323241920.0,
+                                  40840800.0,
+                                  960960.0,
+                                  16380.0,
+                                  182.0,
+                                  1.0};
   const PetscReal        theta = 5.371920351148152;
   PetscReal             *B, *B2, *B4, *B6, *U, *V, *T, norm = 0, sc;
   PetscInt               s = 0, kk = k * k;
@@ -72,7 +84,10 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 }
 
 /* Most contact states one analysis keeps, Newton iterations of the shooting, contact switches per period per contact,
-   degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19). */
+   degree of the Taylor series of exp(A tau) v within a sub-step (|A tau| <= 1: truncation below 1e-19); the shooting's
+   tolerance, its orbits' distance to their start (NEAR), the jump test past turning points, the stall window; a
+   multiplier modulus above 1 + STABLE_TOL is unstable; the periods the motion from a solution is followed when no orbit
+   is found, and its change per period at which the shooting is tried from it (SETTLE). */
 #define VI_FLOQUET_STATES         64
 #define VI_FLOQUET_MAX_IT         15
 #define VI_FLOQUET_SWITCHES       64
@@ -817,8 +832,10 @@ static PetscErrorCode VIFloquetMotion(VIHB hb, VIFloquetWork *w, const PetscReal
   motion is found first, by Newton on its period map (shooting) from the harmonic balance state at t = 0, and the
   monodromy matrix is the product of the exponentials over its segments of constant contact state. The vector field is
   continuous across every switch, so there is no saltation and that product is the exact derivative of the period map.
-  Undecided (*stable -1) where the shooting does not converge (no periodic orbit of the exact motion near the
-  harmonic balance solution), for 3D frictional contacts and for frictional contacts that open.
+  Where the shooting finds no periodic orbit of the exact motion near the harmonic balance solution, the exact motion
+  from it decides (VIFloquetMotion: it leaves the solution, unstable, or stays near it, stable; *method
+  VI_HB_STABILITY_MOTION), undecided (*stable -1) where it does neither. Not modelled (*modelled false: the caller uses
+  the time stepping's transient) with a mass-carrying boundary, 3D frictional contacts and frictional contacts that open.
 */
 PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled)
 {

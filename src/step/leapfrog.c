@@ -3,26 +3,26 @@
 #include "stepimpl.h"
 
 typedef struct {
-  PetscReal  *Kbb_inv;                 /* nb x nb: flexibility of the boundary with the inner coordinates held, (K_bb)^-1 */
-  PetscReal  *S;                       /* nb x n: [K_bb^-1, -H], H = K_bb^-1 K_bi, so that Eq. (11) is one product with [f_b; q_i] */
-  PetscReal  *w;                       /* n: [f_b; q_i] */
-  PetscReal  *Khat, *kdiag;            /* nm x nm: K_ii - K_ib H, the inner stiffness with the boundary condensed; its diagonal */
-  PetscBool   kdiagonal;               /* Khat is diagonal (MacNeal, massless Craig-Bampton: the inner modes' Omega^2) */
-  PetscBool   modal;                   /* Khat, M_ii and D_ii diagonal: the inner rows in one pass on every rank */
-  PetscBool   fb_zero;                 /* no load acts on the boundary rows: f_b = 0 at every level */
-  PetscBool   forces_before;           /* a contact force may have been nonzero at the previous level */
-  PetscReal  *kq, *Mu;                 /* nm: (K q)_i of this rank's rows; M_ii u_i or D_ii u_i (energy terms) */
-  PetscReal  *mdiag, *ddiag;           /* nm: diagonals of M_ii and D_ii */
-  PetscReal  *adiag, *bdiag;           /* nm: diagonals of A and B (the diagonal case) */
-  PetscReal  *A, *B;                   /* nm x nm: (M_ii + dt/2 D_ii)^-1 and (M_ii - dt/2 D_ii) (Eq. 10 on the damping term) */
-  PetscReal  *qb_pre;                  /* nb: boundary displacement predicted with no contact force (Eq. 11) */
-  PetscReal  *qb_prev;                 /* nb: boundary displacement of the previous level (frictional case) */
-  PetscReal  *ui_half;                 /* nm: inner velocity u^{k-1/2} */
-  PetscReal  *fb_prev, *qprev, *fprev; /* previous level: contact forces (also the solver's warm start), q, f */
-  PetscReal  *r, *tmp;                 /* nm work */
-  PetscReal  *kr;                      /* 2 nm: per inner row, (K q)_i and the right-hand side r_i */
-  VIRowSplit  rows, rows2;             /* inner rows over the case's group: one entry per row, and the (K q, r) pairs */
-  PetscBool  *active, *released; /* per contact: in the contact solve; open with its preload released (velocity level) */
+  PetscReal  *Kbb_inv;                   /* nb x nb: flexibility of the boundary with the inner coordinates held, (K_bb)^-1 */
+  PetscReal  *S;                         /* nb x n: [K_bb^-1, -H], H = K_bb^-1 K_bi, so that Eq. (11) is one product with [f_b; q_i] */
+  PetscReal  *w;                         /* n: [f_b; q_i] */
+  PetscReal  *Khat, *kdiag;              /* nm x nm: K_ii - K_ib H, the inner stiffness with the boundary condensed; its diagonal */
+  PetscBool   kdiagonal;                 /* Khat is diagonal (MacNeal, massless Craig-Bampton: the inner modes' Omega^2) */
+  PetscBool   modal;                     /* Khat, M_ii and D_ii diagonal: the inner rows in one pass on every rank */
+  PetscBool   fb_zero;                   /* no load acts on the boundary rows: f_b = 0 at every level */
+  PetscBool   forces_before;             /* a contact force may have been nonzero at the previous level */
+  PetscReal  *kq, *Mu;                   /* nm: (K q)_i of this rank's rows; M_ii u_i or D_ii u_i (energy terms) */
+  PetscReal  *mdiag, *ddiag;             /* nm: diagonals of M_ii and D_ii */
+  PetscReal  *adiag, *bdiag;             /* nm: diagonals of A and B (the diagonal case) */
+  PetscReal  *A, *B;                     /* nm x nm: (M_ii + dt/2 D_ii)^-1 and (M_ii - dt/2 D_ii) (Eq. 10 on the damping term) */
+  PetscReal  *qb_pre;                    /* nb: boundary displacement predicted with no contact force (Eq. 11) */
+  PetscReal  *qb_prev;                   /* nb: boundary displacement of the previous level (frictional case) */
+  PetscReal  *ui_half;                   /* nm: inner velocity u^{k-1/2} */
+  PetscReal  *fb_prev, *qprev, *fprev;   /* previous level: contact forces (also the solver's warm start), q, f */
+  PetscReal  *r, *tmp;                   /* nm work */
+  PetscReal  *kr;                        /* 2 nm: per inner row, (K q)_i and the right-hand side r_i */
+  VIRowSplit  rows, rows2;               /* inner rows over the case's group: one entry per row, and the (K q, r) pairs */
+  PetscBool  *active, *released;         /* per contact: in the contact solve; open with its preload released (velocity level) */
   PetscBool   friction, first, diagonal; /* diagonal: M_ii and D_ii are diagonal (MacNeal, modal damping), A and B too */
   PetscBool   damped;
   VIActiveSet as;
