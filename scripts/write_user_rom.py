@@ -2,7 +2,7 @@
 """Write a vicms "user ROM": a ROM file (docs/user_rom.md) made from your own matrices instead of a vicms reduction.
 
 As a module:
-    from write_user_rom import write_user_rom
+    from write_user_rom import springs, write_user_rom   # springs(n, [(i, j, k), (i, None, k), ...]): a stiffness matrix
     write_user_rom("my.h5", K, M, D=None, contact_dims=[1, 3], loads={"gravity": f}, outputs={"tip": o},
                    shapes={"translation_x": ones}, massless=False, units="SI", contact_kinds=None)
 
@@ -58,6 +58,19 @@ def write_user_rom(path, K, M, D=None, contact_dims=(), loads=None, outputs=None
             gg = f.create_group(group)
             for name, v in (vecs or {}).items():
                 gg[name] = np.asarray(v, dtype=float)
+
+
+def springs(n, connections):
+    """The stiffness matrix (n x n) of springs: connections holds (i, j, k), a spring k between coordinates i and j, or
+    (i, None, k) from coordinate i to the ground."""
+    K = np.zeros((n, n))
+    for i, j, k in connections:
+        K[i, i] += k
+        if j is not None:
+            K[j, j] += k
+            K[i, j] -= k
+            K[j, i] -= k
+    return K
 
 
 def ball(path, m=1.0, g=10.0):

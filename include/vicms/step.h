@@ -34,6 +34,8 @@ PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
   translation_DIR), -init_load NAME (static deflection under a load: K q = f)
 */
 PETSC_EXTERN PetscErrorCode VISystemSetFromOptions(VISystem sys);
+/* Once for the ROM and options given (VISystemSetROM and VISystemSetFromOptions ask for it again): a stepper set up on
+   the case later reuses its arrays. */
 PETSC_EXTERN PetscErrorCode VISystemSetUp(VISystem sys);
 /* Sizes: n = nb + nm; contacts and their friction. */
 PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm);

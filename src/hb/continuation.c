@@ -371,7 +371,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
   const PetscInt  M = hb->M, K = M + 1;
   const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0],
                   hi = 2 * PETSC_PI * hb->freq_range[1];
-  PetscReal  *t, *tn, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
+  PetscReal  *t, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
   PetscBool   conv, ok;
   PetscInt    its;
   PetscReal   step;
@@ -385,7 +385,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
      a checkpoint restores it (VIHBCheckpointRead) */
   t = hb->cont_t;
   Y = hb->cont_Y;
-  PetscCall(PetscMalloc4(K, &tn, K, &Yp, K, &rhs, K, &X0));
+  PetscCall(PetscMalloc3(K, &Yp, K, &rhs, K, &X0));
   if (hb->restored) {
     xs           = hb->cont_xs;
     ds           = hb->cont_ds;
@@ -402,7 +402,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
                               "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
                               " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
                               (double)hb->f_start, hb->max_it));
-      PetscCall(PetscFree4(tn, Yp, rhs, X0));
+      PetscCall(PetscFree3(Yp, rhs, X0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     omega = 2 * PETSC_PI * hb->f_start;
@@ -432,7 +432,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
       PetscCall(hb->monitor(hb, br->np, br->frequency_hz[br->np - 1], hb->monitor_ctx));
       if (hb->stop) {
         br->stopped = PETSC_TRUE;
-        PetscCall(PetscFree4(tn, Yp, rhs, X0));
+        PetscCall(PetscFree3(Yp, rhs, X0));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
@@ -516,7 +516,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: -hb_max_points %" PetscInt_FMT " reached",
                             (double)br->frequency_hz[br->np - 1], hb->max_points));
   }
-  PetscCall(PetscFree4(tn, Yp, rhs, X0));
+  PetscCall(PetscFree3(Yp, rhs, X0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

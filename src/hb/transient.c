@@ -185,7 +185,6 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
   VIStepStats     stats;
   VITransientCtx  c;
   PetscReal      *q0, *v0;
-  VIContactSet    set;
 
   PetscFunctionBeginUser;
   *mu     = -1;
@@ -236,14 +235,9 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
   PetscCall(VIStepperRun(st));
   PetscCall(VIStepperGetStats(st, &stats));
   PetscCall(VIStepperDestroy(&st));
-  /* the case as it was; the set-ups rebuilt the system's arrays: the hb's references to them renewed */
+  /* the case as it was (the stepper's set-up reused the system's arrays: VISystemSetUp is done once) */
   PetscCall(VISystemSetTimeScale(hb->sys, 1));
   PetscCall(VISystemSetInitialState(hb->sys, NULL, NULL));
-  PetscCall(VISystemGetMatrices(hb->sys, &hb->K, &hb->Mass, &hb->D));
-  PetscCall(VISystemGetContactSet(hb->sys, &set, NULL));
-  hb->dims    = set.dims;
-  hb->mu      = set.mu;
-  hb->preload = set.preload;
   hb->tr_runs++;
   hb->tr_spp_min = hb->tr_runs == 1 ? c.spp : PetscMin(hb->tr_spp_min, c.spp);
   hb->tr_spp_max = PetscMax(hb->tr_spp_max, c.spp);

@@ -49,6 +49,7 @@ struct _p_VISystem {
   /* set by a caller, not by options (VISystemSetTimeScale, VISystemSetInitialState): the time functions played
      time_scale times faster; an initial state that replaces -init (q_given, u_given: n each; NULL when none) */
   PetscReal  time_scale;
+  PetscBool  setup; /* VISystemSetUp done for the ROM and options given (SetROM and SetFromOptions undo it) */
   PetscReal *q_given, *u_given;
 };
 

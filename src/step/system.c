@@ -49,7 +49,8 @@ PetscErrorCode VISystemDestroy(VISystem *sys)
 PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom)
 {
   PetscFunctionBeginUser;
-  sys->rom = rom;
+  sys->rom   = rom;
+  sys->setup = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,6 +69,7 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   char      dir[8] = "x";
 
   PetscFunctionBeginUser;
+  sys->setup = PETSC_FALSE;
   PetscOptionsBegin(sys->comm, NULL, "Contact case", "VISystem");
   PetscCall(PetscOptionsStringArray("-case_loads", "ROM loads that act; each has a time function with options prefix load_NAME_ (default constant 1)",
                                     "VISystemSetFromOptions", names, &nnames, NULL));
@@ -221,6 +223,8 @@ static PetscErrorCode VISystemRotationFrame(VISystem sys, PetscInt nc, const VIC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Set up once for the ROM and options given: every stepper set up on the case later (the harmonic balance's transients,
+   one per branch point) reuses the arrays, and the references to them stay valid. */
 PetscErrorCode VISystemSetUp(VISystem sys)
 {
   PetscInt             n, nc;
@@ -228,6 +232,7 @@ PetscErrorCode VISystemSetUp(VISystem sys)
   PetscReal           *K, *M, *D;
 
   PetscFunctionBeginUser;
+  if (sys->setup) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(sys->rom, sys->comm, PETSC_ERR_ORDER, "Call VISystemSetROM() first");
   PetscCall(VIROMGetSizes(sys->rom, &sys->nb, &sys->nm));
   PetscCall(VIROMGetMethod(sys->rom, NULL, &sys->massless));
@@ -285,6 +290,7 @@ PetscErrorCode VISystemSetUp(VISystem sys)
     PetscCheck(found, sys->comm, PETSC_ERR_USER_INPUT, "-case_loads: the ROM has no load '%s'", sys->load_names[l]);
   }
   PetscCall(VISystemInitialState(sys, n, K));
+  sys->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

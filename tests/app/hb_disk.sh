@@ -32,16 +32,10 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "scripts"))
-from write_user_rom import write_user_rom
+from write_user_rom import springs, write_user_rom
 
 k = 4 * np.pi ** 2
-K = np.zeros((5, 5))  # n, t1, t2, x, y
-for i, j, s in [(0, None, 10 * k), (1, 3, 2 * k), (2, 4, 2 * k), (3, None, k), (4, None, k)]:
-    K[i, i] += s
-    if j is not None:
-        K[j, j] += s
-        K[i, j] -= s
-        K[j, i] -= s
+K = springs(5, [(0, None, 10 * k), (1, 3, 2 * k), (2, 4, 2 * k), (3, None, k), (4, None, k)])  # n, t1, t2, x, y
 M = np.diag([0, 0, 0, 1.0, 1.0])
 c = 2 * 0.05 * 4 * np.pi
 D = np.diag([0, 0, 0, c, c])

@@ -22,16 +22,10 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "scripts"))
-from write_user_rom import write_user_rom
+from write_user_rom import springs, write_user_rom
 
 k = 4 * np.pi ** 2
-K = np.zeros((5, 5))  # n1, t1, n2, t2, x
-for i, j, s in [(0, None, 10 * k), (2, None, 10 * k), (1, 4, 2 * k), (3, 4, k), (4, None, k)]:
-    K[i, i] += s
-    if j is not None:
-        K[j, j] += s
-        K[i, j] -= s
-        K[j, i] -= s
+K = springs(5, [(0, None, 10 * k), (2, None, 10 * k), (1, 4, 2 * k), (3, 4, k), (4, None, k)])  # n1, t1, n2, t2, x
 M = np.diag([0, 0, 0, 0, 1.0])
 D = np.diag([0, 0, 0, 0, 2 * 0.05 * 4 * np.pi])  # 5 % at the stuck frequency, 2 Hz
 write_user_rom("sliders.h5", K, M, D, contact_dims=[2, 2], loads={"drive": [0, 0, 0, 0, 1.0]}, outputs={"mass": [0, 0, 0, 0, 1.0]},

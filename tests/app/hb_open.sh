@@ -22,16 +22,10 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "scripts"))
-from write_user_rom import write_user_rom
+from write_user_rom import springs, write_user_rom
 
 k = 4 * np.pi ** 2
-K = np.zeros((3, 3))  # n, t, x
-for i, j, s in [(0, None, 10 * k), (1, 2, 2 * k), (2, None, k)]:
-    K[i, i] += s
-    if j is not None:
-        K[j, j] += s
-        K[i, j] -= s
-        K[j, i] -= s
+K = springs(3, [(0, None, 10 * k), (1, 2, 2 * k), (2, None, k)])  # n, t, x
 M = np.diag([0, 0, 1.0])
 D = np.diag([0, 0, 2 * 0.05 * 4 * np.pi])
 write_user_rom("open.h5", K, M, D, contact_dims=[2], loads={"drive": [0, 0, 1.0], "press": [1.0, 0, 0]},
