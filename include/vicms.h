@@ -9,6 +9,7 @@
 #include <vicms/cms.h>
 #include <vicms/contact.h>
 #include <vicms/excite.h>
+#include <vicms/system.h>
 #include <vicms/step.h>
 #include <vicms/dual.h>
 #include <vicms/coupling.h>

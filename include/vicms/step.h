@@ -1,90 +1,26 @@
-/* vicms step module: one contact case — the mechanical system (a ROM with loads, gaps, friction, initial state) and
-   its nonsmooth time integration (seed 000 §2, App. B). */
+/* vicms step module: the nonsmooth time integration of a mechanical system (include/vicms/system.h; seed 000 §2, App. B;
+   seeds 001, 002). */
 #pragma once
 
-#include <vicms/rom.h>
-#include <vicms/contact.h>
-#include <vicms/excite.h>
-
-/* ---------------------------------------------------------------- the mechanical system of a case */
-
-typedef enum { VI_INIT_REST, VI_INIT_VELOCITY, VI_INIT_STATIC } VIInitType;
-PETSC_EXTERN const char *const VIInitTypes[];
-
-typedef struct _p_VISystem *VISystem;
-
-PETSC_EXTERN PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys);
-/* The ROM is referenced, not copied: many cases share one ROM. */
-PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
-/*
-  Options of a case:
-  -case_loads NAME[,NAME...]   ROM loads that act (their time functions: options with prefix load_NAME_, see excite.h;
-                               default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
-  -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
-  -contact_rotation_axis ax,ay,az, -contact_rotation_origin ox,oy,oz: the structure spins at -contact_rotation_speed
-  Omega about this axis inside a fixed obstacle (a blade in its casing): each contact gets the obstacle's velocity
-  -Omega r_j e_theta,j seen from the structure (r_j its radius, e_theta,j its circumferential direction) in its frame,
-  and, unless -contact_gap_phases is given, the gap phase phi_j = k theta_j (theta_j its angle about the axis from the
-  first contact, k = -contact_gap_waves): g0_j(t) = g + a cos(k (Omega t + theta_j))
-  -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
-  -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j);
-  -contact_gap_shape bump -contact_gap_bump_width w: g0_j(t) = g - a exp(-d^2/(2 w^2)), d = k Ω t + φ_j wrapped to (-π, π]
-  -case_damping_scale s: the case's damping matrix is s D of the ROM (s >= 0; default 1), for HB and time stepping alike
-  -init rest|velocity|static, -init_velocity v, -init_direction x|y|z (a uniform velocity, needs the ROM shape
-  translation_DIR), -init_load NAME (static deflection under a load: K q = f)
-*/
-PETSC_EXTERN PetscErrorCode VISystemSetFromOptions(VISystem sys);
-/* Once for the ROM and options given (VISystemSetROM and VISystemSetFromOptions ask for it again): a stepper set up on
-   the case later reuses its arrays. */
-PETSC_EXTERN PetscErrorCode VISystemSetUp(VISystem sys);
-/* Sizes: n = nb + nm; contacts and their friction. */
-PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm);
-PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
-/* The case's K, M and D (n x n row-major; D scaled by -case_damping_scale), after VISystemSetUp: what every solver of the case uses. */
-PETSC_EXTERN PetscErrorCode VISystemGetMatrices(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D);
-/* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
-PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
-/* The force is f(t) = sum_l s_l(t) v_l: the load vectors v_l (n each, owned by the ROM) and their scales s_l(t), for
-   schemes that apply an operator to each v_l once at set-up. */
-PETSC_EXTERN PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors);
-PETSC_EXTERN PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[]);
-/* f = sum_l s_l v_l from scales already evaluated (a scheme that needs both evaluates the excitations once). */
-PETSC_EXTERN PetscErrorCode VISystemForceFromScales(VISystem sys, const PetscReal s[], PetscReal f[]);
-PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
-/* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
-/* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each
-   contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
-   linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
-   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
-PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
-                                                        PetscReal g_rate[]);
-PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
-/* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
-   and type VI_EXCITE_CONSTANT when no load has one. */
-PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
-/* Initial displacement q0 and velocity u0 (n), from the -init options (or VISystemSetInitialState). */
-PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
-/*
-  VISystemSetTimeScale - play the case's time functions s times faster (s > 0; 1, the default, is the case as given):
-  every load scale is l(s t) instead of l(t), every imposed gap g0(s t) with its rate s g0'(s t), and the load
-  frequency reported at t is s f(s t). A harmonic load of frequency f_case and gaps periodic with it then repeat with the
-  frequency s f_case: harmonic balance (src/hb/transient.c) drives its case at its own frequency Omega this way,
-  s = Omega / (2 pi f_case). The constant obstacle velocities (-contact_sliding_speed, rotation) are not scaled. Not
-  collective; applies from the next evaluation; the caller sets 1 back to restore the case.
-*/
-PETSC_EXTERN PetscErrorCode VISystemSetTimeScale(VISystem sys, PetscReal s);
-PETSC_EXTERN PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s);
-/* VISystemSetInitialState - after VISystemSetUp: the initial state is q0, u0 (n each, copied; NULL is zero) instead of
-   the -init options, from now and at every later set-up, until called with both NULL (the -init state again). Not
-   collective: every rank of a case's group gives the same state. */
-PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[]);
-PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
-PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
+#include <vicms/system.h>
 
 /* ---------------------------------------------------------------- time integration */
 
-typedef enum { VI_STEPPER_LEAPFROG, VI_STEPPER_MOREAU, VI_STEPPER_NSGALPHA, VI_STEPPER_MIXED } VIStepperType;
-PETSC_EXTERN const char *const VIStepperTypes[];
+typedef struct _p_VIStepper *VIStepper;
+
+/* The schemes, registered by name like PETSc's TS types (src/step/stepregis.c: one line per scheme, one file each). */
+typedef const char *VIStepperType;
+#define VISTEPPERLEAPFROG "leapfrog"
+#define VISTEPPERMOREAU   "moreau"
+#define VISTEPPERNSGALPHA "nsgalpha"
+#define VISTEPPERMIXED    "mixed"
+/* The registered names in PETSc's enum layout (names, "VIStepperType", "VISTEPPER", NULL): filled by
+   VIStepperRegisterAll, read by the option registry's value check of -step_type. */
+PETSC_EXTERN const char *VIStepperTypes[];
+/* VIStepperRegister - add a scheme: create(st) sets st's ops and data (its options at their defaults). Not collective. */
+PETSC_EXTERN PetscErrorCode VIStepperRegister(const char name[], PetscErrorCode (*create)(VIStepper));
+/* Registers the schemes of vicms (once; VIStepperCreate calls it). */
+PETSC_EXTERN PetscErrorCode VIStepperRegisterAll(void);
 
 /* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error. */
 #define VI_ENERGY_COLUMNS 7
@@ -109,21 +45,22 @@ typedef struct {
   PetscLogDouble matvec_time; /* one BLAS dgemv of n x n (the ROM's K), timed at set-up: the unit of a step's cost */
 } VIStepStats;
 
-typedef struct _p_VIStepper *VIStepper;
-
 PETSC_EXTERN PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st);
 PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
 /* Options: -step_type leapfrog|moreau|nsgalpha|mixed, -step_dt (a number, or auto: see timestep.c and README), -step_dt_safety,
    -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
    -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
-   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha, mixed), -step_rho_inf ρ∞ (nsgalpha, mixed; in [0, 1]),
-   -step_mixed_base genalpha|bathe|edalpha, -step_mixed_alpha_m, -step_mixed_alpha_f, -step_mixed_alpha_ar, -step_mixed_restitution_tangential
-   (mixed, seed 001: see src/step/mixed.c),
-   -step_nsgalpha_max_it N (semi-smooth Newton iterations per step), -step_moreau_variant symmetric|theta, -step_theta θ, -step_max_nonconverged N
-   (the run stops as failed when more than N contact solves did not converge; default -1, no limit: they are counted and reported), and the contact
-   solver's -contact_solver ... options. */
+   largest static response, default 1e6), -step_restitution e (moreau, nsgalpha, mixed), -step_max_nonconverged N (the run stops as failed
+   when more than N contact solves did not converge; default -1, no limit: they are counted and reported), the contact solver's
+   -contact_solver ... options, and the scheme's own, read by the scheme's file: -step_moreau_variant symmetric|theta, -step_theta θ
+   (moreau.c), -step_rho_inf ρ∞ (nsgalpha.c, mixed.c; in [0, 1]), -step_nsgalpha_max_it N (nsgalpha.c), -step_mixed_base
+   genalpha|bathe|edalpha, -step_mixed_alpha_m, -step_mixed_alpha_f, -step_mixed_alpha_ar, -step_mixed_restitution_tangential (mixed.c,
+   seed 001). */
 PETSC_EXTERN PetscErrorCode VIStepperSetFromOptions(VIStepper st);
+/* By name (a registered scheme; PETSC_ERR_USER_INPUT naming the known ones otherwise): the scheme's options at their
+   defaults until VIStepperSetFromOptions. */
 PETSC_EXTERN PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type);
+PETSC_EXTERN PetscErrorCode VIStepperGetType(VIStepper st, VIStepperType *type);
 /* dt PETSC_DETERMINE: the automatic step (as -step_dt auto), chosen at the next set-up. */
 PETSC_EXTERN PetscErrorCode VIStepperSetTimeStep(VIStepper st, PetscReal dt, PetscReal end_time);
 /* Record every every-th time level (and the last), as -step_output_every. */

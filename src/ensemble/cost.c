@@ -26,7 +26,8 @@ static PetscErrorCode VIEnsembleCaseCost(VIEnsemble ens, PetscInt k, PetscReal d
                                          PetscReal *cost)
 {
   PetscReal     dt = dt0, t0 = 0, t1 = end0, mu = 0, steps, kappa, scheme, n = (PetscReal)(nb + nm);
-  VIStepperType type = VI_STEPPER_LEAPFROG;
+  char          type[64] = VISTEPPERLEAPFROG;
+  PetscBool     leapfrog;
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetApply(ens->cs, k));
@@ -34,11 +35,12 @@ static PetscErrorCode VIEnsembleCaseCost(VIEnsemble ens, PetscInt k, PetscReal d
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-step_start_time", &t0, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-step_end_time", &t1, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-contact_mu", &mu, NULL));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-step_type", VIStepperTypes, (PetscEnum *)&type, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-step_type", type, sizeof(type), NULL));
+  PetscCall(PetscStrcmp(type, VISTEPPERLEAPFROG, &leapfrog));
   /* options that the case will refuse (a step longer than the span) make it fail at once: it costs nothing */
   steps  = dt > 0 && t1 > t0 ? PetscCeilReal((t1 - t0) / dt - 1e-9) : 0;
   kappa  = mu > 0 && dims > 1 ? 3 : 1;
-  scheme = type == VI_STEPPER_LEAPFROG ? 1 : 4;
+  scheme = leapfrog ? 1 : 4;
   *cost  = steps * scheme * (n * n + kappa * nb * nb);
   if (PetscIsInfOrNanReal(*cost)) *cost = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -274,7 +274,7 @@ PetscErrorCode VIHBSetUp(VIHB hb)
              type == VI_EXCITE_CONSTANT ? "none" : VIExciteTypes[type]);
   PetscCall(VISystemGetSizes(hb->sys, &hb->n, &hb->nb, &hb->nm));
   PetscCall(VIROMGetMethod(hb->rom, &method, &hb->massless));
-  PetscCall(VISystemGetMatrices(hb->sys, &K, &Mm, &D)); /* D scaled by -case_damping_scale */
+  PetscCall(VISystemGetLinearOperators(hb->sys, &K, &Mm, &D)); /* D scaled by -case_damping_scale */
   hb->K    = K;
   hb->Mass = Mm;
   hb->D    = D;

@@ -180,7 +180,7 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
 {
   const PetscInt  n = hb->n, nh = hb->nh;
   const PetscReal T    = 2 * PETSC_PI / omega;
-  VIStepperType   type = hb->massless ? VI_STEPPER_LEAPFROG : VI_STEPPER_MOREAU;
+  VIStepperType   type = hb->massless ? VISTEPPERLEAPFROG : VISTEPPERMOREAU;
   VIStepper       st;
   VIStepStats     stats;
   VITransientCtx  c;
@@ -231,7 +231,7 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
   PetscCall(VIStepperSetOutputEvery(st, PETSC_MAX_INT)); /* the first and last levels: the run's records are not used */
   PetscCall(VIStepperSetMonitor(st, VITransientMonitor, &c));
   PetscCall(VIStepperSetUp(st));
-  PetscCall(VISystemGetMatrices(hb->sys, &c.K, &c.M, NULL));
+  PetscCall(VISystemGetLinearOperators(hb->sys, &c.K, &c.M, NULL));
   PetscCall(VIStepperRun(st));
   PetscCall(VIStepperGetStats(st, &stats));
   PetscCall(VIStepperDestroy(&st));
@@ -256,7 +256,7 @@ PetscErrorCode VIHBStabilityTransient(VIHB hb, PetscReal omega, PetscReal *mu, P
                               c.p, (double)(c.p ? c.d[c.p] : 0), (double)(c.p ? c.e[c.p] : 0), (double)VI_TRANSIENT_SETTLED,
                               (double)VI_TRANSIENT_GROWN));
     PetscCall(PetscInfo(NULL, "hb: %g Hz: transient (%s, %" PetscInt_FMT " steps per period): %s; multiplier %g\n", (double)(omega / (2 * PETSC_PI)),
-                        VIStepperTypes[type], c.spp, c.why, (double)*mu));
+                        type, c.spp, c.why, (double)*mu));
   }
   PetscCall(PetscFree3(c.x0, c.xp, c.dx));
   PetscCall(PetscFree3(c.d, c.e, c.m));

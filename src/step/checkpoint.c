@@ -23,8 +23,6 @@ enum {
   VI_CK_NB,
   VI_CK_NC,
   VI_CK_NOUT,
-  VI_CK_TYPE,
-  VI_CK_VARIANT,
   VI_CK_NUM
 };
 /* Its real scalars (/run/scalars). */
@@ -74,8 +72,6 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   c[VI_CK_NB]             = st->nb;
   c[VI_CK_NC]             = nc;
   c[VI_CK_NOUT]           = no;
-  c[VI_CK_TYPE]           = (PetscInt)st->type;
-  c[VI_CK_VARIANT]        = (PetscInt)st->variant;
   r[VI_CR_T0]             = st->t0;
   r[VI_CR_DT]             = st->dt;
   r[VI_CR_T_END]          = st->t_end;
@@ -101,7 +97,12 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-checkpoint"));
   PetscCall(VIH5WriteAttrInt(file, "/", "version", VI_CHECKPOINT_VERSION));
   PetscCall(VIH5WriteAttrString(file, "/", "tag", tag));
-  PetscCall(VIH5WriteAttrString(file, "/", "scheme", VIStepperTypes[st->type]));
+  PetscCall(VIH5WriteAttrString(file, "/", "scheme", st->type));
+  {
+    char variant[64];
+    PetscCall(VIStepperDescribe(st, variant, sizeof(variant)));
+    PetscCall(VIH5WriteAttrString(file, "/", "scheme_variant", variant));
+  }
   PetscCall(VIH5WriteAttrReal(file, "/", "t", r[VI_CR_T]));
   PetscCall(VIH5WriteInt(file, "/run/counters", VI_CK_NUM, 0, c));
   PetscCall(VIH5WriteReal(file, "/run/scalars", VI_CR_NUM, 0, r));
@@ -148,15 +149,28 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
   VIStepper  st = (VIStepper)ctx;
   PetscInt   rows, cols, *c, nt, no = st->nout, nc = st->nc, nsteps;
   PetscReal *r;
-  PetscBool  good = PETSC_TRUE;
+  PetscBool  good = PETSC_TRUE, same_scheme = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   *ok = PETSC_FALSE;
+  {
+    /* the scheme and its variant, by name (a checkpoint written before the names were kept is not restored) */
+    char      scheme[64] = "", variant[64] = "", mine[64];
+    PetscBool has, same_type, same_variant;
+    PetscCall(VIH5HasAttr(file, "/", "scheme_variant", &has));
+    if (has) {
+      PetscCall(VIH5ReadAttrString(file, "/", "scheme", scheme, sizeof(scheme)));
+      PetscCall(VIH5ReadAttrString(file, "/", "scheme_variant", variant, sizeof(variant)));
+      PetscCall(VIStepperDescribe(st, mine, sizeof(mine)));
+      PetscCall(PetscStrcmp(scheme, st->type, &same_type));
+      PetscCall(PetscStrcmp(variant, mine, &same_variant));
+      same_scheme = (PetscBool)(same_type && same_variant);
+    }
+  }
   PetscCall(VIH5ReadInt(file, "/run/counters", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
   nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
-  if (c[VI_CK_N] != st->n || c[VI_CK_NB] != st->nb || c[VI_CK_NC] != nc || c[VI_CK_NOUT] != no || c[VI_CK_TYPE] != (PetscInt)st->type ||
-      c[VI_CK_VARIANT] != (PetscInt)st->variant || r[VI_CR_T0] != st->t0 || r[VI_CR_DT] != st->dt || r[VI_CR_T_END] != st->t_end ||
+  if (!same_scheme || c[VI_CK_N] != st->n || c[VI_CK_NB] != st->nb || c[VI_CK_NC] != nc || c[VI_CK_NOUT] != no || r[VI_CR_T0] != st->t0 || r[VI_CR_DT] != st->dt || r[VI_CR_T_END] != st->t_end ||
       c[VI_CK_NSTEPS] != nsteps || c[VI_CK_LEVEL] < 0 || c[VI_CK_LEVEL] > nsteps || c[VI_CK_NT] < 1) {
     PetscCall(PetscSNPrintf(why, len, "its scheme, sizes or time steps differ from this run's"));
     PetscCall(PetscFree(c));

@@ -35,6 +35,7 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   const PetscReal *q0, *u0;
 
   PetscFunctionBeginUser;
+  st->scheme_energy = PETSC_TRUE; /* the step computes the kinetic and potential energy of its level */
   PetscCall(PetscMalloc4(nb * nb, &lf->Kbb_inv, nb * n, &lf->S, nm * nm, &lf->A, nm * nm, &lf->B));
   PetscCall(PetscCalloc5(n, &lf->w, nm, &lf->kq, nm, &lf->Mu, nm, &lf->mdiag, nm, &lf->ddiag));
   PetscCall(PetscCalloc2(nm, &lf->adiag, nm, &lf->bdiag));
@@ -112,7 +113,7 @@ static PetscErrorCode VIStepperSetUp_Leapfrog(VIStepper st)
   lf->modal    = lf->kdiagonal && lf->diagonal ? PETSC_TRUE : PETSC_FALSE;
   lf->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++)
-    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) lf->friction = PETSC_TRUE;
+    if (st->set.dims[j] > 1 && st->set.mu[j] > 0) lf->friction = PETSC_TRUE;
   PetscCall(VIActiveSetCreate(nb, st->nc, &lf->as));
 
   /* initial state (seed 000 §2.3: u^{1/2} = u(t_start), q_b^0 = q_b(t_start)) */
@@ -234,9 +235,9 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
      while its released gap would close; an open one kept in the set would hover, since a velocity-level constraint
      cannot close a gap (as Moreau's preloaded contacts did, fixed alike). On position level the gaps decide exactly. */
   for (PetscInt j = 0; j < nc; j++) {
-    const PetscInt  o = sys->offsets[j];
-    const PetscReal p = sys->preload[j];
-    lf->released[j]   = (PetscBool)(lf->friction && p > 0 && sys->kinds[j] != VI_CONTACT_BILATERAL && lf->fb_prev[o] + p <= 0 &&
+    const PetscInt  o = st->offsets[j];
+    const PetscReal p = st->set.preload[j];
+    lf->released[j]   = (PetscBool)(lf->friction && p > 0 && st->set.kinds[j] != VI_CONTACT_BILATERAL && lf->fb_prev[o] + p <= 0 &&
                                   lf->qb_pre[o] + st->g0[j] - p * lf->Kbb_inv[o * nb + o] > 0);
     if (lf->released[j]) {
       for (PetscInt i = 0; i < nb; i++) lf->qb_pre[i] -= p * lf->Kbb_inv[o * nb + i];
@@ -246,15 +247,15 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
   /* Eq. (12) (open contacts); preloaded contacts are in the set (but the released ones), the preload acting in the solve
      below (Eq. 14) */
   for (PetscInt j = 0; j < nc; j++) {
-    PetscReal gap_pre = lf->qb_pre[sys->offsets[j]] + st->g0[j];
+    PetscReal gap_pre = lf->qb_pre[st->offsets[j]] + st->g0[j];
     /* a bilateral row is always in the set: a held boundary row, q_b = 0 on position level (on velocity level, q_b stays) */
-    lf->active[j] = (gap_pre <= 0 || (sys->preload[j] > 0 && !lf->released[j]) || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+    lf->active[j] = (gap_pre <= 0 || (st->set.preload[j] > 0 && !lf->released[j]) || st->set.kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (lf->active[j]) any = PETSC_TRUE;
   }
   PetscCall(PetscArraycpy(qb, lf->qb_pre, nb));
   PetscCall(PetscArrayzero(st->lambda, nb));
   for (PetscInt j = 0; j < nc; j++)
-    if (lf->released[j]) st->lambda[sys->offsets[j]] = -sys->preload[j];
+    if (lf->released[j]) st->lambda[st->offsets[j]] = -st->set.preload[j];
   if (any) {
     VIActiveSet *as = &lf->as;
     PetscCall(VIActiveSetBuild(st, lf->active, lf->friction, as));
@@ -263,9 +264,9 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       for (PetscInt a = 0; a < as->nrows; a++) {
         PetscInt j;
         for (j = 0; j < nc; j++)
-          if (sys->offsets[j] == as->rows[a]) break;
+          if (st->offsets[j] == as->rows[a]) break;
         as->c[a] = lf->qb_pre[as->rows[a]] + st->g0[j];
-        as->x[a] = sys->kinds[j] == VI_CONTACT_BILATERAL ? lf->fb_prev[as->rows[a]] : PetscMax(0, lf->fb_prev[as->rows[a]]);
+        as->x[a] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? lf->fb_prev[as->rows[a]] : PetscMax(0, lf->fb_prev[as->rows[a]]);
       }
     } else {
       /* §2.1.2: velocity level, u_b = (q_b - q_b^{k-1}) / dt, gamma = u_b + dg0/dt (normal), u_t1 - v (sliding) */
@@ -306,15 +307,15 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
       for (PetscInt i = 0; i < nb; i++) qb[i] += col[i] * l;
     }
   }
-  for (PetscInt j = 0; j < nc; j++) st->gap[j] = qb[sys->offsets[j]] + st->g0[j];
+  for (PetscInt j = 0; j < nc; j++) st->gap[j] = qb[st->offsets[j]] + st->g0[j];
 
   /* work of the contact forces over the last interval, trapezoidal in time (obstacle: normal motion and sliding drive;
      friction: relative sliding) */
   if (!lf->first) {
     PetscReal obstacle = 0, friction = 0, external = 0; /* sums of this step (locals: no store per term) */
     for (PetscInt j = 0; j < nc && (any || released || lf->forces_before); j++) {
-      PetscInt o = sys->offsets[j];
-      for (PetscInt r = 0; r < sys->dims[j]; r++) {
+      PetscInt o = st->offsets[j];
+      for (PetscInt r = 0; r < st->set.dims[j]; r++) {
         PetscReal lam = 0.5 * (lf->fb_prev[o + r] + st->lambda[o + r]), dq = qb[o + r] - lf->qprev[o + r];
         if (r == 0)
           obstacle += lam * dq;
@@ -325,7 +326,7 @@ static PetscErrorCode VIStepperStep_Leapfrog(VIStepper st, PetscReal t)
         }
       }
     }
-    for (PetscInt i = 0; i < n && sys->num_loads; i++) external += 0.5 * (lf->fprev[i] + f[i]) * (st->q[i] - lf->qprev[i]);
+    for (PetscInt i = 0; i < n && st->num_loads; i++) external += 0.5 * (lf->fprev[i] + f[i]) * (st->q[i] - lf->qprev[i]);
     st->energy.obstacle_work += obstacle;
     st->energy.friction_dissipation += friction;
     st->energy.external_work += external;
@@ -381,12 +382,11 @@ static PetscErrorCode VIStepperAdvance_Leapfrog(VIStepper st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
+static PetscErrorCode VIStepperReset_Leapfrog(VIStepper st)
 {
   VILeapfrog *lf = (VILeapfrog *)st->data;
 
   PetscFunctionBeginUser;
-  if (!lf) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(lf->Kbb_inv, lf->S, lf->A, lf->B));
   PetscCall(PetscFree5(lf->w, lf->kq, lf->Mu, lf->mdiag, lf->ddiag));
   PetscCall(PetscFree2(lf->adiag, lf->bdiag));
@@ -397,7 +397,50 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
   PetscCall(VIRowSplitDestroy(&lf->rows));
   PetscCall(VIRowSplitDestroy(&lf->rows2));
   PetscCall(VIActiveSetDestroy(&lf->as));
+  PetscCall(PetscMemzero(lf, sizeof(*lf))); /* the leapfrog has no options of its own */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
+{
+  PetscFunctionBeginUser;
   PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCheckSystem_Leapfrog(VIStepper st)
+{
+  VICMSType method;
+  PetscBool massless;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCheck(massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
+             "-cms_type cb_massless or macneal",
+             VIROMMethods[method]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Central differences on the inner coordinates (seed 000 §2); worst case every contact closed (see timestep.c): the
+   normal rows held, and the tangential rows of the contacts that can stick. */
+static PetscErrorCode VIStepperStableStep_Leapfrog(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+{
+  PetscInt             nc;
+  const VIContactInfo *contacts;
+  PetscBool            all_held = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  (void)st;
+  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
+  for (PetscInt j = 0; j < nc; j++)
+    if (contacts[j].dim > 1 && !(friction && friction[j])) all_held = PETSC_FALSE;
+  s->unconditional = PETSC_FALSE;
+  s->order         = 2;
+  s->state         = all_held ? VI_CONTACTS_ALL_HELD : VI_CONTACTS_NORMAL_HELD;
+  PetscCall(VIStableStepMasslessOmega(rom, friction, VI_CONTACTS_NORMAL_HELD, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepMasslessOmega(rom, friction, VI_CONTACTS_OPEN, &s->omega_open, NULL, NULL));
+  s->dt_stable = s->omega_max > 0 ? 2 / s->omega_max : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -407,11 +450,13 @@ PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&lf));
-  st->data          = lf;
-  st->ops.setup     = VIStepperSetUp_Leapfrog;
-  st->ops.step      = VIStepperStep_Leapfrog;
-  st->ops.advance   = VIStepperAdvance_Leapfrog;
-  st->ops.destroy   = VIStepperDestroy_Leapfrog;
-  st->scheme_energy = PETSC_TRUE;
+  st->data            = lf;
+  st->ops.checksystem = VIStepperCheckSystem_Leapfrog;
+  st->ops.stablestep  = VIStepperStableStep_Leapfrog;
+  st->ops.setup       = VIStepperSetUp_Leapfrog;
+  st->ops.step        = VIStepperStep_Leapfrog;
+  st->ops.advance     = VIStepperAdvance_Leapfrog;
+  st->ops.reset       = VIStepperReset_Leapfrog;
+  st->ops.destroy     = VIStepperDestroy_Leapfrog;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -45,8 +45,23 @@
 
 #define VI_MIXED_STAGES 2
 
+/* The smooth base scheme inside a step (seed 001 §2.4, 2.6, 2.7). */
+typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
+static const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+
+/* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
-  VIMixedBase base;
+  PetscReal   rho_inf;          /* spectral radius at infinity (seed 001 Eqs. 26, 84) */
+  VIMixedBase base;             /* the smooth base scheme */
+  PetscReal   alpha_m, alpha_f; /* genalpha: given instead of rho_inf (seed 001 Eqs. 26, 100) */
+  PetscBool   alpha_given;
+  PetscReal   alpha_ar;      /* edalpha: alpha_AR (seed 001 Eq. 84) */
+  PetscReal   restitution_t; /* tangential restitution eps_T (seed 001 Eq. 12) */
+} VIMixedOptions;
+
+typedef struct {
+  VIMixedOptions opt;
+  VIMixedBase    base;
   PetscReal   am, af, ga, be; /* genalpha, Eq. (26) */
   PetscReal   c[16];          /* edalpha, Eq. (90): c[1]..c[15] */
   PetscInt    nstage;         /* stages with contact forces: 1 (genalpha, edalpha) or 2 (bathe) */
@@ -73,8 +88,8 @@ typedef struct {
 static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[])
 {
   for (PetscInt j = 0; j < st->nc; j++) {
-    const PetscReal total = st->sys->preload[j] + st->lambda[st->sys->offsets[j]];
-    closed[j] = (gap[j] <= 0 || st->sys->kinds[j] == VI_CONTACT_BILATERAL || (st->sys->preload[j] > 0 && total > 0)) ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal total = st->set.preload[j] + st->lambda[st->offsets[j]];
+    closed[j] = (gap[j] <= 0 || st->set.kinds[j] == VI_CONTACT_BILATERAL || (st->set.preload[j] > 0 && total > 0)) ? PETSC_TRUE : PETSC_FALSE;
   }
 }
 
@@ -82,12 +97,12 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
 {
   VIMixed  *mx = (VIMixed *)st->data;
   PetscInt  n = st->n, n2 = 2 * n;
-  PetscReal h = st->dt, rho = st->rho_inf;
+  PetscReal h = st->dt, rho = mx->opt.rho_inf;
   char      what[320];
 
   PetscFunctionBeginUser;
   PetscCheck(rho >= 0 && rho <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)rho);
-  mx->base = st->mixed_base;
+  mx->base = mx->opt.base;
   if (mx->base == VI_MIXED_EDALPHA && st->nc > 0) {
     VIContactSolverType type;
     PetscCall(VIContactSolverGetType(st->solver, &type));
@@ -105,16 +120,16 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   for (PetscInt i = 0; i < n * n; i++)
     if (st->D[i] != 0) mx->damped = PETSC_TRUE;
   for (PetscInt j = 0; j < st->nc; j++)
-    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mx->friction = PETSC_TRUE;
+    if (st->set.dims[j] > 1 && st->set.mu[j] > 0) mx->friction = PETSC_TRUE;
   PetscCall(PetscArraycpy(mx->Minv, st->M, n * n));
   PetscCall(VIInvertSPD(st->comm, n, mx->Minv,
                         "-step_type mixed: the mass matrix M (the impulsive correction v+ = v- + M^-1 W Lambda of seed 001 Eq. (46) needs it "
                         "nonsingular)"));
   if (mx->base == VI_MIXED_GENALPHA) {
     PetscReal s, sa, sq;
-    if (st->mixed_alpha_given) {
-      mx->am = st->mixed_alpha_m;
-      mx->af = st->mixed_alpha_f;
+    if (mx->opt.alpha_given) {
+      mx->am = mx->opt.alpha_m;
+      mx->af = mx->opt.alpha_f;
     } else {
       mx->am = (2 * rho - 1) / (rho + 1); /* Eq. (26) */
       mx->af = rho / (rho + 1);
@@ -152,7 +167,7 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
       PetscCall(VIMatMat(n, n, n, mx->Gm[s], st->D, 1.0, mx->P[s] + 2 * n, 3 * n));
     }
   } else {
-    const PetscReal al = (1 - rho) / (1 + rho), ar = st->mixed_alpha_ar, d = h * ar * (al + 1), *c = mx->c;
+    const PetscReal al = (1 - rho) / (1 + rho), ar = mx->opt.alpha_ar, d = h * ar * (al + 1), *c = mx->c;
     PetscReal      *B, *R;
     /* Eq. (90), c7 and c14 with the factor h the printed ones miss */
     mx->c[1]  = 1;
@@ -272,8 +287,8 @@ static PetscErrorCode VIMixedSolve(VIStepper st, VIMixed *mx, PetscInt k, const 
 static void VIMixedOpenPreloads(VIStepper st, const VIMixed *mx, PetscReal in[], PetscInt blocks)
 {
   for (PetscInt j = 0; j < st->nc; j++)
-    if (!mx->closed[j] && st->sys->preload[j] > 0)
-      for (PetscInt b = 0; b < blocks; b++) in[b * st->n + st->sys->offsets[j]] -= st->sys->preload[j];
+    if (!mx->closed[j] && st->set.preload[j] > 0)
+      for (PetscInt b = 0; b < blocks; b++) in[b * st->n + st->offsets[j]] -= st->set.preload[j];
 }
 
 /* Contact forces of stage k on the contacts closed at t_i (seed 001 Eqs. 27-29, 39-42: velocity level), from the stage's free velocity v
@@ -391,9 +406,9 @@ static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
   PetscFunctionBeginUser;
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
   for (PetscInt j = 0; j < st->nc; j++) {
-    const PetscReal g = st->q[sys->offsets[j]] + st->g0[j];
+    const PetscReal g = st->q[st->offsets[j]] + st->g0[j];
     /* a bilateral row does not impact: it never opens (its drift on position level does not trigger Eq. 18) */
-    if (st->gap[j] > 0 && g <= 0 && sys->kinds[j] != VI_CONTACT_BILATERAL) impact = PETSC_TRUE;
+    if (st->gap[j] > 0 && g <= 0 && st->set.kinds[j] != VI_CONTACT_BILATERAL) impact = PETSC_TRUE;
     st->gap[j] = g;
   }
   if (!impact) PetscFunctionReturn(PETSC_SUCCESS); /* Eq. (19) */
@@ -403,7 +418,7 @@ static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
   for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
     if (!mx->closed[j]) continue;
     for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
-      const PetscReal eps = sys->kinds[j] == VI_CONTACT_BILATERAL ? 0 : (r ? st->restitution_t : st->restitution);
+      const PetscReal eps = st->set.kinds[j] == VI_CONTACT_BILATERAL ? 0 : (r ? mx->opt.restitution_t : st->restitution);
       as->c[a]            = (1 + eps) * VIStepperRelativeVelocity(st, j, r, v);
       as->x[a]            = 0;
     }
@@ -439,7 +454,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(q, q0, n));
     PetscCall(PetscArraycpy(v, u0, n));
     PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
-    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[sys->offsets[j]] + st->g0[j];
+    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[st->offsets[j]] + st->g0[j];
     PetscCall(PetscArrayzero(st->lambda, st->nb));
     VIMixedClosed(st, st->gap, mx->closed);
     VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
@@ -557,10 +572,10 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
     }
     /* the open preloaded contacts' force -p over the step, and its work */
     for (PetscInt j = 0; j < st->nc; j++) {
-      const PetscInt row = sys->offsets[j];
-      if (mx->closed[j] || sys->preload[j] <= 0) continue;
-      st->lambda[row] = -sys->preload[j];
-      st->energy.obstacle_work -= sys->preload[j] * h * 0.5 * (vold[row] + v[row]);
+      const PetscInt row = st->offsets[j];
+      if (mx->closed[j] || st->set.preload[j] <= 0) continue;
+      st->lambda[row] = -st->set.preload[j];
+      st->energy.obstacle_work -= st->set.preload[j] * h * 0.5 * (vold[row] + v[row]);
     }
     PetscCall(VIMixedImpact(st, mx, t));
     /* energy: external work (trapezoidal in the force), damping with the step's mean velocity */
@@ -584,12 +599,13 @@ static PetscErrorCode VIStepperAdvance_Mixed(VIStepper st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIStepperDestroy_Mixed(VIStepper st)
+/* Frees the set-up and keeps the options: the next set-up starts from a zeroed state as after VIStepperSetType. */
+static PetscErrorCode VIStepperReset_Mixed(VIStepper st)
 {
-  VIMixed *mx = (VIMixed *)st->data;
+  VIMixed       *mx = (VIMixed *)st->data;
+  VIMixedOptions opt;
 
   PetscFunctionBeginUser;
-  if (!mx) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt s = 0; s < VI_MIXED_STAGES; s++) PetscCall(PetscFree2(mx->Gm[s], mx->P[s]));
   PetscCall(PetscFree(mx->E));
   PetscCall(PetscFree4(mx->Minv, mx->in, mx->x, mx->vf));
@@ -599,7 +615,77 @@ static PetscErrorCode VIStepperDestroy_Mixed(VIStepper st)
   for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++)
     if (mx->as[s].rows) PetscCall(VIActiveSetDestroy(&mx->as[s]));
   if (mx->rows.counts) PetscCall(VIRowSplitDestroy(&mx->rows));
+  opt = mx->opt;
+  PetscCall(PetscMemzero(mx, sizeof(*mx)));
+  mx->opt = opt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Mixed(VIStepper st)
+{
+  PetscFunctionBeginUser;
   PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperSetFromOptions_Mixed(VIStepper st, PetscOptionItems *PetscOptionsObject)
+{
+  VIMixedOptions *o     = &((VIMixed *)st->data)->opt;
+  PetscBool       set_m = PETSC_FALSE, set_f = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsReal("-step_rho_inf",
+                             "mixed: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 001 Eq. 26) and ED-alpha (seed 001 Eq. 84)",
+                             "", o->rho_inf, &o->rho_inf, NULL));
+  PetscCall(PetscOptionsEnum("-step_mixed_base",
+                             "mixed: the smooth base scheme, genalpha (seed 001 §2.4), bathe (§2.6, no parameter, rho_inf 0) or edalpha (§2.7)", "",
+                             VIMixedBases, (PetscEnum)o->base, (PetscEnum *)&o->base, NULL));
+  PetscCall(PetscOptionsReal("-step_mixed_alpha_m",
+                             "mixed, genalpha: alpha_m, set together with -step_mixed_alpha_f instead of -step_rho_inf (seed 001 Eq. 26); gamma "
+                             "and beta follow from Eq. 26, the pair must lie in the unconditionally stable region alpha_m <= alpha_f <= 1/2 (Eq. 100)",
+                             "", o->alpha_m, &o->alpha_m, &set_m));
+  PetscCall(
+      PetscOptionsReal("-step_mixed_alpha_f", "mixed, genalpha: alpha_f (with -step_mixed_alpha_m; seed 001 Eqs. 26, 100)", "", o->alpha_f, &o->alpha_f, &set_f));
+  PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
+                             o->alpha_ar, &o->alpha_ar, NULL));
+  PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
+                             "", o->restitution_t, &o->restitution_t, NULL));
+  PetscCheck(o->rho_inf >= 0 && o->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
+             (double)o->rho_inf);
+  PetscCheck(o->restitution_t >= 0 && o->restitution_t <= 1, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_mixed_restitution_tangential: got %g, expected a value in [0, 1]", (double)o->restitution_t);
+  PetscCheck(set_m == set_f, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_m and -step_mixed_alpha_f: give both or neither (got only %s)",
+             set_m ? "-step_mixed_alpha_m" : "-step_mixed_alpha_f");
+  o->alpha_given = set_m;
+  PetscCheck(!set_m || (o->alpha_m <= o->alpha_f && o->alpha_f <= 0.5), st->comm, PETSC_ERR_USER_INPUT,
+             "-step_mixed_alpha_m %g, -step_mixed_alpha_f %g: outside the unconditionally stable region alpha_m <= alpha_f <= 1/2 of "
+             "generalized-alpha (seed 001 Eq. 100)",
+             (double)o->alpha_m, (double)o->alpha_f);
+  PetscCheck(o->alpha_ar >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_ar: got %g, expected alpha_AR >= 0 (seed 001 Eq. 84)",
+             (double)o->alpha_ar);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCheckSystem_Mixed(VIStepper st)
+{
+  VIMixed  *mx = (VIMixed *)st->data;
+  VICMSType method;
+  PetscBool massless;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type mixed (-step_mixed_base %s) needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its impulsive "
+             "correction v+ = v- + M^-1 W Lambda (seed 001 Eq. 46) and its initial acceleration a0 = M^-1 (h0 - K q0 - C v0) (Eqs. 24, 83) need M "
+             "nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
+             VIMixedBases[mx->opt.base], VIROMMethods[method]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCopyOptions_Mixed(VIStepper from, VIStepper to)
+{
+  PetscFunctionBeginUser;
+  ((VIMixed *)to->data)->opt = ((VIMixed *)from->data)->opt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -609,10 +695,21 @@ PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&mx));
-  st->data        = mx;
-  st->ops.setup   = VIStepperSetUp_Mixed;
-  st->ops.step    = VIStepperStep_Mixed;
-  st->ops.advance = VIStepperAdvance_Mixed;
-  st->ops.destroy = VIStepperDestroy_Mixed;
+  mx->opt.rho_inf        = 0.8;
+  mx->opt.base           = VI_MIXED_GENALPHA;
+  mx->opt.alpha_f        = 0.5; /* alpha_m, alpha_f of rho_inf = 1 until set */
+  mx->opt.alpha_ar       = 1.0 / 6.0;
+  st->data               = mx;
+  st->ops.setfromoptions = VIStepperSetFromOptions_Mixed;
+  st->ops.checksystem    = VIStepperCheckSystem_Mixed;
+  /* the base schemes (generalized-alpha in the unconditionally stable region of Eq. 100, Bathe, ED-alpha; App. A, B) are
+     unconditionally stable and second order on the linear smooth part, the impulsive correction (Eq. 46) adds no step limit */
+  st->ops.stablestep  = VIStableStepUnconditional;
+  st->ops.copyoptions = VIStepperCopyOptions_Mixed;
+  st->ops.setup       = VIStepperSetUp_Mixed;
+  st->ops.step        = VIStepperStep_Mixed;
+  st->ops.advance     = VIStepperAdvance_Mixed;
+  st->ops.reset       = VIStepperReset_Mixed;
+  st->ops.destroy     = VIStepperDestroy_Mixed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

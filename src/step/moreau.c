@@ -11,8 +11,18 @@
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
+typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
+static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+
+/* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
-  PetscReal *lam;    /* n: omega^2 */
+  VIMoreauVariant variant;
+  PetscReal       theta;
+} VIMoreauOptions;
+
+typedef struct {
+  VIMoreauOptions opt;
+  PetscReal      *lam;    /* n: omega^2 */
   PetscReal *A;      /* n x n: (I + dt/2 D~)^-1 (symmetric) or (I + theta dt D~ + theta^2 dt^2 Lambda)^-1 (theta) */
   PetscReal *P;      /* n x 2n: the free velocity is P [u; eta] + dt sum_l c_l A v~_l */
   PetscReal *L;      /* num_loads x n: the modal loads v~_l = Phi^T v_l */
@@ -68,8 +78,8 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
   VIMoreau        *mo = (VIMoreau *)st->data;
   PetscInt         n = st->n, nb = st->nb, nc = st->nc;
-  PetscReal        dt = st->dt, th = st->theta;
-  PetscBool        sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  PetscReal        dt = st->dt, th = mo->opt.theta;
+  PetscBool        sym = mo->opt.variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
   const PetscReal *q0, *u0, *const *loads;
   PetscReal *PhiT, *Phi, *Dt, *W, *Bt, *PhiTM;
 
@@ -146,14 +156,14 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
     for (PetscInt b = 0; b < nb; b++) Bt[i * nb + b] = Phi[b * n + i];
   PetscCall(VIMatMat(n, n, nb, mo->A, Bt, 1.0, mo->AB, nb));
   PetscCall(VIMatMat(nb, n, nb, mo->B, mo->AB, 1.0, mo->G, nb));
-  for (PetscInt j = 0; j < nc; j++) PetscCall(PetscArraycpy(mo->Bn + j * n, mo->B + st->sys->offsets[j] * n, n));
+  for (PetscInt j = 0; j < nc; j++) PetscCall(PetscArraycpy(mo->Bn + j * n, mo->B + st->offsets[j] * n, n));
   PetscCall(PetscCalloc5(PetscMax(nb, 1), &mo->xb, n, &mo->f, n, &mo->fs, n, &mo->qprev, n, &mo->fprev));
   PetscCall(PetscCalloc5(PetscMax(nc, 1), &mo->qbn, PetscMax(nc, 1), &mo->ubn, PetscMax(nb, 1), &mo->ub_old, PetscMax(nb, 1), &mo->ub_free,
                          PetscMax(nb, 1), &mo->ub_new));
   PetscCall(PetscCalloc2(PetscMax(nc, 1), &mo->active, PetscMax(nc, 1), &mo->opened));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < nc; j++)
-    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) mo->friction = PETSC_TRUE;
+    if (st->set.dims[j] > 1 && st->set.mu[j] > 0) mo->friction = PETSC_TRUE;
   PetscCall(VIActiveSetCreate(nb, nc, &mo->as));
   PetscCall(VIRowSplitCreate(st->comm, n, 1, &mo->rows));
   /* the initial state in eta: eta = Phi^T M q */
@@ -220,8 +230,8 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   VISystem     sys = st->sys;
   VIActiveSet *as  = &mo->as;
   PetscInt     n = st->n, nc = st->nc, nrows = 0;
-  PetscReal    dt = st->dt, th = st->theta, e = st->restitution;
-  PetscBool    any = PETSC_FALSE, pulled = PETSC_FALSE, sym = st->variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  PetscReal    dt = st->dt, th = mo->opt.theta, e = st->restitution;
+  PetscBool    any = PETSC_FALSE, pulled = PETSC_FALSE, sym = mo->opt.variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
   /* the velocity and displacement the damping force acts on: the midpoint (symmetric) or u^{k+theta} (theta) */
   const PetscReal thd = sym ? 0.5 : th;
 
@@ -238,10 +248,10 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     st->gap[j]    = mo->qbn[j] + st->g0[j];
     /* a bilateral row is always in the set: the solver keeps B u^{k+1} = 0 (velocity level, seed 002 Eq. 7c); a preloaded contact while
        it carries a total force (its gap is 0 up to round-off, which must not open it), and again once its gap closes */
-    mo->active[j] = (gap <= 0 || (sys->preload[j] > 0 && !mo->opened[j]) || sys->kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
+    mo->active[j] = (gap <= 0 || (st->set.preload[j] > 0 && !mo->opened[j]) || st->set.kinds[j] == VI_CONTACT_BILATERAL) ? PETSC_TRUE : PETSC_FALSE;
     if (mo->active[j])
       any = PETSC_TRUE;
-    else if (sys->preload[j] > 0)
+    else if (st->set.preload[j] > 0)
       pulled = PETSC_TRUE;
   }
   /* free velocity: Eq. (B.1) without percussions */
@@ -300,7 +310,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     PetscCall(PetscArrayzero(mo->xb, st->nb));
     for (PetscInt b = 0; b < nrows; b++) mo->xb[as->rows[b]] = as->x[b];
     for (PetscInt j = 0; j < nc; j++)
-      if (!mo->active[j] && sys->preload[j] > 0) mo->xb[sys->offsets[j]] = -sys->preload[j] * dt;
+      if (!mo->active[j] && st->set.preload[j] > 0) mo->xb[st->offsets[j]] = -st->set.preload[j] * dt;
     for (PetscInt b = 0; b < st->nb; b++) st->lambda[b] = mo->xb[b] / dt; /* mean contact force over the step */
     VIMatVec(n, st->nb, mo->AB, st->nb, mo->xb, 1.0, mo->unew);
     PetscCall(PetscArraycpy(mo->ub_new, mo->ub_free, st->nb));
@@ -351,8 +361,8 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   }
   /* and of the preloads of the open contacts */
   for (PetscInt j = 0; j < nc && pulled; j++) {
-    const PetscInt row = sys->offsets[j];
-    if (!mo->active[j] && sys->preload[j] > 0) st->energy.obstacle_work += mo->xb[row] * 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
+    const PetscInt row = st->offsets[j];
+    if (!mo->active[j] && st->set.preload[j] > 0) st->energy.obstacle_work += mo->xb[row] * 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
   }
   mo->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -361,7 +371,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
 static PetscErrorCode VIStepperAdvance_Moreau(VIStepper st)
 {
   VIMoreau *mo = (VIMoreau *)st->data;
-  PetscReal th = st->variant == VI_MOREAU_SYMMETRIC ? 1.0 : st->theta;
+  PetscReal th = mo->opt.variant == VI_MOREAU_SYMMETRIC ? 1.0 : mo->opt.theta;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < st->n; i++) st->q[i] += st->dt * ((1 - th) * mo->uh[i] + th * mo->unew[i]);
@@ -369,12 +379,13 @@ static PetscErrorCode VIStepperAdvance_Moreau(VIStepper st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
+/* Frees the set-up and keeps the options: the next set-up starts from a zeroed state as after VIStepperSetType. */
+static PetscErrorCode VIStepperReset_Moreau(VIStepper st)
 {
-  VIMoreau *mo = (VIMoreau *)st->data;
+  VIMoreau       *mo = (VIMoreau *)st->data;
+  VIMoreauOptions opt;
 
   PetscFunctionBeginUser;
-  if (!mo) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree5(mo->lam, mo->A, mo->uh, mo->unew, mo->P));
   PetscCall(PetscFree4(mo->L, mo->AL, mo->c, mo->c1));
   PetscCall(PetscFree4(mo->B, mo->AB, mo->G, mo->Bn));
@@ -384,7 +395,82 @@ static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
   PetscCall(PetscFree2(mo->pu, mo->pq));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));
+  opt = mo->opt;
+  PetscCall(PetscMemzero(mo, sizeof(*mo)));
+  mo->opt = opt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_Moreau(VIStepper st)
+{
+  PetscFunctionBeginUser;
   PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperSetFromOptions_Moreau(VIStepper st, PetscOptionItems *PetscOptionsObject)
+{
+  VIMoreau *mo = (VIMoreau *)st->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
+                             (PetscEnum)mo->opt.variant, (PetscEnum *)&mo->opt.variant, NULL));
+  PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", mo->opt.theta, &mo->opt.theta, NULL));
+  PetscCheck(mo->opt.theta >= 0.5 && mo->opt.theta <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_theta: got %g, expected a value in [0.5, 1]",
+             (double)mo->opt.theta);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCheckSystem_Moreau(VIStepper st)
+{
+  VICMSType method;
+  PetscBool massless;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
+             "this ROM is %s: use -step_type leapfrog",
+             VIROMMethods[method]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Seed 000 App. B: the symmetric variant is central differences on the whole system, worst case all contacts open (see
+   timestep.c); the theta-scheme (theta >= 1/2) is unconditionally stable, first order unless theta = 1/2. */
+static PetscErrorCode VIStepperStableStep_Moreau(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+{
+  VIMoreau *mo = (VIMoreau *)st->data;
+
+  PetscFunctionBeginUser;
+  (void)friction;
+  PetscCall(VIStableStepFullOmega(rom, &s->omega_max, NULL, NULL));
+  s->omega_open = s->omega_max;
+  s->state      = VI_CONTACTS_OPEN;
+  if (mo->opt.variant == VI_MOREAU_THETA) {
+    s->unconditional = PETSC_TRUE;
+    s->order         = mo->opt.theta == 0.5 ? 2 : 1;
+    s->dt_stable     = 0;
+  } else {
+    s->unconditional = PETSC_FALSE;
+    s->order         = 2;
+    s->dt_stable     = s->omega_max > 0 ? 2 / s->omega_max : 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDescribe_Moreau(VIStepper st, char name[], size_t len)
+{
+  VIMoreau *mo = (VIMoreau *)st->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(name, mo->opt.variant == VI_MOREAU_THETA ? "the moreau theta-scheme" : "the symmetric moreau scheme", len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCopyOptions_Moreau(VIStepper from, VIStepper to)
+{
+  PetscFunctionBeginUser;
+  ((VIMoreau *)to->data)->opt = ((VIMoreau *)from->data)->opt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,10 +480,18 @@ PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&mo));
-  st->data        = mo;
-  st->ops.setup   = VIStepperSetUp_Moreau;
-  st->ops.step    = VIStepperStep_Moreau;
-  st->ops.advance = VIStepperAdvance_Moreau;
-  st->ops.destroy = VIStepperDestroy_Moreau;
+  mo->opt.variant        = VI_MOREAU_SYMMETRIC;
+  mo->opt.theta          = 0.5;
+  st->data               = mo;
+  st->ops.setfromoptions = VIStepperSetFromOptions_Moreau;
+  st->ops.checksystem    = VIStepperCheckSystem_Moreau;
+  st->ops.stablestep     = VIStepperStableStep_Moreau;
+  st->ops.describe       = VIStepperDescribe_Moreau;
+  st->ops.copyoptions    = VIStepperCopyOptions_Moreau;
+  st->ops.setup          = VIStepperSetUp_Moreau;
+  st->ops.step           = VIStepperStep_Moreau;
+  st->ops.advance        = VIStepperAdvance_Moreau;
+  st->ops.reset          = VIStepperReset_Moreau;
+  st->ops.destroy        = VIStepperDestroy_Moreau;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

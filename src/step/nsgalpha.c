@@ -42,7 +42,14 @@
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
+/* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
+  PetscReal rho_inf; /* spectral radius at infinity (seed 002 Eq. 31) */
+  PetscInt  max_it;  /* semi-smooth Newton iterations per step */
+} VINSGAlphaOptions;
+
+typedef struct {
+  VINSGAlphaOptions opt;
   PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
@@ -93,15 +100,15 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscReal   h = st->dt;
 
   PetscFunctionBeginUser;
-  PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
-             (double)st->rho_inf);
+  PetscCheck(ns->opt.rho_inf >= 0 && ns->opt.rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)ns->opt.rho_inf);
   ns->mt = ns->mb = 0;
   for (PetscInt j = 0; j < m; j++) {
-    if (st->sys->dims[j] > 1 && st->sys->mu[j] > 0) ns->mt += st->sys->dims[j] - 1;
-    if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) ns->mb++;
+    if (st->set.dims[j] > 1 && st->set.mu[j] > 0) ns->mt += st->set.dims[j] - 1;
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) ns->mb++;
   }
   ns->mr = m + ns->mt;
-  VINSGAlphaParameters(st->rho_inf, ns);
+  VINSGAlphaParameters(ns->opt.rho_inf, ns);
   ns->c = (1 - ns->alpha_m) / ((1 - ns->alpha_f) * ns->gamma * h);
   PetscCall(PetscCalloc4(n * n, &ns->Sinv, n * n, &ns->SD, n * n, &ns->SK, n * n, &ns->Minv));
   PetscCall(PetscCalloc5(n, &ns->vdt, n, &ns->a, n, &ns->qt0, n, &ns->vt0, n, &ns->s0));
@@ -123,12 +130,12 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
       ns->tfirst[j] = -1;
-      if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) ns->bil[b++] = j;
-      if (!(st->sys->dims[j] > 1 && st->sys->mu[j] > 0)) continue;
+      if (st->set.kinds[j] == VI_CONTACT_BILATERAL) ns->bil[b++] = j;
+      if (!(st->set.dims[j] > 1 && st->set.mu[j] > 0)) continue;
       ns->tfirst[j] = i;
-      for (PetscInt k = 1; k < st->sys->dims[j]; k++, i++) {
+      for (PetscInt k = 1; k < st->set.dims[j]; k++, i++) {
         ns->trow[i]                            = j;
-        ns->G[i * n + st->sys->offsets[j] + k] = 1;
+        ns->G[i * n + st->offsets[j] + k] = 1;
       }
     }
   }
@@ -145,7 +152,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
         what, sizeof(what),
         "-step_type nsgalpha: the iteration matrix c M + D + (h beta/gamma) K (c = %g, h beta/gamma = %g, -step_dt %g, -step_rho_inf %g; "
         "seed 002 Eq. 45)",
-        (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)st->rho_inf));
+        (double)ns->c, (double)(h * ns->beta / ns->gamma), (double)h, (double)ns->opt.rho_inf));
     PetscCall(VIInvertSPD(st->comm, n, ns->Sinv, what));
   }
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
@@ -157,7 +164,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
       ns->P[i * 3 * n + n + k]     = -ns->SD[i * n + k];
       ns->P[i * 3 * n + 2 * n + k] = -ns->SK[i * n + k];
     }
-  ns->max_it      = st->nsgalpha_max_it;
+  ns->max_it      = ns->opt.max_it;
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;
   PetscCall(VIRowSplitCreate(st->comm, n, 1, &ns->rows));
@@ -203,7 +210,7 @@ static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
      is not isotropic on a ROM) the impulse was parallel to -R w_t instead and did not oppose the sliding velocity (on the Rubin blade
      its t2 part was twice Coulomb's, and nsgalpha converged 1.2 % away from Moreau and mixed: docs/benchmarks.md) */
   for (PetscInt j = 0; j < st->nc; j++) {
-    const PetscInt i0 = ns->tfirst[j], d1 = st->sys->dims[j] - 1;
+    const PetscInt i0 = ns->tfirst[j], d1 = st->set.dims[j] - 1;
     PetscReal      r;
 
     if (i0 < 0) continue;
@@ -256,7 +263,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
     gp        = gate + gx_nu;
     gv        = ns->bv[j] - yz + gx_lam;
     ns->gt[j] = gv;
-    if (st->sys->kinds[j] == VI_CONTACT_BILATERAL) {
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) {
       /* Eqs. (29b, 29d, 29g): equations, scaled to a gap */
       A[j] = B[j] = PETSC_TRUE;
       res         = PetscMax(res, PetscMax(PetscAbsReal(gp), h * PetscMax(PetscAbsReal(gv), PetscAbsReal(ns->bv[j] - yz))));
@@ -271,7 +278,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
   /* Coulomb's law on the velocity-level impulses (seed 000 Eqs. 5-7, Alart-Curnier): sigma = Lambda_t - r w_t against the disk of
      radius mu (Lambda_n - r g_v) */
   for (PetscInt j = 0; j < m; j++) {
-    const PetscInt i0 = ns->tfirst[j], d1 = st->sys->dims[j] - 1;
+    const PetscInt i0 = ns->tfirst[j], d1 = st->set.dims[j] - 1;
     PetscReal      sig[2] = {0, 0}, norm = 0, radius, z[2];
 
     if (i0 < 0) continue;
@@ -283,7 +290,7 @@ static PetscReal VINSGAlphaSets(VIStepper st, VINSGAlpha *ns, PetscBool A[], Pet
       norm += sig[k] * sig[k];
     }
     norm   = PetscSqrtReal(norm);
-    radius = B[j] ? st->sys->mu[j] * PetscMax(0, ns->lam[j] - ns->rscale[j] * ns->gt[j]) : 0;
+    radius = B[j] ? st->set.mu[j] * PetscMax(0, ns->lam[j] - ns->rscale[j] * ns->gt[j]) : 0;
     tst[j] = !B[j] ? 0 : (norm <= radius ? 1 : 2);
     for (PetscInt k = 0; k < d1; k++) {
       dir[i0 + k] = tst[j] == 2 ? sig[k] / norm : 0;
@@ -326,7 +333,7 @@ static void VINSGAlphaActiveRow(VIStepper st, VINSGAlpha *ns, PetscInt i, PetscI
   for (PetscInt a = 0; a < nv; a++) row[np + a] = VINSGAlphaLambdaCoefficient(ns, hb, i, kind, ns->vact[a]);
   for (PetscInt a = 0; a < ns->nslip; a++) {
     const PetscInt k = ns->slip[a], j = ns->trow[k];
-    row[np + ns->vcol[j]] += st->sys->mu[j] * dir[k] * VINSGAlphaLambdaCoefficient(ns, hb, i, kind, k);
+    row[np + ns->vcol[j]] += st->set.mu[j] * dir[k] * VINSGAlphaLambdaCoefficient(ns, hb, i, kind, k);
   }
   for (PetscInt b = 0; b < ns->mb; b++) row[np + nv + b] = kind == 0 ? hb * gt[ns->bil[b]] : gt[ns->bil[b]];
 }
@@ -388,7 +395,7 @@ static PetscErrorCode VINSGAlphaSolveSets(VIStepper st, VINSGAlpha *ns, const Pe
   for (PetscInt a = 0; a < ns->nv; a++) ns->lam[ns->vact[a]] = ns->rhs[ns->np + a];
   for (PetscInt a = 0; a < ns->nslip; a++) {
     const PetscInt k = ns->slip[a], j = ns->trow[k];
-    ns->lam[k] = st->sys->mu[j] * dir[k] * ns->lam[j];
+    ns->lam[k] = st->set.mu[j] * dir[k] * ns->lam[j];
   }
   for (PetscInt b = 0; b < mb; b++) ns->lt[b] = ns->rhs[ns->np + ns->nv + b];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -475,7 +482,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
   PetscCall(VISystemEvaluateForce(sys, t, f));
   /* the smooth motion's load: the preload p of a contact acts as -p on its normal row, its total force being a multiplier */
   PetscCall(PetscArraycpy(ns->fs, f, n));
-  for (PetscInt j = 0; j < m; j++) ns->fs[sys->offsets[j]] -= sys->preload[j];
+  for (PetscInt j = 0; j < m; j++) ns->fs[st->offsets[j]] -= st->set.preload[j];
   if (ns->first) {
     const PetscReal *q0, *u0;
     /* level 0: the initial state and a consistent smooth acceleration, M vdot~_0 = f(q0, v0, t0) (seed 002 Alg. 1), a_0 = vdot~_0 */
@@ -522,7 +529,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         /* Newton's law acts on impacts only: e = 0 for bilateral rows (Sec. 7) and for a contact whose gap the previous step held at
            position level (closed at t_n: no impact in this step; its w_n is then the remainder of the position correction, not a
            pre-impact velocity, and restituting it feeds a chatter that gains energy) */
-        const PetscReal ej = (sys->kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
+        const PetscReal ej = (st->set.kinds[j] == VI_CONTACT_BILATERAL || ns->held[j] != 0) ? 0 : e;
         ns->bp[j]          = ns->g[j] + hb * ns->gs0[j];
         ns->bv[j]          = ns->gvt[j] + ns->gs0[j] + ns->grate[j];
         if (ej != 0) ns->bv[j] += ej * (ns->gpv[j] + ns->gprev_rate[j]);
@@ -566,17 +573,17 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     VIMatVec(m, n, ns->G, n, v, 0.0, ns->gv);
     for (PetscInt j = 0; j < m; j++) {
       PetscReal vm = 0.5 * (ns->gpv[j] + ns->gv[j]); /* gpv: G_n v_n, v_n = uprev */
-      if (sys->kinds[j] == VI_CONTACT_BILATERAL) {
-        st->lambda[sys->offsets[j]] = ns->lam[j] / h + ns->work0[j];
+      if (st->set.kinds[j] == VI_CONTACT_BILATERAL) {
+        st->lambda[st->offsets[j]] = ns->lam[j] / h + ns->work0[j];
         st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
         continue;
       }
-      st->lambda[sys->offsets[j]] = ns->lam[j] / h - sys->preload[j];
-      st->energy.obstacle_work += (ns->lam[j] - h * sys->preload[j]) * vm;
+      st->lambda[st->offsets[j]] = ns->lam[j] / h - st->set.preload[j];
+      st->energy.obstacle_work += (ns->lam[j] - h * st->set.preload[j]) * vm;
     }
     /* friction: work against the relative sliding, and the obstacle's drive (as moreau) */
     for (PetscInt i = m; i < ns->mr; i++) {
-      const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j], row = sys->offsets[j] + 1 + k;
+      const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j], row = st->offsets[j] + 1 + k;
       const PetscReal drive = st->obstacle_v[2 * j + k], vm = 0.5 * (ns->uprev[row] + v[row]);
       st->lambda[row] = ns->lam[i] / h;
       st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
@@ -604,12 +611,13 @@ static PetscErrorCode VIStepperAdvance_NSGAlpha(VIStepper st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
+/* Frees the set-up and keeps the options: the next set-up starts from a zeroed state as after VIStepperSetType. */
+static PetscErrorCode VIStepperReset_NSGAlpha(VIStepper st)
 {
-  VINSGAlpha *ns = (VINSGAlpha *)st->data;
+  VINSGAlpha       *ns = (VINSGAlpha *)st->data;
+  VINSGAlphaOptions opt;
 
   PetscFunctionBeginUser;
-  if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
   PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
@@ -626,7 +634,52 @@ static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
   PetscCall(PetscFree6(ns->gs0, ns->gvt, ns->gqt, ns->gq, ns->gpv, ns->gv));
   PetscCall(PetscFree5(ns->pact, ns->vact, ns->vcol, ns->slip, ns->nz));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
+  opt = ns->opt;
+  PetscCall(PetscMemzero(ns, sizeof(*ns)));
+  ns->opt = opt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperDestroy_NSGAlpha(VIStepper st)
+{
+  PetscFunctionBeginUser;
   PetscCall(PetscFree(st->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperSetFromOptions_NSGAlpha(VIStepper st, PetscOptionItems *PetscOptionsObject)
+{
+  VINSGAlpha *ns = (VINSGAlpha *)st->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsReal("-step_rho_inf", "nsgalpha: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 002 Eq. 31)", "",
+                             ns->opt.rho_inf, &ns->opt.rho_inf, NULL));
+  PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
+                            ns->opt.max_it, &ns->opt.max_it, NULL));
+  PetscCheck(ns->opt.rho_inf >= 0 && ns->opt.rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)ns->opt.rho_inf);
+  PetscCheck(ns->opt.max_it >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_nsgalpha_max_it: got %" PetscInt_FMT ", expected >= 1", ns->opt.max_it);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCheckSystem_NSGAlpha(VIStepper st)
+{
+  VICMSType method;
+  PetscBool massless;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
+             "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
+             VIROMMethods[method]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperCopyOptions_NSGAlpha(VIStepper from, VIStepper to)
+{
+  PetscFunctionBeginUser;
+  ((VINSGAlpha *)to->data)->opt = ((VINSGAlpha *)from->data)->opt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -636,10 +689,17 @@ PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&ns));
-  st->data        = ns;
-  st->ops.setup   = VIStepperSetUp_NSGAlpha;
-  st->ops.step    = VIStepperStep_NSGAlpha;
-  st->ops.advance = VIStepperAdvance_NSGAlpha;
-  st->ops.destroy = VIStepperDestroy_NSGAlpha;
+  ns->opt.rho_inf        = 0.8;
+  ns->opt.max_it         = 50;
+  st->data               = ns;
+  st->ops.setfromoptions = VIStepperSetFromOptions_NSGAlpha;
+  st->ops.checksystem    = VIStepperCheckSystem_NSGAlpha;
+  st->ops.stablestep     = VIStableStepUnconditional; /* generalized-alpha with rho_inf in [0, 1] (Chung & Hulbert) */
+  st->ops.copyoptions    = VIStepperCopyOptions_NSGAlpha;
+  st->ops.setup          = VIStepperSetUp_NSGAlpha;
+  st->ops.step           = VIStepperStep_NSGAlpha;
+  st->ops.advance        = VIStepperAdvance_NSGAlpha;
+  st->ops.reset          = VIStepperReset_NSGAlpha;
+  st->ops.destroy        = VIStepperDestroy_NSGAlpha;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

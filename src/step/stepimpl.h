@@ -3,62 +3,31 @@
 
 #include <vicms/step.h>
 
-#define VI_MAX_LOADS    64
+#define VI_MAX_LOADS    64 /* as src/system: a stepper evaluates the load scales into arrays of this size */
 #define VI_MAX_CONTACTS 1024
 
-typedef enum { VI_GAP_COSINE, VI_GAP_BUMP } VIGapShape;
+/* The stability analysis of a scheme on a ROM (the automatic time step, timestep.c); defined after VIStableStep. */
+typedef struct _VIStableStep VIStableStep;
 
-struct _p_VISystem {
-  MPI_Comm  comm;
-  VIROM     rom; /* used, not owned */
-  PetscInt  n, nb, nm, nc;
-  PetscBool massless;
-
-  /* the case's damping D = damping_scale D_rom (seed 000 Eq. 1): the ROM's own array when the scale is 1, else damping_scaled,
-     owned here (the ROM is shared by the cases of a job, so it is never scaled in place) */
-  PetscReal        damping_scale;
-  PetscReal       *damping_scaled;
-  const PetscReal *K, *M, *D;
-
-  /* loads: f(t) = sum_l s_l(t) load_vec[l] */
-  PetscInt          num_loads;
-  char            **load_names;
-  VIExcitation     *load_fn;
-  const PetscReal **load_vec;
-
-  /* contacts */
-  PetscInt      *dims, *offsets, *normal_row;
-  VIContactKind *kinds;                             /* per contact: bilateral rows are held at 0 (no imposed gap, friction, preload or sliding) */
-  PetscReal     *mu, *preload, *gap_phase, *gap_cs; /* gap_cs: cos and sin of each gap phase */
-  PetscReal     *obstacle_v;                        /* nc x 2: the obstacle's velocity along t1 and t2 of each contact */
-  PetscReal      mu_all, preload_all, sliding_speed;
-  PetscReal      rotation_axis[3], rotation_origin[3];
-  PetscBool      rotation_frame;
-  VIGapShape     gap_shape;
-  PetscReal      gap_bump_width;
-  PetscReal      gap_mean, gap_amplitude, rotation_speed, gap_phase_step, phases_given[VI_MAX_CONTACTS];
-  PetscInt       gap_waves, num_phases_given;
-
-  /* initial state */
-  VIInitType init;
-  PetscReal  init_velocity;
-  PetscInt   init_direction;
-  char       init_load[64];
-  PetscReal *q0, *u0;
-
-  /* set by a caller, not by options (VISystemSetTimeScale, VISystemSetInitialState): the time functions played
-     time_scale times faster; an initial state that replaces -init (q_given, u_given: n each; NULL when none) */
-  PetscReal  time_scale;
-  PetscBool  setup; /* VISystemSetUp done for the ROM and options given (SetROM and SetFromOptions undo it) */
-  PetscReal *q_given, *u_given;
-};
-
+/* What a scheme implements (one file per scheme, registered in stepregis.c). The common stepper calls them in this
+   order: setfromoptions (inside VIStepperSetFromOptions' block: the scheme's own options, kept in st->data), checksystem
+   (does the system suit the scheme), stablestep (-step_dt auto), setup, then step and advance per level; reset frees
+   what setup made and keeps the options; destroy frees st->data. */
 typedef struct {
+  PetscErrorCode (*setfromoptions)(VIStepper, PetscOptionItems *);
+  PetscErrorCode (*checksystem)(VIStepper);
+  /* The scheme's stability limit on the ROM, friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
+  PetscErrorCode (*stablestep)(VIStepper, VIROM, const PetscBool friction[], VIStableStep *);
+  /* The scheme with its variant in words ("the symmetric moreau scheme"): messages, and the key a checkpoint must match */
+  PetscErrorCode (*describe)(VIStepper, char name[], size_t len);
+  /* Give another stepper of the same type this one's options (the trial runs of -step_accuracy) */
+  PetscErrorCode (*copyoptions)(VIStepper from, VIStepper to);
   PetscErrorCode (*setup)(VIStepper);
   /* Complete level k (time t): on return st->q, st->u, st->lambda, st->gap describe level k, ready to be recorded */
   PetscErrorCode (*step)(VIStepper, PetscReal t);
   /* Move st->q on to level k + 1 */
   PetscErrorCode (*advance)(VIStepper);
+  PetscErrorCode (*reset)(VIStepper);
   PetscErrorCode (*destroy)(VIStepper);
 } VIStepperOps;
 
@@ -74,12 +43,6 @@ typedef struct {
 } VIStateField;
 
 PETSC_INTERN PetscErrorCode VIStepperRegisterState(VIStepper st, const char name[], PetscInt len, PetscReal *real, PetscBool *flag);
-
-typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
-
-/* The smooth base scheme inside a step of the mixed scheme (seed 001 §2.4, 2.6, 2.7). */
-typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
-PETSC_INTERN const char *const VIMixedBases[];
 
 /* Rows of a dense operator split over the ranks of a case's group: each rank computes its rows [lo, hi), then every
    rank gathers the whole vector. Each row is computed exactly as on one rank, so the results are bitwise identical:
@@ -106,26 +69,24 @@ PETSC_INTERN PetscErrorCode VIRowSplitDestroy(VIRowSplit *rs);
 typedef enum { VI_CONTACTS_OPEN, VI_CONTACTS_NORMAL_HELD, VI_CONTACTS_ALL_HELD } VIContactState;
 PETSC_INTERN const char *const VIContactStateNames[];
 
-/* What a stability analysis needs to know of the scheme. */
-typedef struct {
-  VIStepperType   type;
-  VIMoreauVariant variant;
-  PetscReal       theta;
-} VIScheme;
-
-typedef struct {
+struct _VIStableStep {
   PetscBool      unconditional; /* no stability limit (theta-scheme, theta >= 1/2) */
   PetscInt       order;         /* order of accuracy under fixed contact conditions */
   PetscReal      omega_max;     /* rad/s: the largest frequency of the worst contact state */
   PetscReal      omega_open;    /* rad/s: the same with every contact open */
   PetscReal      dt_stable;     /* 2 / omega_max; 0 when unconditionally stable */
   VIContactState state;         /* the worst contact state */
-} VIStableStep;
+};
 
-/* The stability analysis of one scheme on a ROM; friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
-typedef PetscErrorCode (*VIStableStepFn)(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
-/* Dispatches on scheme->type to the scheme's analysis (a table in timestep.c that a new scheme extends). Rank-local. */
-PETSC_INTERN PetscErrorCode VIStableStepCompute(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s);
+/* The spectra a scheme's stability analysis takes its limit from (timestep.c), rank-local on the replicated ROM: the
+   largest frequency of a massless-boundary ROM with the boundary rows held as state says (friction[j]: contact j's
+   tangential rows held too) and the others condensed, and of a mass-carrying ROM with every row dynamic (contacts open). */
+PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
+                                                      PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w);
+/* The analysis of the schemes that are unconditionally stable and second order on the linear smooth part (nsgalpha, mixed):
+   no limit; omega_max of the open contacts for the step from accuracy. */
+PETSC_INTERN PetscErrorCode VIStableStepUnconditional(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s);
 
 /* The automatic step's options and outcome. */
 typedef struct {
@@ -154,23 +115,17 @@ PETSC_INTERN PetscErrorCode VIStepperTimeStepSetUp(VIStepper st);
 struct _p_VIStepper {
   MPI_Comm        comm;
   VISystem        sys;
-  VIStepperType   type;
+  char            type[64]; /* the registered name; "" until VIStepperSetType */
   VIStepperOps    ops;
   void           *data;
   PetscBool       setup;
   VIContactSolver solver;
 
-  PetscReal       dt, t0, t_end, blowup_factor, restitution, theta;
-  PetscInt        output_every, max_nonconverged;
-  PetscReal       rho_inf;                      /* nsgalpha: spectral radius at infinity (seed 002 Eq. 31) */
-  PetscInt        nsgalpha_max_it;              /* nsgalpha: semi-smooth Newton iterations per step */
-  VIMixedBase     mixed_base;                   /* mixed: the smooth base scheme */
-  PetscReal       mixed_alpha_m, mixed_alpha_f; /* mixed, genalpha: given instead of rho_inf (seed 001 Eqs. 26, 100) */
-  PetscBool       mixed_alpha_given;
-  PetscReal       mixed_alpha_ar; /* mixed, edalpha: alpha_AR (seed 001 Eq. 84) */
-  PetscReal       restitution_t;  /* mixed: tangential restitution eps_T (seed 001 Eq. 12) */
-  VIMoreauVariant variant;
-  VITimeStepCtl   ts; /* the automatic time step */
+  /* restitution: Newton's normal impact law of the schemes with impacts (moreau, nsgalpha, mixed), a property of the
+     contacts rather than of one scheme */
+  PetscReal     dt, t0, t_end, blowup_factor, restitution;
+  PetscInt      output_every, max_nonconverged;
+  VITimeStepCtl ts; /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
@@ -183,10 +138,12 @@ struct _p_VIStepper {
   PetscBool      stop_requested, restored;
   PetscLogDouble wall_before; /* wall time of the run before its restore */
 
-  /* the system, cached */
-  PetscInt         n, nb, nm, nc;
+  /* the system, cached at set-up (VISystemGetSizes, GetLinearOperators, GetContactSet, GetContacts, GetLoads): the contacts'
+     dims, mu, preload and kinds in set, the first row of each in offsets */
+  PetscInt         n, nb, nm, nc, num_loads;
   const PetscReal *K, *M, *D;
   VIContactSet     set;
+  const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */
 
   /* state at the level just completed by a step: q, u (velocity estimate at that level), boundary forces lambda
@@ -227,6 +184,12 @@ PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Mixed(VIStepper);
+/* The registered schemes (stepregis.c). */
+PETSC_INTERN PetscFunctionList VIStepperList;
+/* The scheme in words for messages and checkpoints: its describe op, or its type name. */
+PETSC_INTERN PetscErrorCode VIStepperDescribe(VIStepper st, char name[], size_t len);
+/* The reduction method of the system's ROM and whether its boundary is massless: what checksystem looks at. */
+PETSC_INTERN PetscErrorCode VIStepperGetROMMethod(VIStepper st, VICMSType *method, PetscBool *massless);
 
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */

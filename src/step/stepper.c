@@ -4,31 +4,20 @@
 #include <petscblaslapack.h>
 #include <string.h>
 
-const char *const        VIStepperTypes[]   = {"leapfrog", "moreau", "nsgalpha", "mixed", "VIStepperType", "VI_STEPPER_", NULL};
-const char *const        VIMixedBases[]     = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
-static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
-
 PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
 {
   VIStepper s;
 
   PetscFunctionBeginUser;
   PetscCall(VIInitializePackage());
+  PetscCall(VIStepperRegisterAll());
   PetscCall(PetscNew(&s));
   s->comm             = comm;
-  s->type             = VI_STEPPER_LEAPFROG;
   s->dt               = 1e-4;
   s->t_end            = 1.0;
   s->output_every     = 1;
   s->blowup_factor    = 1e6;
-  s->theta            = 0.5;
-  s->variant          = VI_MOREAU_SYMMETRIC;
   s->max_nonconverged = -1;
-  s->rho_inf          = 0.8;
-  s->nsgalpha_max_it  = 50;
-  s->mixed_base       = VI_MIXED_GENALPHA;
-  s->mixed_alpha_f    = 0.5; /* alpha_m, alpha_f of rho_inf = 1 until set */
-  s->mixed_alpha_ar   = 1.0 / 6.0;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
   s->ts.safety        = 0.9;
@@ -41,8 +30,7 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
 static PetscErrorCode VIStepperReset(VIStepper st)
 {
   PetscFunctionBeginUser;
-  if (st->ops.destroy) PetscCall((*st->ops.destroy)(st));
-  PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
+  if (st->ops.reset) PetscCall((*st->ops.reset)(st)); /* the scheme's set-up; its options stay */
   st->scheme_energy = PETSC_FALSE;
   PetscCall(PetscFree(st->basis));
   PetscCall(PetscFree2(st->qphys, st->uphys));
@@ -86,6 +74,7 @@ PetscErrorCode VIStepperDestroy(VIStepper *st)
   PetscFunctionBeginUser;
   if (!st || !*st) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIStepperReset(*st));
+  if ((*st)->ops.destroy) PetscCall((*(*st)->ops.destroy)(*st));
   PetscCall(VIContactSolverDestroy(&(*st)->solver));
   PetscCall(PetscFree(*st));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -108,8 +97,34 @@ PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VISte
 
 PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type)
 {
+  PetscErrorCode (*create)(VIStepper) = NULL;
+  PetscBool same;
+
   PetscFunctionBeginUser;
-  st->type = type;
+  PetscCall(PetscStrcmp(st->type, type, &same));
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFunctionListFind(VIStepperList, type, &create));
+  if (!create) {
+    char list[512] = "";
+    for (PetscInt i = 0; VIStepperTypes[i + 2]; i++) {
+      PetscCall(PetscStrlcat(list, i ? ", " : "", sizeof(list)));
+      PetscCall(PetscStrlcat(list, VIStepperTypes[i], sizeof(list)));
+    }
+    SETERRQ(st->comm, PETSC_ERR_USER_INPUT, "-step_type: '%s' is not one of %s", type, list);
+  }
+  PetscCall(VIStepperReset(st));
+  if (st->ops.destroy) PetscCall((*st->ops.destroy)(st));
+  PetscCall(PetscMemzero(&st->ops, sizeof(st->ops)));
+  st->data = NULL;
+  PetscCall(PetscStrncpy(st->type, type, sizeof(st->type)));
+  PetscCall((*create)(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetType(VIStepper st, VIStepperType *type)
+{
+  PetscFunctionBeginUser;
+  *type = st->type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,15 +173,18 @@ PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, PetscReal *end_
 PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 {
   PetscReal dt = st->dt, t_end = st->t_end;
-  PetscBool set_m = PETSC_FALSE, set_f = PETSC_FALSE;
+  char      type[64];
+  PetscBool set;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(type, st->type[0] ? st->type : VISTEPPERLEAPFROG, sizeof(type)));
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
-  PetscCall(PetscOptionsEnum(
+  PetscCall(PetscOptionsFList(
       "-step_type",
       "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B), nsgalpha (mass-carrying, seed 002) or mixed "
       "(mass-carrying, seed 001)",
-      "VIStepperSetType", VIStepperTypes, (PetscEnum)st->type, (PetscEnum *)&st->type, NULL));
+      "VIStepperSetType", VIStepperList, type, type, sizeof(type), &set));
+  PetscCall(VIStepperSetType(st, type));
   PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
@@ -176,53 +194,14 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
                              st->blowup_factor, &st->blowup_factor, NULL));
   PetscCall(PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau, nsgalpha and mixed schemes", "", st->restitution,
                              &st->restitution, NULL));
-  PetscCall(PetscOptionsEnum("-step_moreau_variant", "symmetric (Moreau-like, seed 000 App. B) or theta (Moreau-Jean)", "", VIMoreauVariants,
-                             (PetscEnum)st->variant, (PetscEnum *)&st->variant, NULL));
-  PetscCall(PetscOptionsReal("-step_theta", "theta of the Moreau-Jean scheme, in [0.5, 1]", "", st->theta, &st->theta, NULL));
-  PetscCall(PetscOptionsReal("-step_rho_inf",
-                             "nsgalpha, mixed: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 002 Eq. 31, seed 001 Eq. 26) "
-                             "and ED-alpha (seed 001 Eq. 84)",
-                             "", st->rho_inf, &st->rho_inf, NULL));
-  PetscCall(PetscOptionsInt("-step_nsgalpha_max_it", "nsgalpha: semi-smooth Newton iterations per step before the step counts as not converged", "",
-                            st->nsgalpha_max_it, &st->nsgalpha_max_it, NULL));
-  PetscCall(PetscOptionsEnum("-step_mixed_base",
-                             "mixed: the smooth base scheme, genalpha (seed 001 §2.4), bathe (§2.6, no parameter, rho_inf 0) or edalpha (§2.7)", "",
-                             VIMixedBases, (PetscEnum)st->mixed_base, (PetscEnum *)&st->mixed_base, NULL));
-  PetscCall(
-      PetscOptionsReal("-step_mixed_alpha_m",
-                       "mixed, genalpha: alpha_m, set together with -step_mixed_alpha_f instead of -step_rho_inf (seed 001 Eq. 26); gamma "
-                       "and beta follow from Eq. 26, the pair must lie in the unconditionally stable region alpha_m <= alpha_f <= 1/2 (Eq. 100)",
-                       "", st->mixed_alpha_m, &st->mixed_alpha_m, &set_m));
-  PetscCall(PetscOptionsReal("-step_mixed_alpha_f", "mixed, genalpha: alpha_f (with -step_mixed_alpha_m; seed 001 Eqs. 26, 100)", "",
-                             st->mixed_alpha_f, &st->mixed_alpha_f, &set_f));
-  PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
-                             st->mixed_alpha_ar, &st->mixed_alpha_ar, NULL));
-  PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
-                             "", st->restitution_t, &st->restitution_t, NULL));
   PetscCall(PetscOptionsInt("-step_max_nonconverged", "The run fails when more contact solves than this do not converge (-1: no limit)", "",
                             st->max_nonconverged, &st->max_nonconverged, NULL));
+  if (st->ops.setfromoptions) PetscCall((*st->ops.setfromoptions)(st, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(VIStepperTimeStepCheck(st, dt, t_end));
   PetscCheck(st->output_every >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_output_every: got %" PetscInt_FMT ", expected >= 1", st->output_every);
   PetscCheck(st->restitution >= 0 && st->restitution <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_restitution: got %g, expected a value in [0, 1]",
              (double)st->restitution);
-  PetscCheck(st->theta >= 0.5 && st->theta <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_theta: got %g, expected a value in [0.5, 1]",
-             (double)st->theta);
-  PetscCheck(st->rho_inf >= 0 && st->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
-             (double)st->rho_inf);
-  PetscCheck(st->restitution_t >= 0 && st->restitution_t <= 1, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_mixed_restitution_tangential: got %g, expected a value in [0, 1]", (double)st->restitution_t);
-  PetscCheck(set_m == set_f, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_m and -step_mixed_alpha_f: give both or neither (got only %s)",
-             set_m ? "-step_mixed_alpha_m" : "-step_mixed_alpha_f");
-  st->mixed_alpha_given = set_m;
-  PetscCheck(!set_m || (st->mixed_alpha_m <= st->mixed_alpha_f && st->mixed_alpha_f <= 0.5), st->comm, PETSC_ERR_USER_INPUT,
-             "-step_mixed_alpha_m %g, -step_mixed_alpha_f %g: outside the unconditionally stable region alpha_m <= alpha_f <= 1/2 of "
-             "generalized-alpha (seed 001 Eq. 100)",
-             (double)st->mixed_alpha_m, (double)st->mixed_alpha_f);
-  PetscCheck(st->mixed_alpha_ar >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_mixed_alpha_ar: got %g, expected alpha_AR >= 0 (seed 001 Eq. 84)",
-             (double)st->mixed_alpha_ar);
-  PetscCheck(st->nsgalpha_max_it >= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_nsgalpha_max_it: got %" PetscInt_FMT ", expected >= 1",
-             st->nsgalpha_max_it);
   PetscCheck(st->blowup_factor > 1, st->comm, PETSC_ERR_USER_INPUT, "-step_blowup_factor: got %g, expected > 1", (double)st->blowup_factor);
   PetscCall(VIContactSolverSetFromOptions(st->solver));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -232,19 +211,19 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
 static PetscErrorCode VIStepperScale(VIStepper st)
 {
   VISystem         sys = st->sys;
-  const PetscReal *q0, *u0;
-  PetscReal        s = 0;
+  const PetscReal *q0, *u0, *const *loads;
+  PetscReal        s = 0, gap;
+  PetscInt         num_loads;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemGetInitialState(sys, &q0, &u0));
   for (PetscInt k = 0; k < st->n; k++) s = PetscMax(s, PetscAbsReal(q0[k]));
-  s = PetscMax(s, PetscAbsReal(sys->gap_mean) + PetscAbsReal(sys->gap_amplitude));
-  for (PetscInt l = 0; l < sys->num_loads; l++) {
-    PetscReal amp = 0;
-    PetscCall(VIExcitationEvaluate(sys->load_fn[l], 0, &amp, NULL));
+  PetscCall(VISystemGetGapBound(sys, &gap));
+  PetscCall(VISystemGetLoads(sys, &num_loads, &loads));
+  s = PetscMax(s, gap);
+  for (PetscInt l = 0; l < num_loads; l++)
     for (PetscInt k = 0; k < st->n; k++)
-      if (st->K[k * st->n + k] > 0) s = PetscMax(s, PetscAbsReal(sys->load_vec[l][k]) / st->K[k * st->n + k]);
-  }
+      if (st->K[k * st->n + k] > 0) s = PetscMax(s, PetscAbsReal(loads[l][k]) / st->K[k * st->n + k]);
   for (PetscInt k = 0; k < st->n; k++)
     if (st->M[k * st->n + k] > 0) s = PetscMax(s, PetscAbsReal(u0[k]) * st->t_end);
   st->bound = st->blowup_factor * (s > 0 ? s : 1.0);
@@ -256,36 +235,19 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   VISystem         sys = st->sys;
   VIROM            rom;
   const PetscReal *K, *M, *D;
-  PetscBool        massless;
-  VICMSType        method;
 
   PetscFunctionBeginUser;
   PetscCheck(sys, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetSystem() first");
   PetscCall(VIStepperReset(st));
   PetscCall(VISystemSetUp(sys));
   PetscCall(VISystemGetROM(sys, &rom));
-  PetscCall(VIROMGetMethod(rom, &method, &massless));
-  PetscCall(VISystemGetMatrices(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
-  PetscCheck(st->type != VI_STEPPER_LEAPFROG || massless, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
-             "-cms_type cb_massless or macneal",
-             VIROMMethods[method]);
-  PetscCheck(st->type != VI_STEPPER_MOREAU || !massless, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
-             "this ROM is %s: use -step_type leapfrog",
-             VIROMMethods[method]);
-  PetscCheck(st->type != VI_STEPPER_NSGALPHA || !massless, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
-             "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
-             VIROMMethods[method]);
-  PetscCheck(st->type != VI_STEPPER_MIXED || !massless, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type mixed (-step_mixed_base %s) needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its impulsive "
-             "correction v+ = v- + M^-1 W Lambda (seed 001 Eq. 46) and its initial acceleration a0 = M^-1 (h0 - K q0 - C v0) (Eqs. 24, 83) need M "
-             "nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
-             VIMixedBases[st->mixed_base], VIROMMethods[method]);
+  PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
+  if (!st->type[0]) PetscCall(VIStepperSetType(st, VISTEPPERLEAPFROG));
+  if (st->ops.checksystem) PetscCall((*st->ops.checksystem)(st));
   PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
-  st->nc = sys->nc;
+  PetscCall(VISystemGetContacts(sys, &st->nc, NULL, NULL, &st->offsets));
+  PetscCall(VISystemGetLoads(sys, &st->num_loads, NULL));
   st->K  = K;
   st->M  = M;
   st->D  = D;
@@ -312,14 +274,6 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "u", st->n, st->u, NULL));
   PetscCall(VIStepperRegisterState(st, "lambda", st->nb, st->lambda, NULL));
   PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
-  if (st->type == VI_STEPPER_LEAPFROG)
-    PetscCall(VIStepperCreate_Leapfrog(st));
-  else if (st->type == VI_STEPPER_NSGALPHA)
-    PetscCall(VIStepperCreate_NSGAlpha(st));
-  else if (st->type == VI_STEPPER_MIXED)
-    PetscCall(VIStepperCreate_Mixed(st));
-  else
-    PetscCall(VIStepperCreate_Moreau(st));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));
   if (st->basis) {
@@ -357,7 +311,7 @@ static PetscErrorCode VIStepperObserve(VIStepper st, PetscReal t)
     }
   }
   for (PetscInt j = 0; j < st->nc; j++) {
-    st->force_max = PetscMax(st->force_max, st->lambda[st->sys->offsets[j]]);
+    st->force_max = PetscMax(st->force_max, st->lambda[st->offsets[j]]);
     if (in_window) st->gap_min = st->nwindow || j ? PetscMin(st->gap_min, st->gap[j]) : st->gap[j];
   }
   if (in_window) st->nwindow++;
@@ -456,7 +410,7 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   for (PetscInt o = 0; o < st->nout; o++) st->out_rec[k * st->nout + o] = st->ostat[6 * o + 5];
   for (PetscInt j = 0; j < st->nc; j++) {
     st->gap_rec[k * st->nc + j]   = st->gap[j];
-    st->force_rec[k * st->nc + j] = st->lambda[st->sys->offsets[j]];
+    st->force_rec[k * st->nc + j] = st->lambda[st->offsets[j]];
   }
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
@@ -658,7 +612,7 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "Stepper %s: dt %g, %" PetscInt_FMT " steps in %.3f s (%.0f steps/s), %" PetscInt_FMT
                                    " contact solves, %.1f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged",
-                                   VIStepperTypes[st->type], (double)st->dt, s->steps, (double)s->wall_time,
+                                   st->type, (double)st->dt, s->steps, (double)s->wall_time,
                                    s->wall_time > 0 ? (double)(s->steps / s->wall_time) : 0.0, s->contact_solves,
                                    s->contact_solves ? (double)s->contact_iterations / (double)s->contact_solves : 0.0, s->contact_iterations_max,
                                    s->nonconverged));
@@ -673,6 +627,24 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
 }
 
 /* ------------------------------------------------------------------ shared kernels of the schemes */
+
+PetscErrorCode VIStepperDescribe(VIStepper st, char name[], size_t len)
+{
+  PetscFunctionBeginUser;
+  if (st->ops.describe) PetscCall((*st->ops.describe)(st, name, len));
+  else PetscCall(PetscStrncpy(name, st->type, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIStepperGetROMMethod(VIStepper st, VICMSType *method, PetscBool *massless)
+{
+  VIROM rom;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetROM(st->sys, &rom));
+  PetscCall(VIROMGetMethod(rom, method, massless));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt width, VIRowSplit *rs)
 {
@@ -805,7 +777,7 @@ PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], const char wha
 
 PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[])
 {
-  PetscReal v = u[st->sys->offsets[j] + r];
+  PetscReal v = u[st->offsets[j] + r];
   if (r == 0) v += st->g0_rate[j];
   if (r > 0) v -= st->obstacle_v[2 * j + r - 1];
   return v;
@@ -833,19 +805,17 @@ PetscErrorCode VIActiveSetDestroy(VIActiveSet *as)
 
 PetscErrorCode VIActiveSetBuild(VIStepper st, const PetscBool active[], PetscBool friction, VIActiveSet *as)
 {
-  const VISystem sys = st->sys;
-
   PetscFunctionBeginUser;
   as->nrows = as->nact = 0;
   for (PetscInt j = 0; j < st->nc; j++) {
     PetscInt d;
     if (!active[j]) continue;
-    d = (friction && sys->dims[j] > 1 && sys->mu[j] > 0) ? sys->dims[j] : 1;
-    for (PetscInt r = 0; r < d; r++) as->rows[as->nrows++] = sys->offsets[j] + r;
+    d = (friction && st->set.dims[j] > 1 && st->set.mu[j] > 0) ? st->set.dims[j] : 1;
+    for (PetscInt r = 0; r < d; r++) as->rows[as->nrows++] = st->offsets[j] + r;
     as->dims[as->nact]    = d;
-    as->mu[as->nact]      = sys->mu[j];
-    as->preload[as->nact] = sys->preload[j];
-    as->kinds[as->nact]   = sys->kinds[j];
+    as->mu[as->nact]      = st->set.mu[j];
+    as->preload[as->nact] = st->set.preload[j];
+    as->kinds[as->nact]   = st->set.kinds[j];
     as->nact++;
   }
   as->set.num_contacts = as->nact;

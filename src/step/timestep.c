@@ -124,7 +124,7 @@ static PetscErrorCode VITimeStepOmega(PetscInt n, const PetscReal K[], const Pet
 }
 
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
-static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
+PetscErrorCode VIStableStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
                                               PetscReal **w)
 {
   PetscInt             nb, nm, n, nc, *kind;
@@ -147,7 +147,7 @@ static PetscErrorCode VITimeStepMasslessOmega(VIROM rom, const PetscBool frictio
 }
 
 /* The largest frequency of a mass-carrying ROM, every row with its mass (contacts open). */
-static PetscErrorCode VITimeStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w)
+PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w)
 {
   PetscInt   nb, nm, n, *kind;
   PetscReal *K, *M, *D;
@@ -162,77 +162,20 @@ static PetscErrorCode VITimeStepFullOmega(VIROM rom, PetscReal *omega, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Leapfrog (seed 000 §2): central differences on the inner coordinates; worst case every contact closed (see the top). */
-static PetscErrorCode VIStableStep_Leapfrog(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s)
-{
-  PetscInt             nc;
-  const VIContactInfo *contacts;
-  PetscBool            all_held = PETSC_TRUE;
-
-  PetscFunctionBeginUser;
-  (void)scheme;
-  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
-  /* the normal rows held, and the tangential rows of the contacts that can stick */
-  for (PetscInt j = 0; j < nc; j++)
-    if (contacts[j].dim > 1 && !(friction && friction[j])) all_held = PETSC_FALSE;
-  s->unconditional = PETSC_FALSE;
-  s->order         = 2;
-  s->state         = all_held ? VI_CONTACTS_ALL_HELD : VI_CONTACTS_NORMAL_HELD;
-  PetscCall(VITimeStepMasslessOmega(rom, friction, VI_CONTACTS_NORMAL_HELD, &s->omega_max, NULL, NULL));
-  PetscCall(VITimeStepMasslessOmega(rom, friction, VI_CONTACTS_OPEN, &s->omega_open, NULL, NULL));
-  s->dt_stable = s->omega_max > 0 ? 2 / s->omega_max : 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Moreau (seed 000 App. B): the symmetric variant is central differences on the whole system, worst case all contacts open;
-   the theta-scheme (theta >= 1/2) is unconditionally stable, first order unless theta = 1/2. */
-static PetscErrorCode VIStableStep_Moreau(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s)
+/* nsgalpha (seed 002), mixed (seed 001): generalized-alpha with rho_inf in [0, 1] and the other base schemes are
+   unconditionally stable on the linear smooth part (Chung & Hulbert), second order; the impulsive part and the position
+   correction add no step limit. */
+PetscErrorCode VIStableStepUnconditional(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
 {
   PetscFunctionBeginUser;
+  (void)st;
   (void)friction;
-  PetscCall(VITimeStepFullOmega(rom, &s->omega_max, NULL, NULL));
-  s->omega_open = s->omega_max;
-  s->state      = VI_CONTACTS_OPEN;
-  if (scheme->variant == VI_MOREAU_THETA) {
-    s->unconditional = PETSC_TRUE;
-    s->order         = scheme->theta == 0.5 ? 2 : 1;
-    s->dt_stable     = 0;
-  } else {
-    s->unconditional = PETSC_FALSE;
-    s->order         = 2;
-    s->dt_stable     = s->omega_max > 0 ? 2 / s->omega_max : 0;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* nsgalpha (seed 002): generalized-alpha with rho_inf in [0, 1] is unconditionally stable on the linear smooth part
-   (Chung & Hulbert), second order; the impulsive part (Moreau-Jean) and the position correction add no step limit. */
-static PetscErrorCode VIStableStep_NSGAlpha(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s)
-{
-  PetscFunctionBeginUser;
-  (void)friction;
-  (void)scheme;
-  PetscCall(VITimeStepFullOmega(rom, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepFullOmega(rom, &s->omega_max, NULL, NULL));
   s->omega_open    = s->omega_max;
   s->state         = VI_CONTACTS_OPEN;
   s->unconditional = PETSC_TRUE;
   s->order         = 2;
   s->dt_stable     = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* One entry per VIStepperType, in its order: a new scheme adds its stability analysis here. The mixed scheme (seed 001) has the
-   same analysis as nsgalpha: its base schemes (generalized-alpha in the unconditionally stable region of Eq. 100, Bathe, ED-alpha; App.
-   A, B) are unconditionally stable and second order on the linear smooth part, the impulsive correction (Eq. 46) adds no step limit. */
-static const VIStableStepFn VIStableStepFns[] = {VIStableStep_Leapfrog, VIStableStep_Moreau, VIStableStep_NSGAlpha, VIStableStep_NSGAlpha};
-
-PetscErrorCode VIStableStepCompute(VIROM rom, const PetscBool friction[], const VIScheme *scheme, VIStableStep *s)
-{
-  PetscFunctionBeginUser;
-  PetscCheck((size_t)scheme->type < sizeof(VIStableStepFns) / sizeof(VIStableStepFns[0]) && VIStableStepFns[scheme->type], PETSC_COMM_SELF,
-             PETSC_ERR_SUP, "-step_dt auto: no stability analysis for -step_type %s", VIStepperTypes[scheme->type]);
-  PetscCall(PetscMemzero(s, sizeof(*s)));
-  PetscCall((*VIStableStepFns[scheme->type])(rom, friction, scheme, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,9 +275,8 @@ static PetscErrorCode VITimeStepTrial(VIStepper st, PetscReal dt, PetscReal t_en
 
   PetscFunctionBeginUser;
   PetscCall(VIStepperCreate(st->comm, &sub));
-  sub->type             = st->type;
-  sub->variant          = st->variant;
-  sub->theta            = st->theta;
+  PetscCall(VIStepperSetType(sub, st->type));
+  if (st->ops.copyoptions) PetscCall((*st->ops.copyoptions)(st, sub));
   sub->restitution      = st->restitution;
   sub->blowup_factor    = st->blowup_factor;
   sub->max_nonconverged = st->max_nonconverged;
@@ -401,17 +343,19 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
   VITrial        r[3];
   PetscInt       col          = -1, nout, N;
   PetscReal      eps          = ts->accuracy, t_end;
+  VIROM          rom;
   const PetscInt max_halvings = 12;
 
   PetscFunctionBeginUser;
-  PetscCall(VIROMGetNumOutputs(st->sys->rom, &nout));
+  PetscCall(VISystemGetROM(st->sys, &rom));
+  PetscCall(VIROMGetNumOutputs(rom, &nout));
   PetscCheck(nout > 0, st->comm, PETSC_ERR_USER_INPUT,
              "-step_accuracy: the error is estimated on the ROM's outputs, and this ROM has none (reduce with -cms_outputs NODE:DIR,...)");
   if (ts->output[0]) {
     for (PetscInt o = 0; o < nout && col < 0; o++) {
       const char *name;
       PetscBool   same;
-      PetscCall(VIROMGetOutput(st->sys->rom, o, &name, NULL));
+      PetscCall(VIROMGetOutput(rom, o, &name, NULL));
       PetscCall(PetscStrcmp(name, ts->output, &same));
       if (same) col = o;
     }
@@ -537,7 +481,7 @@ static PetscErrorCode VITimeStepFrequencies(VIStepper st, VIROM rom, PetscReal c
   PetscReal *w, omega;
 
   PetscFunctionBeginUser;
-  PetscCall(VITimeStepFullOmega(rom, &omega, &m, &w));
+  PetscCall(VIStableStepFullOmega(rom, &omega, &m, &w));
   *f_high = *f_low = 0;
   for (PetscInt k = 0; k < m; k++) {
     PetscReal f = PetscSqrtReal(PetscMax(w[k], 0)) / (2 * PETSC_PI);
@@ -556,11 +500,12 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
 {
   VITimeStepCtl *ts  = &st->ts;
   VISystem       sys = st->sys;
-  VIROM          rom;
-  VIScheme       scheme;
-  PetscBool     *friction;
+  VIROM            rom;
+  VIContactSet     set;
+  const PetscReal *obstacle_v;
+  PetscBool       *friction;
   PetscReal      dt, cap, span = st->t_end - st->t0;
-  const char    *name;
+  char           name[64];
   PetscBool      found = PETSC_FALSE;
 
   PetscFunctionBeginUser;
@@ -571,19 +516,18 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VISystemGetROM(sys, &rom));
-  scheme.type    = st->type;
-  scheme.variant = st->variant;
-  scheme.theta   = st->theta;
-  PetscCall(PetscMalloc1(PetscMax(sys->nc, 1), &friction));
+  PetscCall(VISystemGetContactSet(sys, &set, &obstacle_v));
+  PetscCall(PetscMalloc1(PetscMax(set.num_contacts, 1), &friction));
   /* a frictional contact can stick only where its obstacle stands still, unless -step_dt_stick (see the top) */
-  for (PetscInt j = 0; j < sys->nc; j++) {
-    PetscBool sliding = sys->obstacle_v[2 * j] != 0 || sys->obstacle_v[2 * j + 1] != 0 ? PETSC_TRUE : PETSC_FALSE;
-    friction[j]       = sys->dims[j] > 1 && sys->mu[j] > 0 && (!sliding || ts->stick) ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt j = 0; j < set.num_contacts; j++) {
+    PetscBool sliding = obstacle_v[2 * j] != 0 || obstacle_v[2 * j + 1] != 0 ? PETSC_TRUE : PETSC_FALSE;
+    friction[j]       = set.dims[j] > 1 && set.mu[j] > 0 && (!sliding || ts->stick) ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCall(VIStableStepCompute(rom, friction, &scheme, &ts->stable));
+  PetscCheck(st->ops.stablestep, PETSC_COMM_SELF, PETSC_ERR_SUP, "-step_dt auto: no stability analysis for -step_type %s", st->type);
+  PetscCall(PetscMemzero(&ts->stable, sizeof(ts->stable)));
+  PetscCall((*st->ops.stablestep)(st, rom, friction, &ts->stable));
   PetscCall(PetscFree(friction));
-  name         = st->type == VI_STEPPER_MOREAU ? (st->variant == VI_MOREAU_THETA ? "the moreau theta-scheme" : "the symmetric moreau scheme")
-                                               : VIStepperTypes[st->type];
+  PetscCall(VIStepperDescribe(st, name, sizeof(name)));
   ts->estimate = 0;
   if (!ts->stable.unconditional) {
     PetscCheck(ts->stable.omega_max > 0, st->comm, PETSC_ERR_USER_INPUT,
@@ -686,21 +630,21 @@ PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "  stable step of leapfrog (seed 000 §2), dt <= 2 / omega_max of the inner coordinates (-step_dt auto takes "
                                      "-step_dt_safety times the worst case):\n"));
-    PetscCall(VITimeStepMasslessOmega(rom, NULL, VI_CONTACTS_ALL_HELD, &omega, &m, &w));
+    PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_ALL_HELD, &omega, &m, &w));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    boundary held (contacts closed%s): %.6g s (omega_max %.6g rad/s)\n",
                                      tangents ? ", friction sticking" : "", (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     PetscCall(VITimeStepViewHighest(viewer, "boundary held", m, w));
     PetscCall(PetscFree(w));
     if (tangents) {
-      PetscCall(VITimeStepMasslessOmega(rom, NULL, VI_CONTACTS_NORMAL_HELD, &omega, NULL, NULL));
+      PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_NORMAL_HELD, &omega, NULL, NULL));
       PetscCall(PetscViewerASCIIPrintf(viewer, "    normal rows held (contacts closed, frictionless): %.6g s (omega_max %.6g rad/s)\n",
                                        (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     }
-    PetscCall(VITimeStepMasslessOmega(rom, NULL, VI_CONTACTS_OPEN, &omega, NULL, NULL));
+    PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_OPEN, &omega, NULL, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    contacts open (boundary condensed): %.6g s (omega_max %.6g rad/s)\n",
                                      (double)(omega > 0 ? 2 / omega : 0), (double)omega));
   } else {
-    PetscCall(VITimeStepFullOmega(rom, &omega, &m, &w));
+    PetscCall(VIStableStepFullOmega(rom, &omega, &m, &w));
     PetscCall(PetscViewerASCIIPrintf(
         viewer,
         "  stable step of the symmetric moreau scheme (seed 000 App. B), contacts open: dt <= 2 / omega_max = %.6g s (omega_max "

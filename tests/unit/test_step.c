@@ -2878,6 +2878,8 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "slip_aniso", &slip_aniso));
   PetscCall(PetscStrcmp(which, "few_active", &few_active));
   PetscCall(VIInitializePackage());
+  PetscCall(VIStepperRegisterAll()); /* the registries live until PetscFinalize, not per case */
+  PetscCall(VISystemRegisterAll());
   if (bar_leapfrog)
     ierr = TestBarLeapfrog();
   else if (bar_moreau)

@@ -1,0 +1,126 @@
+/* vicms system module: the mechanical system of one case as an interface (VISystem, an ops table per registered type):
+   mass, forces and their tangents, constraints by kind, energy, loads, gaps and initial state. The steppers (step.h) and
+   the harmonic balance (hb.h) see a system through these functions only; docs/system.md. */
+#pragma once
+
+#include <vicms/rom.h>
+#include <vicms/contact.h>
+#include <vicms/excite.h>
+
+typedef enum { VI_INIT_REST, VI_INIT_VELOCITY, VI_INIT_STATIC } VIInitType;
+PETSC_EXTERN const char *const VIInitTypes[];
+
+typedef struct _p_VISystem *VISystem;
+
+/* The implementations, registered by name like PETSc's types (src/system/systemregis.c: one line per type, one file
+   each; docs/system.md). reduced: a ROM of vicms reduce (or a user's matrices) with its loads, gaps, friction and initial
+   state, linear, constant mass. */
+typedef const char *VISystemType;
+#define VISYSTEMREDUCED "reduced"
+/* VISystemRegister - add a type: create(sys) sets sys's ops and data. Not collective. */
+PETSC_EXTERN PetscErrorCode VISystemRegister(const char name[], PetscErrorCode (*create)(VISystem));
+PETSC_EXTERN PetscErrorCode VISystemRegisterAll(void);
+
+PETSC_EXTERN PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys);
+/* By name (PETSC_ERR_USER_INPUT naming the known ones otherwise); -system_type in VISystemSetFromOptions; default reduced. */
+PETSC_EXTERN PetscErrorCode VISystemSetType(VISystem sys, VISystemType type);
+PETSC_EXTERN PetscErrorCode VISystemGetType(VISystem sys, VISystemType *type);
+/* The ROM is referenced, not copied: many cases share one ROM. */
+PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
+/*
+  Options of a case: -system_type reduced (the only one today), and those of the type; reduced:
+  -case_loads NAME[,NAME...]   ROM loads that act (their time functions: options with prefix load_NAME_, see excite.h;
+                               default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
+  -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
+  -contact_rotation_axis ax,ay,az, -contact_rotation_origin ox,oy,oz: the structure spins at -contact_rotation_speed
+  Omega about this axis inside a fixed obstacle (a blade in its casing): each contact gets the obstacle's velocity
+  -Omega r_j e_theta,j seen from the structure (r_j its radius, e_theta,j its circumferential direction) in its frame,
+  and, unless -contact_gap_phases is given, the gap phase phi_j = k theta_j (theta_j its angle about the axis from the
+  first contact, k = -contact_gap_waves): g0_j(t) = g + a cos(k (Omega t + theta_j))
+  -contact_gap g (mean gap), -contact_gap_amplitude a, -contact_gap_waves k, -contact_rotation_speed Ω (rad/s),
+  -contact_gap_phases φ0,φ1,... (one per contact, or) -contact_gap_phase_step dφ: g0_j(t) = g + a cos(k Ω t + φ_j);
+  -contact_gap_shape bump -contact_gap_bump_width w: g0_j(t) = g - a exp(-d^2/(2 w^2)), d = k Ω t + φ_j wrapped to (-π, π]
+  -case_damping_scale s: the case's damping matrix is s D of the ROM (s >= 0; default 1), for HB and time stepping alike
+  -init rest|velocity|static, -init_velocity v, -init_direction x|y|z (a uniform velocity, needs the ROM shape
+  translation_DIR), -init_load NAME (static deflection under a load: K q = f)
+*/
+PETSC_EXTERN PetscErrorCode VISystemSetFromOptions(VISystem sys);
+/* Once for the ROM and options given (VISystemSetROM and VISystemSetFromOptions ask for it again): a stepper set up on
+   the case later reuses its arrays. */
+PETSC_EXTERN PetscErrorCode VISystemSetUp(VISystem sys);
+/* Sizes: n = nb + nm; contacts and their friction. */
+PETSC_EXTERN PetscErrorCode VISystemGetSizes(VISystem sys, PetscInt *n, PetscInt *nb, PetscInt *nm);
+PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
+/*
+  The equations of motion M(q) u' = f(t, q, u) + G(q, t)^T lambda, q' = u, and what a scheme asks of them.
+
+  VISystemHasConstantMass - whether M does not depend on q (a ROM): a scheme then factors it once.
+  VISystemComputeMass - M(q) (n x n, row-major).
+  VISystemIsLinear - whether f(t, q, u) = f_ext(t) - K q - D u with constant K, M, D (a ROM): VISystemGetLinearOperators
+  then gives them, and the ROM schemes keep their factorizations, modal bases and BLAS paths.
+  VISystemGetLinearOperators - the case's K, M and D (n x n row-major; D scaled by -case_damping_scale), after
+  VISystemSetUp; PETSC_ERR_SUP for a nonlinear system.
+  VISystemComputeForce - f(t, q, u): the external force less the internal (elastic, damping, gyroscopic) forces.
+  VISystemComputeForceJacobian - the tangents df/dq and df/du (n x n each, row-major; either may be NULL).
+  VISystemComputeEnergy - kinetic and potential energy at (q, u).
+  Not collective (every rank of a case's group holds the whole, replicated system).
+*/
+PETSC_EXTERN PetscErrorCode VISystemHasConstantMass(VISystem sys, PetscBool *constant);
+PETSC_EXTERN PetscErrorCode VISystemComputeMass(VISystem sys, const PetscReal q[], PetscReal M[]);
+PETSC_EXTERN PetscErrorCode VISystemIsLinear(VISystem sys, PetscBool *linear);
+PETSC_EXTERN PetscErrorCode VISystemGetLinearOperators(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D);
+PETSC_EXTERN PetscErrorCode VISystemComputeForce(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal f[]);
+PETSC_EXTERN PetscErrorCode VISystemComputeForceJacobian(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal dfdq[],
+                                                         PetscReal dfdu[]);
+PETSC_EXTERN PetscErrorCode VISystemComputeEnergy(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic, PetscReal *potential);
+/*
+  The constraints by kind (VIContactKind per contact: bilateral, unilateral; a unilateral contact with dims > 1 and
+  mu > 0 is frictional): contact j owns dims[j] rows starting at row offsets[j] of the constraint space, normal first.
+  VISystemGetContacts - their number, kinds, rows per contact and first rows (arrays owned by the system; any may be NULL).
+  VISystemComputeConstraintCurvature - the term a position-level scheme needs besides g and G: d(G^T lambda)/dq at (t, q)
+  for the normal multipliers lambda (nc), n x n row-major; zero for a ROM (its G is constant).
+*/
+PETSC_EXTERN PetscErrorCode VISystemGetContacts(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
+                                                const PetscInt **offsets);
+PETSC_EXTERN PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
+                                                               PetscReal H[]);
+/* A bound of the imposed gaps' size (|mean| + |amplitude|): the blow-up test's scale of the motion. */
+PETSC_EXTERN PetscErrorCode VISystemGetGapBound(VISystem sys, PetscReal *bound);
+/* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateForce(VISystem sys, PetscReal t, PetscReal f[]);
+/* The force is f(t) = sum_l s_l(t) v_l: the load vectors v_l (n each, owned by the ROM) and their scales s_l(t), for
+   schemes that apply an operator to each v_l once at set-up. */
+PETSC_EXTERN PetscErrorCode VISystemGetLoads(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateLoadScales(VISystem sys, PetscReal t, PetscReal s[]);
+/* f = sum_l s_l v_l from scales already evaluated (a scheme that needs both evaluates the excitations once). */
+PETSC_EXTERN PetscErrorCode VISystemForceFromScales(VISystem sys, const PetscReal s[], PetscReal f[]);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[]);
+/* The contact set of the case and the obstacle's tangential velocity per contact (nc x 2: along t1 and t2). */
+/* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each
+   contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
+   linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
+   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
+                                                        PetscReal g_rate[]);
+PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
+/* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
+   and type VI_EXCITE_CONSTANT when no load has one. */
+PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
+/* Initial displacement q0 and velocity u0 (n), from the -init options (or VISystemSetInitialState). */
+PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
+/*
+  VISystemSetTimeScale - play the case's time functions s times faster (s > 0; 1, the default, is the case as given):
+  every load scale is l(s t) instead of l(t), every imposed gap g0(s t) with its rate s g0'(s t), and the load
+  frequency reported at t is s f(s t). A harmonic load of frequency f_case and gaps periodic with it then repeat with the
+  frequency s f_case: harmonic balance (src/hb/transient.c) drives its case at its own frequency Omega this way,
+  s = Omega / (2 pi f_case). The constant obstacle velocities (-contact_sliding_speed, rotation) are not scaled. Not
+  collective; applies from the next evaluation; the caller sets 1 back to restore the case.
+*/
+PETSC_EXTERN PetscErrorCode VISystemSetTimeScale(VISystem sys, PetscReal s);
+PETSC_EXTERN PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s);
+/* VISystemSetInitialState - after VISystemSetUp: the initial state is q0, u0 (n each, copied; NULL is zero) instead of
+   the -init options, from now and at every later set-up, until called with both NULL (the -init state again). Not
+   collective: every rank of a case's group gives the same state. */
+PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[]);
+PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
+PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);

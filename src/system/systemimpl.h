@@ -1,0 +1,51 @@
+/* Private layout of the system module: the common part of a VISystem, its type's ops and data. */
+#pragma once
+
+#include <vicms/system.h>
+
+#define VI_MAX_LOADS    64
+#define VI_MAX_CONTACTS 1024
+
+/* What a type implements (one file per type, registered in systemregis.c; docs/system.md). Optional ops may be NULL:
+   the interface then refuses the call with PETSC_ERR_SUP naming the type. */
+typedef struct {
+  PetscErrorCode (*setfromoptions)(VISystem, PetscOptionItems *);
+  /* sets n, nb, nm, constant_mass and linear of the common part */
+  PetscErrorCode (*setup)(VISystem);
+  PetscErrorCode (*view)(VISystem, PetscViewer);
+  PetscErrorCode (*destroy)(VISystem);
+  PetscErrorCode (*setrom)(VISystem, VIROM);
+  PetscErrorCode (*getrom)(VISystem, VIROM *);
+  PetscErrorCode (*computemass)(VISystem, const PetscReal[], PetscReal[]);
+  PetscErrorCode (*getlinearoperators)(VISystem, const PetscReal **, const PetscReal **, const PetscReal **);
+  PetscErrorCode (*computeforce)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[]);
+  PetscErrorCode (*computeforcejacobian)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[], PetscReal[]);
+  PetscErrorCode (*computeenergy)(VISystem, const PetscReal[], const PetscReal[], PetscReal *, PetscReal *);
+  PetscErrorCode (*getcontacts)(VISystem, PetscInt *, const VIContactKind **, const PetscInt **, const PetscInt **);
+  PetscErrorCode (*getcontactset)(VISystem, VIContactSet *, const PetscReal **);
+  PetscErrorCode (*evaluateconstraints)(VISystem, PetscReal, const PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
+  PetscErrorCode (*constraintcurvature)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[]);
+  PetscErrorCode (*evaluategaps)(VISystem, PetscReal, PetscReal[], PetscReal[]);
+  PetscErrorCode (*getgapbound)(VISystem, PetscReal *);
+  PetscErrorCode (*getloads)(VISystem, PetscInt *, const PetscReal *const **);
+  PetscErrorCode (*evaluateloadscales)(VISystem, PetscReal, PetscReal[]);
+  PetscErrorCode (*getloadfrequency)(VISystem, PetscReal, PetscReal *, VIExciteType *);
+  PetscErrorCode (*getinitialstate)(VISystem, const PetscReal **, const PetscReal **);
+  PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
+} VISystemOps;
+
+struct _p_VISystem {
+  MPI_Comm    comm;
+  char        type[64];
+  VISystemOps ops;
+  void       *data;
+  PetscBool   setup;         /* VISystemSetUp done for the data and options given (a type's setters undo it) */
+  PetscInt    n, nb, nm;     /* coordinates; of a ROM, its boundary and inner ones (n = nb + nm) */
+  PetscBool   constant_mass; /* M does not depend on q */
+  PetscBool   linear;        /* f = f_ext(t) - K q - D u with constant K, M, D */
+  /* set by a caller (VISystemSetTimeScale): the time functions are played time_scale times faster */
+  PetscReal time_scale;
+};
+
+PETSC_INTERN PetscFunctionList VISystemList;
+PETSC_INTERN PetscErrorCode    VISystemCreate_Reduced(VISystem);
