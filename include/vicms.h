@@ -15,3 +15,22 @@
 #include <vicms/coupling.h>
 #include <vicms/ensemble.h>
 #include <vicms/hb.h>
+
+/* Every library module's options into the option registry (src/sys/options.c), in the order the registry searches
+   them; the vicms executable adds its commands' own (src/app/options.c). Call after PetscInitialize, before
+   VIOptionsCheck; repeated calls do nothing. */
+static inline PetscErrorCode VIOptionsRegisterAll(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshRegisterOptions());
+  PetscCall(VIFEMRegisterOptions());
+  PetscCall(VICMSRegisterOptions());
+  PetscCall(VISystemRegisterOptions());
+  PetscCall(VIExciteRegisterOptions());
+  PetscCall(VIStepRegisterOptions());
+  PetscCall(VICouplingRegisterOptions());
+  PetscCall(VIContactRegisterOptions());
+  PetscCall(VIEnsembleRegisterOptions());
+  PetscCall(VIHBRegisterOptions());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -59,3 +59,5 @@ PETSC_EXTERN PetscErrorCode VICMSReduceBody(MPI_Comm comm, const char name[], VI
 /* The size of body NAME's parent model, nodes x dimension (its mesh read or generated from the -body_NAME_ options, on
    comm; the cost by which `vicms reduce -bodies_parallel groups` balances the rank groups). Collective on comm. */
 PETSC_EXTERN PetscErrorCode VICMSBodyGetSize(MPI_Comm comm, const char name[], PetscInt *ndofs);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VICMSRegisterOptions(void);

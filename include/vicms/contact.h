@@ -84,3 +84,5 @@ PETSC_EXTERN PetscErrorCode VIContactSolverSetOperator(VIContactSolver solver, c
 PETSC_EXTERN PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *set, PetscInt m, const PetscReal G[],
                                                  const PetscReal c[], PetscReal x[], VIContactSolveInfo *info);
 PETSC_EXTERN PetscErrorCode VIContactSolverDestroy(VIContactSolver *solver);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIContactRegisterOptions(void);

@@ -106,3 +106,5 @@ PETSC_EXTERN PetscErrorCode VICouplingComputeFRF(VICoupling coupling, PetscInt n
 /* The global coordinate of component comp of a boundary node of a body (-1 if clamped): to build input/output vectors. */
 PETSC_EXTERN PetscErrorCode VICouplingGetNodeDof(VICoupling coupling, const char body[], PetscInt node_id, PetscInt comp, PetscInt *dof);
 PETSC_EXTERN PetscErrorCode VICouplingView(VICoupling coupling, PetscViewer viewer);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VICouplingRegisterOptions(void);

@@ -182,3 +182,5 @@ PETSC_EXTERN PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens);
 */
 PETSC_EXTERN PetscErrorCode VIRankGroupsSplit(MPI_Comm comm, PetscInt ntasks, const PetscReal cost[], MPI_Comm *group, PetscInt *ngroups,
                                               PetscInt task_group[], PetscMPIInt leader[], PetscReal *imbalance);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIEnsembleRegisterOptions(void);

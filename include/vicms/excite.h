@@ -43,3 +43,5 @@ PETSC_EXTERN PetscErrorCode VIExcitationGetFrequency(VIExcitation e, PetscReal t
 PETSC_EXTERN PetscErrorCode VIExcitationGetSweepTime(VIExcitation e, PetscReal f, PetscReal *t);
 PETSC_EXTERN PetscErrorCode VIExcitationView(VIExcitation e, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIExcitationDestroy(VIExcitation *e);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIExciteRegisterOptions(void);

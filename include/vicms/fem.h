@@ -130,3 +130,5 @@ PETSC_EXTERN PetscErrorCode VIModalGetMode(VIModal modal, PetscInt k, Vec *phi);
 PETSC_EXTERN PetscErrorCode VIModalView(VIModal modal, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIModalWrite(VIModal modal, const char path[]);
 PETSC_EXTERN PetscErrorCode VIModalDestroy(VIModal *modal);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIFEMRegisterOptions(void);

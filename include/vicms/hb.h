@@ -99,3 +99,5 @@ PETSC_EXTERN PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char grou
    largest amplitude. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[]);
 PETSC_EXTERN PetscErrorCode VIHBDestroy(VIHB *hb);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIHBRegisterOptions(void);

@@ -86,3 +86,7 @@ PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, con
 PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);
 /* Node -> elements adjacency (CSR over the whole mesh). */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);
+/* The element names of -mesh_box_element, PETSc's enum layout (mesh.c). */
+PETSC_EXTERN const char *const VIElementTypes[];
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIMeshRegisterOptions(void);

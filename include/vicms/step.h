@@ -133,3 +133,5 @@ PETSC_EXTERN PetscErrorCode VIStepperGetTimeStepInfo(VIStepper st, VITimeStepInf
 PETSC_EXTERN PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIStepperDestroy(VIStepper *st);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VIStepRegisterOptions(void);

@@ -74,6 +74,10 @@ typedef struct {
   const char *const *choices; /* VI_OPTION_ENUM: the choices, PETSc's enum list (names, type name, prefix, NULL) */
 } VIOptionEntry;
 
+/* VIOptionsRegisterTable - add a module's options (n rows, kept by reference: a static table) to the registry; a table
+   registered again is ignored. Each module declares its own options next to the code that reads them and registers
+   them once at start-up (VIOptionsRegisterAll in vicms.h); sys's own rows are PETSc's generic options. Not collective. */
+PETSC_EXTERN PetscErrorCode VIOptionsRegisterTable(const char module[], const VIOptionEntry table[], size_t n);
 /* The registry's entry of an option name (with its dash), or NULL. Not collective. */
 PETSC_EXTERN const VIOptionEntry *VIOptionsFind(const char name[]);
 /* Whether vicms knows the name (its own, passed to SLEPc/PETSc/MUMPS under its prefixes, or PETSc's generic ones). */

@@ -124,3 +124,5 @@ PETSC_EXTERN PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s);
 PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[]);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
+/* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */
+PETSC_EXTERN PetscErrorCode VISystemRegisterOptions(void);

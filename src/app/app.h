@@ -34,3 +34,5 @@ PETSC_INTERN PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fing
 
 /* The word that followed the command on the command line (`vicms info FILE.h5`), or NULL. */
 PETSC_INTERN const char *VIAppArgument;
+/* Every option of the library and of the commands into the option registry (options.c). */
+PETSC_INTERN PetscErrorCode VIAppRegisterOptions(void);

@@ -121,7 +121,7 @@ int main(int argc, char **argv)
   if (help == 1) VIOptionsFilterHelp();
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
-  PetscCall(VIStepperRegisterAll()); /* -step_type's choices, for the option check */
+  PetscCall(VIAppRegisterOptions()); /* each module's option table, for the check and -help */
   PetscCall(VISignalInstall());
   if (!cmd || !strcmp(cmd, "help")) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", usage));

@@ -223,3 +223,74 @@ PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer)
                                    VICMSTypes[cms->type], cms->num_contacts, cms->nb, cms->num_modes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The cms module's options: the reduction (SLEPc and MUMPS under -cms_), several bodies with each body's options under -body_NAME_ (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VICMSOptions[] = {
+    {"-cms_type", VI_OPTION_ENUM, VICMSTypes},
+    {"-cms_num_modes", VI_OPTION_INT, NULL},
+    {"-cms_contact_nodes", VI_OPTION_INTS, NULL},
+    {"-cms_contact_set", VI_OPTION_STRINGS, NULL},
+    {"-cms_contact_dirs", VI_OPTION_INT, NULL},
+    {"-cms_contact_normal", VI_OPTION_REALS, NULL},
+    {"-cms_contact_radial_axis", VI_OPTION_REALS, NULL},
+    {"-cms_contact_radial_origin", VI_OPTION_REALS, NULL},
+    {"-cms_contact_radial_inward", VI_OPTION_BOOL, NULL},
+    {"-cms_contact_t1", VI_OPTION_REALS, NULL},
+    {"-cms_contact_area", VI_OPTION_REAL, NULL},
+    {"-cms_rigid_stiffness", VI_OPTION_REAL, NULL},
+    {"-cms_damping_ratio", VI_OPTION_REAL, NULL},
+    {"-cms_damping_ratios", VI_OPTION_REALS, NULL},
+    {"-cms_rayleigh", VI_OPTION_REALS, NULL},
+    {"-cms_gravity", VI_OPTION_REALS, NULL},
+    {"-cms_forces", VI_OPTION_STRINGS, NULL},
+    {"-cms_outputs", VI_OPTION_STRINGS, NULL},
+    {"-cms_units", VI_OPTION_STRING, NULL},
+    {"-bodies", VI_OPTION_STRINGS, NULL},
+    {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},
+    {"-bodies_mesh_file", VI_OPTION_STRING, NULL},
+    {"-body_*_mesh_file", VI_OPTION_STRING, NULL},
+    {"-body_*_mesh_elset", VI_OPTION_STRING, NULL},
+    {"-body_*_mesh_line_cells", VI_OPTION_INT, NULL},
+    {"-body_*_mesh_line_length", VI_OPTION_REAL, NULL},
+    {"-body_*_mesh_line_area", VI_OPTION_REAL, NULL},
+    {"-body_*_mesh_box_cells", VI_OPTION_INTS, NULL},
+    {"-body_*_mesh_box_lengths", VI_OPTION_REALS, NULL},
+    {"-body_*_mesh_box_element", VI_OPTION_ENUM, VIElementTypes},
+    {"-body_*_mesh_rect_cells", VI_OPTION_INTS, NULL},
+    {"-body_*_mesh_rect_lengths", VI_OPTION_REALS, NULL},
+    {"-body_*_mesh_rect_thickness", VI_OPTION_REAL, NULL},
+    {"-body_*_mesh_rect_origin", VI_OPTION_REALS, NULL},
+    {"-body_*_mesh_rect_angle", VI_OPTION_REAL, NULL},
+    {"-body_*_model_young", VI_OPTION_REAL, NULL},
+    {"-body_*_model_poisson", VI_OPTION_REAL, NULL},
+    {"-body_*_model_density", VI_OPTION_REAL, NULL},
+    {"-body_*_model_clamp", VI_OPTION_STRINGS, NULL},
+    {"-body_*_model_lumped_mass", VI_OPTION_BOOL, NULL},
+    {"-body_*_model_integration", VI_OPTION_ENUM, VIIntegrations},
+    {"-body_*_cms_type", VI_OPTION_ENUM, VICMSTypes},
+    {"-body_*_cms_num_modes", VI_OPTION_INT, NULL},
+    {"-body_*_cms_contact_nodes", VI_OPTION_INTS, NULL},
+    {"-body_*_cms_contact_set", VI_OPTION_STRINGS, NULL},
+    {"-body_*_cms_contact_dirs", VI_OPTION_INT, NULL},
+    {"-body_*_cms_contact_normal", VI_OPTION_REALS, NULL},
+    {"-body_*_cms_contact_area", VI_OPTION_REAL, NULL},
+    {"-body_*_cms_damping_ratio", VI_OPTION_REAL, NULL},
+    {"-body_*_cms_damping_ratios", VI_OPTION_REALS, NULL},
+    {"-body_*_cms_rayleigh", VI_OPTION_REALS, NULL},
+    {"-body_*_cms_gravity", VI_OPTION_REALS, NULL},
+    {"-body_*_cms_forces", VI_OPTION_STRINGS, NULL},
+    {"-body_*_cms_outputs", VI_OPTION_STRINGS, NULL},
+    {"-body_*_cms_units", VI_OPTION_STRING, NULL},
+    {"-cms_eps_*", VI_OPTION_PASS, NULL},
+    {"-cms_st_*", VI_OPTION_PASS, NULL},
+    {"-cms_bv_*", VI_OPTION_PASS, NULL},
+    {"-cms_ds_*", VI_OPTION_PASS, NULL},
+    {"-cms_rg_*", VI_OPTION_PASS, NULL},
+};
+
+PetscErrorCode VICMSRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("cms", VICMSOptions, sizeof(VICMSOptions) / sizeof(VICMSOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

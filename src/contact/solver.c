@@ -385,3 +385,19 @@ PetscErrorCode VIContactSolverSolve(VIContactSolver solver, const VIContactSet *
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The contact module's options: the solver (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIContactOptions[] = {
+    {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
+    {"-contact_tol", VI_OPTION_REAL, NULL},
+    {"-contact_max_it", VI_OPTION_INT, NULL},
+    {"-contact_relaxation", VI_OPTION_REAL, NULL},
+    {"-contact_al_scale", VI_OPTION_REAL, NULL},
+};
+
+PetscErrorCode VIContactRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("contact", VIContactOptions, sizeof(VIContactOptions) / sizeof(VIContactOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

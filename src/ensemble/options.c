@@ -40,3 +40,34 @@ PetscErrorCode VIOptionsRestore(VIOptionsSaved *saved)
   saved->n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The ensemble module's options: results, cases, summaries (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIEnsembleOptions[] = {
+    {"-results_file", VI_OPTION_STRING, NULL},
+    {"-results_overwrite", VI_OPTION_BOOL, NULL},
+    {"-cases_group_size", VI_OPTION_INT, NULL},
+    {"-cases_merge_interval", VI_OPTION_REAL, NULL},
+    {"-cases_checkpoint_interval", VI_OPTION_REAL, NULL},
+    {"-cases_keep_series", VI_OPTION_BOOL, NULL},
+    {"-cases_quiet", VI_OPTION_BOOL, NULL},
+    {"-cases_order", VI_OPTION_ENUM, VICaseOrders},
+    {"-cases_verbose", VI_OPTION_BOOL, NULL},
+    {"-cases_progress_interval", VI_OPTION_REAL, NULL},
+    {"-cases_grid", VI_OPTION_STRINGS, NULL},
+    {"-cases_values", VI_OPTION_STRINGS, NULL},
+    {"-cases_sweep", VI_OPTION_STRINGS, NULL},
+    {"-cases_random", VI_OPTION_STRINGS, NULL},
+    {"-cases_samples", VI_OPTION_INT, NULL},
+    {"-cases_sampling", VI_OPTION_ENUM, VISamplingTypes},
+    {"-cases_seed", VI_OPTION_INT, NULL},
+    {"-summary_output", VI_OPTION_STRING, NULL},
+    {"-summary_steady_fraction", VI_OPTION_REAL, NULL},
+    {"-summary_bins", VI_OPTION_INT, NULL},
+};
+
+PetscErrorCode VIEnsembleRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("ensemble", VIEnsembleOptions, sizeof(VIEnsembleOptions) / sizeof(VIEnsembleOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

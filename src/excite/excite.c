@@ -374,3 +374,29 @@ PetscErrorCode VIExcitationView(VIExcitation e, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The excite module's options: a load's time function under -load_NAME_ (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIExciteOptions[] = {
+    {"-load_*_type", VI_OPTION_ENUM, VIExciteTypes},
+    {"-load_*_offset", VI_OPTION_REAL, NULL},
+    {"-load_*_amplitude", VI_OPTION_REAL, NULL},
+    {"-load_*_frequency", VI_OPTION_REAL, NULL},
+    {"-load_*_phase", VI_OPTION_REAL, NULL},
+    {"-load_*_sweep_rate", VI_OPTION_REAL, NULL},
+    {"-load_*_sweep_down", VI_OPTION_BOOL, NULL},
+    {"-load_*_sweep_percent", VI_OPTION_REAL, NULL},
+    {"-load_*_sweep_periods", VI_OPTION_REAL, NULL},
+    {"-load_*_sweep_reference_frequency", VI_OPTION_REAL, NULL},
+    {"-load_*_bump_center", VI_OPTION_REAL, NULL},
+    {"-load_*_bump_width", VI_OPTION_REAL, NULL},
+    {"-load_*_noise_band", VI_OPTION_REALS, NULL},
+    {"-load_*_noise_harmonics", VI_OPTION_INT, NULL},
+    {"-load_*_seed", VI_OPTION_INT, NULL},
+};
+
+PetscErrorCode VIExciteRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("excite", VIExciteOptions, sizeof(VIExciteOptions) / sizeof(VIExciteOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

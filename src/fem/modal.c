@@ -285,3 +285,28 @@ PetscErrorCode VIModalWrite(VIModal modal, const char path[])
   PetscCall(VIErrorSync(modal->comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The fem module's options: the material and clamps of a model, its modal analysis (SLEPc under -modes_) (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIFEMOptions[] = {
+    {"-model_young", VI_OPTION_REAL, NULL},
+    {"-model_poisson", VI_OPTION_REAL, NULL},
+    {"-model_density", VI_OPTION_REAL, NULL},
+    {"-model_clamp", VI_OPTION_STRINGS, NULL},
+    {"-model_lumped_mass", VI_OPTION_BOOL, NULL},
+    {"-model_integration", VI_OPTION_ENUM, VIIntegrations},
+    {"-modes_num", VI_OPTION_INT, NULL},
+    {"-modes_shift", VI_OPTION_REAL, NULL},
+    {"-modes_tol", VI_OPTION_REAL, NULL},
+    {"-modes_eps_*", VI_OPTION_PASS, NULL},
+    {"-modes_st_*", VI_OPTION_PASS, NULL},
+    {"-modes_bv_*", VI_OPTION_PASS, NULL},
+    {"-modes_ds_*", VI_OPTION_PASS, NULL},
+    {"-modes_rg_*", VI_OPTION_PASS, NULL},
+};
+
+PetscErrorCode VIFEMRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("fem", VIFEMOptions, sizeof(VIFEMOptions) / sizeof(VIFEMOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -387,3 +387,35 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
   *hb = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The hb module's options (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIHBOptions[] = {
+    {"-hb_harmonics", VI_OPTION_INT, NULL},
+    {"-hb_samples", VI_OPTION_INT, NULL},
+    {"-hb_eps_dl", VI_OPTION_REAL, NULL},
+    {"-hb_freq_range", VI_OPTION_REALS, NULL},
+    {"-hb_direction", VI_OPTION_ENUM, VIHBDirections},
+    {"-hb_start", VI_OPTION_REAL, NULL},
+    {"-hb_step", VI_OPTION_REAL, NULL},
+    {"-hb_step_min", VI_OPTION_REAL, NULL},
+    {"-hb_step_max", VI_OPTION_REAL, NULL},
+    {"-hb_max_freq_step", VI_OPTION_REAL, NULL},
+    {"-hb_max_points", VI_OPTION_INT, NULL},
+    {"-hb_tol", VI_OPTION_REAL, NULL},
+    {"-hb_max_it", VI_OPTION_INT, NULL},
+    {"-hb_target_it", VI_OPTION_INT, NULL},
+    {"-hb_condense", VI_OPTION_BOOL, NULL},
+    {"-hb_stability", VI_OPTION_BOOL, NULL},
+    {"-hb_stability_method", VI_OPTION_ENUM, VIHBStabilityTypes},
+    {"-hb_stability_steps", VI_OPTION_INT, NULL},
+    {"-hb_stability_periods", VI_OPTION_INT, NULL},
+    {"-hb_fold_tol", VI_OPTION_REAL, NULL},
+    {"-hb_output", VI_OPTION_STRING, NULL},
+};
+
+PetscErrorCode VIHBRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("hb", VIHBOptions, sizeof(VIHBOptions) / sizeof(VIHBOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

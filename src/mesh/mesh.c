@@ -945,3 +945,28 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
                                    mesh->num_nsets, nclamped, size, size > 1 ? "s" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The mesh module's options: readers, generators, the partitioner under -mesh_ (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIMeshOptions[] = {
+    {"-mesh_file", VI_OPTION_STRING, NULL},
+    {"-mesh_elset", VI_OPTION_STRING, NULL},
+    {"-mesh_line_cells", VI_OPTION_INT, NULL},
+    {"-mesh_line_length", VI_OPTION_REAL, NULL},
+    {"-mesh_line_area", VI_OPTION_REAL, NULL},
+    {"-mesh_box_cells", VI_OPTION_INTS, NULL},
+    {"-mesh_box_lengths", VI_OPTION_REALS, NULL},
+    {"-mesh_box_element", VI_OPTION_ENUM, VIElementTypes},
+    {"-mesh_rect_cells", VI_OPTION_INTS, NULL},
+    {"-mesh_rect_lengths", VI_OPTION_REALS, NULL},
+    {"-mesh_rect_thickness", VI_OPTION_REAL, NULL},
+    {"-mesh_rect_origin", VI_OPTION_REALS, NULL},
+    {"-mesh_rect_angle", VI_OPTION_REAL, NULL},
+    {"-mesh_mat_partitioning_*", VI_OPTION_PASS, NULL},
+};
+
+PetscErrorCode VIMeshRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("mesh", VIMeshOptions, sizeof(VIMeshOptions) / sizeof(VIMeshOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -904,3 +904,16 @@ PetscErrorCode VICouplingView(VICoupling c, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  position %g: segment %" PetscInt_FMT ", xi = %g\n", (double)c->s, c->seg, (double)c->xi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The coupling analysis's options (bodies coupled at a position of the sliding path) (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VICouplingOptions[] = {
+    {"-coupling_mu", VI_OPTION_REAL, NULL},
+    {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},
+};
+
+PetscErrorCode VICouplingRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("rom", VICouplingOptions, sizeof(VICouplingOptions) / sizeof(VICouplingOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

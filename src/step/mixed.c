@@ -47,7 +47,7 @@
 
 /* The smooth base scheme inside a step (seed 001 §2.4, 2.6, 2.7). */
 typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
-static const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {

@@ -12,7 +12,7 @@
 #include <petscblaslapack.h>
 
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
-static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {

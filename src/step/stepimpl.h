@@ -184,6 +184,9 @@ PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
 PETSC_INTERN PetscErrorCode VIStepperCreate_Mixed(VIStepper);
+/* The choices of the schemes' enum options (moreau.c, mixed.c), for the step module's option table. */
+PETSC_INTERN const char *const VIMoreauVariants[];
+PETSC_INTERN const char *const VIMixedBases[];
 /* The registered schemes (stepregis.c). */
 PETSC_INTERN PetscFunctionList VIStepperList;
 /* The scheme in words for messages and checkpoints: its describe op, or its type name. */

@@ -1,5 +1,6 @@
 /* The registry of the time-stepping schemes: one line per scheme (its file holds the rest). */
 #include "stepimpl.h"
+#include <vicms/dual.h>
 
 PetscFunctionList VIStepperList = NULL;
 
@@ -51,5 +52,45 @@ PetscErrorCode VIStepperRegisterAll(void)
   PetscCall(VIStepperRegister(VISTEPPERMOREAU, VIStepperCreate_Moreau));
   PetscCall(VIStepperRegister(VISTEPPERNSGALPHA, VIStepperCreate_NSGAlpha));
   PetscCall(VIStepperRegister(VISTEPPERMIXED, VIStepperCreate_Mixed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The step module's options: the common stepper, each scheme's (moreau.c, nsgalpha.c, mixed.c), dual.c's (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+static const VIOptionEntry VIStepOptions[] = {
+    {"-step_type", VI_OPTION_ENUM, VIStepperTypes},
+    {"-step_dt", VI_OPTION_REAL_OR_AUTO, NULL},
+    {"-step_dt_safety", VI_OPTION_REAL, NULL},
+    {"-step_dt_stick", VI_OPTION_BOOL, NULL},
+    {"-step_accuracy", VI_OPTION_REAL, NULL},
+    {"-step_accuracy_window", VI_OPTION_REAL, NULL},
+    {"-step_accuracy_output", VI_OPTION_STRING, NULL},
+    {"-step_points_per_period", VI_OPTION_INT, NULL},
+    {"-step_frequency_cutoff", VI_OPTION_REAL, NULL},
+    {"-step_start_time", VI_OPTION_REAL, NULL},
+    {"-step_end_time", VI_OPTION_REAL, NULL},
+    {"-step_output_every", VI_OPTION_INT, NULL},
+    {"-step_blowup_factor", VI_OPTION_REAL, NULL},
+    {"-step_restitution", VI_OPTION_REAL, NULL},
+    {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariants},
+    {"-step_theta", VI_OPTION_REAL, NULL},
+    {"-step_max_nonconverged", VI_OPTION_INT, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
+    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
+    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-dual_dt", VI_OPTION_REAL, NULL},
+    {"-dual_mu", VI_OPTION_REAL, NULL},
+    {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
+    {"-dual_start", VI_OPTION_ENUM, VIDualStarts},
+};
+
+PetscErrorCode VIStepRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegisterAll()); /* -step_type's choices */
+  PetscCall(VIOptionsRegisterTable("step", VIStepOptions, sizeof(VIStepOptions) / sizeof(VIStepOptions[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,284 +1,13 @@
-/* The registry of every option name vicms knows: unknown names and bad values refused at entry, job-file checks, -help. */
+/* The registry of every option name vicms knows, from the tables its modules register (each module declares its own
+   options): unknown names and bad values refused at entry, job-file checks, -help. */
 #include <vicms/sys.h>
-#include <vicms/contact.h>
-#include <vicms/ensemble.h>
-#include <vicms/excite.h>
-#include <vicms/fem.h>
-#include <vicms/rom.h>
-#include <vicms/step.h>
-#include <vicms/dual.h>
-#include <vicms/coupling.h>
-#include <vicms/hb.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* defined static next to their SetFromOptions, or in mesh.c without a public declaration: the registry keeps its own
-   lists (a wrong one shows as a refused valid value in the tests of the option) */
-extern const char *const VIElementTypes[];
-static const char *const VIMoreauVariantChoices[]  = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
-static const char *const VIGapShapeChoices[]       = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
-static const char *const VIAppCEADirChoices[]      = {"x", "y", "VIAppCEADir", "VI_APP_CEA_DIR_", NULL};
-static const char *const VIAppCEAQuantityChoices[] = {"displacement", "acceleration", "VIAppCEAQuantity", "VI_APP_CEA_QUANTITY_", NULL};
-static const char *const VIAppCEAVectorsChoices[]  = {"none", "unstable", "all", "VIAppCEAVectors", "VI_APP_CEA_VECTORS_", NULL};
-static const char *const VIAppSlideDirChoices[]    = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
-static const char *const VIAppSlideNoiseChoices[]  = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
-static const char *const VIMixedBaseChoices[]      = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
-
-/* '*' in a name stands for one or more characters (a load name, or anything SLEPc, PETSc and MUMPS read under a prefix) */
-static const VIOptionEntry VIOptionTable[] = {
-    /* vicms info, modes, reduce, simulate */
-    {"-file", VI_OPTION_STRING, NULL},
-    {"-modes_file", VI_OPTION_STRING, NULL},
-    {"-modes_write", VI_OPTION_BOOL, NULL},
-    {"-rom_file", VI_OPTION_STRING, NULL},
-    /* mesh */
-    {"-mesh_file", VI_OPTION_STRING, NULL},
-    {"-mesh_elset", VI_OPTION_STRING, NULL},
-    {"-mesh_line_cells", VI_OPTION_INT, NULL},
-    {"-mesh_line_length", VI_OPTION_REAL, NULL},
-    {"-mesh_line_area", VI_OPTION_REAL, NULL},
-    {"-mesh_box_cells", VI_OPTION_INTS, NULL},
-    {"-mesh_box_lengths", VI_OPTION_REALS, NULL},
-    {"-mesh_box_element", VI_OPTION_ENUM, VIElementTypes},
-    {"-mesh_rect_cells", VI_OPTION_INTS, NULL},
-    {"-mesh_rect_lengths", VI_OPTION_REALS, NULL},
-    {"-mesh_rect_thickness", VI_OPTION_REAL, NULL},
-    {"-mesh_rect_origin", VI_OPTION_REALS, NULL},
-    {"-mesh_rect_angle", VI_OPTION_REAL, NULL},
-    /* model */
-    {"-model_young", VI_OPTION_REAL, NULL},
-    {"-model_poisson", VI_OPTION_REAL, NULL},
-    {"-model_density", VI_OPTION_REAL, NULL},
-    {"-model_clamp", VI_OPTION_STRINGS, NULL},
-    {"-model_lumped_mass", VI_OPTION_BOOL, NULL},
-    {"-model_integration", VI_OPTION_ENUM, VIIntegrations},
-    /* modes */
-    {"-modes_num", VI_OPTION_INT, NULL},
-    {"-modes_shift", VI_OPTION_REAL, NULL},
-    {"-modes_tol", VI_OPTION_REAL, NULL},
-    /* component mode synthesis */
-    {"-cms_type", VI_OPTION_ENUM, VICMSTypes},
-    {"-cms_num_modes", VI_OPTION_INT, NULL},
-    {"-cms_contact_nodes", VI_OPTION_INTS, NULL},
-    {"-cms_contact_set", VI_OPTION_STRINGS, NULL},
-    {"-cms_contact_dirs", VI_OPTION_INT, NULL},
-    {"-cms_contact_normal", VI_OPTION_REALS, NULL},
-    {"-cms_contact_radial_axis", VI_OPTION_REALS, NULL},
-    {"-cms_contact_radial_origin", VI_OPTION_REALS, NULL},
-    {"-cms_contact_radial_inward", VI_OPTION_BOOL, NULL},
-    {"-cms_contact_t1", VI_OPTION_REALS, NULL},
-    {"-cms_contact_area", VI_OPTION_REAL, NULL},
-    {"-cms_rigid_stiffness", VI_OPTION_REAL, NULL},
-    {"-cms_damping_ratio", VI_OPTION_REAL, NULL},
-    {"-cms_damping_ratios", VI_OPTION_REALS, NULL},
-    {"-cms_rayleigh", VI_OPTION_REALS, NULL},
-    {"-cms_gravity", VI_OPTION_REALS, NULL},
-    {"-cms_forces", VI_OPTION_STRINGS, NULL},
-    {"-cms_outputs", VI_OPTION_STRINGS, NULL},
-    {"-cms_units", VI_OPTION_STRING, NULL},
-    /* several substructures (seed 003): the names, then each body's single-body options under -body_NAME_ */
-    {"-bodies", VI_OPTION_STRINGS, NULL},
-    {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},
-    {"-bodies_mesh_file", VI_OPTION_STRING, NULL},
-    {"-body_*_mesh_file", VI_OPTION_STRING, NULL},
-    {"-body_*_mesh_elset", VI_OPTION_STRING, NULL},
-    {"-body_*_mesh_line_cells", VI_OPTION_INT, NULL},
-    {"-body_*_mesh_line_length", VI_OPTION_REAL, NULL},
-    {"-body_*_mesh_line_area", VI_OPTION_REAL, NULL},
-    {"-body_*_mesh_box_cells", VI_OPTION_INTS, NULL},
-    {"-body_*_mesh_box_lengths", VI_OPTION_REALS, NULL},
-    {"-body_*_mesh_box_element", VI_OPTION_ENUM, VIElementTypes},
-    {"-body_*_mesh_rect_cells", VI_OPTION_INTS, NULL},
-    {"-body_*_mesh_rect_lengths", VI_OPTION_REALS, NULL},
-    {"-body_*_mesh_rect_thickness", VI_OPTION_REAL, NULL},
-    {"-body_*_mesh_rect_origin", VI_OPTION_REALS, NULL},
-    {"-body_*_mesh_rect_angle", VI_OPTION_REAL, NULL},
-    {"-body_*_model_young", VI_OPTION_REAL, NULL},
-    {"-body_*_model_poisson", VI_OPTION_REAL, NULL},
-    {"-body_*_model_density", VI_OPTION_REAL, NULL},
-    {"-body_*_model_clamp", VI_OPTION_STRINGS, NULL},
-    {"-body_*_model_lumped_mass", VI_OPTION_BOOL, NULL},
-    {"-body_*_model_integration", VI_OPTION_ENUM, VIIntegrations},
-    {"-body_*_cms_type", VI_OPTION_ENUM, VICMSTypes},
-    {"-body_*_cms_num_modes", VI_OPTION_INT, NULL},
-    {"-body_*_cms_contact_nodes", VI_OPTION_INTS, NULL},
-    {"-body_*_cms_contact_set", VI_OPTION_STRINGS, NULL},
-    {"-body_*_cms_contact_dirs", VI_OPTION_INT, NULL},
-    {"-body_*_cms_contact_normal", VI_OPTION_REALS, NULL},
-    {"-body_*_cms_contact_area", VI_OPTION_REAL, NULL},
-    {"-body_*_cms_damping_ratio", VI_OPTION_REAL, NULL},
-    {"-body_*_cms_damping_ratios", VI_OPTION_REALS, NULL},
-    {"-body_*_cms_rayleigh", VI_OPTION_REALS, NULL},
-    {"-body_*_cms_gravity", VI_OPTION_REALS, NULL},
-    {"-body_*_cms_forces", VI_OPTION_STRINGS, NULL},
-    {"-body_*_cms_outputs", VI_OPTION_STRINGS, NULL},
-    {"-body_*_cms_units", VI_OPTION_STRING, NULL},
-    /* a contact case */
-    {"-case_loads", VI_OPTION_STRINGS, NULL},
-    {"-case_damping_scale", VI_OPTION_REAL, NULL},
-    {"-contact_mu", VI_OPTION_REAL, NULL},
-    {"-contact_preload", VI_OPTION_REAL, NULL},
-    {"-contact_sliding_speed", VI_OPTION_REAL, NULL},
-    {"-contact_gap", VI_OPTION_REAL, NULL},
-    {"-contact_gap_amplitude", VI_OPTION_REAL, NULL},
-    {"-contact_gap_waves", VI_OPTION_INT, NULL},
-    {"-contact_gap_shape", VI_OPTION_ENUM, VIGapShapeChoices},
-    {"-contact_gap_bump_width", VI_OPTION_REAL, NULL},
-    {"-contact_rotation_speed", VI_OPTION_REAL, NULL},
-    {"-contact_rotation_axis", VI_OPTION_REALS, NULL},
-    {"-contact_rotation_origin", VI_OPTION_REALS, NULL},
-    {"-contact_gap_phases", VI_OPTION_REALS, NULL},
-    {"-contact_gap_phase_step", VI_OPTION_REAL, NULL},
-    {"-init", VI_OPTION_ENUM, VIInitTypes},
-    {"-init_velocity", VI_OPTION_REAL, NULL},
-    {"-init_direction", VI_OPTION_STRING, NULL},
-    {"-init_load", VI_OPTION_STRING, NULL},
-    /* time functions of the loads, prefix load_NAME_ */
-    {"-load_*_type", VI_OPTION_ENUM, VIExciteTypes},
-    {"-load_*_offset", VI_OPTION_REAL, NULL},
-    {"-load_*_amplitude", VI_OPTION_REAL, NULL},
-    {"-load_*_frequency", VI_OPTION_REAL, NULL},
-    {"-load_*_phase", VI_OPTION_REAL, NULL},
-    {"-load_*_sweep_rate", VI_OPTION_REAL, NULL},
-    {"-load_*_sweep_down", VI_OPTION_BOOL, NULL},
-    {"-load_*_sweep_percent", VI_OPTION_REAL, NULL},
-    {"-load_*_sweep_periods", VI_OPTION_REAL, NULL},
-    {"-load_*_sweep_reference_frequency", VI_OPTION_REAL, NULL},
-    {"-load_*_bump_center", VI_OPTION_REAL, NULL},
-    {"-load_*_bump_width", VI_OPTION_REAL, NULL},
-    {"-load_*_noise_band", VI_OPTION_REALS, NULL},
-    {"-load_*_noise_harmonics", VI_OPTION_INT, NULL},
-    {"-load_*_seed", VI_OPTION_INT, NULL},
-    /* time stepping and contact solver */
-    {"-step_type", VI_OPTION_ENUM, VIStepperTypes},
-    {"-step_dt", VI_OPTION_REAL_OR_AUTO, NULL},
-    {"-step_dt_safety", VI_OPTION_REAL, NULL},
-    {"-step_dt_stick", VI_OPTION_BOOL, NULL},
-    {"-step_accuracy", VI_OPTION_REAL, NULL},
-    {"-step_accuracy_window", VI_OPTION_REAL, NULL},
-    {"-step_accuracy_output", VI_OPTION_STRING, NULL},
-    {"-step_points_per_period", VI_OPTION_INT, NULL},
-    {"-step_frequency_cutoff", VI_OPTION_REAL, NULL},
-    {"-step_start_time", VI_OPTION_REAL, NULL},
-    {"-step_end_time", VI_OPTION_REAL, NULL},
-    {"-step_output_every", VI_OPTION_INT, NULL},
-    {"-step_blowup_factor", VI_OPTION_REAL, NULL},
-    {"-step_restitution", VI_OPTION_REAL, NULL},
-    {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariantChoices},
-    {"-step_theta", VI_OPTION_REAL, NULL},
-    {"-step_max_nonconverged", VI_OPTION_INT, NULL},
-    {"-step_rho_inf", VI_OPTION_REAL, NULL},
-    {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
-    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBaseChoices},
-    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
-    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
-    /* dual assembly of sliding substructures (seed 003) */
-    {"-dual_dt", VI_OPTION_REAL, NULL},
-    {"-dual_mu", VI_OPTION_REAL, NULL},
-    {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
-    {"-dual_start", VI_OPTION_ENUM, VIDualStarts},
-    /* bodies coupled at a position of the sliding path: CEA and time-dependent FRF (seed 003) */
-    {"-coupling_mu", VI_OPTION_REAL, NULL},
-    {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},
-    /* vicms cea: stability and time-dependent FRF along the sliding path */
-    {"-cea_file", VI_OPTION_STRING, NULL},
-    {"-cea_slave", VI_OPTION_STRING, NULL},
-    {"-cea_master", VI_OPTION_STRING, NULL},
-    {"-cea_hold", VI_OPTION_STRING, NULL},
-    {"-cea_hold_dir", VI_OPTION_ENUM, VIAppCEADirChoices},
-    {"-cea_positions", VI_OPTION_INT, NULL},
-    {"-cea_range", VI_OPTION_REALS, NULL},
-    {"-cea_modes", VI_OPTION_INT, NULL},
-    {"-cea_vectors", VI_OPTION_ENUM, VIAppCEAVectorsChoices},
-    {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
-    {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
-    {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
-    {"-cea_frf_quantity", VI_OPTION_ENUM, VIAppCEAQuantityChoices},
-    /* vicms slide: the transient of sliding bodies */
-    {"-slide_file", VI_OPTION_STRING, NULL},
-    {"-slide_slave", VI_OPTION_STRING, NULL},
-    {"-slide_master", VI_OPTION_STRING, NULL},
-    {"-slide_drive", VI_OPTION_STRING, NULL},
-    {"-slide_drive_dir", VI_OPTION_ENUM, VIAppSlideDirChoices},
-    {"-slide_drive_velocity", VI_OPTION_REAL, NULL},
-    {"-slide_preload", VI_OPTION_REALS, NULL},
-    {"-slide_preload_nodes", VI_OPTION_STRING, NULL},
-    {"-slide_end_time", VI_OPTION_REAL, NULL},
-    {"-slide_record_interval", VI_OPTION_REAL, NULL},
-    {"-slide_start", VI_OPTION_REAL, NULL},
-    {"-slide_noise_rms", VI_OPTION_REAL, NULL},
-    {"-slide_noise_band", VI_OPTION_REALS, NULL},
-    {"-slide_noise_harmonics", VI_OPTION_INT, NULL},
-    {"-slide_seed", VI_OPTION_INT, NULL},
-    {"-slide_noise_dir", VI_OPTION_ENUM, VIAppSlideNoiseChoices},
-    {"-slide_progress_interval", VI_OPTION_REAL, NULL},
-    {"-slide_checkpoint_interval", VI_OPTION_REAL, NULL},
-    {"-slide_resume", VI_OPTION_BOOL, NULL},
-    {"-contact_solver", VI_OPTION_ENUM, VIContactSolverTypes},
-    {"-contact_tol", VI_OPTION_REAL, NULL},
-    {"-contact_max_it", VI_OPTION_INT, NULL},
-    {"-contact_relaxation", VI_OPTION_REAL, NULL},
-    {"-contact_al_scale", VI_OPTION_REAL, NULL},
-    /* ensembles */
-    {"-results_file", VI_OPTION_STRING, NULL},
-    {"-results_overwrite", VI_OPTION_BOOL, NULL},
-    {"-cases_group_size", VI_OPTION_INT, NULL},
-    {"-cases_merge_interval", VI_OPTION_REAL, NULL},
-    {"-cases_checkpoint_interval", VI_OPTION_REAL, NULL},
-    {"-cases_keep_series", VI_OPTION_BOOL, NULL},
-    {"-cases_quiet", VI_OPTION_BOOL, NULL},
-    {"-cases_order", VI_OPTION_ENUM, VICaseOrders},
-    {"-cases_verbose", VI_OPTION_BOOL, NULL},
-    {"-cases_progress_interval", VI_OPTION_REAL, NULL},
-    {"-cases_grid", VI_OPTION_STRINGS, NULL},
-    {"-cases_values", VI_OPTION_STRINGS, NULL},
-    {"-cases_sweep", VI_OPTION_STRINGS, NULL},
-    {"-cases_random", VI_OPTION_STRINGS, NULL},
-    {"-cases_samples", VI_OPTION_INT, NULL},
-    {"-cases_sampling", VI_OPTION_ENUM, VISamplingTypes},
-    {"-cases_seed", VI_OPTION_INT, NULL},
-    {"-summary_output", VI_OPTION_STRING, NULL},
-    {"-summary_steady_fraction", VI_OPTION_REAL, NULL},
-    {"-summary_bins", VI_OPTION_INT, NULL},
-    /* harmonic balance (vicms hb) */
-    {"-hb_harmonics", VI_OPTION_INT, NULL},
-    {"-hb_samples", VI_OPTION_INT, NULL},
-    {"-hb_eps_dl", VI_OPTION_REAL, NULL},
-    {"-hb_freq_range", VI_OPTION_REALS, NULL},
-    {"-hb_direction", VI_OPTION_ENUM, VIHBDirections},
-    {"-hb_start", VI_OPTION_REAL, NULL},
-    {"-hb_step", VI_OPTION_REAL, NULL},
-    {"-hb_step_min", VI_OPTION_REAL, NULL},
-    {"-hb_step_max", VI_OPTION_REAL, NULL},
-    {"-hb_max_freq_step", VI_OPTION_REAL, NULL},
-    {"-hb_max_points", VI_OPTION_INT, NULL},
-    {"-hb_tol", VI_OPTION_REAL, NULL},
-    {"-hb_max_it", VI_OPTION_INT, NULL},
-    {"-hb_target_it", VI_OPTION_INT, NULL},
-    {"-hb_condense", VI_OPTION_BOOL, NULL},
-    {"-hb_stability", VI_OPTION_BOOL, NULL},
-    {"-hb_stability_method", VI_OPTION_ENUM, VIHBStabilityTypes},
-    {"-hb_stability_steps", VI_OPTION_INT, NULL},
-    {"-hb_stability_periods", VI_OPTION_INT, NULL},
-    {"-hb_fold_tol", VI_OPTION_REAL, NULL},
-    {"-hb_output", VI_OPTION_STRING, NULL},
-    /* read by SLEPc, PETSc and MUMPS under vicms's prefixes (eigensolvers, their spectral transforms, the partitioner) */
-    {"-modes_eps_*", VI_OPTION_PASS, NULL},
-    {"-modes_st_*", VI_OPTION_PASS, NULL},
-    {"-modes_bv_*", VI_OPTION_PASS, NULL},
-    {"-modes_ds_*", VI_OPTION_PASS, NULL},
-    {"-modes_rg_*", VI_OPTION_PASS, NULL},
-    {"-cms_eps_*", VI_OPTION_PASS, NULL},
-    {"-cms_st_*", VI_OPTION_PASS, NULL},
-    {"-cms_bv_*", VI_OPTION_PASS, NULL},
-    {"-cms_ds_*", VI_OPTION_PASS, NULL},
-    {"-cms_rg_*", VI_OPTION_PASS, NULL},
-    {"-mesh_mat_partitioning_*", VI_OPTION_PASS, NULL},
-    /* PETSc's generic options (most are read, and so accepted, at start-up; these may be read later) */
+/* PETSc's generic options: the sys module's own rows (most are read, and so accepted, at start-up; these may be read later) */
+static const VIOptionEntry VISysOptions[] = {
     {"-help", VI_OPTION_PETSC, NULL},
     {"-version", VI_OPTION_PETSC, NULL},
     {"-options_file", VI_OPTION_PETSC, NULL},
@@ -347,7 +76,40 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-saws_*", VI_OPTION_PETSC, NULL},
 };
 
-static const size_t VINumOptions = sizeof(VIOptionTable) / sizeof(VIOptionTable[0]);
+/* The tables of the modules (VIOptionsRegisterTable), searched in the order registered, then sys's own. */
+#define VI_MAX_OPTION_TABLES 64
+static struct {
+  const char          *module;
+  const VIOptionEntry *rows;
+  size_t               n;
+} VIOptionTables[VI_MAX_OPTION_TABLES];
+static int VINumOptionTables = 0;
+
+PetscErrorCode VIOptionsRegisterTable(const char module[], const VIOptionEntry table[], size_t n)
+{
+  PetscFunctionBeginUser;
+  for (int t = 0; t < VINumOptionTables; t++)
+    if (VIOptionTables[t].rows == table) PetscFunctionReturn(PETSC_SUCCESS); /* once per table, however often a module registers */
+  PetscCheck(VINumOptionTables < VI_MAX_OPTION_TABLES - 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "More than %d option tables (module %s)",
+             VI_MAX_OPTION_TABLES - 1, module);
+  VIOptionTables[VINumOptionTables].module = module;
+  VIOptionTables[VINumOptionTables].rows   = table;
+  VIOptionTables[VINumOptionTables].n      = n;
+  VINumOptionTables++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The i-th row over every table (the modules' in order, then sys's), NULL past the last. */
+static const VIOptionEntry *VIOptionRow(size_t i)
+{
+  for (int t = 0; t < VINumOptionTables; t++) {
+    if (i < VIOptionTables[t].n) return &VIOptionTables[t].rows[i];
+    i -= VIOptionTables[t].n;
+  }
+  return i < sizeof(VISysOptions) / sizeof(VISysOptions[0]) ? &VISysOptions[i] : NULL;
+}
+
+
 
 /* ------------------------------------------------------------------ names */
 
@@ -370,12 +132,13 @@ const VIOptionEntry *VIOptionsFind(const char name[])
 
   if (!name) return NULL;
   /* an exact name wins over a pattern (-load_x_sweep_rate is a load's sweep rate, not the rate of a load x_sweep) */
-  for (size_t i = 0; i < VINumOptions; i++)
-    if (!strchr(VIOptionTable[i].name, '*') && !strcmp(VIOptionTable[i].name, name)) return &VIOptionTable[i];
+  for (size_t i = 0; VIOptionRow(i); i++)
+    if (!strchr(VIOptionRow(i)->name, '*') && !strcmp(VIOptionRow(i)->name, name)) return VIOptionRow(i);
   /* among patterns, the longest fixed part: -load_a_sweep_rate is -load_*_sweep_rate */
-  for (size_t i = 0; i < VINumOptions; i++)
-    if (strchr(VIOptionTable[i].name, '*') && VIMatch(VIOptionTable[i].name, name) && (!best || strlen(VIOptionTable[i].name) > strlen(best->name)))
-      best = &VIOptionTable[i];
+  for (size_t i = 0; VIOptionRow(i); i++) {
+    const VIOptionEntry *e = VIOptionRow(i);
+    if (strchr(e->name, '*') && VIMatch(e->name, name) && (!best || strlen(e->name) > strlen(best->name))) best = e;
+  }
   return best;
 }
 
@@ -415,8 +178,8 @@ void VIOptionsSuggest(const char name[], char suggestion[], size_t len)
   char cand[256];
 
   suggestion[0] = 0;
-  for (size_t i = 0; i < VINumOptions; i++) {
-    const char *p = VIOptionTable[i].name, *star = strchr(p, '*');
+  for (size_t i = 0; VIOptionRow(i); i++) {
+    const char *p = VIOptionRow(i)->name, *star = strchr(p, '*');
     if (!star) {
       int d = VIDistance(name, p);
       if (d < best) {

@@ -6,7 +6,7 @@
 typedef enum { VI_GAP_COSINE, VI_GAP_BUMP } VIGapShape;
 
 const char *const        VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
-static const char *const VIGapShapes[] = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
+const char *const VIGapShapes[] = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
 
 typedef struct {
   VIROM     rom; /* used, not owned */

@@ -48,4 +48,5 @@ struct _p_VISystem {
 };
 
 PETSC_INTERN PetscFunctionList VISystemList;
+PETSC_INTERN const char *const VIGapShapes[]; /* -contact_gap_shape's choices (reduced.c) */
 PETSC_INTERN PetscErrorCode    VISystemCreate_Reduced(VISystem);

@@ -1,6 +1,7 @@
 /* The option registry: every option name the sources read is in it with the type it is read with, every key of the
    shipped job files is known, suggestions for typos, the job-file checker's messages. */
 #include <vicms.h>
+#include "app/app.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,12 +101,13 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(VIAppRegisterOptions()); /* the modules' tables and the commands' (src/app/options.c, compiled in) */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-source_dir", dir, sizeof(dir), &set));
   PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -source_dir, the vicms source tree");
 
   /* 1. the registry against the sources: every src/<module>/<file>.c */
   {
-    const char *modules[] = {"app", "cms", "contact", "ensemble", "excite", "fem", "io", "mesh", "rom", "step", "sys"};
+    const char *modules[] = {"app", "cms", "contact", "ensemble", "excite", "fem", "io", "mesh", "rom", "step", "sys", "system"};
     for (size_t m = 0; m < sizeof(modules) / sizeof(modules[0]); m++) {
       DIR           *d;
       struct dirent *ent;
