@@ -203,7 +203,7 @@ class ROM:
 
 
 def _rom(g, path):
-    n = _need(g, path, "K").shape[0]
+    _need(g, path, "K")
     contact = {}
     if "contact" in g:
         for k, d in g["contact"].items():
