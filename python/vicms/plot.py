@@ -90,6 +90,7 @@ def wrap(title, fig, fontsize=12):
 
 def output_folder(input_path, outdir):
     """The folder the PNGs of input_path go to: outdir, or the input file's folder. -o is a folder for every plot."""
+    outdir = os.fspath(outdir) if outdir else None
     if outdir and outdir.lower().endswith(".png"):
         raise PlotError(f"-o {outdir}: -o is the folder the PNGs go to (every vicms plot names its files "
                         "<stem>_<kind>.png), not a file name")
@@ -650,7 +651,9 @@ def results(path, outdir=None, kinds=None, cases=None, output=None, overlay=None
     """PNGs of a results file (time stepping or hb): the kinds asked (default: every kind the file supports but
     phase), for the cases asked (default: the first done case) in outdir (default: the file's folder). Returns the
     paths written; raises PlotError when nothing could be plotted."""
-    args = argparse.Namespace(case=list(cases) if cases is not None else None, output=output, overlay=overlay)
+    path = os.fspath(path)
+    args = argparse.Namespace(case=list(cases) if cases is not None else None, output=output,
+                              overlay=os.fspath(overlay) if overlay else None)
     r = Results(path)
     try:
         outdir = output_folder(path, outdir)
@@ -730,6 +733,7 @@ usage: /usr/bin/python3 scripts/plot_modes.py modes.h5 [-o OUTDIR] [-n 6] [--dpi
 def modes(path, outdir=None, num=6, dpi=DPI):
     """The first num mode shapes of a modes file, one panel each (3D: the deformed nodes coloured by the size of their
     displacement, with a colour bar; a line model: the axial displacement along x). Returns [the PNG]."""
+    path = os.fspath(path)
     out = os.path.join(output_folder(path, outdir), os.path.splitext(os.path.basename(path))[0] + "_modes.png")
     m = read_modes(path, num)
     freq, xyz, shapes = m.frequencies_hz, m.coordinates, m.shapes
@@ -823,7 +827,7 @@ def _slide_run(path, output, slave):
 
 def slide(paths, outdir=None, output=None, fmax=12000.0, nfft=1024, bands="", report="", bin=0.5, slave=0, dpi=DPI):
     """One column per slide history file (SLIDE_USAGE). Returns [the PNG]."""
-    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    paths = [os.fspath(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
     out = os.path.join(output_folder(paths[0], outdir), os.path.splitext(os.path.basename(paths[0]))[0] + "_slide.png")
     bands = [tuple(float(v) for v in b.split(":")) for b in bands.split(",") if b] if isinstance(bands, str) else list(bands)
     runs = [_slide_run(p, output, slave) for p in paths]
@@ -955,6 +959,7 @@ def pick_mode(f, spec):
 def cea_shape(path, spec, outdir=None, bodies=None, dpi=DPI):
     """The mode shape of the (unstable) mode nearest contact position S and frequency FREQ (spec "S" or "S:FREQ"; CEA_USAGE).
     Returns [OUTDIR/<stem>_shape.png]."""
+    path = os.fspath(path)
     args = argparse.Namespace(cea_file=path, shape=spec, bodies=bodies, dpi=dpi)
     out = os.path.join(output_folder(path, outdir), os.path.splitext(os.path.basename(path))[0] + "_shape.png")
     with _open(path, "vicms-cea") as f:
@@ -1030,6 +1035,7 @@ def cea_shape(path, spec, outdir=None, bodies=None, dpi=DPI):
 def cea(path, outdir=None, input=0, out=0, dpi=DPI):
     """The coupled modes' frequencies and real parts against the contact position, and the FRF map when the file has
     one (CEA_USAGE). Returns [OUTDIR/<stem>_cea.png]."""
+    path = os.fspath(path)
     args = argparse.Namespace(cea_file=path, input=input, out=out, dpi=dpi)
     png = os.path.join(output_folder(path, outdir), os.path.splitext(os.path.basename(path))[0] + "_cea.png")
     with _open(path, "vicms-cea") as f:

@@ -41,11 +41,25 @@ def describing_amplitudes(w, m, k, kt, fy, c, F, amax=None):
     return np.array(sorted(roots))
 
 
-def periodic_response(w, m, k, kt, fy, c, F, periods=400, tol=1e-10, samples=2000, x0=(0.0, 0.0, 0.0)):
+def describing_state(w, m, k, kt, fy, c, F):
+    """The state (x, v, z) at t = 0 of the single-harmonic solution x = a cos(w t - phi) on its hysteresis loop (z the
+    slider's position): a start near the steady state for periodic_response."""
+    a = describing_amplitudes(w, m, k, kt, fy, c, F)[-1]
+    keq, kd = describing_function(a, kt, fy)
+    phi = np.arctan2(c * w + kd, k + keq - m * w * w)
+    x, v = a * np.cos(phi), a * w * np.sin(phi)
+    f = fy - kt * (a - x) if v < 0 else kt * (x + a) - fy  # the loop's branch from the last turning point
+    f = float(np.clip(f, -fy, fy)) if a > fy / kt else kt * x
+    return x, v, x - f / kt
+
+
+def periodic_response(w, m, k, kt, fy, c, F, periods=400, tol=1e-10, samples=2000, x0=None):
     """The exact periodic response: (t, x) over one period (samples points) of the steady state, and the number of
-    periods integrated. x0 = (x, v, z) initial state (z the slider's position)."""
+    periods integrated. x0 = (x, v, z) initial state (z the slider's position; default: describing_state)."""
     from scipy.integrate import solve_ivp
 
+    if x0 is None:
+        x0 = describing_state(w, m, k, kt, fy, c, F)
     T = 2 * np.pi / w
     xs = fy / kt
 
