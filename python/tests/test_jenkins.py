@@ -77,7 +77,7 @@ def test_grid_against_hb(jenkins):
     ts = grid.quantities["amplitude_mass"]
     assert np.allclose(grid.parameters["load_drive_frequency"], hb.frequency_hz[pick], rtol=1e-15, atol=0)
     for k, i in enumerate(pick):
-        assert abs(ts[k] - hb.amplitude["mass"][i]) <= 1e-3 * hb.amplitude["mass"][i]
+        assert abs(ts[k] - hb.amplitude["mass"][i]) <= 5e-4 * hb.amplitude["mass"][i]  # measured <= 6.3e-5
 
 
 def test_plot_branch_over_grid(jenkins):

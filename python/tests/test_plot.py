@@ -9,7 +9,6 @@ import pytest
 import vicms
 
 plot = pytest.importorskip("vicms.plot")
-from matplotlib.collections import PathCollection, QuadMesh  # noqa: E402
 
 
 @pytest.fixture
@@ -158,3 +157,32 @@ def test_long_titles_wrap(sampled, figures):
     title = plot.wrap("x" * 10 + " word" * 60, fig)
     assert max(len(line) for line in title.split("\n")) <= 4 * 72 / (0.55 * 12) and title.count("\n") >= 2
     plot.plt.close(fig)
+
+
+def test_cea_units_and_map(tmp_path, figures):
+    """A cea file (two positions, three modes, a 2 x 3 FRF map) on bodies in N-mm-t-s: the map's colour bar in dB re
+    1 mm/N (displacement) or 1 (mm/s^2)/N (acceleration), positions in mm; in N-m-kg-s, m/N."""
+    write_slide(tmp_path)  # the bodies file
+    with h5py.File(tmp_path / "c.h5", "w") as f:
+        f.attrs["format"] = "vicms-cea"
+        f.attrs["bodies_file"] = "bodies.h5"
+        f.attrs["mu"] = 0.3
+        f["positions"] = np.array([[10.0], [20.0]])
+        f["frequency_hz"] = np.array([[100.0, 200, 300], [110, 210, 310]])
+        f["real"] = np.array([[-1.0, 2, -3], [-1, -2, -3]])
+        f["frf/frequencies_hz"] = np.array([[50.0], [150.0], [250.0]])
+        f["frf/inputs"] = np.array([b"beam1:1:x"])
+        f["frf/outputs"] = np.array([b"beam2:3:y"])
+        f["frf/H_re"] = np.arange(1.0, 7.0).reshape(2, 3)
+        f["frf/H_im"] = np.zeros((2, 3))
+        f["frf"].attrs["quantity"] = "displacement"
+    c = vicms.read_cea(tmp_path / "c.h5")
+    assert c.units.length == "mm" and c.frf["H"].shape == (2, 3, 1, 1) and c.frf["H"][1, 2, 0, 0] == 6
+    out = plot.cea(tmp_path / "c.h5")
+    assert out == [str(tmp_path / "c_cea.png")]
+    t = " | ".join(figures[0]["texts"])
+    assert "contact position s [mm]" in t and "|H| displacement [dB re 1 mm/N]" in t and figures[0]["dpi"] >= 150
+    with h5py.File(tmp_path / "c.h5", "r+") as f:
+        f["frf"].attrs["quantity"] = "acceleration"
+    plot.cea(tmp_path / "c.h5", outdir=tmp_path / "acc")
+    assert "|H| acceleration [dB re 1 (mm/s\u00b2)/N]" in figures[1]["texts"]
