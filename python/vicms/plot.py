@@ -113,8 +113,8 @@ def decimate(t, y, n=MAX_POINTS):
     return t[idx], y[idx]
 
 
-class Results:
-    """What the plots need from a results file, read once."""
+class ResultsFile:
+    """What the plots need from a results file, read once (an open h5py file: vicms.files.Results is the reader for users)."""
 
     def __init__(self, path):
         self.path = path
@@ -542,7 +542,7 @@ def plot_hb(r, args, out):
         if int(g.attrs.get("failed", 0)):
             note(f"{name or 'the branch'} is incomplete: {text(g.attrs.get('message', ''))}")
     if args.overlay:
-        other = Results(args.overlay)
+        other = ResultsFile(args.overlay)
         summ = other.f.get("summary")
         if summ is not None:
             for i, (name, up) in enumerate((("sweep_up", True), ("sweep_down", False))):
@@ -554,6 +554,7 @@ def plot_hb(r, args, out):
                         label=f"time stepping, constant frequency ({len(pts)})", zorder=6)
         else:
             note(f"{args.overlay}: no summary/ group: nothing overlaid")
+        other.f.close()
     ax.set_xlabel("excitation frequency [Hz]")
     ax.set_ylabel(f"amplitude of {target} (half peak-to-peak){r.unit('length')}")
     ax.set_title(wrap(f"{r.stem}: harmonic balance branch{'es' if len(branches) > 1 else ''} of {target}", fig))
@@ -654,7 +655,7 @@ def results(path, outdir=None, kinds=None, cases=None, output=None, overlay=None
     path = os.fspath(path)
     args = argparse.Namespace(case=list(cases) if cases is not None else None, output=output,
                               overlay=os.fspath(overlay) if overlay else None)
-    r = Results(path)
+    r = ResultsFile(path)
     try:
         outdir = output_folder(path, outdir)
         asked = kinds is not None
