@@ -143,21 +143,21 @@ sys.exit(0 if ok else 1)' && echo "$LAST"
 # 5. plot_cea.py --shape on bands.h5: the unstable mode nearest s = 150 and 3540 Hz is the one at 157 mm (7 mm away; 141 is
 # 9 mm away), the PNG written; a file without eigenvectors and a bad S:FREQ refused with a message
 if $py -c 'import matplotlib' 2>/dev/null; then
-  must "plot_cea.py --shape" $py "$VICMS_SOURCE/scripts/plot_cea.py" bands.h5 --shape 150:3540 -o shape.png --dpi 60 && echo "$LAST"
+  must "plot_cea.py --shape" $py "$VICMS_SOURCE/scripts/plot_cea.py" bands.h5 --shape 150:3540 -o . --dpi 60 && echo "$LAST"
   want=$($py -c '
 import h5py, numpy as np
 f = h5py.File("bands.h5", "r")
 p = int(np.argmin(np.abs(f["positions"][:, 0] - 157))); j = int(np.argmax(f["real"][p]))
 print("mode shape: s = %g, mode %d, %.6g Hz, real part %.6g 1/s (unstable); row %d of /vectors" % (f["positions"][p, 0], j, f["frequency_hz"][p, j], f["real"][p, j], f["vectors/index"][p, j]))')
-  if [ "$(echo "$LAST" | head -1)" != "$want" ] || [ "$(head -c 8 shape.png | od -An -tx1 | tr -d ' ')" != "89504e470d0a1a0a" ] || [ "$(stat -c %s shape.png)" -lt 5000 ]; then
+  if [ "$(echo "$LAST" | head -1)" != "$want" ] || [ "$(head -c 8 bands_shape.png | od -An -tx1 | tr -d ' ')" != "89504e470d0a1a0a" ] || [ "$(stat -c %s bands_shape.png)" -lt 5000 ]; then
     echo "FAIL plot_cea.py --shape: expected '$want' and a PNG > 5 kB"; fail=1
   else
-    echo "ok   plot_cea.py --shape 150:3540 picks the mode the file says ($want); shape.png $(stat -c %s shape.png) bytes"
+    echo "ok   plot_cea.py --shape 150:3540 picks the mode the file says ($want); bands_shape.png $(stat -c %s bands_shape.png) bytes"
   fi
   for bad in "acc.h5 --shape 150|no eigenvectors in this file" "bands.h5 --shape 150:1:2|--shape '150:1:2': expected S or S:FREQ"; do
     # shellcheck disable=SC2086
-    out=$($py "$VICMS_SOURCE/scripts/plot_cea.py" ${bad%%|*} -o bad.png 2>&1)
-    if [ $? -eq 0 ] || ! grep -qF -- "${bad#*|}" <<<"$out" || [ -e bad.png ]; then
+    out=$($py "$VICMS_SOURCE/scripts/plot_cea.py" ${bad%%|*} -o bad 2>&1)
+    if [ $? -eq 0 ] || ! grep -qF -- "${bad#*|}" <<<"$out" || [ -e bad ]; then
       echo "FAIL plot_cea.py ${bad%%|*}: expected a non-zero exit with '${bad#*|}', got: $out"; fail=1
     else
       echo "ok   plot_cea.py ${bad%%|*}: $out"
