@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
@@ -70,6 +71,8 @@ PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r
     PetscCall(VIH5WriteAttrString(file, "/case/envelope", "output", r->envelope_output));
     PetscCall(VIH5WriteAttrString(file, "/case/envelope", "direction", r->envelope[2 * (r->nenv - 1)] >= r->envelope[0] ? "up" : "down"));
   }
+  /* how well the scheme keeps the energy balance (a stability-limited step can be far off: -step_accuracy) */
+  if (r->nt > 0) PetscCall(VIH5WriteAttrReal(file, "/case", "balance_error", r->balance_error));
   PetscCall(VIH5WriteAttrInt(file, "/case", "steps", r->stats.steps));
   PetscCall(VIH5WriteAttrReal(file, "/case", "wall_time", r->stats.wall_time));
   /* the cost unit of a step: one BLAS dgemv of the ROM's size, timed in this run (time per step / it, issue 11) */
@@ -182,8 +185,14 @@ static PetscErrorCode VIJournalRemove(const char dir[])
 
 PetscErrorCode VIResultsRemove(const char path[], const char dir[])
 {
+  char twin[PETSC_MAX_PATH_LEN + 8];
+
   PetscFunctionBeginUser;
   (void)unlink(path);
+  PetscCall(PetscSNPrintf(twin, sizeof(twin), "%s.twin", path));
+  (void)unlink(twin);
+  PetscCall(PetscSNPrintf(twin, sizeof(twin), "%s.prev", path));
+  (void)unlink(twin);
   PetscCall(VIJournalRemove(dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -317,30 +326,100 @@ static PetscErrorCode VIReadAttrRealIf(hid_t file, const char obj[], const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The tables over all cases of a results file (/cases/...) as a merge last wrote them: status, quantities (ncases x nq),
-   message, wall_time, steps, contact solves. A file without them (a first merge) has every case pending. */
-typedef struct {
-  PetscInt  *status, *steps, *iter_max, *nonconv;
-  PetscReal *quantities, *wall, *iter_mean;
-  char     **messages;
-} VICaseTables;
+/* ---------------------------------------------------------------- the tables over all cases, row by row */
 
-static PetscErrorCode VICaseTablesDestroy(VICaseTables *t)
+static hid_t VIIntType(void)
 {
+  return sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+}
+
+/* A table of rows x cols (cols = 0: 1-D) of type at path, every row at fill (NULL: the type's default), chunked by rows:
+   the rows a merge writes touch their chunks only, and rows never written take no space. */
+static PetscErrorCode VITableCreate(hid_t file, const char path[], hid_t type, PetscInt rows, PetscInt cols, const void *fill)
+{
+  hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols}, chunk[2] = {(hsize_t)PetscMax(PetscMin(rows, 256), 1), (hsize_t)PetscMax(cols, 1)};
+  hid_t   space, lcpl, dcpl, dset;
+
   PetscFunctionBeginUser;
-  PetscCall(PetscFree4(t->status, t->steps, t->iter_max, t->nonconv));
-  PetscCall(PetscFree3(t->quantities, t->wall, t->iter_mean));
-  PetscCall(PetscStrArrayDestroy(&t->messages));
+  space = H5Screate_simple(cols > 0 ? 2 : 1, dims, NULL);
+  lcpl  = H5Pcreate(H5P_LINK_CREATE);
+  dcpl  = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  if (rows > 0) H5Pset_chunk(dcpl, cols > 0 ? 2 : 1, chunk);
+  if (fill) H5Pset_fill_value(dcpl, type, fill);
+  dset = H5Dcreate2(file, path, type, space, lcpl, dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  H5Pclose(lcpl);
+  H5Sclose(space);
+  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the table %s of the results file (is the disk full?)", path);
+  H5Dclose(dset);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read a table of n rows (and cols columns, 0: 1-D) of file into dst. */
-static PetscErrorCode VICaseTableRead(hid_t file, const char path[], PetscInt n, PetscInt cols, PetscBool real, void *dst)
+/* Write rows[i], i < n, of table (row-major, cols entries of size bytes per row; cols = 0: 1-D) into the dataset at
+   path, in place: a merge writes the rows of the cases it takes in, not the table. */
+static PetscErrorCode VITableWriteRows(hid_t file, const char path[], hid_t type, PetscInt n, const PetscInt rows[], PetscInt cols, size_t size,
+                                       const void *table)
 {
-  PetscInt rows, c;
-  void    *data;
+  hid_t   dset, fspace, mspace;
+  hsize_t one[2] = {1, (hsize_t)PetscMax(cols, 1)};
+  herr_t  err = 0;
 
   PetscFunctionBeginUser;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  dset = H5Dopen2(file, path, H5P_DEFAULT);
+  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "The results file has no table %s", path);
+  fspace = H5Dget_space(dset);
+  mspace = H5Screate_simple(cols > 0 ? 2 : 1, one, NULL);
+  for (PetscInt i = 0; i < n && err >= 0; i++) {
+    hsize_t start[2] = {(hsize_t)rows[i], 0};
+    err              = H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, one, NULL);
+    if (err >= 0) err = H5Dwrite(dset, type, mspace, fspace, H5P_DEFAULT, (const char *)table + (size_t)rows[i] * PetscMax(cols, 1) * size);
+  }
+  H5Sclose(mspace);
+  H5Sclose(fspace);
+  if (H5Dclose(dset) < 0) err = -1;
+  PetscCheck(err >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the rows of the table %s of the results file (is the disk full?)", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Row k of the tables from the group obj of case k. */
+static PetscErrorCode VIResultsTake(VIResults *R, hid_t file, const char obj[], PetscInt k)
+{
+  char       qpath[96];
+  PetscReal *q;
+  PetscInt   rows, cols, nq = R->nq;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "%s/quantities", obj));
+  PetscCall(VIH5ReadReal(file, qpath, &rows, &cols, &q));
+  if (rows != nq) PetscCall(PetscFree(q));
+  PetscCheck(rows == nq, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT ": %" PetscInt_FMT " quantities, expected %" PetscInt_FMT,
+             k, rows, nq);
+  PetscCall(PetscArraycpy(R->quantities + k * nq, q, nq));
+  PetscCall(PetscFree(q));
+  PetscCall(PetscFree(R->messages[k]));
+  PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &R->messages[k]));
+  /* what a case's runner records: time steps or branch points, and for the time stepping its contact solves */
+  PetscCall(VIReadAttrIntIf(file, obj, "steps", &R->steps[k]));
+  PetscCall(VIReadAttrRealIf(file, obj, "wall_time", &R->wall[k]));
+  PetscCall(VIReadAttrRealIf(file, obj, "contact_iterations_mean", &R->iter_mean[k]));
+  PetscCall(VIReadAttrIntIf(file, obj, "contact_iterations_max", &R->iter_max[k]));
+  PetscCall(VIReadAttrIntIf(file, obj, "contact_nonconverged", &R->nonconv[k]));
+  PetscCall(VIReadAttrRealIf(file, obj, "balance_error", &R->balance[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read a table of n rows (and cols columns, 0: 1-D) of file into dst, when it is there. */
+static PetscErrorCode VITableRead(hid_t file, const char path[], PetscInt n, PetscInt cols, PetscBool real, void *dst)
+{
+  PetscInt  rows, c;
+  void     *data;
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, path, &has));
+  if (!has) PetscFunctionReturn(PETSC_SUCCESS); /* a table newer than the file: its rows come with the cases merged now */
   if (real)
     PetscCall(VIH5ReadReal(file, path, &rows, &c, (PetscReal **)&data));
   else
@@ -353,87 +432,67 @@ static PetscErrorCode VICaseTableRead(hid_t file, const char path[], PetscInt n,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VICaseTablesRead(hid_t file, PetscInt ncases, PetscInt nq, VICaseTables *t)
+PetscErrorCode VIResultsDestroy(VIResults *R)
 {
-  PetscBool has;
-
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc4(ncases, &t->status, ncases, &t->steps, ncases, &t->iter_max, ncases, &t->nonconv));
-  PetscCall(PetscMalloc3(ncases * nq, &t->quantities, ncases, &t->wall, ncases, &t->iter_mean));
-  for (PetscInt i = 0; i < ncases * nq; i++) t->quantities[i] = VI_NAN;
-  for (PetscInt k = 0; k < ncases; k++) t->wall[k] = t->iter_mean[k] = VI_NAN;
-  PetscCall(VIH5Exists(file, "/cases/status", &has));
-  if (has) {
-    PetscInt n;
-    PetscCall(VICaseTableRead(file, "/cases/status", ncases, 0, PETSC_FALSE, t->status));
-    PetscCall(VICaseTableRead(file, "/cases/quantities", ncases, nq, PETSC_TRUE, t->quantities));
-    PetscCall(VICaseTableRead(file, "/cases/wall_time", ncases, 0, PETSC_TRUE, t->wall));
-    PetscCall(VICaseTableRead(file, "/cases/steps", ncases, 0, PETSC_FALSE, t->steps));
-    PetscCall(VICaseTableRead(file, "/cases/contact_iterations_mean", ncases, 0, PETSC_TRUE, t->iter_mean));
-    PetscCall(VICaseTableRead(file, "/cases/contact_iterations_max", ncases, 0, PETSC_FALSE, t->iter_max));
-    PetscCall(VICaseTableRead(file, "/cases/contact_nonconverged", ncases, 0, PETSC_FALSE, t->nonconv));
-    PetscCall(VIH5ReadStrings(file, "/cases/message", &n, &t->messages));
-    PetscCheck(n == ncases, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-               "The results file's /cases/message has %" PetscInt_FMT " rows, expected %" PetscInt_FMT, n, ncases);
-  } else {
-    PetscCall(PetscCalloc1(ncases + 1, &t->messages));
-    for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscStrallocpy("", &t->messages[k]));
-  }
+  if (!R->ready) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree5(R->status, R->steps, R->iter_max, R->nonconv, R->lag));
+  PetscCall(PetscFree4(R->quantities, R->wall, R->iter_mean, R->balance));
+  PetscCall(PetscStrArrayDestroy(&R->messages));
+  PetscCall(PetscMemzero(R, sizeof(*R)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Row k of the tables from the group obj of case k. */
-static PetscErrorCode VICaseTablesTake(hid_t file, const char obj[], PetscInt k, PetscInt nq, VICaseTables *t)
+static PetscErrorCode VIResultsTwinPath(const char path[], const char suffix[], char out[], size_t len)
 {
-  char       qpath[96];
-  PetscReal *q;
-  PetscInt   rows, cols;
-
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "%s/quantities", obj));
-  PetscCall(VIH5ReadReal(file, qpath, &rows, &cols, &q));
-  if (rows != nq) PetscCall(PetscFree(q));
-  PetscCheck(rows == nq, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT ": %" PetscInt_FMT " quantities, expected %" PetscInt_FMT,
-             k, rows, nq);
-  PetscCall(PetscArraycpy(t->quantities + k * nq, q, nq));
-  PetscCall(PetscFree(q));
-  PetscCall(PetscFree(t->messages[k]));
-  PetscCall(VIH5ReadAttrStringAlloc(file, obj, "message", &t->messages[k]));
-  /* what a case's runner records: time steps or branch points, and for the time stepping its contact solves */
-  PetscCall(VIReadAttrIntIf(file, obj, "steps", &t->steps[k]));
-  PetscCall(VIReadAttrRealIf(file, obj, "wall_time", &t->wall[k]));
-  PetscCall(VIReadAttrRealIf(file, obj, "contact_iterations_mean", &t->iter_mean[k]));
-  PetscCall(VIReadAttrIntIf(file, obj, "contact_iterations_max", &t->iter_max[k]));
-  PetscCall(VIReadAttrIntIf(file, obj, "contact_nonconverged", &t->nonconv[k]));
+  PetscCall(PetscSNPrintf(out, len, "%s.%s", path, suffix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Merge the journal's cases into file, the old results file's copy (a new file the first time): only the cases new to
-   it are copied and read; the tables over all cases, the attributes and the summaries are written over theirs in place
-   (the summaries are small: those of every merge, rewritten). */
-static PetscErrorCode VIResultsMergeContents(hid_t file, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
-                                             const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
-                                             const char output_name[], PetscInt bins, const char job[], const char units[], PetscInt *nfinished,
-                                             PetscBool *journal_used)
+/* Whether a reader holds the file open (HDF5 readers take a shared flock on it): the twin, once a published file, may
+   still be open in a reader, which must not see it change; it is then left to the reader and made anew. */
+static PetscBool VIFileInUse(const char path[])
 {
-  char             names[8192], *all;
+  int       fd = open(path, O_RDONLY);
+  PetscBool used;
+
+  if (fd < 0) return PETSC_FALSE;
+  used = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK ? PETSC_TRUE : PETSC_FALSE;
+  close(fd); /* releases the lock */
+  return used;
+}
+
+static double VIFileSize(const char path[])
+{
+  struct stat st;
+  return stat(path, &st) == 0 ? (double)st.st_size : 0;
+}
+
+/* A results file with no case finished: the root attributes, the parameters, the tables over all cases (pending). */
+static PetscErrorCode VIResultsSkeleton(VIResults *R, const char twin[], VICaseSet cs, const VICaseRunner *runner, const char *const qnames[],
+                                        const char job[], const char units[], PetscInt generation)
+{
+  hid_t            file;
+  char             names[8192];
   const PetscReal *table;
-  PetscInt         ncases, np, ndone = 0, nfailed = 0;
-  VICaseTables     t;
+  PetscInt         ncases = R->ncases, np, zero = 0;
+  PetscReal        nan = VI_NAN;
+  hid_t            str = H5Tcopy(H5T_C_S1);
+  PetscErrorCode   ierr;
 
   PetscFunctionBeginUser;
-  *journal_used = PETSC_FALSE;
-  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  H5Tset_size(str, H5T_VARIABLE);
+  PetscCall(VICaseSetGetSize(cs, NULL, &np));
   PetscCall(VICaseSetGetTable(cs, &table));
+  PetscCall(VIH5Create(twin, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-results"));
   PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
-  PetscCall(PetscOptionsGetAll(NULL, &all));
-  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
-  PetscCall(PetscFree(all));
   PetscCall(VIH5WriteAttrString(file, "/", "kind", runner->kind));
   PetscCall(VIH5WriteAttrString(file, "/", "job", job));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_cases", ncases));
   PetscCall(VIH5WriteAttrString(file, "/", "units", units));
+  PetscCall(VIH5WriteAttrInt(file, "/", "merge", generation));
   if (np > 0) {
     const char *pn[VI_MAX_AXES * 4 + VI_MAX_RANDOM];
     for (PetscInt p = 0; p < np; p++) PetscCall(VICaseSetGetParameterName(cs, p, &pn[p]));
@@ -448,53 +507,189 @@ static PetscErrorCode VIResultsMergeContents(hid_t file, const char path[], cons
     PetscCall(PetscStrncpy(names, "case", sizeof(names)));
   }
   PetscCall(VIH5WriteAttrString(file, "/cases/parameters", "columns", names));
+  ierr = VITableCreate(file, "/cases/status", VIIntType(), ncases, 0, &zero);
+  if (!ierr) ierr = VITableCreate(file, "/cases/message", str, ncases, 0, NULL);
+  if (!ierr) ierr = VITableCreate(file, "/cases/quantities", H5T_NATIVE_DOUBLE, ncases, R->nq, &nan);
+  if (!ierr) ierr = VITableCreate(file, "/cases/wall_time", H5T_NATIVE_DOUBLE, ncases, 0, &nan);
+  if (!ierr) ierr = VITableCreate(file, "/cases/steps", VIIntType(), ncases, 0, &zero);
+  if (!ierr) ierr = VITableCreate(file, "/cases/contact_iterations_mean", H5T_NATIVE_DOUBLE, ncases, 0, &nan);
+  if (!ierr) ierr = VITableCreate(file, "/cases/contact_iterations_max", VIIntType(), ncases, 0, &zero);
+  if (!ierr) ierr = VITableCreate(file, "/cases/contact_nonconverged", VIIntType(), ncases, 0, &zero);
+  if (!ierr) ierr = VITableCreate(file, "/cases/balance_error", H5T_NATIVE_DOUBLE, ncases, 0, &nan);
+  H5Tclose(str);
+  PetscCall(ierr);
+  PetscCall(VIH5WriteAttrString(file, "/cases/status", "values", "pending,done,failed"));
+  PetscCall(VIJoin(R->nq, qnames, names, sizeof(names)));
+  PetscCall(VIH5WriteAttrString(file, "/cases/quantities", "columns", names));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_done", 0));
+  PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", 0));
+  PetscCall(VIH5Close(&file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* the rows of the cases the file holds already are its own; the cases new to it come from the journal */
-  PetscCall(VICaseTablesRead(file, ncases, nq, &t));
-  for (PetscInt k = 0; k < ncases; k++) {
-    char      obj[64], jpath[PETSC_MAX_PATH_LEN];
-    PetscBool in_journal, has;
-    if (status[k] == 0) continue;
-    if (status[k] == 1)
-      ndone++;
-    else
-      nfailed++;
-    PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
-    in_journal = access(jpath, F_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (in_journal) *journal_used = PETSC_TRUE; /* also a case merged just before a kill, its journal file not yet removed */
-    if (t.status[k]) continue;
+/* The state of the results file path when a run starts: its tables, and its twin when it is the published file's of the
+   merge before (its "merge" one less; the cases it lacks from the status tables), else the twin goes. The journal's
+   copies of cases the file holds (a kill between a merge's rename and their removal) go too. */
+static PetscErrorCode VIResultsInit(VIResults *R, const char path[], const char dir[], PetscInt ncases, PetscInt nq)
+{
+  char     twin[PETSC_MAX_PATH_LEN + 8], prev[PETSC_MAX_PATH_LEN + 8];
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  R->ncases = ncases;
+  R->nq     = nq;
+  PetscCall(PetscCalloc5(ncases, &R->status, ncases, &R->steps, ncases, &R->iter_max, ncases, &R->nonconv, ncases, &R->lag));
+  PetscCall(PetscMalloc4(ncases * nq, &R->quantities, ncases, &R->wall, ncases, &R->iter_mean, ncases, &R->balance));
+  for (PetscInt i = 0; i < ncases * nq; i++) R->quantities[i] = VI_NAN;
+  for (PetscInt k = 0; k < ncases; k++) R->wall[k] = R->iter_mean[k] = R->balance[k] = VI_NAN;
+  PetscCall(PetscCalloc1(ncases + 1, &R->messages));
+  for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscStrallocpy("", &R->messages[k]));
+  R->ready = PETSC_TRUE;
+  PetscCall(VIResultsTwinPath(path, "twin", twin, sizeof(twin)));
+  PetscCall(VIResultsTwinPath(path, "prev", prev, sizeof(prev)));
+  (void)unlink(prev); /* a kill mid-publish: the published file is whole either way */
+  if (access(path, F_OK) != 0) {
+    (void)unlink(twin);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    hid_t     file;
+    PetscBool has;
+    PetscCall(VIH5Open(path, &file));
+    PetscCall(VIReadAttrIntIf(file, "/", "merge", &R->generation));
+    PetscCall(VITableRead(file, "/cases/status", ncases, 0, PETSC_FALSE, R->status));
+    PetscCall(VITableRead(file, "/cases/quantities", ncases, nq, PETSC_TRUE, R->quantities));
+    PetscCall(VITableRead(file, "/cases/wall_time", ncases, 0, PETSC_TRUE, R->wall));
+    PetscCall(VITableRead(file, "/cases/steps", ncases, 0, PETSC_FALSE, R->steps));
+    PetscCall(VITableRead(file, "/cases/contact_iterations_mean", ncases, 0, PETSC_TRUE, R->iter_mean));
+    PetscCall(VITableRead(file, "/cases/contact_iterations_max", ncases, 0, PETSC_FALSE, R->iter_max));
+    PetscCall(VITableRead(file, "/cases/contact_nonconverged", ncases, 0, PETSC_FALSE, R->nonconv));
+    PetscCall(VITableRead(file, "/cases/balance_error", ncases, 0, PETSC_TRUE, R->balance));
+    PetscCall(VIH5Exists(file, "/cases/message", &has));
+    if (has) {
+      PetscCall(PetscStrArrayDestroy(&R->messages));
+      PetscCall(VIH5ReadStrings(file, "/cases/message", &n, &R->messages));
+      PetscCheck(n == ncases, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /cases/message has %" PetscInt_FMT " rows, expected %" PetscInt_FMT,
+                 path, n, ncases);
+    }
+    PetscCall(VIH5Close(&file));
+  }
+  if (access(twin, F_OK) == 0) {
+    /* the twin of the merge before (a clean stop keeps it): usable when whole and exactly one merge behind */
+    hid_t          file = -1;
+    PetscInt       gen = -1, rows, cols, *st = NULL;
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = VIH5Open(twin, &file);
+    if (!ierr) ierr = VIH5ReadAttrInt(file, "/", "merge", &gen);
+    if (!ierr) ierr = VIH5ReadInt(file, "/cases/status", &rows, &cols, &st);
+    if (file >= 0) (void)VIH5Close(&file);
+    PetscCall(PetscPopErrorHandler());
+    if (!ierr && gen == R->generation - 1 && rows == ncases) {
+      R->twin = PETSC_TRUE;
+      for (PetscInt k = 0; k < ncases; k++)
+        if (R->status[k] && !st[k]) R->lag[R->nlag++] = k;
+    } else (void)unlink(twin);
+    PetscCall(PetscFree(st));
+  }
+  {
+    DIR *d = opendir(dir);
+    if (d) {
+      struct dirent *e;
+      while ((e = readdir(d))) {
+        char *end, jpath[PETSC_MAX_PATH_LEN];
+        long  k = strtol(e->d_name, &end, 10);
+        if (end == e->d_name || strcmp(end, ".h5") || k < 0 || k >= ncases || !R->status[k]) continue;
+        PetscCall(PetscSNPrintf(jpath, sizeof(jpath), "%s/%s", dir, e->d_name));
+        (void)unlink(jpath);
+      }
+      closedir(d);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bring the twin (open in file) up to date: the cases lag[] from the published file, the new ones from the journal, the
+   rows of the tables of both, the root attributes and the summaries. */
+static PetscErrorCode VIResultsMergeContents(VIResults *R, hid_t file, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
+                                             PetscInt nnew, const PetscInt news[], const PetscInt status[], const char *const qnames[], PetscInt output,
+                                             const char output_name[], PetscInt bins)
+{
+  char     *all;
+  PetscInt  ncases = R->ncases, nq = R->nq, ndone = 0, nfailed = 0, nrows = 0, *rows;
+  hid_t     str;
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(R->nlag + nnew, &rows));
+  if (R->nlag) {
+    hid_t          src;
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    PetscCall(VIH5Open(path, &src));
+    for (PetscInt i = 0; i < R->nlag && !ierr; i++) {
+      char obj[64];
+      PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, R->lag[i]));
+      ierr = VIH5Exists(file, obj, &has);
+      if (!ierr && !has) ierr = VIH5Copy(src, obj, file, obj);
+      rows[nrows++] = R->lag[i];
+    }
+    PetscCall(VIH5Close(&src));
+    PetscCall(ierr);
+  }
+  for (PetscInt i = 0; i < nnew; i++) {
+    char           obj[64], jpath[PETSC_MAX_PATH_LEN];
+    PetscInt       k = news[i];
+    hid_t          src;
+    PetscErrorCode ierr;
     PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
-    PetscCheck(in_journal, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it", k, path,
-               jpath);
+    PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
+    PetscCheck(access(jpath, F_OK) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it",
+               k, path, jpath);
     PetscCall(VIH5Exists(file, obj, &has));
     if (!has) {
-      hid_t          src;
-      PetscErrorCode ierr;
       PetscCall(VIH5Open(jpath, &src));
       ierr = VIH5Copy(src, "/case", file, obj);
       PetscCall(VIH5Close(&src));
       PetscCall(ierr);
     }
-    PetscCall(VICaseTablesTake(file, obj, k, nq, &t));
-    t.status[k] = status[k];
+    PetscCall(VIResultsTake(R, file, obj, k));
+    R->status[k]  = status[k];
+    rows[nrows++] = k;
   }
-  PetscCall(VIH5WriteInt(file, "/cases/status", ncases, 0, status));
-  PetscCall(VIH5WriteAttrString(file, "/cases/status", "values", "pending,done,failed"));
-  PetscCall(VIH5WriteStrings(file, "/cases/message", ncases, (const char *const *)t.messages));
-  PetscCall(VIH5WriteReal(file, "/cases/quantities", ncases, nq, t.quantities));
-  PetscCall(VIJoin(nq, qnames, names, sizeof(names)));
-  PetscCall(VIH5WriteAttrString(file, "/cases/quantities", "columns", names));
-  PetscCall(VIH5WriteReal(file, "/cases/wall_time", ncases, 0, t.wall));
-  PetscCall(VIH5WriteInt(file, "/cases/steps", ncases, 0, t.steps));
-  PetscCall(VIH5WriteReal(file, "/cases/contact_iterations_mean", ncases, 0, t.iter_mean));
-  PetscCall(VIH5WriteInt(file, "/cases/contact_iterations_max", ncases, 0, t.iter_max));
-  PetscCall(VIH5WriteInt(file, "/cases/contact_nonconverged", ncases, 0, t.nonconv));
+  /* the rows that changed since the twin was last written; a table the file lacks (an older vicms) is made whole */
+  str = H5Tcopy(H5T_C_S1);
+  H5Tset_size(str, H5T_VARIABLE);
+  PetscCall(VIH5Exists(file, "/cases/balance_error", &has));
+  if (!has) {
+    PetscReal nan = VI_NAN;
+    PetscCall(VITableCreate(file, "/cases/balance_error", H5T_NATIVE_DOUBLE, ncases, 0, &nan));
+  }
+  PetscCall(VITableWriteRows(file, "/cases/status", VIIntType(), nrows, rows, 0, sizeof(PetscInt), R->status));
+  PetscCall(VITableWriteRows(file, "/cases/message", str, nrows, rows, 0, sizeof(char *), R->messages));
+  PetscCall(VITableWriteRows(file, "/cases/quantities", H5T_NATIVE_DOUBLE, nrows, rows, nq, sizeof(PetscReal), R->quantities));
+  PetscCall(VITableWriteRows(file, "/cases/wall_time", H5T_NATIVE_DOUBLE, nrows, rows, 0, sizeof(PetscReal), R->wall));
+  PetscCall(VITableWriteRows(file, "/cases/steps", VIIntType(), nrows, rows, 0, sizeof(PetscInt), R->steps));
+  PetscCall(VITableWriteRows(file, "/cases/contact_iterations_mean", H5T_NATIVE_DOUBLE, nrows, rows, 0, sizeof(PetscReal), R->iter_mean));
+  PetscCall(VITableWriteRows(file, "/cases/contact_iterations_max", VIIntType(), nrows, rows, 0, sizeof(PetscInt), R->iter_max));
+  PetscCall(VITableWriteRows(file, "/cases/contact_nonconverged", VIIntType(), nrows, rows, 0, sizeof(PetscInt), R->nonconv));
+  PetscCall(VITableWriteRows(file, "/cases/balance_error", H5T_NATIVE_DOUBLE, nrows, rows, 0, sizeof(PetscReal), R->balance));
+  H5Tclose(str);
+  PetscCall(PetscFree(rows));
+  for (PetscInt k = 0; k < ncases; k++) {
+    if (R->status[k] == 1) ndone++;
+    if (R->status[k] == 2) nfailed++;
+  }
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(VIH5WriteAttrString(file, "/", "options", all));
+  PetscCall(PetscFree(all));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_done", ndone));
   PetscCall(VIH5WriteAttrInt(file, "/", "n_failed", nfailed));
-  PetscCall(VISummaryWrite(file, cs, status, nq, qnames, t.quantities, output, output_name, bins));
-  if (runner->summary) PetscCall(runner->summary(runner->ctx, file, ncases, status));
-  PetscCall(VICaseTablesDestroy(&t));
-  *nfinished = ndone + nfailed;
+  PetscCall(VIH5WriteAttrInt(file, "/", "merge", R->generation + 1));
+  /* the summaries are small (but for the frequency response's rows): those of every merge, written over in place; their
+     statistics sort the quantities in memory */
+  PetscCall(VISummaryWrite(file, cs, R->status, nq, qnames, R->quantities, output, output_name, bins));
+  if (runner->summary) PetscCall(runner->summary(runner->ctx, file, ncases, R->status));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -562,33 +757,48 @@ static PetscErrorCode VIFileCopy(const char src[], const char dst[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[], PetscInt nq,
-                              const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
+PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[],
+                              PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins, const char job[],
                               const char units[])
 {
-  char           part[PETSC_MAX_PATH_LEN];
-  PetscInt       ncases, nfinished = 0;
-  hid_t          file         = -1;
-  PetscBool      journal_used = PETSC_FALSE;
+  char           twin[PETSC_MAX_PATH_LEN + 8], prev[PETSC_MAX_PATH_LEN + 8];
+  PetscInt       ncases, nnew = 0, *news, nfinished = 0;
+  hid_t          file = -1;
+  PetscBool      published, complete;
   PetscErrorCode ierr, ierr_close;
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
-  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+  if (!R->ready) PetscCall(VIResultsInit(R, path, dir, ncases, nq));
+  PetscCall(VIResultsTwinPath(path, "twin", twin, sizeof(twin)));
+  PetscCall(VIResultsTwinPath(path, "prev", prev, sizeof(prev)));
+  published = access(path, F_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
+  /* the cases finished since the last merge (in memory: a merge reads no table over all cases) */
+  PetscCall(PetscMalloc1(PetscMax(ncases, 1), &news));
+  R->merged_before = 0;
+  for (PetscInt k = 0; k < ncases; k++) {
+    if (status[k] && !R->status[k]) news[nnew++] = k;
+    if (R->status[k]) R->merged_before++;
+  }
+  R->new_cases = nnew;
+  R->lag_cases = R->nlag;
+  R->copied_bytes = R->journal_bytes = 0;
+  if (nnew == 0 && published) {
+    PetscCall(PetscFree(news));
+    goto cleanup;
+  }
   {
-    /* HDF5 (1.10) can crash inside H5Ocopy when the disk fills: look at the free space first. The merged file is about
-       the old one and the journal's cases together, and both stay until it is complete */
-    struct stat    st;
+    /* HDF5 (1.10) can crash when the disk fills: look at the free space first. The twin takes in the cases of the journal
+       and those of the merge before (about as large), and a twin made anew is a copy of the results file */
     struct statvfs vfs;
     char           folder[PETSC_MAX_PATH_LEN], *slash;
     double         need = 65536, avail;
-    if (stat(path, &st) == 0) need += (double)st.st_size;
-    for (PetscInt k = 0; k < ncases; k++) {
+    for (PetscInt i = 0; i < nnew; i++) {
       char jpath[PETSC_MAX_PATH_LEN];
-      if (!status[k]) continue;
-      PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
-      if (stat(jpath, &st) == 0) need += (double)st.st_size;
+      PetscCall(VIJournalPath(dir, news[i], "", jpath, sizeof(jpath)));
+      R->journal_bytes += VIFileSize(jpath);
     }
+    need += 2 * R->journal_bytes + (R->twin ? 0 : VIFileSize(path));
     PetscCall(PetscStrncpy(folder, path, sizeof(folder)));
     slash = strrchr(folder, '/');
     if (slash)
@@ -597,41 +807,83 @@ PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs,
       PetscCall(PetscStrncpy(folder, ".", sizeof(folder)));
     if (statvfs(slash && !folder[0] ? "/" : folder, &vfs) == 0) {
       avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+      if (avail < 1.05 * need) PetscCall(PetscFree(news));
       PetscCheck(avail >= 1.05 * need, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
                  "no space left on device while writing %s: merging the finished cases needs about %.1f MB, %.1f MB are free (%s and the "
                  "finished cases in %s are kept as they were: free some space and run the same job again)",
-                 part, 1.05 * need / 1048576, avail / 1048576, path, dir);
+                 twin, 1.05 * need / 1048576, avail / 1048576, path, dir);
     }
   }
-  /* the old results file stays untouched until the merged one replaces it: the merge works on a byte copy of it, into
-     which only the new cases and the tables and summaries go through HDF5 (a merge costs the new cases, not all) */
-  if (access(path, F_OK) == 0) {
-    ierr = VIFileCopy(path, part);
-    if (!ierr) ierr = VIH5OpenWrite(part, &file);
-  } else
-    ierr = VIH5Create(part, &file);
+  /* a twin still open in a reader (a published file of two merges ago) stays the reader's: the twin is made anew */
+  if (R->twin && VIFileInUse(twin)) {
+    (void)unlink(twin);
+    R->twin = PETSC_FALSE;
+  }
+  ierr = PETSC_SUCCESS;
+  if (!R->twin) {
+    R->nlag = 0;
+    if (published) {
+      ierr = VIFileCopy(path, twin);
+      if (!ierr) R->copied_bytes = VIFileSize(path);
+    } else ierr = VIResultsSkeleton(R, twin, cs, runner, qnames, job, units, R->generation);
+  }
+  R->lag_cases = R->nlag;
+  if (!ierr) ierr = VIH5OpenWrite(twin, &file);
   if (!ierr) {
-    ierr = VIResultsMergeContents(file, path, dir, cs, runner, status, nq, qnames, output, output_name, bins, job, units, &nfinished, &journal_used);
+    ierr = VIResultsMergeContents(R, file, path, dir, cs, runner, nnew, news, status, qnames, output, output_name, bins);
     if (ierr) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* the first error was reported */
     ierr_close = VIH5Close(&file);
     if (ierr) PetscCall(PetscPopErrorHandler());
     if (!ierr) ierr = ierr_close;
   }
-  /* the results file and the journal stay as they were; the part-written merge goes (a full disk: it holds the space) */
-  if (ierr) (void)unlink(part);
-  PetscCall(ierr);
-  PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", part, path, strerror(errno));
-  /* the results file now holds every finished case: the journal's copies can go */
-  if (journal_used) {
-    for (PetscInt k = 0; k < ncases; k++) {
-      char jpath[PETSC_MAX_PATH_LEN];
-      if (!status[k]) continue;
-      PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
-      (void)unlink(jpath);
-    }
+  /* publish: the twin replaces the results file (a rename), which stays as the new twin (a hard link kept across it) */
+  (void)unlink(prev);
+  if (!ierr && published && link(path, prev) != 0)
+    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
+                      "Cannot link %s to %s: %s (a file system without hard links?)", path, prev, strerror(errno));
+  if (!ierr && rename(twin, path) != 0)
+    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "Cannot rename %s to %s: %s",
+                      twin, path, strerror(errno));
+  if (ierr) {
+    /* the results file and the journal stay as they were; the part-written twin goes (a full disk: it holds the space),
+       and the next merge makes it anew */
+    for (PetscInt i = 0; i < nnew; i++) R->status[news[i]] = 0;
+    (void)unlink(twin);
+    (void)unlink(prev);
+    R->twin = PETSC_FALSE;
+    R->nlag = 0;
+    PetscCall(PetscFree(news));
+    PetscCall(ierr);
   }
-  /* complete: the journal, with any part-written file of a killed run, is no longer needed */
-  if (nfinished == ncases) PetscCall(VIJournalRemove(dir));
+  R->generation++;
+  R->file_bytes = VIFileSize(path);
+  /* the twin now lacks the cases just taken in; with no results file before, it is a new file without cases */
+  R->twin = PETSC_TRUE;
+  if (published)
+    R->twin = rename(prev, twin) == 0 ? PETSC_TRUE : PETSC_FALSE;
+  else {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* no twin: the next merge copies the results file */
+    if (VIResultsSkeleton(R, twin, cs, runner, qnames, job, units, R->generation - 1)) R->twin = PETSC_FALSE;
+    PetscCall(PetscPopErrorHandler());
+  }
+  R->nlag = nnew;
+  PetscCall(PetscArraycpy(R->lag, news, nnew));
+  /* the results file now holds the new cases: their journal files can go */
+  for (PetscInt i = 0; i < nnew; i++) {
+    char jpath[PETSC_MAX_PATH_LEN];
+    PetscCall(VIJournalPath(dir, news[i], "", jpath, sizeof(jpath)));
+    (void)unlink(jpath);
+  }
+  PetscCall(PetscFree(news));
+cleanup:
+  for (PetscInt k = 0; k < ncases; k++) nfinished += R->status[k] ? 1 : 0;
+  complete = nfinished == ncases ? PETSC_TRUE : PETSC_FALSE;
+  /* complete: the journal, with any part-written file of a killed run, and the twin are no longer needed */
+  if (complete) {
+    PetscCall(VIJournalRemove(dir));
+    (void)unlink(twin);
+    R->twin = PETSC_FALSE;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

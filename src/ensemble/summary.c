@@ -44,6 +44,32 @@ PetscErrorCode VISummaryQuantities(VIStepper st, PetscReal q[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The note that summaries over cases of which some are still pending carry: "partial: N of M cases" (N finished, done or
+   failed), empty when every case is finished. */
+static void VISummaryPartial(PetscInt ncases, const PetscInt status[], char note[], size_t len)
+{
+  PetscInt finished = 0;
+
+  for (PetscInt k = 0; k < ncases; k++) finished += status[k] ? 1 : 0;
+  if (finished < ncases)
+    snprintf(note, len, "partial: %" PetscInt_FMT " of %" PetscInt_FMT " cases", finished, ncases);
+  else
+    note[0] = 0;
+}
+
+PetscReal VIEnergyBalanceError(PetscInt nt, const PetscReal energy[])
+{
+  PetscReal err = 0, scale = 0;
+
+  if (nt <= 0) return VI_NAN;
+  for (PetscInt i = 0; i < nt; i++) {
+    const PetscReal *e = energy + i * VI_ENERGY_COLUMNS;
+    err                = PetscMax(err, PetscAbsReal(e[6]));
+    scale              = PetscMax(scale, e[0] + e[1] + e[2] + e[3]);
+  }
+  return scale > 0 ? err / scale : 0;
+}
+
 static int VICompareReal(const void *a, const void *b)
 {
   PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
@@ -138,15 +164,24 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
   PetscInt   ncases, m, np, scol;
   PetscReal *frf, *work, *stats;
   PetscBool  sampled, has;
-  char       rows[8192] = "";
+  char       rows[8192] = "", partial[96];
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
+  VISummaryPartial(ncases, status, partial, sizeof(partial));
   /* a merge into a results file merged before writes over its summaries in place: the cases only add to them (a
      histogram, the frequency response's rows), so no object of the last merge's is left over */
   PetscCall(VIH5Exists(file, "/summary", &has));
   if (!has) PetscCall(VIH5CreateGroup(file, "/summary"));
+  {
+    /* how many cases the summaries are over: a stopped job's are partial, and say so (also on each summary dataset) */
+    PetscInt finished = 0;
+    for (PetscInt k = 0; k < ncases; k++) finished += status[k] ? 1 : 0;
+    PetscCall(VIH5WriteAttrInt(file, "/summary", "n_cases_finished", finished));
+    PetscCall(VIH5WriteAttrInt(file, "/summary", "n_cases", ncases));
+    PetscCall(VIH5WriteAttrString(file, "/summary", "partial", partial));
+  }
   /* statistics of every quantity over the done cases, and histograms when the job samples */
   PetscCall(PetscMalloc2(PetscMax(ncases, 1), &work, 9 * nq, &stats));
   for (PetscInt i = 0; i < nq; i++) {
@@ -174,6 +209,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
       PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "rows", rows));
       PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "columns", "mean,std,min,q05,q25,q50,q75,q95,max"));
       PetscCall(VIH5WriteAttrInt(file, "/summary/statistics", "n", n));
+      PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "partial", partial));
     }
   }
   PetscCall(PetscFree2(work, stats));
@@ -183,6 +219,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
     PetscCall(VIH5WriteRealResizable(file, "/summary/frf", m, 2, frf)); /* its rows grow from merge to merge */
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "output", output_name));
+    PetscCall(VIH5WriteAttrString(file, "/summary/frf", "partial", partial));
     {
       const char *fname;
       PetscInt    fcol;
@@ -214,6 +251,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
         PetscCall(VIH5WriteAttrString(file, dst, "output", output_name));
         PetscCall(VIH5WriteAttrInt(file, dst, "case", k));
         PetscCall(VIH5WriteAttrString(file, dst, "direction", dir ? "down" : "up"));
+        PetscCall(VIH5WriteAttrString(file, dst, "partial", partial));
         PetscCall(PetscFree(env));
       }
       break;
@@ -228,16 +266,20 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   PetscInt   ncases, m;
   PetscReal *frf;
   PetscBool  sampled, sweeps = PETSC_FALSE;
+  char       partial[96], tag[100] = "";
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
+  /* a stopped job's summaries are over the cases finished so far: every line says so */
+  VISummaryPartial(ncases, status, partial, sizeof(partial));
+  if (partial[0]) PetscCall(PetscSNPrintf(tag, sizeof(tag), " (%s)", partial));
   PetscCall(VIFrequencyResponse(cs, status, nq, qnames, quantities, output, &m, &frf));
   if (m > 0) {
     PetscReal peak  = 0;
     PetscInt  ipeak = 0;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak):\n  %14s %14s\n", output_name,
-                          "frequency [Hz]", "amplitude"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak)%s:\n  %14s %14s\n", output_name,
+                          tag, "frequency [Hz]", "amplitude"));
     for (PetscInt i = 0; i < m; i++) {
       if (frf[2 * i + 1] > peak) {
         peak  = frf[2 * i + 1];
@@ -246,7 +288,7 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
       if (m <= 40 || i % (m / 20 + 1) == 0 || i == m - 1)
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %14.6g %14.6g\n", (double)frf[2 * i], (double)frf[2 * i + 1]));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz\n", (double)peak, (double)frf[2 * ipeak]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz%s\n", (double)peak, (double)frf[2 * ipeak], tag));
   }
   PetscCall(PetscFree(frf));
   for (PetscInt dir = 0; dir < 2; dir++) {
@@ -261,8 +303,8 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
         if (env[2 * i + 1] > env[2 * ipeak + 1]) ipeak = i;
       if (rows > 0)
         PetscCall(PetscPrintf(
-            PETSC_COMM_SELF, "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz\n",
-            dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1], (double)env[2 * ipeak]));
+            PETSC_COMM_SELF, "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz%s\n",
+            dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1], (double)env[2 * ipeak], tag));
       PetscCall(PetscFree(env));
       sweeps = PETSC_TRUE;
     }
@@ -270,7 +312,7 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   if (sampled || (m == 0 && !sweeps)) {
     PetscReal *work, stats[9];
     PetscCall(PetscMalloc1(PetscMax(ncases, 1), &work));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases:\n  %-28s %6s %12s %12s %12s %12s %12s\n", "quantity", "n", "mean", "std",
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases%s:\n  %-28s %6s %12s %12s %12s %12s %12s\n", tag, "quantity", "n", "mean", "std",
                           "q05", "median", "q95"));
     for (PetscInt i = 0; i < nq; i++) {
       PetscInt n;

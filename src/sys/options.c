@@ -244,6 +244,7 @@ static const VIOptionEntry VIOptionTable[] = {
     {"-summary_output", VI_OPTION_STRING, NULL},
     {"-summary_steady_fraction", VI_OPTION_REAL, NULL},
     {"-summary_bins", VI_OPTION_INT, NULL},
+    {"-summary_balance_warning", VI_OPTION_REAL, NULL},
     /* harmonic balance (vicms hb) */
     {"-hb_harmonics", VI_OPTION_INT, NULL},
     {"-hb_samples", VI_OPTION_INT, NULL},
