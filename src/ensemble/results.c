@@ -909,15 +909,51 @@ static PetscBool VIProcessAlive(long pid)
   return strstr(cmd, "vicms") ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* The fields of a lock file: pid, host, since (seconds since the epoch), command. */
-static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, long long *since, char cmd[], size_t clen)
-{
-  FILE *f = fopen(lock, "r");
-  char  line[4096];
+/* The SLURM job a process belongs to, from its environment (empty strings outside SLURM): the job id (kept by a requeue,
+   which counts up the restart count), and for an array task the array's job id and the task id. */
+typedef struct {
+  char job[32], restart[32], array_job[32], array_task[32];
+} VISlurmJob;
 
+static void VISlurmJobGet(VISlurmJob *s)
+{
+  const char *v;
+
+  s->job[0] = s->restart[0] = s->array_job[0] = s->array_task[0] = 0;
+  if ((v = getenv("SLURM_JOB_ID")) || (v = getenv("SLURM_JOBID"))) (void)PetscStrncpy(s->job, v, sizeof(s->job));
+  if ((v = getenv("SLURM_RESTART_COUNT"))) (void)PetscStrncpy(s->restart, v, sizeof(s->restart));
+  if ((v = getenv("SLURM_ARRAY_JOB_ID"))) (void)PetscStrncpy(s->array_job, v, sizeof(s->array_job));
+  if ((v = getenv("SLURM_ARRAY_TASK_ID"))) (void)PetscStrncpy(s->array_task, v, sizeof(s->array_task));
+}
+
+/* Whether the process of lock "theirs" is an earlier incarnation of this process's SLURM job, ended for sure: the same job
+   requeued (same job id, a smaller restart count), or an earlier task of the same array (same array job id, another task:
+   the array template runs one task at a time, %1). Why, in words. */
+static PetscBool VISlurmSameJob(const VISlurmJob *theirs, const VISlurmJob *mine, char why[], size_t len)
+{
+  if (theirs->job[0] && !strcmp(theirs->job, mine->job) && atol(theirs->restart) < atol(mine->restart)) {
+    snprintf(why, len, "SLURM job %s, requeued (restart %ld, this is restart %ld)", mine->job, atol(theirs->restart), atol(mine->restart));
+    return PETSC_TRUE;
+  }
+  if (theirs->array_job[0] && !strcmp(theirs->array_job, mine->array_job) && strcmp(theirs->array_task, mine->array_task)) {
+    snprintf(why, len, "task %s of SLURM array job %s, this is task %s", theirs->array_task, mine->array_job, mine->array_task);
+    return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* The fields of a lock file: pid, host, since (seconds since the epoch), command, and the SLURM job of its process. */
+static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, long long *since, char cmd[], size_t clen, VISlurmJob *slurm)
+{
+  FILE      *f = fopen(lock, "r");
+  char       line[4096];
+  VISlurmJob none;
+
+  if (!slurm) slurm = &none;
   *pid    = 0;
   *since  = 0;
   host[0] = cmd[0] = 0;
+  slurm->job[0] = slurm->restart[0] = slurm->array_job[0] = slurm->array_task[0] = 0;
   if (!f) return;
   while (fgets(line, sizeof(line), f)) {
     line[strcspn(line, "\n")] = 0;
@@ -929,16 +965,26 @@ static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, l
       *since = strtoll(line + 6, NULL, 10);
     else if (!strncmp(line, "command ", 8))
       (void)PetscStrncpy(cmd, line + 8, clen);
+    else if (!strncmp(line, "slurm_job_id ", 13))
+      (void)PetscStrncpy(slurm->job, line + 13, sizeof(slurm->job));
+    else if (!strncmp(line, "slurm_restart_count ", 20))
+      (void)PetscStrncpy(slurm->restart, line + 20, sizeof(slurm->restart));
+    else if (!strncmp(line, "slurm_array_job_id ", 19))
+      (void)PetscStrncpy(slurm->array_job, line + 19, sizeof(slurm->array_job));
+    else if (!strncmp(line, "slurm_array_task_id ", 20))
+      (void)PetscStrncpy(slurm->array_task, line + 20, sizeof(slurm->array_task));
   }
   fclose(f);
 }
 
 PetscErrorCode VIResultsLock(const char path[], const char lock[])
 {
-  char host[256] = "";
+  char       host[256] = "";
+  VISlurmJob mine;
 
   PetscFunctionBeginUser;
   (void)gethostname(host, sizeof(host) - 1);
+  VISlurmJobGet(&mine);
   for (int attempt = 0; attempt < 3; attempt++) {
     int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd >= 0) {
@@ -962,7 +1008,12 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
           PetscCall(PetscStrlcat(cmd, args[i], sizeof(cmd)));
         }
       }
-      len   = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\ncommand %s\n", (long)getpid(), host, (long long)now, cmd);
+      len = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\n", (long)getpid(), host, (long long)now);
+      /* a requeued job or the next task of an array, on whatever node, may take the lock over (VISlurmSameJob) */
+      if (mine.job[0]) len += snprintf(text + len, sizeof(text) - len, "slurm_job_id %s\nslurm_restart_count %s\n", mine.job, mine.restart[0] ? mine.restart : "0");
+      if (mine.array_job[0])
+        len += snprintf(text + len, sizeof(text) - len, "slurm_array_job_id %s\nslurm_array_task_id %s\n", mine.array_job, mine.array_task);
+      len += snprintf(text + len, sizeof(text) - len, "command %s\n", cmd);
       wrote = write(fd, text, (size_t)PetscMin(len, (ssize_t)sizeof(text) - 1));
       if (close(fd) != 0 || wrote != PetscMin(len, (ssize_t)sizeof(text) - 1)) {
         int err = errno;
@@ -976,14 +1027,26 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
     {
       long      pid, pid2;
       long long since, since2;
-      char      theirs[256], cmd[4096], when[64] = "an unknown time", host2[256], cmd2[4096];
-      time_t    t;
-      struct tm tm;
-      VILockRead(lock, &pid, theirs, sizeof(theirs), &since, cmd, sizeof(cmd));
+      char       theirs[256], cmd[4096], when[64] = "an unknown time", host2[256], cmd2[4096], same[160];
+      time_t     t;
+      struct tm  tm;
+      VISlurmJob their_job;
+      VILockRead(lock, &pid, theirs, sizeof(theirs), &since, cmd, sizeof(cmd), &their_job);
       t = (time_t)since;
       if (since && localtime_r(&t, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
       if (pid == 0 && attempt == 0) { /* being written this instant: look again */
         usleep(200000);
+        continue;
+      }
+      if (pid != 0 && VISlurmSameJob(&their_job, &mine, same, sizeof(same))) {
+        /* the job's earlier incarnation (killed at its time limit, or on a node that failed) holds it: the job takes it
+           over, on whatever node it now runs */
+        VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2), NULL);
+        if (pid2 == pid && since2 == since) {
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld on host %s (since %s): the same job, %s\n", lock, pid, theirs,
+                                when, same));
+          (void)unlink(lock);
+        }
         continue;
       }
       PetscCheck(strcmp(theirs, host) == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
@@ -995,7 +1058,7 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
                  "-results_file",
                  path, pid, theirs, when, cmd);
       /* stale: its process is gone; take it over unless another job just did */
-      VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2));
+      VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2), NULL);
       if (pid2 == pid && since2 == since) {
         PetscCall(
             PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld (since %s), which no longer runs on this host\n", lock, pid, when));
@@ -1015,7 +1078,7 @@ PetscErrorCode VIResultsUnlock(const char lock[])
 
   PetscFunctionBeginUser;
   /* only our own: a lock taken over after this process was thought dead belongs to the other job */
-  VILockRead(lock, &pid, host, sizeof(host), &since, cmd, sizeof(cmd));
+  VILockRead(lock, &pid, host, sizeof(host), &since, cmd, sizeof(cmd), NULL);
   if (pid == (long)getpid()) (void)unlink(lock);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
