@@ -623,7 +623,8 @@ static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
 {
   PetscInt   ncases, rows, cols, worst = -1, above = 0, n = 0;
   PetscReal *balance, largest = 0;
-  PetscBool  has, automatic = PETSC_FALSE;
+  PetscBool  has, automatic = PETSC_FALSE, accurate = PETSC_FALSE;
+  PetscReal  accuracy = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIH5Exists(file, "/cases/balance_error", &has));
@@ -645,15 +646,23 @@ static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
     char obj[64];
     PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, worst));
     PetscCall(VIH5HasAttr(file, obj, "dt_how", &automatic));
+    PetscCall(VIH5HasAttr(file, obj, "accuracy", &accurate));
+    if (accurate) PetscCall(VIH5ReadAttrReal(file, obj, "accuracy", &accuracy));
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "Energy balance error (largest |balance| / largest energy stored or spent): %.3g %% at most, in case %" PetscInt_FMT " (over %" PetscInt_FMT " done case%s)\n",
                         (double)(100 * largest), worst, n, n == 1 ? "" : "s"));
-  if (above)
+  if (above) {
+    char limit[32], why[160];
+    (void)snprintf(limit, sizeof(limit), "%g", (double)(100 * ens->balance_warning)); /* PETSc's %g prints 1 as "1." */
+    if (accurate)
+      (void)snprintf(why, sizeof(why), "-step_accuracy %g bounds the error of the outputs, not of the energy: a smaller one", (double)accuracy);
+    else
+      (void)snprintf(why, sizeof(why), "%s", automatic ? "-step_dt auto chose a stable step, not an accurate one" : "the time step does not resolve the motion");
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
-                           "vicms: warning: the energy balance error of %" PetscInt_FMT " case%s exceeds %g %% (-summary_balance_warning), up to %.3g %% in case %" PetscInt_FMT
+                           "vicms: warning: the energy balance error of %" PetscInt_FMT " case%s exceeds %s %% (-summary_balance_warning), up to %.3g %% in case %" PetscInt_FMT
                            ": %s; for accuracy choose the step with -step_accuracy (e.g. -step_dt auto -step_accuracy 1e-3) or a smaller -step_dt\n",
-                           above, above == 1 ? "" : "s", (double)(100 * ens->balance_warning), (double)(100 * largest), worst,
-                           automatic ? "-step_dt auto chose a stable step, not an accurate one" : "the time step does not resolve the motion"));
+                           above, above == 1 ? "" : "s", limit, (double)(100 * largest), worst, why));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
