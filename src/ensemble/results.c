@@ -764,7 +764,7 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
   char           twin[PETSC_MAX_PATH_LEN + 8], prev[PETSC_MAX_PATH_LEN + 8];
   PetscInt       ncases, nnew = 0, *news, nfinished = 0;
   hid_t          file = -1;
-  PetscBool      published, complete;
+  PetscBool      published, complete, kept;
   PetscErrorCode ierr, ierr_close;
 
   PetscFunctionBeginUser;
@@ -836,11 +836,10 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
     if (ierr) PetscCall(PetscPopErrorHandler());
     if (!ierr) ierr = ierr_close;
   }
-  /* publish: the twin replaces the results file (a rename), which stays as the new twin (a hard link kept across it) */
+  /* publish: the twin replaces the results file (a rename), which stays as the new twin (a hard link kept across the
+     rename; on a file system without hard links, the next merge makes the twin anew by a byte copy) */
   (void)unlink(prev);
-  if (!ierr && published && link(path, prev) != 0)
-    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
-                      "Cannot link %s to %s: %s (a file system without hard links?)", path, prev, strerror(errno));
+  kept = !ierr && published && link(path, prev) == 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!ierr && rename(twin, path) != 0)
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "Cannot rename %s to %s: %s",
                       twin, path, strerror(errno));
@@ -860,7 +859,7 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
   /* the twin now lacks the cases just taken in; with no results file before, it is a new file without cases */
   R->twin = PETSC_TRUE;
   if (published)
-    R->twin = rename(prev, twin) == 0 ? PETSC_TRUE : PETSC_FALSE;
+    R->twin = kept && rename(prev, twin) == 0 ? PETSC_TRUE : PETSC_FALSE;
   else {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* no twin: the next merge copies the results file */
     if (VIResultsSkeleton(R, twin, cs, runner, qnames, job, units, R->generation - 1)) R->twin = PETSC_FALSE;

@@ -76,21 +76,41 @@ static int VICompareReal(const void *a, const void *b)
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Quantile of sorted values, linear between order statistics (numpy's default). */
-static PetscReal VIQuantile(const PetscReal v[], PetscInt n, PetscReal p)
+/* Rearrange v[lo..hi] so that v[k] is the value a sort would put there, with none larger before it and none smaller
+   after it (Hoare's selection: linear time on average, where a sort of every merge's values would take N log N). */
+static void VISelect(PetscReal v[], PetscInt lo, PetscInt hi, PetscInt k)
 {
-  PetscReal h = p * (n - 1);
-  PetscInt  i = (PetscInt)PetscFloorReal(h);
-  if (i >= n - 1) return v[n - 1];
-  return v[i] + (h - i) * (v[i + 1] - v[i]);
+  while (hi > lo) {
+    PetscReal a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+    PetscReal pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)); /* median of three */
+    PetscInt  i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        PetscReal t = v[i];
+        v[i++]      = v[j];
+        v[j--]      = t;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return;
+  }
 }
 
-/* Statistics of quantity i over the done cases: mean, std (n - 1), min, q05, q25, q50, q75, q95, max; count n. */
+/* Statistics of quantity i over the done cases: mean, std (n - 1), min, q05, q25, q50, q75, q95, max; count n. The
+   quantiles are numpy's default (linear between order statistics), found by selection in increasing order (each one
+   among the values above the one before). */
 static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], PetscInt nq, const PetscReal quantities[], PetscInt i, PetscReal work[],
                                    PetscInt *n, PetscReal stats[9])
 {
   static const PetscReal p[]  = {0.05, 0.25, 0.5, 0.75, 0.95};
-  PetscReal              mean = 0, var = 0;
+  PetscReal              mean = 0, var = 0, lo, hi;
+  PetscInt               from = 0;
 
   PetscFunctionBeginUser;
   *n = 0;
@@ -98,15 +118,30 @@ static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], Pet
     if (status[k] == 1 && !PetscIsInfOrNanReal(quantities[k * nq + i])) work[(*n)++] = quantities[k * nq + i];
   for (PetscInt j = 0; j < 9; j++) stats[j] = VI_NAN;
   if (*n == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  qsort(work, (size_t)*n, sizeof(PetscReal), VICompareReal);
-  for (PetscInt j = 0; j < *n; j++) mean += work[j];
+  lo = hi = work[0];
+  for (PetscInt j = 0; j < *n; j++) {
+    mean += work[j];
+    lo = PetscMin(lo, work[j]);
+    hi = PetscMax(hi, work[j]);
+  }
   mean /= *n;
   for (PetscInt j = 0; j < *n; j++) var += (work[j] - mean) * (work[j] - mean);
   stats[0] = mean;
   stats[1] = *n > 1 ? PetscSqrtReal(var / (*n - 1)) : 0;
-  stats[2] = work[0];
-  for (PetscInt j = 0; j < 5; j++) stats[3 + j] = VIQuantile(work, *n, p[j]);
-  stats[8] = work[*n - 1];
+  stats[2] = lo;
+  for (PetscInt j = 0; j < 5; j++) {
+    PetscReal h = p[j] * (*n - 1), below, above;
+    PetscInt  r = PetscMin((PetscInt)PetscFloorReal(h), *n - 1);
+    VISelect(work, from, *n - 1, r);
+    below = work[r];
+    if (r + 1 < *n) {
+      VISelect(work, r + 1, *n - 1, r + 1);
+      above = work[r + 1];
+    } else above = below;
+    stats[3 + j] = r >= *n - 1 ? below : below + (h - r) * (above - below);
+    from         = r;
+  }
+  stats[8] = hi;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,7 +225,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
     if (i) PetscCall(PetscStrlcat(rows, ",", sizeof(rows)));
     PetscCall(PetscStrlcat(rows, qnames[i], sizeof(rows)));
     if (sampled && n > 0) {
-      PetscReal *edges, lo = work[0], hi = work[n - 1];
+      PetscReal *edges, lo = stats[9 * i + 2], hi = stats[9 * i + 8];
       PetscInt  *counts;
       char       path[256];
       if (hi <= lo) hi = lo + (lo != 0 ? 1e-9 * PetscAbsReal(lo) : 1e-300);
