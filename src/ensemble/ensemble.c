@@ -729,6 +729,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   if (rank == 0) {
     if (ens->overwrite) ierr = VIResultsRemove(ens->results, ens->journal);
     if (!ierr) ierr = VIResultsScan(ens->results, ens->journal, ens->cs, ens->job, ens->status);
+    if (!ierr) ierr = VIResultsPrepare(&ens->results_state, ens->results, ens->journal, ncases, ens->nq);
     if (!ierr) ierr = PetscMalloc1(PetscMax(ncases, 1), &todo);
     if (!ierr)
       for (PetscInt k = 0; k < ncases; k++)

@@ -222,6 +222,9 @@ PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], V
 PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
 
 PETSC_INTERN PetscErrorCode VIResultsDestroy(VIResults *R);
+/* At the start of a run, before cases are handed out: read the tables of the results file PATH, and make its twin anew
+   (a byte copy) unless the one there is usable, so that no merge of the run reads or copies the whole file. Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsPrepare(VIResults *R, const char path[], const char dir[], PetscInt ncases, PetscInt nq);
 /* Merge the journal's cases finished according to status[] into PATH through its twin (VIResults), then remove the
    journal files it took in (and the journal and the twin when every case is finished). Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,

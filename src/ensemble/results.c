@@ -469,6 +469,70 @@ static double VIFileSize(const char path[])
   return stat(path, &st) == 0 ? (double)st.st_size : 0;
 }
 
+/* Byte copy of the file src to dst (created, or truncated): in the kernel with copy_file_range(2) (a reflink on file
+   systems that share extents), by read(2)/write(2) where the kernel cannot (another file system, an old kernel). */
+static PetscErrorCode VIFileCopy(const char src[], const char dst[])
+{
+  int         in, out, err = 0;
+  struct stat st;
+  off_t       copied = 0;
+  PetscBool   kernel = PETSC_TRUE;
+  char       *buf    = NULL;
+
+  PetscFunctionBeginUser;
+  in = open(src, O_RDONLY);
+  PetscCheck(in >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s to copy it: %s", src, strerror(errno));
+  if (fstat(in, &st) != 0) {
+    err = errno;
+    close(in);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the size of %s: %s", src, strerror(err));
+  }
+  out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 0777);
+  if (out < 0) {
+    err = errno;
+    close(in);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s (is its folder writable?)", dst, strerror(err));
+  }
+  while (copied < st.st_size && !err) {
+    ssize_t n;
+    if (kernel) {
+      n = copy_file_range(in, NULL, out, NULL, (size_t)(st.st_size - copied), 0);
+      if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL)) { /* the file offsets are where it stopped */
+        kernel = PETSC_FALSE;
+        continue;
+      }
+    } else {
+      if (!buf && !(buf = malloc(1 << 20))) {
+        err = ENOMEM;
+        break;
+      }
+      n = read(in, buf, (size_t)PetscMin(st.st_size - copied, 1 << 20));
+      for (ssize_t w = 0, m; n > 0 && w < n; w += m)
+        if ((m = write(out, buf + w, (size_t)(n - w))) <= 0) {
+          n = -1;
+          if (m == 0) errno = ENOSPC;
+          break;
+        }
+    }
+    if (n < 0)
+      err = errno;
+    else if (n == 0)
+      err = EIO; /* src shrank: another writer (the lock says there is none) */
+    else
+      copied += n;
+  }
+  free(buf);
+  close(in);
+  if (close(out) != 0 && !err) err = errno;
+  if (err) {
+    (void)unlink(dst); /* a part-written copy holds the space others need */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (a copy of %s)",
+            err == ENOSPC ? "no space left on device" : (err == EDQUOT ? "disk quota exceeded (no space left for this user)" : strerror(err)), dst,
+            src);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A results file with no case finished: the root attributes, the parameters, the tables over all cases (pending). */
 static PetscErrorCode VIResultsSkeleton(VIResults *R, const char twin[], VICaseSet cs, const VICaseRunner *runner, const char *const qnames[],
                                         const char job[], const char units[], PetscInt generation)
@@ -610,6 +674,38 @@ static PetscErrorCode VIResultsInit(VIResults *R, const char path[], const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIResultsPrepare(VIResults *R, const char path[], const char dir[], PetscInt ncases, PetscInt nq)
+{
+  char twin[PETSC_MAX_PATH_LEN + 8];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIResultsDestroy(R));
+  PetscCall(VIResultsInit(R, path, dir, ncases, nq));
+  if (access(path, F_OK) != 0) PetscFunctionReturn(PETSC_SUCCESS); /* the first merge makes both files */
+  PetscCall(VIResultsTwinPath(path, "twin", twin, sizeof(twin)));
+  {
+    PetscInt pending = 0;
+    for (PetscInt k = 0; k < ncases; k++) pending += R->status[k] ? 0 : 1;
+    if (!pending) { /* complete: nothing will be merged */
+      (void)unlink(twin);
+      R->twin = PETSC_FALSE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  if (R->twin && VIFileInUse(twin)) {
+    (void)unlink(twin); /* the reader's: it keeps it */
+    R->twin = PETSC_FALSE;
+  }
+  if (!R->twin) {
+    PetscCall(VIFileCopy(path, twin));
+    R->twin         = PETSC_TRUE;
+    R->nlag         = 0;
+    R->copied_bytes = VIFileSize(path);
+    PetscCall(PetscInfo(NULL, "the twin %s made anew: %.0f bytes byte-copied from %s\n", twin, R->copied_bytes, path));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Bring the twin (open in file) up to date: the cases lag[] from the published file, the new ones from the journal, the
    rows of the tables of both, the root attributes and the summaries. */
 static PetscErrorCode VIResultsMergeContents(VIResults *R, hid_t file, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
@@ -690,70 +786,6 @@ static PetscErrorCode VIResultsMergeContents(VIResults *R, hid_t file, const cha
      statistics sort the quantities in memory */
   PetscCall(VISummaryWrite(file, cs, R->status, nq, qnames, R->quantities, output, output_name, bins));
   if (runner->summary) PetscCall(runner->summary(runner->ctx, file, ncases, R->status));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Byte copy of the file src to dst (created, or truncated): in the kernel with copy_file_range(2) (a reflink on file
-   systems that share extents), by read(2)/write(2) where the kernel cannot (another file system, an old kernel). */
-static PetscErrorCode VIFileCopy(const char src[], const char dst[])
-{
-  int         in, out, err = 0;
-  struct stat st;
-  off_t       copied = 0;
-  PetscBool   kernel = PETSC_TRUE;
-  char       *buf    = NULL;
-
-  PetscFunctionBeginUser;
-  in = open(src, O_RDONLY);
-  PetscCheck(in >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s to copy it: %s", src, strerror(errno));
-  if (fstat(in, &st) != 0) {
-    err = errno;
-    close(in);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the size of %s: %s", src, strerror(err));
-  }
-  out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 0777);
-  if (out < 0) {
-    err = errno;
-    close(in);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s: %s (is its folder writable?)", dst, strerror(err));
-  }
-  while (copied < st.st_size && !err) {
-    ssize_t n;
-    if (kernel) {
-      n = copy_file_range(in, NULL, out, NULL, (size_t)(st.st_size - copied), 0);
-      if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL)) { /* the file offsets are where it stopped */
-        kernel = PETSC_FALSE;
-        continue;
-      }
-    } else {
-      if (!buf && !(buf = malloc(1 << 20))) {
-        err = ENOMEM;
-        break;
-      }
-      n = read(in, buf, (size_t)PetscMin(st.st_size - copied, 1 << 20));
-      for (ssize_t w = 0, m; n > 0 && w < n; w += m)
-        if ((m = write(out, buf + w, (size_t)(n - w))) <= 0) {
-          n = -1;
-          if (m == 0) errno = ENOSPC;
-          break;
-        }
-    }
-    if (n < 0)
-      err = errno;
-    else if (n == 0)
-      err = EIO; /* src shrank: another writer (the lock says there is none) */
-    else
-      copied += n;
-  }
-  free(buf);
-  close(in);
-  if (close(out) != 0 && !err) err = errno;
-  if (err) {
-    (void)unlink(dst); /* a part-written copy holds the space others need */
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s while writing %s (a copy of %s)",
-            err == ENOSPC ? "no space left on device" : (err == EDQUOT ? "disk quota exceeded (no space left for this user)" : strerror(err)), dst,
-            src);
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
