@@ -109,8 +109,9 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
     PetscInt finished = count[1] + count[2];
     PetscCall(VIH5HasAttr(file, "/summary", "n_cases_finished", &has));
     if (has) PetscCall(VIH5ReadAttrInt(file, "/summary", "n_cases_finished", &finished));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  summaries partial: %" PetscInt_FMT " of %" PetscInt_FMT " cases (the job is not finished: run it again to complete it)\n",
-                          finished, n));
+    PetscCall(PetscPrintf(
+        PETSC_COMM_SELF, "  summaries partial: %" PetscInt_FMT " of %" PetscInt_FMT " cases (the job is not finished: run it again to complete it)\n",
+        finished, n));
   }
   if (strcmp(columns, "case")) {
     char *save = NULL, *name = strtok_r(columns, ",", &save);

@@ -112,9 +112,10 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscCall(PetscOptionsReal("-summary_steady_fraction", "Last fraction of a case taken as its steady state", "", ens->steady_fraction,
                              &ens->steady_fraction, NULL));
   PetscCall(PetscOptionsInt("-summary_bins", "Histogram bins of the sampled quantities", "", ens->bins, &ens->bins, NULL));
-  PetscCall(PetscOptionsReal("-summary_balance_warning",
-                             "Warn when a case's relative energy balance error exceeds this (the step is then too coarse for accuracy: -step_accuracy)",
-                             "", ens->balance_warning, &ens->balance_warning, NULL));
+  PetscCall(
+      PetscOptionsReal("-summary_balance_warning",
+                       "Warn when a case's relative energy balance error exceeds this (the step is then too coarse for accuracy: -step_accuracy)", "",
+                       ens->balance_warning, &ens->balance_warning, NULL));
   PetscOptionsEnd();
   PetscCallMPI(MPI_Comm_size(ens->comm, &size));
   PetscCheck(ens->group_size >= 1 && ens->group_size <= size, ens->comm, PETSC_ERR_USER_INPUT,
@@ -180,8 +181,10 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
     /* what a merge costs: the cases it takes in (from the journal and, for its twin, from the results file) and any byte copy,
        against the cases merged before it (bench/merge.sh, tests/app/merge.sh) */
     const VIResults *R = &ens->results_state;
-    PetscCall(PetscInfo(NULL, "merge %" PetscInt_FMT ": %" PetscInt_FMT " cases merged before, %" PetscInt_FMT " new (%.0f bytes of journal), %" PetscInt_FMT
-                              " from the merge before, %.0f bytes byte-copied, results file %.0f bytes, %.4f s\n",
+    PetscCall(PetscInfo(NULL,
+                        "merge %" PetscInt_FMT ": %" PetscInt_FMT " cases merged before, %" PetscInt_FMT
+                        " new (%.0f bytes of journal), %" PetscInt_FMT
+                        " from the merge before, %.0f bytes byte-copied, results file %.0f bytes, %.4f s\n",
                         ens->nmerges + 1, R->merged_before, R->new_cases, R->journal_bytes, R->lag_cases, R->copied_bytes, R->file_bytes,
                         (double)(ens->t_merge - t0)));
   }
@@ -649,7 +652,9 @@ static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
     PetscCall(VIH5HasAttr(file, obj, "accuracy", &accurate));
     if (accurate) PetscCall(VIH5ReadAttrReal(file, obj, "accuracy", &accuracy));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "Energy balance error (largest |balance| / largest energy stored or spent): %.3g %% at most, in case %" PetscInt_FMT " (over %" PetscInt_FMT " done case%s)\n",
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "Energy balance error (largest |balance| / largest energy stored or spent): %.3g %% at most, in case %" PetscInt_FMT
+                        " (over %" PetscInt_FMT " done case%s)\n",
                         (double)(100 * largest), worst, n, n == 1 ? "" : "s"));
   if (above) {
     char limit[32], why[160];
@@ -657,9 +662,11 @@ static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
     if (accurate)
       (void)snprintf(why, sizeof(why), "-step_accuracy %g bounds the error of the outputs, not of the energy: a smaller one", (double)accuracy);
     else
-      (void)snprintf(why, sizeof(why), "%s", automatic ? "-step_dt auto chose a stable step, not an accurate one" : "the time step does not resolve the motion");
+      (void)snprintf(why, sizeof(why), "%s",
+                     automatic ? "-step_dt auto chose a stable step, not an accurate one" : "the time step does not resolve the motion");
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
-                           "vicms: warning: the energy balance error of %" PetscInt_FMT " case%s exceeds %s %% (-summary_balance_warning), up to %.3g %% in case %" PetscInt_FMT
+                           "vicms: warning: the energy balance error of %" PetscInt_FMT
+                           " case%s exceeds %s %% (-summary_balance_warning), up to %.3g %% in case %" PetscInt_FMT
                            ": %s; for accuracy choose the step with -step_accuracy (e.g. -step_dt auto -step_accuracy 1e-3) or a smaller -step_dt\n",
                            above, above == 1 ? "" : "s", limit, (double)(100 * largest), worst, why));
   }

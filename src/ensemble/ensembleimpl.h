@@ -106,8 +106,8 @@ typedef struct {
   const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
   const char      *envelope_output;                      /* the output it is of */
   PetscInt         nenv;
-  PetscReal       *quantities; /* nq */
-  VITimeStepInfo   timestep;   /* the step, and how it was chosen when automatic */
+  PetscReal       *quantities;    /* nq */
+  VITimeStepInfo   timestep;      /* the step, and how it was chosen when automatic */
   PetscReal        balance_error; /* the largest relative energy balance error over the recorded levels (VIEnergyBalanceError) */
 } VICaseResult;
 
@@ -139,8 +139,8 @@ PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const Petsc
    rename). So a merge writes what changed since the merge before, whatever the number of cases merged before, and the
    published file is always whole: it is never written once published until it is the twin again, a merge later. */
 typedef struct {
-  PetscBool  ready;                        /* read from the published file (VIResultsMerge's first call) */
-  PetscInt   ncases, nq, generation;       /* generation: merges into the published file ("merge" attribute) */
+  PetscBool  ready;                  /* read from the published file (VIResultsMerge's first call) */
+  PetscInt   ncases, nq, generation; /* generation: merges into the published file ("merge" attribute) */
   PetscInt  *status, *steps, *iter_max, *nonconv;
   PetscReal *quantities, *wall, *iter_mean, *balance;
   char     **messages;
@@ -148,8 +148,8 @@ typedef struct {
   PetscInt  *lag, nlag; /* capacity ncases */
   /* what the last merge did (-info, the merge test and bench/merge.sh): cases taken in from the journal and from the
      published file, bytes of a byte copy (a twin made anew: the first merge after a crash), the size of the published file */
-  PetscInt  new_cases, lag_cases, merged_before;
-  double    copied_bytes, file_bytes, journal_bytes;
+  PetscInt new_cases, lag_cases, merged_before;
+  double   copied_bytes, file_bytes, journal_bytes;
 } VIResults;
 
 /* ---------------------------------------------------------------- the ensemble */

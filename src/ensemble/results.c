@@ -363,7 +363,7 @@ static PetscErrorCode VITableWriteRows(hid_t file, const char path[], hid_t type
 {
   hid_t   dset, fspace, mspace;
   hsize_t one[2] = {1, (hsize_t)PetscMax(cols, 1)};
-  herr_t  err = 0;
+  herr_t  err    = 0;
 
   PetscFunctionBeginUser;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
@@ -654,7 +654,8 @@ static PetscErrorCode VIResultsInit(VIResults *R, const char path[], const char 
       R->twin = PETSC_TRUE;
       for (PetscInt k = 0; k < ncases; k++)
         if (R->status[k] && !st[k]) R->lag[R->nlag++] = k;
-    } else (void)unlink(twin);
+    } else
+      (void)unlink(twin);
     PetscCall(PetscFree(st));
   }
   {
@@ -709,8 +710,8 @@ PetscErrorCode VIResultsPrepare(VIResults *R, const char path[], const char dir[
 /* Bring the twin (open in file) up to date: the cases lag[] from the published file, the new ones from the journal, the
    rows of the tables of both, the root attributes and the summaries. */
 static PetscErrorCode VIResultsMergeContents(VIResults *R, hid_t file, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
-                                             PetscInt nnew, const PetscInt news[], const PetscInt status[], const char *const qnames[], PetscInt output,
-                                             const char output_name[], PetscInt bins)
+                                             PetscInt nnew, const PetscInt news[], const PetscInt status[], const char *const qnames[],
+                                             PetscInt output, const char output_name[], PetscInt bins)
 {
   char     *all;
   PetscInt  ncases = R->ncases, nq = R->nq, ndone = 0, nfailed = 0, nrows = 0, *rows;
@@ -740,8 +741,8 @@ static PetscErrorCode VIResultsMergeContents(VIResults *R, hid_t file, const cha
     PetscErrorCode ierr;
     PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, k));
     PetscCall(VIJournalPath(dir, k, "", jpath, sizeof(jpath)));
-    PetscCheck(access(jpath, F_OK) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it",
-               k, path, jpath);
+    PetscCheck(access(jpath, F_OK) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "Case %" PetscInt_FMT " is finished but neither %s nor %s holds it", k, path, jpath);
     PetscCall(VIH5Exists(file, obj, &has));
     if (!has) {
       PetscCall(VIH5Open(jpath, &src));
@@ -812,8 +813,8 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
     if (status[k] && !R->status[k]) news[nnew++] = k;
     if (R->status[k]) R->merged_before++;
   }
-  R->new_cases = nnew;
-  R->lag_cases = R->nlag;
+  R->new_cases    = nnew;
+  R->lag_cases    = R->nlag;
   R->copied_bytes = R->journal_bytes = 0;
   if (nnew == 0 && published) {
     PetscCall(PetscFree(news));
@@ -857,7 +858,8 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
     if (published) {
       ierr = VIFileCopy(path, twin);
       if (!ierr) R->copied_bytes = VIFileSize(path);
-    } else ierr = VIResultsSkeleton(R, twin, cs, runner, qnames, job, units, R->generation);
+    } else
+      ierr = VIResultsSkeleton(R, twin, cs, runner, qnames, job, units, R->generation);
   }
   R->lag_cases = R->nlag;
   if (!ierr) ierr = VIH5OpenWrite(twin, &file);
@@ -873,8 +875,8 @@ PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[],
   (void)unlink(prev);
   kept = !ierr && published && link(path, prev) == 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!ierr && rename(twin, path) != 0)
-    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL, "Cannot rename %s to %s: %s",
-                      twin, path, strerror(errno));
+    ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
+                      "Cannot rename %s to %s: %s", twin, path, strerror(errno));
   if (ierr) {
     /* the results file and the journal stay as they were; the part-written twin goes (a full disk: it holds the space),
        and the next merge makes it anew */
@@ -1041,7 +1043,8 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
       }
       len = snprintf(text, sizeof(text), "pid %ld\nhost %s\nsince %lld\n", (long)getpid(), host, (long long)now);
       /* a requeued job or the next task of an array, on whatever node, may take the lock over (VISlurmSameJob) */
-      if (mine.job[0]) len += snprintf(text + len, sizeof(text) - len, "slurm_job_id %s\nslurm_restart_count %s\n", mine.job, mine.restart[0] ? mine.restart : "0");
+      if (mine.job[0])
+        len += snprintf(text + len, sizeof(text) - len, "slurm_job_id %s\nslurm_restart_count %s\n", mine.job, mine.restart[0] ? mine.restart : "0");
       if (mine.array_job[0])
         len += snprintf(text + len, sizeof(text) - len, "slurm_array_job_id %s\nslurm_array_task_id %s\n", mine.array_job, mine.array_task);
       len += snprintf(text + len, sizeof(text) - len, "command %s\n", cmd);
@@ -1056,8 +1059,8 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
     PetscCheck(errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot create the lock %s of %s: %s (is its folder writable?)", lock, path,
                strerror(errno));
     {
-      long      pid, pid2;
-      long long since, since2;
+      long       pid, pid2;
+      long long  since, since2;
       char       theirs[256], cmd[4096], when[64] = "an unknown time", host2[256], cmd2[4096], same[160];
       time_t     t;
       struct tm  tm;
@@ -1074,8 +1077,8 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
            over, on whatever node it now runs */
         VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2), NULL);
         if (pid2 == pid && since2 == since) {
-          PetscCall(PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld on host %s (since %s): the same job, %s\n", lock, pid, theirs,
-                                when, same));
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "Taking over the lock %s of process %ld on host %s (since %s): the same job, %s\n", lock, pid,
+                                theirs, when, same));
           (void)unlink(lock);
         }
         continue;

@@ -137,7 +137,8 @@ static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], Pet
     if (r + 1 < *n) {
       VISelect(work, r + 1, *n - 1, r + 1);
       above = work[r + 1];
-    } else above = below;
+    } else
+      above = below;
     stats[3 + j] = r >= *n - 1 ? below : below + (h - r) * (above - below);
     from         = r;
   }
@@ -300,7 +301,7 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
 {
   PetscInt   ncases, m;
   PetscReal *frf;
-  PetscBool  sampled, sweeps = PETSC_FALSE;
+  PetscBool  sampled, sweeps       = PETSC_FALSE;
   char       partial[96], tag[100] = "";
 
   PetscFunctionBeginUser;
@@ -313,8 +314,8 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   if (m > 0) {
     PetscReal peak  = 0;
     PetscInt  ipeak = 0;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak)%s:\n  %14s %14s\n", output_name,
-                          tag, "frequency [Hz]", "amplitude"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak)%s:\n  %14s %14s\n", output_name, tag,
+                          "frequency [Hz]", "amplitude"));
     for (PetscInt i = 0; i < m; i++) {
       if (frf[2 * i + 1] > peak) {
         peak  = frf[2 * i + 1];
@@ -337,9 +338,10 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
       for (PetscInt i = 1; i < rows; i++)
         if (env[2 * i + 1] > env[2 * ipeak + 1]) ipeak = i;
       if (rows > 0)
-        PetscCall(PetscPrintf(
-            PETSC_COMM_SELF, "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz%s\n",
-            dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1], (double)env[2 * ipeak], tag));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                              "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz%s\n",
+                              dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1],
+                              (double)env[2 * ipeak], tag));
       PetscCall(PetscFree(env));
       sweeps = PETSC_TRUE;
     }
@@ -347,8 +349,8 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   if (sampled || (m == 0 && !sweeps)) {
     PetscReal *work, stats[9];
     PetscCall(PetscMalloc1(PetscMax(ncases, 1), &work));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases%s:\n  %-28s %6s %12s %12s %12s %12s %12s\n", tag, "quantity", "n", "mean", "std",
-                          "q05", "median", "q95"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases%s:\n  %-28s %6s %12s %12s %12s %12s %12s\n", tag, "quantity", "n", "mean",
+                          "std", "q05", "median", "q95"));
     for (PetscInt i = 0; i < nq; i++) {
       PetscInt n;
       PetscCall(VIStatistics(ncases, status, nq, quantities, i, work, &n, stats));
