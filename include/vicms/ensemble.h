@@ -135,7 +135,8 @@ PETSC_EXTERN PetscErrorCode VIEnsembleCasePoll(VIEnsemble ens, const char progre
   -cases_group_size G           ranks per group (default 1); the ranks split into groups of G consecutive ranks, and each
                                 group runs one case at a time with the ROM operators split over its ranks
   -cases_merge_interval S       merge finished cases into the results file at most every S seconds (default 10; 0: after
-                                every case); the file is replaced atomically, so it is always complete and readable
+                                every case); the file is replaced atomically, so it is always complete and readable, and
+                                a merge writes the cases finished since the merge before, not the file (docs/merge.md)
   -cases_keep_series            store each case's time series (default true); false keeps the statistics only
   -cases_order longest_first|index  the order cases are handed out in (default longest_first: by decreasing estimated
                                 cost, the time steps times a cost per step from the ROM's size, the contacts and the scheme)
@@ -145,6 +146,7 @@ PETSC_EXTERN PetscErrorCode VIEnsembleCasePoll(VIEnsemble ens, const char progre
   -summary_output NAME          the ROM output the frequency-response summaries use (default: the first)
   -summary_steady_fraction F    the last fraction of a case taken as its steady state (default 0.25)
   -summary_bins B               histogram bins of the sampled quantities (default 20)
+  -summary_balance_warning E    warn when a case's relative energy balance error exceeds E (default 0.01)
   and the case set's -cases_* options.
 */
 PETSC_EXTERN PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens);
@@ -156,9 +158,10 @@ PETSC_EXTERN PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens);
   set-up) stops the job on every rank.
 */
 PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
-/* Take the results file's lock (PATH.lock: pid, host, start time, command) for the life of the ensemble, or stop with a
-   message naming the job that holds it; VIEnsembleRun takes it if not done before, VIEnsembleDestroy releases it.
-   Collective. */
+/* Take the results file's lock (PATH.lock: pid, host, start time, command, SLURM job) for the life of the ensemble, or
+   stop with a message naming the job that holds it; a lock of the same SLURM job's earlier incarnation (requeued, or the
+   array task before) is taken over on any host (docs/lock.md). VIEnsembleRun takes it if not done before,
+   VIEnsembleDestroy releases it. Collective. */
 PETSC_EXTERN PetscErrorCode VIEnsembleLock(VIEnsemble ens);
 /*
   VIEnsembleCheckReduction - before `vicms run` reduces: *reuse tells whether rom_file exists and was made by this

@@ -103,6 +103,16 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
       PETSC_COMM_SELF,
       "Results file %s: %" PetscInt_FMT " case%s: %" PetscInt_FMT " done, %" PetscInt_FMT " failed, %" PetscInt_FMT " pending%s%s%s\n", path, n,
       n == 1 ? "" : "s", count[1], count[2], count[0], units && units[0] ? " (units " : "", units ? units : "", units && units[0] ? ")" : ""));
+  PetscCall(VIH5Exists(file, "/summary", &has));
+  if (has && count[0]) {
+    /* summaries over the cases finished so far (a stopped job): as many as the merge that wrote them had */
+    PetscInt finished = count[1] + count[2];
+    PetscCall(VIH5HasAttr(file, "/summary", "n_cases_finished", &has));
+    if (has) PetscCall(VIH5ReadAttrInt(file, "/summary", "n_cases_finished", &finished));
+    PetscCall(PetscPrintf(
+        PETSC_COMM_SELF, "  summaries partial: %" PetscInt_FMT " of %" PetscInt_FMT " cases (the job is not finished: run it again to complete it)\n",
+        finished, n));
+  }
   if (strcmp(columns, "case")) {
     char *save = NULL, *name = strtok_r(columns, ",", &save);
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  parameters:\n"));

@@ -64,6 +64,22 @@ static PetscErrorCode VIParseReal(MPI_Comm comm, const char option[], const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A job of count cases of np parameters must fit: at most VI_MAX_CASES, checked before anything of that size is
+   allocated, with the memory its parameter table alone would take on every rank (the results tables come on top). */
+static PetscErrorCode VICaseSetCheckCount(VICaseSet cs, PetscReal count, PetscInt np)
+{
+  PetscReal   bytes = count * (PetscReal)PetscMax(np, 1) * sizeof(PetscReal);
+  const char *unit  = bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : "MB";
+  PetscReal   scale = bytes >= 1e12 ? 1e12 : bytes >= 1e9 ? 1e9 : 1e6;
+
+  PetscFunctionBeginUser;
+  PetscCheck(count <= VI_MAX_CASES, cs->comm, PETSC_ERR_USER_INPUT,
+             "The case set (-cases_grid, -cases_values, -cases_sweep, -cases_samples) has %.4g cases; its parameter table alone would take %.3g %s "
+             "of memory on every rank: expected at most %.0e cases (split the job into several results files)",
+             (double)count, (double)(bytes / scale), unit, (double)VI_MAX_CASES);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A new axis of m points and w columns; its values are filled by the caller. */
 static PetscErrorCode VICaseSetAddAxis(VICaseSet cs, const char option[], PetscInt m, PetscInt w, const char *const names[], VICaseAxis **axis)
 {
@@ -97,8 +113,11 @@ static PetscErrorCode VICaseSetParseGrid(VICaseSet cs, char *item)
   PetscCall(VIParseReal(cs->comm, "-cases_grid", copy, f[1], &from));
   PetscCall(VIParseReal(cs->comm, "-cases_grid", copy, f[2], &to));
   PetscCall(VIParseReal(cs->comm, "-cases_grid", copy, f[3], &count));
+  PetscCheck(count >= 1 && count == PetscFloorReal(count), cs->comm, PETSC_ERR_USER_INPUT, "-cases_grid: in '%s', N = %s is not a positive integer",
+             copy, f[3]);
+  /* before the cast and the allocation: N beyond PetscInt would wrap around */
+  PetscCall(VICaseSetCheckCount(cs, count, 1));
   m = (PetscInt)count;
-  PetscCheck(m >= 1 && (PetscReal)m == count, cs->comm, PETSC_ERR_USER_INPUT, "-cases_grid: in '%s', N = %s is not a positive integer", copy, f[3]);
   if (nf == 5) {
     PetscCheck(!strcmp(f[4], "log"), cs->comm, PETSC_ERR_USER_INPUT, "-cases_grid: in '%s', '%s' is not 'log'", copy, f[4]);
     PetscCheck(from > 0 && to > 0, cs->comm, PETSC_ERR_USER_INPUT, "-cases_grid: in '%s', a logarithmic axis needs FROM > 0 and TO > 0", copy);
@@ -371,18 +390,19 @@ static PetscErrorCode VICaseSetSample(VICaseSet cs, PetscInt g, PetscReal out[],
 
 static PetscErrorCode VICaseSetBuild(VICaseSet cs)
 {
-  PetscInt ngrid = 1, np = 0, S = cs->num_samples;
+  PetscInt  ngrid = 1, np = 0, S = cs->num_samples;
+  PetscReal count = S;
 
   PetscFunctionBeginUser;
   for (PetscInt a = 0; a < cs->num_axes; a++) {
-    ngrid *= cs->axes[a].m;
+    count *= cs->axes[a].m; /* in floating point: the product of the axes may not fit a PetscInt */
     np += cs->axes[a].w;
   }
   np += cs->num_random;
+  PetscCall(VICaseSetCheckCount(cs, count, np));
+  for (PetscInt a = 0; a < cs->num_axes; a++) ngrid *= cs->axes[a].m;
   cs->num_params = np;
   cs->num_cases  = ngrid * S;
-  PetscCheck(cs->num_cases <= 100000000, cs->comm, PETSC_ERR_USER_INPUT, "The case set has %" PetscInt_FMT " cases; expected at most 1e8",
-             cs->num_cases);
   PetscCall(PetscMalloc1(PetscMax(np, 1), &cs->names));
   {
     PetscInt c = 0;

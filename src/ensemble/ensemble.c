@@ -30,6 +30,7 @@ PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens)
   e->progress_interval   = 2;
   e->checkpoint_interval = 600;
   e->steady_fraction     = 0.25;
+  e->balance_warning     = 0.01;
   e->keep_series         = PETSC_TRUE;
   e->group               = MPI_COMM_NULL;
   PetscCall(PetscStrncpy(e->results, "results.h5", sizeof(e->results)));
@@ -58,6 +59,7 @@ PetscErrorCode VIEnsembleDestroy(VIEnsemble *ens)
   if (!ens || !*ens) PetscFunctionReturn(PETSC_SUCCESS);
   e = *ens;
   if (e->locked) PetscCall(VIResultsUnlock(e->lock));
+  PetscCall(VIResultsDestroy(&e->results_state));
   PetscCall(VIStepRunnerReset(e));
   PetscCall(VICaseSetDestroy(&e->cs));
   PetscCall(VISchedulerDestroy(&e->sched));
@@ -110,6 +112,10 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscCall(PetscOptionsReal("-summary_steady_fraction", "Last fraction of a case taken as its steady state", "", ens->steady_fraction,
                              &ens->steady_fraction, NULL));
   PetscCall(PetscOptionsInt("-summary_bins", "Histogram bins of the sampled quantities", "", ens->bins, &ens->bins, NULL));
+  PetscCall(
+      PetscOptionsReal("-summary_balance_warning",
+                       "Warn when a case's relative energy balance error exceeds this (the step is then too coarse for accuracy: -step_accuracy)", "",
+                       ens->balance_warning, &ens->balance_warning, NULL));
   PetscOptionsEnd();
   PetscCallMPI(MPI_Comm_size(ens->comm, &size));
   PetscCheck(ens->group_size >= 1 && ens->group_size <= size, ens->comm, PETSC_ERR_USER_INPUT,
@@ -117,6 +123,8 @@ PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens)
   PetscCheck(ens->steady_fraction > 0 && ens->steady_fraction <= 1, ens->comm, PETSC_ERR_USER_INPUT,
              "-summary_steady_fraction: got %g, expected a value in (0, 1]", (double)ens->steady_fraction);
   PetscCheck(ens->bins >= 1, ens->comm, PETSC_ERR_USER_INPUT, "-summary_bins: got %" PetscInt_FMT ", expected >= 1", ens->bins);
+  PetscCheck(ens->balance_warning > 0, ens->comm, PETSC_ERR_USER_INPUT, "-summary_balance_warning: got %g, expected a relative error > 0",
+             (double)ens->balance_warning);
   PetscCheck(ens->merge_interval >= 0, ens->comm, PETSC_ERR_USER_INPUT, "-cases_merge_interval: got %g, expected >= 0", (double)ens->merge_interval);
   PetscCheck(ens->checkpoint_interval >= 0 && !PetscIsInfOrNanReal(ens->checkpoint_interval), ens->comm, PETSC_ERR_USER_INPUT,
              "-cases_checkpoint_interval: got %g, expected a number of seconds >= 0 (0: no periodic checkpoint)", (double)ens->checkpoint_interval);
@@ -166,9 +174,20 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
   PetscCall(VIROMGetUnits(ens->rom, &units));
-  PetscCall(VIResultsMerge(ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq, (const char *const *)ens->qnames, ens->output,
-                           ens->output_name, ens->bins, ens->job, units ? units : ""));
+  PetscCall(VIResultsMerge(&ens->results_state, ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq,
+                           (const char *const *)ens->qnames, ens->output, ens->output_name, ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
+  {
+    /* what a merge costs: the cases it takes in (from the journal and, for its twin, from the results file) and any byte copy,
+       against the cases merged before it (bench/merge.sh, tests/app/merge.sh) */
+    const VIResults *R = &ens->results_state;
+    PetscCall(PetscInfo(NULL,
+                        "merge %" PetscInt_FMT ": %" PetscInt_FMT " cases merged before, %" PetscInt_FMT
+                        " new (%.0f bytes of journal), %" PetscInt_FMT
+                        " from the merge before, %.0f bytes byte-copied, results file %.0f bytes, %.4f s\n",
+                        ens->nmerges + 1, R->merged_before, R->new_cases, R->journal_bytes, R->lag_cases, R->copied_bytes, R->file_bytes,
+                        (double)(ens->t_merge - t0)));
+  }
   ens->merge_time += ens->t_merge - t0;
   ens->nmerges++;
   ens->dirty = PETSC_FALSE;
@@ -389,6 +408,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscCall(VIStepperGetStats(st, &r->stats));
   if (r->stats.stopped) PetscFunctionReturn(PETSC_SUCCESS); /* to be continued from its checkpoint */
   PetscCall(VIStepperGetSeries(st, &r->nt, &r->t, &r->outputs, &r->gaps, &r->forces, &r->energy));
+  r->balance_error = VIEnergyBalanceError(r->nt, r->energy);
   PetscCall(VIROMGetNumOutputs(ens->rom, &r->nout));
   PetscCall(VIROMGetContacts(ens->rom, &r->nc, NULL));
   {
@@ -599,6 +619,60 @@ static PetscErrorCode VIEnsembleRunCase(VIEnsemble ens, PetscInt k, PetscBool ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0, at the end: the largest relative energy balance error over the done cases (cases/balance_error), and a warning
+   above -summary_balance_warning: the step keeps the scheme stable, not the motion accurate (-step_dt auto is a stability
+   limit), which -step_accuracy does. */
+static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
+{
+  PetscInt   ncases, rows, cols, worst = -1, above = 0, n = 0;
+  PetscReal *balance, largest = 0;
+  PetscBool  has, automatic = PETSC_FALSE, accurate = PETSC_FALSE;
+  PetscReal  accuracy = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/cases/balance_error", &has));
+  if (!has) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
+  PetscCall(VIH5ReadReal(file, "/cases/balance_error", &rows, &cols, &balance));
+  for (PetscInt k = 0; k < PetscMin(rows, ncases); k++) {
+    if (ens->status[k] != 1 || PetscIsInfOrNanReal(balance[k])) continue;
+    n++;
+    if (balance[k] > ens->balance_warning) above++;
+    if (worst < 0 || balance[k] > largest) {
+      largest = balance[k];
+      worst   = k;
+    }
+  }
+  PetscCall(PetscFree(balance));
+  if (worst < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    char obj[64];
+    PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT, worst));
+    PetscCall(VIH5HasAttr(file, obj, "dt_how", &automatic));
+    PetscCall(VIH5HasAttr(file, obj, "accuracy", &accurate));
+    if (accurate) PetscCall(VIH5ReadAttrReal(file, obj, "accuracy", &accuracy));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "Energy balance error (largest |balance| / largest energy stored or spent): %.3g %% at most, in case %" PetscInt_FMT
+                        " (over %" PetscInt_FMT " done case%s)\n",
+                        (double)(100 * largest), worst, n, n == 1 ? "" : "s"));
+  if (above) {
+    char limit[32], why[160];
+    (void)snprintf(limit, sizeof(limit), "%g", (double)(100 * ens->balance_warning)); /* PETSc's %g prints 1 as "1." */
+    if (accurate)
+      (void)snprintf(why, sizeof(why), "-step_accuracy %g bounds the error of the outputs, not of the energy: a smaller one", (double)accuracy);
+    else
+      (void)snprintf(why, sizeof(why), "%s",
+                     automatic ? "-step_dt auto chose a stable step, not an accurate one" : "the time step does not resolve the motion");
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
+                           "vicms: warning: the energy balance error of %" PetscInt_FMT
+                           " case%s exceeds %s %% (-summary_balance_warning), up to %.3g %% in case %" PetscInt_FMT
+                           ": %s; for accuracy choose the step with -step_accuracy (e.g. -step_dt auto -step_accuracy 1e-3) or a smaller -step_dt\n",
+                           above, above == 1 ? "" : "s", limit, (double)(100 * largest), worst, why));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The first case's set-up on the whole communicator, outside any error capture: an error in the job's own options stops the job. */
 static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
 {
@@ -662,6 +736,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   if (rank == 0) {
     if (ens->overwrite) ierr = VIResultsRemove(ens->results, ens->journal);
     if (!ierr) ierr = VIResultsScan(ens->results, ens->journal, ens->cs, ens->job, ens->status);
+    if (!ierr) ierr = VIResultsPrepare(&ens->results_state, ens->results, ens->journal, ncases, ens->nq);
     if (!ierr) ierr = PetscMalloc1(PetscMax(ncases, 1), &todo);
     if (!ierr)
       for (PetscInt k = 0; k < ncases; k++)
@@ -743,7 +818,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, ", last merge %.2f s (%" PetscInt_FMT " merge%s, %.2f s in all)", (double)t_merge, ens->nmerges,
                             ens->nmerges == 1 ? "" : "s", (double)ens->merge_time));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
-    if (failed || (ncases > 1 && done > 0)) {
+    if (failed || done > 0) {
       hid_t file;
       PetscCall(VIH5Open(ens->results, &file));
       if (failed) {
@@ -766,6 +841,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
         PetscCall(VISummaryPrint(file, ens->cs, ens->status, ens->nq, (const char *const *)ens->qnames, quantities, ens->output, ens->output_name));
         PetscCall(PetscFree(quantities));
       }
+      PetscCall(VIEnsembleBalanceReport(ens, file));
       PetscCall(VIH5Close(&file));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));

@@ -11,6 +11,7 @@
 #define VI_MAX_RANDOM 32
 #define VI_MAX_VALUES 1024
 #define VI_NAME_LEN   96
+#define VI_MAX_CASES  1e8 /* cases of a job: the tables over all cases are held in memory */
 
 /* Options of the global database overridden for a while, and what they were. */
 typedef struct {
@@ -105,9 +106,15 @@ typedef struct {
   const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
   const char      *envelope_output;                      /* the output it is of */
   PetscInt         nenv;
-  PetscReal       *quantities; /* nq */
-  VITimeStepInfo   timestep;   /* the step, and how it was chosen when automatic */
+  PetscReal       *quantities;    /* nq */
+  VITimeStepInfo   timestep;      /* the step, and how it was chosen when automatic */
+  PetscReal        balance_error; /* the largest relative energy balance error over the recorded levels (VIEnergyBalanceError) */
 } VICaseResult;
+
+/* The relative energy balance error of a recorded run (nt x VI_ENERGY_COLUMNS): the largest |balance error| over the
+   levels divided by the largest kinetic + potential + damping and friction dissipation (the energy stored or spent);
+   0 when nothing moves, NaN without levels. */
+PETSC_INTERN PetscReal VIEnergyBalanceError(PetscInt nt, const PetscReal energy[]);
 
 /* Quantities of a case: per ROM output max_abs (whole run), then over the steady window rms, amplitude (half
    peak-to-peak), mean, min, max; then max_contact_force (whole run) and min_gap (steady window). */
@@ -125,6 +132,26 @@ PETSC_INTERN PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const Petsc
 PETSC_INTERN PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[], PetscInt nq, const char *const qnames[],
                                            const PetscReal quantities[], PetscInt output, const char output_name[]);
 
+/* Rank 0's state of a results file PATH between merges: the tables over all cases as the published file holds them, and
+   its twin PATH.twin, a private file one merge behind the published one. A merge brings the twin up to date in place
+   (the cases of the merge before, from PATH, and the new ones, from the journal: the rows of the tables they change,
+   the summaries), then publishes it by a rename, and the file it replaces becomes the twin (a hard link kept across the
+   rename). So a merge writes what changed since the merge before, whatever the number of cases merged before, and the
+   published file is always whole: it is never written once published until it is the twin again, a merge later. */
+typedef struct {
+  PetscBool  ready;                  /* read from the published file (VIResultsMerge's first call) */
+  PetscInt   ncases, nq, generation; /* generation: merges into the published file ("merge" attribute) */
+  PetscInt  *status, *steps, *iter_max, *nonconv;
+  PetscReal *quantities, *wall, *iter_mean, *balance;
+  char     **messages;
+  PetscBool  twin;      /* PATH.twin is the published file of the merge before: it lacks the cases lag[] */
+  PetscInt  *lag, nlag; /* capacity ncases */
+  /* what the last merge did (-info, the merge test and bench/merge.sh): cases taken in from the journal and from the
+     published file, bytes of a byte copy (a twin made anew: the first merge after a crash), the size of the published file */
+  PetscInt new_cases, lag_cases, merged_before;
+  double   copied_bytes, file_bytes, journal_bytes;
+} VIResults;
+
 /* ---------------------------------------------------------------- the ensemble */
 
 struct _p_VIEnsemble {
@@ -133,7 +160,7 @@ struct _p_VIEnsemble {
   VICaseSet   cs;
   char        results[PETSC_MAX_PATH_LEN], journal[PETSC_MAX_PATH_LEN + 8];
   PetscInt    group_size, bins, ngroups;
-  PetscReal   merge_interval, progress_interval, steady_fraction, checkpoint_interval;
+  PetscReal   merge_interval, progress_interval, steady_fraction, checkpoint_interval, balance_warning;
   PetscBool   keep_series, quiet, overwrite, verbose;
   VICaseOrder order;
   char        output_name[128];
@@ -154,6 +181,7 @@ struct _p_VIEnsemble {
   PetscLogDouble merge_time; /* of the merges of this run, their count nmerges */
   PetscInt       nmerges;
   PetscBool      dirty; /* finished cases wait in the journal */
+  VIResults      results_state;
   PetscBool      merge_warned;
   PetscBool      write_failed;     /* this group could not write a case (a full disk): it drains the cases left unrun */
   char           write_error[256]; /* why, on the group's rank 0 */
@@ -190,17 +218,22 @@ PETSC_INTERN PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VI
 /* Cases finished according to the results file PATH and the journal DIR: status[k] = 0 pending, 1 done, 2 failed. Both
    must come from the same job (the same fingerprint job: the options that decide the results). Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsScan(const char path[], const char dir[], VICaseSet cs, const char job[], PetscInt status[]);
-/* Remove the results file PATH and the journal DIR (-results_overwrite). Rank-local. */
+/* Remove the results file PATH, its twin and the journal DIR (-results_overwrite). Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsRemove(const char path[], const char dir[]);
-/* Merge the journal's finished cases into PATH: a byte copy of PATH as PATH.part, into which the cases new to it are
-   copied and the case tables and summaries written over theirs in place, then a rename; then remove the journal files
-   it took in. Rank-local. */
-PETSC_INTERN PetscErrorCode VIResultsMerge(const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner, const PetscInt status[],
-                                           PetscInt nq, const char *const qnames[], PetscInt output, const char output_name[], PetscInt bins,
-                                           const char job[], const char units[]);
-/* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command), or stop with a
-   message naming the job that holds it; a lock whose process no longer runs on this host is taken over with a notice.
-   Rank-local. */
+
+PETSC_INTERN PetscErrorCode VIResultsDestroy(VIResults *R);
+/* At the start of a run, before cases are handed out: read the tables of the results file PATH, and make its twin anew
+   (a byte copy) unless the one there is usable, so that no merge of the run reads or copies the whole file. Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsPrepare(VIResults *R, const char path[], const char dir[], PetscInt ncases, PetscInt nq);
+/* Merge the journal's cases finished according to status[] into PATH through its twin (VIResults), then remove the
+   journal files it took in (and the journal and the twin when every case is finished). Rank-local. */
+PETSC_INTERN PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
+                                           const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
+                                           const char output_name[], PetscInt bins, const char job[], const char units[]);
+/* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command, and the SLURM job id,
+   restart count, array job and task ids from the environment), or stop with a message naming the job that holds it; a
+   lock whose process no longer runs on this host, or of an earlier incarnation of this SLURM job (the same job id with a
+   smaller restart count, or another task of the same array) on any host, is taken over with a notice. Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsLock(const char path[], const char lock[]);
 /* Remove LOCK if this process holds it. Rank-local. */
 PETSC_INTERN PetscErrorCode VIResultsUnlock(const char lock[]);

@@ -169,6 +169,7 @@ PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
                                        "-results_overwrite",
                                        "-summary_output",
                                        "-summary_bins",
+                                       "-summary_balance_warning",
                                        "-hb_output",
                                        "-rom_file",
                                        "-mesh_file"};

@@ -63,6 +63,7 @@ static const VIOptionEntry VIEnsembleOptions[] = {
     {"-summary_output", VI_OPTION_STRING, NULL},
     {"-summary_steady_fraction", VI_OPTION_REAL, NULL},
     {"-summary_bins", VI_OPTION_INT, NULL},
+    {"-summary_balance_warning", VI_OPTION_REAL, NULL},
 };
 
 PetscErrorCode VIEnsembleRegisterOptions(void)

@@ -44,27 +44,73 @@ PetscErrorCode VISummaryQuantities(VIStepper st, PetscReal q[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The note that summaries over cases of which some are still pending carry: "partial: N of M cases" (N finished, done or
+   failed), empty when every case is finished. */
+static void VISummaryPartial(PetscInt ncases, const PetscInt status[], char note[], size_t len)
+{
+  PetscInt finished = 0;
+
+  for (PetscInt k = 0; k < ncases; k++) finished += status[k] ? 1 : 0;
+  if (finished < ncases)
+    snprintf(note, len, "partial: %" PetscInt_FMT " of %" PetscInt_FMT " cases", finished, ncases);
+  else
+    note[0] = 0;
+}
+
+PetscReal VIEnergyBalanceError(PetscInt nt, const PetscReal energy[])
+{
+  PetscReal err = 0, scale = 0;
+
+  if (nt <= 0) return VI_NAN;
+  for (PetscInt i = 0; i < nt; i++) {
+    const PetscReal *e = energy + i * VI_ENERGY_COLUMNS;
+    err                = PetscMax(err, PetscAbsReal(e[6]));
+    scale              = PetscMax(scale, e[0] + e[1] + e[2] + e[3]);
+  }
+  return scale > 0 ? err / scale : 0;
+}
+
 static int VICompareReal(const void *a, const void *b)
 {
   PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* Quantile of sorted values, linear between order statistics (numpy's default). */
-static PetscReal VIQuantile(const PetscReal v[], PetscInt n, PetscReal p)
+/* Rearrange v[lo..hi] so that v[k] is the value a sort would put there, with none larger before it and none smaller
+   after it (Hoare's selection: linear time on average, where a sort of every merge's values would take N log N). */
+static void VISelect(PetscReal v[], PetscInt lo, PetscInt hi, PetscInt k)
 {
-  PetscReal h = p * (n - 1);
-  PetscInt  i = (PetscInt)PetscFloorReal(h);
-  if (i >= n - 1) return v[n - 1];
-  return v[i] + (h - i) * (v[i + 1] - v[i]);
+  while (hi > lo) {
+    PetscReal a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+    PetscReal pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)); /* median of three */
+    PetscInt  i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) {
+        PetscReal t = v[i];
+        v[i++]      = v[j];
+        v[j--]      = t;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return;
+  }
 }
 
-/* Statistics of quantity i over the done cases: mean, std (n - 1), min, q05, q25, q50, q75, q95, max; count n. */
+/* Statistics of quantity i over the done cases: mean, std (n - 1), min, q05, q25, q50, q75, q95, max; count n. The
+   quantiles are numpy's default (linear between order statistics), found by selection in increasing order (each one
+   among the values above the one before). */
 static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], PetscInt nq, const PetscReal quantities[], PetscInt i, PetscReal work[],
                                    PetscInt *n, PetscReal stats[9])
 {
   static const PetscReal p[]  = {0.05, 0.25, 0.5, 0.75, 0.95};
-  PetscReal              mean = 0, var = 0;
+  PetscReal              mean = 0, var = 0, lo, hi;
+  PetscInt               from = 0;
 
   PetscFunctionBeginUser;
   *n = 0;
@@ -72,15 +118,31 @@ static PetscErrorCode VIStatistics(PetscInt ncases, const PetscInt status[], Pet
     if (status[k] == 1 && !PetscIsInfOrNanReal(quantities[k * nq + i])) work[(*n)++] = quantities[k * nq + i];
   for (PetscInt j = 0; j < 9; j++) stats[j] = VI_NAN;
   if (*n == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  qsort(work, (size_t)*n, sizeof(PetscReal), VICompareReal);
-  for (PetscInt j = 0; j < *n; j++) mean += work[j];
+  lo = hi = work[0];
+  for (PetscInt j = 0; j < *n; j++) {
+    mean += work[j];
+    lo = PetscMin(lo, work[j]);
+    hi = PetscMax(hi, work[j]);
+  }
   mean /= *n;
   for (PetscInt j = 0; j < *n; j++) var += (work[j] - mean) * (work[j] - mean);
   stats[0] = mean;
   stats[1] = *n > 1 ? PetscSqrtReal(var / (*n - 1)) : 0;
-  stats[2] = work[0];
-  for (PetscInt j = 0; j < 5; j++) stats[3 + j] = VIQuantile(work, *n, p[j]);
-  stats[8] = work[*n - 1];
+  stats[2] = lo;
+  for (PetscInt j = 0; j < 5; j++) {
+    PetscReal h = p[j] * (*n - 1), below, above;
+    PetscInt  r = PetscMin((PetscInt)PetscFloorReal(h), *n - 1);
+    VISelect(work, from, *n - 1, r);
+    below = work[r];
+    if (r + 1 < *n) {
+      VISelect(work, r + 1, *n - 1, r + 1);
+      above = work[r + 1];
+    } else
+      above = below;
+    stats[3 + j] = r >= *n - 1 ? below : below + (h - r) * (above - below);
+    from         = r;
+  }
+  stats[8] = hi;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,15 +200,24 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
   PetscInt   ncases, m, np, scol;
   PetscReal *frf, *work, *stats;
   PetscBool  sampled, has;
-  char       rows[8192] = "";
+  char       rows[8192] = "", partial[96];
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, &np));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
+  VISummaryPartial(ncases, status, partial, sizeof(partial));
   /* a merge into a results file merged before writes over its summaries in place: the cases only add to them (a
      histogram, the frequency response's rows), so no object of the last merge's is left over */
   PetscCall(VIH5Exists(file, "/summary", &has));
   if (!has) PetscCall(VIH5CreateGroup(file, "/summary"));
+  {
+    /* how many cases the summaries are over: a stopped job's are partial, and say so (also on each summary dataset) */
+    PetscInt finished = 0;
+    for (PetscInt k = 0; k < ncases; k++) finished += status[k] ? 1 : 0;
+    PetscCall(VIH5WriteAttrInt(file, "/summary", "n_cases_finished", finished));
+    PetscCall(VIH5WriteAttrInt(file, "/summary", "n_cases", ncases));
+    PetscCall(VIH5WriteAttrString(file, "/summary", "partial", partial));
+  }
   /* statistics of every quantity over the done cases, and histograms when the job samples */
   PetscCall(PetscMalloc2(PetscMax(ncases, 1), &work, 9 * nq, &stats));
   for (PetscInt i = 0; i < nq; i++) {
@@ -155,7 +226,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
     if (i) PetscCall(PetscStrlcat(rows, ",", sizeof(rows)));
     PetscCall(PetscStrlcat(rows, qnames[i], sizeof(rows)));
     if (sampled && n > 0) {
-      PetscReal *edges, lo = work[0], hi = work[n - 1];
+      PetscReal *edges, lo = stats[9 * i + 2], hi = stats[9 * i + 8];
       PetscInt  *counts;
       char       path[256];
       if (hi <= lo) hi = lo + (lo != 0 ? 1e-9 * PetscAbsReal(lo) : 1e-300);
@@ -174,6 +245,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
       PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "rows", rows));
       PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "columns", "mean,std,min,q05,q25,q50,q75,q95,max"));
       PetscCall(VIH5WriteAttrInt(file, "/summary/statistics", "n", n));
+      PetscCall(VIH5WriteAttrString(file, "/summary/statistics", "partial", partial));
     }
   }
   PetscCall(PetscFree2(work, stats));
@@ -183,6 +255,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
     PetscCall(VIH5WriteRealResizable(file, "/summary/frf", m, 2, frf)); /* its rows grow from merge to merge */
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "columns", "frequency,amplitude"));
     PetscCall(VIH5WriteAttrString(file, "/summary/frf", "output", output_name));
+    PetscCall(VIH5WriteAttrString(file, "/summary/frf", "partial", partial));
     {
       const char *fname;
       PetscInt    fcol;
@@ -214,6 +287,7 @@ PetscErrorCode VISummaryWrite(hid_t file, VICaseSet cs, const PetscInt status[],
         PetscCall(VIH5WriteAttrString(file, dst, "output", output_name));
         PetscCall(VIH5WriteAttrInt(file, dst, "case", k));
         PetscCall(VIH5WriteAttrString(file, dst, "direction", dir ? "down" : "up"));
+        PetscCall(VIH5WriteAttrString(file, dst, "partial", partial));
         PetscCall(PetscFree(env));
       }
       break;
@@ -227,16 +301,20 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
 {
   PetscInt   ncases, m;
   PetscReal *frf;
-  PetscBool  sampled, sweeps = PETSC_FALSE;
+  PetscBool  sampled, sweeps       = PETSC_FALSE;
+  char       partial[96], tag[100] = "";
 
   PetscFunctionBeginUser;
   PetscCall(VICaseSetGetSize(cs, &ncases, NULL));
   PetscCall(VICaseSetIsSampled(cs, &sampled));
+  /* a stopped job's summaries are over the cases finished so far: every line says so */
+  VISummaryPartial(ncases, status, partial, sizeof(partial));
+  if (partial[0]) PetscCall(PetscSNPrintf(tag, sizeof(tag), " (%s)", partial));
   PetscCall(VIFrequencyResponse(cs, status, nq, qnames, quantities, output, &m, &frf));
   if (m > 0) {
     PetscReal peak  = 0;
     PetscInt  ipeak = 0;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak):\n  %14s %14s\n", output_name,
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Frequency response of %s (steady-state amplitude, half peak-to-peak)%s:\n  %14s %14s\n", output_name, tag,
                           "frequency [Hz]", "amplitude"));
     for (PetscInt i = 0; i < m; i++) {
       if (frf[2 * i + 1] > peak) {
@@ -246,7 +324,7 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
       if (m <= 40 || i % (m / 20 + 1) == 0 || i == m - 1)
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %14.6g %14.6g\n", (double)frf[2 * i], (double)frf[2 * i + 1]));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz\n", (double)peak, (double)frf[2 * ipeak]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  peak %.6g at %.6g Hz%s\n", (double)peak, (double)frf[2 * ipeak], tag));
   }
   PetscCall(PetscFree(frf));
   for (PetscInt dir = 0; dir < 2; dir++) {
@@ -260,9 +338,10 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
       for (PetscInt i = 1; i < rows; i++)
         if (env[2 * i + 1] > env[2 * ipeak + 1]) ipeak = i;
       if (rows > 0)
-        PetscCall(PetscPrintf(
-            PETSC_COMM_SELF, "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz\n",
-            dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1], (double)env[2 * ipeak]));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                              "Sweep %-4s of %s: %" PetscInt_FMT " pseudo-periods from %.6g to %.6g Hz, largest amplitude %.6g at %.6g Hz%s\n",
+                              dir ? "down" : "up", output_name, rows, (double)env[0], (double)env[2 * (rows - 1)], (double)env[2 * ipeak + 1],
+                              (double)env[2 * ipeak], tag));
       PetscCall(PetscFree(env));
       sweeps = PETSC_TRUE;
     }
@@ -270,8 +349,8 @@ PetscErrorCode VISummaryPrint(hid_t file, VICaseSet cs, const PetscInt status[],
   if (sampled || (m == 0 && !sweeps)) {
     PetscReal *work, stats[9];
     PetscCall(PetscMalloc1(PetscMax(ncases, 1), &work));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases:\n  %-28s %6s %12s %12s %12s %12s %12s\n", "quantity", "n", "mean", "std",
-                          "q05", "median", "q95"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "Statistics over the done cases%s:\n  %-28s %6s %12s %12s %12s %12s %12s\n", tag, "quantity", "n", "mean",
+                          "std", "q05", "median", "q95"));
     for (PetscInt i = 0; i < nq; i++) {
       PetscInt n;
       PetscCall(VIStatistics(ncases, status, nq, quantities, i, work, &n, stats));

@@ -3,7 +3,8 @@
 
 Every group attribute, dataset and dataset attribute of A and B is flattened to a key ("/cases/3/outputs",
 "/cases@n_cases", ...); both files must hold the same keys, and every value must be equal (np.array_equal; NaNs equal
-in float arrays), except keys containing "wall_time" and the root attribute "@options" (the command line).
+in float arrays), except keys containing "wall_time" and the root attributes "@options" (the command line) and "@merge" (how
+many merges wrote the file).
 --min-objects N: A must hold at least N objects and attributes (a guard against comparing two near-empty files);
 --all-done: /cases/status of A and of B must be 1 (done) for every case.
 Prints one line, "ok   ..." or "FAIL ..." (with the first 8 differing keys), and exits 0 or 1.
@@ -32,7 +33,7 @@ def walk(g, p=""):
 
 
 def ignored(k):
-    return "wall_time" in k or k == "@options"
+    return "wall_time" in k or k in ("@options", "@merge")
 
 
 def main():

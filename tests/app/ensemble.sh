@@ -13,7 +13,10 @@
 # (5) a slow sweep up and down of the damped rod gives envelopes peaking at its first natural frequency, and the plot
 #     command writes non-empty PNGs of the sweep and of the UQ job;
 # (5c) `vicms run` equals reduce + simulate bitwise;
-# (6) bad case-set options and a results file of another job stop every rank with a clear message.
+# (5d) the energy balance error of each case, its largest over the cases in the summary, a warning above 1 % naming
+#      -step_accuracy (issue 24 item 18);
+# (6) bad case-set options and a results file of another job stop every rank with a clear message; so does a grid of
+#     1e12 cases (issue 24 item 12: before, a traceback), with the count and the memory it would take.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -249,6 +252,40 @@ print(("ok   " if ok else "FAIL ") + "vicms run: ROM %s, 2 cases %s, largest con
 raise SystemExit(0 if ok else 1)
 EOF
 
+# ---- (5d) the energy balance error (issue 24 item 18): -step_dt auto is a stability limit; on the forced, damped rod
+# hitting its wall its balance error is 15.7 %, and the job says so with a warning naming -step_accuracy; each case's
+# relative error (the largest |balance error| over the recorded levels over the largest kinetic + potential + damping
+# + friction dissipation) equals numpy's from the case's own energy columns; -step_accuracy 1e-3 brings it below 1 %
+# without a warning
+bal="-rom_file rod.h5 -case_loads end -load_end_type harmonic -load_end_frequency 0.7 -contact_gap 0.02 -step_end_time 4
+  -cases_values load_end_amplitude:1/2 -cases_quiet"
+for acc in none 1e-3; do
+  extra=$([ $acc = none ] || echo "-step_accuracy $acc")
+  out=$(mpi 120 2 simulate $bal -step_dt auto $extra -results_file bal_$acc.h5 2>&1) || { echo "FAIL balance job ($acc):"; echo "$out" | tail -3; fail=1; }
+  $py - bal_$acc.h5 $acc "$out" <<'EOF' || fail=1
+import re, sys
+import h5py
+import numpy as np
+name, acc, out = sys.argv[1], sys.argv[2], sys.argv[3]
+f = h5py.File(name, "r")
+ref = []
+for k in range(2):
+    e = f["cases/%d/energy" % k][()]
+    ref.append(np.abs(e[:, 6]).max() / (e[:, 0] + e[:, 1] + e[:, 2] + e[:, 3]).max())
+got = f["cases/balance_error"][()]
+attr = [f["cases/%d" % k].attrs["balance_error"] for k in range(2)]
+m = re.search(r"Energy balance error \(largest \|balance\| / largest energy stored or spent\): ([0-9.e+-]+) % at most, in case (\d) \(over 2 done cases\)", out)
+warned = re.search(r"vicms: warning: the energy balance error of \d cases? exceeds 1 % \(-summary_balance_warning\), up to [0-9.]+ % in case \d: .*-step_accuracy", out)
+ok = np.allclose(got, ref, rtol=1e-12, atol=0) and np.allclose(attr, ref, rtol=1e-12, atol=0) and m is not None
+ok = ok and abs(float(m.group(1)) - 100 * max(ref)) <= 6e-3 * 100 * max(ref) and int(m.group(2)) == int(np.argmax(ref))
+ok = ok and ((max(ref) > 0.05 and warned is not None) if acc == "none" else (max(ref) < 0.01 and warned is None))
+print(("ok   " if ok else "FAIL ") + "-step_dt auto%s: balance errors %s (numpy %s), the summary says %s %%, %s" % (
+    "" if acc == "none" else " -step_accuracy " + acc, np.array2string(got, precision=4), np.array2string(np.array(ref), precision=4),
+    m.group(1) if m else "nothing", "a warning naming -step_accuracy" if warned else "no warning"))
+raise SystemExit(0 if ok else 1)
+EOF
+done
+
 # ---- (6) bad input: every rank count stops with one clear line and a non-zero exit
 bad() { # bad NP EXPECT_REGEX ARGS...
   local np=$1 expect=$2 out rc
@@ -259,8 +296,8 @@ bad() { # bad NP EXPECT_REGEX ARGS...
     echo "FAIL np=$np $*: exit status 0"; fail=1
   elif [ $rc -eq 124 ]; then
     echo "FAIL np=$np $*: hung (killed after 120 s)"; fail=1
-  elif ! grep -Eq -- "$expect" <<<"$out"; then
-    echo "FAIL np=$np $*: message does not match /$expect/:"; echo "$out" | head -5; fail=1
+  elif ! grep -Eq -- "$expect" <<<"$out" || grep -q "PETSC ERROR" <<<"$out"; then
+    echo "FAIL np=$np $*: message does not match /$expect/ or comes with a traceback:"; echo "$out" | head -5; fail=1
   else
     echo "ok   np=$np $(grep -E -m1 'error' <<<"$out")"
   fi
@@ -273,6 +310,10 @@ for np in 1 2 3; do
   bad $np "-summary_output: the ROM has no output 'n7_x'" $base -summary_output n7_x
   bad $np "-contact_mu: got -1" $base -cases_values contact_mu:-1/0.1
   bad $np "g1_1.h5 holds the results of another job" $base -results_file g1_1.h5
+  # a grid of 1e12 cases (its count overflows a 32-bit PetscInt) is refused before anything of that size is allocated
+  bad $np "^vicms: error: The case set .* has 1e\+12 cases; its parameter table alone would take 16 TB of memory on every rank: expected at most 1e\+08 cases" \
+    $base -cases_grid contact_gap:1:5:1000000,contact_mu:0:0.1:1000000
+  bad $np "^vicms: error: The case set .* has 3e\+09 cases; its parameter table alone would take 24 GB" $base -cases_grid contact_gap:1:5:3000000000
 done
 
 [ $fail -eq 0 ] && echo "ensembles: all checks passed"

@@ -4,7 +4,12 @@
 #     and since when; the first job's results equal a lone run's (every dataset and attribute but wall times);
 # (2) a lock whose process no longer runs on this host is taken over with a notice; one of another host is not (the
 #     message says how to remove it);
-# (3) the lock goes on every exit path: after a job refused as another job's, after a finished job.
+# (3) the lock goes on every exit path: after a job refused as another job's, after a finished job;
+# (4) SLURM (issue 24 item 9, the environment faked with mpirun -x): the lock records the job id, restart count, array job
+#     and task ids; a lock left on another host by the same job's earlier incarnation is taken over with a notice naming
+#     it: the job requeued (same SLURM_JOB_ID, a larger SLURM_RESTART_COUNT), the next task of the same array (same
+#     SLURM_ARRAY_JOB_ID, another SLURM_ARRAY_TASK_ID); another job's, the same incarnation's (a concurrent step) and the
+#     same array task's are refused.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -71,6 +76,52 @@ if grep -q "lone.h5 holds the results of another job" <<<"$out" && [ ! -e lone.h
 else
   echo "FAIL error path:"; echo "$out" | head -3; ls lone.h5*; fail=1
 fi
+
+# ---- (4) SLURM: the same job takes its lock over on another node
+sjob="-rom_file bar.h5 -case_loads gravity -step_dt 1e-3 -step_end_time 0.05 -cases_grid contact_gap:1:5:4 -cases_quiet"
+mpirun --oversubscribe -n 2 -x SLURM_JOB_ID=4242 -x SLURM_RESTART_COUNT=2 -x SLURM_ARRAY_JOB_ID=4240 -x SLURM_ARRAY_TASK_ID=7 \
+  "$VICMS_BIN" simulate $job -results_file rec.h5 >rec.log 2>&1 &
+rec=$!
+wait_for 60 grep -q "^command " rec.h5.lock
+got=$(grep "^slurm_" rec.h5.lock | tr '\n' ' ')
+wait $rec || { echo "FAIL the job with a SLURM environment failed:"; tail -3 rec.log; fail=1; }
+expect "the lock records the SLURM job" "$got" "slurm_job_id 4242 slurm_restart_count 2 slurm_array_job_id 4240 slurm_array_task_id 7 "
+# slurm_lock NAME WHAT LOCK_LINES ENV...: a lock of host elsewhere.example holding LOCK_LINES, and the job with ENV
+slurm_lock() {
+  local name=$1
+  shift
+  printf 'pid 1\nhost elsewhere.example\nsince 1700000000\n%bcommand vicms run\n' "$1" >$name.h5.lock
+  shift
+  out=$(timeout 120 mpirun --oversubscribe -n 2 "$@" "$VICMS_BIN" simulate $sjob -results_file $name.h5 2>&1)
+}
+slurm_lock requeued 'slurm_job_id 4242\nslurm_restart_count 0\n' -x SLURM_JOB_ID=4242 -x SLURM_RESTART_COUNT=1
+if grep -q "Taking over the lock requeued.h5.lock of process 1 on host elsewhere.example (since 2023-11-1[45] [0-9:]*): the same job, SLURM job 4242, requeued (restart 0, this is restart 1)" <<<"$out" &&
+  [ -f requeued.h5 ] && [ ! -e requeued.h5.lock ]; then
+  echo "ok   a requeued job takes over its own lock from another host: $(grep -o 'the same job.*' <<<"$out")"
+else
+  echo "FAIL requeued job:"; echo "$out" | head -4; fail=1
+fi
+slurm_lock array 'slurm_job_id 5000\nslurm_restart_count 0\nslurm_array_job_id 4990\nslurm_array_task_id 3\n' \
+  -x SLURM_JOB_ID=5001 -x SLURM_ARRAY_JOB_ID=4990 -x SLURM_ARRAY_TASK_ID=4
+if grep -q "Taking over the lock array.h5.lock of process 1 on host elsewhere.example (since .*): the same job, task 3 of SLURM array job 4990, this is task 4" <<<"$out" &&
+  [ -f array.h5 ] && [ ! -e array.h5.lock ]; then
+  echo "ok   the next array task takes over the lock of the one before from another host"
+else
+  echo "FAIL next array task:"; echo "$out" | head -4; fail=1
+fi
+for other in "another job|slurm_job_id 4242\nslurm_restart_count 0\n|-x SLURM_JOB_ID=4243 -x SLURM_RESTART_COUNT=1" \
+  "the same incarnation (a concurrent step)|slurm_job_id 4242\nslurm_restart_count 1\n|-x SLURM_JOB_ID=4242 -x SLURM_RESTART_COUNT=1" \
+  "the same array task|slurm_job_id 5000\nslurm_array_job_id 4990\nslurm_array_task_id 3\n|-x SLURM_JOB_ID=5002 -x SLURM_ARRAY_JOB_ID=4990 -x SLURM_ARRAY_TASK_ID=3" \
+  "outside SLURM|slurm_job_id 4242\nslurm_restart_count 0\n|"; do
+  IFS='|' read -r what lines env <<<"$other"
+  slurm_lock other "$lines" $env
+  if [ -f other.h5.lock ] && [ ! -e other.h5 ] && grep -q "other.h5 is in use by another job: process 1 on host elsewhere.example" <<<"$out"; then
+    echo "ok   $what: refused, the lock kept"
+  else
+    echo "FAIL $what: taken over or no message:"; echo "$out" | head -3; fail=1
+  fi
+  rm -f other.h5*
+done
 
 [ $fail -eq 0 ] && echo "lock: all checks passed"
 exit $fail

@@ -5,7 +5,8 @@
 #     group of 2 ranks;
 # (2) SIGUSR1 to mpirun (which forwards it) mid-ensemble on 2 ranks in 2 groups, and on 3 ranks in groups of 2 and 1:
 #     every rank exits 75, the finished cases are merged into the results file, the rerun finishes, equal to an
-#     uninterrupted run;
+#     uninterrupted run; the stopped job's summaries say they are partial (issue 24 item 8): its summary lines, the results
+#     file's summary/ group and `vicms info` say "partial: N of 8 cases", and no longer once the rerun has finished;
 # (3) a periodic checkpoint (-cases_checkpoint_interval) is written while the case runs; after a SIGKILL the rerun resumes
 #     from it ("resuming case 0 from t = ...") to results equal to an uninterrupted run.
 # Nothing waits a fixed time: each signal is sent once a progress line or a checkpoint file shows the job is where it must be.
@@ -97,12 +98,30 @@ with h5py.File(name + ".h5", "r") as f:
 done = int((st == 1).sum())
 ok = m is not None and 0 < done < 8 and done == int(m.group(1)) and 8 - done == int(m.group(2))
 print(("ok   " if ok else "FAIL ") + "%s: the stopped job merged its %d finished cases (the message says %s)" % (name, done, m.group(0) if m else "nothing"))
-raise SystemExit(0 if ok else 1)
+# the summaries are over the finished cases only, and say so
+want = "partial: %d of 8 cases" % done
+with h5py.File(name + ".h5", "r") as f:
+    attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f["summary"].attrs.items()}
+    stat = f["summary/statistics"].attrs["partial"]
+    stat = stat.decode() if isinstance(stat, bytes) else stat
+line = "Statistics over the done cases (%s):" % want
+ok2 = line in log and attrs.get("partial") == want and attrs.get("n_cases_finished") == done and attrs.get("n_cases") == 8 and stat == want
+print(("ok   " if ok2 else "FAIL ") + "%s: the summary line says '%s' (%s), summary/ says %s, summary/statistics '%s'" % (name, line, "found" if line in log else "NOT found", attrs, stat))
+raise SystemExit(0 if ok and ok2 else 1)
 EOF2
+  out=$("$VICMS_BIN" info $name.h5 2>&1)
+  grep -q "summaries partial: [1-7] of 8 cases (the job is not finished" <<<"$out" && echo "ok   vicms info $name.h5: $(grep -o 'summaries partial.*' <<<"$out")" ||
+    { echo "FAIL vicms info $name.h5 does not say the summaries are partial:"; echo "$out" | head -3; fail=1; }
   must "$name: rerun" mpi 300 $np simulate $ejob -cases_group_size $gs -results_file $name.h5 || return
   grep -E "Running [0-9]+ of 8 cases" <<<"$LAST"
   grep -q "resuming case [0-9]* from t = " <<<"$LAST" && echo "ok   $name: the rerun resumed the stopped cases from their checkpoints" ||
     { echo "FAIL $name: the rerun resumed no case"; fail=1; }
+  if ! grep -q "partial" <<<"$LAST" && ! "$VICMS_BIN" info $name.h5 | grep -q partial &&
+    [ "$($py -c 'import h5py, sys; print(repr(h5py.File(sys.argv[1], "r")["summary"].attrs["partial"]))' $name.h5)" = "b''" ]; then
+    echo "ok   $name: complete after the rerun, nothing says partial"
+  else
+    echo "FAIL $name: the complete job still says partial"; fail=1
+  fi
   same ens_full.h5 $name.h5 || fail=1
 }
 stop_ensemble 2 1
