@@ -269,9 +269,9 @@ static PetscErrorCode VIAppCEACheckMemory(MPI_Comm comm, const VIAppCEAJob *job,
   if (nf) PetscCall(PetscSNPrintf(frf_opt, sizeof(frf_opt), ", -cea_frf_frequencies %s", job->frf));
   PetscCheck(all[0] <= avail, comm, PETSC_ERR_USER_INPUT,
              "-cea_positions %" PetscInt_FMT ", -cea_modes %" PetscInt_FMT "%s: the results need %.3g GB per rank (eigenvalues %.3g GB, eigenvectors "
-             "%.3g GB, FRF map %.3g GB), %.3g GB with the %d ranks on this host, which has %.3g GB available; ask for fewer positions, modes or "
+             "%.3g GB, FRF map %.3g GB), %.3g GB with the %d rank%s on this host, which has %.3g GB available; ask for fewer positions, modes or "
              "frequency lines",
-             job->np, job->nm, frf_opt, need / 1e9, eig / 1e9, vec / 1e9, frf / 1e9, all[0] / 1e9, (int)local, avail / 1e9);
+             job->np, job->nm, frf_opt, need / 1e9, eig / 1e9, vec / 1e9, frf / 1e9, all[0] / 1e9, (int)local, local > 1 ? "s" : "", avail / 1e9);
   values = PetscMax(PetscMax(np * nm, nvec * n), np * nf * nio * 2);
   PetscCheck(values < (double)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
              "-cea_positions %" PetscInt_FMT ", -cea_modes %" PetscInt_FMT
@@ -726,8 +726,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                             " inputs x %" PetscInt_FMT " outputs\n",
                             VIAppCEAQuantities[job->quantity], np, st.nf, (double)job->f0, (double)job->f1, ni, no));
   }
-  VISignalDefer(PETSC_FALSE);
-
+  /* deferring still (until VIAppCEA ends): a signal once everything is computed lets the run write its file */
   {
     PetscErrorCode ierr = PETSC_SUCCESS;
     if (poll.sig) {
