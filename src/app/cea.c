@@ -636,8 +636,8 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       PetscCall(VIH5CheckpointRead(comm, ckpt, "vicms-cea-checkpoint", "a checkpoint of vicms cea", tag, VIAppCEACheckpointLoad, &st, &restored, why,
                                    sizeof(why)));
       PetscCheck(restored || !strcmp(why, "it cannot be read"), comm, PETSC_ERR_USER_INPUT,
-                 "-cea_file: there is a checkpoint %s that cannot be resumed: %s (other options or another bodies file). Rerun the command that "
-                 "wrote it to finish that run, or remove %s to start afresh",
+                 "-cea_file: the checkpoint %s cannot be resumed by this run: %s. Rerun the command that wrote it to finish that run, or remove "
+                 "%s to start afresh",
                  ckpt, why, ckpt);
       if (restored)
         PetscCall(PetscPrintf(comm,

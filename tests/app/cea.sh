@@ -201,7 +201,8 @@ fi
 # naming the process that holds it. A run stopped by SIGTERM exits 75 with a checkpoint FILE.ckpt and no results file; the
 # job stopped three times (on 2 ranks while it computes eigenvalues, on 1 rank once it computes eigenvectors, on 2 ranks
 # once it computes the FRF map) and completed on 1 rank ends with the file of an uninterrupted run bit for bit (every
-# dataset, every attribute but the options string) and no checkpoint or lock left; the positions and lines computed over
+# dataset, every attribute but the options string) and no checkpoint or lock left (another job, -coupling_mu 0.2, is refused
+# the checkpoint before the last run); the positions and lines computed over
 # the four runs add up to exactly the job's (none skipped, none computed twice).
 long="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 60 -cea_modes 10
   -cea_frf_frequencies 100:5000:1200 -cea_frf_inputs beam1:1:y,beam2:63:y -cea_frf_outputs beam2:63:y,beam1:1:x -cea_vectors all"
@@ -250,6 +251,11 @@ for stop in "2 |  eigenvalues" "1 |  eigenvectors" "2 |  FRF"; do
   read -r e v l <<<"$counts"
   sum_eig=$((sum_eig + ${e:-0})) sum_vec=$((sum_vec + ${v:-0})) sum_lines=$((sum_lines + ${l:-0}))
 done
+refuse "another job on the checkpoint" "1 2" "-cea_file: the checkpoint stop.h5.ckpt cannot be resumed by this run: it belongs to another job" \
+  $long -coupling_mu 0.2 -cea_file stop.h5
+if [ ! -f stop.h5.ckpt ] || [ -e stop.h5 ] || [ -e stop.h5.lock ]; then
+  echo "FAIL another job on the checkpoint: expected it kept, no results file and no lock"; fail=1
+fi
 # shellcheck disable=SC2086
 must "resumed run" mpi 120 1 $long -cea_file stop.h5 && echo "$LAST" | grep -E "^Resumed|^Wrote"
 read -r e v l <<<"$(grep -oE "this run: eigenvalues at [0-9]+ positions, eigenvectors at [0-9]+, FRF on [0-9]+ lines" <<<"$LAST" | grep -oE "[0-9]+" | tr '\n' ' ')"
