@@ -13,6 +13,9 @@ PETSC_INTERN PetscErrorCode VIAppCEA(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppSlide(MPI_Comm comm);
 /* The bodies file of vicms reduce -bodies (cea, slide), read on every rank; a missing one is an error naming -rom_file. */
 PETSC_INTERN PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[], VIBodies *bodies);
+/* A token of each body's ROM (VIEnsembleROMToken: what made it, or its checksum), "NAME:TOKEN NAME:TOKEN ...", for the
+   checkpoints of runs on a bodies file: the file may move, not change. Not collective. */
+PETSC_INTERN PetscErrorCode VIAppBodiesToken(VIBodies bodies, char token[], size_t len);
 /* Node options of the commands on bodies files (src/app/nodes.c), errors naming the option opt:
    "BODY" or "BODY:ID,ID,...": the body name (checked against the file) and at most max node ids (*n = 0 when none given); */
 PETSC_INTERN PetscErrorCode VIAppParseBodyNodes(MPI_Comm comm, VIBodies bodies, const char opt[], const char value[], char body[], size_t len,

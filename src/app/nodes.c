@@ -1,4 +1,5 @@
-/* Node options of the commands on bodies files (cea, slide): BODY, BODY:ID,ID,... and BODY:NODE, checked against the file. */
+/* What the commands on bodies files (cea, slide) share: loading the file, its node options (BODY, BODY:ID,ID,... and
+   BODY:NODE, checked against the file) and its token for checkpoints. */
 #include "app.h"
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,27 @@ PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[], VIBodies *b
              rom_file);
   PetscCall(VIBodiesCreate(comm, bodies));
   PetscCall(VIBodiesLoad(*bodies, rom_file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppBodiesToken(VIBodies bodies, char token[], size_t len)
+{
+  PetscInt nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIBodiesGetNum(bodies, &nb));
+  token[0] = 0;
+  for (PetscInt k = 0; k < nb; k++) {
+    const char *name;
+    VIROM       rom;
+    char        t[64];
+    PetscCall(VIBodiesGet(bodies, k, &name, &rom, NULL));
+    PetscCall(VIEnsembleROMToken(rom, NULL, t, sizeof(t)));
+    PetscCall(PetscStrlcat(token, k ? " " : "", len));
+    PetscCall(PetscStrlcat(token, name, len));
+    PetscCall(PetscStrlcat(token, ":", len));
+    PetscCall(PetscStrlcat(token, t, len));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -28,6 +28,7 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-cea_frf_frequencies", VI_OPTION_STRING, NULL},
     {"-cea_frf_inputs", VI_OPTION_STRINGS, NULL},
     {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
+    {"-cea_progress_interval", VI_OPTION_REAL, NULL},
     {"-cea_frf_quantity", VI_OPTION_ENUM, VIAppCEAQuantityChoices},
     /* vicms slide: the transient of sliding bodies */
     {"-slide_file", VI_OPTION_STRING, NULL},

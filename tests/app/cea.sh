@@ -177,7 +177,114 @@ refuse "bad frequencies" "1" "-cea_frf_frequencies: '5000:100:5', expected f0:f1
 refuse "bad output" "1" "-cea_frf_outputs: 'beam2:63:z': expected BODY:NODE:x or BODY:NODE:y" $cea -cea_frf_outputs beam2:63:z -cea_file bad.h5
 refuse "bad FRF quantity" "1 2" "-cea_frf_quantity: 'velocity' is not one of displacement, acceleration" $cea -cea_frf_quantity velocity -cea_file bad.h5
 refuse "bad -cea_vectors" "1 2" "-cea_vectors: 'some' is not one of none, unstable, all" $cea -cea_vectors some -cea_file bad.h5
+refuse "too many positions" "1 2" "-cea_positions 2000000000, -cea_modes 10, -cea_frf_frequencies 100:5000:5: the results need .* GB per rank" \
+  $cea -cea_positions 2000000000 -cea_file bad.h5
+refuse "too many FRF lines" "1 2" "-cea_frf_frequencies 100:200:2e9: the results need .* FRF map 1.8.e+03 GB" $cea -cea_frf_frequencies 100:200:2e9 \
+  -cea_file bad.h5
+# a missing folder is refused before any work (no line of the coupling's set-up), on every rank
+for np in 1 2; do
+  # shellcheck disable=SC2086
+  out=$(mpi 60 $np $cea -cea_file nodir/bad.h5 2>&1)
+  rc=$?
+  if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! grep -q "^vicms: error: -cea_file: cannot write nodir/bad.h5: the folder nodir does not exist" <<<"$out" ||
+    grep -q "^Sliding coupling" <<<"$out"; then
+    echo "FAIL missing folder np=$np: exit $rc, expected the folder refused before the coupling is set up:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   missing folder np=$np: $(grep -m1 "^vicms: error" <<<"$out")"
+  fi
+done
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a results file"; fail=1
+fi
+
+# 7. one job per results file, and clean stops: while a job runs, a second job on its file is refused before any work,
+# naming the process that holds it. A run stopped by SIGTERM exits 75 with a checkpoint FILE.ckpt and no results file; the
+# job stopped three times (on 2 ranks while it computes eigenvalues, on 1 rank once it computes eigenvectors, on 2 ranks
+# once it computes the FRF map) and completed on 1 rank ends with the file of an uninterrupted run bit for bit (every
+# dataset, every attribute but the options string) and no checkpoint or lock left (another job, -coupling_mu 0.2, is refused
+# the checkpoint before the last run); the positions and lines computed over
+# the four runs add up to exactly the job's (none skipped, none computed twice).
+long="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 60 -cea_modes 10
+  -cea_frf_frequencies 100:5000:1200 -cea_frf_inputs beam1:1:y,beam2:63:y -cea_frf_outputs beam2:63:y,beam1:1:x -cea_vectors all"
+# shellcheck disable=SC2086
+must "uninterrupted run" mpi 120 2 $long -cea_file full.h5 && echo "$LAST" | grep "^Wrote"
+# stop_cea NP WAIT_FOR FILE ARGS...: start the long run with ARGS into FILE on NP ranks, TERM its ranks once the log FILE.log
+# has a line starting with WAIT_FOR (after the command in $WHILE, if any); the exit status in $rc
+stop_cea() {
+  local np=$1 wait_for=$2 file=$3 pid
+  shift 3
+  # shellcheck disable=SC2086
+  timeout 120 mpirun --oversubscribe -n "$np" "$VICMS_BIN" $long "$@" -cea_file "$file" -cea_progress_interval 0 >"$file.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 2400); do grep -q "^$wait_for" "$file.log" && break; sleep 0.05; done
+  [ -n "${WHILE:-}" ] && $WHILE
+  kill -TERM $(pgrep -P "$(pgrep -P $pid | head -1)" -x vicms) 2>/dev/null
+  wait $pid
+  rc=$?
+}
+# a second job on a file while the first runs (5000 positions: it runs until stopped) is refused before any work
+second_job() {
+  # shellcheck disable=SC2086
+  out=$(mpi 60 1 $long -cea_modes 9 -cea_file lock.h5 2>&1)
+  if [ $? -eq 0 ] || ! grep -qE "^vicms: error: lock.h5 is in use by another job: process [0-9]+ on this host" <<<"$out" ||
+    grep -q "^Sliding coupling" <<<"$out"; then
+    echo "FAIL a second job on lock.h5 while the first runs: expected a refusal naming the process before any work:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   a second job on lock.h5 is refused: $(grep -m1 "^vicms: error" <<<"$out" | cut -c1-120)..."
+  fi
+}
+WHILE=second_job stop_cea 2 "  eigenvalues" lock.h5 -cea_positions 5000
+if [ $rc -ne 75 ] || [ ! -f lock.h5.ckpt ] || [ -e lock.h5.lock ]; then
+  echo "FAIL the first job on lock.h5: exit $rc, expected 75 with its checkpoint, its lock removed"; tail -3 lock.h5.log; fail=1
+fi
+sum_eig=0 sum_vec=0 sum_lines=0
+for stop in "2 |  eigenvalues" "1 |  eigenvectors" "2 |  FRF"; do
+  np=${stop%% |*}
+  stop_cea "$np" "${stop#*|}" stop.h5
+  counts=$(grep -oE "\(([0-9]+), ([0-9]+), ([0-9]+) of them computed in this run\)" stop.h5.log | grep -oE "[0-9]+" | tr '\n' ' ')
+  if [ $rc -ne 75 ] || ! grep -q "^vicms: stopped by SIGTERM; the checkpoint stop.h5.ckpt holds" stop.h5.log || [ ! -f stop.h5.ckpt ] || [ -e stop.h5 ] ||
+    [ -z "$counts" ]; then
+    echo "FAIL SIGTERM np=$np: exit $rc (expected 75), expected stop.h5.ckpt and no stop.h5:"; tail -5 stop.h5.log; fail=1
+  else
+    echo "ok   SIGTERM np=$np: exit 75; $(grep "^vicms: stopped" stop.h5.log | cut -c1-200)"
+  fi
+  read -r e v l <<<"$counts"
+  sum_eig=$((sum_eig + ${e:-0})) sum_vec=$((sum_vec + ${v:-0})) sum_lines=$((sum_lines + ${l:-0}))
+done
+refuse "another job on the checkpoint" "1 2" "-cea_file: the checkpoint stop.h5.ckpt cannot be resumed by this run: it belongs to another job" \
+  $long -coupling_mu 0.2 -cea_file stop.h5
+if [ ! -f stop.h5.ckpt ] || [ -e stop.h5 ] || [ -e stop.h5.lock ]; then
+  echo "FAIL another job on the checkpoint: expected it kept, no results file and no lock"; fail=1
+fi
+# shellcheck disable=SC2086
+must "resumed run" mpi 120 1 $long -cea_file stop.h5 && echo "$LAST" | grep -E "^Resumed|^Wrote"
+read -r e v l <<<"$(grep -oE "this run: eigenvalues at [0-9]+ positions, eigenvectors at [0-9]+, FRF on [0-9]+ lines" <<<"$LAST" | grep -oE "[0-9]+" | tr '\n' ' ')"
+sum_eig=$((sum_eig + ${e:-0})) sum_vec=$((sum_vec + ${v:-0})) sum_lines=$((sum_lines + ${l:-0}))
+expect "positions (eigenvalues, eigenvectors) and FRF lines computed over the four runs" "$sum_eig $sum_vec $sum_lines" "60 60 1200"
+must "stopped three times and resumed = uninterrupted" $py -c '
+import h5py, sys
+a, b = h5py.File("full.h5", "r"), h5py.File("stop.h5", "r")
+def items(f):
+    out = {}
+    def visit(k, o):
+        out[k] = o
+    f.visititems(visit)
+    return out
+ia, ib = items(a), items(b)
+bad = sorted(set(ia) ^ set(ib))
+for k, o in ia.items():
+    if k not in ib: continue
+    if isinstance(o, h5py.Dataset):
+        x, y = o[()], ib[k][()]
+        if not (x.tobytes() == y.tobytes() if x.dtype.kind in "fiu" else list(x) == list(y)): bad.append(k)
+    for n, v in o.attrs.items():
+        if str(v) != str(ib[k].attrs.get(n)): bad.append(k + "@" + n)
+for n, v in a.attrs.items():
+    if n != "options" and str(v) != str(b.attrs.get(n)): bad.append("/@" + n)
+nd = sum(isinstance(o, h5py.Dataset) for o in ia.values())
+print("%s stopped on 2 ranks, on 1, on 2, completed on 1: %d datasets and the attributes equal to the uninterrupted run bit for bit%s" % ("ok  " if not bad and nd >= 15 else "FAIL", nd, ", differ: %s" % bad if bad else ""))
+sys.exit(1 if bad or nd < 15 else 0)' && echo "$LAST"
+if [ -e stop.h5.ckpt ] || [ -e stop.h5.lock ] || [ -e full.h5.lock ]; then
+  echo "FAIL the complete run left its checkpoint or a lock: $(ls stop.h5.* full.h5.* 2>/dev/null)"; fail=1
 fi
 exit $fail
