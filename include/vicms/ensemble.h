@@ -160,6 +160,12 @@ PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
    message naming the job that holds it; VIEnsembleRun takes it if not done before, VIEnsembleDestroy releases it.
    Collective. */
 PETSC_EXTERN PetscErrorCode VIEnsembleLock(VIEnsemble ens);
+/* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command), or stop with a
+   message naming the job that holds it; a lock whose process no longer runs on this host is taken over with a notice.
+   Every command that writes a results file (simulate, run, hb, slide) takes it. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIResultsLock(const char path[], const char lock[]);
+/* Remove LOCK if this process holds it. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIResultsUnlock(const char lock[]);
 /*
   VIEnsembleCheckReduction - before `vicms run` reduces: *reuse tells whether rom_file exists and was made by this
   reduction (its `reduction` attribute equals reduction); a ROM made otherwise that the results file depends on is an
