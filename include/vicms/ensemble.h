@@ -97,6 +97,8 @@ typedef struct {
                   *position where it was; else why in words), from VIEnsembleCaseRestore
   position_name, position_unit   how a stopped case's position (VICaseOutcome.stopped_time) is named in messages:
                   "t", "" for the time stepping; "f", " Hz" for a continuation
+  token           the model's part of the job fingerprint when the cases run on a model that is not a ROM (the bodies of
+                  `vicms slide`; VIEnsembleSetROM not called: the rom argument of the callbacks is NULL). Not collective
   A runner with checkpoint and restore calls VIEnsembleCaseRestore once the case is set up, VIEnsembleCasePoll at every
   boundary where it can stop, and on a stop returns from run with out->stopped set: the ensemble writes its checkpoint.
 */
@@ -113,6 +115,7 @@ typedef struct {
   PetscErrorCode (*checkpoint)(void *ctx, const char path[], const char tag[]);
   PetscErrorCode (*restore)(void *ctx, const char path[], const char tag[], PetscBool *restored, PetscReal *position, char why[], size_t len);
   const char *position_name, *position_unit;
+  PetscErrorCode (*token)(void *ctx, char token[], size_t len);
 } VICaseRunner;
 
 PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);

@@ -6,7 +6,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const VIAppSlideDirs[]      = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
@@ -197,8 +199,21 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
    move but not change. PetscFree(*options). Not collective. */
 static PetscErrorCode VISlideFingerprint(VIBodies bodies, char **options, char token[], size_t len)
 {
-  static const char *const ignore[] = {"-slide_file", "-slide_resume", "-slide_checkpoint_interval", "-slide_progress_interval",
-                                       "-rom_file",   "-options_file"};
+  static const char *const ignore[] = {"-slide_file",
+                                       "-slide_resume",
+                                       "-slide_checkpoint_interval",
+                                       "-slide_progress_interval",
+                                       "-rom_file",
+                                       "-options_file",
+                                       "-results_file",
+                                       "-results_overwrite",
+                                       "-cases_group_size",
+                                       "-cases_merge_interval",
+                                       "-cases_quiet",
+                                       "-cases_verbose",
+                                       "-cases_order",
+                                       "-cases_progress_interval",
+                                       "-cases_checkpoint_interval"};
   PetscInt                 nb;
 
   PetscFunctionBeginUser;
@@ -626,8 +641,26 @@ static PetscErrorCode VISlideStartShift(MPI_Comm comm, PetscInt nm, const VIBody
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The run, with the history file's lock taken once the run is set up (*locked: the lock at path lock, to release). */
-static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, PetscBool *locked)
+/*
+  One case of an ensemble of slides (`vicms slide -cases_grid dual_mu:...`): the run of VIAppSlideRun on the case's rank
+  group, its history written to file (in the ensemble's journal folder, whose lock the ensemble holds) and then copied into
+  the journal's case; how it ended, for the ensemble. Not used by a single run.
+*/
+typedef struct {
+  VIEnsemble ens;
+  PetscBool  check_only;                    /* set the run up and return (the ensemble's check of the job) */
+  PetscBool  verbose;                       /* the run's lines (a job of one case) */
+  char       file[PETSC_MAX_PATH_LEN + 64]; /* the case's history (format vicms-slide) */
+  char       token[1024];                   /* the bodies' tokens, for the job's fingerprint */
+  PetscBool  stopped, failed;
+  PetscReal  stopped_time;
+  char       message[256];
+  PetscReal  quantities[6]; /* steps, slip, stick, open, off (contact steps), max normal force */
+} VISlideCase;
+
+/* The run (a single run, or a case of an ensemble: cs), with the history file's lock taken once the run is set up
+   (*locked: the lock at path lock, to release; a case runs under the ensemble's lock). */
+static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[], size_t llen, PetscBool *locked)
 {
   char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
   char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
@@ -651,7 +684,7 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
   VISlideAction  action;
   char           failure[512] = "", stopped_by[600] = "";
   PetscInt       fail_step = -1, nrec;
-  PetscBool      stop_ckpt = PETSC_FALSE;
+  PetscBool      stop_ckpt = PETSC_FALSE, quiet;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
@@ -714,8 +747,10 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
   PetscCheck(ckpt_interval >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_checkpoint_interval: %g, expected >= 0 (s; 0: only at a stop)",
              (double)ckpt_interval);
+  if (cs) PetscCall(PetscStrncpy(out_file, cs->file, sizeof(out_file)));
   PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "%s.ckpt", out_file));
-  PetscCall(VISlideCheckFolder(comm, out_file));
+  quiet = cs && !cs->verbose ? PETSC_TRUE : PETSC_FALSE;
+  if (!cs) PetscCall(VISlideCheckFolder(comm, out_file));
   PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VIDualCreate(comm, &dual));
   PetscCall(VIDualSetBodies(dual, bodies));
@@ -777,12 +812,13 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
     PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
     PetscCall(VIDualTranslateBody(dual, sbody, shift));
-    PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
-                          (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
+    if (!quiet)
+      PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
+                            (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
   }
   PetscCall(VIDualSetFromOptions(dual));
   PetscCall(VIDualSetUp(dual));
-  PetscCall(VIDualView(dual, NULL));
+  if (!quiet) PetscCall(VIDualView(dual, NULL));
   PetscCall(VIDualGetTimeStep(dual, &dt));
   PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
   {
@@ -800,15 +836,16 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
              "steps would not have that band; lower f_hi, or give a smaller -dual_dt",
              (double)band[0], (double)band[1], (double)(0.5 / dt), (double)dt);
   every = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
-  if (noise) {
+  if (noise && !quiet) {
     PetscCall(VIExcitationView(noise[0], NULL));
     if (nsl > 1)
       PetscCall(PetscPrintf(
           comm, "  an independent realisation at each of the %" PetscInt_FMT " slave nodes: seeds %" PetscInt_FMT " to %" PetscInt_FMT "\n", nsl,
           seed, seed + nsl - 1));
   }
-  PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
-                        (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
+  if (!quiet)
+    PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
+                          (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
   {
     PetscInt         no;
     const PetscReal *out;
@@ -817,16 +854,21 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
     h.ns = nsl;
   }
   PetscCall(VISlideFingerprint(bodies, &fingerprint, token, sizeof(token)));
+  if (cs) PetscCall(PetscStrncpy(cs->token, token, sizeof(cs->token)));
+  if (cs && cs->check_only) nsteps = -1;
   /* one job per history file from here on (the lock of `vicms simulate` and `vicms hb`, PATH.lock), then what it holds */
-  PetscCall(PetscSNPrintf(lock, llen, "%s.lock", out_file));
-  {
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!cs) PetscCall(PetscSNPrintf(lock, llen, "%s.lock", out_file));
+  if (!cs) {
     PetscErrorCode ierr = PETSC_SUCCESS;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) ierr = VIResultsLock(out_file, lock);
     *locked = ierr ? PETSC_FALSE : PETSC_TRUE;
     PetscCall(VIErrorSync(comm, ierr));
   }
-  PetscCall(VISlideJobCheck(comm, out_file, ckpt, fingerprint, token, resume, overwrite, dual, &h, &tally, &action));
+  if (nsteps >= 0)
+    PetscCall(VISlideJobCheck(comm, out_file, ckpt, fingerprint, token, resume, overwrite, dual, &h, &tally, &action));
+  else
+    action = VI_SLIDE_START;
   if (action == VI_SLIDE_DONE) {
     PetscCall(PetscPrintf(comm, "%s holds this run, complete: nothing to do (add -results_overwrite to run it again)\n", out_file));
     nsteps = -1;
@@ -850,7 +892,7 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
   /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks: the checkpoint is written (the records
      of the steps that are recorded in any run, as the uninterrupted run has them) and the history of what was computed, with
      the last step as a record of its own */
-  VISignalDefer(PETSC_TRUE);
+  if (!cs) VISignalDefer(PETSC_TRUE); /* a case: the ensemble defers them for the job */
   PetscCall(PetscTime(&t_prog));
   t_ckpt = t_loop = t_prog;
   /* a step that fails (the contact solve does not converge) ends the run: what was computed before it is kept. The ranks
@@ -878,7 +920,13 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
     if ((s % 256 == 0 && s < nsteps) || s == nsteps) {
       int mine[3], all[3];
       PetscCall(PetscTime(&t1));
-      mine[0] = s < nsteps ? VISignalReceived() : 0;
+      mine[0] = 0;
+      if (s < nsteps && cs) { /* a case: the ensemble agrees on a stop over the job (and answers the other groups) */
+        PetscBool stop;
+        PetscCall(VIEnsembleCasePoll(cs->ens, NULL, &stop));
+        mine[0] = stop ? SIGTERM : 0;
+      } else if (s < nsteps)
+        mine[0] = VISignalReceived();
       mine[1] = s < nsteps && rank == 0 && ckpt_interval > 0 && t1 - t_ckpt >= ckpt_interval; /* rank 0's clock decides */
       mine[2] = failed ? 1 : 0;
       PetscCallMPI(MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm));
@@ -905,14 +953,14 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
         nsteps = s;
         break;
       }
-      if (t1 - t_prog >= progress) {
+      if (t1 - t_prog >= progress && !quiet) {
         t_prog = t1;
         PetscCall(PetscPrintf(comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * dt), (double)end_time,
                               (double)(100.0 * s * dt / end_time), (double)(t1 - t0)));
       }
     }
   }
-  VISignalDefer(PETSC_FALSE);
+  if (!cs) VISignalDefer(PETSC_FALSE);
   if (failed) PetscCall(VIDualGetTime(dual, NULL, &nsteps)); /* the steps computed */
 
   /* the summary */
@@ -927,22 +975,33 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
                  PetscMax(PetscMax(PetscAbsReal(e.drive_work), PetscAbsReal(e.contact_work)), PetscAbsReal(e.initial)));
     closure_nc = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work;
     closure    = closure_nc - e.contact_work;
-    PetscCall(PetscPrintf(comm,
-                          "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
-                          " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
-                          failed ? "failed"
-                          : sig  ? "stopped"
-                                 : "done",
-                          nsteps, (double)t, (double)(t1 - t0), tally.counts[VI_DUAL_SLIP], tally.counts[VI_DUAL_STICK], tally.counts[VI_DUAL_OPEN],
-                          tally.counts[VI_DUAL_OFF], (double)tally.fmax));
-    PetscCall(PetscPrintf(
-        comm,
-        "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
-        "the scale %g (%.3g without the contact work)\n",
-        (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
-        (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
-        (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
-    if (nsteps > step0) { /* the cost of a step in the unit of the steppers (the steps of this run, records included) */
+    if (cs) {
+      const PetscReal q[6] = {(PetscReal)nsteps,
+                              (PetscReal)tally.counts[VI_DUAL_SLIP],
+                              (PetscReal)tally.counts[VI_DUAL_STICK],
+                              (PetscReal)tally.counts[VI_DUAL_OPEN],
+                              (PetscReal)tally.counts[VI_DUAL_OFF],
+                              tally.fmax};
+      PetscCall(PetscArraycpy(cs->quantities, q, 6));
+    }
+    if (!quiet)
+      PetscCall(PetscPrintf(comm,
+                            "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
+                            " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
+                            failed ? "failed"
+                            : sig  ? "stopped"
+                                   : "done",
+                            nsteps, (double)t, (double)(t1 - t0), tally.counts[VI_DUAL_SLIP], tally.counts[VI_DUAL_STICK], tally.counts[VI_DUAL_OPEN],
+                            tally.counts[VI_DUAL_OFF], (double)tally.fmax));
+    if (!quiet)
+      PetscCall(PetscPrintf(
+          comm,
+          "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
+          "the scale %g (%.3g without the contact work)\n",
+          (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
+          (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
+          (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
+    if (nsteps > step0 && !quiet) { /* the cost of a step in the unit of the steppers (the steps of this run, records included) */
       PetscReal tmv, per = (t1 - t_loop) / (nsteps - step0);
       PetscCall(VIDualGetMatVecTime(dual, &tmv));
       PetscCall(PetscPrintf(comm, "  time per step: %.3g s = %.3g BLAS dgemv of the coupled system's size (timed in this run)\n", (double)per,
@@ -1025,8 +1084,13 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
                         "-slide_file: cannot remove the checkpoint %s of the complete run: %s", ckpt, strerror(errno));
     PetscCall(VIErrorSync(comm, bad ? PETSC_SUCCESS : ierr));
   }
-  if (sig >= 0) PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
-  if (sig > 0) {
+  if (sig >= 0 && !quiet) PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
+  if (cs) { /* the ensemble tells and records how the case ended */
+    cs->stopped      = sig ? PETSC_TRUE : PETSC_FALSE;
+    cs->stopped_time = nsteps * dt;
+    cs->failed       = failed;
+    if (failed) PetscCall(PetscStrncpy(cs->message, stopped_by, sizeof(cs->message)));
+  } else if (sig > 0) {
     PetscCall(PetscPrintf(comm,
                           "vicms: stopped by %s at t = %g s of %g; the history holds the %" PetscInt_FMT
                           " records computed; rerun the same command to continue from the checkpoint %s (exit status %d)\n",
@@ -1044,21 +1108,171 @@ static PetscErrorCode VIAppSlideLocked(MPI_Comm comm, char lock[], size_t llen, 
   for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
   PetscCall(PetscFree(noise));
   PetscCall(VIBodiesDestroy(&bodies));
-  PetscCheck(!failed, comm, PETSC_ERR_USER_INPUT,
+  PetscCheck(!failed || cs, comm, PETSC_ERR_USER_INPUT,
              "step %" PetscInt_FMT " (t = %g s) failed: %s; %s holds the %" PetscInt_FMT " records computed before it (complete = 0)", fail_step,
              (double)(fail_step * dt), failure, out_file, nrec);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- slides as an ensemble */
+
+/* The runner of an ensemble of slides: one slide per case (its options set by the ensemble), on the case's rank group. */
+typedef struct {
+  VISlideCase cs;
+  char        journal[PETSC_MAX_PATH_LEN + 8];
+} VISlideRunner;
+
+static PetscErrorCode VISlideRunnerQuantityNames(void *ctx, VIROM rom, PetscInt *nq, char ***names)
+{
+  static const char *const q[] = {"steps", "slip_steps", "stick_steps", "open_steps", "off_steps", "max_normal_force"};
+
+  PetscFunctionBeginUser;
+  (void)ctx;
+  (void)rom;
+  *nq = 6;
+  PetscCall(PetscCalloc1(*nq + 1, names));
+  for (PetscInt i = 0; i < *nq; i++) PetscCall(PetscStrallocpy(q[i], &(*names)[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first case set up on the job's communicator, not run: an error in the job's options stops the job. */
+static PetscErrorCode VISlideRunnerCheck(void *ctx, VIROM rom, MPI_Comm comm)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           lock[8];
+  PetscBool      locked = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  r->cs.check_only = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(r->cs.file, sizeof(r->cs.file), "%s/slide.check.h5", r->journal));
+  PetscCall(VIAppSlideRun(comm, &r->cs, lock, sizeof(lock), &locked));
+  r->cs.check_only = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies' part of the job's fingerprint (their tokens, hashed to the length the ensemble keeps). */
+static PetscErrorCode VISlideRunnerToken(void *ctx, char token[], size_t len)
+{
+  VISlideRunner     *r = (VISlideRunner *)ctx;
+  unsigned long long h = 14695981039346656037ULL; /* FNV-1a */
+
+  PetscFunctionBeginUser;
+  for (const char *c = r->cs.token; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+  PetscCall(PetscSNPrintf(token, len, "bodies=%016llx", h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISlideRunnerRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           lock[8];
+  PetscBool      locked = PETSC_FALSE;
+  PetscMPIInt    grank;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  PetscCallMPI(MPI_Comm_rank(group, &grank));
+  if (grank == 0 && mkdir(r->journal, 0777) && errno != EEXIST)
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-results_file: cannot create the folder %s: %s", r->journal, strerror(errno));
+  PetscCallMPI(MPI_Barrier(group));
+  r->cs.verbose = verbose;
+  r->cs.stopped = r->cs.failed = PETSC_FALSE;
+  r->cs.message[0]             = 0;
+  PetscCall(PetscSNPrintf(r->cs.file, sizeof(r->cs.file), "%s/slide.%" PetscInt_FMT ".h5", r->journal, out->k));
+  PetscCall(VIAppSlideRun(group, &r->cs, lock, sizeof(lock), &locked));
+  out->stopped      = r->cs.stopped;
+  out->stopped_time = r->cs.stopped_time;
+  out->failed       = r->cs.failed;
+  PetscCall(PetscStrncpy(out->message, r->cs.message, sizeof(out->message)));
+  for (PetscInt i = 0; i < PetscMin(out->nq, 6); i++) out->quantities[i] = r->cs.quantities[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The case's history (the vicms-slide layout: its datasets and attributes) under group/history; its file then goes. */
+static PetscErrorCode VISlideRunnerWrite(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[])
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           dst[256];
+  hid_t          h;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  if (out->error || access(r->cs.file, F_OK)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(dst, sizeof(dst), "%s/history", group));
+  PetscCall(VIH5Open(r->cs.file, &h));
+  PetscCall(VIH5Copy(h, "/", file, dst));
+  PetscCall(VIH5Close(&h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A case in the journal no longer needs its own history file (its checkpoint went with its completion). */
+static PetscErrorCode VISlideRunnerReset(void *ctx)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+
+  PetscFunctionBeginUser;
+  if (!r->cs.stopped && r->cs.file[0]) (void)remove(r->cs.file);
+  r->cs.file[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `vicms slide -cases_grid ...`: the slides of the cases on rank groups, into the results file of the ensemble. */
+static PetscErrorCode VIAppSlideEnsemble(MPI_Comm comm)
+{
+  VISlideRunner  r = {{0}, ""};
+  VIEnsemble     ens;
+  char           results[PETSC_MAX_PATH_LEN] = "results.h5";
+  PetscErrorCode ierr;
+  VICaseRunner   runner = {.kind           = "slide",
+                           .ctx            = &r,
+                           .quantity_names = VISlideRunnerQuantityNames,
+                           .check          = VISlideRunnerCheck,
+                           .run            = VISlideRunnerRun,
+                           .write          = VISlideRunnerWrite,
+                           .reset          = VISlideRunnerReset,
+                           .position_name  = "t",
+                           .position_unit  = " s",
+                           .token          = VISlideRunnerToken};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-results_file", results, sizeof(results), NULL));
+  PetscCall(PetscSNPrintf(r.journal, sizeof(r.journal), "%s.cases", results));
+  PetscCall(VIEnsembleCreate(comm, &ens));
+  r.cs.ens = ens;
+  PetscCall(VIEnsembleSetCaseRunner(ens, &runner));
+  ierr = VIEnsembleSetFromOptions(ens);
+  if (!ierr) { /* the bodies' token, before the ensemble's fingerprint: the job check of case 0 on every rank */
+    char      lock[8];
+    PetscBool locked = PETSC_FALSE;
+    r.cs.check_only  = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(r.cs.file, sizeof(r.cs.file), "%s/slide.check.h5", r.journal));
+    ierr            = VIAppSlideRun(comm, &r.cs, lock, sizeof(lock), &locked);
+    r.cs.check_only = PETSC_FALSE;
+  }
+  if (!ierr) ierr = VIEnsembleRun(ens);
+  PetscCall(VIEnsembleDestroy(&ens));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIAppSlide(MPI_Comm comm)
 {
   char           lock[PETSC_MAX_PATH_LEN + 8] = "";
-  PetscBool      locked                       = PETSC_FALSE;
+  PetscBool      locked                       = PETSC_FALSE, grid, values, random;
   PetscMPIInt    rank;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  ierr = VIAppSlideLocked(comm, lock, sizeof(lock), &locked);
+  /* cases (a grid over mu or the sliding speed, ...) run as an ensemble; one slide keeps its history file (vicms-slide) */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_grid", &grid));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_values", &values));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_random", &random));
+  if (grid || values || random) {
+    PetscCall(VIAppSlideEnsemble(comm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ierr = VIAppSlideRun(comm, NULL, lock, sizeof(lock), &locked);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0 && locked) PetscCall(VIResultsUnlock(lock));
   PetscCall(ierr);

@@ -17,7 +17,10 @@
 #     the steps computed before it (complete = 0), their records equal to the same steps of a run without the limit;
 # (6) a full disk at the end (a tmpfs filled while the run is held; needs root): exit 75, the last checkpoint kept, and
 #     the rerun with room resumes and ends equal to the lone run; skipped without root;
-# (7) -malloc_dump clean (the leak of VIDualSetMaster, 672 bytes).
+# (7) -malloc_dump clean (the leak of VIDualSetMaster, 672 bytes);
+# (8) slides as an ensemble (-cases_grid dual_mu:0.1:0.3:3) on 1, 2 and 3 ranks and one group of 3: each case's history
+#     (cases/<k>/history) equal bit for bit to the single run of its mu; a grid stopped by SIGTERM and rerun (exit 75, then
+#     resumed from the cases' checkpoints) equals the uninterrupted grid.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -189,6 +192,75 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m tmpfs disk 2>/dev/null; then
 else
   echo "skipped (6): cannot mount a small tmpfs here (needs root)"
 fi
+
+# ---- (8) slides as an ensemble: a grid over mu on rank groups, each case's history under cases/<k>/history of the results
+# file, equal bit for bit to the single run of its mu (every dataset and attribute but the options strings), on 1, 2 and 3
+# ranks and on one group of 3; stopped by SIGTERM and rerun, equal to the uninterrupted grid
+brief="${long/-slide_end_time 0.01/-slide_end_time 5e-4}"
+for mu in 0.1 0.2 0.3; do
+  # shellcheck disable=SC2086
+  must "single mu=$mu" mpi 120 1 $brief -dual_mu $mu -slide_file single$mu.h5
+done
+for np in 1 2 3; do
+  # shellcheck disable=SC2086
+  must "grid np=$np" mpi 120 $np $brief -cases_grid dual_mu:0.1:0.3:3 -results_file grid$np.h5 && echo "$LAST" | grep -E "^3 cases"
+done
+# shellcheck disable=SC2086
+must "grid, one group of 3" mpi 120 3 $brief -cases_grid dual_mu:0.1:0.3:3 -cases_group_size 3 -results_file grid3g.h5 &&
+  echo "$LAST" | grep -E "^3 cases"
+printf '%s\n' 'import h5py, numpy as np' \
+  'def items(g):' \
+  '    out, objs = {}, [("", g)]' \
+  '    g.visititems(lambda k, o: objs.append((k, o)))' \
+  '    for k, o in objs:' \
+  '        if isinstance(o, h5py.Dataset): out[k] = o[()]' \
+  '        for a, v in o.attrs.items(): out["%s@%s" % (k, a)] = v' \
+  '    return out' \
+  'def differ(a, b, skip):' \
+  '    bad = sorted(set(a) ^ set(b))' \
+  '    for k in set(a) & set(b):' \
+  '        if k.endswith(skip): continue' \
+  '        x, y = np.asarray(a[k]), np.asarray(b[k])' \
+  '        if not (np.array_equal(x, y, equal_nan=True) if x.dtype.kind == "f" else np.array_equal(x, y)): bad.append(k)' \
+  '    return bad' >items.py
+must "grid against single runs" $py -c '
+import h5py, sys
+from items import items, differ
+bad = 0
+for name in ("grid1.h5", "grid2.h5", "grid3.h5", "grid3g.h5"):
+    f = h5py.File(name, "r")
+    kind = f.attrs["kind"]
+    ok = (kind.decode() if isinstance(kind, bytes) else kind) == "slide" and list(f["cases/parameters"][:, 0]) == [0.1, 0.2, 0.3]
+    for k, mu in enumerate(("0.1", "0.2", "0.3")):
+        d = differ(items(h5py.File("single%s.h5" % mu, "r")), items(f["cases/%d/history" % k]), ("@options", "@job_options"))
+        ok = ok and not d
+        if d: print("  %s case %d differs from single%s.h5 in %s" % (name, k, mu, d[:4]))
+    print("%s %s: kind slide, 3 cases (mu 0.1, 0.2, 0.3), each history equal bit for bit to the single run of its mu" % ("ok  " if ok else "FAIL", name))
+    bad += not ok
+sys.exit(1 if bad else 0)' && echo "$LAST"
+lgrid="$long -cases_grid dual_mu:0.1:0.3:3"
+# shellcheck disable=SC2086
+must "grid, uninterrupted" mpi 120 2 $lgrid -results_file gfull.h5
+timeout 120 mpirun --oversubscribe -n 2 "$VICMS_BIN" $lgrid -results_file gstop.h5 >gstop.log 2>&1 &
+job=$!
+for _ in $(seq 1 1200); do grep -q "^Running" gstop.log && break; sleep 0.05; done
+sleep 0.5
+kill -TERM $(pgrep -P "$(pgrep -P $job | head -1)" -x vicms) 2>/dev/null
+wait $job
+rc=$?
+if [ $rc -ne 75 ] || ! grep -q "rerun the same command to resume" gstop.log; then
+  echo "FAIL the stopped grid: exit $rc (expected 75)"; tail -3 gstop.log; fail=1
+fi
+# shellcheck disable=SC2086
+must "grid rerun" mpi 120 2 $lgrid -results_file gstop.h5 && echo "$LAST" | grep -E "^Resumed|^Running"
+must "stopped grid = uninterrupted" $py -c '
+import h5py, sys
+from items import items, differ
+a, b = h5py.File("gfull.h5", "r"), h5py.File("gstop.h5", "r")
+d = [(k, differ(items(a["cases/%d/history" % k]), items(b["cases/%d/history" % k]), ("@options",))) for k in range(3)]
+ok = not any(x for _, x in d)
+print("%s a grid stopped by SIGTERM and rerun: the 3 histories equal bit for bit to the uninterrupted grid%s" % ("ok  " if ok else "FAIL", "" if ok else ": %s" % d))
+sys.exit(0 if ok else 1)' && echo "$LAST"
 
 # ---- (7) no leak
 # shellcheck disable=SC2086
