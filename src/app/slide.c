@@ -1259,7 +1259,7 @@ static PetscErrorCode VIAppSlideEnsemble(MPI_Comm comm)
 PetscErrorCode VIAppSlide(MPI_Comm comm)
 {
   char           lock[PETSC_MAX_PATH_LEN + 8] = "";
-  PetscBool      locked                       = PETSC_FALSE, grid, values, random;
+  PetscBool      locked                       = PETSC_FALSE, grid, values, random, help;
   PetscMPIInt    rank;
   PetscErrorCode ierr;
 
@@ -1268,7 +1268,13 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_grid", &grid));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_values", &values));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_random", &random));
-  if (grid || values || random) {
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) { /* the options of both ways, nothing run */
+    VIEnsemble ens;
+    PetscCall(VIEnsembleCreate(comm, &ens));
+    PetscCall(VIEnsembleSetFromOptions(ens));
+    PetscCall(VIEnsembleDestroy(&ens));
+  } else if (grid || values || random) {
     PetscCall(VIAppSlideEnsemble(comm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
