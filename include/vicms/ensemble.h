@@ -97,6 +97,8 @@ typedef struct {
                   *position where it was; else why in words), from VIEnsembleCaseRestore
   position_name, position_unit   how a stopped case's position (VICaseOutcome.stopped_time) is named in messages:
                   "t", "" for the time stepping; "f", " Hz" for a continuation
+  token           the model's part of the job fingerprint when the cases run on a model that is not a ROM (the bodies of
+                  `vicms slide`; VIEnsembleSetROM not called: the rom argument of the callbacks is NULL). Not collective
   A runner with checkpoint and restore calls VIEnsembleCaseRestore once the case is set up, VIEnsembleCasePoll at every
   boundary where it can stop, and on a stop returns from run with out->stopped set: the ensemble writes its checkpoint.
 */
@@ -113,6 +115,7 @@ typedef struct {
   PetscErrorCode (*checkpoint)(void *ctx, const char path[], const char tag[]);
   PetscErrorCode (*restore)(void *ctx, const char path[], const char tag[], PetscBool *restored, PetscReal *position, char why[], size_t len);
   const char *position_name, *position_unit;
+  PetscErrorCode (*token)(void *ctx, char token[], size_t len);
 } VICaseRunner;
 
 PETSC_EXTERN PetscErrorCode VIEnsembleCreate(MPI_Comm comm, VIEnsemble *ens);
@@ -163,6 +166,14 @@ PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
    array task before) is taken over on any host (docs/lock.md). VIEnsembleRun takes it if not done before,
    VIEnsembleDestroy releases it. Collective. */
 PETSC_EXTERN PetscErrorCode VIEnsembleLock(VIEnsemble ens);
+/* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command, and the SLURM job id,
+   restart count, array job and task ids from the environment), or stop with a message naming the job that holds it; a
+   lock whose process no longer runs on this host, or of an earlier incarnation of this SLURM job (the same job id with a
+   smaller restart count, or another task of the same array) on any host, is taken over with a notice. Every command that
+   writes a results file (simulate, run, hb, slide, cea) takes it. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIResultsLock(const char path[], const char lock[]);
+/* Remove LOCK if this process holds it. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIResultsUnlock(const char lock[]);
 /*
   VIEnsembleCheckReduction - before `vicms run` reduces: *reuse tells whether rom_file exists and was made by this
   reduction (its `reduction` attribute equals reduction); a ROM made otherwise that the results file depends on is an

@@ -1,7 +1,7 @@
 /* `vicms cea`: the stability along the sliding path (time-dependent complex eigenvalue analysis, seed 003 §1.4) and,
    optionally, the time-dependent FRF map (seed 003 Eq. 45) of the bodies of a bodies file -> a results file. */
 #include "app.h"
-#include "../ensemble/ensembleimpl.h" /* VIResultsLock: a results file belongs to one job at a time, whatever the command */
+#include <vicms/ensemble.h> /* VIResultsLock: a results file belongs to one job at a time, whatever the command */
 #include <vicms/coupling.h>
 #include <vicms/io.h>
 #include <errno.h>

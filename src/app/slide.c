@@ -6,7 +6,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const VIAppSlideDirs[]      = {"x", "y", "VIAppSlideDir", "VI_APP_SLIDE_DIR_", NULL};
 static const char *const VIAppSlideNoiseDirs[] = {"normal", "x", "y", "VIAppSlideNoiseDir", "VI_APP_SLIDE_NOISE_", NULL};
@@ -81,6 +84,7 @@ static PetscErrorCode VISlideHistoryDestroy(VISlideHistory *h)
 /* What the run was, for the root attributes of the history file. */
 typedef struct {
   const char     *rom_file, *slave, *master, *drive, *drive_dir, *preload_nodes, *geometry, *noise_dir, *stopped_by;
+  const char     *job_options, *job_bodies; /* what decides the results (VISlideFingerprint): a rerun of the same run is recognised */
   PetscReal       mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
   PetscInt        record_every, steps, noise_harmonics, seed;
   const PetscInt *slave_ids; /* the S slave nodes (mesh ids), in the order of the columns of the per-slave datasets */
@@ -140,6 +144,8 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
   PetscCall(VIH5WriteAttrInt(file, "/", "n_records", h->n));
   PetscCall(VIH5WriteAttrInt(file, "/", "complete", run->complete));
   PetscCall(VIH5WriteAttrString(file, "/", "stopped_by", run->stopped_by));
+  PetscCall(VIH5WriteAttrString(file, "/", "job_options", run->job_options));
+  PetscCall(VIH5WriteAttrString(file, "/", "job_bodies", run->job_bodies));
   PetscCall(PetscOptionsGetAll(NULL, &all));
   PetscCall(VIH5WriteAttrString(file, "/", "options", all));
   PetscCall(PetscFree(all));
@@ -193,8 +199,21 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
    move but not change. PetscFree(*options). Not collective. */
 static PetscErrorCode VISlideFingerprint(VIBodies bodies, char **options, char token[], size_t len)
 {
-  static const char *const ignore[] = {"-slide_file", "-slide_resume", "-slide_checkpoint_interval", "-slide_progress_interval",
-                                       "-rom_file",   "-options_file"};
+  static const char *const ignore[] = {"-slide_file",
+                                       "-slide_resume",
+                                       "-slide_checkpoint_interval",
+                                       "-slide_progress_interval",
+                                       "-rom_file",
+                                       "-options_file",
+                                       "-results_file",
+                                       "-results_overwrite",
+                                       "-cases_group_size",
+                                       "-cases_merge_interval",
+                                       "-cases_quiet",
+                                       "-cases_verbose",
+                                       "-cases_order",
+                                       "-cases_progress_interval",
+                                       "-cases_checkpoint_interval"};
   PetscInt                 nb;
 
   PetscFunctionBeginUser;
@@ -253,9 +272,9 @@ static void VISlideFindOption(const char fp[], const char name[], PetscBool *fou
   }
 }
 
-/* The first option that differs between the fingerprints of the checkpoint (then) and of this run (now), in words; empty
-   when they are equal. */
-static void VISlideOptionsDiff(const char then[], const char now[], char why[], size_t len)
+/* The first option that differs between the fingerprints of an earlier run (then: that of the file named whose, "the
+   checkpoint's" or "the history's") and of this run (now), in words; empty when they are equal. */
+static void VISlideOptionsDiff(const char then[], const char now[], const char whose[], char why[], size_t len)
 {
   char      name[256], a[1024], b[1024];
   PetscBool found;
@@ -267,13 +286,12 @@ static void VISlideOptionsDiff(const char then[], const char now[], char why[], 
       if (!p) break;
       VISlideFindOption(pass ? then : now, name, &found, b, sizeof(b));
       if (!pass && (!found || strcmp(a, b))) {
-        (void)PetscSNPrintf(why, len, "%s is %s%s%s in the checkpoint's run and %s%s%s here", name, a[0] ? "'" : "", a[0] ? a : "given",
-                            a[0] ? "'" : "", found ? "'" : "", found ? b : "not given", found ? "'" : "");
+        (void)PetscSNPrintf(why, len, "%s is %s%s%s in %s run and %s%s%s here", name, a[0] ? "'" : "", a[0] ? a : "given", a[0] ? "'" : "", whose,
+                            found ? "'" : "", found ? b : "not given", found ? "'" : "");
         return;
       }
       if (pass && !found) {
-        (void)PetscSNPrintf(why, len, "%s is not given in the checkpoint's run and %s%s%s here", name, a[0] ? "'" : "", a[0] ? a : "given",
-                            a[0] ? "'" : "");
+        (void)PetscSNPrintf(why, len, "%s is not given in %s run and %s%s%s here", name, whose, a[0] ? "'" : "", a[0] ? a : "given", a[0] ? "'" : "");
         return;
       }
     }
@@ -350,17 +368,32 @@ static PetscErrorCode VISlideCheckpointWrite(const char path[], const char optio
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective: the checkpoint written by rank 0, an error there stops every rank. */
+/* Collective: the checkpoint written by rank 0. One that cannot be written (a full disk) is reported and the run goes on, as
+   the ensemble's cases do: it would only resume from an older checkpoint, or from the beginning. *written: on every rank. */
 static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
-                                        const VISlideTally *tally)
+                                        const VISlideTally *tally, PetscBool *written)
 {
   PetscMPIInt    rank;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscErrorCode ierr     = PETSC_SUCCESS;
+  char           msg[512] = "";
+  int            ok;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) ierr = VISlideCheckpointWrite(path, options, token, dual, h, tally);
-  PetscCall(VIErrorSync(comm, ierr));
+  if (rank == 0) {
+    char part[PETSC_MAX_PATH_LEN + 8];
+    PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
+    ierr = VISlideCheckpointWrite(path, options, token, dual, h, tally);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+      (void)remove(part);
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: no checkpoint written to %s: %s\n", path, msg));
+    }
+  }
+  ok = ierr ? 0 : 1;
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  if (written) *written = ok ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -385,7 +418,7 @@ static PetscErrorCode VISlideCheckpointLoad(const char path[], const char option
   if (!why[0]) {
     char diff[1024];
     PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &s));
-    VISlideOptionsDiff(s, options, diff, sizeof(diff));
+    VISlideOptionsDiff(s, options, "the checkpoint's", diff, sizeof(diff));
     if (diff[0]) PetscCall(PetscSNPrintf(why, wlen, "the checkpoint %s is of another run: %s", path, diff));
     PetscCall(PetscFree(s));
   }
@@ -422,28 +455,149 @@ static PetscErrorCode VISlideCheckpointLoad(const char path[], const char option
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective: restore the run from the checkpoint at path (-slide_resume), or stop with why it cannot be. */
-static PetscErrorCode VISlideResume(MPI_Comm comm, const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
-                                    VISlideTally *tally)
+/* Collective, before any work: the folder of the history file exists and can be written (a run that could not write its
+   history at the end would lose it). */
+static PetscErrorCode VISlideCheckFolder(MPI_Comm comm, const char path[])
 {
-  PetscBool      exists;
-  PetscInt       len   = 0;
-  PetscReal     *state = NULL;
-  char           why[2048];
+  char        dir[PETSC_MAX_PATH_LEN], why[2 * PETSC_MAX_PATH_LEN + 128] = "", *slash;
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    PetscCall(PetscStrncpy(dir, path, sizeof(dir)));
+    slash = strrchr(dir, '/');
+    if (!slash)
+      PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
+    else if (slash == dir)
+      dir[1] = 0;
+    else
+      *slash = 0;
+    if (access(dir, W_OK | X_OK))
+      PetscCall(PetscSNPrintf(why, sizeof(why), "-slide_file: cannot write %s: its folder %s %s; create it or choose another -slide_file", path, dir,
+                              errno == ENOENT ? "does not exist" : strerror(errno)));
+  }
+  PetscCallMPI(MPI_Bcast(why, (PetscMPIInt)sizeof(why), MPI_CHAR, 0, comm));
+  PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "%s", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What a run does with what its history file and its checkpoint hold already. */
+typedef enum {
+  VI_SLIDE_START,  /* from the beginning */
+  VI_SLIDE_RESUME, /* from its checkpoint */
+  VI_SLIDE_DONE    /* nothing: the history file holds this run, complete */
+} VISlideAction;
+
+/*
+  Rank 0: what the history file at path holds: *exists, and why it is not this run's (empty when it is), *complete.
+*/
+static PetscErrorCode VISlideHistoryJob(const char path[], const char options[], const char token[], PetscBool *exists, PetscBool *complete,
+                                        char why[], size_t len)
+{
+  hid_t          file   = -1;
+  char          *format = NULL, *opts = NULL, *bodies = NULL, msg[256] = "";
+  PetscBool      has;
+  PetscInt       c = 0;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscTestFile(path, 'r', &exists));
-  PetscCheck(exists, comm, PETSC_ERR_USER_INPUT,
+  why[0]    = 0;
+  *complete = PETSC_FALSE;
+  *exists   = access(path, F_OK) == 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (!*exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
+  ierr = VIH5Open(path, &file);
+  if (!ierr) ierr = VIH5HasAttr(file, "/", "format", &has);
+  if (!ierr && has) ierr = VIH5ReadAttrStringAlloc(file, "/", "format", &format);
+  if (!ierr && format && !strcmp(format, "vicms-slide")) {
+    ierr = VIH5HasAttr(file, "/", "job_options", &has);
+    if (!ierr && has) ierr = VIH5ReadAttrStringAlloc(file, "/", "job_options", &opts);
+    if (!ierr && has) ierr = VIH5ReadAttrStringAlloc(file, "/", "job_bodies", &bodies);
+    if (!ierr) ierr = VIH5ReadAttrInt(file, "/", "complete", &c);
+  }
+  if (file >= 0) (void)VIH5Close(&file);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr)
+    PetscCall(PetscSNPrintf(why, len, "%s cannot be read (%s)", path, msg));
+  else if (!format || strcmp(format, "vicms-slide"))
+    PetscCall(PetscSNPrintf(why, len, "%s is not the history of a slide (format '%s')", path, format ? format : "none"));
+  else if (!opts)
+    PetscCall(PetscSNPrintf(why, len, "%s holds a history that does not record its run (written by an older vicms)", path));
+  else {
+    char diff[1024];
+    VISlideOptionsDiff(opts, options, "the history's", diff, sizeof(diff));
+    if (diff[0])
+      PetscCall(PetscSNPrintf(why, len, "%s holds the history of another run: %s", path, diff));
+    else if (strcmp(bodies, token))
+      PetscCall(PetscSNPrintf(why, len, "%s holds the history of a run on other bodies (%s, now %s)", path, bodies, token));
+  }
+  *complete = c ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscFree(format));
+  PetscCall(PetscFree(opts));
+  PetscCall(PetscFree(bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Collective, with the history file locked and before any step: as `vicms simulate` and `vicms hb` do, a rerun of the same
+  run continues it from its checkpoint (with or without -slide_resume), or finds it complete; a different run is refused
+  (the checkpoint or the history names the first option that differs), unless -results_overwrite starts afresh.
+*/
+static PetscErrorCode VISlideJobCheck(MPI_Comm comm, const char path[], const char ckpt[], const char options[], const char token[], PetscBool resume,
+                                      PetscBool overwrite, VIDual dual, VISlideHistory *h, VISlideTally *tally, VISlideAction *action)
+{
+  PetscMPIInt    rank;
+  int            state[3]  = {0, 0, 0}; /* checkpoint exists, history exists, history complete */
+  char           why[2048] = "";
+  PetscErrorCode ierr      = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  *action = VI_SLIDE_START;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0 && overwrite) { /* start afresh: what an earlier run left goes */
+    if (remove(ckpt) && errno != ENOENT)
+      ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
+                        "-results_overwrite: cannot remove %s: %s", ckpt, strerror(errno));
+    if (!ierr && remove(path) && errno != ENOENT)
+      ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
+                        "-results_overwrite: cannot remove %s: %s", path, strerror(errno));
+  }
+  PetscCall(VIErrorSync(comm, ierr));
+  if (rank == 0) {
+    PetscBool exists, complete;
+    state[0] = access(ckpt, F_OK) == 0 ? 1 : 0;
+    if (!state[0]) {
+      PetscCall(VISlideHistoryJob(path, options, token, &exists, &complete, why, sizeof(why)));
+      state[1] = exists ? 1 : 0;
+      state[2] = complete ? 1 : 0;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(state, 3, MPI_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(why, (PetscMPIInt)sizeof(why), MPI_CHAR, 0, comm));
+  PetscCheck(state[0] || !resume, comm, PETSC_ERR_USER_INPUT,
              "-slide_resume: there is no checkpoint %s to resume from (a run writes it when stopped by a signal and every "
              "-slide_checkpoint_interval seconds, and removes it when complete); run without -slide_resume to start from the beginning",
-             path);
-  ierr = VISlideCheckpointLoad(path, options, token, &len, &state, h, tally, why, sizeof(why));
-  PetscCall(VIErrorSync(comm, ierr));
-  PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "-slide_resume: %s; resume with the same options, or run without -slide_resume to start again",
-             why);
-  PetscCall(VIDualSetState(dual, len, state));
-  PetscCall(PetscFree(state));
+             ckpt);
+  if (state[0]) {
+    PetscInt   len   = 0;
+    PetscReal *saved = NULL;
+    ierr             = VISlideCheckpointLoad(ckpt, options, token, &len, &saved, h, tally, why, sizeof(why));
+    PetscCall(VIErrorSync(comm, ierr));
+    PetscCheck(!why[0] || !resume, comm, PETSC_ERR_USER_INPUT,
+               "-slide_resume: %s; resume with the same options, or run without -slide_resume to start again", why);
+    PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT,
+               "-slide_file: %s; rerun with its options to resume it, choose another -slide_file, or add -results_overwrite to start afresh", why);
+    PetscCall(VIDualSetState(dual, len, saved));
+    PetscCall(PetscFree(saved));
+    *action = VI_SLIDE_RESUME;
+  } else if (state[1]) {
+    PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "-slide_file: %s; choose another -slide_file, or add -results_overwrite to replace it", why);
+    if (state[2])
+      *action = VI_SLIDE_DONE;
+    else
+      PetscCall(PetscPrintf(comm, "%s holds this run stopped without its checkpoint: it starts again from the beginning\n", path));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -487,7 +641,26 @@ static PetscErrorCode VISlideStartShift(MPI_Comm comm, PetscInt nm, const VIBody
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIAppSlide(MPI_Comm comm)
+/*
+  One case of an ensemble of slides (`vicms slide -cases_grid dual_mu:...`): the run of VIAppSlideRun on the case's rank
+  group, its history written to file (in the ensemble's journal folder, whose lock the ensemble holds) and then copied into
+  the journal's case; how it ended, for the ensemble. Not used by a single run.
+*/
+typedef struct {
+  VIEnsemble ens;
+  PetscBool  check_only;                    /* set the run up and return (the ensemble's check of the job) */
+  PetscBool  verbose;                       /* the run's lines (a job of one case) */
+  char       file[PETSC_MAX_PATH_LEN + 64]; /* the case's history (format vicms-slide) */
+  char       token[1024];                   /* the bodies' tokens, for the job's fingerprint */
+  PetscBool  stopped, failed;
+  PetscReal  stopped_time;
+  char       message[256];
+  PetscReal  quantities[6]; /* steps, slip, stick, open, off (contact steps), max normal force */
+} VISlideCase;
+
+/* The run (a single run, or a case of an ensemble: cs), with the history file's lock taken once the run is set up
+   (*locked: the lock at path lock, to release; a case runs under the ensemble's lock). */
+static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[], size_t llen, PetscBool *locked)
 {
   char      rom_file[PETSC_MAX_PATH_LEN] = "bodies.h5", out_file[PETSC_MAX_PATH_LEN] = "slide.h5", slave[256] = "", master[256] = "";
   char      drive[4096] = "", pnodes[4096] = "", sbody[128], body[128];
@@ -507,7 +680,11 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   int            sig   = 0;
   char           ckpt[PETSC_MAX_PATH_LEN + 8], token[1024], *fingerprint = NULL;
   PetscReal      ckpt_interval = 600;
-  PetscBool      resume        = PETSC_FALSE;
+  PetscBool      resume = PETSC_FALSE, overwrite = PETSC_FALSE, failed = PETSC_FALSE;
+  VISlideAction  action;
+  char           failure[512] = "", stopped_by[600] = "";
+  PetscInt       fail_step = -1, nrec;
+  PetscBool      stop_ckpt = PETSC_FALSE, quiet;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
@@ -544,6 +721,8 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
                              ckpt_interval, &ckpt_interval, NULL));
   PetscCall(PetscOptionsBool("-slide_resume", "Continue the run from its checkpoint (FILE.ckpt), appending to the records so far", "", resume,
                              &resume, NULL));
+  PetscCall(PetscOptionsBool("-results_overwrite", "Start afresh: remove the history file and the checkpoint of an earlier run", "", overwrite,
+                             &overwrite, NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) {
@@ -568,7 +747,10 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   PetscCheck(progress > 0, comm, PETSC_ERR_USER_INPUT, "-slide_progress_interval: %g, expected > 0 (s)", (double)progress);
   PetscCheck(ckpt_interval >= 0, comm, PETSC_ERR_USER_INPUT, "-slide_checkpoint_interval: %g, expected >= 0 (s; 0: only at a stop)",
              (double)ckpt_interval);
+  if (cs) PetscCall(PetscStrncpy(out_file, cs->file, sizeof(out_file)));
   PetscCall(PetscSNPrintf(ckpt, sizeof(ckpt), "%s.ckpt", out_file));
+  quiet = cs && !cs->verbose ? PETSC_TRUE : PETSC_FALSE;
+  if (!cs) PetscCall(VISlideCheckFolder(comm, out_file));
   PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
   PetscCall(VIDualCreate(comm, &dual));
   PetscCall(VIDualSetBodies(dual, bodies));
@@ -630,25 +812,40 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
     PetscCall(VIDualTranslateBody(dual, sbody, shift));
-    PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
-                          (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
+    if (!quiet)
+      PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
+                            (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
   }
   PetscCall(VIDualSetFromOptions(dual));
   PetscCall(VIDualSetUp(dual));
-  PetscCall(VIDualView(dual, NULL));
+  if (!quiet) PetscCall(VIDualView(dual, NULL));
   PetscCall(VIDualGetTimeStep(dual, &dt));
   PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
-  nsteps = (PetscInt)PetscCeilReal(end_time / dt - 1e-9);
-  every  = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
-  if (noise) {
+  {
+    /* the step counts are PetscInt: a run longer than that is refused, not wrapped round (and then marked complete) */
+    const PetscReal steps = PetscCeilReal(end_time / dt - 1e-9);
+    PetscCheck(steps * nsl <= (PetscReal)PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+               "-slide_end_time: %g s is %.4g steps of %g s (%" PetscInt_FMT " slave node%s), more than %" PetscInt_FMT
+               " (the largest count of this build's %d-bit integers); give a shorter -slide_end_time, or run the path in windows with -slide_start",
+               (double)end_time, (double)steps, (double)dt, nsl, nsl > 1 ? "s" : "", (PetscInt)PETSC_MAX_INT, (int)(8 * sizeof(PetscInt)));
+    nsteps = (PetscInt)steps;
+  }
+  /* a band above the step's Nyquist frequency would be folded onto lower frequencies by the stepping, silently */
+  PetscCheck(!noise || band[1] <= 0.5 / dt, comm, PETSC_ERR_USER_INPUT,
+             "-slide_noise_band: %g,%g Hz reaches above the Nyquist frequency of the step, 1/(2 dt) = %g Hz (dt = %g s): the force applied at the "
+             "steps would not have that band; lower f_hi, or give a smaller -dual_dt",
+             (double)band[0], (double)band[1], (double)(0.5 / dt), (double)dt);
+  every = rec_dt > 0 ? PetscMax(1, (PetscInt)PetscFloorReal(rec_dt / dt + 0.5)) : 1;
+  if (noise && !quiet) {
     PetscCall(VIExcitationView(noise[0], NULL));
     if (nsl > 1)
       PetscCall(PetscPrintf(
           comm, "  an independent realisation at each of the %" PetscInt_FMT " slave nodes: seeds %" PetscInt_FMT " to %" PetscInt_FMT "\n", nsl,
           seed, seed + nsl - 1));
   }
-  PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
-                        (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
+  if (!quiet)
+    PetscCall(PetscPrintf(comm, "Transient: %" PetscInt_FMT " steps of %g s to t = %g s, recorded every %" PetscInt_FMT " step%s (%g s)\n", nsteps,
+                          (double)dt, (double)(nsteps * dt), every, every > 1 ? "s" : "", (double)(every * dt)));
   {
     PetscInt         no;
     const PetscReal *out;
@@ -657,55 +854,114 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
     h.ns = nsl;
   }
   PetscCall(VISlideFingerprint(bodies, &fingerprint, token, sizeof(token)));
-  if (resume) {
-    PetscCall(VISlideResume(comm, ckpt, fingerprint, token, dual, &h, &tally));
+  if (cs) PetscCall(PetscStrncpy(cs->token, token, sizeof(cs->token)));
+  if (cs && cs->check_only) nsteps = -1;
+  /* one job per history file from here on (the lock of `vicms simulate` and `vicms hb`, PATH.lock), then what it holds */
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!cs) PetscCall(PetscSNPrintf(lock, llen, "%s.lock", out_file));
+  if (!cs) {
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    if (rank == 0) ierr = VIResultsLock(out_file, lock);
+    *locked = ierr ? PETSC_FALSE : PETSC_TRUE;
+    PetscCall(VIErrorSync(comm, ierr));
+  }
+  if (nsteps >= 0)
+    PetscCall(VISlideJobCheck(comm, out_file, ckpt, fingerprint, token, resume, overwrite, dual, &h, &tally, &action));
+  else
+    action = VI_SLIDE_START;
+  if (action == VI_SLIDE_DONE) {
+    PetscCall(PetscPrintf(comm, "%s holds this run, complete: nothing to do (add -results_overwrite to run it again)\n", out_file));
+    nsteps = -1;
+  } else if (action == VI_SLIDE_RESUME) {
     PetscCall(VIDualGetTime(dual, NULL, &step0));
     PetscCall(PetscPrintf(comm, "Resumed from %s at step %" PetscInt_FMT " (t = %g s) with %" PetscInt_FMT " records\n", ckpt, step0,
                           (double)(step0 * dt), h.n));
+  }
+  if (nsteps < 0) {
+    PetscCall(PetscFree(fingerprint));
+    PetscCall(VISlideHistoryDestroy(&h));
+    PetscCall(PetscFree3(mnodes, sk, lk));
+    PetscCall(PetscFree2(ids, slave_ids));
+    PetscCall(VIDualDestroy(&dual));
+    for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
+    PetscCall(PetscFree(noise));
+    PetscCall(VIBodiesDestroy(&bodies));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks: the checkpoint is written (the records
      of the steps that are recorded in any run, as the uninterrupted run has them) and the history of what was computed, with
      the last step as a record of its own */
-  VISignalDefer(PETSC_TRUE);
+  if (!cs) VISignalDefer(PETSC_TRUE); /* a case: the ensemble defers them for the job */
   PetscCall(PetscTime(&t_prog));
   t_ckpt = t_loop = t_prog;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  /* a step that fails (the contact solve does not converge) ends the run: what was computed before it is kept. The ranks
+     compute the same steps; a rank that fails alone waits for the next check to tell the others */
   for (PetscInt s = step0 + 1; s <= nsteps; s++) {
-    const VIDualContact *rec;
-    PetscInt             ns;
-    PetscCall(VIDualStep(dual));
-    PetscCall(VIDualGetContacts(dual, &ns, &rec));
-    for (PetscInt j = 0; j < ns; j++) {
-      tally.counts[rec[j].status]++;
-      tally.fmax = PetscMax(tally.fmax, rec[j].normal);
+    if (!failed) {
+      const VIDualContact *rec;
+      PetscInt             ns;
+      PetscErrorCode       serr;
+      PetscCall(PetscPushErrorHandler(VIErrorCapture, failure));
+      serr = VIDualStep(dual);
+      PetscCall(PetscPopErrorHandler());
+      if (serr) {
+        failed    = PETSC_TRUE;
+        fail_step = s;
+      } else {
+        PetscCall(VIDualGetContacts(dual, &ns, &rec));
+        for (PetscInt j = 0; j < ns; j++) {
+          tally.counts[rec[j].status]++;
+          tally.fmax = PetscMax(tally.fmax, rec[j].normal);
+        }
+        if (s % every == 0 || s == nsteps) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
+      }
     }
-    if (s % every == 0 || s == nsteps) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
-    if (s % 256 == 0 && s < nsteps) {
-      int mine[2], all[2];
+    if ((s % 256 == 0 && s < nsteps) || s == nsteps) {
+      int mine[3], all[3];
       PetscCall(PetscTime(&t1));
-      mine[0] = VISignalReceived();
-      mine[1] = rank == 0 && ckpt_interval > 0 && t1 - t_ckpt >= ckpt_interval; /* rank 0's clock decides */
-      PetscCallMPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, comm));
+      mine[0] = 0;
+      if (s < nsteps && cs) { /* a case: the ensemble agrees on a stop over the job (and answers the other groups) */
+        PetscBool stop;
+        PetscCall(VIEnsembleCasePoll(cs->ens, NULL, &stop));
+        mine[0] = stop ? SIGTERM : 0;
+      } else if (s < nsteps)
+        mine[0] = VISignalReceived();
+      mine[1] = s < nsteps && rank == 0 && ckpt_interval > 0 && t1 - t_ckpt >= ckpt_interval; /* rank 0's clock decides */
+      mine[2] = failed ? 1 : 0;
+      PetscCallMPI(MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm));
+      if (all[2]) {
+        int first = failed ? (int)fail_step : INT_MAX, firsts, mine_root, root; /* the message of the first failure, lowest rank */
+        PetscCallMPI(MPI_Allreduce(&first, &firsts, 1, MPI_INT, MPI_MIN, comm));
+        mine_root = first == firsts ? (int)rank : INT_MAX;
+        PetscCallMPI(MPI_Allreduce(&mine_root, &root, 1, MPI_INT, MPI_MIN, comm));
+        PetscCallMPI(MPI_Bcast(failure, (PetscMPIInt)sizeof(failure), MPI_CHAR, root, comm));
+        failed    = PETSC_TRUE;
+        fail_step = firsts;
+        break;
+      }
       sig = all[0];
       if (sig || all[1]) {
-        PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally));
-        t_ckpt = t1;
-        if (!sig) PetscCall(PetscPrintf(comm, "  checkpoint at t = %g written to %s\n", (double)(s * dt), ckpt));
+        PetscBool written;
+        PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally, &written));
+        stop_ckpt = written;
+        t_ckpt    = t1;
+        if (!sig && written) PetscCall(PetscPrintf(comm, "  checkpoint at t = %g written to %s\n", (double)(s * dt), ckpt));
       }
       if (sig) {
         if (s % every) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
         nsteps = s;
         break;
       }
-      if (t1 - t_prog >= progress) {
+      if (t1 - t_prog >= progress && !quiet) {
         t_prog = t1;
         PetscCall(PetscPrintf(comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * dt), (double)end_time,
                               (double)(100.0 * s * dt / end_time), (double)(t1 - t0)));
       }
     }
   }
-  VISignalDefer(PETSC_FALSE);
+  if (!cs) VISignalDefer(PETSC_FALSE);
+  if (failed) PetscCall(VIDualGetTime(dual, NULL, &nsteps)); /* the steps computed */
 
   /* the summary */
   PetscCall(PetscTime(&t1));
@@ -719,19 +975,33 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
                  PetscMax(PetscMax(PetscAbsReal(e.drive_work), PetscAbsReal(e.contact_work)), PetscAbsReal(e.initial)));
     closure_nc = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work;
     closure    = closure_nc - e.contact_work;
-    PetscCall(PetscPrintf(comm,
-                          "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
-                          " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
-                          sig ? "stopped" : "done", nsteps, (double)t, (double)(t1 - t0), tally.counts[VI_DUAL_SLIP], tally.counts[VI_DUAL_STICK],
-                          tally.counts[VI_DUAL_OPEN], tally.counts[VI_DUAL_OFF], (double)tally.fmax));
-    PetscCall(PetscPrintf(
-        comm,
-        "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
-        "the scale %g (%.3g without the contact work)\n",
-        (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
-        (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
-        (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
-    if (nsteps > step0) { /* the cost of a step in the unit of the steppers (the steps of this run, records included) */
+    if (cs) {
+      const PetscReal q[6] = {(PetscReal)nsteps,
+                              (PetscReal)tally.counts[VI_DUAL_SLIP],
+                              (PetscReal)tally.counts[VI_DUAL_STICK],
+                              (PetscReal)tally.counts[VI_DUAL_OPEN],
+                              (PetscReal)tally.counts[VI_DUAL_OFF],
+                              tally.fmax};
+      PetscCall(PetscArraycpy(cs->quantities, q, 6));
+    }
+    if (!quiet)
+      PetscCall(PetscPrintf(comm,
+                            "Slide %s: %" PetscInt_FMT " steps to t = %g s in %.2f s; contact steps: %" PetscInt_FMT " slip, %" PetscInt_FMT
+                            " stick, %" PetscInt_FMT " open, %" PetscInt_FMT " off; max normal force %g\n",
+                            failed ? "failed"
+                            : sig  ? "stopped"
+                                   : "done",
+                            nsteps, (double)t, (double)(t1 - t0), tally.counts[VI_DUAL_SLIP], tally.counts[VI_DUAL_STICK], tally.counts[VI_DUAL_OPEN],
+                            tally.counts[VI_DUAL_OFF], (double)tally.fmax));
+    if (!quiet)
+      PetscCall(PetscPrintf(
+          comm,
+          "Energy: kinetic %g, potential %g, initial %g, damping %g, load work %g, drive work %g, contact work %g; balance closes to %.3g of "
+          "the scale %g (%.3g without the contact work)\n",
+          (double)e.kinetic, (double)e.potential, (double)e.initial, (double)e.damping, (double)e.load_work, (double)e.drive_work,
+          (double)e.contact_work, (double)(PetscAbsReal(closure) / (scale > 0 ? scale : 1)), (double)scale,
+          (double)(PetscAbsReal(closure_nc) / (scale > 0 ? scale : 1))));
+    if (nsteps > step0 && !quiet) { /* the cost of a step in the unit of the steppers (the steps of this run, records included) */
       PetscReal tmv, per = (t1 - t_loop) / (nsteps - step0);
       PetscCall(VIDualGetMatVecTime(dual, &tmv));
       PetscCall(PetscPrintf(comm, "  time per step: %.3g s = %.3g BLAS dgemv of the coupled system's size (timed in this run)\n", (double)per,
@@ -768,26 +1038,68 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   run.seed            = seed;
   run.slave_ids       = slave_ids;
   run.noise_dir       = VIAppSlideNoiseDirs[noise_dir];
-  run.complete        = sig ? PETSC_FALSE : PETSC_TRUE;
-  run.stopped_by      = sig ? VISignalName(sig) : "";
+  run.complete        = sig || failed ? PETSC_FALSE : PETSC_TRUE;
+  if (failed) PetscCall(PetscSNPrintf(stopped_by, sizeof(stopped_by), "the failure of step %" PetscInt_FMT ": %s", fail_step, failure));
+  run.stopped_by  = failed ? stopped_by : sig ? VISignalName(sig) : "";
+  run.job_options = fingerprint;
+  run.job_bodies  = token;
   {
-    PetscErrorCode ierr = PETSC_SUCCESS;
-    if (rank == 0) ierr = VISlideWrite(out_file, &run, &h, bodies);
+    /* a history that cannot be written (a full disk) stops the run resumably: its state goes to the checkpoint (unless
+       there is no room for that either), and a rerun of the same command writes the history from there */
+    PetscErrorCode ierr     = PETSC_SUCCESS;
+    char           msg[256] = "", part[PETSC_MAX_PATH_LEN + 8];
+    int            bad;
+    if (rank == 0) {
+      PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
+      ierr = VISlideWrite(out_file, &run, &h, bodies);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr) {
+        PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", out_file));
+        (void)remove(part);
+      }
+    }
+    bad = ierr ? 1 : 0;
+    PetscCallMPI(MPI_Bcast(&bad, 1, MPI_INT, 0, comm));
+    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
+    if (bad) {
+      PetscBool written = stop_ckpt; /* a stop wrote its checkpoint already, without the stop's extra record */
+      int       older   = 0;         /* an earlier periodic checkpoint is there to resume from */
+      if (!failed && !sig) PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally, &written));
+      if (rank == 0) older = access(ckpt, F_OK) == 0 ? 1 : 0;
+      PetscCallMPI(MPI_Bcast(&older, 1, MPI_INT, 0, comm));
+      PetscCheck(!failed && (written || older), comm, PETSC_ERR_FILE_WRITE,
+                 "-slide_file: the history of %" PetscInt_FMT " steps could not be written (%s)%s", nsteps, msg,
+                 failed ? "" : ", nor a checkpoint of the run: it is lost");
+      PetscCall(PetscPrintf(comm,
+                            "vicms: the history could not be written (%s); %s %s: rerun the same command, with room on the disk, to %s "
+                            "(exit status %d)\n",
+                            msg, written ? "the run's state is in the checkpoint" : "the run's last checkpoint is kept,", ckpt,
+                            written ? "write it" : "continue from there", VI_EXIT_RESUMABLE));
+      VISetStopped(PETSC_TRUE);
+      sig = -1;
+    }
     /* a complete history makes the checkpoint useless: a later -slide_resume says there is none */
-    if (rank == 0 && !ierr && !sig && remove(ckpt) && errno != ENOENT)
+    if (rank == 0 && !bad && !sig && !failed && remove(ckpt) && errno != ENOENT)
       ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_WRITE, PETSC_ERROR_INITIAL,
                         "-slide_file: cannot remove the checkpoint %s of the complete run: %s", ckpt, strerror(errno));
-    PetscCall(VIErrorSync(comm, ierr));
+    PetscCall(VIErrorSync(comm, bad ? PETSC_SUCCESS : ierr));
   }
-  PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
-  if (sig) {
+  if (sig >= 0 && !quiet) PetscCall(PetscPrintf(comm, "Wrote %s: %" PetscInt_FMT " records\n", out_file, h.n));
+  if (cs) { /* the ensemble tells and records how the case ended */
+    cs->stopped      = sig ? PETSC_TRUE : PETSC_FALSE;
+    cs->stopped_time = nsteps * dt;
+    cs->failed       = failed;
+    if (failed) PetscCall(PetscStrncpy(cs->message, stopped_by, sizeof(cs->message)));
+  } else if (sig > 0) {
     PetscCall(PetscPrintf(comm,
                           "vicms: stopped by %s at t = %g s of %g; the history holds the %" PetscInt_FMT
-                          " records computed; rerun with -slide_resume to continue from the checkpoint %s (exit status %d)\n",
-                          VISignalName(sig), (double)(nsteps * dt), (double)end_time, h.n, ckpt, VI_EXIT_RESUMABLE));
+                          " records computed; rerun the same command to continue from the checkpoint %s (exit status %d)\n",
+                          VISignalName(sig), (double)(nsteps * dt), (double)end_time, h.n, stop_ckpt ? ckpt : "(none could be written)",
+                          VI_EXIT_RESUMABLE));
     VISetStopped(PETSC_TRUE);
   }
   PetscCall(PetscFree(fingerprint));
+  nrec = h.n;
 
   PetscCall(VISlideHistoryDestroy(&h));
   PetscCall(PetscFree3(mnodes, sk, lk));
@@ -796,5 +1108,179 @@ PetscErrorCode VIAppSlide(MPI_Comm comm)
   for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
   PetscCall(PetscFree(noise));
   PetscCall(VIBodiesDestroy(&bodies));
+  PetscCheck(!failed || cs, comm, PETSC_ERR_USER_INPUT,
+             "step %" PetscInt_FMT " (t = %g s) failed: %s; %s holds the %" PetscInt_FMT " records computed before it (complete = 0)", fail_step,
+             (double)(fail_step * dt), failure, out_file, nrec);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- slides as an ensemble */
+
+/* The runner of an ensemble of slides: one slide per case (its options set by the ensemble), on the case's rank group. */
+typedef struct {
+  VISlideCase cs;
+  char        journal[PETSC_MAX_PATH_LEN + 8];
+} VISlideRunner;
+
+static PetscErrorCode VISlideRunnerQuantityNames(void *ctx, VIROM rom, PetscInt *nq, char ***names)
+{
+  static const char *const q[] = {"steps", "slip_steps", "stick_steps", "open_steps", "off_steps", "max_normal_force"};
+
+  PetscFunctionBeginUser;
+  (void)ctx;
+  (void)rom;
+  *nq = 6;
+  PetscCall(PetscCalloc1(*nq + 1, names));
+  for (PetscInt i = 0; i < *nq; i++) PetscCall(PetscStrallocpy(q[i], &(*names)[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first case set up on the job's communicator, not run: an error in the job's options stops the job. */
+static PetscErrorCode VISlideRunnerCheck(void *ctx, VIROM rom, MPI_Comm comm)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           lock[8];
+  PetscBool      locked = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  r->cs.check_only = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(r->cs.file, sizeof(r->cs.file), "%s/slide.check.h5", r->journal));
+  PetscCall(VIAppSlideRun(comm, &r->cs, lock, sizeof(lock), &locked));
+  r->cs.check_only = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies' part of the job's fingerprint (their tokens, hashed to the length the ensemble keeps). */
+static PetscErrorCode VISlideRunnerToken(void *ctx, char token[], size_t len)
+{
+  VISlideRunner     *r = (VISlideRunner *)ctx;
+  unsigned long long h = 14695981039346656037ULL; /* FNV-1a */
+
+  PetscFunctionBeginUser;
+  for (const char *c = r->cs.token; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+  PetscCall(PetscSNPrintf(token, len, "bodies=%016llx", h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISlideRunnerRun(void *ctx, VIROM rom, MPI_Comm group, PetscBool verbose, VICaseOutcome *out)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           lock[8];
+  PetscBool      locked = PETSC_FALSE;
+  PetscMPIInt    grank;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  PetscCallMPI(MPI_Comm_rank(group, &grank));
+  if (grank == 0 && mkdir(r->journal, 0777) && errno != EEXIST)
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-results_file: cannot create the folder %s: %s", r->journal, strerror(errno));
+  PetscCallMPI(MPI_Barrier(group));
+  r->cs.verbose = verbose;
+  r->cs.stopped = r->cs.failed = PETSC_FALSE;
+  r->cs.message[0]             = 0;
+  PetscCall(PetscSNPrintf(r->cs.file, sizeof(r->cs.file), "%s/slide.%" PetscInt_FMT ".h5", r->journal, out->k));
+  PetscCall(VIAppSlideRun(group, &r->cs, lock, sizeof(lock), &locked));
+  out->stopped      = r->cs.stopped;
+  out->stopped_time = r->cs.stopped_time;
+  out->failed       = r->cs.failed;
+  PetscCall(PetscStrncpy(out->message, r->cs.message, sizeof(out->message)));
+  for (PetscInt i = 0; i < PetscMin(out->nq, 6); i++) out->quantities[i] = r->cs.quantities[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The case's history (the vicms-slide layout: its datasets and attributes) under group/history; its file then goes. */
+static PetscErrorCode VISlideRunnerWrite(void *ctx, VIROM rom, const VICaseOutcome *out, hid_t file, const char group[])
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+  char           dst[256];
+  hid_t          h;
+
+  PetscFunctionBeginUser;
+  (void)rom;
+  if (out->error || access(r->cs.file, F_OK)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(dst, sizeof(dst), "%s/history", group));
+  PetscCall(VIH5Open(r->cs.file, &h));
+  PetscCall(VIH5Copy(h, "/", file, dst));
+  PetscCall(VIH5Close(&h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A case in the journal no longer needs its own history file (its checkpoint went with its completion). */
+static PetscErrorCode VISlideRunnerReset(void *ctx)
+{
+  VISlideRunner *r = (VISlideRunner *)ctx;
+
+  PetscFunctionBeginUser;
+  if (!r->cs.stopped && r->cs.file[0]) (void)remove(r->cs.file);
+  r->cs.file[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* `vicms slide -cases_grid ...`: the slides of the cases on rank groups, into the results file of the ensemble. */
+static PetscErrorCode VIAppSlideEnsemble(MPI_Comm comm)
+{
+  VISlideRunner  r = {{0}, ""};
+  VIEnsemble     ens;
+  char           results[PETSC_MAX_PATH_LEN] = "results.h5";
+  PetscErrorCode ierr;
+  VICaseRunner   runner = {.kind           = "slide",
+                           .ctx            = &r,
+                           .quantity_names = VISlideRunnerQuantityNames,
+                           .check          = VISlideRunnerCheck,
+                           .run            = VISlideRunnerRun,
+                           .write          = VISlideRunnerWrite,
+                           .reset          = VISlideRunnerReset,
+                           .position_name  = "t",
+                           .position_unit  = " s",
+                           .token          = VISlideRunnerToken};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-results_file", results, sizeof(results), NULL));
+  PetscCall(PetscSNPrintf(r.journal, sizeof(r.journal), "%s.cases", results));
+  PetscCall(VIEnsembleCreate(comm, &ens));
+  r.cs.ens = ens;
+  PetscCall(VIEnsembleSetCaseRunner(ens, &runner));
+  ierr = VIEnsembleSetFromOptions(ens);
+  if (!ierr) { /* the bodies' token, before the ensemble's fingerprint: the job check of case 0 on every rank */
+    char      lock[8];
+    PetscBool locked = PETSC_FALSE;
+    r.cs.check_only  = PETSC_TRUE;
+    PetscCall(PetscSNPrintf(r.cs.file, sizeof(r.cs.file), "%s/slide.check.h5", r.journal));
+    ierr            = VIAppSlideRun(comm, &r.cs, lock, sizeof(lock), &locked);
+    r.cs.check_only = PETSC_FALSE;
+  }
+  if (!ierr) ierr = VIEnsembleRun(ens);
+  PetscCall(VIEnsembleDestroy(&ens));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIAppSlide(MPI_Comm comm)
+{
+  char           lock[PETSC_MAX_PATH_LEN + 8] = "";
+  PetscBool      locked                       = PETSC_FALSE, grid, values, random, help;
+  PetscMPIInt    rank;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  /* cases (a grid over mu or the sliding speed, ...) run as an ensemble; one slide keeps its history file (vicms-slide) */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_grid", &grid));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_values", &values));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-cases_random", &random));
+  PetscCall(PetscOptionsHasHelp(NULL, &help));
+  if (help) { /* the options of both ways, nothing run */
+    VIEnsemble ens;
+    PetscCall(VIEnsembleCreate(comm, &ens));
+    PetscCall(VIEnsembleSetFromOptions(ens));
+    PetscCall(VIEnsembleDestroy(&ens));
+  } else if (grid || values || random) {
+    PetscCall(VIAppSlideEnsemble(comm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ierr = VIAppSlideRun(comm, NULL, lock, sizeof(lock), &locked);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0 && locked) PetscCall(VIResultsUnlock(lock));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -173,7 +173,8 @@ static PetscErrorCode VIEnsembleMerge(VIEnsemble ens)
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
-  PetscCall(VIROMGetUnits(ens->rom, &units));
+  units = NULL;
+  if (ens->rom) PetscCall(VIROMGetUnits(ens->rom, &units));
   PetscCall(VIResultsMerge(&ens->results_state, ens->results, ens->journal, ens->cs, &ens->runner, ens->status, ens->nq,
                            (const char *const *)ens->qnames, ens->output, ens->output_name, ens->bins, ens->job, units ? units : ""));
   PetscCall(PetscTime(&ens->t_merge));
@@ -695,7 +696,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   int            sig;
 
   PetscFunctionBeginUser;
-  PetscCheck(ens->rom, ens->comm, PETSC_ERR_ORDER, "Call VIEnsembleSetROM() first");
+  PetscCheck(ens->rom || ens->runner.token, ens->comm, PETSC_ERR_ORDER, "Call VIEnsembleSetROM() first (or give the runner a token)");
   /* from here a SIGTERM or SIGUSR1 stops the job at its next step boundary, resumable */
   VISignalDefer(PETSC_TRUE);
   PetscCallMPI(MPI_Comm_rank(ens->comm, &rank));
@@ -712,8 +713,8 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
   PetscCall(ens->runner.quantity_names(ens->runner.ctx, ens->rom, &ens->nq, &ens->qnames));
   ens->output = -1;
   {
-    PetscInt nout;
-    PetscCall(VIROMGetNumOutputs(ens->rom, &nout));
+    PetscInt nout = 0;
+    if (ens->rom) PetscCall(VIROMGetNumOutputs(ens->rom, &nout));
     for (PetscInt o = 0; o < nout; o++) {
       const char *name;
       PetscCall(VIROMGetOutput(ens->rom, o, &name, NULL));

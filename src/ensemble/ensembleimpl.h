@@ -230,10 +230,4 @@ PETSC_INTERN PetscErrorCode VIResultsPrepare(VIResults *R, const char path[], co
 PETSC_INTERN PetscErrorCode VIResultsMerge(VIResults *R, const char path[], const char dir[], VICaseSet cs, const VICaseRunner *runner,
                                            const PetscInt status[], PetscInt nq, const char *const qnames[], PetscInt output,
                                            const char output_name[], PetscInt bins, const char job[], const char units[]);
-/* Take the lock LOCK of the results file PATH (created with O_EXCL: pid, host, start time, command, and the SLURM job id,
-   restart count, array job and task ids from the environment), or stop with a message naming the job that holds it; a
-   lock whose process no longer runs on this host, or of an earlier incarnation of this SLURM job (the same job id with a
-   smaller restart count, or another task of the same array) on any host, is taken over with a notice. Rank-local. */
-PETSC_INTERN PetscErrorCode VIResultsLock(const char path[], const char lock[]);
-/* Remove LOCK if this process holds it. Rank-local. */
-PETSC_INTERN PetscErrorCode VIResultsUnlock(const char lock[]);
+/* VIResultsLock, VIResultsUnlock: in vicms/ensemble.h (`vicms slide` and `vicms cea` take the same lock) */

@@ -178,7 +178,10 @@ PetscErrorCode VIEnsembleFingerprint(VIEnsemble ens, const char reduction[])
 
   PetscFunctionBeginUser;
   PetscCall(VIOptionsFingerprint(0, NULL, (PetscInt)(sizeof(ignore) / sizeof(ignore[0])), ignore, &opts));
-  PetscCall(VIEnsembleROMToken(ens->rom, reduction, token, sizeof(token)));
+  if (!ens->rom && ens->runner.token)
+    PetscCall(ens->runner.token(ens->runner.ctx, token, sizeof(token))); /* a model that is not a ROM */
+  else
+    PetscCall(VIEnsembleROMToken(ens->rom, reduction, token, sizeof(token)));
   PetscCall(PetscStrlen(opts, &len));
   PetscCall(PetscFree(ens->job));
   PetscCall(PetscMalloc1(len + 80, &ens->job));

@@ -1,6 +1,7 @@
 /* VIExcitation: the object, its options and set functions, the checks of its parameters, the noise tables, its view. */
 #include "exciteimpl.h"
 #include <petscviewer.h>
+#include <unistd.h>
 
 const char *const VIExciteTypes[] = {"constant", "harmonic", "sweep_linear", "sweep_log", "bump", "noise", "VIExciteType", "VI_EXCITE_", NULL};
 
@@ -61,6 +62,14 @@ static PetscErrorCode VIExciteCheckNoise(MPI_Comm comm, const char p[], PetscRea
   PetscCheck(VIExciteNoiseBandValid(lo, hi), comm, PETSC_ERR_USER_INPUT, "-%snoise_band: got %g,%g Hz, expected f_lo,f_hi with 0 < f_lo < f_hi", p,
              (double)lo, (double)hi);
   PetscCheck(n >= 1, comm, PETSC_ERR_USER_INPUT, "-%snoise_harmonics: got %" PetscInt_FMT ", expected at least 1", p, n);
+  {
+    /* the tables (VIExciteBuildNoise) are estimated before they are allocated: a failed allocation would end in a traceback */
+    const double need = 3.0 * sizeof(PetscReal) * (double)n, have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    PetscCheck(have <= 0 || need <= 0.5 * have, comm, PETSC_ERR_USER_INPUT,
+               "-%snoise_harmonics: %" PetscInt_FMT " harmonics need %.3g GB for their tables (3 x %d bytes each), more than half of this "
+               "machine's memory (%.3g GB); every step also sums them all: give fewer harmonics",
+               p, n, need / 1e9, (int)sizeof(PetscReal), have / 1e9);
+  }
   PetscCheck(seed >= 0, comm, PETSC_ERR_USER_INPUT, "-%sseed: got %" PetscInt_FMT ", expected an integer >= 0", p, seed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

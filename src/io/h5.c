@@ -655,7 +655,8 @@ static herr_t VIH5CopyDataset(hid_t src, const char *name, hid_t dst, VIH5CopyCt
   hssize_t n    = H5Sget_simple_extent_npoints(space);
   size_t   size = H5Tget_size(type) * (size_t)PetscMax(1, n);
   void    *buf  = calloc(1, size);
-  herr_t   err = (in < 0 || n < 0 || !buf || H5Tis_variable_str(type) > 0) ? -1 : (n > 0 ? H5Dread(in, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
+  htri_t   vlen = H5Tis_variable_str(type); /* strings of any length (VIH5WriteStrings): their pointers, reclaimed below */
+  herr_t   err  = (in < 0 || n < 0 || !buf || vlen < 0) ? -1 : (n > 0 ? H5Dread(in, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0);
 
   if (err >= 0) {
     out = H5Dcreate2(dst, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -676,6 +677,7 @@ static herr_t VIH5CopyDataset(hid_t src, const char *name, hid_t dst, VIH5CopyCt
     if (!c->failed) VIH5WriteReason(c->why, sizeof(c->why));
     c->failed = 1;
   }
+  if (vlen > 0 && n > 0 && buf) (void)H5Dvlen_reclaim(type, space, H5P_DEFAULT, buf);
   free(buf);
   H5Sclose(space);
   H5Tclose(type);
@@ -694,7 +696,27 @@ static herr_t VIH5CopyMember(hid_t group, const char *name, const H5L_info_t *in
   H5O_info_t        oi;
 
   (void)info;
-  if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) return -1; /* flat groups only */
+  if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0) return -1;
+  if (oi.type == H5O_TYPE_GROUP) { /* a subgroup (a slide history's contact/): its attributes and members, in turn */
+    hid_t            in = H5Gopen2(group, name, H5P_DEFAULT), out = in < 0 ? -1 : H5Gcreate2(g->dst, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    VIH5CopyGroupCtx sub   = {out, g->c};
+    hid_t            saved = g->c->dst;
+    herr_t           err   = out < 0 ? -1 : 0;
+    if (err >= 0) {
+      g->c->dst = out;
+      err       = H5Aiterate2(in, H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CopyAttr, g->c);
+      g->c->dst = saved;
+    }
+    if (err >= 0) err = H5Literate(in, H5_INDEX_NAME, H5_ITER_INC, NULL, VIH5CopyMember, &sub);
+    if (err < 0 && !g->c->failed) {
+      g->c->failed = 1;
+      VIH5WriteReason(g->c->why, sizeof(g->c->why));
+    }
+    if (out >= 0) H5Gclose(out);
+    if (in >= 0) H5Gclose(in);
+    return err < 0 ? -1 : 0;
+  }
+  if (oi.type != H5O_TYPE_DATASET) return -1;
   return VIH5CopyDataset(group, name, g->dst, g->c);
 }
 
@@ -741,7 +763,7 @@ PetscErrorCode VIH5Copy(hid_t src, const char src_path[], hid_t dst, const char 
   if (out >= 0) H5Gclose(out);
   H5Gclose(in);
   if (err < 0) {
-    if (!c.failed) snprintf(c.why, sizeof(c.why), "cannot copy it (not a flat group of datasets?)");
+    if (!c.failed) snprintf(c.why, sizeof(c.why), "cannot copy it (not a group of datasets and groups?)");
     VIH5Fail(dst, c.why, "%.200s, copied from %.1000s", dst_path, sname);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

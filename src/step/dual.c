@@ -84,7 +84,8 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
   PetscCall(PetscFree(d->drv));
-  PetscCall(PetscFree2(d->slaves, d->master));
+  PetscCall(PetscFree(d->slaves)); /* two allocations (VIDualSetSlave, VIDualSetMaster): PetscFree2 frees only the first of a coalesced pair */
+  PetscCall(PetscFree(d->master));
   PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
   PetscCall(PetscFree(d->fn));
   PetscCall(PetscFree5(d->seg, d->bdof, d->xi, d->frame, d->bn));
