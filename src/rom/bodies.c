@@ -269,6 +269,8 @@ static PetscErrorCode VIBodiesReadBody(VIBodies b, hid_t file, const char path[]
   if (!ierr && (r != n || c != 3))
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
                       "%s: boundary/coords is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x 3", what, r, c, n);
+  /* a NaN position makes every gap NaN, and a NaN gap is never a penetration: the contact would be open for the whole run */
+  if (!ierr) ierr = VIH5CheckFinite(what, "boundary/coords", n, 3, coords);
   if (!ierr) ierr = VIH5ReadInt(g, "boundary/dofs", &r, &c, &dofs);
   if (!ierr && (r != n || c != 3))
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,

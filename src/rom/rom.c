@@ -368,7 +368,8 @@ static PetscErrorCode VIROMCheckMatrix(const char what[], const char name[], Pet
     for (PetscInt j = 0; j < n; j++) {
       PetscReal a = A[i * n + j];
       if (PetscIsInfOrNanReal(a)) {
-        PetscCall(PetscSNPrintf(msg, len, "%s: %s[%" PetscInt_FMT "][%" PetscInt_FMT "] = %.6g is not a finite number", what, name, i, j, (double)a));
+        PetscCall(PetscSNPrintf(msg, len, "%s: dataset %s, entry [%" PetscInt_FMT "][%" PetscInt_FMT "] (0-based) = %s is not a finite number", what,
+                                name, i, j, VINonFiniteString(a)));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       amax = PetscMax(amax, PetscAbsReal(a));
@@ -396,7 +397,8 @@ static PetscErrorCode VIROMCheckVector(const char what[], const char kind[], con
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) {
     if (PetscIsInfOrNanReal(v[i])) {
-      PetscCall(PetscSNPrintf(msg, len, "%s: %s%s[%" PetscInt_FMT "] = %.6g is not a finite number", what, kind, name, i, (double)v[i]));
+      PetscCall(PetscSNPrintf(msg, len, "%s: dataset %s%s, entry [%" PetscInt_FMT "] (0-based) = %s is not a finite number", what, kind, name, i,
+                              VINonFiniteString(v[i])));
       break;
     }
   }
@@ -439,12 +441,18 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     offset += ci->dim;
-    for (PetscInt k = 0; k < 9; k++) finite = finite && !PetscIsInfOrNanReal(ci->frame[k]);
-    for (PetscInt k = 0; k < 3; k++) finite = finite && !PetscIsInfOrNanReal(ci->coords[k]);
-    if (!finite || PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
-      PetscCall(PetscSNPrintf(
-          msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") has a non-finite frame or position, or a nonpositive area (%.6g)", what,
-          c, ci->node_id, (double)ci->area));
+    for (PetscInt k = 0; k < 12 && finite; k++) {
+      PetscReal v = k < 9 ? ci->frame[k] : ci->coords[k - 9];
+      if (!PetscIsInfOrNanReal(v)) continue;
+      finite = PETSC_FALSE;
+      PetscCall(PetscSNPrintf(msg, len, "%s: dataset contact/%s, entry [%" PetscInt_FMT "][%" PetscInt_FMT "] (contact of node %" PetscInt_FMT
+                              ") = %s is not a finite number", what, k < 9 ? "frames" : "coords", c, k < 9 ? k : k - 9, ci->node_id, VINonFiniteString(v)));
+    }
+    if (!finite) PetscFunctionReturn(PETSC_SUCCESS);
+    if (PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: dataset contact/areas, entry [%" PetscInt_FMT "] (contact of node %" PetscInt_FMT ") = %g, expected a positive area",
+                              what, c, ci->node_id, (double)ci->area));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* rows normal, t1, t2: F F^T = I */
