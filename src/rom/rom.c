@@ -445,14 +445,15 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
       PetscReal v = k < 9 ? ci->frame[k] : ci->coords[k - 9];
       if (!PetscIsInfOrNanReal(v)) continue;
       finite = PETSC_FALSE;
-      PetscCall(PetscSNPrintf(msg, len, "%s: dataset contact/%s, entry [%" PetscInt_FMT "][%" PetscInt_FMT "] (contact of node %" PetscInt_FMT
-                              ") = %s is not a finite number", what, k < 9 ? "frames" : "coords", c, k < 9 ? k : k - 9, ci->node_id, VINonFiniteString(v)));
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/%s, entry [%" PetscInt_FMT "][%" PetscInt_FMT
+                              "] (0-based) = %s is not a finite number",
+                              what, c, ci->node_id, k < 9 ? "frames" : "coords", c, k < 9 ? k : k - 9, VINonFiniteString(v)));
     }
     if (!finite) PetscFunctionReturn(PETSC_SUCCESS);
     if (PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
-      PetscCall(PetscSNPrintf(msg, len,
-                              "%s: dataset contact/areas, entry [%" PetscInt_FMT "] (contact of node %" PetscInt_FMT ") = %g, expected a positive area",
-                              what, c, ci->node_id, (double)ci->area));
+      PetscCall(PetscSNPrintf(msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/areas, entry [%" PetscInt_FMT
+                              "] = %g, expected a positive area", what, c, ci->node_id, c, (double)ci->area));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* rows normal, t1, t2: F F^T = I */

@@ -125,7 +125,7 @@ refuse "NaN boundary coordinate" "1 2" \
   slide -rom_file nan_coords.h5 -slide_slave beam1:1 -slide_master beam2 -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2 \
   -slide_end_time 1e-5 -dual_dt 1e-7 -slide_file bad.s.h5
 refuse "-Inf contact frame" "1 2" \
-  'inf_frame.h5 (body beam2): dataset contact/frames, entry \[1\]\[4\] (contact of node [0-9]*) = -Inf is not a finite number' info inf_frame.h5
+  'inf_frame.h5 (body beam2): contact 1 (node [0-9]*): dataset contact/frames, entry \[1\]\[4\] (0-based) = -Inf is not a finite number' info inf_frame.h5
 refuse "NaN stiffness" "1" 'nan_k.h5 (body beam2): dataset K, entry \[3\]\[5\] (0-based) = NaN is not a finite number' info nan_k.h5
 if ls bad.s.h5* >/dev/null 2>&1; then
   echo "FAIL a refused slide left a history file"; fail=1

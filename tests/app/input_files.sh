@@ -61,7 +61,7 @@ refuse_clean() {
 }
 
 # ---- non-finite entries (item 5)
-refuse_clean "NaN contact coordinate" "1 2" 'coords_nan.h5: dataset contact/coords, entry \[1\]\[1\] (contact of node 1) = NaN is not a finite number' \
+refuse_clean "NaN contact coordinate" "1 2" 'coords_nan.h5: contact 1 (node 1): dataset contact/coords, entry \[1\]\[1\] (0-based) = NaN is not a finite number' \
   info coords_nan.h5
 refuse_clean "NaN mass entry" "1 2" 'm_nan.h5: dataset M, entry \[1\]\[1\] (0-based) = NaN is not a finite number' info m_nan.h5
 refuse_clean "Inf in a modes file" "1" 'modes_nan.h5: dataset frequencies_hz, entry \[1\] (0-based) = Inf is not a finite number' info modes_nan.h5
