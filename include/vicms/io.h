@@ -28,7 +28,7 @@ PETSC_EXTERN PetscErrorCode VIH5ReadReal(hid_t file, const char path[], PetscInt
 /* An error (PETSC_ERR_FILE_UNEXPECTED, not collective) naming what (the file, and the group), the dataset and the first entry of
    data (rows x cols, cols = 0 for a vector) that is not a finite number: every real an input file gives is checked where it is read. */
 /* "NaN", "Inf" or "-Inf" for a value that is not finite (PETSc prints those as "nan."), for the messages. */
-PETSC_EXTERN const char *VINonFiniteString(PetscReal v);
+PETSC_EXTERN const char    *VINonFiniteString(PetscReal v);
 PETSC_EXTERN PetscErrorCode VIH5CheckFinite(const char what[], const char dataset[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[], char value[], size_t len);
 

@@ -601,7 +601,8 @@ static PetscErrorCode InpUnknownType(const char tname[], VISource src)
     PetscCall(PetscStrlcat(list, VIElementInfoTable[t].name, sizeof(list)));
   }
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-          "%s:%" PetscInt_FMT ": unknown element type '%s'; supported types: %s (a Gmsh mesh is read whole from its .msh file: gmsh -save -format msh41)",
+          "%s:%" PetscInt_FMT
+          ": unknown element type '%s'; supported types: %s (a Gmsh mesh is read whole from its .msh file: gmsh -save -format msh41)",
           src.file, src.line, tname, list);
 }
 
@@ -652,8 +653,10 @@ static PetscErrorCode InpReadSkinElements(InpReader *r, const char tname[], Pets
                    r->src.file, r->src.line, k + 1, tname);
         PetscCall(InpGrow(sizeof(PetscInt), r->num_skin_nodes + 1, &r->max_skin_nodes, &r->skin_nodes));
         PetscCall(InpInt(r, r->field[k], count ? "node id" : "element id", &r->skin_nodes[r->num_skin_nodes]));
-        if (count) r->num_skin_nodes++;
-        else id = r->skin_nodes[r->num_skin_nodes];
+        if (count)
+          r->num_skin_nodes++;
+        else
+          id = r->skin_nodes[r->num_skin_nodes];
         count++;
       }
       if (!more) break;
@@ -667,9 +670,9 @@ static PetscErrorCode InpReadSkinElements(InpReader *r, const char tname[], Pets
                "%s:%" PetscInt_FMT ": a %s record needs a positive element id and its nodes", rec_src.file, rec_src.line, tname);
     PetscCall(InpGrow(sizeof(PetscInt), r->num_skin + 1, &r->max_skin, &r->skin_ids));
     PetscCall(InpGrow(sizeof(PetscInt), r->num_skin + 2, &r->max_skin_off, &r->skin_off));
-    r->skin_off[0]               = 0;
-    r->skin_ids[r->num_skin]     = id;
-    r->skin_off[++r->num_skin]   = r->num_skin_nodes;
+    r->skin_off[0]             = 0;
+    r->skin_ids[r->num_skin]   = id;
+    r->skin_off[++r->num_skin] = r->num_skin_nodes;
     blk->count++;
     PetscCall(InpGrow(sizeof(PetscInt), r->num_elems + 1, &r->max_elems, &r->elem_ids));
     r->elem_ids[r->num_elems++] = id;
@@ -1122,20 +1125,23 @@ static PetscErrorCode InpNoticeSkipped(InpReader *r)
 /* One notice for the skin elements skipped: how many, of which types, where, and the node sets made of their element sets. */
 static PetscErrorCode InpNoticeSkin(InpReader *r)
 {
-  const char *deck = r->files[0].name;
+  const char *deck  = r->files[0].name;
   PetscInt    total = 0;
 
   PetscFunctionBeginUser;
   if (!r->num_skipped_skin) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < r->num_skipped_skin; k++) total += r->skipped_skin[k].count;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "mesh: %s: skipped %" PetscInt_FMT " skin elements (faces and edges of the %s without a *SOLID SECTION, as Gmsh's Abaqus export writes them):", deck, total,
-                        r->has_solid ? "solids" : "plane elements"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "mesh: %s: skipped %" PetscInt_FMT
+                        " skin elements (faces and edges of the %s without a *SOLID SECTION, as Gmsh's Abaqus export writes them):",
+                        deck, total, r->has_solid ? "solids" : "plane elements"));
   for (PetscInt k = 0; k < r->num_skipped_skin; k++) {
     const InpSkinBlock *sk = &r->skipped_skin[k];
     if (sk->src.file == deck)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT " %s (line %" PetscInt_FMT ")", k ? "," : "", sk->count, sk->type, sk->src.line));
     else
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT " %s (%s:%" PetscInt_FMT ")", k ? "," : "", sk->count, sk->type, sk->src.file, sk->src.line));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT " %s (%s:%" PetscInt_FMT ")", k ? "," : "", sk->count, sk->type, sk->src.file,
+                            sk->src.line));
   }
   if (r->num_skin_nsets)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "; their element sets made node sets: %s%s", r->skin_nsets, r->num_skin_nsets > 8 ? ", ..." : ""));
@@ -1210,7 +1216,7 @@ static PetscErrorCode InpCountSkipped(InpReader *r, const char tname[], PetscInt
 static PetscErrorCode InpSkipSkin(InpReader *r)
 {
   VIMesh     mesh = r->mesh;
-  PetscInt   top  = r->has_solid ? 3 : (r->has_plane ? 2 : (r->has_rod ? 1 : 0)), num_covered = 0, nsk = 0, nsk_nodes = 0;
+  PetscInt   top = r->has_solid ? 3 : (r->has_plane ? 2 : (r->has_rod ? 1 : 0)), num_covered = 0, nsk = 0, nsk_nodes = 0;
   PetscInt  *covered = NULL, *sk_ids = NULL, *sk_perm = NULL, *sk_off = NULL, *sk_nodes = NULL, *sk_sorted = NULL;
   PetscBool *drop = NULL;
 
@@ -1253,7 +1259,8 @@ static PetscErrorCode InpSkipSkin(InpReader *r)
       for (PetscInt c = 0; b < r->num_skin_blocks && c + r->skin_blocks[b].count <= i; b++) c += r->skin_blocks[b].count;
       PetscCall(PetscFree(covered));
       PetscCall(PetscFree(drop));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is a %s, which vicms does not model, and a *SOLID SECTION gives it a material",
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+              "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is a %s, which vicms does not model, and a *SOLID SECTION gives it a material",
               r->skin_blocks[b].src.file, r->skin_blocks[b].src.line, r->skin_ids[i], r->skin_blocks[b].type);
     }
   }
@@ -1291,7 +1298,7 @@ static PetscErrorCode InpSkipSkin(InpReader *r)
 
   /* element sets lose their skin elements; a set of skin elements names their nodes */
   for (PetscInt set = 0; set < r->num_esets; set++) {
-    InpSet  *es = &r->esets[set];
+    InpSet  *es   = &r->esets[set];
     PetscInt kept = 0, removed = 0, ns, pos;
     char     name[INP_NAME_LEN];
 
@@ -1327,9 +1334,12 @@ static PetscErrorCode InpSkipSkin(InpReader *r)
   r->has_solid = r->has_plane = r->has_rod = PETSC_FALSE;
   for (PetscInt e = 0; e < mesh->num_elems; e++) {
     PetscInt d = VIElementInfoTable[mesh->elem_type[e]].ref_dim;
-    if (d == 3) r->has_solid = PETSC_TRUE;
-    else if (d == 2) r->has_plane = PETSC_TRUE;
-    else r->has_rod = PETSC_TRUE;
+    if (d == 3)
+      r->has_solid = PETSC_TRUE;
+    else if (d == 2)
+      r->has_plane = PETSC_TRUE;
+    else
+      r->has_rod = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

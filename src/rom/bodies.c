@@ -268,7 +268,7 @@ static PetscErrorCode VIBodiesReadBody(VIBodies b, hid_t file, const char path[]
   rom->mem_node      = b->mem_node;
   rom->ranks_on_node = b->ranks_on_node;
   g                  = H5Gopen2(file, group, H5P_DEFAULT);
-  ierr = VIROMReadContents(rom, g, what);
+  ierr               = VIROMReadContents(rom, g, what);
   if (!ierr) ierr = VIH5ReadInt(g, "boundary/node_ids", &n, &c, &ids);
   if (!ierr) ierr = VIH5ReadReal(g, "boundary/coords", &r, &c, &coords);
   if (!ierr && (r != n || c != 3))

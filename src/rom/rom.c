@@ -452,8 +452,10 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
     }
     if (!finite) PetscFunctionReturn(PETSC_SUCCESS);
     if (PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
-      PetscCall(PetscSNPrintf(msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/areas, entry [%" PetscInt_FMT
-                              "] = %g, expected a positive area", what, c, ci->node_id, c, (double)ci->area));
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/areas, entry [%" PetscInt_FMT
+                              "] = %g, expected a positive area",
+                              what, c, ci->node_id, c, (double)ci->area));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* rows normal, t1, t2: F F^T = I */
@@ -568,12 +570,13 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
     if (!msg[0] && nb < n) {
       PetscCall(VIROMCholeskyRow(n, nb, n, rom->M, &row));
       if (row >= 0)
-        PetscCall(PetscSNPrintf(msg, len,
-                                "%s: M_ii, the mass of the %" PetscInt_FMT " coordinates after the boundary (rows and columns %" PetscInt_FMT
-                                "..%" PetscInt_FMT " of M) of a user_massless ROM, is not positive definite: its Cholesky factorization stops at row %" PetscInt_FMT
-                                " (0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g), which has no mass of its own or depends on the rows before it; only "
-                                "the first n_boundary coordinates are massless",
-                                what, n - nb, nb, n - 1, row, row, row, (double)rom->M[row * n + row]));
+        PetscCall(PetscSNPrintf(
+            msg, len,
+            "%s: M_ii, the mass of the %" PetscInt_FMT " coordinates after the boundary (rows and columns %" PetscInt_FMT "..%" PetscInt_FMT
+            " of M) of a user_massless ROM, is not positive definite: its Cholesky factorization stops at row %" PetscInt_FMT
+            " (0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g), which has no mass of its own or depends on the rows before it; only "
+            "the first n_boundary coordinates are massless",
+            what, n - nb, nb, n - 1, row, row, row, (double)rom->M[row * n + row]));
     }
   }
   if (!msg[0] && rom->method == VI_CMS_USER) {
@@ -585,8 +588,9 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
       char     where[128] = "";
       PetscCall(VIROMCholeskyRow(n, 0, n, rom->M, &row));
       if (row >= 0)
-        PetscCall(PetscSNPrintf(where, sizeof(where), " (its Cholesky factorization stops at row %" PetscInt_FMT ", 0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g)", row,
-                                row, row, (double)rom->M[row * n + row]));
+        PetscCall(PetscSNPrintf(where, sizeof(where),
+                                " (its Cholesky factorization stops at row %" PetscInt_FMT ", 0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g)",
+                                row, row, row, (double)rom->M[row * n + row]));
       PetscCall(PetscSNPrintf(msg, len,
                               "%s: M is not positive definite%s: its smallest eigenvalue is %.6g (largest %.6g), expected above 1e-12 times the "
                               "largest; a ROM of method user carries mass on every coordinate (a massless boundary is method user_massless)",
