@@ -25,6 +25,11 @@ PETSC_EXTERN PetscErrorCode VIH5WriteAttrInt(hid_t file, const char obj[], const
 PETSC_EXTERN PetscErrorCode VIH5WriteAttrReal(hid_t file, const char obj[], const char name[], PetscReal value);
 /* Read a dataset of doubles; allocates *data (PetscMalloc), returns its shape (cols = 0 for 1-D). */
 PETSC_EXTERN PetscErrorCode VIH5ReadReal(hid_t file, const char path[], PetscInt *rows, PetscInt *cols, PetscReal **data);
+/* An error (PETSC_ERR_FILE_UNEXPECTED, not collective) naming what (the file, and the group), the dataset and the first entry of
+   data (rows x cols, cols = 0 for a vector) that is not a finite number: every real an input file gives is checked where it is read. */
+/* "NaN", "Inf" or "-Inf" for a value that is not finite (PETSc prints those as "nan."), for the messages. */
+PETSC_EXTERN const char    *VINonFiniteString(PetscReal v);
+PETSC_EXTERN PetscErrorCode VIH5CheckFinite(const char what[], const char dataset[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[], char value[], size_t len);
 
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */

@@ -26,6 +26,16 @@ PETSC_EXTERN PetscErrorCode VIInitializePackage(void);
 PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err);
 
 /*
+  VIMemoryAvailable - the memory one rank of comm may take: the node's available memory (MemAvailable of /proc/meminfo, else
+  sysconf's available pages) shared by the ranks of comm on that node, the smallest over the nodes. Collective. For an estimate
+  before a large allocation, so that a job that cannot fit is refused with the sizes rather than killed or traced back.
+*/
+/* A file path as messages show it: whole up to 255 characters, else "..." and its last components (the file name kept whole), so
+   that a message stays below PETSc's 2 kB buffer with its reason. Not collective. */
+PETSC_EXTERN PetscErrorCode VIMessagePath(const char path[], char out[], size_t len);
+PETSC_EXTERN PetscErrorCode VIMemoryAvailable(MPI_Comm comm, PetscLogDouble *per_rank, PetscLogDouble *node, PetscMPIInt *ranks_on_node);
+
+/*
   Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel; SIGINT: Ctrl-C). VISignalInstall sets handlers that only record the
   signal; while VISignalDefer(PETSC_TRUE) is in force (the ensemble's case loop) the job reads VISignalReceived at its step
   boundaries, agrees on a stop across its ranks, writes what it has and exits with VI_EXIT_RESUMABLE; outside, a signal has

@@ -56,6 +56,14 @@ static PetscErrorCode VIInfoModesOpen(hid_t file, const char path[])
   PetscCall(VIH5HasAttr(file, "/", "version", &has_version));
   if (has_version) PetscCall(VIH5ReadAttrStringAlloc(file, "/", "version", &version));
   PetscCall(VIH5ReadReal(file, "/frequencies_hz", &rows, &cols, &freq));
+  {
+    PetscErrorCode ierr = VIH5CheckFinite(path, "frequencies_hz", rows, 0, freq);
+    if (ierr) {
+      PetscCall(PetscFree(freq));
+      PetscCall(PetscFree(version));
+    }
+    PetscCall(ierr);
+  }
 
   PetscCall(PetscPrintf(PETSC_COMM_SELF,
                         "Modes file %s (vicms %s): %" PetscInt_FMT " natural modes of a mesh with %" PetscInt_FMT " nodes and %" PetscInt_FMT

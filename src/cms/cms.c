@@ -197,12 +197,37 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Every method can take all the modes its eigenproblem has, and no more: Craig-Bampton's fixed-interface problem (K_ii, M_ii) has N - nb
+   DOFs; MacNeal's and Rubin's free-interface problem has N, but with more than N - nb modes the residual flexibility at the boundary
+   F'_bb = sum over the modes left out of phi_b phi_b^T / omega^2 (seed 000 Eq. 17) has rank < nb and cannot be inverted (Eq. 18). So
+   the limit is N - nb for all four, and a ROM at the limit is the parent itself in another basis. */
+static PetscErrorCode VICMSCheckNumModes(VICMS cms)
+{
+  PetscInt N, max;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelGetNumDofs(cms->model, NULL, &N));
+  max = N - cms->nb;
+  if (cms->num_modes <= max) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cms->type == VI_CMS_CB || cms->type == VI_CMS_CB_MASSLESS)
+    SETERRQ(cms->comm, PETSC_ERR_USER_INPUT,
+            "-%scms_num_modes: %" PetscInt_FMT " component modes asked, but the model has %" PetscInt_FMT " free DOFs of which %" PetscInt_FMT
+            " are boundary coordinates, so the fixed-interface problem (K_ii, M_ii) of %s has %" PetscInt_FMT " modes: give at most %" PetscInt_FMT,
+            cms->prefix, cms->num_modes, N, cms->nb, VICMSTypes[cms->type], max, PetscMax(max, 0));
+  SETERRQ(cms->comm, PETSC_ERR_USER_INPUT,
+          "-%scms_num_modes: %" PetscInt_FMT " component modes asked, but the model has %" PetscInt_FMT " free DOFs of which %" PetscInt_FMT
+          " are boundary coordinates: %s keeps a residual flexibility at the boundary only with at most N - nb = %" PetscInt_FMT
+          " free-interface modes (with more, F'_bb is singular): give at most %" PetscInt_FMT,
+          cms->prefix, cms->num_modes, N, cms->nb, VICMSTypes[cms->type], max, PetscMax(max, 0));
+}
+
 PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
 {
   PetscFunctionBeginUser;
   PetscCheck(cms->model, cms->comm, PETSC_ERR_ORDER, "Call VICMSSetModel() first");
   PetscCall(VIModelSetUp(cms->model));
   PetscCall(VICMSSetUpBoundary(cms));
+  PetscCall(VICMSCheckNumModes(cms));
   PetscCall(MatDestroy(&cms->R));
   PetscCall(PetscFree(cms->omega2));
   PetscCall(PetscMalloc1(cms->num_modes, &cms->omega2));

@@ -30,8 +30,8 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, con
 
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(A, &nrows, NULL));
-  PetscCheck(n < nrows, cms->comm, PETSC_ERR_USER_INPUT,
-             "-cms_num_modes: %" PetscInt_FMT " component modes asked, but %s has only %" PetscInt_FMT " DOFs", n, what, nrows);
+  /* VICMSCheckNumModes told the user already; all the modes of the problem are allowed */
+  PetscCheck(n <= nrows, cms->comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " modes asked of %s, which has %" PetscInt_FMT " DOFs", n, what, nrows);
   PetscCall(EPSCreate(cms->comm, &eps));
   PetscCall(EPSSetOptionsPrefix(eps, "cms_"));
   PetscCall(EPSSetOperators(eps, A, B));

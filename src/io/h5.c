@@ -295,6 +295,28 @@ PetscErrorCode VIH5ReadReal(hid_t file, const char path[], PetscInt *rows, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const char *VINonFiniteString(PetscReal v)
+{
+  return PetscIsNanReal(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf");
+}
+
+PetscErrorCode VIH5CheckFinite(const char what[], const char dataset[], PetscInt rows, PetscInt cols, const PetscReal data[])
+{
+  const PetscInt w = PetscMax(cols, 1);
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < rows * w; i++) {
+    if (!PetscIsInfOrNanReal(data[i])) continue;
+    if (cols)
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+              "%s: dataset %s, entry [%" PetscInt_FMT "][%" PetscInt_FMT "] (0-based) = %s is not a finite number", what, dataset, i / w, i % w,
+              VINonFiniteString(data[i]));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: dataset %s, entry [%" PetscInt_FMT "] (0-based) = %s is not a finite number", what,
+            dataset, i, VINonFiniteString(data[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[], char value[], size_t len)
 {
   hid_t  attr, type, mem;

@@ -57,6 +57,13 @@ typedef struct {
   PetscInt count;
 } InpSkipped;
 
+/* Skin elements of one type: where they first appear, how many, their dimension (1 edges, 2 faces). */
+typedef struct {
+  char     type[INP_NAME_LEN];
+  PetscInt dim, count;
+  VISource src;
+} InpSkinBlock;
+
 typedef struct {
   VIMesh   mesh;
   InpFile  files[INP_MAX_DEPTH];
@@ -95,6 +102,17 @@ typedef struct {
   InpSkipped  *skipped;
   PetscInt     num_skipped, max_skipped, num_instances;
   PetscBool    rotations_noted, has_solid, has_rod, has_plane;
+
+  /* elements of a lower-dimensional type vicms does not model (Gmsh's Abaqus export writes the faces and edges of the solids, e.g.
+     CPS6 beside C3D10), kept aside until the end of the deck decides: skipped beside solids, refused otherwise */
+  InpSkinBlock *skin_blocks;
+  PetscInt      num_skin_blocks, max_skin_blocks;
+  PetscInt     *skin_ids, *skin_off, *skin_nodes; /* element ids, offsets (num_skin + 1) into skin_nodes */
+  PetscInt      num_skin, max_skin, max_skin_off, num_skin_nodes, max_skin_nodes;
+  /* the skin elements skipped, per type, for the notice; the element sets turned into node sets */
+  InpSkinBlock *skipped_skin;
+  PetscInt      num_skipped_skin, max_skipped_skin, num_skin_nsets;
+  char          skin_nsets[256];
 } InpReader;
 
 /* Make room for need entries of size sz in *arr, which holds *max. */
@@ -573,6 +591,96 @@ static PetscErrorCode InpReadNodes(InpReader *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode InpUnknownType(const char tname[], VISource src)
+{
+  char list[256] = "";
+
+  PetscFunctionBeginUser;
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) {
+    PetscCall(PetscStrlcat(list, t ? ", " : "", sizeof(list)));
+    PetscCall(PetscStrlcat(list, VIElementInfoTable[t].name, sizeof(list)));
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+          "%s:%" PetscInt_FMT
+          ": unknown element type '%s'; supported types: %s (a Gmsh mesh is read whole from its .msh file: gmsh -save -format msh41)",
+          src.file, src.line, tname, list);
+}
+
+/* The dimension of an Abaqus element type that vicms does not model but may find beside solids as their skin: 1 for trusses, beams
+   and pipes, 2 for shells, membranes, surfaces and plane or axisymmetric continua; 0 for anything else (SC6R, SC8R: continuum shells
+   are solids). tname is upper case. */
+static PetscInt InpSkinDimension(const char t[])
+{
+  static const char *const edges[] = {"T2D", "T3D", "B2", "B3", "PIPE"};
+  static const char *const faces[] = {"STRI", "M3D", "SFM3D", "CPS", "CPE", "CAX", "CGAX", "DS", "R3D"};
+
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(edges); i++)
+    if (!strncmp(t, edges[i], strlen(edges[i]))) return 1;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(faces); i++)
+    if (!strncmp(t, faces[i], strlen(faces[i]))) return 2;
+  return (t[0] == 'S' && isdigit((unsigned char)t[1])) ? 2 : 0;
+}
+
+/* The records of an *ELEMENT block of skin type tname (id, node ids...; a trailing comma continues the record), kept aside; their ids
+   join the element set s (-1: none) as any element's, so that sets naming them are checked as usual. */
+static PetscErrorCode InpReadSkinElements(InpReader *r, const char tname[], PetscInt s)
+{
+  InpSkinBlock *blk;
+  VISource      kw_src = r->src;
+  PetscBool     has;
+
+  PetscFunctionBeginUser;
+  PetscCall(InpGrow(sizeof(InpSkinBlock), r->num_skin_blocks + 1, &r->max_skin_blocks, &r->skin_blocks));
+  blk = &r->skin_blocks[r->num_skin_blocks++];
+  PetscCall(PetscMemzero(blk, sizeof(*blk)));
+  PetscCall(PetscStrncpy(blk->type, tname, INP_NAME_LEN));
+  blk->dim = InpSkinDimension(tname);
+  blk->src = kw_src;
+  for (;;) {
+    VISource rec_src;
+    PetscInt count = 0, id = 0;
+
+    PetscCall(InpNextData(r, &has));
+    if (!has) break;
+    rec_src = r->src;
+    for (;;) {
+      PetscInt  nf   = r->num_fields;
+      PetscBool more = (nf > 1 && !r->field[nf - 1][0]) ? PETSC_TRUE : PETSC_FALSE, eof;
+
+      if (more) nf--;
+      for (PetscInt k = 0; k < nf; k++) {
+        PetscCheck(r->field[k][0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": empty field %" PetscInt_FMT " in a %s record",
+                   r->src.file, r->src.line, k + 1, tname);
+        PetscCall(InpGrow(sizeof(PetscInt), r->num_skin_nodes + 1, &r->max_skin_nodes, &r->skin_nodes));
+        PetscCall(InpInt(r, r->field[k], count ? "node id" : "element id", &r->skin_nodes[r->num_skin_nodes]));
+        if (count)
+          r->num_skin_nodes++;
+        else
+          id = r->skin_nodes[r->num_skin_nodes];
+        count++;
+      }
+      if (!more) break;
+      PetscCall(InpRawLine(r, &eof));
+      PetscCheck(!eof && !r->keyword, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+                 "%s:%" PetscInt_FMT ": the %s record of line %" PetscInt_FMT " ends with a comma but does not continue", rec_src.file, rec_src.line,
+                 tname, rec_src.line);
+      PetscCall(InpSplitFields(r));
+    }
+    PetscCheck(count >= 2 && id > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "%s:%" PetscInt_FMT ": a %s record needs a positive element id and its nodes", rec_src.file, rec_src.line, tname);
+    PetscCall(InpGrow(sizeof(PetscInt), r->num_skin + 1, &r->max_skin, &r->skin_ids));
+    PetscCall(InpGrow(sizeof(PetscInt), r->num_skin + 2, &r->max_skin_off, &r->skin_off));
+    r->skin_off[0]             = 0;
+    r->skin_ids[r->num_skin]   = id;
+    r->skin_off[++r->num_skin] = r->num_skin_nodes;
+    blk->count++;
+    PetscCall(InpGrow(sizeof(PetscInt), r->num_elems + 1, &r->max_elems, &r->elem_ids));
+    r->elem_ids[r->num_elems++] = id;
+    if (s >= 0) PetscCall(InpSetAppend(&r->esets[s], 1, &id, kw_src));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* *ELEMENT, TYPE=..., [ELSET=...]: id, n1, n2, ...; a line ending with a comma continues on the next line. */
 static PetscErrorCode InpReadElements(InpReader *r)
 {
@@ -588,20 +696,15 @@ static PetscErrorCode InpReadElements(InpReader *r)
   PetscCall(InpCopyName(r, v, "element type", tname));
   InpNormalize(tname);
   PetscCall(VIElementTypeFromName(tname, &type, &found));
-  if (!found) {
-    char list[256] = "";
-
-    for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) {
-      PetscCall(PetscStrlcat(list, t ? ", " : "", sizeof(list)));
-      PetscCall(PetscStrlcat(list, VIElementInfoTable[t].name, sizeof(list)));
-    }
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": unknown element type '%s'; supported types: %s", r->src.file, r->src.line,
-            tname, list);
-  }
+  if (!found && !InpSkinDimension(tname)) PetscCall(InpUnknownType(tname, r->src));
   PetscCheck(!InpParam(r, "INPUT", NULL), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
              "%s:%" PetscInt_FMT ": *ELEMENT, INPUT= is not supported; use *INCLUDE", r->src.file, r->src.line);
   v = InpParam(r, "ELSET", NULL);
   if (v) PetscCall(InpGetSet(r, PETSC_FALSE, v, &s));
+  if (!found) {
+    PetscCall(InpReadSkinElements(r, tname, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   need = VIElementInfoTable[type].num_nodes + 1;
   PetscCall(InpGrow(sizeof(PetscInt), need, &r->max_record, &r->record));
   if (VIElementInfoTable[type].ref_dim == 3)
@@ -1019,6 +1122,33 @@ static PetscErrorCode InpNoticeSkipped(InpReader *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One notice for the skin elements skipped: how many, of which types, where, and the node sets made of their element sets. */
+static PetscErrorCode InpNoticeSkin(InpReader *r)
+{
+  const char *deck  = r->files[0].name;
+  PetscInt    total = 0;
+
+  PetscFunctionBeginUser;
+  if (!r->num_skipped_skin) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < r->num_skipped_skin; k++) total += r->skipped_skin[k].count;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "mesh: %s: skipped %" PetscInt_FMT
+                        " skin elements (faces and edges of the %s without a *SOLID SECTION, as Gmsh's Abaqus export writes them):",
+                        deck, total, r->has_solid ? "solids" : "plane elements"));
+  for (PetscInt k = 0; k < r->num_skipped_skin; k++) {
+    const InpSkinBlock *sk = &r->skipped_skin[k];
+    if (sk->src.file == deck)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT " %s (line %" PetscInt_FMT ")", k ? "," : "", sk->count, sk->type, sk->src.line));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT " %s (%s:%" PetscInt_FMT ")", k ? "," : "", sk->count, sk->type, sk->src.file,
+                            sk->src.line));
+  }
+  if (r->num_skin_nsets)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "; their element sets made node sets: %s%s", r->skin_nsets, r->num_skin_nsets > 8 ? ", ..." : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ end of the deck */
 
 /* The data line that added member i of set. */
@@ -1055,6 +1185,165 @@ static PetscErrorCode InpCheckMembers(InpSet *sets, PetscInt num, PetscInt n, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Count a skipped skin element of type tname first seen at src, for the notice. */
+static PetscErrorCode InpCountSkipped(InpReader *r, const char tname[], PetscInt dim, VISource src)
+{
+  PetscInt k;
+
+  PetscFunctionBeginUser;
+  for (k = 0; k < r->num_skipped_skin; k++)
+    if (!strcmp(r->skipped_skin[k].type, tname)) break;
+  if (k == r->num_skipped_skin) {
+    PetscCall(InpGrow(sizeof(InpSkinBlock), k + 1, &r->max_skipped_skin, &r->skipped_skin));
+    PetscCall(PetscMemzero(&r->skipped_skin[k], sizeof(InpSkinBlock)));
+    PetscCall(PetscStrncpy(r->skipped_skin[k].type, tname, INP_NAME_LEN));
+    r->skipped_skin[k].dim = dim;
+    r->skipped_skin[k].src = src;
+    r->num_skipped_skin++;
+  }
+  r->skipped_skin[k].count++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The skin of the solids. Gmsh's Abaqus export (gmsh -save to .inp) writes, beside the solid elements, the faces and edges of the
+  geometry (CPS3/CPS6 triangles, T3D2/T3D3 lines) with no section; they are not finite elements of the model (no material, no
+  thickness or area) but name the faces that physical groups mark. So elements of a lower dimension than the highest in the deck
+  and outside every *SOLID SECTION are skipped, said in a notice, and an element set of them becomes the node set of their nodes
+  when the deck has no node set of that name (as the .msh reader makes node sets of physical groups). Lower-dimensional types
+  vicms does not model are accepted only as such skin; anywhere else they are refused at their *ELEMENT line.
+*/
+static PetscErrorCode InpSkipSkin(InpReader *r)
+{
+  VIMesh     mesh = r->mesh;
+  PetscInt   top = r->has_solid ? 3 : (r->has_plane ? 2 : (r->has_rod ? 1 : 0)), num_covered = 0, nsk = 0, nsk_nodes = 0;
+  PetscInt  *covered = NULL, *sk_ids = NULL, *sk_perm = NULL, *sk_off = NULL, *sk_nodes = NULL, *sk_sorted = NULL;
+  PetscBool *drop = NULL;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 0; b < r->num_skin_blocks; b++)
+    if (r->skin_blocks[b].dim >= top) PetscCall(InpUnknownType(r->skin_blocks[b].type, r->skin_blocks[b].src));
+  /* the elements a section gives a material */
+  for (PetscInt q = 0; q < r->num_sections; q++) {
+    PetscInt k;
+    PetscCall(InpFindSet(r->num_esets, r->esets, r->sections[q].elset, &k));
+    if (k >= 0) num_covered += r->esets[k].n;
+  }
+  PetscCall(PetscMalloc1(PetscMax(num_covered, 1), &covered));
+  num_covered = 0;
+  for (PetscInt q = 0; q < r->num_sections; q++) {
+    PetscInt k;
+    PetscCall(InpFindSet(r->num_esets, r->esets, r->sections[q].elset, &k));
+    if (k < 0) continue;
+    PetscCall(PetscArraycpy(covered + num_covered, r->esets[k].ids, r->esets[k].n));
+    num_covered += r->esets[k].n;
+  }
+  PetscCall(PetscSortRemoveDupsInt(&num_covered, covered));
+
+  /* the skipped elements, both kinds, with their nodes */
+  PetscCall(PetscCalloc1(PetscMax(mesh->num_elems, 1), &drop));
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    PetscInt pos;
+    if (VIElementInfoTable[mesh->elem_type[e]].ref_dim >= top) continue;
+    PetscCall(PetscFindInt(mesh->elem_ids[e], num_covered, covered, &pos));
+    if (pos >= 0) continue;
+    drop[e] = PETSC_TRUE;
+    nsk++;
+    nsk_nodes += mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+  }
+  for (PetscInt i = 0; i < r->num_skin; i++) {
+    PetscInt pos;
+    PetscCall(PetscFindInt(r->skin_ids[i], num_covered, covered, &pos));
+    if (pos >= 0) {
+      PetscInt b = 0;
+      for (PetscInt c = 0; b < r->num_skin_blocks && c + r->skin_blocks[b].count <= i; b++) c += r->skin_blocks[b].count;
+      PetscCall(PetscFree(covered));
+      PetscCall(PetscFree(drop));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+              "%s:%" PetscInt_FMT ": element %" PetscInt_FMT " is a %s, which vicms does not model, and a *SOLID SECTION gives it a material",
+              r->skin_blocks[b].src.file, r->skin_blocks[b].src.line, r->skin_ids[i], r->skin_blocks[b].type);
+    }
+  }
+  PetscCall(PetscFree(covered));
+  nsk += r->num_skin;
+  nsk_nodes += r->num_skin_nodes;
+  if (!nsk) {
+    PetscCall(PetscFree(drop));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc5(nsk, &sk_ids, nsk, &sk_perm, nsk + 1, &sk_off, PetscMax(nsk_nodes, 1), &sk_nodes, nsk, &sk_sorted));
+  nsk = nsk_nodes = 0;
+  sk_off[0]       = 0;
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    if (!drop[e]) continue;
+    for (PetscInt c = mesh->elem_offset[e]; c < mesh->elem_offset[e + 1]; c++) sk_nodes[nsk_nodes++] = mesh->elem_conn[c];
+    sk_ids[nsk]   = mesh->elem_ids[e];
+    sk_off[++nsk] = nsk_nodes;
+    PetscCall(InpCountSkipped(r, VIElementInfoTable[mesh->elem_type[e]].name, VIElementInfoTable[mesh->elem_type[e]].ref_dim, mesh->elem_src[e]));
+  }
+  for (PetscInt b = 0, i = 0; b < r->num_skin_blocks; b++)
+    for (PetscInt j = 0; j < r->skin_blocks[b].count; j++, i++) {
+      for (PetscInt c = r->skin_off[i]; c < r->skin_off[i + 1]; c++) sk_nodes[nsk_nodes++] = r->skin_nodes[c];
+      sk_ids[nsk]   = r->skin_ids[i];
+      sk_off[++nsk] = nsk_nodes;
+      PetscCall(InpCountSkipped(r, r->skin_blocks[b].type, r->skin_blocks[b].dim, r->skin_blocks[b].src));
+    }
+  PetscCall(VIMeshBuildDropElements(mesh, drop));
+  PetscCall(PetscFree(drop));
+  for (PetscInt i = 0; i < nsk; i++) {
+    sk_perm[i]   = i;
+    sk_sorted[i] = sk_ids[i];
+  }
+  PetscCall(PetscSortIntWithArray(nsk, sk_sorted, sk_perm));
+
+  /* element sets lose their skin elements; a set of skin elements names their nodes */
+  for (PetscInt set = 0; set < r->num_esets; set++) {
+    InpSet  *es   = &r->esets[set];
+    PetscInt kept = 0, removed = 0, ns, pos;
+    char     name[INP_NAME_LEN];
+
+    for (PetscInt i = 0; i < es->n; i++) {
+      PetscCall(PetscFindInt(es->ids[i], nsk, sk_sorted, &pos));
+      if (pos >= 0) removed++;
+    }
+    if (!removed) continue;
+    PetscCall(PetscStrncpy(name, es->name, sizeof(name)));
+    PetscCall(InpFindSet(r->num_nsets, r->nsets, name, &ns));
+    if (ns < 0) {
+      PetscCall(InpGetSet(r, PETSC_TRUE, name, &ns));
+      r->nsets[ns].src = es->src;
+      for (PetscInt i = 0; i < es->n; i++) {
+        PetscInt sk;
+        PetscCall(PetscFindInt(es->ids[i], nsk, sk_sorted, &pos));
+        if (pos < 0) continue;
+        sk = sk_perm[pos];
+        PetscCall(InpSetAppend(&r->nsets[ns], sk_off[sk + 1] - sk_off[sk], sk_nodes + sk_off[sk], es->src));
+      }
+      if (r->num_skin_nsets++ < 8) {
+        PetscCall(PetscStrlcat(r->skin_nsets, r->num_skin_nsets > 1 ? ", " : "", sizeof(r->skin_nsets)));
+        PetscCall(PetscStrlcat(r->skin_nsets, name, sizeof(r->skin_nsets)));
+      }
+    }
+    for (PetscInt i = 0; i < es->n; i++) {
+      PetscCall(PetscFindInt(es->ids[i], nsk, sk_sorted, &pos));
+      if (pos < 0) es->ids[kept++] = es->ids[i];
+    }
+    es->n = kept;
+  }
+  PetscCall(PetscFree5(sk_ids, sk_perm, sk_off, sk_nodes, sk_sorted));
+  r->has_solid = r->has_plane = r->has_rod = PETSC_FALSE;
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    PetscInt d = VIElementInfoTable[mesh->elem_type[e]].ref_dim;
+    if (d == 3)
+      r->has_solid = PETSC_TRUE;
+    else if (d == 2)
+      r->has_plane = PETSC_TRUE;
+    else
+      r->has_rod = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Check what refers to what, hand sets and sections to the builder, set the spatial dimension. */
 static PetscErrorCode InpFinish(InpReader *r)
 {
@@ -1082,6 +1371,7 @@ static PetscErrorCode InpFinish(InpReader *r)
                "%s:%" PetscInt_FMT ": *NSET '%s' is empty (used by *BOUNDARY at %s:%" PetscInt_FMT ")", r->nsets[k].src.file, r->nsets[k].src.line,
                r->nsets[k].name, t->src.file, t->src.line);
   }
+  PetscCall(InpSkipSkin(r));
   for (PetscInt s = 0; s < r->num_sections; s++) {
     InpSection *sec = &r->sections[s];
     PetscInt    m, k;
@@ -1153,6 +1443,7 @@ static PetscErrorCode InpReadDeck(InpReader *r, const char path[])
   }
   PetscCall(InpFinish(r));
   PetscCall(InpNoticeSkipped(r));
+  PetscCall(InpNoticeSkin(r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1180,6 +1471,11 @@ static PetscErrorCode InpReaderDestroy(InpReader *r)
   PetscCall(PetscFree(r->sections));
   PetscCall(PetscFree(r->materials));
   PetscCall(PetscFree(r->skipped));
+  PetscCall(PetscFree(r->skin_blocks));
+  PetscCall(PetscFree(r->skin_ids));
+  PetscCall(PetscFree(r->skin_off));
+  PetscCall(PetscFree(r->skin_nodes));
+  PetscCall(PetscFree(r->skipped_skin));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

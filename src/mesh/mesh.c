@@ -467,6 +467,29 @@ static PetscBool VIIsInteger(const char s[], PetscInt *value)
   return PETSC_TRUE;
 }
 
+PetscErrorCode VIMeshBuildDropElements(VIMesh mesh, const PetscBool drop[])
+{
+  PetscInt kept = 0, conn = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < mesh->num_elems; e++) {
+    PetscInt start = mesh->elem_offset[e], nn = mesh->elem_offset[e + 1] - start;
+    if (drop[e]) continue;
+    mesh->elem_ids[kept]     = mesh->elem_ids[e];
+    mesh->elem_type[kept]    = mesh->elem_type[e];
+    mesh->elem_section[kept] = mesh->elem_section[e];
+    mesh->elem_src[kept]     = mesh->elem_src[e];
+    for (PetscInt k = 0; k < nn; k++) mesh->elem_conn[conn + k] = mesh->elem_conn[start + k];
+    mesh->elem_offset[kept] = conn;
+    conn += nn;
+    kept++;
+  }
+  if (mesh->num_elems) mesh->elem_offset[kept] = conn;
+  mesh->num_elems = kept;
+  mesh->conn_size = conn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 {
   PetscInt  *perm, *sorted_ids, *elem_perm, *elem_sorted;

@@ -108,6 +108,9 @@ PETSC_INTERN PetscErrorCode VIMeshBuildFindMaterial(VIMesh mesh, const char name
 PETSC_INTERN PetscErrorCode VIMeshBuildAddSection(VIMesh mesh, const char elset[], PetscInt material, PetscReal thickness, VISource src);
 PETSC_INTERN PetscErrorCode VIMeshBuildAddBoundary(VIMesh mesh, const char target[], PetscInt first, PetscInt last, VISource src);
 /* Resolve ids, sort, check references (messages name file and line), build flags. */
+/* Drop the elements e with drop[e] (building order) before VIMeshBuildFinish: a reader that learns only at the end of its file which
+   elements are not part of the model (the skin elements of an Abaqus deck written by Gmsh). */
+PETSC_INTERN PetscErrorCode VIMeshBuildDropElements(VIMesh mesh, const PetscBool drop[]);
 PETSC_INTERN PetscErrorCode VIMeshBuildFinish(VIMesh mesh);
 
 /* Readers and generators fill the mesh on the calling rank only (mesh->comm is not used for collectives). */

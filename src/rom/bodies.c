@@ -14,6 +14,8 @@ struct _p_VIBodies {
   VIROM          roms[VI_BODIES_MAX];
   VIBodyBoundary boundary[VI_BODIES_MAX];
   char          *reduction, *source;
+  PetscLogDouble mem_per_rank, mem_node; /* VIMemoryAvailable, for the ROMs read */
+  PetscMPIInt    ranks_on_node;
 };
 
 PetscErrorCode VIBodiesCreate(MPI_Comm comm, VIBodies *bodies)
@@ -262,13 +264,18 @@ static PetscErrorCode VIBodiesReadBody(VIBodies b, hid_t file, const char path[]
   PetscCall(VIH5Exists(file, group, &exists));
   PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: the attribute bodies names '%s', but group %s is missing", path, name, group);
   PetscCall(VIROMCreate(PETSC_COMM_SELF, &rom));
-  g    = H5Gopen2(file, group, H5P_DEFAULT);
-  ierr = VIROMReadContents(rom, g, what);
+  rom->mem_per_rank  = b->mem_per_rank;
+  rom->mem_node      = b->mem_node;
+  rom->ranks_on_node = b->ranks_on_node;
+  g                  = H5Gopen2(file, group, H5P_DEFAULT);
+  ierr               = VIROMReadContents(rom, g, what);
   if (!ierr) ierr = VIH5ReadInt(g, "boundary/node_ids", &n, &c, &ids);
   if (!ierr) ierr = VIH5ReadReal(g, "boundary/coords", &r, &c, &coords);
   if (!ierr && (r != n || c != 3))
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
                       "%s: boundary/coords is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x 3", what, r, c, n);
+  /* a NaN position makes every gap NaN, and a NaN gap is never a penetration: the contact would be open for the whole run */
+  if (!ierr) ierr = VIH5CheckFinite(what, "boundary/coords", n, 3, coords);
   if (!ierr) ierr = VIH5ReadInt(g, "boundary/dofs", &r, &c, &dofs);
   if (!ierr && (r != n || c != 3))
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
@@ -284,17 +291,19 @@ static PetscErrorCode VIBodiesReadBody(VIBodies b, hid_t file, const char path[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIBodiesReadFile(VIBodies b, const char path[])
+static PetscErrorCode VIBodiesReadFile(VIBodies b, const char file_path[])
 {
+  char           path[300]; /* as messages show it */
   hid_t          file = -1;
   PetscBool      exists;
   PetscErrorCode ierr   = PETSC_SUCCESS;
   char          *format = NULL, *list = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscTestFile(path, 'r', &exists));
+  PetscCall(VIMessagePath(file_path, path, sizeof(path)));
+  PetscCall(PetscTestFile(file_path, 'r', &exists));
   PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read the bodies file %s (no such file, or not readable)", path);
-  PetscCall(VIH5Open(path, &file));
+  PetscCall(VIH5Open(file_path, &file));
   ierr = VIH5ReadAttrStringAlloc(file, "/", "format", &format);
   if (!ierr && strcmp(format, "vicms-bodies"))
     ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
@@ -325,6 +334,7 @@ PetscErrorCode VIBodiesLoad(VIBodies b, const char path[])
   PetscFunctionBeginUser;
   PetscCall(VIBodiesReset(b));
   PetscCallMPI(MPI_Comm_rank(b->comm, &rank));
+  PetscCall(VIMemoryAvailable(b->comm, &b->mem_per_rank, &b->mem_node, &b->ranks_on_node));
   if (rank == 0) ierr = VIBodiesReadFile(b, path);
   ierr = VIErrorSync(b->comm, ierr);
   if (ierr) {
@@ -372,8 +382,9 @@ PetscErrorCode VIBodiesLoad(VIBodies b, const char path[])
   }
   PetscCall(PetscStrallocpy(path, &b->source));
   for (PetscInt k = 0; k < b->num; k++) {
-    char what[PETSC_MAX_PATH_LEN + 80];
-    PetscCall(PetscSNPrintf(what, sizeof(what), "%s (body %s)", path, b->names[k]));
+    char what[PETSC_MAX_PATH_LEN + 80], shown[300];
+    PetscCall(VIMessagePath(path, shown, sizeof(shown)));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s (body %s)", shown, b->names[k]));
     PetscCall(VIROMValidateWithCode(b->roms[k], what, PETSC_ERR_FILE_UNEXPECTED));
     PetscCall(VIBodiesCheckBoundary(b, k, what));
   }

@@ -368,7 +368,8 @@ static PetscErrorCode VIROMCheckMatrix(const char what[], const char name[], Pet
     for (PetscInt j = 0; j < n; j++) {
       PetscReal a = A[i * n + j];
       if (PetscIsInfOrNanReal(a)) {
-        PetscCall(PetscSNPrintf(msg, len, "%s: %s[%" PetscInt_FMT "][%" PetscInt_FMT "] = %.6g is not a finite number", what, name, i, j, (double)a));
+        PetscCall(PetscSNPrintf(msg, len, "%s: dataset %s, entry [%" PetscInt_FMT "][%" PetscInt_FMT "] (0-based) = %s is not a finite number", what,
+                                name, i, j, VINonFiniteString(a)));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       amax = PetscMax(amax, PetscAbsReal(a));
@@ -396,7 +397,8 @@ static PetscErrorCode VIROMCheckVector(const char what[], const char kind[], con
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) {
     if (PetscIsInfOrNanReal(v[i])) {
-      PetscCall(PetscSNPrintf(msg, len, "%s: %s%s[%" PetscInt_FMT "] = %.6g is not a finite number", what, kind, name, i, (double)v[i]));
+      PetscCall(PetscSNPrintf(msg, len, "%s: dataset %s%s, entry [%" PetscInt_FMT "] (0-based) = %s is not a finite number", what, kind, name, i,
+                              VINonFiniteString(v[i])));
       break;
     }
   }
@@ -439,12 +441,21 @@ static PetscErrorCode VIROMCheckContacts(VIROM rom, const char what[], char msg[
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     offset += ci->dim;
-    for (PetscInt k = 0; k < 9; k++) finite = finite && !PetscIsInfOrNanReal(ci->frame[k]);
-    for (PetscInt k = 0; k < 3; k++) finite = finite && !PetscIsInfOrNanReal(ci->coords[k]);
-    if (!finite || PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
-      PetscCall(PetscSNPrintf(
-          msg, len, "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT ") has a non-finite frame or position, or a nonpositive area (%.6g)", what,
-          c, ci->node_id, (double)ci->area));
+    for (PetscInt k = 0; k < 12 && finite; k++) {
+      PetscReal v = k < 9 ? ci->frame[k] : ci->coords[k - 9];
+      if (!PetscIsInfOrNanReal(v)) continue;
+      finite = PETSC_FALSE;
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/%s, entry [%" PetscInt_FMT "][%" PetscInt_FMT
+                              "] (0-based) = %s is not a finite number",
+                              what, c, ci->node_id, k < 9 ? "frames" : "coords", c, k < 9 ? k : k - 9, VINonFiniteString(v)));
+    }
+    if (!finite) PetscFunctionReturn(PETSC_SUCCESS);
+    if (PetscIsInfOrNanReal(ci->area) || !(ci->area > 0)) {
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: contact %" PetscInt_FMT " (node %" PetscInt_FMT "): dataset contact/areas, entry [%" PetscInt_FMT
+                              "] = %g, expected a positive area",
+                              what, c, ci->node_id, c, (double)ci->area));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* rows normal, t1, t2: F F^T = I */
@@ -493,6 +504,27 @@ static PetscErrorCode VIROMCheckStiffness(VIROM rom, const char what[], char msg
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The first row (0-based, of A) where the Cholesky factorization of A[lo..hi-1][lo..hi-1] (A n x n, symmetric) stops, -1 when that block
+   is positive definite. */
+static PetscErrorCode VIROMCholeskyRow(PetscInt n, PetscInt lo, PetscInt hi, const PetscReal A[], PetscInt *row)
+{
+  const PetscInt m = hi - lo;
+  PetscReal     *L;
+  PetscBLASInt   bm, info;
+
+  PetscFunctionBeginUser;
+  *row = -1;
+  if (m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscBLASIntCast(m, &bm));
+  PetscCall(PetscMalloc1(m * m, &L));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt j = 0; j < m; j++) L[i * m + j] = A[(lo + i) * n + lo + j];
+  PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("L", &bm, L, &bm, &info));
+  PetscCall(PetscFree(L));
+  if (info > 0) *row = lo + info - 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The first problem found, in msg; empty when the ROM is sound. Local. */
 static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_t len)
 {
@@ -519,15 +551,51 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
       }
     }
   }
+  if (!msg[0] && rom->method == VI_CMS_USER_MASSLESS) {
+    /* leapfrog, the scheme of a massless boundary, solves the boundary's statics with K_bb and the other coordinates' dynamics with M_ii:
+       both must be positive definite, said here with the file rather than as a factorization's failure in the middle of a job */
+    PetscInt row;
+    PetscCall(VIROMCholeskyRow(n, 0, nb, rom->K, &row));
+    if (row >= 0) {
+      PetscInt c = 0;
+      while (c + 1 < rom->num_contacts && rom->contacts[c + 1].offset <= row) c++;
+      PetscCall(PetscSNPrintf(msg, len,
+                              "%s: K_bb, the stiffness of the %" PetscInt_FMT " boundary coordinates (rows and columns 0..%" PetscInt_FMT
+                              " of K) of a user_massless ROM, is not positive definite: its Cholesky factorization stops at row %" PetscInt_FMT
+                              " (0-based; contact %" PetscInt_FMT ", node %" PetscInt_FMT "; K[%" PetscInt_FMT "][%" PetscInt_FMT
+                              "] = %g), which has no stiffness of its own or depends on the rows before it; a massless boundary coordinate needs "
+                              "a stiffness that holds it (leapfrog solves K_bb q_b = f_b - K_bi q_i + lambda)",
+                              what, nb, nb - 1, row, c, rom->num_contacts ? rom->contacts[c].node_id : -1, row, row, (double)rom->K[row * n + row]));
+    }
+    if (!msg[0] && nb < n) {
+      PetscCall(VIROMCholeskyRow(n, nb, n, rom->M, &row));
+      if (row >= 0)
+        PetscCall(PetscSNPrintf(
+            msg, len,
+            "%s: M_ii, the mass of the %" PetscInt_FMT " coordinates after the boundary (rows and columns %" PetscInt_FMT "..%" PetscInt_FMT
+            " of M) of a user_massless ROM, is not positive definite: its Cholesky factorization stops at row %" PetscInt_FMT
+            " (0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g), which has no mass of its own or depends on the rows before it; only "
+            "the first n_boundary coordinates are massless",
+            what, n - nb, nb, n - 1, row, row, row, (double)rom->M[row * n + row]));
+    }
+  }
   if (!msg[0] && rom->method == VI_CMS_USER) {
     /* a user's mass-carrying ROM: the Moreau and nsgalpha schemes invert M */
     PetscReal lmin, lmax;
     PetscCall(VIROMEigenRange(n, rom->M, &lmin, &lmax));
-    if (!(lmin > 1e-12 * PetscAbsReal(lmax)))
+    if (!(lmin > 1e-12 * PetscAbsReal(lmax))) {
+      PetscInt row;
+      char     where[128] = "";
+      PetscCall(VIROMCholeskyRow(n, 0, n, rom->M, &row));
+      if (row >= 0)
+        PetscCall(PetscSNPrintf(where, sizeof(where),
+                                " (its Cholesky factorization stops at row %" PetscInt_FMT ", 0-based; M[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g)",
+                                row, row, row, (double)rom->M[row * n + row]));
       PetscCall(PetscSNPrintf(msg, len,
-                              "%s: M is not positive definite: its smallest eigenvalue is %.6g (largest %.6g), expected above 1e-12 times the "
+                              "%s: M is not positive definite%s: its smallest eigenvalue is %.6g (largest %.6g), expected above 1e-12 times the "
                               "largest; a ROM of method user carries mass on every coordinate (a massless boundary is method user_massless)",
-                              what, (double)lmin, (double)lmax));
+                              what, where, (double)lmin, (double)lmax));
+    }
   }
   if (!msg[0]) PetscCall(VIROMCheckVector(what, "", "frequencies_hz", rom->nm, rom->freq_hz, msg, len));
   for (PetscInt k = 0; k < rom->nm && !msg[0]; k++)
@@ -545,7 +613,7 @@ static PetscErrorCode VIROMCheck(VIROM rom, const char what[], char msg[], size_
 /* Every rank checks its copy; the lowest rank that finds a problem reports it (once), the others fail silently. */
 PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code)
 {
-  char           msg[1024];
+  char           msg[2048];
   PetscMPIInt    rank, size, mine, first;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
@@ -944,11 +1012,34 @@ static PetscErrorCode VIROMCheckVersion(const char path[], const char version[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Before the matrices of a file are allocated: n = n_boundary + n_modes must index n x n arrays with PetscInt, and K, M, D and the copy
+   the checks work on (VIROMEigenRange), 4 n^2 reals, must fit in what each rank may take (rom->mem_per_rank, from VIROMLoad): every
+   rank holds the ROM. Rank-local; the sizes are the file's attributes, hence the messages name them. */
+static PetscErrorCode VIROMCheckSizeFits(VIROM rom, const char path[], PetscInt nb, PetscInt nm)
+{
+  const PetscInt64 n = (PetscInt64)nb + (PetscInt64)nm;
+  PetscLogDouble   need;
+
+  PetscFunctionBeginUser;
+  PetscCheck(n <= PETSC_MAX_INT && (PetscLogDouble)n * (PetscLogDouble)n <= (PetscLogDouble)PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "%s: n_boundary = %" PetscInt_FMT " and n_modes = %" PetscInt_FMT " make a ROM of n = %" PetscInt64_FMT
+             " coordinates, whose n x n matrices (%.4g entries each) are more than this vicms can index (%" PetscInt_FMT
+             " entries: PETSc with 32-bit indices); a ROM has at most %" PetscInt64_FMT " coordinates here",
+             path, nb, nm, n, (double)n * (double)n, (PetscInt)PETSC_MAX_INT, (PetscInt64)PetscSqrtReal((PetscReal)PETSC_MAX_INT));
+  need = 4.0 * (PetscLogDouble)n * (PetscLogDouble)n * sizeof(PetscReal);
+  PetscCheck(rom->mem_per_rank <= 0 || need <= rom->mem_per_rank, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             "%s: n_boundary = %" PetscInt_FMT " and n_modes = %" PetscInt_FMT " make a ROM of n = %" PetscInt64_FMT
+             " coordinates: every rank holds K, M, D and a copy for the checks, 4 n^2 x 8 bytes = %.3g GB, %.3g GB for the %d ranks on this "
+             "node, but %.3g GB are available on it (MemAvailable): run fewer ranks per node, or reduce to fewer coordinates",
+             path, nb, nm, n, need / 1e9, need * rom->ranks_on_node / 1e9, (int)rom->ranks_on_node, rom->mem_node / 1e9);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
 {
   char     *str, value[64];
   PetscBool has, found;
-  PetscInt  method, massless, nb, nm, nn;
+  PetscInt  method, massless, nb, nm;
 
   PetscFunctionBeginUser;
   PetscCall(VIH5HasAttr(file, ".", "format", &has));
@@ -981,9 +1072,9 @@ PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
              VIROMMethodIsMassless((VICMSType)method) ? 1 : 0);
   PetscCall(VIH5ReadAttrInt(file, ".", "n_boundary", &nb));
   PetscCall(VIH5ReadAttrInt(file, ".", "n_modes", &nm));
-  PetscCheck(nb >= 0 && nm >= 0 && nb + nm > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+  PetscCheck(nb >= 0 && nm >= 0 && (nb > 0 || nm > 0), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
              "%s: n_boundary = %" PetscInt_FMT " and n_modes = %" PetscInt_FMT ", expected nonnegative numbers, not both 0", path, nb, nm);
-  PetscCall(PetscIntMultError(nb + nm, nb + nm, &nn));
+  PetscCall(VIROMCheckSizeFits(rom, path, nb, nm));
   PetscCall(VIH5HasAttr(file, ".", "units", &has));
   if (has) {
     PetscCall(PetscFree(rom->units));
@@ -1023,12 +1114,14 @@ static PetscErrorCode VIROMReadFile(VIROM rom, const char path[])
   hid_t          file = -1;
   PetscBool      exists;
   PetscErrorCode ierr;
+  char           shown[300];
 
   PetscFunctionBeginUser;
+  PetscCall(VIMessagePath(path, shown, sizeof(shown)));
   PetscCall(PetscTestFile(path, 'r', &exists));
-  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read the ROM file %s (no such file, or not readable)", path);
+  PetscCheck(exists, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read the ROM file %s (no such file, or not readable)", shown);
   PetscCall(VIH5Open(path, &file));
-  ierr = VIROMReadContents(rom, file, path);
+  ierr = VIROMReadContents(rom, file, shown);
   PetscCall(VIH5Close(&file));
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1129,6 +1222,7 @@ PetscErrorCode VIROMLoad(VIROM rom, const char path[])
   PetscFunctionBeginUser;
   PetscCall(VIROMReset(rom));
   PetscCallMPI(MPI_Comm_rank(rom->comm, &rank));
+  PetscCall(VIMemoryAvailable(rom->comm, &rom->mem_per_rank, &rom->mem_node, &rom->ranks_on_node));
   if (rank == 0) ierr = VIROMReadFile(rom, path);
   ierr = VIErrorSync(rom->comm, ierr);
   if (ierr) {
@@ -1138,7 +1232,11 @@ PetscErrorCode VIROMLoad(VIROM rom, const char path[])
   }
   PetscCall(VIROMBcast(rom, 0));
   PetscCall(PetscStrallocpy(path, &rom->source));
-  PetscCall(VIROMValidateWithCode(rom, path, PETSC_ERR_FILE_UNEXPECTED));
+  {
+    char shown[300];
+    PetscCall(VIMessagePath(path, shown, sizeof(shown)));
+    PetscCall(VIROMValidateWithCode(rom, shown, PETSC_ERR_FILE_UNEXPECTED));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

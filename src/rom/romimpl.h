@@ -24,6 +24,9 @@ struct _p_VIROM {
   char          *source;    /* the file the ROM was loaded from (NULL if built in memory), for VIROMView */
   char          *version;   /* the version attribute of that file (NULL if built in memory) */
   char          *reduction; /* what made it (options and mesh content, see VIROMSetReduction); NULL when unknown */
+  /* what one rank may allocate (VIMemoryAvailable, set before a file is read; 0: unknown, not checked), the node's and its ranks */
+  PetscLogDouble mem_per_rank, mem_node;
+  PetscMPIInt    ranks_on_node;
 };
 
 /* The ROM layout of DESIGN.md relative to an open HDF5 group (the root of a ROM file, or /bodies/NAME of a bodies file);

@@ -1,5 +1,8 @@
 /* vicms package registration (log events) and error handling shared by all ranks. */
 #include <vicms/sys.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 PetscLogEvent VI_MeshRead, VI_MeshPartition, VI_Assemble, VI_EigenSolve, VI_Factor, VI_StaticModes, VI_Project, VI_Step, VI_ContactSolve;
 
@@ -40,6 +43,70 @@ PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
     PetscCall(PetscPopErrorHandler());
     PetscFunctionReturn(ierr);
   }
+}
+
+/* MemAvailable in bytes (what the kernel can give without swapping), -1 when unknown. */
+static PetscLogDouble VINodeMemoryAvailable(void)
+{
+  FILE          *fp = fopen("/proc/meminfo", "r");
+  char           line[256];
+  PetscLogDouble bytes = -1;
+
+  if (fp) {
+    while (fgets(line, sizeof(line), fp)) {
+      unsigned long long kb;
+      if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        bytes = 1024.0 * (PetscLogDouble)kb;
+        break;
+      }
+    }
+    (void)fclose(fp);
+  }
+#if defined(_SC_AVPHYS_PAGES) && defined(_SC_PAGESIZE)
+  if (bytes < 0) {
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) bytes = (PetscLogDouble)pages * (PetscLogDouble)size;
+  }
+#endif
+  return bytes;
+}
+
+PetscErrorCode VIMemoryAvailable(MPI_Comm comm, PetscLogDouble *per_rank, PetscLogDouble *node, PetscMPIInt *ranks_on_node)
+{
+  MPI_Comm       shared;
+  PetscMPIInt    n;
+  PetscLogDouble mine[2], least[2];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared));
+  PetscCallMPI(MPI_Comm_size(shared, &n));
+  PetscCallMPI(MPI_Comm_free(&shared));
+  mine[1] = VINodeMemoryAvailable();
+  mine[0] = mine[1] < 0 ? PETSC_MAX_REAL : mine[1] / n; /* unknown: no limit */
+  if (mine[1] < 0) mine[1] = PETSC_MAX_REAL;
+  PetscCallMPI(MPI_Allreduce(mine, least, 2, MPI_DOUBLE, MPI_MIN, comm));
+  if (per_rank) *per_rank = least[0];
+  if (node) *node = mine[1];
+  if (ranks_on_node) *ranks_on_node = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMessagePath(const char path[], char out[], size_t len)
+{
+  const size_t keep = 252;
+  size_t       n    = strlen(path);
+  const char  *tail, *slash;
+
+  PetscFunctionBeginUser;
+  if (n <= keep + 3 || len <= keep + 4) {
+    PetscCall(PetscStrncpy(out, path, len));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  tail  = path + n - keep;
+  slash = strchr(tail, '/');
+  if (slash && slash[1]) tail = slash; /* whole components, unless the file name alone is longer */
+  PetscCall(PetscSNPrintf(out, len, "...%s", tail));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Errors a user can fix get one line, printed once per communicator; everything else gets PETSc's traceback. */

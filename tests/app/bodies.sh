@@ -103,6 +103,33 @@ refuse "-bodies_parallel" "1" "bodies_parallel" reduce $beams -bodies_parallel b
 # an error on the group of beam1 while the group of beam2 reduces: every rank stops, none waits
 refuse "error on one rank group" "2 3" "-body_beam1_cms_contact_set: node set 'nosuch' is not in the mesh" \
   reduce $beams -bodies_parallel groups -body_beam1_cms_contact_set nosuch -rom_file bad.h5
+# every real of a bodies file is checked where it is read, the message naming the file, the body, the dataset and the entry (issue 24,
+# item 5): a NaN boundary coordinate made every gap of that slave node NaN, never a penetration, and `vicms slide` ran to the end
+# through the master (complete = 1)
+$py - <<'PY'
+import shutil
+import h5py
+import numpy as np
+
+for name, dset, idx, val in (("nan_coords.h5", "bodies/beam1/boundary/coords", (0, 1), np.nan),
+                             ("inf_frame.h5", "bodies/beam2/contact/frames", (1, 4), -np.inf),
+                             ("nan_k.h5", "bodies/beam2/K", (3, 5), np.nan)):
+    shutil.copy("ref.h5", name)
+    with h5py.File(name, "r+") as f:
+        a = f[dset][()]
+        a[idx] = val
+        f[dset][...] = a
+PY
+refuse "NaN boundary coordinate" "1 2" \
+  'nan_coords.h5 (body beam1): dataset boundary/coords, entry \[0\]\[1\] (0-based) = NaN is not a finite number' \
+  slide -rom_file nan_coords.h5 -slide_slave beam1:1 -slide_master beam2 -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2 \
+  -slide_end_time 1e-5 -dual_dt 1e-7 -slide_file bad.s.h5
+refuse "-Inf contact frame" "1 2" \
+  'inf_frame.h5 (body beam2): contact 1 (node [0-9]*): dataset contact/frames, entry \[1\]\[4\] (0-based) = -Inf is not a finite number' info inf_frame.h5
+refuse "NaN stiffness" "1" 'nan_k.h5 (body beam2): dataset K, entry \[3\]\[5\] (0-based) = NaN is not a finite number' info nan_k.h5
+if ls bad.s.h5* >/dev/null 2>&1; then
+  echo "FAIL a refused slide left a history file"; fail=1
+fi
 if ls bad.h5* >/dev/null 2>&1; then
   echo "FAIL a refused run left a bodies file"; fail=1
 fi

@@ -153,6 +153,55 @@ else
   echo "skipped the radial-inward check: $py has no h5py"
 fi
 
+# ---- (a-all) every method takes all the modes its eigenproblem has (issue 24, item 20): N - nb. The free bar of 200 T3D2 (201 DOFs, boundary
+# node 1): cb and cb_massless with 200 fixed-interface modes; the bar clamped at its start (200 DOFs, boundary node 201): macneal and rubin with
+# 199 free-interface modes. A ROM at the limit is the parent in another basis: the free spectrum of cb, macneal and rubin (for the
+# massless ones, K's boundary condensed statically) equals the parent's 10 lowest frequencies of `vicms modes` to 1e-9. One more mode is
+# refused with the exact maximum.
+bar200="-mesh_line_cells 200 -mesh_line_length 10 -model_young 900 -model_density 1"
+if $py -c 'import h5py, numpy, scipy' 2>/dev/null; then
+  must "all modes: parent modes (free)" mpi 120 2 modes $bar200 -modes_num 10 -modes_file free.h5
+  must "all modes: parent modes (clamped)" mpi 120 2 modes $bar200 -model_clamp start -modes_num 10 -modes_file clamped.h5
+  for t in cb cb_massless; do
+    must "all modes: $t with 200 modes" mpi 120 2 reduce $bar200 -cms_type $t -cms_contact_nodes 1 -cms_num_modes 200 -rom_file all_$t.h5
+  done
+  for t in macneal rubin; do
+    must "all modes: $t with 199 modes" mpi 120 2 reduce $bar200 -model_clamp start -cms_type $t -cms_contact_nodes 201 -cms_num_modes 199 \
+      -rom_file all_$t.h5
+  done
+  $py - <<'PYEOF' || fail=1
+import h5py
+import numpy as np
+import scipy.linalg as sl
+
+def rom_freqs(path):
+    f = h5py.File(path, "r")
+    K, M, nb = f["K"][()], f["M"][()], int(f.attrs["n_boundary"])
+    n = K.shape[0]
+    if int(f.attrs["massless"]):
+        K = K[nb:, nb:] - K[:nb, nb:].T @ np.linalg.solve(K[:nb, :nb], K[:nb, nb:])
+        M = M[nb:, nb:]
+    return n, np.sqrt(np.maximum(sl.eigh(K, M, eigvals_only=True), 0)) / (2 * np.pi)
+
+bad = 0
+for ref, roms, n in (("free.h5", ["cb"], 201), ("clamped.h5", ["macneal", "rubin"], 200)):
+    fr = h5py.File(ref, "r")["frequencies_hz"][()]
+    for r in roms:
+        m, fo = rom_freqs("all_%s.h5" % r)
+        k = fr > 1e-3  # the free bar's rigid mode is 0 in both, to rounding
+        d = np.abs(fo[:10][k] / fr[k] - 1).max()
+        ok = m == n and d < 1e-9
+        bad |= not ok
+        print(("ok   " if ok else "FAIL ") + "all modes %s: n = %d (expected %d), %d lowest frequencies equal the parent's within %.1e (1e-9)" % (r, m, n, k.sum(), d))
+m, _ = rom_freqs("all_cb_massless.h5")
+ok = m == 201
+bad |= not ok
+print(("ok   " if ok else "FAIL ") + "all modes cb_massless: a ROM of 201 coordinates")
+raise SystemExit(bad)
+PYEOF
+else
+  echo "skipped the all-modes check: $py has no h5py or scipy"
+fi
 # ---- (b) the Rotor 37 blade (seed 000 §5.3), 2 ranks only: about 20 s per reduction on an idle machine, 66 s measured on a loaded one,
 # hence 300 s rather than 120 s before calling it hung
 blade="${VICMS_SHARED:-}/data/rotor37/blade.inp"
@@ -218,6 +267,16 @@ for np in 1 2 3; do
   bad "$np" "singular|free-floating" $rod -cms_type macneal -cms_contact_nodes 1
   bad "$np" "-cms_contact_dirs: got 4" $plate -cms_contact_nodes 313 -cms_contact_dirs 4
   bad "$np" "-cms_outputs: in '1:w' the direction 'w' is not x, y or z" $plate -cms_contact_nodes 313 -cms_outputs 1:w
+done
+
+# the limit of each method, exact (item 20 above)
+for t in cb cb_massless; do
+  bad 2 "-cms_num_modes: 201 component modes asked, but the model has 201 free DOFs of which 1 are boundary coordinates, so the fixed-interface problem \\(K_ii, M_ii\\) of $t has 200 modes: give at most 200" \
+    $bar200 -cms_type $t -cms_contact_nodes 1 -cms_num_modes 201
+done
+for t in macneal rubin; do
+  bad 2 "-cms_num_modes: 200 component modes asked, but the model has 200 free DOFs of which 1 are boundary coordinates: $t .* at most N - nb = 199 free-interface modes .* give at most 199" \
+    $bar200 -model_clamp start -cms_type $t -cms_contact_nodes 201 -cms_num_modes 200
 done
 
 [ $ran -eq 0 ] && exit 77

@@ -501,8 +501,10 @@ static PetscErrorCode TestBadFiles(MPI_Comm comm, const char dir[])
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscPrintf(comm, "bad ROM files:\n"));
   PetscCall(ExpectBadEntry(comm, dir, "nonsymmetric.h5", 'K', 1, 5, 7.0, PETSC_FALSE, "nonsymmetric.h5: K is not symmetric", "K[1][5] = 7"));
-  PetscCall(ExpectBadEntry(comm, dir, "nan.h5", 'D', 2, 3, (PetscReal)NAN, PETSC_TRUE, "nan.h5: D[2][3]", "not a finite"));
-  PetscCall(ExpectBadEntry(comm, dir, "inf.h5", 'K', 6, 6, (PetscReal)INFINITY, PETSC_FALSE, "inf.h5: K[6][6]", "not a finite"));
+  PetscCall(
+      ExpectBadEntry(comm, dir, "nan.h5", 'D', 2, 3, (PetscReal)NAN, PETSC_TRUE, "nan.h5: dataset D, entry [2][3] (0-based) = NaN", "not a finite"));
+  PetscCall(ExpectBadEntry(comm, dir, "inf.h5", 'K', 6, 6, (PetscReal)INFINITY, PETSC_FALSE, "inf.h5: dataset K, entry [6][6] (0-based) = Inf",
+                           "not a finite"));
   PetscCall(ExpectBadEntry(comm, dir, "boundary_mass.h5", 'M', 0, 0, 1e-3, PETSC_FALSE, "boundary_mass.h5", "M[0][0] = 0.001"));
   PetscCall(ExpectBadEntry(comm, dir, "coupling_mass.h5", 'M', 1, 5, 1e-12, PETSC_TRUE, "coupling_mass.h5", "M[1][5]"));
 
