@@ -30,11 +30,29 @@ static PetscReal VIHBNorm2(PetscInt k, const PetscReal x[])
   return PetscSqrtReal(s);
 }
 
+/* The largest modulus, infinite when an entry is not a finite number (PetscMax would skip a NaN, and a NaN residual
+   would then pass for converged). */
 static PetscReal VIHBNormInf(PetscInt k, const PetscReal x[])
 {
   PetscReal s = 0;
-  for (PetscInt i = 0; i < k; i++) s = PetscMax(s, PetscAbsReal(x[i]));
+  for (PetscInt i = 0; i < k; i++) {
+    if (PetscIsInfOrNanReal(x[i])) return PETSC_INFINITY;
+    s = PetscMax(s, PetscAbsReal(x[i]));
+  }
   return s;
+}
+
+/* Whether the state (X, Omega) and its residual are finite numbers, their 2-norms included; a state that is not (an overflow: a load or a
+   frequency too large for double precision) is no solution, however small its residual looks, and is remembered as the
+   reason of the failure that follows. */
+static PetscBool VIHBFinite(VIHB hb, PetscReal omega)
+{
+  /* the 2-norms too: the backtracking compares them, and their squares overflow from 1e154 on */
+  PetscBool finite = (PetscIsInfOrNanReal(omega) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->R)) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->X)))
+                       ? PETSC_FALSE
+                       : PETSC_TRUE;
+  if (!finite) hb->nonfinite = PETSC_TRUE;
+  return finite;
 }
 
 PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations)
@@ -52,6 +70,7 @@ PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *i
   rnorm = VIHBNormInf(M, hb->R);
   for (PetscInt it = 0; it <= hb->max_it; it++) {
     PetscReal lambda = 1;
+    if (!VIHBFinite(hb, omega)) break;
     if (rnorm <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rnorm <= 1e-3 * hb->tol * hb->f_scale)) {
       *converged  = PETSC_TRUE;
       *iterations = it;
@@ -395,13 +414,20 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     hb->have_orbit = PETSC_FALSE;
     br->failed     = PETSC_FALSE;
     br->message[0] = 0;
+    hb->nonfinite = PETSC_FALSE;
     PetscCall(VIHBSolveStart(hb, hb->f_start, &conv, &its));
     if (!conv) {
       br->failed = PETSC_TRUE;
-      PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
-                              "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
-                              " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
-                              (double)hb->f_start, hb->max_it));
+      if (hb->nonfinite)
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "the harmonic balance state is not finite at the start, %g Hz (an overflow in double precision: the "
+                                "largest force sample is %g: a smaller load or frequency)",
+                                (double)hb->f_start, (double)hb->f_scale));
+      else
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
+                                " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
+                                (double)hb->f_start, hb->max_it));
       PetscCall(PetscFree3(Yp, rhs, X0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -418,7 +444,13 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     PetscCall(PetscArrayzero(rhs, K));
     rhs[M] = 1;
     PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular Jacobian at the start, %g Hz", (double)hb->f_start);
+    if (!ok || PetscIsInfOrNanReal(VIHBNormInf(K, rhs))) {
+      br->failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at its start, %g Hz: singular or non-finite tangent",
+                              (double)hb->f_start));
+      PetscCall(PetscFree3(Yp, rhs, X0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(PetscArraycpy(t, rhs, K));
     VIHBNormalize(K, t);
   }
@@ -447,6 +479,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
       PetscReal arc = t[M] * (omega / ws - Yp[M]);
       PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
       PetscReal rn = VIHBNormInf(M, hb->R);
+      if (!VIHBFinite(hb, omega)) break;
       if (rn <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rn <= 1e-3 * hb->tol * hb->f_scale)) {
         conv = PETSC_TRUE;
         break;
@@ -474,6 +507,14 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     }
     if (!conv) {
       ds = dsf / 2;
+      if (ds < hb->step_min && hb->nonfinite) {
+        br->failed = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "the continuation stopped at %g Hz: the harmonic balance state is not finite (an overflow in double precision) "
+                                "even with the smallest step (-hb_step_min %g)",
+                                (double)(Y[M] * ws / (2 * PETSC_PI)), (double)hb->step_min));
+        break;
+      }
       if (ds < hb->step_min) {
         br->failed = PETSC_TRUE;
         PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
@@ -488,7 +529,12 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     PetscCall(PetscArrayzero(rhs, K));
     rhs[M] = 1;
     PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular bordered Jacobian at %g Hz", (double)(omega / (2 * PETSC_PI)));
+    if (!ok || PetscIsInfOrNanReal(VIHBNormInf(K, rhs))) {
+      br->failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: singular or non-finite tangent",
+                              (double)(omega / (2 * PETSC_PI))));
+      break;
+    }
     {
       PetscReal dot = 0;
       VIHBNormalize(K, rhs);
@@ -497,6 +543,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
         for (PetscInt i = 0; i < K; i++) rhs[i] = -rhs[i];
     }
     PetscCall(VIHBAccept(hb, omega, its)); /* the contact state of the accepted point is that of its last residual */
+    hb->nonfinite = PETSC_FALSE;
     /* a turning point: the frequency turns back at the previous point (the sign of the tangent's frequency component is
        not reliable there: the Jacobian of the contact law is only piecewise continuous) */
     if (br->np >= 3) {

@@ -77,6 +77,7 @@ struct _p_VIHB {
   PetscReal *law_in, *law_t, *law_lam, *law_out, *law_D, *law_dlam, *law_dw;
   PetscReal *C, *work;
   PetscBool  have_solution;
+  PetscBool  nonfinite; /* a state or residual that was not finite was met since the continuation's last point */
 
   /* the periodic orbit of the piecewise-linear motion found at the last point (the stability's shooting): its state at
      t = 0 (2 nm, balanced coordinates), a start for the next point's shooting */

@@ -25,7 +25,11 @@ for np in 1 2 3; do
   must "np=$np vicms hb" mpi 60 "$np" hb $case $hb -results_file hb$np.h5 && echo "ok   np=$np: $(grep Wrote <<<"$LAST")"
 done
 # the start: Newton from rest (and through the load ramp) stagnates, the scaled parameter reaches it
-if must "the start with -info" mpi 60 1 hb $case $hb -hb_max_points 1 -results_file start.h5 -info; then
+# (one point: the branch stops at -hb_max_points, failed, so the job exits non-zero: every branch failed)
+LAST=$(mpi 60 1 hb $case $hb -hb_max_points 1 -results_file start.h5 -info 2>&1)
+if [ $? -ne 1 ] || ! grep -q "every branch failed" <<<"$LAST"; then
+  echo "FAIL the start with -info: expected exit status 1 with every branch failed (-hb_max_points 1):"; echo "$LAST" | grep -v "^\[0\]" | tail -5; fail=1
+else
   if grep -q "the start at 0.6 Hz reached from the solution with eps_DL scaled by" <<<"$LAST"; then
     echo "ok   $(grep -o 'hb: the start at 0.6 Hz reached.*' <<<"$LAST")"
   else
