@@ -134,6 +134,7 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
     PetscCall(PetscMalloc4(cap, &nb.iterations, cap, &nb.stable, cap, &nb.stability_method, cap, &nb.kind));
+    PetscCall(PetscMalloc2(cap, &nb.fold_hz, cap * nout + 1, &nb.fold_amplitude));
     if (br->np) {
       PetscInt np = br->np;
       PetscCall(PetscArraycpy(nb.frequency_hz, br->frequency_hz, np));
@@ -150,36 +151,33 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
       PetscCall(PetscArraycpy(nb.stable, br->stable, np));
       PetscCall(PetscArraycpy(nb.stability_method, br->stability_method, np));
       PetscCall(PetscArraycpy(nb.kind, br->kind, np));
+      PetscCall(PetscArraycpy(nb.fold_hz, br->fold_hz, np));
+      PetscCall(PetscArraycpy(nb.fold_amplitude, br->fold_amplitude, np * nout));
     }
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
+    PetscCall(PetscFree2(br->fold_hz, br->fold_amplitude));
     *br     = nb;
     hb->cap = cap;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
-static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, VIHBStabilityMethod method)
+/* The outputs at the solution X: per output its harmonics hc (nh each), and over the samples of a period its min, max,
+   mean and amplitude (half peak-to-peak) (entries o of lo, hi, mean, amp). */
+static PetscErrorCode VIHBOutputs(VIHB hb, PetscInt nout, PetscReal harmonics[], PetscReal lo_out[], PetscReal hi_out[], PetscReal mean[], PetscReal amp[])
 {
-  VIHBBranch *br = &hb->branch;
-  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
-  PetscReal  *y;
+  const PetscInt nh = hb->nh, N = hb->N;
+  PetscReal     *y;
 
   PetscFunctionBeginUser;
-  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
-  if (br->np == hb->cap) PetscCall(VIHBBranchReserve(hb, PetscMax(64, 2 * hb->cap)));
-  br->nout = nout;
-  br->nc   = nc;
-  br->nh   = nh;
-  k        = br->np;
   PetscCall(VIHBRecover(hb, hb->X, hb->q));
   PetscCall(PetscMalloc1(N, &y));
   for (PetscInt o = 0; o < nout; o++) {
     const char      *name;
     const PetscReal *ov;
-    PetscReal       *hc = br->harmonics + (k * nout + o) * nh, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    PetscReal       *hc = harmonics + o * nh, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
     PetscCall(VIROMGetOutput(hb->rom, o, &name, &ov));
     for (PetscInt c = 0; c < nh; c++) {
       PetscReal s = 0;
@@ -197,12 +195,31 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
       lo = PetscMin(y[ilo], VIHBRefineExtreme(hb->H, hc, ilo * sp, sp, y[ilo]));
       hi = PetscMax(y[ihi], VIHBRefineExtreme(hb->H, hc, ihi * sp, sp, y[ihi]));
     }
-    br->min[k * nout + o]       = lo;
-    br->max[k * nout + o]       = hi;
-    br->mean[k * nout + o]      = hc[0];
-    br->amplitude[k * nout + o] = 0.5 * (hi - lo);
+    lo_out[o] = lo;
+    hi_out[o] = hi;
+    mean[o]   = hc[0];
+    amp[o]    = 0.5 * (hi - lo);
   }
   PetscCall(PetscFree(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, VIHBStabilityMethod method)
+{
+  VIHBBranch *br = &hb->branch;
+  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
+  if (br->np == hb->cap) PetscCall(VIHBBranchReserve(hb, PetscMax(64, 2 * hb->cap)));
+  br->nout = nout;
+  br->nc   = nc;
+  br->nh   = nh;
+  k        = br->np;
+  PetscCall(VIHBOutputs(hb, nout, br->harmonics + k * nout * nh, br->min + k * nout, br->max + k * nout, br->mean + k * nout, br->amplitude + k * nout));
+  br->fold_hz[k] = 0;
+  for (PetscInt o = 0; o < nout; o++) br->fold_amplitude[k * nout + o] = 0;
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal closed = 0, slip = 0, fmax = 0, p = hb->preload ? hb->preload[j] : 0;
     for (PetscInt t = 0; t < N; t++) {
@@ -378,10 +395,216 @@ static PetscErrorCode VIHBFilterFolds(VIHB hb)
     if (dmin > hb->fold_tol * br->frequency_hz[idx[best]]) break;
     br->kind[idx[best]] &= ~VI_HB_POINT_TURNING;
     br->kind[idx[best + 1]] &= ~VI_HB_POINT_TURNING;
+    br->fold_hz[idx[best]] = br->fold_hz[idx[best + 1]] = 0;
     for (PetscInt i = best; i + 2 < nt; i++) idx[i] = idx[i + 2];
     nt -= 2;
   }
   PetscCall(PetscFree(idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The pseudo-arclength corrector: bordered Newton from X = Yp xs on the hyperplane t.(Y - Yp) = 0 of the scaled unknowns,
+  with backtracking; *omega the frequency reached, *conv, *its the iterations. rhs and X0 are work (M + 1 each).
+*/
+static PetscErrorCode VIHBCorrector(VIHB hb, PetscReal xs, PetscReal ws, const PetscReal t[], const PetscReal Yp[], PetscReal rhs[], PetscReal X0[],
+                                    PetscReal *omega_out, PetscBool *conv, PetscInt *its_out)
+{
+  const PetscInt M = hb->M;
+  PetscReal      omega, step;
+  PetscInt       its;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < M; i++) hb->X[i] = Yp[i] * xs;
+  *conv = PETSC_FALSE;
+  omega = Yp[M] * ws;
+  step  = PETSC_MAX_REAL;
+  for (its = 0; its <= hb->max_it; its++) {
+    PetscReal arc = t[M] * (omega / ws - Yp[M]);
+    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
+    PetscReal rn = VIHBNormInf(M, hb->R);
+    if (!VIHBFinite(hb, omega)) break;
+    if (rn <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rn <= 1e-3 * hb->tol * hb->f_scale)) {
+      *conv = PETSC_TRUE;
+      break;
+    }
+    if (its == hb->max_it) break;
+    for (PetscInt i = 0; i < M; i++) arc += t[i] * (hb->X[i] / xs - Yp[i]);
+    for (PetscInt i = 0; i < M; i++) rhs[i] = -hb->R[i];
+    rhs[M] = -arc;
+    PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+    if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
+    /* backtracking on the residual's 2-norm (the arclength equation is linear and holds along the step): the
+       contact law is piecewise smooth and a full step may jump between contact states */
+    {
+      PetscReal r2 = VIHBNorm2(M, hb->R), lambda = 1, om0 = omega;
+      PetscCall(PetscArraycpy(X0, hb->X, M));
+      for (PetscInt b = 0; b < 8; b++, lambda /= 2) {
+        for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * rhs[i] * xs;
+        omega = om0 + lambda * rhs[M] * ws;
+        if (r2 <= hb->tol * hb->f_scale) break;
+        PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
+        if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
+      }
+      step = lambda * PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
+    }
+  }
+  *omega_out = omega;
+  *its_out   = its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The turning point between the accepted points Ya, Yk, Yb (scaled unknowns, Yk the one whose frequency is extreme): its
+   frequency and the outputs' amplitudes there. */
+typedef struct {
+  VIHB       hb;
+  PetscReal  xs, ws, sk, sb, sign; /* sign: +1 a lower fold (least frequency), -1 an upper one */
+  PetscReal *c, *Ya, *Yk, *Yb, *Yp, *rhs, *X0;
+  PetscReal  best, omega; /* the least sign * omega found, and its omega */
+  PetscReal *amp, *h, *lo, *hi, *mean;
+  PetscInt   nout, evaluations;
+} VIHBFold;
+
+/* sign * Omega at the branch point on the hyperplane c.(Y - Ya) = s: predicted on the polygon Ya - Yk - Yb (whose point at
+   s lies on that hyperplane), corrected there; PETSC_MAX_REAL where the corrector fails. */
+static PetscErrorCode VIHBFoldEvaluate(VIHBFold *F, PetscReal s, PetscReal *phi)
+{
+  VIHB           hb = F->hb;
+  const PetscInt K  = hb->M + 1;
+  PetscReal      omega;
+  PetscBool      conv;
+  PetscInt       its;
+
+  PetscFunctionBeginUser;
+  F->evaluations++;
+  if (s <= F->sk)
+    for (PetscInt i = 0; i < K; i++) F->Yp[i] = F->Ya[i] + s / F->sk * (F->Yk[i] - F->Ya[i]);
+  else
+    for (PetscInt i = 0; i < K; i++) F->Yp[i] = F->Yk[i] + (s - F->sk) / (F->sb - F->sk) * (F->Yb[i] - F->Yk[i]);
+  PetscCall(VIHBCorrector(hb, F->xs, F->ws, F->c, F->Yp, F->rhs, F->X0, &omega, &conv, &its));
+  *phi = conv ? F->sign * omega : PETSC_MAX_REAL;
+  if (*phi < F->best) {
+    F->best  = *phi;
+    F->omega = omega;
+    PetscCall(VIHBOutputs(hb, F->nout, F->h, F->lo, F->hi, F->mean, F->amp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Relative tolerance, on the chord from Ya to Yb, of the arclength where the frequency is extreme: the fold's frequency is
+   then within its square (a smooth fold) or its first power times the frequency change along the chord (a corner of the
+   sampled branch) */
+#define VI_HB_FOLD_TOL 1e-7
+
+/*
+  Locate the turning point marked at branch point k (between the accepted points Ya, Yk = point k and Yb): the extreme
+  of the frequency along the branch, by Brent's minimization (golden section and parabolic interpolation; robust where
+  the sampled contact law makes the branch only piecewise smooth) of sign * Omega over the arclength s on the chord
+  c = (Yb - Ya) / |Yb - Ya|, each trial point corrected on the hyperplane c.(Y - Ya) = s. Stored in the branch's
+  fold_hz[k], fold_amplitude[k]; hb->X is left as it was (the continuation goes on from it).
+*/
+static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yk[], const PetscReal Yb[])
+{
+  const PetscInt  M = hb->M, K = M + 1;
+  const PetscReal golden = 0.5 * (3 - PetscSqrtReal(5.0));
+  VIHBBranch     *br     = &hb->branch;
+  VIHBFold        F;
+  PetscReal      *Xsave, a, b, x, w, v, fx, fw, fv, d = 0, e = 0, tol;
+
+  PetscFunctionBeginUser;
+  F.hb          = hb;
+  F.xs          = xs;
+  F.ws          = ws;
+  F.nout        = br->nout;
+  F.evaluations = 0;
+  F.sign        = br->frequency_hz[k] > br->frequency_hz[k - 1] ? -1 : 1;
+  F.Ya          = (PetscReal *)Ya;
+  F.Yk          = (PetscReal *)Yk;
+  F.Yb          = (PetscReal *)Yb;
+  F.omega       = Yk[M] * ws;
+  F.best        = F.sign * F.omega;
+  br->fold_hz[k] = br->frequency_hz[k];
+  for (PetscInt o = 0; o < F.nout; o++) br->fold_amplitude[k * F.nout + o] = br->amplitude[k * F.nout + o];
+  PetscCall(PetscMalloc5(K, &F.c, K, &F.Yp, K, &F.rhs, K, &F.X0, M, &Xsave));
+  PetscCall(PetscMalloc5(F.nout + 1, &F.amp, F.nout * hb->nh + 1, &F.h, F.nout + 1, &F.lo, F.nout + 1, &F.hi, F.nout + 1, &F.mean));
+  PetscCall(PetscArraycpy(Xsave, hb->X, M));
+  F.sb = 0;
+  for (PetscInt i = 0; i < K; i++) {
+    F.c[i] = Yb[i] - Ya[i];
+    F.sb += F.c[i] * F.c[i];
+  }
+  F.sb = PetscSqrtReal(F.sb);
+  F.sk = 0;
+  for (PetscInt i = 0; i < K; i++) {
+    F.c[i] /= F.sb;
+    F.sk += F.c[i] * (Yk[i] - Ya[i]);
+  }
+  for (PetscInt o = 0; o < F.nout; o++) F.amp[o] = br->amplitude[k * F.nout + o];
+  /* the point k must lie strictly inside the chord's span for the hyperplanes to cut the polygon once each */
+  if (F.sk > 0 && F.sk < F.sb) {
+    tol = VI_HB_FOLD_TOL * F.sb;
+    a   = 0;
+    b   = F.sb;
+    x = w = v = F.sk;
+    fx = fw = fv = F.best;
+    while (F.evaluations < 100) {
+      const PetscReal xm = 0.5 * (a + b), tol1 = tol, tol2 = 2 * tol1;
+      PetscReal       u, fu = PETSC_MAX_REAL;
+      if (PetscAbsReal(x - xm) <= tol2 - 0.5 * (b - a)) break;
+      if (PetscAbsReal(e) > tol1) { /* a parabola through x, w, v */
+        PetscReal r = (x - w) * (fx - fv), q = (x - v) * (fx - fw), p = (x - v) * q - (x - w) * r;
+        q = 2 * (q - r);
+        if (q > 0) p = -p;
+        q = PetscAbsReal(q);
+        r = e;
+        e = d;
+        if (PetscAbsReal(p) >= PetscAbsReal(0.5 * q * r) || p <= q * (a - x) || p >= q * (b - x) || fx == PETSC_MAX_REAL) {
+          e = x >= xm ? a - x : b - x;
+          d = golden * e;
+        } else {
+          d = p / q;
+          u = x + d;
+          if (u - a < tol2 || b - u < tol2) d = xm - x >= 0 ? tol1 : -tol1;
+        }
+      } else {
+        e = x >= xm ? a - x : b - x;
+        d = golden * e;
+      }
+      u = PetscAbsReal(d) >= tol1 ? x + d : x + (d >= 0 ? tol1 : -tol1);
+      PetscCall(VIHBFoldEvaluate(&F, u, &fu));
+      if (fu <= fx) {
+        if (u >= x) a = x;
+        else b = x;
+        v  = w;
+        fv = fw;
+        w  = x;
+        fw = fx;
+        x  = u;
+        fx = fu;
+      } else {
+        if (u < x) a = u;
+        else b = u;
+        if (fu <= fw || w == x) {
+          v  = w;
+          fv = fw;
+          w  = u;
+          fw = fu;
+        } else if (fu <= fv || v == x || v == w) {
+          v  = u;
+          fv = fu;
+        }
+      }
+    }
+    br->fold_hz[k] = F.omega / (2 * PETSC_PI);
+    for (PetscInt o = 0; o < F.nout; o++) br->fold_amplitude[k * F.nout + o] = F.amp[o];
+  }
+  PetscCall(PetscInfo(NULL, "hb: turning point of point %" PetscInt_FMT " (%g Hz) located at %.10g Hz in %" PetscInt_FMT " corrections\n", k,
+                      (double)br->frequency_hz[k], (double)br->fold_hz[k], F.evaluations));
+  PetscCall(PetscArraycpy(hb->X, Xsave, M));
+  hb->nonfinite = PETSC_FALSE;
+  PetscCall(PetscFree5(F.c, F.Yp, F.rhs, F.X0, Xsave));
+  PetscCall(PetscFree5(F.amp, F.h, F.lo, F.hi, F.mean));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -390,10 +613,9 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
   const PetscInt  M = hb->M, K = M + 1;
   const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0],
                   hi = 2 * PETSC_PI * hb->freq_range[1];
-  PetscReal  *t, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
+  PetscReal  *t, *Y, *Yprev, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
   PetscBool   conv, ok;
   PetscInt    its;
-  PetscReal   step;
   VIHBBranch *br = &hb->branch;
 
   PetscFunctionBeginUser;
@@ -402,8 +624,9 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
   hb->stop    = PETSC_FALSE;
   /* the continuation's state between two points: the tangent t and the last point Y (scaled), the scale xs, the step ds;
      a checkpoint restores it (VIHBCheckpointRead) */
-  t = hb->cont_t;
-  Y = hb->cont_Y;
+  t     = hb->cont_t;
+  Y     = hb->cont_Y;
+  Yprev = hb->cont_Yprev;
   PetscCall(PetscMalloc3(K, &Yp, K, &rhs, K, &X0));
   if (hb->restored) {
     xs           = hb->cont_xs;
@@ -437,6 +660,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     if (!(xs > 0)) xs = 1;
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
+    PetscCall(PetscArraycpy(Yprev, Y, K));
     /* first tangent: the one of positive (up) or negative (down) frequency direction */
     PetscCall(PetscArrayzero(t, K));
     t[M] = hb->direction == VI_HB_UP ? 1 : -1;
@@ -471,40 +695,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     /* the frequency step bound */
     if (PetscAbsReal(t[M]) * ws * dsf > 2 * PETSC_PI * hb->max_freq_step) dsf = 2 * PETSC_PI * hb->max_freq_step / (PetscAbsReal(t[M]) * ws);
     for (PetscInt i = 0; i < K; i++) Yp[i] = Y[i] + dsf * t[i];
-    for (PetscInt i = 0; i < M; i++) hb->X[i] = Yp[i] * xs;
-    conv  = PETSC_FALSE;
-    omega = Yp[M] * ws;
-    step  = PETSC_MAX_REAL;
-    for (its = 0; its <= hb->max_it; its++) {
-      PetscReal arc = t[M] * (omega / ws - Yp[M]);
-      PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
-      PetscReal rn = VIHBNormInf(M, hb->R);
-      if (!VIHBFinite(hb, omega)) break;
-      if (rn <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rn <= 1e-3 * hb->tol * hb->f_scale)) {
-        conv = PETSC_TRUE;
-        break;
-      }
-      if (its == hb->max_it) break;
-      for (PetscInt i = 0; i < M; i++) arc += t[i] * (hb->X[i] / xs - Yp[i]);
-      for (PetscInt i = 0; i < M; i++) rhs[i] = -hb->R[i];
-      rhs[M] = -arc;
-      PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-      if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
-      /* backtracking on the residual's 2-norm (the arclength equation is linear and holds along the step): the
-         contact law is piecewise smooth and a full step may jump between contact states */
-      {
-        PetscReal r2 = VIHBNorm2(M, hb->R), lambda = 1, om0 = omega;
-        PetscCall(PetscArraycpy(X0, hb->X, M));
-        for (PetscInt b = 0; b < 8; b++, lambda /= 2) {
-          for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * rhs[i] * xs;
-          omega = om0 + lambda * rhs[M] * ws;
-          if (r2 <= hb->tol * hb->f_scale) break;
-          PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
-          if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
-        }
-        step = lambda * PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
-      }
-    }
+    PetscCall(VIHBCorrector(hb, xs, ws, t, Yp, rhs, X0, &omega, &conv, &its));
     if (!conv) {
       ds = dsf / 2;
       if (ds < hb->step_min && hb->nonfinite) {
@@ -549,9 +740,15 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     if (br->np >= 3) {
       const PetscReal *fq = br->frequency_hz;
       PetscInt         k  = br->np - 2;
-      if ((fq[k] - fq[k - 1]) * (fq[k + 1] - fq[k]) < 0) br->kind[k] |= VI_HB_POINT_TURNING;
+      if ((fq[k] - fq[k - 1]) * (fq[k + 1] - fq[k]) < 0) {
+        br->kind[k] |= VI_HB_POINT_TURNING;
+        for (PetscInt i = 0; i < M; i++) Yp[i] = hb->X[i] / xs;
+        Yp[M] = omega / ws;
+        PetscCall(VIHBLocateFold(hb, k, xs, ws, Yprev, Y, Yp));
+      }
     }
     PetscCall(PetscArraycpy(t, rhs, K));
+    PetscCall(PetscArraycpy(Yprev, Y, K));
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
     ds   = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));

@@ -377,7 +377,7 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh,
                          &hb->C));
   PetscCall(PetscCalloc5(hb->M + 1, &hb->X, hb->M + 1, &hb->R, (hb->M + 1) * (hb->M + 1), &hb->J, hb->M + 1, &hb->Romega, hb->n * hb->nh, &hb->q));
-  PetscCall(PetscCalloc2(hb->M + 1, &hb->cont_t, hb->M + 1, &hb->cont_Y));
+  PetscCall(PetscCalloc3(hb->M + 1, &hb->cont_t, hb->M + 1, &hb->cont_Y, hb->M + 1, &hb->cont_Yprev));
   PetscCall(PetscCalloc5(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
                          PetscMax(hb->nc, 1) * hb->N, &hb->d_t, PetscMax(hb->nc, 1) * hb->N, &hb->slip_t));
   {
@@ -424,7 +424,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
   PetscCall(PetscFree4(b->F, b->G0, b->work, b->C));
   PetscCall(PetscFree5(b->X, b->R, b->J, b->Romega, b->q));
   PetscCall(PetscFree(b->orbit));
-  PetscCall(PetscFree2(b->cont_t, b->cont_Y));
+  PetscCall(PetscFree3(b->cont_t, b->cont_Y, b->cont_Yprev));
   PetscCall(PetscFree5(b->r_t, b->g_t, b->lam_t, b->d_t, b->slip_t));
   PetscCall(PetscFree7(b->law_in, b->law_t, b->law_lam, b->law_out, b->law_D, b->law_dlam, b->law_dw));
   {
@@ -432,6 +432,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
+    PetscCall(PetscFree2(br->fold_hz, br->fold_amplitude));
   }
   PetscCall(PetscFree(b));
   *hb = NULL;

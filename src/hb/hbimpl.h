@@ -90,6 +90,7 @@ struct _p_VIHB {
      scale of the harmonics, the next step; restored: continue from them (a checkpoint was read); the monitor called at
      every point boundary, and a stop it asked for (VIHBStop) */
   PetscReal *cont_t, *cont_Y, cont_xs, cont_ds;
+  PetscReal *cont_Yprev; /* the point before the last (M + 1): with the last and the next, the bracket of a turning point */
   /* wall time: the continuation's before this run (a restored checkpoint's), and when this run's VIHBContinue began */
   PetscLogDouble wall_base, wall_start;
   PetscBool      restored, stop;
