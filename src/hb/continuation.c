@@ -134,7 +134,7 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
     PetscCall(PetscMalloc4(cap, &nb.iterations, cap, &nb.stable, cap, &nb.stability_method, cap, &nb.kind));
-    PetscCall(PetscMalloc2(cap, &nb.fold_hz, cap * nout + 1, &nb.fold_amplitude));
+    PetscCall(PetscMalloc4(cap, &nb.fold_hz, cap * nout + 1, &nb.fold_amplitude, cap, &nb.multiplier_arg, cap, &nb.change_hz));
     if (br->np) {
       PetscInt np = br->np;
       PetscCall(PetscArraycpy(nb.frequency_hz, br->frequency_hz, np));
@@ -153,11 +153,13 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
       PetscCall(PetscArraycpy(nb.kind, br->kind, np));
       PetscCall(PetscArraycpy(nb.fold_hz, br->fold_hz, np));
       PetscCall(PetscArraycpy(nb.fold_amplitude, br->fold_amplitude, np * nout));
+      PetscCall(PetscArraycpy(nb.multiplier_arg, br->multiplier_arg, np));
+      PetscCall(PetscArraycpy(nb.change_hz, br->change_hz, np));
     }
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
-    PetscCall(PetscFree2(br->fold_hz, br->fold_amplitude));
+    PetscCall(PetscFree4(br->fold_hz, br->fold_amplitude, br->multiplier_arg, br->change_hz));
     *br     = nb;
     hb->cap = cap;
   }
@@ -205,7 +207,7 @@ static PetscErrorCode VIHBOutputs(VIHB hb, PetscInt nout, PetscReal harmonics[],
 }
 
 /* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
-static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, VIHBStabilityMethod method)
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, PetscReal arg, VIHBStabilityMethod method)
 {
   VIHBBranch *br = &hb->branch;
   PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
@@ -235,6 +237,8 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   br->iterations[k]       = its;
   br->stable[k]           = stable;
   br->multiplier[k]       = mu;
+  br->multiplier_arg[k]   = arg;
+  br->change_hz[k]        = 0;
   br->stability_method[k] = method;
   br->kind[k]             = 0;
   /* a change of stability against the last point where it was computed (a few points near a turning point may have no
@@ -251,17 +255,17 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
 /* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
 static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
 {
-  PetscReal           mu       = -1;
+  PetscReal           mu       = -1, arg = -1;
   PetscInt            stable   = -1;
   VIHBStabilityMethod method   = VI_HB_STABILITY_NONE;
   PetscBool           modelled = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT) PetscCall(VIHBFloquet(hb, omega, &mu, &stable, &method, &modelled));
+  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT) PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
   /* the points the exact analysis does not model (or every point, -hb_stability_method transient): the time stepping */
   if (hb->stability && !modelled && hb->stability_type != VI_HB_STABILITY_TYPE_FLOQUET)
     PetscCall(VIHBStabilityTransient(hb, omega, &mu, &stable, &method));
-  PetscCall(VIHBRecord(hb, omega, its, stable, mu, method));
+  PetscCall(VIHBRecord(hb, omega, its, stable, mu, arg, method));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -608,6 +612,79 @@ static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Locate the stability change between the accepted points Ya and Yb (scaled unknowns), both decided by the Floquet
+  multipliers of the exact motion, muA and muB their largest moduli on either side of 1 + VI_FLOQUET_STABLE_TOL: the
+  Illinois method (regula falsi that halves the weight of an end kept twice) on g(s) = mu(s) - 1 - VI_FLOQUET_STABLE_TOL
+  over the arclength s on the chord from Ya to Yb, each trial point corrected on its hyperplane and its multipliers
+  computed (the shooting starts from the orbit of the last trial); to VI_HB_FOLD_TOL of the chord. The frequency where
+  g = 0, interpolated linearly in g between the bracket's ends, goes to the branch's change_hz[k] (k the point after the
+  change). hb->X and the stability's orbit are left as they were (the continuation goes on from them).
+*/
+static PetscErrorCode VIHBLocateChange(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yb[])
+{
+  const PetscInt M = hb->M, K = M + 1;
+  VIHBBranch    *br = &hb->branch;
+  PetscReal     *c, *Yp, *rhs, *X0, *Xsave, *orbit = NULL, orbit_dist = hb->orbit_dist, sb = 0;
+  PetscReal      sa = 0, ga = br->multiplier[k - 1] - 1 - VI_FLOQUET_STABLE_TOL, oa = Ya[M] * ws, sz, gb = br->multiplier[k] - 1 - VI_FLOQUET_STABLE_TOL,
+            ob = Yb[M] * ws;
+  PetscBool have_orbit = hb->have_orbit;
+  PetscInt  side = 0, evaluations = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc5(K, &c, K, &Yp, K, &rhs, K, &X0, M, &Xsave));
+  PetscCall(PetscArraycpy(Xsave, hb->X, M));
+  if (hb->orbit_len) {
+    PetscCall(PetscMalloc1(hb->orbit_len, &orbit));
+    PetscCall(PetscArraycpy(orbit, hb->orbit, hb->orbit_len));
+  }
+  for (PetscInt i = 0; i < K; i++) {
+    c[i] = Yb[i] - Ya[i];
+    sb += c[i] * c[i];
+  }
+  sb = PetscSqrtReal(sb);
+  sz = sb;
+  for (PetscInt i = 0; i < K; i++) c[i] /= sb;
+  while (evaluations < 40 && sz - sa > VI_HB_FOLD_TOL * sb && ga * gb < 0) {
+    const PetscReal s = (sa * gb - sz * ga) / (gb - ga);
+    PetscReal       omega, mu, arg;
+    PetscInt        its, stable;
+    PetscBool       conv, modelled;
+    VIHBStabilityMethod method;
+    evaluations++;
+    for (PetscInt i = 0; i < K; i++) Yp[i] = Ya[i] + s * c[i];
+    PetscCall(VIHBCorrector(hb, xs, ws, c, Yp, rhs, X0, &omega, &conv, &its));
+    if (!conv) break;
+    PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
+    if (method != VI_HB_STABILITY_FLOQUET) break;
+    if ((mu - 1 - VI_FLOQUET_STABLE_TOL) * ga > 0) {
+      sa = s;
+      ga = mu - 1 - VI_FLOQUET_STABLE_TOL;
+      oa = omega;
+      if (side == -1) gb /= 2;
+      side = -1;
+    } else {
+      sz = s;
+      gb = mu - 1 - VI_FLOQUET_STABLE_TOL;
+      ob = omega;
+      if (side == 1) ga /= 2;
+      side = 1;
+    }
+  }
+  /* the halved weights of the Illinois steps are not the multipliers: the final frequency from the bracket's ends */
+  br->change_hz[k] = (ga * gb < 0 ? (oa * gb - ob * ga) / (gb - ga) : (ga == 0 ? oa : ob)) / (2 * PETSC_PI);
+  PetscCall(PetscInfo(NULL, "hb: stability change before point %" PetscInt_FMT " (%g Hz) located at %.10g Hz in %" PetscInt_FMT " corrections\n", k,
+                      (double)br->frequency_hz[k], (double)br->change_hz[k], evaluations));
+  PetscCall(PetscArraycpy(hb->X, Xsave, M));
+  if (orbit) PetscCall(PetscArraycpy(hb->orbit, orbit, hb->orbit_len));
+  hb->orbit_dist = orbit_dist;
+  hb->have_orbit = have_orbit;
+  hb->nonfinite  = PETSC_FALSE;
+  PetscCall(PetscFree(orbit));
+  PetscCall(PetscFree5(c, Yp, rhs, X0, Xsave));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIHBContinueBranch(VIHB hb)
 {
   const PetscInt  M = hb->M, K = M + 1;
@@ -735,6 +812,16 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     }
     PetscCall(VIHBAccept(hb, omega, its)); /* the contact state of the accepted point is that of its last residual */
     hb->nonfinite = PETSC_FALSE;
+    {
+      /* a stability change right after the previous point, both decided by the exact multipliers: located between them */
+      const PetscInt k = br->np - 1;
+      if ((br->kind[k] & VI_HB_POINT_STABILITY) && br->stable[k - 1] >= 0 && br->stability_method[k] == VI_HB_STABILITY_FLOQUET &&
+          br->stability_method[k - 1] == VI_HB_STABILITY_FLOQUET) {
+        for (PetscInt i = 0; i < M; i++) Yp[i] = hb->X[i] / xs;
+        Yp[M] = omega / ws;
+        PetscCall(VIHBLocateChange(hb, k, xs, ws, Y, Yp));
+      }
+    }
     /* a turning point: the frequency turns back at the previous point (the sign of the tangent's frequency component is
        not reliable there: the Jacobian of the contact law is only piecewise continuous) */
     if (br->np >= 3) {

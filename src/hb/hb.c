@@ -432,7 +432,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
-    PetscCall(PetscFree2(br->fold_hz, br->fold_amplitude));
+    PetscCall(PetscFree4(br->fold_hz, br->fold_amplitude, br->multiplier_arg, br->change_hz));
   }
   PetscCall(PetscFree(b));
   *hb = NULL;

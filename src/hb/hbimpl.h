@@ -108,6 +108,10 @@ struct _p_VIHB {
   PetscInt   cap;
 };
 
+/* A point is stable when its largest Floquet multiplier's modulus is at most 1 + this (stability.c; the stability changes
+   are located where the modulus crosses it, continuation.c) */
+#define VI_FLOQUET_STABLE_TOL 1e-6
+
 /* The wall time the continuation has taken so far, over every run that computed it (a stopped one's included). */
 PETSC_INTERN PetscErrorCode VIHBWallTime(VIHB hb, PetscReal *wall);
 /* Room for cap points in the branch (its points kept). */
@@ -126,8 +130,10 @@ PETSC_INTERN PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal
 /* Stability of the solution last evaluated by VIHBResidual from the exact piecewise-linear motion (massless boundary,
    stability.c): *modelled false where that motion is not modelled (a mass-carrying boundary, 3D frictional contacts,
    frictional contacts that open); else the verdict (*stable 1, 0, or -1 undecided), how it was found and *mu (the
-   largest multiplier modulus, or the growth or contraction per period of the motion from the solution). */
-PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled);
+   largest multiplier modulus, or the growth or contraction per period of the motion from the solution; *arg the
+   argument in [0, pi] of that multiplier, -1 where it is not a Floquet multiplier). */
+PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscReal *arg, PetscInt *stable, VIHBStabilityMethod *method,
+                                        PetscBool *modelled);
 /* Stability of the solution last evaluated by VIHBResidual at Omega by a transient of the case's own time stepping from
    the harmonic balance state (transient.c): *stable 1, 0, or -1 undecided; *mu the estimated dominant multiplier modulus
    (-1 when none); *method VI_HB_STABILITY_TRANSIENT. Collective on hb->comm (every rank computes the same). */
