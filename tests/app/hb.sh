@@ -305,6 +305,25 @@ exit(0 if ok else 1)
 EOF2
 nextnp; bad $n "load_drive_frequency takes several values .* hb continues in frequency itself|harmonic balance continues in frequency itself .* -hb_freq_range f0,f1" \
   $case $hb -cases_values load_drive_frequency:0.8/1/1.2 -results_file grid.h5
+# a ROM with a bilateral row (docs/user_rom.md) on 1, 2, 3 ranks: one line, no PETSc traceback, no improper exit (on 2-3
+# ranks it was both)
+$py - "$VICMS_SOURCE/scripts/write_user_rom.py" <<'EOF2' || fail=1
+import importlib.util, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("w", sys.argv[1]); w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)
+P = np.array([[1.0, 1.0], [0.0, 1.0]])
+w.write_user_rom("twomass.h5", P.T @ np.array([[130.0, -30.0], [-30.0, 80.0]]) @ P, P.T @ np.diag([1.0, 2.0]) @ P, contact_dims=[1],
+                 contact_kinds=["bilateral"], loads={"push": P.T @ np.array([10.0, 0.0])}, outputs={"r": [1.0, 0.0], "x2": [0.0, 1.0]})
+EOF2
+for np in 1 2 3; do
+  out=$(mpi 60 $np hb -rom_file twomass.h5 -case_loads push -load_push_type harmonic -load_push_frequency 1 -hb_freq_range 1,2 -results_file bil$np.h5 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! grep -q "^vicms: error: hb: contact 0 is a bilateral row" <<<"$out" || grep -q "PETSC ERROR\|exiting improperly" <<<"$out"; then
+    echo "FAIL np=$np bilateral ROM: exit $rc, expected 1 with one line:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   np=$np bilateral ROM: $(grep -m1 'vicms: error' <<<"$out" | cut -c1-120)"
+  fi
+done
 # -step_type for a scheme the stability's transient does not use: said once, the scheme used named
 if must "vicms hb -step_type nsgalpha" mpi 60 2 hb $case -hb_freq_range 0.6,0.7 -hb_stability_method transient -step_type nsgalpha -results_file nsg.h5 &&
   grep -q "warning: -step_type nsgalpha is not used: .* uses leapfrog" <<<"$LAST" && [ "$(grep -c 'warning: -step_type' <<<"$LAST")" = 1 ]; then
