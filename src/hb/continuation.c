@@ -49,8 +49,8 @@ static PetscBool VIHBFinite(VIHB hb, PetscReal omega)
 {
   /* the 2-norms too: the backtracking compares them, and their squares overflow from 1e154 on */
   PetscBool finite = (PetscIsInfOrNanReal(omega) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->R)) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->X)))
-                       ? PETSC_FALSE
-                       : PETSC_TRUE;
+                         ? PETSC_FALSE
+                         : PETSC_TRUE;
   if (!finite) hb->nonfinite = PETSC_TRUE;
   return finite;
 }
@@ -168,7 +168,8 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
 
 /* The outputs at the solution X: per output its harmonics hc (nh each), and over the samples of a period its min, max,
    mean and amplitude (half peak-to-peak) (entries o of lo, hi, mean, amp). */
-static PetscErrorCode VIHBOutputs(VIHB hb, PetscInt nout, PetscReal harmonics[], PetscReal lo_out[], PetscReal hi_out[], PetscReal mean[], PetscReal amp[])
+static PetscErrorCode VIHBOutputs(VIHB hb, PetscInt nout, PetscReal harmonics[], PetscReal lo_out[], PetscReal hi_out[], PetscReal mean[],
+                                  PetscReal amp[])
 {
   const PetscInt nh = hb->nh, N = hb->N;
   PetscReal     *y;
@@ -219,7 +220,8 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   br->nc   = nc;
   br->nh   = nh;
   k        = br->np;
-  PetscCall(VIHBOutputs(hb, nout, br->harmonics + k * nout * nh, br->min + k * nout, br->max + k * nout, br->mean + k * nout, br->amplitude + k * nout));
+  PetscCall(
+      VIHBOutputs(hb, nout, br->harmonics + k * nout * nh, br->min + k * nout, br->max + k * nout, br->mean + k * nout, br->amplitude + k * nout));
   br->fold_hz[k] = 0;
   for (PetscInt o = 0; o < nout; o++) br->fold_amplitude[k * nout + o] = 0;
   for (PetscInt j = 0; j < nc; j++) {
@@ -255,13 +257,14 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
 /* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
 static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
 {
-  PetscReal           mu       = -1, arg = -1;
+  PetscReal           mu = -1, arg = -1;
   PetscInt            stable   = -1;
   VIHBStabilityMethod method   = VI_HB_STABILITY_NONE;
   PetscBool           modelled = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT) PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
+  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT)
+    PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
   /* the points the exact analysis does not model (or every point, -hb_stability_method transient): the time stepping */
   if (hb->stability && !modelled && hb->stability_type != VI_HB_STABILITY_TYPE_FLOQUET)
     PetscCall(VIHBStabilityTransient(hb, omega, &mu, &stable, &method));
@@ -508,7 +511,8 @@ static PetscErrorCode VIHBFoldEvaluate(VIHBFold *F, PetscReal s, PetscReal *phi)
   c = (Yb - Ya) / |Yb - Ya|, each trial point corrected on the hyperplane c.(Y - Ya) = s. Stored in the branch's
   fold_hz[k], fold_amplitude[k]; hb->X is left as it was (the continuation goes on from it).
 */
-static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yk[], const PetscReal Yb[])
+static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yk[],
+                                     const PetscReal Yb[])
 {
   const PetscInt  M = hb->M, K = M + 1;
   const PetscReal golden = 0.5 * (3 - PetscSqrtReal(5.0));
@@ -517,17 +521,17 @@ static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscRea
   PetscReal      *Xsave, a, b, x, w, v, fx, fw, fv, d = 0, e = 0, tol;
 
   PetscFunctionBeginUser;
-  F.hb          = hb;
-  F.xs          = xs;
-  F.ws          = ws;
-  F.nout        = br->nout;
-  F.evaluations = 0;
-  F.sign        = br->frequency_hz[k] > br->frequency_hz[k - 1] ? -1 : 1;
-  F.Ya          = (PetscReal *)Ya;
-  F.Yk          = (PetscReal *)Yk;
-  F.Yb          = (PetscReal *)Yb;
-  F.omega       = Yk[M] * ws;
-  F.best        = F.sign * F.omega;
+  F.hb           = hb;
+  F.xs           = xs;
+  F.ws           = ws;
+  F.nout         = br->nout;
+  F.evaluations  = 0;
+  F.sign         = br->frequency_hz[k] > br->frequency_hz[k - 1] ? -1 : 1;
+  F.Ya           = (PetscReal *)Ya;
+  F.Yk           = (PetscReal *)Yk;
+  F.Yb           = (PetscReal *)Yb;
+  F.omega        = Yk[M] * ws;
+  F.best         = F.sign * F.omega;
   br->fold_hz[k] = br->frequency_hz[k];
   for (PetscInt o = 0; o < F.nout; o++) br->fold_amplitude[k * F.nout + o] = br->amplitude[k * F.nout + o];
   PetscCall(PetscMalloc5(K, &F.c, K, &F.Yp, K, &F.rhs, K, &F.X0, M, &Xsave));
@@ -578,8 +582,10 @@ static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscRea
       u = PetscAbsReal(d) >= tol1 ? x + d : x + (d >= 0 ? tol1 : -tol1);
       PetscCall(VIHBFoldEvaluate(&F, u, &fu));
       if (fu <= fx) {
-        if (u >= x) a = x;
-        else b = x;
+        if (u >= x)
+          a = x;
+        else
+          b = x;
         v  = w;
         fv = fw;
         w  = x;
@@ -587,8 +593,10 @@ static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscRea
         x  = u;
         fx = fu;
       } else {
-        if (u < x) a = u;
-        else b = u;
+        if (u < x)
+          a = u;
+        else
+          b = u;
         if (fu <= fw || w == x) {
           v  = w;
           fv = fw;
@@ -626,8 +634,8 @@ static PetscErrorCode VIHBLocateChange(VIHB hb, PetscInt k, PetscReal xs, PetscR
   const PetscInt M = hb->M, K = M + 1;
   VIHBBranch    *br = &hb->branch;
   PetscReal     *c, *Yp, *rhs, *X0, *Xsave, *orbit = NULL, orbit_dist = hb->orbit_dist, sb = 0;
-  PetscReal      sa = 0, ga = br->multiplier[k - 1] - 1 - VI_FLOQUET_STABLE_TOL, oa = Ya[M] * ws, sz, gb = br->multiplier[k] - 1 - VI_FLOQUET_STABLE_TOL,
-            ob = Yb[M] * ws;
+  PetscReal sa = 0, ga = br->multiplier[k - 1] - 1 - VI_FLOQUET_STABLE_TOL, oa = Ya[M] * ws, sz, gb = br->multiplier[k] - 1 - VI_FLOQUET_STABLE_TOL,
+            ob         = Yb[M] * ws;
   PetscBool have_orbit = hb->have_orbit;
   PetscInt  side = 0, evaluations = 0;
 
@@ -646,10 +654,10 @@ static PetscErrorCode VIHBLocateChange(VIHB hb, PetscInt k, PetscReal xs, PetscR
   sz = sb;
   for (PetscInt i = 0; i < K; i++) c[i] /= sb;
   while (evaluations < 40 && sz - sa > VI_HB_FOLD_TOL * sb && ga * gb < 0) {
-    const PetscReal s = (sa * gb - sz * ga) / (gb - ga);
-    PetscReal       omega, mu, arg;
-    PetscInt        its, stable;
-    PetscBool       conv, modelled;
+    const PetscReal     s = (sa * gb - sz * ga) / (gb - ga);
+    PetscReal           omega, mu, arg;
+    PetscInt            its, stable;
+    PetscBool           conv, modelled;
     VIHBStabilityMethod method;
     evaluations++;
     for (PetscInt i = 0; i < K; i++) Yp[i] = Ya[i] + s * c[i];
@@ -714,7 +722,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     hb->have_orbit = PETSC_FALSE;
     br->failed     = PETSC_FALSE;
     br->message[0] = 0;
-    hb->nonfinite = PETSC_FALSE;
+    hb->nonfinite  = PETSC_FALSE;
     PetscCall(VIHBSolveStart(hb, hb->f_start, &conv, &its));
     if (!conv) {
       br->failed = PETSC_TRUE;

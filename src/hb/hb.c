@@ -285,11 +285,12 @@ static PetscErrorCode VIHBCheckMemory(VIHB hb)
   const double words = 2 * M * M + nh * N + nh * nh + d * nh * W + (hb->friction ? N * nt * W : 0) +
                        hb->H * (4.0 * hb->m * hb->m + 2 * (nm * nm + 2 * nm * nb)) + 5 * PetscMax(nc, 1) * N + 3 * n * nh;
   const double largest = PetscMax(PetscMax(M * M, nh * N), hb->friction ? N * nt * W : 0);
-  const double bytes   = 8 * words, node = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+  const double bytes = 8 * words, node = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
 
   PetscFunctionBeginUser;
   PetscCheck(node <= 0 || bytes <= node, hb->comm, PETSC_ERR_USER_INPUT,
-             "hb: -hb_harmonics %" PetscInt_FMT " with -hb_samples %" PetscInt_FMT " (%.0f unknowns) needs about %.3g GB of memory per rank, more than "
+             "hb: -hb_harmonics %" PetscInt_FMT " with -hb_samples %" PetscInt_FMT
+             " (%.0f unknowns) needs about %.3g GB of memory per rank, more than "
              "the %.3g GB of this node: lower -hb_harmonics or -hb_samples",
              hb->H, hb->N, M - 1, bytes / 1e9, node / 1e9);
   PetscCheck(largest < (double)PETSC_MAX_INT, hb->comm, PETSC_ERR_USER_INPUT,

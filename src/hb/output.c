@@ -86,7 +86,9 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
   }
   for (PetscInt k = 0; k < br->np; k++)
     if ((br->kind[k] & VI_HB_POINT_TURNING) && br->fold_hz[k] > 0)
-      PetscCall(PetscPrintf(hb->comm, "  turning point located at %.10g Hz (amplitude %.6e), between the points around point %" PetscInt_FMT " (%.8g Hz, %.3g %% off)\n",
+      PetscCall(PetscPrintf(hb->comm,
+                            "  turning point located at %.10g Hz (amplitude %.6e), between the points around point %" PetscInt_FMT
+                            " (%.8g Hz, %.3g %% off)\n",
                             (double)br->fold_hz[k], output >= 0 && output < br->nout ? (double)br->fold_amplitude[k * br->nout + output] : 0.0, k,
                             (double)br->frequency_hz[k], (double)(100 * PetscAbsReal(br->frequency_hz[k] - br->fold_hz[k]) / br->fold_hz[k])));
   for (PetscInt k = 1; k < br->np; k++)
@@ -94,11 +96,15 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
       /* the multiplier of the unstable side says how the stability is lost */
       const PetscReal arg = br->stable[k] == 0 ? br->multiplier_arg[k] : br->multiplier_arg[k - 1];
       char            where[96], how[192] = " (its multiplier's argument unknown: not decided by the Floquet multipliers)";
-      if (br->change_hz[k] > 0) PetscCall(PetscSNPrintf(where, sizeof(where), "located at %.10g Hz", (double)br->change_hz[k]));
-      else PetscCall(PetscSNPrintf(where, sizeof(where), "at point %" PetscInt_FMT ", %.8g Hz (not located)", k, (double)br->frequency_hz[k]));
+      if (br->change_hz[k] > 0)
+        PetscCall(PetscSNPrintf(where, sizeof(where), "located at %.10g Hz", (double)br->change_hz[k]));
+      else
+        PetscCall(PetscSNPrintf(where, sizeof(where), "at point %" PetscInt_FMT ", %.8g Hz (not located)", k, (double)br->frequency_hz[k]));
       if (arg >= 0)
-        PetscCall(PetscSNPrintf(how, sizeof(how), ": the dominant multiplier crosses the unit circle %s, argument %.4g rad", VIHBCrossing(arg), (double)arg));
-      PetscCall(PetscPrintf(hb->comm, "  stability %s %s, before point %" PetscInt_FMT "%s\n", br->stable[k] == 0 ? "lost" : "regained", where, k, how));
+        PetscCall(PetscSNPrintf(how, sizeof(how), ": the dominant multiplier crosses the unit circle %s, argument %.4g rad", VIHBCrossing(arg),
+                                (double)arg));
+      PetscCall(
+          PetscPrintf(hb->comm, "  stability %s %s, before point %" PetscInt_FMT "%s\n", br->stable[k] == 0 ? "lost" : "regained", where, k, how));
     }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -277,9 +283,9 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
       PetscCall(PetscSNPrintf(path, sizeof(path), "%s/folds_point", group));
       PetscCall(VIH5ReadInt(file, path, &nf, &c2, &fp));
       for (PetscInt i = 0; i < nf; i++)
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "    turning point located at %.10g Hz, amplitude of %s %.6g (marked at point %" PetscInt_FMT ", %.8g Hz)\n",
-                              (double)ff[i], first ? first : "output 0", nout ? (double)fa[i * nout] : 0.0, fp[i],
-                              fp[i] >= 0 && fp[i] < np ? (double)f[fp[i]] : 0.0));
+        PetscCall(PetscPrintf(
+            PETSC_COMM_SELF, "    turning point located at %.10g Hz, amplitude of %s %.6g (marked at point %" PetscInt_FMT ", %.8g Hz)\n",
+            (double)ff[i], first ? first : "output 0", nout ? (double)fa[i * nout] : 0.0, fp[i], fp[i] >= 0 && fp[i] < np ? (double)f[fp[i]] : 0.0));
       PetscCall(PetscFree(ff));
       PetscCall(PetscFree(fa));
       PetscCall(PetscFree(fp));
@@ -299,9 +305,9 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
       PetscCall(VIH5ReadInt(file, path, &nch, &c2, &cp));
       for (PetscInt i = 0; i < nch; i++)
         if (cf[i] > 0 || ca[i] >= 0)
-          PetscCall(PetscPrintf(PETSC_COMM_SELF, "    stability change before point %" PetscInt_FMT "%s%.10g Hz%s%s\n", cp[i], cf[i] > 0 ? " located at " : " at ",
-                                cf[i] > 0 ? (double)cf[i] : (cp[i] < np ? (double)f[cp[i]] : 0.0), ca[i] >= 0 ? ": multiplier crossing the unit circle " : "",
-                                VIHBCrossing(ca[i])));
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "    stability change before point %" PetscInt_FMT "%s%.10g Hz%s%s\n", cp[i],
+                                cf[i] > 0 ? " located at " : " at ", cf[i] > 0 ? (double)cf[i] : (cp[i] < np ? (double)f[cp[i]] : 0.0),
+                                ca[i] >= 0 ? ": multiplier crossing the unit circle " : "", VIHBCrossing(ca[i])));
       PetscCall(PetscFree(cf));
       PetscCall(PetscFree(ca));
       PetscCall(PetscFree(cp));

@@ -836,7 +836,8 @@ static PetscErrorCode VIFloquetMotion(VIHB hb, VIFloquetWork *w, const PetscReal
   VI_HB_STABILITY_MOTION), undecided (*stable -1) where it does neither. Not modelled (*modelled false: the caller uses
   the time stepping's transient) with a mass-carrying boundary, 3D frictional contacts and frictional contacts that open.
 */
-PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscReal *arg, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled)
+PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscReal *arg, PetscInt *stable, VIHBStabilityMethod *method,
+                           PetscBool *modelled)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, nh = hb->nh, k2 = 2 * nm;
   PetscInt       kx = k2;
