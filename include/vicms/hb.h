@@ -40,6 +40,14 @@ typedef struct {
   PetscInt   np, nout, nc, nh;
   PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
   PetscInt  *iterations, *stable, *stability_method, *kind;
+  /* at a turning point (kind VI_HB_POINT_TURNING) the located fold: its frequency and the outputs' amplitudes there
+     (nout per point); 0 at other points */
+  PetscReal *fold_hz, *fold_amplitude;
+  /* per point the argument in [0, pi] of the dominant Floquet multiplier (0 real positive, pi real negative: a period
+     doubling; -1 where the stability is not from the exact multipliers); at a stability change (VI_HB_POINT_STABILITY)
+     decided by the exact multipliers on both sides the located frequency where the dominant one crosses the unit circle,
+     0 elsewhere */
+  PetscReal *multiplier_arg, *change_hz;
   PetscReal  wall_time;    /* seconds the continuation took, over every run that computed it (stopped and resumed) */
   PetscBool  failed;       /* the continuation stopped before the end of the range */
   PetscBool  stopped;      /* it was stopped on request (VIHBStop) at a point boundary, to be continued from a checkpoint */

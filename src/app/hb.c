@@ -87,11 +87,76 @@ static PetscErrorCode VIAppHBReset(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A case parameter that sets a load's frequency (load_<name>_frequency) and takes several values: harmonic balance
+   replaces the load's frequency by the continuation's, so the cases that differ only in it would run the same branch. */
+static PetscErrorCode VIAppHBCheckFrequencyGrid(MPI_Comm comm)
+{
+  VICaseSet        cs;
+  const PetscReal *table;
+  PetscInt         ncases, np;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICaseSetCreate(comm, &cs));
+  PetscCall(VICaseSetSetFromOptions(cs));
+  PetscCall(VICaseSetGetSize(cs, &ncases, &np));
+  PetscCall(VICaseSetGetTable(cs, &table));
+  for (PetscInt p = 0; p < np; p++) {
+    const char *name;
+    size_t      len;
+    PetscBool   load, freq, varies = PETSC_FALSE;
+    PetscCall(VICaseSetGetParameterName(cs, p, &name));
+    PetscCall(PetscStrlen(name, &len));
+    PetscCall(PetscStrncmp(name, "load_", 5, &load));
+    freq = (len > 10 && !strcmp(name + len - 10, "_frequency")) ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt k = 1; k < ncases; k++)
+      if (table[k * np + p] != table[p]) varies = PETSC_TRUE;
+    if (load && freq && varies) {
+      char pname[128];
+      PetscCall(PetscStrncpy(pname, name, sizeof(pname)));
+      PetscCall(VICaseSetDestroy(&cs));
+      SETERRQ(comm, PETSC_ERR_USER_INPUT,
+              "vicms hb: the case parameter %s takes several values (-cases_grid, -cases_values or -cases_random), but harmonic balance "
+              "continues in frequency itself and replaces the load's frequency by the branch's: those cases would run the same branch. "
+              "Give the frequency range with -hb_freq_range f0,f1 and vary other parameters over the cases",
+              pname);
+    }
+  }
+  PetscCall(VICaseSetDestroy(&cs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The stability's transient steps with leapfrog (massless boundary) or Moreau with restitution 0 (mass-carrying), the
+   schemes that integrate the dynamic Lagrangian's contact law (docs/hb.md): a -step_type given for another scheme is not
+   used, and the job says so once. */
+static PetscErrorCode VIAppHBCheckStepType(VIROM rom, MPI_Comm comm)
+{
+  char        type[64];
+  const char *used;
+  VICMSType   method;
+  PetscBool   set, massless, same;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-step_type", type, sizeof(type), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIROMGetMethod(rom, &method, &massless));
+  used = massless ? "leapfrog" : "moreau";
+  PetscCall(PetscStrcmp(type, used, &same));
+  if (!same)
+    PetscCall(PetscPrintf(comm,
+                          "vicms hb: warning: -step_type %s is not used: harmonic balance steps in time only for the stability's transient, "
+                          "which uses %s (the ROM's boundary is %s; the transient supports leapfrog on a massless boundary and moreau with "
+                          "restitution 0 on a mass-carrying one)\n",
+                          type, massless ? "leapfrog" : "moreau with restitution 0", massless ? "massless" : "mass-carrying"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIAppHBCheck(void *ctx, VIROM rom, MPI_Comm comm)
 {
   PetscFunctionBeginUser;
+  PetscCall(VIAppHBCheckFrequencyGrid(comm));
   PetscCall(VIAppHBSetUp((VIAppHBRunner *)ctx, rom, comm));
   PetscCall(VIAppHBReset(ctx));
+  PetscCall(VIAppHBCheckStepType(rom, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,6 +311,37 @@ static PetscErrorCode VIAppHBEnsembleCreate(MPI_Comm comm, VIAppHBRunner *r, VIE
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A job whose every branch failed computed nothing usable: it ends with an error (the branches and their messages are in
+   the results file all the same). Collective. */
+static PetscErrorCode VIAppHBCheckAllFailed(MPI_Comm comm)
+{
+  char        results[PETSC_MAX_PATH_LEN] = "results.h5";
+  PetscInt    counts[2]                   = {0, 0};
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  if (VIGetStopped()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-results_file", results, sizeof(results), NULL));
+  if (rank == 0) {
+    hid_t     file;
+    PetscBool has_done, has_failed;
+    PetscCall(VIH5Open(results, &file));
+    PetscCall(VIH5HasAttr(file, "/", "n_done", &has_done));
+    PetscCall(VIH5HasAttr(file, "/", "n_failed", &has_failed));
+    if (has_done && has_failed) {
+      PetscCall(VIH5ReadAttrInt(file, "/", "n_done", &counts[0]));
+      PetscCall(VIH5ReadAttrInt(file, "/", "n_failed", &counts[1]));
+    }
+    PetscCall(VIH5Close(&file));
+  }
+  PetscCallMPI(MPI_Bcast(counts, 2, MPIU_INT, 0, comm));
+  PetscCheck(!(counts[0] == 0 && counts[1] > 0), comm, PETSC_ERR_USER_INPUT,
+             "vicms hb: every branch failed (%" PetscInt_FMT " of %" PetscInt_FMT "; their messages above and in %s, cases/message)", counts[1],
+             counts[1], results);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppHB(MPI_Comm comm)
 {
   VIROM          rom                          = NULL;
@@ -261,6 +357,7 @@ PetscErrorCode VIAppHB(MPI_Comm comm)
   ierr = VIAppHBEnsembleCreate(comm, &runner, &ens, rom_file, sizeof(rom_file));
   if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
   if (!ierr) ierr = help ? VIAppHBHelp(comm) : VIAppRunEnsemble(ens, rom, rom_file, "Harmonic balance");
+  if (!ierr && !help) ierr = VIAppHBCheckAllFailed(comm);
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIAppHBReset(&runner));
   PetscCall(VIROMDestroy(&rom));

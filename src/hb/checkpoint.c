@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VI_HB_CHECKPOINT_VERSION 2
+#define VI_HB_CHECKPOINT_VERSION 3
 
 /* The sizes of the case and the counters of the continuation, in the file's order (an integer dataset /run/sizes). */
 enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN, VI_HBK_HAVE_ORBIT, VI_HBK_NUM };
@@ -13,7 +13,7 @@ enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN,
 enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_WALL, VI_HBR_NUM };
 
 /* The branch's arrays in the file: datasets /branch/<name> of np rows, w values each (real or integer). */
-#define VI_HB_CHECKPOINT_ARRAYS 14
+#define VI_HB_CHECKPOINT_ARRAYS 18
 typedef struct {
   const char *name;
   PetscInt    w; /* values per point */
@@ -37,7 +37,11 @@ static void VIHBCheckpointArrays(VIHB hb, PetscInt nout, VIHBCheckpointArray a[V
                                                              {"iterations", 1, NULL, &br->iterations},
                                                              {"stable", 1, NULL, &br->stable},
                                                              {"stability_method", 1, NULL, &br->stability_method},
-                                                             {"kind", 1, NULL, &br->kind}};
+                                                             {"kind", 1, NULL, &br->kind},
+                                                             {"fold_hz", 1, &br->fold_hz, NULL},
+                                                             {"fold_amplitude", nout, &br->fold_amplitude, NULL},
+                                                             {"multiplier_arg", 1, &br->multiplier_arg, NULL},
+                                                             {"change_hz", 1, &br->change_hz, NULL}};
   for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) a[i] = list[i];
 }
 
@@ -79,6 +83,7 @@ PetscErrorCode VIHBCheckpointWrite(VIHB hb, const char path[], const char tag[])
   PetscCall(VIH5WriteReal(file, "/state/X", hb->M, 0, hb->X));
   PetscCall(VIH5WriteReal(file, "/state/tangent", hb->M + 1, 0, hb->cont_t));
   PetscCall(VIH5WriteReal(file, "/state/point", hb->M + 1, 0, hb->cont_Y));
+  PetscCall(VIH5WriteReal(file, "/state/previous_point", hb->M + 1, 0, hb->cont_Yprev));
   if (c[VI_HBK_ORBIT_LEN]) PetscCall(VIH5WriteReal(file, "/state/orbit", hb->orbit_len, 0, hb->orbit));
   VIHBCheckpointArrays(hb, nout, a);
   for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) {
@@ -140,6 +145,8 @@ static PetscErrorCode VIHBCheckpointLoad(void *ctx, hid_t file, PetscBool *ok, c
   PetscCall(VIH5ReadRealExact(file, "/state/tangent", hb->M + 1, hb->cont_t, &g));
   good = (PetscBool)(good && g);
   PetscCall(VIH5ReadRealExact(file, "/state/point", hb->M + 1, hb->cont_Y, &g));
+  good = (PetscBool)(good && g);
+  PetscCall(VIH5ReadRealExact(file, "/state/previous_point", hb->M + 1, hb->cont_Yprev, &g));
   good = (PetscBool)(good && g);
   PetscCall(VIHBBranchReserve(hb, PetscMax(64, np)));
   br->np   = 0;

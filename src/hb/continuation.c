@@ -30,11 +30,29 @@ static PetscReal VIHBNorm2(PetscInt k, const PetscReal x[])
   return PetscSqrtReal(s);
 }
 
+/* The largest modulus, infinite when an entry is not a finite number (PetscMax would skip a NaN, and a NaN residual
+   would then pass for converged). */
 static PetscReal VIHBNormInf(PetscInt k, const PetscReal x[])
 {
   PetscReal s = 0;
-  for (PetscInt i = 0; i < k; i++) s = PetscMax(s, PetscAbsReal(x[i]));
+  for (PetscInt i = 0; i < k; i++) {
+    if (PetscIsInfOrNanReal(x[i])) return PETSC_INFINITY;
+    s = PetscMax(s, PetscAbsReal(x[i]));
+  }
   return s;
+}
+
+/* Whether the state (X, Omega) and its residual are finite numbers, their 2-norms included; a state that is not (an overflow: a load or a
+   frequency too large for double precision) is no solution, however small its residual looks, and is remembered as the
+   reason of the failure that follows. */
+static PetscBool VIHBFinite(VIHB hb, PetscReal omega)
+{
+  /* the 2-norms too: the backtracking compares them, and their squares overflow from 1e154 on */
+  PetscBool finite = (PetscIsInfOrNanReal(omega) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->R)) || PetscIsInfOrNanReal(VIHBNorm2(hb->M, hb->X)))
+                         ? PETSC_FALSE
+                         : PETSC_TRUE;
+  if (!finite) hb->nonfinite = PETSC_TRUE;
+  return finite;
 }
 
 PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *iterations)
@@ -52,6 +70,7 @@ PetscErrorCode VIHBSolve(VIHB hb, PetscReal f, PetscBool *converged, PetscInt *i
   rnorm = VIHBNormInf(M, hb->R);
   for (PetscInt it = 0; it <= hb->max_it; it++) {
     PetscReal lambda = 1;
+    if (!VIHBFinite(hb, omega)) break;
     if (rnorm <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rnorm <= 1e-3 * hb->tol * hb->f_scale)) {
       *converged  = PETSC_TRUE;
       *iterations = it;
@@ -115,6 +134,7 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
     PetscCall(PetscMalloc4(cap, &nb.iterations, cap, &nb.stable, cap, &nb.stability_method, cap, &nb.kind));
+    PetscCall(PetscMalloc4(cap, &nb.fold_hz, cap * nout + 1, &nb.fold_amplitude, cap, &nb.multiplier_arg, cap, &nb.change_hz));
     if (br->np) {
       PetscInt np = br->np;
       PetscCall(PetscArraycpy(nb.frequency_hz, br->frequency_hz, np));
@@ -131,36 +151,36 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
       PetscCall(PetscArraycpy(nb.stable, br->stable, np));
       PetscCall(PetscArraycpy(nb.stability_method, br->stability_method, np));
       PetscCall(PetscArraycpy(nb.kind, br->kind, np));
+      PetscCall(PetscArraycpy(nb.fold_hz, br->fold_hz, np));
+      PetscCall(PetscArraycpy(nb.fold_amplitude, br->fold_amplitude, np * nout));
+      PetscCall(PetscArraycpy(nb.multiplier_arg, br->multiplier_arg, np));
+      PetscCall(PetscArraycpy(nb.change_hz, br->change_hz, np));
     }
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
+    PetscCall(PetscFree4(br->fold_hz, br->fold_amplitude, br->multiplier_arg, br->change_hz));
     *br     = nb;
     hb->cap = cap;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
-static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, VIHBStabilityMethod method)
+/* The outputs at the solution X: per output its harmonics hc (nh each), and over the samples of a period its min, max,
+   mean and amplitude (half peak-to-peak) (entries o of lo, hi, mean, amp). */
+static PetscErrorCode VIHBOutputs(VIHB hb, PetscInt nout, PetscReal harmonics[], PetscReal lo_out[], PetscReal hi_out[], PetscReal mean[],
+                                  PetscReal amp[])
 {
-  VIHBBranch *br = &hb->branch;
-  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
-  PetscReal  *y;
+  const PetscInt nh = hb->nh, N = hb->N;
+  PetscReal     *y;
 
   PetscFunctionBeginUser;
-  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
-  if (br->np == hb->cap) PetscCall(VIHBBranchReserve(hb, PetscMax(64, 2 * hb->cap)));
-  br->nout = nout;
-  br->nc   = nc;
-  br->nh   = nh;
-  k        = br->np;
   PetscCall(VIHBRecover(hb, hb->X, hb->q));
   PetscCall(PetscMalloc1(N, &y));
   for (PetscInt o = 0; o < nout; o++) {
     const char      *name;
     const PetscReal *ov;
-    PetscReal       *hc = br->harmonics + (k * nout + o) * nh, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
+    PetscReal       *hc = harmonics + o * nh, lo = PETSC_MAX_REAL, hi = -PETSC_MAX_REAL;
     PetscCall(VIROMGetOutput(hb->rom, o, &name, &ov));
     for (PetscInt c = 0; c < nh; c++) {
       PetscReal s = 0;
@@ -178,12 +198,32 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
       lo = PetscMin(y[ilo], VIHBRefineExtreme(hb->H, hc, ilo * sp, sp, y[ilo]));
       hi = PetscMax(y[ihi], VIHBRefineExtreme(hb->H, hc, ihi * sp, sp, y[ihi]));
     }
-    br->min[k * nout + o]       = lo;
-    br->max[k * nout + o]       = hi;
-    br->mean[k * nout + o]      = hc[0];
-    br->amplitude[k * nout + o] = 0.5 * (hi - lo);
+    lo_out[o] = lo;
+    hi_out[o] = hi;
+    mean[o]   = hc[0];
+    amp[o]    = 0.5 * (hi - lo);
   }
   PetscCall(PetscFree(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append the point at (X, omega) to the branch: outputs' harmonics and their statistics over the samples, contact state. */
+static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscInt stable, PetscReal mu, PetscReal arg, VIHBStabilityMethod method)
+{
+  VIHBBranch *br = &hb->branch;
+  PetscInt    nout, nc = hb->nc, nh = hb->nh, N = hb->N, k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
+  if (br->np == hb->cap) PetscCall(VIHBBranchReserve(hb, PetscMax(64, 2 * hb->cap)));
+  br->nout = nout;
+  br->nc   = nc;
+  br->nh   = nh;
+  k        = br->np;
+  PetscCall(
+      VIHBOutputs(hb, nout, br->harmonics + k * nout * nh, br->min + k * nout, br->max + k * nout, br->mean + k * nout, br->amplitude + k * nout));
+  br->fold_hz[k] = 0;
+  for (PetscInt o = 0; o < nout; o++) br->fold_amplitude[k * nout + o] = 0;
   for (PetscInt j = 0; j < nc; j++) {
     PetscReal closed = 0, slip = 0, fmax = 0, p = hb->preload ? hb->preload[j] : 0;
     for (PetscInt t = 0; t < N; t++) {
@@ -199,6 +239,8 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   br->iterations[k]       = its;
   br->stable[k]           = stable;
   br->multiplier[k]       = mu;
+  br->multiplier_arg[k]   = arg;
+  br->change_hz[k]        = 0;
   br->stability_method[k] = method;
   br->kind[k]             = 0;
   /* a change of stability against the last point where it was computed (a few points near a turning point may have no
@@ -215,17 +257,18 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
 /* Stability of the solution last evaluated (its contact state is in d_t) and record it. */
 static PetscErrorCode VIHBAccept(VIHB hb, PetscReal omega, PetscInt its)
 {
-  PetscReal           mu       = -1;
+  PetscReal           mu = -1, arg = -1;
   PetscInt            stable   = -1;
   VIHBStabilityMethod method   = VI_HB_STABILITY_NONE;
   PetscBool           modelled = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT) PetscCall(VIHBFloquet(hb, omega, &mu, &stable, &method, &modelled));
+  if (hb->stability && hb->stability_type != VI_HB_STABILITY_TYPE_TRANSIENT)
+    PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
   /* the points the exact analysis does not model (or every point, -hb_stability_method transient): the time stepping */
   if (hb->stability && !modelled && hb->stability_type != VI_HB_STABILITY_TYPE_FLOQUET)
     PetscCall(VIHBStabilityTransient(hb, omega, &mu, &stable, &method));
-  PetscCall(VIHBRecord(hb, omega, its, stable, mu, method));
+  PetscCall(VIHBRecord(hb, omega, its, stable, mu, arg, method));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -359,10 +402,294 @@ static PetscErrorCode VIHBFilterFolds(VIHB hb)
     if (dmin > hb->fold_tol * br->frequency_hz[idx[best]]) break;
     br->kind[idx[best]] &= ~VI_HB_POINT_TURNING;
     br->kind[idx[best + 1]] &= ~VI_HB_POINT_TURNING;
+    br->fold_hz[idx[best]] = br->fold_hz[idx[best + 1]] = 0;
     for (PetscInt i = best; i + 2 < nt; i++) idx[i] = idx[i + 2];
     nt -= 2;
   }
   PetscCall(PetscFree(idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The pseudo-arclength corrector: bordered Newton from X = Yp xs on the hyperplane t.(Y - Yp) = 0 of the scaled unknowns,
+  with backtracking; *omega the frequency reached, *conv, *its the iterations. rhs and X0 are work (M + 1 each).
+*/
+static PetscErrorCode VIHBCorrector(VIHB hb, PetscReal xs, PetscReal ws, const PetscReal t[], const PetscReal Yp[], PetscReal rhs[], PetscReal X0[],
+                                    PetscReal *omega_out, PetscBool *conv, PetscInt *its_out)
+{
+  const PetscInt M = hb->M;
+  PetscReal      omega, step;
+  PetscInt       its;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < M; i++) hb->X[i] = Yp[i] * xs;
+  *conv = PETSC_FALSE;
+  omega = Yp[M] * ws;
+  step  = PETSC_MAX_REAL;
+  for (its = 0; its <= hb->max_it; its++) {
+    PetscReal arc = t[M] * (omega / ws - Yp[M]);
+    PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
+    PetscReal rn = VIHBNormInf(M, hb->R);
+    if (!VIHBFinite(hb, omega)) break;
+    if (rn <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rn <= 1e-3 * hb->tol * hb->f_scale)) {
+      *conv = PETSC_TRUE;
+      break;
+    }
+    if (its == hb->max_it) break;
+    for (PetscInt i = 0; i < M; i++) arc += t[i] * (hb->X[i] / xs - Yp[i]);
+    for (PetscInt i = 0; i < M; i++) rhs[i] = -hb->R[i];
+    rhs[M] = -arc;
+    PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
+    if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
+    /* backtracking on the residual's 2-norm (the arclength equation is linear and holds along the step): the
+       contact law is piecewise smooth and a full step may jump between contact states */
+    {
+      PetscReal r2 = VIHBNorm2(M, hb->R), lambda = 1, om0 = omega;
+      PetscCall(PetscArraycpy(X0, hb->X, M));
+      for (PetscInt b = 0; b < 8; b++, lambda /= 2) {
+        for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * rhs[i] * xs;
+        omega = om0 + lambda * rhs[M] * ws;
+        if (r2 <= hb->tol * hb->f_scale) break;
+        PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
+        if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
+      }
+      step = lambda * PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
+    }
+  }
+  *omega_out = omega;
+  *its_out   = its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The turning point between the accepted points Ya, Yk, Yb (scaled unknowns, Yk the one whose frequency is extreme): its
+   frequency and the outputs' amplitudes there. */
+typedef struct {
+  VIHB       hb;
+  PetscReal  xs, ws, sk, sb, sign; /* sign: +1 a lower fold (least frequency), -1 an upper one */
+  PetscReal *c, *Ya, *Yk, *Yb, *Yp, *rhs, *X0;
+  PetscReal  best, omega; /* the least sign * omega found, and its omega */
+  PetscReal *amp, *h, *lo, *hi, *mean;
+  PetscInt   nout, evaluations;
+} VIHBFold;
+
+/* sign * Omega at the branch point on the hyperplane c.(Y - Ya) = s: predicted on the polygon Ya - Yk - Yb (whose point at
+   s lies on that hyperplane), corrected there; PETSC_MAX_REAL where the corrector fails. */
+static PetscErrorCode VIHBFoldEvaluate(VIHBFold *F, PetscReal s, PetscReal *phi)
+{
+  VIHB           hb = F->hb;
+  const PetscInt K  = hb->M + 1;
+  PetscReal      omega;
+  PetscBool      conv;
+  PetscInt       its;
+
+  PetscFunctionBeginUser;
+  F->evaluations++;
+  if (s <= F->sk)
+    for (PetscInt i = 0; i < K; i++) F->Yp[i] = F->Ya[i] + s / F->sk * (F->Yk[i] - F->Ya[i]);
+  else
+    for (PetscInt i = 0; i < K; i++) F->Yp[i] = F->Yk[i] + (s - F->sk) / (F->sb - F->sk) * (F->Yb[i] - F->Yk[i]);
+  PetscCall(VIHBCorrector(hb, F->xs, F->ws, F->c, F->Yp, F->rhs, F->X0, &omega, &conv, &its));
+  *phi = conv ? F->sign * omega : PETSC_MAX_REAL;
+  if (*phi < F->best) {
+    F->best  = *phi;
+    F->omega = omega;
+    PetscCall(VIHBOutputs(hb, F->nout, F->h, F->lo, F->hi, F->mean, F->amp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Relative tolerance, on the chord from Ya to Yb, of the arclength where the frequency is extreme: the fold's frequency is
+   then within its square (a smooth fold) or its first power times the frequency change along the chord (a corner of the
+   sampled branch) */
+#define VI_HB_FOLD_TOL 1e-7
+
+/*
+  Locate the turning point marked at branch point k (between the accepted points Ya, Yk = point k and Yb): the extreme
+  of the frequency along the branch, by Brent's minimization (golden section and parabolic interpolation; robust where
+  the sampled contact law makes the branch only piecewise smooth) of sign * Omega over the arclength s on the chord
+  c = (Yb - Ya) / |Yb - Ya|, each trial point corrected on the hyperplane c.(Y - Ya) = s. Stored in the branch's
+  fold_hz[k], fold_amplitude[k]; hb->X is left as it was (the continuation goes on from it).
+*/
+static PetscErrorCode VIHBLocateFold(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yk[],
+                                     const PetscReal Yb[])
+{
+  const PetscInt  M = hb->M, K = M + 1;
+  const PetscReal golden = 0.5 * (3 - PetscSqrtReal(5.0));
+  VIHBBranch     *br     = &hb->branch;
+  VIHBFold        F;
+  PetscReal      *Xsave, a, b, x, w, v, fx, fw, fv, d = 0, e = 0, tol;
+
+  PetscFunctionBeginUser;
+  F.hb           = hb;
+  F.xs           = xs;
+  F.ws           = ws;
+  F.nout         = br->nout;
+  F.evaluations  = 0;
+  F.sign         = br->frequency_hz[k] > br->frequency_hz[k - 1] ? -1 : 1;
+  F.Ya           = (PetscReal *)Ya;
+  F.Yk           = (PetscReal *)Yk;
+  F.Yb           = (PetscReal *)Yb;
+  F.omega        = Yk[M] * ws;
+  F.best         = F.sign * F.omega;
+  br->fold_hz[k] = br->frequency_hz[k];
+  for (PetscInt o = 0; o < F.nout; o++) br->fold_amplitude[k * F.nout + o] = br->amplitude[k * F.nout + o];
+  PetscCall(PetscMalloc5(K, &F.c, K, &F.Yp, K, &F.rhs, K, &F.X0, M, &Xsave));
+  PetscCall(PetscMalloc5(F.nout + 1, &F.amp, F.nout * hb->nh + 1, &F.h, F.nout + 1, &F.lo, F.nout + 1, &F.hi, F.nout + 1, &F.mean));
+  PetscCall(PetscArraycpy(Xsave, hb->X, M));
+  F.sb = 0;
+  for (PetscInt i = 0; i < K; i++) {
+    F.c[i] = Yb[i] - Ya[i];
+    F.sb += F.c[i] * F.c[i];
+  }
+  F.sb = PetscSqrtReal(F.sb);
+  F.sk = 0;
+  for (PetscInt i = 0; i < K; i++) {
+    F.c[i] /= F.sb;
+    F.sk += F.c[i] * (Yk[i] - Ya[i]);
+  }
+  for (PetscInt o = 0; o < F.nout; o++) F.amp[o] = br->amplitude[k * F.nout + o];
+  /* the point k must lie strictly inside the chord's span for the hyperplanes to cut the polygon once each */
+  if (F.sk > 0 && F.sk < F.sb) {
+    tol = VI_HB_FOLD_TOL * F.sb;
+    a   = 0;
+    b   = F.sb;
+    x = w = v = F.sk;
+    fx = fw = fv = F.best;
+    while (F.evaluations < 100) {
+      const PetscReal xm = 0.5 * (a + b), tol1 = tol, tol2 = 2 * tol1;
+      PetscReal       u, fu = PETSC_MAX_REAL;
+      if (PetscAbsReal(x - xm) <= tol2 - 0.5 * (b - a)) break;
+      if (PetscAbsReal(e) > tol1) { /* a parabola through x, w, v */
+        PetscReal r = (x - w) * (fx - fv), q = (x - v) * (fx - fw), p = (x - v) * q - (x - w) * r;
+        q = 2 * (q - r);
+        if (q > 0) p = -p;
+        q = PetscAbsReal(q);
+        r = e;
+        e = d;
+        if (PetscAbsReal(p) >= PetscAbsReal(0.5 * q * r) || p <= q * (a - x) || p >= q * (b - x) || fx == PETSC_MAX_REAL) {
+          e = x >= xm ? a - x : b - x;
+          d = golden * e;
+        } else {
+          d = p / q;
+          u = x + d;
+          if (u - a < tol2 || b - u < tol2) d = xm - x >= 0 ? tol1 : -tol1;
+        }
+      } else {
+        e = x >= xm ? a - x : b - x;
+        d = golden * e;
+      }
+      u = PetscAbsReal(d) >= tol1 ? x + d : x + (d >= 0 ? tol1 : -tol1);
+      PetscCall(VIHBFoldEvaluate(&F, u, &fu));
+      if (fu <= fx) {
+        if (u >= x)
+          a = x;
+        else
+          b = x;
+        v  = w;
+        fv = fw;
+        w  = x;
+        fw = fx;
+        x  = u;
+        fx = fu;
+      } else {
+        if (u < x)
+          a = u;
+        else
+          b = u;
+        if (fu <= fw || w == x) {
+          v  = w;
+          fv = fw;
+          w  = u;
+          fw = fu;
+        } else if (fu <= fv || v == x || v == w) {
+          v  = u;
+          fv = fu;
+        }
+      }
+    }
+    br->fold_hz[k] = F.omega / (2 * PETSC_PI);
+    for (PetscInt o = 0; o < F.nout; o++) br->fold_amplitude[k * F.nout + o] = F.amp[o];
+  }
+  PetscCall(PetscInfo(NULL, "hb: turning point of point %" PetscInt_FMT " (%g Hz) located at %.10g Hz in %" PetscInt_FMT " corrections\n", k,
+                      (double)br->frequency_hz[k], (double)br->fold_hz[k], F.evaluations));
+  PetscCall(PetscArraycpy(hb->X, Xsave, M));
+  hb->nonfinite = PETSC_FALSE;
+  PetscCall(PetscFree5(F.c, F.Yp, F.rhs, F.X0, Xsave));
+  PetscCall(PetscFree5(F.amp, F.h, F.lo, F.hi, F.mean));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Locate the stability change between the accepted points Ya and Yb (scaled unknowns), both decided by the Floquet
+  multipliers of the exact motion, muA and muB their largest moduli on either side of 1 + VI_FLOQUET_STABLE_TOL: the
+  Illinois method (regula falsi that halves the weight of an end kept twice) on g(s) = mu(s) - 1 - VI_FLOQUET_STABLE_TOL
+  over the arclength s on the chord from Ya to Yb, each trial point corrected on its hyperplane and its multipliers
+  computed (the shooting starts from the orbit of the last trial); to VI_HB_FOLD_TOL of the chord. The frequency where
+  g = 0, interpolated linearly in g between the bracket's ends, goes to the branch's change_hz[k] (k the point after the
+  change). hb->X and the stability's orbit are left as they were (the continuation goes on from them).
+*/
+static PetscErrorCode VIHBLocateChange(VIHB hb, PetscInt k, PetscReal xs, PetscReal ws, const PetscReal Ya[], const PetscReal Yb[])
+{
+  const PetscInt M = hb->M, K = M + 1;
+  VIHBBranch    *br = &hb->branch;
+  PetscReal     *c, *Yp, *rhs, *X0, *Xsave, *orbit = NULL, orbit_dist = hb->orbit_dist, sb = 0;
+  PetscReal sa = 0, ga = br->multiplier[k - 1] - 1 - VI_FLOQUET_STABLE_TOL, oa = Ya[M] * ws, sz, gb = br->multiplier[k] - 1 - VI_FLOQUET_STABLE_TOL,
+            ob         = Yb[M] * ws;
+  PetscBool have_orbit = hb->have_orbit;
+  PetscInt  side = 0, evaluations = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc5(K, &c, K, &Yp, K, &rhs, K, &X0, M, &Xsave));
+  PetscCall(PetscArraycpy(Xsave, hb->X, M));
+  if (hb->orbit_len) {
+    PetscCall(PetscMalloc1(hb->orbit_len, &orbit));
+    PetscCall(PetscArraycpy(orbit, hb->orbit, hb->orbit_len));
+  }
+  for (PetscInt i = 0; i < K; i++) {
+    c[i] = Yb[i] - Ya[i];
+    sb += c[i] * c[i];
+  }
+  sb = PetscSqrtReal(sb);
+  sz = sb;
+  for (PetscInt i = 0; i < K; i++) c[i] /= sb;
+  while (evaluations < 40 && sz - sa > VI_HB_FOLD_TOL * sb && ga * gb < 0) {
+    const PetscReal     s = (sa * gb - sz * ga) / (gb - ga);
+    PetscReal           omega, mu, arg;
+    PetscInt            its, stable;
+    PetscBool           conv, modelled;
+    VIHBStabilityMethod method;
+    evaluations++;
+    for (PetscInt i = 0; i < K; i++) Yp[i] = Ya[i] + s * c[i];
+    PetscCall(VIHBCorrector(hb, xs, ws, c, Yp, rhs, X0, &omega, &conv, &its));
+    if (!conv) break;
+    PetscCall(VIHBFloquet(hb, omega, &mu, &arg, &stable, &method, &modelled));
+    if (method != VI_HB_STABILITY_FLOQUET) break;
+    if ((mu - 1 - VI_FLOQUET_STABLE_TOL) * ga > 0) {
+      sa = s;
+      ga = mu - 1 - VI_FLOQUET_STABLE_TOL;
+      oa = omega;
+      if (side == -1) gb /= 2;
+      side = -1;
+    } else {
+      sz = s;
+      gb = mu - 1 - VI_FLOQUET_STABLE_TOL;
+      ob = omega;
+      if (side == 1) ga /= 2;
+      side = 1;
+    }
+  }
+  /* the halved weights of the Illinois steps are not the multipliers: the final frequency from the bracket's ends */
+  br->change_hz[k] = (ga * gb < 0 ? (oa * gb - ob * ga) / (gb - ga) : (ga == 0 ? oa : ob)) / (2 * PETSC_PI);
+  PetscCall(PetscInfo(NULL, "hb: stability change before point %" PetscInt_FMT " (%g Hz) located at %.10g Hz in %" PetscInt_FMT " corrections\n", k,
+                      (double)br->frequency_hz[k], (double)br->change_hz[k], evaluations));
+  PetscCall(PetscArraycpy(hb->X, Xsave, M));
+  if (orbit) PetscCall(PetscArraycpy(hb->orbit, orbit, hb->orbit_len));
+  hb->orbit_dist = orbit_dist;
+  hb->have_orbit = have_orbit;
+  hb->nonfinite  = PETSC_FALSE;
+  PetscCall(PetscFree(orbit));
+  PetscCall(PetscFree5(c, Yp, rhs, X0, Xsave));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -371,10 +698,9 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
   const PetscInt  M = hb->M, K = M + 1;
   const PetscReal ws = 2 * PETSC_PI * (hb->freq_range[1] - hb->freq_range[0]), lo = 2 * PETSC_PI * hb->freq_range[0],
                   hi = 2 * PETSC_PI * hb->freq_range[1];
-  PetscReal  *t, *Y, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
+  PetscReal  *t, *Y, *Yprev, *Yp, *rhs, *X0, xs, ds = hb->step, omega;
   PetscBool   conv, ok;
   PetscInt    its;
-  PetscReal   step;
   VIHBBranch *br = &hb->branch;
 
   PetscFunctionBeginUser;
@@ -383,8 +709,9 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
   hb->stop    = PETSC_FALSE;
   /* the continuation's state between two points: the tangent t and the last point Y (scaled), the scale xs, the step ds;
      a checkpoint restores it (VIHBCheckpointRead) */
-  t = hb->cont_t;
-  Y = hb->cont_Y;
+  t     = hb->cont_t;
+  Y     = hb->cont_Y;
+  Yprev = hb->cont_Yprev;
   PetscCall(PetscMalloc3(K, &Yp, K, &rhs, K, &X0));
   if (hb->restored) {
     xs           = hb->cont_xs;
@@ -395,13 +722,20 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     hb->have_orbit = PETSC_FALSE;
     br->failed     = PETSC_FALSE;
     br->message[0] = 0;
+    hb->nonfinite  = PETSC_FALSE;
     PetscCall(VIHBSolveStart(hb, hb->f_start, &conv, &its));
     if (!conv) {
       br->failed = PETSC_TRUE;
-      PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
-                              "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
-                              " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
-                              (double)hb->f_start, hb->max_it));
+      if (hb->nonfinite)
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "the harmonic balance state is not finite at the start, %g Hz (an overflow in double precision: the "
+                                "largest force sample is %g: a smaller load or frequency)",
+                                (double)hb->f_start, (double)hb->f_scale));
+      else
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "Newton did not converge at the start, %g Hz, in -hb_max_it %" PetscInt_FMT
+                                " iterations (also with eps_DL scaled); start the branch at another frequency (-hb_start)",
+                                (double)hb->f_start, hb->max_it));
       PetscCall(PetscFree3(Yp, rhs, X0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -411,6 +745,7 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     if (!(xs > 0)) xs = 1;
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
+    PetscCall(PetscArraycpy(Yprev, Y, K));
     /* first tangent: the one of positive (up) or negative (down) frequency direction */
     PetscCall(PetscArrayzero(t, K));
     t[M] = hb->direction == VI_HB_UP ? 1 : -1;
@@ -418,7 +753,13 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     PetscCall(PetscArrayzero(rhs, K));
     rhs[M] = 1;
     PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular Jacobian at the start, %g Hz", (double)hb->f_start);
+    if (!ok || PetscIsInfOrNanReal(VIHBNormInf(K, rhs))) {
+      br->failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at its start, %g Hz: singular or non-finite tangent",
+                              (double)hb->f_start));
+      PetscCall(PetscFree3(Yp, rhs, X0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(PetscArraycpy(t, rhs, K));
     VIHBNormalize(K, t);
   }
@@ -439,41 +780,17 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     /* the frequency step bound */
     if (PetscAbsReal(t[M]) * ws * dsf > 2 * PETSC_PI * hb->max_freq_step) dsf = 2 * PETSC_PI * hb->max_freq_step / (PetscAbsReal(t[M]) * ws);
     for (PetscInt i = 0; i < K; i++) Yp[i] = Y[i] + dsf * t[i];
-    for (PetscInt i = 0; i < M; i++) hb->X[i] = Yp[i] * xs;
-    conv  = PETSC_FALSE;
-    omega = Yp[M] * ws;
-    step  = PETSC_MAX_REAL;
-    for (its = 0; its <= hb->max_it; its++) {
-      PetscReal arc = t[M] * (omega / ws - Yp[M]);
-      PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, hb->J, hb->Romega));
-      PetscReal rn = VIHBNormInf(M, hb->R);
-      if (rn <= hb->tol * hb->f_scale && (step <= VI_HB_STEP_TOL || rn <= 1e-3 * hb->tol * hb->f_scale)) {
-        conv = PETSC_TRUE;
-        break;
-      }
-      if (its == hb->max_it) break;
-      for (PetscInt i = 0; i < M; i++) arc += t[i] * (hb->X[i] / xs - Yp[i]);
-      for (PetscInt i = 0; i < M; i++) rhs[i] = -hb->R[i];
-      rhs[M] = -arc;
-      PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-      if (!ok || PetscIsInfOrNanReal(rhs[M])) break;
-      /* backtracking on the residual's 2-norm (the arclength equation is linear and holds along the step): the
-         contact law is piecewise smooth and a full step may jump between contact states */
-      {
-        PetscReal r2 = VIHBNorm2(M, hb->R), lambda = 1, om0 = omega;
-        PetscCall(PetscArraycpy(X0, hb->X, M));
-        for (PetscInt b = 0; b < 8; b++, lambda /= 2) {
-          for (PetscInt i = 0; i < M; i++) hb->X[i] = X0[i] + lambda * rhs[i] * xs;
-          omega = om0 + lambda * rhs[M] * ws;
-          if (r2 <= hb->tol * hb->f_scale) break;
-          PetscCall(VIHBResidual(hb, hb->X, omega, hb->R, NULL, NULL));
-          if (VIHBNorm2(M, hb->R) < (1 - 1e-4 * lambda) * r2) break;
-        }
-        step = lambda * PetscMax(VIHBNormInf(M, rhs) / PetscMax(VIHBNormInf(M, hb->X) / xs, 1e-300), PetscAbsReal(rhs[M] * ws / omega));
-      }
-    }
+    PetscCall(VIHBCorrector(hb, xs, ws, t, Yp, rhs, X0, &omega, &conv, &its));
     if (!conv) {
       ds = dsf / 2;
+      if (ds < hb->step_min && hb->nonfinite) {
+        br->failed = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
+                                "the continuation stopped at %g Hz: the harmonic balance state is not finite (an overflow in double precision) "
+                                "even with the smallest step (-hb_step_min %g)",
+                                (double)(Y[M] * ws / (2 * PETSC_PI)), (double)hb->step_min));
+        break;
+      }
       if (ds < hb->step_min) {
         br->failed = PETSC_TRUE;
         PetscCall(PetscSNPrintf(br->message, sizeof(br->message),
@@ -488,7 +805,12 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
     PetscCall(PetscArrayzero(rhs, K));
     rhs[M] = 1;
     PetscCall(VIHBBordered(hb, xs, ws, t, rhs, &ok));
-    PetscCheck(ok, hb->comm, PETSC_ERR_NOT_CONVERGED, "hb: singular bordered Jacobian at %g Hz", (double)(omega / (2 * PETSC_PI)));
+    if (!ok || PetscIsInfOrNanReal(VIHBNormInf(K, rhs))) {
+      br->failed = PETSC_TRUE;
+      PetscCall(PetscSNPrintf(br->message, sizeof(br->message), "the continuation stopped at %g Hz: singular or non-finite tangent",
+                              (double)(omega / (2 * PETSC_PI))));
+      break;
+    }
     {
       PetscReal dot = 0;
       VIHBNormalize(K, rhs);
@@ -497,14 +819,31 @@ static PetscErrorCode VIHBContinueBranch(VIHB hb)
         for (PetscInt i = 0; i < K; i++) rhs[i] = -rhs[i];
     }
     PetscCall(VIHBAccept(hb, omega, its)); /* the contact state of the accepted point is that of its last residual */
+    hb->nonfinite = PETSC_FALSE;
+    {
+      /* a stability change right after the previous point, both decided by the exact multipliers: located between them */
+      const PetscInt k = br->np - 1;
+      if ((br->kind[k] & VI_HB_POINT_STABILITY) && br->stable[k - 1] >= 0 && br->stability_method[k] == VI_HB_STABILITY_FLOQUET &&
+          br->stability_method[k - 1] == VI_HB_STABILITY_FLOQUET) {
+        for (PetscInt i = 0; i < M; i++) Yp[i] = hb->X[i] / xs;
+        Yp[M] = omega / ws;
+        PetscCall(VIHBLocateChange(hb, k, xs, ws, Y, Yp));
+      }
+    }
     /* a turning point: the frequency turns back at the previous point (the sign of the tangent's frequency component is
        not reliable there: the Jacobian of the contact law is only piecewise continuous) */
     if (br->np >= 3) {
       const PetscReal *fq = br->frequency_hz;
       PetscInt         k  = br->np - 2;
-      if ((fq[k] - fq[k - 1]) * (fq[k + 1] - fq[k]) < 0) br->kind[k] |= VI_HB_POINT_TURNING;
+      if ((fq[k] - fq[k - 1]) * (fq[k + 1] - fq[k]) < 0) {
+        br->kind[k] |= VI_HB_POINT_TURNING;
+        for (PetscInt i = 0; i < M; i++) Yp[i] = hb->X[i] / xs;
+        Yp[M] = omega / ws;
+        PetscCall(VIHBLocateFold(hb, k, xs, ws, Yprev, Y, Yp));
+      }
     }
     PetscCall(PetscArraycpy(t, rhs, K));
+    PetscCall(PetscArraycpy(Yprev, Y, K));
     for (PetscInt i = 0; i < M; i++) Y[i] = hb->X[i] / xs;
     Y[M] = omega / ws;
     ds   = PetscMin(hb->step_max, dsf * PetscClipInterval((PetscReal)hb->target_it / PetscMax(its, 1), 0.5, 2.0));

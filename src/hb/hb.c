@@ -1,6 +1,7 @@
 /* VIHB: the harmonic balance problem of one contact case — options, set-up from the case's loads and gaps, accessors. */
 #include "hbimpl.h"
 #include <petscblaslapack.h>
+#include <unistd.h>
 
 const char *const VIHBDirections[]     = {"up", "down", "VIHBDirection", "VI_HB_", NULL};
 const char *const VIHBStabilityTypes[] = {"auto", "floquet", "transient", "VIHBStabilityType", "VI_HB_STABILITY_TYPE_", NULL};
@@ -43,7 +44,8 @@ PetscErrorCode VIHBSetSystem(VIHB hb, VISystem sys)
 
 PetscErrorCode VIHBSetFromOptions(VIHB hb)
 {
-  PetscInt  nr = 2;
+  PetscInt  nr = 3; /* room for one value too many: a third one is reported, not dropped */
+  PetscReal range[3];
   PetscBool has_range;
 
   PetscFunctionBeginUser;
@@ -56,8 +58,13 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
                              "the static stiffness the contact sees, 1 / (K^-1)_cc, at most K_cc (the normal law its normal coordinate's, "
                              "friction the smaller of its tangents')",
                              "", hb->eps_dl, &hb->eps_dl, NULL));
-  PetscCall(
-      PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", hb->freq_range, &nr, &has_range));
+  range[0] = hb->freq_range[0];
+  range[1] = hb->freq_range[1];
+  PetscCall(PetscOptionsRealArray("-hb_freq_range", "Excitation frequency range f0,f1 (Hz) of the continuation", "", range, &nr, &has_range));
+  if (has_range && nr == 2) {
+    hb->freq_range[0] = range[0];
+    hb->freq_range[1] = range[1];
+  }
   PetscCall(PetscOptionsEnum("-hb_direction", "Direction of the continuation: up from f0, or down from f1", "", VIHBDirections,
                              (PetscEnum)hb->direction, (PetscEnum *)&hb->direction, NULL));
   PetscCall(
@@ -98,15 +105,27 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscCheck(hb->stability_periods >= 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_stability_periods: got %" PetscInt_FMT ", expected at least 2",
              hb->stability_periods);
   PetscCheck(hb->H >= 1, hb->comm, PETSC_ERR_USER_INPUT, "-hb_harmonics: got %" PetscInt_FMT ", expected at least 1", hb->H);
+  /* the sizes below are products of H and N: far beyond any memory (VIHBSetUp estimates it) before they overflow */
+  PetscCheck(hb->H <= PETSC_MAX_INT / 64, hb->comm, PETSC_ERR_USER_INPUT, "-hb_harmonics: got %" PetscInt_FMT ", expected at most %" PetscInt_FMT,
+             hb->H, (PetscInt)(PETSC_MAX_INT / 64));
   if (!hb->N) hb->N = 8 * (2 * hb->H + 1);
   PetscCheck(hb->N >= 2 * hb->H + 1, hb->comm, PETSC_ERR_USER_INPUT,
              "-hb_samples: got %" PetscInt_FMT ", expected at least 2H + 1 = %" PetscInt_FMT " samples per period for H = %" PetscInt_FMT, hb->N,
              2 * hb->H + 1, hb->H);
   PetscCheck(hb->eps_dl >= 0, hb->comm, PETSC_ERR_USER_INPUT, "-hb_eps_dl: got %g, expected a positive value (or 0: automatic)", (double)hb->eps_dl);
   PetscCheck(has_range, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range f0,f1 (Hz) is required: the frequency range of the continuation");
-  PetscCheck(nr == 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range: got %" PetscInt_FMT " numbers, expected two, f0,f1 (Hz)", nr);
+  PetscCheck(nr == 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range: got %s numbers, expected 2 values, f0,f1 (Hz)",
+             nr > 2 ? "more than two" : "one");
   PetscCheck(hb->freq_range[0] > 0 && hb->freq_range[1] > hb->freq_range[0], hb->comm, PETSC_ERR_USER_INPUT,
              "-hb_freq_range: got %g,%g, expected 0 < f0 < f1 (Hz)", (double)hb->freq_range[0], (double)hb->freq_range[1]);
+  {
+    /* the dynamic stiffness holds (H Omega)^2 M: it, and the range's width in rad/s (the continuation's scale), must be
+       finite numbers */
+    const PetscReal wmax = 2 * PETSC_PI * hb->H * hb->freq_range[1];
+    PetscCheck(!PetscIsInfOrNanReal(wmax * wmax) && !PetscIsInfOrNanReal(hb->freq_range[0]), hb->comm, PETSC_ERR_USER_INPUT,
+               "-hb_freq_range: got %g,%g: (2 pi H f1)^2 = (2 pi %" PetscInt_FMT " %g)^2 overflows; expected finite frequencies below %g Hz",
+               (double)hb->freq_range[0], (double)hb->freq_range[1], hb->H, (double)hb->freq_range[1], (double)(1e150 / (2 * PETSC_PI * hb->H)));
+  }
   if (!hb->has_start) hb->f_start = hb->freq_range[hb->direction == VI_HB_UP ? 0 : 1];
   PetscCheck(hb->f_start >= hb->freq_range[0] && hb->f_start <= hb->freq_range[1], hb->comm, PETSC_ERR_USER_INPUT,
              "-hb_start: got %g Hz, outside -hb_freq_range %g,%g: the range must bracket the start", (double)hb->f_start, (double)hb->freq_range[0],
@@ -251,6 +270,37 @@ static PetscErrorCode VIHBContactStiffness(VIHB hb, const PetscReal K[], PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Refuse sizes whose arrays cannot be held, before any is allocated: the memory the branch needs per rank, estimated in
+  floating point (the products of H, N and the unknowns overflow PetscInt long before), against the physical memory of
+  the node, and the largest array against what PetscInt can index. Every rank of the group holds the same arrays.
+*/
+static PetscErrorCode VIHBCheckMemory(VIHB hb)
+{
+  const double nh = 2.0 * hb->H + 1, N = hb->N, M = (double)hb->m * nh + 1, n = hb->n, nb = hb->nb, nm = hb->nm, nc = hb->nc, d = hb->dmax,
+               W = 2 * d * nh, nt = PetscMax(d - 1, 1);
+  /* in doubles: the Jacobian and the bordered matrix of the corrector (M + 1)^2 each; the AFT basis nh x N and the
+     projector nh^2; the contact law's derivative d nh x W and, with friction, its samples N nt W; the operators per
+     harmonic, real (2m)^2 and complex (two doubles) S_II, S_IB, S_BI; the samples of the contacts; harmonics of q, F */
+  const double words = 2 * M * M + nh * N + nh * nh + d * nh * W + (hb->friction ? N * nt * W : 0) +
+                       hb->H * (4.0 * hb->m * hb->m + 2 * (nm * nm + 2 * nm * nb)) + 5 * PetscMax(nc, 1) * N + 3 * n * nh;
+  const double largest = PetscMax(PetscMax(M * M, nh * N), hb->friction ? N * nt * W : 0);
+  const double bytes = 8 * words, node = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+
+  PetscFunctionBeginUser;
+  PetscCheck(node <= 0 || bytes <= node, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: -hb_harmonics %" PetscInt_FMT " with -hb_samples %" PetscInt_FMT
+             " (%.0f unknowns) needs about %.3g GB of memory per rank, more than "
+             "the %.3g GB of this node: lower -hb_harmonics or -hb_samples",
+             hb->H, hb->N, M - 1, bytes / 1e9, node / 1e9);
+  PetscCheck(largest < (double)PETSC_MAX_INT, hb->comm, PETSC_ERR_USER_INPUT,
+             "hb: -hb_harmonics %" PetscInt_FMT " with -hb_samples %" PetscInt_FMT " (%.0f unknowns) needs an array of %.3g entries, more than the "
+             "%" PetscInt_FMT " this build's PetscInt can index: lower -hb_harmonics or -hb_samples",
+             hb->H, hb->N, M - 1, largest, (PetscInt)PETSC_MAX_INT);
+  PetscCall(PetscInfo(NULL, "hb: about %.3g MB of memory per rank for the harmonic balance\n", bytes / 1e6));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIHBSetUp(VIHB hb)
 {
   VIContactSet     set;
@@ -293,11 +343,11 @@ PetscErrorCode VIHBSetUp(VIHB hb)
       o += set.dims[j];
       hb->dmax = PetscMax(hb->dmax, set.dims[j]);
       if (set.dims[j] > 1 && set.mu[j] > 0) hb->friction = PETSC_TRUE;
-      PetscCheck(!VIContactSetIsBilateral(&set, j), hb->comm, PETSC_ERR_SUP,
+      PetscCheck(!VIContactSetIsBilateral(&set, j), hb->comm, PETSC_ERR_USER_INPUT,
                  "hb: contact %" PetscInt_FMT " is a bilateral row (ROM contact/kinds): harmonic balance takes unilateral contacts only; use a "
                  "time integration (-step_type nsgalpha, moreau or leapfrog)",
                  j);
-      PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_SUP,
+      PetscCheck(set.dims[j] == 1 || (ov[2 * j] == 0 && ov[2 * j + 1] == 0), hb->comm, PETSC_ERR_USER_INPUT,
                  "hb: contact %" PetscInt_FMT " has a moving obstacle: not supported by harmonic balance", j);
     }
     off[hb->nc] = o;
@@ -323,11 +373,12 @@ PetscErrorCode VIHBSetUp(VIHB hb)
   hb->nh = 2 * hb->H + 1;
   hb->m  = hb->condense ? hb->nb : hb->n;
   hb->M  = hb->m * hb->nh;
+  PetscCall(VIHBCheckMemory(hb));
   PetscCall(VIHBAFTCreate(hb->H, hb->N, &hb->aft));
   PetscCall(PetscCalloc4(hb->n * hb->nh, &hb->F, PetscMax(hb->nc, 1) * hb->nh, &hb->G0, 12 * hb->n + 3 * hb->nh + 1024, &hb->work, hb->nh * hb->nh,
                          &hb->C));
   PetscCall(PetscCalloc5(hb->M + 1, &hb->X, hb->M + 1, &hb->R, (hb->M + 1) * (hb->M + 1), &hb->J, hb->M + 1, &hb->Romega, hb->n * hb->nh, &hb->q));
-  PetscCall(PetscCalloc2(hb->M + 1, &hb->cont_t, hb->M + 1, &hb->cont_Y));
+  PetscCall(PetscCalloc3(hb->M + 1, &hb->cont_t, hb->M + 1, &hb->cont_Y, hb->M + 1, &hb->cont_Yprev));
   PetscCall(PetscCalloc5(PetscMax(hb->nc, 1) * hb->N, &hb->r_t, PetscMax(hb->nc, 1) * hb->N, &hb->g_t, PetscMax(hb->nc, 1) * hb->N, &hb->lam_t,
                          PetscMax(hb->nc, 1) * hb->N, &hb->d_t, PetscMax(hb->nc, 1) * hb->N, &hb->slip_t));
   {
@@ -374,7 +425,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
   PetscCall(PetscFree4(b->F, b->G0, b->work, b->C));
   PetscCall(PetscFree5(b->X, b->R, b->J, b->Romega, b->q));
   PetscCall(PetscFree(b->orbit));
-  PetscCall(PetscFree2(b->cont_t, b->cont_Y));
+  PetscCall(PetscFree3(b->cont_t, b->cont_Y, b->cont_Yprev));
   PetscCall(PetscFree5(b->r_t, b->g_t, b->lam_t, b->d_t, b->slip_t));
   PetscCall(PetscFree7(b->law_in, b->law_t, b->law_lam, b->law_out, b->law_D, b->law_dlam, b->law_dw));
   {
@@ -382,6 +433,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
     PetscCall(PetscFree6(br->frequency_hz, br->harmonics, br->amplitude, br->min, br->max, br->mean));
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
+    PetscCall(PetscFree4(br->fold_hz, br->fold_amplitude, br->multiplier_arg, br->change_hz));
   }
   PetscCall(PetscFree(b));
   *hb = NULL;

@@ -77,6 +77,7 @@ struct _p_VIHB {
   PetscReal *law_in, *law_t, *law_lam, *law_out, *law_D, *law_dlam, *law_dw;
   PetscReal *C, *work;
   PetscBool  have_solution;
+  PetscBool  nonfinite; /* a state or residual that was not finite was met since the continuation's last point */
 
   /* the periodic orbit of the piecewise-linear motion found at the last point (the stability's shooting): its state at
      t = 0 (2 nm, balanced coordinates), a start for the next point's shooting */
@@ -89,6 +90,7 @@ struct _p_VIHB {
      scale of the harmonics, the next step; restored: continue from them (a checkpoint was read); the monitor called at
      every point boundary, and a stop it asked for (VIHBStop) */
   PetscReal *cont_t, *cont_Y, cont_xs, cont_ds;
+  PetscReal *cont_Yprev; /* the point before the last (M + 1): with the last and the next, the bracket of a turning point */
   /* wall time: the continuation's before this run (a restored checkpoint's), and when this run's VIHBContinue began */
   PetscLogDouble wall_base, wall_start;
   PetscBool      restored, stop;
@@ -105,6 +107,10 @@ struct _p_VIHB {
   VIHBBranch branch;
   PetscInt   cap;
 };
+
+/* A point is stable when its largest Floquet multiplier's modulus is at most 1 + this (stability.c; the stability changes
+   are located where the modulus crosses it, continuation.c) */
+#define VI_FLOQUET_STABLE_TOL 1e-6
 
 /* The wall time the continuation has taken so far, over every run that computed it (a stopped one's included). */
 PETSC_INTERN PetscErrorCode VIHBWallTime(VIHB hb, PetscReal *wall);
@@ -124,8 +130,10 @@ PETSC_INTERN PetscErrorCode VIHBResidual(VIHB hb, const PetscReal X[], PetscReal
 /* Stability of the solution last evaluated by VIHBResidual from the exact piecewise-linear motion (massless boundary,
    stability.c): *modelled false where that motion is not modelled (a mass-carrying boundary, 3D frictional contacts,
    frictional contacts that open); else the verdict (*stable 1, 0, or -1 undecided), how it was found and *mu (the
-   largest multiplier modulus, or the growth or contraction per period of the motion from the solution). */
-PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled);
+   largest multiplier modulus, or the growth or contraction per period of the motion from the solution; *arg the
+   argument in [0, pi] of that multiplier, -1 where it is not a Floquet multiplier). */
+PETSC_INTERN PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu, PetscReal *arg, PetscInt *stable, VIHBStabilityMethod *method,
+                                        PetscBool *modelled);
 /* Stability of the solution last evaluated by VIHBResidual at Omega by a transient of the case's own time stepping from
    the harmonic balance state (transient.c): *stable 1, 0, or -1 undecided; *mu the estimated dominant multiplier modulus
    (-1 when none); *method VI_HB_STABILITY_TRANSIENT. Collective on hb->comm (every rank computes the same). */

@@ -1,6 +1,15 @@
 /* A harmonic balance branch as a printed table and as datasets of the results file (cases/<k>, and summary/hb for one case). */
 #include "hbimpl.h"
 
+/* How a multiplier of argument arg (radians, in [0, pi]) crosses the unit circle, in words. */
+static const char *VIHBCrossing(PetscReal arg)
+{
+  if (arg < 0) return "";
+  if (arg < 1e-3) return "at +1 (a fold of the exact motion's orbits)";
+  if (arg > PETSC_PI - 1e-3) return "at -1 (period doubling)";
+  return "as a complex pair (Neimark-Sacker: a torus)";
+}
+
 PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
 {
   const VIHBBranch *br   = &hb->branch;
@@ -75,6 +84,28 @@ PetscErrorCode VIHBPrintBranch(VIHB hb, PetscInt output)
                                 : "no periodic orbit of the exact piecewise-linear motion near the harmonic balance solution, and the motion "
                                   "from the solution neither left it nor stayed near it within 400 periods"));
   }
+  for (PetscInt k = 0; k < br->np; k++)
+    if ((br->kind[k] & VI_HB_POINT_TURNING) && br->fold_hz[k] > 0)
+      PetscCall(PetscPrintf(hb->comm,
+                            "  turning point located at %.10g Hz (amplitude %.6e), between the points around point %" PetscInt_FMT
+                            " (%.8g Hz, %.3g %% off)\n",
+                            (double)br->fold_hz[k], output >= 0 && output < br->nout ? (double)br->fold_amplitude[k * br->nout + output] : 0.0, k,
+                            (double)br->frequency_hz[k], (double)(100 * PetscAbsReal(br->frequency_hz[k] - br->fold_hz[k]) / br->fold_hz[k])));
+  for (PetscInt k = 1; k < br->np; k++)
+    if (br->kind[k] & VI_HB_POINT_STABILITY) {
+      /* the multiplier of the unstable side says how the stability is lost */
+      const PetscReal arg = br->stable[k] == 0 ? br->multiplier_arg[k] : br->multiplier_arg[k - 1];
+      char            where[96], how[192] = " (its multiplier's argument unknown: not decided by the Floquet multipliers)";
+      if (br->change_hz[k] > 0)
+        PetscCall(PetscSNPrintf(where, sizeof(where), "located at %.10g Hz", (double)br->change_hz[k]));
+      else
+        PetscCall(PetscSNPrintf(where, sizeof(where), "at point %" PetscInt_FMT ", %.8g Hz (not located)", k, (double)br->frequency_hz[k]));
+      if (arg >= 0)
+        PetscCall(PetscSNPrintf(how, sizeof(how), ": the dominant multiplier crosses the unit circle %s, argument %.4g rad", VIHBCrossing(arg),
+                                (double)arg));
+      PetscCall(
+          PetscPrintf(hb->comm, "  stability %s %s, before point %" PetscInt_FMT "%s\n", br->stable[k] == 0 ? "lost" : "regained", where, k, how));
+    }
   if (br->failed) PetscCall(PetscPrintf(hb->comm, "  branch incomplete: %s\n", br->message));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -105,6 +136,48 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteInt(file, VI_PATH("stable"), np, 0, br->stable));
   PetscCall(VIH5WriteInt(file, VI_PATH("stability_method"), np, 0, br->stability_method));
   PetscCall(VIH5WriteInt(file, VI_PATH("kind"), np, 0, br->kind));
+  {
+    /* the located turning points: folds_point (the marked branch point), folds_frequency_hz, folds_amplitude (nf x nout) */
+    PetscInt   nf = 0, *fp;
+    PetscReal *ff, *fa;
+    for (PetscInt k = 0; k < np; k++)
+      if ((br->kind[k] & VI_HB_POINT_TURNING) && br->fold_hz[k] > 0) nf++;
+    PetscCall(PetscMalloc3(nf + 1, &fp, nf + 1, &ff, nf * br->nout + 1, &fa));
+    nf = 0;
+    for (PetscInt k = 0; k < np; k++)
+      if ((br->kind[k] & VI_HB_POINT_TURNING) && br->fold_hz[k] > 0) {
+        fp[nf] = k;
+        ff[nf] = br->fold_hz[k];
+        for (PetscInt o = 0; o < br->nout; o++) fa[nf * br->nout + o] = br->fold_amplitude[k * br->nout + o];
+        nf++;
+      }
+    PetscCall(VIH5WriteInt(file, VI_PATH("folds_point"), nf, 0, fp));
+    PetscCall(VIH5WriteReal(file, VI_PATH("folds_frequency_hz"), nf, 0, ff));
+    PetscCall(VIH5WriteReal(file, VI_PATH("folds_amplitude"), nf, br->nout, fa));
+    PetscCall(PetscFree3(fp, ff, fa));
+  }
+  PetscCall(VIH5WriteReal(file, VI_PATH("multiplier_arg"), np, 0, br->multiplier_arg));
+  {
+    /* the stability changes: changes_point (the first point on the new side), changes_frequency_hz (located; 0 where not
+       located), changes_multiplier_arg (argument of the unstable side's dominant multiplier, -1 unknown) */
+    PetscInt   nch = 0, *cp;
+    PetscReal *cf, *ca;
+    for (PetscInt k = 1; k < np; k++)
+      if (br->kind[k] & VI_HB_POINT_STABILITY) nch++;
+    PetscCall(PetscMalloc3(nch + 1, &cp, nch + 1, &cf, nch + 1, &ca));
+    nch = 0;
+    for (PetscInt k = 1; k < np; k++)
+      if (br->kind[k] & VI_HB_POINT_STABILITY) {
+        cp[nch] = k;
+        cf[nch] = br->change_hz[k];
+        ca[nch] = br->stable[k] == 0 ? br->multiplier_arg[k] : br->multiplier_arg[k - 1];
+        nch++;
+      }
+    PetscCall(VIH5WriteInt(file, VI_PATH("changes_point"), nch, 0, cp));
+    PetscCall(VIH5WriteReal(file, VI_PATH("changes_frequency_hz"), nch, 0, cf));
+    PetscCall(VIH5WriteReal(file, VI_PATH("changes_multiplier_arg"), nch, 0, ca));
+    PetscCall(PetscFree3(cp, cf, ca));
+  }
 #undef VI_PATH
   for (PetscInt o = 0; o < br->nout; o++) {
     const char *name;
@@ -125,6 +198,17 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteAttrString(file, group, "harmonics_layout",
                                 "per point, per output: a0, a1, b1, ..., aH, bH of y(t) = a0 + sum_h a_h cos(h Omega t) + b_h sin(h Omega t)"));
   PetscCall(VIH5WriteAttrString(file, group, "kind_bits", "1: turning point (dOmega/ds changed sign), 2: stability change"));
+  PetscCall(VIH5WriteAttrString(file, group, "folds",
+                                "folds_*: the turning points located between the branch points around each point marked (kind bit 1): "
+                                "folds_point its index, folds_frequency_hz the extreme frequency along the branch (Brent's minimization over "
+                                "the arclength, each trial corrected, to 1e-7 of the bracket's arclength), folds_amplitude the outputs' "
+                                "amplitudes there; multiplier_arg: per point the argument in [0, pi] of the dominant Floquet "
+                                "multiplier (0 real positive, pi real negative; -1 not from the Floquet multipliers); changes_*: the "
+                                "stability changes, changes_point the first point on the new side, changes_frequency_hz where the "
+                                "dominant multiplier's modulus crosses 1 + 1e-6 (Illinois method on the arclength, each trial corrected "
+                                "and its multipliers computed; 0 where not located: a side not decided by the Floquet multipliers), "
+                                "changes_multiplier_arg the argument of the unstable side's dominant multiplier (0: at +1, pi: at -1, "
+                                "period doubling, between: a complex pair)"));
   PetscCall(
       VIH5WriteAttrString(file, group, "stability_methods",
                           "-1: not computed, 0: Floquet multipliers of the exact periodic orbit, 1: the exact motion from the solution leaves it "
@@ -186,6 +270,49 @@ PetscErrorCode VIHBBranchDescribe(hid_t file, const char group[])
                             kind[k] & VI_HB_POINT_STABILITY ? (stable[k] ? "becomes stable" : "becomes unstable") : "", first ? first : "output 0",
                             nout ? (double)amp[k * nout] : 0.0));
     }
+  {
+    PetscBool has_folds;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/folds_frequency_hz", group));
+    PetscCall(VIH5Exists(file, path, &has_folds));
+    if (has_folds) {
+      PetscReal *ff, *fa;
+      PetscInt  *fp, nf, c2;
+      PetscCall(VIH5ReadReal(file, path, &nf, &c2, &ff));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/folds_amplitude", group));
+      PetscCall(VIH5ReadReal(file, path, &nf, &c2, &fa));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/folds_point", group));
+      PetscCall(VIH5ReadInt(file, path, &nf, &c2, &fp));
+      for (PetscInt i = 0; i < nf; i++)
+        PetscCall(PetscPrintf(
+            PETSC_COMM_SELF, "    turning point located at %.10g Hz, amplitude of %s %.6g (marked at point %" PetscInt_FMT ", %.8g Hz)\n",
+            (double)ff[i], first ? first : "output 0", nout ? (double)fa[i * nout] : 0.0, fp[i], fp[i] >= 0 && fp[i] < np ? (double)f[fp[i]] : 0.0));
+      PetscCall(PetscFree(ff));
+      PetscCall(PetscFree(fa));
+      PetscCall(PetscFree(fp));
+    }
+  }
+  {
+    PetscBool has_changes;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/changes_frequency_hz", group));
+    PetscCall(VIH5Exists(file, path, &has_changes));
+    if (has_changes) {
+      PetscReal *cf, *ca;
+      PetscInt  *cp, nch, c2;
+      PetscCall(VIH5ReadReal(file, path, &nch, &c2, &cf));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/changes_multiplier_arg", group));
+      PetscCall(VIH5ReadReal(file, path, &nch, &c2, &ca));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/changes_point", group));
+      PetscCall(VIH5ReadInt(file, path, &nch, &c2, &cp));
+      for (PetscInt i = 0; i < nch; i++)
+        if (cf[i] > 0 || ca[i] >= 0)
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "    stability change before point %" PetscInt_FMT "%s%.10g Hz%s%s\n", cp[i],
+                                cf[i] > 0 ? " located at " : " at ", cf[i] > 0 ? (double)cf[i] : (cp[i] < np ? (double)f[cp[i]] : 0.0),
+                                ca[i] >= 0 ? ": multiplier crossing the unit circle " : "", VIHBCrossing(ca[i])));
+      PetscCall(PetscFree(cf));
+      PetscCall(PetscFree(ca));
+      PetscCall(PetscFree(cp));
+    }
+  }
   if (how[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", how));
   if (np && nout)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    largest amplitude of %s: %.6g at %.8g Hz (%s)\n", first ? first : "output 0",

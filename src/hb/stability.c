@@ -98,7 +98,6 @@ static PetscErrorCode VIExpm(PetscInt k, const PetscReal A[], PetscReal tau, Pet
 #define VI_FLOQUET_JUMP           2
 #define VI_FLOQUET_JUMP_ABS       0.01
 #define VI_FLOQUET_STALL          5
-#define VI_FLOQUET_STABLE_TOL     1e-6
 #define VI_FLOQUET_DEPART_PERIODS 400
 #define VI_FLOQUET_SETTLE         1e-4
 
@@ -837,7 +836,8 @@ static PetscErrorCode VIFloquetMotion(VIHB hb, VIFloquetWork *w, const PetscReal
   VI_HB_STABILITY_MOTION), undecided (*stable -1) where it does neither. Not modelled (*modelled false: the caller uses
   the time stepping's transient) with a mass-carrying boundary, 3D frictional contacts and frictional contacts that open.
 */
-PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt *stable, VIHBStabilityMethod *method, PetscBool *modelled)
+PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscReal *arg, PetscInt *stable, VIHBStabilityMethod *method,
+                           PetscBool *modelled)
 {
   const PetscInt n = hb->n, nb = hb->nb, nm = hb->nm, N = hb->N, nc = hb->nc, nh = hb->nh, k2 = 2 * nm;
   PetscInt       kx = k2;
@@ -848,6 +848,7 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
 
   PetscFunctionBeginUser;
   *mu_max   = -1;
+  *arg      = -1;
   *stable   = -1;
   *method   = VI_HB_STABILITY_NONE;
   *modelled = PETSC_FALSE;
@@ -1011,8 +1012,18 @@ PetscErrorCode VIHBFloquet(VIHB hb, PetscReal omega, PetscReal *mu_max, PetscInt
     PetscCall(PetscBLASIntCast(8 * kx, &lwork));
     PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bk, J, &bk, wr, wi, NULL, &one, NULL, &one, work, &lwork, &info));
     PetscCheck(info == 0, hb->comm, PETSC_ERR_LIB, "hb: the eigenvalues of the monodromy matrix failed (LAPACK info %d)", (int)info);
-    for (PetscInt i = 0; i < kx; i++)
-      *mu_max = PetscMax(*mu_max, switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * w.T));
+    /* the dominant multiplier's modulus and argument in [0, pi] (0: real positive, as at a fold; pi: real negative, a
+       period doubling; between: a complex pair); exp(lambda T) has the argument Im(lambda) T */
+    for (PetscInt i = 0; i < kx; i++) {
+      const PetscReal m  = switches ? PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]) : PetscExpReal(wr[i] * w.T);
+      PetscReal       th = switches ? PetscAtan2Real(wi[i], wr[i]) : PetscFmodReal(wi[i] * w.T, 2 * PETSC_PI);
+      if (th > PETSC_PI) th -= 2 * PETSC_PI;
+      if (th < -PETSC_PI) th += 2 * PETSC_PI;
+      if (m > *mu_max) {
+        *mu_max = m;
+        *arg    = PetscAbsReal(th);
+      }
+    }
     *stable = *mu_max <= 1 + VI_FLOQUET_STABLE_TOL;
     *method = VI_HB_STABILITY_FLOQUET;
   }

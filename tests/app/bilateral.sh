@@ -123,6 +123,6 @@ refuse "malformed kind" "1 2" "nok_kind.h5: contact 2 (node 2) has kind 5 (conta
   simulate -rom_file nok_kind.h5 -step_type moreau -results_file bad.r.h5
 refuse "kinds of the wrong length" "1" "nok_kind_len.h5: dataset contact/kinds is a vector of 2, expected a vector of 3" \
   simulate -rom_file nok_kind_len.h5 -step_type moreau -results_file bad.r.h5
-refuse "hb refuses bilateral rows" "1" "hb: contact 0 is a bilateral row" hb -rom_file twomass.h5 -case_loads push -load_push_type harmonic \
+refuse "hb refuses bilateral rows" "1 2 3" "hb: contact 0 is a bilateral row" hb -rom_file twomass.h5 -case_loads push -load_push_type harmonic \
   -load_push_frequency 1 -hb_freq_range 1,2 -results_file bad.r.h5
 exit $fail

@@ -284,4 +284,51 @@ nextnp; bad $n "-hb_freq_range f0,f1 \(Hz\) is required" $case
 nextnp; bad $n "-hb_freq_range: got 2\.?,1\.?, expected 0 < f0 < f1" $case -hb_freq_range 2,1
 nextnp; bad $n "-hb_harmonics: got 0, expected at least 1" $case $hb -hb_harmonics 0
 nextnp; bad $n "the ROM has no loads" $case -rom_file noloads.h5 -case_loads "" $hb
+# issue 24: a third value of the range reported, not dropped; frequencies whose (2 pi H f)^2 overflows; sizes beyond the node's
+# memory refused before any allocation (with the size and the limit); a load that overflows double precision: the branch
+# fails with that reason (not 2000 NaN points stored as converged and stable), and a job whose every branch failed exits
+# non-zero; a frequency grid over the cases (every case would run the same branch)
+nextnp; bad $n "-hb_freq_range: got more than two numbers, expected 2 values" $case $hb -hb_freq_range 1,2,3 -results_file r3.h5
+nextnp; bad $n "-hb_freq_range: got 1e-300,1e\+308: \(2 pi H f1\)\^2 = .* overflows" $case $hb -hb_freq_range 1e-300,1e308 -results_file big.h5
+nextnp; bad $n "-hb_harmonics 100000 with -hb_samples 1600008 \(200001 unknowns\) needs about [0-9.e+]+ GB of memory per rank, more than the [0-9.]+ GB of this node" \
+  $case $hb -hb_harmonics 100000 -hb_samples 0 -results_file mem.h5
+for np in 1 2 3; do bad $np "the harmonic balance state is not finite at the start, 0.6 Hz" $case $hb -load_drive_amplitude 1e308 -results_file nan$np.h5; done
+# the rerun of the finished job: nothing left to run, the same exit
+for np in 1 2 3; do bad $np "every branch failed \(1 of 1" $case $hb -load_drive_amplitude 1e308 -results_file nan$np.h5; done
+$py - <<'EOF2' || fail=1
+import h5py
+with h5py.File("nan1.h5", "r") as f:
+    st, msg, n = f["cases/status"][()], f["cases/message"][0], len(f["cases/0/frequency_hz"][()])
+ok = list(st) == [2] and b"not finite" in (msg if isinstance(msg, bytes) else msg.encode()) and n == 0
+print(f"{'ok  ' if ok else 'FAIL'} load 1e308: status {list(st)}, {n} points stored, message {msg[:60]!r}")
+exit(0 if ok else 1)
+EOF2
+nextnp; bad $n "load_drive_frequency takes several values .* hb continues in frequency itself|harmonic balance continues in frequency itself .* -hb_freq_range f0,f1" \
+  $case $hb -cases_values load_drive_frequency:0.8/1/1.2 -results_file grid.h5
+# a ROM with a bilateral row (docs/user_rom.md) on 1, 2, 3 ranks: one line, no PETSc traceback, no improper exit (on 2-3
+# ranks it was both)
+$py - "$VICMS_SOURCE/scripts/write_user_rom.py" <<'EOF2' || fail=1
+import importlib.util, sys
+import numpy as np
+spec = importlib.util.spec_from_file_location("w", sys.argv[1]); w = importlib.util.module_from_spec(spec); spec.loader.exec_module(w)
+P = np.array([[1.0, 1.0], [0.0, 1.0]])
+w.write_user_rom("twomass.h5", P.T @ np.array([[130.0, -30.0], [-30.0, 80.0]]) @ P, P.T @ np.diag([1.0, 2.0]) @ P, contact_dims=[1],
+                 contact_kinds=["bilateral"], loads={"push": P.T @ np.array([10.0, 0.0])}, outputs={"r": [1.0, 0.0], "x2": [0.0, 1.0]})
+EOF2
+for np in 1 2 3; do
+  out=$(mpi 60 $np hb -rom_file twomass.h5 -case_loads push -load_push_type harmonic -load_push_frequency 1 -hb_freq_range 1,2 -results_file bil$np.h5 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! grep -q "^vicms: error: hb: contact 0 is a bilateral row" <<<"$out" || grep -q "PETSC ERROR\|exiting improperly" <<<"$out"; then
+    echo "FAIL np=$np bilateral ROM: exit $rc, expected 1 with one line:"; echo "$out" | head -5; fail=1
+  else
+    echo "ok   np=$np bilateral ROM: $(grep -m1 'vicms: error' <<<"$out" | cut -c1-120)"
+  fi
+done
+# -step_type for a scheme the stability's transient does not use: said once, the scheme used named
+if must "vicms hb -step_type nsgalpha" mpi 60 2 hb $case -hb_freq_range 0.6,0.7 -hb_stability_method transient -step_type nsgalpha -results_file nsg.h5 &&
+  grep -q "warning: -step_type nsgalpha is not used: .* uses leapfrog" <<<"$LAST" && [ "$(grep -c 'warning: -step_type' <<<"$LAST")" = 1 ]; then
+  echo "ok   $(grep -m1 'warning: -step_type' <<<"$LAST" | cut -c1-140)"
+else
+  echo "FAIL -step_type nsgalpha not reported once:"; echo "$LAST" | head -5; fail=1
+fi
 exit $fail

@@ -25,7 +25,11 @@ for np in 1 2 3; do
   must "np=$np vicms hb" mpi 60 "$np" hb $case $hb -results_file hb$np.h5 && echo "ok   np=$np: $(grep Wrote <<<"$LAST")"
 done
 # the start: Newton from rest (and through the load ramp) stagnates, the scaled parameter reaches it
-if must "the start with -info" mpi 60 1 hb $case $hb -hb_max_points 1 -results_file start.h5 -info; then
+# (one point: the branch stops at -hb_max_points, failed, so the job exits non-zero: every branch failed)
+LAST=$(mpi 60 1 hb $case $hb -hb_max_points 1 -results_file start.h5 -info 2>&1)
+if [ $? -ne 1 ] || ! grep -q "every branch failed" <<<"$LAST"; then
+  echo "FAIL the start with -info: expected exit status 1 with every branch failed (-hb_max_points 1):"; echo "$LAST" | grep -v "^\[0\]" | tail -5; fail=1
+else
   if grep -q "the start at 0.6 Hz reached from the solution with eps_DL scaled by" <<<"$LAST"; then
     echo "ok   $(grep -o 'hb: the start at 0.6 Hz reached.*' <<<"$LAST")"
   else
@@ -101,6 +105,27 @@ for k in picks:
     check(res < 1e-9 and abs(mu[k] - exact) <= 1e-5 and (exact > 1) == (st[k] == 0),
           "%.5f Hz (amplitude %.4f): multiplier %.7f against the exact motion's %.7f (eigenvalues %s)"
           % (f[k], a[k], mu[k], exact, np.round(ev, 4)))
+
+# the period doublings located (issue 24): changes_frequency_hz where the dominant multiplier crosses the unit circle, with
+# argument pi (at -1), against the exact motion's crossing: brentq on Re(the multiplier nearest -1) + 1 of the exact orbit
+# (floquet_exact.PeriodMap, shot from the state of the point after the change), within 1e-6 relative (measured 9e-9 to 1e-7); the points marked
+# before (the first on the new side) lie 0.2-0.8 % away
+import scipy.optimize as so
+cf, ca, cp = g["changes_frequency_hz"][()], g["changes_multiplier_arg"][()], g["changes_point"][()]
+flips = [i for i in range(len(cf)) if cf[i] > 0 and abs(ca[i] - np.pi) < 1e-3]
+check(len(flips) == 4 and np.all(np.abs(g["multiplier_arg"][()][st == 0][:3] - np.pi) < 1e-3),
+      f"{len(flips)} stability changes at a multiplier -1 (period doubling), located at {np.round(cf[flips], 7)} Hz")
+for i in flips:
+    k = cp[i]
+
+    def cross(fr, x0=hb_state(g, k, 1)):
+        x, J, res = PeriodMap("stop.h5", "drive", 7.895683520871486, 0.0, fr, preload=5.0).shoot(x0.copy())
+        ev = np.linalg.eigvals(J)
+        return ev[np.argmin(np.abs(ev + 1))].real + 1
+
+    fe = so.brentq(cross, cf[i] * (1 - 2e-3), cf[i] * (1 + 2e-3), xtol=1e-10)
+    check(abs(cf[i] - fe) / fe <= 1e-6, f"period doubling located at {cf[i]:.8f} Hz, the exact motion's at {fe:.8f} Hz "
+          f"({abs(cf[i] - fe) / fe:.1e} relative, <= 1e-6); the marked point {f[k]:.6f} Hz, {100 * abs(f[k] - fe) / fe:.2f} % away")
 
 # against the time stepping: within 0.5 % on the stable branch (a single stable point there), > 5 % away in the windows
 for fr, at in h5py.File("ts.h5", "r")["summary/frf"][()]:

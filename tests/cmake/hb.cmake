@@ -20,3 +20,5 @@ vicms_app_test(hb_preload PROCESSORS 2)
 vicms_app_test(hb_ensemble PROCESSORS 2)
 # a branch stopped by SIGTERM/SIGUSR1 (or killed after a periodic checkpoint) resumes bit for bit, on 1 and 2 ranks
 vicms_app_test(hb_stop PROCESSORS 2)
+# turning points located between the branch points (issue 24): against a fine-step branch, the marked point >= 1 % off
+vicms_app_test(hb_fold PROCESSORS 2)
