@@ -1613,10 +1613,12 @@ static PetscErrorCode TestRestitution(void)
       }
       PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                             "restitution e = 0, push %g: impact at t = %.4f; after it: |u| = %.2e (tolerance 1e-12 v), q moves by at most %.2e "
-                            "(tolerance 1e-12 gap), contact force vs the push: rel. error at most %.2e (tolerance 1e-12) over %" PetscInt_FMT
+                            "(tolerance 1e-12 gap), contact force vs the push: rel. error at most %.2e (tolerance 1e-11) over %" PetscInt_FMT
                             " levels\n",
                             (double)F, (double)t[kimp], (double)PetscAbsReal(u[0]), (double)dq, (double)df, nt - kimp - 1));
-      PetscCheck(PetscAbsReal(u[0]) < 1e-12 * v && dq < 1e-12 * gap && df < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+      /* the force comes out of a solve with M and K: its round-off depends on the BLAS kernel the CPU selects (1.1e-12 with
+         OpenBLAS's AVX-512 kernels, below 1e-12 with AVX2), hence 1e-11; a mass that does not stick is off by O(1) */
+      PetscCheck(PetscAbsReal(u[0]) < 1e-12 * v && dq < 1e-12 * gap && df < 1e-11, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                  "restitution 0: the mass does not stick: u %g, q moves %g, force off by %g", (double)u[0], (double)dq, (double)df);
     }
     PetscCall(PetscSNPrintf(label, sizeof(label), "restitution %.1f", (double)e));
