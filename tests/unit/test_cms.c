@@ -968,8 +968,8 @@ static PetscErrorCode RanksReduce(MPI_Comm comm, VICMSType type, RomBlocks *b, P
   The same ROM on any number of ranks (vicms's sign convention of modes, VIModelGetSignWeights): the ROM made on 2 or 3 ranks equals the ROM
   made on 1 rank entry by entry to 1e-10 of each block's largest entry (K, M, D, frequencies, loads, outputs; measured <= 3e-12). Two
   reductions on the same ranks agree to 1e-10 (measured 0 to 2.4e-12: Debian's PT-Scotch does not give the same element partition in every
-  run, and another partition changes the last bits), and to 1e-12 on one fixed partition (-mesh_mat_partitioning_type average; measured 0 to
-  6e-13, MUMPS's dynamic scheduling). The free frequencies and the boundary flexibility, which do not depend on signs, are compared as
+  run, and another partition changes the last bits), and to 1e-11 on one fixed partition (-mesh_mat_partitioning_type average; measured 0 to
+  6e-13 on an idle machine, 1.5e-12 for Rubin with the machine loaded: MUMPS's dynamic scheduling follows the timing). The free frequencies and the boundary flexibility, which do not depend on signs, are compared as
   before (1e-8). The plate's 20 component modes have distinct frequencies (the smallest relative gap is printed):
   modes of a repeated frequency are not unique, not even up to sign, and a test model must avoid them.
 */
@@ -1030,14 +1030,14 @@ static PetscErrorCode TestRanks(void)
     PetscCall(RomCompare("run twice, one partition", &bfix1, &bfix2, &worst_fixed));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "%s: ROM on %d ranks vs 1 rank, entry by entry: %.2e of each block's largest entry (tolerance 1e-10); two runs on %d ranks: "
-                          "%.2e (tolerance 1e-10)%s; two runs on the same partition: %.2e (tolerance 1e-12)%s\n",
+                          "%.2e (tolerance 1e-10)%s; two runs on the same partition: %.2e (tolerance 1e-11)%s\n",
                           MethodNames[m], size, (double)worst, size, (double)worst_again, worst_again == 0 ? ", bitwise equal" : "", (double)worst_fixed,
                           worst_fixed == 0 ? ", bitwise equal" : ""));
     PetscCheck(worst < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the ROM on %d ranks differs from the ROM on 1 rank by %g (tolerance 1e-10)",
                MethodNames[m], size, (double)worst);
     PetscCheck(worst_again < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: two reductions on %d ranks differ by %g (tolerance 1e-10)", MethodNames[m],
                size, (double)worst_again);
-    PetscCheck(worst_fixed < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: two reductions on %d ranks with one partition differ by %g (tolerance 1e-12)",
+    PetscCheck(worst_fixed < 1e-11, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: two reductions on %d ranks with one partition differ by %g (tolerance 1e-11)",
                MethodNames[m], size, (double)worst_fixed);
     PetscCall(PetscFree(bpar.data));
     PetscCall(PetscFree(bone.data));
