@@ -45,7 +45,7 @@ for np in 1 2; do
   for size in $sizes; do
     umount disk && mount -t tmpfs -o size=$size tmpfs disk
     out=$(mpi 120 $np simulate $job -results_file disk/r.h5 2>&1) && { echo "FAIL np=$np, $size: exit 0 on a full disk"; fail=1; }
-    if grep -q "vicms: error: no space left on device while writing disk/r.h5.part: merging the finished cases needs about" <<<"$out" &&
+    if grep -q "vicms: error: no space left on device while writing disk/r.h5.twin: merging the finished cases needs about" <<<"$out" &&
       ! crashed "$out" && [ ! -e disk/r.h5.part ] && [ ! -e disk/r.h5.lock ]; then
       echo "ok   np=$np, $size: $(grep -m1 -o 'no space left on device while writing [^ ]*' <<<"$out") ..., no crash"
     else
