@@ -173,6 +173,10 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   cms->num_outputs = VI_CMS_MAX_ITEMS;
   PetscCall(PetscOptionsStringArray("-cms_outputs", "Output DOFs NODE:DIR (DIR x, y or z), e.g. 1353:y; named n1353_y", "", cms->outputs,
                                     &cms->num_outputs, NULL));
+  PetscCall(PetscOptionsBool("-cms_frame_invariants",
+                             "Store the inertia invariants of a floating frame of reference (mass, moments, the basis' mass integrals; group /frame, "
+                             "docs/frame.md) for a flexible body of a multibody model",
+                             "", cms->frame_invariants, &cms->frame_invariants, NULL));
   PetscCall(PetscOptionsString("-cms_units", "Units of the model, recorded in the ROM (e.g. N-mm-t-s)", "", cms->units, cms->units,
                                sizeof(cms->units), NULL));
   PetscOptionsEnd();
@@ -211,6 +215,7 @@ PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
   else
     PetscCall(VICMSBasisMacNeal(cms));
   PetscCall(VICMSProject(cms, rom));
+  if (cms->frame_invariants) PetscCall(VICMSFrameInvariants(cms, rom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,6 +250,7 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-cms_forces", VI_OPTION_STRINGS, NULL},
     {"-cms_outputs", VI_OPTION_STRINGS, NULL},
     {"-cms_units", VI_OPTION_STRING, NULL},
+    {"-cms_frame_invariants", VI_OPTION_BOOL, NULL},
     {"-bodies", VI_OPTION_STRINGS, NULL},
     {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},
     {"-bodies_mesh_file", VI_OPTION_STRING, NULL},
