@@ -206,6 +206,15 @@ PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
   PetscFunctionBeginUser;
   PetscCheck(cms->model, cms->comm, PETSC_ERR_ORDER, "Call VICMSSetModel() first");
   PetscCall(VIModelSetUp(cms->model));
+  if (cms->frame_invariants) {
+    VIMesh   mesh;
+    PetscInt dim;
+    PetscCall(VIModelGetMesh(cms->model, &mesh));
+    PetscCall(VIMeshGetDimension(mesh, &dim));
+    PetscCheck(dim == 2 || dim == 3, cms->comm, PETSC_ERR_USER_INPUT,
+               "-%scms_frame_invariants: the parent model is %" PetscInt_FMT "-D; a floating frame needs a planar (2-D) or spatial (3-D) model",
+               cms->prefix, dim);
+  }
   PetscCall(VICMSSetUpBoundary(cms));
   PetscCall(MatDestroy(&cms->R));
   PetscCall(PetscFree(cms->omega2));

@@ -6,7 +6,8 @@
 # the ROM's M (1e-12); the first bending mode's int rho Phi and int rho x Phi against Euler-Bernoulli (1e-3), int rho y Phi^x
 # against the turning cross-sections (2e-2); 1, 2 and 3 ranks the same (1e-10); (2) the spatial invariants of a C3D8 box
 # (1e-12); (3) with lumped mass, int rho Phi equal to the ROM's gravity load (1e-12); (4) the beam turned by 30 degrees: the
-# invariants turn as tensors (1e-9); (5) a ROM without /frame is refused by a reader that needs it (test_rom_frame).
+# invariants turn as tensors (1e-9); (5) a 1-D parent refused on 1, 2, 3 ranks. A ROM without /frame refused by a reader that
+# needs it: test_rom_frame.
 source "$(dirname "$0")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -51,5 +52,13 @@ flat="-mesh_rect_cells 20,2 -mesh_rect_lengths 1,0.05 -mesh_rect_thickness 0.01 
 must "reduce flat" mpi 60 2 reduce $flat -cms_contact_normal 1,0,0 -cms_contact_t1 0,1,0 -rom_file flat.h5 &&
   must "reduce turned" mpi 60 2 reduce $flat -mesh_rect_angle 30 -cms_contact_normal 0.8660254037844387,0.5,0 \
     -cms_contact_t1 -0.5,0.8660254037844387,0 -rom_file turned.h5 && run_check rotated rotated flat.h5 turned.h5 30
+
+# 5. bad input: a 1-D parent (a line of rods) has no floating frame; refused before the reduction, no ROM file left
+refuse "1-D parent" "1 2 3" "cms_frame_invariants: the parent model is 1-D; a floating frame needs a planar (2-D) or spatial (3-D) model" \
+  reduce -mesh_line_cells 10 -mesh_line_length 1 -model_young 1 -model_density 1 -model_clamp start -cms_type cb -cms_contact_set end \
+  -cms_num_modes 3 -cms_frame_invariants -rom_file bad.h5
+if ls bad.h5* >/dev/null 2>&1; then
+  echo "FAIL a refused reduction left a ROM file"; fail=1
+fi
 
 exit $fail
