@@ -173,7 +173,7 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         r, per_step, _ = simulate(a.h, a.t_end, a.clearance, a.restitution, a.mu, folder)
-    print(f"siconos {sk.__name__}: h = {a.h:g} s, {r.shape[0] - 1} steps to t = {a.t_end:g} s, clearance {a.clearance:g} m, "
+    print(f"siconos: h = {a.h:g} s, {r.shape[0] - 1} steps to t = {a.t_end:g} s, clearance {a.clearance:g} m, "
           f"e = {a.restitution:g}, mu = {a.mu:g}: {per_step * 1e6:.2f} us per step; at the end theta1 = {r[-1, 1]:.9g} rad, "
           f"slider at ({r[-1, 4]:.9g}, {r[-1, 5]:.9g}) m")
     if a.out:
