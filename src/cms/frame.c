@@ -9,10 +9,10 @@
 */
 PetscErrorCode VICMSFrameInvariants(VICMS cms, VIROM rom)
 {
-  VIMesh     mesh;
-  PetscInt   dim, n, nf;
-  Vec       *phi;
-  PetscReal *G;
+  VIMesh         mesh;
+  PetscInt       dim, n, nf;
+  Vec           *phi;
+  PetscReal     *G;
   VIROMFrame     f;
   PetscLogDouble t0, t1;
 

@@ -90,8 +90,8 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
   const PetscMPIInt *owner;
   PetscMPIInt        rank;
   PetscInt           nlocal, dim = model->dim, *nnz, *stamp;
-  PetscReal          coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
-  PetscErrorCode     ierr = PETSC_SUCCESS;
+  PetscReal      coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));

@@ -9,12 +9,12 @@ static const struct {
   VIFrameSize rows, cols; /* cols VI_FRAME_ONE: a 1-D dataset */
   const char *units;
 } VIFrameSets[] = {
-  {"mass",          VI_FRAME_ONE,   VI_FRAME_ONE, "M"                   },
-  {"first_moment",  VI_FRAME_DIM,   VI_FRAME_ONE, "M L"                 },
-  {"second_moment", VI_FRAME_DIM,   VI_FRAME_DIM, "M L^2"               },
-  {"mode_moment",   VI_FRAME_DIM,   VI_FRAME_N,   "M L / [q_k]"         },
-  {"position_mode", VI_FRAME_DIM2,  VI_FRAME_N,   "M L^2 / [q_k]"       },
-  {"mode_mode",     VI_FRAME_DIM2N, VI_FRAME_N,   "M L^2 / ([q_k][q_l])"},
+    {"mass", VI_FRAME_ONE, VI_FRAME_ONE, "M"},
+    {"first_moment", VI_FRAME_DIM, VI_FRAME_ONE, "M L"},
+    {"second_moment", VI_FRAME_DIM, VI_FRAME_DIM, "M L^2"},
+    {"mode_moment", VI_FRAME_DIM, VI_FRAME_N, "M L / [q_k]"},
+    {"position_mode", VI_FRAME_DIM2, VI_FRAME_N, "M L^2 / [q_k]"},
+    {"mode_mode", VI_FRAME_DIM2N, VI_FRAME_N, "M L^2 / ([q_k][q_l])"},
 };
 #define VI_FRAME_NUM_SETS ((PetscInt)(sizeof(VIFrameSets) / sizeof(VIFrameSets[0])))
 
@@ -171,9 +171,10 @@ PetscErrorCode VIROMWriteFrame(VIROM rom, hid_t loc)
   PetscCall(VIH5CreateGroup(loc, "frame"));
   PetscCall(VIH5WriteAttrInt(loc, "frame", "dim", f->dim));
   PetscCall(VIH5WriteAttrInt(loc, "frame", "n", f->n));
-  PetscCall(VIH5WriteAttrString(loc, "frame", "units",
-                                "M, L: mass and length in the ROM's units (root attribute units); [q_k]: the unit of ROM coordinate k (L for a boundary "
-                                "coordinate, M^1/2 L for a mass-normalized component mode)"));
+  PetscCall(
+      VIH5WriteAttrString(loc, "frame", "units",
+                          "M, L: mass and length in the ROM's units (root attribute units); [q_k]: the unit of ROM coordinate k (L for a boundary "
+                          "coordinate, M^1/2 L for a mass-normalized component mode)"));
   PetscCall(VIH5WriteAttrString(loc, "frame", "frame", "the parent mesh's axes and origin"));
   for (PetscInt k = 0; k < VI_FRAME_NUM_SETS; k++) {
     PetscInt rows = VIFrameExtent(VIFrameSets[k].rows, f->dim, f->n);
@@ -205,7 +206,8 @@ PetscErrorCode VIROMReadFrame(VIROM rom, hid_t loc, const char path[])
              "%s: group frame has the attribute n = %" PetscInt_FMT ", but the ROM has %" PetscInt_FMT " coordinates", path, n, rom->n);
   PetscCall(VIFrameAllocate(dim, n, &f));
   for (PetscInt k = 0; k < VI_FRAME_NUM_SETS && !ierr; k++) {
-    PetscInt   rows = VIFrameExtent(VIFrameSets[k].rows, dim, n), cols = VIFrameSets[k].cols == VI_FRAME_ONE ? 0 : VIFrameExtent(VIFrameSets[k].cols, dim, n);
+    PetscInt rows = VIFrameExtent(VIFrameSets[k].rows, dim, n),
+             cols = VIFrameSets[k].cols == VI_FRAME_ONE ? 0 : VIFrameExtent(VIFrameSets[k].cols, dim, n);
     PetscInt   r, c;
     PetscReal *data = NULL;
     char       dset[64];
@@ -219,8 +221,8 @@ PetscErrorCode VIROMReadFrame(VIROM rom, hid_t loc, const char path[])
     PetscCall(VIH5GetShape(loc, dset, &r, &c));
     if (r != rows || c != cols) {
       ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_FILE_UNEXPECTED, PETSC_ERROR_INITIAL,
-                        "%s: dataset %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT
-                        " (dim %" PetscInt_FMT ", n %" PetscInt_FMT "; 0 columns: a vector)",
+                        "%s: dataset %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT " (dim %" PetscInt_FMT
+                        ", n %" PetscInt_FMT "; 0 columns: a vector)",
                         path, dset, r, c, rows, cols, dim, n);
       break;
     }
@@ -274,15 +276,17 @@ PetscErrorCode VIROMViewFrame(VIROM rom, PetscViewer viewer)
 
   PetscFunctionBeginUser;
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "floating-frame invariants (%s, mesh axes and origin): mass %.6g, first moment (%.6g, %.6g%s", d == 2 ? "planar" : "spatial",
-                                   (double)f->mass, (double)f->first_moment[0], (double)f->first_moment[1], d == 3 ? ", " : ")"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "floating-frame invariants (%s, mesh axes and origin): mass %.6g, first moment (%.6g, %.6g%s",
+                                   d == 2 ? "planar" : "spatial", (double)f->mass, (double)f->first_moment[0], (double)f->first_moment[1],
+                                   d == 3 ? ", " : ")"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   if (d == 3) PetscCall(PetscViewerASCIIPrintf(viewer, "%.6g)", (double)f->first_moment[2]));
   if (d == 2)
     PetscCall(PetscViewerASCIIPrintf(viewer, ", I_zz about the origin %.6g\n", (double)(f->second_moment[0] + f->second_moment[3])));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, ", inertia about the origin diag (%.6g, %.6g, %.6g)\n", (double)(f->second_moment[4] + f->second_moment[8]),
-                                     (double)(f->second_moment[0] + f->second_moment[8]), (double)(f->second_moment[0] + f->second_moment[4])));
+    PetscCall(PetscViewerASCIIPrintf(viewer, ", inertia about the origin diag (%.6g, %.6g, %.6g)\n",
+                                     (double)(f->second_moment[4] + f->second_moment[8]), (double)(f->second_moment[0] + f->second_moment[8]),
+                                     (double)(f->second_moment[0] + f->second_moment[4])));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

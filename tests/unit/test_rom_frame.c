@@ -153,8 +153,8 @@ static PetscErrorCode RunTests(MPI_Comm comm, const char dir[])
   PetscCall(VIROMCreate(comm, &back));
   PetscCall(VIROMLoad(back, with));
   PetscCall(VIROMGetFrameInvariants(back, "the test", &got));
-  PetscCheck(got->dim == DIM && got->n == NM && got->mass == frame.mass, comm, PETSC_ERR_PLIB, "frame read back: dim %" PetscInt_FMT ", n %" PetscInt_FMT ", mass %g",
-             got->dim, got->n, (double)got->mass);
+  PetscCheck(got->dim == DIM && got->n == NM && got->mass == frame.mass, comm, PETSC_ERR_PLIB,
+             "frame read back: dim %" PetscInt_FMT ", n %" PetscInt_FMT ", mass %g", got->dim, got->n, (double)got->mass);
   PetscCall(ExpectSame(comm, "first_moment", DIM, frame.first_moment, got->first_moment));
   PetscCall(ExpectSame(comm, "second_moment", DIM * DIM, frame.second_moment, got->second_moment));
   PetscCall(ExpectSame(comm, "mode_moment", DIM * NM, frame.mode_moment, got->mode_moment));
