@@ -80,6 +80,17 @@ PETSC_EXTERN PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M);
 PETSC_EXTERN PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof);
 PETSC_EXTERN PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global);
 PETSC_EXTERN PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass);
+/*
+  VIModelMassProducts - the mass products G_ab = \int rho f_a f_b dV of the scalar nodal fields f = (1, x_1 .. x_dim, then the
+  dim components of each field v[k]), interpolated by the elements' shape functions and integrated with the model's own mass
+  matrices (consistent or lumped, its integration rule) over every element, the elements of clamped nodes included (the
+  assembled M has no clamped rows: it cannot give the mass of a clamped node). x are the mesh coordinates; v[k] are
+  displacement fields in the model's DOF layout and the global frame (a clamped DOF is 0). G is nf x nf, row-major,
+  nf = 1 + dim + nv * dim, field 1 + dim + k * dim + j the component j of v[k]; on every rank. Each rank integrates its own
+  elements with the values of v at their nodes (one scatter of the DOFs they touch), then one reduction of G. The inertia
+  invariants of a floating frame of reference (docs/frame.md) are entries of G. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], PetscReal G[]);
 /* Gather a distributed DOF vector to rank 0 as nodal values, num_nodes x 3 (zeros where clamped or beyond dim). */
 PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal);
 

@@ -60,6 +60,37 @@ PETSC_EXTERN PetscErrorCode VIROMSetReduction(VIROM rom, const char reduction[])
 PETSC_EXTERN PetscErrorCode VIROMGetReduction(VIROM rom, const char **reduction);
 
 /*
+  VIROMFrame - the inertia invariants of a flexible body in a floating frame of reference (docs/frame.md; seed 001 App. C,
+  Eqs. 129-140; Shabana, Dynamics of multibody systems, ch. 5), computed at reduction from the parent's elements and the
+  ROM's basis (`vicms reduce -cms_frame_invariants`): the body frame is the parent mesh's axes and origin, x the undeformed
+  position of a material point in it, and the displacement relative to the frame is u = sum_k Phi_k q_k, Phi_k the ROM's
+  column k in the mesh's axes (the contact frames undone). dim is the parent's dimension (2: planar, 3: spatial), n the
+  ROM's size. Row-major arrays:
+    mass              m = int rho dV
+    first_moment[i]   int rho x_i dV                                              (dim)
+    second_moment     J_ij = int rho x_i x_j dV at [i*dim+j] (inertia about the origin: tr(J) 1 - J; planar I_zz = J_xx + J_yy)
+    mode_moment       int rho Phi_k^j dV at [j*n+k]                               (dim x n; Shabana's S-bar)
+    position_mode     int rho x_i Phi_k^j dV at [(i*dim+j)*n+k]                    (dim*dim x n)
+    mode_mode         int rho Phi_k^i Phi_l^j dV at [((i*dim+j)*n+k)*n+l]          (dim*dim x n x n; its trace over i = j is M)
+*/
+typedef struct {
+  PetscInt   dim, n;
+  PetscReal  mass, first_moment[3], second_moment[9];
+  PetscReal *mode_moment, *position_mode, *mode_mode;
+} VIROMFrame;
+/* Store the invariants (copied; dim 2 or 3, n the ROM's size). Not collective. */
+PETSC_EXTERN PetscErrorCode VIROMSetFrame(VIROM rom, const VIROMFrame *frame);
+/* Whether the ROM holds them (group /frame of its file). Not collective. */
+PETSC_EXTERN PetscErrorCode VIROMHasFrame(VIROM rom, PetscBool *has);
+/*
+  VIROMGetFrameInvariants - the floating-frame invariants of the ROM, owned by it. A ROM without them (reduced without
+  -cms_frame_invariants, or a user's matrices) is refused with PETSC_ERR_USER_INPUT and a message naming the ROM's file,
+  `who` (the body that asks, e.g. "flexible body 'rod' (model.yaml line 12)"; may be NULL) and the fix: reduce again with
+  -cms_frame_invariants. Collective in effect: the ROM is replicated, so every rank answers the same.
+*/
+PETSC_EXTERN PetscErrorCode VIROMGetFrameInvariants(VIROM rom, const char who[], const VIROMFrame **frame);
+
+/*
   VIROMValidate - check a ROM: sizes consistent with the contacts (sum of dims = nb, offsets contiguous), K, M, D
   symmetric (relative 1e-10 of the largest entry), finite, K positive semi-definite (no eigenvalue below -1e-10 times the
   largest; zero eigenvalues are rigid-body modes), a massless ROM (cb_massless, macneal, user_massless) has M_bb = 0 and

@@ -173,6 +173,10 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   cms->num_outputs = VI_CMS_MAX_ITEMS;
   PetscCall(PetscOptionsStringArray("-cms_outputs", "Output DOFs NODE:DIR (DIR x, y or z), e.g. 1353:y; named n1353_y", "", cms->outputs,
                                     &cms->num_outputs, NULL));
+  PetscCall(PetscOptionsBool("-cms_frame_invariants",
+                             "Store the inertia invariants of a floating frame of reference (mass, moments, the basis' mass integrals; group /frame, "
+                             "docs/frame.md) for a flexible body of a multibody model",
+                             "", cms->frame_invariants, &cms->frame_invariants, NULL));
   PetscCall(PetscOptionsString("-cms_units", "Units of the model, recorded in the ROM (e.g. N-mm-t-s)", "", cms->units, cms->units,
                                sizeof(cms->units), NULL));
   PetscOptionsEnd();
@@ -226,6 +230,15 @@ PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
   PetscFunctionBeginUser;
   PetscCheck(cms->model, cms->comm, PETSC_ERR_ORDER, "Call VICMSSetModel() first");
   PetscCall(VIModelSetUp(cms->model));
+  if (cms->frame_invariants) {
+    VIMesh   mesh;
+    PetscInt dim;
+    PetscCall(VIModelGetMesh(cms->model, &mesh));
+    PetscCall(VIMeshGetDimension(mesh, &dim));
+    PetscCheck(dim == 2 || dim == 3, cms->comm, PETSC_ERR_USER_INPUT,
+               "-%scms_frame_invariants: the parent model is %" PetscInt_FMT "-D; a floating frame needs a planar (2-D) or spatial (3-D) model",
+               cms->prefix, dim);
+  }
   PetscCall(VICMSSetUpBoundary(cms));
   PetscCall(VICMSCheckNumModes(cms));
   PetscCall(MatDestroy(&cms->R));
@@ -236,6 +249,7 @@ PetscErrorCode VICMSReduce(VICMS cms, VIROM rom)
   else
     PetscCall(VICMSBasisMacNeal(cms));
   PetscCall(VICMSProject(cms, rom));
+  if (cms->frame_invariants) PetscCall(VICMSFrameInvariants(cms, rom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,6 +284,7 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-cms_forces", VI_OPTION_STRINGS, NULL},
     {"-cms_outputs", VI_OPTION_STRINGS, NULL},
     {"-cms_units", VI_OPTION_STRING, NULL},
+    {"-cms_frame_invariants", VI_OPTION_BOOL, NULL},
     {"-bodies", VI_OPTION_STRINGS, NULL},
     {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},
     {"-bodies_mesh_file", VI_OPTION_STRING, NULL},

@@ -36,6 +36,7 @@ struct _p_VICMS {
   char     *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
   PetscInt  num_forces, num_outputs;
   char      units[64];
+  PetscBool frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
 
   /* boundary, after VICMSSetUpBoundary */
   PetscInt       num_contacts, nb;
@@ -59,6 +60,9 @@ PETSC_INTERN PetscErrorCode VICMSBasisCraigBampton(VICMS cms);
 PETSC_INTERN PetscErrorCode VICMSBasisMacNeal(VICMS cms);
 /* Reduced matrices, damping, loads and outputs from R (Eqs. 19, 21, 24). */
 PETSC_INTERN PetscErrorCode VICMSProject(VICMS cms, VIROM rom);
+
+/* The floating-frame inertia invariants of the basis (VIROMFrame, docs/frame.md) from the parent's elements, into rom. */
+PETSC_INTERN PetscErrorCode VICMSFrameInvariants(VICMS cms, VIROM rom);
 
 /* A Cholesky factorization with MUMPS whose null pivots are counted; a singular matrix is a user error naming what. */
 PETSC_INTERN PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp);

@@ -146,6 +146,7 @@ PetscErrorCode VIROMReset(VIROM rom)
   PetscCall(VIROMVectorsDestroy(&rom->loads));
   PetscCall(VIROMVectorsDestroy(&rom->shapes));
   PetscCall(VIROMVectorsDestroy(&rom->outputs));
+  PetscCall(VIROMDestroyFrame(rom));
   PetscCall(PetscFree(rom->units));
   PetscCall(PetscFree(rom->source));
   PetscCall(PetscFree(rom->version));
@@ -184,6 +185,7 @@ PetscErrorCode VIROMSetSizes(VIROM rom, VICMSType method, PetscInt nb, PetscInt 
     PetscCall(VIROMVectorsDestroy(&rom->loads));
     PetscCall(VIROMVectorsDestroy(&rom->shapes));
     PetscCall(VIROMVectorsDestroy(&rom->outputs));
+    PetscCall(VIROMDestroyFrame(rom));
   }
   PetscCall(PetscFree(rom->K));
   PetscCall(PetscFree(rom->M));
@@ -726,6 +728,7 @@ PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
   PetscCall(VIROMWriteVectors(file, "loads", &rom->loads, rom->n));
   PetscCall(VIROMWriteVectors(file, "shapes", &rom->shapes, rom->n));
   PetscCall(VIROMWriteVectors(file, "outputs", &rom->outputs, rom->n));
+  PetscCall(VIROMWriteFrame(rom, file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1106,6 +1109,7 @@ PetscErrorCode VIROMReadContents(VIROM rom, hid_t file, const char path[])
   PetscCall(VIROMReadVectors(rom, file, path, "loads", VIROMAddLoad));
   PetscCall(VIROMReadVectors(rom, file, path, "shapes", VIROMAddShape));
   PetscCall(VIROMReadVectors(rom, file, path, "outputs", VIROMAddOutput));
+  PetscCall(VIROMReadFrame(rom, file, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1208,6 +1212,7 @@ PetscErrorCode VIROMBcast(VIROM rom, PetscMPIInt root)
   PetscCall(VIROMBcastVectors(rom, rank, root, &rom->loads, VIROMAddLoad));
   PetscCall(VIROMBcastVectors(rom, rank, root, &rom->shapes, VIROMAddShape));
   PetscCall(VIROMBcastVectors(rom, rank, root, &rom->outputs, VIROMAddOutput));
+  PetscCall(VIROMBcastFrame(rom, root));
   PetscCall(VIBcastString(rom->comm, rank, root, &rom->units));
   PetscCall(VIBcastString(rom->comm, rank, root, &rom->version));
   PetscCall(VIBcastString(rom->comm, rank, root, &rom->reduction));
@@ -1382,6 +1387,7 @@ PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer)
   PetscCall(VIROMViewNames(viewer, "loads", &rom->loads));
   PetscCall(VIROMViewNames(viewer, "shapes", &rom->shapes));
   PetscCall(VIROMViewNames(viewer, "outputs", &rom->outputs));
+  PetscCall(VIROMViewFrame(rom, viewer));
   PetscCall(VIROMViewMatrix(rom, viewer, rank, "K", rom->K));
   PetscCall(VIROMViewMatrix(rom, viewer, rank, "M", rom->M));
   PetscCall(VIROMViewMatrix(rom, viewer, rank, "D", rom->D));

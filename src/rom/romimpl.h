@@ -27,6 +27,7 @@ struct _p_VIROM {
   /* what one rank may allocate (VIMemoryAvailable, set before a file is read; 0: unknown, not checked), the node's and its ranks */
   PetscLogDouble mem_per_rank, mem_node;
   PetscMPIInt    ranks_on_node;
+  VIROMFrame    *frame;     /* floating-frame inertia invariants (group /frame), NULL when absent */
 };
 
 /* The ROM layout of DESIGN.md relative to an open HDF5 group (the root of a ROM file, or /bodies/NAME of a bodies file);
@@ -38,3 +39,10 @@ PETSC_INTERN PetscErrorCode VIROMReadContents(VIROM rom, hid_t loc, const char p
 PETSC_INTERN PetscErrorCode VIROMBcast(VIROM rom, PetscMPIInt root);
 PETSC_INTERN PetscErrorCode VIROMReset(VIROM rom);
 PETSC_INTERN PetscErrorCode VIROMValidateWithCode(VIROM rom, const char what[], PetscErrorCode code);
+/* The group /frame (src/rom/frame.c): write when present, read when present (shapes checked against the ROM's n), broadcast,
+   free. Rank-local but the broadcast. */
+PETSC_INTERN PetscErrorCode VIROMWriteFrame(VIROM rom, hid_t loc);
+PETSC_INTERN PetscErrorCode VIROMReadFrame(VIROM rom, hid_t loc, const char path[]);
+PETSC_INTERN PetscErrorCode VIROMBcastFrame(VIROM rom, PetscMPIInt root);
+PETSC_INTERN PetscErrorCode VIROMDestroyFrame(VIROM rom);
+PETSC_INTERN PetscErrorCode VIROMViewFrame(VIROM rom, PetscViewer viewer);
