@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README runs as shown (issue 24, item 22): every command of its ```sh code blocks, except the two set-up commands
 # (bash scripts/example.sh, bash scripts/test.sh), runs in order in one bash session, in a scratch copy of the repository
-# (README.md, examples/, jobs/, meshes/, scripts/, and build/ as a link to the build folder of the vicms under test), with
+# (README.md, examples/, jobs/, meshes/, scripts/, python/, and build/ as a link to the build folder of the vicms under test), with
 # HOME in the scratch folder (so `cmake --install build --prefix ~/.local` installs there) and stops the test at the
 # first command that fails. Without gmsh, the commands of the section that runs gmsh are skipped with a message. Also:
 # the installed tree holds bin/vicms, the library, the headers and the scripts; the README stays a quickstart (at most
@@ -12,7 +12,7 @@ vicms_need_h5py
 
 build=$(dirname "$VICMS_BIN")
 mkdir repo home
-cp -r "$VICMS_SOURCE/README.md" "$VICMS_SOURCE/examples" "$VICMS_SOURCE/jobs" "$VICMS_SOURCE/meshes" "$VICMS_SOURCE/scripts" repo/
+cp -r "$VICMS_SOURCE/README.md" "$VICMS_SOURCE/examples" "$VICMS_SOURCE/jobs" "$VICMS_SOURCE/meshes" "$VICMS_SOURCE/scripts" "$VICMS_SOURCE/python" repo/
 ln -s "$build" repo/build
 export HOME=$dir/home
 have_gmsh=1
@@ -68,7 +68,7 @@ fi
 cd "$dir" || exit 1
 
 # the install tree of `cmake --install build --prefix ~/.local`
-for f in bin/vicms lib/libvicms.a include/vicms.h include/vicms/step.h share/vicms/scripts/plot_results.py; do
+for f in bin/vicms lib/libvicms.a include/vicms.h include/vicms/step.h share/vicms/scripts/plot_results.py share/vicms/python/vicms/plot.py; do
   if [ -e "home/.local/$f" ]; then echo "ok   installed $f"; else echo "FAIL not installed: $f"; fail=1; fi
 done
 if [ $have_gmsh = 1 ]; then
