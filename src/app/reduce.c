@@ -82,7 +82,7 @@ static PetscErrorCode VIHashMeshFile(const char path[], PetscInt depth, unsigned
 
 PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
 {
-  static const char *const keep[]   = {"-mesh_", "-model_", "-cms_"};
+  static const char *const keep[]   = {"-mesh_", "-model_", "-cms_", "-parent_"};
   static const char *const ignore[] = {"-mesh_file"};
   PetscMPIInt              rank;
   PetscInt                 len  = 0;
@@ -95,7 +95,7 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
     char     *opts, mesh[PETSC_MAX_PATH_LEN], content[64] = "";
     PetscBool has;
     size_t    l;
-    PetscCall(VIOptionsFingerprint(3, keep, 1, ignore, &opts));
+    PetscCall(VIOptionsFingerprint(4, keep, 1, ignore, &opts));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh_file", mesh, sizeof(mesh), &has));
     if (has) {
       /* the mesh's content decides the ROM, not where the file is */

@@ -137,6 +137,14 @@ PetscErrorCode VIMeshSetElementSet(VIMesh mesh, const char name[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMeshSetNodesOnly(VIMesh mesh, PetscBool nodes_only)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!mesh->setup, mesh->comm, PETSC_ERR_ORDER, "Call VIMeshSetNodesOnly() before VIMeshSetUp()");
+  mesh->nodes_only = nodes_only;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[])
 {
   PetscFunctionBeginUser;
@@ -476,7 +484,7 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCheck(mesh->num_nodes > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no nodes", mesh->num_files ? mesh->files[0] : "mesh");
-  PetscCheck(mesh->num_elems > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements", mesh->num_files ? mesh->files[0] : "mesh");
+  PetscCheck(mesh->num_elems > 0 || mesh->nodes_only, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements", mesh->num_files ? mesh->files[0] : "mesh");
 
   /* nodes sorted by id, so that an id is found by bisection */
   PetscCall(PetscMalloc4(mesh->num_nodes, &perm, mesh->num_nodes, &sorted_ids, 3 * mesh->num_nodes, &coords, mesh->num_nodes, &node_src));
@@ -769,7 +777,7 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
       break;
     }
     if (!ierr) ierr = VIMeshBuildFinish(mesh);
-    if (!ierr && mesh->elset[0]) ierr = VIMeshRestrictToElementSet(mesh);
+    if (!ierr && mesh->elset[0] && !mesh->nodes_only) ierr = VIMeshRestrictToElementSet(mesh);
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
