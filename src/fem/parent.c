@@ -644,8 +644,7 @@ static PetscErrorCode VIParentCheckSymmetric(const char name[], const char what[
           SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
                   "%s:%" PetscInt_FMT ": %s(%" PetscInt_FMT ", %" PetscInt_FMT ") = %.17g but %s(%" PetscInt_FMT ", %" PetscInt_FMT
                   ") = %.17g at line %" PetscInt_FMT ": %s is not symmetric",
-                  name, PetscMax(e[orig].line, e[mirror].line), what, e[a].i + 1, e[a].j + 1, (double)x, what, e[a].j + 1, e[a].i + 1, (double)y,
-                  PetscMin(e[orig].line, e[mirror].line), what);
+                  name, e[orig].line, what, e[a].i + 1, e[a].j + 1, (double)x, what, e[a].j + 1, e[a].i + 1, (double)y, e[mirror].line, what);
         SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
                 "%s:%" PetscInt_FMT ": %s(%" PetscInt_FMT ", %" PetscInt_FMT ") = %.17g has no entry (%" PetscInt_FMT ", %" PetscInt_FMT
                 ") although the file gives both triangles: %s is not symmetric",

@@ -944,6 +944,7 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
                                    mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,
                                    mesh->dim, mesh->num_nodes, mesh->num_elems));
+  if (mesh->nodes_only) PetscCall(PetscViewerASCIIPrintf(viewer, "not read: the parent is given as matrices"));
   for (PetscInt t = 0, first = 1; t < VI_ELEM_NUM_TYPES; t++)
     if (count[t]) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT " %s", first ? "" : ", ", count[t], VIElementInfoTable[t].name));
