@@ -69,7 +69,7 @@ typedef struct _p_VIModel *VIModel;
       (*FREQUENCY, SOLVER=MATRIXSTORAGE);
     VI_PARENT_MTX ("mtx"): Matrix Market coordinate files -parent_matrices K.mtx,M.mtx with the DOF map -parent_dofs FILE (one
       line "NODE DIRECTION" per row);
-    VI_PARENT_ABAQUS ("abaqus"): Abaqus *MATRIX GENERATE output in its coordinate text format, lines "NODE, DOF, NODE, DOF, VALUE",
+    VI_PARENT_ABAQUS ("abaqus"): Abaqus *MATRIX GENERATE output as labelled text (FORMAT=MATRIX INPUT), lines "NODE, DOF, NODE, DOF, VALUE",
       -parent_matrices JOB_STIF1.mtx,JOB_MASS1.mtx.
   The mesh (-mesh_file: the exporter's deck or a file of *NODE and *NSET) gives the nodes' coordinates and the node sets.
 */

@@ -130,7 +130,8 @@ $py deck.py 4 >bar.inp
 if ! timeout 120 ccx -i bar >bar.ccx.log 2>&1 || [ ! -s bar.sti ]; then
   echo "FAIL ccx did not write the matrices of bar.inp:"; tail -5 bar.ccx.log; exit 1
 fi
-red=(-cms_num_modes 6 -cms_contact_set TIPS -cms_contact_normal 0,0.6,0.8 -cms_contact_dirs 3 -cms_outputs TIP:z,TIPS:y -cms_gravity 0,0,-9810)
+tip=$(awk 'f { print; exit } /NSET=TIP$/ { f = 1 }' bar.inp)
+red=(-cms_num_modes 6 -cms_contact_set TIPS -cms_contact_normal 0,0.6,0.8 -cms_contact_dirs 3 -cms_outputs TIP:z,TIPS:y,$tip:z -cms_gravity 0,0,-9810)
 for t in cb cb_massless macneal rubin; do
   must "reduce bar.inp ($t, assembled)" one 60 1 reduce -mesh_file bar.inp "${red[@]}" -cms_type $t -rom_file asm_$t.h5 || continue
   must "reduce bar ($t, ccx matrices)" one 60 1 reduce -mesh_file bar.inp -parent_matrices bar "${red[@]}" -cms_type $t -rom_file ccx_$t.h5 || continue
@@ -140,6 +141,17 @@ for t in cb cb_massless macneal rubin; do
     echo "FAIL $t: the ROM of ccx's matrices differs from vicms's assembly: $r (tolerance 1e-8)"; fail=1
   fi
 done
+# outputs named by node sets: TIP (one node) is the node's own output, TIPS one output per node
+$py - ccx_cb.h5 asm_cb.h5 "$tip" <<'EOF' || fail=1
+import sys, h5py, numpy as np
+for name in sys.argv[1:3]:
+    o = h5py.File(name, "r")["outputs"]
+    per_node = sorted(k for k in o if k.startswith("TIPS_n") and k.endswith("_y"))
+    ok = np.array_equal(o["TIP_z"][:], o["n%s_z" % sys.argv[3]][:]) and len(per_node) == 8
+    print("%s %s: output TIP_z = n%s_z exactly, TIPS:y gave %d outputs (8 nodes)" % ("ok  " if ok else "FAIL", name, sys.argv[3], len(per_node)))
+    if not ok:
+        sys.exit(1)
+EOF
 for np in 2 3; do
   must "reduce bar (ccx matrices, $np ranks)" mpi 60 $np reduce -mesh_file bar.inp -parent_matrices bar "${red[@]}" -cms_type cb -rom_file ccx_cb_$np.h5 || continue
   r=$($py cmp_rom.py ccx_cb.h5 ccx_cb_$np.h5 1e-8) && echo "ok   ccx matrices on $np ranks = 1 rank (max rel diff $r)" ||
