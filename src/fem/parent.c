@@ -29,6 +29,7 @@ const char *const VIParentFormats[] = {"assembled", "ccx", "mtx", "abaqus", "VIP
    mirror of the entry (j, i) (mirror 1), with its line. */
 typedef struct {
   PetscInt  i, j, line;
+  PetscInt  p, q; /* the new row and column of (i, j): entries are sorted by them, so that K' needs no other sort */
   PetscInt  mirror;
   PetscReal v;
 } VIParentEntry;
@@ -446,7 +447,7 @@ typedef struct {
   PetscReal      maxabs;
 } VIParentEntries;
 
-static PetscErrorCode VIParentPush(VIParentEntries *E, PetscInt i, PetscInt j, PetscReal v, PetscInt line, PetscInt mirror)
+static PetscErrorCode VIParentPush(const VIParentRows *rows, VIParentEntries *E, PetscInt i, PetscInt j, PetscReal v, PetscInt line, PetscInt mirror)
 {
   PetscFunctionBeginUser;
   if (E->n == E->cap) {
@@ -459,6 +460,8 @@ static PetscErrorCode VIParentPush(VIParentEntries *E, PetscInt i, PetscInt j, P
   }
   E->e[E->n].i      = i;
   E->e[E->n].j      = j;
+  E->e[E->n].p      = rows->newrow[i];
+  E->e[E->n].q      = rows->newrow[j];
   E->e[E->n].v      = v;
   E->e[E->n].line   = line;
   E->e[E->n].mirror = mirror;
@@ -474,8 +477,8 @@ static PetscErrorCode VIParentKeep(const VIParentRows *rows, VIParentEntries *E,
   if (i > j) E->lower = PETSC_TRUE;
   E->maxabs = PetscMax(E->maxabs, PetscAbsReal(v));
   if (rows->head[i] < 0 || rows->head[j] < 0) PetscFunctionReturn(PETSC_SUCCESS); /* clamped */
-  if (VIParentMine(rows, i)) PetscCall(VIParentPush(E, i, j, v, line, 0));
-  if (i != j && VIParentMine(rows, j)) PetscCall(VIParentPush(E, j, i, v, line, 1));
+  if (VIParentMine(rows, i)) PetscCall(VIParentPush(rows, E, i, j, v, line, 0));
+  if (i != j && VIParentMine(rows, j)) PetscCall(VIParentPush(rows, E, j, i, v, line, 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -596,8 +599,8 @@ static PetscErrorCode VIParentReadAbaqus(const char name[], const VIParentRows *
 static int VIParentCompareEntry(const void *a, const void *b)
 {
   const VIParentEntry *x = (const VIParentEntry *)a, *y = (const VIParentEntry *)b;
-  if (x->i != y->i) return x->i < y->i ? -1 : 1;
-  if (x->j != y->j) return x->j < y->j ? -1 : 1;
+  if (x->p != y->p) return x->p < y->p ? -1 : 1;
+  if (x->q != y->q) return x->q < y->q ? -1 : 1;
   if (x->mirror != y->mirror) return x->mirror < y->mirror ? -1 : 1;
   return x->line < y->line ? -1 : (x->line > y->line);
 }
@@ -612,7 +615,8 @@ static int VIParentCompareTriplet(const void *a, const void *b)
 /*
   This rank's raw rows, checked: an entry given twice is refused; a file with both triangles must be symmetric (each entry
   equal to its mirror within 1e-10 relative, or both below 1e-13 of the largest entry); a file with one triangle is
-  symmetric by construction. The surviving entries are compacted in place: (i, j, v), i this rank's raw row.
+  symmetric by construction. The surviving entries are compacted in place, one per (i, j), i this rank's raw row, sorted by
+  their new row and column.
 */
 static PetscErrorCode VIParentCheckSymmetric(const char name[], const char what[], VIParentEntries *E)
 {
@@ -624,7 +628,7 @@ static PetscErrorCode VIParentCheckSymmetric(const char name[], const char what[
   while (a < E->n) {
     PetscInt       b = a, orig = -1, mirror = -1;
     VIParentEntry *e = E->e;
-    while (b < E->n && e[b].i == e[a].i && e[b].j == e[a].j) b++;
+    while (b < E->n && e[b].p == e[a].p && e[b].q == e[a].q) b++;
     for (PetscInt k = a; k < b; k++) {
       PetscInt *slot = e[k].mirror ? &mirror : &orig;
       if (*slot >= 0) {
@@ -653,6 +657,8 @@ static PetscErrorCode VIParentCheckSymmetric(const char name[], const char what[
     }
     e[n].i = e[a].i;
     e[n].j = e[a].j;
+    e[n].p = e[a].p;
+    e[n].q = e[a].q;
     e[n].v = orig >= 0 ? e[orig].v : e[mirror].v;
     n++;
     a = b;
@@ -707,7 +713,8 @@ static PetscErrorCode VIParentAssemble(VIModel model, const VIParentRows *rows, 
       }
   }
   PetscCall(PetscFree4(ci, vi, cj, vj));
-  qsort(t, (size_t)nt, sizeof(VIParentTriplet), VIParentCompareTriplet);
+  /* with no node on several rows T is a renumbering, and the entries came sorted by their new row and column */
+  if (maxk > 1) qsort(t, (size_t)nt, sizeof(VIParentTriplet), VIParentCompareTriplet);
   {
     PetscInt m = 0;
     for (PetscInt k = 0; k < nt; k++) {
@@ -732,11 +739,23 @@ static PetscErrorCode VIParentAssemble(VIModel model, const VIParentRows *rows, 
   PetscCall(MatXAIJSetPreallocation(*A, 1, d_nnz, o_nnz, NULL, NULL));
   PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(PetscFree2(d_nnz, o_nnz));
-  for (PetscInt a = 0; a < nt;) {
-    PetscInt b = a;
-    while (b < nt && t[b].p == t[a].p) b++;
-    for (PetscInt k = a; k < b; k++) PetscCall(MatSetValue(*A, t[k].p, t[k].q, t[k].v, INSERT_VALUES));
-    a = b;
+  {
+    PetscInt  *cols, maxrow = 0;
+    PetscReal *vals;
+    for (PetscInt a = 0, b; a < nt; a = b) {
+      for (b = a; b < nt && t[b].p == t[a].p; b++)
+        ;
+      maxrow = PetscMax(maxrow, b - a);
+    }
+    PetscCall(PetscMalloc2(maxrow, &cols, maxrow, &vals));
+    for (PetscInt a = 0, b; a < nt; a = b) {
+      for (b = a; b < nt && t[b].p == t[a].p; b++) {
+        cols[b - a] = t[b].q;
+        vals[b - a] = t[b].v;
+      }
+      PetscCall(MatSetValues(*A, 1, &t[a].p, b - a, cols, vals, INSERT_VALUES));
+    }
+    PetscCall(PetscFree2(cols, vals));
   }
   PetscCall(PetscFree(t));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
