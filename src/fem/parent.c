@@ -618,13 +618,35 @@ static int VIParentCompareTriplet(const void *a, const void *b)
   symmetric by construction. The surviving entries are compacted in place, one per (i, j), i this rank's raw row, sorted by
   their new row and column.
 */
-static PetscErrorCode VIParentCheckSymmetric(const char name[], const char what[], VIParentEntries *E)
+/* The entries sorted by new row (a counting sort over this rank's rows), then within each row by column, mirror and line. */
+static PetscErrorCode VIParentSortEntries(const VIParentRows *rows, VIParentEntries *E)
+{
+  PetscInt       nlocal = rows->rend - rows->rstart, *start;
+  VIParentEntry *sorted;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(nlocal + 1, &start));
+  PetscCall(PetscMalloc1(PetscMax(E->n, 1), &sorted));
+  for (PetscInt k = 0; k < E->n; k++) start[E->e[k].p - rows->rstart + 1]++;
+  for (PetscInt r = 0; r < nlocal; r++) start[r + 1] += start[r];
+  for (PetscInt k = 0; k < E->n; k++) sorted[start[E->e[k].p - rows->rstart]++] = E->e[k];
+  for (PetscInt r = nlocal; r > 0; r--) start[r] = start[r - 1];
+  start[0] = 0;
+  for (PetscInt r = 0; r < nlocal; r++) qsort(sorted + start[r], (size_t)(start[r + 1] - start[r]), sizeof(VIParentEntry), VIParentCompareEntry);
+  PetscCall(PetscFree(E->e));
+  PetscCall(PetscFree(start));
+  E->e   = sorted;
+  E->cap = PetscMax(E->n, 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIParentCheckSymmetric(const VIParentRows *rows, const char name[], const char what[], VIParentEntries *E)
 {
   PetscBool full = (PetscBool)(E->upper && E->lower);
   PetscInt  n = 0, a = 0;
 
   PetscFunctionBeginUser;
-  qsort(E->e, (size_t)E->n, sizeof(VIParentEntry), VIParentCompareEntry);
+  PetscCall(VIParentSortEntries(rows, E));
   while (a < E->n) {
     PetscInt       b = a, orig = -1, mirror = -1;
     VIParentEntry *e = E->e;
@@ -848,8 +870,8 @@ PetscErrorCode VIModelSetUpParent(VIModel model)
       if (!ierr) ierr = VIParentReadCoordinates(files[1], mtx, &rows, &EM);
     }
   }
-  if (!ierr) ierr = VIParentCheckSymmetric(files[0], "K", &EK);
-  if (!ierr) ierr = VIParentCheckSymmetric(files[1], "M", &EM);
+  if (!ierr) ierr = VIParentCheckSymmetric(&rows, files[0], "K", &EK);
+  if (!ierr) ierr = VIParentCheckSymmetric(&rows, files[1], "M", &EM);
   PetscCall(VIErrorSync(model->comm, ierr));
   PetscCall(VIParentAssemble(model, &rows, &EK, &model->K));
   PetscCall(VIParentAssemble(model, &rows, &EM, &model->M));
