@@ -4,7 +4,8 @@
 #    vicms (-parent_matrices JOB) gives the ROM of vicms's own assembly of the same deck: K, M, D, loads, outputs and component
 #    frequencies within 1e-8 of their largest entry, for cb, cb_massless, macneal and rubin, with contact frames turned off the
 #    axes; the matrix reading on 2 and 3 ranks gives the 1-rank ROM (1e-8). The same matrices written as Matrix Market (K in both
-#    triangles, M as the lower triangle, a DOF map) and as Abaqus coordinate text give the ROM of the ccx files (1e-12).
+#    triangles, M as the lower triangle, a DOF map) and as Abaqus coordinate text give the ROM of the ccx files (1e-12);
+#    -model_clamp on the matrices equals it on the assembly (frequencies, 1e-8).
 # 2. models vicms cannot assemble, a B32 beam and an S8 shell that ccx expands into C3D20R solids: the first 6 frequencies of
 #    vicms modes on their matrices equal the eigenvalues of ccx's own *FREQUENCY step (read from its .eig file) within 1e-8,
 #    on 1, 2 and 3 ranks (a 2 x 2 mm beam, a 2 mm shell: ccx writes its matrices with 14 digits, and a thinner section's
@@ -157,6 +158,12 @@ for np in 2 3; do
   r=$($py cmp_rom.py ccx_cb.h5 ccx_cb_$np.h5 1e-8) && echo "ok   ccx matrices on $np ranks = 1 rank (max rel diff $r)" ||
     { echo "FAIL ccx matrices on $np ranks differ from 1 rank: $r"; fail=1; }
 done
+# -model_clamp removes the rows of a set's nodes, as it clamps them in an assembly
+if must "modes, TIPS clamped (assembled)" one 60 1 modes -mesh_file bar.inp -model_clamp TIPS -modes_num 6 -modes_file clamp_asm.h5 &&
+  must "modes, TIPS clamped (ccx matrices)" one 60 1 modes -mesh_file bar.inp -parent_matrices bar -model_clamp TIPS -modes_num 6 -modes_file clamp_ccx.h5; then
+  r=$($py cmp_rom.py clamp_asm.h5 clamp_ccx.h5 1e-8) && echo "ok   -model_clamp TIPS on ccx's matrices = on the assembly (frequencies, max rel diff $r)" ||
+    { echo "FAIL -model_clamp TIPS on ccx's matrices differs from the assembly: $r"; fail=1; }
+fi
 $py convert.py bar || { echo "FAIL convert.py"; exit 1; }
 for np in 1 3; do
   if must "reduce (Matrix Market, $np ranks)" mpi 60 $np reduce -mesh_file bar.inp -parent_matrices K.mtx,M.mtx -parent_dofs map.txt "${red[@]}" \
