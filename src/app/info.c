@@ -541,9 +541,10 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
-  PetscCall(PetscOptionsString(
-      "-file", "The file to describe: a vicms HDF5 file (a ROM, bodies, modes, results, slide history or CEA file) or a mesh file (.inp, .msh: its node sets); also `vicms info FILE`", "", file,
-      file, sizeof(file), NULL));
+  PetscCall(PetscOptionsString("-file",
+                               "The file to describe: a vicms HDF5 file (a ROM, bodies, modes, results, slide history or CEA file) or a mesh file "
+                               "(.inp, .msh: its node sets); also `vicms info FILE`",
+                               "", file, file, sizeof(file), NULL));
   PetscCall(PetscOptionsInt("-info_nodes", "A mesh file's node sets: at most this many node ids shown per set", "", max_nodes, &max_nodes, NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));

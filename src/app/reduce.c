@@ -110,7 +110,7 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
       PetscCall(PetscOptionsGetString(NULL, NULL, "-parent_matrices", parent, sizeof(parent), &has_parent));
       PetscCall(PetscOptionsGetString(NULL, NULL, "-parent_dofs", dofs, sizeof(dofs), &has_dofs));
       if (has_parent) {
-        unsigned long long h = 14695981039346656037ULL;
+        unsigned long long h  = 14695981039346656037ULL;
         size_t             cl = strlen(content);
         for (char *tok = strtok_r(parent, ",", &save); tok && !ierr; tok = strtok_r(NULL, ",", &save)) {
           if (strchr(parent, ',') || has_dofs)

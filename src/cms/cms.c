@@ -171,8 +171,9 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   PetscCall(PetscOptionsStringArray("-cms_forces", "Nodal forces SET:DIR:VALUE (DIR x, y or z; VALUE per node); each gives the load named SET", "",
                                     cms->forces, &cms->num_forces, NULL));
   cms->num_outputs = VI_CMS_MAX_ITEMS;
-  PetscCall(PetscOptionsStringArray("-cms_outputs", "Output DOFs NODE:DIR or SET:DIR (DIR x, y or z), e.g. 1353:y named n1353_y, tip:z named tip_z (one per node of the set)", "", cms->outputs,
-                                    &cms->num_outputs, NULL));
+  PetscCall(PetscOptionsStringArray(
+      "-cms_outputs", "Output DOFs NODE:DIR or SET:DIR (DIR x, y or z), e.g. 1353:y named n1353_y, tip:z named tip_z (one per node of the set)", "",
+      cms->outputs, &cms->num_outputs, NULL));
   PetscCall(PetscOptionsString("-cms_units", "Units of the model, recorded in the ROM (e.g. N-mm-t-s)", "", cms->units, cms->units,
                                sizeof(cms->units), NULL));
   PetscOptionsEnd();

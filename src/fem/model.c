@@ -476,13 +476,12 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
     if (model->node_dof[i] < 0 && model->node_owner[i / model->dim] >= 0) nclamped++;
   PetscCall(MatGetInfo(model->K, MAT_GLOBAL_SUM, &info));
   parent = (PetscBool)(model->parent_format != VI_PARENT_ASSEMBLED);
-  PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT
-                                   " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT "..%" PetscInt_FMT
-                                   " on %d rank%s; %s%s\n",
-                                   model->num_global, nclamped, parent ? "exported" : (model->lumped ? "lumped" : "consistent"),
-                                   (double)model->total_mass, info.nz_used, minl, maxl, size, size > 1 ? "s" : "",
-                                   parent ? "the exporter's elements" : VIIntegrations[model->integration], parent ? "" : " integration"));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer,
+      "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT
+      "..%" PetscInt_FMT " on %d rank%s; %s%s\n",
+      model->num_global, nclamped, parent ? "exported" : (model->lumped ? "lumped" : "consistent"), (double)model->total_mass, info.nz_used, minl,
+      maxl, size, size > 1 ? "s" : "", parent ? "the exporter's elements" : VIIntegrations[model->integration], parent ? "" : " integration"));
   if (model->parent_format != VI_PARENT_ASSEMBLED)
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "Parent matrices (%s) %s: %" PetscInt_FMT " rows in the files, %" PetscInt_FMT

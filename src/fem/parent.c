@@ -131,7 +131,8 @@ static PetscBool VIParentReal(char **s, PetscReal *value)
 
 /* ------------------------------------------------------------------ DOF labels */
 
-static PetscErrorCode VIParentAddLabel(PetscInt *n, PetscInt *cap, PetscInt **node, PetscInt **dir, PetscInt **line, PetscInt id, PetscInt d, PetscInt l)
+static PetscErrorCode VIParentAddLabel(PetscInt *n, PetscInt *cap, PetscInt **node, PetscInt **dir, PetscInt **line, PetscInt id, PetscInt d,
+                                       PetscInt l)
 {
   PetscFunctionBeginUser;
   if (*n == *cap) {
@@ -159,7 +160,7 @@ static PetscErrorCode VIParentReadDofMap(const char name[], const char option[],
                                          PetscInt **line)
 {
   VIParentFile   f;
-  PetscInt       cap = 0;
+  PetscInt       cap  = 0;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
@@ -177,8 +178,8 @@ static PetscErrorCode VIParentReadDofMap(const char name[], const char option[],
     if (!ccx && (!*s || *s == '#' || *s == '%')) continue;
     if (!VIParentInt(&s, PETSC_TRUE, &id) || (ccx && *s != '.') || (ccx && (s++, 0)) || !VIParentInt(&s, PETSC_TRUE, &d) || *s) {
       ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
-                        "%s:%" PetscInt_FMT ": expected %s, got '%.*s'", name, f.line, ccx ? "NODE.DIRECTION (e.g. 12.3)" : "NODE DIRECTION (e.g. 12 3)",
-                        VI_PARENT_SHOW, f.buf);
+                        "%s:%" PetscInt_FMT ": expected %s, got '%.*s'", name, f.line,
+                        ccx ? "NODE.DIRECTION (e.g. 12.3)" : "NODE DIRECTION (e.g. 12 3)", VI_PARENT_SHOW, f.buf);
       break;
     }
     if (id <= 0 || d < 1 || d > 6) {
@@ -206,10 +207,11 @@ static PetscErrorCode VIParentAbaqusLine(VIParentFile *f, PetscBool *skip, Petsc
   while (*s == ' ' || *s == '\t') s++;
   *skip = (!*s || *s == '*') ? PETSC_TRUE : PETSC_FALSE;
   if (*skip) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(VIParentInt(&s, PETSC_TRUE, n1) && VIParentInt(&s, PETSC_TRUE, d1) && VIParentInt(&s, PETSC_TRUE, n2) && VIParentInt(&s, PETSC_TRUE, d2) &&
-                 VIParentReal(&s, v) && !*s,
-             PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": expected 'NODE, DOF, NODE, DOF, VALUE' (Abaqus coordinate format), got '%.*s'",
-             f->name, f->line, VI_PARENT_SHOW, f->buf);
+  PetscCheck(VIParentInt(&s, PETSC_TRUE, n1) && VIParentInt(&s, PETSC_TRUE, d1) && VIParentInt(&s, PETSC_TRUE, n2) &&
+                 VIParentInt(&s, PETSC_TRUE, d2) && VIParentReal(&s, v) && !*s,
+             PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": expected 'NODE, DOF, NODE, DOF, VALUE' (Abaqus coordinate format), got '%.*s'", f->name, f->line, VI_PARENT_SHOW,
+             f->buf);
   PetscCheck(*n1 > 0 && *n2 > 0 && *d1 >= 1 && *d1 <= 6 && *d2 >= 1 && *d2 <= 6, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
              "%s:%" PetscInt_FMT ": node %" PetscInt_FMT " DOF %" PetscInt_FMT ", node %" PetscInt_FMT " DOF %" PetscInt_FMT
              ": expected positive node ids and DOFs 1..6",
@@ -370,8 +372,8 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
   PetscCall(PetscMalloc1(nn, &model->node_owner));
   PetscCall(PetscMalloc1(3 * nn, &model->node_dof));
   {
-    PetscInt    next = 0;
-    PetscMPIInt owner = 0;
+    PetscInt    next     = 0;
+    PetscMPIInt owner    = 0;
     rows->owner_start[0] = 0;
     for (PetscInt i = 0; i < nn; i++) {
       PetscInt here = 0;
@@ -385,7 +387,7 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
       model->node_owner[i] = owner;
       for (PetscInt d = 0; d < 3; d++)
         if (first[3 * i + d] >= 0) {
-          model->node_dof[3 * i + d] = next;
+          model->node_dof[3 * i + d]     = next;
           rows->newrow[first[3 * i + d]] = next++;
         }
       for (PetscInt k = start[i]; k < start[i + 1]; k++) {
@@ -488,7 +490,7 @@ static PetscErrorCode VIParentReadCoordinates(const char name[], PetscBool mtx, 
   VIParentFile   f;
   PetscInt       expected = -1, count = 0;
   PetscBool      symmetric = PETSC_FALSE, sized = PETSC_FALSE;
-  PetscErrorCode ierr      = PETSC_SUCCESS;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(VIParentOpen(name, "-parent_matrices", &f));
@@ -502,10 +504,12 @@ static PetscErrorCode VIParentReadCoordinates(const char name[], PetscBool mtx, 
     s = f.buf;
     if (mtx && f.line == 1) {
       char obj[32] = "", fmt[32] = "", field[32] = "", sym[32] = "";
-      if (sscanf(s, "%%%%MatrixMarket %31s %31s %31s %31s", obj, fmt, field, sym) != 4 || strcasecmp(obj, "matrix") || strcasecmp(fmt, "coordinate") ||
-          (strcasecmp(field, "real") && strcasecmp(field, "integer")) || (strcasecmp(sym, "general") && strcasecmp(sym, "symmetric"))) {
-        ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
-                          "%s:1: expected the header '%%%%MatrixMarket matrix coordinate real general|symmetric', got '%.*s'", name, VI_PARENT_SHOW, s);
+      if (sscanf(s, "%%%%MatrixMarket %31s %31s %31s %31s", obj, fmt, field, sym) != 4 || strcasecmp(obj, "matrix") ||
+          strcasecmp(fmt, "coordinate") || (strcasecmp(field, "real") && strcasecmp(field, "integer")) ||
+          (strcasecmp(sym, "general") && strcasecmp(sym, "symmetric"))) {
+        ierr =
+            PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
+                       "%s:1: expected the header '%%%%MatrixMarket matrix coordinate real general|symmetric', got '%.*s'", name, VI_PARENT_SHOW, s);
         break;
       }
       symmetric = strcasecmp(sym, "symmetric") ? PETSC_FALSE : PETSC_TRUE;
@@ -656,8 +660,9 @@ static PetscErrorCode VIParentCheckSymmetric(const VIParentRows *rows, const cha
       if (*slot >= 0) {
         /* the same entry twice: name the later line */
         PetscInt l0 = e[*slot].line, l1 = e[k].line;
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": %s(%" PetscInt_FMT ", %" PetscInt_FMT ") is given again (first at line %" PetscInt_FMT ")",
-                name, PetscMax(l0, l1), what, (e[k].mirror ? e[k].j : e[k].i) + 1, (e[k].mirror ? e[k].i : e[k].j) + 1, PetscMin(l0, l1));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                "%s:%" PetscInt_FMT ": %s(%" PetscInt_FMT ", %" PetscInt_FMT ") is given again (first at line %" PetscInt_FMT ")", name,
+                PetscMax(l0, l1), what, (e[k].mirror ? e[k].j : e[k].i) + 1, (e[k].mirror ? e[k].i : e[k].j) + 1, PetscMin(l0, l1));
       }
       *slot = k;
     }
@@ -709,7 +714,7 @@ static PetscInt VIParentTRow(const VIParentRows *rows, PetscInt r, PetscInt cols
 /* A = T^T K T on this rank's rows, from its checked raw entries (sorted by raw row). */
 static PetscErrorCode VIParentAssemble(VIModel model, const VIParentRows *rows, const VIParentEntries *E, Mat *A)
 {
-  VIParentTriplet *t = NULL;
+  VIParentTriplet *t  = NULL;
   PetscInt         nt = 0, cap = 0, maxk = 1, *ci, *cj, *d_nnz, *o_nnz;
   PetscReal       *vi, *vj;
 
@@ -796,7 +801,7 @@ static PetscErrorCode VIParentFiles(VIModel model, char files[2][PETSC_MAX_PATH_
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrncpy(given, model->parent_matrices, sizeof(given)));
-  comma = strchr(given, ',');
+  comma  = strchr(given, ',');
   map[0] = 0;
   if (model->parent_format == VI_PARENT_CCX) {
     PetscCheck(!comma, model->comm, PETSC_ERR_USER_INPUT,
@@ -837,8 +842,8 @@ static PetscErrorCode VIParentRead(VIModel model, VIParentRows *rows, char files
       (*pairs)[2 * r + 1] = rows->dir[r];
     }
   } else
-    PetscCall(VIParentReadDofMap(map, model->parent_format == VI_PARENT_CCX ? "-parent_matrices" : "-parent_dofs", model->parent_format == VI_PARENT_CCX,
-                                 &rows->n, &rows->node, &rows->dir, &line));
+    PetscCall(VIParentReadDofMap(map, model->parent_format == VI_PARENT_CCX ? "-parent_matrices" : "-parent_dofs",
+                                 model->parent_format == VI_PARENT_CCX, &rows->n, &rows->node, &rows->dir, &line));
   PetscCall(PetscMalloc5(rows->n, &rows->index, rows->n, &rows->newrow, rows->n, &rows->head, rows->n, &rows->count, rows->n, &rows->next));
   PetscCall(VIParentNumber(model, rows, line, model->parent_format == VI_PARENT_ABAQUS ? files[0] : map));
   PetscCall(PetscFree3(rows->node, rows->dir, line));

@@ -484,7 +484,8 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCheck(mesh->num_nodes > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no nodes", mesh->num_files ? mesh->files[0] : "mesh");
-  PetscCheck(mesh->num_elems > 0 || mesh->nodes_only, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements", mesh->num_files ? mesh->files[0] : "mesh");
+  PetscCheck(mesh->num_elems > 0 || mesh->nodes_only, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements",
+             mesh->num_files ? mesh->files[0] : "mesh");
 
   /* nodes sorted by id, so that an id is found by bisection */
   PetscCall(PetscMalloc4(mesh->num_nodes, &perm, mesh->num_nodes, &sorted_ids, 3 * mesh->num_nodes, &coords, mesh->num_nodes, &node_src));
