@@ -62,6 +62,20 @@ PETSC_EXTERN PetscErrorCode VIElementReferenceNodes(VIElementType type, const Pe
 
 typedef struct _p_VIModel *VIModel;
 
+/*
+  VIParentFormat - where the parent's K and M come from (docs/parents.md):
+    VI_PARENT_ASSEMBLED ("assembled"): vicms assembles them from the mesh's elements (default);
+    VI_PARENT_CCX ("ccx"): CalculiX's matrix storage, -parent_matrices JOB reads JOB.sti, JOB.mas and JOB.dof
+      (*FREQUENCY, SOLVER=MATRIXSTORAGE);
+    VI_PARENT_MTX ("mtx"): Matrix Market coordinate files -parent_matrices K.mtx,M.mtx with the DOF map -parent_dofs FILE (one
+      line "NODE DIRECTION" per row);
+    VI_PARENT_ABAQUS ("abaqus"): Abaqus *MATRIX GENERATE output as labelled text (FORMAT=MATRIX INPUT), lines "NODE, DOF, NODE, DOF, VALUE",
+      -parent_matrices JOB_STIF1.mtx,JOB_MASS1.mtx.
+  The mesh (-mesh_file: the exporter's deck or a file of *NODE and *NSET) gives the nodes' coordinates and the node sets.
+*/
+typedef enum { VI_PARENT_ASSEMBLED, VI_PARENT_CCX, VI_PARENT_MTX, VI_PARENT_ABAQUS } VIParentFormat;
+PETSC_EXTERN const char *const VIParentFormats[];
+
 PETSC_EXTERN PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model);
 PETSC_EXTERN PetscErrorCode VIModelSetMesh(VIModel model, VIMesh mesh);
 PETSC_EXTERN PetscErrorCode VIModelSetFromOptions(VIModel model);
@@ -91,6 +105,9 @@ PETSC_EXTERN PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass);
   invariants of a floating frame of reference (docs/frame.md) are entries of G. Collective.
 */
 PETSC_EXTERN PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], PetscReal G[]);
+/* The rigid translation along axis d (0, 1, 2) in the layout of K: 1 on every DOF that moves with it (each translational DOF in
+   direction d; for a parent given as matrices, also the other rows of a node's direction). Collective on u. */
+PETSC_EXTERN PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u);
 /* Gather a distributed DOF vector to rank 0 as nodal values, num_nodes x 3 (zeros where clamped or beyond dim). */
 PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal);
 

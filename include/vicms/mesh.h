@@ -60,6 +60,10 @@ PETSC_EXTERN PetscErrorCode VIMeshSetRectangle(VIMesh mesh, const PetscInt cells
 /* Only the elements of element set name of the file (an Abaqus *ELSET, a Gmsh physical group of the highest dimension), and
    their nodes, keeping the file's node ids; the set may share no node with the file's other elements. Option -mesh_elset. */
 PETSC_EXTERN PetscErrorCode VIMeshSetElementSet(VIMesh mesh, const char name[]);
+/* Read only the nodes and node sets of the file (a parent given as matrices, whose coordinates and sets come from the exporter's
+   deck or a side file): an Abaqus deck's elements, sections, materials, clamps and every other keyword are skipped whatever their
+   type (beams, shells, springs), and a file without elements is accepted. Before VIMeshSetUp. */
+PETSC_EXTERN PetscErrorCode VIMeshSetNodesOnly(VIMesh mesh, PetscBool nodes_only);
 /* Options prefix (e.g. "body_a_" for the body a of a multi-body job: -body_a_mesh_file); before VIMeshSetFromOptions. */
 PETSC_EXTERN PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[]);
 

@@ -503,9 +503,52 @@ static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A mesh file (.inp or .msh): its nodes and elements and every node set with its nodes (the names -cms_contact_set, -cms_outputs
+   SET:DIR, -cms_forces and -model_clamp take). An Abaqus deck is read for its nodes and sets only, so that a deck of elements
+   vicms does not assemble (a parent given as matrices) is described too. Sets of more than max nodes are shortened. */
+static PetscErrorCode VIInfoMesh(MPI_Comm comm, const char path[], PetscInt max)
+{
+  VIMesh          mesh;
+  PetscInt        nn, ne, nsets, dim;
+  const PetscInt *ids;
+  size_t          len = strlen(path);
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshCreate(comm, &mesh));
+  PetscCall(VIMeshSetFile(mesh, path));
+  if (len >= 4 && !strcasecmp(path + len - 4, ".inp")) PetscCall(VIMeshSetNodesOnly(mesh, PETSC_TRUE));
+  PetscCall(VIMeshSetUp(mesh));
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetDimension(mesh, &dim));
+  PetscCall(VIMeshGetNodeIds(mesh, &ids));
+  PetscCall(VIMeshGetNumNodeSets(mesh, &nsets));
+  PetscCall(PetscPrintf(comm, "Mesh file %s: %" PetscInt_FMT " nodes (ids %" PetscInt_FMT "..%" PetscInt_FMT "), ", path, nn, nn ? ids[0] : 0,
+                        nn ? ids[nn - 1] : 0));
+  if (ne)
+    PetscCall(PetscPrintf(comm, "%" PetscInt_FMT " elements, %" PetscInt_FMT "D", ne, dim));
+  else
+    PetscCall(PetscPrintf(comm, "elements not read (an Abaqus deck is read for its nodes and node sets here)"));
+  PetscCall(PetscPrintf(comm, ", %" PetscInt_FMT " node set%s\n", nsets, nsets == 1 ? "" : "s"));
+  for (PetscInt s = 0; s < nsets; s++) {
+    const char     *name;
+    const PetscInt *nodes;
+    PetscInt        n;
+    PetscBool       found;
+    PetscCall(VIMeshGetNodeSetName(mesh, s, &name));
+    PetscCall(VIMeshGetNodeSet(mesh, name, &n, &nodes, &found));
+    PetscCall(PetscPrintf(comm, "  set %s: %" PetscInt_FMT " node%s:", name, n, n == 1 ? "" : "s"));
+    for (PetscInt i = 0; i < n && i < max; i++) PetscCall(PetscPrintf(comm, " %" PetscInt_FMT, ids[nodes[i]]));
+    if (n > max) PetscCall(PetscPrintf(comm, " ... (%" PetscInt_FMT " more; -info_nodes %" PetscInt_FMT " shows them)", n - max, n));
+    PetscCall(PetscPrintf(comm, "\n"));
+  }
+  PetscCall(VIMeshDestroy(&mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppInfo(MPI_Comm comm)
 {
   char           file[PETSC_MAX_PATH_LEN] = "", format[64] = "";
+  PetscInt       max_nodes = 20;
   PetscBool      help, is_rom, is_modes, is_results, is_bodies, is_slide, is_cea;
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
@@ -516,13 +559,22 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
-  PetscCall(PetscOptionsString(
-      "-file", "The vicms HDF5 file to describe (a ROM, bodies, modes, results, slide history or CEA file); also `vicms info FILE.h5`", "", file,
-      file, sizeof(file), NULL));
+  PetscCall(PetscOptionsString("-file",
+                               "The file to describe: a vicms HDF5 file (a ROM, bodies, modes, results, slide history or CEA file) or a mesh file "
+                               "(.inp, .msh: its node sets); also `vicms info FILE`",
+                               "", file, file, sizeof(file), NULL));
+  PetscCall(PetscOptionsInt("-info_nodes", "A mesh file's node sets: at most this many node ids shown per set", "", max_nodes, &max_nodes, NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(file[0], comm, PETSC_ERR_USER_INPUT, "vicms info: which file? Give it after the command (vicms info FILE.h5) or with -file FILE.h5");
+  {
+    size_t len = strlen(file);
+    if (len >= 4 && (!strcasecmp(file + len - 4, ".inp") || !strcasecmp(file + len - 4, ".msh"))) {
+      PetscCall(VIInfoMesh(comm, file, max_nodes));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
 
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) ierr = VIInfoFormat(file, format, sizeof(format));

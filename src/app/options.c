@@ -12,6 +12,7 @@ static const char *const VIAppSlideNoiseChoices[]  = {"normal", "x", "y", "VIApp
 static const VIOptionEntry VIAppOptions[] = {
     /* vicms info, modes, reduce, simulate */
     {"-file", VI_OPTION_STRING, NULL},
+    {"-info_nodes", VI_OPTION_INT, NULL},
     {"-modes_file", VI_OPTION_STRING, NULL},
     {"-modes_write", VI_OPTION_BOOL, NULL},
     {"-rom_file", VI_OPTION_STRING, NULL},

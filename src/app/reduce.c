@@ -82,8 +82,8 @@ static PetscErrorCode VIHashMeshFile(const char path[], PetscInt depth, unsigned
 
 PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
 {
-  static const char *const keep[]   = {"-mesh_", "-model_", "-cms_"};
-  static const char *const ignore[] = {"-mesh_file"};
+  static const char *const keep[]   = {"-mesh_", "-model_", "-cms_", "-parent_"};
+  static const char *const ignore[] = {"-mesh_file", "-parent_matrices", "-parent_dofs"};
   PetscMPIInt              rank;
   PetscInt                 len  = 0;
   PetscErrorCode           ierr = PETSC_SUCCESS;
@@ -92,16 +92,39 @@ PetscErrorCode VIAppReductionFingerprint(MPI_Comm comm, char **fingerprint)
   *fingerprint = NULL;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
-    char     *opts, mesh[PETSC_MAX_PATH_LEN], content[64] = "";
+    char     *opts, mesh[PETSC_MAX_PATH_LEN], content[128] = "";
     PetscBool has;
     size_t    l;
-    PetscCall(VIOptionsFingerprint(3, keep, 1, ignore, &opts));
+    PetscCall(VIOptionsFingerprint(4, keep, 3, ignore, &opts));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh_file", mesh, sizeof(mesh), &has));
     if (has) {
       /* the mesh's content decides the ROM, not where the file is */
       unsigned long long h = 14695981039346656037ULL;
       ierr                 = VIHashMeshFile(mesh, 0, &h);
       PetscCall(PetscSNPrintf(content, sizeof(content), "%smesh_content=%016llx", opts[0] ? " " : "", h));
+    }
+    {
+      /* the same for a parent given as matrices: the files' content (CalculiX's JOB names JOB.sti, JOB.mas, JOB.dof) */
+      char      parent[2 * PETSC_MAX_PATH_LEN], dofs[PETSC_MAX_PATH_LEN], *save = NULL;
+      PetscBool has_parent, has_dofs;
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-parent_matrices", parent, sizeof(parent), &has_parent));
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-parent_dofs", dofs, sizeof(dofs), &has_dofs));
+      if (has_parent) {
+        unsigned long long h  = 14695981039346656037ULL;
+        size_t             cl = strlen(content);
+        for (char *tok = strtok_r(parent, ",", &save); tok && !ierr; tok = strtok_r(NULL, ",", &save)) {
+          if (strchr(parent, ',') || has_dofs)
+            ierr = VIHashMeshFile(tok, 0, &h);
+          else
+            for (int k = 0; k < 3 && !ierr; k++) {
+              char f[PETSC_MAX_PATH_LEN + 8];
+              PetscCall(PetscSNPrintf(f, sizeof(f), "%s.%s", tok, k == 0 ? "sti" : (k == 1 ? "mas" : "dof")));
+              ierr = VIHashMeshFile(f, 0, &h);
+            }
+        }
+        if (has_dofs && !ierr) ierr = VIHashMeshFile(dofs, 0, &h);
+        PetscCall(PetscSNPrintf(content + cl, sizeof(content) - cl, "%sparent_content=%016llx", opts[0] || cl ? " " : "", h));
+      }
     }
     PetscCall(PetscStrlen(opts, &l));
     len = (PetscInt)(l + strlen(content) + 1);

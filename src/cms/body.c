@@ -38,6 +38,12 @@ PetscErrorCode VICMSBodyGetSize(MPI_Comm comm, const char name[], PetscInt *ndof
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "body_%s_", name));
   PetscCall(VICMSBodyMeshCreate(comm, name, prefix, PETSC_FALSE, &mesh));
+  {
+    /* a body given as matrices: its deck's nodes only (docs/parents.md) */
+    PetscBool parent;
+    PetscCall(PetscOptionsHasName(NULL, prefix, "-parent_matrices", &parent));
+    PetscCall(VIMeshSetNodesOnly(mesh, parent));
+  }
   PetscCall(VIMeshSetUp(mesh));
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIMeshGetDimension(mesh, &dim));

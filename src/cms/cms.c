@@ -171,8 +171,9 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
   PetscCall(PetscOptionsStringArray("-cms_forces", "Nodal forces SET:DIR:VALUE (DIR x, y or z; VALUE per node); each gives the load named SET", "",
                                     cms->forces, &cms->num_forces, NULL));
   cms->num_outputs = VI_CMS_MAX_ITEMS;
-  PetscCall(PetscOptionsStringArray("-cms_outputs", "Output DOFs NODE:DIR (DIR x, y or z), e.g. 1353:y; named n1353_y", "", cms->outputs,
-                                    &cms->num_outputs, NULL));
+  PetscCall(PetscOptionsStringArray(
+      "-cms_outputs", "Output DOFs NODE:DIR or SET:DIR (DIR x, y or z), e.g. 1353:y named n1353_y, tip:z named tip_z (one per node of the set)", "",
+      cms->outputs, &cms->num_outputs, NULL));
   PetscCall(PetscOptionsBool("-cms_frame_invariants",
                              "Store the inertia invariants of a floating frame of reference (mass, moments, the basis' mass integrals; group /frame, "
                              "docs/frame.md) for a flexible body of a multibody model",
@@ -307,6 +308,9 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-body_*_model_clamp", VI_OPTION_STRINGS, NULL},
     {"-body_*_model_lumped_mass", VI_OPTION_BOOL, NULL},
     {"-body_*_model_integration", VI_OPTION_ENUM, VIIntegrations},
+    {"-body_*_parent_matrices", VI_OPTION_STRING, NULL},
+    {"-body_*_parent_format", VI_OPTION_ENUM, VIParentFormats},
+    {"-body_*_parent_dofs", VI_OPTION_STRING, NULL},
     {"-body_*_cms_type", VI_OPTION_ENUM, VICMSTypes},
     {"-body_*_cms_num_modes", VI_OPTION_INT, NULL},
     {"-body_*_cms_contact_nodes", VI_OPTION_INTS, NULL},

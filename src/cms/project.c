@@ -150,7 +150,7 @@ static PetscErrorCode VICMSReduceLoad(VICMS cms, Vec f, PetscReal out[])
 static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
 {
   VIMesh     mesh;
-  PetscInt   dim, nn, rstart, rend;
+  PetscInt   dim, rstart, rend;
   Vec        f;
   PetscReal *red;
   Mat        K, M;
@@ -158,7 +158,6 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
   PetscFunctionBeginUser;
   PetscCall(VIModelGetMesh(cms->model, &mesh));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIModelGetMatrices(cms->model, &K, &M));
   PetscCall(MatCreateVecs(K, &f, NULL));
   PetscCall(VecGetOwnershipRange(f, &rstart, &rend));
@@ -168,14 +167,10 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
     Vec g;
     PetscCall(VecDuplicate(f, &g));
     PetscCall(VecSet(g, 0));
-    for (PetscInt i = 0; i < nn; i++)
-      for (PetscInt d = 0; d < dim; d++) {
-        PetscInt dof;
-        PetscCall(VIModelGetNodeDof(cms->model, i, d, &dof));
-        if (dof >= rstart && dof < rend) PetscCall(VecSetValue(g, dof, cms->gravity[d], INSERT_VALUES));
-      }
-    PetscCall(VecAssemblyBegin(g));
-    PetscCall(VecAssemblyEnd(g));
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscCall(VIModelGetRigidTranslation(cms->model, d, f));
+      PetscCall(VecAXPY(g, cms->gravity[d], f));
+    }
     PetscCall(MatMult(M, g, f));
     PetscCall(VICMSReduceLoad(cms, f, red));
     PetscCall(VIROMAddLoad(rom, "gravity", red));
@@ -201,25 +196,43 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
     PetscCall(VICMSReduceLoad(cms, f, red));
     PetscCall(VIROMAddLoad(rom, name, red));
   }
-  /* an output row o gives the physical DOF o . q; it is the reduced load of a unit force on that DOF */
+  /* an output row o gives the physical DOF o . q; it is the reduced load of a unit force on that DOF. NODE:DIR is one output
+     n<NODE>_<dir>; SET:DIR one per node of the set, SET_<dir> for a set of one node, SET_n<NODE>_<dir> otherwise */
   for (PetscInt k = 0; k < cms->num_outputs; k++) {
-    char     name[64], label[80], *end;
-    PetscInt dir, id, node, dof;
+    char            name[64], *end;
+    PetscInt        dir, id, node, nset = 1;
+    const PetscInt *nodes = &node;
+    PetscBool       is_set;
     PetscCall(VIParseItem(cms->comm, "-cms_outputs", cms->outputs[k], PETSC_FALSE, name, &dir, NULL));
-    id = (PetscInt)strtol(name, &end, 10);
-    PetscCheck(*name && !*end, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: in '%s' the node '%s' is not a node id", cms->outputs[k], name);
-    PetscCall(VIMeshFindNode(mesh, id, &node));
-    PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: node %" PetscInt_FMT " is not in the mesh", id);
+    id     = (PetscInt)strtol(name, &end, 10);
+    is_set = (PetscBool)(!*name || *end);
     PetscCheck(dir < dim, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: '%s' asks direction %c of a %" PetscInt_FMT "D model", cms->outputs[k],
                (char)('x' + dir), dim);
-    PetscCall(VIModelGetNodeDof(cms->model, node, dir, &dof));
-    PetscCall(VecSet(f, 0));
-    if (dof >= rstart && dof < rend) PetscCall(VecSetValue(f, dof, 1.0, INSERT_VALUES));
-    PetscCall(VecAssemblyBegin(f));
-    PetscCall(VecAssemblyEnd(f));
-    PetscCall(VICMSReduceLoad(cms, f, red));
-    PetscCall(PetscSNPrintf(label, sizeof(label), "n%" PetscInt_FMT "_%c", id, (char)('x' + dir)));
-    PetscCall(VIROMAddOutput(rom, label, red));
+    if (is_set)
+      PetscCall(VIMeshRequireNodeSet(mesh, "-cms_outputs", name, &nset, &nodes));
+    else {
+      PetscCall(VIMeshFindNode(mesh, id, &node));
+      PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: node %" PetscInt_FMT " is not in the mesh", id);
+    }
+    for (PetscInt i = 0; i < nset; i++) {
+      const PetscInt *ids;
+      char            label[160];
+      PetscInt        dof;
+      PetscCall(VIMeshGetNodeIds(mesh, &ids));
+      PetscCall(VIModelGetNodeDof(cms->model, nodes[i], dir, &dof));
+      PetscCall(VecSet(f, 0));
+      if (dof >= rstart && dof < rend) PetscCall(VecSetValue(f, dof, 1.0, INSERT_VALUES));
+      PetscCall(VecAssemblyBegin(f));
+      PetscCall(VecAssemblyEnd(f));
+      PetscCall(VICMSReduceLoad(cms, f, red));
+      if (!is_set)
+        PetscCall(PetscSNPrintf(label, sizeof(label), "n%" PetscInt_FMT "_%c", id, (char)('x' + dir)));
+      else if (nset == 1)
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s_%c", name, (char)('x' + dir)));
+      else
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s_n%" PetscInt_FMT "_%c", name, ids[nodes[i]], (char)('x' + dir)));
+      PetscCall(VIROMAddOutput(rom, label, red));
+    }
   }
   PetscCall(PetscFree(red));
   PetscCall(VecDestroy(&f));
@@ -234,7 +247,7 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
 static PetscErrorCode VICMSTranslationShapes(VICMS cms, VIROM rom, const PetscReal Mfull[], PetscInt n)
 {
   VIMesh       mesh;
-  PetscInt     dim, nn, rstart, rend;
+  PetscInt     dim;
   Vec          u, uhat, Mu;
   PetscReal   *b, *L, *q;
   PetscBLASInt bn, one = 1, info;
@@ -242,10 +255,8 @@ static PetscErrorCode VICMSTranslationShapes(VICMS cms, VIROM rom, const PetscRe
   PetscFunctionBeginUser;
   PetscCall(VIModelGetMesh(cms->model, &mesh));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(MatCreateVecs(cms->K, &u, &Mu));
   PetscCall(VecDuplicate(u, &uhat));
-  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
   PetscCall(PetscMalloc3(n, &b, n * n, &L, n, &q));
   PetscCall(PetscBLASIntCast(n, &bn));
   PetscCall(PetscArraycpy(L, Mfull, n * n));
@@ -254,14 +265,7 @@ static PetscErrorCode VICMSTranslationShapes(VICMS cms, VIROM rom, const PetscRe
     PetscScalar uMu;
     PetscReal   bq = 0;
     char        name[32];
-    PetscCall(VecSet(u, 0));
-    for (PetscInt i = 0; i < nn; i++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(cms->model, i, d, &dof));
-      if (dof >= rstart && dof < rend) PetscCall(VecSetValue(u, dof, 1.0, INSERT_VALUES));
-    }
-    PetscCall(VecAssemblyBegin(u));
-    PetscCall(VecAssemblyEnd(u));
+    PetscCall(VIModelGetRigidTranslation(cms->model, d, u));
     if (cms->Q)
       PetscCall(MatMultTranspose(cms->Q, u, uhat));
     else

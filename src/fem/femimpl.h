@@ -27,10 +27,21 @@ struct _p_VIModel {
   PetscReal    total_mass;
   Mat          K, M;
 
+  /* a parent given as matrices exported by another FE code (parent.c) instead of assembled from the mesh's elements */
+  VIParentFormat parent_format;
+  char           parent_matrices[2 * PETSC_MAX_PATH_LEN];    /* -parent_matrices as given: JOB (ccx) or K,M files */
+  char           parent_dofs[PETSC_MAX_PATH_LEN];            /* -parent_dofs: the DOF map of Matrix Market files */
+  PetscInt      *row_node, *row_dir;                         /* this rank's rows: node id and direction (0..5) */
+  PetscInt      *row_copy;                                   /* 0 for the row a node's direction is known by, k for its k-th other row */
+  PetscInt       parent_rows, parent_repeated, parent_other; /* rows in the files; rows on a repeated label; rows of directions 4..6 */
+
   /* quadrature of the element matrices */
   VIIntegration integration;
   char          prefix[64]; /* options prefix, "" or e.g. "body_a_" */
 };
+
+/* The parent's K and M, DOF numbering and row labels from the files of -parent_matrices (parent.c); the mesh holds nodes and sets. */
+PETSC_INTERN PetscErrorCode VIModelSetUpParent(VIModel model);
 
 struct _p_VIModal {
   MPI_Comm   comm;

@@ -29,6 +29,12 @@ PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w)
   PetscCall(VIMeshGetNodeIds(mesh, &ids));
   PetscCall(VecGetOwnershipRange(w, &rstart, &rend));
   PetscCall(VecGetArray(w, &a));
+  if (model->row_node) {
+    /* a parent given as matrices: every row by its label, the other rows of a label by their rank among them */
+    for (PetscInt r = 0; r < rend - rstart; r++) a[r] = VISignWeight(model->row_node[r] + 1000003 * model->row_copy[r], model->row_dir[r]);
+    PetscCall(VecRestoreArray(w, &a));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt i = 0; i < nn; i++)
     for (PetscInt d = 0; d < dim; d++) {
       PetscInt dof;
@@ -294,6 +300,9 @@ static const VIOptionEntry VIFEMOptions[] = {
     {"-model_clamp", VI_OPTION_STRINGS, NULL},
     {"-model_lumped_mass", VI_OPTION_BOOL, NULL},
     {"-model_integration", VI_OPTION_ENUM, VIIntegrations},
+    {"-parent_matrices", VI_OPTION_STRING, NULL},
+    {"-parent_format", VI_OPTION_ENUM, VIParentFormats},
+    {"-parent_dofs", VI_OPTION_STRING, NULL},
     {"-modes_num", VI_OPTION_INT, NULL},
     {"-modes_shift", VI_OPTION_REAL, NULL},
     {"-modes_tol", VI_OPTION_REAL, NULL},

@@ -27,6 +27,7 @@ PetscErrorCode VIModelDestroy(VIModel *model)
   PetscCall(MatDestroy(&m->M));
   PetscCall(PetscFree(m->node_dof));
   PetscCall(PetscFree(m->node_owner));
+  PetscCall(PetscFree3(m->row_node, m->row_dir, m->row_copy));
   for (PetscInt i = 0; i < m->num_clamp_sets; i++) PetscCall(PetscFree(m->clamp_sets[i]));
   PetscCall(PetscFree(m));
   *model = NULL;
@@ -72,7 +73,8 @@ PetscErrorCode VIModelSetOptionsPrefix(VIModel model, const char prefix[])
 
 PetscErrorCode VIModelSetFromOptions(VIModel model)
 {
-  VIMaterial *mat = &model->default_mat;
+  VIMaterial *mat          = &model->default_mat;
+  PetscBool   has_matrices = PETSC_FALSE, has_format = PETSC_FALSE, has_dofs = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(model->comm, model->prefix[0] ? model->prefix : NULL, "Parent model", "VIModel");
@@ -92,7 +94,31 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
       "Quadrature of the element stiffness and mass: calculix = the rule CalculiX/Abaqus use for each element name (C3D4 1 "
       "point, C3D10 4, C3D6 2, C3D15 9, C3D8 8, C3D20 27, CPS3/CPE3 1), full = vicms's exact rules (C3D4 4, C3D10 14, C3D6 6, C3D15 21, CPS3/CPE3 3)",
       "VIModelSetIntegration", VIIntegrations, (PetscEnum)model->integration, (PetscEnum *)&model->integration, NULL));
+  PetscCall(PetscOptionsString("-parent_matrices",
+                               "The parent as matrices exported by another FE code instead of assembled from the mesh: JOB (CalculiX JOB.sti, "
+                               "JOB.mas, JOB.dof) or K,M (Matrix Market, Abaqus *MATRIX GENERATE); the mesh file gives the nodes and node sets",
+                               "VIModelSetUp", model->parent_matrices, model->parent_matrices, sizeof(model->parent_matrices), &has_matrices));
+  PetscCall(PetscOptionsEnum("-parent_format",
+                             "Format of -parent_matrices: ccx (default for one name), mtx (with -parent_dofs), abaqus (default for K,M without "
+                             "-parent_dofs)",
+                             "VIModelSetUp", VIParentFormats, (PetscEnum)model->parent_format, (PetscEnum *)&model->parent_format, &has_format));
+  PetscCall(PetscOptionsString("-parent_dofs", "DOF map of Matrix Market matrices: one line 'NODE DIRECTION' per row (direction 1..6)",
+                               "VIModelSetUp", model->parent_dofs, model->parent_dofs, sizeof(model->parent_dofs), &has_dofs));
   PetscOptionsEnd();
+  PetscCheck(has_matrices || (!has_format && !has_dofs), model->comm, PETSC_ERR_USER_INPUT,
+             "-%sparent_format and -%sparent_dofs describe -%sparent_matrices, which is not given", model->prefix, model->prefix, model->prefix);
+  if (has_matrices) {
+    PetscCheck(model->parent_matrices[0], model->comm, PETSC_ERR_USER_INPUT, "-%sparent_matrices: give JOB (CalculiX) or K,M files", model->prefix);
+    if (!has_format) model->parent_format = strchr(model->parent_matrices, ',') ? (has_dofs ? VI_PARENT_MTX : VI_PARENT_ABAQUS) : VI_PARENT_CCX;
+    PetscCheck(model->parent_format != VI_PARENT_ASSEMBLED, model->comm, PETSC_ERR_USER_INPUT,
+               "-%sparent_format assembled: the matrices of -%sparent_matrices need their format, ccx, mtx or abaqus", model->prefix, model->prefix);
+    PetscCheck(!has_dofs || model->parent_format == VI_PARENT_MTX, model->comm, PETSC_ERR_USER_INPUT,
+               "-%sparent_dofs: only Matrix Market matrices take a DOF map (CalculiX has JOB.dof, Abaqus labels its entries)", model->prefix);
+    PetscCheck(!model->lumped, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_lumped_mass: the mass of -%sparent_matrices is the exporter's",
+               model->prefix, model->prefix);
+    /* the mesh gives the nodes and the sets; the elements are the exporter's */
+    if (model->mesh) PetscCall(VIMeshSetNodesOnly(model->mesh, PETSC_TRUE));
+  }
   if (model->young_set)
     PetscCheck(mat->young > 0, model->comm, PETSC_ERR_USER_INPUT, "-%smodel_young: got %g, expected a positive Young's modulus", model->prefix,
                (double)mat->young);
@@ -321,6 +347,12 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscFunctionBeginUser;
   if (model->setup) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(model->mesh, model->comm, PETSC_ERR_ORDER, "Call VIModelSetMesh() before VIModelSetUp()");
+  if (model->parent_format != VI_PARENT_ASSEMBLED) {
+    PetscCall(VIMeshSetUp(model->mesh));
+    PetscCall(VIModelSetUpParent(model));
+    model->setup = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VIMeshSetUp(model->mesh));
   PetscCall(VIMeshGetDimension(model->mesh, &dim));
   PetscCall(VIMeshGetSizes(model->mesh, &nn, NULL));
@@ -378,6 +410,28 @@ PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
+{
+  PetscInt     rstart, rend;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecSet(u, 0));
+  PetscCall(VecGetOwnershipRange(u, &rstart, &rend));
+  PetscCall(VecGetArray(u, &a));
+  if (model->parent_format != VI_PARENT_ASSEMBLED) {
+    /* the mean of a node's direction and its other rows all move by 1 (parent.c) */
+    for (PetscInt r = 0; r < rend - rstart; r++)
+      if (model->row_dir[r] == d) a[r] = 1;
+  } else
+    for (PetscInt i = 0; i < model->num_nodes; i++) {
+      PetscInt dof = d < model->dim ? model->node_dof[i * model->dim + d] : -1;
+      if (dof >= rstart && dof < rend) a[dof - rstart] = 1;
+    }
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal)
 {
   VecScatter         scatter;
@@ -411,6 +465,7 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
   PetscInt    minl, maxl, nclamped = 0;
   PetscMPIInt size;
   MatInfo     info;
+  PetscBool   parent;
 
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(model->comm, &viewer));
@@ -420,11 +475,19 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
   for (PetscInt i = 0; i < model->num_nodes * model->dim; i++)
     if (model->node_dof[i] < 0 && model->node_owner[i / model->dim] >= 0) nclamped++;
   PetscCall(MatGetInfo(model->K, MAT_GLOBAL_SUM, &info));
-  PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT
-                                   " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT "..%" PetscInt_FMT
-                                   " on %d rank%s; %s integration\n",
-                                   model->num_global, nclamped, model->lumped ? "lumped" : "consistent", (double)model->total_mass, info.nz_used,
-                                   minl, maxl, size, size > 1 ? "s" : "", VIIntegrations[model->integration]));
+  parent = (PetscBool)(model->parent_format != VI_PARENT_ASSEMBLED);
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer,
+      "Model: %" PetscInt_FMT " DOFs (%" PetscInt_FMT " clamped), %s mass, total mass %g, K has %.0f nonzeros; DOFs per rank %" PetscInt_FMT
+      "..%" PetscInt_FMT " on %d rank%s; %s%s\n",
+      model->num_global, nclamped, parent ? "exported" : (model->lumped ? "lumped" : "consistent"), (double)model->total_mass, info.nz_used, minl,
+      maxl, size, size > 1 ? "s" : "", parent ? "the exporter's elements" : VIIntegrations[model->integration], parent ? "" : " integration"));
+  if (model->parent_format != VI_PARENT_ASSEMBLED)
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "Parent matrices (%s) %s: %" PetscInt_FMT " rows in the files, %" PetscInt_FMT
+                                     " on node directions of several rows (each such node moves by their mean), %" PetscInt_FMT
+                                     " rotations; the total mass above is the mass moving with a rigid translation along x\n",
+                                     VIParentFormats[model->parent_format], model->parent_matrices, model->parent_rows, model->parent_repeated,
+                                     model->parent_other));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

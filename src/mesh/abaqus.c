@@ -1396,7 +1396,7 @@ static PetscErrorCode InpFinish(InpReader *r)
   }
   for (PetscInt s = 0; s < r->num_nsets; s++) PetscCall(VIMeshBuildAddToNodeSet(mesh, r->nsets[s].name, r->nsets[s].n, r->nsets[s].ids));
   for (PetscInt s = 0; s < r->num_esets; s++) PetscCall(VIMeshBuildAddToElementSet(mesh, r->esets[s].name, r->esets[s].n, r->esets[s].ids));
-  if (r->has_solid || r->has_rod)
+  if (r->has_solid || r->has_rod || mesh->nodes_only)
     mesh->dim = 3;
   else if (r->has_plane)
     mesh->dim = 2;
@@ -1414,6 +1414,16 @@ static PetscErrorCode InpReadDeck(InpReader *r, const char path[])
     if (end) break;
     PetscCheck(r->keyword, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": unexpected data line '%s'%s%s", r->src.file, r->src.line,
                r->line, r->kw[0] ? " after *" : " before the first keyword", r->kw);
+    if (r->mesh->nodes_only) {
+      /* a parent given as matrices: its elements (of any type), sections and clamps are the exporter's business */
+      if (!strcmp(r->kw, "NODE"))
+        PetscCall(InpReadNodes(r));
+      else if (!strcmp(r->kw, "NSET"))
+        PetscCall(InpReadSet(r, PETSC_TRUE));
+      else
+        PetscCall(InpSkipData(r));
+      continue;
+    }
     /* material options follow their *MATERIAL until another model keyword */
     if (!strcmp(r->kw, "NODE") || !strcmp(r->kw, "ELEMENT") || !strcmp(r->kw, "NSET") || !strcmp(r->kw, "ELSET") || !strcmp(r->kw, "BOUNDARY") ||
         !strcmp(r->kw, "SOLID SECTION") || !strcmp(r->kw, "STEP"))

@@ -137,6 +137,14 @@ PetscErrorCode VIMeshSetElementSet(VIMesh mesh, const char name[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMeshSetNodesOnly(VIMesh mesh, PetscBool nodes_only)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!mesh->setup, mesh->comm, PETSC_ERR_ORDER, "Call VIMeshSetNodesOnly() before VIMeshSetUp()");
+  mesh->nodes_only = nodes_only;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshSetOptionsPrefix(VIMesh mesh, const char prefix[])
 {
   PetscFunctionBeginUser;
@@ -499,7 +507,8 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCheck(mesh->num_nodes > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no nodes", mesh->num_files ? mesh->files[0] : "mesh");
-  PetscCheck(mesh->num_elems > 0, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements", mesh->num_files ? mesh->files[0] : "mesh");
+  PetscCheck(mesh->num_elems > 0 || mesh->nodes_only, self, PETSC_ERR_USER_INPUT, "%s: the mesh has no elements",
+             mesh->num_files ? mesh->files[0] : "mesh");
 
   /* nodes sorted by id, so that an id is found by bisection */
   PetscCall(PetscMalloc4(mesh->num_nodes, &perm, mesh->num_nodes, &sorted_ids, 3 * mesh->num_nodes, &coords, mesh->num_nodes, &node_src));
@@ -792,7 +801,7 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
       break;
     }
     if (!ierr) ierr = VIMeshBuildFinish(mesh);
-    if (!ierr && mesh->elset[0]) ierr = VIMeshRestrictToElementSet(mesh);
+    if (!ierr && mesh->elset[0] && !mesh->nodes_only) ierr = VIMeshRestrictToElementSet(mesh);
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
@@ -959,6 +968,7 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
                                    mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,
                                    mesh->dim, mesh->num_nodes, mesh->num_elems));
+  if (mesh->nodes_only) PetscCall(PetscViewerASCIIPrintf(viewer, "not read: the parent is given as matrices"));
   for (PetscInt t = 0, first = 1; t < VI_ELEM_NUM_TYPES; t++)
     if (count[t]) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT " %s", first ? "" : ", ", count[t], VIElementInfoTable[t].name));

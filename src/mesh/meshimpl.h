@@ -38,6 +38,7 @@ struct _p_VIMesh {
   PetscReal        rect_lengths[2], rect_thickness, rect_origin[2], rect_angle; /* angle in degrees, about the origin */
   char             prefix[64];                                                  /* options prefix ("" or e.g. "body_a_"), also in messages */
   char             elset[64];                                                   /* the mesh is this element set of the file ("" for all of it) */
+  PetscBool        nodes_only; /* nodes and node sets only: the parent is given as matrices (VIMeshSetNodesOnly) */
 
   PetscInt dim; /* spatial dimension = DOFs per node */
 

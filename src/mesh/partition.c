@@ -60,7 +60,7 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
   PetscCall(PetscFree(mesh->local_elems));
   PetscCall(PetscMalloc1(mesh->num_elems, &mesh->elem_owner));
   PetscCall(PetscLogEventBegin(VI_MeshPartition, 0, 0, 0, 0));
-  if (size == 1) {
+  if (size == 1 || mesh->num_elems == 0) {
     for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->elem_owner[e] = 0;
   } else {
     PetscInt        start = (mesh->num_elems * rank) / size, end = (mesh->num_elems * (rank + 1)) / size, *ia, *ja;
