@@ -28,8 +28,10 @@ typedef struct {
 
 /* What was run, for the root attributes of the results file. */
 typedef struct {
-  const char *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity;
-  PetscReal   mu;
+  const char      *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity, *state;
+  PetscReal        mu;
+  PetscInt         n;                   /* coordinates of the coupled system */
+  const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
 } VIAppCEARun;
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
@@ -126,6 +128,7 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteAttrString(file, "/", "hold_dir", run->hold_dir));
   PetscCall(VIH5WriteAttrReal(file, "/", "mu", run->mu));
   PetscCall(VIH5WriteAttrString(file, "/", "sliding", run->sliding));
+  PetscCall(VIH5WriteAttrString(file, "/", "state", run->state));
   PetscCall(PetscOptionsGetAll(NULL, &all));
   PetscCall(VIH5WriteAttrString(file, "/", "options", all));
   PetscCall(PetscFree(all));
@@ -142,6 +145,12 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteInt(file, "/unstable_modes", np, 1, unstable));
   PetscCall(PetscFree(unstable));
   if (shapes->which != VI_APP_CEA_VECTORS_NONE) PetscCall(VIAppCEAWriteShapes(file, np, nm, shapes));
+  if (run->lambda) {
+    PetscCall(VIH5CreateGroup(file, "/static"));
+    PetscCall(VIH5WriteReal(file, "/static/normal_force", np, 1, run->lambda));
+    PetscCall(VIH5WriteReal(file, "/static/slope", np, 1, run->slope));
+    PetscCall(VIH5WriteReal(file, "/static/u", np, run->n, run->u0));
+  }
   if (nf) {
     PetscReal *re, *im;
     PetscInt   nc = nf * no * ni;
@@ -166,12 +175,14 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
 
 /* The options of a run, read once. */
 typedef struct {
-  char            rom_file[PETSC_MAX_PATH_LEN], out_file[PETSC_MAX_PATH_LEN], slave[256], master[256], hold[4096], frf[256];
+  char            rom_file[PETSC_MAX_PATH_LEN], out_file[PETSC_MAX_PATH_LEN], slave[256], master[256], hold[4096], frf[256], preload_nodes[4096];
   char           *inputs[16], *outputs[16];
   PetscInt        np, nm, ni, no, dir, quantity;
   PetscReal       range[2], f0, f1, lines, progress; /* lines: the FRF's frequency lines, as given (checked against memory) */
-  PetscBool       has_range;
+  PetscBool       has_range, has_preload;
   VIAppCEAVectors vectors;
+  VICouplingState state;      /* the linearisation: undeformed, or about the static sliding state of each position */
+  PetscReal       preload[2]; /* the static state's constant load, total, on preload_nodes (default the held nodes) */
 } VIAppCEAJob;
 
 /*
@@ -541,6 +552,39 @@ static PetscErrorCode VIAppCEAStateReset(VIAppCEAState *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -cea_state static: the static sliding state of every position (normal force, the turn of the master segment under the
+   slave, u0), positions dealt to the ranks and gathered by an exact sum over zero-filled arrays (the same bits on any
+   number of ranks); a line with their ranges. Cheap beside the eigenvalues: a few dense Newton steps per position. */
+static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt n, PetscReal **lam, PetscReal **slope,
+                                           PetscReal **u)
+{
+  PetscMPIInt rank, size;
+  PetscReal   lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc3(np, lam, np, slope, np * n, u));
+  for (PetscInt p = rank; p < np; p += size) {
+    const PetscReal *u0;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    PetscCall(VICouplingGetStaticState(c, &u0, &(*lam)[p], &(*slope)[p], NULL));
+    PetscCall(PetscArraycpy(*u + p * n, u0, n));
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *lam, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *slope, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *u, (PetscMPIInt)(np * n), MPIU_REAL, MPI_SUM, comm));
+  for (PetscInt p = 0; p < np; p++) {
+    lo[0] = PetscMin(lo[0], (*lam)[p]);
+    hi[0] = PetscMax(hi[0], (*lam)[p]);
+    lo[1] = PetscMin(lo[1], (*slope)[p]);
+    hi[1] = PetscMax(hi[1], (*slope)[p]);
+  }
+  PetscCall(PetscPrintf(comm, "Static sliding state: normal force %g to %g, turn of the master segment under the slave %g to %g rad\n", (double)lo[0],
+                        (double)hi[0], (double)lo[1], (double)hi[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
 static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 {
@@ -555,6 +599,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   VIAppCEAState  st = {0};
   VIAppCEAPoll   poll;
   VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
+  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
@@ -576,6 +621,17 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       PetscCall(VICouplingAddHold(c, body, nid, ids, job->dir));
     }
   }
+  if (job->has_preload) {
+    const char *spec = job->preload_nodes[0] ? job->preload_nodes : job->hold;
+    PetscInt    id_slave;
+    char        sbody[128];
+    PetscCheck(spec[0], comm, PETSC_ERR_USER_INPUT, "-cea_preload: give its nodes (-cea_preload_nodes BODY or BODY:ID,...) or the held nodes (-cea_hold)");
+    PetscCall(VIAppParseBodyNodes(comm, bodies, job->preload_nodes[0] ? "-cea_preload_nodes" : "-cea_hold", spec, body, sizeof(body), 4096, &nid, ids));
+    PetscCall(VIAppParseBodyNode(comm, bodies, "-cea_slave", job->slave, sbody, sizeof(sbody), &id_slave));
+    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, 1, &id_slave, 4096, &nid, ids));
+    PetscCall(VICouplingAddLoad(c, body, nid, ids, job->preload));
+  }
+  PetscCall(VICouplingSetState(c, job->state));
   PetscCall(PetscFree(ids));
   PetscCall(VICouplingSetFromOptions(c));
   PetscCall(VICouplingSetUp(c));
@@ -742,6 +798,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                             st.nf ? VIAppCEACount(st.nf, st.line_done) : 0, st.nf, done_eig, done_vec, done_lines, VI_EXIT_RESUMABLE));
       VISetStopped(PETSC_TRUE);
     } else {
+      if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su));
       shapes.n      = st.n;
       shapes.num    = st.num < 0 ? 0 : st.num;
       shapes.keep   = st.keep;
@@ -749,8 +806,8 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       shapes.im     = st.vec_im;
       shapes.bodies = bodies;
       if (rank == 0) {
-        VIAppCEARun run = {
-            job->rom_file, job->slave, job->master, job->hold, VIAppCEADirs[job->dir], VICouplingSlidings[0], VIAppCEAQuantities[job->quantity], mu};
+        VIAppCEARun run = {job->rom_file,     job->slave, job->master, job->hold, VIAppCEADirs[job->dir], VICouplingSlidings[0],
+                           VIAppCEAQuantities[job->quantity], VICouplingStates[job->state], mu, st.n, slam, sslope, su};
         PetscInt sliding = 0;
         PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
         run.sliding = VICouplingSlidings[sliding];
@@ -770,6 +827,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
     }
   }
 
+  PetscCall(PetscFree3(slam, sslope, su));
   PetscCall(PetscFree(tag));
   PetscCall(PetscFree4(st.pos, st.freq, st.real, st.eig_done));
   PetscCall(PetscFree(st.vec_done));
@@ -804,6 +862,15 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                                job.hold, job.hold, sizeof(job.hold), NULL));
   PetscCall(
       PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[job.dir], &job.dir, NULL));
+  PetscCall(PetscOptionsEnum("-cea_state",
+                             "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
+                             "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force)",
+                             "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
+  PetscCall(PetscOptionsRealArray("-cea_preload", "fx,fy: the constant total force of the static state (-cea_state static), split over its nodes", "",
+                                  job.preload, (k = 2, &k), &job.has_preload));
+  PetscCheck(!job.has_preload || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_preload: %" PetscInt_FMT " values, expected the two components fx,fy", k);
+  PetscCall(PetscOptionsString("-cea_preload_nodes", "The nodes of -cea_preload: BODY (its boundary nodes but the slave) or BODY:ID,...; default the held nodes",
+                               "", job.preload_nodes, job.preload_nodes, sizeof(job.preload_nodes), NULL));
   PetscCall(PetscOptionsEList("-cea_frf_quantity", "What the FRF map gives per unit force: the displacement, or the acceleration (-omega^2 times it)",
                               "", VIAppCEAQuantities, 2, VIAppCEAQuantities[job.quantity], &job.quantity, NULL));
   PetscCall(PetscOptionsInt("-cea_positions", "Number of contact positions, evenly spaced along the master chain (>= 2)", "", job.np, &job.np, NULL));
