@@ -32,7 +32,13 @@ typedef struct {
   PetscReal        mu;
   PetscInt         n;                   /* coordinates of the coupled system */
   const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
+  PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_APP_CEA_BAND_COLS (start, end, peak, s, Hz) */
+  const PetscReal *bands;
+  PetscReal        band_tol;
 } VIAppCEARun;
+
+/* A band of unstable positions: its edges (by bisection), its largest real part and where, at what frequency. */
+#define VI_APP_CEA_BAND_COLS 5
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
@@ -145,6 +151,11 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteInt(file, "/unstable_modes", np, 1, unstable));
   PetscCall(PetscFree(unstable));
   if (shapes->which != VI_APP_CEA_VECTORS_NONE) PetscCall(VIAppCEAWriteShapes(file, np, nm, shapes));
+  if (run->band_tol > 0) {
+    PetscCall(VIH5WriteReal(file, "/bands", run->num_bands, VI_APP_CEA_BAND_COLS, run->bands));
+    PetscCall(VIH5WriteAttrReal(file, "/bands", "tolerance", run->band_tol));
+    PetscCall(VIH5WriteAttrString(file, "/bands", "columns", "start, end (by bisection), peak real part [1/s], its position, its frequency [Hz]"));
+  }
   if (run->lambda) {
     PetscCall(VIH5CreateGroup(file, "/static"));
     PetscCall(VIH5WriteReal(file, "/static/normal_force", np, 1, run->lambda));
@@ -183,6 +194,7 @@ typedef struct {
   VIAppCEAVectors vectors;
   VICouplingState state;      /* the linearisation: undeformed, or about the static sliding state of each position */
   PetscReal       preload[2]; /* the static state's constant load, total, on preload_nodes (default the held nodes) */
+  PetscReal       band_tol;   /* > 0: the band edges located by bisection to this width (-cea_band_tol) */
 } VIAppCEAJob;
 
 /*
@@ -555,8 +567,8 @@ static PetscErrorCode VIAppCEAStateReset(VIAppCEAState *st)
 /* -cea_state static: the static sliding state of every position (normal force, the turn of the master segment under the
    slave, u0), positions dealt to the ranks and gathered by an exact sum over zero-filled arrays (the same bits on any
    number of ranks); a line with their ranges. Cheap beside the eigenvalues: a few dense Newton steps per position. */
-static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt n, PetscReal **lam, PetscReal **slope,
-                                           PetscReal **u)
+static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt n, PetscReal **lam,
+                                           PetscReal **slope, PetscReal **u)
 {
   PetscMPIInt rank, size;
   PetscReal   lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
@@ -585,6 +597,112 @@ static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The largest real part of the nm lowest eigenvalues at position s, and its frequency. Not collective. */
+static PetscErrorCode VIAppCEAMaxReal(VICoupling c, PetscReal s, PetscInt nm, PetscReal *rmax, PetscReal *fmax)
+{
+  const PetscReal *re, *im;
+  PetscInt         ne;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingSetPosition(c, s));
+  PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
+  *rmax = -PETSC_MAX_REAL;
+  *fmax = 0;
+  for (PetscInt j = 0; j < PetscMin(ne, nm); j++)
+    if (re[j] > *rmax) {
+      *rmax = re[j];
+      *fmax = im[j] / (2 * PETSC_PI);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -cea_band_tol: the bands of unstable positions with their edges located. Where the largest real part of the kept modes
+  changes sign between two neighbouring positions, the bracket is halved (one eigenvalue problem each) until it is no
+  wider than tol, and the edge is its middle (within tol / 2 of the sign change). The edges are dealt to the ranks and
+  gathered by an exact sum. A band open at an end of the range starts or ends there. Its peak is the largest real part of
+  the sampled positions and the bisection's points inside it. Collective.
+*/
+static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nm, const PetscReal freq[],
+                                    const PetscReal real[], PetscReal tol, PetscInt *num_bands, PetscReal **bands)
+{
+  PetscMPIInt rank, size;
+  PetscReal  *mx, *fx, *edge, *peak; /* per position; per gap between p and p + 1: the edge, and the best point inside */
+  PetscInt    ne = 0, nb = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc2(np, &mx, np, &fx));
+  PetscCall(PetscCalloc2(np, &edge, 3 * np, &peak));
+  for (PetscInt p = 0; p < np; p++) {
+    mx[p] = -PETSC_MAX_REAL;
+    fx[p] = 0;
+    for (PetscInt m = 0; m < nm; m++)
+      if (real[p * nm + m] > mx[p]) { /* NaN never larger */
+        mx[p] = real[p * nm + m];
+        fx[p] = freq[p * nm + m];
+      }
+  }
+  for (PetscInt p = 0; p + 1 < np; p++) {
+    if ((mx[p] > 0) == (mx[p + 1] > 0)) continue;
+    if (ne++ % size == rank) {
+      PetscReal a = pos[p], b = pos[p + 1], best = -PETSC_MAX_REAL, bs = 0, bf = 0;
+      while (b - a > tol) {
+        PetscReal mid = 0.5 * (a + b), r = 0, f = 0;
+        PetscCall(VIAppCEAMaxReal(c, mid, nm, &r, &f));
+        if (r > 0 && r > best) {
+          best = r;
+          bs   = mid;
+          bf   = f;
+        }
+        if ((r > 0) == (mx[p] > 0))
+          a = mid;
+        else
+          b = mid;
+      }
+      edge[p]         = 0.5 * (a + b);
+      peak[3 * p]     = best > 0 ? best : 0;
+      peak[3 * p + 1] = bs;
+      peak[3 * p + 2] = bf;
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, edge, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, peak, (PetscMPIInt)(3 * np), MPIU_REAL, MPI_SUM, comm));
+  PetscCall(PetscMalloc1(VI_APP_CEA_BAND_COLS * (np / 2 + 1), bands));
+  for (PetscInt p = 0; p < np; p++) {
+    PetscReal *b;
+    PetscInt   q;
+    if (!(mx[p] > 0) || (p > 0 && mx[p - 1] > 0)) continue;
+    b    = *bands + VI_APP_CEA_BAND_COLS * nb++;
+    b[0] = p ? edge[p - 1] : pos[0];
+    b[2] = -PETSC_MAX_REAL;
+    b[3] = pos[p];
+    b[4] = fx[p];
+    for (q = p; q < np && mx[q] > 0; q++)
+      if (mx[q] > b[2]) {
+        b[2] = mx[q];
+        b[3] = pos[q];
+        b[4] = fx[q];
+      }
+    b[1] = q < np ? edge[q - 1] : pos[np - 1];
+    for (PetscInt e = p - 1; e < q; e += q - p + 1) /* the bisection's points at both edges */
+      if (e >= 0 && e + 1 < np && peak[3 * e] > b[2]) {
+        b[2] = peak[3 * e];
+        b[3] = peak[3 * e + 1];
+        b[4] = peak[3 * e + 2];
+      }
+    PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", nb, (double)b[0], (double)b[1],
+                          (double)b[2], (double)b[3], (double)b[4]));
+  }
+  PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
+                        nb, ne));
+  *num_bands = nb;
+  PetscCall(PetscFree2(mx, fx));
+  PetscCall(PetscFree2(edge, peak));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
 static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 {
@@ -599,7 +717,8 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   VIAppCEAState  st = {0};
   VIAppCEAPoll   poll;
   VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
-  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL;
+  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL;
+  PetscInt       nbands = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscTime(&t0));
@@ -625,8 +744,10 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
     const char *spec = job->preload_nodes[0] ? job->preload_nodes : job->hold;
     PetscInt    id_slave;
     char        sbody[128];
-    PetscCheck(spec[0], comm, PETSC_ERR_USER_INPUT, "-cea_preload: give its nodes (-cea_preload_nodes BODY or BODY:ID,...) or the held nodes (-cea_hold)");
-    PetscCall(VIAppParseBodyNodes(comm, bodies, job->preload_nodes[0] ? "-cea_preload_nodes" : "-cea_hold", spec, body, sizeof(body), 4096, &nid, ids));
+    PetscCheck(spec[0], comm, PETSC_ERR_USER_INPUT,
+               "-cea_preload: give its nodes (-cea_preload_nodes BODY or BODY:ID,...) or the held nodes (-cea_hold)");
+    PetscCall(
+        VIAppParseBodyNodes(comm, bodies, job->preload_nodes[0] ? "-cea_preload_nodes" : "-cea_hold", spec, body, sizeof(body), 4096, &nid, ids));
     PetscCall(VIAppParseBodyNode(comm, bodies, "-cea_slave", job->slave, sbody, sizeof(sbody), &id_slave));
     if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, 1, &id_slave, 4096, &nid, ids));
     PetscCall(VICouplingAddLoad(c, body, nid, ids, job->preload));
@@ -799,6 +920,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       VISetStopped(PETSC_TRUE);
     } else {
       if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su));
+      if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands));
       shapes.n      = st.n;
       shapes.num    = st.num < 0 ? 0 : st.num;
       shapes.keep   = st.keep;
@@ -806,9 +928,23 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       shapes.im     = st.vec_im;
       shapes.bodies = bodies;
       if (rank == 0) {
-        VIAppCEARun run = {job->rom_file,     job->slave, job->master, job->hold, VIAppCEADirs[job->dir], VICouplingSlidings[0],
-                           VIAppCEAQuantities[job->quantity], VICouplingStates[job->state], mu, st.n, slam, sslope, su};
-        PetscInt sliding = 0;
+        VIAppCEARun run     = {job->rom_file,
+                               job->slave,
+                               job->master,
+                               job->hold,
+                               VIAppCEADirs[job->dir],
+                               VICouplingSlidings[0],
+                               VIAppCEAQuantities[job->quantity],
+                               VICouplingStates[job->state],
+                               mu,
+                               st.n,
+                               slam,
+                               sslope,
+                               su,
+                               nbands,
+                               bands,
+                               job->band_tol};
+        PetscInt    sliding = 0;
         PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
         run.sliding = VICouplingSlidings[sliding];
         ierr =
@@ -828,6 +964,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   }
 
   PetscCall(PetscFree3(slam, sslope, su));
+  PetscCall(PetscFree(bands));
   PetscCall(PetscFree(tag));
   PetscCall(PetscFree4(st.pos, st.freq, st.real, st.eig_done));
   PetscCall(PetscFree(st.vec_done));
@@ -869,8 +1006,13 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
   PetscCall(PetscOptionsRealArray("-cea_preload", "fx,fy: the constant total force of the static state (-cea_state static), split over its nodes", "",
                                   job.preload, (k = 2, &k), &job.has_preload));
   PetscCheck(!job.has_preload || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_preload: %" PetscInt_FMT " values, expected the two components fx,fy", k);
-  PetscCall(PetscOptionsString("-cea_preload_nodes", "The nodes of -cea_preload: BODY (its boundary nodes but the slave) or BODY:ID,...; default the held nodes",
-                               "", job.preload_nodes, job.preload_nodes, sizeof(job.preload_nodes), NULL));
+  PetscCall(PetscOptionsReal("-cea_band_tol",
+                             "Locate the edges of the bands of unstable positions by bisection to this width (arc length); 0: no bisection", "",
+                             job.band_tol, &job.band_tol, NULL));
+  PetscCheck(job.band_tol >= 0, comm, PETSC_ERR_USER_INPUT, "-cea_band_tol: %g, expected >= 0 (0: no bisection)", (double)job.band_tol);
+  PetscCall(PetscOptionsString("-cea_preload_nodes",
+                               "The nodes of -cea_preload: BODY (its boundary nodes but the slave) or BODY:ID,...; default the held nodes", "",
+                               job.preload_nodes, job.preload_nodes, sizeof(job.preload_nodes), NULL));
   PetscCall(PetscOptionsEList("-cea_frf_quantity", "What the FRF map gives per unit force: the displacement, or the acceleration (-omega^2 times it)",
                               "", VIAppCEAQuantities, 2, VIAppCEAQuantities[job.quantity], &job.quantity, NULL));
   PetscCall(PetscOptionsInt("-cea_positions", "Number of contact positions, evenly spaced along the master chain (>= 2)", "", job.np, &job.np, NULL));

@@ -3,8 +3,8 @@
 # friction) instead of the undeformed configuration. The static state and the eigenvalues about it against an independent
 # solution (cea_static_reference.py: Newton with a finite-difference Jacobian from the bodies file, the geometric stiffness
 # by central differences of the contact force; u0 and lambda0 to 1e-8, the eigenvalues to 1e-6 of |lambda|), 1, 2 and 3
-# ranks equal bit for bit, the job at s = 99 mm stable about the undeformed state and unstable about the static one, and
-# bad input refused.
+# ranks equal bit for bit, the job at s = 99 mm stable about the undeformed state and unstable about the static one, the
+# first band's edges by bisection within the tolerance, and bad input refused.
 source "$(dirname "$0")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -67,7 +67,35 @@ print("s = 99 mm: largest real part %.4f 1/s undeformed, %.4f 1/s static (%.2f H
 if not (ru < 0 < rs):
     sys.exit("FAIL expected stable undeformed and unstable static at 99 mm")' && echo "$LAST"
 
-# 3. bad input, 1 and 2 ranks
+# 3. the first band located by bisection (-cea_band_tol 0.01) from positions 2 mm apart (96, 98, 100, 102 mm): each edge
+# within tol / 2 of a sign change of the largest real part, checked by a CEA just outside both ends of its bracket
+tol=0.01
+must "cea bands" mpi 120 2 cea -options_file "$job" -cea_range 96,102 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+  -cea_state static -cea_preload 0,-10 -cea_band_tol $tol -cea_file bands.h5 && echo "$LAST" | grep -E "band|^CEA"
+edges=$($py -c '
+import h5py
+b = h5py.File("bands.h5", "r")["bands"][()]
+print(" ".join("%.17g" % x for x in b[:, :2].ravel()))')
+read -r e1 e2 <<<"$edges"
+for e in $e1 $e2; do
+  lo=$($py -c "print(repr($e - 0.5 * $tol * 1.0001))")
+  hi=$($py -c "print(repr($e + 0.5 * $tol * 1.0001))")
+  must "cea at the edge $e" mpi 120 1 cea -options_file "$job" -cea_range "$lo,$hi" -cea_positions 2 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+    -cea_state static -cea_preload 0,-10 -cea_file edge.h5
+  must "edge $e" $py -c '
+import h5py, numpy as np, sys
+f = h5py.File("edge.h5", "r")
+r = np.nanmax(f["real"][()], axis=1)
+print("edge s = %s: largest real part %.4f 1/s at %.5f mm, %.4f 1/s at %.5f mm" % (sys.argv[1], r[0], f["positions"][0, 0], r[1], f["positions"][1, 0]))
+if (r[0] > 0) == (r[1] > 0):
+    sys.exit("FAIL no sign change within tol / 2 of the edge")' "$e" && echo "$LAST"
+done
+must "info on the bands" "$VICMS_BIN" info bands.h5
+if ! grep -q "1 band with edges by bisection to 0.01:" <<<"$LAST" || ! grep -q "linearised about the static sliding state" <<<"$LAST"; then
+  echo "FAIL vicms info does not show the band and the state: $LAST"; fail=1
+fi
+
+# 4. bad input, 1 and 2 ranks
 for np in 1 2; do
   # shellcheck disable=SC2086
   out=$(mpi 60 $np cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_positions 2 -cea_state static -cea_file bad.h5 2>&1)
