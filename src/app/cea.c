@@ -621,7 +621,7 @@ static PetscErrorCode VIAppCEAMaxReal(VICoupling c, PetscReal s, PetscInt nm, Pe
   changes sign between two neighbouring positions, the bracket is halved (one eigenvalue problem each) until it is no
   wider than tol, and the edge is its middle (within tol / 2 of the sign change). The edges are dealt to the ranks and
   gathered by an exact sum. A band open at an end of the range starts or ends there. Its peak is the largest real part of
-  the sampled positions and the bisection's points inside it. Collective.
+  the sampled positions, the bisection's points inside it and a golden-section search about the best of them. Collective.
 */
 static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nm, const PetscReal freq[],
                                     const PetscReal real[], PetscReal tol, PetscInt *num_bands, PetscReal **bands)
@@ -692,8 +692,55 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
         b[3] = peak[3 * e + 1];
         b[4] = peak[3 * e + 2];
       }
-    PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", nb, (double)b[0], (double)b[1],
-                          (double)b[2], (double)b[3], (double)b[4]));
+  }
+  /* the peak of each band by golden-section search around its best point so far, one position spacing either side (within
+     the band), to tol; bands dealt to the ranks, gathered by an exact sum over zero-filled rows */
+  {
+    const PetscReal g = 0.5 * (PetscSqrtReal(5.0) - 1), h = np > 1 ? pos[1] - pos[0] : 0;
+    PetscReal      *pk;
+    PetscCall(PetscCalloc1(3 * nb + 1, &pk));
+    for (PetscInt i = rank; i < nb; i += size) {
+      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i, a = PetscMax(b[0], b[3] - h), z = PetscMin(b[1], b[3] + h), x1, x2, r1, r2, f1, f2;
+      x1 = z - g * (z - a);
+      x2 = a + g * (z - a);
+      PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
+      PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
+      while (z - a > tol) {
+        if (r1 > r2) {
+          z  = x2;
+          x2 = x1;
+          r2 = r1;
+          f2 = f1;
+          x1 = z - g * (z - a);
+          PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
+        } else {
+          a  = x1;
+          x1 = x2;
+          r1 = r2;
+          f1 = f2;
+          x2 = a + g * (z - a);
+          PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
+        }
+      }
+      pk[3 * i]     = b[2];
+      pk[3 * i + 1] = b[3];
+      pk[3 * i + 2] = b[4];
+      if (r1 > pk[3 * i] || r2 > pk[3 * i]) {
+        pk[3 * i]     = r1 > r2 ? r1 : r2;
+        pk[3 * i + 1] = r1 > r2 ? x1 : x2;
+        pk[3 * i + 2] = r1 > r2 ? f1 : f2;
+      }
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pk, (PetscMPIInt)(3 * nb), MPIU_REAL, MPI_SUM, comm));
+    for (PetscInt i = 0; i < nb; i++) {
+      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i;
+      b[2]         = pk[3 * i];
+      b[3]         = pk[3 * i + 1];
+      b[4]         = pk[3 * i + 2];
+      PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", i + 1, (double)b[0],
+                            (double)b[1], (double)b[2], (double)b[3], (double)b[4]));
+    }
+    PetscCall(PetscFree(pk));
   }
   PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
                         nb, ne));
