@@ -35,6 +35,9 @@ typedef struct {
   PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_APP_CEA_BAND_COLS (start, end, peak, s, Hz) */
   const PetscReal *bands;
   PetscReal        band_tol;
+  const char      *compare; /* -cea_compare_rom_file: its bodies file, its eigenvalues (P x N) and bands, or NULL */
+  const PetscReal *cmp_freq, *cmp_real, *cmp_bands;
+  PetscInt         cmp_num_bands;
 } VIAppCEARun;
 
 /* A band of unstable positions: its edges (by bisection), its largest real part and where, at what frequency. */
@@ -156,6 +159,13 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
     PetscCall(VIH5WriteAttrReal(file, "/bands", "tolerance", run->band_tol));
     PetscCall(VIH5WriteAttrString(file, "/bands", "columns", "start, end (by bisection), peak real part [1/s], its position, its frequency [Hz]"));
   }
+  if (run->compare) {
+    PetscCall(VIH5CreateGroup(file, "/compare"));
+    PetscCall(VIH5WriteAttrString(file, "/compare", "bodies_file", run->compare));
+    PetscCall(VIH5WriteReal(file, "/compare/frequency_hz", np, nm, run->cmp_freq));
+    PetscCall(VIH5WriteReal(file, "/compare/real", np, nm, run->cmp_real));
+    PetscCall(VIH5WriteReal(file, "/compare/bands", run->cmp_num_bands, VI_APP_CEA_BAND_COLS, run->cmp_bands));
+  }
   if (run->lambda) {
     PetscCall(VIH5CreateGroup(file, "/static"));
     PetscCall(VIH5WriteReal(file, "/static/normal_force", np, 1, run->lambda));
@@ -192,9 +202,10 @@ typedef struct {
   PetscReal       range[2], f0, f1, lines, progress; /* lines: the FRF's frequency lines, as given (checked against memory) */
   PetscBool       has_range, has_preload;
   VIAppCEAVectors vectors;
-  VICouplingState state;      /* the linearisation: undeformed, or about the static sliding state of each position */
-  PetscReal       preload[2]; /* the static state's constant load, total, on preload_nodes (default the held nodes) */
-  PetscReal       band_tol;   /* > 0: the band edges located by bisection to this width (-cea_band_tol) */
+  VICouplingState state;                       /* the linearisation: undeformed, or about the static sliding state of each position */
+  PetscReal       preload[2];                  /* the static state's constant load, total, on preload_nodes (default the held nodes) */
+  PetscReal       band_tol;                    /* > 0: the band edges located by bisection to this width (-cea_band_tol) */
+  char            compare[PETSC_MAX_PATH_LEN]; /* -cea_compare_rom_file: the same CEA and bands on these bodies (other mode counts) */
 } VIAppCEAJob;
 
 /*
@@ -750,28 +761,15 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
-static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
+/* The coupling of the job's bodies: slave, master chain, held DOFs, the static state's load and linearisation, options. */
+static PetscErrorCode VIAppCEACoupling(MPI_Comm comm, const VIAppCEAJob *job, VIBodies bodies, VICoupling *cp)
 {
-  const PetscInt nm = job->nm, np = job->np, ni = job->ni, no = job->no;
-  char           body[128], ckpt[PETSC_MAX_PATH_LEN + 8], token[4096], *options, *tag;
-  PetscInt       nid, *ids, ncoord = 0, done_eig = 0, done_vec = 0, done_lines = 0;
-  PetscReal      mu = 0, length, *in = NULL, *out = NULL;
-  PetscMPIInt    rank;
-  VIBodies       bodies;
-  VICoupling     c;
-  PetscLogDouble t0, t1;
-  VIAppCEAState  st = {0};
-  VIAppCEAPoll   poll;
-  VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
-  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL;
-  PetscInt       nbands = 0;
+  char       body[128];
+  PetscInt   nid, *ids;
+  VICoupling c;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscTime(&t0));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscMalloc1(4096, &ids));
-  PetscCall(VIAppLoadBodies(comm, job->rom_file, &bodies));
   PetscCall(VICouplingCreate(comm, &c));
   PetscCall(VICouplingSetBodies(c, bodies));
   {
@@ -800,9 +798,35 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
     PetscCall(VICouplingAddLoad(c, body, nid, ids, job->preload));
   }
   PetscCall(VICouplingSetState(c, job->state));
-  PetscCall(PetscFree(ids));
   PetscCall(VICouplingSetFromOptions(c));
   PetscCall(VICouplingSetUp(c));
+  PetscCall(PetscFree(ids));
+  *cp = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
+static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
+{
+  const PetscInt nm = job->nm, np = job->np, ni = job->ni, no = job->no;
+  char           ckpt[PETSC_MAX_PATH_LEN + 8], token[4096], *options, *tag;
+  PetscInt       ncoord = 0, done_eig = 0, done_vec = 0, done_lines = 0;
+  PetscReal      mu = 0, length, *in = NULL, *out = NULL;
+  PetscMPIInt    rank;
+  VIBodies       bodies;
+  VICoupling     c;
+  PetscLogDouble t0, t1;
+  VIAppCEAState  st = {0};
+  VIAppCEAPoll   poll;
+  VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
+  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL;
+  PetscInt       nbands = 0, cnb = 0, cn = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&t0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(VIAppLoadBodies(comm, job->rom_file, &bodies));
+  PetscCall(VIAppCEACoupling(comm, job, bodies, &c));
   PetscCall(VICouplingGetLength(c, &length));
   if (!job->has_range) job->range[1] = length;
   PetscCheck(job->range[0] >= 0 && job->range[1] > job->range[0] && job->range[1] <= length, comm, PETSC_ERR_USER_INPUT,
@@ -968,6 +992,31 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
     } else {
       if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su));
       if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands));
+      if (job->compare[0]) { /* modal convergence: the same CEA and bands on the other bodies file, and the table of both */
+        VIBodies   b2;
+        VICoupling c2;
+        PetscCall(PetscMalloc2(np * nm, &cfreq, np * nm, &creal));
+        PetscCall(VIAppLoadBodies(comm, job->compare, &b2));
+        PetscCall(VIAppCEACoupling(comm, job, b2, &c2));
+        PetscCall(VIBodiesGetNum(b2, &cn));
+        PetscCall(VIBodiesGetOffset(b2, cn, &cn));
+        PetscCall(PetscPrintf(comm, "Compared with %s (%" PetscInt_FMT " coordinates):\n", job->compare, cn));
+        PetscCall(VICouplingComputeStability(c2, np, st.pos, nm, cfreq, creal));
+        PetscCall(VIAppCEABands(comm, c2, np, st.pos, nm, cfreq, creal, job->band_tol, &cnb, &cbands));
+        PetscCall(PetscPrintf(comm, "Modal convergence (bands: start, end, peak real part):\n  %-36s %s\n", job->rom_file, job->compare));
+        for (PetscInt i = 0; i < PetscMax(nbands, cnb); i++) {
+          char l[128] = "", r[128] = "";
+          if (i < nbands)
+            PetscCall(
+                PetscSNPrintf(l, sizeof(l), "%.6g to %.6g, %.4g 1/s", (double)bands[5 * i], (double)bands[5 * i + 1], (double)bands[5 * i + 2]));
+          if (i < cnb)
+            PetscCall(
+                PetscSNPrintf(r, sizeof(r), "%.6g to %.6g, %.4g 1/s", (double)cbands[5 * i], (double)cbands[5 * i + 1], (double)cbands[5 * i + 2]));
+          PetscCall(PetscPrintf(comm, "  %-36s %s\n", l, r));
+        }
+        PetscCall(VICouplingDestroy(&c2));
+        PetscCall(VIBodiesDestroy(&b2));
+      }
       shapes.n      = st.n;
       shapes.num    = st.num < 0 ? 0 : st.num;
       shapes.keep   = st.keep;
@@ -975,22 +1024,27 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       shapes.im     = st.vec_im;
       shapes.bodies = bodies;
       if (rank == 0) {
-        VIAppCEARun run     = {job->rom_file,
-                               job->slave,
-                               job->master,
-                               job->hold,
-                               VIAppCEADirs[job->dir],
-                               VICouplingSlidings[0],
-                               VIAppCEAQuantities[job->quantity],
-                               VICouplingStates[job->state],
-                               mu,
-                               st.n,
-                               slam,
-                               sslope,
-                               su,
-                               nbands,
-                               bands,
-                               job->band_tol};
+        VIAppCEARun run     = {.rom_file      = job->rom_file,
+                               .slave         = job->slave,
+                               .master        = job->master,
+                               .hold          = job->hold,
+                               .hold_dir      = VIAppCEADirs[job->dir],
+                               .sliding       = VICouplingSlidings[0],
+                               .quantity      = VIAppCEAQuantities[job->quantity],
+                               .state         = VICouplingStates[job->state],
+                               .mu            = mu,
+                               .n             = st.n,
+                               .lambda        = slam,
+                               .slope         = sslope,
+                               .u0            = su,
+                               .num_bands     = nbands,
+                               .bands         = bands,
+                               .band_tol      = job->band_tol,
+                               .compare       = job->compare[0] ? job->compare : NULL,
+                               .cmp_freq      = cfreq,
+                               .cmp_real      = creal,
+                               .cmp_bands     = cbands,
+                               .cmp_num_bands = cnb};
         PetscInt    sliding = 0;
         PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
         run.sliding = VICouplingSlidings[sliding];
@@ -1012,6 +1066,8 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
   PetscCall(PetscFree3(slam, sslope, su));
   PetscCall(PetscFree(bands));
+  PetscCall(PetscFree2(cfreq, creal));
+  PetscCall(PetscFree(cbands));
   PetscCall(PetscFree(tag));
   PetscCall(PetscFree4(st.pos, st.freq, st.real, st.eig_done));
   PetscCall(PetscFree(st.vec_done));
@@ -1057,6 +1113,12 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                              "Locate the edges of the bands of unstable positions by bisection to this width (arc length); 0: no bisection", "",
                              job.band_tol, &job.band_tol, NULL));
   PetscCheck(job.band_tol >= 0, comm, PETSC_ERR_USER_INPUT, "-cea_band_tol: %g, expected >= 0 (0: no bisection)", (double)job.band_tol);
+  PetscCall(
+      PetscOptionsString("-cea_compare_rom_file",
+                         "Modal convergence: the same CEA and bands (-cea_band_tol) on these bodies (the same job reduced with other mode counts)",
+                         "", job.compare, job.compare, sizeof(job.compare), NULL));
+  PetscCheck(!job.compare[0] || job.band_tol > 0, comm, PETSC_ERR_USER_INPUT,
+             "-cea_compare_rom_file: compares the bands; give their tolerance too (-cea_band_tol ds > 0)");
   PetscCall(PetscOptionsString("-cea_preload_nodes",
                                "The nodes of -cea_preload: BODY (its boundary nodes but the slave) or BODY:ID,...; default the held nodes", "",
                                job.preload_nodes, job.preload_nodes, sizeof(job.preload_nodes), NULL));

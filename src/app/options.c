@@ -26,6 +26,7 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-cea_preload", VI_OPTION_REALS, NULL},
     {"-cea_preload_nodes", VI_OPTION_STRING, NULL},
     {"-cea_band_tol", VI_OPTION_REAL, NULL},
+    {"-cea_compare_rom_file", VI_OPTION_STRING, NULL},
     {"-cea_positions", VI_OPTION_INT, NULL},
     {"-cea_range", VI_OPTION_REALS, NULL},
     {"-cea_modes", VI_OPTION_INT, NULL},

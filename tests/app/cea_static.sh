@@ -71,7 +71,15 @@ if not (ru < 0 < rs):
 # within tol / 2 of a sign change of the largest real part, checked by a CEA just outside both ends of its bracket
 tol=0.01
 must "cea bands" mpi 120 2 cea -options_file "$job" -cea_range 96,102 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
-  -cea_state static -cea_preload 0,-10 -cea_band_tol $tol -cea_file bands.h5 && echo "$LAST" | grep -E "band|^CEA"
+  -cea_state static -cea_preload 0,-10 -cea_band_tol $tol -cea_compare_rom_file beam_on_beam.h5 -cea_file bands.h5 && echo "$LAST" | grep -E "band|^CEA"
+must "the comparison with the same bodies" $py -c '
+import h5py, sys
+f = h5py.File("bands.h5", "r")
+for k in ("bands", "real", "frequency_hz"):
+    a, b = f[k][()], f["compare/" + k][()]
+    if a.tobytes() != b.tobytes():
+        sys.exit("FAIL compare/%s differs from %s with the same bodies file" % (k, k))
+print("-cea_compare_rom_file with the same bodies: compare/bands, real, frequency_hz equal bit for bit (%d band)" % len(f["bands"]))' && echo "$LAST"
 edges=$($py -c '
 import h5py
 b = h5py.File("bands.h5", "r")["bands"][()]
