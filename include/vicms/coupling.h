@@ -26,6 +26,21 @@ PETSC_EXTERN PetscErrorCode VICouplingSetMaster(VICoupling coupling, const char 
 PETSC_EXTERN PetscErrorCode VICouplingAddHold(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[], PetscInt comp);
 /* Coulomb coefficient mu of the sliding contact and the sliding direction (default 0, forward). */
 PETSC_EXTERN PetscErrorCode VICouplingSetFriction(VICoupling coupling, PetscReal mu, VICouplingSliding sliding);
+/* What the CEA and the FRF are linearised about: the undeformed configuration (seed 003 §1.4), or the static sliding
+   state at each position (src/rom/static.c): the static equilibrium of the bodies under the loads (VICouplingAddLoad) and
+   the steady sliding friction, with the slave body translated rigidly so that the slave's undeformed place is the point
+   at arc length s of the undeformed master chain and the held DOFs at 0; the rows are then those of the deformed
+   segment's frame (the slave projected on the deformed chain) and the stiffness gains the geometric stiffness of the
+   normal force, -lambda0 d(B_E^T)/du (the turn of the segment and the lever of xi). */
+typedef enum { VI_COUPLING_STATE_UNDEFORMED, VI_COUPLING_STATE_STATIC } VICouplingState;
+PETSC_EXTERN const char *const VICouplingStates[]; /* "undeformed", "static", PETSc enum trailer */
+PETSC_EXTERN PetscErrorCode    VICouplingSetState(VICoupling coupling, VICouplingState state);
+/* A constant force F (fx, fy, total, split equally over the nodes) on boundary nodes of a body: the preload of the static state. */
+PETSC_EXTERN PetscErrorCode VICouplingAddLoad(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[], const PetscReal F[2]);
+/* The static state of the current position (state static): the displacements u0 (n, owned by the coupling), the normal
+   force lambda0 >= 0 on the slave, the rotation of the deformed master segment under the slave (rad, counter-clockwise)
+   and the Newton iterations taken. Not collective. */
+PETSC_EXTERN PetscErrorCode VICouplingGetStaticState(VICoupling coupling, const PetscReal **u0, PetscReal *lambda0, PetscReal *slope, PetscInt *its);
 /* Options: -coupling_mu, -coupling_sliding forward|backward. Collective. */
 PETSC_EXTERN PetscErrorCode VICouplingSetFromOptions(VICoupling coupling);
 PETSC_EXTERN PetscErrorCode VICouplingSetUp(VICoupling coupling);

@@ -28,9 +28,20 @@ typedef struct {
 
 /* What was run, for the root attributes of the results file. */
 typedef struct {
-  const char *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity;
-  PetscReal   mu;
+  const char      *rom_file, *slave, *master, *hold, *hold_dir, *sliding, *quantity, *state;
+  PetscReal        mu;
+  PetscInt         n;                   /* coordinates of the coupled system */
+  const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
+  PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_APP_CEA_BAND_COLS (start, end, peak, s, Hz) */
+  const PetscReal *bands;
+  PetscReal        band_tol;
+  const char      *compare; /* -cea_compare_rom_file: its bodies file, its eigenvalues (P x N) and bands, or NULL */
+  const PetscReal *cmp_freq, *cmp_real, *cmp_bands;
+  PetscInt         cmp_num_bands;
 } VIAppCEARun;
+
+/* A band of unstable positions: its edges (by bisection), its largest real part and where, at what frequency. */
+#define VI_APP_CEA_BAND_COLS 5
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
@@ -126,6 +137,7 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteAttrString(file, "/", "hold_dir", run->hold_dir));
   PetscCall(VIH5WriteAttrReal(file, "/", "mu", run->mu));
   PetscCall(VIH5WriteAttrString(file, "/", "sliding", run->sliding));
+  PetscCall(VIH5WriteAttrString(file, "/", "state", run->state));
   PetscCall(PetscOptionsGetAll(NULL, &all));
   PetscCall(VIH5WriteAttrString(file, "/", "options", all));
   PetscCall(PetscFree(all));
@@ -142,6 +154,24 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(VIH5WriteInt(file, "/unstable_modes", np, 1, unstable));
   PetscCall(PetscFree(unstable));
   if (shapes->which != VI_APP_CEA_VECTORS_NONE) PetscCall(VIAppCEAWriteShapes(file, np, nm, shapes));
+  if (run->band_tol > 0) {
+    PetscCall(VIH5WriteReal(file, "/bands", run->num_bands, VI_APP_CEA_BAND_COLS, run->bands));
+    PetscCall(VIH5WriteAttrReal(file, "/bands", "tolerance", run->band_tol));
+    PetscCall(VIH5WriteAttrString(file, "/bands", "columns", "start, end (by bisection), peak real part [1/s], its position, its frequency [Hz]"));
+  }
+  if (run->compare) {
+    PetscCall(VIH5CreateGroup(file, "/compare"));
+    PetscCall(VIH5WriteAttrString(file, "/compare", "bodies_file", run->compare));
+    PetscCall(VIH5WriteReal(file, "/compare/frequency_hz", np, nm, run->cmp_freq));
+    PetscCall(VIH5WriteReal(file, "/compare/real", np, nm, run->cmp_real));
+    PetscCall(VIH5WriteReal(file, "/compare/bands", run->cmp_num_bands, VI_APP_CEA_BAND_COLS, run->cmp_bands));
+  }
+  if (run->lambda) {
+    PetscCall(VIH5CreateGroup(file, "/static"));
+    PetscCall(VIH5WriteReal(file, "/static/normal_force", np, 1, run->lambda));
+    PetscCall(VIH5WriteReal(file, "/static/slope", np, 1, run->slope));
+    PetscCall(VIH5WriteReal(file, "/static/u", np, run->n, run->u0));
+  }
   if (nf) {
     PetscReal *re, *im;
     PetscInt   nc = nf * no * ni;
@@ -166,12 +196,16 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
 
 /* The options of a run, read once. */
 typedef struct {
-  char            rom_file[PETSC_MAX_PATH_LEN], out_file[PETSC_MAX_PATH_LEN], slave[256], master[256], hold[4096], frf[256];
+  char            rom_file[PETSC_MAX_PATH_LEN], out_file[PETSC_MAX_PATH_LEN], slave[256], master[256], hold[4096], frf[256], preload_nodes[4096];
   char           *inputs[16], *outputs[16];
   PetscInt        np, nm, ni, no, dir, quantity;
   PetscReal       range[2], f0, f1, lines, progress; /* lines: the FRF's frequency lines, as given (checked against memory) */
-  PetscBool       has_range;
+  PetscBool       has_range, has_preload;
   VIAppCEAVectors vectors;
+  VICouplingState state;                       /* the linearisation: undeformed, or about the static sliding state of each position */
+  PetscReal       preload[2];                  /* the static state's constant load, total, on preload_nodes (default the held nodes) */
+  PetscReal       band_tol;                    /* > 0: the band edges located by bisection to this width (-cea_band_tol) */
+  char            compare[PETSC_MAX_PATH_LEN]; /* -cea_compare_rom_file: the same CEA and bands on these bodies (other mode counts) */
 } VIAppCEAJob;
 
 /*
@@ -541,26 +575,201 @@ static PetscErrorCode VIAppCEAStateReset(VIAppCEAState *st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
-static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
+/* -cea_state static: the static sliding state of every position (normal force, the turn of the master segment under the
+   slave, u0), positions dealt to the ranks and gathered by an exact sum over zero-filled arrays (the same bits on any
+   number of ranks); a line with their ranges. Cheap beside the eigenvalues: a few dense Newton steps per position. */
+static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt n, PetscReal **lam,
+                                           PetscReal **slope, PetscReal **u)
 {
-  const PetscInt nm = job->nm, np = job->np, ni = job->ni, no = job->no;
-  char           body[128], ckpt[PETSC_MAX_PATH_LEN + 8], token[4096], *options, *tag;
-  PetscInt       nid, *ids, ncoord = 0, done_eig = 0, done_vec = 0, done_lines = 0;
-  PetscReal      mu = 0, length, *in = NULL, *out = NULL;
-  PetscMPIInt    rank;
-  VIBodies       bodies;
-  VICoupling     c;
-  PetscLogDouble t0, t1;
-  VIAppCEAState  st = {0};
-  VIAppCEAPoll   poll;
-  VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
+  PetscMPIInt rank, size;
+  PetscReal   lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
 
   PetscFunctionBeginUser;
-  PetscCall(PetscTime(&t0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc3(np, lam, np, slope, np * n, u));
+  for (PetscInt p = rank; p < np; p += size) {
+    const PetscReal *u0;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    PetscCall(VICouplingGetStaticState(c, &u0, &(*lam)[p], &(*slope)[p], NULL));
+    PetscCall(PetscArraycpy(*u + p * n, u0, n));
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *lam, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *slope, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *u, (PetscMPIInt)(np * n), MPIU_REAL, MPI_SUM, comm));
+  for (PetscInt p = 0; p < np; p++) {
+    lo[0] = PetscMin(lo[0], (*lam)[p]);
+    hi[0] = PetscMax(hi[0], (*lam)[p]);
+    lo[1] = PetscMin(lo[1], (*slope)[p]);
+    hi[1] = PetscMax(hi[1], (*slope)[p]);
+  }
+  PetscCall(PetscPrintf(comm, "Static sliding state: normal force %g to %g, turn of the master segment under the slave %g to %g rad\n", (double)lo[0],
+                        (double)hi[0], (double)lo[1], (double)hi[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The largest real part of the nm lowest eigenvalues at position s, and its frequency. Not collective. */
+static PetscErrorCode VIAppCEAMaxReal(VICoupling c, PetscReal s, PetscInt nm, PetscReal *rmax, PetscReal *fmax)
+{
+  const PetscReal *re, *im;
+  PetscInt         ne;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICouplingSetPosition(c, s));
+  PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
+  *rmax = -PETSC_MAX_REAL;
+  *fmax = 0;
+  for (PetscInt j = 0; j < PetscMin(ne, nm); j++)
+    if (re[j] > *rmax) {
+      *rmax = re[j];
+      *fmax = im[j] / (2 * PETSC_PI);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -cea_band_tol: the bands of unstable positions with their edges located. Where the largest real part of the kept modes
+  changes sign between two neighbouring positions, the bracket is halved (one eigenvalue problem each) until it is no
+  wider than tol, and the edge is its middle (within tol / 2 of the sign change). The edges are dealt to the ranks and
+  gathered by an exact sum. A band open at an end of the range starts or ends there. Its peak is the largest real part of
+  the sampled positions, the bisection's points inside it and a golden-section search about the best of them. Collective.
+*/
+static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nm, const PetscReal freq[],
+                                    const PetscReal real[], PetscReal tol, PetscInt *num_bands, PetscReal **bands)
+{
+  PetscMPIInt rank, size;
+  PetscReal  *mx, *fx, *edge, *peak; /* per position; per gap between p and p + 1: the edge, and the best point inside */
+  PetscInt    ne = 0, nb = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc2(np, &mx, np, &fx));
+  PetscCall(PetscCalloc2(np, &edge, 3 * np, &peak));
+  for (PetscInt p = 0; p < np; p++) {
+    mx[p] = -PETSC_MAX_REAL;
+    fx[p] = 0;
+    for (PetscInt m = 0; m < nm; m++)
+      if (real[p * nm + m] > mx[p]) { /* NaN never larger */
+        mx[p] = real[p * nm + m];
+        fx[p] = freq[p * nm + m];
+      }
+  }
+  for (PetscInt p = 0; p + 1 < np; p++) {
+    if ((mx[p] > 0) == (mx[p + 1] > 0)) continue;
+    if (ne++ % size == rank) {
+      PetscReal a = pos[p], b = pos[p + 1], best = -PETSC_MAX_REAL, bs = 0, bf = 0;
+      while (b - a > tol) {
+        PetscReal mid = 0.5 * (a + b), r = 0, f = 0;
+        PetscCall(VIAppCEAMaxReal(c, mid, nm, &r, &f));
+        if (r > 0 && r > best) {
+          best = r;
+          bs   = mid;
+          bf   = f;
+        }
+        if ((r > 0) == (mx[p] > 0))
+          a = mid;
+        else
+          b = mid;
+      }
+      edge[p]         = 0.5 * (a + b);
+      peak[3 * p]     = best > 0 ? best : 0;
+      peak[3 * p + 1] = bs;
+      peak[3 * p + 2] = bf;
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, edge, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, peak, (PetscMPIInt)(3 * np), MPIU_REAL, MPI_SUM, comm));
+  PetscCall(PetscMalloc1(VI_APP_CEA_BAND_COLS * (np / 2 + 1), bands));
+  for (PetscInt p = 0; p < np; p++) {
+    PetscReal *b;
+    PetscInt   q;
+    if (!(mx[p] > 0) || (p > 0 && mx[p - 1] > 0)) continue;
+    b    = *bands + VI_APP_CEA_BAND_COLS * nb++;
+    b[0] = p ? edge[p - 1] : pos[0];
+    b[2] = -PETSC_MAX_REAL;
+    b[3] = pos[p];
+    b[4] = fx[p];
+    for (q = p; q < np && mx[q] > 0; q++)
+      if (mx[q] > b[2]) {
+        b[2] = mx[q];
+        b[3] = pos[q];
+        b[4] = fx[q];
+      }
+    b[1] = q < np ? edge[q - 1] : pos[np - 1];
+    for (PetscInt e = p - 1; e < q; e += q - p + 1) /* the bisection's points at both edges */
+      if (e >= 0 && e + 1 < np && peak[3 * e] > b[2]) {
+        b[2] = peak[3 * e];
+        b[3] = peak[3 * e + 1];
+        b[4] = peak[3 * e + 2];
+      }
+  }
+  /* the peak of each band by golden-section search around its best point so far, one position spacing either side (within
+     the band), to tol; bands dealt to the ranks, gathered by an exact sum over zero-filled rows */
+  {
+    const PetscReal g = 0.5 * (PetscSqrtReal(5.0) - 1), h = np > 1 ? pos[1] - pos[0] : 0;
+    PetscReal      *pk;
+    PetscCall(PetscCalloc1(3 * nb + 1, &pk));
+    for (PetscInt i = rank; i < nb; i += size) {
+      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i, a = PetscMax(b[0], b[3] - h), z = PetscMin(b[1], b[3] + h), x1, x2, r1, r2, f1, f2;
+      x1 = z - g * (z - a);
+      x2 = a + g * (z - a);
+      PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
+      PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
+      while (z - a > tol) {
+        if (r1 > r2) {
+          z  = x2;
+          x2 = x1;
+          r2 = r1;
+          f2 = f1;
+          x1 = z - g * (z - a);
+          PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
+        } else {
+          a  = x1;
+          x1 = x2;
+          r1 = r2;
+          f1 = f2;
+          x2 = a + g * (z - a);
+          PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
+        }
+      }
+      pk[3 * i]     = b[2];
+      pk[3 * i + 1] = b[3];
+      pk[3 * i + 2] = b[4];
+      if (r1 > pk[3 * i] || r2 > pk[3 * i]) {
+        pk[3 * i]     = r1 > r2 ? r1 : r2;
+        pk[3 * i + 1] = r1 > r2 ? x1 : x2;
+        pk[3 * i + 2] = r1 > r2 ? f1 : f2;
+      }
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pk, (PetscMPIInt)(3 * nb), MPIU_REAL, MPI_SUM, comm));
+    for (PetscInt i = 0; i < nb; i++) {
+      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i;
+      b[2]         = pk[3 * i];
+      b[3]         = pk[3 * i + 1];
+      b[4]         = pk[3 * i + 2];
+      PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", i + 1, (double)b[0],
+                            (double)b[1], (double)b[2], (double)b[3], (double)b[4]));
+    }
+    PetscCall(PetscFree(pk));
+  }
+  PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
+                        nb, ne));
+  *num_bands = nb;
+  PetscCall(PetscFree2(mx, fx));
+  PetscCall(PetscFree2(edge, peak));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The coupling of the job's bodies: slave, master chain, held DOFs, the static state's load and linearisation, options. */
+static PetscErrorCode VIAppCEACoupling(MPI_Comm comm, const VIAppCEAJob *job, VIBodies bodies, VICoupling *cp)
+{
+  char       body[128];
+  PetscInt   nid, *ids;
+  VICoupling c;
+
+  PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(4096, &ids));
-  PetscCall(VIAppLoadBodies(comm, job->rom_file, &bodies));
   PetscCall(VICouplingCreate(comm, &c));
   PetscCall(VICouplingSetBodies(c, bodies));
   {
@@ -576,9 +785,48 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       PetscCall(VICouplingAddHold(c, body, nid, ids, job->dir));
     }
   }
-  PetscCall(PetscFree(ids));
+  if (job->has_preload) {
+    const char *spec = job->preload_nodes[0] ? job->preload_nodes : job->hold;
+    PetscInt    id_slave;
+    char        sbody[128];
+    PetscCheck(spec[0], comm, PETSC_ERR_USER_INPUT,
+               "-cea_preload: give its nodes (-cea_preload_nodes BODY or BODY:ID,...) or the held nodes (-cea_hold)");
+    PetscCall(
+        VIAppParseBodyNodes(comm, bodies, job->preload_nodes[0] ? "-cea_preload_nodes" : "-cea_hold", spec, body, sizeof(body), 4096, &nid, ids));
+    PetscCall(VIAppParseBodyNode(comm, bodies, "-cea_slave", job->slave, sbody, sizeof(sbody), &id_slave));
+    if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, 1, &id_slave, 4096, &nid, ids));
+    PetscCall(VICouplingAddLoad(c, body, nid, ids, job->preload));
+  }
+  PetscCall(VICouplingSetState(c, job->state));
   PetscCall(VICouplingSetFromOptions(c));
   PetscCall(VICouplingSetUp(c));
+  PetscCall(PetscFree(ids));
+  *cp = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run once its options are read, the results file's folder checked and its lock taken. Collective. */
+static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
+{
+  const PetscInt nm = job->nm, np = job->np, ni = job->ni, no = job->no;
+  char           ckpt[PETSC_MAX_PATH_LEN + 8], token[4096], *options, *tag;
+  PetscInt       ncoord = 0, done_eig = 0, done_vec = 0, done_lines = 0;
+  PetscReal      mu = 0, length, *in = NULL, *out = NULL;
+  PetscMPIInt    rank;
+  VIBodies       bodies;
+  VICoupling     c;
+  PetscLogDouble t0, t1;
+  VIAppCEAState  st = {0};
+  VIAppCEAPoll   poll;
+  VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
+  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL;
+  PetscInt       nbands = 0, cnb = 0, cn = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscTime(&t0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(VIAppLoadBodies(comm, job->rom_file, &bodies));
+  PetscCall(VIAppCEACoupling(comm, job, bodies, &c));
   PetscCall(VICouplingGetLength(c, &length));
   if (!job->has_range) job->range[1] = length;
   PetscCheck(job->range[0] >= 0 && job->range[1] > job->range[0] && job->range[1] <= length, comm, PETSC_ERR_USER_INPUT,
@@ -713,6 +961,9 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
   /* the FRF map, frequency lines over the ranks */
   if (!poll.sig && st.nf) {
+    if (job->state == VI_COUPLING_STATE_STATIC)
+      PetscCall(PetscPrintf(comm, "Note: the FRF map about the static sliding state uses its rows (the deformed segment's frame) but not yet the "
+                                  "geometric stiffness of the normal force, which couples the bodies' dynamic stiffnesses\n"));
     PetscCall(VIAppCEAFRF(c, &st, ni, in, no, out, &poll, &done_lines));
     if (!poll.sig && job->quantity == 1) /* acceleration: -omega^2 times the displacement, line by line (H[p][f][o][i], re and im) */
       for (PetscInt p = 0; p < np; p++)
@@ -742,6 +993,33 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                             st.nf ? VIAppCEACount(st.nf, st.line_done) : 0, st.nf, done_eig, done_vec, done_lines, VI_EXIT_RESUMABLE));
       VISetStopped(PETSC_TRUE);
     } else {
+      if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su));
+      if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands));
+      if (job->compare[0]) { /* modal convergence: the same CEA and bands on the other bodies file, and the table of both */
+        VIBodies   b2;
+        VICoupling c2;
+        PetscCall(PetscMalloc2(np * nm, &cfreq, np * nm, &creal));
+        PetscCall(VIAppLoadBodies(comm, job->compare, &b2));
+        PetscCall(VIAppCEACoupling(comm, job, b2, &c2));
+        PetscCall(VIBodiesGetNum(b2, &cn));
+        PetscCall(VIBodiesGetOffset(b2, cn, &cn));
+        PetscCall(PetscPrintf(comm, "Compared with %s (%" PetscInt_FMT " coordinates):\n", job->compare, cn));
+        PetscCall(VICouplingComputeStability(c2, np, st.pos, nm, cfreq, creal));
+        PetscCall(VIAppCEABands(comm, c2, np, st.pos, nm, cfreq, creal, job->band_tol, &cnb, &cbands));
+        PetscCall(PetscPrintf(comm, "Modal convergence (bands: start, end, peak real part):\n  %-36s %s\n", job->rom_file, job->compare));
+        for (PetscInt i = 0; i < PetscMax(nbands, cnb); i++) {
+          char l[128] = "", r[128] = "";
+          if (i < nbands)
+            PetscCall(
+                PetscSNPrintf(l, sizeof(l), "%.6g to %.6g, %.4g 1/s", (double)bands[5 * i], (double)bands[5 * i + 1], (double)bands[5 * i + 2]));
+          if (i < cnb)
+            PetscCall(
+                PetscSNPrintf(r, sizeof(r), "%.6g to %.6g, %.4g 1/s", (double)cbands[5 * i], (double)cbands[5 * i + 1], (double)cbands[5 * i + 2]));
+          PetscCall(PetscPrintf(comm, "  %-36s %s\n", l, r));
+        }
+        PetscCall(VICouplingDestroy(&c2));
+        PetscCall(VIBodiesDestroy(&b2));
+      }
       shapes.n      = st.n;
       shapes.num    = st.num < 0 ? 0 : st.num;
       shapes.keep   = st.keep;
@@ -749,9 +1027,28 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       shapes.im     = st.vec_im;
       shapes.bodies = bodies;
       if (rank == 0) {
-        VIAppCEARun run = {
-            job->rom_file, job->slave, job->master, job->hold, VIAppCEADirs[job->dir], VICouplingSlidings[0], VIAppCEAQuantities[job->quantity], mu};
-        PetscInt sliding = 0;
+        VIAppCEARun run     = {.rom_file      = job->rom_file,
+                               .slave         = job->slave,
+                               .master        = job->master,
+                               .hold          = job->hold,
+                               .hold_dir      = VIAppCEADirs[job->dir],
+                               .sliding       = VICouplingSlidings[0],
+                               .quantity      = VIAppCEAQuantities[job->quantity],
+                               .state         = VICouplingStates[job->state],
+                               .mu            = mu,
+                               .n             = st.n,
+                               .lambda        = slam,
+                               .slope         = sslope,
+                               .u0            = su,
+                               .num_bands     = nbands,
+                               .bands         = bands,
+                               .band_tol      = job->band_tol,
+                               .compare       = job->compare[0] ? job->compare : NULL,
+                               .cmp_freq      = cfreq,
+                               .cmp_real      = creal,
+                               .cmp_bands     = cbands,
+                               .cmp_num_bands = cnb};
+        PetscInt    sliding = 0;
         PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
         run.sliding = VICouplingSlidings[sliding];
         ierr =
@@ -770,6 +1067,10 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
     }
   }
 
+  PetscCall(PetscFree3(slam, sslope, su));
+  PetscCall(PetscFree(bands));
+  PetscCall(PetscFree2(cfreq, creal));
+  PetscCall(PetscFree(cbands));
   PetscCall(PetscFree(tag));
   PetscCall(PetscFree4(st.pos, st.freq, st.real, st.eig_done));
   PetscCall(PetscFree(st.vec_done));
@@ -804,6 +1105,26 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                                job.hold, job.hold, sizeof(job.hold), NULL));
   PetscCall(
       PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[job.dir], &job.dir, NULL));
+  PetscCall(PetscOptionsEnum("-cea_state",
+                             "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
+                             "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force)",
+                             "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
+  PetscCall(PetscOptionsRealArray("-cea_preload", "fx,fy: the constant total force of the static state (-cea_state static), split over its nodes", "",
+                                  job.preload, (k = 2, &k), &job.has_preload));
+  PetscCheck(!job.has_preload || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_preload: %" PetscInt_FMT " values, expected the two components fx,fy", k);
+  PetscCall(PetscOptionsReal("-cea_band_tol",
+                             "Locate the edges of the bands of unstable positions by bisection to this width (arc length); 0: no bisection", "",
+                             job.band_tol, &job.band_tol, NULL));
+  PetscCheck(job.band_tol >= 0, comm, PETSC_ERR_USER_INPUT, "-cea_band_tol: %g, expected >= 0 (0: no bisection)", (double)job.band_tol);
+  PetscCall(
+      PetscOptionsString("-cea_compare_rom_file",
+                         "Modal convergence: the same CEA and bands (-cea_band_tol) on these bodies (the same job reduced with other mode counts)",
+                         "", job.compare, job.compare, sizeof(job.compare), NULL));
+  PetscCheck(!job.compare[0] || job.band_tol > 0, comm, PETSC_ERR_USER_INPUT,
+             "-cea_compare_rom_file: compares the bands; give their tolerance too (-cea_band_tol ds > 0)");
+  PetscCall(PetscOptionsString("-cea_preload_nodes",
+                               "The nodes of -cea_preload: BODY (its boundary nodes but the slave) or BODY:ID,...; default the held nodes", "",
+                               job.preload_nodes, job.preload_nodes, sizeof(job.preload_nodes), NULL));
   PetscCall(PetscOptionsEList("-cea_frf_quantity", "What the FRF map gives per unit force: the displacement, or the acceleration (-omega^2 times it)",
                               "", VIAppCEAQuantities, 2, VIAppCEAQuantities[job.quantity], &job.quantity, NULL));
   PetscCall(PetscOptionsInt("-cea_positions", "Number of contact positions, evenly spaced along the master chain (>= 2)", "", job.np, &job.np, NULL));

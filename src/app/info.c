@@ -415,6 +415,50 @@ static PetscErrorCode VIInfoCEAVectors(hid_t file)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The linearisation of a CEA results file (-cea_state; undeformed when not recorded), its static states' ranges, and the
+   bands located by bisection (-cea_band_tol). */
+static PetscErrorCode VIInfoCEAStatic(hid_t file)
+{
+  char     *state;
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIInfoAttrString(file, "state", "undeformed", &state));
+  PetscCall(VIH5Exists(file, "/static/normal_force", &has));
+  if (has) {
+    PetscReal *lam, *slope, lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
+    PetscInt   np, c;
+    PetscCall(VIH5ReadReal(file, "/static/normal_force", &np, &c, &lam));
+    PetscCall(VIH5ReadReal(file, "/static/slope", &np, &c, &slope));
+    for (PetscInt p = 0; p < np; p++) {
+      lo[0] = PetscMin(lo[0], lam[p]);
+      hi[0] = PetscMax(hi[0], lam[p]);
+      lo[1] = PetscMin(lo[1], slope[p]);
+      hi[1] = PetscMax(hi[1], slope[p]);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "  linearised about the static sliding state: normal force %g to %g, turn of the master segment %g to %g rad\n",
+                          (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1]));
+    PetscCall(PetscFree(lam));
+    PetscCall(PetscFree(slope));
+  } else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  linearised about the %s configuration\n", state));
+  PetscCall(PetscFree(state));
+  PetscCall(VIH5Exists(file, "/bands", &has));
+  if (has) {
+    PetscReal *b, tol;
+    PetscInt   nb, c;
+    PetscCall(VIH5ReadReal(file, "/bands", &nb, &c, &b));
+    PetscCall(VIH5ReadAttrReal(file, "/bands", "tolerance", &tol));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %" PetscInt_FMT " band%s with edges by bisection to %g:\n", nb, nb == 1 ? "" : "s", (double)tol));
+    for (PetscInt i = 0; i < nb; i++)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", (double)b[c * i], (double)b[c * i + 1],
+                            (double)b[c * i + 2], (double)b[c * i + 3], (double)b[c * i + 4]));
+    PetscCall(PetscFree(b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A results file of `vicms cea` (format vicms-cea) in words: what was run, the positions and modes, the unstable positions
    in bands of consecutive positions, the eigenvectors, and the FRF map's size. */
 static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
@@ -462,6 +506,7 @@ static PetscErrorCode VIInfoCEAOpen(hid_t file, const char path[])
   } else
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  stable at all %" PetscInt_FMT " positions; largest real part %g 1/s at s = %g (%g Hz)\n", np,
                           (double)rmax, (double)smax, (double)fmax));
+  PetscCall(VIInfoCEAStatic(file));
   PetscCall(VIInfoCEAVectors(file));
   PetscCall(VIH5Exists(file, "/frf/H_re", &has_frf));
   if (has_frf) {

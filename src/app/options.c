@@ -1,5 +1,6 @@
 /* The vicms commands' own options (info, modes, cea, slide; -rom_file of every command) for the option registry. */
 #include "app.h"
+#include <vicms/coupling.h> /* VICouplingStates, the choices of -cea_state */
 
 /* the choices of enums defined static next to their commands' readers (cea.c, slide.c): a wrong list shows as a refused
    valid value in the tests of the option */
@@ -22,6 +23,11 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-cea_master", VI_OPTION_STRING, NULL},
     {"-cea_hold", VI_OPTION_STRING, NULL},
     {"-cea_hold_dir", VI_OPTION_ENUM, VIAppCEADirChoices},
+    {"-cea_state", VI_OPTION_ENUM, VICouplingStates},
+    {"-cea_preload", VI_OPTION_REALS, NULL},
+    {"-cea_preload_nodes", VI_OPTION_STRING, NULL},
+    {"-cea_band_tol", VI_OPTION_REAL, NULL},
+    {"-cea_compare_rom_file", VI_OPTION_STRING, NULL},
     {"-cea_positions", VI_OPTION_INT, NULL},
     {"-cea_range", VI_OPTION_REALS, NULL},
     {"-cea_modes", VI_OPTION_INT, NULL},

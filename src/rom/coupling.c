@@ -1,6 +1,6 @@
 /* Bodies coupled at a contact position of a sliding path: primal assembly, complex eigenvalues (seed 003 Eqs. 8-16) and the
    time-dependent FRF (seed 003 Eq. 45). */
-#include <vicms/coupling.h>
+#include "couplingimpl.h"
 #include <vicms/sys.h>
 #include <petscblaslapack.h>
 
@@ -9,32 +9,6 @@ const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSlid
 /* The step of the phase weights of the eigenvectors, (sqrt(5) - 1) / 2 (VICouplingGetEigenvectors). */
 #define VI_COUPLING_PHASE_STEP 0.6180339887498949
 
-struct _p_VICoupling {
-  MPI_Comm          comm;
-  VIBodies          bodies; /* referenced */
-  PetscInt          num_bodies, n;
-  PetscInt         *off; /* num_bodies + 1 */
-  const PetscReal **K, **M, **D;
-
-  PetscInt          slave_body, master_body, num_master, num_held;
-  VIBodyNode        slave, *master;
-  PetscReal        *arc; /* num_master: arc length of each master node */
-  PetscBool        *held;
-  PetscReal         mu;
-  VICouplingSliding sliding;
-  PetscBool         setup;
-
-  /* at the current position */
-  PetscBool  has_position, has_primal, has_eigen, has_vectors;
-  PetscReal  s, xi;
-  PetscInt   seg, num_rows, m, num_eig;
-  PetscReal *BC, *BE;              /* num_rows x n */
-  PetscReal *LC, *LE;              /* n x m */
-  PetscReal *Mt, *Ct, *Kt;         /* m x m */
-  PetscReal *eig_re, *eig_im;      /* 2m */
-  PetscReal *vec_re, *vec_im;      /* num_eig x n: u = L_C q of each eigenvalue */
-  PetscInt   num_set, *set, *sidx; /* the coordinates any row can touch (slave, master, held), and their index (n, -1) */
-};
 
 PetscErrorCode VICouplingCreate(MPI_Comm comm, VICoupling *coupling)
 {
@@ -72,6 +46,7 @@ PetscErrorCode VICouplingDestroy(VICoupling *coupling)
   PetscCall(VICouplingClearPosition(c));
   PetscCall(PetscFree4(c->off, c->K, c->M, c->D));
   PetscCall(PetscFree(c->held));
+  PetscCall(PetscFree2(c->load, c->u0));
   PetscCall(PetscFree2(c->master, c->arc));
   PetscCall(PetscFree2(c->set, c->sidx));
   PetscCall(PetscFree(*coupling));
@@ -102,6 +77,7 @@ PetscErrorCode VICouplingSetBodies(VICoupling c, VIBodies bodies)
   }
   c->n = c->off[c->num_bodies];
   PetscCall(PetscCalloc1(c->n, &c->held));
+  PetscCall(PetscCalloc2(c->n, &c->load, c->n, &c->u0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -277,6 +253,7 @@ PetscErrorCode VICouplingSetPosition(VICoupling c, PetscReal s)
   c->seg          = k;
   c->xi           = xi;
   c->has_position = PETSC_TRUE;
+  if (c->state == VI_COUPLING_STATE_STATIC) PetscCall(VICouplingStaticLinearise(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -384,6 +361,13 @@ PetscErrorCode VICouplingGetPrimal(VICoupling c, PetscInt *m_out, const PetscRea
           }
         }
       }
+      if (w == 2 && c->state == VI_COUPLING_STATE_STATIC) /* the geometric stiffness of the static normal force */
+        for (PetscInt i = 0; i < 6; i++)
+          for (PetscInt j = 0; j < 6; j++) {
+            const PetscReal x = c->kg[i * 6 + j];
+            if (c->kg_dof[i] < 0 || c->kg_dof[j] < 0 || x == 0) continue;
+            for (PetscInt a = 0; a < m; a++) T[c->kg_dof[i] * m + a] += x * c->LC[c->kg_dof[j] * m + a];
+          }
       for (PetscInt i = 0; i < n; i++) {
         const PetscReal *Li = c->LE + i * m, *Ti = T + i * m;
         for (PetscInt a = 0; a < m; a++) {

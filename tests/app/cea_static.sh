@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# `vicms cea -cea_state static` (issue 27): the CEA linearised about the static sliding state (the preload and the steady
+# friction) instead of the undeformed configuration. The static state and the eigenvalues about it against an independent
+# solution (cea_static_reference.py: Newton with a finite-difference Jacobian from the bodies file, the geometric stiffness
+# by central differences of the contact force; u0 and lambda0 to 1e-8, the eigenvalues to 1e-6 of |lambda|), 1, 2 and 3
+# ranks equal bit for bit, the job at s = 99 mm stable about the undeformed state and unstable about the static one, the
+# first band's edges by bisection within the tolerance, and bad input refused.
+source "$(dirname "$0")/lib.sh"
+vicms_need_h5py
+vicms_workdir
+job=$VICMS_SOURCE/jobs/beam_on_beam.yaml
+ref=$VICMS_SOURCE/tests/app/cea_static_reference.py
+
+# 1. the coarse beams of cea.sh (2 x 20 CPS4, 10 modes each), 10 N preload on end A, mu = 0.3, 7 positions
+small="-bodies beam1,beam2 -rom_file small.h5
+  -body_beam1_mesh_rect_cells 20,2 -body_beam1_mesh_rect_lengths 75,5 -body_beam1_mesh_rect_thickness 10 -body_beam1_mesh_rect_origin 50,10
+  -body_beam1_mesh_rect_angle 30 -body_beam1_model_young 70000 -body_beam1_model_poisson 0.33 -body_beam1_model_density 2.7e-9
+  -body_beam1_cms_contact_set xmin_ymin,xmax -body_beam1_cms_num_modes 10 -body_beam1_cms_rayleigh 12.6,3.2e-7
+  -body_beam2_mesh_rect_cells 20,2 -body_beam2_mesh_rect_lengths 300,10 -body_beam2_mesh_rect_thickness 10 -body_beam2_model_young 2400
+  -body_beam2_model_poisson 0.37 -body_beam2_model_density 1.2e-9 -body_beam2_model_clamp xmin -body_beam2_cms_contact_set ymax
+  -body_beam2_cms_num_modes 10 -body_beam2_cms_rayleigh 12.6,3.2e-7"
+# shellcheck disable=SC2086
+must "reduce the coarse beams" mpi 120 2 reduce $small || exit 1
+cea="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 7 -cea_range 40,250
+  -cea_modes 10 -cea_preload 0,-10"
+for np in 1 2 3; do
+  # shellcheck disable=SC2086
+  must "cea static np=$np" mpi 120 $np $cea -cea_state static -cea_file st$np.h5 && echo "$LAST" | grep -E "^Static|^CEA"
+done
+# shellcheck disable=SC2086
+must "cea undeformed" mpi 120 1 $cea -cea_file und.h5
+must "reference" $py "$ref" small.h5 st1.h5 beam1 1 beam2 beam1 0.3 forward 0 -10 && echo "$LAST"
+must "1, 2 and 3 ranks; the undeformed linearisation differs" $py -c '
+import h5py, numpy as np, sys
+a = h5py.File("st1.h5", "r")
+names = []
+a.visititems(lambda k, o: names.append(k) if isinstance(o, h5py.Dataset) else None)
+for other in ("st2.h5", "st3.h5"):
+    b = h5py.File(other, "r")
+    for k in names:
+        if a[k][()].tobytes() != b[k][()].tobytes():
+            sys.exit("FAIL %s differs between st1.h5 and %s" % (k, other))
+if a.attrs["state"] != b"static" and a.attrs["state"] != "static":
+    sys.exit("FAIL attribute state is %r" % a.attrs["state"])
+u = h5py.File("und.h5", "r")
+dl = np.abs((a["real"][()] + 2j * np.pi * a["frequency_hz"][()]) - (u["real"][()] + 2j * np.pi * u["frequency_hz"][()]))
+rel = np.nanmax(dl / np.abs(u["real"][()] + 2j * np.pi * u["frequency_hz"][()]))
+if rel < 1e-4:
+    sys.exit("FAIL the static linearisation moves the eigenvalues by only %.1e of |lambda|" % rel)
+print("1, 2, 3 ranks: all %d datasets equal bit for bit; the eigenvalues move by up to %.1e of |lambda| from the undeformed ones" % (len(names), rel))' \
+  && echo "$LAST"
+
+# 2. the beam-on-beam job at s = 99 mm (the first burst of its transient, 98-102 mm): stable about the undeformed
+# configuration, unstable about the static sliding state (the mode at 3.53 kHz)
+must "reduce the job" mpi 120 2 reduce -options_file "$job" || exit 1
+for state in undeformed static; do
+  must "cea $state at 99 mm" mpi 120 2 cea -options_file "$job" -cea_range 99,99.5 -cea_positions 2 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+    -cea_state $state -cea_preload 0,-10 -cea_file job_$state.h5 && echo "$LAST" | grep -E "^CEA"
+done
+must "the first band" $py -c '
+import h5py, numpy as np, sys
+u, s = h5py.File("job_undeformed.h5", "r"), h5py.File("job_static.h5", "r")
+ru, rs = np.nanmax(u["real"][0]), np.nanmax(s["real"][0])
+j = int(np.nanargmax(s["real"][0]))
+print("s = 99 mm: largest real part %.4f 1/s undeformed, %.4f 1/s static (%.2f Hz); normal force %.4f N, turn %.4f rad" %
+      (ru, rs, s["frequency_hz"][0][j], s["static/normal_force"][0][0], s["static/slope"][0][0]))
+if not (ru < 0 < rs):
+    sys.exit("FAIL expected stable undeformed and unstable static at 99 mm")' && echo "$LAST"
+
+# 3. the first band located by bisection (-cea_band_tol 0.01) from positions 2 mm apart (96, 98, 100, 102 mm): each edge
+# within tol / 2 of a sign change of the largest real part, checked by a CEA just outside both ends of its bracket
+tol=0.01
+must "cea bands" mpi 120 2 cea -options_file "$job" -cea_range 96,102 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+  -cea_state static -cea_preload 0,-10 -cea_band_tol $tol -cea_compare_rom_file beam_on_beam.h5 -cea_file bands.h5 && echo "$LAST" | grep -E "band|^CEA"
+must "the comparison with the same bodies" $py -c '
+import h5py, sys
+f = h5py.File("bands.h5", "r")
+for k in ("bands", "real", "frequency_hz"):
+    a, b = f[k][()], f["compare/" + k][()]
+    if a.tobytes() != b.tobytes():
+        sys.exit("FAIL compare/%s differs from %s with the same bodies file" % (k, k))
+print("-cea_compare_rom_file with the same bodies: compare/bands, real, frequency_hz equal bit for bit (%d band)" % len(f["bands"]))' && echo "$LAST"
+edges=$($py -c '
+import h5py
+b = h5py.File("bands.h5", "r")["bands"][()]
+print(" ".join("%.17g" % x for x in b[:, :2].ravel()))')
+read -r e1 e2 <<<"$edges"
+for e in $e1 $e2; do
+  lo=$($py -c "print(repr($e - 0.5 * $tol * 1.0001))")
+  hi=$($py -c "print(repr($e + 0.5 * $tol * 1.0001))")
+  must "cea at the edge $e" mpi 120 1 cea -options_file "$job" -cea_range "$lo,$hi" -cea_positions 2 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+    -cea_state static -cea_preload 0,-10 -cea_file edge.h5
+  must "edge $e" $py -c '
+import h5py, numpy as np, sys
+f = h5py.File("edge.h5", "r")
+r = np.nanmax(f["real"][()], axis=1)
+print("edge s = %s: largest real part %.4f 1/s at %.5f mm, %.4f 1/s at %.5f mm" % (sys.argv[1], r[0], f["positions"][0, 0], r[1], f["positions"][1, 0]))
+if (r[0] > 0) == (r[1] > 0):
+    sys.exit("FAIL no sign change within tol / 2 of the edge")' "$e" && echo "$LAST"
+done
+must "info on the bands" "$VICMS_BIN" info bands.h5
+if ! grep -q "1 band with edges by bisection to 0.01:" <<<"$LAST" || ! grep -q "linearised about the static sliding state" <<<"$LAST"; then
+  echo "FAIL vicms info does not show the band and the state: $LAST"; fail=1
+fi
+
+# 4. bad input, 1 and 2 ranks
+for np in 1 2; do
+  # shellcheck disable=SC2086
+  out=$(mpi 60 $np cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_positions 2 -cea_state static -cea_file bad.h5 2>&1)
+  if [ $? -eq 0 ] || ! grep -q "needs held DOFs" <<<"$out" || grep -q "PETSC ERROR" <<<"$out"; then
+    echo "FAIL np=$np -cea_state static without -cea_hold: $out" | tail -3; fail=1
+  fi
+  # shellcheck disable=SC2086
+  out=$(mpi 60 $np $cea -cea_state deformed -cea_file bad.h5 2>&1)
+  if [ $? -eq 0 ] || ! grep -q "cea_state" <<<"$out"; then
+    echo "FAIL np=$np -cea_state deformed accepted: $out" | tail -3; fail=1
+  fi
+  # shellcheck disable=SC2086
+  out=$(mpi 60 $np $cea -cea_state static -cea_preload 0,10 -cea_file bad.h5 2>&1)
+  if [ $? -eq 0 ] || ! grep -q "tensile normal force" <<<"$out" || grep -q "PETSC ERROR" <<<"$out"; then
+    echo "FAIL np=$np an upward preload: $out" | tail -3; fail=1
+  fi
+done
+[ $fail -eq 0 ] && echo "cea_static: all checks passed"
+exit $fail
