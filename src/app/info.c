@@ -146,6 +146,25 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
         shown++;
       }
   }
+  PetscCall(VIH5Exists(file, "/cases/contact_nonconverged", &has));
+  if (has && count[1]) {
+    /* done cases whose contact solves did not all converge (below the limit that fails a case): their motion may be wrong */
+    PetscInt *nonconv, nr, nc, flagged = 0, shown = 0;
+    PetscCall(VIH5ReadInt(file, "/cases/contact_nonconverged", &nr, &nc, &nonconv));
+    for (PetscInt k = 0; k < PetscMin(nr, n); k++) flagged += status[k] == 1 && nonconv[k] > 0 ? 1 : 0;
+    if (flagged) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "  contact solves not converged in %" PetscInt_FMT " done case%s (the motion may be wrong where they failed; a "
+                            "smaller -step_dt or another -step_type):\n",
+                            flagged, flagged == 1 ? "" : "s"));
+      for (PetscInt k = 0; k < PetscMin(nr, n) && shown < 10; k++)
+        if (status[k] == 1 && nonconv[k] > 0) {
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "    case %" PetscInt_FMT ": %" PetscInt_FMT " not converged\n", k, nonconv[k]));
+          shown++;
+        }
+    }
+    PetscCall(PetscFree(nonconv));
+  }
   PetscCall(VIH5Exists(file, "/summary/statistics", &has));
   if (has) {
     PetscInt   nq, cols;

@@ -54,6 +54,7 @@ typedef struct {
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
   PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
+  PetscReal *Mv, *Kq, *Mv1, *Kq1;              /* n: M v and K q of level n (state) and of level n + 1: energies, numerical dissipation */
   PetscReal *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
@@ -158,6 +159,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
   PetscCall(PetscMalloc4(3 * n * n, &ns->P, 3 * n, &ns->pin, n, &ns->vmid, n, &ns->dvmid));
+  PetscCall(PetscCalloc4(n, &ns->Mv, n, &ns->Kq, n, &ns->Mv1, n, &ns->Kq1));
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = 0; k < n; k++) {
       ns->P[i * 3 * n + k]         = ns->Sinv[i * n + k];
@@ -175,6 +177,9 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "nsgalpha_qprev", n, ns->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &ns->first));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_held", PetscMax(m, 1), ns->held, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_Mv", n, ns->Mv, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_Kq", n, ns->Kq, NULL));
+  st->scheme_energy = PETSC_TRUE; /* the step computes M v and K q of its level: the records take T and V from it */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -494,7 +499,12 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     if (ns->mb) PetscCall(VINSGAlphaConsistentAcceleration(st, ns, t));
     PetscCall(PetscArraycpy(ns->a, ns->vdt, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
+    VIMatVec(n, n, st->M, n, v, 0.0, ns->Mv);
+    VIMatVec(n, n, st->K, n, q, 0.0, ns->Kq);
+    st->energy.kinetic   = 0.5 * VIDot(n, v, ns->Mv);
+    st->energy.potential = 0.5 * VIDot(n, q, ns->Kq);
   } else {
+    PetscReal w_contact = st->energy.obstacle_work - st->energy.friction_dissipation; /* minus this step's below: their work */
     /* predictor, Eq. (40): vdot~ = 0, U = W = 0 */
     for (PetscInt i = 0; i < n; i++) {
       PetscReal a0 = (af * ns->vdt[i] - am * ns->a[i]) / (1 - am);
@@ -589,12 +599,37 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
       st->energy.obstacle_work += ns->lam[i] * drive;
     }
+    w_contact = st->energy.obstacle_work - st->energy.friction_dissipation - w_contact;
     for (PetscInt i = 0; i < n; i++) ns->vmid[i] = 0.5 * (ns->uprev[i] + v[i]);
     VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
-    for (PetscInt i = 0; i < n; i++) {
-      st->energy.damping_dissipation += h * ns->vmid[i] * ns->dvmid[i];
-      st->energy.external_work += 0.5 * (ns->fprev[i] + f[i]) * (q[i] - ns->qprev[i]);
+    VIMatVec(n, n, st->M, n, v, 0.0, ns->Mv1);
+    VIMatVec(n, n, st->K, n, q, 0.0, ns->Kq1);
+    {
+      /* The energies of level n + 1 and the numerical dissipation of the step: with v_m = (v_n + v_n+1) / 2, q_m likewise, f_m = (f_n + f_n+1) / 2,
+         T + V changes by exactly v_m . M (v_n+1 - v_n) + (K q_m) . (q_n+1 - q_n); the physical terms recorded are the external work
+         f_m . dq, the damping h v_m . D v_m and the contact impulses' work w (obstacle work less friction dissipation). What is left,
+           numerical = -[v_m . M dv + (K q_m - f_m) . dq + h v_m . D v_m - w],
+         is the scheme's departure from the trapezoidal rule (M dv = h (f_m - K q_m - D v_m) + impulses, dq = h v_m): zero for
+         rho_inf = 1 in smooth motion, generalized-alpha's algorithmic damping for rho_inf < 1, and the energy of the position projection
+         U = M^-1 G^T nu (Eq. 29c) where contacts close or stay held. Two products per step (M v, K q), which the records' energies
+         would cost otherwise. */
+      PetscReal T = 0, V = 0, dE = 0, wd = 0, wx = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal dq = q[i] - ns->qprev[i], fm = 0.5 * (ns->fprev[i] + f[i]);
+        T += v[i] * ns->Mv1[i];
+        V += q[i] * ns->Kq1[i];
+        dE += ns->vmid[i] * (ns->Mv1[i] - ns->Mv[i]) + 0.5 * (ns->Kq1[i] + ns->Kq[i]) * dq;
+        wd += h * ns->vmid[i] * ns->dvmid[i];
+        wx += fm * dq;
+      }
+      st->energy.kinetic   = 0.5 * T;
+      st->energy.potential = 0.5 * V;
+      st->energy.damping_dissipation += wd;
+      st->energy.external_work += wx;
+      st->energy.numerical_dissipation -= dE - wx + wd - w_contact;
     }
+    PetscCall(PetscArraycpy(ns->Mv, ns->Mv1, n));
+    PetscCall(PetscArraycpy(ns->Kq, ns->Kq1, n));
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(sys, t, q, st->gap, NULL, NULL));
   PetscCall(PetscArraycpy(ns->qprev, q, n));
@@ -620,6 +655,7 @@ static PetscErrorCode VIStepperReset_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
   PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
+  PetscCall(PetscFree4(ns->Mv, ns->Kq, ns->Mv1, ns->Kq1));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
   PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));
