@@ -54,32 +54,6 @@ typedef struct {
   VIActiveSet as;
 } VIMoreau;
 
-/* The modes of (K, M): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam), ascending. */
-static PetscErrorCode VIMoreauModes(VIStepper st, PetscReal PhiT[], PetscReal lam[])
-{
-  PetscInt     n = st->n;
-  PetscBLASInt bn, itype = 1, lwork, info;
-  PetscReal   *Mc, *work, lwork_opt;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscMalloc1(n * n, &Mc));
-  PetscCall(PetscArraycpy(PhiT, st->K, n * n)); /* symmetric: row-major is column-major */
-  PetscCall(PetscArraycpy(Mc, st->M, n * n));
-  lwork = -1;
-  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, &lwork_opt, &lwork, &info));
-  PetscCall(PetscBLASIntCast(PetscMax((PetscInt)lwork_opt, 3 * n), &lwork));
-  PetscCall(PetscMalloc1(lwork, &work));
-  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, work, &lwork, &info));
-  PetscCall(PetscFree(work));
-  PetscCall(PetscFree(Mc));
-  /* the eigenvectors come back as columns of a column-major matrix: the rows of the row-major one */
-  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type moreau: the ROM's modes could not be computed (LAPACK sygv info %d): the mass matrix must be symmetric positive definite",
-             (int)info);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
   VIMoreau        *mo = (VIMoreau *)st->data;
@@ -93,7 +67,7 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
   PetscCall(PetscMalloc5(n * n, &PhiT, n * n, &Dt, n * n, &W, PetscMax(n * nb, 1), &Bt, n * n, &PhiTM));
   PetscCall(PetscCalloc5(n, &mo->lam, n * n, &mo->A, 2 * n, &mo->uh, n, &mo->unew, 2 * n * n, &mo->P));
-  PetscCall(VIMoreauModes(st, PhiT, mo->lam));
+  PetscCall(VIStepperModes(st, "moreau", PhiT, mo->lam));
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
   /* D~ = Phi^T D Phi */

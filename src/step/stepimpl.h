@@ -230,6 +230,9 @@ PETSC_INTERN PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], c
 /* Relative velocity of row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u: the normal rate with the imposed
    gap's rate st->g0_rate (of the time last given to VISystemEvaluateGaps), the tangents less the obstacle's velocity. */
 PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[]);
+/* The modes of the linear system's (K, M) (LAPACK sygv): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam),
+   ascending; scheme names the -step_type in the error of a mass matrix that is not positive definite. */
+PETSC_INTERN PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal lam[]);
 /* C = alpha A B, A m x k and B k x p row-major, C with leading dimension ldc (BLAS dgemm). */
 PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[],
                                      PetscInt ldc);

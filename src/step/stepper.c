@@ -757,6 +757,32 @@ void VIMatVec(PetscInt m, PetscInt k, const PetscReal A[], PetscInt lda, const P
   BLASgemv_("T", &bk, &bm, &a, A, &bl, x, &one, &beta, y, &one);
 }
 
+/* The modes of (K, M): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam), ascending. */
+PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal lam[])
+{
+  PetscInt     n = st->n;
+  PetscBLASInt bn, itype = 1, lwork, info;
+  PetscReal   *Mc, *work, lwork_opt;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscMalloc1(n * n, &Mc));
+  PetscCall(PetscArraycpy(PhiT, st->K, n * n)); /* symmetric: row-major is column-major */
+  PetscCall(PetscArraycpy(Mc, st->M, n * n));
+  lwork = -1;
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, &lwork_opt, &lwork, &info));
+  PetscCall(PetscBLASIntCast(PetscMax((PetscInt)lwork_opt, 3 * n), &lwork));
+  PetscCall(PetscMalloc1(lwork, &work));
+  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, work, &lwork, &info));
+  PetscCall(PetscFree(work));
+  PetscCall(PetscFree(Mc));
+  /* the eigenvectors come back as columns of a column-major matrix: the rows of the row-major one */
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type %s: the ROM's modes could not be computed (LAPACK sygv info %d): the mass matrix must be symmetric positive definite",
+             scheme, (int)info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* C = alpha A B for row-major A (m x k) and B (k x p), C row-major with leading dimension ldc (BLAS dgemm). */
 PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[], PetscInt ldc)
 {
