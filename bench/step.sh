@@ -8,11 +8,12 @@
 #     largest stable step, one revolution), every level recorded and every 20th (the leapfrog rows' 1,000 per
 #     revolution);                                              target: <= 4 dgemv
 #   - one sweep of the seed 000 plate (jobs/plate_frf.yaml, MacNeal n = 23, 829,025 steps); target: <= 4 dgemv of 23
-#   - the Rubin blade with nsgalpha (e = 0) and mixed (genalpha, e = 0.99) at 50,000 levels per revolution (their 1 % step), a
-#     tenth of a revolution, with the casing out of reach (gap 10 mm: free flight) and rubbing (issue 24 item 25);
+#   - the Rubin blade with nsgalpha (e = 0) and mixed (genalpha, e = 0.99) at 50,000 levels per revolution (their 1 % step): a
+#     tenth of a revolution with the casing out of reach (gap 10 mm: free flight), half a revolution rubbing (issue 24 item 25);
 #                                                               target: <= 3 dgemv in free flight
 # Each row is the best of three runs (other processes only slow a run down).
-# usage: [STEP_ROWS=REGEX] bash bench/step.sh [BUILD_DIR]   (STEP_ROWS: only the rows whose label matches, e.g. 'nsgalpha|mixed')
+# usage: [STEP_ROWS=REGEX] [STEP_RUBIN=FILE] bash bench/step.sh [BUILD_DIR]   (STEP_ROWS: only the rows whose label matches, e.g.
+# 'nsgalpha|mixed'; STEP_RUBIN: the blade's Rubin ROM from an earlier `vicms reduce`, instead of reducing it again)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
 work=$(mktemp -d)
@@ -48,7 +49,11 @@ if [ -f "$shared/data/rotor37/blade.inp" ]; then
   if [[ -z "${STEP_ROWS:-}" || "MacNeal" =~ ${STEP_ROWS} ]]; then
     mpirun -n 2 "$bin" reduce $job >reduce.log 2>&1 || { tail -20 reduce.log; exit 1; }
   fi
-  mpirun -n 2 "$bin" reduce $job -cms_type rubin -rom_file rub.h5 >reduce_rubin.log 2>&1 || { tail -20 reduce_rubin.log; exit 1; }
+  if [ -n "${STEP_RUBIN:-}" ]; then # a Rubin ROM of the blade reduced before (STEP_RUBIN=FILE): no reduction
+    cp "$STEP_RUBIN" rub.h5
+  else
+    mpirun -n 2 "$bin" reduce $job -cms_type rubin -rom_file rub.h5 >reduce_rubin.log 2>&1 || { tail -20 reduce_rubin.log; exit 1; }
+  fi
   five=0.0641025641025641 # 5 revolutions at 2 pi 312/4 rad/s
   best "blade, MacNeal + leapfrog, newton (default)" $job -step_end_time $five
   best "blade, MacNeal + leapfrog, jacobi" $job -step_end_time $five -contact_solver jacobi
@@ -58,16 +63,16 @@ if [ -f "$shared/data/rotor37/blade.inp" ]; then
     -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282
   best "blade, Rubin + symmetric Moreau, 20,000 levels/rev, every 20th recorded (1,000/rev)" $job -rom_file rub.h5 -step_type moreau \
     -step_restitution 0.99 -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282 -step_output_every 20
-  tenth=0.001282051282051282 # a tenth of a revolution at 50,000 levels per revolution: 5,000 steps
+  tenth=0.001282051282051282 half=0.00641025641025641 # a tenth and half a revolution: 5,000 and 25,000 steps at 50,000 levels/rev
   dt50=2.564102564102564e-07
   best "blade, Rubin + nsgalpha e = 0, 50,000 levels/rev, no contact (gap 10 mm)" $job -rom_file rub.h5 -step_type nsgalpha \
     -step_restitution 0 -step_dt $dt50 -step_end_time $tenth -contact_gap 10
-  best "blade, Rubin + nsgalpha e = 0, 50,000 levels/rev" $job -rom_file rub.h5 -step_type nsgalpha -step_restitution 0 -step_dt $dt50 \
-    -step_end_time $tenth
+  best "blade, Rubin + nsgalpha e = 0, 50,000 levels/rev, rubbing" $job -rom_file rub.h5 -step_type nsgalpha -step_restitution 0 \
+    -step_dt $dt50 -step_end_time $half
   best "blade, Rubin + mixed genalpha e = 0.99, 50,000 levels/rev, no contact (gap 10 mm)" $job -rom_file rub.h5 -step_type mixed \
     -step_restitution 0.99 -step_dt $dt50 -step_end_time $tenth -contact_gap 10
-  best "blade, Rubin + mixed genalpha e = 0.99, 50,000 levels/rev" $job -rom_file rub.h5 -step_type mixed -step_restitution 0.99 \
-    -step_dt $dt50 -step_end_time $tenth
+  best "blade, Rubin + mixed genalpha e = 0.99, 50,000 levels/rev, rubbing" $job -rom_file rub.h5 -step_type mixed \
+    -step_restitution 0.99 -step_dt $dt50 -step_end_time $half
 else
   echo "(the Rotor 37 deck is absent: $shared/data/rotor37/blade.inp; no blade rows)"
 fi
