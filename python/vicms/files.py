@@ -405,8 +405,9 @@ class Results:
 
             def tab(name, unit, default=None):
                 return _table(g[name], default, unit=unit) if name in g and g[name].size else empty
+            ecols = ENERGY_COLUMNS[:g["energy"].shape[-1]] if "energy" in g else None  # 7 in files before the numerical one
             return Case(index=k, t=t, outputs=tab("outputs", u.of("length")), gaps=tab("gaps", u.of("length")),
-                        forces=tab("forces", u.of("force")), energy=tab("energy", u.of("energy"), ENERGY_COLUMNS[:g["energy"].shape[-1]] if "energy" in g else None),
+                        forces=tab("forces", u.of("force")), energy=tab("energy", u.of("energy"), ecols),
                         frequency=np.asarray(g["frequency"][()], float).ravel() if "frequency" in g else np.zeros(0),
                         envelope=_table(g["envelope"], ("frequency", "amplitude")) if "envelope" in g else None,
                         attrs=_attrs(g), velocities=tab("velocities", u.of("velocity")))
