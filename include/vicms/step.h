@@ -54,7 +54,8 @@ PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
    -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
    -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
    largest static response, default 1e6), -step_restitution e (moreau, nsgalpha, mixed), -step_max_nonconverged N (the run stops as failed
-   when more than N contact solves did not converge; default -1, no limit: they are counted and reported), the contact solver's
+   when more than N contact solves did not converge; default 0.1 % of the steps, at least 10; -1: no limit, they are counted and
+   reported), the contact solver's
    -contact_solver ... options, and the scheme's own, read by the scheme's file: -step_moreau_variant symmetric|theta, -step_theta θ
    (moreau.c), -step_rho_inf ρ∞ (nsgalpha.c, mixed.c; in [0, 1]), -step_nsgalpha_max_it N (nsgalpha.c), -step_mixed_base
    genalpha|bathe|edalpha, -step_mixed_alpha_m, -step_mixed_alpha_f, -step_mixed_alpha_ar, -step_mixed_restitution_tangential (mixed.c,
