@@ -8,8 +8,12 @@
 #     largest stable step, one revolution), every level recorded and every 20th (the leapfrog rows' 1,000 per
 #     revolution);                                              target: <= 4 dgemv
 #   - one sweep of the seed 000 plate (jobs/plate_frf.yaml, MacNeal n = 23, 829,025 steps); target: <= 4 dgemv of 23
+#   - the Rubin blade with nsgalpha (e = 0) and mixed (genalpha, e = 0.99) at 50,000 levels per revolution (their 1 % step): a
+#     tenth of a revolution with the casing out of reach (gap 10 mm: free flight), half a revolution rubbing (issue 24 item 25);
+#                                                               target: <= 3 dgemv in free flight
 # Each row is the best of three runs (other processes only slow a run down).
-# usage: bash bench/step.sh [BUILD_DIR]
+# usage: [STEP_ROWS=REGEX] [STEP_RUBIN=FILE] bash bench/step.sh [BUILD_DIR]   (STEP_ROWS: only the rows whose label matches, e.g.
+# 'nsgalpha|mixed'; STEP_RUBIN: the blade's Rubin ROM from an earlier `vicms reduce`, instead of reducing it again)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
 work=$(mktemp -d)
@@ -20,6 +24,7 @@ cd "$work"
 best() {
   local label=$1
   shift
+  [[ -z "${STEP_ROWS:-}" || "$label" =~ ${STEP_ROWS} ]] || return 0
   : >runs.txt
   for rep in 1 2 3; do
     "$bin" simulate "$@" -results_file r.h5 -results_overwrite >sim.log 2>&1 || { tail -20 sim.log; exit 1; }
@@ -41,8 +46,14 @@ echo "| case | n | steps | steps/s | contact solves | iterations per solve | tim
 echo "|---|---|---|---|---|---|---|"
 if [ -f "$shared/data/rotor37/blade.inp" ]; then
   job="-options_file $root/jobs/blade_rubbing.yaml -mesh_file $shared/data/rotor37/blade.inp"
-  mpirun -n 2 "$bin" reduce $job >reduce.log 2>&1 || { tail -20 reduce.log; exit 1; }
-  mpirun -n 2 "$bin" reduce $job -cms_type rubin -rom_file rub.h5 >reduce_rubin.log 2>&1 || { tail -20 reduce_rubin.log; exit 1; }
+  if [[ -z "${STEP_ROWS:-}" || "MacNeal" =~ ${STEP_ROWS} ]]; then
+    mpirun -n 2 "$bin" reduce $job >reduce.log 2>&1 || { tail -20 reduce.log; exit 1; }
+  fi
+  if [ -n "${STEP_RUBIN:-}" ]; then # a Rubin ROM of the blade reduced before (STEP_RUBIN=FILE): no reduction
+    cp "$STEP_RUBIN" rub.h5
+  else
+    mpirun -n 2 "$bin" reduce $job -cms_type rubin -rom_file rub.h5 >reduce_rubin.log 2>&1 || { tail -20 reduce_rubin.log; exit 1; }
+  fi
   five=0.0641025641025641 # 5 revolutions at 2 pi 312/4 rad/s
   best "blade, MacNeal + leapfrog, newton (default)" $job -step_end_time $five
   best "blade, MacNeal + leapfrog, jacobi" $job -step_end_time $five -contact_solver jacobi
@@ -52,9 +63,21 @@ if [ -f "$shared/data/rotor37/blade.inp" ]; then
     -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282
   best "blade, Rubin + symmetric Moreau, 20,000 levels/rev, every 20th recorded (1,000/rev)" $job -rom_file rub.h5 -step_type moreau \
     -step_restitution 0.99 -step_dt 6.41025641025641e-07 -step_end_time 0.01282051282051282 -step_output_every 20
+  tenth=0.001282051282051282 half=0.00641025641025641 # a tenth and half a revolution: 5,000 and 25,000 steps at 50,000 levels/rev
+  dt50=2.564102564102564e-07
+  best "blade, Rubin + nsgalpha e = 0, 50,000 levels/rev, no contact (gap 10 mm)" $job -rom_file rub.h5 -step_type nsgalpha \
+    -step_restitution 0 -step_dt $dt50 -step_end_time $tenth -contact_gap 10
+  best "blade, Rubin + nsgalpha e = 0, 50,000 levels/rev, rubbing" $job -rom_file rub.h5 -step_type nsgalpha -step_restitution 0 \
+    -step_dt $dt50 -step_end_time $half
+  best "blade, Rubin + mixed genalpha e = 0.99, 50,000 levels/rev, no contact (gap 10 mm)" $job -rom_file rub.h5 -step_type mixed \
+    -step_restitution 0.99 -step_dt $dt50 -step_end_time $tenth -contact_gap 10
+  best "blade, Rubin + mixed genalpha e = 0.99, 50,000 levels/rev, rubbing" $job -rom_file rub.h5 -step_type mixed \
+    -step_restitution 0.99 -step_dt $dt50 -step_end_time $half
 else
   echo "(the Rotor 37 deck is absent: $shared/data/rotor37/blade.inp; no blade rows)"
 fi
-mpirun -n 2 "$bin" reduce -options_file "$root/jobs/plate_sweep.yaml" >reduce_plate.log 2>&1 || { tail -20 reduce_plate.log; exit 1; }
+if [[ -z "${STEP_ROWS:-}" || "plate" =~ ${STEP_ROWS} ]]; then
+  mpirun -n 2 "$bin" reduce -options_file "$root/jobs/plate_sweep.yaml" >reduce_plate.log 2>&1 || { tail -20 reduce_plate.log; exit 1; }
+fi
 best "plate sweep up 250-320 Hz, MacNeal + leapfrog" -options_file "$root/jobs/plate_frf.yaml" -cases_sweep '' \
   -load_xmax_ymax_zmax_frequency 250 -step_end_time 5.964195068

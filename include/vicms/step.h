@@ -22,13 +22,16 @@ PETSC_EXTERN PetscErrorCode VIStepperRegister(const char name[], PetscErrorCode 
 /* Registers the schemes of vicms (once; VIStepperCreate calls it). */
 PETSC_EXTERN PetscErrorCode VIStepperRegisterAll(void);
 
-/* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error. */
-#define VI_ENERGY_COLUMNS 7
+/* Columns of the recorded energy: kinetic, potential, damping, friction, external work, obstacle work, balance error, numerical
+   dissipation (the last one added after the balance error, so that a reader of the first seven finds them where they were). */
+#define VI_ENERGY_COLUMNS 8
 
 /* Energy terms, cumulated from the start (seed 000's energy bookkeeping). The balance error is
-   kinetic + potential - (kinetic0 + potential0) - external_work - obstacle_work + damping + friction. */
+   kinetic + potential - (kinetic0 + potential0) - external_work - obstacle_work + damping + friction + numerical.
+   numerical_dissipation: the energy the scheme itself takes out (or puts in, < 0): nsgalpha's generalized-alpha damping of
+   rho_inf < 1 and its position projection at contacts (docs/results.md); 0 for the other schemes. */
 typedef struct {
-  PetscReal kinetic, potential, damping_dissipation, friction_dissipation, external_work, obstacle_work;
+  PetscReal kinetic, potential, damping_dissipation, friction_dissipation, external_work, obstacle_work, numerical_dissipation;
 } VIEnergy;
 
 /* What a case reports besides its time series. */
@@ -51,7 +54,8 @@ PETSC_EXTERN PetscErrorCode VIStepperSetSystem(VIStepper st, VISystem sys);
    -step_accuracy, -step_accuracy_window, -step_accuracy_output, -step_points_per_period, -step_frequency_cutoff, -step_end_time,
    -step_start_time, -step_output_every N (record every N-th step), -step_blowup_factor B (unstable when |q| exceeds B times the
    largest static response, default 1e6), -step_restitution e (moreau, nsgalpha, mixed), -step_max_nonconverged N (the run stops as failed
-   when more than N contact solves did not converge; default -1, no limit: they are counted and reported), the contact solver's
+   when more than N contact solves did not converge; default 0.1 % of the steps, at least 10; -1: no limit, they are counted and
+   reported), the contact solver's
    -contact_solver ... options, and the scheme's own, read by the scheme's file: -step_moreau_variant symmetric|theta, -step_theta θ
    (moreau.c), -step_rho_inf ρ∞ (nsgalpha.c, mixed.c; in [0, 1]), -step_nsgalpha_max_it N (nsgalpha.c), -step_mixed_base
    genalpha|bathe|edalpha, -step_mixed_alpha_m, -step_mixed_alpha_f, -step_mixed_alpha_ar, -step_mixed_restitution_tangential (mixed.c,
@@ -76,10 +80,15 @@ PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
    ends with the same, bitwise identical, state and records. A run that fails (unstable, too many non-converged contact
    solves) ends early with stats->failed set and the reason in stats->message, not with an error. */
 PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
-/* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts),
-   energy (nt x 7: kinetic, potential, damping, friction, external work, obstacle work, balance error). Owned by the stepper. */
+/* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts; row i the mean
+   force of the step ending at t_i, or the force at t_i of the schemes whose contact forces act at the levels: docs/results.md),
+   energy (nt x VI_ENERGY_COLUMNS: kinetic, potential, damping, friction, external work, obstacle work, balance error, numerical
+   dissipation). Owned by the stepper. */
 PETSC_EXTERN PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **t, const PetscReal **outputs, const PetscReal **gaps,
                                                const PetscReal **forces, const PetscReal **energy);
+/* The velocities of the outputs at the recorded levels (nt x nout, the same rows as the outputs: the output rows times the
+   scheme's velocity estimate of the level). Owned by the stepper. */
+PETSC_EXTERN PetscErrorCode VIStepperGetVelocities(VIStepper st, const PetscReal **velocities);
 PETSC_EXTERN PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats);
 
 /* Statistics of a run taken at every time level, whatever is recorded. Per ROM output: max |y| over the run, and over

@@ -99,6 +99,10 @@ def test_results_of_a_free_mass(tmp_path, vicms_bin):
         exact = F * c.t ** 2 / (4 * m)  # half the load on each mass
         assert c.outputs.columns == ["x"] and c.outputs.unit("x") == "mm" and c.energy.unit("kinetic") == "N\u00b7mm"
         assert np.abs(c.outputs["x"] - exact).max() <= 1e-12 * exact.max()
+        # the outputs' velocities (cases/<k>/velocities): v = F t / (2 m), exact for the same reason, in mm/s
+        assert c.velocities.columns == ["x"] and c.velocities.unit("x") == "mm/s"
+        assert np.abs(c.velocities["x"] - F * c.t / (2 * m)).max() <= 1e-12 * F / (2 * m)
+        assert c.energy.columns[-2:] == ["balance_error", "numerical_dissipation"]
         q = r.quantities
         assert abs(q["max_x"][k] - exact.max()) <= 1e-12 * exact.max() and q.unit("max_x") == "mm"
 

@@ -13,7 +13,7 @@ import numpy as np
 
 STATUS = {0: "pending", 1: "done", 2: "failed"}
 ENERGY_COLUMNS = ("kinetic", "potential", "damping_dissipation", "friction_dissipation", "external_work", "obstacle_work",
-                  "balance_error")
+                  "balance_error", "numerical_dissipation")  # files written before 2026-11-28 have the first seven
 STATISTICS_COLUMNS = ("mean", "std", "min", "q05", "q25", "q50", "q75", "q95", "max")
 
 
@@ -290,7 +290,8 @@ def read_modes(path, num=None):
 # --------------------------------------------------------------------------------------------------------- results
 @dataclass
 class Case:
-    """One finished time-stepping case of a results file (cases/<k>): its time series and attributes."""
+    """One finished time-stepping case of a results file (cases/<k>): its time series and attributes. velocities: the
+    outputs' velocities at the same levels (an empty table for files written before they were recorded)."""
     index: int
     t: np.ndarray
     outputs: Table
@@ -300,6 +301,7 @@ class Case:
     frequency: np.ndarray
     envelope: Table
     attrs: dict
+    velocities: Table = None
 
 
 @dataclass
@@ -403,11 +405,12 @@ class Results:
 
             def tab(name, unit, default=None):
                 return _table(g[name], default, unit=unit) if name in g and g[name].size else empty
+            ecols = ENERGY_COLUMNS[:g["energy"].shape[-1]] if "energy" in g else None  # 7 in files before the numerical one
             return Case(index=k, t=t, outputs=tab("outputs", u.of("length")), gaps=tab("gaps", u.of("length")),
-                        forces=tab("forces", u.of("force")), energy=tab("energy", u.of("energy"), ENERGY_COLUMNS),
+                        forces=tab("forces", u.of("force")), energy=tab("energy", u.of("energy"), ecols),
                         frequency=np.asarray(g["frequency"][()], float).ravel() if "frequency" in g else np.zeros(0),
                         envelope=_table(g["envelope"], ("frequency", "amplitude")) if "envelope" in g else None,
-                        attrs=_attrs(g))
+                        attrs=_attrs(g), velocities=tab("velocities", u.of("velocity")))
 
     def branch(self, k=None):
         """The harmonic balance branch of case k (k None: summary/hb, the branch of a job of one case)."""

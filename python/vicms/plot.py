@@ -61,7 +61,8 @@ Each written file is printed as `wrote PATH`; the exit status is 0 when at least
 KINDS = ("time", "frf", "energy", "uq", "phase", "hb")
 DEFAULT_KINDS = ("time", "energy", "frf", "uq", "hb")
 STATUS = {0: "pending", 1: "done", 2: "failed"}
-ENERGY_COLUMNS = "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error"
+# the columns of cases/<k>/energy; files written before 2026-11-28 have the first seven (no numerical_dissipation)
+ENERGY_COLUMNS = "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error,numerical_dissipation"
 MAX_LINES = 8  # more contacts than this are drawn as min/max bands instead of one line each
 MAX_POINTS = 4000  # per line, after min/max decimation of long series
 
@@ -301,6 +302,8 @@ def plot_energy(r, k, g, args, out):
     e = table(g, "energy", len(t))
     t = t[:len(e)]
     names = columns(g["energy"], ENERGY_COLUMNS)
+    if len(names) > e.shape[1] and "columns" not in g["energy"].attrs:
+        names = names[:e.shape[1]]
     if len(names) != e.shape[1]:
         names = [f"column {j}" for j in range(e.shape[1])]
     terms = [j for j, n in enumerate(names) if n != "balance_error"]

@@ -146,6 +146,65 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
         shown++;
       }
   }
+  PetscCall(VIH5Exists(file, "/cases/balance_error", &has));
+  if (has && count[1]) {
+    /* the energy balance (and, from the first 100 done cases' records, nsgalpha's numerical dissipation at their end, both
+       against the energy stored or spent: docs/results.md) */
+    PetscReal *bal, worst = -1, num = 0;
+    PetscInt   nr, nc, kb = -1, kn = -1, seen = 0;
+    PetscCall(VIH5ReadReal(file, "/cases/balance_error", &nr, &nc, &bal));
+    for (PetscInt k = 0; k < PetscMin(nr, n); k++)
+      if (status[k] == 1 && !PetscIsInfOrNanReal(bal[k]) && bal[k] > worst) {
+        worst = bal[k];
+        kb    = k;
+      }
+    PetscCall(PetscFree(bal));
+    for (PetscInt k = 0; k < n && seen < 100; k++) {
+      char       obj[64];
+      PetscBool  series;
+      PetscInt   rows_e, cols_e;
+      PetscReal *e, scale = 0;
+      if (status[k] != 1) continue;
+      PetscCall(PetscSNPrintf(obj, sizeof(obj), "/cases/%" PetscInt_FMT "/energy", k));
+      PetscCall(VIH5Exists(file, obj, &series));
+      if (!series) continue;
+      seen++;
+      PetscCall(VIH5ReadReal(file, obj, &rows_e, &cols_e, &e));
+      if (cols_e >= 8 && rows_e > 0) {
+        for (PetscInt i = 0; i < rows_e; i++) scale = PetscMax(scale, e[i * cols_e] + e[i * cols_e + 1] + e[i * cols_e + 2] + e[i * cols_e + 3]);
+        if (scale > 0 && PetscAbsReal(e[(rows_e - 1) * cols_e + 7]) / scale > PetscAbsReal(num)) {
+          num = e[(rows_e - 1) * cols_e + 7] / scale;
+          kn  = k;
+        }
+      }
+      PetscCall(PetscFree(e));
+    }
+    if (kb >= 0)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  energy balance error: %.3g %% at most (case %" PetscInt_FMT ")", (double)(100 * worst), kb));
+    if (kn >= 0)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "; numerical dissipation at the end: %.3g %% at most (case %" PetscInt_FMT "%s)", (double)(100 * num), kn,
+                            seen == 100 ? ", of the first 100 done cases" : ""));
+    if (kb >= 0 || kn >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " of the energy stored or spent\n"));
+  }
+  PetscCall(VIH5Exists(file, "/cases/contact_nonconverged", &has));
+  if (has && count[1]) {
+    /* done cases whose contact solves did not all converge (below the limit that fails a case): their motion may be wrong */
+    PetscInt *nonconv, nr, nc, flagged = 0, shown = 0;
+    PetscCall(VIH5ReadInt(file, "/cases/contact_nonconverged", &nr, &nc, &nonconv));
+    for (PetscInt k = 0; k < PetscMin(nr, n); k++) flagged += status[k] == 1 && nonconv[k] > 0 ? 1 : 0;
+    if (flagged) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "  contact solves not converged in %" PetscInt_FMT " done case%s (the motion may be wrong where they failed; a "
+                            "smaller -step_dt or another -step_type):\n",
+                            flagged, flagged == 1 ? "" : "s"));
+      for (PetscInt k = 0; k < PetscMin(nr, n) && shown < 10; k++)
+        if (status[k] == 1 && nonconv[k] > 0) {
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "    case %" PetscInt_FMT ": %" PetscInt_FMT " not converged\n", k, nonconv[k]));
+          shown++;
+        }
+    }
+    PetscCall(PetscFree(nonconv));
+  }
   PetscCall(VIH5Exists(file, "/summary/statistics", &has));
   if (has) {
     PetscInt   nq, cols;

@@ -409,6 +409,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   PetscCall(VIStepperGetStats(st, &r->stats));
   if (r->stats.stopped) PetscFunctionReturn(PETSC_SUCCESS); /* to be continued from its checkpoint */
   PetscCall(VIStepperGetSeries(st, &r->nt, &r->t, &r->outputs, &r->gaps, &r->forces, &r->energy));
+  PetscCall(VIStepperGetVelocities(st, &r->velocities));
   r->balance_error = VIEnergyBalanceError(r->nt, r->energy);
   PetscCall(VIROMGetNumOutputs(ens->rom, &r->nout));
   PetscCall(VIROMGetContacts(ens->rom, &r->nc, NULL));
@@ -674,6 +675,33 @@ static PetscErrorCode VIEnsembleBalanceReport(VIEnsemble ens, hid_t file)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0, at the end: done cases whose contact solves did not all converge (cases/contact_nonconverged), below the limit that
+   fails a case (-step_max_nonconverged): a warning naming them, since their motion may be wrong where the solves failed. */
+static PetscErrorCode VIEnsembleNonconvergedReport(VIEnsemble ens, hid_t file)
+{
+  PetscInt  ncases, rows, cols, *nonconv, worst = -1, flagged = 0;
+  PetscBool has;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIH5Exists(file, "/cases/contact_nonconverged", &has));
+  if (!has) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VICaseSetGetSize(ens->cs, &ncases, NULL));
+  PetscCall(VIH5ReadInt(file, "/cases/contact_nonconverged", &rows, &cols, &nonconv));
+  for (PetscInt k = 0; k < PetscMin(rows, ncases); k++) {
+    if (ens->status[k] != 1 || nonconv[k] <= 0) continue;
+    flagged++;
+    if (worst < 0 || nonconv[k] > nonconv[worst]) worst = k;
+  }
+  if (flagged)
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR,
+                           "vicms: warning: %" PetscInt_FMT " done case%s had contact solves that did not converge (up to %" PetscInt_FMT
+                           " in case %" PetscInt_FMT "): the motion may be wrong where they failed; reduce -step_dt or change -step_type "
+                           "(-step_max_nonconverged: how many fail a case)\n",
+                           flagged, flagged == 1 ? "" : "s", nonconv[worst], worst));
+  PetscCall(PetscFree(nonconv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The first case's set-up on the whole communicator, outside any error capture: an error in the job's own options stops the job. */
 static PetscErrorCode VIEnsembleCheckJob(VIEnsemble ens)
 {
@@ -843,6 +871,7 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
         PetscCall(PetscFree(quantities));
       }
       PetscCall(VIEnsembleBalanceReport(ens, file));
+      PetscCall(VIEnsembleNonconvergedReport(ens, file));
       PetscCall(VIH5Close(&file));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "Wrote %s\n", ens->results));

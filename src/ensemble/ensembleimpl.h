@@ -102,6 +102,7 @@ typedef struct {
   VIStepStats      stats;
   PetscInt         nt, nout, nc;
   const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
+  const PetscReal *velocities;                           /* nt x nout: the outputs' velocities (owned by the stepper) */
   PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
   const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
   const char      *envelope_output;                      /* the output it is of */

@@ -45,6 +45,11 @@ PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r
       PetscCall(VIH5WriteReal(file, "/case/outputs", r->nt, r->nout, r->outputs));
       PetscCall(VIJoin(r->nout, out_names, names, sizeof(names)));
       PetscCall(VIH5WriteAttrString(file, "/case/outputs", "columns", names));
+      if (r->velocities) {
+        /* the outputs' velocities at the same levels, in length per time of the ROM's units */
+        PetscCall(VIH5WriteReal(file, "/case/velocities", r->nt, r->nout, r->velocities));
+        PetscCall(VIH5WriteAttrString(file, "/case/velocities", "columns", names));
+      }
     }
     if (r->nc) {
       const VIContactInfo *contacts;
@@ -62,7 +67,8 @@ PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r
     }
     PetscCall(VIH5WriteReal(file, "/case/energy", r->nt, VI_ENERGY_COLUMNS, r->energy));
     PetscCall(VIH5WriteAttrString(file, "/case/energy", "columns",
-                                  "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error"));
+                                  "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error,"
+                                  "numerical_dissipation"));
     if (r->frequency) PetscCall(VIH5WriteReal(file, "/case/frequency", r->nt, 0, r->frequency));
   }
   if (r->envelope && r->nenv > 0) {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define VI_CHECKPOINT_VERSION 1
+#define VI_CHECKPOINT_VERSION 2 /* 2: the numerical dissipation, the outputs' velocities */
 
 /* The counters of a run, in the file's order (an integer dataset /run/counters). */
 enum {
@@ -46,6 +46,7 @@ enum {
   VI_CR_ENV_END,
   VI_CR_WALL,
   VI_CR_RESIDUAL_MAX,
+  VI_CR_NUMERICAL,
   VI_CR_NUM
 };
 
@@ -91,6 +92,7 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   r[VI_CR_ENV_END]        = st->env_end;
   r[VI_CR_WALL]           = st->stats.wall_time;
   r[VI_CR_RESIDUAL_MAX]   = st->stats.contact_residual_max;
+  r[VI_CR_NUMERICAL]      = st->energy.numerical_dissipation;
 
   PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
   PetscCall(VIH5Create(part, &file));
@@ -111,6 +113,7 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   if (nt) {
     PetscCall(VIH5WriteReal(file, "/records/t", nt, 0, st->t_rec));
     if (no) PetscCall(VIH5WriteReal(file, "/records/outputs", nt, no, st->out_rec));
+    if (no) PetscCall(VIH5WriteReal(file, "/records/velocities", nt, no, st->vel_rec));
     if (nc) PetscCall(VIH5WriteReal(file, "/records/gaps", nt, nc, st->gap_rec));
     if (nc) PetscCall(VIH5WriteReal(file, "/records/forces", nt, nc, st->force_rec));
     PetscCall(VIH5WriteReal(file, "/records/energy", nt, VI_ENERGY_COLUMNS, st->energy_rec));
@@ -169,6 +172,13 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
   }
   PetscCall(VIH5ReadInt(file, "/run/counters", &rows, &cols, &c));
   PetscCall(VIH5ReadReal(file, "/run/scalars", &rows, &cols, &r));
+  if (rows * PetscMax(cols, 1) < VI_CR_NUM) {
+    PetscCall(PetscSNPrintf(why, len, "it was written by an older vicms (%" PetscInt_FMT " run scalars, %d expected)", rows * PetscMax(cols, 1),
+                            (int)VI_CR_NUM));
+    PetscCall(PetscFree(c));
+    PetscCall(PetscFree(r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
   if (!same_scheme || c[VI_CK_N] != st->n || c[VI_CK_NB] != st->nb || c[VI_CK_NC] != nc || c[VI_CK_NOUT] != no || r[VI_CR_T0] != st->t0 || r[VI_CR_DT] != st->dt || r[VI_CR_T_END] != st->t_end ||
       c[VI_CK_NSTEPS] != nsteps || c[VI_CK_LEVEL] < 0 || c[VI_CK_LEVEL] > nsteps || c[VI_CK_NT] < 1) {
@@ -195,6 +205,7 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
   st->energy.friction_dissipation  = r[VI_CR_FRICTION];
   st->energy.external_work         = r[VI_CR_EXTERNAL];
   st->energy.obstacle_work         = r[VI_CR_OBSTACLE];
+  st->energy.numerical_dissipation = r[VI_CR_NUMERICAL];
   st->energy0                      = r[VI_CR_ENERGY0];
   st->force_max                    = r[VI_CR_FORCE_MAX];
   st->gap_min                      = r[VI_CR_GAP_MIN];
@@ -224,6 +235,7 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
       PetscReal **a;
     } rec[] = {{"/records/t", 1, &st->t_rec},
                {"/records/outputs", no, &st->out_rec},
+               {"/records/velocities", no, &st->vel_rec},
                {"/records/gaps", nc, &st->gap_rec},
                {"/records/forces", nc, &st->force_rec},
                {"/records/energy", VI_ENERGY_COLUMNS, &st->energy_rec}};

@@ -43,36 +43,16 @@ typedef struct {
   PetscBool *active;
   PetscBool *opened; /* nc: a preloaded contact whose total normal percussion p dt + P_n was 0 at the last step: out of the set until its
                         gap closes, its preload's change -p a load of the step */
+  /* The force rows (docs/results.md): row k holds the mean contact force of the step ending at t_k. The theta-scheme's step at level k
+     computes the percussions of the step [t_k, t_k+1] (its gaps predicted at the midpoint), so it hands them, and the work they and the
+     damping do over that step, to level k+1: fstep (nb) the force of this step, fend (nb, state) that of the step ending at t_k, pend
+     (3, state) the obstacle work, friction and damping dissipation of the step ending at t_k. The symmetric scheme's percussion acts at
+     the level t_k itself (between the half steps, chosen by the gap at t_k, as leapfrog's force): it stays on row k. */
+  PetscReal *fstep, *fend, *pend;
   PetscBool   friction, first, damped, diagonal;
   VIRowSplit  rows; /* rows of the n x 2n product over the case's group */
   VIActiveSet as;
 } VIMoreau;
-
-/* The modes of (K, M): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam), ascending. */
-static PetscErrorCode VIMoreauModes(VIStepper st, PetscReal PhiT[], PetscReal lam[])
-{
-  PetscInt     n = st->n;
-  PetscBLASInt bn, itype = 1, lwork, info;
-  PetscReal   *Mc, *work, lwork_opt;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(n, &bn));
-  PetscCall(PetscMalloc1(n * n, &Mc));
-  PetscCall(PetscArraycpy(PhiT, st->K, n * n)); /* symmetric: row-major is column-major */
-  PetscCall(PetscArraycpy(Mc, st->M, n * n));
-  lwork = -1;
-  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, &lwork_opt, &lwork, &info));
-  PetscCall(PetscBLASIntCast(PetscMax((PetscInt)lwork_opt, 3 * n), &lwork));
-  PetscCall(PetscMalloc1(lwork, &work));
-  PetscCallBLAS("LAPACKsygv", LAPACKsygv_(&itype, "V", "L", &bn, PhiT, &bn, Mc, &bn, lam, work, &lwork, &info));
-  PetscCall(PetscFree(work));
-  PetscCall(PetscFree(Mc));
-  /* the eigenvectors come back as columns of a column-major matrix: the rows of the row-major one */
-  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type moreau: the ROM's modes could not be computed (LAPACK sygv info %d): the mass matrix must be symmetric positive definite",
-             (int)info);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
@@ -87,7 +67,7 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
   PetscCall(PetscMalloc5(n * n, &PhiT, n * n, &Dt, n * n, &W, PetscMax(n * nb, 1), &Bt, n * n, &PhiTM));
   PetscCall(PetscCalloc5(n, &mo->lam, n * n, &mo->A, 2 * n, &mo->uh, n, &mo->unew, 2 * n * n, &mo->P));
-  PetscCall(VIMoreauModes(st, PhiT, mo->lam));
+  PetscCall(VIStepperModes(st, "moreau", PhiT, mo->lam));
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
   /* D~ = Phi^T D Phi */
@@ -161,6 +141,7 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscCalloc5(PetscMax(nc, 1), &mo->qbn, PetscMax(nc, 1), &mo->ubn, PetscMax(nb, 1), &mo->ub_old, PetscMax(nb, 1), &mo->ub_free,
                          PetscMax(nb, 1), &mo->ub_new));
   PetscCall(PetscCalloc2(PetscMax(nc, 1), &mo->active, PetscMax(nc, 1), &mo->opened));
+  PetscCall(PetscCalloc3(PetscMax(nb, 1), &mo->fstep, PetscMax(nb, 1), &mo->fend, 3, &mo->pend));
   mo->friction = PETSC_FALSE;
   for (PetscInt j = 0; j < nc; j++)
     if (st->set.dims[j] > 1 && st->set.mu[j] > 0) mo->friction = PETSC_TRUE;
@@ -188,6 +169,10 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "moreau_modal_qprev", n, mo->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_modal_fprev", n, mo->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &mo->first));
+  if (!sym) {
+    PetscCall(VIStepperRegisterState(st, "moreau_force_end", nb, mo->fend, NULL));
+    PetscCall(VIStepperRegisterState(st, "moreau_work_end", 3, mo->pend, NULL));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,6 +219,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   PetscBool    any = PETSC_FALSE, pulled = PETSC_FALSE, sym = mo->opt.variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
   /* the velocity and displacement the damping force acts on: the midpoint (symmetric) or u^{k+theta} (theta) */
   const PetscReal thd = sym ? 0.5 : th;
+  PetscReal       w_obstacle = 0, w_friction = 0, w_damping = 0; /* the work of this step's percussions and damping */
 
   PetscFunctionBeginUser;
   /* the load scales s_l(t_k) once: for f (energy terms) and for the free velocity */
@@ -265,7 +251,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     VIMoreauForce(mo, n, mo->c, mo->fs);
   }
   PetscCall(VIMoreauFreeVelocity(st, mo));
-  PetscCall(PetscArrayzero(st->lambda, st->nb));
+  PetscCall(PetscArrayzero(mo->fstep, st->nb));
   if (any || pulled) {
     /* the physical boundary velocities, free and of the previous step */
     VIMatVec(st->nb, n, mo->B, n, mo->unew, 0.0, mo->ub_free);
@@ -311,7 +297,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     for (PetscInt b = 0; b < nrows; b++) mo->xb[as->rows[b]] = as->x[b];
     for (PetscInt j = 0; j < nc; j++)
       if (!mo->active[j] && st->set.preload[j] > 0) mo->xb[st->offsets[j]] = -st->set.preload[j] * dt;
-    for (PetscInt b = 0; b < st->nb; b++) st->lambda[b] = mo->xb[b] / dt; /* mean contact force over the step */
+    for (PetscInt b = 0; b < st->nb; b++) mo->fstep[b] = mo->xb[b] / dt; /* mean contact force over the step */
     VIMatVec(n, st->nb, mo->AB, st->nb, mo->xb, 1.0, mo->unew);
     PetscCall(PetscArraycpy(mo->ub_new, mo->ub_free, st->nb));
     VIMatVec(st->nb, st->nb, mo->G, st->nb, mo->xb, 1.0, mo->ub_new);
@@ -340,7 +326,7 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
     if (mo->damped) {
       if (any || pulled)
         for (PetscInt b = 0; b < st->nb; b++) wd += mo->xb[b] * ((1 - thd) * mo->ub_old[b] + thd * mo->ub_new[b]);
-      st->energy.damping_dissipation += wd;
+      w_damping = wd;
     }
   }
   /* the work of the percussions of the active rows, with the boundary velocity of the interval (rows per active contact, normal first) */
@@ -350,11 +336,11 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
       const PetscInt  row = as->rows[b];
       const PetscReal P = as->x[b], v = 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
       if (r == 0)
-        st->energy.obstacle_work += P * v;
+        w_obstacle += P * v;
       else {
         PetscReal drive = st->obstacle_v[2 * j + r - 1];
-        st->energy.friction_dissipation -= P * (v - drive);
-        st->energy.obstacle_work += P * drive;
+        w_friction -= P * (v - drive);
+        w_obstacle += P * drive;
       }
     }
     cc++;
@@ -362,8 +348,25 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   /* and of the preloads of the open contacts */
   for (PetscInt j = 0; j < nc && pulled; j++) {
     const PetscInt row = st->offsets[j];
-    if (!mo->active[j] && st->set.preload[j] > 0) st->energy.obstacle_work += mo->xb[row] * 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
+    if (!mo->active[j] && st->set.preload[j] > 0) w_obstacle += mo->xb[row] * 0.5 * (mo->ub_old[row] + mo->ub_new[row]);
   }
+  /* level k's force row and work: this step's (symmetric), or the step's ending at t_k (theta; this step's go to level k + 1) */
+  if (sym) {
+    PetscCall(PetscArraycpy(st->lambda, mo->fstep, st->nb));
+  } else {
+    PetscCall(PetscArraycpy(st->lambda, mo->fend, st->nb));
+    PetscCall(PetscArraycpy(mo->fend, mo->fstep, st->nb));
+    PetscReal prev[3] = {mo->pend[0], mo->pend[1], mo->pend[2]};
+    mo->pend[0] = w_obstacle;
+    mo->pend[1] = w_friction;
+    mo->pend[2] = w_damping;
+    w_obstacle  = prev[0];
+    w_friction  = prev[1];
+    w_damping   = prev[2];
+  }
+  st->energy.obstacle_work += w_obstacle;
+  st->energy.friction_dissipation += w_friction;
+  st->energy.damping_dissipation += w_damping;
   mo->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -392,6 +395,7 @@ static PetscErrorCode VIStepperReset_Moreau(VIStepper st)
   PetscCall(PetscFree5(mo->xb, mo->f, mo->fs, mo->qprev, mo->fprev));
   PetscCall(PetscFree5(mo->qbn, mo->ubn, mo->ub_old, mo->ub_free, mo->ub_new));
   PetscCall(PetscFree2(mo->active, mo->opened));
+  PetscCall(PetscFree3(mo->fstep, mo->fend, mo->pend));
   PetscCall(PetscFree2(mo->pu, mo->pq));
   PetscCall(VIActiveSetDestroy(&mo->as));
   PetscCall(VIRowSplitDestroy(&mo->rows));

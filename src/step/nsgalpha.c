@@ -54,6 +54,7 @@ typedef struct {
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
   PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
+  PetscReal *Mv, *Kq, *Mv1, *Kq1;              /* n: M v and K q of level n (state) and of level n + 1: energies, numerical dissipation */
   PetscReal *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
   PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
   PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
@@ -82,7 +83,17 @@ typedef struct {
      column of row i's Lambda among the nv (-1: none), slipping tangential rows (slip, nslip); nz (nnz, increasing): the rows whose nu
      or Lambda the solve may have made non-zero, the only terms of the sums over nu and Lambda (the others add an exact 0) */
   PetscInt *pact, *vact, *vcol, *slip, *nz, np, nv, nslip, nnz;
+  /* The modal path of a linear system whose damping is diagonal in the modes of (K, M) and whose constraints are affine with a fixed
+     gradient (a ROM): the scheme steps in eta, q = Phi eta (st->basis), where M = I, K = Lambda = diag(lam), D = diag(dd) and S is
+     diagonal (sinv = S^-1): the smooth step is a pass over n numbers instead of an n x 3n product, the energies need no products, and
+     the constraints are g(t, q) = g(t, 0) + G~ eta with G~ = G Phi fixed (ns->G holds G~; its blocks are built once). In free flight (no
+     gap can close in the step: every predicted gap > 0, no bilateral row, no preload) a step costs the normal rows of G~ twice. */
+  PetscBool  modal, any_preload, flight_step; /* flight_step: the last step was free flight */
+  PetscReal *omega2, *dd, *sinv, *zero;         /* n: omega^2 (K in eta), the modal damping, S^-1, zeros */
+  PetscReal *Lm, *pm, *scales, *eta0, *veta0;   /* num_loads x n: Phi^T v_l; n: Phi^T of the preloads; num_loads; n: initial state */
 } VINSGAlpha;
+
+static PetscErrorCode VINSGAlphaModalSetUp(VIStepper st, VINSGAlpha *ns);
 
 /* Eq. (31): the generalized-alpha parameters from the spectral radius at infinity. */
 static void VINSGAlphaParameters(PetscReal rho, VINSGAlpha *ns)
@@ -125,7 +136,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
     PetscCall(PetscCalloc5(mr, &ns->trow, mm, &ns->tfirst, mm, &ns->bil, mm, &ns->tstate, mm, &ns->newt));
     PetscCall(PetscCalloc6(mr * n, &ns->T, mr * mr, &ns->GT, mm, &ns->lt, mr, &ns->sdir, mr, &ns->newdir, n, &ns->work0));
     PetscCall(PetscCalloc1(mm, &ns->held));
-    PetscCall(PetscCalloc6(mr, &ns->gs0, mr, &ns->gvt, mr, &ns->gqt, mr, &ns->gq, mm, &ns->gpv, mm, &ns->gv));
+    PetscCall(PetscCalloc6(mr, &ns->gs0, mr, &ns->gvt, mr, &ns->gqt, mr, &ns->gq, mr, &ns->gpv, mr, &ns->gv));
     PetscCall(PetscCalloc5(mr, &ns->pact, mr, &ns->vact, mr, &ns->vcol, mr, &ns->slip, mr, &ns->nz));
     /* the tangential rows: unit rows of the ROM's tangential coordinates (W_b = I), fixed */
     for (PetscInt j = 0, i = m, b = 0; j < m; j++) {
@@ -158,6 +169,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->D, 1.0, ns->SD, n));
   PetscCall(VIMatMat(n, n, n, ns->Sinv, st->K, 1.0, ns->SK, n));
   PetscCall(PetscMalloc4(3 * n * n, &ns->P, 3 * n, &ns->pin, n, &ns->vmid, n, &ns->dvmid));
+  PetscCall(PetscCalloc4(n, &ns->Mv, n, &ns->Kq, n, &ns->Mv1, n, &ns->Kq1));
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = 0; k < n; k++) {
       ns->P[i * 3 * n + k]         = ns->Sinv[i * n + k];
@@ -168,6 +180,11 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   ns->have_blocks = PETSC_FALSE;
   ns->first       = PETSC_TRUE;
   PetscCall(VIRowSplitCreate(st->comm, n, 1, &ns->rows));
+  {
+    PetscBool linear;
+    PetscCall(VISystemIsLinear(st->sys, &linear));
+    if (linear) PetscCall(VINSGAlphaModalSetUp(st, ns));
+  }
   /* what the next step reads before writing it (checkpoints); q and u are the stepper's */
   PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, ns->vdt, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, ns->a, NULL));
@@ -175,6 +192,9 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscCall(VIStepperRegisterState(st, "nsgalpha_qprev", n, ns->qprev, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &ns->first));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_held", PetscMax(m, 1), ns->held, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_Mv", n, ns->Mv, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_Kq", n, ns->Kq, NULL));
+  st->scheme_energy = PETSC_TRUE; /* the step computes M v and K q of its level: the records take T and V from it */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -220,6 +240,115 @@ static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
   }
   PetscArraycpy(ns->Gc, ns->G, m * n);
   ns->have_blocks = PETSC_TRUE;
+}
+
+/* The modal path (see VINSGAlpha): taken when the damping is diagonal in the modes of (K, M) (off-diagonal <= 1e-9 of the largest, as
+   moreau's) and the constraints are affine with a fixed gradient, which is probed: G at (t0, q0), at (t0, q0 + dq) and at (t0 + h, q0)
+   bitwise equal, and g(q0 + dq) - g(q0) = G dq (1e-12). Otherwise the scheme keeps the ROM's coordinates. */
+static PetscErrorCode VINSGAlphaModalSetUp(VIStepper st, VINSGAlpha *ns)
+{
+  const PetscInt   n = st->n, m = st->nc, mm = PetscMax(m, 1), nl = st->num_loads;
+  const PetscReal  h = st->dt, hb = h * ns->beta / ns->gamma;
+  const PetscReal *q0, *u0, *const *loads;
+  PetscReal       *PhiT, *Phi, *W, *Dt, *PhiTM, *Ga, *Gb, *ga, *gb, *dq, dmax = 0, off = 0;
+  PetscBool        affine = PETSC_TRUE, same;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+  PetscCall(PetscMalloc5(mm * n, &Ga, mm * n, &Gb, mm, &ga, mm, &gb, n, &dq));
+  if (m > 0) {
+    for (PetscInt i = 0; i < n; i++) dq[i] = q0[i] + 1 + 0.5 * i;
+    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0, q0, ga, Ga, NULL));
+    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0, dq, gb, Gb, NULL));
+    PetscCall(PetscMemcmp(Ga, Gb, sizeof(PetscReal) * m * n, &same));
+    affine = same;
+    for (PetscInt j = 0; j < m && affine; j++) {
+      PetscReal lin = 0, size = PetscAbsReal(ga[j]) + PetscAbsReal(gb[j]);
+      for (PetscInt i = 0; i < n; i++) lin += Ga[j * n + i] * (dq[i] - q0[i]);
+      affine = PetscAbsReal(gb[j] - ga[j] - lin) <= 1e-12 * (size + PetscAbsReal(lin)) ? PETSC_TRUE : PETSC_FALSE;
+    }
+    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0 + h, q0, NULL, Gb, NULL));
+    PetscCall(PetscMemcmp(Ga, Gb, sizeof(PetscReal) * m * n, &same));
+    affine = (PetscBool)(affine && same);
+  }
+  if (!affine) {
+    PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
+    PetscCall(PetscInfo(NULL, "nsgalpha: the constraints' gradient changes with q or t: the ROM's coordinates\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
+  PetscCall(PetscMalloc4(n * n, &PhiT, n * n, &W, n * n, &Dt, n * n, &PhiTM));
+  PetscCall(PetscMalloc4(n, &ns->omega2, n, &ns->dd, n, &ns->sinv, n, &ns->zero));
+  PetscCall(VIStepperModes(st, "nsgalpha", PhiT, ns->omega2));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
+  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
+  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      if (i == j) dmax = PetscMax(dmax, PetscAbsReal(Dt[i * n + j]));
+      else off = PetscMax(off, PetscAbsReal(Dt[i * n + j]));
+    }
+  if (off > 1e-9 * dmax) {
+    PetscCall(PetscInfo(NULL, "nsgalpha: modal damping off-diagonal %g of its largest entry: the ROM's coordinates\n", (double)(off / dmax)));
+    PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));
+    PetscCall(PetscFree(Phi));
+    PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
+    PetscCall(PetscFree4(ns->omega2, ns->dd, ns->sinv, ns->zero));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ns->modal = PETSC_TRUE;
+  PetscCall(PetscInfo(NULL, "nsgalpha: modal path (damping off-diagonal %g of its largest entry, constraints affine)\n", (double)(dmax > 0 ? off / dmax : 0)));
+  /* the operators in eta: M = I, K = diag(lam), D = diag(dd), S = c I + D + (h beta / gamma) K; dense copies of the diagonal ones for the
+     constraint blocks (built once) */
+  PetscCall(PetscArrayzero(ns->Minv, n * n));
+  PetscCall(PetscArrayzero(ns->Sinv, n * n));
+  PetscCall(PetscArrayzero(ns->SD, n * n));
+  PetscCall(PetscArrayzero(ns->SK, n * n));
+  PetscCall(PetscArrayzero(ns->zero, n));
+  for (PetscInt i = 0; i < n; i++) {
+    ns->dd[i]               = Dt[i * n + i];
+    ns->sinv[i]             = 1 / (ns->c + ns->dd[i] + hb * ns->omega2[i]);
+    ns->Minv[i * n + i]     = 1;
+    ns->Sinv[i * n + i]     = ns->sinv[i];
+    ns->SD[i * n + i]       = ns->sinv[i] * ns->dd[i];
+    ns->SK[i * n + i]       = ns->sinv[i] * ns->omega2[i];
+  }
+  /* G~ = G Phi: the constraint rows (normal, then the tangential rows of the frictional contacts, rows of Phi) */
+  if (m > 0) PetscCall(VIMatMat(m, n, n, Ga, Phi, 1.0, ns->G, n));
+  for (PetscInt i = m; i < ns->mr; i++) {
+    const PetscInt j = ns->trow[i], k = i - ns->tfirst[j] + 1;
+    PetscCall(PetscArraycpy(ns->G + i * n, Phi + (st->offsets[j] + k) * n, n));
+  }
+  if (m > 0) PetscCall(PetscArraycpy(ns->Gprev, ns->G, m * n));
+  VINSGAlphaBlocks(st, ns);
+  /* the loads, the preloads and the initial state in eta (eta = Phi^T M q) */
+  {
+    PetscInt num;
+    PetscCall(VISystemGetLoads(st->sys, &num, &loads));
+  }
+  PetscCall(PetscCalloc5(PetscMax(nl, 1) * n, &ns->Lm, n, &ns->pm, PetscMax(nl, 1), &ns->scales, n, &ns->eta0, n, &ns->veta0));
+  for (PetscInt l = 0; l < nl; l++) VIMatVec(n, n, PhiT, n, loads[l], 0.0, ns->Lm + l * n);
+  ns->any_preload = PETSC_FALSE;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.preload[j] != 0) {
+      ns->any_preload = PETSC_TRUE;
+      for (PetscInt i = 0; i < n; i++) ns->pm[i] += st->set.preload[j] * Phi[st->offsets[j] * n + i];
+    }
+  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
+  VIMatVec(n, n, PhiTM, n, q0, 0.0, ns->eta0);
+  VIMatVec(n, n, PhiTM, n, u0, 0.0, ns->veta0);
+  /* the stepper's coordinates are eta: q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf */
+  st->basis_gain = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = 0;
+    for (PetscInt j = 0; j < n; j++) r += PetscAbsReal(PhiTM[i * n + j]);
+    st->basis_gain = PetscMax(st->basis_gain, r);
+  }
+  st->basis = Phi;
+  PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));
+  PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscReal VIDot(PetscInt n, const PetscReal a[], const PetscReal b[])
@@ -455,8 +584,10 @@ static PetscErrorCode VINSGAlphaConsistentAcceleration(VIStepper st, VINSGAlpha 
   PetscBLASInt   bn, one = 1, info;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, NULL, ns->G, NULL));
-  VINSGAlphaBlocks(st, ns);
+  if (!ns->modal) { /* the modal path's G~ and its blocks are fixed */
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, NULL, ns->G, NULL));
+    VINSGAlphaBlocks(st, ns);
+  }
   for (PetscInt b = 0; b < mb; b++) {
     for (PetscInt c = 0; c < mb; c++) ns->J[c * mb + b] = ns->GX[ns->bil[b] * mr + ns->bil[c]]; /* column-major */
     ns->rhs[b] = -VIDot(n, ns->G + ns->bil[b] * n, ns->vdt);
@@ -470,6 +601,24 @@ static PetscErrorCode VINSGAlphaConsistentAcceleration(VIStepper st, VINSGAlpha 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* M v and K q: diagonal products in the modal path, BLAS dgemv otherwise. */
+static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const PetscReal v[], const PetscReal q[], PetscReal Mv[], PetscReal Kq[])
+{
+  const PetscInt n = st->n;
+
+  PetscFunctionBeginUser;
+  if (ns->modal) {
+    for (PetscInt i = 0; i < n; i++) {
+      Mv[i] = v[i];
+      Kq[i] = ns->omega2[i] * q[i];
+    }
+  } else {
+    VIMatVec(n, n, st->M, n, v, 0.0, Mv);
+    VIMatVec(n, n, st->K, n, q, 0.0, Kq);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
 {
   VINSGAlpha *ns  = (VINSGAlpha *)st->data;
@@ -479,22 +628,43 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
   PetscReal   am = ns->alpha_m, af = ns->alpha_f, ga = ns->gamma, be = ns->beta, hb = h * be / ga;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemEvaluateForce(sys, t, f));
-  /* the smooth motion's load: the preload p of a contact acts as -p on its normal row, its total force being a multiplier */
-  PetscCall(PetscArraycpy(ns->fs, f, n));
-  for (PetscInt j = 0; j < m; j++) ns->fs[st->offsets[j]] -= st->set.preload[j];
+  if (ns->modal) {
+    /* f~ = sum_l s_l Phi^T v_l; the preloads' -p on the normal rows is -Phi^T p */
+    PetscCall(VISystemEvaluateLoadScales(sys, t, ns->scales));
+    PetscCall(PetscArrayzero(f, n));
+    for (PetscInt l = 0; l < st->num_loads; l++)
+      for (PetscInt i = 0; i < n; i++) f[i] += ns->scales[l] * ns->Lm[l * n + i];
+    for (PetscInt i = 0; i < n; i++) ns->fs[i] = f[i] - ns->pm[i];
+  } else {
+    PetscCall(VISystemEvaluateForce(sys, t, f));
+    /* the smooth motion's load: the preload p of a contact acts as -p on its normal row, its total force being a multiplier */
+    PetscCall(PetscArraycpy(ns->fs, f, n));
+    for (PetscInt j = 0; j < m; j++) ns->fs[st->offsets[j]] -= st->set.preload[j];
+  }
   if (ns->first) {
     const PetscReal *q0, *u0;
     /* level 0: the initial state and a consistent smooth acceleration, M vdot~_0 = f(q0, v0, t0) (seed 002 Alg. 1), a_0 = vdot~_0 */
     PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-    PetscCall(PetscArraycpy(q, q0, n));
-    PetscCall(PetscArraycpy(v, u0, n));
-    for (PetscInt i = 0; i < n; i++) ns->work[i] = ns->fs[i] - VIDot(n, st->K + i * n, q) - VIDot(n, st->D + i * n, v);
-    VIMatVec(n, n, ns->Minv, n, ns->work, 0.0, ns->vdt);
+    if (ns->modal) {
+      PetscCall(PetscArraycpy(q, ns->eta0, n));
+      PetscCall(PetscArraycpy(v, ns->veta0, n));
+      for (PetscInt i = 0; i < n; i++) ns->vdt[i] = ns->fs[i] - ns->omega2[i] * q[i] - ns->dd[i] * v[i];
+    } else {
+      PetscCall(PetscArraycpy(q, q0, n));
+      PetscCall(PetscArraycpy(v, u0, n));
+      for (PetscInt i = 0; i < n; i++) ns->work[i] = ns->fs[i] - VIDot(n, st->K + i * n, q) - VIDot(n, st->D + i * n, v);
+      VIMatVec(n, n, ns->Minv, n, ns->work, 0.0, ns->vdt);
+    }
     if (ns->mb) PetscCall(VINSGAlphaConsistentAcceleration(st, ns, t));
     PetscCall(PetscArraycpy(ns->a, ns->vdt, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
+    PetscCall(VINSGAlphaApplyMK(st, ns, v, q, ns->Mv, ns->Kq));
+    ns->flight_step = PETSC_FALSE;
+    st->energy.kinetic   = 0.5 * VIDot(n, v, ns->Mv);
+    st->energy.potential = 0.5 * VIDot(n, q, ns->Kq);
   } else {
+    PetscReal w_contact = st->energy.obstacle_work - st->energy.friction_dissipation; /* minus this step's below: their work */
+    PetscBool flight;                                                                  /* modal path: no constraint can act */
     /* predictor, Eq. (40): vdot~ = 0, U = W = 0 */
     for (PetscInt i = 0; i < n; i++) {
       PetscReal a0 = (af * ns->vdt[i] - am * ns->a[i]) / (1 - am);
@@ -503,24 +673,53 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
       ns->a[i]     = a0;
     }
     /* s0 = S^-1 f - S^-1 D v~0 - S^-1 K q~0: the smooth correction without constraints (Eq. 29a), one dgemv, rows split over the group */
-    PetscCall(PetscArraycpy(ns->pin, ns->fs, n));
-    PetscCall(PetscArraycpy(ns->pin + n, ns->vt0, n));
-    PetscCall(PetscArraycpy(ns->pin + 2 * n, ns->qt0, n));
-    VIMatVec(ns->rows.hi - ns->rows.lo, 3 * n, ns->P + ns->rows.lo * 3 * n, 3 * n, ns->pin, 0.0, ns->s0 + ns->rows.lo);
-    PetscCall(VIRowSplitGather(&ns->rows, ns->s0));
+    if (ns->modal) {
+      for (PetscInt i = 0; i < n; i++) ns->s0[i] = ns->sinv[i] * (ns->fs[i] - ns->dd[i] * ns->vt0[i] - ns->omega2[i] * ns->qt0[i]);
+    } else {
+      PetscCall(PetscArraycpy(ns->pin, ns->fs, n));
+      PetscCall(PetscArraycpy(ns->pin + n, ns->vt0, n));
+      PetscCall(PetscArraycpy(ns->pin + 2 * n, ns->qt0, n));
+      VIMatVec(ns->rows.hi - ns->rows.lo, 3 * n, ns->P + ns->rows.lo * 3 * n, 3 * n, ns->pin, 0.0, ns->s0 + ns->rows.lo);
+      PetscCall(VIRowSplitGather(&ns->rows, ns->s0));
+    }
     PetscCall(PetscArraycpy(ns->delta, ns->s0, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
+    flight = PETSC_FALSE;
     if (m > 0) {
-      /* the constraints from the system: gaps and gradient at the predicted position q~0 (Sec. 7.2: q* = q~), gradient and rate at
-         level n for the pre-impact velocity of the impact law (Eq. 24) */
-      PetscCall(VISystemEvaluateConstraints(sys, t - h, q, NULL, ns->Gprev, ns->gprev_rate));
-      PetscCall(VISystemEvaluateConstraints(sys, t, ns->qt0, ns->g, ns->G, ns->grate));
-      {
-        PetscBool same = PETSC_FALSE;
-        if (ns->have_blocks) PetscCall(PetscMemcmp(ns->G, ns->Gc, sizeof(PetscReal) * m * n, &same));
-        if (!same) VINSGAlphaBlocks(st, ns);
+      if (ns->modal) {
+        /* g(q~0) = g(t, 0) + G~ q~0 and the gate g + (h beta / gamma) G~ s0 of the normal rows: when every one is open and nothing else
+           can act (no bilateral row, no preload), the step is free flight and needs no more */
+        PetscCall(VISystemEvaluateConstraints(sys, t, ns->zero, ns->g, NULL, ns->grate));
+        VIMatVec(m, n, ns->G, n, ns->qt0, 1.0, ns->g);
+        VIMatVec(m, n, ns->G, n, ns->s0, 0.0, ns->gs0);
+        flight = (PetscBool)(ns->mb == 0 && !ns->any_preload);
+        for (PetscInt j = 0; j < m && flight; j++)
+          if (ns->g[j] + hb * ns->gs0[j] <= 0) flight = PETSC_FALSE;
+        if (!flight) {
+          PetscCall(VISystemEvaluateConstraints(sys, t - h, ns->zero, NULL, NULL, ns->gprev_rate));
+          VIMatVec(ns->mt, n, ns->G + m * n, n, ns->s0, 0.0, ns->gs0 + m);
+        }
+      } else {
+        /* the constraints from the system: gaps and gradient at the predicted position q~0 (Sec. 7.2: q* = q~), gradient and rate at
+           level n for the pre-impact velocity of the impact law (Eq. 24) */
+        PetscCall(VISystemEvaluateConstraints(sys, t - h, q, NULL, ns->Gprev, ns->gprev_rate));
+        PetscCall(VISystemEvaluateConstraints(sys, t, ns->qt0, ns->g, ns->G, ns->grate));
+        {
+          PetscBool same = PETSC_FALSE;
+          if (ns->have_blocks) PetscCall(PetscMemcmp(ns->G, ns->Gc, sizeof(PetscReal) * m * n, &same));
+          if (!same) VINSGAlphaBlocks(st, ns);
+        }
+        VIMatVec(ns->mr, n, ns->G, n, ns->s0, 0.0, ns->gs0);
       }
-      VIMatVec(ns->mr, n, ns->G, n, ns->s0, 0.0, ns->gs0);
+    }
+    if (flight) {
+      for (PetscInt j = 0; j < m; j++) {
+        ns->bp[j]   = ns->g[j] + hb * ns->gs0[j];
+        ns->held[j] = 0;
+      }
+      ns->nnz = 0;
+      PetscCall(PetscArrayzero(ns->work, n));
+    } else if (m > 0) {
       VIMatVec(ns->mr, n, ns->G, n, ns->vt0, 0.0, ns->gvt);
       VIMatVec(ns->mt, n, ns->G + m * n, n, ns->qt0, 0.0, ns->gqt + m);
       VIMatVec(ns->mt, n, ns->G + m * n, n, q, 0.0, ns->gq + m);
@@ -557,6 +756,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
         for (PetscInt i = 0; i < n; i++) ns->delta[i] += ns->T[ns->bil[b] * n + i] * ns->lt[b];
     } else
       PetscCall(PetscArrayzero(ns->work, n));
+    ns->flight_step = flight;
     /* Eq. (30): q = q~ + U, v = v~ + W, (1 - alpha_m) a + alpha_m a_n = (1 - alpha_f) vdot~ + alpha_f vdot~_n */
     PetscCall(PetscArraycpy(ns->uprev, v, n));
     for (PetscInt i = 0; i < n; i++) {
@@ -569,34 +769,70 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     }
     /* the contact force on the boundary coordinates: Lambda / h (seed 002 Eq. 33), the mean force over the step, less the preload
        (the change from state 0); a bilateral row's reaction Lambda / h + lambda~ */
-    for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
-    VIMatVec(m, n, ns->G, n, v, 0.0, ns->gv);
-    for (PetscInt j = 0; j < m; j++) {
-      PetscReal vm = 0.5 * (ns->gpv[j] + ns->gv[j]); /* gpv: G_n v_n, v_n = uprev */
-      if (st->set.kinds[j] == VI_CONTACT_BILATERAL) {
-        st->lambda[st->offsets[j]] = ns->lam[j] / h + ns->work0[j];
-        st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
-        continue;
+    if (!flight) { /* in free flight no force acts: lambda stays 0 */
+      for (PetscInt b = 0; b < ns->mb; b++) ns->work0[ns->bil[b]] = ns->lt[b];
+      VIMatVec(ns->modal ? ns->mr : m, n, ns->G, n, v, 0.0, ns->gv);
+      if (ns->modal) VIMatVec(ns->mt, n, ns->G + m * n, n, ns->uprev, 0.0, ns->gpv + m); /* the tangential rows' velocities in eta */
+      for (PetscInt j = 0; j < m; j++) {
+        PetscReal vm = 0.5 * (ns->gpv[j] + ns->gv[j]); /* gpv: G_n v_n, v_n = uprev */
+        if (st->set.kinds[j] == VI_CONTACT_BILATERAL) {
+          st->lambda[st->offsets[j]] = ns->lam[j] / h + ns->work0[j];
+          st->energy.obstacle_work += (ns->lam[j] + h * ns->work0[j]) * vm;
+          continue;
+        }
+        st->lambda[st->offsets[j]] = ns->lam[j] / h - st->set.preload[j];
+        st->energy.obstacle_work += (ns->lam[j] - h * st->set.preload[j]) * vm;
       }
-      st->lambda[st->offsets[j]] = ns->lam[j] / h - st->set.preload[j];
-      st->energy.obstacle_work += (ns->lam[j] - h * st->set.preload[j]) * vm;
+      /* friction: work against the relative sliding, and the obstacle's drive (as moreau) */
+      for (PetscInt i = m; i < ns->mr; i++) {
+        const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j], row = st->offsets[j] + 1 + k;
+        const PetscReal drive = st->obstacle_v[2 * j + k], vm = ns->modal ? 0.5 * (ns->gpv[i] + ns->gv[i]) : 0.5 * (ns->uprev[row] + v[row]);
+        st->lambda[row] = ns->lam[i] / h;
+        st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
+        st->energy.obstacle_work += ns->lam[i] * drive;
+      }
     }
-    /* friction: work against the relative sliding, and the obstacle's drive (as moreau) */
-    for (PetscInt i = m; i < ns->mr; i++) {
-      const PetscInt  j = ns->trow[i], k = i - ns->tfirst[j], row = st->offsets[j] + 1 + k;
-      const PetscReal drive = st->obstacle_v[2 * j + k], vm = 0.5 * (ns->uprev[row] + v[row]);
-      st->lambda[row] = ns->lam[i] / h;
-      st->energy.friction_dissipation -= ns->lam[i] * (vm - drive);
-      st->energy.obstacle_work += ns->lam[i] * drive;
-    }
+    w_contact = st->energy.obstacle_work - st->energy.friction_dissipation - w_contact;
     for (PetscInt i = 0; i < n; i++) ns->vmid[i] = 0.5 * (ns->uprev[i] + v[i]);
-    VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
-    for (PetscInt i = 0; i < n; i++) {
-      st->energy.damping_dissipation += h * ns->vmid[i] * ns->dvmid[i];
-      st->energy.external_work += 0.5 * (ns->fprev[i] + f[i]) * (q[i] - ns->qprev[i]);
+    if (ns->modal)
+      for (PetscInt i = 0; i < n; i++) ns->dvmid[i] = ns->dd[i] * ns->vmid[i];
+    else VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
+    PetscCall(VINSGAlphaApplyMK(st, ns, v, q, ns->Mv1, ns->Kq1));
+    {
+      /* The energies of level n + 1 and the numerical dissipation of the step: with v_m = (v_n + v_n+1) / 2, q_m likewise, f_m = (f_n + f_n+1) / 2,
+         T + V changes by exactly v_m . M (v_n+1 - v_n) + (K q_m) . (q_n+1 - q_n); the physical terms recorded are the external work
+         f_m . dq, the damping h v_m . D v_m and the contact impulses' work w (obstacle work less friction dissipation). What is left,
+           numerical = -[v_m . M dv + (K q_m - f_m) . dq + h v_m . D v_m - w],
+         is the scheme's departure from the trapezoidal rule (M dv = h (f_m - K q_m - D v_m) + impulses, dq = h v_m): zero for
+         rho_inf = 1 in smooth motion, generalized-alpha's algorithmic damping for rho_inf < 1, and the energy of the position projection
+         U = M^-1 G^T nu (Eq. 29c) where contacts close or stay held. Two products per step (M v, K q), which the records' energies
+         would cost otherwise. */
+      PetscReal T = 0, V = 0, dE = 0, wd = 0, wx = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal dq = q[i] - ns->qprev[i], fm = 0.5 * (ns->fprev[i] + f[i]);
+        T += v[i] * ns->Mv1[i];
+        V += q[i] * ns->Kq1[i];
+        dE += ns->vmid[i] * (ns->Mv1[i] - ns->Mv[i]) + 0.5 * (ns->Kq1[i] + ns->Kq[i]) * dq;
+        wd += h * ns->vmid[i] * ns->dvmid[i];
+        wx += fm * dq;
+      }
+      st->energy.kinetic   = 0.5 * T;
+      st->energy.potential = 0.5 * V;
+      st->energy.damping_dissipation += wd;
+      st->energy.external_work += wx;
+      st->energy.numerical_dissipation -= dE - wx + wd - w_contact;
     }
+    PetscCall(PetscArraycpy(ns->Mv, ns->Mv1, n));
+    PetscCall(PetscArraycpy(ns->Kq, ns->Kq1, n));
   }
-  if (m > 0) PetscCall(VISystemEvaluateConstraints(sys, t, q, st->gap, NULL, NULL));
+  if (m > 0 && ns->modal) {
+    /* g(t, q) = g(t, 0) + G~ eta; in free flight eta = q~0 + (h beta / gamma) s0, whose gaps are the gate's */
+    if (ns->flight_step) PetscCall(PetscArraycpy(st->gap, ns->bp, m));
+    else {
+      PetscCall(VISystemEvaluateConstraints(sys, t, ns->zero, st->gap, NULL, NULL));
+      VIMatVec(m, n, ns->G, n, q, 1.0, st->gap);
+    }
+  } else if (m > 0) PetscCall(VISystemEvaluateConstraints(sys, t, q, st->gap, NULL, NULL));
   PetscCall(PetscArraycpy(ns->qprev, q, n));
   PetscCall(PetscArraycpy(ns->fprev, f, n));
   ns->first = PETSC_FALSE;
@@ -620,6 +856,9 @@ static PetscErrorCode VIStepperReset_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
   PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
+  PetscCall(PetscFree4(ns->Mv, ns->Kq, ns->Mv1, ns->Kq1));
+  PetscCall(PetscFree4(ns->omega2, ns->dd, ns->sinv, ns->zero));
+  PetscCall(PetscFree5(ns->Lm, ns->pm, ns->scales, ns->eta0, ns->veta0));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
   PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));

@@ -5,6 +5,8 @@
 
 #define VI_MAX_LOADS    64 /* as src/system: a stepper evaluates the load scales into arrays of this size */
 #define VI_MAX_CONTACTS 1024
+/* -step_max_nonconverged not given: the run fails past 0.1 % of its steps (at least 10) */
+#define VI_NONCONVERGED_AUTO (-2)
 
 /* The stability analysis of a scheme on a ROM (the automatic time step, timestep.c); defined after VIStableStep. */
 typedef struct _VIStableStep VIStableStep;
@@ -124,7 +126,7 @@ struct _p_VIStepper {
   /* restitution: Newton's normal impact law of the schemes with impacts (moreau, nsgalpha, mixed), a property of the
      contacts rather than of one scheme */
   PetscReal     dt, t0, t_end, blowup_factor, restitution;
-  PetscInt      output_every, max_nonconverged;
+  PetscInt      output_every, max_nonconverged; /* max_nonconverged: VI_NONCONVERGED_AUTO, -1 (no limit) or a count */
   VITimeStepCtl ts; /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
@@ -176,7 +178,7 @@ struct _p_VIStepper {
   /* records */
   PetscInt    nt, max_t, nout;
   PetscReal  *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
-  PetscReal  *t_rec, *out_rec, *gap_rec, *force_rec, *energy_rec;
+  PetscReal  *t_rec, *out_rec, *vel_rec, *gap_rec, *force_rec, *energy_rec;
   VIStepStats stats;
 };
 
@@ -228,6 +230,9 @@ PETSC_INTERN PetscErrorCode VIInvert(MPI_Comm comm, PetscInt n, PetscReal A[], c
 /* Relative velocity of row r (0 normal, 1 first tangent, 2 second) of contact j from the ROM velocity u: the normal rate with the imposed
    gap's rate st->g0_rate (of the time last given to VISystemEvaluateGaps), the tangents less the obstacle's velocity. */
 PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, PetscInt r, const PetscReal u[]);
+/* The modes of the linear system's (K, M) (LAPACK sygv): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam),
+   ascending; scheme names the -step_type in the error of a mass matrix that is not positive definite. */
+PETSC_INTERN PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal lam[]);
 /* C = alpha A B, A m x k and B k x p row-major, C with leading dimension ldc (BLAS dgemm). */
 PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[],
                                      PetscInt ldc);

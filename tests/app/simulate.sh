@@ -66,8 +66,10 @@ for np_ in (1, 2, 3):
         cols = s(c["outputs"].attrs.get("columns", ""))
         check(nt == 53334 and abs(t[-1] - 5.3333) < 1e-9, "%s: %d levels to t = %.6f (expected 53334 to 5.3333)" % (name, nt, t[-1]))
         check(cols == "n1_x,n1001_x" and y.shape == (nt, 2), "%s: outputs %s with columns %r (expected (%d, 2), 'n1_x,n1001_x')" % (name, y.shape, cols, nt))
-        check(e.shape == (nt, 7), "%s: energy %s (expected (%d, 7))" % (name, e.shape, nt))
-        check(s(c["energy"].attrs.get("columns", "")).count(",") == 6, "%s: energy columns %r" % (name, s(c["energy"].attrs.get("columns", ""))))
+        check(e.shape == (nt, 8), "%s: energy %s (expected (%d, 8))" % (name, e.shape, nt))
+        check(s(c["energy"].attrs.get("columns", "")).count(",") == 7, "%s: energy columns %r" % (name, s(c["energy"].attrs.get("columns", ""))))
+        check("velocities" in c and c["velocities"].shape == y.shape and s(c["velocities"].attrs.get("columns", "")) == cols,
+              "%s: velocities of the outputs beside them, same columns" % name)
         check(s(c.attrs.get("status", "")) == "done", "%s: status %r (expected done)" % (name, s(c.attrs.get("status", ""))))
         # physics: released from h0 = 5 (the massless boundary takes its static deflection under gravity at once: 2.8e-4), reaches the
         # ground within the period; the gap is the output n1_x + 5
