@@ -39,7 +39,8 @@ typedef struct {
 
 typedef enum { VI_MB_OUT_POINT, VI_MB_OUT_ANGLE, VI_MB_OUT_JOINT_ANGLE, VI_MB_OUT_CONTACT_FORCE, VI_MB_OUT_JOINT_FORCE, VI_MB_OUT_ENERGY } VIMBOutputType;
 
-/* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy), the others one. */
+/* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy), an angle two (NAME, NAME_rate), a
+   joint's force two (NAME_x, NAME_y), the others one. */
 typedef struct {
   char           name[VI_MB_NAME];
   VIMBOutputType type;

@@ -159,7 +159,7 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCheck(bd->mass > 0 && bd->inertia > 0, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: body '%s' has mass %g and inertia %g: its mass matrix diag(m, m, J) is singular; give mass > 0 (kg) and inertia > 0 "
                "(kg m^2, about the centre of mass)",
-               rd->path, bd->line, bd->name, (double)bd->mass, (double)bd->inertia);
+               rd->path, VIMBLine(VIMBGet(rd, e, bd->mass > 0 ? "inertia" : "mass")), bd->name, (double)bd->mass, (double)bd->inertia);
     PetscCall(VIMBVector(rd, e, "position", 2, PETSC_TRUE, bd->pose));
     PetscCall(VIMBReal(rd, e, "angle", PETSC_FALSE, 0, &bd->pose[2]));
     PetscCall(VIMBVector(rd, e, "velocity", 2, PETSC_FALSE, bd->velocity));
@@ -307,7 +307,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
                "%s:%d: output '%s' has the type '%s' (expected point, angle, joint_angle, contact_force, joint_force or energy)", rd->path,
                VIMBLine(e), o->name, type);
     o->type    = (VIMBOutputType)t;
-    o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE ? 2 : 1);
+    o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
     if (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ANGLE) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, o->point));
@@ -445,7 +445,7 @@ static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2]
   (R' v = R J v, R'' v = -R v):
     dg/dr_b = d, dg/dth_b = d . R_b' p, dg/dr_a = -d, dg/dth_a = d' . D - d . R_a' c,
   and the Hessian's non-zero entries th_b th_b: -d . R_b p; th_a th_b: d' . R_b' p; th_a r_b: d'; th_a r_a: -d';
-  th_a th_a: -d . D - 2 d' . R_a' c + d . R_a c.
+  th_a th_a: d'' . D - 2 d' . R_a' c + d . R_a c (d'' = -d, or 0 for a fixed d).
 */
 PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w, PetscReal H[])
 {
@@ -527,7 +527,8 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     const PetscInt tb = 3 * (b - 1) + 2, ta = 3 * (a - 1) + 2;
     if (b) H[tb * n + tb] += w * -(d[0] * Rp[0] + d[1] * Rp[1]);
     if (a) {
-      const PetscReal taa = -(d[0] * D[0] + d[1] * D[1]) - 2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
+      /* d'' = -d when d turns with body a, 0 when it is fixed */
+      const PetscReal taa = (n0 ? -(d[0] * D[0] + d[1] * D[1]) : 0) - 2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
       H[ta * n + ta] += w * taa;
       for (PetscInt i = 0; i < 2; i++) {
         H[ta * n + 3 * (a - 1) + i] -= w * d1[i];
@@ -585,6 +586,10 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, sfx[i]));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
+    } else if (o->type == VI_MB_OUT_ANGLE) {
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
     } else if (o->type == VI_MB_OUT_JOINT_FORCE) {
       for (PetscInt i = 0; i < 2; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));

@@ -291,7 +291,7 @@ static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The named outputs at (q, u): a point's position and velocity r + R p, v + omega J R p; a body's angle; a joint's
+/* The named outputs at (q, u): a point's position and velocity r + R p, v + omega J R p; a body's angle and its rate; a joint's
    relative angle; a contact's normal force (lambda of its row); a joint's reaction (x and y rows); the energy T + V. */
 static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
                                                       PetscReal y[])
@@ -317,6 +317,7 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     } break;
     case VI_MB_OUT_ANGLE:
       y[col++] = o->body ? q[i + 2] : 0;
+      y[col++] = o->body ? u[i + 2] : 0;
       break;
     case VI_MB_OUT_JOINT_ANGLE: {
       const VIMBJoint *j = &md->joints[o->index];

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# `vicms simulate -system_type multibody -mb_model FILE` (issue 23 §2-§4) on the two rigid cases of seed 002:
+# (a) the bouncing pendulum of §10.2 (jobs/pendulum_model.yaml: m = 1, J = 0.1, l = 1, g = 10, theta0 = pi/12, wall at
+#     x = sqrt(2)/2, e = 0.8), nsgalpha with h = 1e-3 on 1, 2 and 3 ranks and Moreau-Jean (theta = 5/9) on 1 rank:
+#     - the swing from rest to the wall takes t* = (F(pi/2, k) - F(psi, k)) / w0 (the exact pendulum of inertia m l^2 + J,
+#       k = sin(phi0 / 2), computed here with scipy's ellipkinc); both schemes' first contact is within 2 steps of t*;
+#     - the velocity just after the impact is e times the exact one just before (energy conservation) within 1 %, and
+#       nsgalpha's discrete Newton law vx_{n+1} = -e vx_n holds to 1e-9;
+#     - the energy before the impact stays within 1e-4 of its initial value with nsgalpha (relative; rho_inf = 0.8 damps a
+#       little), within 2e-2 with Moreau-Jean (theta = 5/9 damps more);
+#     - the joint's position residual: nsgalpha none (<= 1e-10 over the whole run, impacts included); Moreau-Jean, which
+#       holds the joint at velocity level only, drifts (> 1e-7), as seed 002 Fig. 12 shows;
+#     - the runs on 2 and 3 ranks are bitwise equal to 1 rank's (every dataset).
+# (b) the rocking block of §10.4 (jobs/rocking_block_model.yaml, Eqs. 53-54), nsgalpha h = 1e-3: before the first impact
+#     the centre follows y = 1 - g t^2 / 2 with theta = 0.2 and x = 0 to 1e-12 (generalized-alpha integrates a constant
+#     acceleration exactly); the first contact comes within one step of t1 = sqrt(2 g2(q0) / g); the velocities right
+#     after it agree within 2 % with Newton's law for the two-contact impact (an LCP over the corners, solved here by
+#     enumeration) from the exact pre-impact state; the block ends at rest on its base (|theta| < 1e-6 at t = 3 s) with
+#     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9).
+# (c) bad input on 1 and 2 ranks: a joint naming a missing body, a singular mass, initial poses that violate the joint
+#     (the residual in the message), an unknown key, a missing -mb_model: a message naming the file and line, no hang.
+# (d) a stop (SIGTERM) and resume of a pendulum case: the rerun resumes from its checkpoint and ends bitwise equal to
+#     the uninterrupted run.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
+jobs="$VICMS_SOURCE/jobs"
+pend="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_dt 1e-3 -step_end_time 1.2"
+for np in 1 2 3; do
+  must "pendulum nsgalpha np=$np" mpi 60 $np simulate $pend -step_type nsgalpha -step_rho_inf 0.8 -results_file pend$np.h5
+done
+must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
+block="-system_type multibody -mb_model $jobs/rocking_block_model.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
+must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
+
+$py - <<'PYEOF' || fail=1
+import h5py
+import numpy as np
+from scipy.special import ellipkinc
+
+bad = 0
+def check(ok, what):
+    global bad
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        bad = 1
+
+def case(name):
+    c = h5py.File(name, "r")["cases/0"]
+    cols = c["outputs"].attrs["columns"]
+    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
+    o = c["outputs"][:]
+    return c["t"][:], {k: o[:, i] for i, k in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+
+# ---- (a) pendulum
+m, J, l, g, e, h = 1.0, 0.1, 1.0, 10.0, 0.8, 1e-3
+I = m * l * l + J
+w0 = np.sqrt(m * g * l / I)
+th0, th1 = np.pi / 12, -np.pi / 4
+phi0, phi1 = th0 + np.pi / 2, th1 + np.pi / 2          # angles from the hanging position
+k = np.sin(phi0 / 2)
+psi = np.arcsin(np.sin(phi1 / 2) / k)
+tstar = (ellipkinc(np.pi / 2, k * k) - ellipkinc(psi, k * k)) / w0
+vpre = -np.sqrt(2 * m * g * l * (np.sin(th0) - np.sin(th1)) / I) * l * np.sin(-th1)   # x' = -l sin(theta) theta' < 0
+print("pendulum: exact swing time to the wall t* = %.6f s, exact x' before the impact %.6f m/s" % (tstar, vpre))
+for name, scheme in (("pend1.h5", "nsgalpha"), ("pendm.h5", "moreau")):
+    t, o, gap, F = case(name)
+    kc = int(np.argmax(F[:, 2] > 0))                     # the first level with a wall force
+    check(kc > 0 and abs(t[kc] - tstar) <= 2 * h + 1e-12,
+          "%s: first contact at t = %.4f, exact %.6f (tolerance 2 h = %g)" % (scheme, t[kc], tstar, 2 * h))
+    vpost = o["bob_vx"][kc]
+    check(abs(vpost - e * abs(vpre)) <= 0.01 * e * abs(vpre),
+          "%s: x' after the impact %.6f, e |x'_exact before| = %.6f (rel. %.2e, tolerance 1e-2)" % (scheme, vpost, e * abs(vpre),
+                                                                                                    abs(vpost / (e * abs(vpre)) - 1)))
+    E = o["energy"]
+    dE = np.max(np.abs(E[:kc] - E[0])) / abs(E[0])
+    tol = 1e-4 if scheme == "nsgalpha" else 2e-2
+    check(dE <= tol, "%s: energy before the impact within %.2e of E0 = %.6f (relative, tolerance %g)" % (scheme, dE, E[0], tol))
+    drift = np.max(np.abs(gap[:, :2]))
+    if scheme == "nsgalpha":
+        law = abs(o["bob_vx"][kc] + e * o["bob_vx"][kc - 1])
+        check(law <= 1e-9, "nsgalpha: discrete Newton law |x'_{n+1} + e x'_n| = %.2e at the impact (tolerance 1e-9)" % law)
+        check(drift <= 1e-10, "nsgalpha: joint residual at most %.2e over %d levels, impacts included (GGL: none; tolerance 1e-10)" % (drift, len(t)))
+    else:
+        check(drift > 1e-7, "moreau: joint residual reaches %.2e (drift at position level, > 1e-7 expected)" % drift)
+ref = h5py.File("pend1.h5", "r")["cases/0"]
+for np_ in (2, 3):
+    other = h5py.File("pend%d.h5" % np_, "r")["cases/0"]
+    same = all(np.array_equal(ref[d][()], other[d][()]) for d in ("t", "outputs", "gaps", "forces", "energy"))
+    check(same, "pendulum nsgalpha: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+
+# ---- (b) rocking block
+m, L, lh, g, e, h = 1.0, 1.0, 1.5, 9.81, 0.5, 1e-3
+J = m * (L * L + lh * lh) / 12
+t, o, gap, F = case("block.h5")
+y0, th0 = 1.0, 0.2
+g2 = y0 - lh / 2 * np.cos(th0) - L / 2 * np.sin(th0)
+t1 = np.sqrt(2 * g2 / g)
+kc = int(np.argmax((F > 0).any(axis=1)))
+free = slice(0, kc)
+err = max(np.max(np.abs(o["centre_y"][free] - (y0 - g * t[free] ** 2 / 2))), np.max(np.abs(o["theta"][free] - th0)),
+          np.max(np.abs(o["centre_x"][free])))
+check(err <= 1e-12, "block: free flight over %d levels on the parabola y = 1 - g t^2/2, theta = 0.2, x = 0 (largest error %.2e, tolerance 1e-12)" % (kc, err))
+check(abs(t[kc] - t1) <= h + 1e-12, "block: first impact at t = %.4f, exact %.6f (tolerance h)" % (t[kc], t1))
+# Newton's law at the first impact from the exact pre-impact state: v+ = v- + M^-1 G^T P, 0 <= G v+ + e G v- _|_ P >= 0 over
+# the corners whose gap is closed (both corners are in the LCP; the right one, open, gets no impulse)
+th = th0
+Gm = np.array([[0, 1, lh / 2 * np.sin(th) + L / 2 * np.cos(th)], [0, 1, lh / 2 * np.sin(th) - L / 2 * np.cos(th)]])
+gaps = np.array([y0 - g * t1 ** 2 / 2 - lh / 2 * np.cos(th) + L / 2 * np.sin(th), 0.0])
+Minv = np.diag([1 / m, 1 / m, 1 / J])
+vm = np.array([0, -g * t1, 0])
+closed = [j for j in range(2) if gaps[j] <= 1e-12]
+best = None
+for mask in range(1 << len(closed)):
+    act = [closed[i] for i in range(len(closed)) if mask >> i & 1]
+    P = np.zeros(2)
+    if act:
+        W = Gm[act] @ Minv @ Gm[act].T
+        P[act] = np.linalg.solve(W, -(1 + e) * Gm[act] @ vm)
+    vp = vm + Minv @ Gm.T @ P
+    if np.all(P >= -1e-12) and all(Gm[j] @ vp + e * Gm[j] @ vm >= -1e-12 for j in closed):
+        best = vp
+vp = best
+sim = np.array([o["centre_vx"][kc], o["centre_vy"][kc], o["theta_rate"][kc]])
+rel = np.max(np.abs(sim - vp)) / np.max(np.abs(vp))
+check(rel <= 0.02, "block: velocities after the first impact (%.4f, %.4f, %.4f), Newton's two-contact law (%.4f, %.4f, %.4f): "
+      "largest difference %.2e of |v+| (tolerance 2e-2)" % (*sim, *vp, rel))
+E = o["energy"]
+rise = np.max(np.diff(E)) / E[0]
+check(rise <= 1e-7, "block: energy non-increasing over the run (largest rise %.2e of E0, tolerance 1e-7)" % rise)
+check(abs(o["theta"][-1]) < 1e-6 and abs(o["centre_y"][-1] - lh / 2) < 1e-6,
+      "block: at rest on its base at t = %.2f (theta %.2e, y - l/2 = %.2e; tolerance 1e-6)" % (t[-1], o["theta"][-1], o["centre_y"][-1] - lh / 2))
+raise SystemExit(bad)
+PYEOF
+
+# ---- (c) bad input
+cp "$jobs/pendulum_model.yaml" good.yaml
+sed 's/body2: bob/body2: bobb/' good.yaml >missing.yaml
+sed 's/inertia: 0.1/inertia: 0/' good.yaml >singular.yaml
+sed 's/point2: \[-1, 0\]/point2: [-1.01, 0]/' good.yaml >violate.yaml
+sed 's/restitution: 0.8/restitusion: 0.8/' good.yaml >key.yaml
+mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
+refuse_simulate "joint naming a missing body" "1 2" "missing.yaml:16: the joint's body2 names the body 'bobb', which the model does not have" $mb -mb_model missing.yaml
+refuse_simulate "singular mass" "1 2" "singular.yaml:8: body 'bob' has mass 1. and inertia 0.: its mass matrix diag(m, m, J) is singular" $mb -mb_model singular.yaml
+refuse_simulate "initial poses violating a joint" "1 2" "violate.yaml:12: the initial poses violate joint 'pivot': its row 1 is -9.659e-03" $mb -mb_model violate.yaml
+refuse_simulate "unknown key" "1 2" "key.yaml:25: unknown key 'restitusion' in a contact" $mb -mb_model key.yaml
+refuse_simulate "no model file" "1 2" "needs its model file: -mb_model FILE.yaml" $mb
+
+# ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
+long="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1.5 -step_output_every 100"
+must "pendulum long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
+timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
+pid=$!
+if wait_for 60 grep -q "^  t = " stop.log; then
+  kill -TERM $(ranks_of $pid)
+  wait $pid
+  expect "pendulum: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
+  must "pendulum: rerun" mpi 120 1 simulate $long -results_file stop.h5
+  grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL pendulum: the rerun did not resume from the checkpoint"; fail=1; }
+  $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "pendulum resumed" || fail=1
+else
+  echo "FAIL pendulum: no progress line"; cat stop.log; fail=1; kill $pid
+fi
+exit $fail
