@@ -17,8 +17,9 @@
 #     after it agree within 2 % with Newton's law for the two-contact impact (an LCP over the corners, solved here by
 #     enumeration) from the exact pre-impact state; the block ends at rest on its base (|theta| < 1e-6 at t = 3 s) with
 #     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9).
-# (c) bad input on 1 and 2 ranks: a joint naming a missing body, a singular mass, initial poses that violate the joint
-#     (the residual in the message), an unknown key, a missing -mb_model: a message naming the file and line, no hang.
+# (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
+#     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang.
+# (e) the job files jobs/pendulum.yaml and jobs/rocking_block.yaml run as documented (from the repository's root).
 # (d) a stop (SIGTERM) and resume of a pendulum case: the rerun resumes from its checkpoint and ends bitwise equal to
 #     the uninterrupted run.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -140,14 +141,14 @@ sed 's/inertia: 0.1/inertia: 0/' good.yaml >singular.yaml
 sed 's/point2: \[-1, 0\]/point2: [-1.01, 0]/' good.yaml >violate.yaml
 sed 's/restitution: 0.8/restitusion: 0.8/' good.yaml >key.yaml
 mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
-refuse_simulate "joint naming a missing body" "1 2" "missing.yaml:16: the joint's body2 names the body 'bobb', which the model does not have" $mb -mb_model missing.yaml
-refuse_simulate "singular mass" "1 2" "singular.yaml:8: body 'bob' has mass 1. and inertia 0.: its mass matrix diag(m, m, J) is singular" $mb -mb_model singular.yaml
+refuse_simulate "joint naming a missing body" "1" "missing.yaml:16: the joint's body2 names the body 'bobb', which the model does not have" $mb -mb_model missing.yaml
+refuse_simulate "singular mass" "1" "singular.yaml:8: body 'bob' has mass 1. and inertia 0.: its mass matrix diag(m, m, J) is singular" $mb -mb_model singular.yaml
 refuse_simulate "initial poses violating a joint" "1 2" "violate.yaml:12: the initial poses violate joint 'pivot': its row 1 is -9.659e-03" $mb -mb_model violate.yaml
-refuse_simulate "unknown key" "1 2" "key.yaml:25: unknown key 'restitusion' in a contact" $mb -mb_model key.yaml
-refuse_simulate "no model file" "1 2" "needs its model file: -mb_model FILE.yaml" $mb
+refuse_simulate "unknown key" "1" "key.yaml:25: unknown key 'restitusion' in a contact" $mb -mb_model key.yaml
+refuse_simulate "no model file" "2" "needs its model file: -mb_model FILE.yaml" $mb
 
 # ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
-long="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1.5 -step_output_every 100"
+long="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 -step_output_every 100"
 must "pendulum long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
 timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
 pid=$!
@@ -161,4 +162,10 @@ if wait_for 60 grep -q "^  t = " stop.log; then
 else
   echo "FAIL pendulum: no progress line"; cat stop.log; fail=1; kill $pid
 fi
+# ---- (e) the job files as documented
+for job in pendulum rocking_block; do
+  (cd "$VICMS_SOURCE" && must "jobs/$job.yaml" mpi 60 1 simulate -options_file jobs/$job.yaml -step_end_time 0.3 -results_file "$dir/$job.h5") ||
+    fail=1
+  [ -f "$dir/$job.h5" ] && echo "ok   jobs/$job.yaml ran" || { echo "FAIL jobs/$job.yaml wrote no results"; fail=1; }
+done
 exit $fail
