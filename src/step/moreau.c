@@ -511,6 +511,7 @@ PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
   st->ops.advance        = VIStepperAdvance_Moreau;
   st->ops.reset          = VIStepperReset_Moreau;
   st->ops.destroy        = VIStepperDestroy_Moreau;
+  st->ops.nonlinear      = PETSC_TRUE; /* its nonlinear path below */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1031,5 +1031,6 @@ PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
   st->ops.advance        = VIStepperAdvance_NSGAlpha;
   st->ops.reset          = VIStepperReset_NSGAlpha;
   st->ops.destroy        = VIStepperDestroy_NSGAlpha;
+  st->ops.nonlinear      = PETSC_TRUE; /* its nonlinear path below */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,6 +29,8 @@ typedef struct {
   PetscErrorCode (*advance)(VIStepper);
   PetscErrorCode (*reset)(VIStepper);
   PetscErrorCode (*destroy)(VIStepper);
+  /* the scheme has a path for a system that is not linear (VISystemIsLinear false); the others are refused on one */
+  PetscBool nonlinear;
 } VIStepperOps;
 
 /* A part of a scheme's state that a checkpoint saves and restores exactly: len reals or len flags, named in the file.

@@ -259,6 +259,14 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     D = st->nonlinear_ops + 2 * n * n;
   }
   if (!st->type[0]) PetscCall(VIStepperSetType(st, VISTEPPERLEAPFROG));
+  if (!linear) {
+    VISystemType type;
+    PetscCall(VISystemGetType(sys, &type));
+    PetscCheck(st->ops.nonlinear, st->comm, PETSC_ERR_USER_INPUT,
+               "-step_type %s works on a ROM's constant K, M, D only; this system (-system_type %s) is nonlinear: use -step_type nsgalpha or "
+               "moreau (-step_moreau_variant theta)",
+               st->type, type);
+  }
   if (st->ops.checksystem) PetscCall((*st->ops.checksystem)(st));
   PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));

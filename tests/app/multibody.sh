@@ -18,7 +18,8 @@
 #     enumeration) from the exact pre-impact state; the block ends at rest on its base (|theta| < 1e-6 at t = 3 s) with
 #     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9).
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
-#     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang.
+#     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
+#     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
 # (e) the job files jobs/pendulum.yaml and jobs/rocking_block.yaml run as documented (from the repository's root).
 # (d) a stop (SIGTERM) and resume of a pendulum case: the rerun resumes from its checkpoint and ends bitwise equal to
 #     the uninterrupted run.
@@ -146,6 +147,10 @@ refuse_simulate "singular mass" "1" "singular.yaml:8: body 'bob' has mass 1. and
 refuse_simulate "initial poses violating a joint" "1 2" "violate.yaml:12: the initial poses violate joint 'pivot': its row 1 is -9.659e-03" $mb -mb_model violate.yaml
 refuse_simulate "unknown key" "1" "key.yaml:25: unknown key 'restitusion' in a contact" $mb -mb_model key.yaml
 refuse_simulate "no model file" "2" "needs its model file: -mb_model FILE.yaml" $mb
+refuse_simulate "leapfrog on a multibody system" "1" "-step_type leapfrog works on a ROM's constant K, M, D only; this system (-system_type multibody) is nonlinear" \
+  -system_type multibody -mb_model good.yaml -step_type leapfrog -step_dt 1e-3 -step_end_time 0.01
+refuse_simulate "symmetric moreau on a multibody system" "1" "only the Moreau-Jean variant is implemented there" \
+  -system_type multibody -mb_model good.yaml -step_type moreau -step_dt 1e-3 -step_end_time 0.01
 
 # ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
 long="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 -step_output_every 100"
