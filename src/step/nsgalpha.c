@@ -564,7 +564,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Hw = sum_j w_j H_j over the rows j in [j0, j0 + k) with multipliers w (k). */
+/* Hw = sum_a w_a H_{rows[a]} over k rows (rows NULL: the first k), the Hessians H_j of VINonlinearConstraints. */
 static void VINSGAlphaNLCombine(VINSGAlphaNL *nl, const PetscInt rows[], PetscInt k, const PetscReal w[], PetscReal Hw[])
 {
   const PetscInt nn = nl->n * nl->n;

@@ -362,15 +362,32 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
+/* The document's sections, in the order their references need (bodies first). */
+static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[] = {"gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, root, "the model", keys));
+  PetscCall(VIMBVector(rd, root, "gravity", 2, PETSC_FALSE, model->gravity));
+  PetscCall(VIMBReal(rd, root, "assembly_tolerance", PETSC_FALSE, 1e-9, &model->tolerance));
+  PetscCall(VIMBReadBodies(rd, model, root));
+  PetscCall(VIMBReadJoints(rd, model, root));
+  PetscCall(VIMBReadContacts(rd, model, root));
+  PetscCall(VIMBReadLoads(rd, model, root));
+  PetscCall(VIMBReadOutputs(rd, model, root));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
+{
   FILE                    *fp;
   yaml_parser_t            parser;
   yaml_document_t          doc;
   yaml_node_t             *root;
   VIMBReader               rd = {comm, path, &doc};
   int                      ok;
+  PetscErrorCode           ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(model, sizeof(*model)));
@@ -394,16 +411,9 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
     yaml_document_delete(&doc);
     SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s: the model file is empty (docs/multibody.md shows one)", path);
   }
-  /* the document is freed on the error paths by the caller's exit; a model is read once per case */
-  PetscCall(VIMBCheckKeys(&rd, root, "the model", keys));
-  PetscCall(VIMBVector(&rd, root, "gravity", 2, PETSC_FALSE, model->gravity));
-  PetscCall(VIMBReal(&rd, root, "assembly_tolerance", PETSC_FALSE, 1e-9, &model->tolerance));
-  PetscCall(VIMBReadBodies(&rd, model, root));
-  PetscCall(VIMBReadJoints(&rd, model, root));
-  PetscCall(VIMBReadContacts(&rd, model, root));
-  PetscCall(VIMBReadLoads(&rd, model, root));
-  PetscCall(VIMBReadOutputs(&rd, model, root));
-  yaml_document_delete(&doc);
+  ierr = VIMBRead(&rd, model, root);
+  yaml_document_delete(&doc); /* on the error path too */
+  PetscCall(ierr);
   model->n     = 3 * (model->nbodies - 1);
   model->nrows = 0;
   for (PetscInt k = 0; k < model->njoints; k++) {

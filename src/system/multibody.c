@@ -16,7 +16,7 @@ typedef struct {
   PetscInt       nc;
   VIContactKind *kinds;
   PetscInt      *dims, *offsets;
-  PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext, *work;
+  PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
   PetscBool      given_restitution;
 } VISystem_Multibody;
 
@@ -24,7 +24,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
-  PetscCall(PetscFree4(mb->preload, mb->obstacle_v, mb->restitution, mb->work));
+  PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
@@ -92,7 +92,7 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   PetscCall(VIROMCreate(PETSC_COMM_SELF, &mb->rom));
   PetscCall(VIMBModelROM(md, mb->rom));
   PetscCall(PetscCalloc4(PetscMax(nc, 1), &mb->kinds, PetscMax(nc, 1), &mb->dims, PetscMax(nc, 1), &mb->offsets, PetscMax(nc, 1), &mb->mu));
-  PetscCall(PetscCalloc4(PetscMax(nc, 1), &mb->preload, 2 * PetscMax(nc, 1), &mb->obstacle_v, PetscMax(nc, 1), &mb->restitution, n * n, &mb->work));
+  PetscCall(PetscCalloc3(PetscMax(nc, 1), &mb->preload, 2 * PetscMax(nc, 1), &mb->obstacle_v, PetscMax(nc, 1), &mb->restitution));
   PetscCall(PetscCalloc3(n, &mb->q0, n, &mb->u0, n, &mb->fext));
   mb->given_restitution = PETSC_FALSE;
   for (PetscInt r = 0; r < nc; r++) {
