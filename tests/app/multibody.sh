@@ -16,7 +16,9 @@
 #     acceleration exactly); the first contact comes within one step of t1 = sqrt(2 g2(q0) / g); the velocities right
 #     after it agree within 2 % with Newton's law for the two-contact impact (an LCP over the corners, solved here by
 #     enumeration) from the exact pre-impact state; the block ends at rest on its base (|theta| < 1e-6 at t = 3 s) with
-#     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9).
+#     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9);
+#     released flat (theta0 = 0), it lands on both corners at once: the two-contact law's v+ = (0, e g t1, 0) within 1 %
+#     (omega and vx 0 to 1e-12), nsgalpha's discrete law vy_{n+1} = -e vy_n to 1e-9.
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
 #     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
 #     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
@@ -34,6 +36,9 @@ done
 must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
 block="-system_type multibody -mb_model $jobs/rocking_block_model.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
 must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
+sed 's/angle: 0.2}/angle: 0}/' "$jobs/rocking_block_model.yaml" >flat.yaml
+must "flat block nsgalpha" mpi 60 1 simulate -system_type multibody -mb_model flat.yaml -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.4 \
+  -results_file flat.h5
 
 $py - <<'PYEOF' || fail=1
 import h5py
@@ -132,6 +137,18 @@ rise = np.max(np.diff(E)) / E[0]
 check(rise <= 1e-7, "block: energy non-increasing over the run (largest rise %.2e of E0, tolerance 1e-7)" % rise)
 check(abs(o["theta"][-1]) < 1e-6 and abs(o["centre_y"][-1] - lh / 2) < 1e-6,
       "block: at rest on its base at t = %.2f (theta %.2e, y - l/2 = %.2e; tolerance 1e-6)" % (t[-1], o["theta"][-1], o["centre_y"][-1] - lh / 2))
+# the block released flat lands on both corners at once: Newton's law for the two contacts gives v+ = (0, e g t1, 0)
+t, o, gap, F = case("flat.h5")
+kc = int(np.argmax((F > 0).any(axis=1)))
+t1 = np.sqrt(2 * (y0 - lh / 2) / g)
+both = bool(F[kc, 0] > 0 and F[kc, 1] > 0)
+vy = o["centre_vy"][kc]
+check(both and abs(t[kc] - t1) <= h + 1e-12, "flat block: both corners impact at t = %.4f (exact %.6f, tolerance h)" % (t[kc], t1))
+check(abs(vy - e * g * t1) <= 0.01 * e * g * t1 and abs(o["theta_rate"][kc]) <= 1e-12 and abs(o["centre_vx"][kc]) <= 1e-12,
+      "flat block: after the two-contact impact vy = %.6f, e g t1 = %.6f (rel. %.2e, tolerance 1e-2), omega = %.1e, vx = %.1e (tolerance 1e-12)"
+      % (vy, e * g * t1, abs(vy / (e * g * t1) - 1), o["theta_rate"][kc], o["centre_vx"][kc]))
+law = abs(vy + e * o["centre_vy"][kc - 1])
+check(law <= 1e-9, "flat block: discrete Newton law |vy_{n+1} + e vy_n| = %.1e on both contacts (tolerance 1e-9)" % law)
 raise SystemExit(bad)
 PYEOF
 
