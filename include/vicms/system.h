@@ -106,6 +106,10 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
 PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
                                                         PetscReal g_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
+/* The tangential rows of the frictional contacts (dims > 1) of a system whose tangents depend on q (multibody): their
+   gradients at (t, q), sum(dims - 1) x n row-major in the contacts' order, the relative sliding velocity being Gt u.
+   PETSC_ERR_SUP for a ROM (its tangential rows are its coordinates offsets[j] + 1 ..). */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[]);
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);

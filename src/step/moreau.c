@@ -523,10 +523,13 @@ PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
      M (v - v_n) - h ((1 - theta) f(t_n, q_n, v_n) + theta f(t, q, v)) - G(q)^T P = 0,
      bilateral rows: G_j(q) v = 0 (velocity level only: the joints drift at position level, as seed 002 §10.2 shows),
      unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
+     frictional contacts (planar: one tangential row Gt, VISystemEvaluateTangents): Coulomb's law on the impulse Pt,
    solved by the semi-smooth Newton method of ssnewton.c with the exact Jacobian (the constraints' Hessians from the system). */
 struct _VIMoreauNL {
   VIStepper  st;
-  PetscInt   n, m, N;
+  PetscInt   n, m, N, mt, *trow; /* mt frictional contacts, one tangential row each (trow: its contact) */
+  PetscReal *Gt, *rt;            /* mt x n: the tangential rows at q; their scales 1 / (Gt M^-1 Gt^T) */
+  PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
   PetscReal  t, h, th;
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *H, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
   PetscBool  first;
@@ -543,6 +546,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->G, nl->H, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
   PetscCall(PetscFree(nl->Gn));
+  PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -561,19 +565,24 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
              "multibody");
   PetscCall(VISystemHasConstantMass(st->sys, &constant));
   PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
-  for (PetscInt j = 0; j < m; j++)
-    PetscCheck(st->set.dims[j] == 1, st->comm, PETSC_ERR_SUP, "-step_type moreau: friction on a nonlinear system is not supported yet");
   PetscCall(PetscNew(&nl));
   *nlp   = nl;
   nl->st = st;
   nl->n  = n;
   nl->m  = m;
-  nl->N  = n + m;
+  for (PetscInt j = 0; j < m; j++) {
+    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system's contact has one tangent (planar) at most");
+    if (st->set.dims[j] == 2) nl->mt++;
+  }
+  nl->N = n + m + nl->mt;
+  PetscCall(PetscCalloc4(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, mm, &nl->B));
+  for (PetscInt j = 0, i = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->trow[i++] = j;
   nl->h  = st->dt;
   nl->th = mo->opt.theta;
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n * n, &nl->H, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
-  PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m, &nl->x));
+  PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
   PetscCall(PetscCalloc1(mm * n, &nl->Gn));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, 1e-12, &nl->nw));
@@ -587,13 +596,14 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   VIMoreauNL      *nl = (VIMoreauNL *)ctx;
   VIStepper        st = nl->st;
   const PetscInt   n = nl->n, m = nl->m, N = nl->N, nn = n * n;
-  const PetscReal  h = nl->h, th = nl->th, *v = x, *P = x + n;
+  const PetscReal  h = nl->h, th = nl->th, *v = x, *P = x + n, *Pt = x + n + m;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) nl->q[i] = nl->qn[i] + h * ((1 - th) * nl->vn[i] + th * v[i]);
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, v, nl->f));
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, v, nl->dfdq, nl->dfdu));
   PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
+  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
   PetscCall(PetscArrayzero(J, N * N));
   PetscCall(PetscArrayzero(nl->Hw, nn));
   for (PetscInt j = 0; j < m; j++)
@@ -609,6 +619,10 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       r -= nl->G[j * n + i] * P[j];
       J[i * N + n + j] = -nl->G[j * n + i];
     }
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      r -= nl->Gt[k * n + i] * Pt[k];
+      J[i * N + n + m + k] = -nl->Gt[k * n + i];
+    }
     F[i] = r;
   }
   for (PetscInt j = 0; j < m; j++) {
@@ -617,7 +631,8 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     const PetscInt   row = (n + j) * N;
     PetscReal        w   = nl->pre[j];
     for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
-    if (bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0)) {
+    nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (nl->B[j]) {
       F[n + j] = w;
       for (PetscInt k = 0; k < n; k++) {
         PetscReal hv = 0;
@@ -629,6 +644,32 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       J[row + n + j]   = 1;
     }
   }
+  /* Coulomb's law on the tangential impulses (Alart-Curnier, the disk of radius mu P_n of the iterate): off where the normal
+     impulse is 0, stick (w_t = 0) inside the disk, slip (Pt = mu P_n s, s the sign of Pt - r w_t) outside. The tangential
+     rows' own curvature is left out of the Jacobian (an inexact Newton step there). */
+  for (PetscInt k = 0; k < nl->mt; k++) {
+    const PetscInt  j = nl->trow[k], row = (n + m + k) * N;
+    const PetscReal mu = st->set.mu[j], radius = mu * PetscMax(P[j], 0);
+    PetscReal       w = 0, sig;
+    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * v[i];
+    sig = Pt[k] - nl->rt[k] * w;
+    if (!nl->B[j]) {
+      F[n + m + k]       = Pt[k];
+      J[row + n + m + k] = 1;
+    } else if (PetscAbsReal(sig) <= radius) {
+      /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
+         term 1e-10 / r in the Newton matrix (not in F, so the solution is unchanged) keeps it nonsingular and the split of
+         the impulse between them where the iteration started */
+      F[n + m + k] = w;
+      for (PetscInt i = 0; i < n; i++) J[row + i] = nl->Gt[k * n + i];
+      J[row + n + m + k] = -1e-10 / nl->rt[k];
+    } else {
+      const PetscReal sg = sig > 0 ? 1 : -1;
+      F[n + m + k]       = Pt[k] - mu * PetscMax(P[j], 0) * sg;
+      J[row + n + m + k] = 1;
+      if (P[j] > 0) J[row + n + j] = -mu * sg;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -638,7 +679,7 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
   const PetscReal h = nl->h;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(st->lambda, PetscMax(st->nb, m)));
+  PetscCall(PetscArrayzero(st->lambda, st->nlambda));
   if (nl->first) {
     const PetscReal *q0, *u0;
     PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
@@ -663,14 +704,21 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->pre[j]    = nl->e[j] * gv;
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      PetscReal d = 0;
+      for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
+      nl->rt[k] = d > 0 ? 1 / d : 1;
+    }
     PetscCall(PetscArraycpy(nl->x, nl->vn, n));
-    PetscCall(PetscArrayzero(nl->x + n, m));
+    PetscCall(PetscArrayzero(nl->x + n, m + nl->mt));
     PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
     for (PetscInt i = 0; i < n; i++) {
       st->u[i] = nl->x[i];
       st->q[i] = nl->qn[i] + h * ((1 - nl->th) * nl->vn[i] + nl->th * nl->x[i]);
     }
     for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->x[n + j] / h;
+    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[n + m + k] / h;
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

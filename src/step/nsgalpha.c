@@ -495,10 +495,14 @@ static PetscErrorCode VINSGAlphaConsistentAcceleration(VIStepper st, VINSGAlpha 
      nu_j - max(0, nu_j - r_j g_j(q)) = 0             (29e)
      Lambda_j - max(0, Lambda_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q~) <= 0, else Lambda_j = 0   (29h)
    Its Jacobian is exact: df/dq, df/du from the system, and the constraints' curvature d(G^T w)/dq and d(G w)/dq from each
-   row's Hessian (VISystemComputeConstraintCurvature with unit multipliers). The mass must be constant (no dM/dq op yet). */
+   row's Hessian (VISystemComputeConstraintCurvature with unit multipliers). The mass must be constant (no dM/dq op yet).
+   Frictional contacts add their tangential impulses Lambda_t (planar: one per contact, VISystemEvaluateTangents) with
+   Coulomb's law at velocity level, as the ROM path does (below in VINSGAlphaNLForm). */
 struct _VINSGAlphaNL {
   VIStepper   st;
   PetscInt    n, m, mb, N, *bil;
+  PetscInt    mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
+  PetscReal  *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
   PetscReal   t, h, hb, c;
   PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *Hv, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
@@ -518,6 +522,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree3(nl->Gn, nl->A, nl->B));
+  PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -533,7 +538,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(VISystemHasConstantMass(st->sys, &constant));
   PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
   for (PetscInt j = 0; j < m; j++)
-    PetscCheck(st->set.dims[j] == 1, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: friction on a nonlinear system is not supported yet");
+    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system's contact has one tangent (planar) at most");
   PetscCall(PetscNew(&nl));
   *nlp   = nl;
   nl->st = st;
@@ -542,7 +547,12 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   nl->mb = 0;
   for (PetscInt j = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->mb++;
-  N = nl->N = 3 * n + nl->mb + 2 * m;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->mt++;
+  N = nl->N = 3 * n + nl->mb + 2 * m + nl->mt;
+  PetscCall(PetscCalloc3(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt));
+  for (PetscInt j = 0, i = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
   nl->h  = st->dt;
   nl->hb = st->dt * ns->beta / ns->gamma;
@@ -582,9 +592,9 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   VINSGAlphaNL   *nl = (VINSGAlphaNL *)ctx;
   VIStepper       st = nl->st;
   const PetscInt  n = nl->n, m = nl->m, mb = nl->mb, N = nl->N, nn = n * n;
-  const PetscInt  cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m;
+  const PetscInt  cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
   const PetscReal hb = nl->hb, c = nl->c;
-  const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL;
+  const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) {
@@ -597,6 +607,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, nl->v, nl->dfdq, nl->dfdu));
   PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
   PetscCall(VISystemEvaluateConstraints(st->sys, nl->t, nl->qt, nl->gs, NULL, NULL)); /* the gates g(q~), Eq. (29h) */
+  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
   PetscCall(PetscArrayzero(J, N * N));
   /* (29a) */
   VINSGAlphaNLCombine(nl, nl->bil, mb, lt, nl->Hw);
@@ -641,6 +652,10 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     for (PetscInt j = 0; j < m; j++) {
       r -= nl->G[j * n + i] * Lam[j];
       J[(cW + i) * N + cL + j] = -nl->G[j * n + i];
+    }
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      r -= nl->Gt[k * n + i] * Lt[k];
+      J[(cW + i) * N + cT + k] = -nl->Gt[k * n + i];
     }
     F[cW + i] = r;
   }
@@ -689,6 +704,29 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     } else {
       F[cL + j]      = Lam[j];
       J[rv + cL + j] = 1;
+    }
+  }
+  /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
+     path: off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius mu Lambda_n, slip outside; the
+     tangential rows' curvature is left out of the Jacobian, and a sticking contact's tangential position is not held */
+  for (PetscInt k = 0; k < nl->mt; k++) {
+    const PetscInt  j = nl->trow[k], row = (cT + k) * N;
+    const PetscReal mu = st->set.mu[j];
+    PetscReal       w = 0, sig;
+    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * nl->v[i];
+    sig = Lt[k] - nl->rt[k] * w;
+    if (!nl->B[j]) {
+      F[cT + k]       = Lt[k];
+      J[row + cT + k] = 1;
+    } else if (PetscAbsReal(sig) <= mu * PetscMax(Lam[j], 0)) {
+      F[cT + k] = w;
+      for (PetscInt i = 0; i < n; i++) J[row + i] = J[row + cW + i] = nl->Gt[k * n + i];
+      J[row + cT + k] = -1e-10 / nl->rt[k]; /* redundant sticking rows (two corners on one line): see moreau.c */
+    } else {
+      const PetscReal sg = sig > 0 ? 1 : -1;
+      F[cT + k]          = Lt[k] - mu * PetscMax(Lam[j], 0) * sg;
+      J[row + cT + k]    = 1;
+      if (Lam[j] > 0) J[row + cL + j] = -mu * sg;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -746,7 +784,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
   PetscReal      *q = st->q, *v = st->u;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(st->lambda, PetscMax(st->nb, m)));
+  PetscCall(PetscArrayzero(st->lambda, st->nlambda));
   if (nl->first) {
     PetscCall(VINSGAlphaNLInitial(st, nl, t));
   } else {
@@ -773,6 +811,12 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       for (PetscInt k = 0; k < n; k++) d += nl->G[j * n + k] * nl->G[j * n + k] / nl->M[k * n + k];
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t, nl->qt0, nl->Gt));
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      PetscReal d = 0;
+      for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
+      nl->rt[k] = d > 0 ? 1 / d : 1;
+    }
     PetscCall(PetscArrayzero(nl->x, nl->N));
     PetscCall(VISSNewtonSolve(st, &nl->nw, VINSGAlphaNLForm, nl, nl->x));
     /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e) */
@@ -789,6 +833,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->held[j]                = st->set.kinds[j] != VI_CONTACT_BILATERAL && nl->A[j] ? 1 : 0;
     }
     for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] += nl->x[3 * n + b];
+    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[3 * n + mb + 2 * m + k] / h;
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

@@ -149,6 +149,7 @@ struct _p_VIStepper {
      VISystemComputeOutputs when the system has its own (has_outputs) */
   PetscBool  nonlinear, has_outputs;
   PetscReal *nonlinear_ops;
+  PetscInt   nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
   const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */

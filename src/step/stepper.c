@@ -276,8 +276,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   st->M  = M;
   st->D  = D;
   PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
-  /* lambda: a force per boundary row of a ROM (nc <= nb), one per constraint row of a multibody system (its offsets are the rows) */
-  PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(PetscMax(st->nb, st->nc), 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
+  /* lambda: a force per boundary row of a ROM (its contacts' rows are among them), per constraint row of a multibody system
+     (offsets[j] + dims[j] may pass nb there) */
+  st->nlambda = st->nb;
+  for (PetscInt j = 0; j < st->nc; j++) st->nlambda = PetscMax(st->nlambda, st->offsets[j] + st->set.dims[j]);
+  PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nlambda, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
   PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
     VIROM    r = rom;
@@ -297,7 +300,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   /* the level's state, read by the next step of some schemes (the scheme registers the rest in its setup) */
   PetscCall(VIStepperRegisterState(st, "q", st->n, st->q, NULL));
   PetscCall(VIStepperRegisterState(st, "u", st->n, st->u, NULL));
-  PetscCall(VIStepperRegisterState(st, "lambda", PetscMax(st->nb, st->nc), st->lambda, NULL));
+  PetscCall(VIStepperRegisterState(st, "lambda", st->nlambda, st->lambda, NULL));
   PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));

@@ -316,3 +316,11 @@ PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e)
   if (sys->ops.getrestitution) PetscCall((*sys->ops.getrestitution)(sys, e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, evaluatetangents, "tangential rows that depend on q (VISystemEvaluateTangents)");
+  PetscCall((*sys->ops.evaluatetangents)(sys, t, q, Gt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

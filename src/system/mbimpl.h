@@ -75,5 +75,7 @@ PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
    (any output may be NULL). */
 PETSC_INTERN PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
                                                 PetscReal H[]);
+/* The tangential (friction) row of contact k at q: its gradient (n), the relative sliding velocity being grad . u. */
+PETSC_INTERN PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

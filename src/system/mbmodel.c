@@ -250,8 +250,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
     PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
-    PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s' has friction %g: Coulomb friction on multibody contacts is not implemented yet (give friction: 0)", rd->path,
+    PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
                c->line, c->name, (double)c->mu);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -325,6 +324,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->contacts[o->index].name, ref)) break;
       PetscCheck(o->index < model->ncontacts, rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: output '%s' names the contact '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
+      if (model->contacts[o->index].mu > 0) o->columns = 2; /* NAME, NAME_t: the normal and the friction force */
     }
     model->ncolumns += o->columns;
   }
@@ -558,6 +558,38 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The tangential row of contact k: the velocity of its point on body b relative to the material point of body a under it,
+   along the line's tangent t = J d (d the line's normal turned by a quarter): w_t = t . (v_b + om_b J R_b p - v_a -
+   om_a J (P - r_a)), grad its coefficients (n). A velocity-level row (Coulomb's law acts on velocities and impulses). */
+PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[])
+{
+  const VIMBContact *c = &model->contacts[k];
+  const PetscInt     a = c->body[0], b = c->body[1];
+  PetscReal          tha = a ? q[3 * (a - 1) + 2] : 0, thb = b ? q[3 * (b - 1) + 2] : 0, d[2], d1[2], Rp[2], Rp1[2], P[2], ra[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(grad, model->n));
+  VIMBRotate(tha, c->line_normal, d, d1); /* d1 = J d: the tangent */
+  VIMBRotate(thb, c->point, Rp, Rp1);
+  if (a) {
+    ra[0] = q[3 * (a - 1)];
+    ra[1] = q[3 * (a - 1) + 1];
+  }
+  P[0] = (b ? q[3 * (b - 1)] : 0) + Rp[0];
+  P[1] = (b ? q[3 * (b - 1) + 1] : 0) + Rp[1];
+  if (b) {
+    grad[3 * (b - 1)]     = d1[0];
+    grad[3 * (b - 1) + 1] = d1[1];
+    grad[3 * (b - 1) + 2] = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+  }
+  if (a) {
+    grad[3 * (a - 1)]     = -d1[0];
+    grad[3 * (a - 1) + 1] = -d1[1];
+    grad[3 * (a - 1) + 2] = -(d1[0] * -(P[1] - ra[1]) + d1[1] * (P[0] - ra[0]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The ROM view: n = 3 coordinates per body (all "boundary": nb = n, nm = 0), M = diag(m, m, J) per body, K = D = 0, one
    contact entry per constraint row (bilateral for the joints' rows, offset = the row), the outputs' names with zero rows
    (the system computes them), SI units. */
@@ -606,6 +638,10 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else PetscCall(VIROMAddOutput(rom, o->name, zero));
+    if (o->type == VI_MB_OUT_CONTACT_FORCE && o->columns == 2) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
+    }
   }
   PetscCall(PetscFree(zero));
   PetscCall(VIROMSetUnits(rom, "SI: positions m, velocities m/s, angles rad, forces N, energy J"));

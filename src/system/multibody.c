@@ -95,16 +95,18 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   PetscCall(PetscCalloc3(PetscMax(nc, 1), &mb->preload, 2 * PetscMax(nc, 1), &mb->obstacle_v, PetscMax(nc, 1), &mb->restitution));
   PetscCall(PetscCalloc3(n, &mb->q0, n, &mb->u0, n, &mb->fext));
   mb->given_restitution = PETSC_FALSE;
+  /* one force per row, a frictional contact's tangential force right after its normal one */
   for (PetscInt r = 0; r < nc; r++) {
-    mb->dims[r]    = 1;
-    mb->offsets[r] = r;
-    mb->kinds[r]   = r < nc - md->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
+    mb->dims[r]  = 1;
+    mb->kinds[r] = r < nc - md->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
   }
   for (PetscInt k = 0; k < md->ncontacts; k++) {
     const VIMBContact *c = &md->contacts[k];
     mb->mu[c->row]       = c->mu;
+    mb->dims[c->row]     = c->mu > 0 ? 2 : 1;
     if (c->restitution >= 0) mb->given_restitution = PETSC_TRUE;
   }
+  for (PetscInt r = 0, off = 0; r < nc; off += mb->dims[r], r++) mb->offsets[r] = off;
   /* a contact without its own coefficient takes the first given one (or 0 when no contact gives one: then the stepper's) */
   for (PetscInt k = 0; k < md->ncontacts; k++) {
     const VIMBContact *c = &md->contacts[k];
@@ -228,6 +230,19 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The frictional contacts' tangential rows (one per contact in the plane), in the contacts' order. */
+static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  PetscInt            i  = 0;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  for (PetscInt k = 0; k < mb->model.ncontacts; k++)
+    if (mb->model.contacts[k].mu > 0) PetscCall(VIMBModelTangent(&mb->model, k, q, Gt + (i++) * sys->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[], PetscReal H[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -323,12 +338,14 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
       const VIMBJoint *j = &md->joints[o->index];
       y[col++]           = (j->body[1] ? q[3 * (j->body[1] - 1) + 2] : 0) - (j->body[0] ? q[3 * (j->body[0] - 1) + 2] : 0);
     } break;
-    case VI_MB_OUT_CONTACT_FORCE:
-      y[col++] = lambda ? lambda[md->contacts[o->index].row] : 0;
-      break;
+    case VI_MB_OUT_CONTACT_FORCE: {
+      const PetscInt off = mb->offsets[md->contacts[o->index].row];
+      y[col++]           = lambda ? lambda[off] : 0;
+      if (o->columns == 2) y[col++] = lambda ? lambda[off + 1] : 0;
+    } break;
     case VI_MB_OUT_JOINT_FORCE:
-      y[col++] = lambda ? lambda[md->joints[o->index].row] : 0;
-      y[col++] = lambda ? lambda[md->joints[o->index].row + 1] : 0;
+      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row]] : 0;
+      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + 1]] : 0;
       break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;
@@ -392,5 +409,6 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
+  sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

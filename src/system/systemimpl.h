@@ -34,6 +34,7 @@ typedef struct {
   PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
   PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
+  PetscErrorCode (*evaluatetangents)(VISystem, PetscReal, const PetscReal[], PetscReal[]);
 } VISystemOps;
 
 struct _p_VISystem {

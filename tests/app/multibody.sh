@@ -19,6 +19,10 @@
 #     the energy non-increasing across the run to 1e-7 of E0 (the position corrections of closed contacts move it by ~5e-9);
 #     released flat (theta0 = 0), it lands on both corners at once: the two-contact law's v+ = (0, e g t1, 0) within 1 %
 #     (omega and vx 0 to 1e-12), nsgalpha's discrete law vy_{n+1} = -e vy_n to 1e-9.
+# (f) Coulomb friction: the block standing on its base pushed at v0 = 2 m/s along the ground, mu = 0.3 at both corners:
+#     x = v0 t - mu g t^2 / 2 until it stops at v0 / (mu g) (nsgalpha within 2 h v0: the impulsive part is first order;
+#     Moreau-Jean theta = 1/2 within 1e-6), the corners' normal forces m g (1/2 +- mu l / (2 L)) and friction forces mu N
+#     while it slides (1e-9), at rest after the stop and never tipped (1e-12).
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
 #     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
 #     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
@@ -36,6 +40,13 @@ done
 must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
 block="-system_type multibody -mb_model $jobs/rocking_block_model.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
 must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
+# the block resting on its base, pushed along the ground at 2 m/s with friction 0.3 on both corners
+sed -e 's/position: \[0, 1\], angle: 0.2}/position: [0, 0.75], angle: 0, velocity: [2, 0]}/' -e 's/restitution: 0.5}/restitution: 0, friction: 0.3}/' \
+  "$jobs/rocking_block_model.yaml" >slide.yaml
+for scheme in "nsgalpha" "moreau -step_moreau_variant theta -step_theta 0.5"; do
+  must "sliding block $scheme" mpi 60 1 simulate -system_type multibody -mb_model slide.yaml -step_type $scheme -step_dt 1e-3 -step_end_time 1 \
+    -results_file slide_${scheme%% *}.h5
+done
 sed 's/angle: 0.2}/angle: 0}/' "$jobs/rocking_block_model.yaml" >flat.yaml
 must "flat block nsgalpha" mpi 60 1 simulate -system_type multibody -mb_model flat.yaml -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.4 \
   -results_file flat.h5
@@ -149,6 +160,25 @@ check(abs(vy - e * g * t1) <= 0.01 * e * g * t1 and abs(o["theta_rate"][kc]) <= 
       % (vy, e * g * t1, abs(vy / (e * g * t1) - 1), o["theta_rate"][kc], o["centre_vx"][kc]))
 law = abs(vy + e * o["centre_vy"][kc - 1])
 check(law <= 1e-9, "flat block: discrete Newton law |vy_{n+1} + e vy_n| = %.1e on both contacts (tolerance 1e-9)" % law)
+# ---- (f) friction: the sliding block decelerates at mu g and stops at t_s = v0 / (mu g), x_s = v0^2 / (2 mu g); while it
+# slides the corners carry N_front,back = m g (1/2 +- mu l / (2 L)) (moments about the centre) and mu N each
+mu, v0 = 0.3, 2.0
+ts = v0 / (mu * g)
+Nf, Nb = m * g * (0.5 + mu * lh / (2 * L)), m * g * (0.5 - mu * lh / (2 * L))
+for name, scheme, tol in (("slide_nsgalpha.h5", "nsgalpha", 2 * h * v0), ("slide_moreau.h5", "moreau", 1e-6)):
+    t, o, gap, F = case(name)
+    xe = np.where(t < ts, v0 * t - mu * g * t ** 2 / 2, v0 * ts / 2)
+    err = np.max(np.abs(o["centre_x"] - xe))
+    check(err <= tol, "%s sliding block: x against v0 t - mu g t^2 / 2 (stop at %.6f s, %.6f m): largest error %.2e (tolerance %.0e)" % (scheme, ts, v0 * ts / 2, err, tol))
+    sl = (t > 2 * h) & (t < ts - 2 * h)
+    ferr = max(np.max(np.abs(o["right_force"][sl] - Nf)), np.max(np.abs(o["left_force"][sl] - Nb)),
+               np.max(np.abs(o["right_force_t"][sl] - mu * Nf)), np.max(np.abs(o["left_force_t"][sl] - mu * Nb)))
+    check(ferr <= 1e-9, "%s sliding block: corner forces while sliding N = (%.5f, %.5f), friction mu N (%.5f, %.5f): largest error %.1e (tolerance 1e-9)"
+          % (scheme, Nf, Nb, mu * Nf, mu * Nb, ferr))
+    rest = t > ts + 2 * h
+    check(np.max(np.abs(o["centre_vx"][rest])) <= 1e-12 and np.max(np.abs(o["theta"])) <= 1e-12,
+          "%s sliding block: at rest after the stop (|vx| <= %.1e), never tipped (|theta| <= %.1e; tolerance 1e-12)"
+          % (scheme, np.max(np.abs(o["centre_vx"][rest])), np.max(np.abs(o["theta"]))))
 raise SystemExit(bad)
 PYEOF
 

@@ -2,7 +2,8 @@
    a revolute joint to the ground, a prismatic and a fixed joint between them and contacts of each body against the other's
    line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
    1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the mass,
-   energy and outputs against their formulas (1e-14). The model file is written here. */
+   energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
+   velocity (1e-14). The model file is written here. */
 #include <vicms.h>
 
 #define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
@@ -16,7 +17,7 @@ static const char model[] = "gravity: [0.5, -9.81]\n"
                             "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2]}\n"
                             "  - {name: weld, type: fixed, body1: b, point1: [0.1, 0.3], body2: a, point2: [-0.4, 0.2]}\n"
                             "contacts:\n"
-                            "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8]}\n"
+                            "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8], friction: 0.2}\n"
                             "  - {name: ag, body: b, point: [-0.2, 0.1], against: ground, line_point: [0, -1], line_normal: [0, 1]}\n"
                             "outputs:\n"
                             "  - {name: p, type: point, body: b, point: [0.5, -0.25]}\n"
@@ -95,6 +96,21 @@ int main(int argc, char **argv)
     EXPECT(y[4] == q[2] && y[5] == u[2] && PetscAbsReal(y[6] - (T + V)) < 1e-14, "angle, rate, energy outputs");
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody mass, energy and outputs: as their formulas (1e-14)\n"));
+  /* the frictional contact ab (the point (0.3, -0.1) of a against the line of b): Gt u is the point's velocity relative to
+     the material point of b under it, along b's tangent J R_b n */
+  {
+    PetscReal       Gt[6], w = 0, wref;
+    const PetscReal ca = PetscCosReal(q[2]), sa = PetscSinReal(q[2]), cb = PetscCosReal(q[5]), sb = PetscSinReal(q[5]);
+    const PetscReal px = q[0] + ca * 0.3 + sa * 0.1, py = q[1] + sa * 0.3 - ca * 0.1;                 /* P = r_a + R_a p */
+    const PetscReal vpx = u[0] - u[2] * (py - q[1]), vpy = u[1] + u[2] * (px - q[0]);                 /* its velocity */
+    const PetscReal vbx = u[3] - u[5] * (py - q[4]), vby = u[4] + u[5] * (px - q[3]);                 /* b's material point at P */
+    const PetscReal nx = cb * 0.6 - sb * 0.8, ny = sb * 0.6 + cb * 0.8, tx = -ny, ty = nx;
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    for (PetscInt i = 0; i < n; i++) w += Gt[i] * u[i];
+    wref = tx * (vpx - vbx) + ty * (vpy - vby);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody tangent: Gt u = %.15g, relative sliding velocity %.15g (tolerance 1e-14)\n", (double)w, (double)wref));
+    EXPECT(PetscAbsReal(w - wref) < 1e-14, "tangent row: Gt u %g, expected %g", (double)w, (double)wref);
+  }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
   return 0;
