@@ -504,7 +504,7 @@ struct _VINSGAlphaNL {
   PetscInt    mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
   PetscReal  *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
   PetscReal   t, h, hb, c;
-  PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *Hv, *q, *v, *vt, *qt, *e, *pre, *rscale;
+  PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
   PetscBool  *A, *B;
   PetscBool   first;
@@ -518,7 +518,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscFunctionBeginUser;
   if (!nl) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree6(nl->M, nl->f, nl->dfdq, nl->dfdu, nl->g, nl->G));
-  PetscCall(PetscFree6(nl->H, nl->gs, nl->Hw, nl->Hv, nl->q, nl->v));
+  PetscCall(PetscFree5(nl->H, nl->gs, nl->Hw, nl->q, nl->v));
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree3(nl->Gn, nl->A, nl->B));
@@ -558,7 +558,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   nl->hb = st->dt * ns->beta / ns->gamma;
   nl->c  = (1 - ns->alpha_m) / ((1 - ns->alpha_f) * ns->gamma * st->dt);
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g, mm * n, &nl->G));
-  PetscCall(PetscCalloc6(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, mm * n, &nl->Hv, n, &nl->q, n, &nl->v));
+  PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
   PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
   PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
   PetscCall(PetscCalloc3(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B));

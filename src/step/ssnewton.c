@@ -28,7 +28,7 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
   PetscBLASInt   bn, one = 1, info;
   PetscInt       it;
   PetscBool      converged = PETSC_FALSE;
-  PetscReal      step = 0;
+  PetscReal      step      = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscBLASIntCast(N, &bn));

@@ -9,7 +9,7 @@
 
 typedef struct {
   char      name[VI_MB_NAME];
-  PetscReal mass, inertia;       /* kg, kg m^2 */
+  PetscReal mass, inertia;        /* kg, kg m^2 */
   PetscReal pose[3], velocity[3]; /* x, y, theta and their rates */
   PetscInt  line;                 /* of the file, for messages */
 } VIMBBody;
@@ -19,7 +19,7 @@ typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED } 
 typedef struct {
   char          name[VI_MB_NAME];
   VIMBJointType type;
-  PetscInt      body[2];   /* indices into bodies (0: ground) */
+  PetscInt      body[2];     /* indices into bodies (0: ground) */
   PetscReal     point[2][2]; /* a point of each body, in the body's frame */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
   PetscReal     angle0;      /* prismatic, fixed: theta_2 - theta_1 held at its initial value */
@@ -37,7 +37,14 @@ typedef struct {
   PetscInt  row, line;
 } VIMBContact;
 
-typedef enum { VI_MB_OUT_POINT, VI_MB_OUT_ANGLE, VI_MB_OUT_JOINT_ANGLE, VI_MB_OUT_CONTACT_FORCE, VI_MB_OUT_JOINT_FORCE, VI_MB_OUT_ENERGY } VIMBOutputType;
+typedef enum {
+  VI_MB_OUT_POINT,
+  VI_MB_OUT_ANGLE,
+  VI_MB_OUT_JOINT_ANGLE,
+  VI_MB_OUT_CONTACT_FORCE,
+  VI_MB_OUT_JOINT_FORCE,
+  VI_MB_OUT_ENERGY
+} VIMBOutputType;
 
 /* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy), an angle two (NAME, NAME_rate), a
    joint's force two (NAME_x, NAME_y), the others one. */
@@ -65,7 +72,7 @@ typedef struct {
   VIMBContact *contacts;
   VIMBLoad    *loads;
   VIMBOutput  *outputs;
-  PetscInt     n, nrows; /* coordinates; constraint rows (joints' bilateral rows first, then one per contact) */
+  PetscInt     n, nrows;  /* coordinates; constraint rows (joints' bilateral rows first, then one per contact) */
   PetscReal    tolerance; /* the joints' initial residual accepted (model key assembly_tolerance) */
 } VIMBModel;
 

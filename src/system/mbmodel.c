@@ -10,9 +10,15 @@ typedef struct {
   yaml_document_t *doc;
 } VIMBReader;
 
-static int VIMBLine(const yaml_node_t *node) { return node ? (int)node->start_mark.line + 1 : 0; }
+static int VIMBLine(const yaml_node_t *node)
+{
+  return node ? (int)node->start_mark.line + 1 : 0;
+}
 
-static yaml_node_t *VIMBNode(VIMBReader *rd, int id) { return yaml_document_get_node(rd->doc, id); }
+static yaml_node_t *VIMBNode(VIMBReader *rd, int id)
+{
+  return yaml_document_get_node(rd->doc, id);
+}
 
 /* The value of key in a mapping (NULL when absent). */
 static yaml_node_t *VIMBGet(VIMBReader *rd, yaml_node_t *map, const char key[])
@@ -31,8 +37,8 @@ static PetscErrorCode VIMBCheckKeys(VIMBReader *rd, yaml_node_t *map, const char
   PetscCheck(map && map->type == YAML_MAPPING_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s is not a mapping of 'key: value' lines", rd->path,
              VIMBLine(map), what);
   for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-    yaml_node_t *k     = VIMBNode(rd, p->key);
-    PetscBool    found = PETSC_FALSE;
+    yaml_node_t *k         = VIMBNode(rd, p->key);
+    PetscBool    found     = PETSC_FALSE;
     char         list[512] = "";
     for (PetscInt i = 0; known[i]; i++) {
       if (!strcmp((const char *)k->data.scalar.value, known[i])) found = PETSC_TRUE;
@@ -121,7 +127,10 @@ static PetscErrorCode VIMBBodyRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
           VIMBLine(VIMBGet(rd, map, key)), what, name, list);
 }
 
-static PetscInt VIMBCount(yaml_node_t *seq) { return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0; }
+static PetscInt VIMBCount(yaml_node_t *seq)
+{
+  return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
+}
 
 static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char key[], yaml_node_t **seq)
 {
@@ -152,8 +161,9 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
     bd->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, bd->name, sizeof(bd->name)));
     for (PetscInt k = 0; k < b; k++)
-      PetscCheck(strcmp(model->bodies[k].name, bd->name), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the body name '%s' is %s (give each body its own name)",
-                 rd->path, bd->line, bd->name, k ? "used twice" : "reserved for the fixed frame");
+      PetscCheck(strcmp(model->bodies[k].name, bd->name), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the body name '%s' is %s (give each body its own name)", rd->path, bd->line, bd->name,
+                 k ? "used twice" : "reserved for the fixed frame");
     PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
     PetscCall(VIMBReal(rd, e, "inertia", PETSC_TRUE, 0, &bd->inertia));
     PetscCheck(bd->mass > 0 && bd->inertia > 0, rd->comm, PETSC_ERR_USER_INPUT,
@@ -170,7 +180,7 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "type", "body1", "point1", "body2", "point2", "axis", NULL};
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -191,8 +201,8 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 3; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic or fixed)", rd->path, j->line,
-               j->name, type);
+    PetscCheck(t < 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic or fixed)", rd->path,
+               j->line, j->name, type);
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the joint's body2", &j->body[1]));
@@ -206,8 +216,8 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
       j->axis[0] = 1;
       PetscCall(VIMBVector(rd, e, "axis", 2, PETSC_TRUE, j->axis));
       len = PetscSqrtReal(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1]);
-      PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the sliding direction in body1's frame)",
-                 rd->path, j->line, j->name);
+      PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the sliding direction in body1's frame)", rd->path,
+                 j->line, j->name);
       j->axis[0] /= len;
       j->axis[1] /= len;
     }
@@ -242,13 +252,15 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCall(VIMBVector(rd, e, "line_point", 2, PETSC_FALSE, c->line_point));
     PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
     len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
-    PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has a zero line_normal (the open side of the line, in the frame of '%s')",
-               rd->path, c->line, c->name, model->bodies[c->body[0]].name);
+    PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s' has a zero line_normal (the open side of the line, in the frame of '%s')", rd->path, c->line, c->name,
+               model->bodies[c->body[0]].name);
     c->line_normal[0] /= len;
     c->line_normal[1] /= len;
     PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
     PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
+               "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name,
+               (double)c->restitution);
     PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
     PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
                c->line, c->name, (double)c->mu);
@@ -381,13 +393,13 @@ static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *ro
 
 PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
 {
-  FILE                    *fp;
-  yaml_parser_t            parser;
-  yaml_document_t          doc;
-  yaml_node_t             *root;
-  VIMBReader               rd = {comm, path, &doc};
-  int                      ok;
-  PetscErrorCode           ierr;
+  FILE           *fp;
+  yaml_parser_t   parser;
+  yaml_document_t doc;
+  yaml_node_t    *root;
+  VIMBReader      rd = {comm, path, &doc};
+  int             ok;
+  PetscErrorCode  ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(model, sizeof(*model)));
@@ -457,13 +469,14 @@ static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2]
   and the Hessian's non-zero entries th_b th_b: -d . R_b p; th_a th_b: d' . R_b' p; th_a r_b: d'; th_a r_a: -d';
   th_a th_a: d'' . D - 2 d' . R_a' c + d . R_a c (d'' = -d, or 0 for a fixed d).
 */
-PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w, PetscReal H[])
+PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                                   PetscReal H[])
 {
-  const PetscInt n = model->n;
-  PetscInt       a, b;
-  const PetscReal *p, *c, *n0 = NULL;
-  PetscReal      d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
-  PetscReal      Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
+  const PetscInt         n = model->n;
+  PetscInt               a, b;
+  const PetscReal       *p, *c, *n0 = NULL;
+  PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
+  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
   static const PetscReal zero[2] = {0, 0};
 
   PetscFunctionBeginUser;
@@ -603,17 +616,17 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   PetscCall(VIROMSetSizes(rom, VI_CMS_CB, n, 0));
   PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
   for (PetscInt b = 1; b < model->nbodies; b++) {
-    const PetscInt i = 3 * (b - 1);
-    M[i * n + i]             = model->bodies[b].mass;
-    M[(i + 1) * n + i + 1]   = model->bodies[b].mass;
-    M[(i + 2) * n + i + 2]   = model->bodies[b].inertia;
+    const PetscInt i       = 3 * (b - 1);
+    M[i * n + i]           = model->bodies[b].mass;
+    M[(i + 1) * n + i + 1] = model->bodies[b].mass;
+    M[(i + 2) * n + i + 2] = model->bodies[b].inertia;
   }
   PetscCall(PetscCalloc1(PetscMax(model->nrows, 1), &info));
   for (PetscInt r = 0; r < model->nrows; r++) {
-    info[r].node_id = r + 1;
-    info[r].dim     = 1;
-    info[r].offset  = r < n ? r : 0;
-    info[r].kind    = r < model->nrows - model->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
+    info[r].node_id  = r + 1;
+    info[r].dim      = 1;
+    info[r].offset   = r < n ? r : 0;
+    info[r].kind     = r < model->nrows - model->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
     info[r].frame[0] = 1;
   }
   PetscCall(VIROMSetContacts(rom, model->nrows, info));
@@ -637,7 +650,8 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
-    } else PetscCall(VIROMAddOutput(rom, o->name, zero));
+    } else
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
     if (o->type == VI_MB_OUT_CONTACT_FORCE && o->columns == 2) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
       PetscCall(VIROMAddOutput(rom, name, zero));

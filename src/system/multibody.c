@@ -174,14 +174,15 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
 }
 
 /* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work). */
-static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic, PetscReal *potential)
+static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic,
+                                                      PetscReal *potential)
 {
   const VIMBModel *md = &((VISystem_Multibody *)sys->data)->model;
   PetscReal        T = 0, V = 0;
 
   PetscFunctionBeginUser;
   for (PetscInt b = 1; b < md->nbodies; b++) {
-    const PetscInt   i  = 3 * (b - 1);
+    const PetscInt  i  = 3 * (b - 1);
     const VIMBBody *bd = &md->bodies[b];
     T += 0.5 * (bd->mass * (u[i] * u[i] + u[i + 1] * u[i + 1]) + bd->inertia * u[i + 2] * u[i + 2]);
     V -= bd->mass * (md->gravity[0] * q[i] + md->gravity[1] * q[i + 1]);
@@ -191,7 +192,8 @@ static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VISystemGetContacts_Multibody(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims, const PetscInt **offsets)
+static PetscErrorCode VISystemGetContacts_Multibody(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
+                                                    const PetscInt **offsets)
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
@@ -217,7 +219,8 @@ static PetscErrorCode VISystemGetContactSet_Multibody(VISystem sys, VIContactSet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[])
+static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
+                                                            PetscReal g_rate[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
@@ -243,7 +246,8 @@ static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[], PetscReal H[])
+static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
+                                                                   PetscReal H[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
@@ -309,10 +313,10 @@ static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const Petsc
 /* The named outputs at (q, u): a point's position and velocity r + R p, v + omega J R p; a body's angle and its rate; a joint's
    relative angle; a contact's normal force (lambda of its row); a joint's reaction (x and y rows); the energy T + V. */
 static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
-                                                      PetscReal y[])
+                                                       PetscReal y[])
 {
-  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
-  const VIMBModel    *md = &mb->model;
+  VISystem_Multibody *mb  = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md  = &mb->model;
   PetscInt            col = 0;
 
   PetscFunctionBeginUser;
@@ -324,11 +328,11 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     case VI_MB_OUT_POINT: {
       PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th);
       PetscReal rp[2] = {c * o->point[0] - s * o->point[1], s * o->point[0] + c * o->point[1]};
-      PetscReal w = o->body ? u[i + 2] : 0;
-      y[col++]    = (o->body ? q[i] : 0) + rp[0];
-      y[col++]    = (o->body ? q[i + 1] : 0) + rp[1];
-      y[col++]    = (o->body ? u[i] : 0) - w * rp[1];
-      y[col++]    = (o->body ? u[i + 1] : 0) + w * rp[0];
+      PetscReal w     = o->body ? u[i + 2] : 0;
+      y[col++]        = (o->body ? q[i] : 0) + rp[0];
+      y[col++]        = (o->body ? q[i + 1] : 0) + rp[1];
+      y[col++]        = (o->body ? u[i] : 0) - w * rp[1];
+      y[col++]        = (o->body ? u[i + 1] : 0) + w * rp[0];
     } break;
     case VI_MB_OUT_ANGLE:
       y[col++] = o->body ? q[i + 2] : 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `vicms simulate -system_type multibody -mb_model FILE` (issue 23 §2-§4) on the two rigid cases of seed 002:
-# (a) the bouncing pendulum of §10.2 (jobs/pendulum_model.yaml: m = 1, J = 0.1, l = 1, g = 10, theta0 = pi/12, wall at
+# (a) the bouncing pendulum of §10.2 (jobs/models/pendulum.yaml: m = 1, J = 0.1, l = 1, g = 10, theta0 = pi/12, wall at
 #     x = sqrt(2)/2, e = 0.8), nsgalpha with h = 1e-3 on 1, 2 and 3 ranks and Moreau-Jean (theta = 5/9) on 1 rank:
 #     - the swing from rest to the wall takes t* = (F(pi/2, k) - F(psi, k)) / w0 (the exact pendulum of inertia m l^2 + J,
 #       k = sin(phi0 / 2), computed here with scipy's ellipkinc); both schemes' first contact is within 2 steps of t*;
@@ -11,7 +11,7 @@
 #     - the joint's position residual: nsgalpha none (<= 1e-10 over the whole run, impacts included); Moreau-Jean, which
 #       holds the joint at velocity level only, drifts (> 1e-7), as seed 002 Fig. 12 shows;
 #     - the runs on 2 and 3 ranks are bitwise equal to 1 rank's (every dataset).
-# (b) the rocking block of §10.4 (jobs/rocking_block_model.yaml, Eqs. 53-54), nsgalpha h = 1e-3: before the first impact
+# (b) the rocking block of §10.4 (jobs/models/rocking_block.yaml, Eqs. 53-54), nsgalpha h = 1e-3: before the first impact
 #     the centre follows y = 1 - g t^2 / 2 with theta = 0.2 and x = 0 to 1e-12 (generalized-alpha integrates a constant
 #     acceleration exactly); the first contact comes within one step of t1 = sqrt(2 g2(q0) / g); the velocities right
 #     after it agree within 2 % with Newton's law for the two-contact impact (an LCP over the corners, solved here by
@@ -33,21 +33,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
 jobs="$VICMS_SOURCE/jobs"
-pend="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_dt 1e-3 -step_end_time 1.2"
+pend="-system_type multibody -mb_model $jobs/models/pendulum.yaml -step_dt 1e-3 -step_end_time 1.2"
 for np in 1 2 3; do
   must "pendulum nsgalpha np=$np" mpi 60 $np simulate $pend -step_type nsgalpha -step_rho_inf 0.8 -results_file pend$np.h5
 done
 must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
-block="-system_type multibody -mb_model $jobs/rocking_block_model.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
+block="-system_type multibody -mb_model $jobs/models/rocking_block.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
 must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
 # the block resting on its base, pushed along the ground at 2 m/s with friction 0.3 on both corners
 sed -e 's/position: \[0, 1\], angle: 0.2}/position: [0, 0.75], angle: 0, velocity: [2, 0]}/' -e 's/restitution: 0.5}/restitution: 0, friction: 0.3}/' \
-  "$jobs/rocking_block_model.yaml" >slide.yaml
+  "$jobs/models/rocking_block.yaml" >slide.yaml
 for scheme in "nsgalpha" "moreau -step_moreau_variant theta -step_theta 0.5"; do
   must "sliding block $scheme" mpi 60 1 simulate -system_type multibody -mb_model slide.yaml -step_type $scheme -step_dt 1e-3 -step_end_time 1 \
     -results_file slide_${scheme%% *}.h5
 done
-sed 's/angle: 0.2}/angle: 0}/' "$jobs/rocking_block_model.yaml" >flat.yaml
+sed 's/angle: 0.2}/angle: 0}/' "$jobs/models/rocking_block.yaml" >flat.yaml
 must "flat block nsgalpha" mpi 60 1 simulate -system_type multibody -mb_model flat.yaml -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.4 \
   -results_file flat.h5
 
@@ -183,7 +183,7 @@ raise SystemExit(bad)
 PYEOF
 
 # ---- (c) bad input
-cp "$jobs/pendulum_model.yaml" good.yaml
+cp "$jobs/models/pendulum.yaml" good.yaml
 sed 's/body2: bob/body2: bobb/' good.yaml >missing.yaml
 sed 's/inertia: 0.1/inertia: 0/' good.yaml >singular.yaml
 sed 's/point2: \[-1, 0\]/point2: [-1.01, 0]/' good.yaml >violate.yaml
@@ -200,7 +200,7 @@ refuse_simulate "symmetric moreau on a multibody system" "1" "only the Moreau-Je
   -system_type multibody -mb_model good.yaml -step_type moreau -step_dt 1e-3 -step_end_time 0.01
 
 # ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
-long="-system_type multibody -mb_model $jobs/pendulum_model.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 -step_output_every 100"
+long="-system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 -step_output_every 100"
 must "pendulum long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
 timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
 pid=$!

@@ -8,22 +8,23 @@
 
 #define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
 
-static const char model[] = "gravity: [0.5, -9.81]\n"
-                            "bodies:\n"
-                            "  - {name: a, mass: 2, inertia: 0.3, position: [1, 0], angle: 0, velocity: [0, 0.7], angular_velocity: 0.7}\n"
-                            "  - {name: b, mass: 1.5, inertia: 0.2, position: [2, 0.5], angle: 0.4}\n"
-                            "joints:\n"
-                            "  - {name: pin, type: revolute, body1: ground, point1: [0, 0], body2: a, point2: [-1, 0]}\n"
-                            "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2]}\n"
-                            "  - {name: weld, type: fixed, body1: b, point1: [0.1, 0.3], body2: a, point2: [-0.4, 0.2]}\n"
-                            "contacts:\n"
-                            "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8], friction: 0.2}\n"
-                            "  - {name: ag, body: b, point: [-0.2, 0.1], against: ground, line_point: [0, -1], line_normal: [0, 1]}\n"
-                            "outputs:\n"
-                            "  - {name: p, type: point, body: b, point: [0.5, -0.25]}\n"
-                            "  - {name: th, type: angle, body: a}\n"
-                            "  - {name: e, type: energy}\n"
-                            "assembly_tolerance: 10\n";
+static const char model[] =
+    "gravity: [0.5, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: 0.3, position: [1, 0], angle: 0, velocity: [0, 0.7], angular_velocity: 0.7}\n"
+    "  - {name: b, mass: 1.5, inertia: 0.2, position: [2, 0.5], angle: 0.4}\n"
+    "joints:\n"
+    "  - {name: pin, type: revolute, body1: ground, point1: [0, 0], body2: a, point2: [-1, 0]}\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2]}\n"
+    "  - {name: weld, type: fixed, body1: b, point1: [0.1, 0.3], body2: a, point2: [-0.4, 0.2]}\n"
+    "contacts:\n"
+    "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8], friction: 0.2}\n"
+    "  - {name: ag, body: b, point: [-0.2, 0.1], against: ground, line_point: [0, -1], line_normal: [0, 1]}\n"
+    "outputs:\n"
+    "  - {name: p, type: point, body: b, point: [0.5, -0.25]}\n"
+    "  - {name: th, type: angle, body: a}\n"
+    "  - {name: e, type: energy}\n"
+    "assembly_tolerance: 10\n";
 
 int main(int argc, char **argv)
 {
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
       errH = PetscMax(errH, PetscAbsReal(d - H[i * n + k]));
     }
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody constraints: |G - dg/dq|max = %.2e (tolerance 1e-8), |H - d(G^T lambda)/dq|max = %.2e (tolerance 1e-7)\n",
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "multibody constraints: |G - dg/dq|max = %.2e (tolerance 1e-8), |H - d(G^T lambda)/dq|max = %.2e (tolerance 1e-7)\n",
                         (double)errG, (double)errH));
   EXPECT(errG < 1e-8 && errH < 1e-7, "the constraints' derivatives differ from central differences: G %g, H %g", (double)errG, (double)errH);
   /* mass, energy, outputs */
@@ -101,14 +103,15 @@ int main(int argc, char **argv)
   {
     PetscReal       Gt[6], w = 0, wref;
     const PetscReal ca = PetscCosReal(q[2]), sa = PetscSinReal(q[2]), cb = PetscCosReal(q[5]), sb = PetscSinReal(q[5]);
-    const PetscReal px = q[0] + ca * 0.3 + sa * 0.1, py = q[1] + sa * 0.3 - ca * 0.1;                 /* P = r_a + R_a p */
-    const PetscReal vpx = u[0] - u[2] * (py - q[1]), vpy = u[1] + u[2] * (px - q[0]);                 /* its velocity */
-    const PetscReal vbx = u[3] - u[5] * (py - q[4]), vby = u[4] + u[5] * (px - q[3]);                 /* b's material point at P */
+    const PetscReal px = q[0] + ca * 0.3 + sa * 0.1, py = q[1] + sa * 0.3 - ca * 0.1; /* P = r_a + R_a p */
+    const PetscReal vpx = u[0] - u[2] * (py - q[1]), vpy = u[1] + u[2] * (px - q[0]); /* its velocity */
+    const PetscReal vbx = u[3] - u[5] * (py - q[4]), vby = u[4] + u[5] * (px - q[3]); /* b's material point at P */
     const PetscReal nx = cb * 0.6 - sb * 0.8, ny = sb * 0.6 + cb * 0.8, tx = -ny, ty = nx;
     PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
     for (PetscInt i = 0; i < n; i++) w += Gt[i] * u[i];
     wref = tx * (vpx - vbx) + ty * (vpy - vby);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody tangent: Gt u = %.15g, relative sliding velocity %.15g (tolerance 1e-14)\n", (double)w, (double)wref));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody tangent: Gt u = %.15g, relative sliding velocity %.15g (tolerance 1e-14)\n", (double)w,
+                          (double)wref));
     EXPECT(PetscAbsReal(w - wref) < 1e-14, "tangent row: Gt u %g, expected %g", (double)w, (double)wref);
   }
   PetscCall(VISystemDestroy(&sys));
