@@ -23,6 +23,9 @@
 #     x = v0 t - mu g t^2 / 2 until it stops at v0 / (mu g) (nsgalpha within 2 h v0: the impulsive part is first order;
 #     Moreau-Jean theta = 1/2 within 1e-6), the corners' normal forces m g (1/2 +- mu l / (2 L)) and friction forces mu N
 #     while it slides (1e-9), at rest after the stop and never tipped (1e-12).
+# (g) a slider on an inclined rail (prismatic joint) carrying a double pendulum (revolute joints between moving bodies),
+#     nsgalpha rho_inf = 1, h = 1e-3, 2 s: the six joint rows' residual <= 1e-10, the energy within 1e-5 of E0 (no impact, no
+#     friction), the joint angle output starting at its initial value.
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
 #     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
 #     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
@@ -40,6 +43,25 @@ done
 must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
 block="-system_type multibody -mb_model $jobs/models/rocking_block.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
 must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
+# a slider on an inclined rail (prismatic joint to the ground) carrying a double pendulum (revolute joints between moving
+# bodies): no impact, no friction
+cat >slider.yaml <<'YAML'
+gravity: [0, -10]
+bodies:
+  - {name: slider, mass: 2, inertia: 0.1, position: [1, 0.5], angle: 0.3}
+  - {name: arm, mass: 1, inertia: 0.05, position: [1.5, 0.5], angle: 0}
+  - {name: link, mass: 0.5, inertia: 0.02, position: [2.5, 0.5], angle: 0}
+joints:
+  - {name: rail, type: prismatic, body1: ground, point1: [1, 0.5], body2: slider, axis: [0.8, 0.6]}
+  - {name: elbow, type: revolute, body1: slider, point1: [0, 0], body2: arm, point2: [-0.5, 0]}
+  - {name: hinge, type: revolute, body1: arm, point1: [0.5, 0], body2: link, point2: [-0.5, 0]}
+outputs:
+  - {name: s, type: point, body: slider}
+  - {name: elbow, type: joint_angle, joint: elbow}
+  - {name: energy, type: energy}
+YAML
+must "slider and double pendulum nsgalpha" mpi 60 1 simulate -system_type multibody -mb_model slider.yaml -step_type nsgalpha -step_rho_inf 1 \
+  -step_dt 1e-3 -step_end_time 2 -results_file slider.h5
 # the block resting on its base, pushed along the ground at 2 m/s with friction 0.3 on both corners
 sed -e 's/position: \[0, 1\], angle: 0.2}/position: [0, 0.75], angle: 0, velocity: [2, 0]}/' -e 's/restitution: 0.5}/restitution: 0, friction: 0.3}/' \
   "$jobs/models/rocking_block.yaml" >slide.yaml
@@ -160,6 +182,14 @@ check(abs(vy - e * g * t1) <= 0.01 * e * g * t1 and abs(o["theta_rate"][kc]) <= 
       % (vy, e * g * t1, abs(vy / (e * g * t1) - 1), o["theta_rate"][kc], o["centre_vx"][kc]))
 law = abs(vy + e * o["centre_vy"][kc - 1])
 check(law <= 1e-9, "flat block: discrete Newton law |vy_{n+1} + e vy_n| = %.1e on both contacts (tolerance 1e-9)" % law)
+# ---- (g) the slider and double pendulum: joints held, energy conserved
+t, o, gap, F = case("slider.h5")
+res = np.max(np.abs(gap))
+dE = np.max(np.abs(o["energy"] - o["energy"][0])) / abs(o["energy"][0])
+check(res <= 1e-10, "slider and double pendulum: the 6 joint rows' residual at most %.2e over %d levels (tolerance 1e-10)" % (res, len(t)))
+check(dE <= 1e-5, "slider and double pendulum: energy within %.2e of E0 = %.4f (relative; rho_inf = 1, h = 1e-3; tolerance 1e-5)" % (dE, o["energy"][0]))
+check(abs(o["elbow"][0] + 0.3) <= 1e-15 and np.ptp(o["elbow"]) > 1, "slider and double pendulum: the elbow's joint angle starts at -0.3 and swings "
+      "over %.2f rad" % np.ptp(o["elbow"]))
 # ---- (f) friction: the sliding block decelerates at mu g and stops at t_s = v0 / (mu g), x_s = v0^2 / (2 mu g); while it
 # slides the corners carry N_front,back = m g (1/2 +- mu l / (2 L)) (moments about the centre) and mu N each
 mu, v0 = 0.3, 2.0
