@@ -26,6 +26,8 @@
 # (g) a slider on an inclined rail (prismatic joint) carrying a double pendulum (revolute joints between moving bodies),
 #     nsgalpha rho_inf = 1, h = 1e-3, 2 s: the six joint rows' residual <= 1e-10, the energy within 1e-5 of E0 (no impact, no
 #     friction), the joint angle output starting at its initial value.
+# (h) an ensemble of pendulum cases over rho_inf (0, 0.5, 1) on 2 ranks: all done, the energy left at t = 1 s increasing
+#     with rho_inf (less numerical damping).
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
 #     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
 #     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
@@ -43,6 +45,8 @@ done
 must "pendulum moreau" mpi 60 1 simulate $pend -step_type moreau -step_moreau_variant theta -step_theta 0.5555555555555556 -results_file pendm.h5
 block="-system_type multibody -mb_model $jobs/models/rocking_block.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 3"
 must "rocking block nsgalpha" mpi 60 1 simulate $block -results_file block.h5
+must "pendulum ensemble over rho_inf, 2 ranks" mpi 60 2 simulate -system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha \
+  -step_dt 1e-3 -step_end_time 1 -cases_grid step_rho_inf:0:1:3 -results_file ens.h5
 # a slider on an inclined rail (prismatic joint to the ground) carrying a double pendulum (revolute joints between moving
 # bodies): no impact, no friction
 cat >slider.yaml <<'YAML'
@@ -182,6 +186,12 @@ check(abs(vy - e * g * t1) <= 0.01 * e * g * t1 and abs(o["theta_rate"][kc]) <= 
       % (vy, e * g * t1, abs(vy / (e * g * t1) - 1), o["theta_rate"][kc], o["centre_vx"][kc]))
 law = abs(vy + e * o["centre_vy"][kc - 1])
 check(law <= 1e-9, "flat block: discrete Newton law |vy_{n+1} + e vy_n| = %.1e on both contacts (tolerance 1e-9)" % law)
+# ---- (h) an ensemble of pendulum cases over rho_inf on 2 ranks: every case done, less numerical damping with a larger rho_inf
+with h5py.File("ens.h5", "r") as f:
+    status = list(f["cases/status"][()])
+    E = [f["cases/%d/outputs" % k][-1, -1] for k in range(3)]
+check(status == [1, 1, 1] and E[0] < E[1] < E[2], "pendulum ensemble over rho_inf = 0, 0.5, 1: statuses %s, energy at t = 1 s %s (increasing)"
+      % (status, ", ".join("%.6f" % x for x in E)))
 # ---- (g) the slider and double pendulum: joints held, energy conserved
 t, o, gap, F = case("slider.h5")
 res = np.max(np.abs(gap))
