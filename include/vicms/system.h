@@ -17,6 +17,9 @@ typedef struct _p_VISystem *VISystem;
    state, linear, constant mass. */
 typedef const char *VISystemType;
 #define VISYSTEMREDUCED "reduced"
+/* multibody: planar rigid bodies, joints and contacts read from a model file (-mb_model FILE.yaml; docs/multibody.md),
+   nonlinear, constant mass in the redundant coordinates (x, y, theta) of each body. */
+#define VISYSTEMMULTIBODY "multibody"
 /* VISystemRegister - add a type: create(sys) sets sys's ops and data. Not collective. */
 PETSC_EXTERN PetscErrorCode VISystemRegister(const char name[], PetscErrorCode (*create)(VISystem));
 PETSC_EXTERN PetscErrorCode VISystemRegisterAll(void);
@@ -28,7 +31,7 @@ PETSC_EXTERN PetscErrorCode VISystemGetType(VISystem sys, VISystemType *type);
 /* The ROM is referenced, not copied: many cases share one ROM. */
 PETSC_EXTERN PetscErrorCode VISystemSetROM(VISystem sys, VIROM rom);
 /*
-  Options of a case: -system_type reduced (the only one today), and those of the type; reduced:
+  Options of a case: -system_type reduced|multibody, and those of the type (multibody: -mb_model FILE.yaml, docs/multibody.md); reduced:
   -case_loads NAME[,NAME...]   ROM loads that act (their time functions: options with prefix load_NAME_, see excite.h;
                                default constant 1, e.g. -load_gravity_amplitude 1 -load_tip_type harmonic ...)
   -contact_mu μ, -contact_preload p, -contact_sliding_speed v (the obstacle moves along t1 at v)
@@ -103,6 +106,10 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
 PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
                                                         PetscReal g_rate[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
+/* The tangential rows of the frictional contacts (dims > 1) of a system whose tangents depend on q (multibody): their
+   gradients at (t, q), sum(dims - 1) x n row-major in the contacts' order, the relative sliding velocity being Gt u.
+   PETSC_ERR_SUP for a ROM (its tangential rows are its coordinates offsets[j] + 1 ..). */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[]);
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
@@ -122,6 +129,20 @@ PETSC_EXTERN PetscErrorCode VISystemGetTimeScale(VISystem sys, PetscReal *s);
    the -init options, from now and at every later set-up, until called with both NULL (the -init state again). Not
    collective: every rank of a case's group gives the same state. */
 PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscReal q0[], const PetscReal u0[]);
+/*
+  Outputs that are not linear in q (a multibody system's point positions and velocities, joint angles, contact forces,
+  energy): VISystemHasOutputs tells whether the type computes its outputs itself; VISystemComputeOutputs then gives the
+  ROM view's outputs (VISystemGetROM: their names and number) at (t, q, u) with the constraint forces lambda (one per
+  constraint row, row offsets[j] of contact j). A ROM's outputs are rows times q (the stepper applies them).
+  VISystemGetRestitution - Newton's coefficient per contact given by the system (NULL: the stepper's -step_restitution).
+*/
+PETSC_EXTERN PetscErrorCode VISystemHasOutputs(VISystem sys, PetscBool *has);
+PETSC_EXTERN PetscErrorCode VISystemComputeOutputs(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
+                                                   PetscReal y[]);
+PETSC_EXTERN PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e);
+/* The ROM view of a multibody model file (sizes, constant mass, contacts, named outputs, units): what the ensemble's
+   records and results need of a case; the multibody system builds the same from -mb_model. Not collective. */
+PETSC_EXTERN PetscErrorCode VISystemMultibodyModelROM(MPI_Comm comm, const char path[], VIROM rom);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 /* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */

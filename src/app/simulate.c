@@ -26,7 +26,19 @@ PetscErrorCode VIAppRunEnsemble(VIEnsemble ens, VIROM rom, const char rom_file[]
   PetscCall(PetscLogStageRegister("ROM load", &stage_load));
   PetscCall(PetscLogStageRegister(run_stage, &stage_run));
   PetscCall(PetscLogStagePush(stage_load));
-  PetscCall(VIROMLoad(rom, rom_file));
+  {
+    /* a multibody case has no ROM file: the ensemble's records take the model's ROM view (its outputs, contacts, units) */
+    char      type[64] = VISYSTEMREDUCED, model[PETSC_MAX_PATH_LEN] = "";
+    PetscBool multibody;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-system_type", type, sizeof(type), NULL));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-mb_model", model, sizeof(model), NULL));
+    PetscCall(PetscStrcmp(type, VISYSTEMMULTIBODY, &multibody));
+    if (multibody) {
+      PetscCheck(model[0], PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+                 "-system_type multibody needs its model file: -mb_model FILE.yaml (docs/multibody.md)");
+      PetscCall(VISystemMultibodyModelROM(PETSC_COMM_WORLD, model, rom));
+    } else PetscCall(VIROMLoad(rom, rom_file));
+  }
   PetscCall(PetscLogStagePop());
   PetscCall(VIEnsembleSetROM(ens, rom));
   PetscCall(PetscLogStagePush(stage_run));

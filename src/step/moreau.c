@@ -20,8 +20,12 @@ typedef struct {
   PetscReal       theta;
 } VIMoreauOptions;
 
+/* The nonlinear path's state (at the end of this file). */
+typedef struct _VIMoreauNL VIMoreauNL;
+
 typedef struct {
   VIMoreauOptions opt;
+  VIMoreauNL     *nonlin; /* set up on a nonlinear system: the step is the nonlinear path's */
   PetscReal      *lam;    /* n: omega^2 */
   PetscReal *A;      /* n x n: (I + dt/2 D~)^-1 (symmetric) or (I + theta dt D~ + theta^2 dt^2 Lambda)^-1 (theta) */
   PetscReal *P;      /* n x 2n: the free velocity is P [u; eta] + dt sum_l c_l A v~_l */
@@ -54,6 +58,10 @@ typedef struct {
   VIActiveSet as;
 } VIMoreau;
 
+static PetscErrorCode VIMoreauNLSetUp(VIStepper, VIMoreau *, VIMoreauNL **);
+static PetscErrorCode VIMoreauNLStep(VIStepper, VIMoreauNL *, PetscReal);
+static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **);
+
 static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
   VIMoreau        *mo = (VIMoreau *)st->data;
@@ -64,6 +72,10 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscReal *PhiT, *Phi, *Dt, *W, *Bt, *PhiTM;
 
   PetscFunctionBeginUser;
+  if (st->nonlinear) {
+    PetscCall(VIMoreauNLSetUp(st, mo, &mo->nonlin));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
   PetscCall(PetscMalloc5(n * n, &PhiT, n * n, &Dt, n * n, &W, PetscMax(n * nb, 1), &Bt, n * n, &PhiTM));
   PetscCall(PetscCalloc5(n, &mo->lam, n * n, &mo->A, 2 * n, &mo->uh, n, &mo->unew, 2 * n * n, &mo->P));
@@ -222,6 +234,10 @@ static PetscErrorCode VIStepperStep_Moreau(VIStepper st, PetscReal t)
   PetscReal       w_obstacle = 0, w_friction = 0, w_damping = 0; /* the work of this step's percussions and damping */
 
   PetscFunctionBeginUser;
+  if (mo->nonlin) {
+    PetscCall(VIMoreauNLStep(st, mo->nonlin, t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the load scales s_l(t_k) once: for f (energy terms) and for the free velocity */
   PetscCall(VISystemEvaluateLoadScales(sys, t, mo->c));
   VIMoreauForce(mo, n, mo->c, mo->f);
@@ -377,6 +393,7 @@ static PetscErrorCode VIStepperAdvance_Moreau(VIStepper st)
   PetscReal th = mo->opt.variant == VI_MOREAU_SYMMETRIC ? 1.0 : mo->opt.theta;
 
   PetscFunctionBeginUser;
+  if (mo->nonlin) PetscFunctionReturn(PETSC_SUCCESS); /* the nonlinear path's step does the whole step */
   for (PetscInt i = 0; i < st->n; i++) st->q[i] += st->dt * ((1 - th) * mo->uh[i] + th * mo->unew[i]);
   PetscCall(PetscArraycpy(mo->uh, mo->unew, st->n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -398,7 +415,8 @@ static PetscErrorCode VIStepperReset_Moreau(VIStepper st)
   PetscCall(PetscFree3(mo->fstep, mo->fend, mo->pend));
   PetscCall(PetscFree2(mo->pu, mo->pq));
   PetscCall(VIActiveSetDestroy(&mo->as));
-  PetscCall(VIRowSplitDestroy(&mo->rows));
+  if (mo->nonlin) PetscCall(VIMoreauNLDestroy(&mo->nonlin));
+  else PetscCall(VIRowSplitDestroy(&mo->rows));
   opt = mo->opt;
   PetscCall(PetscMemzero(mo, sizeof(*mo)));
   mo->opt = opt;
@@ -497,5 +515,216 @@ PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
   st->ops.advance        = VIStepperAdvance_Moreau;
   st->ops.reset          = VIStepperReset_Moreau;
   st->ops.destroy        = VIStepperDestroy_Moreau;
+  st->ops.nonlinear      = PETSC_TRUE; /* its nonlinear path below */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the nonlinear path
+
+   Moreau-Jean theta on a system that is not linear (VISystemIsLinear false: a rigid multibody system, seed 002 §10.2,
+   §10.4, the reference of the nonsmooth generalized-alpha scheme): from level n to t = t_n + h, with unknowns
+   x = [v (n), P (m)] (the velocity of level n + 1 and the impulses of the step), q = q_n + h ((1 - theta) v_n + theta v),
+     M (v - v_n) - h ((1 - theta) f(t_n, q_n, v_n) + theta f(t, q, v)) - G(q)^T P = 0,
+     bilateral rows: G_j(q) v = 0 (velocity level only: the joints drift at position level, as seed 002 §10.2 shows),
+     unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
+     frictional contacts (planar: one tangential row Gt, VISystemEvaluateTangents): Coulomb's law on the impulse Pt,
+   solved by the semi-smooth Newton method of ssnewton.c with the exact Jacobian (the constraints' Hessians from the system). */
+struct _VIMoreauNL {
+  VIStepper  st;
+  PetscInt   n, m, N, mt, *trow; /* mt frictional contacts, one tangential row each (trow: its contact) */
+  PetscReal *Gt, *rt;            /* mt x n: the tangential rows at q; their scales 1 / (Gt M^-1 Gt^T) */
+  PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
+  PetscReal  t, h, th;
+  PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *H, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
+  PetscBool  first;
+  VISSNewton nw;
+};
+
+static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
+{
+  VIMoreauNL *nl = *nlp;
+
+  PetscFunctionBeginUser;
+  if (!nl) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
+  PetscCall(PetscFree6(nl->G, nl->H, nl->Hw, nl->qn, nl->vn, nl->q));
+  PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
+  PetscCall(PetscFree(nl->Gn));
+  PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
+  PetscCall(VISSNewtonDestroy(&nl->nw));
+  PetscCall(PetscFree(*nlp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **nlp)
+{
+  VIMoreauNL *nl;
+  PetscInt    n = st->n, m = st->nc, mm = PetscMax(m, 1);
+  PetscBool   constant;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mo->opt.variant == VI_MOREAU_THETA, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type moreau on a nonlinear system (-system_type %s): only the Moreau-Jean variant is implemented there; give "
+             "-step_moreau_variant theta",
+             "multibody");
+  PetscCall(VISystemHasConstantMass(st->sys, &constant));
+  PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
+  PetscCall(PetscNew(&nl));
+  *nlp   = nl;
+  nl->st = st;
+  nl->n  = n;
+  nl->m  = m;
+  for (PetscInt j = 0; j < m; j++) {
+    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system's contact has one tangent (planar) at most");
+    if (st->set.dims[j] == 2) nl->mt++;
+  }
+  nl->N = n + m + nl->mt;
+  PetscCall(PetscCalloc4(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, mm, &nl->B));
+  for (PetscInt j = 0, i = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->trow[i++] = j;
+  nl->h  = st->dt;
+  nl->th = mo->opt.theta;
+  PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
+  PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n * n, &nl->H, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
+  PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
+  PetscCall(PetscCalloc1(mm * n, &nl->Gn));
+  PetscCall(VINonlinearRestitution(st, nl->e));
+  PetscCall(VISSNewtonCreate(nl->N, 50, 1e-12, &nl->nw));
+  nl->first = PETSC_TRUE;
+  PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
+{
+  VIMoreauNL      *nl = (VIMoreauNL *)ctx;
+  VIStepper        st = nl->st;
+  const PetscInt   n = nl->n, m = nl->m, N = nl->N, nn = n * n;
+  const PetscReal  h = nl->h, th = nl->th, *v = x, *P = x + n, *Pt = x + n + m;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) nl->q[i] = nl->qn[i] + h * ((1 - th) * nl->vn[i] + th * v[i]);
+  PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, v, nl->f));
+  PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, v, nl->dfdq, nl->dfdu));
+  PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
+  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+  PetscCall(PetscArrayzero(J, N * N));
+  PetscCall(PetscArrayzero(nl->Hw, nn));
+  for (PetscInt j = 0; j < m; j++)
+    if (P[j] != 0)
+      for (PetscInt i = 0; i < nn; i++) nl->Hw[i] += P[j] * nl->H[j * nn + i];
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = -h * ((1 - th) * nl->fn[i] + th * nl->f[i]);
+    for (PetscInt k = 0; k < n; k++) {
+      r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
+      J[i * N + k] = nl->M[i * n + k] - h * th * (h * th * nl->dfdq[i * n + k] + nl->dfdu[i * n + k]) - h * th * nl->Hw[i * n + k];
+    }
+    for (PetscInt j = 0; j < m; j++) {
+      r -= nl->G[j * n + i] * P[j];
+      J[i * N + n + j] = -nl->G[j * n + i];
+    }
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      r -= nl->Gt[k * n + i] * Pt[k];
+      J[i * N + n + m + k] = -nl->Gt[k * n + i];
+    }
+    F[i] = r;
+  }
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    const PetscInt   row = (n + j) * N;
+    PetscReal        w   = nl->pre[j];
+    for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
+    nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (nl->B[j]) {
+      F[n + j] = w;
+      for (PetscInt k = 0; k < n; k++) {
+        PetscReal hv = 0;
+        for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * v[i];
+        J[row + k] = Gj[k] + h * th * hv;
+      }
+    } else {
+      F[n + j]         = P[j];
+      J[row + n + j]   = 1;
+    }
+  }
+  /* Coulomb's law on the tangential impulses (Alart-Curnier, the disk of radius mu P_n of the iterate): off where the normal
+     impulse is 0, stick (w_t = 0) inside the disk, slip (Pt = mu P_n s, s the sign of Pt - r w_t) outside. The tangential
+     rows' own curvature is left out of the Jacobian (an inexact Newton step there). */
+  for (PetscInt k = 0; k < nl->mt; k++) {
+    const PetscInt  j = nl->trow[k], row = (n + m + k) * N;
+    const PetscReal mu = st->set.mu[j], radius = mu * PetscMax(P[j], 0);
+    PetscReal       w = 0, sig;
+    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * v[i];
+    sig = Pt[k] - nl->rt[k] * w;
+    if (!nl->B[j]) {
+      F[n + m + k]       = Pt[k];
+      J[row + n + m + k] = 1;
+    } else if (PetscAbsReal(sig) <= radius) {
+      /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
+         term 1e-10 / r in the Newton matrix (not in F, so the solution is unchanged) keeps it nonsingular and the split of
+         the impulse between them where the iteration started */
+      F[n + m + k] = w;
+      for (PetscInt i = 0; i < n; i++) J[row + i] = nl->Gt[k * n + i];
+      J[row + n + m + k] = -1e-10 / nl->rt[k];
+    } else {
+      const PetscReal sg = sig > 0 ? 1 : -1;
+      F[n + m + k]       = Pt[k] - mu * PetscMax(P[j], 0) * sg;
+      J[row + n + m + k] = 1;
+      if (P[j] > 0) J[row + n + j] = -mu * sg;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
+{
+  const PetscInt  n = nl->n, m = nl->m;
+  const PetscReal h = nl->h;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(st->lambda, st->nlambda));
+  if (nl->first) {
+    const PetscReal *q0, *u0;
+    PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+    PetscCall(PetscArraycpy(st->q, q0, n));
+    PetscCall(PetscArraycpy(st->u, u0, n));
+  } else {
+    nl->t = t;
+    PetscCall(PetscArraycpy(nl->qn, st->q, n));
+    PetscCall(PetscArraycpy(nl->vn, st->u, n));
+    PetscCall(VISystemComputeMass(st->sys, nl->qn, nl->M));
+    PetscCall(VISystemComputeForce(st->sys, t - h, nl->qn, nl->vn, nl->fn));
+    /* the index set from the gaps at q_n + h v_n / 2, Newton's pre-impact term e_j G_j(q_n) v_n, r_j = 1 / (G M^-1 G^T)_jj */
+    for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, NULL));
+    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, NULL));
+    for (PetscInt j = 0; j < m; j++) {
+      PetscReal gv = 0, d = 0;
+      for (PetscInt k = 0; k < n; k++) {
+        gv += nl->Gn[j * n + k] * nl->vn[k];
+        d += nl->Gn[j * n + k] * nl->Gn[j * n + k] / nl->M[k * n + k];
+      }
+      nl->pre[j]    = nl->e[j] * gv;
+      nl->rscale[j] = d > 0 ? 1 / d : 1;
+    }
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      PetscReal d = 0;
+      for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
+      nl->rt[k] = d > 0 ? 1 / d : 1;
+    }
+    PetscCall(PetscArraycpy(nl->x, nl->vn, n));
+    PetscCall(PetscArrayzero(nl->x + n, m + nl->mt));
+    PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
+    for (PetscInt i = 0; i < n; i++) {
+      st->u[i] = nl->x[i];
+      st->q[i] = nl->qn[i] + h * ((1 - nl->th) * nl->vn[i] + nl->th * nl->x[i]);
+    }
+    for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->x[n + j] / h;
+    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[n + m + k] / h;
+  }
+  if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
+  nl->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

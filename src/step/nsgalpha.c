@@ -48,8 +48,12 @@ typedef struct {
   PetscInt  max_it;  /* semi-smooth Newton iterations per step */
 } VINSGAlphaOptions;
 
+/* The nonlinear path's state (below, after the linear path). */
+typedef struct _VINSGAlphaNL VINSGAlphaNL;
+
 typedef struct {
   VINSGAlphaOptions opt;
+  VINSGAlphaNL     *nl; /* set up on a nonlinear system: the step is the nonlinear path's */
   PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
   PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
   PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
@@ -104,6 +108,10 @@ static void VINSGAlphaParameters(PetscReal rho, VINSGAlpha *ns)
   ns->beta    = 0.25 * (ns->gamma + 0.5) * (ns->gamma + 0.5);
 }
 
+static PetscErrorCode VINSGAlphaNLSetUp(VIStepper, VINSGAlpha *, VINSGAlphaNL **);
+static PetscErrorCode VINSGAlphaNLStep(VIStepper, VINSGAlpha *, VINSGAlphaNL *, PetscReal);
+static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **);
+
 static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
 {
   VINSGAlpha *ns = (VINSGAlpha *)st->data;
@@ -113,6 +121,10 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
   PetscFunctionBeginUser;
   PetscCheck(ns->opt.rho_inf >= 0 && ns->opt.rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT,
              "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)ns->opt.rho_inf);
+  if (st->nonlinear) {
+    PetscCall(VINSGAlphaNLSetUp(st, ns, &ns->nl));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ns->mt = ns->mb = 0;
   for (PetscInt j = 0; j < m; j++) {
     if (st->set.dims[j] > 1 && st->set.mu[j] > 0) ns->mt += st->set.dims[j] - 1;
@@ -619,6 +631,363 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ the nonlinear path
+
+   On a system that is not linear (VISystemIsLinear false: a rigid multibody system, seed 002 §10.2, §10.4) the step is
+   Eqs. (29a-h, 30) as they stand, solved by the semi-smooth Newton method of ssnewton.c on all the unknowns of the step,
+   x = [delta (n), U (n), W (n), lambda~ (mb), nu (m), Lambda (m)], with q = q~0 + (h beta/gamma) delta + U,
+   v = v~0 + delta + W, v~ = v~0 + delta (the predictor of Eq. 40 and the same delta as the linear path):
+     M c delta - f(t, q, v) - G_b(q)^T lambda~ = 0   (29a)      G_b(q) v~ = 0         (29b)
+     M U - G(q)^T nu = 0                              (29c)      g_b(q) = 0            (29d)
+     M W - G(q)^T Lambda = 0                          (29f)      G_b(q) v = 0          (29g)
+     nu_j - max(0, nu_j - r_j g_j(q)) = 0             (29e)
+     Lambda_j - max(0, Lambda_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q~) <= 0, else Lambda_j = 0   (29h)
+   Its Jacobian is exact: df/dq, df/du from the system, and the constraints' curvature d(G^T w)/dq and d(G w)/dq from each
+   row's Hessian (VISystemComputeConstraintCurvature with unit multipliers). The mass must be constant (no dM/dq op yet).
+   Frictional contacts add their tangential impulses Lambda_t (planar: one per contact, VISystemEvaluateTangents) with
+   Coulomb's law at velocity level, as the ROM path does (below in VINSGAlphaNLForm). */
+struct _VINSGAlphaNL {
+  VIStepper   st;
+  PetscInt    n, m, mb, N, *bil;
+  PetscInt    mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
+  PetscReal  *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
+  PetscReal   t, h, hb, c;
+  PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
+  PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
+  PetscBool  *A, *B;
+  PetscBool   first;
+  VISSNewton  nw;
+};
+
+static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
+{
+  VINSGAlphaNL *nl = *nlp;
+
+  PetscFunctionBeginUser;
+  if (!nl) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree6(nl->M, nl->f, nl->dfdq, nl->dfdu, nl->g, nl->G));
+  PetscCall(PetscFree5(nl->H, nl->gs, nl->Hw, nl->q, nl->v));
+  PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
+  PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
+  PetscCall(PetscFree3(nl->Gn, nl->A, nl->B));
+  PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
+  PetscCall(VISSNewtonDestroy(&nl->nw));
+  PetscCall(PetscFree(*nlp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlphaNL **nlp)
+{
+  VINSGAlphaNL *nl;
+  PetscInt      n = st->n, m = st->nc, mm = PetscMax(m, 1), N;
+  PetscBool     constant;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemHasConstantMass(st->sys, &constant));
+  PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
+  for (PetscInt j = 0; j < m; j++)
+    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system's contact has one tangent (planar) at most");
+  PetscCall(PetscNew(&nl));
+  *nlp   = nl;
+  nl->st = st;
+  nl->n  = n;
+  nl->m  = m;
+  nl->mb = 0;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->mb++;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->mt++;
+  N = nl->N = 3 * n + nl->mb + 2 * m + nl->mt;
+  PetscCall(PetscCalloc3(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt));
+  for (PetscInt j = 0, i = 0; j < m; j++)
+    if (st->set.dims[j] == 2) nl->trow[i++] = j;
+  VINSGAlphaParameters(ns->opt.rho_inf, ns);
+  nl->h  = st->dt;
+  nl->hb = st->dt * ns->beta / ns->gamma;
+  nl->c  = (1 - ns->alpha_m) / ((1 - ns->alpha_f) * ns->gamma * st->dt);
+  PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g, mm * n, &nl->G));
+  PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
+  PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
+  PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
+  PetscCall(PetscCalloc3(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B));
+  for (PetscInt j = 0, b = 0; j < m; j++)
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
+  PetscCall(VINonlinearRestitution(st, nl->e));
+  PetscCall(VISSNewtonCreate(N, ns->opt.max_it, 1e-12, &nl->nw));
+  nl->first = PETSC_TRUE;
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, nl->vdt, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &nl->first));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_held", mm, nl->held, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Hw = sum_a w_a H_{rows[a]} over k rows (rows NULL: the first k), the Hessians H_j of VINonlinearConstraints. */
+static void VINSGAlphaNLCombine(VINSGAlphaNL *nl, const PetscInt rows[], PetscInt k, const PetscReal w[], PetscReal Hw[])
+{
+  const PetscInt nn = nl->n * nl->n;
+
+  for (PetscInt i = 0; i < nn; i++) Hw[i] = 0;
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscInt j = rows ? rows[a] : a;
+    if (w[a] == 0) continue;
+    for (PetscInt i = 0; i < nn; i++) Hw[i] += w[a] * nl->H[j * nn + i];
+  }
+}
+
+static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
+{
+  VINSGAlphaNL   *nl = (VINSGAlphaNL *)ctx;
+  VIStepper       st = nl->st;
+  const PetscInt  n = nl->n, m = nl->m, mb = nl->mb, N = nl->N, nn = n * n;
+  const PetscInt  cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
+  const PetscReal hb = nl->hb, c = nl->c;
+  const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    nl->qt[i] = nl->qt0[i] + hb * delta[i];
+    nl->q[i]  = nl->qt[i] + U[i];
+    nl->vt[i] = nl->vt0[i] + delta[i];
+    nl->v[i]  = nl->vt[i] + W[i];
+  }
+  PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, nl->v, nl->f));
+  PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, nl->v, nl->dfdq, nl->dfdu));
+  PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
+  PetscCall(VISystemEvaluateConstraints(st->sys, nl->t, nl->qt, nl->gs, NULL, NULL)); /* the gates g(q~), Eq. (29h) */
+  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+  PetscCall(PetscArrayzero(J, N * N));
+  /* (29a) */
+  VINSGAlphaNLCombine(nl, nl->bil, mb, lt, nl->Hw);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = -nl->f[i];
+    for (PetscInt k = 0; k < n; k++) {
+      r += c * nl->M[i * n + k] * delta[k];
+      J[i * N + k]      = c * nl->M[i * n + k] - hb * nl->dfdq[i * n + k] - nl->dfdu[i * n + k] - hb * nl->Hw[i * n + k];
+      J[i * N + cU + k] = -nl->dfdq[i * n + k] - nl->Hw[i * n + k];
+      J[i * N + cW + k] = -nl->dfdu[i * n + k];
+    }
+    for (PetscInt b = 0; b < mb; b++) {
+      r -= nl->G[nl->bil[b] * n + i] * lt[b];
+      J[i * N + cl + b] = -nl->G[nl->bil[b] * n + i];
+    }
+    F[i] = r;
+  }
+  /* (29c) and (29f) */
+  VINSGAlphaNLCombine(nl, NULL, m, nu, nl->Hw);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      r += nl->M[i * n + k] * U[k];
+      J[(cU + i) * N + k]      = -hb * nl->Hw[i * n + k];
+      J[(cU + i) * N + cU + k] = nl->M[i * n + k] - nl->Hw[i * n + k];
+    }
+    for (PetscInt j = 0; j < m; j++) {
+      r -= nl->G[j * n + i] * nu[j];
+      J[(cU + i) * N + cn + j] = -nl->G[j * n + i];
+    }
+    F[cU + i] = r;
+  }
+  VINSGAlphaNLCombine(nl, NULL, m, Lam, nl->Hw);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      r += nl->M[i * n + k] * W[k];
+      J[(cW + i) * N + k]      = -hb * nl->Hw[i * n + k];
+      J[(cW + i) * N + cU + k] = -nl->Hw[i * n + k];
+      J[(cW + i) * N + cW + k] = nl->M[i * n + k];
+    }
+    for (PetscInt j = 0; j < m; j++) {
+      r -= nl->G[j * n + i] * Lam[j];
+      J[(cW + i) * N + cL + j] = -nl->G[j * n + i];
+    }
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      r -= nl->Gt[k * n + i] * Lt[k];
+      J[(cW + i) * N + cT + k] = -nl->Gt[k * n + i];
+    }
+    F[cW + i] = r;
+  }
+  /* (29b): G_b(q) v~ = 0, d/dq of G_j w is (H_j w)^T */
+  for (PetscInt b = 0; b < mb; b++) {
+    const PetscInt   j = nl->bil[b], row = (cl + b) * N;
+    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    PetscReal        r  = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal hv = 0;
+      for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->vt[i];
+      r += Gj[k] * nl->vt[k];
+      J[row + k]      = Gj[k] + hb * hv;
+      J[row + cU + k] = hv;
+    }
+    F[cl + b] = r;
+  }
+  /* (29d, e): position rows; (29g, h): velocity rows */
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    const PetscInt   rp = (cn + j) * N, rv = (cL + j) * N;
+    PetscReal        gv = nl->pre[j];
+    for (PetscInt k = 0; k < n; k++) gv += Gj[k] * nl->v[k];
+    nl->A[j] = bil || nu[j] - nl->rscale[j] * nl->g[j] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    nl->B[j] = bil || (nl->gs[j] <= 0 && Lam[j] - nl->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (nl->A[j]) {
+      F[cn + j] = nl->g[j];
+      for (PetscInt k = 0; k < n; k++) {
+        J[rp + k]      = hb * Gj[k];
+        J[rp + cU + k] = Gj[k];
+      }
+    } else {
+      F[cn + j]          = nu[j];
+      J[rp + cn + j]     = 1;
+    }
+    if (nl->B[j]) {
+      F[cL + j] = gv;
+      for (PetscInt k = 0; k < n; k++) {
+        PetscReal hv = 0;
+        for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->v[i];
+        J[rv + k]      = Gj[k] + hb * hv;
+        J[rv + cU + k] = hv;
+        J[rv + cW + k] = Gj[k];
+      }
+    } else {
+      F[cL + j]      = Lam[j];
+      J[rv + cL + j] = 1;
+    }
+  }
+  /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
+     path: off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius mu Lambda_n, slip outside; the
+     tangential rows' curvature is left out of the Jacobian, and a sticking contact's tangential position is not held */
+  for (PetscInt k = 0; k < nl->mt; k++) {
+    const PetscInt  j = nl->trow[k], row = (cT + k) * N;
+    const PetscReal mu = st->set.mu[j];
+    PetscReal       w = 0, sig;
+    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * nl->v[i];
+    sig = Lt[k] - nl->rt[k] * w;
+    if (!nl->B[j]) {
+      F[cT + k]       = Lt[k];
+      J[row + cT + k] = 1;
+    } else if (PetscAbsReal(sig) <= mu * PetscMax(Lam[j], 0)) {
+      F[cT + k] = w;
+      for (PetscInt i = 0; i < n; i++) J[row + i] = J[row + cW + i] = nl->Gt[k * n + i];
+      J[row + cT + k] = -1e-10 / nl->rt[k]; /* redundant sticking rows (two corners on one line): see moreau.c */
+    } else {
+      const PetscReal sg = sig > 0 ? 1 : -1;
+      F[cT + k]          = Lt[k] - mu * PetscMax(Lam[j], 0) * sg;
+      J[row + cT + k]    = 1;
+      if (Lam[j] > 0) J[row + cL + j] = -mu * sg;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Level 0: the initial state and a consistent smooth acceleration (seed 002 Alg. 1): M a - G_b^T lambda~ = f,
+   G_b a = -(d(G_b u)/dq) u, the bilateral rows' acceleration level. */
+static PetscErrorCode VINSGAlphaNLInitial(VIStepper st, VINSGAlphaNL *nl, PetscReal t)
+{
+  const PetscInt   n = nl->n, mb = nl->mb, K = n + mb, nn = n * n;
+  const PetscReal *q0, *u0;
+  PetscReal       *A, *rhs;
+  PetscBLASInt     bk, one = 1, info, *ipiv;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+  PetscCall(PetscArraycpy(st->q, q0, n));
+  PetscCall(PetscArraycpy(st->u, u0, n));
+  PetscCall(VISystemComputeMass(st->sys, q0, nl->M));
+  PetscCall(VISystemComputeForce(st->sys, t, q0, u0, nl->f));
+  PetscCall(VINonlinearConstraints(st, t, q0, nl->g, nl->G, nl->H));
+  PetscCall(PetscCalloc3(K * K, &A, K, &rhs, K, &ipiv));
+  /* column-major K x K */
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt k = 0; k < n; k++) A[k * K + i] = nl->M[i * n + k];
+    rhs[i] = nl->f[i];
+  }
+  for (PetscInt b = 0; b < mb; b++) {
+    const PetscInt j = nl->bil[b];
+    for (PetscInt k = 0; k < n; k++) {
+      A[(n + b) * K + k] = -nl->G[j * n + k];
+      A[k * K + n + b]   = nl->G[j * n + k];
+    }
+    rhs[n + b] = 0;
+    for (PetscInt k = 0; k < n; k++)
+      for (PetscInt i = 0; i < n; i++) rhs[n + b] -= u0[k] * nl->H[j * nn + k * n + i] * u0[i];
+  }
+  PetscCall(PetscBLASIntCast(K, &bk));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type nsgalpha: the initial accelerations are undetermined (gesv info %d): the joints' rows are linearly dependent (a redundant "
+             "joint?)",
+             (int)info);
+  PetscCall(PetscArraycpy(nl->vdt, rhs, n));
+  PetscCall(PetscArraycpy(nl->a, rhs, n));
+  for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
+  PetscCall(PetscFree3(A, rhs, ipiv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaNL *nl, PetscReal t)
+{
+  const PetscInt  n = nl->n, m = nl->m, mb = nl->mb;
+  const PetscReal h = st->dt, am = ns->alpha_m, af = ns->alpha_f, ga = ns->gamma, be = ns->beta;
+  PetscReal      *q = st->q, *v = st->u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(st->lambda, st->nlambda));
+  if (nl->first) {
+    PetscCall(VINSGAlphaNLInitial(st, nl, t));
+  } else {
+    nl->t = t;
+    PetscCall(VISystemComputeMass(st->sys, q, nl->M));
+    /* the predictor, Eq. (40) */
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal a0 = (af * nl->vdt[i] - am * nl->a[i]) / (1 - am);
+      nl->vt0[i]   = v[i] + h * (1 - ga) * nl->a[i] + h * ga * a0;
+      nl->qt0[i]   = q[i] + h * v[i] + h * h * (0.5 - be) * nl->a[i] + h * h * be * a0;
+      nl->a[i]     = a0;
+    }
+    /* the pre-impact term of Newton's law at level n (Eq. 24): e_j G_j(q_n) v_n, none on a row held at position level */
+    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, q, NULL, nl->Gn, NULL));
+    for (PetscInt j = 0; j < m; j++) {
+      PetscReal gv = 0;
+      for (PetscInt k = 0; k < n; k++) gv += nl->Gn[j * n + k] * v[k];
+      nl->pre[j] = nl->held[j] != 0 ? 0 : nl->e[j] * gv;
+    }
+    /* r_j = 1 / (G M^-1 G^T)_jj at the predictor (M diagonal or not: its diagonal's inverse is enough for a scale) */
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qt0, NULL, nl->G, NULL));
+    for (PetscInt j = 0; j < m; j++) {
+      PetscReal d = 0;
+      for (PetscInt k = 0; k < n; k++) d += nl->G[j * n + k] * nl->G[j * n + k] / nl->M[k * n + k];
+      nl->rscale[j] = d > 0 ? 1 / d : 1;
+    }
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t, nl->qt0, nl->Gt));
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      PetscReal d = 0;
+      for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
+      nl->rt[k] = d > 0 ? 1 / d : 1;
+    }
+    PetscCall(PetscArrayzero(nl->x, nl->N));
+    PetscCall(VISSNewtonSolve(st, &nl->nw, VINSGAlphaNLForm, nl, nl->x));
+    /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e) */
+    PetscCall(VINSGAlphaNLForm(nl, nl->x, nl->nw.F, nl->nw.J));
+    for (PetscInt i = 0; i < n; i++) {
+      q[i]        = nl->q[i];
+      v[i]        = nl->v[i];
+      nl->vdt[i]  = nl->c * nl->x[i];
+      nl->a[i]   += (1 - af) / (1 - am) * nl->vdt[i];
+    }
+    /* the constraint forces (Eq. 33): Lambda / h, plus lambda~ on the bilateral rows */
+    for (PetscInt j = 0; j < m; j++) {
+      st->lambda[st->offsets[j]] = nl->x[3 * n + mb + m + j] / h;
+      nl->held[j]                = st->set.kinds[j] != VI_CONTACT_BILATERAL && nl->A[j] ? 1 : 0;
+    }
+    for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] += nl->x[3 * n + b];
+    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[3 * n + mb + 2 * m + k] / h;
+  }
+  if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
+  nl->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
 {
   VINSGAlpha *ns  = (VINSGAlpha *)st->data;
@@ -628,6 +997,10 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
   PetscReal   am = ns->alpha_m, af = ns->alpha_f, ga = ns->gamma, be = ns->beta, hb = h * be / ga;
 
   PetscFunctionBeginUser;
+  if (ns->nl) {
+    PetscCall(VINSGAlphaNLStep(st, ns, ns->nl, t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ns->modal) {
     /* f~ = sum_l s_l Phi^T v_l; the preloads' -p on the normal rows is -Phi^T p */
     PetscCall(VISystemEvaluateLoadScales(sys, t, ns->scales));
@@ -873,6 +1246,7 @@ static PetscErrorCode VIStepperReset_NSGAlpha(VIStepper st)
   PetscCall(PetscFree6(ns->gs0, ns->gvt, ns->gqt, ns->gq, ns->gpv, ns->gv));
   PetscCall(PetscFree5(ns->pact, ns->vact, ns->vcol, ns->slip, ns->nz));
   if (ns->rows.counts) PetscCall(VIRowSplitDestroy(&ns->rows));
+  PetscCall(VINSGAlphaNLDestroy(&ns->nl));
   opt = ns->opt;
   PetscCall(PetscMemzero(ns, sizeof(*ns)));
   ns->opt = opt;
@@ -940,5 +1314,6 @@ PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
   st->ops.advance        = VIStepperAdvance_NSGAlpha;
   st->ops.reset          = VIStepperReset_NSGAlpha;
   st->ops.destroy        = VIStepperDestroy_NSGAlpha;
+  st->ops.nonlinear      = PETSC_TRUE; /* its nonlinear path below */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -31,6 +31,8 @@ typedef struct {
   PetscErrorCode (*advance)(VIStepper);
   PetscErrorCode (*reset)(VIStepper);
   PetscErrorCode (*destroy)(VIStepper);
+  /* the scheme has a path for a system that is not linear (VISystemIsLinear false); the others are refused on one */
+  PetscBool nonlinear;
 } VIStepperOps;
 
 /* A part of a scheme's state that a checkpoint saves and restores exactly: len reals or len flags, named in the file.
@@ -144,6 +146,12 @@ struct _p_VIStepper {
      dims, mu, preload and kinds in set, the first row of each in offsets */
   PetscInt         n, nb, nm, nc, num_loads;
   const PetscReal *K, *M, *D;
+  /* a nonlinear system (VISystemIsLinear false): K = D = 0 and M its mass at q0, owned here (3 n x n), so that the generic
+     code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
+     VISystemComputeOutputs when the system has its own (has_outputs) */
+  PetscBool  nonlinear, has_outputs;
+  PetscReal *nonlinear_ops;
+  PetscInt   nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
   const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */
@@ -236,3 +244,27 @@ PETSC_INTERN PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], Pe
 /* C = alpha A B, A m x k and B k x p row-major, C with leading dimension ldc (BLAS dgemm). */
 PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[],
                                      PetscInt ldc);
+
+/* ---------------------------------------------------------------- the nonlinear paths (ssnewton.c) */
+
+/* A dense semi-smooth Newton method for the step of a scheme on a nonlinear system (VISystemIsLinear false): the scheme's
+   form(ctx, x, F, J) gives the residual F (N) and its Jacobian J (N x N, row-major) at x, with its complementarity rows
+   already written as active-set equations (Alart-Curnier: a multiplier whose min-function selects it inactive has the row
+   x_i = 0), so that one iteration is an exact Newton step of the semi-smooth system. */
+typedef PetscErrorCode (*VISSNewtonFormFn)(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[]);
+typedef struct {
+  PetscInt      N, max_it;
+  PetscReal     tol; /* converged when |dx|_inf <= tol (1 + |x|_inf) */
+  PetscReal    *F, *J;
+  PetscBLASInt *ipiv;
+} VISSNewton;
+
+PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
+PETSC_INTERN PetscErrorCode VISSNewtonDestroy(VISSNewton *nw);
+/* From x (the predictor) to the solution in place; counts the solve in st's statistics (iterations, not converged). */
+PETSC_INTERN PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[]);
+/* The constraints of the system at (t, q): g (nc), G (nc x n) and each row's Hessian H + r n n (nc x n x n, from
+   VISystemComputeConstraintCurvature with unit multipliers); any may be NULL. */
+PETSC_INTERN PetscErrorCode VINonlinearConstraints(VIStepper st, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal H[]);
+/* Newton's coefficient per contact: the system's (VISystemGetRestitution) or -step_restitution for all; 0 on bilateral rows. */
+PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);

@@ -47,6 +47,7 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscFree2(st->out_mat, st->out_y));
   PetscCall(PetscFree2(st->ostat, st->stat_out));
   PetscCall(PetscFree(st->env));
+  PetscCall(PetscFree(st->nonlinear_ops));
   st->nenv = st->max_env = 0;
   st->nt = st->max_t = 0;
   st->setup          = PETSC_FALSE;
@@ -246,14 +247,37 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   VISystem         sys = st->sys;
   VIROM            rom;
   const PetscReal *K, *M, *D;
+  PetscBool        linear;
 
   PetscFunctionBeginUser;
   PetscCheck(sys, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetSystem() first");
   PetscCall(VIStepperReset(st));
   PetscCall(VISystemSetUp(sys));
   PetscCall(VISystemGetROM(sys, &rom));
-  PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
+  PetscCall(VISystemIsLinear(sys, &linear));
+  st->nonlinear = linear ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(VISystemHasOutputs(sys, &st->has_outputs));
+  if (linear) PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
+  else {
+    const PetscReal *q0;
+    PetscInt         n;
+    PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+    PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+    PetscCall(PetscCalloc1(3 * n * n, &st->nonlinear_ops));
+    PetscCall(VISystemComputeMass(sys, q0, st->nonlinear_ops + n * n));
+    K = st->nonlinear_ops;
+    M = st->nonlinear_ops + n * n;
+    D = st->nonlinear_ops + 2 * n * n;
+  }
   if (!st->type[0]) PetscCall(VIStepperSetType(st, VISTEPPERLEAPFROG));
+  if (!linear) {
+    VISystemType type;
+    PetscCall(VISystemGetType(sys, &type));
+    PetscCheck(st->ops.nonlinear, st->comm, PETSC_ERR_USER_INPUT,
+               "-step_type %s works on a ROM's constant K, M, D only; this system (-system_type %s) is nonlinear: use -step_type nsgalpha or "
+               "moreau (-step_moreau_variant theta)",
+               st->type, type);
+  }
   if (st->ops.checksystem) PetscCall((*st->ops.checksystem)(st));
   PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
@@ -263,7 +287,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   st->M  = M;
   st->D  = D;
   PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
-  PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nb, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
+  /* lambda: a force per boundary row of a ROM (its contacts' rows are among them), per constraint row of a multibody system
+     (offsets[j] + dims[j] may pass nb there) */
+  st->nlambda = st->nb;
+  for (PetscInt j = 0; j < st->nc; j++) st->nlambda = PetscMax(st->nlambda, st->offsets[j] + st->set.dims[j]);
+  PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nlambda, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
   PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
     VIROM    r = rom;
@@ -283,7 +311,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   /* the level's state, read by the next step of some schemes (the scheme registers the rest in its setup) */
   PetscCall(VIStepperRegisterState(st, "q", st->n, st->q, NULL));
   PetscCall(VIStepperRegisterState(st, "u", st->n, st->u, NULL));
-  PetscCall(VIStepperRegisterState(st, "lambda", st->nb, st->lambda, NULL));
+  PetscCall(VIStepperRegisterState(st, "lambda", st->nlambda, st->lambda, NULL));
   PetscCall(VIStepperRegisterState(st, "gap", st->nc, st->gap, NULL));
   PetscCall((*st->ops.setup)(st));
   PetscCall(VIStepperScale(st));
@@ -309,7 +337,8 @@ static PetscErrorCode VIStepperObserve(VIStepper st, PetscReal t)
   PetscBool in_window = t >= st->window_start ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  VIMatVec(st->nout, st->n, st->out_mat, st->n, st->q, 0.0, st->out_y);
+  if (st->has_outputs) PetscCall(VISystemComputeOutputs(st->sys, t, st->q, st->u, st->lambda, st->out_y));
+  else VIMatVec(st->nout, st->n, st->out_mat, st->n, st->q, 0.0, st->out_y);
   for (PetscInt o = 0; o < st->nout; o++) {
     PetscReal y = st->out_y[o], *s = st->ostat + 6 * o;
     s[5] = y;
@@ -428,7 +457,8 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   }
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
-    if (!st->scheme_energy) {
+    if (st->nonlinear) PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
+    else if (!st->scheme_energy) {
       /* the scheme does not compute them on the way: two products at each recorded level */
       T = V = 0;
       VIMatVec(n, n, st->M, n, st->u, 0.0, st->work);

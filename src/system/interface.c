@@ -28,7 +28,8 @@ PetscErrorCode VISystemSetType(VISystem sys, VISystemType type)
   PetscCall(PetscStrcmp(sys->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListFind(VISystemList, type, &create));
-  PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s)", type, VISYSTEMREDUCED);
+  PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s, %s)", type, VISYSTEMREDUCED,
+            VISYSTEMMULTIBODY);
   if (sys->ops.destroy) PetscCall((*sys->ops.destroy)(sys));
   PetscCall(PetscMemzero(&sys->ops, sizeof(sys->ops)));
   sys->data  = NULL;
@@ -53,7 +54,7 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   PetscCall(PetscStrncpy(type, sys->type, sizeof(type)));
   sys->setup = PETSC_FALSE;
   PetscOptionsBegin(sys->comm, NULL, "Contact case", "VISystem");
-  PetscCall(PetscOptionsFList("-system_type", "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state)", "VISystemSetType",
+  PetscCall(PetscOptionsFList("-system_type", "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state), multibody (-mb_model FILE.yaml)", "VISystemSetType",
                               VISystemList, type, type, sizeof(type), NULL));
   PetscCall(VISystemSetType(sys, type));
   if (sys->ops.setfromoptions) PetscCall((*sys->ops.setfromoptions)(sys, PetscOptionsObject));
@@ -290,5 +291,36 @@ PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const
 {
   PetscFunctionBeginUser;
   PetscCall((*sys->ops.getinitialstate)(sys, q0, u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemHasOutputs(VISystem sys, PetscBool *has)
+{
+  PetscFunctionBeginUser;
+  *has = sys->ops.computeoutputs ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemComputeOutputs(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[], PetscReal y[])
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, computeoutputs, "outputs of its own (VISystemComputeOutputs)");
+  PetscCall((*sys->ops.computeoutputs)(sys, t, q, u, lambda, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e)
+{
+  PetscFunctionBeginUser;
+  *e = NULL;
+  if (sys->ops.getrestitution) PetscCall((*sys->ops.getrestitution)(sys, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, evaluatetangents, "tangential rows that depend on q (VISystemEvaluateTangents)");
+  PetscCall((*sys->ops.evaluatetangents)(sys, t, q, Gt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,6 +32,9 @@ typedef struct {
   PetscErrorCode (*getloadfrequency)(VISystem, PetscReal, PetscReal *, VIExciteType *);
   PetscErrorCode (*getinitialstate)(VISystem, const PetscReal **, const PetscReal **);
   PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
+  PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);
+  PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
+  PetscErrorCode (*evaluatetangents)(VISystem, PetscReal, const PetscReal[], PetscReal[]);
 } VISystemOps;
 
 struct _p_VISystem {
@@ -50,3 +53,4 @@ struct _p_VISystem {
 PETSC_INTERN PetscFunctionList VISystemList;
 PETSC_INTERN const char *const VIGapShapes[]; /* -contact_gap_shape's choices (reduced.c) */
 PETSC_INTERN PetscErrorCode    VISystemCreate_Reduced(VISystem);
+PETSC_INTERN PetscErrorCode    VISystemCreate_Multibody(VISystem);

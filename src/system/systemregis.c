@@ -26,6 +26,7 @@ PetscErrorCode VISystemRegisterAll(void)
   VISystemRegisterAllCalled = PETSC_TRUE;
   PetscCall(PetscRegisterFinalize(VISystemFinalizePackage));
   PetscCall(VISystemRegister(VISYSTEMREDUCED, VISystemCreate_Reduced));
+  PetscCall(VISystemRegister(VISYSTEMMULTIBODY, VISystemCreate_Multibody));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -51,6 +52,7 @@ static const VIOptionEntry VISystemOptions[] = {
     {"-init_velocity", VI_OPTION_REAL, NULL},
     {"-init_direction", VI_OPTION_STRING, NULL},
     {"-init_load", VI_OPTION_STRING, NULL},
+    {"-mb_model", VI_OPTION_STRING, NULL},
 };
 
 PetscErrorCode VISystemRegisterOptions(void)

@@ -1,0 +1,664 @@
+/* The multibody model file (YAML, docs/multibody.md): gravity, bodies, joints, contacts, loads and outputs, read with
+   libyaml on every rank of the case's group (the same file, the same answer, the same errors). Every message names the
+   file, the line and what was expected. */
+#include "mbimpl.h"
+#include <yaml.h>
+
+typedef struct {
+  MPI_Comm         comm;
+  const char      *path;
+  yaml_document_t *doc;
+} VIMBReader;
+
+static int VIMBLine(const yaml_node_t *node)
+{
+  return node ? (int)node->start_mark.line + 1 : 0;
+}
+
+static yaml_node_t *VIMBNode(VIMBReader *rd, int id)
+{
+  return yaml_document_get_node(rd->doc, id);
+}
+
+/* The value of key in a mapping (NULL when absent). */
+static yaml_node_t *VIMBGet(VIMBReader *rd, yaml_node_t *map, const char key[])
+{
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = VIMBNode(rd, p->key);
+    if (k && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key)) return VIMBNode(rd, p->value);
+  }
+  return NULL;
+}
+
+/* Refuse a key of a mapping that is not among the known ones (a misspelt key would be silently ignored otherwise). */
+static PetscErrorCode VIMBCheckKeys(VIMBReader *rd, yaml_node_t *map, const char what[], const char *const known[])
+{
+  PetscFunctionBeginUser;
+  PetscCheck(map && map->type == YAML_MAPPING_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s is not a mapping of 'key: value' lines", rd->path,
+             VIMBLine(map), what);
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *k         = VIMBNode(rd, p->key);
+    PetscBool    found     = PETSC_FALSE;
+    char         list[512] = "";
+    for (PetscInt i = 0; known[i]; i++) {
+      if (!strcmp((const char *)k->data.scalar.value, known[i])) found = PETSC_TRUE;
+      PetscCall(PetscStrlcat(list, i ? ", " : "", sizeof(list)));
+      PetscCall(PetscStrlcat(list, known[i], sizeof(list)));
+    }
+    PetscCheck(found, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: unknown key '%s' in %s (expected one of: %s)", rd->path, VIMBLine(k),
+               (const char *)k->data.scalar.value, what, list);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReal(VIMBReader *rd, yaml_node_t *map, const char key[], PetscBool required, PetscReal dflt, PetscReal *x)
+{
+  yaml_node_t *v = VIMBGet(rd, map, key);
+  char        *end;
+
+  PetscFunctionBeginUser;
+  *x = dflt;
+  if (!v) {
+    PetscCheck(!required, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the key '%s' is missing (a number)", rd->path, VIMBLine(map), key);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(v->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must be a number", rd->path, VIMBLine(v), key);
+  *x = strtod((const char *)v->data.scalar.value, &end);
+  PetscCheck(end != (char *)v->data.scalar.value && !*end && !PetscIsInfOrNanReal(*x), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s: %s' is not a finite number", rd->path, VIMBLine(v), key, (const char *)v->data.scalar.value);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A list [a, b] (len numbers), or [a, b, c]. */
+static PetscErrorCode VIMBVector(VIMBReader *rd, yaml_node_t *map, const char key[], PetscInt len, PetscBool required, PetscReal x[])
+{
+  yaml_node_t *v = VIMBGet(rd, map, key);
+  PetscInt     i = 0;
+
+  PetscFunctionBeginUser;
+  if (!v) {
+    PetscCheck(!required, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the key '%s' is missing (a list of %" PetscInt_FMT " numbers, e.g. [0, 1])",
+               rd->path, VIMBLine(map), key, len);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top - v->data.sequence.items.start == len, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must be a list of %" PetscInt_FMT " numbers, e.g. [0, 1]", rd->path, VIMBLine(v), key, len);
+  for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
+    yaml_node_t *e = VIMBNode(rd, *it);
+    char        *end;
+    PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must be a list of numbers", rd->path, VIMBLine(e), key);
+    x[i] = strtod((const char *)e->data.scalar.value, &end);
+    PetscCheck(end != (char *)e->data.scalar.value && !*end && !PetscIsInfOrNanReal(x[i]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: '%s' entry '%s' is not a finite number", rd->path, VIMBLine(e), key, (const char *)e->data.scalar.value);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBString(VIMBReader *rd, yaml_node_t *map, const char key[], const char *dflt, char s[], size_t len)
+{
+  yaml_node_t *v = VIMBGet(rd, map, key);
+
+  PetscFunctionBeginUser;
+  if (!v) {
+    PetscCheck(dflt, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the key '%s' is missing", rd->path, VIMBLine(map), key);
+    PetscCall(PetscStrncpy(s, dflt, len));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(v->type == YAML_SCALAR_NODE && strlen((const char *)v->data.scalar.value) < len && v->data.scalar.length > 0, rd->comm,
+             PETSC_ERR_USER_INPUT, "%s:%d: '%s' must be a name of at most %d characters", rd->path, VIMBLine(v), key, (int)len - 1);
+  PetscCall(PetscStrncpy(s, (const char *)v->data.scalar.value, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The body named by key: its index (0 for ground), refused with the known names. */
+static PetscErrorCode VIMBBodyRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], const char what[], PetscInt *b)
+{
+  char name[VI_MB_NAME], list[512] = "ground";
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBString(rd, map, key, NULL, name, sizeof(name)));
+  for (*b = 0; *b < model->nbodies; (*b)++)
+    if (!strcmp(model->bodies[*b].name, name)) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 1; k < model->nbodies; k++) {
+    PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+    PetscCall(PetscStrlcat(list, model->bodies[k].name, sizeof(list)));
+  }
+  SETERRQ(rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s names the body '%s', which the model does not have (bodies: %s)", rd->path,
+          VIMBLine(VIMBGet(rd, map, key)), what, name, list);
+}
+
+static PetscInt VIMBCount(yaml_node_t *seq)
+{
+  return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
+}
+
+static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char key[], yaml_node_t **seq)
+{
+  PetscFunctionBeginUser;
+  *seq = VIMBGet(rd, root, key);
+  PetscCheck(!*seq || (*seq)->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must be a list of entries, each starting with '- name: ...'", rd->path, VIMBLine(*seq), key);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[] = {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", NULL};
+  yaml_node_t             *seq;
+  PetscInt                 b = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "bodies", &seq));
+  PetscCheck(VIMBCount(seq) > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the model has no bodies (a list 'bodies:' of '- name: ...' entries)",
+             rd->path, VIMBLine(root));
+  model->nbodies = VIMBCount(seq) + 1;
+  PetscCall(PetscCalloc1(model->nbodies, &model->bodies));
+  PetscCall(PetscStrncpy(model->bodies[0].name, "ground", VI_MB_NAME));
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, b++) {
+    yaml_node_t *e  = VIMBNode(rd, *it);
+    VIMBBody    *bd = &model->bodies[b];
+    PetscCall(VIMBCheckKeys(rd, e, "a body", keys));
+    bd->line = VIMBLine(e);
+    PetscCall(VIMBString(rd, e, "name", NULL, bd->name, sizeof(bd->name)));
+    for (PetscInt k = 0; k < b; k++)
+      PetscCheck(strcmp(model->bodies[k].name, bd->name), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the body name '%s' is %s (give each body its own name)", rd->path, bd->line, bd->name,
+                 k ? "used twice" : "reserved for the fixed frame");
+    PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
+    PetscCall(VIMBReal(rd, e, "inertia", PETSC_TRUE, 0, &bd->inertia));
+    PetscCheck(bd->mass > 0 && bd->inertia > 0, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: body '%s' has mass %g and inertia %g: its mass matrix diag(m, m, J) is singular; give mass > 0 (kg) and inertia > 0 "
+               "(kg m^2, about the centre of mass)",
+               rd->path, VIMBLine(VIMBGet(rd, e, bd->mass > 0 ? "inertia" : "mass")), bd->name, (double)bd->mass, (double)bd->inertia);
+    PetscCall(VIMBVector(rd, e, "position", 2, PETSC_TRUE, bd->pose));
+    PetscCall(VIMBReal(rd, e, "angle", PETSC_FALSE, 0, &bd->pose[2]));
+    PetscCall(VIMBVector(rd, e, "velocity", 2, PETSC_FALSE, bd->velocity));
+    PetscCall(VIMBReal(rd, e, "angular_velocity", PETSC_FALSE, 0, &bd->velocity[2]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", NULL};
+  static const char *const types[] = {"revolute", "prismatic", "fixed"};
+  yaml_node_t             *seq;
+  PetscInt                 k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "joints", &seq));
+  model->njoints = VIMBCount(seq);
+  PetscCall(PetscCalloc1(PetscMax(model->njoints, 1), &model->joints));
+  if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
+    yaml_node_t *e = VIMBNode(rd, *it);
+    VIMBJoint   *j = &model->joints[k];
+    char         type[32];
+    PetscInt     t;
+    PetscCall(VIMBCheckKeys(rd, e, "a joint", keys));
+    j->line = VIMBLine(e);
+    PetscCall(VIMBString(rd, e, "name", NULL, j->name, sizeof(j->name)));
+    PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
+    for (t = 0; t < 3; t++)
+      if (!strcmp(type, types[t])) break;
+    PetscCheck(t < 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic or fixed)", rd->path,
+               j->line, j->name, type);
+    j->type = (VIMBJointType)t;
+    PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
+    PetscCall(VIMBBodyRef(rd, model, e, "body2", "the joint's body2", &j->body[1]));
+    PetscCheck(j->body[0] != j->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' joins the body '%s' to itself (name two bodies)",
+               rd->path, j->line, j->name, model->bodies[j->body[0]].name);
+    PetscCall(VIMBVector(rd, e, "point1", 2, PETSC_FALSE, j->point[0]));
+    PetscCall(VIMBVector(rd, e, "point2", 2, PETSC_FALSE, j->point[1]));
+    j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : 2;
+    if (j->type == VI_MB_JOINT_PRISMATIC) {
+      PetscReal len;
+      j->axis[0] = 1;
+      PetscCall(VIMBVector(rd, e, "axis", 2, PETSC_TRUE, j->axis));
+      len = PetscSqrtReal(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1]);
+      PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the sliding direction in body1's frame)", rd->path,
+                 j->line, j->name);
+      j->axis[0] /= len;
+      j->axis[1] /= len;
+    }
+    if (j->type != VI_MB_JOINT_REVOLUTE) j->angle0 = model->bodies[j->body[1]].pose[2] - model->bodies[j->body[0]].pose[2];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[] = {"name", "body", "point", "against", "line_point", "line_normal", "restitution", "friction", NULL};
+  yaml_node_t             *seq;
+  PetscInt                 k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "contacts", &seq));
+  model->ncontacts = VIMBCount(seq);
+  PetscCall(PetscCalloc1(PetscMax(model->ncontacts, 1), &model->contacts));
+  if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
+    yaml_node_t *e = VIMBNode(rd, *it);
+    VIMBContact *c = &model->contacts[k];
+    PetscReal    len;
+    PetscCall(VIMBCheckKeys(rd, e, "a contact", keys));
+    c->line = VIMBLine(e);
+    PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
+    PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
+    PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+    PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
+               c->line, c->name, model->bodies[c->body[0]].name);
+    PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
+    PetscCall(VIMBVector(rd, e, "line_point", 2, PETSC_FALSE, c->line_point));
+    PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
+    len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
+    PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s' has a zero line_normal (the open side of the line, in the frame of '%s')", rd->path, c->line, c->name,
+               model->bodies[c->body[0]].name);
+    c->line_normal[0] /= len;
+    c->line_normal[1] /= len;
+    PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
+    PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name,
+               (double)c->restitution);
+    PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
+    PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
+               c->line, c->name, (double)c->mu);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[] = {"name", "body", "force", "torque", NULL};
+  yaml_node_t             *seq;
+  PetscInt                 k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "loads", &seq));
+  model->nloads = VIMBCount(seq);
+  PetscCall(PetscCalloc1(PetscMax(model->nloads, 1), &model->loads));
+  if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
+    yaml_node_t *e = VIMBNode(rd, *it);
+    VIMBLoad    *l = &model->loads[k];
+    PetscCall(VIMBCheckKeys(rd, e, "a load", keys));
+    PetscCall(VIMBBodyRef(rd, model, e, "body", "the load's body", &l->body));
+    PetscCheck(l->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: a load on the ground does nothing (name a moving body)", rd->path, VIMBLine(e));
+    PetscCall(VIMBVector(rd, e, "force", 2, PETSC_FALSE, l->force));
+    PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[]  = {"name", "type", "body", "point", "joint", "contact", NULL};
+  static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy"};
+  yaml_node_t             *seq;
+  PetscInt                 k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "outputs", &seq));
+  model->noutputs = VIMBCount(seq);
+  PetscCall(PetscCalloc1(PetscMax(model->noutputs, 1), &model->outputs));
+  model->ncolumns = 0;
+  if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
+    yaml_node_t *e = VIMBNode(rd, *it);
+    VIMBOutput  *o = &model->outputs[k];
+    char         type[32], ref[VI_MB_NAME];
+    PetscInt     t;
+    PetscCall(VIMBCheckKeys(rd, e, "an output", keys));
+    PetscCall(VIMBString(rd, e, "name", NULL, o->name, sizeof(o->name)));
+    PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
+    for (t = 0; t < 6; t++)
+      if (!strcmp(type, types[t])) break;
+    PetscCheck(t < 6, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: output '%s' has the type '%s' (expected point, angle, joint_angle, contact_force, joint_force or energy)", rd->path,
+               VIMBLine(e), o->name, type);
+    o->type    = (VIMBOutputType)t;
+    o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
+    if (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ANGLE) {
+      PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
+      PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, o->point));
+    }
+    if (o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_JOINT_FORCE) {
+      PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));
+      for (o->index = 0; o->index < model->njoints; o->index++)
+        if (!strcmp(model->joints[o->index].name, ref)) break;
+      PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
+                 rd->path, VIMBLine(e), o->name, ref);
+    }
+    if (o->type == VI_MB_OUT_CONTACT_FORCE) {
+      PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
+      for (o->index = 0; o->index < model->ncontacts; o->index++)
+        if (!strcmp(model->contacts[o->index].name, ref)) break;
+      PetscCheck(o->index < model->ncontacts, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s' names the contact '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
+      if (model->contacts[o->index].mu > 0) o->columns = 2; /* NAME, NAME_t: the normal and the friction force */
+    }
+    model->ncolumns += o->columns;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The joints' residual at the initial pose: refused beyond the tolerance, with the worst row. */
+static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
+{
+  PetscReal *q, *u, *grad;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(model->n, &q, model->n, &u, model->n, &grad));
+  for (PetscInt b = 1; b < model->nbodies; b++)
+    for (PetscInt d = 0; d < 3; d++) {
+      q[3 * (b - 1) + d] = model->bodies[b].pose[d];
+      u[3 * (b - 1) + d] = model->bodies[b].velocity[d];
+    }
+  for (PetscInt k = 0; k < model->njoints; k++) {
+    const VIMBJoint *j = &model->joints[k];
+    for (PetscInt r = j->row; r < j->row + j->rows; r++) {
+      PetscReal g, gv = 0;
+      PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
+      for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
+      PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
+                 "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
+                 model->path, j->line, j->name, r - j->row + 1, (double)g, (double)model->tolerance);
+      PetscCheck(PetscAbsReal(gv) <= model->tolerance * 1e3, comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the initial velocities violate joint '%s': its row %" PetscInt_FMT " has the rate %.3e; give velocities the joint allows",
+                 model->path, j->line, j->name, r - j->row + 1, (double)gv);
+    }
+  }
+  PetscCall(PetscFree3(q, u, grad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The document's sections, in the order their references need (bodies first). */
+static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[] = {"gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, root, "the model", keys));
+  PetscCall(VIMBVector(rd, root, "gravity", 2, PETSC_FALSE, model->gravity));
+  PetscCall(VIMBReal(rd, root, "assembly_tolerance", PETSC_FALSE, 1e-9, &model->tolerance));
+  PetscCall(VIMBReadBodies(rd, model, root));
+  PetscCall(VIMBReadJoints(rd, model, root));
+  PetscCall(VIMBReadContacts(rd, model, root));
+  PetscCall(VIMBReadLoads(rd, model, root));
+  PetscCall(VIMBReadOutputs(rd, model, root));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
+{
+  FILE           *fp;
+  yaml_parser_t   parser;
+  yaml_document_t doc;
+  yaml_node_t    *root;
+  VIMBReader      rd = {comm, path, &doc};
+  int             ok;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(model, sizeof(*model)));
+  PetscCall(PetscStrncpy(model->path, path, sizeof(model->path)));
+  fp = fopen(path, "r");
+  PetscCheck(fp, comm, PETSC_ERR_USER_INPUT, "-mb_model: cannot open the model file '%s'", path);
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_file(&parser, fp);
+  ok = yaml_parser_load(&parser, &doc);
+  fclose(fp);
+  if (!ok) {
+    char msg[256];
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s", parser.problem ? parser.problem : "unreadable YAML"));
+    int line = (int)parser.problem_mark.line + 1;
+    yaml_parser_delete(&parser);
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s:%d: not valid YAML (%s)", path, line, msg);
+  }
+  yaml_parser_delete(&parser);
+  root = yaml_document_get_root_node(&doc);
+  if (!root) {
+    yaml_document_delete(&doc);
+    SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s: the model file is empty (docs/multibody.md shows one)", path);
+  }
+  ierr = VIMBRead(&rd, model, root);
+  yaml_document_delete(&doc); /* on the error path too */
+  PetscCall(ierr);
+  model->n     = 3 * (model->nbodies - 1);
+  model->nrows = 0;
+  for (PetscInt k = 0; k < model->njoints; k++) {
+    model->joints[k].row = model->nrows;
+    model->nrows += model->joints[k].rows;
+  }
+  for (PetscInt k = 0; k < model->ncontacts; k++) model->contacts[k].row = model->nrows++;
+  PetscCheck(model->nrows <= VI_MAX_CONTACTS, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " constraint rows, at most %d", path, model->nrows,
+             VI_MAX_CONTACTS);
+  PetscCall(VIMBCheckAssembly(comm, model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMBModelFree(VIMBModel *model)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(model->bodies));
+  PetscCall(PetscFree(model->joints));
+  PetscCall(PetscFree(model->contacts));
+  PetscCall(PetscFree(model->loads));
+  PetscCall(PetscFree(model->outputs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rotation of v by theta, and its derivatives: R' v = R J v (J a quarter turn), R'' v = -R v. */
+static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
+{
+  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
+  r[0]  = c * v[0] - s * v[1];
+  r[1]  = s * v[0] + c * v[1];
+  r1[0] = -r[1];
+  r1[1] = r[0];
+}
+
+/*
+  Every row but a joint's angle row is g = d . (P_b - P_a): P_b = r_b + R_b p the point of body b, P_a = r_a + R_a c the
+  point of body a, d a fixed direction of the plane (a revolute joint's x and y rows) or d = R_a n turning with body a (a
+  contact's normal, a prismatic joint's normal to its axis). With D = P_b - P_a and primes the derivatives in the angles
+  (R' v = R J v, R'' v = -R v):
+    dg/dr_b = d, dg/dth_b = d . R_b' p, dg/dr_a = -d, dg/dth_a = d' . D - d . R_a' c,
+  and the Hessian's non-zero entries th_b th_b: -d . R_b p; th_a th_b: d' . R_b' p; th_a r_b: d'; th_a r_a: -d';
+  th_a th_a: d'' . D - 2 d' . R_a' c + d . R_a c (d'' = -d, or 0 for a fixed d).
+*/
+PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                                   PetscReal H[])
+{
+  const PetscInt         n = model->n;
+  PetscInt               a, b;
+  const PetscReal       *p, *c, *n0 = NULL;
+  PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
+  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
+  static const PetscReal zero[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  if (grad) PetscCall(PetscArrayzero(grad, n));
+  if (r < model->nrows - model->ncontacts) {
+    const VIMBJoint *j = NULL;
+    for (PetscInt k = 0; k < model->njoints; k++)
+      if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
+    a = j->body[0];
+    b = j->body[1];
+    if (j->type == VI_MB_JOINT_FIXED && r == j->row + 2) {
+      /* the angle row, linear: th_b - th_a - angle0 */
+      PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
+      if (g) *g = tb - ta - j->angle0;
+      if (grad && b) grad[3 * (b - 1) + 2] = 1;
+      if (grad && a) grad[3 * (a - 1) + 2] = -1;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 1) {
+      PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
+      if (g) *g = tb - ta - j->angle0;
+      if (grad && b) grad[3 * (b - 1) + 2] = 1;
+      if (grad && a) grad[3 * (a - 1) + 2] = -1;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    p = j->point[1];
+    c = j->point[0];
+    if (j->type == VI_MB_JOINT_PRISMATIC) {
+      nrm[0] = -j->axis[1];
+      nrm[1] = j->axis[0];
+      n0     = nrm; /* the point of body 2 stays on body 1's axis through point1 */
+    } else {
+      d[0] = r == j->row ? 1 : 0;
+      d[1] = r == j->row ? 0 : 1;
+    }
+  } else {
+    const VIMBContact *k = &model->contacts[r - (model->nrows - model->ncontacts)];
+    a                    = k->body[0];
+    b                    = k->body[1];
+    p                    = k->point;
+    c                    = k->line_point;
+    n0                   = k->line_normal;
+  }
+  if (a) {
+    ra[0] = q[3 * (a - 1)];
+    ra[1] = q[3 * (a - 1) + 1];
+    tha   = q[3 * (a - 1) + 2];
+  }
+  if (b) {
+    rb[0] = q[3 * (b - 1)];
+    rb[1] = q[3 * (b - 1) + 1];
+    thb   = q[3 * (b - 1) + 2];
+  }
+  if (n0) VIMBRotate(tha, n0, d, d1);
+  VIMBRotate(thb, p ? p : zero, Rp, Rp1);
+  VIMBRotate(tha, c ? c : zero, Rc, Rc1);
+  D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
+  D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
+  if (g) *g = d[0] * D[0] + d[1] * D[1];
+  if (grad && b) {
+    grad[3 * (b - 1)]     = d[0];
+    grad[3 * (b - 1) + 1] = d[1];
+    grad[3 * (b - 1) + 2] = d[0] * Rp1[0] + d[1] * Rp1[1];
+  }
+  if (grad && a) {
+    grad[3 * (a - 1)]     = -d[0];
+    grad[3 * (a - 1) + 1] = -d[1];
+    grad[3 * (a - 1) + 2] = d1[0] * D[0] + d1[1] * D[1] - (d[0] * Rc1[0] + d[1] * Rc1[1]);
+  }
+  if (H && w != 0) {
+    const PetscInt tb = 3 * (b - 1) + 2, ta = 3 * (a - 1) + 2;
+    if (b) H[tb * n + tb] += w * -(d[0] * Rp[0] + d[1] * Rp[1]);
+    if (a) {
+      /* d'' = -d when d turns with body a, 0 when it is fixed */
+      const PetscReal taa = (n0 ? -(d[0] * D[0] + d[1] * D[1]) : 0) - 2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
+      H[ta * n + ta] += w * taa;
+      for (PetscInt i = 0; i < 2; i++) {
+        H[ta * n + 3 * (a - 1) + i] -= w * d1[i];
+        H[(3 * (a - 1) + i) * n + ta] -= w * d1[i];
+      }
+    }
+    if (a && b) {
+      const PetscReal tab = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+      H[ta * n + tb] += w * tab;
+      H[tb * n + ta] += w * tab;
+      for (PetscInt i = 0; i < 2; i++) {
+        H[ta * n + 3 * (b - 1) + i] += w * d1[i];
+        H[(3 * (b - 1) + i) * n + ta] += w * d1[i];
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tangential row of contact k: the velocity of its point on body b relative to the material point of body a under it,
+   along the line's tangent t = J d (d the line's normal turned by a quarter): w_t = t . (v_b + om_b J R_b p - v_a -
+   om_a J (P - r_a)), grad its coefficients (n). A velocity-level row (Coulomb's law acts on velocities and impulses). */
+PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[])
+{
+  const VIMBContact *c = &model->contacts[k];
+  const PetscInt     a = c->body[0], b = c->body[1];
+  PetscReal          tha = a ? q[3 * (a - 1) + 2] : 0, thb = b ? q[3 * (b - 1) + 2] : 0, d[2], d1[2], Rp[2], Rp1[2], P[2], ra[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(grad, model->n));
+  VIMBRotate(tha, c->line_normal, d, d1); /* d1 = J d: the tangent */
+  VIMBRotate(thb, c->point, Rp, Rp1);
+  if (a) {
+    ra[0] = q[3 * (a - 1)];
+    ra[1] = q[3 * (a - 1) + 1];
+  }
+  P[0] = (b ? q[3 * (b - 1)] : 0) + Rp[0];
+  P[1] = (b ? q[3 * (b - 1) + 1] : 0) + Rp[1];
+  if (b) {
+    grad[3 * (b - 1)]     = d1[0];
+    grad[3 * (b - 1) + 1] = d1[1];
+    grad[3 * (b - 1) + 2] = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+  }
+  if (a) {
+    grad[3 * (a - 1)]     = -d1[0];
+    grad[3 * (a - 1) + 1] = -d1[1];
+    grad[3 * (a - 1) + 2] = -(d1[0] * -(P[1] - ra[1]) + d1[1] * (P[0] - ra[0]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ROM view: n = 3 coordinates per body (all "boundary": nb = n, nm = 0), M = diag(m, m, J) per body, K = D = 0, one
+   contact entry per constraint row (bilateral for the joints' rows, offset = the row), the outputs' names with zero rows
+   (the system computes them), SI units. */
+PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
+{
+  const PetscInt n = model->n;
+  PetscReal     *K, *M, *D, *zero;
+  VIContactInfo *info;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMSetSizes(rom, VI_CMS_CB, n, 0));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  for (PetscInt b = 1; b < model->nbodies; b++) {
+    const PetscInt i       = 3 * (b - 1);
+    M[i * n + i]           = model->bodies[b].mass;
+    M[(i + 1) * n + i + 1] = model->bodies[b].mass;
+    M[(i + 2) * n + i + 2] = model->bodies[b].inertia;
+  }
+  PetscCall(PetscCalloc1(PetscMax(model->nrows, 1), &info));
+  for (PetscInt r = 0; r < model->nrows; r++) {
+    info[r].node_id  = r + 1;
+    info[r].dim      = 1;
+    info[r].offset   = r < n ? r : 0;
+    info[r].kind     = r < model->nrows - model->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
+    info[r].frame[0] = 1;
+  }
+  PetscCall(VIROMSetContacts(rom, model->nrows, info));
+  PetscCall(PetscFree(info));
+  PetscCall(PetscCalloc1(PetscMax(n, 1), &zero));
+  for (PetscInt k = 0; k < model->noutputs; k++) {
+    const VIMBOutput *o = &model->outputs[k];
+    char              name[2 * VI_MB_NAME];
+    if (o->type == VI_MB_OUT_POINT) {
+      static const char *const sfx[] = {"x", "y", "vx", "vy"};
+      for (PetscInt i = 0; i < 4; i++) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, sfx[i]));
+        PetscCall(VIROMAddOutput(rom, name, zero));
+      }
+    } else if (o->type == VI_MB_OUT_ANGLE) {
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
+    } else if (o->type == VI_MB_OUT_JOINT_FORCE) {
+      for (PetscInt i = 0; i < 2; i++) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
+        PetscCall(VIROMAddOutput(rom, name, zero));
+      }
+    } else
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
+    if (o->type == VI_MB_OUT_CONTACT_FORCE && o->columns == 2) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
+    }
+  }
+  PetscCall(PetscFree(zero));
+  PetscCall(VIROMSetUnits(rom, "SI: positions m, velocities m/s, angles rad, forces N, energy J"));
+  PetscCall(VIROMSetReduction(rom, model->path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

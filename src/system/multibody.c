@@ -1,0 +1,418 @@
+/* The multibody system type (VISYSTEMMULTIBODY): planar rigid bodies in redundant coordinates q = (x, y, theta) per body
+   (centre of mass and angle, seed 002 §10.2 and §10.4), joints as bilateral constraint rows, contacts of a body-fixed
+   point against a line of another body or of the ground as unilateral rows with gaps g(q), gravity and constant loads;
+   read from a model file (-mb_model FILE.yaml, mbmodel.c; docs/multibody.md).
+
+   In these coordinates M = diag(m, m, J) per body is constant (constant_mass), and there is no gyroscopic force in the
+   plane; the forces are constant too (gravity, loads), so f does not depend on (q, u); the system is not linear because
+   its constraints are not: g(q), G(q) and their curvature come from mbmodel.c. */
+#include "mbimpl.h"
+
+typedef struct {
+  char           path[PETSC_MAX_PATH_LEN];
+  VIMBModel      model;
+  PetscBool      loaded;
+  VIROM          rom; /* the ROM view (owned): outputs' names, units, contacts for the records */
+  PetscInt       nc;
+  VIContactKind *kinds;
+  PetscInt      *dims, *offsets;
+  PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
+  PetscBool      given_restitution;
+} VISystem_Multibody;
+
+static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
+  PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
+  PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
+  PetscCall(VIROMDestroy(&mb->rom));
+  if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
+  mb->loaded = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemDestroy_Multibody(VISystem sys)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemMultibodyFreeSetUp(mb));
+  PetscCall(PetscFree(sys->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemSetFromOptions_Multibody(VISystem sys, PetscOptionItems *PetscOptionsObject)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  PetscBool           set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsString("-mb_model", "multibody: the model file (YAML: bodies, joints, contacts, loads, outputs; docs/multibody.md)", "",
+                               mb->path, mb->path, sizeof(mb->path), &set));
+  PetscCheck(mb->path[0], sys->comm, PETSC_ERR_USER_INPUT, "-system_type multibody needs its model file: -mb_model FILE.yaml (docs/multibody.md)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A ROM given to a multibody system (the ensemble gives every case its ROM view) is not needed: the model file is read. */
+static PetscErrorCode VISystemSetROM_Multibody(VISystem sys, VIROM rom)
+{
+  PetscFunctionBeginUser;
+  (void)sys;
+  (void)rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetROM_Multibody(VISystem sys, VIROM *rom)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  *rom = mb->rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  VIMBModel          *md = &mb->model;
+  PetscInt            n, nc;
+
+  PetscFunctionBeginUser;
+  PetscCheck(mb->path[0], sys->comm, PETSC_ERR_USER_INPUT, "-system_type multibody needs its model file: -mb_model FILE.yaml (docs/multibody.md)");
+  PetscCall(VISystemMultibodyFreeSetUp(mb));
+  PetscCall(VIMBModelLoad(sys->comm, mb->path, md));
+  mb->loaded = PETSC_TRUE;
+  n          = md->n;
+  nc         = md->nrows;
+  sys->n     = n;
+  sys->nb    = n;
+  sys->nm    = 0;
+  mb->nc     = nc;
+  PetscCall(VIROMCreate(PETSC_COMM_SELF, &mb->rom));
+  PetscCall(VIMBModelROM(md, mb->rom));
+  PetscCall(PetscCalloc4(PetscMax(nc, 1), &mb->kinds, PetscMax(nc, 1), &mb->dims, PetscMax(nc, 1), &mb->offsets, PetscMax(nc, 1), &mb->mu));
+  PetscCall(PetscCalloc3(PetscMax(nc, 1), &mb->preload, 2 * PetscMax(nc, 1), &mb->obstacle_v, PetscMax(nc, 1), &mb->restitution));
+  PetscCall(PetscCalloc3(n, &mb->q0, n, &mb->u0, n, &mb->fext));
+  mb->given_restitution = PETSC_FALSE;
+  /* one force per row, a frictional contact's tangential force right after its normal one */
+  for (PetscInt r = 0; r < nc; r++) {
+    mb->dims[r]  = 1;
+    mb->kinds[r] = r < nc - md->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
+  }
+  for (PetscInt k = 0; k < md->ncontacts; k++) {
+    const VIMBContact *c = &md->contacts[k];
+    mb->mu[c->row]       = c->mu;
+    mb->dims[c->row]     = c->mu > 0 ? 2 : 1;
+    if (c->restitution >= 0) mb->given_restitution = PETSC_TRUE;
+  }
+  for (PetscInt r = 0, off = 0; r < nc; off += mb->dims[r], r++) mb->offsets[r] = off;
+  /* a contact without its own coefficient takes the first given one (or 0 when no contact gives one: then the stepper's) */
+  for (PetscInt k = 0; k < md->ncontacts; k++) {
+    const VIMBContact *c = &md->contacts[k];
+    PetscReal          e = c->restitution;
+    for (PetscInt i = 0; i < md->ncontacts && e < 0; i++) e = md->contacts[i].restitution;
+    mb->restitution[c->row] = PetscMax(e, 0);
+  }
+  for (PetscInt b = 1; b < md->nbodies; b++) {
+    const VIMBBody *bd = &md->bodies[b];
+    for (PetscInt d = 0; d < 3; d++) {
+      mb->q0[3 * (b - 1) + d] = bd->pose[d];
+      mb->u0[3 * (b - 1) + d] = bd->velocity[d];
+    }
+    mb->fext[3 * (b - 1)]     = bd->mass * md->gravity[0];
+    mb->fext[3 * (b - 1) + 1] = bd->mass * md->gravity[1];
+  }
+  for (PetscInt l = 0; l < md->nloads; l++) {
+    const VIMBLoad *ld = &md->loads[l];
+    mb->fext[3 * (ld->body - 1)] += ld->force[0];
+    mb->fext[3 * (ld->body - 1) + 1] += ld->force[1];
+    mb->fext[3 * (ld->body - 1) + 2] += ld->torque;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemComputeMass_Multibody(VISystem sys, const PetscReal q[], PetscReal M[])
+{
+  const VIMBModel *md = &((VISystem_Multibody *)sys->data)->model;
+  const PetscInt   n  = sys->n;
+
+  PetscFunctionBeginUser;
+  (void)q;
+  PetscCall(PetscArrayzero(M, n * n));
+  for (PetscInt b = 1; b < md->nbodies; b++) {
+    const PetscInt i = 3 * (b - 1);
+    M[i * n + i] = M[(i + 1) * n + i + 1] = md->bodies[b].mass;
+    M[(i + 2) * n + i + 2]                = md->bodies[b].inertia;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gravity and the constant loads: f does not depend on (q, u) in these coordinates. */
+static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal f[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  (void)q;
+  (void)u;
+  PetscCall(PetscArraycpy(f, mb->fext, sys->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal dfdq[],
+                                                             PetscReal dfdu[])
+{
+  PetscFunctionBeginUser;
+  (void)t;
+  (void)q;
+  (void)u;
+  if (dfdq) PetscCall(PetscArrayzero(dfdq, sys->n * sys->n));
+  if (dfdu) PetscCall(PetscArrayzero(dfdu, sys->n * sys->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work). */
+static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic,
+                                                      PetscReal *potential)
+{
+  const VIMBModel *md = &((VISystem_Multibody *)sys->data)->model;
+  PetscReal        T = 0, V = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 1; b < md->nbodies; b++) {
+    const PetscInt  i  = 3 * (b - 1);
+    const VIMBBody *bd = &md->bodies[b];
+    T += 0.5 * (bd->mass * (u[i] * u[i] + u[i + 1] * u[i + 1]) + bd->inertia * u[i + 2] * u[i + 2]);
+    V -= bd->mass * (md->gravity[0] * q[i] + md->gravity[1] * q[i + 1]);
+  }
+  *kinetic   = T;
+  *potential = V;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetContacts_Multibody(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
+                                                    const PetscInt **offsets)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  if (nc) *nc = mb->nc;
+  if (kinds) *kinds = mb->kinds;
+  if (dims) *dims = mb->dims;
+  if (offsets) *offsets = mb->offsets;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetContactSet_Multibody(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  set->num_contacts = mb->nc;
+  set->dims         = mb->dims;
+  set->mu           = mb->mu;
+  set->preload      = mb->preload;
+  set->kinds        = mb->kinds;
+  if (obstacle_velocity) *obstacle_velocity = mb->obstacle_v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
+                                                            PetscReal g_rate[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  for (PetscInt r = 0; r < mb->nc; r++) {
+    PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
+    if (g_rate) g_rate[r] = 0; /* scleronomic: no prescribed motion yet */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The frictional contacts' tangential rows (one per contact in the plane), in the contacts' order. */
+static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  PetscInt            i  = 0;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  for (PetscInt k = 0; k < mb->model.ncontacts; k++)
+    if (mb->model.contacts[k].mu > 0) PetscCall(VIMBModelTangent(&mb->model, k, q, Gt + (i++) * sys->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
+                                                                   PetscReal H[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  PetscCall(PetscArrayzero(H, sys->n * sys->n));
+  for (PetscInt r = 0; r < mb->nc; r++)
+    if (lambda[r] != 0) PetscCall(VIMBModelConstraint(&mb->model, r, q, NULL, NULL, lambda[r], H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemEvaluateGaps_Multibody(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  for (PetscInt r = 0; r < mb->nc; r++) {
+    if (g0) g0[r] = 0;
+    if (g0_rate) g0_rate[r] = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* No load vectors with time functions: the forces are f(t, q, u) (VISystemComputeForce). */
+static PetscErrorCode VISystemGetLoads_Multibody(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors)
+{
+  PetscFunctionBeginUser;
+  (void)sys;
+  if (num_loads) *num_loads = 0;
+  if (vectors) *vectors = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemEvaluateLoadScales_Multibody(VISystem sys, PetscReal t, PetscReal s[])
+{
+  PetscFunctionBeginUser;
+  (void)sys;
+  (void)t;
+  (void)s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetInitialState_Multibody(VISystem sys, const PetscReal **q0, const PetscReal **u0)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  if (q0) *q0 = mb->q0;
+  if (u0) *u0 = mb->u0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const PetscReal **e)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  *e = mb->given_restitution ? mb->restitution : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The named outputs at (q, u): a point's position and velocity r + R p, v + omega J R p; a body's angle and its rate; a joint's
+   relative angle; a contact's normal force (lambda of its row); a joint's reaction (x and y rows); the energy T + V. */
+static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
+                                                       PetscReal y[])
+{
+  VISystem_Multibody *mb  = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md  = &mb->model;
+  PetscInt            col = 0;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  for (PetscInt k = 0; k < md->noutputs; k++) {
+    const VIMBOutput *o = &md->outputs[k];
+    const PetscInt    i = 3 * (o->body - 1);
+    switch (o->type) {
+    case VI_MB_OUT_POINT: {
+      PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th);
+      PetscReal rp[2] = {c * o->point[0] - s * o->point[1], s * o->point[0] + c * o->point[1]};
+      PetscReal w     = o->body ? u[i + 2] : 0;
+      y[col++]        = (o->body ? q[i] : 0) + rp[0];
+      y[col++]        = (o->body ? q[i + 1] : 0) + rp[1];
+      y[col++]        = (o->body ? u[i] : 0) - w * rp[1];
+      y[col++]        = (o->body ? u[i + 1] : 0) + w * rp[0];
+    } break;
+    case VI_MB_OUT_ANGLE:
+      y[col++] = o->body ? q[i + 2] : 0;
+      y[col++] = o->body ? u[i + 2] : 0;
+      break;
+    case VI_MB_OUT_JOINT_ANGLE: {
+      const VIMBJoint *j = &md->joints[o->index];
+      y[col++]           = (j->body[1] ? q[3 * (j->body[1] - 1) + 2] : 0) - (j->body[0] ? q[3 * (j->body[0] - 1) + 2] : 0);
+    } break;
+    case VI_MB_OUT_CONTACT_FORCE: {
+      const PetscInt off = mb->offsets[md->contacts[o->index].row];
+      y[col++]           = lambda ? lambda[off] : 0;
+      if (o->columns == 2) y[col++] = lambda ? lambda[off + 1] : 0;
+    } break;
+    case VI_MB_OUT_JOINT_FORCE:
+      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row]] : 0;
+      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + 1]] : 0;
+      break;
+    case VI_MB_OUT_ENERGY: {
+      PetscReal T, V;
+      PetscCall(VISystemComputeEnergy_Multibody(sys, q, u, &T, &V));
+      y[col++] = T + V;
+    } break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemView_Multibody(VISystem sys, PetscViewer viewer)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "Multibody %s: %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints, %" PetscInt_FMT " contacts, %" PetscInt_FMT
+                                   " coordinates, %" PetscInt_FMT " constraint rows\n",
+                                   mb->path, mb->model.nbodies - 1, mb->model.njoints, mb->model.ncontacts, sys->n, mb->nc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemMultibodyModelROM(MPI_Comm comm, const char path[], VIROM rom)
+{
+  VIMBModel model;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBModelLoad(comm, path, &model));
+  PetscCall(VIMBModelROM(&model, rom));
+  PetscCall(VIMBModelFree(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemCreate_Multibody(VISystem sys)
+{
+  VISystem_Multibody *mb;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&mb));
+  sys->data                     = mb;
+  sys->constant_mass            = PETSC_TRUE;
+  sys->linear                   = PETSC_FALSE;
+  sys->ops.setfromoptions       = VISystemSetFromOptions_Multibody;
+  sys->ops.setup                = VISystemSetUp_Multibody;
+  sys->ops.view                 = VISystemView_Multibody;
+  sys->ops.destroy              = VISystemDestroy_Multibody;
+  sys->ops.setrom               = VISystemSetROM_Multibody;
+  sys->ops.getrom               = VISystemGetROM_Multibody;
+  sys->ops.computemass          = VISystemComputeMass_Multibody;
+  sys->ops.computeforce         = VISystemComputeForce_Multibody;
+  sys->ops.computeforcejacobian = VISystemComputeForceJacobian_Multibody;
+  sys->ops.computeenergy        = VISystemComputeEnergy_Multibody;
+  sys->ops.getcontacts          = VISystemGetContacts_Multibody;
+  sys->ops.getcontactset        = VISystemGetContactSet_Multibody;
+  sys->ops.evaluateconstraints  = VISystemEvaluateConstraints_Multibody;
+  sys->ops.constraintcurvature  = VISystemComputeConstraintCurvature_Multibody;
+  sys->ops.evaluategaps         = VISystemEvaluateGaps_Multibody;
+  sys->ops.getloads             = VISystemGetLoads_Multibody;
+  sys->ops.evaluateloadscales   = VISystemEvaluateLoadScales_Multibody;
+  sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
+  sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
+  sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
+  sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,120 @@
+/* The multibody system's constraints (src/system/mbmodel.c) against central differences: on a model with two moving bodies,
+   a revolute joint to the ground, a prismatic and a fixed joint between them and contacts of each body against the other's
+   line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
+   1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the mass,
+   energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
+   velocity (1e-14). The model file is written here. */
+#include <vicms.h>
+
+#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
+
+static const char model[] =
+    "gravity: [0.5, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: 0.3, position: [1, 0], angle: 0, velocity: [0, 0.7], angular_velocity: 0.7}\n"
+    "  - {name: b, mass: 1.5, inertia: 0.2, position: [2, 0.5], angle: 0.4}\n"
+    "joints:\n"
+    "  - {name: pin, type: revolute, body1: ground, point1: [0, 0], body2: a, point2: [-1, 0]}\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2]}\n"
+    "  - {name: weld, type: fixed, body1: b, point1: [0.1, 0.3], body2: a, point2: [-0.4, 0.2]}\n"
+    "contacts:\n"
+    "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8], friction: 0.2}\n"
+    "  - {name: ag, body: b, point: [-0.2, 0.1], against: ground, line_point: [0, -1], line_normal: [0, 1]}\n"
+    "outputs:\n"
+    "  - {name: p, type: point, body: b, point: [0.5, -0.25]}\n"
+    "  - {name: th, type: angle, body: a}\n"
+    "  - {name: e, type: energy}\n"
+    "assembly_tolerance: 10\n";
+
+int main(int argc, char **argv)
+{
+  VISystem         sys;
+  PetscInt         n, nc;
+  const PetscReal *q0;
+  PetscReal        q[6], u[6] = {0.1, -0.3, 0.7, 0.4, 0.2, -0.5}, lam[16], g[16], gp[16], gm[16], G[96], Gp[96], Gm[96], H[36], M[36], y[16], T, V;
+  PetscReal        errG = 0, errH = 0, eps = 1e-6;
+  FILE            *fp;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (!rank) {
+      fp = fopen("test_multibody.yaml", "w");
+      EXPECT(fp, "cannot write the model file");
+      fputs(model, fp);
+      fclose(fp);
+    }
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  }
+  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
+  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_multibody.yaml"));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  EXPECT(n == 6 && nc == 2 + 2 + 3 + 2, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected 6 and 9)", n, nc);
+  PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+  for (PetscInt i = 0; i < n; i++) q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1);
+  for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal qk = q[k];
+    q[k]               = qk + eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gp, Gp, NULL));
+    q[k] = qk - eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gm, Gm, NULL));
+    q[k] = qk;
+    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - G[r * n + k]));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal d = 0;
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gp[r * n + i] - Gm[r * n + i]) / (2 * eps);
+      errH = PetscMax(errH, PetscAbsReal(d - H[i * n + k]));
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "multibody constraints: |G - dg/dq|max = %.2e (tolerance 1e-8), |H - d(G^T lambda)/dq|max = %.2e (tolerance 1e-7)\n",
+                        (double)errG, (double)errH));
+  EXPECT(errG < 1e-8 && errH < 1e-7, "the constraints' derivatives differ from central differences: G %g, H %g", (double)errG, (double)errH);
+  /* mass, energy, outputs */
+  PetscCall(VISystemComputeMass(sys, q, M));
+  PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
+  {
+    const PetscReal Tref = 0.5 * (2 * (u[0] * u[0] + u[1] * u[1]) + 0.3 * u[2] * u[2] + 1.5 * (u[3] * u[3] + u[4] * u[4]) + 0.2 * u[5] * u[5]);
+    const PetscReal Vref = -(2 * (0.5 * q[0] - 9.81 * q[1]) + 1.5 * (0.5 * q[3] - 9.81 * q[4]));
+    const PetscReal c = PetscCosReal(q[5]), s = PetscSinReal(q[5]);
+    const PetscReal px = q[3] + c * 0.5 + s * 0.25, py = q[4] + s * 0.5 - c * 0.25;
+    const PetscReal vx = u[3] - u[5] * (s * 0.5 - c * 0.25), vy = u[4] + u[5] * (c * 0.5 + s * 0.25);
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, lam, y));
+    EXPECT(M[0] == 2 && M[7] == 2 && M[14] == 0.3 && M[21] == 1.5 && M[35] == 0.2 && M[1] == 0, "mass matrix");
+    EXPECT(PetscAbsReal(T - Tref) < 1e-14 && PetscAbsReal(V - Vref) < 1e-13, "energy %g %g, expected %g %g", (double)T, (double)V, (double)Tref,
+           (double)Vref);
+    EXPECT(PetscAbsReal(y[0] - px) < 1e-14 && PetscAbsReal(y[1] - py) < 1e-14 && PetscAbsReal(y[2] - vx) < 1e-14 && PetscAbsReal(y[3] - vy) < 1e-14,
+           "point output (%g, %g, %g, %g), expected (%g, %g, %g, %g)", (double)y[0], (double)y[1], (double)y[2], (double)y[3], (double)px, (double)py,
+           (double)vx, (double)vy);
+    EXPECT(y[4] == q[2] && y[5] == u[2] && PetscAbsReal(y[6] - (T + V)) < 1e-14, "angle, rate, energy outputs");
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody mass, energy and outputs: as their formulas (1e-14)\n"));
+  /* the frictional contact ab (the point (0.3, -0.1) of a against the line of b): Gt u is the point's velocity relative to
+     the material point of b under it, along b's tangent J R_b n */
+  {
+    PetscReal       Gt[6], w = 0, wref;
+    const PetscReal ca = PetscCosReal(q[2]), sa = PetscSinReal(q[2]), cb = PetscCosReal(q[5]), sb = PetscSinReal(q[5]);
+    const PetscReal px = q[0] + ca * 0.3 + sa * 0.1, py = q[1] + sa * 0.3 - ca * 0.1; /* P = r_a + R_a p */
+    const PetscReal vpx = u[0] - u[2] * (py - q[1]), vpy = u[1] + u[2] * (px - q[0]); /* its velocity */
+    const PetscReal vbx = u[3] - u[5] * (py - q[4]), vby = u[4] + u[5] * (px - q[3]); /* b's material point at P */
+    const PetscReal nx = cb * 0.6 - sb * 0.8, ny = sb * 0.6 + cb * 0.8, tx = -ny, ty = nx;
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    for (PetscInt i = 0; i < n; i++) w += Gt[i] * u[i];
+    wref = tx * (vpx - vbx) + ty * (vpy - vby);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody tangent: Gt u = %.15g, relative sliding velocity %.15g (tolerance 1e-14)\n", (double)w,
+                          (double)wref));
+    EXPECT(PetscAbsReal(w - wref) < 1e-14, "tangent row: Gt u %g, expected %g", (double)w, (double)wref);
+  }
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(PetscFinalize());
+  return 0;
+}
