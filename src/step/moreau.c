@@ -589,7 +589,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
   PetscCall(PetscCalloc1(mm * n, &nl->Gn));
   PetscCall(VINonlinearRestitution(st, nl->e));
-  PetscCall(VISSNewtonCreate(nl->N, 50, 1e-12, &nl->nw));
+  PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->first = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   PetscFunctionReturn(PETSC_SUCCESS);

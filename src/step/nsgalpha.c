@@ -713,7 +713,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
-  PetscCall(VISSNewtonCreate(N, ns->opt.max_it, 1e-12, &nl->nw));
+  PetscCall(VISSNewtonCreate(N, ns->opt.max_it, VI_SSNEWTON_TOL, &nl->nw));
   nl->first = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, nl->vdt, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));
