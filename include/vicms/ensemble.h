@@ -172,6 +172,9 @@ PETSC_EXTERN PetscErrorCode VIEnsembleLock(VIEnsemble ens);
    smaller restart count, or another task of the same array) on any host, is taken over with a notice. Every command that
    writes a results file (simulate, run, hb, slide, cea) takes it. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIResultsLock(const char path[], const char lock[]);
+/* VIResultsLock for a file given by another option than -results_file (cea's -cea_file, slide's -slide_file): the
+   messages name that option. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIResultsLockOption(const char path[], const char lock[], const char option[]);
 /* Remove LOCK if this process holds it. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIResultsUnlock(const char lock[]);
 /*

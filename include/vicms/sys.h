@@ -38,8 +38,9 @@ PETSC_EXTERN PetscErrorCode VIMemoryAvailable(MPI_Comm comm, PetscLogDouble *per
 /*
   Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel; SIGINT: Ctrl-C). VISignalInstall sets handlers that only record the
   signal; while VISignalDefer(PETSC_TRUE) is in force (the ensemble's case loop) the job reads VISignalReceived at its step
-  boundaries, agrees on a stop across its ranks, writes what it has and exits with VI_EXIT_RESUMABLE; outside, a signal has
-  its default action (nothing there could be resumed). Not collective.
+  boundaries, agrees on a stop across its ranks, writes what it has and exits with VI_EXIT_RESUMABLE; outside (reading
+  the input, reducing, setting up), nothing could be kept: a signal ends the process at once with a line from rank 0 and
+  VI_EXIT_RESUMABLE (rerun the same command), not a silent death by the signal (143). Not collective.
 */
 #define VI_EXIT_RESUMABLE 75 /* EX_TEMPFAIL: stopped on a signal, rerun the same command to resume */
 PETSC_EXTERN PetscErrorCode VISignalInstall(void);
@@ -96,6 +97,9 @@ PETSC_EXTERN PetscBool VIOptionsIsKnown(const char name[]);
 PETSC_EXTERN PetscBool VIOptionsIsVicms(const char name[]);
 /* The known name nearest to name by edit distance, or "" when none is close. */
 PETSC_EXTERN void VIOptionsSuggest(const char name[], char suggestion[], size_t len);
+/* The word of words[0..n) nearest to word by edit distance (or of which word is a prefix of 3 characters or more), NULL
+   when none is close: a mistyped command's suggestion. Not collective. */
+PETSC_EXTERN const char *VINearestWord(const char word[], const char *const words[], size_t n);
 
 /*
   VIOptionsCheck - refuse, with one line naming the option, any option in the database that vicms does not know (with
@@ -111,5 +115,13 @@ PETSC_EXTERN PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const cha
   PetscInitialize).
 */
 PETSC_EXTERN int VIOptionsCheckYAML(const char path[], char message[], size_t len);
+/*
+  VIOptionsCheckJobFile - check the file PATH given with OPTION (-options_file or -options_file_yaml) before PETSc reads
+  it: a regular file of at most 8 MB (a directory, a FIFO or pipe, a device is refused by its type, without opening it),
+  without a UTF-8 byte-order mark or NUL byte, with no nested options_file; then, by its name, the flat YAML of vicms jobs
+  (VIOptionsCheckYAML) or PETSc's `-option value` lines. Returns nonzero with "FILE[:LINE]: what" in message. Needs no
+  PETSc; call it on one rank and tell the others (a FIFO would block every rank that opens it).
+*/
+PETSC_EXTERN int VIOptionsCheckJobFile(const char option[], const char path[], char message[], size_t len);
 /* Make -help print vicms's options only (call before PetscInitialize). */
 PETSC_EXTERN void VIOptionsFilterHelp(void);

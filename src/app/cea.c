@@ -1174,7 +1174,7 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
       ierr = VIAppCEACheckFolder(job.out_file);
-      if (!ierr) ierr = VIResultsLock(job.out_file, lock);
+      if (!ierr) ierr = VIResultsLockOption(job.out_file, lock, "-cea_file");
       locked = ierr ? PETSC_FALSE : PETSC_TRUE;
     }
     PetscCall(VIErrorSync(comm, ierr));

@@ -54,25 +54,26 @@ static int VIAgreeExit(int failed)
   return any;
 }
 
-/* Check every YAML job file given with -options_file (before PETSc reads it); rank 0 tells what is wrong. Returns nonzero
-   on a bad file, on every rank alike (they all read the same file). */
+/* Check every job file given with -options_file (or -options_file_yaml) before PETSc reads it. Rank 0 looks at the files
+   and tells the others its verdict: PETSc reads them on rank 0 only, and a FIFO or /dev/zero must not block every rank.
+   Returns nonzero on a bad file, on every rank alike; rank 0 tells what is wrong. */
 static int VIAppCheckJobFiles(int argc, char **argv)
 {
-  int rank = 0;
+  int  rank = 0;
+  char message[2048];
 
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (int i = 1; i < argc - 1; i++) {
-    const char *f = argv[i + 1];
-    size_t      n = strlen(f);
-    char        message[1024];
-    if (strcmp(argv[i], "-options_file")) continue;
-    if (!(n > 5 && !strcmp(f + n - 5, ".yaml")) && !(n > 4 && !strcmp(f + n - 4, ".yml"))) continue;
-    if (VIOptionsCheckYAML(f, message, sizeof(message))) {
-      if (rank == 0) fprintf(stderr, "vicms: error: %s\n", message);
-      return 1;
-    }
+  message[0] = 0;
+  for (int i = 1; rank == 0 && i < argc && !message[0]; i++) {
+    if (strcmp(argv[i], "-options_file") && strcmp(argv[i], "-options_file_yaml")) continue;
+    if (i + 1 >= argc || argv[i + 1][0] == '-')
+      snprintf(message, sizeof(message), "%s: no file given; expected %s FILE (a job file, e.g. jobs/bar_bounce.yaml)", argv[i], argv[i]);
+    else (void)VIOptionsCheckJobFile(argv[i], argv[i + 1], message, sizeof(message));
   }
-  return 0;
+  MPI_Bcast(message, (int)sizeof(message), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!message[0]) return 0;
+  if (rank == 0) fprintf(stderr, "vicms: error: %s\n", message);
+  return 1;
 }
 
 /* -help: 0 none, 1 vicms's options only, 2 everything PETSc prints. `-help all` asks for everything; PETSc reads the
@@ -140,7 +141,11 @@ int main(int argc, char **argv)
       ierr = VIOptionsCheck(PETSC_COMM_WORLD);
       if (!ierr) ierr = c->run(PETSC_COMM_WORLD);
     } else {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
+      const char *names[sizeof(commands) / sizeof(commands[0]) + 2] = {"help", "version"}, *near;
+      for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) names[i + 2] = commands[i].name;
+      near = VINearestWord(cmd, names, sizeof(names) / sizeof(names[0]));
+      if (near) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s' (did you mean %s?)\n", cmd, near));
+      else PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
       ierr = PETSC_ERR_USER_INPUT;
     }
   }

@@ -861,7 +861,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   if (!cs) PetscCall(PetscSNPrintf(lock, llen, "%s.lock", out_file));
   if (!cs) {
     PetscErrorCode ierr = PETSC_SUCCESS;
-    if (rank == 0) ierr = VIResultsLock(out_file, lock);
+    if (rank == 0) ierr = VIResultsLockOption(out_file, lock, "-slide_file");
     *locked = ierr ? PETSC_FALSE : PETSC_TRUE;
     PetscCall(VIErrorSync(comm, ierr));
   }

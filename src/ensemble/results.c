@@ -1018,6 +1018,13 @@ static void VILockRead(const char lock[], long *pid, char host[], size_t hlen, l
 
 PetscErrorCode VIResultsLock(const char path[], const char lock[])
 {
+  PetscFunctionBeginUser;
+  PetscCall(VIResultsLockOption(path, lock, "-results_file"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIResultsLockOption(const char path[], const char lock[], const char option[])
+{
   char       host[256] = "";
   VISlurmJob mine;
 
@@ -1090,13 +1097,13 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
         continue;
       }
       PetscCheck(strcmp(theirs, host) == 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-                 "%s is in use by another job: process %ld on host %s, since %s (%s). Wait for it to end or choose another -results_file; if "
+                 "%s is in use by another job: process %ld on host %s, since %s (%.300s%s). Wait for it to end or choose another %s; if "
                  "that job is dead, remove the lock %s and run again",
-                 path, pid, theirs, when, cmd, lock);
+                 path, pid, theirs, when, cmd, strlen(cmd) > 300 ? " ..." : "", option, lock);
       PetscCheck(!VIProcessAlive(pid) || pid == (long)getpid(), PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
-                 "%s is in use by another job: process %ld on this host (%s), since %s (%s). Wait for it to end, stop it, or choose another "
-                 "-results_file",
-                 path, pid, theirs, when, cmd);
+                 "%s is in use by another job: process %ld on this host (%s), since %s (%.300s%s). Wait for it to end, stop it, or choose "
+                 "another %s",
+                 path, pid, theirs, when, cmd, strlen(cmd) > 300 ? " ..." : "", option);
       /* stale: its process is gone; take it over unless another job just did */
       VILockRead(lock, &pid2, host2, sizeof(host2), &since2, cmd2, sizeof(cmd2), NULL);
       if (pid2 == pid && since2 == since) {
@@ -1106,8 +1113,8 @@ PetscErrorCode VIResultsLock(const char path[], const char lock[])
       }
     }
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another -results_file", path,
-          lock);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another %s", path,
+          lock, option);
 }
 
 PetscErrorCode VIResultsUnlock(const char lock[])

@@ -5,6 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 /* PETSc's generic options: the sys module's own rows (most are read, and so accepted, at start-up; these may be read later) */
 static const VIOptionEntry VISysOptions[] = {
@@ -170,6 +173,24 @@ static int VIDistance(const char *a, const char *b)
       d[i][j] = v;
     }
   return d[la][lb];
+}
+
+const char *VINearestWord(const char word[], const char *const words[], size_t n)
+{
+  const char *best = NULL;
+  int         dbest = 1000;
+
+  for (size_t i = 0; i < n; i++) {
+    int d = VIDistance(word, words[i]);
+    if (d < dbest) {
+      dbest = d;
+      best  = words[i];
+    }
+  }
+  /* as for option names: at most one edit in four characters, and at least one; a prefix of a word also counts (simulat) */
+  for (size_t i = 0; i < n && dbest > 1 + (int)strlen(word) / 4; i++)
+    if (strlen(word) >= 3 && !strncmp(words[i], word, strlen(word))) return words[i];
+  return dbest <= 1 + (int)strlen(word) / 4 ? best : NULL;
 }
 
 void VIOptionsSuggest(const char name[], char suggestion[], size_t len)
@@ -353,6 +374,23 @@ PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], c
   const VIOptionEntry *e;
 
   PetscFunctionBeginUser;
+  {
+    /* a malformed axis rather than a misspelt name: the name is followed by something else than ':' (contact_gap=1/2), or
+       the item is a value after a ',' that split the axis (contact_gap:1,2) */
+    size_t k = strspn(param, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_*");
+    char   head[256];
+    PetscCheck(param[0] && !isdigit((unsigned char)param[0]) && param[0] != '-' && param[0] != '.', comm, PETSC_ERR_USER_INPUT,
+               "%s: '%s' is not a case parameter's name: an axis is %s, and axes are separated by ','%s", option, param,
+               !strcmp(option, "-cases_grid")     ? "NAME:FROM:TO:N[:log]"
+               : !strcmp(option, "-cases_values") ? "NAME:V1/V2/..."
+                                                  : "NAME:DISTRIBUTION:A:B",
+               !strcmp(option, "-cases_values") ? " (the values of one axis by '/')" : "");
+    if (param[k]) {
+      PetscCall(PetscSNPrintf(head, sizeof(head), "-%.*s", (int)PetscMin(k, sizeof(head) - 2), param));
+      PetscCheck(!VIOptionsIsVicms(head), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not an axis: the name %s is followed by '%c', expected ':'", option,
+                 param, head + 1, param[k]);
+    }
+  }
   PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", param));
   e = VIOptionsFind(name);
   if (!e || !VIOptionsIsVicms(name)) {
@@ -368,32 +406,71 @@ PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], c
 
 /* ------------------------------------------------------------------ job files */
 
+/* The keys that make PETSc read options from elsewhere: PETSc takes them from the command line only, and in a file they
+   are stored as plain options that nothing reads (the job named there would silently not run) */
+static const char *VIOptionsNestedKey(const char *key, size_t k)
+{
+  static const char *const nested[] = {"options_file", "options_file_yaml", "options_string_yaml", "prefix_push", "prefix_pop"};
+  for (size_t i = 0; i < sizeof(nested) / sizeof(nested[0]); i++)
+    if (strlen(nested[i]) == k && !strncmp(key, nested[i], k)) return nested[i];
+  return NULL;
+}
+
+/* Lines of a job file read one at a time with their length (getline), so that a NUL byte (a binary file) is seen: NULL at the
+   end of the file or on an error, with message set for the error. */
+static char *VIOptionsLine(FILE *f, const char path[], int lineno, char **buf, size_t *cap, char message[], size_t len)
+{
+  ssize_t n = getline(buf, cap, f);
+
+  if (n < 0) return NULL;
+  if ((size_t)n != strlen(*buf)) {
+    snprintf(message, len, "%s:%d: a NUL byte: not a text file (a job file holds 'key: value' lines)", path, lineno);
+    return NULL;
+  }
+  if (n > 8192) {
+    snprintf(message, len, "%s:%d: line longer than %d characters", path, lineno, 8192);
+    return NULL;
+  }
+  if (lineno == 1 && !strncmp(*buf, "\xEF\xBB\xBF", 3)) {
+    snprintf(message, len,
+             "%s:1: the file starts with a UTF-8 byte-order mark (the bytes EF BB BF), which would become part of its first key: save it as "
+             "UTF-8 without a BOM",
+             path);
+    return NULL;
+  }
+  return *buf;
+}
+
 /* The flat YAML subset of vicms jobs: comments, blank lines, `key: value` at column 0 (value optional, quoted or a
    [flow, list] on one line); anything else is refused with its line, and so is a key given twice. */
 int VIOptionsCheckYAML(const char path[], char message[], size_t len)
 {
-  FILE *f = fopen(path, "r");
-  char  line[8192];
-  int   lineno = 0, nkeys = 0;
+  FILE  *f = fopen(path, "r");
+  char  *line, *buf = NULL;
+  size_t cap    = 0;
+  int    lineno = 0, nkeys = 0;
   struct {
     char key[128];
     int  line;
-  } keys[1024];
+  } *keys;
+  const int maxkeys = 1024;
 
   message[0] = 0;
   if (!f) {
-    snprintf(message, len, "-options_file: cannot open %s", path);
+    snprintf(message, len, "-options_file: cannot open %s: %s", path, strerror(errno));
     return 1;
   }
-  while (fgets(line, sizeof(line), f)) {
+  keys = malloc(maxkeys * sizeof(*keys));
+  if (!keys) {
+    fclose(f);
+    snprintf(message, len, "-options_file: out of memory reading %s", path);
+    return 1;
+  }
+  while ((line = VIOptionsLine(f, path, lineno + 1, &buf, &cap, message, len))) {
     size_t      l = strlen(line), k = 0;
-    const char *v;
+    const char *v, *nested;
 
     lineno++;
-    if (l == sizeof(line) - 1 && line[l - 1] != '\n') {
-      snprintf(message, len, "%s:%d: line longer than %d characters", path, lineno, (int)sizeof(line) - 2);
-      break;
-    }
     while (l && (line[l - 1] == '\n' || line[l - 1] == '\r')) line[--l] = 0;
     {
       const char *p = line;
@@ -421,6 +498,13 @@ int VIOptionsCheckYAML(const char path[], char message[], size_t len)
     }
     v = line + k + 1;
     while (*v == ' ' || *v == '\t') v++;
+    if ((nested = VIOptionsNestedKey(line, k))) {
+      snprintf(message, len,
+               "%s:%d: '%s': a job file cannot name another (PETSc reads %s only from the command line, so it would be ignored): give each "
+               "file on the command line, -options_file %s -options_file %s",
+               path, lineno, line, nested, path, *v ? v : "OTHER.yaml");
+      break;
+    }
     if (*v == '"' || *v == '\'' || *v == '[') {
       char        close = *v == '[' ? ']' : *v;
       const char *c     = strchr(v + 1, close);
@@ -438,7 +522,7 @@ int VIOptionsCheckYAML(const char path[], char message[], size_t len)
         break;
       }
     if (message[0]) break;
-    if (nkeys == (int)(sizeof(keys) / sizeof(keys[0]))) {
+    if (nkeys == maxkeys) {
       snprintf(message, len, "%s:%d: more than %d keys", path, lineno, nkeys);
       break;
     }
@@ -447,8 +531,104 @@ int VIOptionsCheckYAML(const char path[], char message[], size_t len)
     keys[nkeys].line   = lineno;
     nkeys++;
   }
+  free(buf);
+  free(keys);
   fclose(f);
   return message[0] ? 1 : 0;
+}
+
+/* PETSc's own format, for a job file whose name does not end in .yaml or .yml: `-option [value]` lines, `#` comments,
+   `alias -a -b`. A `key: value` line there is a YAML job under another name (PETSc would stop on it with a traceback). */
+static int VIOptionsCheckPlain(const char path[], char message[], size_t len)
+{
+  FILE  *f = fopen(path, "r");
+  char  *line, *buf = NULL;
+  size_t cap    = 0;
+  int    lineno = 0;
+
+  message[0] = 0;
+  if (!f) {
+    snprintf(message, len, "-options_file: cannot open %s: %s", path, strerror(errno));
+    return 1;
+  }
+  while ((line = VIOptionsLine(f, path, lineno + 1, &buf, &cap, message, len))) {
+    char *hash = strchr(line, '#'), *tok[3] = {NULL, NULL, NULL}, *save = NULL;
+    int   nt   = 0;
+
+    lineno++;
+    if (hash) *hash = 0;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+      if (nt < 3) tok[nt] = t;
+      nt++;
+    }
+    if (!nt) continue;
+    if (!strcmp(tok[0], "alias")) continue;
+    if (tok[0][0] != '-') {
+      size_t k = 0;
+      while (isalnum((unsigned char)tok[0][k]) || tok[0][k] == '_') k++;
+      if (k && tok[0][k] == ':')
+        snprintf(message, len,
+                 "%s:%d: '%s' is a YAML 'key: value' line, but a job file whose name does not end in .yaml or .yml is read as PETSc's "
+                 "'-option value' lines: rename it (e.g. job.yaml)",
+                 path, lineno, tok[0]);
+      else
+        snprintf(message, len, "%s:%d: '%s' is not an option: a line of this file is '-option [value]' (or name the file .yaml for 'key: value' lines)",
+                 path, lineno, tok[0]);
+      break;
+    }
+    if (nt > 2) {
+      snprintf(message, len, "%s:%d: more than '-option value' on one line ('%s')", path, lineno, tok[2]);
+      break;
+    }
+    if (VIOptionsNestedKey(tok[0] + 1, strlen(tok[0] + 1))) {
+      snprintf(message, len,
+               "%s:%d: %s inside a job file: give each file on the command line, -options_file %s -options_file %s (vicms checks them there "
+               "before any rank reads them)",
+               path, lineno, tok[0], path, tok[1] ? tok[1] : "OTHER");
+      break;
+    }
+  }
+  free(buf);
+  fclose(f);
+  return message[0] ? 1 : 0;
+}
+
+int VIOptionsCheckJobFile(const char option[], const char path[], char message[], size_t len)
+{
+  struct stat st;
+  size_t      n    = strlen(path);
+  int         yaml = !strcmp(option, "-options_file_yaml") || (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
+  const long long max_bytes = 8LL << 20;
+
+  message[0] = 0;
+  /* the type first: opening a FIFO waits for a writer, /dev/zero never ends, a directory opens but does not read */
+  if (stat(path, &st)) {
+    snprintf(message, len, "%s: cannot open %s: %s%s", option, path, strerror(errno),
+             !strncmp(path, "/dev/fd/", 8) ? " (a <(...) of the shell does not reach the ranks mpirun starts: write the job to a file)" : "");
+    return 1;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(message, len, "%s: %s is a directory; expected a job file (flat 'key: value' lines, e.g. jobs/bar_bounce.yaml)", option, path);
+    return 1;
+  }
+  if (S_ISFIFO(st.st_mode)) {
+    snprintf(message, len,
+             "%s: %s is a pipe or FIFO (as the shell's <(...) makes); expected a regular file: write the job to a file (a pipe reaches one rank "
+             "only, and a FIFO without a writer never ends)",
+             option, path);
+    return 1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(message, len, "%s: %s is a %s, not a regular file; expected a job file (flat 'key: value' lines)", option, path,
+             S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+    return 1;
+  }
+  if ((long long)st.st_size > max_bytes) {
+    snprintf(message, len, "%s: %s has %lld bytes, more than the %lld MB of the largest job file (1024 lines of at most 8192 characters)", option,
+             path, (long long)st.st_size, max_bytes >> 20);
+    return 1;
+  }
+  return yaml ? VIOptionsCheckYAML(path, message, len) : VIOptionsCheckPlain(path, message, len);
 }
 
 /* ------------------------------------------------------------------ -help */

@@ -2,21 +2,31 @@
 #include <vicms/sys.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The signal received (0: none). Written by the handler only: a handler may do nothing else safely (no I/O, no MPI). */
 static volatile sig_atomic_t vi_signal_received = 0;
-/* Set while a part of the job that can stop cleanly runs (the case loop); elsewhere a signal keeps its default action. */
+/* Set while a part of the job that can stop cleanly runs (the case loop); elsewhere a signal ends the job at once with a
+   line and VI_EXIT_RESUMABLE. */
 static volatile sig_atomic_t vi_signal_deferring = 0;
 static PetscBool             vi_signal_installed = PETSC_FALSE;
 static PetscBool             vi_stopped          = PETSC_FALSE;
 
+static int                   vi_signal_rank      = 0;
+
 static void VISignalCatch(int sig)
 {
   if (!vi_signal_deferring) {
-    /* nothing here can be saved: end as if vicms had no handler (signal() and raise() are async-signal-safe) */
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return;
+    /* nothing here can be kept (the files are read, the ROM reduced, the cases set up): one line from rank 0 and the
+       status of a stop, rather than a silent death by the signal (143), so that a batch script requeues the job; write()
+       and _exit() are async-signal-safe */
+    static const char term[] = "vicms: stopped by SIGTERM outside a part that can stop and resume (reading, reducing, setting up: nothing to keep): run the same command again\n";
+    static const char usr1[] = "vicms: stopped by SIGUSR1 outside a part that can stop and resume (reading, reducing, setting up: nothing to keep): run the same command again\n";
+    static const char intr[] = "vicms: stopped by SIGINT outside a part that can stop and resume (reading, reducing, setting up: nothing to keep): run the same command again\n";
+    const char       *m      = sig == SIGTERM ? term : sig == SIGUSR1 ? usr1 : intr;
+    size_t            n      = sig == SIGTERM ? sizeof(term) : sig == SIGUSR1 ? sizeof(usr1) : sizeof(intr);
+    if (vi_signal_rank == 0 && write(STDERR_FILENO, m, n - 1) < 0) _exit(VI_EXIT_RESUMABLE);
+    _exit(VI_EXIT_RESUMABLE);
   }
   if (!vi_signal_received) vi_signal_received = sig;
 }
@@ -44,6 +54,7 @@ PetscErrorCode VISignalInstall(void)
   if (vi_signal_installed) PetscFunctionReturn(PETSC_SUCCESS);
   /* installed after PetscInitialize, so it replaces whatever PETSc put there (PETSc catches SIGTERM when built with an MPI
      other than Open MPI) */
+  if (MPI_Comm_rank(PETSC_COMM_WORLD, &vi_signal_rank)) vi_signal_rank = 0;
   bad = VISignalSet();
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the handler of signal %d", bad);
   vi_signal_installed = PETSC_TRUE;

@@ -152,6 +152,20 @@ static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionIt
              "-init_direction: got '%s', expected x, y or z", dir);
   rd->init_direction   = dir[0] - 'x';
   rd->num_phases_given = has_phases ? nphases : 0;
+  /* a load named twice would act twice (its vector added with each time function, both read from the same load_NAME_ options) */
+  for (PetscInt l = 0; l < nnames; l++)
+    for (PetscInt m = 0; m < l; m++) {
+      PetscBool same;
+      PetscCall(PetscStrcmp(names[l], names[m], &same));
+      if (same) {
+        char name[256];
+        PetscCall(PetscStrncpy(name, names[l], sizeof(name)));
+        for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+        SETERRQ(sys->comm, PETSC_ERR_USER_INPUT,
+                "-case_loads: '%s' is named twice (entries %" PetscInt_FMT " and %" PetscInt_FMT "); a load acts once: scale it with -load_%s_amplitude",
+                name, m + 1, l + 1, name);
+      }
+    }
   for (PetscInt l = 0; l < rd->num_loads; l++) PetscCall(PetscFree(rd->load_names[l]));
   PetscCall(PetscFree3(rd->load_fn, rd->load_names, rd->load_vec));
   rd->num_loads = nnames;
