@@ -57,7 +57,7 @@ ranks=$(pgrep -P $first)
 out=$(mpi 120 2 $long -slide_file shared.h5 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && kill -0 $first 2>/dev/null &&
-  grep -q "vicms: error: shared.h5 is in use by another job: process $pid on this host ($host), since [0-9-]* [0-9:]* (.*slide.*-slide_file shared.h5)" <<<"$out"; then
+  grep -q "vicms: error: shared.h5 is in use by another job: process $pid on this host ($host), since [0-9-]* [0-9:]* (.*slide.*)\. Wait for it to end, stop it, or choose another -slide_file" <<<"$out"; then
   echo "ok   a second slide on the file stops at once (exit $rc) while the first runs: $(grep -m1 -o 'shared.h5 is in use.*since [0-9-]* [0-9:]*' <<<"$out")"
 else
   echo "FAIL the second slide (exit $rc):"; echo "$out" | tail -4; fail=1
