@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Job files and commands as users mistype them (issue 24 items 11, 13, 24): -options_file on a FIFO, a device, a
+# directory, a shell pipe, a missing file or no file at all refused in one line on 1 and 3 ranks without a hang (a FIFO
+# and /dev/zero hung, a directory and <(cat job.yaml) ended in a traceback); a UTF-8 byte-order mark, NUL bytes, a nested
+# options_file, YAML under another suffix named with file:line; -case_loads naming a load twice; a mistyped command with
+# its nearest name; a signal outside the case loop: one line and exit 75 on every rank (was a silent 143).
+source "$(dirname "$0")/lib.sh"
+vicms_workdir
+
+# refused NP EXPECT ARGS...: non-zero exit within 60 s, exactly one line of output, containing EXPECT
+refused() {
+  local np=$1 expect=$2 out rc lines
+  shift 2
+  out=$(timeout 60 mpirun -q --oversubscribe -n "$np" "$VICMS_BIN" "$@" 2>&1)
+  rc=$?
+  lines=$(printf '%s\n' "$out" | grep -c .)
+  if [ $rc -eq 0 ]; then
+    echo "FAIL np=$np $*: exit status 0"; fail=1
+  elif [ $rc -eq 124 ]; then
+    echo "FAIL np=$np $*: hung (killed after 60 s)"; fail=1
+  elif ! grep -Fq -- "$expect" <<<"$out"; then
+    echo "FAIL np=$np $*: message does not contain '$expect':"; echo "$out" | head -5; fail=1
+  elif [ "$lines" -ne 1 ]; then
+    echo "FAIL np=$np $*: $lines lines of output, expected 1:"; echo "$out" | head -8; fail=1
+  else
+    echo "ok   np=$np $out"
+  fi
+}
+
+cat >job.yaml <<'EOF2'
+mesh_line_cells: 20
+mesh_line_length: 10
+model_young: 900
+model_density: 1
+cms_type: cb_massless
+cms_num_modes: 4
+cms_contact_nodes: 1
+cms_gravity: -10,0,0
+cms_outputs: 1:x,21:x
+rom_file: rom.h5
+case_loads: gravity
+contact_gap: 5
+step_type: leapfrog
+step_dt: 1e-3
+step_end_time: 0.2
+results_file: results.h5
+cases_quiet: true
+EOF2
+mkfifo fifo
+mkdir folder
+printf '\xef\xbb\xbf' >bom.yaml && cat job.yaml >>bom.yaml
+{ head -3 job.yaml; printf 'step_dt: 1e-3\0\n'; } >nul.yaml
+{ cat job.yaml; echo "options_file: other.yaml"; } >nested.yaml
+cp job.yaml job.txt
+
+for np in 1 3; do
+  refused $np "-options_file: fifo is a pipe or FIFO" simulate -options_file fifo
+  refused $np "-options_file: /dev/zero is a character device" simulate -options_file /dev/zero
+  refused $np "-options_file: folder is a directory" reduce -options_file folder
+  refused $np "-options_file: cannot open nosuch.yaml: No such file or directory" simulate -options_file nosuch.yaml
+  refused $np "-options_file: no file given" simulate -options_file
+  refused $np "bom.yaml:1: the file starts with a UTF-8 byte-order mark" simulate -options_file bom.yaml
+  refused $np "nul.yaml:4: a NUL byte" simulate -options_file nul.yaml
+  refused $np "nested.yaml:18: 'options_file: other.yaml': a job file cannot name another" simulate -options_file nested.yaml
+  refused $np "job.txt:1: 'mesh_line_cells:' is a YAML 'key: value' line" simulate -options_file job.txt
+  refused $np "unknown command 'simulat' (did you mean simulate?)" simulat -options_file job.yaml
+  refused $np "unknown command 'redcue' (did you mean reduce?)" redcue -options_file job.yaml
+done
+# the shell's <(...) is a pipe that reaches one process only
+out=$(timeout 60 mpirun -q --oversubscribe -n 2 "$VICMS_BIN" simulate -options_file <(cat job.yaml) 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "write the job to a file" <<<"$out" && [ "$(grep -c . <<<"$out")" -eq 1 ]; then
+  echo "ok   <(cat job.yaml): $out"
+else
+  echo "FAIL <(cat job.yaml): exit $rc: $out"; fail=1
+fi
+
+must "reduce" mpi 120 1 reduce -options_file job.yaml || exit 1
+for np in 1 2; do
+  refused $np "-case_loads: 'gravity' is named twice (entries 1 and 2)" simulate -options_file job.yaml -case_loads gravity,gravity
+done
+# the load once: the run the duplicate would have doubled
+must "simulate" mpi 60 1 simulate -options_file job.yaml && echo "ok   -case_loads gravity runs"
+
+# SIGTERM while the parent is assembled or reduced: one line, exit 75 on every rank, no ROM file
+vicms_rank_wrapper
+for np in 1 2; do
+  rm -f rc.* big.h5
+  timeout 120 mpirun --oversubscribe -n $np bash rank.sh reduce -mesh_box_cells 30,30,30 -mesh_box_lengths 1,1,1 \
+    -model_young 1 -model_density 1 -model_poisson 0.3 -model_clamp xmin -cms_type cb -cms_contact_nodes 29791 \
+    -cms_num_modes 10 -rom_file big.h5 >stop.log 2>&1 &
+  pid=$!
+  if ! wait_for 60 grep -q "^Model:" stop.log; then echo "FAIL np=$np: the reduction did not start"; fail=1; fi
+  sleep 0.5
+  pkill -TERM -f "vicms reduce -mesh_box_cells 30,30,30"
+  wait $pid
+  expect "np=$np SIGTERM in reduce: exit status of every rank" "$(cat rc.* 2>/dev/null | sort | uniq -c | xargs)" "$np 75"
+  expect "np=$np SIGTERM in reduce: lines saying so" "$(grep -c 'stopped by SIGTERM outside a part that can stop' stop.log)" 1
+  expect "np=$np SIGTERM in reduce: no ROM file" "$(ls big.h5 2>/dev/null | wc -l)" 0
+done
+exit $fail
