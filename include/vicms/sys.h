@@ -125,3 +125,6 @@ PETSC_EXTERN int VIOptionsCheckYAML(const char path[], char message[], size_t le
 PETSC_EXTERN int VIOptionsCheckJobFile(const char option[], const char path[], char message[], size_t len);
 /* Make -help print vicms's options only (call before PetscInitialize). */
 PETSC_EXTERN void VIOptionsFilterHelp(void);
+/* A type option read from a registry (-system_type, -step_type) with its choices in its help line, printed through -help's filter */
+PETSC_EXTERN PetscErrorCode VIOptionsTypeList(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscFunctionList list,
+                                              const char current[], char value[], size_t len, PetscBool *set);

@@ -112,8 +112,6 @@ static const VIOptionEntry *VIOptionRow(size_t i)
   return i < sizeof(VISysOptions) / sizeof(VISysOptions[0]) ? &VISysOptions[i] : NULL;
 }
 
-
-
 /* ------------------------------------------------------------------ names */
 
 /* Does name match pattern? '*' matches one or more characters; only one '*' per pattern. */
@@ -177,7 +175,7 @@ static int VIDistance(const char *a, const char *b)
 
 const char *VINearestWord(const char word[], const char *const words[], size_t n)
 {
-  const char *best = NULL;
+  const char *best  = NULL;
   int         dbest = 1000;
 
   for (size_t i = 0; i < n; i++) {
@@ -387,8 +385,8 @@ PetscErrorCode VIOptionsCheckCaseParameter(MPI_Comm comm, const char option[], c
                !strcmp(option, "-cases_values") ? " (the values of one axis by '/')" : "");
     if (param[k]) {
       PetscCall(PetscSNPrintf(head, sizeof(head), "-%.*s", (int)PetscMin(k, sizeof(head) - 2), param));
-      PetscCheck(!VIOptionsIsVicms(head), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not an axis: the name %s is followed by '%c', expected ':'", option,
-                 param, head + 1, param[k]);
+      PetscCheck(!VIOptionsIsVicms(head), comm, PETSC_ERR_USER_INPUT, "%s: '%s' is not an axis: the name %s is followed by '%c', expected ':'",
+                 option, param, head + 1, param[k]);
     }
   }
   PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", param));
@@ -452,7 +450,7 @@ int VIOptionsCheckYAML(const char path[], char message[], size_t len)
   struct {
     char key[128];
     int  line;
-  } *keys;
+  } * keys;
   const int maxkeys = 1024;
 
   message[0] = 0;
@@ -553,7 +551,7 @@ static int VIOptionsCheckPlain(const char path[], char message[], size_t len)
   }
   while ((line = VIOptionsLine(f, path, lineno + 1, &buf, &cap, message, len))) {
     char *hash = strchr(line, '#'), *tok[3] = {NULL, NULL, NULL}, *save = NULL;
-    int   nt   = 0;
+    int   nt = 0;
 
     lineno++;
     if (hash) *hash = 0;
@@ -572,8 +570,9 @@ static int VIOptionsCheckPlain(const char path[], char message[], size_t len)
                  "'-option value' lines: rename it (e.g. job.yaml)",
                  path, lineno, tok[0]);
       else
-        snprintf(message, len, "%s:%d: '%s' is not an option: a line of this file is '-option [value]' (or name the file .yaml for 'key: value' lines)",
-                 path, lineno, tok[0]);
+        snprintf(message, len,
+                 "%s:%d: '%s' is not an option: a line of this file is '-option [value]' (or name the file .yaml for 'key: value' lines)", path,
+                 lineno, tok[0]);
       break;
     }
     if (nt > 2) {
@@ -620,7 +619,10 @@ int VIOptionsCheckJobFile(const char option[], const char path[], char message[]
   }
   if (!S_ISREG(st.st_mode)) {
     snprintf(message, len, "%s: %s is a %s, not a regular file; expected a job file (flat 'key: value' lines)", option, path,
-             S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+             S_ISCHR(st.st_mode)    ? "character device"
+             : S_ISBLK(st.st_mode)  ? "block device"
+             : S_ISSOCK(st.st_mode) ? "socket"
+                                    : "special file");
     return 1;
   }
   if ((long long)st.st_size > max_bytes) {
@@ -638,11 +640,61 @@ static char      help_line[8192], help_title[1024];
 static size_t    help_len;
 static PetscBool help_after_rule, help_title_printed, help_keep;
 
+/* An option's line as a user reads it: PETSc writes its value as <now A : formerly B> (strings, integers, enums) or
+   <A : B> (reals, booleans: "-name: <A : B>"), B being the default, and of a list only the first entry; here it is <A>,
+   or <A, default B> when a job changed it, a list is <v1,v2,...> (its help text says its default), and the empty
+   manual-page reference "()" or a function name in parentheses at the end is dropped. */
+static void VIHelpTidy(const char *line, const char *name, char *out, size_t len)
+{
+  const VIOptionEntry *e  = name[0] ? VIOptionsFind(name) : NULL;
+  const char          *lt = strchr(line, '<'), *gt = lt ? strchr(lt, '>') : NULL, *rest;
+  char                 a[2048], b[2048], *sep;
+  size_t               head, n;
+  PetscBool            has_b = PETSC_FALSE;
+
+  if (!e || !lt || !gt || (size_t)(gt - lt) >= sizeof(a)) {
+    snprintf(out, len, "%s", line);
+    return;
+  }
+  head = (size_t)(lt - line);
+  while (head && (line[head - 1] == ' ' || line[head - 1] == ':')) head--; /* booleans: "-name: <A : B>" */
+  memcpy(a, lt + 1, (size_t)(gt - lt - 1));
+  a[gt - lt - 1] = 0;
+  b[0]           = 0;
+  if (!strncmp(a, "now ", 4)) memmove(a, a + 4, strlen(a + 4) + 1);
+  if ((sep = strstr(a, " : formerly ")) || (sep = strstr(a, " : "))) {
+    snprintf(b, sizeof(b), "%s", sep + (sep[3] == 'f' ? 12 : 3));
+    *sep  = 0;
+    has_b = PETSC_TRUE;
+  }
+  rest = gt + 1;
+  if (*rest == ':') rest++;
+  if (e->type == VI_OPTION_REALS || e->type == VI_OPTION_INTS)
+    snprintf(a, sizeof(a), "v1,v2,...");
+  else if (!a[0])
+    snprintf(a, sizeof(a), "none");
+  if (e->type == VI_OPTION_REALS || e->type == VI_OPTION_INTS || !has_b || !strcmp(a, b) || (!b[0] && !strcmp(a, "none")))
+    snprintf(out, len, "%.*s <%s>:%s", (int)head, line, a, rest);
+  else
+    snprintf(out, len, "%.*s <%s, default %s>:%s", (int)head, line, a, b[0] ? b : "none", rest);
+  /* the manual-page reference at the end: "()" or "(VIName)" */
+  n = strlen(out);
+  if (n && out[n - 1] == ')') {
+    char *open = strrchr(out, '(');
+    if (open && open > out && open[-1] == ' ' && (open[1] == ')' || !strncmp(open + 1, "VI", 2) || !strncmp(open + 1, "Petsc", 5))) {
+      PetscBool word = PETSC_TRUE;
+      for (const char *c = open + 1; *c && *c != ')'; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_') word = PETSC_FALSE;
+      if (word) open[-1] = 0;
+    }
+  }
+}
+
 static PetscErrorCode VIHelpLine(MPI_Comm comm, const char *line)
 {
-  const char *p = line;
-  size_t      n = 0;
-  char        name[256];
+  const char *p         = line;
+  size_t      n         = 0;
+  char        name[256] = "";
 
   PetscFunctionBeginUser;
   if (strlen(line) >= 10 && strspn(line, "-") == strlen(line)) {
@@ -667,7 +719,11 @@ static PetscErrorCode VIHelpLine(MPI_Comm comm, const char *line)
       help_title_printed = PETSC_TRUE;
     }
   }
-  if (help_keep) PetscCall(PetscHelpPrintfDefault(comm, "%s\n", line));
+  if (help_keep) {
+    char tidy[sizeof(help_line) + 64];
+    VIHelpTidy(line, name, tidy, sizeof(tidy));
+    PetscCall(PetscHelpPrintfDefault(comm, "%s\n", tidy));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -695,4 +751,23 @@ static PetscErrorCode VIHelpPrintf(MPI_Comm comm, const char format[], ...)
 void VIOptionsFilterHelp(void)
 {
   PetscHelpPrintf = VIHelpPrintf;
+}
+
+PetscErrorCode VIOptionsTypeList(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscFunctionList list,
+                                 const char current[], char value[], size_t len, PetscBool *set)
+{
+  const char **names;
+  int          n;
+  char         help[1024];
+  size_t       k;
+
+  PetscFunctionBeginUser;
+  /* PETSc's PetscOptionsFList prints its help line to stdout directly, past -help's filter (untidied, before its section) */
+  PetscCall(PetscFunctionListGet(list, &names, &n));
+  k = (size_t)snprintf(help, sizeof(help), "%s (choose one of)", text);
+  for (int i = 0; i < n && k < sizeof(help); i++)
+    if (names[i]) k += (size_t)snprintf(help + k, sizeof(help) - k, " %s", names[i]);
+  PetscCall(PetscFree(names));
+  PetscCall(PetscOptionsString(opt, help, "", current, value, len, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

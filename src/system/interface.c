@@ -2,7 +2,7 @@
 #include "systemimpl.h"
 
 /* An optional op the type does not provide: the call is refused, naming the type. */
-#define VISystemCheckOp(sys, op, what) \
+#define VISystemCheckOp(sys, op, what)                                                                                                               \
   PetscCheck((sys)->ops.op, (sys)->comm, PETSC_ERR_SUP, "The system type %s does not provide %s", (sys)->type, what)
 
 PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
@@ -29,7 +29,7 @@ PetscErrorCode VISystemSetType(VISystem sys, VISystemType type)
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListFind(VISystemList, type, &create));
   PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s, %s)", type, VISYSTEMREDUCED,
-            VISYSTEMMULTIBODY);
+             VISYSTEMMULTIBODY);
   if (sys->ops.destroy) PetscCall((*sys->ops.destroy)(sys));
   PetscCall(PetscMemzero(&sys->ops, sizeof(sys->ops)));
   sys->data  = NULL;
@@ -54,7 +54,8 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   PetscCall(PetscStrncpy(type, sys->type, sizeof(type)));
   sys->setup = PETSC_FALSE;
   PetscOptionsBegin(sys->comm, NULL, "Contact case", "VISystem");
-  PetscCall(PetscOptionsFList("-system_type", "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state), multibody (-mb_model FILE.yaml)", "VISystemSetType",
+  PetscCall(VIOptionsTypeList(PetscOptionsObject, "-system_type",
+                              "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state), multibody (-mb_model FILE.yaml)",
                               VISystemList, type, type, sizeof(type), NULL));
   PetscCall(VISystemSetType(sys, type));
   if (sys->ops.setfromoptions) PetscCall((*sys->ops.setfromoptions)(sys, PetscOptionsObject));
@@ -75,8 +76,10 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
 {
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(sys->comm, &viewer));
-  if (sys->ops.view) PetscCall((*sys->ops.view)(sys, viewer));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
+  if (sys->ops.view)
+    PetscCall((*sys->ops.view)(sys, viewer));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,7 +3,7 @@
 # directory, a shell pipe, a missing file or no file at all refused in one line on 1 and 3 ranks without a hang (a FIFO
 # and /dev/zero hung, a directory and <(cat job.yaml) ended in a traceback); a UTF-8 byte-order mark, NUL bytes, a nested
 # options_file, YAML under another suffix named with file:line; -case_loads naming a load twice; a mistyped command with
-# its nearest name; a signal outside the case loop: one line and exit 75 on every rank (was a silent 143).
+# its nearest name; -help without PETSc's noise, with lists and load options; a signal outside the case loop: one line and exit 75 on every rank (was a silent 143).
 source "$(dirname "$0")/lib.sh"
 vicms_workdir
 
@@ -81,6 +81,22 @@ for np in 1 2; do
 done
 # the load once: the run the duplicate would have doubled
 must "simulate" mpi 60 1 simulate -options_file job.yaml && echo "ok   -case_loads gravity runs"
+
+# -help as a user reads it (item 24): no PETSc "<now A : formerly B>" or "<A : B>", a list shown as a list and not as its
+# first entry, a load's options visible before a job names a load, a type option under its section heading, and a value
+# a job changed shown with its default
+help=$("$VICMS_BIN" simulate -help 2>&1)
+expect "-help: lines with PETSc's 'formerly' or '<A : B>'" "$(grep -Ec 'formerly|<[^>]* : [^>]*>' <<<"$help")" 0
+expect "-help: -contact_rotation_axis" "$(grep -o -- '-contact_rotation_axis <[^>]*>' <<<"$help")" "-contact_rotation_axis <v1,v2,...>"
+expect "-help: -contact_mu" "$(grep -o -- '-contact_mu <[^>]*>' <<<"$help")" "-contact_mu <0>"
+expect "-help without a job: a load's amplitude" "$(grep -o -- '-load_NAME_amplitude <[^>]*>' <<<"$help")" "-load_NAME_amplitude <1>"
+expect "-help: the line after 'Contact case:'" "$(grep -A1 '^Contact case:' <<<"$help" | tail -1 | grep -o -- '-system_type <[^>]*>')" "-system_type <reduced>"
+expect "-help: the line after 'Time integration:'" "$(grep -A1 '^Time integration:' <<<"$help" | tail -1 | grep -o -- '-step_type <[^>]*>')" "-step_type <leapfrog>"
+expect "-help: -step_type's choices" "$(grep -c -- '-step_type <leapfrog>: .*(choose one of) leapfrog moreau nsgalpha mixed$' <<<"$help")" 1
+expect "-help: empty manual references '()' left" "$(grep -c ' ()$' <<<"$help")" 0
+help=$("$VICMS_BIN" simulate -options_file job.yaml -help 2>&1)
+expect "-help with the job: -step_end_time" "$(grep -o -- '-step_end_time <[^>]*>' <<<"$help")" "-step_end_time <0.2, default 1>"
+expect "-help with the job: its load's amplitude" "$(grep -o -- '-load_gravity_amplitude <[^>]*>' <<<"$help")" "-load_gravity_amplitude <1>"
 
 # SIGTERM while the parent is assembled or reduced: one line, exit 75 on every rank, no ROM file
 vicms_rank_wrapper
