@@ -2,7 +2,7 @@
 #include "systemimpl.h"
 
 /* An optional op the type does not provide: the call is refused, naming the type. */
-#define VISystemCheckOp(sys, op, what)                                                                                                               \
+#define VISystemCheckOp(sys, op, what) \
   PetscCheck((sys)->ops.op, (sys)->comm, PETSC_ERR_SUP, "The system type %s does not provide %s", (sys)->type, what)
 
 PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
@@ -29,7 +29,7 @@ PetscErrorCode VISystemSetType(VISystem sys, VISystemType type)
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListFind(VISystemList, type, &create));
   PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s, %s)", type, VISYSTEMREDUCED,
-             VISYSTEMMULTIBODY);
+            VISYSTEMMULTIBODY);
   if (sys->ops.destroy) PetscCall((*sys->ops.destroy)(sys));
   PetscCall(PetscMemzero(&sys->ops, sizeof(sys->ops)));
   sys->data  = NULL;
@@ -76,10 +76,8 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
 {
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(sys->comm, &viewer));
-  if (sys->ops.view)
-    PetscCall((*sys->ops.view)(sys, viewer));
-  else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
+  if (sys->ops.view) PetscCall((*sys->ops.view)(sys, viewer));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

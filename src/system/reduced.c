@@ -5,7 +5,7 @@
 
 typedef enum { VI_GAP_COSINE, VI_GAP_BUMP } VIGapShape;
 
-const char *const VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
+const char *const        VIInitTypes[] = {"rest", "velocity", "static", "VIInitType", "VI_INIT_", NULL};
 const char *const VIGapShapes[] = {"cosine", "bump", "VIGapShape", "VI_GAP_", NULL};
 
 typedef struct {
@@ -93,10 +93,10 @@ static PetscErrorCode VISystemGetROM_Reduced(VISystem sys, VIROM *rom)
 static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionItems *PetscOptionsObject)
 {
   VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
-  char             *names[VI_MAX_LOADS];
-  PetscInt          nnames = VI_MAX_LOADS, nphases = VI_MAX_CONTACTS;
-  PetscBool         has_phases;
-  char              dir[8] = "x";
+  char     *names[VI_MAX_LOADS];
+  PetscInt  nnames = VI_MAX_LOADS, nphases = VI_MAX_CONTACTS;
+  PetscBool has_phases;
+  char      dir[8] = "x";
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsStringArray("-case_loads", "ROM loads that act; each has a time function with options prefix load_NAME_ (default constant 1)",
@@ -104,8 +104,8 @@ static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionIt
   PetscCall(PetscOptionsReal("-contact_mu", "Coulomb friction coefficient of every contact", "", rd->mu_all, &rd->mu_all, NULL));
   PetscCall(PetscOptionsReal("-contact_preload", "Normal preload of every contact (preloaded contacts start closed)", "", rd->preload_all,
                              &rd->preload_all, NULL));
-  PetscCall(PetscOptionsReal("-contact_sliding_speed", "Speed of the obstacle along the first tangent t1", "", rd->sliding_speed, &rd->sliding_speed,
-                             NULL));
+  PetscCall(PetscOptionsReal("-contact_sliding_speed", "Speed of the obstacle along the first tangent t1", "", rd->sliding_speed,
+                             &rd->sliding_speed, NULL));
   PetscCall(PetscOptionsReal("-contact_gap", "Mean initial gap g of every contact", "", rd->gap_mean, &rd->gap_mean, NULL));
   PetscCall(PetscOptionsReal("-contact_gap_amplitude", "Amplitude a of the imposed gap g + a cos(k Omega t + phi_j)", "", rd->gap_amplitude,
                              &rd->gap_amplitude, NULL));
@@ -162,8 +162,7 @@ static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionIt
         PetscCall(PetscStrncpy(name, names[l], sizeof(name)));
         for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
         SETERRQ(sys->comm, PETSC_ERR_USER_INPUT,
-                "-case_loads: '%s' is named twice (entries %" PetscInt_FMT " and %" PetscInt_FMT
-                "); a load acts once: scale it with -load_%s_amplitude",
+                "-case_loads: '%s' is named twice (entries %" PetscInt_FMT " and %" PetscInt_FMT "); a load acts once: scale it with -load_%s_amplitude",
                 name, m + 1, l + 1, name);
       }
     }
@@ -263,7 +262,7 @@ static PetscErrorCode VISystemRotationFrame(VISystem sys, PetscInt nc, const VIC
     et[1] = a[2] * er[0] - a[0] * er[2];
     et[2] = a[0] * er[1] - a[1] * er[0];
     for (PetscInt t = 0; t < 2; t++) {
-      const PetscReal *tang     = contacts[j].frame + 3 * (t + 1);
+      const PetscReal *tang      = contacts[j].frame + 3 * (t + 1);
       rd->obstacle_v[2 * j + t] = -rd->rotation_speed * r * (et[0] * tang[0] + et[1] * tang[1] + et[2] * tang[2]);
     }
     if (j == 0) {
@@ -294,9 +293,9 @@ static PetscErrorCode VISystemSetUp_Reduced(VISystem sys)
   PetscCall(VIROMGetMethod(rd->rom, NULL, &rd->massless));
   PetscCall(VIROMGetMatrices(rd->rom, &K, &M, &D));
   n = sys->n = sys->nb + sys->nm;
-  rd->K      = K;
-  rd->M      = M;
-  rd->D      = D;
+  rd->K     = K;
+  rd->M     = M;
+  rd->D     = D;
   PetscCall(PetscFree(rd->damping_scaled));
   if (rd->damping_scale != 1) {
     PetscCall(PetscMalloc1(n * n, &rd->damping_scaled));
@@ -510,8 +509,7 @@ static PetscErrorCode VISystemView_Reduced(VISystem sys, PetscViewer viewer)
 }
 
 /* A ROM's gaps are linear in q: g_j = q[normal row of j] + g0_j(t), gradient the unit row of that coordinate, rate dg0_j/dt. */
-static PetscErrorCode VISystemEvaluateConstraints_Reduced(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
-                                                          PetscReal g_rate[])
+static PetscErrorCode VISystemEvaluateConstraints_Reduced(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal g_rate[])
 {
   VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
   PetscReal         g0[VI_MAX_CONTACTS], rate[VI_MAX_CONTACTS];
@@ -590,8 +588,7 @@ static PetscErrorCode VISystemComputeEnergy_Reduced(VISystem sys, const PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VISystemGetContacts_Reduced(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
-                                                  const PetscInt **offsets)
+static PetscErrorCode VISystemGetContacts_Reduced(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims, const PetscInt **offsets)
 {
   VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
 
@@ -604,8 +601,7 @@ static PetscErrorCode VISystemGetContacts_Reduced(VISystem sys, PetscInt *nc, co
 }
 
 /* A ROM's gradient G is constant (unit rows): d(G^T lambda)/dq = 0. */
-static PetscErrorCode VISystemComputeConstraintCurvature_Reduced(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
-                                                                 PetscReal H[])
+static PetscErrorCode VISystemComputeConstraintCurvature_Reduced(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[], PetscReal H[])
 {
   PetscFunctionBeginUser;
   (void)t;
@@ -630,34 +626,34 @@ PetscErrorCode VISystemCreate_Reduced(VISystem sys)
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&rd));
-  rd->init                      = VI_INIT_REST;
-  rd->init_velocity             = 0;
-  rd->gap_waves                 = 1;
-  rd->damping_scale             = 1;
-  sys->data                     = rd;
-  sys->constant_mass            = PETSC_TRUE;
-  sys->linear                   = PETSC_TRUE;
-  sys->ops.setfromoptions       = VISystemSetFromOptions_Reduced;
-  sys->ops.setup                = VISystemSetUp_Reduced;
-  sys->ops.view                 = VISystemView_Reduced;
-  sys->ops.destroy              = VISystemDestroy_Reduced;
-  sys->ops.setrom               = VISystemSetROM_Reduced;
-  sys->ops.getrom               = VISystemGetROM_Reduced;
-  sys->ops.computemass          = VISystemComputeMass_Reduced;
-  sys->ops.getlinearoperators   = VISystemGetLinearOperators_Reduced;
-  sys->ops.computeforce         = VISystemComputeForce_Reduced;
+  rd->init                     = VI_INIT_REST;
+  rd->init_velocity            = 0;
+  rd->gap_waves                = 1;
+  rd->damping_scale            = 1;
+  sys->data                    = rd;
+  sys->constant_mass           = PETSC_TRUE;
+  sys->linear                  = PETSC_TRUE;
+  sys->ops.setfromoptions      = VISystemSetFromOptions_Reduced;
+  sys->ops.setup               = VISystemSetUp_Reduced;
+  sys->ops.view                = VISystemView_Reduced;
+  sys->ops.destroy             = VISystemDestroy_Reduced;
+  sys->ops.setrom              = VISystemSetROM_Reduced;
+  sys->ops.getrom              = VISystemGetROM_Reduced;
+  sys->ops.computemass         = VISystemComputeMass_Reduced;
+  sys->ops.getlinearoperators  = VISystemGetLinearOperators_Reduced;
+  sys->ops.computeforce        = VISystemComputeForce_Reduced;
   sys->ops.computeforcejacobian = VISystemComputeForceJacobian_Reduced;
-  sys->ops.computeenergy        = VISystemComputeEnergy_Reduced;
-  sys->ops.getcontacts          = VISystemGetContacts_Reduced;
-  sys->ops.getcontactset        = VISystemGetContactSet_Reduced;
-  sys->ops.evaluateconstraints  = VISystemEvaluateConstraints_Reduced;
-  sys->ops.constraintcurvature  = VISystemComputeConstraintCurvature_Reduced;
-  sys->ops.evaluategaps         = VISystemEvaluateGaps_Reduced;
-  sys->ops.getgapbound          = VISystemGetGapBound_Reduced;
-  sys->ops.getloads             = VISystemGetLoads_Reduced;
-  sys->ops.evaluateloadscales   = VISystemEvaluateLoadScales_Reduced;
-  sys->ops.getloadfrequency     = VISystemGetLoadFrequency_Reduced;
-  sys->ops.getinitialstate      = VISystemGetInitialState_Reduced;
-  sys->ops.setinitialstate      = VISystemSetInitialState_Reduced;
+  sys->ops.computeenergy       = VISystemComputeEnergy_Reduced;
+  sys->ops.getcontacts         = VISystemGetContacts_Reduced;
+  sys->ops.getcontactset       = VISystemGetContactSet_Reduced;
+  sys->ops.evaluateconstraints = VISystemEvaluateConstraints_Reduced;
+  sys->ops.constraintcurvature = VISystemComputeConstraintCurvature_Reduced;
+  sys->ops.evaluategaps        = VISystemEvaluateGaps_Reduced;
+  sys->ops.getgapbound         = VISystemGetGapBound_Reduced;
+  sys->ops.getloads            = VISystemGetLoads_Reduced;
+  sys->ops.evaluateloadscales  = VISystemEvaluateLoadScales_Reduced;
+  sys->ops.getloadfrequency    = VISystemGetLoadFrequency_Reduced;
+  sys->ops.getinitialstate     = VISystemGetInitialState_Reduced;
+  sys->ops.setinitialstate     = VISystemSetInitialState_Reduced;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
