@@ -161,6 +161,8 @@ PETSC_EXTERN PetscErrorCode VIEnsembleSetFromOptions(VIEnsemble ens);
   set-up) stops the job on every rank.
 */
 PETSC_EXTERN PetscErrorCode VIEnsembleRun(VIEnsemble ens);
+/* After VIEnsembleRun: an error when every case failed (what: "case", "branch"), unless the run was stopped. Collective. */
+PETSC_EXTERN PetscErrorCode VIEnsembleCheckAllFailed(VIEnsemble ens, const char what[]);
 /* Take the results file's lock (PATH.lock: pid, host, start time, command, SLURM job) for the life of the ensemble, or
    stop with a message naming the job that holds it; a lock of the same SLURM job's earlier incarnation (requeued, or the
    array task before) is taken over on any host (docs/lock.md). VIEnsembleRun takes it if not done before,

@@ -41,6 +41,8 @@ PETSC_EXTERN PetscErrorCode VIExcitationEvaluate(VIExcitation e, PetscReal t, Pe
 PETSC_EXTERN PetscErrorCode VIExcitationGetFrequency(VIExcitation e, PetscReal t, PetscReal *f);
 /* Time at which a sweep reaches frequency f (error for other types or if never reached). */
 PETSC_EXTERN PetscErrorCode VIExcitationGetSweepTime(VIExcitation e, PetscReal f, PetscReal *t);
+/* An error (on comm) when the function's content over [t0, t1] reaches the Nyquist frequency 1/(2 dt) of a step dt. */
+PETSC_EXTERN PetscErrorCode VIExcitationCheckSampling(VIExcitation e, PetscReal t0, PetscReal t1, PetscReal dt, MPI_Comm comm);
 PETSC_EXTERN PetscErrorCode VIExcitationView(VIExcitation e, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIExcitationDestroy(VIExcitation *e);
 /* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */

@@ -113,6 +113,8 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, 
 /* The frequency (Hz) at t of the first load with a harmonic or swept time function, and that function's type; f = 0
    and type VI_EXCITE_CONSTANT when no load has one. */
 PETSC_EXTERN PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f, VIExciteType *type);
+/* An error when a time function of the system's loads or gaps reaches the Nyquist frequency of a step dt over [t0, t1]. Collective. */
+PETSC_EXTERN PetscErrorCode VISystemCheckSampling(VISystem sys, PetscReal t0, PetscReal t1, PetscReal dt);
 /* Initial displacement q0 and velocity u0 (n), from the -init options (or VISystemSetInitialState). */
 PETSC_EXTERN PetscErrorCode VISystemGetInitialState(VISystem sys, const PetscReal **q0, const PetscReal **u0);
 /*

@@ -311,37 +311,6 @@ static PetscErrorCode VIAppHBEnsembleCreate(MPI_Comm comm, VIAppHBRunner *r, VIE
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A job whose every branch failed computed nothing usable: it ends with an error (the branches and their messages are in
-   the results file all the same). Collective. */
-static PetscErrorCode VIAppHBCheckAllFailed(MPI_Comm comm)
-{
-  char        results[PETSC_MAX_PATH_LEN] = "results.h5";
-  PetscInt    counts[2]                   = {0, 0};
-  PetscMPIInt rank;
-
-  PetscFunctionBeginUser;
-  if (VIGetStopped()) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-results_file", results, sizeof(results), NULL));
-  if (rank == 0) {
-    hid_t     file;
-    PetscBool has_done, has_failed;
-    PetscCall(VIH5Open(results, &file));
-    PetscCall(VIH5HasAttr(file, "/", "n_done", &has_done));
-    PetscCall(VIH5HasAttr(file, "/", "n_failed", &has_failed));
-    if (has_done && has_failed) {
-      PetscCall(VIH5ReadAttrInt(file, "/", "n_done", &counts[0]));
-      PetscCall(VIH5ReadAttrInt(file, "/", "n_failed", &counts[1]));
-    }
-    PetscCall(VIH5Close(&file));
-  }
-  PetscCallMPI(MPI_Bcast(counts, 2, MPIU_INT, 0, comm));
-  PetscCheck(!(counts[0] == 0 && counts[1] > 0), comm, PETSC_ERR_USER_INPUT,
-             "vicms hb: every branch failed (%" PetscInt_FMT " of %" PetscInt_FMT "; their messages above and in %s, cases/message)", counts[1],
-             counts[1], results);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VIAppHB(MPI_Comm comm)
 {
   VIROM          rom                          = NULL;
@@ -357,7 +326,7 @@ PetscErrorCode VIAppHB(MPI_Comm comm)
   ierr = VIAppHBEnsembleCreate(comm, &runner, &ens, rom_file, sizeof(rom_file));
   if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
   if (!ierr) ierr = help ? VIAppHBHelp(comm) : VIAppRunEnsemble(ens, rom, rom_file, "Harmonic balance");
-  if (!ierr && !help) ierr = VIAppHBCheckAllFailed(comm);
+  if (!ierr && !help) ierr = VIEnsembleCheckAllFailed(ens, "branch");
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIAppHBReset(&runner));
   PetscCall(VIROMDestroy(&rom));

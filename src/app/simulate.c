@@ -73,6 +73,7 @@ PetscErrorCode VIAppSimulate(MPI_Comm comm)
   ierr = VIAppEnsembleCreate(comm, &ens, rom_file, sizeof(rom_file));
   if (!ierr) ierr = PetscOptionsHasHelp(NULL, &help);
   if (!ierr) ierr = help ? VIAppSimulateHelp(comm) : VIAppRunEnsemble(ens, rom, rom_file, "Cases");
+  if (!ierr && !help) ierr = VIEnsembleCheckAllFailed(ens, "case");
   PetscCall(VIEnsembleDestroy(&ens));
   PetscCall(VIROMDestroy(&rom));
   PetscCall(ierr);
@@ -97,6 +98,7 @@ static PetscErrorCode VIAppRunLocked(MPI_Comm comm, VIEnsemble ens, VIROM rom, c
   else
     PetscCall(VIAppReduce(comm));
   PetscCall(VIAppRunEnsemble(ens, rom, rom_file, "Cases"));
+  PetscCall(VIEnsembleCheckAllFailed(ens, "case"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

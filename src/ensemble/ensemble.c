@@ -891,6 +891,29 @@ PetscErrorCode VIEnsembleRun(VIEnsemble ens)
     }
   }
   VISetStopped(stopped);
+  {
+    PetscInt counts[2] = {0, 0};
+    if (rank == 0)
+      for (PetscInt k = 0; k < ncases; k++) counts[ens->status[k] == 1 ? 0 : 1] += ens->status[k] == 1 || ens->status[k] == 2;
+    PetscCallMPI(MPI_Bcast(counts, 2, MPIU_INT, 0, ens->comm));
+    ens->count_done   = counts[0];
+    ens->count_failed = counts[1];
+  }
   PetscCall(PetscInfo(NULL, "this rank ran %" PetscInt_FMT " cases\n", nmine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  VIEnsembleCheckAllFailed - after VIEnsembleRun: an error when every case of the job failed and none is done (a job that
+  computed nothing usable ends non-zero; the cases and their messages are in the results file all the same). A stopped
+  run passes (it resumes). Collective. `what` names the cases ("case", "branch").
+*/
+PetscErrorCode VIEnsembleCheckAllFailed(VIEnsemble ens, const char what[])
+{
+  PetscFunctionBeginUser;
+  if (VIGetStopped()) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!(ens->count_done == 0 && ens->count_failed > 0), ens->comm, PETSC_ERR_USER_INPUT,
+             "every %s failed (%" PetscInt_FMT " of %" PetscInt_FMT "; their messages above and in %s, cases/<k> attribute message)", what,
+             ens->count_failed, ens->count_failed, ens->results);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -177,6 +177,7 @@ struct _p_VIEnsemble {
   /* rank 0: the state of every case, progress, merging */
   PetscMPIInt    rank, grank;
   PetscInt      *status, ntodo, nfinished, nfailed_now;
+  PetscInt       count_done, count_failed; /* at the end of VIEnsembleRun, over every case of the job (all ranks) */
   PetscReal     *cost, cost_todo, cost_done; /* the estimated cost of every case; of the cases to run now; of those finished */
   PetscLogDouble t_start, t_progress, t_merge, t_last_finished;
   PetscLogDouble merge_time; /* of the merges of this run, their count nmerges */

@@ -171,3 +171,45 @@ PetscErrorCode VIExcitationGetSweepTime(VIExcitation e, PetscReal f, PetscReal *
              e->sweep_down ? "down" : "up", (double)e->frequency, (double)f);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  VIExcitationCheckSampling - an error when the function's content over [t0, t1] reaches the Nyquist frequency 1/(2 dt)
+  of a time step dt: a harmonic by its frequency, a sweep by the highest frequency it passes, noise by the top of its band.
+  A time stepping samples the load once per step and would fold such content onto lower frequencies, silently (issue 24
+  item 13). Constants and bumps pass. Collective on comm (every rank holds the same function).
+*/
+PetscErrorCode VIExcitationCheckSampling(VIExcitation e, PetscReal t0, PetscReal t1, PetscReal dt, MPI_Comm comm)
+{
+  const PetscReal nyquist = 0.5 / dt;
+  PetscReal       f0, f1;
+
+  PetscFunctionBeginUser;
+  if (!e->checked) PetscCall(VIExcitationCheck(e, comm));
+  switch (e->type) {
+  case VI_EXCITE_HARMONIC:
+    PetscCheck(e->frequency < nyquist, comm, PETSC_ERR_USER_INPUT,
+               "-%sfrequency: %g Hz reaches the Nyquist frequency 1/(2 dt) = %g Hz of the time step dt = %g s, which would fold it onto a lower "
+               "frequency: choose -step_dt below %g s",
+               e->prefix, (double)e->frequency, (double)nyquist, (double)dt, (double)(0.5 / e->frequency));
+    break;
+  case VI_EXCITE_SWEEP_LINEAR:
+  case VI_EXCITE_SWEEP_LOG:
+    PetscCall(VIExciteSweepFrequency(e, t0, &f0));
+    PetscCall(VIExciteSweepFrequency(e, t1, &f1));
+    f1 = PetscMax(f0, f1);
+    PetscCheck(f1 < nyquist, comm, PETSC_ERR_USER_INPUT,
+               "-%sfrequency, -%ssweep_rate: the sweep reaches %g Hz by t = %g s, above the Nyquist frequency 1/(2 dt) = %g Hz of the time step "
+               "dt = %g s, which would fold it onto lower frequencies: choose -step_dt below %g s or end the sweep earlier",
+               e->prefix, e->prefix, (double)f1, (double)t1, (double)nyquist, (double)dt, (double)(0.5 / f1));
+    break;
+  case VI_EXCITE_NOISE:
+    PetscCheck(e->noise_hi < nyquist, comm, PETSC_ERR_USER_INPUT,
+               "-%snoise_band: %g,%g Hz reaches above the Nyquist frequency 1/(2 dt) = %g Hz of the time step dt = %g s, which would fold the "
+               "noise onto lower frequencies: lower the band or choose -step_dt below %g s",
+               e->prefix, (double)e->noise_lo, (double)e->noise_hi, (double)nyquist, (double)dt, (double)(0.5 / e->noise_hi));
+    break;
+  default:
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

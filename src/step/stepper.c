@@ -279,6 +279,7 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   }
   if (st->ops.checksystem) PetscCall((*st->ops.checksystem)(st));
   PetscCall(VIStepperTimeStepSetUp(st)); /* -step_dt auto, -step_accuracy: before anything of the system is cached */
+  PetscCall(VISystemCheckSampling(sys, st->t0, st->t_end, st->dt));
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   PetscCall(VISystemGetContacts(sys, &st->nc, NULL, NULL, &st->offsets));
   PetscCall(VISystemGetLoads(sys, &st->num_loads, NULL));
@@ -605,7 +606,18 @@ PetscErrorCode VIStepperRun(VIStepper st)
       break;
     }
     PetscCall(VIStepperObserve(st, t));
-    if (k % st->output_every == 0 || k == nsteps) PetscCall(VIStepperRecord(st, t));
+    if (k % st->output_every == 0 || k == nsteps) {
+      PetscCall(VIStepperRecord(st, t));
+      /* a finite state whose energy overflows (|v| ~ 1e200): its balance and summaries would be inf, the case "done" */
+      if (PetscIsInfOrNanReal(st->energy.kinetic + st->energy.potential)) {
+        st->stats.failed = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(st->stats.message, sizeof(st->stats.message),
+                                "non-finite energy at t = %g (kinetic %g, potential %g): the state is beyond what double precision can square; check "
+                                "the initial state (-init_velocity) and the loads",
+                                (double)t, (double)st->energy.kinetic, (double)st->energy.potential));
+        break;
+      }
+    }
     st->level = k;
     if (st->monitor && k % 64 == 0) {
       PetscCall(PetscTime(&t1));

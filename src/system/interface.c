@@ -265,6 +265,13 @@ PetscErrorCode VISystemGetLoadFrequency(VISystem sys, PetscReal t, PetscReal *f,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemCheckSampling(VISystem sys, PetscReal t0, PetscReal t1, PetscReal dt)
+{
+  PetscFunctionBeginUser;
+  if (sys->ops.checksampling) PetscCall((*sys->ops.checksampling)(sys, t0, t1, dt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemSetTimeScale(VISystem sys, PetscReal s)
 {
   PetscFunctionBeginUser;

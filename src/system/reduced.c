@@ -463,6 +463,17 @@ static PetscErrorCode VISystemGetLoadFrequency_Reduced(VISystem sys, PetscReal t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the loads' time functions are played time_scale times faster: their own time and step are scaled alike */
+static PetscErrorCode VISystemCheckSampling_Reduced(VISystem sys, PetscReal t0, PetscReal t1, PetscReal dt)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+  const PetscReal   s  = sys->time_scale;
+
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0; l < rd->num_loads; l++) PetscCall(VIExcitationCheckSampling(rd->load_fn[l], s * t0, s * t1, s * dt, sys->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemSetInitialState_Reduced(VISystem sys, const PetscReal q0[], const PetscReal u0[])
 {
   VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
@@ -653,6 +664,7 @@ PetscErrorCode VISystemCreate_Reduced(VISystem sys)
   sys->ops.getloads            = VISystemGetLoads_Reduced;
   sys->ops.evaluateloadscales  = VISystemEvaluateLoadScales_Reduced;
   sys->ops.getloadfrequency    = VISystemGetLoadFrequency_Reduced;
+  sys->ops.checksampling       = VISystemCheckSampling_Reduced;
   sys->ops.getinitialstate     = VISystemGetInitialState_Reduced;
   sys->ops.setinitialstate     = VISystemSetInitialState_Reduced;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -30,6 +30,7 @@ typedef struct {
   PetscErrorCode (*getloads)(VISystem, PetscInt *, const PetscReal *const **);
   PetscErrorCode (*evaluateloadscales)(VISystem, PetscReal, PetscReal[]);
   PetscErrorCode (*getloadfrequency)(VISystem, PetscReal, PetscReal *, VIExciteType *);
+  PetscErrorCode (*checksampling)(VISystem, PetscReal, PetscReal, PetscReal);
   PetscErrorCode (*getinitialstate)(VISystem, const PetscReal **, const PetscReal **);
   PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
   PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);

@@ -53,10 +53,13 @@ printf '\xef\xbb\xbf' >bom.yaml && cat job.yaml >>bom.yaml
 { cat job.yaml; echo "options_file: other.yaml"; } >nested.yaml
 cp job.yaml job.txt
 
+# what hung or crashed on several ranks: on 1 and 3; the rest on 2
 for np in 1 3; do
   refused $np "-options_file: fifo is a pipe or FIFO" simulate -options_file fifo
   refused $np "-options_file: /dev/zero is a character device" simulate -options_file /dev/zero
   refused $np "-options_file: folder is a directory" reduce -options_file folder
+done
+for np in 2; do
   refused $np "-options_file: cannot open nosuch.yaml: No such file or directory" simulate -options_file nosuch.yaml
   refused $np "-options_file: no file given" simulate -options_file
   refused $np "bom.yaml:1: the file starts with a UTF-8 byte-order mark" simulate -options_file bom.yaml
@@ -81,6 +84,25 @@ for np in 1 2; do
 done
 # the load once: the run the duplicate would have doubled
 must "simulate" mpi 60 1 simulate -options_file job.yaml && echo "ok   -case_loads gravity runs"
+
+# a load above the step's Nyquist frequency (dt = 1e-3: 500 Hz) is refused naming its option; in a grid only that case
+# fails; an energy that overflows from a finite state fails its case; a job whose every case failed exits non-zero
+for np in 2; do
+  refuse "noise band above Nyquist" "$np" "-load_gravity_noise_band: 100.,900. Hz reaches above the Nyquist frequency 1/(2 dt) = 500. Hz" \
+    simulate -options_file job.yaml -load_gravity_type noise -load_gravity_noise_band 100,900 -results_file bad.r.h5
+done
+refuse "sweep above Nyquist" 2 "the sweep reaches 300. Hz by t = 0.2 s" simulate -options_file job.yaml -step_dt 2e-3 \
+  -load_gravity_type sweep_linear -load_gravity_frequency 100 -load_gravity_sweep_rate 1000 -results_file bad.r.h5
+must "a grid over the load frequency through Nyquist" mpi 60 2 simulate -options_file job.yaml -load_gravity_type harmonic \
+  -cases_grid load_gravity_frequency:100:600:3 -results_file grid.h5
+expect "grid through Nyquist: cases done, failed" "$(grep -o '3 cases: 2 done, 1 failed' <<<"$LAST")" "3 cases: 2 done, 1 failed"
+expect "grid through Nyquist: case 2's reason" "$(grep -c 'case 2: -load_gravity_frequency: 600. Hz reaches the Nyquist frequency' <<<"$LAST")" 1
+for np in 2; do
+  refuse "an overflowing energy, every case failed" "$np" "every case failed (1 of 1" simulate -options_file job.yaml -init velocity \
+    -init_velocity 1e200 -results_file bad.r.h5
+done
+out=$(mpi 60 1 simulate -options_file job.yaml -init velocity -init_velocity 1e200 -results_file inf.h5 2>&1)
+expect "an overflowing energy: the case's reason" "$(grep -c 'case 0: non-finite energy at t = 0. (kinetic inf.' <<<"$out")" 1
 
 # -help as a user reads it (item 24): no PETSc "<now A : formerly B>" or "<A : B>", a list shown as a list and not as its
 # first entry, a load's options visible before a job names a load, a type option under its section heading, and a value
