@@ -433,7 +433,7 @@ static PetscErrorCode VISystemEvaluateConstraints_Bodies(VISystem sys, PetscReal
     if (g_rate) g_rate[j] = 0;
     VIBodiesSearch(bd, j, q, &seg, &xi);
     if (seg < 0) {
-      if (g) g[j] = PETSC_INFINITY;
+      if (g) g[j] = (PetscReal)INFINITY;
       continue;
     }
     VIBodiesRows(bd, j, seg, xi, q, fr, dof, bn, bt);
