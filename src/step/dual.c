@@ -1004,3 +1004,18 @@ PetscErrorCode VIDualSetState(VIDual d, PetscInt len, const PetscReal state[])
   PetscCall(PetscArraycpy(d->outputs, p, d->num_outputs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The dual assembly's own options, read in VIDualSetFromOptions (src/sys/options.c's registry) */
+static const VIOptionEntry VIDualOptions[] = {
+    {"-dual_dt", VI_OPTION_REAL, NULL},
+    {"-dual_mu", VI_OPTION_REAL, NULL},
+    {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
+    {"-dual_start", VI_OPTION_ENUM, VIDualStarts},
+};
+
+PetscErrorCode VIDualRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("dual", VIDualOptions, sizeof(VIDualOptions) / sizeof(VIDualOptions[0])));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -444,7 +444,7 @@ static PetscErrorCode VIStepperStableStep_Leapfrog(VIStepper st, VIROM rom, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
+static PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
 {
   VILeapfrog *lf;
 
@@ -458,5 +458,13 @@ PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
   st->ops.advance     = VIStepperAdvance_Leapfrog;
   st->ops.reset       = VIStepperReset_Leapfrog;
   st->ops.destroy     = VIStepperDestroy_Leapfrog;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Leapfrog has no options of its own (the common stepper's and the time step's, stepregis.c). */
+PetscErrorCode VIStepperRegister_Leapfrog(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERLEAPFROG, VIStepperCreate_Leapfrog));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,7 +12,7 @@
 #include <petscblaslapack.h>
 
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
-const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
@@ -496,7 +496,7 @@ static PetscErrorCode VIStepperCopyOptions_Moreau(VIStepper from, VIStepper to)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
+static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
 {
   VIMoreau *mo;
 
@@ -726,5 +726,19 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Moreau-Jean scheme's own options, read in VIStepperSetFromOptions_Moreau (src/sys/options.c's registry) */
+static const VIOptionEntry VIMoreauOptionTable[] = {
+    {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariants},
+    {"-step_theta", VI_OPTION_REAL, NULL},
+};
+
+PetscErrorCode VIStepperRegister_Moreau(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERMOREAU, VIStepperCreate_Moreau));
+  PetscCall(VIOptionsRegisterTable("step_moreau", VIMoreauOptionTable, sizeof(VIMoreauOptionTable) / sizeof(VIMoreauOptionTable[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -129,7 +129,7 @@ struct _p_VIStepper {
      contacts rather than of one scheme */
   PetscReal     dt, t0, t_end, blowup_factor, restitution;
   PetscInt      output_every, max_nonconverged; /* max_nonconverged: VI_NONCONVERGED_AUTO, -1 (no limit) or a count */
-  VITimeStepCtl ts; /* the automatic time step */
+  VITimeStepCtl ts;                             /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
@@ -149,9 +149,9 @@ struct _p_VIStepper {
   /* a nonlinear system (VISystemIsLinear false): K = D = 0 and M its mass at q0, owned here (3 n x n), so that the generic
      code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
      VISystemComputeOutputs when the system has its own (has_outputs) */
-  PetscBool  nonlinear, has_outputs;
-  PetscReal *nonlinear_ops;
-  PetscInt   nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
+  PetscBool        nonlinear, has_outputs;
+  PetscReal       *nonlinear_ops;
+  PetscInt         nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
   const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */
@@ -190,13 +190,14 @@ struct _p_VIStepper {
   VIStepStats stats;
 };
 
-PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_Mixed(VIStepper);
-/* The choices of the schemes' enum options (moreau.c, mixed.c), for the step module's option table. */
-PETSC_INTERN const char *const VIMoreauVariants[];
-PETSC_INTERN const char *const VIMixedBases[];
+/* Each scheme's registration (in its file): VIStepperRegister(NAME, VIStepperCreate_NAME) and its own option table
+   (VIOptionsRegisterTable), so that -step_type NAME, -help and the typo check know it; one line each in stepregis.c. */
+PETSC_INTERN PetscErrorCode VIStepperRegister_Leapfrog(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_Moreau(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_NSGAlpha(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_Mixed(void);
+/* The seed 003 dual assembly's options (dual.c; not a VIStepper). */
+PETSC_INTERN PetscErrorCode VIDualRegisterOptions(void);
 /* The registered schemes (stepregis.c). */
 PETSC_INTERN PetscFunctionList VIStepperList;
 /* The scheme in words for messages and checkpoints: its describe op, or its type name. */
