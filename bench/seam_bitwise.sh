@@ -7,6 +7,9 @@
 #   - simulate, the bouncing bar of jobs/bar_bounce.yaml (1000 cells, 20 modes), 2 s (1/8 of the job): leapfrog on the
 #     job's cb_massless ROM; moreau (symmetric e = 0.9, theta = 0.6), nsgalpha (e = 0) and mixed (e = 0.9) on the same bar
 #     reduced with a mass-carrying boundary (-cms_type cb);
+#   - simulate -step_dt auto: leapfrog, moreau, nsgalpha (the stability analysis through the system's interface);
+#   - simulate on the multibody system type: jobs/pendulum.yaml and jobs/rocking_block.yaml, 1 s, nsgalpha and moreau
+#     theta (their nonlinear paths; -step_dt auto is refused there by both builds: no natural frequency);
 #   - slide, the coarse beams of tests/app/slide.sh (2 x 20 CPS4, 10 modes each): mu = 0.3 with the random force,
 #     -dual_geometry fixed, -dual_start static, two slaves, frictionless; 2e-4 s (2000 steps) each.
 # usage: bash bench/seam_bitwise.sh BUILD_A BUILD_B   (e.g. /work/main/build build)
@@ -59,15 +62,15 @@ pair() {
   for w in a b; do
     local bin=$a
     [ $w = b ] && bin=$b
-    if ! "$bin" "$@" "$opt" "$w.h5" >"$w.log" 2>&1; then
+    if ! "$bin" "$@" "$opt" "$work/$w.h5" >"$work/$w.log" 2>&1; then
       echo "FAIL $label: $w exited non-zero:"
-      tail -5 "$w.log"
+      tail -5 "$work/$w.log"
       fail=1
       return
     fi
   done
-  $py compare.py a.h5 b.h5 "$label" || fail=1
-  rm -f a.h5 b.h5
+  $py "$work/compare.py" "$work/a.h5" "$work/b.h5" "$label" || fail=1
+  rm -f "$work/a.h5" "$work/b.h5"
 }
 
 # the bar (reduced by A)
@@ -80,6 +83,19 @@ pair "simulate moreau symmetric e = 0.9" -results_file $bar -step_type moreau -s
 pair "simulate moreau theta = 0.6" -results_file $bar -step_type moreau -step_moreau_variant theta -step_theta 0.6
 pair "simulate nsgalpha e = 0" -results_file $bar -step_type nsgalpha -step_restitution 0 -step_dt 1e-3
 pair "simulate mixed e = 0.9" -results_file $bar -step_type mixed -step_restitution 0.9 -step_dt 1e-3
+# the automatic step (the stability analysis reads the system's operators through its interface)
+pair "simulate moreau -step_dt auto" -results_file $bar -step_type moreau -step_dt auto
+pair "simulate nsgalpha -step_dt auto" -results_file $bar -step_type nsgalpha -step_dt auto
+bar="simulate -options_file $root/jobs/bar_bounce.yaml -rom_file bar.h5 -step_end_time 2 -results_overwrite"
+pair "simulate leapfrog -step_dt auto" -results_file $bar -step_type leapfrog -step_dt auto
+# the multibody system type (jobs/pendulum.yaml, jobs/rocking_block.yaml): nsgalpha and moreau's nonlinear paths, 1 s
+cd "$root" || exit 1
+for job in pendulum rocking_block; do
+  pair "simulate $job nsgalpha" -results_file simulate -options_file jobs/$job.yaml -step_end_time 1 -results_overwrite
+  pair "simulate $job moreau theta" -results_file simulate -options_file jobs/$job.yaml -step_end_time 1 -results_overwrite -step_type moreau \
+    -step_moreau_variant theta
+done
+cd "$work" || exit 1
 
 # the coarse beams of tests/app/slide.sh (reduced by A, on 2 ranks)
 small="-bodies beam1,beam2 -rom_file small.h5

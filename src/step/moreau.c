@@ -459,13 +459,13 @@ static PetscErrorCode VIStepperCheckSystem_Moreau(VIStepper st)
 
 /* Seed 000 App. B: the symmetric variant is central differences on the whole system, worst case all contacts open (see
    timestep.c); the theta-scheme (theta >= 1/2) is unconditionally stable, first order unless theta = 1/2. */
-static PetscErrorCode VIStepperStableStep_Moreau(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+static PetscErrorCode VIStepperStableStep_Moreau(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s)
 {
   VIMoreau *mo = (VIMoreau *)st->data;
 
   PetscFunctionBeginUser;
   (void)friction;
-  PetscCall(VIStableStepFullOmega(rom, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepFullOmega(ops, &s->omega_max, NULL, NULL));
   s->omega_open = s->omega_max;
   s->state      = VI_CONTACTS_OPEN;
   if (mo->opt.variant == VI_MOREAU_THETA) {

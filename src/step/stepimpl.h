@@ -15,11 +15,22 @@ typedef struct _VIStableStep VIStableStep;
    order: setfromoptions (inside VIStepperSetFromOptions' block: the scheme's own options, kept in st->data), checksystem
    (does the system suit the scheme), stablestep (-step_dt auto), setup, then step and advance per level; reset frees
    what setup made and keeps the options; destroy frees st->data. */
+/* What a scheme's stability analysis (-step_dt auto) reads of the system, taken through its interface (VISystemGetSizes,
+   VISystemGetLinearOperators, VISystemGetContacts; a nonlinear system: K = 0 and M(q0), as the stepper sees it) or, for
+   `vicms info`, from a ROM file: n coordinates, the first nb of them the boundary; K, M (n x n row-major); per contact its
+   rows dims[j] from row offsets[j]. */
+typedef struct {
+  PetscInt         n, nb, nc;
+  const PetscReal *K, *M;
+  const PetscInt  *dims, *offsets;
+} VIStableOperators;
+
 typedef struct {
   PetscErrorCode (*setfromoptions)(VIStepper, PetscOptionItems *);
   PetscErrorCode (*checksystem)(VIStepper);
-  /* The scheme's stability limit on the ROM, friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
-  PetscErrorCode (*stablestep)(VIStepper, VIROM, const PetscBool friction[], VIStableStep *);
+  /* The scheme's stability limit on the system's operators (VIStableOperators), friction[j]: contact j may stick (NULL:
+     frictionless). Rank-local. */
+  PetscErrorCode (*stablestep)(VIStepper, const VIStableOperators *, const PetscBool friction[], VIStableStep *);
   /* The scheme with its variant in words ("the symmetric moreau scheme"): messages, and the key a checkpoint must match */
   PetscErrorCode (*describe)(VIStepper, char name[], size_t len);
   /* Give another stepper of the same type this one's options (the trial runs of -step_accuracy) */
@@ -85,12 +96,12 @@ struct _VIStableStep {
 /* The spectra a scheme's stability analysis takes its limit from (timestep.c), rank-local on the replicated ROM: the
    largest frequency of a massless-boundary ROM with the boundary rows held as state says (friction[j]: contact j's
    tangential rows held too) and the others condensed, and of a mass-carrying ROM with every row dynamic (contacts open). */
-PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
-                                                      PetscReal **w);
-PETSC_INTERN PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega,
+                                                      PetscInt *m, PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepFullOmega(const VIStableOperators *ops, PetscReal *omega, PetscInt *m, PetscReal **w);
 /* The analysis of the schemes that are unconditionally stable and second order on the linear smooth part (nsgalpha, mixed):
    no limit; omega_max of the open contacts for the step from accuracy. */
-PETSC_INTERN PetscErrorCode VIStableStepUnconditional(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s);
+PETSC_INTERN PetscErrorCode VIStableStepUnconditional(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s);
 
 /* The automatic step's options and outcome. */
 typedef struct {
