@@ -87,4 +87,4 @@ mpirun -n 2 "$a" reduce $small >reduce_small.log 2>&1 || { tail -5 reduce_small.
 # shellcheck disable=SC2086
 count "slide, mu = 0.3, random force, 2,000 steps" VIDualStep slide -rom_file small.h5 -slide_slave beam1:1 -slide_master beam2 \
   -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2 -slide_end_time 2e-4 -dual_dt 1e-7 -slide_record_interval 1e-6 \
-  -slide_noise_rms 0.01 -slide_noise_band 2000,8000 -slide_noise_harmonics 13 -slide_seed 7 -dual_mu 0.3 -slide_file s.h5
+  -slide_noise_rms 0.01 -slide_noise_band 2000,8000 -slide_noise_harmonics 13 -slide_seed 7 -dual_mu 0.3 -slide_file s.h5 -results_overwrite

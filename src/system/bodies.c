@@ -57,7 +57,7 @@ static PetscErrorCode VISystemDestroy_Bodies(VISystem sys)
 
 PetscErrorCode VISystemBodiesSetBodies(VISystem sys, VIBodies bodies)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesSetBodies", &bd));
@@ -81,7 +81,7 @@ PetscErrorCode VISystemBodiesSetBodies(VISystem sys, VIBodies bodies)
 
 PetscErrorCode VISystemBodiesGetBodies(VISystem sys, VIBodies *bodies, PetscInt *num, const PetscInt **offsets)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesGetBodies", &bd));
@@ -93,7 +93,7 @@ PetscErrorCode VISystemBodiesGetBodies(VISystem sys, VIBodies *bodies, PetscInt 
 
 PetscErrorCode VISystemBodiesFindBody(VISystem sys, const char body[], const char what[], PetscInt *k)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, what, &bd));
@@ -105,7 +105,7 @@ PetscErrorCode VISystemBodiesFindBody(VISystem sys, const char body[], const cha
 
 PetscErrorCode VISystemBodiesGetNode(VISystem sys, PetscInt k, PetscInt id, const char what[], VIBodyNode *node)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, what, &bd));
@@ -115,7 +115,7 @@ PetscErrorCode VISystemBodiesGetNode(VISystem sys, PetscInt k, PetscInt id, cons
 
 PetscErrorCode VISystemBodiesSetSlave(VISystem sys, const char body[], PetscInt num, const PetscInt ids[])
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VIDualSetSlave", &bd));
@@ -136,7 +136,7 @@ PetscErrorCode VISystemBodiesSetSlave(VISystem sys, const char body[], PetscInt 
 
 PetscErrorCode VISystemBodiesSetMaster(VISystem sys, const char body[], PetscInt num, const PetscInt ids[])
 {
-  VISystem_Bodies      *bd;
+  VISystem_Bodies      *bd = NULL;
   const VIBodyBoundary *bb;
 
   PetscFunctionBeginUser;
@@ -163,7 +163,7 @@ PetscErrorCode VISystemBodiesSetMaster(VISystem sys, const char body[], PetscInt
 
 PetscErrorCode VISystemBodiesTranslateBody(VISystem sys, const char body[], const PetscReal shift[])
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
   PetscInt         k;
 
   PetscFunctionBeginUser;
@@ -184,7 +184,7 @@ PetscErrorCode VISystemBodiesTranslateBody(VISystem sys, const char body[], cons
 
 PetscErrorCode VISystemBodiesSetFriction(VISystem sys, PetscReal mu)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesSetFriction", &bd));
@@ -197,7 +197,7 @@ PetscErrorCode VISystemBodiesSetFriction(VISystem sys, PetscReal mu)
 
 PetscErrorCode VISystemBodiesGetSlaves(VISystem sys, PetscInt *num, const VIBodyNode **slaves, PetscInt *body)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesGetSlaves", &bd));
@@ -209,7 +209,7 @@ PetscErrorCode VISystemBodiesGetSlaves(VISystem sys, PetscInt *num, const VIBody
 
 PetscErrorCode VISystemBodiesGetMaster(VISystem sys, PetscInt *num, const VIBodyNode **master, PetscInt *body)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesGetMaster", &bd));
@@ -583,7 +583,7 @@ static PetscErrorCode VISystemComputeOutputs_Bodies(VISystem sys, PetscReal t, c
 
 PetscErrorCode VISystemBodiesGetNumOutputs(VISystem sys, PetscInt *num)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesGetNumOutputs", &bd));
@@ -606,7 +606,7 @@ static PetscErrorCode VISystemView_Bodies(VISystem sys, PetscViewer viewer)
 
 PetscErrorCode VISystemCreate_Bodies(VISystem sys)
 {
-  VISystem_Bodies *bd;
+  VISystem_Bodies *bd = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&bd));
