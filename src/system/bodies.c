@@ -219,6 +219,20 @@ PetscErrorCode VISystemBodiesGetMaster(VISystem sys, PetscInt *num, const VIBody
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bodies come from the caller (vicms slide, VIDualSetBodies): a command that makes its system from options alone
+   (simulate, hb, cea) cannot use this type. */
+static PetscErrorCode VISystemSetFromOptions_Bodies(VISystem sys, PetscOptionItems *PetscOptionsObject)
+{
+  VISystem_Bodies *bd = (VISystem_Bodies *)sys->data;
+
+  PetscFunctionBeginUser;
+  (void)PetscOptionsObject;
+  PetscCheck(bd->bodies, sys->comm, PETSC_ERR_USER_INPUT,
+             "-system_type bodies: the coupled bodies of a bodies file are integrated by vicms slide (-rom_file BODIES.h5 of vicms reduce "
+             "-bodies); this command takes -system_type reduced or multibody");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The operators side by side, the contacts' kinds and rows, the number of outputs. */
 static PetscErrorCode VISystemSetUp_Bodies(VISystem sys)
 {
@@ -615,6 +629,7 @@ PetscErrorCode VISystemCreate_Bodies(VISystem sys)
   sys->data                     = bd;
   sys->constant_mass            = PETSC_TRUE;
   sys->linear                   = PETSC_TRUE;
+  sys->ops.setfromoptions       = VISystemSetFromOptions_Bodies;
   sys->ops.setup                = VISystemSetUp_Bodies;
   sys->ops.view                 = VISystemView_Bodies;
   sys->ops.destroy              = VISystemDestroy_Bodies;
