@@ -12,10 +12,17 @@
 #     tenth of a revolution with the casing out of reach (gap 10 mm: free flight), half a revolution rubbing (issue 24 item 25);
 #                                                               target: <= 3 dgemv in free flight
 # Each row is the best of three runs (other processes only slow a run down).
-# usage: [STEP_ROWS=REGEX] [STEP_RUBIN=FILE] bash bench/step.sh [BUILD_DIR]   (STEP_ROWS: only the rows whose label matches, e.g.
-# 'nsgalpha|mixed'; STEP_RUBIN: the blade's Rubin ROM from an earlier `vicms reduce`, instead of reducing it again)
+# usage: [STEP_ROWS=REGEX] [STEP_RUBIN=FILE] [STEP_REPS=N] bash bench/step.sh [BUILD_DIR [BUILD_DIR_B]]   (STEP_ROWS: only the
+# rows whose label matches, e.g. 'nsgalpha|mixed'; STEP_RUBIN: the blade's Rubin ROM from an earlier `vicms reduce`, instead
+# of reducing it again; STEP_REPS: runs per row and executable, default 3).
+# With a second build BUILD_DIR_B (e.g. before and after a change): the ROMs are reduced once (by the first), each row's runs
+# alternate between the two executables (A, B, A, B, ...: both see the same load), and each row is printed for A and for B
+# and the ratios of B's to A's wall time per step and time per step in dgemv (the best of three each; the second is measured
+# against a dgemv timed in each run, and so less sensitive to what other processes do to one run).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
+bin_b=""
+if [ -n "${2:-}" ]; then bin_b=$(cd "$2" && pwd)/vicms; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -26,19 +33,35 @@ best() {
   shift
   [[ -z "${STEP_ROWS:-}" || "$label" =~ ${STEP_ROWS} ]] || return 0
   : >runs.txt
-  for rep in 1 2 3; do
+  : >runs_b.txt
+  for rep in $(seq 1 "${STEP_REPS:-3}"); do
     "$bin" simulate "$@" -results_file r.h5 -results_overwrite >sim.log 2>&1 || { tail -20 sim.log; exit 1; }
     cat sim.log >>runs.txt
     echo "@@" >>runs.txt
+    if [ -n "$bin_b" ]; then
+      "$bin_b" simulate "$@" -results_file r.h5 -results_overwrite >sim.log 2>&1 || { tail -20 sim.log; exit 1; }
+      cat sim.log >>runs_b.txt
+      echo "@@" >>runs_b.txt
+    fi
   done
   /usr/bin/python3 - "$label" <<'PY'
-import re, sys
-rows = []
-for t in open("runs.txt").read().split("@@")[:-1]:
-    m = re.search(r"(\d+) steps in ([0-9.]+) s \(([0-9]+) steps/s\), (\d+) contact solves, ([0-9.]+) iterations", t)
-    r = re.search(r"= ([0-9.]+) BLAS dgemv of (\d+) x", t)
-    rows.append((float(r.group(1)), f"| {sys.argv[1]} | {r.group(2)} | {m.group(1)} | {m.group(3)} | {m.group(4)} | {m.group(5)} | {r.group(1)} |"))
-print(min(rows)[1])
+import os, re, sys
+def best(path, label):
+    rows = []
+    for t in open(path).read().split("@@")[:-1]:
+        m = re.search(r"(\d+) steps in ([0-9.]+) s \(([0-9]+) steps/s\), (\d+) contact solves, ([0-9.]+) iterations", t)
+        r = re.search(r"= ([0-9.]+) BLAS dgemv of (\d+) x", t)
+        rows.append((1 / float(m.group(3)), float(r.group(1)),
+                     f"| {label} | {r.group(2)} | {m.group(1)} | {m.group(3)} | {m.group(4)} | {m.group(5)} | {r.group(1)} |"))
+    return min(rows)
+a = best("runs.txt", sys.argv[1] + (" (A)" if os.path.getsize("runs_b.txt") else ""))
+if not os.path.getsize("runs_b.txt"):
+    print(a[2])
+else:
+    b = best("runs_b.txt", sys.argv[1] + " (B)")
+    print(a[2])
+    print(b[2])
+    print("| B/A | | | | | | time per step %.3f, per dgemv %.3f |" % (b[0] / a[0], b[1] / a[1]))
 PY
 }
 

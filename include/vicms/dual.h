@@ -5,6 +5,7 @@
 #include <vicms/rom.h>
 #include <vicms/contact.h>
 #include <vicms/excite.h>
+#include <vicms/system.h>
 
 /* Where the coupling rows B_N, B_T are built: in the configuration predicted for t_{n+1} (seed 003 Eq. 33, the default), or
    once in the undeformed configuration and held (the time-invariant coupling of the primal assembly, seed 003 §1.4/§2.3). */
@@ -46,8 +47,14 @@ typedef struct _p_VIDual *VIDual;
 
 PETSC_EXTERN PetscErrorCode VIDualCreate(MPI_Comm comm, VIDual *dual);
 PETSC_EXTERN PetscErrorCode VIDualDestroy(VIDual *dual);
-/* The bodies (referenced, not copied: they must outlive the VIDual); every body is 2D. */
+/* The bodies (referenced, not copied: they must outlive the VIDual); every body is 2D. The VIDual makes of them a system of
+   type bodies (system.h) of its own, which VIDualSetSlave, VIDualSetMaster and VIDualTranslateBody define. */
 PETSC_EXTERN PetscErrorCode VIDualSetBodies(VIDual dual, VIBodies bodies);
+/* Or a system of type bodies made by the caller (referenced: it must outlive the VIDual), with its bodies set (and its slaves
+   and master, or VIDualSetSlave and VIDualSetMaster define them): the scheme then gets the operators, the contact rows, the
+   gaps, the outputs and the initial energy through the system's interface. */
+PETSC_EXTERN PetscErrorCode VIDualSetSystem(VIDual dual, VISystem sys);
+PETSC_EXTERN PetscErrorCode VIDualGetSystem(VIDual dual, VISystem *sys);
 /* The slave nodes (mesh ids in the body's boundary table) of body `body`. */
 PETSC_EXTERN PetscErrorCode VIDualSetSlave(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[]);
 /* The master chain of body `body`: segments between consecutive nodes (mesh ids in its boundary table, clamped ones

@@ -20,6 +20,10 @@ typedef const char *VISystemType;
 /* multibody: planar rigid bodies, joints and contacts read from a model file (-mb_model FILE.yaml; docs/multibody.md),
    nonlinear, constant mass in the redundant coordinates (x, y, theta) of each body. */
 #define VISYSTEMMULTIBODY "multibody"
+/* bodies: the coupled bodies of seed 003 (a bodies file of `vicms reduce -bodies`): their ROMs side by side (linear,
+   constant mass, block-diagonal), node-to-segment sliding contacts of slave nodes on a master chain as unilateral
+   (frictional) constraints whose rows depend on q (seed 003 Eqs. 34-44); the scheme `dual` (dual.h) and `vicms slide`. */
+#define VISYSTEMBODIES "bodies"
 /* VISystemRegister - add a type: create(sys) sets sys's ops and data. Not collective. */
 PETSC_EXTERN PetscErrorCode VISystemRegister(const char name[], PetscErrorCode (*create)(VISystem));
 PETSC_EXTERN PetscErrorCode VISystemRegisterAll(void);
@@ -145,6 +149,42 @@ PETSC_EXTERN PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal
 /* The ROM view of a multibody model file (sizes, constant mass, contacts, named outputs, units): what the ensemble's
    records and results need of a case; the multibody system builds the same from -mb_model. Not collective. */
 PETSC_EXTERN PetscErrorCode VISystemMultibodyModelROM(MPI_Comm comm, const char path[], VIROM rom);
+/*
+  Constraints linearised at one configuration and evaluated at others (the coupled bodies' node-to-segment contacts, whose
+  rows a scheme builds in a predicted configuration and then holds over a step, seed 003 Eq. 33):
+  VISystemLinearizeContact - the search of contact j at q and, when it is active there (a segment under the slave), its
+  rows at q, kept by the system until the next linearisation of j (inactive: the rows of the last active one are kept).
+  VISystemGetContactRows - every contact's linearisation (owned by the system, valid from VISystemSetUp on): contact j's
+  rows have nnz entries from j nnz on, over the coordinates dof (-1: clamped), normal and tangential values; where[j] its
+  segment (-1: none), xi[j] the slave's place on it (0 at its first node, 1 at its second).
+  VISystemEvaluateContactGap - the normal gap of contact j in the configuration q with its linearised rows (the rows
+  applied to the positions X + q).
+  VISystemEvaluateContactFrame - the search of contact j at q without changing its linearisation: whether it is active and
+  the segment's frame (normal then tangent, 2 components each).
+*/
+PETSC_EXTERN PetscErrorCode VISystemLinearizeContact(VISystem sys, PetscInt j, const PetscReal q[], PetscBool *active);
+PETSC_EXTERN PetscErrorCode VISystemGetContactRows(VISystem sys, PetscInt *nnz, const PetscInt **dof, const PetscReal **normal,
+                                                   const PetscReal **tangent, const PetscInt **where, const PetscReal **xi);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateContactGap(VISystem sys, PetscInt j, const PetscReal q[], PetscReal *g);
+PETSC_EXTERN PetscErrorCode VISystemEvaluateContactFrame(VISystem sys, PetscInt j, const PetscReal q[], PetscBool *active, PetscReal frame[]);
+/*
+  The bodies type's own functions (an error for another type): the bodies (referenced: they must outlive the system),
+  the slave nodes of one body and the master chain of another (as VIDualSetSlave, VIDualSetMaster in dual.h), a rigid
+  translation of a body's nodes (VIDualTranslateBody), the friction coefficient (a contact is frictional when mu > 0),
+  and what a scheme needs of the case besides the interface: a body by name, a boundary node's coordinates, the slave and
+  master nodes, the number of outputs (every ROM output of every body, VISystemComputeOutputs).
+*/
+PETSC_EXTERN PetscErrorCode VISystemBodiesSetBodies(VISystem sys, VIBodies bodies);
+PETSC_EXTERN PetscErrorCode VISystemBodiesGetBodies(VISystem sys, VIBodies *bodies, PetscInt *num, const PetscInt **offsets);
+PETSC_EXTERN PetscErrorCode VISystemBodiesSetSlave(VISystem sys, const char body[], PetscInt num_nodes, const PetscInt node_ids[]);
+PETSC_EXTERN PetscErrorCode VISystemBodiesSetMaster(VISystem sys, const char body[], PetscInt num_nodes, const PetscInt node_ids[]);
+PETSC_EXTERN PetscErrorCode VISystemBodiesTranslateBody(VISystem sys, const char body[], const PetscReal shift[]);
+PETSC_EXTERN PetscErrorCode VISystemBodiesSetFriction(VISystem sys, PetscReal mu);
+PETSC_EXTERN PetscErrorCode VISystemBodiesFindBody(VISystem sys, const char body[], const char what[], PetscInt *k);
+PETSC_EXTERN PetscErrorCode VISystemBodiesGetNode(VISystem sys, PetscInt k, PetscInt id, const char what[], VIBodyNode *node);
+PETSC_EXTERN PetscErrorCode VISystemBodiesGetSlaves(VISystem sys, PetscInt *num, const VIBodyNode **slaves, PetscInt *body);
+PETSC_EXTERN PetscErrorCode VISystemBodiesGetMaster(VISystem sys, PetscInt *num, const VIBodyNode **master, PetscInt *body);
+PETSC_EXTERN PetscErrorCode VISystemBodiesGetNumOutputs(VISystem sys, PetscInt *num);
 PETSC_EXTERN PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VISystemDestroy(VISystem *sys);
 /* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */

@@ -670,6 +670,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscMPIInt    rank;
   PetscLogDouble t0, t1, t_prog, t_ckpt, t_loop;
   VIBodies       bodies;
+  VISystem       sys;
   VIDual         dual;
   VIExcitation  *noise = NULL;
   VIBodyNode    *mnodes, snode;
@@ -752,13 +753,25 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   quiet = cs && !cs->verbose ? PETSC_TRUE : PETSC_FALSE;
   if (!cs) PetscCall(VISlideCheckFolder(comm, out_file));
   PetscCall(VIAppLoadBodies(comm, rom_file, &bodies));
+  /* the system: the coupled bodies (-system_type bodies, the only type this command integrates) */
+  {
+    char      type[64] = VISYSTEMBODIES;
+    PetscBool same;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-system_type", type, sizeof(type), NULL));
+    PetscCall(PetscStrcmp(type, VISYSTEMBODIES, &same));
+    PetscCheck(same, comm, PETSC_ERR_USER_INPUT, "-system_type %s: vicms slide integrates coupled bodies, -system_type %s (or leave it out)", type,
+               VISYSTEMBODIES);
+    PetscCall(VISystemCreate(comm, &sys));
+    PetscCall(VISystemSetType(sys, type));
+    PetscCall(VISystemBodiesSetBodies(sys, bodies));
+  }
   PetscCall(VIDualCreate(comm, &dual));
-  PetscCall(VIDualSetBodies(dual, bodies));
+  PetscCall(VIDualSetSystem(dual, sys));
   PetscCall(PetscMalloc2(VI_SLIDE_MAX_NODES, &ids, VI_SLIDE_MAX_NODES, &slave_ids));
   PetscCall(VIAppParseBoundaryNodes(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), VI_SLIDE_MAX_NODES, &nsl, slave_ids));
   PetscCall(VIBodiesFind(bodies, sbody, &sk_body));
   PetscCall(VIBodiesGetNode(bodies, sk_body, slave_ids[0], "-slide_slave", &snode));
-  PetscCall(VIDualSetSlave(dual, sbody, nsl, slave_ids));
+  PetscCall(VISystemBodiesSetSlave(sys, sbody, nsl, slave_ids));
   if (rms > 0) { /* the random force at slave j: sqrt(2/n) rms sum_k cos(2 pi f_k t + theta_k), f_k evenly spaced in [f0, f1], theta_k from
                     seed + j (an independent realisation per slave) */
     PetscCall(PetscCalloc1(nsl, &noise));
@@ -785,7 +798,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     }
     lk[nm - 1] = 0;
   }
-  PetscCall(VIDualSetMaster(dual, body, nm, ids));
+  PetscCall(VISystemBodiesSetMaster(sys, body, nm, ids));
   if (drive[0]) {
     PetscCall(VIAppParseBodyNodes(comm, bodies, "-slide_drive", drive, body, sizeof(body), VI_SLIDE_MAX_NODES, &nid, ids));
     if (!nid) PetscCall(VIAppBodyNodesBut(bodies, body, sbody, nsl, slave_ids, VI_SLIDE_MAX_NODES, &nid, ids));
@@ -811,7 +824,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   if (has_start) { /* the slave body placed rigidly so that the (first) slave is at arc length start */
     PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
-    PetscCall(VIDualTranslateBody(dual, sbody, shift));
+    PetscCall(VISystemBodiesTranslateBody(sys, sbody, shift));
     if (!quiet)
       PetscCall(PetscPrintf(comm, "Start: body %s translated by (%g, %g) to put node %" PetscInt_FMT " at s = %g on the master chain\n", sbody,
                             (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
@@ -883,6 +896,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscCall(PetscFree3(mnodes, sk, lk));
     PetscCall(PetscFree2(ids, slave_ids));
     PetscCall(VIDualDestroy(&dual));
+    PetscCall(VISystemDestroy(&sys));
     for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
     PetscCall(PetscFree(noise));
     PetscCall(VIBodiesDestroy(&bodies));
@@ -1105,6 +1119,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscCall(PetscFree3(mnodes, sk, lk));
   PetscCall(PetscFree2(ids, slave_ids));
   PetscCall(VIDualDestroy(&dual));
+  PetscCall(VISystemDestroy(&sys));
   for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
   PetscCall(PetscFree(noise));
   PetscCall(VIBodiesDestroy(&bodies));

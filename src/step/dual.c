@@ -11,24 +11,25 @@ const char *const VIDualStarts[]     = {"rest", "static", "VIDualStart", "VI_DUA
 #define VI_DUAL_ROW 6 /* a coupling row touches C (x, y), T1 (x, y), T2 (x, y) */
 
 struct _p_VIDual {
-  MPI_Comm          comm;
-  VIBodies          bodies; /* referenced */
-  PetscInt          num_bodies, n;
-  PetscInt         *off;                    /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 */
-  PetscReal        *place;                  /* 2 num_bodies: the rigid translation of each body's nodes (VIDualTranslateBody) */
-  PetscInt         *dof_body;               /* n: the body of each coordinate */
-  const PetscReal **K, **M, **D;            /* num_bodies: the ROM matrices (n_k x n_k, row-major) */
-  PetscReal       **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
-  PetscBool        *driven;                 /* n */
-  PetscInt          num_driven, *drv;       /* the driven coordinates, ascending */
-  PetscReal        *drive_v, *drive_u0, *f; /* n: imposed velocity and initial value of driven coordinates; constant load */
-  PetscReal        *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
-  PetscReal        *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
-  PetscReal        *work;                   /* n */
-  PetscReal        *fn;                     /* n: the load of the step, f + the slave forces at t_n */
+  MPI_Comm        comm;
+  VISystem        sys;     /* the coupled bodies (type bodies): operators, contact rows, outputs */
+  PetscBool       own_sys; /* created by VIDualSetBodies (else referenced, VIDualSetSystem) */
+  VIBodies        bodies;  /* the system's */
+  PetscInt        num_bodies, n;
+  const PetscInt *off;                    /* num_bodies + 1: body k owns global coordinates off[k] .. off[k+1]-1 (the system's) */
+  PetscInt       *dof_body;               /* n: the body of each coordinate */
+  PetscReal     **K, **M, **D;            /* num_bodies: the blocks of the system's K, M, D (n_k x n_k, row-major) */
+  PetscReal     **Minv;                   /* num_bodies, n_k x n_k: (M_ff)^-1 on the free coordinates, zero rows and columns at driven ones */
+  PetscBool      *driven;                 /* n */
+  PetscInt        num_driven, *drv;       /* the driven coordinates, ascending */
+  PetscReal      *drive_v, *drive_u0, *f; /* n: imposed velocity and initial value of driven coordinates; constant load */
+  PetscReal      *u, *u_prev, *u_next;    /* n: u_n, u_{n-1}, u_{n+1} (u* before the corrector) */
+  PetscReal      *ku, *dv, *ddu, *btx;    /* n: K u_n; D (u_n - u_{n-1}) / dt; u_{n+1} - 2 u_n + u_{n-1}; B^T lambda */
+  PetscReal      *work;                   /* n */
+  PetscReal      *fn;                     /* n: the load of the step, f + the slave forces at t_n */
 
-  PetscInt    slave_body, master_body, num_slaves, num_master;
-  VIBodyNode *slaves, *master;
+  PetscInt          num_slaves, num_master; /* the system's, at VIDualSetUp */
+  const VIBodyNode *slaves;                 /* the system's */
   /* per slave node: a time-dependent force s(t) dir (VIDualSetSlaveForce; NULL: none), dir NaN for the master's normal, and
      the value and vector applied in the last step */
   VIExcitation *sforce;
@@ -42,10 +43,12 @@ struct _p_VIDual {
   PetscBool       setup;
   VIContactSolver solver;
 
-  /* per slave node: the segment, xi, the frame and the rows B_N, B_T (seed 003 Eqs. 42, 44) over the coordinates bdof */
-  PetscInt      *seg, *bdof;
-  PetscReal     *xi, *frame, *bn, *bt, *lambda; /* lambda: 2 per slave (normal, tangential) of the last step */
-  VIDualContact *rec;
+  /* per slave node, the system's linearisation (VISystemGetContactRows): the segment, xi and the rows B_N, B_T (seed 003
+     Eqs. 42, 44) over the coordinates bdof */
+  const PetscInt  *seg, *bdof;
+  const PetscReal *xi, *bn, *bt;
+  PetscReal       *lambda; /* 2 per slave (normal, tangential) of the last step */
+  VIDualContact   *rec;
   /* the contact problem of a step on the slaves with a segment */
   PetscInt    *dims, *act;
   PetscReal   *mus, *G, *c, *x;
@@ -61,10 +64,8 @@ PetscErrorCode VIDualCreate(MPI_Comm comm, VIDual *dual)
   PetscFunctionBeginUser;
   PetscCall(VIInitializePackage());
   PetscCall(PetscNew(&d));
-  d->comm        = comm;
-  d->slave_body  = -1;
-  d->master_body = -1;
-  d->geometry    = VI_DUAL_GEOMETRY_DEFORMED;
+  d->comm     = comm;
+  d->geometry = VI_DUAL_GEOMETRY_DEFORMED;
   PetscCall(VIContactSolverCreate(comm, &d->solver));
   *dual = d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -77,52 +78,34 @@ PetscErrorCode VIDualDestroy(VIDual *dual)
   PetscFunctionBeginUser;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < d->num_bodies && d->Minv; k++) PetscCall(PetscFree(d->Minv[k]));
-  PetscCall(PetscFree5(d->off, d->K, d->M, d->D, d->Minv));
+  for (PetscInt k = 0; k < d->num_bodies && d->K; k++) PetscCall(PetscFree3(d->K[k], d->M[k], d->D[k]));
+  PetscCall(PetscFree4(d->K, d->M, d->D, d->Minv));
   PetscCall(PetscFree(d->dof_body));
-  PetscCall(PetscFree(d->place));
   PetscCall(PetscFree4(d->driven, d->drive_v, d->drive_u0, d->f));
   PetscCall(PetscFree4(d->u, d->u_prev, d->u_next, d->work));
   PetscCall(PetscFree4(d->ku, d->dv, d->ddu, d->btx));
   PetscCall(PetscFree(d->drv));
-  PetscCall(PetscFree(d->slaves)); /* two allocations (VIDualSetSlave, VIDualSetMaster): PetscFree2 frees only the first of a coalesced pair */
-  PetscCall(PetscFree(d->master));
   PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
   PetscCall(PetscFree(d->fn));
-  PetscCall(PetscFree5(d->seg, d->bdof, d->xi, d->frame, d->bn));
-  PetscCall(PetscFree3(d->bt, d->lambda, d->rec));
+  PetscCall(PetscFree2(d->lambda, d->rec));
   PetscCall(PetscFree3(d->dims, d->act, d->mus));
   PetscCall(PetscFree3(d->G, d->c, d->x));
   PetscCall(PetscFree(d->outputs));
   PetscCall(VIContactSolverDestroy(&d->solver));
+  if (d->own_sys) PetscCall(VISystemDestroy(&d->sys));
   PetscCall(PetscFree(*dual));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
+/* The per-coordinate arrays of a system of bodies. */
+static PetscErrorCode VIDualAttach(VIDual d)
 {
   PetscFunctionBeginUser;
-  PetscCheck(!d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetBodies: the bodies are already set");
-  PetscCall(VIBodiesGetNum(bodies, &d->num_bodies));
-  PetscCheck(d->num_bodies >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetBodies: no bodies");
-  d->bodies = bodies;
-  PetscCall(PetscCalloc5(d->num_bodies + 1, &d->off, d->num_bodies, &d->K, d->num_bodies, &d->M, d->num_bodies, &d->D, d->num_bodies, &d->Minv));
-  for (PetscInt k = 0; k < d->num_bodies; k++) {
-    VIROM                 rom;
-    const VIBodyBoundary *bd;
-    const char           *name;
-    PetscReal            *K, *M, *D;
-    PetscCall(VIBodiesGet(bodies, k, &name, &rom, &bd));
-    PetscCheck(bd->dim == 2, d->comm, PETSC_ERR_SUP, "Body %s is %" PetscInt_FMT "D; the dual assembly of sliding contacts is 2D (seed 003)", name,
-               bd->dim);
-    PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-    d->K[k] = K;
-    d->M[k] = M;
-    d->D[k] = D;
-    PetscCall(VIBodiesGetOffset(bodies, k + 1, &d->off[k + 1]));
-  }
+  PetscCall(VISystemBodiesGetBodies(d->sys, &d->bodies, &d->num_bodies, &d->off));
+  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetSystem: the system has no bodies (VISystemBodiesSetBodies)");
   d->n = d->off[d->num_bodies];
+  PetscCall(PetscCalloc4(d->num_bodies, &d->K, d->num_bodies, &d->M, d->num_bodies, &d->D, d->num_bodies, &d->Minv));
   PetscCall(PetscMalloc1(d->n, &d->dof_body));
-  PetscCall(PetscCalloc1(2 * d->num_bodies, &d->place));
   for (PetscInt k = 0; k < d->num_bodies; k++)
     for (PetscInt i = d->off[k]; i < d->off[k + 1]; i++) d->dof_body[i] = k;
   PetscCall(PetscCalloc4(d->n, &d->driven, d->n, &d->drive_v, d->n, &d->drive_u0, d->n, &d->f));
@@ -131,57 +114,77 @@ PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIDualSetBodies(VIDual d, VIBodies bodies)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!d->sys, d->comm, PETSC_ERR_ORDER, "VIDualSetBodies: the bodies are already set");
+  PetscCall(VISystemCreate(d->comm, &d->sys));
+  d->own_sys = PETSC_TRUE;
+  PetscCall(VISystemSetType(d->sys, VISYSTEMBODIES));
+  PetscCall(VISystemBodiesSetBodies(d->sys, bodies));
+  PetscCall(VIDualAttach(d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualSetSystem(VIDual d, VISystem sys)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!d->sys, d->comm, PETSC_ERR_ORDER, "VIDualSetSystem: the system is already set");
+  d->sys = sys;
+  PetscCall(VIDualAttach(d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIDualGetSystem(VIDual d, VISystem *sys)
+{
+  PetscFunctionBeginUser;
+  *sys = d->sys;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Body index of a name, with an error naming the caller. */
 static PetscErrorCode VIDualFindBody(VIDual d, const char body[], const char what[], PetscInt *k)
 {
   PetscFunctionBeginUser;
-  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "%s: call VIDualSetBodies first", what);
+  PetscCheck(d->sys, d->comm, PETSC_ERR_ORDER, "%s: call VIDualSetBodies first", what);
   PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "%s: the dual assembly is already set up", what);
-  PetscCall(VIBodiesFind(d->bodies, body, k));
-  PetscCheck(*k >= 0, d->comm, PETSC_ERR_USER_INPUT, "%s: no body '%s' in the bodies file", what, body);
+  PetscCall(VISystemBodiesFindBody(d->sys, body, what, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slave forces' arrays for the system's slaves (none applied). */
+static PetscErrorCode VIDualSlaveArrays(VIDual d)
+{
+  PetscInt num;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemBodiesGetSlaves(d->sys, &num, NULL, NULL));
+  if (d->sforce && num == d->num_slaves) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
+  PetscCall(PetscCalloc4(num, &d->sforce, 2 * num, &d->sforce_dir, num, &d->sforce_val, 2 * num, &d->sforce_vec));
+  d->num_slaves = num;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIDualSetSlave(VIDual d, const char body[], PetscInt num, const PetscInt ids[])
 {
+  PetscInt k;
+
   PetscFunctionBeginUser;
-  PetscCall(VIDualFindBody(d, body, "VIDualSetSlave", &d->slave_body));
-  PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: give at least one slave node of body %s", body);
-  PetscCall(PetscFree(d->slaves));
-  PetscCall(PetscMalloc1(num, &d->slaves));
+  PetscCall(VIDualFindBody(d, body, "VIDualSetSlave", &k));
+  PetscCall(VISystemBodiesSetSlave(d->sys, body, num, ids));
   PetscCall(PetscFree4(d->sforce, d->sforce_dir, d->sforce_val, d->sforce_vec));
-  PetscCall(PetscCalloc4(num, &d->sforce, 2 * num, &d->sforce_dir, num, &d->sforce_val, 2 * num, &d->sforce_vec));
-  d->num_slaves = num;
-  for (PetscInt j = 0; j < num; j++) {
-    PetscCall(VIBodiesGetNode(d->bodies, d->slave_body, ids[j], "VIDualSetSlave", &d->slaves[j]));
-    for (PetscInt c = 0; c < 2; c++) d->slaves[j].X[c] += d->place[2 * d->slave_body + c];
-    PetscCheck(d->slaves[j].dof[0] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetSlave: slave node %" PetscInt_FMT " of body %s is clamped", ids[j],
-               body);
-  }
+  PetscCall(VIDualSlaveArrays(d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIDualSetMaster(VIDual d, const char body[], PetscInt num, const PetscInt ids[])
 {
-  const VIBodyBoundary *bd;
+  PetscInt k;
 
   PetscFunctionBeginUser;
-  PetscCall(VIDualFindBody(d, body, "VIDualSetMaster", &d->master_body));
-  PetscCall(VIBodiesGet(d->bodies, d->master_body, NULL, NULL, &bd));
-  if (!num) num = bd->num_nodes;
-  PetscCheck(num >= 2, d->comm, PETSC_ERR_USER_INPUT, "VIDualSetMaster: the master chain of body %s needs at least 2 nodes, got %" PetscInt_FMT, body,
-             num);
-  PetscCall(PetscFree(d->master));
-  PetscCall(PetscMalloc1(num, &d->master));
-  d->num_master = num;
-  for (PetscInt j = 0; j < num; j++) {
-    PetscCall(VIBodiesGetNode(d->bodies, d->master_body, ids ? ids[j] : bd->node_ids[j], "VIDualSetMaster", &d->master[j]));
-    for (PetscInt c = 0; c < 2; c++) d->master[j].X[c] += d->place[2 * d->master_body + c];
-  }
-  for (PetscInt j = 0; j + 1 < num; j++)
-    PetscCheck(d->master[j].X[0] != d->master[j + 1].X[0] || d->master[j].X[1] != d->master[j + 1].X[1], d->comm, PETSC_ERR_USER_INPUT,
-               "VIDualSetMaster: nodes %" PetscInt_FMT " and %" PetscInt_FMT " of body %s coincide: a segment of zero length", d->master[j].id,
-               d->master[j + 1].id, body);
+  PetscCall(VIDualFindBody(d, body, "VIDualSetMaster", &k));
+  PetscCall(VISystemBodiesSetMaster(d->sys, body, num, ids));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,6 +194,7 @@ PetscErrorCode VIDualSetFriction(VIDual d, PetscReal mu)
   PetscCheck(mu >= 0 && PetscIsNormalReal(mu + 1), d->comm, PETSC_ERR_USER_INPUT, "-dual_mu: the friction coefficient is %g, expected >= 0",
              (double)mu);
   d->mu = mu;
+  if (d->sys) PetscCall(VISystemBodiesSetFriction(d->sys, mu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,7 +231,7 @@ PetscErrorCode VIDualAddLoad(VIDual d, const char body[], PetscInt num, const Pe
   PetscCheck(num >= 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddLoad: no nodes of body %s", body);
   for (PetscInt j = 0; j < num; j++) {
     VIBodyNode node = {0};
-    PetscCall(VIBodiesGetNode(d->bodies, k, ids[j], "VIDualAddLoad", &node));
+    PetscCall(VISystemBodiesGetNode(d->sys, k, ids[j], "VIDualAddLoad", &node));
     for (PetscInt c = 0; c < 2; c++)
       if (node.dof[c] >= 0) d->f[node.dof[c]] += force[c] / num;
   }
@@ -238,6 +242,8 @@ PetscErrorCode VIDualSetSlaveForce(VIDual d, PetscInt j, VIExcitation s, const P
 {
   PetscFunctionBeginUser;
   PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetSlaveForce: the dual assembly is already set up");
+  PetscCheck(d->sys, d->comm, PETSC_ERR_ORDER, "VIDualSetSlaveForce: call VIDualSetBodies first");
+  PetscCall(VIDualSlaveArrays(d));
   PetscCheck(j >= 0 && j < d->num_slaves, d->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "VIDualSetSlaveForce: slave %" PetscInt_FMT " of %" PetscInt_FMT " (call VIDualSetSlave first)", j, d->num_slaves);
   d->sforce[j] = s;
@@ -274,7 +280,7 @@ PetscErrorCode VIDualAddDrive(VIDual d, const char body[], PetscInt num, const P
   PetscCheck(comp == 0 || comp == 1, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: component %" PetscInt_FMT ", expected 0 (x) or 1 (y)", comp);
   for (PetscInt j = 0; j < num; j++) {
     VIBodyNode node = {0};
-    PetscCall(VIBodiesGetNode(d->bodies, k, ids[j], "VIDualAddDrive", &node));
+    PetscCall(VISystemBodiesGetNode(d->sys, k, ids[j], "VIDualAddDrive", &node));
     PetscCheck(node.dof[comp] >= 0, d->comm, PETSC_ERR_USER_INPUT, "VIDualAddDrive: node %" PetscInt_FMT " of body %s is clamped", ids[j], body);
     d->driven[node.dof[comp]]  = PETSC_TRUE;
     d->drive_v[node.dof[comp]] = velocity;
@@ -288,22 +294,14 @@ PetscErrorCode VIDualTranslateBody(VIDual d, const char body[], const PetscReal 
 
   PetscFunctionBeginUser;
   PetscCall(VIDualFindBody(d, body, "VIDualTranslateBody", &k));
-  PetscCheck(PetscIsNormalReal(PetscAbsReal(shift[0]) + PetscAbsReal(shift[1]) + 1), d->comm, PETSC_ERR_USER_INPUT,
-             "VIDualTranslateBody: the translation (%g, %g) of body %s is not finite", (double)shift[0], (double)shift[1], body);
-  for (PetscInt c = 0; c < 2; c++) {
-    d->place[2 * k + c] += shift[c];
-    if (k == d->slave_body)
-      for (PetscInt j = 0; j < d->num_slaves; j++) d->slaves[j].X[c] += shift[c];
-    if (k == d->master_body)
-      for (PetscInt j = 0; j < d->num_master; j++) d->master[j].X[c] += shift[c];
-  }
+  PetscCall(VISystemBodiesTranslateBody(d->sys, body, shift));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIDualSetInitialDisplacement(VIDual d, PetscInt k, const PetscReal q[])
 {
   PetscFunctionBeginUser;
-  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: call VIDualSetBodies first");
+  PetscCheck(d->sys, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: call VIDualSetBodies first");
   PetscCheck(!d->setup, d->comm, PETSC_ERR_ORDER, "VIDualSetInitialDisplacement: the dual assembly is already set up");
   PetscCheck(k >= 0 && k < d->num_bodies, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, d->num_bodies);
   PetscCall(PetscArraycpy(d->u + d->off[k], q, d->off[k + 1] - d->off[k]));
@@ -399,97 +397,12 @@ static inline PetscReal VIDualValue(const PetscReal u[], PetscInt dof)
   return dof >= 0 ? u[dof] : 0.0;
 }
 
-/*
-  Contact search of slave j in the configuration X + u (seed 003 Eqs. 34-36): the slave C projected normally on each master
-  segment T1 T2, l_1C = T1C . T1T2 / l_12, xi = l_1C / l_12; a segment qualifies when 0 <= xi <= 1 (Eq. 35), and of those
-  the one with the smallest |gap| wins. A slave in the blind spot of a convex kink (beyond the end of one segment, before
-  the start of the next) is on the shared node (xi = 1). None: the slave has left the master (seg = -1).
-*/
-static void VIDualSearch(VIDual d, PetscInt j, const PetscReal u[], PetscInt *seg, PetscReal *xi)
-{
-  const VIBodyNode *s = &d->slaves[j];
-  PetscReal         C[2], best = PETSC_MAX_REAL, prev_xi = 0;
-
-  *seg = -1;
-  *xi  = 0;
-  for (PetscInt c = 0; c < 2; c++) C[c] = s->X[c] + VIDualValue(u, s->dof[c]);
-  for (PetscInt k = 0; k + 1 < d->num_master; k++) {
-    const VIBodyNode *n1 = &d->master[k], *n2 = &d->master[k + 1];
-    PetscReal         P1[2], e[2], l, a, g;
-    for (PetscInt c = 0; c < 2; c++) {
-      P1[c] = n1->X[c] + VIDualValue(u, n1->dof[c]);
-      e[c]  = n2->X[c] + VIDualValue(u, n2->dof[c]) - P1[c];
-    }
-    l = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
-    a = ((C[0] - P1[0]) * e[0] + (C[1] - P1[1]) * e[1]) / (l * l);
-    g = ((C[1] - P1[1]) * e[0] - (C[0] - P1[0]) * e[1]) / l; /* along n = (-e_y, e_x) / l */
-    if (a >= 0 && a <= 1 && PetscAbsReal(g) < best) {
-      best = PetscAbsReal(g);
-      *seg = k;
-      *xi  = a;
-    } else if (k > 0 && a < 0 && prev_xi > 1) { /* convex kink at node k: on it, as the end of segment k - 1 */
-      PetscReal gk = PetscSqrtReal((C[0] - P1[0]) * (C[0] - P1[0]) + (C[1] - P1[1]) * (C[1] - P1[1]));
-      if (gk < best) {
-        best = gk;
-        *seg = k - 1;
-        *xi  = 1;
-      }
-    }
-    prev_xi = a;
-  }
-}
-
-/* The frame of master segment seg in the configuration X + u: fr = (n, t), t = T1T2 / l_12 and n = t turned by +90 degrees. */
-static void VIDualSegmentFrame(VIDual d, PetscInt seg, const PetscReal u[], PetscReal fr[4])
-{
-  const VIBodyNode *n1 = &d->master[seg], *n2 = &d->master[seg + 1];
-  PetscReal         e[2], l;
-
-  for (PetscInt c = 0; c < 2; c++) e[c] = n2->X[c] + VIDualValue(u, n2->dof[c]) - n1->X[c] - VIDualValue(u, n1->dof[c]);
-  l     = PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
-  fr[0] = -e[1] / l; /* normal */
-  fr[1] = e[0] / l;
-  fr[2] = e[0] / l; /* tangent */
-  fr[3] = e[1] / l;
-}
-
-/* The rows of slave j on segment seg at xi, in the frame of the configuration X + u: n, t (unit normal and tangent of
-   the segment), B_N = n . (e_C - (1 - xi) e_T1 - xi e_T2), B_T the same with t (seed 003 Eqs. 40-44: the paper's B_C is
-   -B_N, its B_E is -(B_N -/+ mu B_T); here the friction force is a multiplier of its own). */
-static void VIDualRows(VIDual d, PetscInt j, PetscInt seg, PetscReal xi, const PetscReal u[])
-{
-  const VIBodyNode *nodes[3] = {&d->slaves[j], &d->master[seg], &d->master[seg + 1]};
-  const PetscReal   wgt[3]   = {1, -(1 - xi), -xi};
-  PetscReal        *fr       = d->frame + 4 * j;
-
-  VIDualSegmentFrame(d, seg, u, fr);
-  for (PetscInt a = 0; a < 3; a++)
-    for (PetscInt c = 0; c < 2; c++) {
-      d->bdof[VI_DUAL_ROW * j + 2 * a + c] = nodes[a]->dof[c];
-      d->bn[VI_DUAL_ROW * j + 2 * a + c]   = wgt[a] * fr[c];
-      d->bt[VI_DUAL_ROW * j + 2 * a + c]   = wgt[a] * fr[2 + c];
-    }
-  d->seg[j] = seg;
-  d->xi[j]  = xi;
-}
-
 /* Row (VI_DUAL_ROW entries over bdof) times a vector. */
 static inline PetscReal VIDualRowDot(const PetscInt dof[], const PetscReal row[], const PetscReal v[])
 {
   PetscReal s = 0;
   for (PetscInt i = 0; i < VI_DUAL_ROW; i++) s += row[i] * VIDualValue(v, dof[i]);
   return s;
-}
-
-/* Normal gap of slave j in X + u with its rows: n . (C - (1 - xi) T1 - xi T2), the rows applied to the positions. */
-static PetscReal VIDualGap(VIDual d, PetscInt j, const PetscReal u[])
-{
-  const VIBodyNode *nodes[3] = {&d->slaves[j], &d->master[d->seg[j]], &d->master[d->seg[j] + 1]};
-  PetscReal         g        = 0;
-
-  for (PetscInt a = 0; a < 3; a++)
-    for (PetscInt c = 0; c < 2; c++) g += d->bn[VI_DUAL_ROW * j + 2 * a + c] * (nodes[a]->X[c] + VIDualValue(u, nodes[a]->dof[c]));
-  return g;
 }
 
 /* The load of the step t_n -> t_{n+1}: fn = f + s(t_n) dir on each slave with a force (the central difference takes the
@@ -503,12 +416,11 @@ static PetscErrorCode VIDualStepLoad(VIDual d)
     if (!d->sforce[j]) continue;
     PetscCall(VIExcitationEvaluate(d->sforce[j], d->t, &s, NULL));
     if (PetscIsNanReal(dir[0])) {
-      PetscInt  seg;
-      PetscReal xi, fr[4];
-      VIDualSearch(d, j, d->u, &seg, &xi);
-      if (seg >= 0) VIDualSegmentFrame(d, seg, d->u, fr);
-      dir[0] = seg >= 0 ? fr[0] : 0;
-      dir[1] = seg >= 0 ? fr[1] : 0;
+      PetscBool on;
+      PetscReal fr[4];
+      PetscCall(VISystemEvaluateContactFrame(d->sys, j, d->u, &on, fr));
+      dir[0] = on ? fr[0] : 0;
+      dir[1] = on ? fr[1] : 0;
     }
     d->sforce_val[j] = s;
     for (PetscInt c = 0; c < 2; c++) {
@@ -549,13 +461,7 @@ static PetscErrorCode VIDualStatic(VIDual d)
 
     /* search and rows in X + u (the fixed geometry keeps those of the undeformed configuration) */
     for (PetscInt j = 0; j < ns; j++) {
-      if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) {
-        PetscInt  seg;
-        PetscReal xi;
-        VIDualSearch(d, j, u, &seg, &xi);
-        d->seg[j] = seg;
-        if (seg >= 0) VIDualRows(d, j, seg, xi, u);
-      }
+      if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) PetscCall(VISystemLinearizeContact(d->sys, j, u, NULL));
       if (d->seg[j] >= 0 && on[j]) na++;
     }
     N = nf + na;
@@ -577,7 +483,7 @@ static PetscErrorCode VIDualStatic(VIDual d)
       PetscReal        g0;
       if (!(d->seg[j] >= 0 && on[j])) continue;
       PetscCall(PetscArrayzero(d->work, n));
-      g0   = VIDualGap(d, j, d->work); /* B_N X */
+      PetscCall(VISystemEvaluateContactGap(d->sys, j, d->work, &g0)); /* B_N X */
       b[r] = -g0;
       for (PetscInt p = 0; p < VI_DUAL_ROW; p++) {
         if (dof[p] < 0) continue;
@@ -608,8 +514,11 @@ static PetscErrorCode VIDualStatic(VIDual d)
       if (on[j]) {
         d->lambda[2 * j] = b[r++];
         if (d->lambda[2 * j] < 0) on[j] = PETSC_FALSE, changed = PETSC_TRUE;
-      } else if (VIDualGap(d, j, u) < 0)
-        on[j] = PETSC_TRUE, changed = PETSC_TRUE;
+      } else {
+        PetscReal g;
+        PetscCall(VISystemEvaluateContactGap(d->sys, j, u, &g));
+        if (g < 0) on[j] = PETSC_TRUE, changed = PETSC_TRUE;
+      }
     }
   }
   PetscCheck(!changed && !moved, d->comm, PETSC_ERR_NOT_CONVERGED,
@@ -629,10 +538,28 @@ PetscErrorCode VIDualSetUp(VIDual d)
 
   PetscFunctionBeginUser;
   if (d->setup) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(d->bodies, d->comm, PETSC_ERR_ORDER, "VIDualSetUp: no bodies (VIDualSetBodies)");
-  PetscCheck(d->slave_body >= 0 && d->master_body >= 0, d->comm, PETSC_ERR_ORDER, "VIDualSetUp: give the slave nodes and the master chain");
-  PetscCheck(d->slave_body != d->master_body, d->comm, PETSC_ERR_USER_INPUT,
-             "VIDualSetUp: the slave and master bodies are the same (no self-contact)");
+  PetscCheck(d->sys, d->comm, PETSC_ERR_ORDER, "VIDualSetUp: no bodies (VIDualSetBodies)");
+  /* the system: its checks of the slaves and the master, its operators, rows and outputs */
+  PetscCall(VISystemBodiesSetFriction(d->sys, d->mu));
+  PetscCall(VISystemSetUp(d->sys));
+  PetscCall(VIDualSlaveArrays(d));
+  PetscCall(VISystemBodiesGetSlaves(d->sys, &d->num_slaves, &d->slaves, NULL));
+  PetscCall(VISystemBodiesGetMaster(d->sys, &d->num_master, NULL, NULL));
+  PetscCall(VISystemGetContactRows(d->sys, NULL, &d->bdof, &d->bn, &d->bt, &d->seg, &d->xi));
+  {
+    const PetscReal *K, *M, *D;
+    PetscCall(VISystemGetLinearOperators(d->sys, &K, &M, &D));
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      PetscCall(PetscFree3(d->K[k], d->M[k], d->D[k]));
+      PetscCall(PetscMalloc3(nk * nk, &d->K[k], nk * nk, &d->M[k], nk * nk, &d->D[k]));
+      for (PetscInt i = 0; i < nk; i++) {
+        PetscCall(PetscArraycpy(d->K[k] + i * nk, K + (o + i) * d->n + o, nk));
+        PetscCall(PetscArraycpy(d->M[k] + i * nk, M + (o + i) * d->n + o, nk));
+        PetscCall(PetscArraycpy(d->D[k] + i * nk, D + (o + i) * d->n + o, nk));
+      }
+    }
+  }
   n          = d->n;
   ns         = d->num_slaves;
   d->dt_crit = PETSC_MAX_REAL;
@@ -650,44 +577,29 @@ PetscErrorCode VIDualSetUp(VIDual d)
   d->num_driven = 0;
   for (PetscInt i = 0; i < n; i++)
     if (d->driven[i]) d->drv[d->num_driven++] = i;
-  PetscCall(PetscCalloc5(ns, &d->seg, VI_DUAL_ROW * ns, &d->bdof, ns, &d->xi, 4 * ns, &d->frame, VI_DUAL_ROW * ns, &d->bn));
-  PetscCall(PetscCalloc3(VI_DUAL_ROW * ns, &d->bt, 2 * ns, &d->lambda, ns, &d->rec));
+  PetscCall(PetscCalloc2(2 * ns, &d->lambda, ns, &d->rec));
   PetscCall(PetscCalloc3(ns, &d->dims, ns, &d->act, ns, &d->mus));
   PetscCall(PetscCalloc3(4 * ns * ns, &d->G, 2 * ns, &d->c, 2 * ns, &d->x));
-  d->num_outputs = 0;
-  for (PetscInt k = 0; k < d->num_bodies; k++) {
-    VIROM    rom;
-    PetscInt no;
-    PetscCall(VIBodiesGet(d->bodies, k, NULL, &rom, NULL));
-    PetscCall(VIROMGetNumOutputs(rom, &no));
-    d->num_outputs += no;
-  }
+  PetscCall(VISystemBodiesGetNumOutputs(d->sys, &d->num_outputs));
   PetscCall(PetscCalloc1(PetscMax(d->num_outputs, 1), &d->outputs));
   for (PetscInt j = 0; j < ns; j++) {
     d->rec[j].status  = VI_DUAL_OFF;
     d->rec[j].segment = -1;
     d->rec[j].xi = d->rec[j].gap = NAN;
-    d->seg[j]                    = -1;
   }
   /* the fixed geometry: search and rows once, in the undeformed configuration */
   PetscCall(PetscArrayzero(d->work, n));
   if (d->geometry == VI_DUAL_GEOMETRY_FIXED)
     for (PetscInt j = 0; j < ns; j++) {
-      PetscInt  seg;
-      PetscReal xi;
-      VIDualSearch(d, j, d->work, &seg, &xi);
-      PetscCheck(seg >= 0, d->comm, PETSC_ERR_USER_INPUT, "-dual_geometry fixed: slave node %" PetscInt_FMT " is not over the master chain",
+      PetscBool on;
+      PetscCall(VISystemLinearizeContact(d->sys, j, d->work, &on));
+      PetscCheck(on, d->comm, PETSC_ERR_USER_INPUT, "-dual_geometry fixed: slave node %" PetscInt_FMT " is not over the master chain",
                  d->slaves[j].id);
-      VIDualRows(d, j, seg, xi, d->work);
     }
   if (d->start == VI_DUAL_START_STATIC) PetscCall(VIDualStatic(d));
-  /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0, the driven coordinates move from their initial value */
-  d->energy.initial = 0;
-  for (PetscInt k = 0; k < d->num_bodies; k++) {
-    PetscInt o = d->off[k], nk = d->off[k + 1] - o;
-    for (PetscInt i = 0; i < nk; i++)
-      for (PetscInt j = 0; j < nk; j++) d->energy.initial += 0.5 * d->u[o + i] * d->K[k][i * nk + j] * d->u[o + j];
-  }
+  /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0 (the system's potential energy), the driven coordinates move from
+     their initial value */
+  PetscCall(VISystemComputeEnergy(d->sys, d->u, NULL, NULL, &d->energy.initial));
   PetscCall(PetscArraycpy(d->drive_u0, d->u, n));
   d->t     = 0;
   d->step  = 0;
@@ -732,13 +644,7 @@ PetscErrorCode VIDualStep(VIDual d)
 
   /* search and coupling rows in the predicted configuration X + u* (Eqs. 33-36, 42, 44) */
   for (PetscInt j = 0; j < ns; j++) {
-    if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) {
-      PetscInt  seg;
-      PetscReal xi;
-      VIDualSearch(d, j, d->u_next, &seg, &xi);
-      d->seg[j] = seg;
-      if (seg >= 0) VIDualRows(d, j, seg, xi, d->u_next);
-    }
+    if (d->geometry == VI_DUAL_GEOMETRY_DEFORMED) PetscCall(VISystemLinearizeContact(d->sys, j, d->u_next, NULL));
     if (d->seg[j] >= 0) {
       d->act[na]  = j;
       d->dims[na] = d->mu > 0 ? 2 : 1;
@@ -777,7 +683,10 @@ PetscErrorCode VIDualStep(VIDual d)
             d->G[(ra + r) * m + rb + s] = h2 * g;
           }
         }
-        d->c[ra + r] = r ? VIDualRowDot(dof, row, d->u_next) - VIDualRowDot(dof, row, d->u) : VIDualGap(d, j, d->u_next);
+        if (r)
+          d->c[ra + r] = VIDualRowDot(dof, row, d->u_next) - VIDualRowDot(dof, row, d->u);
+        else
+          PetscCall(VISystemEvaluateContactGap(d->sys, j, d->u_next, &d->c[ra + r]));
         d->x[ra + r] = d->lambda[2 * j + r]; /* warm start */
       }
     }
@@ -817,7 +726,7 @@ PetscErrorCode VIDualStep(VIDual d)
   }
 
   /* records of the step */
-  PetscCall(PetscArrayzero(d->lambda, 2 * ns));
+  for (PetscInt i = 0; i < 2 * ns; i++) d->lambda[i] = 0;
   for (PetscInt a = 0, ra = 0; a < na; ra += d->dims[a], a++) {
     PetscInt j       = d->act[a];
     d->lambda[2 * j] = d->x[ra];
@@ -833,8 +742,8 @@ PetscErrorCode VIDualStep(VIDual d)
       rc->xi = rc->gap = rc->slip_velocity = NAN;
       continue;
     }
-    rc->xi            = d->xi[j];
-    rc->gap           = VIDualGap(d, j, d->u_next); /* the linear row at u_{n+1}: the compatibility of Eqs. 30-31 */
+    rc->xi = d->xi[j];
+    PetscCall(VISystemEvaluateContactGap(d->sys, j, d->u_next, &rc->gap)); /* the linear row at u_{n+1}: the compatibility of Eqs. 30-31 */
     rc->slip_velocity = (VIDualRowDot(d->bdof + VI_DUAL_ROW * j, d->bt + VI_DUAL_ROW * j, d->u_next) -
                          VIDualRowDot(d->bdof + VI_DUAL_ROW * j, d->bt + VI_DUAL_ROW * j, d->u)) /
                         h;
@@ -872,19 +781,7 @@ PetscErrorCode VIDualStep(VIDual d)
   PetscCall(PetscArraycpy(d->u, d->u_next, n));
   d->step++;
   d->t = d->step * h;
-  for (PetscInt k = 0, io = 0; k < d->num_bodies; k++) {
-    VIROM    rom;
-    PetscInt no, nk = d->off[k + 1] - d->off[k];
-    PetscCall(VIBodiesGet(d->bodies, k, NULL, &rom, NULL));
-    PetscCall(VIROMGetNumOutputs(rom, &no));
-    for (PetscInt o = 0; o < no; o++, io++) {
-      const PetscReal *vec;
-      PetscReal        s = 0;
-      PetscCall(VIROMGetOutput(rom, o, NULL, &vec));
-      for (PetscInt i = 0; i < nk; i++) s += vec[i] * d->u[d->off[k] + i];
-      d->outputs[io] = s;
-    }
-  }
+  PetscCall(VISystemComputeOutputs(d->sys, d->t, d->u, NULL, NULL, d->outputs));
   PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1105,5 +1002,20 @@ PetscErrorCode VIDualSetState(VIDual d, PetscInt len, const PetscReal state[])
     d->sforce_vec[2 * j + 1] = *p++;
   }
   PetscCall(PetscArraycpy(d->outputs, p, d->num_outputs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The dual assembly's own options, read in VIDualSetFromOptions (src/sys/options.c's registry) */
+static const VIOptionEntry VIDualOptions[] = {
+    {"-dual_dt", VI_OPTION_REAL, NULL},
+    {"-dual_mu", VI_OPTION_REAL, NULL},
+    {"-dual_geometry", VI_OPTION_ENUM, VIDualGeometries},
+    {"-dual_start", VI_OPTION_ENUM, VIDualStarts},
+};
+
+PetscErrorCode VIDualRegisterOptions(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIOptionsRegisterTable("dual", VIDualOptions, sizeof(VIDualOptions) / sizeof(VIDualOptions[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

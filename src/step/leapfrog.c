@@ -424,27 +424,24 @@ static PetscErrorCode VIStepperCheckSystem_Leapfrog(VIStepper st)
 
 /* Central differences on the inner coordinates (seed 000 §2); worst case every contact closed (see timestep.c): the
    normal rows held, and the tangential rows of the contacts that can stick. */
-static PetscErrorCode VIStepperStableStep_Leapfrog(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+static PetscErrorCode VIStepperStableStep_Leapfrog(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s)
 {
-  PetscInt             nc;
-  const VIContactInfo *contacts;
-  PetscBool            all_held = PETSC_TRUE;
+  PetscBool all_held = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   (void)st;
-  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
-  for (PetscInt j = 0; j < nc; j++)
-    if (contacts[j].dim > 1 && !(friction && friction[j])) all_held = PETSC_FALSE;
+  for (PetscInt j = 0; j < ops->nc; j++)
+    if (ops->dims[j] > 1 && !(friction && friction[j])) all_held = PETSC_FALSE;
   s->unconditional = PETSC_FALSE;
   s->order         = 2;
   s->state         = all_held ? VI_CONTACTS_ALL_HELD : VI_CONTACTS_NORMAL_HELD;
-  PetscCall(VIStableStepMasslessOmega(rom, friction, VI_CONTACTS_NORMAL_HELD, &s->omega_max, NULL, NULL));
-  PetscCall(VIStableStepMasslessOmega(rom, friction, VI_CONTACTS_OPEN, &s->omega_open, NULL, NULL));
+  PetscCall(VIStableStepMasslessOmega(ops, friction, VI_CONTACTS_NORMAL_HELD, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepMasslessOmega(ops, friction, VI_CONTACTS_OPEN, &s->omega_open, NULL, NULL));
   s->dt_stable = s->omega_max > 0 ? 2 / s->omega_max : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
+static PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
 {
   VILeapfrog *lf;
 
@@ -458,5 +455,13 @@ PetscErrorCode VIStepperCreate_Leapfrog(VIStepper st)
   st->ops.advance     = VIStepperAdvance_Leapfrog;
   st->ops.reset       = VIStepperReset_Leapfrog;
   st->ops.destroy     = VIStepperDestroy_Leapfrog;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Leapfrog has no options of its own (the common stepper's and the time step's, stepregis.c). */
+PetscErrorCode VIStepperRegister_Leapfrog(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERLEAPFROG, VIStepperCreate_Leapfrog));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -47,7 +47,7 @@
 
 /* The smooth base scheme inside a step (seed 001 §2.4, 2.6, 2.7). */
 typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
-const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+static const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
@@ -689,7 +689,7 @@ static PetscErrorCode VIStepperCopyOptions_Mixed(VIStepper from, VIStepper to)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
+static PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
 {
   VIMixed *mx;
 
@@ -711,5 +711,23 @@ PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
   st->ops.advance     = VIStepperAdvance_Mixed;
   st->ops.reset       = VIStepperReset_Mixed;
   st->ops.destroy     = VIStepperDestroy_Mixed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The mixed scheme's own options, read in VIStepperSetFromOptions_Mixed (-step_rho_inf also nsgalpha's) (src/sys/options.c's registry) */
+static const VIOptionEntry VIMixedOptionTable[] = {
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
+    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+};
+
+PetscErrorCode VIStepperRegister_Mixed(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERMIXED, VIStepperCreate_Mixed));
+  PetscCall(VIOptionsRegisterTable("step_mixed", VIMixedOptionTable, sizeof(VIMixedOptionTable) / sizeof(VIMixedOptionTable[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

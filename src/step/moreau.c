@@ -12,7 +12,7 @@
 #include <petscblaslapack.h>
 
 typedef enum { VI_MOREAU_SYMMETRIC, VI_MOREAU_THETA } VIMoreauVariant;
-const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
+static const char *const VIMoreauVariants[] = {"symmetric", "theta", "VIMoreauVariant", "VI_MOREAU_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
@@ -459,13 +459,13 @@ static PetscErrorCode VIStepperCheckSystem_Moreau(VIStepper st)
 
 /* Seed 000 App. B: the symmetric variant is central differences on the whole system, worst case all contacts open (see
    timestep.c); the theta-scheme (theta >= 1/2) is unconditionally stable, first order unless theta = 1/2. */
-static PetscErrorCode VIStepperStableStep_Moreau(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+static PetscErrorCode VIStepperStableStep_Moreau(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s)
 {
   VIMoreau *mo = (VIMoreau *)st->data;
 
   PetscFunctionBeginUser;
   (void)friction;
-  PetscCall(VIStableStepFullOmega(rom, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepFullOmega(ops, &s->omega_max, NULL, NULL));
   s->omega_open = s->omega_max;
   s->state      = VI_CONTACTS_OPEN;
   if (mo->opt.variant == VI_MOREAU_THETA) {
@@ -496,7 +496,7 @@ static PetscErrorCode VIStepperCopyOptions_Moreau(VIStepper from, VIStepper to)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
+static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
 {
   VIMoreau *mo;
 
@@ -726,5 +726,19 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Moreau-Jean scheme's own options, read in VIStepperSetFromOptions_Moreau (src/sys/options.c's registry) */
+static const VIOptionEntry VIMoreauOptionTable[] = {
+    {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariants},
+    {"-step_theta", VI_OPTION_REAL, NULL},
+};
+
+PetscErrorCode VIStepperRegister_Moreau(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERMOREAU, VIStepperCreate_Moreau));
+  PetscCall(VIOptionsRegisterTable("step_moreau", VIMoreauOptionTable, sizeof(VIMoreauOptionTable) / sizeof(VIMoreauOptionTable[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

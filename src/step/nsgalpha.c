@@ -1296,7 +1296,7 @@ static PetscErrorCode VIStepperCopyOptions_NSGAlpha(VIStepper from, VIStepper to
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
+static PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
 {
   VINSGAlpha *ns;
 
@@ -1315,5 +1315,20 @@ PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper st)
   st->ops.reset          = VIStepperReset_NSGAlpha;
   st->ops.destroy        = VIStepperDestroy_NSGAlpha;
   st->ops.nonlinear      = PETSC_TRUE; /* its nonlinear path below */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nonsmooth generalized-alpha scheme's own options, read in VIStepperSetFromOptions_NSGAlpha (-step_rho_inf also
+   mixed's) (src/sys/options.c's registry) */
+static const VIOptionEntry VINSGAlphaOptionTable[] = {
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_nsgalpha_max_it", VI_OPTION_INT, NULL},
+};
+
+PetscErrorCode VIStepperRegister_NSGAlpha(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperRegister(VISTEPPERNSGALPHA, VIStepperCreate_NSGAlpha));
+  PetscCall(VIOptionsRegisterTable("step_nsgalpha", VINSGAlphaOptionTable, sizeof(VINSGAlphaOptionTable) / sizeof(VINSGAlphaOptionTable[0])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

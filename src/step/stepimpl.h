@@ -15,11 +15,22 @@ typedef struct _VIStableStep VIStableStep;
    order: setfromoptions (inside VIStepperSetFromOptions' block: the scheme's own options, kept in st->data), checksystem
    (does the system suit the scheme), stablestep (-step_dt auto), setup, then step and advance per level; reset frees
    what setup made and keeps the options; destroy frees st->data. */
+/* What a scheme's stability analysis (-step_dt auto) reads of the system, taken through its interface (VISystemGetSizes,
+   VISystemGetLinearOperators, VISystemGetContacts; a nonlinear system: K = 0 and M(q0), as the stepper sees it) or, for
+   `vicms info`, from a ROM file: n coordinates, the first nb of them the boundary; K, M (n x n row-major); per contact its
+   rows dims[j] from row offsets[j]. */
+typedef struct {
+  PetscInt         n, nb, nc;
+  const PetscReal *K, *M;
+  const PetscInt  *dims, *offsets;
+} VIStableOperators;
+
 typedef struct {
   PetscErrorCode (*setfromoptions)(VIStepper, PetscOptionItems *);
   PetscErrorCode (*checksystem)(VIStepper);
-  /* The scheme's stability limit on the ROM, friction[j]: contact j may stick (NULL: frictionless). Rank-local. */
-  PetscErrorCode (*stablestep)(VIStepper, VIROM, const PetscBool friction[], VIStableStep *);
+  /* The scheme's stability limit on the system's operators (VIStableOperators), friction[j]: contact j may stick (NULL:
+     frictionless). Rank-local. */
+  PetscErrorCode (*stablestep)(VIStepper, const VIStableOperators *, const PetscBool friction[], VIStableStep *);
   /* The scheme with its variant in words ("the symmetric moreau scheme"): messages, and the key a checkpoint must match */
   PetscErrorCode (*describe)(VIStepper, char name[], size_t len);
   /* Give another stepper of the same type this one's options (the trial runs of -step_accuracy) */
@@ -85,12 +96,12 @@ struct _VIStableStep {
 /* The spectra a scheme's stability analysis takes its limit from (timestep.c), rank-local on the replicated ROM: the
    largest frequency of a massless-boundary ROM with the boundary rows held as state says (friction[j]: contact j's
    tangential rows held too) and the others condensed, and of a mass-carrying ROM with every row dynamic (contacts open). */
-PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
-                                                      PetscReal **w);
-PETSC_INTERN PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega,
+                                                      PetscInt *m, PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepFullOmega(const VIStableOperators *ops, PetscReal *omega, PetscInt *m, PetscReal **w);
 /* The analysis of the schemes that are unconditionally stable and second order on the linear smooth part (nsgalpha, mixed):
    no limit; omega_max of the open contacts for the step from accuracy. */
-PETSC_INTERN PetscErrorCode VIStableStepUnconditional(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s);
+PETSC_INTERN PetscErrorCode VIStableStepUnconditional(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s);
 
 /* The automatic step's options and outcome. */
 typedef struct {
@@ -129,7 +140,7 @@ struct _p_VIStepper {
      contacts rather than of one scheme */
   PetscReal     dt, t0, t_end, blowup_factor, restitution;
   PetscInt      output_every, max_nonconverged; /* max_nonconverged: VI_NONCONVERGED_AUTO, -1 (no limit) or a count */
-  VITimeStepCtl ts; /* the automatic time step */
+  VITimeStepCtl ts;                             /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
@@ -149,9 +160,9 @@ struct _p_VIStepper {
   /* a nonlinear system (VISystemIsLinear false): K = D = 0 and M its mass at q0, owned here (3 n x n), so that the generic
      code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
      VISystemComputeOutputs when the system has its own (has_outputs) */
-  PetscBool  nonlinear, has_outputs;
-  PetscReal *nonlinear_ops;
-  PetscInt   nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
+  PetscBool        nonlinear, has_outputs;
+  PetscReal       *nonlinear_ops;
+  PetscInt         nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
   const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */
@@ -190,13 +201,14 @@ struct _p_VIStepper {
   VIStepStats stats;
 };
 
-PETSC_INTERN PetscErrorCode VIStepperCreate_Leapfrog(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_Moreau(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_NSGAlpha(VIStepper);
-PETSC_INTERN PetscErrorCode VIStepperCreate_Mixed(VIStepper);
-/* The choices of the schemes' enum options (moreau.c, mixed.c), for the step module's option table. */
-PETSC_INTERN const char *const VIMoreauVariants[];
-PETSC_INTERN const char *const VIMixedBases[];
+/* Each scheme's registration (in its file): VIStepperRegister(NAME, VIStepperCreate_NAME) and its own option table
+   (VIOptionsRegisterTable), so that -step_type NAME, -help and the typo check know it; one line each in stepregis.c. */
+PETSC_INTERN PetscErrorCode VIStepperRegister_Leapfrog(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_Moreau(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_NSGAlpha(void);
+PETSC_INTERN PetscErrorCode VIStepperRegister_Mixed(void);
+/* The seed 003 dual assembly's options (dual.c; not a VIStepper). */
+PETSC_INTERN PetscErrorCode VIDualRegisterOptions(void);
 /* The registered schemes (stepregis.c). */
 PETSC_INTERN PetscFunctionList VIStepperList;
 /* The scheme in words for messages and checkpoints: its describe op, or its type name. */

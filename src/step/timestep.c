@@ -124,40 +124,30 @@ static PetscErrorCode VITimeStepOmega(PetscInt n, const PetscReal K[], const Pet
 }
 
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
-PetscErrorCode VIStableStepMasslessOmega(VIROM rom, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
-                                              PetscReal **w)
+PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
+                                         PetscReal **w)
 {
-  PetscInt             nb, nm, n, nc, *kind;
-  PetscReal           *K, *M, *D;
-  const VIContactInfo *contacts;
+  PetscInt n = ops->n, *kind;
 
   PetscFunctionBeginUser;
-  PetscCall(VIROMGetSizes(rom, &nb, &nm));
-  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
-  n = nb + nm;
   PetscCall(PetscMalloc1(n, &kind));
-  for (PetscInt i = 0; i < n; i++) kind[i] = i < nb ? VI_ROW_CONDENSED : VI_ROW_DYNAMIC;
-  for (PetscInt j = 0; j < nc && state != VI_CONTACTS_OPEN; j++)
-    for (PetscInt r = 0; r < contacts[j].dim; r++)
-      if (r == 0 || state == VI_CONTACTS_ALL_HELD || (friction && friction[j])) kind[contacts[j].offset + r] = VI_ROW_HELD;
-  PetscCall(VITimeStepOmega(n, K, M, kind, omega, m, w));
+  for (PetscInt i = 0; i < n; i++) kind[i] = i < ops->nb ? VI_ROW_CONDENSED : VI_ROW_DYNAMIC;
+  for (PetscInt j = 0; j < ops->nc && state != VI_CONTACTS_OPEN; j++)
+    for (PetscInt r = 0; r < ops->dims[j]; r++)
+      if (r == 0 || state == VI_CONTACTS_ALL_HELD || (friction && friction[j])) kind[ops->offsets[j] + r] = VI_ROW_HELD;
+  PetscCall(VITimeStepOmega(n, ops->K, ops->M, kind, omega, m, w));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The largest frequency of a mass-carrying ROM, every row with its mass (contacts open). */
-PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, PetscReal **w)
+PetscErrorCode VIStableStepFullOmega(const VIStableOperators *ops, PetscReal *omega, PetscInt *m, PetscReal **w)
 {
-  PetscInt   nb, nm, n, *kind;
-  PetscReal *K, *M, *D;
+  PetscInt *kind;
 
   PetscFunctionBeginUser;
-  PetscCall(VIROMGetSizes(rom, &nb, &nm));
-  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-  n = nb + nm;
-  PetscCall(PetscCalloc1(n, &kind)); /* all VI_ROW_DYNAMIC */
-  PetscCall(VITimeStepOmega(n, K, M, kind, omega, m, w));
+  PetscCall(PetscCalloc1(ops->n, &kind)); /* all VI_ROW_DYNAMIC */
+  PetscCall(VITimeStepOmega(ops->n, ops->K, ops->M, kind, omega, m, w));
   PetscCall(PetscFree(kind));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -165,12 +155,12 @@ PetscErrorCode VIStableStepFullOmega(VIROM rom, PetscReal *omega, PetscInt *m, P
 /* nsgalpha (seed 002), mixed (seed 001): generalized-alpha with rho_inf in [0, 1] and the other base schemes are
    unconditionally stable on the linear smooth part (Chung & Hulbert), second order; the impulsive part and the position
    correction add no step limit. */
-PetscErrorCode VIStableStepUnconditional(VIStepper st, VIROM rom, const PetscBool friction[], VIStableStep *s)
+PetscErrorCode VIStableStepUnconditional(VIStepper st, const VIStableOperators *ops, const PetscBool friction[], VIStableStep *s)
 {
   PetscFunctionBeginUser;
   (void)st;
   (void)friction;
-  PetscCall(VIStableStepFullOmega(rom, &s->omega_max, NULL, NULL));
+  PetscCall(VIStableStepFullOmega(ops, &s->omega_max, NULL, NULL));
   s->omega_open    = s->omega_max;
   s->state         = VI_CONTACTS_OPEN;
   s->unconditional = PETSC_TRUE;
@@ -474,14 +464,63 @@ static PetscErrorCode VITimeStepMemo(VIStepper st, VIROM rom, PetscBool store, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The stability analysis's view of the system through its interface: sizes, K and M (a nonlinear system: K = 0 and M at its
+   initial q, as VIStepperSetUp's generic code sees it; work holds them, to free), the contacts' rows. */
+static PetscErrorCode VIStableOperatorsFromSystem(VISystem sys, VIStableOperators *ops, PetscReal **work)
+{
+  PetscBool linear;
+
+  PetscFunctionBeginUser;
+  *work = NULL;
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetSizes(sys, &ops->n, &ops->nb, NULL));
+  PetscCall(VISystemGetContacts(sys, &ops->nc, NULL, &ops->dims, &ops->offsets));
+  PetscCall(VISystemIsLinear(sys, &linear));
+  if (linear) PetscCall(VISystemGetLinearOperators(sys, &ops->K, &ops->M, NULL));
+  else {
+    const PetscReal *q0, *u0;
+    PetscCall(PetscCalloc1(2 * ops->n * ops->n, work));
+    PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+    PetscCall(VISystemComputeMass(sys, q0, *work + ops->n * ops->n));
+    ops->K = *work;
+    ops->M = *work + ops->n * ops->n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same from a ROM file (vicms info): its matrices and contact table (dims_offsets holds the contacts' rows, to free). */
+static PetscErrorCode VIStableOperatorsFromROM(VIROM rom, VIStableOperators *ops, PetscInt **dims_offsets)
+{
+  PetscInt             nb, nm;
+  PetscReal           *K, *M, *D;
+  const VIContactInfo *contacts;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetSizes(rom, &nb, &nm));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCall(VIROMGetContacts(rom, &ops->nc, &contacts));
+  PetscCall(PetscMalloc1(2 * PetscMax(ops->nc, 1), dims_offsets));
+  for (PetscInt j = 0; j < ops->nc; j++) {
+    (*dims_offsets)[j]            = contacts[j].dim;
+    (*dims_offsets)[ops->nc + j] = contacts[j].offset;
+  }
+  ops->n       = nb + nm;
+  ops->nb      = nb;
+  ops->K       = K;
+  ops->M       = M;
+  ops->dims    = *dims_offsets;
+  ops->offsets = *dims_offsets + ops->nc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The highest frequency (Hz) of the mass-carrying ROM at or below the cut-off (0: none), and the lowest positive one. */
-static PetscErrorCode VITimeStepFrequencies(VIStepper st, VIROM rom, PetscReal cutoff, PetscReal *f_high, PetscReal *f_low)
+static PetscErrorCode VITimeStepFrequencies(VIStepper st, const VIStableOperators *ops, PetscReal cutoff, PetscReal *f_high, PetscReal *f_low)
 {
   PetscInt   m;
   PetscReal *w, omega;
 
   PetscFunctionBeginUser;
-  PetscCall(VIStableStepFullOmega(rom, &omega, &m, &w));
+  PetscCall(VIStableStepFullOmega(ops, &omega, &m, &w));
   *f_high = *f_low = 0;
   for (PetscInt k = 0; k < m; k++) {
     PetscReal f = PetscSqrtReal(PetscMax(w[k], 0)) / (2 * PETSC_PI);
@@ -504,6 +543,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   VIContactSet     set;
   const PetscReal *obstacle_v;
   PetscBool       *friction;
+  VIStableOperators sops;
+  PetscReal        *swork = NULL;
   PetscReal      dt, cap, span = st->t_end - st->t0;
   char           name[64];
   PetscBool      found = PETSC_FALSE;
@@ -525,7 +566,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   }
   PetscCheck(st->ops.stablestep, PETSC_COMM_SELF, PETSC_ERR_SUP, "-step_dt auto: no stability analysis for -step_type %s", st->type);
   PetscCall(PetscMemzero(&ts->stable, sizeof(ts->stable)));
-  PetscCall((*st->ops.stablestep)(st, rom, friction, &ts->stable));
+  PetscCall(VIStableOperatorsFromSystem(sys, &sops, &swork));
+  PetscCall((*st->ops.stablestep)(st, &sops, friction, &ts->stable));
   PetscCall(PetscFree(friction));
   PetscCall(VIStepperDescribe(st, name, sizeof(name)));
   ts->estimate = 0;
@@ -539,13 +581,14 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
                             VIContactStateNames[ts->stable.state]));
   } else {
     PetscReal f_high = 0, f_low = 0;
-    PetscCall(VITimeStepFrequencies(st, rom, ts->cutoff, &f_high, &f_low));
+    PetscCall(VITimeStepFrequencies(st, &sops, ts->cutoff, &f_high, &f_low));
     dt = 1 / (ts->points * f_high);
     PetscCall(PetscSNPrintf(ts->how, sizeof(ts->how),
                             "%.6g s = %" PetscInt_FMT " steps per period of %.6g Hz, the highest ROM frequency%s (%s is unconditionally stable: the "
                             "step comes from accuracy, -step_points_per_period, -step_frequency_cutoff)",
                             (double)dt, ts->points, (double)f_high, ts->cutoff > 0 ? " below the cut-off" : "", name));
   }
+  PetscCall(PetscFree(swork));
   if (ts->accuracy > 0) PetscCall(VITimeStepMemo(st, rom, PETSC_FALSE, &dt, &found));
   if (ts->accuracy > 0 && !found) {
     PetscReal window = ts->window, *freq, f1 = 0, p = 0;
@@ -614,37 +657,37 @@ static PetscErrorCode VITimeStepViewHighest(PetscViewer viewer, const char what[
 
 PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
 {
-  PetscBool            massless;
-  PetscInt             m, nc;
-  PetscReal           *w, omega;
-  const VIContactInfo *contacts;
+  PetscBool         massless;
+  PetscInt          m, *dims_offsets;
+  PetscReal        *w, omega;
+  VIStableOperators sops, *rom_ops = &sops;
 
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PETSC_COMM_SELF, &viewer));
   PetscCall(VIROMGetMethod(rom, NULL, &massless));
-  PetscCall(VIROMGetContacts(rom, &nc, &contacts));
+  PetscCall(VIStableOperatorsFromROM(rom, &sops, &dims_offsets));
   if (massless) {
     PetscBool tangents = PETSC_FALSE;
-    for (PetscInt j = 0; j < nc; j++)
-      if (contacts[j].dim > 1) tangents = PETSC_TRUE;
+    for (PetscInt j = 0; j < sops.nc; j++)
+      if (sops.dims[j] > 1) tangents = PETSC_TRUE;
     PetscCall(PetscViewerASCIIPrintf(viewer,
                                      "  stable step of leapfrog (seed 000 §2), dt <= 2 / omega_max of the inner coordinates (-step_dt auto takes "
                                      "-step_dt_safety times the worst case):\n"));
-    PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_ALL_HELD, &omega, &m, &w));
+    PetscCall(VIStableStepMasslessOmega(rom_ops, NULL, VI_CONTACTS_ALL_HELD, &omega, &m, &w));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    boundary held (contacts closed%s): %.6g s (omega_max %.6g rad/s)\n",
                                      tangents ? ", friction sticking" : "", (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     PetscCall(VITimeStepViewHighest(viewer, "boundary held", m, w));
     PetscCall(PetscFree(w));
     if (tangents) {
-      PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_NORMAL_HELD, &omega, NULL, NULL));
+      PetscCall(VIStableStepMasslessOmega(rom_ops, NULL, VI_CONTACTS_NORMAL_HELD, &omega, NULL, NULL));
       PetscCall(PetscViewerASCIIPrintf(viewer, "    normal rows held (contacts closed, frictionless): %.6g s (omega_max %.6g rad/s)\n",
                                        (double)(omega > 0 ? 2 / omega : 0), (double)omega));
     }
-    PetscCall(VIStableStepMasslessOmega(rom, NULL, VI_CONTACTS_OPEN, &omega, NULL, NULL));
+    PetscCall(VIStableStepMasslessOmega(rom_ops, NULL, VI_CONTACTS_OPEN, &omega, NULL, NULL));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    contacts open (boundary condensed): %.6g s (omega_max %.6g rad/s)\n",
                                      (double)(omega > 0 ? 2 / omega : 0), (double)omega));
   } else {
-    PetscCall(VIStableStepFullOmega(rom, &omega, &m, &w));
+    PetscCall(VIStableStepFullOmega(rom_ops, &omega, &m, &w));
     PetscCall(PetscViewerASCIIPrintf(
         viewer,
         "  stable step of the symmetric moreau scheme (seed 000 App. B), contacts open: dt <= 2 / omega_max = %.6g s (omega_max "
@@ -653,5 +696,6 @@ PetscErrorCode VIStepperViewStableSteps(VIROM rom, PetscViewer viewer)
     PetscCall(VITimeStepViewHighest(viewer, "contacts open", m, w));
     PetscCall(PetscFree(w));
   }
+  PetscCall(PetscFree(dims_offsets));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

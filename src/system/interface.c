@@ -2,7 +2,7 @@
 #include "systemimpl.h"
 
 /* An optional op the type does not provide: the call is refused, naming the type. */
-#define VISystemCheckOp(sys, op, what) \
+#define VISystemCheckOp(sys, op, what)                                                                                                               \
   PetscCheck((sys)->ops.op, (sys)->comm, PETSC_ERR_SUP, "The system type %s does not provide %s", (sys)->type, what)
 
 PetscErrorCode VISystemCreate(MPI_Comm comm, VISystem *sys)
@@ -28,8 +28,8 @@ PetscErrorCode VISystemSetType(VISystem sys, VISystemType type)
   PetscCall(PetscStrcmp(sys->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFunctionListFind(VISystemList, type, &create));
-  PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s, %s)", type, VISYSTEMREDUCED,
-            VISYSTEMMULTIBODY);
+  PetscCheck(create, sys->comm, PETSC_ERR_USER_INPUT, "-system_type: '%s' is not a registered system type (known: %s, %s, %s)", type, VISYSTEMREDUCED,
+             VISYSTEMMULTIBODY, VISYSTEMBODIES);
   if (sys->ops.destroy) PetscCall((*sys->ops.destroy)(sys));
   PetscCall(PetscMemzero(&sys->ops, sizeof(sys->ops)));
   sys->data  = NULL;
@@ -55,7 +55,8 @@ PetscErrorCode VISystemSetFromOptions(VISystem sys)
   sys->setup = PETSC_FALSE;
   PetscOptionsBegin(sys->comm, NULL, "Contact case", "VISystem");
   PetscCall(VIOptionsTypeList(PetscOptionsObject, "-system_type",
-                              "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state), multibody (-mb_model FILE.yaml)",
+                              "The mechanical system: reduced (a ROM with loads, gaps, friction, initial state), multibody (-mb_model FILE.yaml), bodies (seed "
+                              "003's sliding bodies: vicms slide)",
                               VISystemList, type, type, sizeof(type), NULL));
   PetscCall(VISystemSetType(sys, type));
   if (sys->ops.setfromoptions) PetscCall((*sys->ops.setfromoptions)(sys, PetscOptionsObject));
@@ -76,8 +77,10 @@ PetscErrorCode VISystemView(VISystem sys, PetscViewer viewer)
 {
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(sys->comm, &viewer));
-  if (sys->ops.view) PetscCall((*sys->ops.view)(sys, viewer));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
+  if (sys->ops.view)
+    PetscCall((*sys->ops.view)(sys, viewer));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "System %s: %" PetscInt_FMT " coordinates\n", sys->type, sys->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,5 +333,39 @@ PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscRe
   PetscFunctionBeginUser;
   VISystemCheckOp(sys, evaluatetangents, "tangential rows that depend on q (VISystemEvaluateTangents)");
   PetscCall((*sys->ops.evaluatetangents)(sys, t, q, Gt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemLinearizeContact(VISystem sys, PetscInt j, const PetscReal q[], PetscBool *active)
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, linearizecontact, "contact rows linearised at a configuration (VISystemLinearizeContact)");
+  PetscCall((*sys->ops.linearizecontact)(sys, j, q, active));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetContactRows(VISystem sys, PetscInt *nnz, const PetscInt **dof, const PetscReal **normal, const PetscReal **tangent,
+                                      const PetscInt **where, const PetscReal **xi)
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, getcontactrows, "linearised contact rows (VISystemGetContactRows)");
+  PetscCheck(sys->setup, sys->comm, PETSC_ERR_ORDER, "VISystemGetContactRows: call VISystemSetUp first");
+  PetscCall((*sys->ops.getcontactrows)(sys, nnz, dof, normal, tangent, where, xi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateContactGap(VISystem sys, PetscInt j, const PetscReal q[], PetscReal *g)
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, contactgap, "gaps of linearised contact rows (VISystemEvaluateContactGap)");
+  PetscCall((*sys->ops.contactgap)(sys, j, q, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemEvaluateContactFrame(VISystem sys, PetscInt j, const PetscReal q[], PetscBool *active, PetscReal frame[])
+{
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, contactframe, "contact frames (VISystemEvaluateContactFrame)");
+  PetscCall((*sys->ops.contactframe)(sys, j, q, active, frame));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -36,6 +36,12 @@ typedef struct {
   PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
   PetscErrorCode (*evaluatetangents)(VISystem, PetscReal, const PetscReal[], PetscReal[]);
+  /* constraints whose rows are linearised at one configuration and evaluated at others (bodies) */
+  PetscErrorCode (*linearizecontact)(VISystem, PetscInt, const PetscReal[], PetscBool *);
+  PetscErrorCode (*getcontactrows)(VISystem, PetscInt *, const PetscInt **, const PetscReal **, const PetscReal **, const PetscInt **,
+                                   const PetscReal **);
+  PetscErrorCode (*contactgap)(VISystem, PetscInt, const PetscReal[], PetscReal *);
+  PetscErrorCode (*contactframe)(VISystem, PetscInt, const PetscReal[], PetscBool *, PetscReal[]);
 } VISystemOps;
 
 struct _p_VISystem {
@@ -55,3 +61,4 @@ PETSC_INTERN PetscFunctionList VISystemList;
 PETSC_INTERN const char *const VIGapShapes[]; /* -contact_gap_shape's choices (reduced.c) */
 PETSC_INTERN PetscErrorCode    VISystemCreate_Reduced(VISystem);
 PETSC_INTERN PetscErrorCode    VISystemCreate_Multibody(VISystem);
+PETSC_INTERN PetscErrorCode    VISystemCreate_Bodies(VISystem);

@@ -1,7 +1,7 @@
 /* The registry of the system types: one line per type (its file holds the rest). */
 #include "systemimpl.h"
 
-PetscFunctionList VISystemList                = NULL;
+PetscFunctionList VISystemList              = NULL;
 static PetscBool  VISystemRegisterAllCalled = PETSC_FALSE;
 
 PetscErrorCode VISystemRegister(const char name[], PetscErrorCode (*create)(VISystem))
@@ -27,10 +27,12 @@ PetscErrorCode VISystemRegisterAll(void)
   PetscCall(PetscRegisterFinalize(VISystemFinalizePackage));
   PetscCall(VISystemRegister(VISYSTEMREDUCED, VISystemCreate_Reduced));
   PetscCall(VISystemRegister(VISYSTEMMULTIBODY, VISystemCreate_Multibody));
+  PetscCall(VISystemRegister(VISYSTEMBODIES, VISystemCreate_Bodies));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The system module's options: the type, and the reduced type's case (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+/* The system module's options: the type, and the reduced type's case (src/sys/options.c's registry: names, the type each is read with, an enum's
+ * choices) */
 static const VIOptionEntry VISystemOptions[] = {
     {"-system_type", VI_OPTION_STRING, NULL},
     {"-case_loads", VI_OPTION_STRINGS, NULL},

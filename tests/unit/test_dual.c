@@ -5,7 +5,7 @@
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state)\n";
+static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -780,6 +780,147 @@ static PetscErrorCode CaseState(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The system type bodies (src/system/bodies.c) on the slider and track, against computations of the test's own: the operators
+   are the bodies' ROM matrices on the block diagonal (exactly); at a displaced configuration q the slave's gap is the signed
+   distance to its closest point on the deformed track, found by minimising |C - P(xi)|^2 over each segment (1e-12), G its
+   gradient by central differences (1e-7), the tangential row the segment's unit tangent with the weights 1, -(1 - xi), -xi
+   (1e-14); the rows linearised at q give at q2 the gap g(q) + G (q2 - q) (1e-12); a slave beyond the track's end has no
+   gap (+inf, a zero row); the output is the track node's y, the potential energy q^T K q / 2 (1e-14 relative); mu > 0 makes the
+   contact unilateral with a tangential row. */
+static PetscErrorCode CaseSystem(MPI_Comm comm)
+{
+  const PetscInt       c = 1;
+  VIBodies             bodies;
+  VISystem             sys;
+  PetscInt             n, nc, nb, ns, nm;
+  const PetscInt      *off, *dims;
+  const VIContactKind *kinds;
+  const PetscReal     *K, *M, *D;
+  const VIBodyNode    *slaves, *master;
+  PetscReal           *q, *q2, *G, *Gt, g, gfd, V = 0, y, err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderBodies(comm, 23.0, PETSC_TRUE, &bodies));
+  PetscCall(VISystemCreate(comm, &sys));
+  PetscCall(VISystemSetType(sys, VISYSTEMBODIES));
+  PetscCall(VISystemBodiesSetBodies(sys, bodies));
+  PetscCall(VISystemBodiesSetSlave(sys, "slider", 1, &c));
+  PetscCall(VISystemBodiesSetMaster(sys, "track", 0, NULL));
+  PetscCall(VISystemBodiesSetFriction(sys, 0.3));
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemBodiesGetBodies(sys, NULL, &nb, &off));
+  PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D));
+  for (PetscInt k = 0; k < nb; k++) { /* the ROMs on the block diagonal, zero elsewhere */
+    VIROM      rom;
+    PetscReal *Kr, *Mr, *Dr;
+    PetscInt   o = off[k], nk = off[k + 1] - o;
+    PetscCall(VIBodiesGet(bodies, k, NULL, &rom, NULL));
+    PetscCall(VIROMGetMatrices(rom, &Kr, &Mr, &Dr));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = o; j < o + nk; j++) {
+        PetscBool in = i >= o && i < o + nk;
+        PetscCheck(K[i * n + j] == (in ? Kr[(i - o) * nk + j - o] : 0) && M[i * n + j] == (in ? Mr[(i - o) * nk + j - o] : 0) &&
+                       D[i * n + j] == (in ? Dr[(i - o) * nk + j - o] : 0),
+                   comm, PETSC_ERR_PLIB, "bodies: K, M, D differ from the ROMs' at (%" PetscInt_FMT ", %" PetscInt_FMT ")", i, j);
+      }
+  }
+  PetscCall(VISystemGetContacts(sys, &nc, &kinds, &dims, NULL));
+  PetscCheck(nc == 1 && kinds[0] == VI_CONTACT_UNILATERAL && dims[0] == 2, comm, PETSC_ERR_PLIB,
+             "bodies: expected one unilateral frictional contact");
+  PetscCall(VISystemBodiesGetSlaves(sys, &ns, &slaves, NULL));
+  PetscCall(VISystemBodiesGetMaster(sys, &nm, &master, NULL));
+  PetscCall(PetscCalloc4(n, &q, n, &q2, n, &G, n, &Gt));
+  for (PetscInt i = 0; i < n; i++) q[i] = 0.3 * PetscSinReal(1.7 * i + 0.4); /* track nodes move by up to 0.3 mm; C at x = 23 */
+  /* the test's own gap: the closest point of each deformed segment */
+  {
+    PetscReal C[2], best = PETSC_MAX_REAL, gbest = 0, tbest[2] = {0, 0}, xbest = 0;
+    PetscInt  kbest = -1;
+    for (PetscInt d = 0; d < 2; d++) C[d] = slaves[0].X[d] + q[slaves[0].dof[d]];
+    for (PetscInt k = 0; k + 1 < nm; k++) {
+      PetscReal P1[2], P2[2], e[2], xi, P[2], dist;
+      for (PetscInt d = 0; d < 2; d++) {
+        P1[d] = master[k].X[d] + (master[k].dof[d] >= 0 ? q[master[k].dof[d]] : 0);
+        P2[d] = master[k + 1].X[d] + (master[k + 1].dof[d] >= 0 ? q[master[k + 1].dof[d]] : 0);
+        e[d]  = P2[d] - P1[d];
+      }
+      xi = ((C[0] - P1[0]) * e[0] + (C[1] - P1[1]) * e[1]) / (e[0] * e[0] + e[1] * e[1]);
+      if (xi < 0 || xi > 1) continue;
+      for (PetscInt d = 0; d < 2; d++) P[d] = P1[d] + xi * e[d];
+      dist = PetscSqrtReal(PetscSqr(C[0] - P[0]) + PetscSqr(C[1] - P[1]));
+      if (dist < best) {
+        best     = dist;
+        gbest    = (-e[1] * (C[0] - P[0]) + e[0] * (C[1] - P[1]) >= 0 ? 1 : -1) * dist; /* + on the side of n = t turned by +90 degrees */
+        kbest    = k;
+        xbest    = xi;
+        tbest[0] = e[0] / PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+        tbest[1] = e[1] / PetscSqrtReal(e[0] * e[0] + e[1] * e[1]);
+      }
+    }
+    PetscCheck(kbest == 2, comm, PETSC_ERR_PLIB, "bodies test: the slave at x = 23 should be over segment 2, found %" PetscInt_FMT, kbest);
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, &g, G, NULL));
+    PetscCheck(PetscAbsReal(g - gbest) <= 1e-12 * (1 + PetscAbsReal(gbest)), comm, PETSC_ERR_PLIB, "bodies: gap %.17g, the closest point gives %.17g",
+               (double)g, (double)gbest);
+    for (PetscInt i = 0; i < n; i++) { /* G by central differences */
+      const PetscReal h = 1e-6, qi = q[i];
+      PetscReal       gp, gm;
+      q[i] = qi + h;
+      PetscCall(VISystemEvaluateConstraints(sys, 0, q, &gp, NULL, NULL));
+      q[i] = qi - h;
+      PetscCall(VISystemEvaluateConstraints(sys, 0, q, &gm, NULL, NULL));
+      q[i] = qi;
+      gfd  = (gp - gm) / (2 * h);
+      err  = PetscMax(err, PetscAbsReal(gfd - G[i]));
+    }
+    PetscCheck(err <= 1e-7, comm, PETSC_ERR_PLIB, "bodies: G differs from the central differences of g by %g", (double)err);
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    {
+      const VIBodyNode *nodes[3] = {&slaves[0], &master[kbest], &master[kbest + 1]};
+      const PetscReal   w[3]     = {1, -(1 - xbest), -xbest};
+      PetscReal         terr     = 0;
+      for (PetscInt a = 0; a < 3; a++)
+        for (PetscInt d = 0; d < 2; d++)
+          if (nodes[a]->dof[d] >= 0) terr = PetscMax(terr, PetscAbsReal(Gt[nodes[a]->dof[d]] - w[a] * tbest[d]));
+      PetscCheck(terr <= 1e-14, comm, PETSC_ERR_PLIB, "bodies: the tangential row differs from the segment's tangent by %g", (double)terr);
+    }
+  }
+  /* linearised at q, evaluated at q2 = q + small: g(q) + G (q2 - q) */
+  {
+    PetscBool on;
+    PetscReal gl, lin = g;
+    PetscCall(VISystemLinearizeContact(sys, 0, q, &on));
+    PetscCheck(on, comm, PETSC_ERR_PLIB, "bodies: the slave is not active at q");
+    for (PetscInt i = 0; i < n; i++) {
+      q2[i] = q[i] + 0.01 * PetscCosReal(0.9 * i);
+      lin += G[i] * (q2[i] - q[i]);
+    }
+    PetscCall(VISystemEvaluateContactGap(sys, 0, q2, &gl));
+    PetscCheck(PetscAbsReal(gl - lin) <= 1e-12 * (1 + PetscAbsReal(lin)), comm, PETSC_ERR_PLIB, "bodies: linearised gap %.17g, expected %.17g",
+               (double)gl, (double)lin);
+  }
+  /* off the track's end: no gap, a zero row */
+  q2[slaves[0].dof[0]] = 80 - slaves[0].X[0];
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q2, &g, G, NULL));
+  PetscCheck(PetscIsInfReal(g) && g > 0, comm, PETSC_ERR_PLIB, "bodies: a slave off the master has gap %g, expected +inf", (double)g);
+  for (PetscInt i = 0; i < n; i++) PetscCheck(G[i] == 0, comm, PETSC_ERR_PLIB, "bodies: a slave off the master has a row");
+  /* outputs and energy */
+  PetscCall(VISystemComputeOutputs(sys, 0, q, NULL, NULL, &y));
+  PetscCheck(y == q[off[1] + 2 * 2 + 1], comm, PETSC_ERR_PLIB, "bodies: output %g, expected the y of track node 12, %g", (double)y,
+             (double)q[off[1] + 5]);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) V += 0.5 * q[i] * K[i * n + j] * q[j];
+  PetscCall(VISystemComputeEnergy(sys, q, NULL, NULL, &g));
+  PetscCheck(PetscAbsReal(g - V) <= 1e-14 * V, comm, PETSC_ERR_PLIB, "bodies: potential energy %.17g, q^T K q / 2 = %.17g", (double)g, (double)V);
+  PetscCall(PetscPrintf(comm,
+                        "OK: bodies system: K, M, D on the block diagonal; gap against the closest point, G against central differences (%.2g), "
+                        "the tangential row, the linearised gap, off the end, output, energy\n",
+                        (double)err));
+  PetscCall(PetscFree4(q, q2, G, Gt));
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -788,7 +929,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state|system");
   if (!strcmp(name, "primal"))
     PetscCall(CasePrimal(PETSC_COMM_WORLD));
   else if (!strcmp(name, "search"))
@@ -801,8 +942,10 @@ int main(int argc, char **argv)
     PetscCall(CaseForce(PETSC_COMM_WORLD));
   else if (!strcmp(name, "state"))
     PetscCall(CaseState(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "system"))
+    PetscCall(CaseSystem(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force or state", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force, state or system", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
