@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The rigid slider-crank of seed 001 §4.1, Table 1 (jobs/models/slider_crank.yaml; issue 23 §4) through
+# `vicms simulate -system_type multibody`:
+# (a) the clearance too large to touch (the guide's walls moved from y = +-0.026 to +-1.026 m): nsgalpha (rho_inf = 1)
+#     against the independent SciPy solution of the mechanism in minimal coordinates (tests/ref/slider_crank.py free,
+#     DOP853 at rtol 1e-12) over T = 0.05 s (7.5 crank turns' worth of angle at 150 rad/s): at h = 1e-5 s the crank and
+#     rod angles within 3e-5 rad and the slider's centre within 3e-6 m; at h = 1e-4 s the errors about 100 times larger
+#     (second order: the ratio of the largest crank-angle errors >= 50); the energy (no impact, no friction, no driving
+#     torque) within 1e-5 of E0 at h = 1e-5 (relative; it converges as h^2, not conserved exactly); the joints' rows at
+#     round-off (GGL: <= 1e-10); no contact force (<= 1e-12 N);
+# (b) the same mechanism driven by a constant torque T = 1 N m on the crank (seed 001 Table 2's torque; `loads`): the energy
+#     balance E(t) - E0 = T (theta1(t) - theta1(0)) within 1e-5 of the largest energy (the driving work is 5.7 J over
+#     0.05 s, E0 = 7.5 J);
+# (c) Table 1 itself (c = 0.001 m, e = 0.4, mu = 0.01), nsgalpha rho_inf = 0.8, h = 1e-5 s to 0.01 s on 1, 2 and 3 ranks:
+#     bitwise equal (every dataset); the corners' gaps never below -1e-12 m (held at position level), the joints' rows
+#     <= 1e-10, contacts do happen, the normal forces >= 0 (to 1e-12 of the largest: round-off of the active-set Newton) and the friction forces inside Coulomb's cone |f_t| <= mu f_n
+#     (to 1e-9 of the largest force);
+# (d) the job file jobs/slider_crank.yaml runs as documented (from the repository's root).
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
+jobs="$VICMS_SOURCE/jobs"
+sed 's/0\.026\]/1.026]/' "$jobs/models/slider_crank.yaml" >free.yaml
+sed -e 's/^outputs:/loads:\n  - {body: crank, torque: 1}\noutputs:/' free.yaml >torque.yaml
+free="-system_type multibody -step_type nsgalpha -step_rho_inf 1 -step_end_time 0.05"
+must "free slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model free.yaml -step_dt 1e-5 -results_file free5.h5
+must "free slider-crank h = 1e-4" mpi 60 1 simulate $free -mb_model free.yaml -step_dt 1e-4 -results_file free4.h5
+must "driven slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model torque.yaml -step_dt 1e-5 -results_file torque.h5
+for np in 1 2 3; do
+  must "Table 1 slider-crank np=$np" mpi 120 $np simulate -system_type multibody -mb_model "$jobs/models/slider_crank.yaml" -step_type nsgalpha \
+    -step_rho_inf 0.8 -step_dt 1e-5 -step_end_time 0.01 -results_file table1_$np.h5
+done
+
+VICMS_REF="$VICMS_SOURCE/tests/ref" $py - <<'PYEOF' || fail=1
+import os
+import sys
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.environ["VICMS_REF"])
+import slider_crank as ref
+
+bad = 0
+def check(ok, what):
+    global bad
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        bad = 1
+
+def case(name):
+    c = h5py.File(name, "r")["cases/0"]
+    cols = c["outputs"].attrs["columns"]
+    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
+    o = c["outputs"][:]
+    return c["t"][:], {k: o[:, i] for i, k in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+
+# ---- (a) against the SciPy solution in minimal coordinates
+tr = np.linspace(0, 0.05, 501)
+r = ref.solve("free", tr)
+errs = {}
+for name, h in (("free5.h5", 1e-5), ("free4.h5", 1e-4)):
+    t, o, gap, F = case(name)
+    e1 = np.max(np.abs(np.interp(tr, t, o["theta1"]) - r["theta1"]))
+    e2 = np.max(np.abs(np.interp(tr, t, o["theta2"]) - r["theta2"]))
+    ex = max(np.max(np.abs(np.interp(tr, t, o["slider_x"]) - r["x"])), np.max(np.abs(np.interp(tr, t, o["slider_y"]) - r["y"])))
+    errs[h] = e1
+    print("h = %g: largest errors theta1 %.3e rad, theta2 %.3e rad, slider centre %.3e m (theta1 at T: %.9f, reference %.9f)"
+          % (h, e1, e2, ex, o["theta1"][-1], r["theta1"][-1]))
+    if h == 1e-5:
+        check(e1 <= 3e-5 and e2 <= 3e-5, "free slider-crank h = 1e-5: crank and rod angles within %.2e, %.2e rad of the SciPy solution (tolerance 3e-5)" % (e1, e2))
+        check(ex <= 3e-6, "free slider-crank h = 1e-5: slider's centre within %.2e m of the SciPy solution (tolerance 3e-6)" % ex)
+        E = o["energy"]
+        dE = np.max(np.abs(E - E[0])) / abs(E[0])
+        check(abs(E[0] - r["energy"][0]) <= 1e-12 * abs(E[0]), "free slider-crank: E0 = %.9f J, the reference's %.9f J" % (E[0], r["energy"][0]))
+        check(dE <= 1e-5, "free slider-crank h = 1e-5: energy within %.2e of E0 (relative, tolerance 1e-5)" % dE)
+        res = np.max(np.abs(gap[:, :6]))
+        check(res <= 1e-10, "free slider-crank: the joints' 6 rows at most %.2e over %d levels (GGL; tolerance 1e-10)" % (res, len(t)))
+        check(np.max(np.abs(F[:, 6:])) <= 1e-12 and np.min(gap[:, 6:]) > 0.5, "free slider-crank: no contact: forces at most %.1e N (round-off of the Newton iteration; tolerance 1e-12), smallest corner gap %.3f m (> 0.5)" % (np.max(np.abs(F[:, 6:])), np.min(gap[:, 6:])))
+ratio = errs[1e-4] / errs[1e-5]
+check(ratio >= 50, "free slider-crank: crank-angle error ratio h = 1e-4 / 1e-5 = %.1f (second order: 100; at least 50)" % ratio)
+# ---- (b) energy balance with the driving torque
+t, o, gap, F = case("torque.h5")
+T = 1.0
+bal = o["energy"] - o["energy"][0] - T * (o["theta1"] - o["theta1"][0])
+rel = np.max(np.abs(bal)) / np.max(np.abs(o["energy"]))
+check(rel <= 1e-5, "driven slider-crank (T = 1 N m): |E - E0 - T (theta1 - theta1_0)| at most %.2e of the largest energy (driving work %.4f J; tolerance 1e-5)"
+      % (rel, T * (o["theta1"][-1] - o["theta1"][0])))
+# ---- (c) Table 1: ranks, gaps, forces
+t, o, gap, F = case("table1_1.h5")
+ref1 = h5py.File("table1_1.h5", "r")["cases/0"]
+for np_ in (2, 3):
+    other = h5py.File("table1_%d.h5" % np_, "r")["cases/0"]
+    same = all(np.array_equal(ref1[d][()], other[d][()]) for d in ("t", "outputs", "gaps", "forces", "energy"))
+    check(same, "Table 1 slider-crank: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+gmin = np.min(gap[:, 6:])
+res = np.max(np.abs(gap[:, :6]))
+fn = np.array([o[k] for k in ("f_ul", "f_ur", "f_ll", "f_lr")])
+ft = np.array([o[k + "_t"] for k in ("f_ul", "f_ur", "f_ll", "f_lr")])
+big = np.max(fn)
+levels = int(np.sum((fn > 0).any(axis=0)))
+check(levels > 0 and gmin >= -1e-12, "Table 1 slider-crank: %d of %d levels with a corner in contact, smallest corner gap %.2e m (tolerance -1e-12)" % (levels, len(t), gmin))
+check(res <= 1e-10, "Table 1 slider-crank: the joints' rows at most %.2e (tolerance 1e-10)" % res)
+cone = np.max(np.abs(ft) - 0.01 * fn)
+check(np.min(fn) >= -1e-12 * big and cone <= 1e-9 * big, "Table 1 slider-crank: normal forces >= %.1e N (largest %.1f N; tolerance -1e-12 of it), |f_t| - mu f_n at most %.2e N (tolerance 1e-9 of it)" % (np.min(fn), big, cone))
+raise SystemExit(bad)
+PYEOF
+# ---- (d) the job file as documented
+(cd "$VICMS_SOURCE" && must "jobs/slider_crank.yaml" mpi 60 1 simulate -options_file jobs/slider_crank.yaml -step_end_time 0.002 -results_file "$dir/job.h5") ||
+  fail=1
+[ -f "$dir/job.h5" ] && echo "ok   jobs/slider_crank.yaml ran" || { echo "FAIL jobs/slider_crank.yaml wrote no results"; fail=1; }
+exit $fail
