@@ -129,7 +129,7 @@ struct _p_VIStepper {
      contacts rather than of one scheme */
   PetscReal     dt, t0, t_end, blowup_factor, restitution;
   PetscInt      output_every, max_nonconverged; /* max_nonconverged: VI_NONCONVERGED_AUTO, -1 (no limit) or a count */
-  VITimeStepCtl ts; /* the automatic time step */
+  VITimeStepCtl ts;                             /* the automatic time step */
 
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
@@ -149,9 +149,9 @@ struct _p_VIStepper {
   /* a nonlinear system (VISystemIsLinear false): K = D = 0 and M its mass at q0, owned here (3 n x n), so that the generic
      code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
      VISystemComputeOutputs when the system has its own (has_outputs) */
-  PetscBool  nonlinear, has_outputs;
-  PetscReal *nonlinear_ops;
-  PetscInt   nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
+  PetscBool        nonlinear, has_outputs;
+  PetscReal       *nonlinear_ops;
+  PetscInt         nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
   const PetscInt  *offsets;
   const PetscReal *obstacle_v; /* nc x 2 */
@@ -257,6 +257,8 @@ typedef struct {
   PetscReal     tol; /* converged when |dx|_inf <= tol (1 + |x|_inf) */
   PetscReal    *F, *J;
   PetscBLASInt *ipiv;
+  PetscInt     *keep; /* the unknowns whose Jacobian row is not a unit row, and the system on them (row-major) */
+  PetscReal    *A, *b;
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near
