@@ -11,6 +11,11 @@
 # (b) the same mechanism driven by a constant torque T = 1 N m on the crank (seed 001 Table 2's torque; `loads`): the energy
 #     balance E(t) - E0 = T (theta1(t) - theta1(0)) within 1e-5 of the largest energy (the driving work is 5.7 J over
 #     0.05 s, E0 = 7.5 J);
+# (e) c = 0 (seed 001 Fig. 22's bilateral case): the slider held on the guide by a prismatic joint to the ground (its
+#     centre on y = 0, theta3 = 0), the crank free from Table 1's speeds, no contact; nsgalpha rho_inf = 1 at h = 1e-4, 5e-5,
+#     2.5e-5 s against tests/ref/slider_crank.py ideal (one coordinate, DOP853): crank angle, its rate, slider's x and the
+#     guide's normal force second order (observed order of each, from the last two steps, >= 1.8), at h = 2.5e-5 within
+#     1e-4 rad, 1e-2 rad/s, 1e-5 m and 1e-2 N (the force peaks at 37.8 N); the slider's y at round-off (1e-15 m);
 # (c) Table 1 itself (c = 0.001 m, e = 0.4, mu = 0.01), nsgalpha rho_inf = 0.8, h = 1e-5 s to 0.01 s on 1, 2 and 3 ranks:
 #     bitwise equal (every dataset); the corners' gaps never below -1e-12 m (held at position level), the joints' rows
 #     <= 1e-10, contacts do happen, the normal forces >= 0 (to 1e-12 of the largest: round-off of the active-set Newton) and the friction forces inside Coulomb's cone |f_t| <= mu f_n
@@ -26,6 +31,12 @@ free="-system_type multibody -step_type nsgalpha -step_rho_inf 1 -step_end_time 
 must "free slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model free.yaml -step_dt 1e-5 -results_file free5.h5
 must "free slider-crank h = 1e-4" mpi 60 1 simulate $free -mb_model free.yaml -step_dt 1e-4 -results_file free4.h5
 must "driven slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model torque.yaml -step_dt 1e-5 -results_file torque.h5
+sed -e '/^contacts:/,/^outputs:/{/^contacts:/d;/^  /d}' -e '/name: f_[ul][lr]/d' -e \
+  's/^outputs:/  - {name: guide, type: prismatic, body1: ground, point1: [0, 0], body2: slider, axis: [1, 0]}\noutputs:\n  - {name: guide_force, type: joint_force, joint: guide}/' \
+  "$jobs/models/slider_crank.yaml" >ideal.yaml
+for h in 1e-4 5e-5 2.5e-5; do
+  must "ideal slider-crank h = $h" mpi 60 1 simulate $free -mb_model ideal.yaml -step_dt $h -results_file ideal_$h.h5
+done
 for np in 1 2 3; do
   must "Table 1 slider-crank np=$np" mpi 120 $np simulate -system_type multibody -mb_model "$jobs/models/slider_crank.yaml" -step_type nsgalpha \
     -step_rho_inf 0.8 -step_dt 1e-5 -step_end_time 0.01 -results_file table1_$np.h5
@@ -76,7 +87,7 @@ for name, h in (("free5.h5", 1e-5), ("free4.h5", 1e-4)):
         check(dE <= 1e-5, "free slider-crank h = 1e-5: energy within %.2e of E0 (relative, tolerance 1e-5)" % dE)
         res = np.max(np.abs(gap[:, :6]))
         check(res <= 1e-10, "free slider-crank: the joints' 6 rows at most %.2e over %d levels (GGL; tolerance 1e-10)" % (res, len(t)))
-        check(np.max(np.abs(F[:, 6:])) <= 1e-12 and np.min(gap[:, 6:]) > 0.5, "free slider-crank: no contact: forces at most %.1e N (round-off of the Newton iteration; tolerance 1e-12), smallest corner gap %.3f m (> 0.5)" % (np.max(np.abs(F[:, 6:])), np.min(gap[:, 6:])))
+        check(np.max(np.abs(F[:, 6:])) <= 1e-12 and np.min(gap[:, 6:]) > 0.5, "free slider-crank: no contact: forces at most %.1e N (tolerance 1e-12), smallest corner gap %.3f m (> 0.5)" % (np.max(np.abs(F[:, 6:])), np.min(gap[:, 6:])))
 ratio = errs[1e-4] / errs[1e-5]
 check(ratio >= 50, "free slider-crank: crank-angle error ratio h = 1e-4 / 1e-5 = %.1f (second order: 100; at least 50)" % ratio)
 # ---- (b) energy balance with the driving torque
@@ -86,6 +97,22 @@ bal = o["energy"] - o["energy"][0] - T * (o["theta1"] - o["theta1"][0])
 rel = np.max(np.abs(bal)) / np.max(np.abs(o["energy"]))
 check(rel <= 1e-5, "driven slider-crank (T = 1 N m): |E - E0 - T (theta1 - theta1_0)| at most %.2e of the largest energy (driving work %.4f J; tolerance 1e-5)"
       % (rel, T * (o["theta1"][-1] - o["theta1"][0])))
+# ---- (e) c = 0: the prismatic guide against the one-coordinate solution, second order (seed 001 Fig. 22)
+r = ref.solve("ideal", tr)
+E = {}
+for h, tag in ((1e-4, "1e-4"), (5e-5, "5e-5"), (2.5e-5, "2.5e-5")):
+    t, o, gap, F = case("ideal_%s.h5" % tag)
+    ins = slice(1, None)  # the force at t = 0 is the consistent acceleration's; compare from the first step on
+    E[h] = np.array([np.max(np.abs(np.interp(tr, t, o["theta1"]) - r["theta1"])), np.max(np.abs(np.interp(tr, t, o["theta1_rate"]) - r["omega1"])),
+                     np.max(np.abs(np.interp(tr, t, o["slider_x"]) - r["x"])),
+                     np.max(np.abs(np.interp(tr[ins], t[ins], o["guide_force_x"][ins]) - r["normal_force"][ins]))])
+    ymax = np.max(np.abs(o["slider_y"]))
+    print("c = 0, h = %g: errors crank angle %.2e rad, rate %.2e rad/s, slider x %.2e m, guide force %.2e N; |y| <= %.1e m" % (h, *E[h], ymax))
+order = np.log2(E[5e-5] / E[2.5e-5])
+check(np.all(order >= 1.8), "c = 0 slider-crank: observed orders (crank angle, rate, slider x, guide force) %s (>= 1.8)" % ", ".join("%.2f" % x for x in order))
+check(np.all(E[2.5e-5] <= [1e-4, 1e-2, 1e-5, 1e-2]) and ymax <= 1e-15,
+      "c = 0 slider-crank h = 2.5e-5: errors %s within (1e-4 rad, 1e-2 rad/s, 1e-5 m, 1e-2 N), |y| %.1e (1e-15 m); largest force %.2f N"
+      % (", ".join("%.2e" % x for x in E[2.5e-5]), ymax, np.max(np.abs(r["normal_force"]))))
 # ---- (c) Table 1: ranks, gaps, forces
 t, o, gap, F = case("table1_1.h5")
 ref1 = h5py.File("table1_1.h5", "r")["cases/0"]
