@@ -74,8 +74,14 @@ typedef struct {
   VIMBOutput  *outputs;
   PetscInt     n, nrows;  /* coordinates; constraint rows (joints' bilateral rows first, then one per contact) */
   PetscReal    tolerance; /* the joints' initial residual accepted (model key assembly_tolerance) */
+  PetscInt     nparams;   /* the 'parameters:' section: names and values (after -mb_param_NAME) */
+  char (*param_names)[VI_MB_NAME];
+  PetscReal *param_values;
 } VIMBModel;
 
+/* text as an arithmetic expression of the np parameters (mbexpr.c); PETSC_FALSE with a message in err when it is not one. */
+PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, const char names[][VI_MB_NAME], const PetscReal values[], PetscReal *x,
+                                              char err[], size_t len);
 PETSC_INTERN PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
 /* Row r of the constraints (joint rows, then contacts) at q: g_r, its gradient (n) and Hessian (n x n) added times w to H

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The rigid slider-crank of seed 001 §4.1, Table 1 (jobs/models/slider_crank.yaml; issue 23 §4) through
 # `vicms simulate -system_type multibody`:
-# (a) the clearance too large to touch (the guide's walls moved from y = +-0.026 to +-1.026 m): nsgalpha (rho_inf = 1)
+# (a) the clearance too large to touch (-mb_param_c 1: the guide's walls at y = +-1.026 m): nsgalpha (rho_inf = 1)
 #     against the independent SciPy solution of the mechanism in minimal coordinates (tests/ref/slider_crank.py free,
 #     DOP853 at rtol 1e-12) over T = 0.05 s (7.5 crank turns' worth of angle at 150 rad/s): at h = 1e-5 s the crank and
 #     rod angles within 3e-5 rad and the slider's centre within 3e-6 m; at h = 1e-4 s the errors about 100 times larger
@@ -20,14 +20,20 @@
 #     bitwise equal (every dataset); the corners' gaps never below -1e-12 m (held at position level), the joints' rows
 #     <= 1e-10, contacts do happen, the normal forces >= 0 (to 1e-12 of the largest: round-off of the active-set Newton) and the friction forces inside Coulomb's cone |f_t| <= mu f_n
 #     (to 1e-9 of the largest force);
+# (f) the model's parameters as case parameters: -cases_grid mb_param_c:0.0005:0.002:2,mb_param_omega:100:150:2 on 2
+#     ranks (T = 5 ms): every case's initial crank rate equal to its omega and its upper corners' initial gap to its c
+#     (1e-15: the numbers written as expressions of them changed), the case (c, omega) = (0.002, 100) bitwise equal to a
+#     single run with -mb_param_c 0.002 -mb_param_omega 100;
+# (g) bad input: an -mb_param_ option naming no parameter of the model, an expression naming an unknown parameter, a
+#     malformed expression (the file, the line and the fix in the message; 1 and 2 ranks);
 # (d) the job file jobs/slider_crank.yaml runs as documented (from the repository's root).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
 jobs="$VICMS_SOURCE/jobs"
-sed 's/0\.026\]/1.026]/' "$jobs/models/slider_crank.yaml" >free.yaml
-sed -e 's/^outputs:/loads:\n  - {body: crank, torque: 1}\noutputs:/' free.yaml >torque.yaml
-free="-system_type multibody -step_type nsgalpha -step_rho_inf 1 -step_end_time 0.05"
+sed -e 's/^outputs:/loads:\n  - {body: crank, torque: 1}\noutputs:/' "$jobs/models/slider_crank.yaml" >torque.yaml
+cp "$jobs/models/slider_crank.yaml" free.yaml
+free="-system_type multibody -mb_param_c 1 -step_type nsgalpha -step_rho_inf 1 -step_end_time 0.05"
 must "free slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model free.yaml -step_dt 1e-5 -results_file free5.h5
 must "free slider-crank h = 1e-4" mpi 60 1 simulate $free -mb_model free.yaml -step_dt 1e-4 -results_file free4.h5
 must "driven slider-crank h = 1e-5" mpi 120 1 simulate $free -mb_model torque.yaml -step_dt 1e-5 -results_file torque.h5
@@ -41,6 +47,9 @@ for np in 1 2 3; do
   must "Table 1 slider-crank np=$np" mpi 120 $np simulate -system_type multibody -mb_model "$jobs/models/slider_crank.yaml" -step_type nsgalpha \
     -step_rho_inf 0.8 -step_dt 1e-5 -step_end_time 0.01 -results_file table1_$np.h5
 done
+grid="-system_type multibody -mb_model $jobs/models/slider_crank.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-5 -step_end_time 0.005"
+must "grid over c x omega, 2 ranks" mpi 120 2 simulate $grid -cases_grid mb_param_c:0.0005:0.002:2,mb_param_omega:100:150:2 -results_file grid.h5
+must "single run c = 0.002, omega = 100" mpi 60 1 simulate $grid -mb_param_c 0.002 -mb_param_omega 100 -results_file single.h5
 
 VICMS_REF="$VICMS_SOURCE/tests/ref" $py - <<'PYEOF' || fail=1
 import os
@@ -130,8 +139,29 @@ check(levels > 0 and gmin >= -1e-12, "Table 1 slider-crank: %d of %d levels with
 check(res <= 1e-10, "Table 1 slider-crank: the joints' rows at most %.2e (tolerance 1e-10)" % res)
 cone = np.max(np.abs(ft) - 0.01 * fn)
 check(np.min(fn) >= -1e-12 * big and cone <= 1e-9 * big, "Table 1 slider-crank: normal forces >= %.1e N (largest %.1f N; tolerance -1e-12 of it), |f_t| - mu f_n at most %.2e N (tolerance 1e-9 of it)" % (np.min(fn), big, cone))
+# ---- (f) the grid over the model's parameters
+with h5py.File("grid.h5", "r") as f:
+    P = f["cases/parameters"][()]
+    status = list(f["cases/status"][()])
+    errs = []
+    for k in range(len(P)):
+        c = f["cases/%d" % k]
+        cols = (lambda a: a.decode() if isinstance(a, bytes) else a)(c["outputs"].attrs["columns"]).split(",")
+        errs.append(max(abs(c["outputs"][0, cols.index("theta1_rate")] - P[k, 1]), abs(c["gaps"][0, 6] - P[k, 0]), abs(c["gaps"][0, 7] - P[k, 0])))
+    k = [i for i in range(len(P)) if P[i, 0] == 0.002 and P[i, 1] == 100][0]
+    same = all(np.array_equal(f["cases/%d/%s" % (k, d)][()], h5py.File("single.h5", "r")["cases/0/" + d][()]) for d in ("t", "outputs", "gaps", "forces"))
+check(status == [1] * 4 and sorted(map(tuple, P)) == [(0.0005, 100), (0.0005, 150), (0.002, 100), (0.002, 150)] and max(errs) <= 1e-15,
+      "grid over (c, omega): 4 cases done, each starting at its crank rate omega and its corners' gap c (largest difference %.1e; tolerance 1e-15)" % max(errs))
+check(same, "grid case (c, omega) = (0.002, 100) bitwise equal to the single run with -mb_param_c 0.002 -mb_param_omega 100")
 raise SystemExit(bad)
 PYEOF
+sed 's/velocity: \[0, omega \* 0.0765\], angular_velocity: omega}/velocity: [0, omegaa * 0.0765], angular_velocity: omega}/' "$jobs/models/slider_crank.yaml" >unknown.yaml
+sed 's/angular_velocity: -omega \/ 2}/angular_velocity: -omega \/ (2}/' "$jobs/models/slider_crank.yaml" >paren.yaml
+refuse_simulate "an -mb_param_ option naming no parameter" "1 2" "-mb_param_cc: the model file '.*slider_crank.yaml' has no parameter 'cc'" $grid -mb_param_cc 1
+refuse_simulate "an expression naming an unknown parameter" "1" "unknown.yaml:15: 'velocity: omegaa \* 0.0765' is not a finite number or an expression of the model's parameters: 'omegaa' is not a parameter of the model" \
+  -system_type multibody -mb_model unknown.yaml -step_dt 1e-5 -step_end_time 1e-4
+refuse_simulate "a malformed expression" "1 2" "paren.yaml:16: 'angular_velocity: -omega / (2' is not a finite number or an expression of the model's parameters: expected ')' at character 12" \
+  -system_type multibody -mb_model paren.yaml -step_dt 1e-5 -step_end_time 1e-4
 # ---- (d) the job file as documented
 (cd "$VICMS_SOURCE" && must "jobs/slider_crank.yaml" mpi 60 1 simulate -options_file jobs/slider_crank.yaml -step_end_time 0.002 -results_file "$dir/job.h5") ||
   fail=1
