@@ -654,6 +654,7 @@ struct _VINSGAlphaNL {
   PetscReal   t, h, hb, c;
   PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
+  PetscReal  *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
   PetscBool  *A, *B;
   PetscBool   first;
   VISSNewton  nw;
@@ -669,7 +670,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree5(nl->H, nl->gs, nl->Hw, nl->q, nl->v));
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
-  PetscCall(PetscFree3(nl->Gn, nl->A, nl->B));
+  PetscCall(PetscFree4(nl->Gn, nl->A, nl->B, nl->grate));
   PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -709,7 +710,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
   PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
   PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
-  PetscCall(PetscCalloc3(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B));
+  PetscCall(PetscCalloc4(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate));
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
@@ -811,7 +812,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   for (PetscInt b = 0; b < mb; b++) {
     const PetscInt   j = nl->bil[b], row = (cl + b) * N;
     const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
-    PetscReal        r  = 0;
+    PetscReal        r  = nl->grate[j]; /* G_b v~ + dg_b/dt = 0 */
     for (PetscInt k = 0; k < n; k++) {
       PetscReal hv = 0;
       for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->vt[i];
@@ -826,7 +827,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
     const PetscInt   rp = (cn + j) * N, rv = (cL + j) * N;
-    PetscReal        gv = nl->pre[j];
+    PetscReal        gv = nl->pre[j] + nl->grate[j]; /* G v + dg/dt (+ e G(q_n) v_n) */
     for (PetscInt k = 0; k < n; k++) gv += Gj[k] * nl->v[k];
     nl->A[j] = bil || nu[j] - nl->rscale[j] * nl->g[j] >= 0 ? PETSC_TRUE : PETSC_FALSE;
     nl->B[j] = bil || (nl->gs[j] <= 0 && Lam[j] - nl->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
@@ -953,7 +954,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->pre[j] = nl->held[j] != 0 ? 0 : nl->e[j] * gv;
     }
     /* r_j = 1 / (G M^-1 G^T)_jj at the predictor (M diagonal or not: its diagonal's inverse is enough for a scale) */
-    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qt0, NULL, nl->G, NULL));
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qt0, NULL, nl->G, nl->grate));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal d = 0;
       for (PetscInt k = 0; k < n; k++) d += nl->G[j * n + k] * nl->G[j * n + k] / nl->M[k * n + k];

@@ -14,7 +14,7 @@ typedef struct {
   PetscInt  line;                 /* of the file, for messages */
 } VIMBBody;
 
-typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED } VIMBJointType;
+typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER } VIMBJointType;
 
 typedef struct {
   char          name[VI_MB_NAME];
@@ -22,7 +22,8 @@ typedef struct {
   PetscInt      body[2];     /* indices into bodies (0: ground) */
   PetscReal     point[2][2]; /* a point of each body, in the body's frame */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
-  PetscReal     angle0;      /* prismatic, fixed: theta_2 - theta_1 held at its initial value */
+  PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
+  PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;

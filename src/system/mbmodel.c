@@ -192,8 +192,8 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", NULL};
-  static const char *const types[] = {"revolute", "prismatic", "fixed"};
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", "speed", NULL};
+  static const char *const types[] = {"revolute", "prismatic", "fixed", "driver"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -211,9 +211,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     j->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, j->name, sizeof(j->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 3; t++)
+    for (t = 0; t < 4; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic or fixed)", rd->path,
+    PetscCheck(t < 4, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic, fixed or driver)", rd->path,
                j->line, j->name, type);
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
@@ -222,7 +222,10 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point1", 2, PETSC_FALSE, j->point[0]));
     PetscCall(VIMBVector(rd, e, "point2", 2, PETSC_FALSE, j->point[1]));
-    j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : 2;
+    j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
+    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
+    if (j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       PetscReal len;
       j->axis[0] = 1;
@@ -341,6 +344,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->joints[o->index].name, ref)) break;
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
@@ -373,6 +377,7 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
       PetscReal g, gv = 0;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
+      if (j->type == VI_MB_JOINT_DRIVER) gv -= j->speed; /* its row's rate at t = 0 is G u - speed */
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
@@ -556,8 +561,8 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     a = j->body[0];
     b = j->body[1];
-    if (j->type == VI_MB_JOINT_FIXED && r == j->row + 2) {
-      /* the angle row, linear: th_b - th_a - angle0 */
+    if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER) {
+      /* the angle row, linear: th_b - th_a - angle0 (a driver's - speed t is the system's: multibody.c) */
       PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
       if (g) *g = tb - ta - j->angle0;
       if (grad && b) grad[3 * (b - 1) + 2] = 1;
@@ -714,7 +719,7 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       PetscCall(VIROMAddOutput(rom, o->name, zero));
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
       PetscCall(VIROMAddOutput(rom, name, zero));
-    } else if (o->type == VI_MB_OUT_JOINT_FORCE) {
+    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns == 2) {
       for (PetscInt i = 0; i < 2; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
         PetscCall(VIROMAddOutput(rom, name, zero));

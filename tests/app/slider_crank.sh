@@ -20,6 +20,14 @@
 #     bitwise equal (every dataset); the corners' gaps never below -1e-12 m (held at position level), the joints' rows
 #     <= 1e-10, contacts do happen, the normal forces >= 0 (to 1e-12 of the largest: round-off of the active-set Newton) and the friction forces inside Coulomb's cone |f_t| <= mu f_n
 #     (to 1e-9 of the largest force);
+# (h) a prescribed crank speed (a `driver` joint, theta_crank = omega t, rheonomic) on the c = 0 mechanism of (e), 0.05 s:
+#     nsgalpha rho_inf = 1 at h = 1e-4 and 5e-5: the crank angle omega t and the slider's x = l1 cos(omega t) +
+#     sqrt(l2^2 - l1^2 sin^2(omega t)) exact to 1e-12 (the mechanism is kinematically driven and GGL holds every row at
+#     position level); the driver's torque against the torque of the minimal model (tests/ref/slider_crank.py's M, Q, h
+#     along the driven motion: tau = Jc . (M gamma + h - Q)) second order (observed >= 1.8), within 5e-3 N m at 5e-5 (it
+#     peaks at 43 N m); the energy balance E - E0 = omega int tau dt (trapezoid) within 2e-3 J at 5e-5 (the driving work
+#     reaches 32 J); Moreau-Jean theta = 1/2: the crank angle exact to 1e-12 (a linear row held at velocity level), the
+#     torque first order (observed >= 0.9); a driver whose speed contradicts the initial velocities is refused;
 # (f) the model's parameters as case parameters: -cases_grid mb_param_c:0.0005:0.002:2,mb_param_omega:100:150:2 on 2
 #     ranks (T = 5 ms): every case's initial crank rate equal to its omega and its upper corners' initial gap to its c
 #     (1e-15: the numbers written as expressions of them changed), the case (c, omega) = (0.002, 100) bitwise equal to a
@@ -42,6 +50,14 @@ sed -e '/^contacts:/,/^outputs:/{/^contacts:/d;/^  /d}' -e '/name: f_[ul][lr]/d'
   "$jobs/models/slider_crank.yaml" >ideal.yaml
 for h in 1e-4 5e-5 2.5e-5; do
   must "ideal slider-crank h = $h" mpi 60 1 simulate $free -mb_model ideal.yaml -step_dt $h -results_file ideal_$h.h5
+done
+sed 's/^outputs:/  - {name: motor, type: driver, body1: ground, body2: crank, speed: omega}\noutputs:\n  - {name: torque, type: joint_force, joint: motor}/' \
+  ideal.yaml >driven.yaml
+for h in 1e-4 5e-5; do
+  must "driven slider-crank nsgalpha h = $h" mpi 60 1 simulate -system_type multibody -mb_model driven.yaml -step_type nsgalpha -step_rho_inf 1 \
+    -step_dt $h -step_end_time 0.05 -results_file driven_n_$h.h5
+  must "driven slider-crank moreau h = $h" mpi 60 1 simulate -system_type multibody -mb_model driven.yaml -step_type moreau -step_moreau_variant theta \
+    -step_theta 0.5 -step_dt $h -step_end_time 0.05 -results_file driven_m_$h.h5
 done
 for np in 1 2 3; do
   must "Table 1 slider-crank np=$np" mpi 120 $np simulate -system_type multibody -mb_model "$jobs/models/slider_crank.yaml" -step_type nsgalpha \
@@ -139,6 +155,27 @@ check(levels > 0 and gmin >= -1e-12, "Table 1 slider-crank: %d of %d levels with
 check(res <= 1e-10, "Table 1 slider-crank: the joints' rows at most %.2e (tolerance 1e-10)" % res)
 cone = np.max(np.abs(ft) - 0.01 * fn)
 check(np.min(fn) >= -1e-12 * big and cone <= 1e-9 * big, "Table 1 slider-crank: normal forces >= %.1e N (largest %.1f N; tolerance -1e-12 of it), |f_t| - mu f_n at most %.2e N (tolerance 1e-9 of it)" % (np.min(fn), big, cone))
+# ---- (h) the prescribed crank speed
+w, l1, l2 = 150.0, 0.153, 0.306
+err = {}
+for sch in ("n", "m"):
+    for tag in ("1e-4", "5e-5"):
+        t, o, gap, F = case("driven_%s_%s.h5" % (sch, tag))
+        tau = np.array([(lambda k: k[1] @ (lambda d: d[0] @ k[2] + d[2] - d[1])(ref.dynamics(k[0], k[1] * w)))(ref.ideal_kinematics(w * ti, w)) for ti in t])
+        xe = l1 * np.cos(w * t) + np.sqrt(l2**2 - (l1 * np.sin(w * t)) ** 2)
+        work = w * np.concatenate([[0], np.cumsum(0.5 * (o["torque"][1:] + o["torque"][:-1]) * np.diff(t))])
+        err[sch, tag] = (np.max(np.abs(o["theta1"] - w * t)), np.max(np.abs(o["slider_x"] - xe)), np.max(np.abs(o["torque"][1:] - tau[1:])),
+                         np.max(np.abs(o["energy"] - o["energy"][0] - work)), work[-1], np.max(np.abs(tau)))
+        print("driven (%s, h = %s): crank angle %.1e rad, slider x %.1e m, torque %.2e N m (peak %.1f), energy balance %.2e J (work %.2f J)"
+              % ("nsgalpha" if sch == "n" else "moreau", tag, *err[sch, tag][:3], err[sch, tag][5], err[sch, tag][3], err[sch, tag][4]))
+e1, e2 = err["n", "1e-4"], err["n", "5e-5"]
+check(max(e1[0], e2[0], e1[1], e2[1]) <= 1e-12, "driven slider-crank nsgalpha: crank angle omega t and slider x exact to %.1e (tolerance 1e-12)" % max(e1[0], e2[0], e1[1], e2[1]))
+check(np.log2(e1[2] / e2[2]) >= 1.8 and e2[2] <= 5e-3 and e2[3] <= 2e-3,
+      "driven slider-crank nsgalpha: driver torque order %.2f (>= 1.8), error %.2e N m at h = 5e-5 (tolerance 5e-3), energy balance %.2e J (tolerance 2e-3)"
+      % (np.log2(e1[2] / e2[2]), e2[2], e2[3]))
+m1, m2 = err["m", "1e-4"], err["m", "5e-5"]
+check(max(m1[0], m2[0]) <= 1e-12 and np.log2(m1[2] / m2[2]) >= 0.9,
+      "driven slider-crank moreau: crank angle exact to %.1e (tolerance 1e-12), torque order %.2f (>= 0.9)" % (max(m1[0], m2[0]), np.log2(m1[2] / m2[2])))
 # ---- (f) the grid over the model's parameters
 with h5py.File("grid.h5", "r") as f:
     P = f["cases/parameters"][()]
@@ -157,6 +194,12 @@ raise SystemExit(bad)
 PYEOF
 sed 's/velocity: \[0, omega \* 0.0765\], angular_velocity: omega}/velocity: [0, omegaa * 0.0765], angular_velocity: omega}/' "$jobs/models/slider_crank.yaml" >unknown.yaml
 sed 's/angular_velocity: -omega \/ 2}/angular_velocity: -omega \/ (2}/' "$jobs/models/slider_crank.yaml" >paren.yaml
+sed 's/speed: omega}/speed: 100}/' driven.yaml >badspeed.yaml
+refuse_simulate "a driver contradicting the initial velocities" "1 2" "badspeed.yaml:.*the initial velocities violate joint 'motor': its row 1 has the rate 5.000e+01" \
+  -system_type multibody -mb_model badspeed.yaml -step_dt 1e-5 -step_end_time 1e-4
+sed 's/type: revolute, body1: ground, point1: \[0, 0\], body2: crank/type: revolute, speed: 1, body1: ground, point1: [0, 0], body2: crank/' driven.yaml >revspeed.yaml
+refuse_simulate "a speed on a revolute joint" "1" "revspeed.yaml:.*joint 'pivot': 'speed' is a driver's key (type: driver), not a revolute joint's" \
+  -system_type multibody -mb_model revspeed.yaml -step_dt 1e-5 -step_end_time 1e-4
 refuse_simulate "an -mb_param_ option naming no parameter" "1 2" "-mb_param_cc: the model file '.*slider_crank.yaml' has no parameter 'cc'" $grid -mb_param_cc 1
 refuse_simulate "an expression naming an unknown parameter" "1" "unknown.yaml:15: 'velocity: omegaa \* 0.0765' is not a finite number or an expression of the model's parameters: 'omegaa' is not a parameter of the model" \
   -system_type multibody -mb_model unknown.yaml -step_dt 1e-5 -step_end_time 1e-4
