@@ -537,6 +537,7 @@ struct _VIMoreauNL {
   PetscReal  t, h, th;
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *H, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
+  PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
   PetscBool  first;
   VISSNewton nw;
 };
@@ -550,7 +551,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
   PetscCall(PetscFree6(nl->G, nl->H, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
-  PetscCall(PetscFree2(nl->Gn, nl->rate));
+  PetscCall(PetscFree3(nl->Gn, nl->rate, nl->wk));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -588,7 +589,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n * n, &nl->H, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
-  PetscCall(PetscCalloc2(mm * n, &nl->Gn, 2 * mm, &nl->rate));
+  PetscCall(PetscCalloc3(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->first = PETSC_TRUE;
@@ -725,6 +726,8 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     }
     for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->x[n + j] / h;
     for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[n + m + k] / h;
+    /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
+    PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, nl->mt, nl->trow, nl->Gt, NULL, nl->wk));
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

@@ -655,6 +655,8 @@ struct _VINSGAlphaNL {
   PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
   PetscReal  *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
+  PetscReal  *wk;    /* 4 n: q_n, v_n and VINonlinearWork's scratch */
+  PetscReal   power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
   PetscBool  *A, *B;
   PetscBool   first;
   VISSNewton  nw;
@@ -670,7 +672,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree5(nl->H, nl->gs, nl->Hw, nl->q, nl->v));
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
-  PetscCall(PetscFree4(nl->Gn, nl->A, nl->B, nl->grate));
+  PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -710,7 +712,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
   PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
   PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
-  PetscCall(PetscCalloc4(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate));
+  PetscCall(PetscCalloc5(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate, 4 * n, &nl->wk));
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
@@ -720,6 +722,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &nl->first));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_held", mm, nl->held, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_power", 1, &nl->power, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -921,7 +924,11 @@ static PetscErrorCode VINSGAlphaNLInitial(VIStepper st, VINSGAlphaNL *nl, PetscR
              (int)info);
   PetscCall(PetscArraycpy(nl->vdt, rhs, n));
   PetscCall(PetscArraycpy(nl->a, rhs, n));
-  for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
+  nl->power = 0;
+  for (PetscInt b = 0; b < mb; b++) {
+    st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
+    for (PetscInt k = 0; k < n; k++) nl->power += rhs[n + b] * nl->G[nl->bil[b] * n + k] * u0[k];
+  }
   PetscCall(PetscFree3(A, rhs, ipiv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -938,6 +945,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     PetscCall(VINSGAlphaNLInitial(st, nl, t));
   } else {
     nl->t = t;
+    PetscCall(PetscArraycpy(nl->wk, q, n));
+    PetscCall(PetscArraycpy(nl->wk + n, v, n));
     PetscCall(VISystemComputeMass(st->sys, q, nl->M));
     /* the predictor, Eq. (40) */
     for (PetscInt i = 0; i < n; i++) {
@@ -983,6 +992,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     }
     for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] += nl->x[3 * n + b];
     for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[3 * n + mb + 2 * m + k] / h;
+    /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
+    PetscCall(VINonlinearWork(st, t, h, nl->wk, nl->wk + n, nl->G, nl->mt, nl->trow, nl->Gt, &nl->power, nl->wk + 2 * n));
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

@@ -155,3 +155,38 @@ PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[])
   for (PetscInt j = 0; j < st->nc; j++) e[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? 0 : (es ? es[j] : st->restitution);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[], PetscInt mt,
+                               const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[])
+{
+  const PetscInt n = st->n, m = st->nc;
+  PetscReal     *fn = w, *f = w + n, Tn, Vn, T, V, wf = 0, wc = 0, p1 = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemComputeForce(st->sys, t - h, qn, vn, fn));
+  PetscCall(VISystemComputeForce(st->sys, t, st->q, st->u, f));
+  PetscCall(VISystemComputeEnergy(st->sys, qn, vn, &Tn, &Vn));
+  PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
+  for (PetscInt i = 0; i < n; i++) wf += 0.25 * h * (fn[i] + f[i]) * (vn[i] + st->u[i]);
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    PetscReal       gv     = 0;
+    for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * (smooth ? st->u[i] : 0.5 * (vn[i] + st->u[i]));
+    if (smooth)
+      p1 += st->lambda[st->offsets[j]] * gv;
+    else
+      wc += h * st->lambda[st->offsets[j]] * gv;
+  }
+  for (PetscInt k = 0; k < mt; k++) {
+    PetscReal gv = 0;
+    for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * 0.5 * (vn[i] + st->u[i]);
+    wc += h * st->lambda[st->offsets[trow[k]] + 1] * gv;
+  }
+  if (power) {
+    wc += 0.5 * h * (*power + p1);
+    *power = p1;
+  }
+  st->energy.external_work += wf + V - Vn;
+  st->energy.obstacle_work += wc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -27,7 +27,9 @@
 #     along the driven motion: tau = Jc . (M gamma + h - Q)) second order (observed >= 1.8), within 5e-3 N m at 5e-5 (it
 #     peaks at 43 N m); the energy balance E - E0 = omega int tau dt (trapezoid) within 2e-3 J at 5e-5 (the driving work
 #     reaches 32 J); Moreau-Jean theta = 1/2: the crank angle exact to 1e-12 (a linear row held at velocity level), the
-#     torque first order (observed >= 0.9); a driver whose speed contradicts the initial velocities is refused;
+#     torque first order (observed >= 0.9); a driver whose speed contradicts the initial velocities is refused; the
+#     energy balance the stepper records (cases/balance_error, with the driver's work and the impulses') at most 1e-12
+#     with Moreau-Jean (exact: its momentum balance), 1e-4 with nsgalpha, 1e-3 on Table 1's run of (c);
 # (f) the model's parameters as case parameters: -cases_grid mb_param_c:0.0005:0.002:2,mb_param_omega:100:150:2 on 2
 #     ranks (T = 5 ms): every case's initial crank rate equal to its omega and its upper corners' initial gap to its c
 #     (1e-15: the numbers written as expressions of them changed), the case (c, omega) = (0.002, 100) bitwise equal to a
@@ -176,6 +178,12 @@ check(np.log2(e1[2] / e2[2]) >= 1.8 and e2[2] <= 5e-3 and e2[3] <= 2e-3,
 m1, m2 = err["m", "1e-4"], err["m", "5e-5"]
 check(max(m1[0], m2[0]) <= 1e-12 and np.log2(m1[2] / m2[2]) >= 0.9,
       "driven slider-crank moreau: crank angle exact to %.1e (tolerance 1e-12), torque order %.2f (>= 0.9)" % (max(m1[0], m2[0]), np.log2(m1[2] / m2[2])))
+# the energy balance the stepper records (its work terms: the driver's, the impulses'), cases/balance_error: Moreau-Jean's
+# momentum balance makes it exact, nsgalpha's within its O(h^2) energy error; on Table 1 (impacts, friction) too
+bal = {k: float(h5py.File(k, "r")["cases/balance_error"][0]) for k in ("driven_n_5e-5.h5", "driven_m_5e-5.h5", "table1_1.h5")}
+check(bal["driven_m_5e-5.h5"] <= 1e-12 and bal["driven_n_5e-5.h5"] <= 1e-4 and bal["table1_1.h5"] <= 1e-3,
+      "recorded energy balance error: driven Moreau-Jean %.1e (tolerance 1e-12), driven nsgalpha %.1e (1e-4), Table 1 nsgalpha %.1e (1e-3)"
+      % (bal["driven_m_5e-5.h5"], bal["driven_n_5e-5.h5"], bal["table1_1.h5"]))
 # ---- (f) the grid over the model's parameters
 with h5py.File("grid.h5", "r") as f:
     P = f["cases/parameters"][()]
