@@ -14,7 +14,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->max_it = max_it;
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
-  PetscCall(PetscCalloc3(2 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b));
+  PetscCall(PetscCalloc3(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -34,21 +34,22 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
 {
   const PetscInt N = nw->N;
   PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
-  PetscInt       k = 0;
+  PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
 
   for (PetscInt i = 0; i < N; i++) {
-    const PetscReal *Ji   = J + i * N;
-    PetscBool        unit = Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE;
-    for (PetscInt c = 0; c < N && unit; c++) unit = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
-    nw->ipiv[i] = unit ? -1 : 0; /* -1 marks a unit row: d_i = F_i */
-    if (!unit) nw->keep[k++] = i;
+    const PetscReal *Ji  = J + i * N;
+    PetscBool        isu = Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt c = 0; c < N && isu; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (isu)
+      unit[u++] = i; /* d_i = F_i */
+    else
+      nw->keep[k++] = i;
   }
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Ji = J + nw->keep[a] * N;
-    PetscReal        r  = F[nw->keep[a]];
-    for (PetscInt c = 0; c < N; c++)
-      if (nw->ipiv[c] == -1 && Ji[c] != 0) r -= Ji[c] * F[c];
-    for (PetscInt c = 0; c < k; c++) A[a * k + c] = Ji[nw->keep[c]];
+    PetscReal       *Aa = A + a * k, r = F[nw->keep[a]];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    for (PetscInt c = 0; c < k; c++) Aa[c] = Ji[nw->keep[c]];
     b[a] = r;
   }
   /* elimination with partial pivoting on the k x k system, the right-hand side carried along */
