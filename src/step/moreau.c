@@ -594,6 +594,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->first = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
+  if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -718,7 +719,7 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->rt[k] = d > 0 ? 1 / d : 1;
     }
     PetscCall(PetscArraycpy(nl->x, nl->vn, n));
-    PetscCall(PetscArrayzero(nl->x + n, m + nl->mt));
+    /* the impulses from the last step's (a warm start; checkpointed state) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
     for (PetscInt i = 0; i < n; i++) {
       st->u[i] = nl->x[i];
