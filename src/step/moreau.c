@@ -536,6 +536,8 @@ struct _VIMoreauNL {
   PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
   PetscReal  t, h, th;
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *H, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
+  PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
+  PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
   PetscBool  first;
   VISSNewton nw;
 };
@@ -549,7 +551,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
   PetscCall(PetscFree6(nl->G, nl->H, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
-  PetscCall(PetscFree(nl->Gn));
+  PetscCall(PetscFree3(nl->Gn, nl->rate, nl->wk));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -587,11 +589,12 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n * n, &nl->H, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
-  PetscCall(PetscCalloc1(mm * n, &nl->Gn));
+  PetscCall(PetscCalloc3(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->first = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
+  if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -697,15 +700,16 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     PetscCall(VISystemComputeForce(st->sys, t - h, nl->qn, nl->vn, nl->fn));
     /* the index set from the gaps at q_n + h v_n / 2, Newton's pre-impact term e_j G_j(q_n) v_n, r_j = 1 / (G M^-1 G^T)_jj */
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
-    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, NULL));
-    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, NULL));
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, nl->rate));
+    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
-      PetscReal gv = 0, d = 0;
+      PetscReal gv = nl->rate[m + j], d = 0;
       for (PetscInt k = 0; k < n; k++) {
         gv += nl->Gn[j * n + k] * nl->vn[k];
         d += nl->Gn[j * n + k] * nl->Gn[j * n + k] / nl->M[k * n + k];
       }
-      nl->pre[j]    = nl->e[j] * gv;
+      /* the row's velocity is G v + dg/dt: a rheonomic row's rate at t_{n+1} joins it (the pre-impact term takes t_n's) */
+      nl->pre[j]    = nl->e[j] * gv + nl->rate[j];
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
     if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
@@ -715,7 +719,7 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->rt[k] = d > 0 ? 1 / d : 1;
     }
     PetscCall(PetscArraycpy(nl->x, nl->vn, n));
-    PetscCall(PetscArrayzero(nl->x + n, m + nl->mt));
+    /* the impulses from the last step's (a warm start; checkpointed state) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
     for (PetscInt i = 0; i < n; i++) {
       st->u[i] = nl->x[i];
@@ -723,6 +727,8 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     }
     for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->x[n + j] / h;
     for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[n + m + k] / h;
+    /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
+    PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, nl->mt, nl->trow, nl->Gt, NULL, nl->wk));
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

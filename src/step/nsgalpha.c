@@ -654,6 +654,9 @@ struct _VINSGAlphaNL {
   PetscReal   t, h, hb, c;
   PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
+  PetscReal  *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
+  PetscReal  *wk;    /* 4 n: q_n, v_n and VINonlinearWork's scratch */
+  PetscReal   power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
   PetscBool  *A, *B;
   PetscBool   first;
   VISSNewton  nw;
@@ -669,7 +672,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree5(nl->H, nl->gs, nl->Hw, nl->q, nl->v));
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
-  PetscCall(PetscFree3(nl->Gn, nl->A, nl->B));
+  PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -709,7 +712,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
   PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
   PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
-  PetscCall(PetscCalloc3(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B));
+  PetscCall(PetscCalloc5(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate, 4 * n, &nl->wk));
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
@@ -719,6 +722,8 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &nl->first));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_held", mm, nl->held, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_power", 1, &nl->power, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_x", PetscMax(N, 1), nl->x, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -811,7 +816,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   for (PetscInt b = 0; b < mb; b++) {
     const PetscInt   j = nl->bil[b], row = (cl + b) * N;
     const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
-    PetscReal        r  = 0;
+    PetscReal        r  = nl->grate[j]; /* G_b v~ + dg_b/dt = 0 */
     for (PetscInt k = 0; k < n; k++) {
       PetscReal hv = 0;
       for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->vt[i];
@@ -826,7 +831,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
     const PetscInt   rp = (cn + j) * N, rv = (cL + j) * N;
-    PetscReal        gv = nl->pre[j];
+    PetscReal        gv = nl->pre[j] + nl->grate[j]; /* G v + dg/dt (+ e G(q_n) v_n) */
     for (PetscInt k = 0; k < n; k++) gv += Gj[k] * nl->v[k];
     nl->A[j] = bil || nu[j] - nl->rscale[j] * nl->g[j] >= 0 ? PETSC_TRUE : PETSC_FALSE;
     nl->B[j] = bil || (nl->gs[j] <= 0 && Lam[j] - nl->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
@@ -920,7 +925,11 @@ static PetscErrorCode VINSGAlphaNLInitial(VIStepper st, VINSGAlphaNL *nl, PetscR
              (int)info);
   PetscCall(PetscArraycpy(nl->vdt, rhs, n));
   PetscCall(PetscArraycpy(nl->a, rhs, n));
-  for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
+  nl->power = 0;
+  for (PetscInt b = 0; b < mb; b++) {
+    st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
+    for (PetscInt k = 0; k < n; k++) nl->power += rhs[n + b] * nl->G[nl->bil[b] * n + k] * u0[k];
+  }
   PetscCall(PetscFree3(A, rhs, ipiv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -937,6 +946,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     PetscCall(VINSGAlphaNLInitial(st, nl, t));
   } else {
     nl->t = t;
+    PetscCall(PetscArraycpy(nl->wk, q, n));
+    PetscCall(PetscArraycpy(nl->wk + n, v, n));
     PetscCall(VISystemComputeMass(st->sys, q, nl->M));
     /* the predictor, Eq. (40) */
     for (PetscInt i = 0; i < n; i++) {
@@ -953,7 +964,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->pre[j] = nl->held[j] != 0 ? 0 : nl->e[j] * gv;
     }
     /* r_j = 1 / (G M^-1 G^T)_jj at the predictor (M diagonal or not: its diagonal's inverse is enough for a scale) */
-    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qt0, NULL, nl->G, NULL));
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qt0, NULL, nl->G, nl->grate));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal d = 0;
       for (PetscInt k = 0; k < n; k++) d += nl->G[j * n + k] * nl->G[j * n + k] / nl->M[k * n + k];
@@ -965,7 +976,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
       nl->rt[k] = d > 0 ? 1 / d : 1;
     }
-    PetscCall(PetscArrayzero(nl->x, nl->N));
+    /* from the last step's solution (a warm start: 2.0 Newton iterations per step on the slider-crank of seed 001 Table 1,
+       3.0 from zero; the solution is the same to the convergence tolerance) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VINSGAlphaNLForm, nl, nl->x));
     /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e) */
     PetscCall(VINSGAlphaNLForm(nl, nl->x, nl->nw.F, nl->nw.J));
@@ -982,6 +994,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     }
     for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] += nl->x[3 * n + b];
     for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[3 * n + mb + 2 * m + k] / h;
+    /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
+    PetscCall(VINonlinearWork(st, t, h, nl->wk, nl->wk + n, nl->G, nl->mt, nl->trow, nl->Gt, &nl->power, nl->wk + 2 * n));
   }
   if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
   nl->first = PETSC_FALSE;

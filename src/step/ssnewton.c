@@ -1,6 +1,9 @@
 /* The dense semi-smooth Newton method of the schemes' nonlinear paths (nsgalpha.c, moreau.c on a system that is not
    linear: rigid multibody systems, seed 002 §10.2 and §10.4), and the constraint data both need. The systems are small
-   (three coordinates per rigid body), so the step's whole Jacobian is assembled and factored by LAPACK. */
+   (three coordinates per rigid body), so the step's whole Jacobian is assembled; its unit rows (an inactive constraint's
+   x_i = 0, about a third of the rows of a mechanism whose contacts are open) are eliminated and the rest is factored by a
+   small LU with partial pivoting written here (at these sizes, N <= 60, LAPACK's blocked getrf costs more in its calls
+   than in its arithmetic: bench/RESULTS.md, the slider-crank). */
 #include "stepimpl.h"
 #include <petscblaslapack.h>
 
@@ -11,6 +14,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->max_it = max_it;
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
+  PetscCall(PetscCalloc3(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -18,30 +22,95 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
+  PetscCall(PetscFree3(nw->keep, nw->A, nw->b));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solve J d = F in place of F (J row-major N x N): the unit rows i (J_ik = delta_ik) give d_i = F_i; the other rows, with
+   those d_i moved to the right-hand side, are solved by Gaussian elimination with partial pivoting. Returns PETSC_FALSE when
+   a pivot is 0 (singular). */
+static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
+{
+  const PetscInt N = nw->N;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
+  PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
+
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscReal *Ji  = J + i * N;
+    PetscBool        isu = Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt c = 0; c < N && isu; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (isu)
+      unit[u++] = i; /* d_i = F_i */
+    else
+      nw->keep[k++] = i;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Ji = J + nw->keep[a] * N;
+    PetscReal       *Aa = A + a * k, r = F[nw->keep[a]];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    for (PetscInt c = 0; c < k; c++) Aa[c] = Ji[nw->keep[c]];
+    b[a] = r;
+  }
+  /* elimination with partial pivoting on the k x k system, the right-hand side carried along */
+  for (PetscInt c = 0; c < k; c++) {
+    PetscInt  p   = c;
+    PetscReal big = PetscAbsReal(A[c * k + c]);
+    for (PetscInt r = c + 1; r < k; r++)
+      if (PetscAbsReal(A[r * k + c]) > big) {
+        big = PetscAbsReal(A[r * k + c]);
+        p   = r;
+      }
+    if (big == 0) return PETSC_FALSE;
+    if (p != c) {
+      for (PetscInt j = c; j < k; j++) {
+        PetscReal tmp = A[c * k + j];
+        A[c * k + j]  = A[p * k + j];
+        A[p * k + j]  = tmp;
+      }
+      PetscReal tmp = b[c];
+      b[c]          = b[p];
+      b[p]          = tmp;
+    }
+    {
+      /* the pivot row's nonzeros only: the Jacobians are sparse (M diagonal, a joint's or contact's row touches two bodies) */
+      const PetscReal  inv = 1 / A[c * k + c];
+      const PetscReal *Ac  = A + c * k;
+      PetscInt         nz = 0, *cols = nw->keep + k; /* the free tail of keep as scratch */
+      for (PetscInt j = c + 1; j < k; j++)
+        if (Ac[j] != 0) cols[nz++] = j;
+      for (PetscInt r = c + 1; r < k; r++) {
+        PetscReal *Ar = A + r * k, l = Ar[c] * inv;
+        if (l == 0) continue;
+        for (PetscInt a = 0; a < nz; a++) Ar[cols[a]] -= l * Ac[cols[a]];
+        b[r] -= l * b[c];
+      }
+    }
+  }
+  for (PetscInt c = k - 1; c >= 0; c--) {
+    PetscReal r = b[c];
+    for (PetscInt j = c + 1; j < k; j++) r -= A[c * k + j] * b[j];
+    b[c] = r / A[c * k + c];
+  }
+  for (PetscInt a = 0; a < k; a++) F[nw->keep[a]] = b[a];
+  return PETSC_TRUE;
 }
 
 PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[])
 {
   const PetscInt N = nw->N;
-  PetscBLASInt   bn, one = 1, info;
   PetscInt       it;
   PetscBool      converged = PETSC_FALSE;
   PetscReal      step      = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscBLASIntCast(N, &bn));
   for (it = 0; it < nw->max_it && !converged; it++) {
     PetscReal xmax = 0;
     PetscCall((*form)(ctx, x, nw->F, nw->J));
-    /* J is row-major: solve J^T's column-major transpose */
-    PetscCallBLAS("LAPACKgetrf", LAPACKgetrf_(&bn, &bn, nw->J, &bn, nw->ipiv, &info));
-    PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
-               "-step_type %s: the step's Newton matrix is singular (getrf info %d) on this nonlinear system: the active constraints' gradients "
-               "are linearly dependent (a redundant joint?)",
-               st->type, (int)info);
-    PetscCallBLAS("LAPACKgetrs", LAPACKgetrs_("T", &bn, &one, nw->J, &bn, nw->ipiv, nw->F, &bn, &info));
+    PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
+               "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
+               "dependent (a redundant joint?)",
+               st->type);
     step = 0;
     for (PetscInt i = 0; i < N; i++) {
       x[i] -= nw->F[i];
@@ -85,5 +154,40 @@ PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[])
   PetscFunctionBeginUser;
   PetscCall(VISystemGetRestitution(st->sys, &es));
   for (PetscInt j = 0; j < st->nc; j++) e[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? 0 : (es ? es[j] : st->restitution);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[], PetscInt mt,
+                               const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[])
+{
+  const PetscInt n = st->n, m = st->nc;
+  PetscReal     *fn = w, *f = w + n, Tn, Vn, T, V, wf = 0, wc = 0, p1 = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemComputeForce(st->sys, t - h, qn, vn, fn));
+  PetscCall(VISystemComputeForce(st->sys, t, st->q, st->u, f));
+  PetscCall(VISystemComputeEnergy(st->sys, qn, vn, &Tn, &Vn));
+  PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
+  for (PetscInt i = 0; i < n; i++) wf += 0.25 * h * (fn[i] + f[i]) * (vn[i] + st->u[i]);
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    PetscReal       gv     = 0;
+    for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * (smooth ? st->u[i] : 0.5 * (vn[i] + st->u[i]));
+    if (smooth)
+      p1 += st->lambda[st->offsets[j]] * gv;
+    else
+      wc += h * st->lambda[st->offsets[j]] * gv;
+  }
+  for (PetscInt k = 0; k < mt; k++) {
+    PetscReal gv = 0;
+    for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * 0.5 * (vn[i] + st->u[i]);
+    wc += h * st->lambda[st->offsets[trow[k]] + 1] * gv;
+  }
+  if (power) {
+    wc += 0.5 * h * (*power + p1);
+    *power = p1;
+  }
+  st->energy.external_work += wf + V - Vn;
+  st->energy.obstacle_work += wc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -269,6 +269,8 @@ typedef struct {
   PetscReal     tol; /* converged when |dx|_inf <= tol (1 + |x|_inf) */
   PetscReal    *F, *J;
   PetscBLASInt *ipiv;
+  PetscInt     *keep; /* the unknowns whose Jacobian row is not a unit row, and the system on them (row-major) */
+  PetscReal    *A, *b;
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near
@@ -285,3 +287,11 @@ PETSC_INTERN PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNe
 PETSC_INTERN PetscErrorCode VINonlinearConstraints(VIStepper st, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal H[]);
 /* Newton's coefficient per contact: the system's (VISystemGetRestitution) or -step_restitution for all; 0 on bilateral rows. */
 PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
+/* The energy terms of a nonlinear path's step from (t - h, qn, vn) to (t, st->q, st->u) with the recorded forces st->lambda:
+   into obstacle_work the constraint forces' work, h lambda_j G_j(q) (vn + v) / 2 (an impulse on the mean velocity; exact for
+   Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row
+   velocities G v + dg/dt are held at every level) the trapezoid h (P_n + P) / 2 of their power P = sum lambda_j G_j(q) v
+   (a driver's; 0 for a scleronomic joint), *power updated to P; into external_work the work of f not already in the
+   system's potential, h (f_n + f) . (vn + v) / 2 + V - V_n (a driving torque, constant loads). w is scratch of 2 n. */
+PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
+                                            PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);

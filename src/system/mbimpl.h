@@ -14,7 +14,7 @@ typedef struct {
   PetscInt  line;                 /* of the file, for messages */
 } VIMBBody;
 
-typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED } VIMBJointType;
+typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER } VIMBJointType;
 
 typedef struct {
   char          name[VI_MB_NAME];
@@ -22,7 +22,8 @@ typedef struct {
   PetscInt      body[2];     /* indices into bodies (0: ground) */
   PetscReal     point[2][2]; /* a point of each body, in the body's frame */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
-  PetscReal     angle0;      /* prismatic, fixed: theta_2 - theta_1 held at its initial value */
+  PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
+  PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;
@@ -74,8 +75,14 @@ typedef struct {
   VIMBOutput  *outputs;
   PetscInt     n, nrows;  /* coordinates; constraint rows (joints' bilateral rows first, then one per contact) */
   PetscReal    tolerance; /* the joints' initial residual accepted (model key assembly_tolerance) */
+  PetscInt     nparams;   /* the 'parameters:' section: names and values (after -mb_param_NAME) */
+  char (*param_names)[VI_MB_NAME];
+  PetscReal *param_values;
 } VIMBModel;
 
+/* text as an arithmetic expression of the np parameters (mbexpr.c); PETSC_FALSE with a message in err when it is not one. */
+PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, const char names[][VI_MB_NAME], const PetscReal values[], PetscReal *x,
+                                              char err[], size_t len);
 PETSC_INTERN PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
 /* Row r of the constraints (joint rows, then contacts) at q: g_r, its gradient (n) and Hessian (n x n) added times w to H

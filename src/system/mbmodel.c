@@ -3,11 +3,13 @@
    file, the line and what was expected. */
 #include "mbimpl.h"
 #include <yaml.h>
+#include <ctype.h>
 
 typedef struct {
   MPI_Comm         comm;
   const char      *path;
   yaml_document_t *doc;
+  VIMBModel       *model; /* its parameters, for the numbers written as expressions */
 } VIMBReader;
 
 static int VIMBLine(const yaml_node_t *node)
@@ -51,10 +53,25 @@ static PetscErrorCode VIMBCheckKeys(VIMBReader *rd, yaml_node_t *map, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A number field's value: a number, or an expression of the model's parameters (mbexpr.c). */
+static PetscErrorCode VIMBNumber(VIMBReader *rd, yaml_node_t *v, const char key[], PetscReal *x)
+{
+  const char *text = (const char *)v->data.scalar.value;
+  char       *end, err[256];
+
+  PetscFunctionBeginUser;
+  *x = strtod(text, &end);
+  if (end != text && !*end && !PetscIsInfOrNanReal(*x)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(VIMBExpressionEvaluate(text, rd->model->nparams, (const char(*)[VI_MB_NAME])rd->model->param_names, rd->model->param_values, x, err,
+                                    sizeof(err)),
+             rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: %s' is not a finite number or an expression of the model's parameters: %s", rd->path,
+             VIMBLine(v), key, text, err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReal(VIMBReader *rd, yaml_node_t *map, const char key[], PetscBool required, PetscReal dflt, PetscReal *x)
 {
   yaml_node_t *v = VIMBGet(rd, map, key);
-  char        *end;
 
   PetscFunctionBeginUser;
   *x = dflt;
@@ -63,9 +80,7 @@ static PetscErrorCode VIMBReal(VIMBReader *rd, yaml_node_t *map, const char key[
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(v->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must be a number", rd->path, VIMBLine(v), key);
-  *x = strtod((const char *)v->data.scalar.value, &end);
-  PetscCheck(end != (char *)v->data.scalar.value && !*end && !PetscIsInfOrNanReal(*x), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: '%s: %s' is not a finite number", rd->path, VIMBLine(v), key, (const char *)v->data.scalar.value);
+  PetscCall(VIMBNumber(rd, v, key, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -85,11 +100,8 @@ static PetscErrorCode VIMBVector(VIMBReader *rd, yaml_node_t *map, const char ke
              "%s:%d: '%s' must be a list of %" PetscInt_FMT " numbers, e.g. [0, 1]", rd->path, VIMBLine(v), key, len);
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, i++) {
     yaml_node_t *e = VIMBNode(rd, *it);
-    char        *end;
     PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must be a list of numbers", rd->path, VIMBLine(e), key);
-    x[i] = strtod((const char *)e->data.scalar.value, &end);
-    PetscCheck(end != (char *)e->data.scalar.value && !*end && !PetscIsInfOrNanReal(x[i]), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: '%s' entry '%s' is not a finite number", rd->path, VIMBLine(e), key, (const char *)e->data.scalar.value);
+    PetscCall(VIMBNumber(rd, e, key, &x[i]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -180,8 +192,8 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", NULL};
-  static const char *const types[] = {"revolute", "prismatic", "fixed"};
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", "speed", NULL};
+  static const char *const types[] = {"revolute", "prismatic", "fixed", "driver"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -199,9 +211,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     j->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, j->name, sizeof(j->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 3; t++)
+    for (t = 0; t < 4; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic or fixed)", rd->path,
+    PetscCheck(t < 4, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic, fixed or driver)", rd->path,
                j->line, j->name, type);
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
@@ -210,7 +222,10 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point1", 2, PETSC_FALSE, j->point[0]));
     PetscCall(VIMBVector(rd, e, "point2", 2, PETSC_FALSE, j->point[1]));
-    j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : 2;
+    j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
+    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
+    if (j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       PetscReal len;
       j->axis[0] = 1;
@@ -329,6 +344,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->joints[o->index].name, ref)) break;
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
@@ -361,6 +377,7 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
       PetscReal g, gv = 0;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
+      if (j->type == VI_MB_JOINT_DRIVER) gv -= j->speed; /* its row's rate at t = 0 is G u - speed */
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
@@ -374,13 +391,69 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The 'parameters:' section, NAME: number, each replaced by the option -mb_param_NAME when given (a case parameter:
+   -cases_grid mb_param_NAME:FROM:TO:N); an -mb_param_ option naming no parameter is refused. */
+static PetscErrorCode VIMBReadParameters(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  yaml_node_t *map = VIMBGet(rd, root, "parameters");
+  const char  *all;
+  char        *copy, *tok, *save = NULL;
+  PetscInt     k = 0;
+
+  PetscFunctionBeginUser;
+  if (map) {
+    PetscCheck(map->type == YAML_MAPPING_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: 'parameters' must be a mapping of 'name: number' lines",
+               rd->path, VIMBLine(map));
+    model->nparams = (PetscInt)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+    PetscCall(PetscCalloc2(PetscMax(model->nparams, 1), &model->param_names, PetscMax(model->nparams, 1), &model->param_values));
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++, k++) {
+      yaml_node_t *key = VIMBNode(rd, p->key), *v = VIMBNode(rd, p->value);
+      const char  *name = (const char *)key->data.scalar.value;
+      char         opt[VI_MB_NAME + 16], *end;
+      PetscBool    set, ok = name[0] && (isalpha((unsigned char)name[0]) || name[0] == '_') && strlen(name) < VI_MB_NAME ? PETSC_TRUE : PETSC_FALSE;
+      for (const char *c = name; *c && ok; c++) ok = isalnum((unsigned char)*c) || *c == '_' ? PETSC_TRUE : PETSC_FALSE;
+      PetscCheck(key->type == YAML_SCALAR_NODE && ok, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the parameter name '%s' must be letters, digits and '_', starting with a letter or '_'", rd->path, VIMBLine(key), name);
+      for (PetscInt i = 0; i < k; i++)
+        PetscCheck(strcmp(model->param_names[i], name), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the parameter '%s' is given twice", rd->path,
+                   VIMBLine(key), name);
+      PetscCall(PetscStrncpy(model->param_names[k], name, VI_MB_NAME));
+      PetscCheck(v->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the parameter '%s' must be a number", rd->path, VIMBLine(v),
+                 name);
+      model->param_values[k] = strtod((const char *)v->data.scalar.value, &end);
+      PetscCheck(end != (char *)v->data.scalar.value && !*end && !PetscIsInfOrNanReal(model->param_values[k]), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: the parameter '%s: %s' is not a finite number", rd->path, VIMBLine(v), name, (const char *)v->data.scalar.value);
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mb_param_%s", name));
+      PetscCall(PetscOptionsGetReal(NULL, NULL, opt, &model->param_values[k], &set));
+    }
+  }
+  PetscCall(PetscOptionsGetAll(NULL, (char **)&all));
+  PetscCall(PetscStrallocpy(all, &copy));
+  PetscCall(PetscFree(all));
+  for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    PetscBool found = PETSC_FALSE;
+    if (strncmp(tok, "-mb_param_", 10)) continue;
+    for (PetscInt i = 0; i < model->nparams && !found; i++) found = !strcmp(tok + 10, model->param_names[i]) ? PETSC_TRUE : PETSC_FALSE;
+    if (!found) {
+      char name[256];
+      PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+      PetscCall(PetscFree(copy));
+      SETERRQ(rd->comm, PETSC_ERR_USER_INPUT, "%s: the model file '%s' has no parameter '%s' (its 'parameters:' section%s)", name, rd->path,
+              name + 10, model->nparams ? " names the others" : " is absent");
+    }
+  }
+  PetscCall(PetscFree(copy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The document's sections, in the order their references need (bodies first). */
 static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+  static const char *const keys[] = {"parameters", "gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
 
   PetscFunctionBeginUser;
   PetscCall(VIMBCheckKeys(rd, root, "the model", keys));
+  PetscCall(VIMBReadParameters(rd, model, root));
   PetscCall(VIMBVector(rd, root, "gravity", 2, PETSC_FALSE, model->gravity));
   PetscCall(VIMBReal(rd, root, "assembly_tolerance", PETSC_FALSE, 1e-9, &model->tolerance));
   PetscCall(VIMBReadBodies(rd, model, root));
@@ -397,7 +470,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   yaml_parser_t   parser;
   yaml_document_t doc;
   yaml_node_t    *root;
-  VIMBReader      rd = {comm, path, &doc};
+  VIMBReader      rd = {comm, path, &doc, model};
   int             ok;
   PetscErrorCode  ierr;
 
@@ -447,6 +520,7 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
   PetscCall(PetscFree(model->contacts));
   PetscCall(PetscFree(model->loads));
   PetscCall(PetscFree(model->outputs));
+  PetscCall(PetscFree2(model->param_names, model->param_values));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -487,8 +561,8 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     a = j->body[0];
     b = j->body[1];
-    if (j->type == VI_MB_JOINT_FIXED && r == j->row + 2) {
-      /* the angle row, linear: th_b - th_a - angle0 */
+    if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER) {
+      /* the angle row, linear: th_b - th_a - angle0 (a driver's - speed t is the system's: multibody.c) */
       PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
       if (g) *g = tb - ta - j->angle0;
       if (grad && b) grad[3 * (b - 1) + 2] = 1;
@@ -645,7 +719,7 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       PetscCall(VIROMAddOutput(rom, o->name, zero));
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
       PetscCall(VIROMAddOutput(rom, name, zero));
-    } else if (o->type == VI_MB_OUT_JOINT_FORCE) {
+    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns == 2) {
       for (PetscInt i = 0; i < 2; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
         PetscCall(VIROMAddOutput(rom, name, zero));

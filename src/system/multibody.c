@@ -225,10 +225,16 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
   PetscFunctionBeginUser;
-  (void)t;
   for (PetscInt r = 0; r < mb->nc; r++) {
     PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
-    if (g_rate) g_rate[r] = 0; /* scleronomic: no prescribed motion yet */
+    if (g_rate) g_rate[r] = 0;
+  }
+  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t, dg/dt = -speed (their G and curvature are t-free) */
+  for (PetscInt k = 0; k < mb->model.njoints; k++) {
+    const VIMBJoint *j = &mb->model.joints[k];
+    if (j->type != VI_MB_JOINT_DRIVER) continue;
+    if (g) g[j->row] -= j->speed * t;
+    if (g_rate) g_rate[j->row] = -j->speed;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -349,7 +355,7 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     } break;
     case VI_MB_OUT_JOINT_FORCE:
       y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row]] : 0;
-      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + 1]] : 0;
+      if (o->columns == 2) y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + 1]] : 0;
       break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;

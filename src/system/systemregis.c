@@ -55,6 +55,7 @@ static const VIOptionEntry VISystemOptions[] = {
     {"-init_direction", VI_OPTION_STRING, NULL},
     {"-init_load", VI_OPTION_STRING, NULL},
     {"-mb_model", VI_OPTION_STRING, NULL},
+    {"-mb_param_*", VI_OPTION_REAL, NULL},
 };
 
 PetscErrorCode VISystemRegisterOptions(void)

@@ -3,7 +3,10 @@
    line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
    1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the mass,
    energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
-   velocity (1e-14). The model file is written here. */
+   velocity (1e-14). A second model with parameters and a driver: numbers written as expressions of the parameters
+   (precedence, unary minus, parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15);
+   the driver's row theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files
+   are written here. */
 #include <vicms.h>
 
 #define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
@@ -25,6 +28,13 @@ static const char model[] =
     "  - {name: th, type: angle, body: a}\n"
     "  - {name: e, type: energy}\n"
     "assembly_tolerance: 10\n";
+
+static const char model2[] = "parameters: {k: 0.5, w: 3}\n"
+                             "bodies:\n"
+                             "  - {name: a, mass: 2 * (1 + k) - k / 4, inertia: -(-k) * k, position: [1 - 2 * k, (k + 1) / (k - 3)], angle: 0.25,\n"
+                             "     angular_velocity: w}\n"
+                             "joints:\n"
+                             "  - {name: motor, type: driver, body1: ground, body2: a, speed: w}\n";
 
 int main(int argc, char **argv)
 {
@@ -115,6 +125,44 @@ int main(int argc, char **argv)
     EXPECT(PetscAbsReal(w - wref) < 1e-14, "tangent row: Gt u %g, expected %g", (double)w, (double)wref);
   }
   PetscCall(VISystemDestroy(&sys));
+  /* the second model: parameters, expressions, a driver (k = 0.5 in the file, 0.75 by -mb_param_k) */
+  {
+    PetscMPIInt      rank;
+    const PetscReal  k = 0.75, w = 3;
+    PetscReal        Md[9], g1, G1[3], r1;
+    const PetscReal *qa, *ua;
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (!rank) {
+      fp = fopen("test_multibody2.yaml", "w");
+      EXPECT(fp, "cannot write the model file");
+      fputs(model2, fp);
+      fclose(fp);
+    }
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_multibody2.yaml"));
+    PetscCall(PetscOptionsSetValue(NULL, "-mb_param_k", "0.75"));
+    PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+    PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
+    PetscCall(VISystemSetFromOptions(sys));
+    PetscCall(VISystemSetUp(sys));
+    PetscCall(VISystemComputeMass(sys, NULL, Md));
+    PetscCall(VISystemGetInitialState(sys, &qa, &ua));
+    EXPECT(PetscAbsReal(Md[0] - (2 * (1 + k) - k / 4)) < 1e-15 && PetscAbsReal(Md[8] - k * k) < 1e-15 && PetscAbsReal(qa[0] - (1 - 2 * k)) < 1e-15 &&
+               PetscAbsReal(qa[1] - (k + 1) / (k - 3)) < 1e-15 && ua[2] == w,
+           "expressions: mass %g inertia %g position (%g, %g) rate %g; expected %g, %g, (%g, %g), %g", (double)Md[0], (double)Md[8], (double)qa[0],
+           (double)qa[1], (double)ua[2], (double)(2 * (1 + k) - k / 4), (double)(k * k), (double)(1 - 2 * k), (double)((k + 1) / (k - 3)), (double)w);
+    q[0] = 0.1;
+    q[1] = 0.2;
+    q[2] = 1.4;
+    PetscCall(VISystemEvaluateConstraints(sys, 0.3, q, &g1, G1, &r1));
+    EXPECT(PetscAbsReal(g1 - (1.4 - 0.25 - w * 0.3)) < 1e-15 && r1 == -w && G1[0] == 0 && G1[1] == 0 && G1[2] == 1,
+           "driver row at t = 0.3: g %g rate %g G (%g, %g, %g); expected %g, %g, (0, 0, 1)", (double)g1, (double)r1, (double)G1[0], (double)G1[1],
+           (double)G1[2], (double)(1.4 - 0.25 - w * 0.3), (double)-w);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody parameters and expressions (-mb_param_k 0.75): as computed here (1e-15); driver row, rate and "
+                                            "gradient at t = 0.3: exact\n"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mb_param_k"));
+    PetscCall(VISystemDestroy(&sys));
+  }
   PetscCall(PetscFinalize());
   return 0;
 }
