@@ -6,12 +6,12 @@
 /* Pivots below this fraction of the matrix norm are null pivots (MUMPS CNTL(3) with ICNTL(24) = 1). */
 #define VI_NULL_PIVOT_TOL 1e-11
 
-/* MUMPS's workspace: at most this ICNTL(14) (percent added to the analysis' estimate) when retrying after INFOG(1) = -8 or -9. */
+/* MUMPS's workspace: at most this ICNTL(14) (percent added to the analysis' estimate) when retrying after INFOG(1) = -8, -9 or -20. */
 #define VI_MUMPS_MAX_ICNTL14 1000
 
 /* One attempt: a Cholesky KSP on A with the options of prefix and, when icntl14 is not PETSC_DETERMINE, that ICNTL(14). */
-static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[], PetscInt icntl14, KSP *ksp, PetscBool *mumps, PetscErrorCode *ierr,
-                                      PCFailedReason *reason)
+static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[], PetscInt icntl14, PetscInt icntl23, KSP *ksp, PetscBool *mumps,
+                                      PetscErrorCode *ierr, PCFailedReason *reason)
 {
   PC            pc;
   Mat           F;
@@ -44,6 +44,8 @@ static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[],
     PetscCall(MatMumpsSetIcntl(F, 24, 1));
     PetscCall(MatMumpsSetCntl(F, 3, VI_NULL_PIVOT_TOL));
     if (icntl14 != PETSC_DETERMINE) PetscCall(MatMumpsSetIcntl(F, 14, icntl14));
+    /* the memory check: MUMPS compares its analysis' estimate with ICNTL(23) (MB per rank) before it allocates the factors */
+    if (icntl23 > 0) PetscCall(MatMumpsSetIcntl(F, 23, icntl23));
   }
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -61,10 +63,57 @@ static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The option of the path with no factorization, for the messages. */
+static const char *VIFactorIterativeOption(const char prefix[])
+{
+  if (prefix && prefix[0] == 'c') return "-cms_solver iterative";
+  if (prefix && prefix[0] == 'm') return "-modes_solver iterative";
+  return "-cms_solver iterative or -modes_solver iterative";
+}
+
+static PetscBool VIFactorLimitGiven(void)
+{
+  PetscBool set = PETSC_FALSE;
+
+  if (PetscOptionsHasName(NULL, NULL, "-memory_limit", &set)) return PETSC_FALSE;
+  return set;
+}
+
+/*
+  The memory a rank may give MUMPS, in MB: -memory_limit (MB per rank) or VIMemoryAvailable. MUMPS's ICNTL(23) takes it, so that a
+  factorization whose analysis estimates more stops before it allocates (INFOG(1) = -19), with a message naming the iterative path.
+  A user's -<prefix>mat_mumps_icntl_23 is left alone (icntl23 = 0).
+*/
+static PetscErrorCode VIFactorMemoryLimit(MPI_Comm comm, const char prefix[], PetscInt *icntl23, PetscReal *limit_mb)
+{
+  char           name[256];
+  PetscBool      user23, set;
+  PetscReal      mb       = 0;
+  PetscLogDouble per_rank = 0, node;
+  PetscMPIInt    ranks;
+
+  PetscFunctionBeginUser;
+  *icntl23 = 0;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-%smat_mumps_icntl_23", prefix));
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &user23));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-memory_limit", &mb, &set));
+  PetscCheck(!set || mb > 0, comm, PETSC_ERR_USER_INPUT, "-memory_limit: got %g, expected a positive number of MB per rank", (double)mb);
+  if (user23) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!set) {
+    PetscCall(VIMemoryAvailable(comm, &per_rank, &node, &ranks));
+    mb = per_rank / 1e6;
+  }
+  *limit_mb = mb;
+  /* at least 1 MB (0 would mean no limit); at most what an int holds */
+  *icntl23 = (PetscInt)PetscMax(1.0, PetscMin(mb, 2.0e9));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   A symmetric positive definite matrix is flagged MAT_SPD, so PETSc gives MUMPS SYM = 1 (LL^T, no pivoting) instead of SYM = 2
   (LDL^T with pivoting): less memory, and no delayed pivots that outgrow the workspace estimated by the analysis. When MUMPS
-  still stops with INFOG(1) = -8 or -9 (its estimate of the workspace was too small; not a full memory), the factorization is
+  still stops with INFOG(1) = -8 or -9 (its estimate of the workspace was too small; not a full memory) or -20 (its internal
+  reception buffer was too small, which block low-rank factors at 109k DOFs met; the buffer grows with ICNTL(14)), the factorization is
   retried with ICNTL(14) doubled (at least 40, at most 1000) and the log says so. INFOG(1) = -13 is a failed allocation: the
   machine's memory is full; that, like -19 (the limit ICNTL(23)), is not retried.
 */
@@ -74,24 +123,26 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
   Mat            F = NULL;
   PetscBool      mumps;
   PCFailedReason reason;
-  PetscInt       icntl14 = PETSC_DETERMINE, infog1 = 0, infog2 = 0;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscInt       icntl14 = PETSC_DETERMINE, icntl23 = 0, infog1 = 0, infog2 = 0;
+  PetscReal      limit_mb = 0;
+  PetscErrorCode ierr     = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   *nnull = 0;
+  PetscCall(VIFactorMemoryLimit(comm, prefix, &icntl23, &limit_mb));
   if (spd)
     PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   else
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   for (;;) {
-    PetscCall(VIFactorAttempt(comm, A, prefix, icntl14, ksp, &mumps, &ierr, &reason));
+    PetscCall(VIFactorAttempt(comm, A, prefix, icntl14, icntl23, ksp, &mumps, &ierr, &reason));
     PetscCall(KSPGetPC(*ksp, &pc));
     infog1 = infog2 = 0;
     if (mumps) {
       PetscCall(PCFactorGetMatrix(pc, &F));
       PetscCall(MatMumpsGetInfog(F, 1, &infog1));
       PetscCall(MatMumpsGetInfog(F, 2, &infog2));
-      if ((ierr || reason != PC_NOERROR) && (infog1 == -8 || infog1 == -9)) {
+      if ((ierr || reason != PC_NOERROR) && (infog1 == -8 || infog1 == -9 || infog1 == -20)) {
         PetscInt used, next;
         PetscCall(MatMumpsGetIcntl(F, 14, &used));
         next = PetscMax(2 * used, 40);
@@ -111,10 +162,12 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
   if (!ierr && reason == PC_NOERROR && mumps) PetscCall(MatMumpsGetInfog(F, 28, nnull));
   if ((ierr || reason != PC_NOERROR) && mumps && infog1 < 0 && infog1 != -10) {
     /* tell an underestimated workspace, a full memory and another MUMPS failure from a singular matrix (INFOG(1) = -10) */
-    PetscInt used = 0;
+    PetscInt used = 0, est_ic = 0, est_ooc = 0;
     PetscCall(MatMumpsGetIcntl(F, 14, &used));
+    PetscCall(MatMumpsGetInfog(F, 16, &est_ic));
+    PetscCall(MatMumpsGetInfog(F, 26, &est_ooc));
     PetscCall(KSPDestroy(ksp));
-    PetscCheck(infog1 != -8 && infog1 != -9, comm, PETSC_ERR_MEM,
+    PetscCheck(infog1 != -8 && infog1 != -9 && infog1 != -20, comm, PETSC_ERR_MEM,
                "MUMPS's workspace was too small factorizing %s even with ICNTL(14) = %" PetscInt_FMT " (INFOG(1) = %" PetscInt_FMT
                ", INFOG(2) = %" PetscInt_FMT "): an underestimate of the analysis, not a full memory; give more with -%smat_mumps_icntl_14 %d",
                what, used, infog1, infog2, prefix, 2 * VI_MUMPS_MAX_ICNTL14);
@@ -123,6 +176,15 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
                "): use more ranks or nodes, out-of-core factors (-%smat_mumps_icntl_22 1) or block low-rank compression "
                "(-%smat_mumps_icntl_35 2 -%smat_mumps_cntl_7 1e-8)",
                what, infog2, prefix, prefix, prefix);
+    if (infog1 == -19 && icntl23 > 0) {
+      /* the limit is vicms's: the memory available (or -memory_limit), not the user's ICNTL(23) */
+      SETERRQ(comm, PETSC_ERR_MEM,
+              "Not enough memory to factor %s: MUMPS's analysis estimates %" PetscInt_FMT " MB per rank (INFOG(16); %" PetscInt_FMT
+              " MB out of core, INFOG(26)), %.0f MB are available per rank%s; use the iterative solver (%s, no factorization), more ranks or "
+              "nodes, or block low-rank factors (-%smat_mumps_icntl_35 2 -%smat_mumps_cntl_7 1e-8)",
+              what, est_ic, est_ooc, (double)limit_mb, VIFactorLimitGiven() ? " (-memory_limit)" : "", VIFactorIterativeOption(prefix), prefix,
+              prefix);
+    }
     PetscCheck(infog1 != -19, comm, PETSC_ERR_MEM,
                "MUMPS needs more memory factorizing %s than the limit -%smat_mumps_icntl_23 allows (INFOG(1) = -19, INFOG(2) = %" PetscInt_FMT
                "): raise or remove the limit",

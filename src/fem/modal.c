@@ -360,6 +360,7 @@ static const VIOptionEntry VIFEMOptions[] = {
     {"-modes_shift", VI_OPTION_REAL, NULL},
     {"-modes_tol", VI_OPTION_REAL, NULL},
     {"-modes_solver", VI_OPTION_ENUM, VISolverTypes},
+    {"-memory_limit", VI_OPTION_REAL, NULL},
     {"-modes_eps_*", VI_OPTION_PASS, NULL},
     {"-modes_st_*", VI_OPTION_PASS, NULL},
     {"-modes_bv_*", VI_OPTION_PASS, NULL},

@@ -76,5 +76,14 @@ refuse "iterative with a positive shift" "1" "not positive definite (a positive 
 refuse "LOBPCG on a free-floating model" "1 2" "-modes_eps_type lobpcg: the model is free-floating" \
   modes $box -modes_solver iterative -modes_eps_type lobpcg
 refuse "bad -cms_tol" "1" "-cms_tol: got 2.*expected a value in (0, 1)" reduce $plate $red -cms_tol 2 -rom_file bad.h5
+# the memory check before MUMPS factorizes: its analysis' estimate against -memory_limit (MB per rank; default the memory available)
+# (a 6x6x18 box: MUMPS estimates 7 MB per rank on 1 rank)
+mid="-mesh_box_cells 6,6,18 -mesh_box_lengths 0.04,0.04,0.12 -model_young 210e9 -model_poisson 0.3 -model_density 7800 -modes_num 5 -model_clamp zmin"
+refuse "factorization over the memory limit (modes)" "1 2" "Not enough memory to factor K - sigma M.*MB per rank (INFOG(16).*use the iterative solver (-modes_solver iterative" \
+  modes $mid -memory_limit 2
+refuse "factorization over the memory limit (reduce)" "1 2" "Not enough memory to factor the stiffness matrix of the parent model.*(-cms_solver iterative" \
+  reduce $mid -cms_contact_set zmax -cms_contact_dirs 1 -cms_num_modes 5 -cms_type macneal -memory_limit 2 -rom_file bad.h5
+refuse "bad -memory_limit" "1" "-memory_limit: got -3.*expected a positive number of MB per rank" modes $box -model_clamp zmin -memory_limit -3
+must "iterative under the same limit" mpi 60 1 modes $mid -memory_limit 2 -modes_solver iterative
 [ -e bad.h5 ] && { echo "FAIL a refused reduction left bad.h5 behind"; fail=1; }
 exit $fail
