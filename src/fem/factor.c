@@ -10,8 +10,8 @@
 #define VI_MUMPS_MAX_ICNTL14 1000
 
 /* One attempt: a Cholesky KSP on A with the options of prefix and, when icntl14 is not PETSC_DETERMINE, that ICNTL(14). */
-static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[], PetscInt icntl14, PetscInt icntl23, KSP *ksp, PetscBool *mumps,
-                                      PetscErrorCode *ierr, PCFailedReason *reason)
+static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[], PetscInt icntl14, KSP *ksp, PetscBool *mumps, PetscErrorCode *ierr,
+                                      PCFailedReason *reason)
 {
   PC            pc;
   Mat           F;
@@ -44,8 +44,6 @@ static PetscErrorCode VIFactorAttempt(MPI_Comm comm, Mat A, const char prefix[],
     PetscCall(MatMumpsSetIcntl(F, 24, 1));
     PetscCall(MatMumpsSetCntl(F, 3, VI_NULL_PIVOT_TOL));
     if (icntl14 != PETSC_DETERMINE) PetscCall(MatMumpsSetIcntl(F, 14, icntl14));
-    /* the memory check: MUMPS compares its analysis' estimate with ICNTL(23) (MB per rank) before it allocates the factors */
-    if (icntl23 > 0) PetscCall(MatMumpsSetIcntl(F, 23, icntl23));
   }
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -71,41 +69,60 @@ static const char *VIFactorIterativeOption(const char prefix[])
   return "-cms_solver iterative or -modes_solver iterative";
 }
 
-static PetscBool VIFactorLimitGiven(void)
-{
-  PetscBool set = PETSC_FALSE;
-
-  if (PetscOptionsHasName(NULL, NULL, "-memory_limit", &set)) return PETSC_FALSE;
-  return set;
-}
+/* Models from this many rows on get the memory check without -memory_limit: an analysis is cheap next to their factorization. */
+#define VI_MEMORY_CHECK_ROWS 100000
 
 /*
-  The memory a rank may give MUMPS, in MB: -memory_limit (MB per rank) or VIMemoryAvailable. MUMPS's ICNTL(23) takes it, so that a
-  factorization whose analysis estimates more stops before it allocates (INFOG(1) = -19), with a message naming the iterative path.
-  A user's -<prefix>mat_mumps_icntl_23 is left alone (icntl23 = 0).
+  The memory check before a factorization: MUMPS's analysis alone (a factor matrix of its own, with the options of prefix, so
+  that a user's ordering or block low-rank settings count) gives its estimate of the memory per rank of the factorization in
+  core (INFOG(16), the largest over the ranks, MB) and out of core (INFOG(26)); more than the memory a rank may take
+  (-memory_limit MB, else VIMemoryAvailable) is refused before anything large is allocated, naming the iterative path. Done
+  when -memory_limit is given or A has at least VI_MEMORY_CHECK_ROWS rows. A failed analysis is left to the factorization,
+  which reports it.
 */
-static PetscErrorCode VIFactorMemoryLimit(MPI_Comm comm, const char prefix[], PetscInt *icntl23, PetscReal *limit_mb)
+static PetscErrorCode VIFactorCheckMemory(MPI_Comm comm, Mat A, const char prefix[], const char what[])
 {
-  char           name[256];
-  PetscBool      user23, set;
+  PetscBool      set, mumps;
   PetscReal      mb       = 0;
   PetscLogDouble per_rank = 0, node;
   PetscMPIInt    ranks;
+  PetscInt       nrows, infog1 = 0, est_ic = 0, est_ooc = 0;
+  Mat            G;
+  MatFactorInfo  info;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
-  *icntl23 = 0;
-  PetscCall(PetscSNPrintf(name, sizeof(name), "-%smat_mumps_icntl_23", prefix));
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &user23));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-memory_limit", &mb, &set));
   PetscCheck(!set || mb > 0, comm, PETSC_ERR_USER_INPUT, "-memory_limit: got %g, expected a positive number of MB per rank", (double)mb);
-  if (user23) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetSize(A, &nrows, NULL));
+  if (!set && nrows < VI_MEMORY_CHECK_ROWS) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSolverTypeGet(MATSOLVERMUMPS, MATAIJ, MAT_FACTOR_CHOLESKY, &mumps, NULL, NULL));
+  if (!mumps) PetscFunctionReturn(PETSC_SUCCESS);
   if (!set) {
     PetscCall(VIMemoryAvailable(comm, &per_rank, &node, &ranks));
     mb = per_rank / 1e6;
   }
-  *limit_mb = mb;
-  /* at least 1 MB (0 would mean no limit); at most what an int holds */
-  *icntl23 = (PetscInt)PetscMax(1.0, PetscMin(mb, 2.0e9));
+  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, MAT_FACTOR_CHOLESKY, &G));
+  PetscCall(MatSetOptionsPrefix(G, prefix));
+  PetscCall(MatMumpsSetIcntl(G, 24, 1));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatCholeskyFactorSymbolic(G, A, NULL, &info);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr) {
+    PetscCall(MatMumpsGetInfog(G, 1, &infog1));
+    PetscCall(MatMumpsGetInfog(G, 16, &est_ic));
+    PetscCall(MatMumpsGetInfog(G, 26, &est_ooc));
+  }
+  PetscCall(MatDestroy(&G));
+  if (ierr || infog1 < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(NULL, "MUMPS's analysis of %s: %" PetscInt_FMT " MB per rank in core, %" PetscInt_FMT " MB out of core, %g MB available\n",
+                      what, est_ic, est_ooc, (double)mb));
+  PetscCheck(est_ic <= mb, comm, PETSC_ERR_MEM,
+             "Not enough memory to factor %s: MUMPS's analysis estimates %" PetscInt_FMT " MB per rank (INFOG(16); %" PetscInt_FMT
+             " MB out of core, INFOG(26)), %.0f MB are available per rank%s; use the iterative solver (%s, no factorization), more ranks or "
+             "nodes, or block low-rank factors (-%smat_mumps_icntl_35 2 -%smat_mumps_cntl_7 1e-8)",
+             what, est_ic, est_ooc, (double)mb, set ? " (-memory_limit)" : "", VIFactorIterativeOption(prefix), prefix, prefix);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,19 +140,18 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
   Mat            F = NULL;
   PetscBool      mumps;
   PCFailedReason reason;
-  PetscInt       icntl14 = PETSC_DETERMINE, icntl23 = 0, infog1 = 0, infog2 = 0;
-  PetscReal      limit_mb = 0;
-  PetscErrorCode ierr     = PETSC_SUCCESS;
+  PetscInt       icntl14 = PETSC_DETERMINE, infog1 = 0, infog2 = 0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   *nnull = 0;
-  PetscCall(VIFactorMemoryLimit(comm, prefix, &icntl23, &limit_mb));
+  PetscCall(VIFactorCheckMemory(comm, A, prefix, what));
   if (spd)
     PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
   else
     PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   for (;;) {
-    PetscCall(VIFactorAttempt(comm, A, prefix, icntl14, icntl23, ksp, &mumps, &ierr, &reason));
+    PetscCall(VIFactorAttempt(comm, A, prefix, icntl14, ksp, &mumps, &ierr, &reason));
     PetscCall(KSPGetPC(*ksp, &pc));
     infog1 = infog2 = 0;
     if (mumps) {
@@ -162,10 +178,8 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
   if (!ierr && reason == PC_NOERROR && mumps) PetscCall(MatMumpsGetInfog(F, 28, nnull));
   if ((ierr || reason != PC_NOERROR) && mumps && infog1 < 0 && infog1 != -10) {
     /* tell an underestimated workspace, a full memory and another MUMPS failure from a singular matrix (INFOG(1) = -10) */
-    PetscInt used = 0, est_ic = 0, est_ooc = 0;
+    PetscInt used = 0;
     PetscCall(MatMumpsGetIcntl(F, 14, &used));
-    PetscCall(MatMumpsGetInfog(F, 16, &est_ic));
-    PetscCall(MatMumpsGetInfog(F, 26, &est_ooc));
     PetscCall(KSPDestroy(ksp));
     PetscCheck(infog1 != -8 && infog1 != -9 && infog1 != -20, comm, PETSC_ERR_MEM,
                "MUMPS's workspace was too small factorizing %s even with ICNTL(14) = %" PetscInt_FMT " (INFOG(1) = %" PetscInt_FMT
@@ -176,15 +190,6 @@ PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char 
                "): use more ranks or nodes, out-of-core factors (-%smat_mumps_icntl_22 1) or block low-rank compression "
                "(-%smat_mumps_icntl_35 2 -%smat_mumps_cntl_7 1e-8)",
                what, infog2, prefix, prefix, prefix);
-    if (infog1 == -19 && icntl23 > 0) {
-      /* the limit is vicms's: the memory available (or -memory_limit), not the user's ICNTL(23) */
-      SETERRQ(comm, PETSC_ERR_MEM,
-              "Not enough memory to factor %s: MUMPS's analysis estimates %" PetscInt_FMT " MB per rank (INFOG(16); %" PetscInt_FMT
-              " MB out of core, INFOG(26)), %.0f MB are available per rank%s; use the iterative solver (%s, no factorization), more ranks or "
-              "nodes, or block low-rank factors (-%smat_mumps_icntl_35 2 -%smat_mumps_cntl_7 1e-8)",
-              what, est_ic, est_ooc, (double)limit_mb, VIFactorLimitGiven() ? " (-memory_limit)" : "", VIFactorIterativeOption(prefix), prefix,
-              prefix);
-    }
     PetscCheck(infog1 != -19, comm, PETSC_ERR_MEM,
                "MUMPS needs more memory factorizing %s than the limit -%smat_mumps_icntl_23 allows (INFOG(1) = -19, INFOG(2) = %" PetscInt_FMT
                "): raise or remove the limit",
