@@ -322,6 +322,8 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-body_*_parent_dofs", VI_OPTION_STRING, NULL},
     {"-body_*_cms_type", VI_OPTION_ENUM, VICMSTypes},
     {"-body_*_cms_num_modes", VI_OPTION_INT, NULL},
+    {"-body_*_cms_solver", VI_OPTION_ENUM, VISolverTypes},
+    {"-body_*_cms_tol", VI_OPTION_REAL, NULL},
     {"-body_*_cms_contact_nodes", VI_OPTION_INTS, NULL},
     {"-body_*_cms_contact_set", VI_OPTION_STRINGS, NULL},
     {"-body_*_cms_contact_dirs", VI_OPTION_INT, NULL},
