@@ -3,6 +3,7 @@
 
 #include <vicms/mesh.h>
 #include <petscksp.h>
+#include <slepceps.h>
 
 /* ---------------------------------------------------------------- elements */
 
@@ -145,6 +146,34 @@ PETSC_EXTERN PetscErrorCode VIModeNormalizeSign(Vec x, Vec w);
 - nnull - the number of null pivots MUMPS found (INFOG(28)), 0 when the factorization failed before counting them
 */
 PETSC_EXTERN PetscErrorCode VIFactorCholesky(MPI_Comm comm, Mat A, PetscBool spd, const char prefix[], const char what[], KSP *ksp, PetscInt *nnull);
+
+/*
+  VISolver - the linear solver of the reductions and of `vicms modes`: every solve with K (or K_ii, K - sigma M) goes through it.
+  VI_SOLVER_DIRECT is the MUMPS Cholesky factorization of VIFactorCholesky; VI_SOLVER_ITERATIVE is preconditioned conjugate
+  gradients with PETSc's smoothed-aggregation multigrid (GAMG) given the rigid-body modes as its near null space, which needs no
+  global factorization (docs/scale.md). Options under the prefix given (e.g. "cms_st_": -cms_st_ksp_*, -cms_st_pc_gamg_*).
+*/
+typedef enum { VI_SOLVER_DIRECT, VI_SOLVER_ITERATIVE } VISolverType;
+PETSC_EXTERN const char *const VISolverTypes[];
+typedef struct _p_VISolver    *VISolver;
+
+PETSC_EXTERN PetscErrorCode VISolverCreate(MPI_Comm comm, VISolverType type, const char prefix[], VISolver *solver);
+PETSC_EXTERN PetscErrorCode VISolverSetTolerance(VISolver solver, PetscReal rtol);
+PETSC_EXTERN PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v[]);
+PETSC_EXTERN PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char what[], PetscBool *ok, PetscInt *nnull);
+PETSC_EXTERN PetscErrorCode VISolverSolve(VISolver solver, Vec b, Vec x);
+PETSC_EXTERN PetscErrorCode VISolverMatSolve(VISolver solver, Mat B, Mat X);
+PETSC_EXTERN PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, const char default_type[]);
+PETSC_EXTERN PetscErrorCode VISolverGetType(VISolver solver, VISolverType *type);
+PETSC_EXTERN PetscErrorCode VISolverGetIterations(VISolver solver, PetscInt *its, PetscInt *nsolves);
+PETSC_EXTERN PetscErrorCode VISolverDestroy(VISolver *solver);
+
+/*
+  VIModelGetRigidBodyModes - the rigid-body motions of the model's free DOFs (translations, and rotations about the centroid when
+  every node carries dim >= 2 translations), orthonormalized: the near null space of K for GAMG. A parent given as matrices gets
+  its translations only. Free them with VecDestroyVecs(n, &v). Collective.
+*/
+PETSC_EXTERN PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v);
 
 typedef struct _p_VIModal *VIModal;
 

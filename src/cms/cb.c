@@ -1,13 +1,12 @@
 /* Craig–Bampton basis (seed 000 Eq. 20) and its massless variant (Eqs. 22–23): static constraint modes and
-   fixed-interface normal modes, one MUMPS factorization of K_ii for both. */
+   fixed-interface normal modes, one solver of K_ii for both (a MUMPS factorization or CG + GAMG: VISolver). */
 #include "cmsimpl.h"
 #include <vicms/sys.h>
 
 PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
 {
-  Mat      Kii, Mii, Kib, Psi, Theta, F;
-  KSP      ksp;
-  PC       pc;
+  Mat      Kii, Mii, Kib, Psi, Theta;
+  VISolver solver;
   Vec      e, Ke, col, full;
   PetscInt ni_local, nlocal, rstart, rend, nb = cms->nb, nm = cms->num_modes, n = nb + nm;
 
@@ -17,7 +16,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatSetOption(Kii, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(Mii, MAT_SYMMETRIC, PETSC_TRUE));
   {
-    PetscErrorCode ierr = VICMSFactor(cms, Kii, "the stiffness of the inner DOFs with the boundary fixed (K_ii)", &ksp);
+    PetscErrorCode ierr = VICMSFactor(cms, Kii, PETSC_TRUE, "the stiffness of the inner DOFs with the boundary fixed (K_ii)", &solver);
     if (ierr) {
       PetscCall(MatDestroy(&Kii));
       PetscCall(MatDestroy(&Mii));
@@ -41,11 +40,9 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
     PetscCall(MatDenseRestoreColumnVecWrite(Kib, j, &col));
   }
   /* static constraint modes Psi = -K_ii^-1 K_ib (Eq. 20), all right-hand sides at once */
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCFactorGetMatrix(pc, &F));
   PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
   PetscCall(MatDuplicate(Kib, MAT_DO_NOT_COPY_VALUES, &Psi));
-  PetscCall(MatMatSolve(F, Kib, Psi));
+  PetscCall(VISolverMatSolve(solver, Kib, Psi));
   PetscCall(MatScale(Psi, -1.0));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
   /* fixed-interface normal modes Theta */
@@ -55,7 +52,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
     PetscCall(MatCreateVecs(Kii, &w, NULL));
     PetscCall(VIModelGetSignWeights(cms->model, wfull));
     PetscCall(VICMSFullToInner(cms, wfull, w));
-    PetscErrorCode ierr = VICMSEigenModes(cms, Kii, Mii, ksp, nm, "the model with the boundary fixed", w, &Theta, cms->omega2);
+    PetscErrorCode ierr = VICMSEigenModes(cms, Kii, Mii, solver, nm, "the model with the boundary fixed", w, &Theta, cms->omega2);
     PetscCall(VecDestroy(&w));
     PetscCall(VecDestroy(&wfull));
     if (ierr) {
@@ -64,7 +61,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
       PetscCall(VecDestroy(&Ke));
       PetscCall(MatDestroy(&Kib));
       PetscCall(MatDestroy(&Psi));
-      PetscCall(KSPDestroy(&ksp));
+      PetscCall(VISolverDestroy(&solver));
       PetscCall(MatDestroy(&Kii));
       PetscCall(MatDestroy(&Mii));
       PetscFunctionReturn(ierr);
@@ -113,7 +110,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(MatDestroy(&Kib));
   PetscCall(MatDestroy(&Psi));
   PetscCall(MatDestroy(&Theta));
-  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VISolverDestroy(&solver));
   PetscCall(MatDestroy(&Kii));
   PetscCall(MatDestroy(&Mii));
   PetscFunctionReturn(PETSC_SUCCESS);

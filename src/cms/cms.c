@@ -156,6 +156,10 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
                             cms->t1_hint, &cms->t1_hint_set));
   cms->frame_set = (PetscBool)(normal_set || cms->radial || cms->t1_hint_set);
   PetscCall(PetscOptionsReal("-cms_contact_area", "Contact area per node", "", cms->area, &cms->area, NULL));
+  PetscCall(PetscOptionsEnum("-cms_solver", "Linear solver: direct (MUMPS Cholesky) or iterative (conjugate gradients + GAMG, LOBPCG)", "",
+                             VISolverTypes, (PetscEnum)cms->solver_type, (PetscEnum *)&cms->solver_type, NULL));
+  PetscCall(PetscOptionsReal("-cms_tol", "Tolerance of the eigensolver and of the iterative solves (default 1e-12 direct, 1e-10 iterative)", "",
+                             cms->tol, &cms->tol, NULL));
   PetscCall(PetscOptionsReal("-cms_rigid_stiffness",
                              "Artificial stiffness on the boundary coordinates for free-floating parents (MacNeal, Rubin; seed 000 §3.1), 0 for none",
                              "", cms->rigid_stiffness, &cms->rigid_stiffness, NULL));
@@ -199,6 +203,8 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
                k + 1, (double)cms->damping_ratios[k]);
   PetscCheck(cms->rigid_stiffness >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_rigid_stiffness: got %g, expected >= 0", (double)cms->rigid_stiffness);
   PetscCheck(cms->area > 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_contact_area: got %g, expected a positive area", (double)cms->area);
+  PetscCheck(cms->tol == 0 || (cms->tol > 0 && cms->tol < 1), cms->comm, PETSC_ERR_USER_INPUT, "-cms_tol: got %g, expected a value in (0, 1)",
+             (double)cms->tol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +270,8 @@ PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The cms module's options: the reduction (SLEPc and MUMPS under -cms_), several bodies with each body's options under -body_NAME_ (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+/* The cms module's options: the reduction (SLEPc and MUMPS under -cms_), several bodies with each body's options under -body_NAME_
+ * (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
 static const VIOptionEntry VICMSOptions[] = {
     {"-cms_type", VI_OPTION_ENUM, VICMSTypes},
     {"-cms_num_modes", VI_OPTION_INT, NULL},
@@ -278,6 +285,8 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-cms_contact_t1", VI_OPTION_REALS, NULL},
     {"-cms_contact_area", VI_OPTION_REAL, NULL},
     {"-cms_rigid_stiffness", VI_OPTION_REAL, NULL},
+    {"-cms_solver", VI_OPTION_ENUM, VISolverTypes},
+    {"-cms_tol", VI_OPTION_REAL, NULL},
     {"-cms_damping_ratio", VI_OPTION_REAL, NULL},
     {"-cms_damping_ratios", VI_OPTION_REALS, NULL},
     {"-cms_rayleigh", VI_OPTION_REALS, NULL},
@@ -313,6 +322,8 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-body_*_parent_dofs", VI_OPTION_STRING, NULL},
     {"-body_*_cms_type", VI_OPTION_ENUM, VICMSTypes},
     {"-body_*_cms_num_modes", VI_OPTION_INT, NULL},
+    {"-body_*_cms_solver", VI_OPTION_ENUM, VISolverTypes},
+    {"-body_*_cms_tol", VI_OPTION_REAL, NULL},
     {"-body_*_cms_contact_nodes", VI_OPTION_INTS, NULL},
     {"-body_*_cms_contact_set", VI_OPTION_STRINGS, NULL},
     {"-body_*_cms_contact_dirs", VI_OPTION_INT, NULL},

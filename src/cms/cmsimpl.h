@@ -28,15 +28,17 @@ struct _p_VICMS {
   PetscReal  normal[3], radial_axis[3], radial_origin[3], t1_hint[3], area;
   PetscBool  radial, radial_inward, t1_hint_set;
 
-  PetscReal rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
-  PetscReal damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];
-  PetscInt  num_damping_ratios;
-  PetscBool rayleigh_set, gravity_set;
-  PetscReal gravity[3];
-  char     *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
-  PetscInt  num_forces, num_outputs;
-  char      units[64];
-  PetscBool frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
+  VISolverType solver_type;     /* -cms_solver: direct (MUMPS) or iterative (CG + GAMG, LOBPCG) */
+  PetscReal    tol;             /* -cms_tol: the eigensolver's tolerance and the iterative solves' relative residual; 0 = the path's default */
+  PetscReal    rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
+  PetscReal    damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];
+  PetscInt     num_damping_ratios;
+  PetscBool    rayleigh_set, gravity_set;
+  PetscReal    gravity[3];
+  char        *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
+  PetscInt     num_forces, num_outputs;
+  char         units[64];
+  PetscBool    frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
 
   /* boundary, after VICMSSetUpBoundary */
   PetscInt       num_contacts, nb;
@@ -64,11 +66,13 @@ PETSC_INTERN PetscErrorCode VICMSProject(VICMS cms, VIROM rom);
 /* The floating-frame inertia invariants of the basis (VIROMFrame, docs/frame.md) from the parent's elements, into rom. */
 PETSC_INTERN PetscErrorCode VICMSFrameInvariants(VICMS cms, VIROM rom);
 
-/* A Cholesky factorization with MUMPS whose null pivots are counted; a singular matrix is a user error naming what. */
-PETSC_INTERN PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp);
+/* The solver of A (-cms_solver): MUMPS's Cholesky factorization whose null pivots are counted (a singular matrix is a user error
+   naming what), or CG + GAMG with the rigid-body modes (inner: restricted to the inner DOFs) as near null space. */
+PETSC_INTERN PetscErrorCode VICMSFactor(VICMS cms, Mat A, PetscBool inner, const char what[], VISolver *solver);
 /* Lowest eigenpairs of (A, B) with the factorization of A reused as shift-and-invert at 0; X is MPIDENSE (rows of A) x n, each column
    mass-normalized and turned so that w . x > 0 (w from VIModelGetSignWeights, in the layout of A: the sign convention of vicms). */
-PETSC_INTERN PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Vec w, Mat *X, PetscReal omega2[]);
+PETSC_INTERN PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, VISolver solver, PetscInt n, const char what[], Vec w, Mat *X,
+                                            PetscReal omega2[]);
 /* R^T A R (n x n, on every rank) and R^T v (n, on every rank), n = columns of R. */
 PETSC_INTERN PetscErrorCode VICMSRtAR(VICMS cms, Mat A, PetscReal out[]);
 PETSC_INTERN PetscErrorCode VICMSRtV(VICMS cms, Vec v, PetscReal out[]);

@@ -1,5 +1,5 @@
 /* MacNeal/Rubin basis (seed 000 Eqs. 16–18): free-interface normal modes and residual-flexibility attachment modes,
-   one MUMPS factorization of K for both. */
+   one solver of K for both (a MUMPS factorization or CG + GAMG: VISolver). */
 #include "cmsimpl.h"
 #include <vicms/sys.h>
 #include <petscblaslapack.h>
@@ -24,9 +24,8 @@ static PetscErrorCode VIInverseSPD(PetscInt n, PetscReal A[], const char what[],
 
 PetscErrorCode VICMSBasisMacNeal(VICMS cms)
 {
-  Mat          Ks, E, Fb, Phi, F;
-  KSP          ksp;
-  PC           pc;
+  Mat          Ks, E, Fb, Phi;
+  VISolver     solver;
   PetscInt     nlocal, rstart, rend, nb = cms->nb, nm = cms->num_modes, n = nb + nm, lda_f, lda_p, lda_r;
   PetscReal   *Phib, *G, *Fbb;
   PetscScalar *f, *p, *r;
@@ -48,7 +47,7 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
     Ks = cms->K;
   }
   {
-    PetscErrorCode ierr = VICMSFactor(cms, Ks, "the stiffness matrix of the parent model", &ksp);
+    PetscErrorCode ierr = VICMSFactor(cms, Ks, PETSC_FALSE, "the stiffness matrix of the parent model", &solver);
     if (ierr) {
       PetscCall(MatDestroy(&Ks));
       PetscFunctionReturn(ierr);
@@ -62,10 +61,8 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(MatAssemblyBegin(E, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(E, MAT_FINAL_ASSEMBLY));
   PetscCall(MatDuplicate(E, MAT_DO_NOT_COPY_VALUES, &Fb));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCFactorGetMatrix(pc, &F));
   PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
-  PetscCall(MatMatSolve(F, E, Fb));
+  PetscCall(VISolverMatSolve(solver, E, Fb));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
 
   /* free-interface normal modes, mass-normalized (Eq. 16) */
@@ -74,13 +71,13 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
     PetscErrorCode ierr;
     PetscCall(MatCreateVecs(Ks, &w, NULL));
     PetscCall(VIModelGetSignWeights(cms->model, w));
-    ierr = VICMSEigenModes(cms, Ks, cms->M, ksp, nm, "the parent model", w, &Phi, cms->omega2);
+    ierr = VICMSEigenModes(cms, Ks, cms->M, solver, nm, "the parent model", w, &Phi, cms->omega2);
     PetscCall(VecDestroy(&w));
     if (ierr) {
       /* a free-floating parent is told here (K is factored as SPD, so MUMPS reports no null pivots): leave nothing behind */
       PetscCall(MatDestroy(&E));
       PetscCall(MatDestroy(&Fb));
-      PetscCall(KSPDestroy(&ksp));
+      PetscCall(VISolverDestroy(&solver));
       PetscCall(MatDestroy(&Ks));
       PetscFunctionReturn(ierr);
     }
@@ -135,7 +132,7 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(MatDestroy(&E));
   PetscCall(MatDestroy(&Fb));
   PetscCall(MatDestroy(&Phi));
-  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VISolverDestroy(&solver));
   PetscCall(MatDestroy(&Ks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

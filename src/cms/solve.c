@@ -3,27 +3,49 @@
 #include <vicms/sys.h>
 
 /*
-  The stiffness matrices factored here are symmetric positive definite (or semi-definite: a free-floating parent, which the null
+  The stiffness matrices solved with here are symmetric positive definite (or semi-definite: a free-floating parent, which the null
   pivots then reveal), so they are factored as such (MUMPS SYM = 1), with the retries on an underestimated workspace of
-  VIFactorCholesky (src/fem/factor.c), under the prefix -cms_st_.
+  VIFactorCholesky (src/fem/factor.c), under the prefix -cms_st_; or (-cms_solver iterative) solved by CG + GAMG whose near null
+  space is the parent's rigid-body modes (restricted to the inner DOFs for K_ii), no factorization at all (docs/scale.md).
 */
-PetscErrorCode VICMSFactor(VICMS cms, Mat A, const char what[], KSP *ksp)
+PetscErrorCode VICMSFactor(VICMS cms, Mat A, PetscBool inner, const char what[], VISolver *solver)
 {
-  PetscInt nnull = 0;
+  PetscInt  nnull = 0;
+  PetscBool ok    = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(VIFactorCholesky(cms->comm, A, PETSC_TRUE, "cms_st_", what, ksp, &nnull));
-  PetscCheck(*ksp, cms->comm, PETSC_ERR_USER_INPUT,
+  PetscCall(VISolverCreate(cms->comm, cms->solver_type, "cms_st_", solver));
+  if (cms->solver_type == VI_SOLVER_ITERATIVE) {
+    PetscInt nrb;
+    Vec     *rb;
+    PetscCall(VISolverSetTolerance(*solver, cms->tol > 0 ? 1e-2 * cms->tol : 1e-12));
+    PetscCall(VIModelGetRigidBodyModes(cms->model, &nrb, &rb));
+    if (inner) {
+      /* the rows of K_ii: each rigid-body mode without its boundary rows */
+      Vec  v;
+      Vec *ri;
+      PetscCall(MatCreateVecs(A, &v, NULL));
+      PetscCall(VecDuplicateVecs(v, nrb, &ri));
+      PetscCall(VecDestroy(&v));
+      for (PetscInt k = 0; k < nrb; k++) PetscCall(VICMSFullToInner(cms, rb[k], ri[k]));
+      PetscCall(VecDestroyVecs(nrb, &rb));
+      rb = ri;
+    }
+    PetscCall(VISolverSetNearNullSpace(*solver, nrb, (const Vec *)rb));
+    PetscCall(VecDestroyVecs(nrb, &rb));
+  }
+  PetscCall(VISolverSetUp(*solver, A, PETSC_TRUE, what, &ok, &nnull));
+  if (!ok) PetscCall(VISolverDestroy(solver));
+  PetscCheck(ok, cms->comm, PETSC_ERR_USER_INPUT,
              "%s is singular (%s): the parent is free-floating or not restrained by the boundary. For MacNeal and Rubin give -cms_rigid_stiffness k "
              "(seed 000 §3.1); for Craig-Bampton add contact directions or clamps",
              what, nnull > 0 ? "null pivots in the factorization" : "the factorization failed");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, const char what[], Vec w, Mat *X, PetscReal omega2[])
+PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, VISolver solver, PetscInt n, const char what[], Vec w, Mat *X, PetscReal omega2[])
 {
   EPS       eps;
-  ST        st;
   PetscInt  nconv, nrows, nlocal;
   Vec       Bx;
   PetscReal scale, tr_a, tr_b;
@@ -37,13 +59,9 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, KSP ksp, PetscInt n, con
   PetscCall(EPSSetOperators(eps, A, B));
   PetscCall(EPSSetProblemType(eps, EPS_GHEP));
   PetscCall(EPSSetDimensions(eps, n, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscCall(EPSSetTarget(eps, 0.0));
-  PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
-  PetscCall(EPSSetTolerances(eps, 1e-12, 1000));
-  PetscCall(EPSGetST(eps, &st));
-  PetscCall(STSetType(st, STSINVERT));
-  /* shift-and-invert at 0 needs exactly the factorization already made */
-  PetscCall(STSetKSP(st, ksp));
+  PetscCall(EPSSetTolerances(eps, cms->tol > 0 ? cms->tol : (cms->solver_type == VI_SOLVER_DIRECT ? 1e-12 : 1e-10), 1000));
+  /* shift-and-invert at 0 with exactly the factorization already made (direct), or LOBPCG / CG + GAMG (iterative) */
+  PetscCall(VISolverSetUpEPS(solver, eps, 0.0, EPSKRYLOVSCHUR));
   PetscCall(EPSSetFromOptions(eps));
   PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
   PetscCall(EPSSolve(eps));

@@ -44,13 +44,15 @@ struct _p_VIModel {
 PETSC_INTERN PetscErrorCode VIModelSetUpParent(VIModel model);
 
 struct _p_VIModal {
-  MPI_Comm   comm;
-  VIModel    model;
-  PetscInt   num_requested, num_modes;
-  PetscReal  shift;
-  PetscBool  shift_set;
-  PetscReal  tol;
-  EPS        eps;
-  PetscReal *eigenvalues, *freq_hz, *residuals;
-  Vec       *modes;
+  MPI_Comm     comm;
+  VIModel      model;
+  PetscInt     num_requested, num_modes;
+  PetscReal    shift;
+  PetscBool    shift_set;
+  PetscReal    tol;
+  VISolverType solver_type;               /* -modes_solver: direct (MUMPS) or iterative (CG + GAMG, LOBPCG) */
+  PetscInt     solver_its, solver_solves; /* iterative: CG iterations and solves of the last VIModalSolve */
+  EPS          eps;
+  PetscReal   *eigenvalues, *freq_hz, *residuals;
+  Vec         *modes;
 };

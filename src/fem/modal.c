@@ -110,6 +110,8 @@ PetscErrorCode VIModalSetFromOptions(VIModal modal)
                              "Shift sigma of shift-and-invert, in (rad/s)^2 (default: a small negative value, so that rigid-body modes are found)",
                              "VIModalSetFromOptions", modal->shift, &modal->shift, &modal->shift_set));
   PetscCall(PetscOptionsReal("-modes_tol", "Relative tolerance of the eigensolver", "VIModalSetFromOptions", modal->tol, &modal->tol, NULL));
+  PetscCall(PetscOptionsEnum("-modes_solver", "Linear solver: direct (MUMPS Cholesky) or iterative (conjugate gradients + GAMG, LOBPCG)",
+                             "VIModalSetFromOptions", VISolverTypes, (PetscEnum)modal->solver_type, (PetscEnum *)&modal->solver_type, NULL));
   PetscOptionsEnd();
   PetscCall(VIModalSetNumModes(modal, n));
   PetscCheck(modal->tol > 0 && modal->tol < 1, modal->comm, PETSC_ERR_USER_INPUT, "-modes_tol: got %g, expected a value in (0, 1)",
@@ -150,8 +152,8 @@ static PetscErrorCode VIModalDefaultShift(VIModal modal, Mat K, Mat M, PetscReal
 PetscErrorCode VIModalSolve(VIModal modal)
 {
   Mat       K, M, A;
-  ST        st;
-  KSP       ksp = NULL;
+  VISolver  solver   = NULL;
+  PetscBool floating = PETSC_FALSE;
   PetscInt  nconv, nglobal, nnull = 0;
   PetscReal shift = 0;
   Vec       w;
@@ -174,15 +176,59 @@ PetscErrorCode VIModalSolve(VIModal modal)
   PetscCall(MatDuplicate(K, MAT_COPY_VALUES, &A));
   PetscCall(MatAXPY(A, -shift, M, UNKNOWN_NONZERO_PATTERN));
   PetscCall(PetscSNPrintf(what, sizeof(what), "K - sigma M with sigma = %g", (double)shift));
-  {
-    PetscErrorCode ierr = VIFactorCholesky(modal->comm, A, shift < 0 ? PETSC_TRUE : PETSC_FALSE, "modes_st_", what, &ksp, &nnull);
-    if (ierr || !ksp) PetscCall(MatDestroy(&A)); /* nothing of a failed solve survives */
-    PetscCall(ierr);
+  PetscCall(VISolverCreate(modal->comm, modal->solver_type, "modes_st_", &solver));
+  if (modal->solver_type == VI_SOLVER_ITERATIVE) {
+    PetscInt nrb;
+    Vec     *rb;
+    /* the inner solves of shift-and-invert (krylovschur) a hundredth of the eigensolver's tolerance */
+    PetscCall(VISolverSetTolerance(solver, PetscMax(1e-2 * modal->tol, 1e-14)));
+    PetscCall(VIModelGetRigidBodyModes(modal->model, &nrb, &rb));
+    PetscCall(VISolverSetNearNullSpace(solver, nrb, (const Vec *)rb));
+    /* a free-floating model (K r = 0 for a rigid-body mode r): LOBPCG's Rayleigh-Ritz breaks down on the nearly null block (LAPACK
+       sygvd fails on a free box), so it is refused there; Krylov-Schur with shift-and-invert by CG + GAMG (the default) finds its modes */
+    {
+      PetscReal knorm, rnorm, krnorm;
+      Vec       Kr;
+      PetscCall(MatNorm(K, NORM_INFINITY, &knorm));
+      PetscCall(VecDuplicate(rb[0], &Kr));
+      for (PetscInt k = 0; k < nrb; k++) {
+        PetscCall(MatMult(K, rb[k], Kr));
+        PetscCall(VecNorm(Kr, NORM_INFINITY, &krnorm));
+        PetscCall(VecNorm(rb[k], NORM_INFINITY, &rnorm));
+        if (krnorm <= 1e-8 * knorm * rnorm) floating = PETSC_TRUE;
+      }
+      PetscCall(VecDestroy(&Kr));
+    }
+    if (floating) {
+      char      type[64] = "";
+      PetscBool lobpcg   = PETSC_FALSE;
+      PetscCall(PetscOptionsGetString(NULL, NULL, "-modes_eps_type", type, sizeof(type), NULL));
+      PetscCall(PetscStrcmp(type, EPSLOBPCG, &lobpcg));
+      if (lobpcg) {
+        PetscCall(VecDestroyVecs(nrb, &rb));
+        PetscCall(MatDestroy(&A));
+        PetscCall(VISolverDestroy(&solver));
+      }
+      PetscCheck(!lobpcg, modal->comm, PETSC_ERR_USER_INPUT,
+                 "-modes_eps_type lobpcg: the model is free-floating (K times a rigid-body mode is zero) and LOBPCG breaks down on its rigid-body "
+                 "modes; leave the default (krylovschur) or clamp the model");
+    }
+    PetscCall(VecDestroyVecs(nrb, &rb));
   }
-  PetscCheck(ksp, modal->comm, PETSC_ERR_USER_INPUT,
-             "%s is singular (%s): the shift is (numerically) an eigenvalue, e.g. 0 for a free-floating model; give another -modes_shift or "
-             "leave the default (a small negative shift)",
-             what, nnull > 0 ? "null pivots in the factorization" : "the factorization failed");
+  {
+    PetscBool      ok   = PETSC_FALSE;
+    PetscErrorCode ierr = VISolverSetUp(solver, A, shift < 0 ? PETSC_TRUE : PETSC_FALSE, what, &ok, &nnull);
+    if (ierr || !ok) {
+      /* nothing of a failed solve survives */
+      PetscCall(MatDestroy(&A));
+      PetscCall(VISolverDestroy(&solver));
+    }
+    PetscCall(ierr);
+    PetscCheck(ok, modal->comm, PETSC_ERR_USER_INPUT,
+               "%s is singular (%s): the shift is (numerically) an eigenvalue, e.g. 0 for a free-floating model; give another -modes_shift or "
+               "leave the default (a small negative shift)",
+               what, nnull > 0 ? "null pivots in the factorization" : "the factorization failed");
+  }
 
   PetscCall(EPSDestroy(&modal->eps));
   PetscCall(EPSCreate(modal->comm, &modal->eps));
@@ -190,20 +236,26 @@ PetscErrorCode VIModalSolve(VIModal modal)
   PetscCall(EPSSetOperators(modal->eps, A, M));
   PetscCall(EPSSetProblemType(modal->eps, EPS_GHEP));
   PetscCall(EPSSetDimensions(modal->eps, modal->num_requested, PETSC_DEFAULT, PETSC_DEFAULT));
-  PetscCall(EPSSetTarget(modal->eps, 0.0));
-  PetscCall(EPSSetWhichEigenpairs(modal->eps, EPS_TARGET_MAGNITUDE));
   PetscCall(EPSSetTolerances(modal->eps, modal->tol, 1000));
-  PetscCall(EPSGetST(modal->eps, &st));
-  PetscCall(STSetType(st, STSINVERT));
-  /* shift-and-invert at 0 of (K - sigma M, M) needs exactly the factorization already made */
-  PetscCall(STSetKSP(st, ksp));
-  PetscCall(KSPDestroy(&ksp));
+  /* shift-and-invert at 0 of (K - sigma M, M) with exactly the factorization already made (direct), or LOBPCG preconditioned by
+     GAMG / shift-and-invert by CG + GAMG (iterative) */
+  {
+    PetscErrorCode ierr = VISolverSetUpEPS(solver, modal->eps, 0.0, EPSKRYLOVSCHUR);
+    if (ierr) {
+      PetscCall(MatDestroy(&A));
+      PetscCall(VISolverDestroy(&solver));
+      PetscCall(EPSDestroy(&modal->eps));
+    }
+    PetscCall(ierr);
+  }
   PetscCall(MatDestroy(&A)); /* the EPS and the KSP hold it */
   PetscCall(EPSSetFromOptions(modal->eps));
 
   PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
   PetscCall(EPSSolve(modal->eps));
   PetscCall(PetscLogEventEnd(VI_EigenSolve, 0, 0, 0, 0));
+  PetscCall(VISolverGetIterations(solver, &modal->solver_its, &modal->solver_solves));
+  PetscCall(VISolverDestroy(&solver));
   PetscCall(EPSGetConverged(modal->eps, &nconv));
   PetscCheck(nconv >= modal->num_requested, modal->comm, PETSC_ERR_NOT_CONVERGED,
              "The eigensolver found %" PetscInt_FMT " of the %" PetscInt_FMT " modes asked; raise -modes_eps_max_it or -modes_eps_ncv", nconv,
@@ -292,7 +344,8 @@ PetscErrorCode VIModalWrite(VIModal modal, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The fem module's options: the material and clamps of a model, its modal analysis (SLEPc under -modes_) (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+/* The fem module's options: the material and clamps of a model, its modal analysis (SLEPc under -modes_) (src/sys/options.c's registry: names, the
+ * type each is read with, an enum's choices) */
 static const VIOptionEntry VIFEMOptions[] = {
     {"-model_young", VI_OPTION_REAL, NULL},
     {"-model_poisson", VI_OPTION_REAL, NULL},
@@ -306,6 +359,8 @@ static const VIOptionEntry VIFEMOptions[] = {
     {"-modes_num", VI_OPTION_INT, NULL},
     {"-modes_shift", VI_OPTION_REAL, NULL},
     {"-modes_tol", VI_OPTION_REAL, NULL},
+    {"-modes_solver", VI_OPTION_ENUM, VISolverTypes},
+    {"-memory_limit", VI_OPTION_REAL, NULL},
     {"-modes_eps_*", VI_OPTION_PASS, NULL},
     {"-modes_st_*", VI_OPTION_PASS, NULL},
     {"-modes_bv_*", VI_OPTION_PASS, NULL},

@@ -16,3 +16,4 @@ vicms_unit_test(test_bodies RANKS 1 2 3)
 # `vicms reduce -bodies`: the same bodies file whatever -bodies_parallel (sequential, rank groups) and 1, 2, 3 ranks (1e-10);
 # bodies as element sets of one deck equal to separate decks (1e-10); bad input, an error on one rank group.
 vicms_app_test(bodies PROCESSORS 2)
+vicms_app_test(scale PROCESSORS 2)

@@ -1,0 +1,263 @@
+/* VISolver: the linear solver behind every solve with a stiffness matrix, MUMPS's Cholesky factorization (direct) or conjugate
+   gradients with smoothed-aggregation multigrid and the rigid-body modes as near null space (iterative). */
+#include <vicms/fem.h>
+#include <vicms/sys.h>
+
+const char *const VISolverTypes[] = {"direct", "iterative", "VISolverType", "VI_SOLVER_", NULL};
+
+struct _p_VISolver {
+  MPI_Comm     comm;
+  VISolverType type;
+  char         prefix[64];
+  char         what[160];
+  PetscReal    rtol;     /* relative residual of every iterative solve */
+  KSP          ksp;      /* the factored KSP (direct) or CG + GAMG (iterative) */
+  MatNullSpace nearnull; /* iterative: rigid-body modes */
+  PetscInt     its, nsolves;
+};
+
+PetscErrorCode VISolverCreate(MPI_Comm comm, VISolverType type, const char prefix[], VISolver *solver)
+{
+  VISolver s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&s));
+  s->comm = comm;
+  s->type = type;
+  s->rtol = 1e-12;
+  PetscCall(PetscStrncpy(s->prefix, prefix ? prefix : "", sizeof(s->prefix)));
+  *solver = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISolverDestroy(VISolver *solver)
+{
+  PetscFunctionBeginUser;
+  if (!solver || !*solver) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPDestroy(&(*solver)->ksp));
+  PetscCall(MatNullSpaceDestroy(&(*solver)->nearnull));
+  PetscCall(PetscFree(*solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISolverGetType(VISolver solver, VISolverType *type)
+{
+  PetscFunctionBeginUser;
+  *type = solver->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISolverGetIterations(VISolver solver, PetscInt *its, PetscInt *nsolves)
+{
+  PetscFunctionBeginUser;
+  if (its) *its = solver->its;
+  if (nsolves) *nsolves = solver->nsolves;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISolverSetTolerance(VISolver solver, PetscReal rtol)
+{
+  PetscFunctionBeginUser;
+  solver->rtol = rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The near null space must be orthonormal (MatNullSpaceCreate): the caller's vectors are copied and orthonormalized here. */
+PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v[])
+{
+  Vec *q;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatNullSpaceDestroy(&solver->nearnull));
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDuplicateVecs(v[0], n, &q));
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecCopy(v[k], q[k]));
+  /* modified Gram-Schmidt, twice */
+  for (PetscInt pass = 0; pass < 2; pass++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal norm;
+      for (PetscInt j = 0; j < k; j++) {
+        PetscScalar d;
+        PetscCall(VecDot(q[k], q[j], &d));
+        PetscCall(VecAXPY(q[k], -d, q[j]));
+      }
+      PetscCall(VecNorm(q[k], NORM_2, &norm));
+      PetscCheck(norm > 0, solver->comm, PETSC_ERR_PLIB, "Rigid-body mode %" PetscInt_FMT " is linearly dependent on the others", k);
+      PetscCall(VecScale(q[k], 1.0 / norm));
+    }
+  PetscCall(MatNullSpaceCreate(solver->comm, PETSC_FALSE, n, q, &solver->nearnull));
+  PetscCall(VecDestroyVecs(n, &q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options of the MUMPS path given to the iterative one are refused: they would be ignored. */
+static PetscErrorCode VISolverCheckOptions(VISolver solver)
+{
+  char              name[128];
+  PetscBool         set;
+  const char *const direct_only[] = {"mat_mumps_icntl_14", "mat_mumps_icntl_35", "mat_mumps_cntl_7",
+                                     "mat_mumps_icntl_22", "mat_mumps_icntl_23", "pc_factor_mat_solver_type"};
+
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < sizeof(direct_only) / sizeof(direct_only[0]); i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s%s", solver->prefix, direct_only[i]));
+    PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+    PetscCheck(!set, solver->comm, PETSC_ERR_USER_INPUT,
+               "%s: an option of the direct (MUMPS) solver, given with the iterative solver (%s): drop it or choose direct", name,
+               solver->prefix[0] == 'c' ? "-cms_solver iterative" : "-modes_solver iterative");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Direct: VIFactorCholesky (src/fem/factor.c); ok is false when A is singular (null pivots, nnull of them, or a failed
+  factorization). Iterative: CG (A is symmetric positive definite: the caller shifts a free-floating model) preconditioned by GAMG
+  with the near null space; the multigrid hierarchy is built here, once, and reused by every solve.
+*/
+PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char what[], PetscBool *ok, PetscInt *nnull)
+{
+  PetscFunctionBeginUser;
+  PetscCall(KSPDestroy(&solver->ksp));
+  PetscCall(PetscStrncpy(solver->what, what, sizeof(solver->what)));
+  *ok    = PETSC_FALSE;
+  *nnull = 0;
+  if (solver->type == VI_SOLVER_DIRECT) {
+    PetscCall(VIFactorCholesky(solver->comm, A, spd, solver->prefix, what, &solver->ksp, nnull));
+    *ok = solver->ksp ? PETSC_TRUE : PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PC pc;
+
+  PetscCall(VISolverCheckOptions(solver));
+  PetscCheck(spd, solver->comm, PETSC_ERR_USER_INPUT,
+             "%s is not positive definite (a positive shift): the iterative solver (conjugate gradients) needs a positive definite matrix; "
+             "leave the default shift or choose the direct solver",
+             what);
+  PetscCall(MatSetOption(A, MAT_SPD, PETSC_TRUE));
+  if (solver->nearnull) PetscCall(MatSetNearNullSpace(A, solver->nearnull));
+  PetscCall(KSPCreate(solver->comm, &solver->ksp));
+  PetscCall(KSPSetOptionsPrefix(solver->ksp, solver->prefix));
+  PetscCall(KSPSetOperators(solver->ksp, A, A));
+  PetscCall(KSPSetType(solver->ksp, KSPCG));
+  PetscCall(KSPSetNormType(solver->ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(solver->ksp, solver->rtol, 0.0, PETSC_DEFAULT, 10000));
+  PetscCall(KSPGetPC(solver->ksp, &pc));
+  PetscCall(PCSetType(pc, PCGAMG));
+  PetscCall(KSPSetFromOptions(solver->ksp));
+  PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
+  PetscCall(KSPSetUp(solver->ksp));
+  PetscCall(PetscLogEventEnd(VI_Factor, 0, 0, 0, 0));
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISolverSolve(VISolver solver, Vec b, Vec x)
+{
+  KSPConvergedReason reason;
+  PetscInt           its;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPSolve(solver->ksp, b, x));
+  PetscCall(KSPGetConvergedReason(solver->ksp, &reason));
+  PetscCall(KSPGetIterationNumber(solver->ksp, &its));
+  solver->its += its;
+  solver->nsolves++;
+  PetscCheck(reason > 0, solver->comm, PETSC_ERR_NOT_CONVERGED,
+             "Conjugate gradients did not converge solving with %s: %s after %" PetscInt_FMT
+             " iterations (raise -%sksp_max_it, or choose the direct solver)",
+             solver->what, KSPConvergedReasons[reason], its, solver->prefix);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X = A^-1 B for every column of B: one MatMatSolve of the factors (direct) or one CG solve per column (iterative). */
+PetscErrorCode VISolverMatSolve(VISolver solver, Mat B, Mat X)
+{
+  PetscInt ncols;
+
+  PetscFunctionBeginUser;
+  if (solver->type == VI_SOLVER_DIRECT) {
+    PC  pc;
+    Mat F;
+    PetscCall(KSPGetPC(solver->ksp, &pc));
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    PetscCall(MatMatSolve(F, B, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetSize(B, NULL, &ncols));
+  for (PetscInt j = 0; j < ncols; j++) {
+    Vec b, x;
+    PetscCall(MatDenseGetColumnVecRead(B, j, &b));
+    PetscCall(MatDenseGetColumnVecWrite(X, j, &x));
+    PetscCall(VecSet(x, 0));
+    PetscCall(VISolverSolve(solver, b, x));
+    PetscCall(MatDenseRestoreColumnVecWrite(X, j, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The spectral transformation of an EPS whose operators are (A, B), A the matrix set up here, for the eigenvalues nearest
+  target (0: the lowest). Direct: shift-and-invert at target with the factors. Iterative: by the EPS type (-<eps prefix>eps_type):
+  lobpcg (the default, or default_type) gets a preconditioned ST whose KSP applies GAMG once (preonly) and looks for the smallest eigenvalues;
+  krylovschur gets shift-and-invert with the CG + GAMG KSP as its inner solve (at the tolerance of VISolverSetTolerance). Any
+  other type is refused. Call before EPSSetFromOptions: the EPS type is read here.
+*/
+PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, const char default_type[])
+{
+  ST          st;
+  const char *eprefix;
+  char        name[128], type[64];
+  PetscBool   set, lobpcg, ks;
+
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetST(eps, &st));
+  if (solver->type == VI_SOLVER_DIRECT) {
+    PetscCall(EPSSetTarget(eps, target));
+    PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
+    PetscCall(STSetType(st, STSINVERT));
+    PetscCall(STSetKSP(st, solver->ksp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrncpy(type, default_type ? default_type : EPSLOBPCG, sizeof(type)));
+  PetscCall(EPSGetOptionsPrefix(eps, &eprefix));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-%seps_type", eprefix ? eprefix : ""));
+  PetscCall(PetscOptionsGetString(NULL, NULL, name, type, sizeof(type), &set));
+  PetscCall(PetscStrcmp(type, EPSLOBPCG, &lobpcg));
+  PetscCall(PetscStrcmp(type, EPSKRYLOVSCHUR, &ks));
+  PetscCheck(lobpcg || ks, solver->comm, PETSC_ERR_USER_INPUT, "%s %s: the iterative solver (%s) takes lobpcg or krylovschur", name, type,
+             solver->prefix[0] == 'c' ? "-cms_solver iterative" : "-modes_solver iterative");
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-%sst_type", eprefix ? eprefix : ""));
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  PetscCheck(!set, solver->comm, PETSC_ERR_USER_INPUT, "%s: the iterative solver chooses the spectral transformation itself; drop the option", name);
+  if (lobpcg) {
+    KSP      inner;
+    PC       pc;
+    PetscInt nev, ncv, mpd;
+    PetscCall(EPSSetType(eps, EPSLOBPCG));
+    /* a block of nev vectors converges its last ones slowly (their gap is to the block's edge): 20 modes of a clamped 5,832-DOF
+       box stalled at a residual of 6e-10 after 117 iterations with a block of 20, converged to 1e-10 in 5.5 s with 28 */
+    PetscCall(EPSGetDimensions(eps, &nev, &ncv, &mpd));
+    PetscCall(EPSLOBPCGSetBlockSize(eps, nev + PetscMax(8, nev / 2)));
+    PetscCheck(target == 0, solver->comm, PETSC_ERR_SUP, "LOBPCG finds the smallest eigenvalues only");
+    PetscCall(EPSSetWhichEigenpairs(eps, EPS_SMALLEST_REAL));
+    PetscCall(STSetType(st, STPRECOND));
+    PetscCall(STGetKSP(st, &inner));
+    PetscCall(KSPSetType(inner, KSPPREONLY));
+    /* the preconditioner of the ST: the multigrid already set up on A (with its near null space), shared, not built twice */
+    PetscCall(KSPGetPC(solver->ksp, &pc));
+    PetscCall(KSPSetPC(inner, pc));
+    {
+      Mat A;
+      PetscCall(KSPGetOperators(solver->ksp, &A, NULL));
+      PetscCall(STSetPreconditionerMat(st, A));
+    }
+  } else {
+    PetscCall(EPSSetType(eps, EPSKRYLOVSCHUR));
+    PetscCall(EPSSetTarget(eps, target));
+    PetscCall(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
+    PetscCall(STSetType(st, STSINVERT));
+    PetscCall(STSetKSP(st, solver->ksp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
