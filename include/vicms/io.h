@@ -32,6 +32,12 @@ PETSC_EXTERN const char    *VINonFiniteString(PetscReal v);
 PETSC_EXTERN PetscErrorCode VIH5CheckFinite(const char what[], const char dataset[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[], char value[], size_t len);
 
+/* One element as a cell of an XDMF mixed topology: its code (2, the polyline, followed by its node count), then its nodes in
+   XDMF's order; *len entries written to cell (at most 22). */
+PETSC_EXTERN PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, const PetscInt nodes[], PetscInt cell[], PetscInt *len);
+/* Nodes of a cell of fixed size by its XDMF code (4 triangle, 5 quadrilateral, 6 tetrahedron, 8 wedge, 9 hexahedron, 36, 37,
+   38, 40, 48 their quadratic forms); -1 for the codes followed by a count (1 polyvertex, 2 polyline). */
+PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
 PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
 /* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5WriteMesh, one grid

@@ -70,6 +70,11 @@ PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r
                                   "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error,"
                                   "numerical_dissipation"));
     if (r->frequency) PetscCall(VIH5WriteReal(file, "/case/frequency", r->nt, 0, r->frequency));
+    if (r->q) {
+      /* -step_record_q: the ROM coordinates, from which vicms fields recovers the parent's displacements */
+      PetscCall(VIH5WriteReal(file, "/case/q", r->nt, r->nq, r->q));
+      PetscCall(VIH5WriteAttrString(file, "/case/q", "dims", "time,rom_coordinate"));
+    }
   }
   if (r->envelope && r->nenv > 0) {
     PetscCall(VIH5WriteReal(file, "/case/envelope", r->nenv, 2, r->envelope));
@@ -1113,8 +1118,7 @@ PetscErrorCode VIResultsLockOption(const char path[], const char lock[], const c
       }
     }
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another %s", path,
-          lock, option);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another %s", path, lock, option);
 }
 
 PetscErrorCode VIResultsUnlock(const char lock[])

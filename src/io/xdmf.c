@@ -51,6 +51,46 @@ static PetscErrorCode VIXdmfCell(VIElementType type, PetscInt *code, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, const PetscInt nodes[], PetscInt cell[], PetscInt *len)
+{
+  PetscInt        code, pos = 0;
+  const PetscInt *perm;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIXdmfCell(type, &code, &perm));
+  cell[pos++] = code;
+  if (type == VI_ELEM_T3D2) cell[pos++] = nen;
+  for (PetscInt k = 0; k < nen; k++) cell[pos++] = nodes[perm ? perm[k] : k];
+  *len = pos;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt VIXdmfCellNodes(PetscInt code)
+{
+  switch (code) {
+  case 4:
+    return 3;
+  case 5:
+  case 6:
+    return 4;
+  case 8:
+    return 6;
+  case 9:
+  case 37:
+    return 8;
+  case 36:
+    return 6;
+  case 38:
+    return 10;
+  case 40:
+    return 15;
+  case 48:
+    return 20;
+  default:
+    return -1;
+  }
+}
+
 static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt *size)
 {
   PetscInt ne;

@@ -69,6 +69,7 @@ static const VIOptionEntry VIStepOptions[] = {
     {"-step_start_time", VI_OPTION_REAL, NULL},
     {"-step_end_time", VI_OPTION_REAL, NULL},
     {"-step_output_every", VI_OPTION_INT, NULL},
+    {"-step_record_q", VI_OPTION_BOOL, NULL},
     {"-step_blowup_factor", VI_OPTION_REAL, NULL},
     {"-step_restitution", VI_OPTION_REAL, NULL},
     {"-step_moreau_variant", VI_OPTION_ENUM, VIMoreauVariants},
