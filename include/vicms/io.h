@@ -44,6 +44,16 @@ PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh
    per field in a temporal collection so ParaView steps through them; times[k] labels each grid. */
 PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n,
                                               const PetscReal times[]);
+/* A nodal field of a time series: its name as shown (with its unit, "displacement [m]"), the HDF5 group whose datasets
+   <group>/<k> (k = 0..nt-1) hold it, and its components (1 scalar, 3 vector). */
+typedef struct {
+  const char *name, *group;
+  PetscInt    ncomp;
+} VIXdmfField;
+/* XDMF 3 file of a temporal collection of nt grids (time values times, seconds) on the mesh /mesh/coordinates (nn x 3) and
+   /mesh/topology (mixed, ncells cells, tsize entries) of the HDF5 file h5_name, each grid with the nf fields. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], const char title[], PetscInt nn, PetscInt ncells,
+                                              PetscInt tsize, PetscInt nt, const PetscReal times[], PetscInt nf, const VIXdmfField fields[]);
 /* Modes file of `vicms modes` (frequencies_hz, eigenvalues, mesh, mode shapes num_nodes x 3) and its .xmf. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, const PetscReal freq_hz[], const PetscReal eigenvalues[],
                                              const PetscReal *const shapes[]);
