@@ -10,10 +10,11 @@ typedef struct {
 } VIFieldsMesh;
 
 /* Rank 0 checks the files and the case; every rank stops with its message (one line) when one is wrong. Collective. */
-static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], const char results[], PetscInt kcase)
+static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], const char results[], PetscInt kcase, PetscInt point, PetscBool *is_hb)
 {
   PetscMPIInt rank;
   char        msg[1024] = "";
+  PetscInt    hb        = 0;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -47,13 +48,29 @@ static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], con
       if (has) PetscCall(VIH5HasAttr(file, "/", "kind", &has));
       if (has) PetscCall(VIH5ReadAttrStringAlloc(file, "/", "kind", &kind));
       if (has) PetscCall(VIH5ReadAttrInt(file, "/", "n_cases", &ncases));
-      if (!has || strcmp(format, "vicms-results") || strcmp(kind, "simulate"))
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "-results_file %s: not a results file of vicms simulate (format %s, kind %s)", results,
+      if (has && !strcmp(kind, "hb")) hb = 1;
+      if (!has || strcmp(format, "vicms-results") || (strcmp(kind, "simulate") && !hb))
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "-results_file %s: not a results file of vicms simulate or vicms hb (format %s, kind %s)", results,
                                 format ? format : "none", kind ? kind : "none"));
       else if (kcase < 0 || kcase >= ncases)
         PetscCall(PetscSNPrintf(msg, sizeof(msg), "-fields_case: got %" PetscInt_FMT ", expected a case of %s from 0 to %" PetscInt_FMT, kcase,
                                 results, ncases - 1));
-      else {
+      else if (hb) {
+        PetscInt np = 0, cols;
+        PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q_harmonics", kcase));
+        PetscCall(VIH5Exists(file, path, &has));
+        if (has) PetscCall(VIH5GetShape(file, path, &np, &cols));
+        if (!has)
+          PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                                  "-results_file %s: case %" PetscInt_FMT
+                                  " has no harmonics of the ROM coordinates (%s); run vicms hb with -hb_record_q",
+                                  results, kcase, path));
+        else if (point < 0 || point >= np)
+          PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                                  "-fields_point: got %" PetscInt_FMT ", expected a branch point of case %" PetscInt_FMT
+                                  " of %s from 0 to %" PetscInt_FMT,
+                                  point, kcase, results, np - 1));
+      } else {
         PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q", kcase));
         PetscCall(VIH5Exists(file, path, &has));
         if (!has)
@@ -68,6 +85,8 @@ static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], con
   }
   PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
   PetscCheck(!msg[0], comm, PETSC_ERR_USER_INPUT, "%s", msg);
+  PetscCallMPI(MPI_Bcast(&hb, 1, MPIU_INT, 0, comm));
+  *is_hb = hb ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,6 +152,45 @@ static PetscErrorCode VIAppFieldsRecover(MPI_Comm comm, const VIFieldsMesh *m, P
   PetscCallMPI(MPI_Gatherv(mine, cnt, MPIU_REAL, rank == 0 ? *u : NULL, counts, displs, MPIU_REAL, 0, comm));
   PetscCall(PetscFree2(counts, displs));
   PetscCall(PetscFree(mine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One period of the orbit of a branch point of vicms hb: q(t_s) = a0 + sum_h a_h cos(h theta_s) + b_h sin(h theta_s), theta_s
+   = 2 pi s / samples, t_s = s / (samples f) at the point's frequency f (the layout of q_harmonics, src/hb/output.c). */
+static PetscErrorCode VIAppFieldsOrbit(MPI_Comm comm, hid_t file, const char results[], PetscInt kcase, PetscInt point, PetscInt samples, PetscInt n,
+                                       PetscInt *nt, PetscReal **t, PetscReal **q)
+{
+  PetscInt   rows, cols, H, nh;
+  PetscReal *f, *qh;
+  char       path[64], group[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(group, sizeof(group), "/cases/%" PetscInt_FMT, kcase));
+  PetscCall(VIH5ReadAttrInt(file, group, "harmonics_H", &H));
+  nh = 2 * H + 1;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/frequency_hz", group));
+  PetscCall(VIH5ReadReal(file, path, &rows, &cols, &f));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/q_harmonics", group));
+  PetscCall(VIH5ReadReal(file, path, &rows, &cols, &qh));
+  PetscCheck(cols == nh * n, comm, PETSC_ERR_USER_INPUT,
+             "-results_file %s: %s has %" PetscInt_FMT " columns, expected (2H + 1) n = %" PetscInt_FMT " for H = %" PetscInt_FMT
+             " and the %" PetscInt_FMT " coordinates of the ROM (results of another ROM?)",
+             results, path, cols, nh * n, H, n);
+  PetscCall(VIH5CheckFinite(results, path, rows, cols, qh));
+  *nt = samples;
+  PetscCall(PetscMalloc1(samples, t));
+  PetscCall(PetscMalloc1(samples * n, q));
+  for (PetscInt s = 0; s < samples; s++) {
+    const PetscReal *c = qh + point * nh * n, theta = 2 * PETSC_PI * s / samples;
+    (*t)[s] = s / (samples * f[point]);
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal v = c[i];
+      for (PetscInt h = 1; h <= H; h++) v += c[(2 * h - 1) * n + i] * PetscCosReal(h * theta) + c[2 * h * n + i] * PetscSinReal(h * theta);
+      (*q)[s * n + i] = v;
+    }
+  }
+  PetscCall(PetscFree(f));
+  PetscCall(PetscFree(qh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -210,7 +268,8 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
 {
   char                 rom_file[PETSC_MAX_PATH_LEN] = "rom.h5", results[PETSC_MAX_PATH_LEN] = "results.h5", out[PETSC_MAX_PATH_LEN] = "fields.h5";
   char                 length[32], force_unit[32], path[64], title[64];
-  PetscInt             kcase = 0, nt, cols, nc;
+  PetscInt             kcase = 0, nt, cols, nc, point = 0, samples = 32;
+  PetscBool            is_hb;
   PetscBool            help;
   VIROM                rom;
   VIFieldsMesh         m;
@@ -227,12 +286,16 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
   PetscCall(PetscOptionsString("-results_file", "The results file of vicms simulate -step_record_q", "", results, results, sizeof(results), NULL));
   PetscCall(PetscOptionsInt("-fields_case", "The case of the results file (from 0)", "", kcase, &kcase, NULL));
   PetscCall(
+      PetscOptionsInt("-fields_point", "vicms hb results: the branch point (from 0) whose orbit is shown over one period", "", point, &point, NULL));
+  PetscCall(PetscOptionsInt("-fields_samples", "vicms hb results: time levels per period", "", samples, &samples, NULL));
+  PetscCall(
       PetscOptionsString("-fields_file", "Where the series goes (FILE.h5, with FILE.xmf beside it for ParaView)", "", out, out, sizeof(out), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(VIAppFieldsCheck(comm, rom_file, results, kcase));
+  PetscCheck(samples >= 2, comm, PETSC_ERR_USER_INPUT, "-fields_samples: got %" PetscInt_FMT ", expected at least 2 levels per period", samples);
+  PetscCall(VIAppFieldsCheck(comm, rom_file, results, kcase, point, &is_hb));
   PetscCall(PetscMemzero(&m, sizeof(m)));
   PetscCall(VIAppFieldsMeshLoad(rom_file, &m));
   PetscCall(VIROMCreate(comm, &rom));
@@ -243,26 +306,32 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
   PetscCall(VIROMGetContacts(rom, &nc, &contacts));
   /* the case's series */
   PetscCall(VIH5Open(results, &file));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/t", kcase));
-  PetscCall(VIH5ReadReal(file, path, &nt, &cols, &t));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q", kcase));
-  PetscCall(VIH5ReadReal(file, path, &nt, &cols, &q));
-  PetscCheck(cols == m.n, comm, PETSC_ERR_USER_INPUT,
-             "-results_file %s: case %" PetscInt_FMT " has %" PetscInt_FMT " ROM coordinates, the ROM of -rom_file %s has %" PetscInt_FMT
-             " (results of another ROM?)",
-             results, kcase, cols, rom_file, m.n);
-  PetscCall(VIH5CheckFinite(results, path, nt, cols, q));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/forces", kcase));
-  if (nc) {
-    PetscInt  rows, fc;
-    PetscBool has;
-    PetscCall(VIH5Exists(file, path, &has));
-    if (has) PetscCall(VIH5ReadReal(file, path, &rows, &fc, &forces));
-    PetscCheck(!has || (rows == nt && fc == nc), comm, PETSC_ERR_USER_INPUT,
-               "-results_file %s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, results, path, rows, fc,
-               nt, nc);
+  if (is_hb) {
+    PetscCall(VIAppFieldsOrbit(comm, file, results, kcase, point, samples, m.n, &nt, &t, &q));
+    PetscCall(VIH5Close(&file));
+    nc = 0;
+  } else {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/t", kcase));
+    PetscCall(VIH5ReadReal(file, path, &nt, &cols, &t));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q", kcase));
+    PetscCall(VIH5ReadReal(file, path, &nt, &cols, &q));
+    PetscCheck(cols == m.n, comm, PETSC_ERR_USER_INPUT,
+               "-results_file %s: case %" PetscInt_FMT " has %" PetscInt_FMT " ROM coordinates, the ROM of -rom_file %s has %" PetscInt_FMT
+               " (results of another ROM?)",
+               results, kcase, cols, rom_file, m.n);
+    PetscCall(VIH5CheckFinite(results, path, nt, cols, q));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/forces", kcase));
+    if (nc) {
+      PetscInt  rows, fc;
+      PetscBool has;
+      PetscCall(VIH5Exists(file, path, &has));
+      if (has) PetscCall(VIH5ReadReal(file, path, &rows, &fc, &forces));
+      PetscCheck(!has || (rows == nt && fc == nc), comm, PETSC_ERR_USER_INPUT,
+                 "-results_file %s: %s is %" PetscInt_FMT " x %" PetscInt_FMT ", expected %" PetscInt_FMT " x %" PetscInt_FMT, results, path, rows,
+                 fc, nt, nc);
+    }
+    PetscCall(VIH5Close(&file));
   }
-  PetscCall(VIH5Close(&file));
   PetscCall(VIAppFieldsRecover(comm, &m, nt, q, &u));
   if (forces) {
     /* the normal contact force as point data at each contact node the ROM keeps, zero at the other nodes */
@@ -272,13 +341,18 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
         if (m.ids[i] == contacts[j].node_id)
           for (PetscInt k = 0; k < nt; k++) nodal[k * m.nk + i] += forces[k * nc + j];
   }
-  PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT, kcase));
+  if (is_hb)
+    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT " point %" PetscInt_FMT, kcase, point));
+  else
+    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT, kcase));
   if (rank == 0) ierr = VIAppFieldsWrite(out, title, &m, nt, t, u, length, nodal, force_unit);
   PetscCall(VIErrorSync(comm, ierr));
   PetscCall(PetscPrintf(comm,
                         "Wrote %s and its .xmf: %" PetscInt_FMT " steps from %g to %g s of case %" PetscInt_FMT " on %" PetscInt_FMT
                         " nodes and %" PetscInt_FMT " cells\n",
                         out, nt, nt ? (double)t[0] : 0.0, nt ? (double)t[nt - 1] : 0.0, kcase, m.nk, m.ncells));
+  if (is_hb)
+    PetscCall(PetscPrintf(comm, "  one period of the orbit of branch point %" PetscInt_FMT " (%g Hz)\n", point, (double)(1.0 / (nt * t[1]))));
   PetscCall(PetscFree(u));
   PetscCall(PetscFree(nodal));
   PetscCall(PetscFree(forces));

@@ -40,6 +40,8 @@ static const VIOptionEntry VIAppOptions[] = {
     /* vicms fields: the parent's displacements as a time series for ParaView */
     {"-fields_case", VI_OPTION_INT, NULL},
     {"-fields_file", VI_OPTION_STRING, NULL},
+    {"-fields_point", VI_OPTION_INT, NULL},
+    {"-fields_samples", VI_OPTION_INT, NULL},
     /* vicms slide: the transient of sliding bodies */
     {"-slide_file", VI_OPTION_STRING, NULL},
     {"-slide_slave", VI_OPTION_STRING, NULL},

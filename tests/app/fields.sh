@@ -6,7 +6,9 @@
 # a series by `vicms fields` on 1, 2 and 3 ranks (the same files to the bit) and read by ParaView's vtkXdmf3Reader (pvpython, or
 # python3 with VTK's XDMF3 module; skipped when neither has it): point and cell counts, the 101 time values, the displacement at
 # two nodes equal to the ROM outputs recorded by simulate (1e-10 relative), the contact force equal to /cases/0/forces;
-# (c) bad input on 1, 2 and 3 ranks: a ROM without fields, a case out of range, a missing file, a results file without q.
+# one period of a vicms hb branch point's orbit (-hb_record_q) the same way, against the outputs' harmonics hb recorded summed by
+# numpy at the same instants (1e-10 relative); (c) bad input on 1, 2 and 3 ranks: a ROM without fields, a case or branch point
+# out of range, a missing file, a results file without q.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_need_h5py
 vicms_workdir
@@ -71,7 +73,14 @@ must "simulate" mpi 300 1 simulate -rom_file s1.h5 -case_loads xmax_ymax_zmax -$
   -contact_gap 1e-7 -step_end_time 0.005 -step_dt 2e-7 -step_output_every 250 -step_record_q -results_file res.h5
 must "simulate without q" mpi 300 1 simulate -rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type harmonic -${L}_amplitude 100 \
   -${L}_frequency 300 -contact_gap 1e-7 -step_end_time 0.001 -step_dt 2e-7 -step_output_every 250 -results_file noq.h5
+# a harmonic balance branch with the harmonics of q (H = 5), one period of point 60's orbit in 40 levels
+must "hb" mpi 300 1 hb -rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type harmonic -${L}_amplitude 10 -${L}_frequency 300 \
+  -contact_gap 1e-5 -hb_freq_range 250,450 -hb_harmonics 5 -hb_record_q -results_file hb.h5
+must "hb without q" mpi 300 1 hb -rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type harmonic -${L}_amplitude 10 -${L}_frequency 300 \
+  -contact_gap 1e-5 -hb_freq_range 250,260 -hb_harmonics 3 -results_file hbnoq.h5
 for np in 1 2 3; do
+  must "np=$np fields hb" mpi 120 "$np" fields -rom_file s1.h5 -results_file hb.h5 -fields_point 60 -fields_samples 40 -fields_file h$np.h5 &&
+    { grep -Eq "Wrote h$np.h5 and its .xmf: 40 steps from 0\\.? to .* on 74 nodes and 72 cells" <<<"$LAST" || { echo "FAIL np=$np: $LAST"; fail=1; }; }
   must "np=$np fields" mpi 120 "$np" fields -rom_file s1.h5 -results_file res.h5 -fields_case 0 -fields_file f$np.h5 || continue
   grep -Eq "Wrote f$np.h5 and its .xmf: 101 steps from 0\\.? to 0\\.005 s of case 0 on 74 nodes and 72 cells" <<<"$LAST" ||
     { echo "FAIL np=$np: $LAST"; fail=1; }
@@ -81,11 +90,12 @@ import h5py, numpy as np
 fail = 0
 f1 = h5py.File("f1.h5", "r")
 for np_ in (2, 3):
-    f = h5py.File("f%d.h5" % np_, "r")
-    err = max(np.abs(f["displacement/%d" % k][()] - f1["displacement/%d" % k][()]).max() for k in range(101))
-    ok = err == 0
-    print("%s fields on %d ranks equal 1 rank's: max difference %g" % ("ok  " if ok else "FAIL", np_, err))
-    fail |= not ok
+    for name, nt in (("f", 101), ("h", 40)):
+        f, g = h5py.File("%s%d.h5" % (name, np_), "r"), h5py.File("%s1.h5" % name, "r")
+        err = max(np.abs(f["displacement/%d" % k][()] - g["displacement/%d" % k][()]).max() for k in range(nt))
+        ok = err == 0
+        print("%s %s fields on %d ranks equal 1 rank's: max difference %g" % ("ok  " if ok else "FAIL", name, np_, err))
+        fail |= not ok
 for path, unit in (("time", "s"), ("displacement/7", "m"), ("contact_force/7", "N"), ("mesh/coordinates", "m")):
     got = f1[path].attrs.get("units", b"").decode()
     ok = got == unit
@@ -100,6 +110,12 @@ if [ -n "$reader" ]; then
     echo "--- np=$np, read by $reader's vtkXdmf3Reader"
     echo "$out" | grep -E "^(ok|FAIL|     )"
     [ $rc -eq 0 ] || { echo "FAIL np=$np: the reader's checks (exit $rc)"; echo "$out" | tail -5; fail=1; }
+    # the orbit against the outputs' harmonics vicms hb recorded, summed by numpy at the same 40 instants
+    out=$($reader "$checker" "$PWD/h$np.xmf" hb.h5 0@60:40 74 72 84:x:0 73:y:1 2>&1)
+    rc=$?
+    echo "--- np=$np, hb point 60, read by $reader's vtkXdmf3Reader"
+    echo "$out" | grep -E "^(ok|FAIL|     )"
+    [ $rc -eq 0 ] || { echo "FAIL np=$np: the reader's checks of the hb orbit (exit $rc)"; echo "$out" | tail -5; fail=1; }
   done
 else
   echo "note: no XDMF reader (pvpython from Debian paraview + python3-paraview, or VTK with vtkIOXdmf3): the reader checks are skipped"
@@ -114,6 +130,10 @@ refuse "missing results" "1 2 3" "-results_file missing.h5: no such file" fields
 refuse "missing ROM" "1 2" "-rom_file missing.h5: no such file" fields -rom_file missing.h5 -results_file res.h5 -fields_file bad.h5
 refuse "results without q" "1 2" "case 0 has no ROM coordinates (/cases/0/q); run vicms simulate with -step_record_q" \
   fields -rom_file s1.h5 -results_file noq.h5 -fields_file bad.h5
+refuse "branch point out of range" "1 2 3" "-fields_point: got 500, expected a branch point of case 0 of hb.h5 from 0 to" \
+  fields -rom_file s1.h5 -results_file hb.h5 -fields_point 500 -fields_file bad.h5
+refuse "hb without q" "1 2" "has no harmonics of the ROM coordinates (/cases/0/q_harmonics); run vicms hb with -hb_record_q" \
+  fields -rom_file s1.h5 -results_file hbnoq.h5 -fields_file bad.h5
 refuse "bad -cms_fields" "1 2" "cms_fields" reduce $rom -cms_fields sides -rom_file bad.h5
 [ -e bad.h5 ] && { echo "FAIL a refused job left bad.h5"; fail=1; }
 

@@ -18,7 +18,13 @@ except ImportError:
 from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
-xmf, results, case, npts, ncells = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+xmf, results, npts, ncells = sys.argv[1], sys.argv[2], int(sys.argv[4]), int(sys.argv[5])
+# CASE, or CASE@POINT:SAMPLES for one period of the orbit of a vicms hb branch point
+case, point, samples = sys.argv[3], None, None
+if "@" in case:
+    case, rest = case.split("@")
+    point, samples = (int(v) for v in rest.split(":"))
+case = int(case)
 items = sys.argv[6:]
 fail = 0
 r = vtkXdmf3Reader()
@@ -27,7 +33,20 @@ r.UpdateInformation()
 ts = np.array(r.GetOutputInformation(0).Get(vtkStreamingDemandDrivenPipeline.TIME_STEPS()))
 with h5py.File(results, "r") as f:
     g = f["cases/%d" % case]
-    t, out, forces = g["t"][()], g["outputs"][()], (g["forces"][()] if "forces" in g else None)
+    if point is None:
+        t, out, forces = g["t"][()], g["outputs"][()], (g["forces"][()] if "forces" in g else None)
+    else:
+        # the outputs' harmonics that vicms hb recorded (output rows times the harmonics of q, src/hb/continuation.c), summed
+        # here at the samples of one period: a0 + sum a_h cos(h theta) + b_h sin(h theta)
+        H = int(g.attrs["harmonics_H"])
+        fr = g["frequency_hz"][point]
+        hc = g["harmonics"][point].reshape(-1, 2 * H + 1)
+        theta = 2 * np.pi * np.arange(samples) / samples
+        t = np.arange(samples) / (samples * fr)
+        out = np.tile(hc[:, 0], (samples, 1))
+        for h in range(1, H + 1):
+            out += np.outer(np.cos(h * theta), hc[:, 2 * h - 1]) + np.outer(np.sin(h * theta), hc[:, 2 * h])
+        forces = None
 ids = h5py.File(xmf[:-4] + ".h5", "r")["mesh/node_ids"][()]
 if len(ts) != len(t) or np.abs(ts - t).max() > 1e-12 * np.abs(t).max():
     print("FAIL time steps: %d read, %d in the results (max diff %g)" % (len(ts), len(t), np.abs(ts - t).max() if len(ts) == len(t) else -1))
@@ -49,7 +68,7 @@ for k, tk in enumerate(ts):
         print("     point data: %s" % names)
     pd = o.GetPointData()
     disp.append(vtk_to_numpy(pd.GetArray("displacement [m]")).copy())
-    if pd.GetArray("contact force [N]") is not None:
+    if pd.GetArray("contact force [N]") is not None and forces is not None:
         force.append(vtk_to_numpy(pd.GetArray("contact force [N]")).copy())
 disp = np.array(disp)
 mode = None
