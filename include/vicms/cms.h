@@ -59,8 +59,6 @@ PETSC_EXTERN const char *const VICMSFieldsTypes[];
   rank 0 gathers those rows only and writes. Nothing with -cms_fields none. Collective.
 */
 PETSC_EXTERN PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[]);
-/* The length unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: mm), "" when not of that form. */
-PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
 PETSC_EXTERN PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VICMSDestroy(VICMS *cms);
 

@@ -38,6 +38,8 @@ PETSC_EXTERN PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, 
 /* Nodes of a cell of fixed size by its XDMF code (4 triangle, 5 quadrilateral, 6 tetrahedron, 8 wedge, 9 hexahedron, 36, 37,
    38, 40, 48 their quadratic forms); -1 for the codes followed by a count (1 polyvertex, 2 polyline). */
 PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
+/* The length unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: mm), "" when not of that form. */
+PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
 PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
 /* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5WriteMesh, one grid

@@ -139,20 +139,6 @@ static PetscErrorCode VICMSFieldsCells(VIMesh mesh, PetscBool surface, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The length unit of a units string FORCE-LENGTH-MASS-TIME (e.g. N-mm-t-s gives mm); "" when not of that form. */
-PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len)
-{
-  const char *a = units ? strchr(units, '-') : NULL, *b = a ? strchr(a + 1, '-') : NULL;
-
-  PetscFunctionBeginUser;
-  length[0] = 0;
-  if (a && b && (size_t)(b - a) < len) {
-    memcpy(length, a + 1, (size_t)(b - a - 1));
-    length[b - a - 1] = 0;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Rank 0: the group /fields of the ROM file at path; an error is returned, not raised, so that the other ranks learn of it. */
 static PetscErrorCode VICMSFieldsWrite(const char path[], const char kind[], const char length[], PetscInt nkeep, PetscInt ncells,
                                        const PetscReal xyz[], const PetscInt nids[], PetscInt tsize, const PetscInt topo[], PetscInt n,

@@ -121,6 +121,28 @@ else
   echo "note: no XDMF reader (pvpython from Debian paraview + python3-paraview, or VTK with vtkIOXdmf3): the reader checks are skipped"
 fi
 
+# ---- HDF5 conventions: units and dims of the results' series, the modes file's shapes listed 1, 2, ..., 12 (not 1, 10, 11, 2)
+must "modes" mpi 120 2 modes $box -modes_num 12 -modes_file m.h5
+$py - <<'PY' || fail=1
+import h5py
+fail = 0
+g = h5py.File("res.h5", "r")["cases/0"]
+want = {"t": ("s", "time"), "outputs": ("m", "time,output"), "velocities": ("m/s", "time,output"), "forces": ("N", "time,contact"),
+        "energy": ("N m", "time,energy_column"), "q": (None, "time,rom_coordinate")}
+for k, (unit, dims) in want.items():
+    a = g[k].attrs
+    got = (a["units"].decode() if "units" in a else None, a["dims"].decode())
+    ok = got == (unit, dims)
+    print("%s /cases/0/%s: units %s, dims %s" % ("ok  " if ok else "FAIL", k, got[0], got[1]))
+    fail |= not ok
+m = h5py.File("m.h5", "r")
+names = list(m["modes"])
+ok = names == [str(k) for k in range(1, 13)] and m["frequencies_hz"].attrs["units"] == b"Hz"
+print("%s modes file: shapes listed %s, frequencies in %s" % ("ok  " if ok else "FAIL", ",".join(names), m["frequencies_hz"].attrs["units"].decode()))
+fail |= not ok
+raise SystemExit(fail)
+PY
+
 # ---- (c) bad input
 refuse "ROM without fields" "1 2 3" "the ROM keeps no fields (group /fields); reduce it again with -cms_fields" \
   fields -rom_file n.h5 -results_file res.h5 -fields_file bad.h5
