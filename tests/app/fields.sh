@@ -30,6 +30,8 @@ for np in 1 2 3; do
   grep -q "Fields: the basis on 74 nodes (surface) and 72 cells kept in s$np.h5, 56 bytes per kept DOF" <<<"$LAST" ||
     { echo "FAIL np=$np: no line 'Fields: the basis on 74 nodes (surface) and 72 cells ... 56 bytes per kept DOF'"; fail=1; }
 done
+must "info" mpi 60 2 info s1.h5 &&
+  { grep -q "Fields: the basis rows of 74 nodes (surface), 72 cells, 56 bytes per kept DOF" <<<"$LAST" || { echo "FAIL vicms info s1.h5: no Fields line"; fail=1; }; }
 must "reduce all" mpi 120 2 reduce $rom -cms_fields all -rom_file a.h5
 must "reduce zmax" mpi 120 2 reduce $rom -cms_fields_nodes zmax -rom_file z.h5
 must "reduce none" mpi 120 2 reduce $rom -cms_fields none -rom_file n.h5
