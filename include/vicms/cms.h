@@ -45,11 +45,7 @@ PETSC_EXTERN PetscErrorCode VICMSGetBoundaryNodes(VICMS cms, PetscInt *n, const 
 */
 PETSC_EXTERN PetscErrorCode VICMSReduce(VICMS cms, VIROM rom);
 /* Which parent nodes the ROM file keeps the basis rows of, to recover displacements (vicms fields, docs/fields.md). */
-typedef enum {
-  VI_CMS_FIELDS_SURFACE,
-  VI_CMS_FIELDS_ALL,
-  VI_CMS_FIELDS_NONE
-} VICMSFields;
+typedef enum { VI_CMS_FIELDS_SURFACE, VI_CMS_FIELDS_ALL, VI_CMS_FIELDS_NONE } VICMSFields;
 PETSC_EXTERN const char *const VICMSFieldsTypes[];
 /*
   VICMSWriteFields - add the group /fields to the ROM file at path (written by VIROMWrite): the rows of u = Q R q on the kept

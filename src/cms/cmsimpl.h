@@ -28,17 +28,17 @@ struct _p_VICMS {
   PetscReal  normal[3], radial_axis[3], radial_origin[3], t1_hint[3], area;
   PetscBool  radial, radial_inward, t1_hint_set;
 
-  PetscReal rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
-  PetscReal damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];
-  PetscInt  num_damping_ratios;
-  PetscBool rayleigh_set, gravity_set;
-  PetscReal gravity[3];
-  char     *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
-  PetscInt  num_forces, num_outputs;
-  char      units[64];
-  VICMSFields fields;        /* -cms_fields: which rows of the basis the ROM file keeps for vicms fields (fields.c) */
-  char        fields_set[64]; /* -cms_fields_nodes: those of a node set instead */
-  PetscBool frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
+  PetscReal   rigid_stiffness; /* artificial boundary stiffness for free-floating parents (seed 000 §3.1), 0 = none */
+  PetscReal   damping_ratio, damping_ratios[VI_CMS_MAX_ITEMS], rayleigh[2];
+  PetscInt    num_damping_ratios;
+  PetscBool   rayleigh_set, gravity_set;
+  PetscReal   gravity[3];
+  char       *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
+  PetscInt    num_forces, num_outputs;
+  char        units[64];
+  VICMSFields fields;           /* -cms_fields: which rows of the basis the ROM file keeps for vicms fields (fields.c) */
+  char        fields_set[64];   /* -cms_fields_nodes: those of a node set instead */
+  PetscBool   frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
 
   /* boundary, after VICMSSetUpBoundary */
   PetscInt       num_contacts, nb;
