@@ -7,7 +7,7 @@
 # python3 with VTK's XDMF3 module; skipped when neither has it): point and cell counts, the 101 time values, the displacement at
 # two nodes equal to the ROM outputs recorded by simulate (1e-10 relative), the contact force equal to /cases/0/forces;
 # one period of a vicms hb branch point's orbit (-hb_record_q) the same way, against the outputs' harmonics hb recorded summed by
-# numpy at the same instants (1e-10 relative); (c) bad input on 1, 2 and 3 ranks: a ROM without fields, a case or branch point
+# numpy at the same instants (1e-10 relative), q's harmonics bitwise equal after a SIGTERM mid-branch and a resume; (c) bad input on 1, 2 and 3 ranks: a ROM without fields, a case or branch point
 # out of range, a missing file, a results file without q.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_need_h5py
@@ -80,6 +80,30 @@ must "hb" mpi 300 1 hb -rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type har
   -contact_gap 1e-5 -hb_freq_range 250,450 -hb_harmonics 5 -hb_record_q -results_file hb.h5
 must "hb without q" mpi 300 1 hb -rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type harmonic -${L}_amplitude 10 -${L}_frequency 300 \
   -contact_gap 1e-5 -hb_freq_range 250,260 -hb_harmonics 3 -results_file hbnoq.h5
+# the harmonics of q survive a stop and resume bitwise (the checkpoint keeps them): SIGTERM mid-branch, rerun, compare
+hbq="-rom_file s1.h5 -case_loads xmax_ymax_zmax -${L}_type harmonic -${L}_amplitude 10 -${L}_frequency 300 -contact_gap 1e-5
+  -hb_freq_range 250,450 -hb_harmonics 10 -hb_samples 256 -hb_step_max 0.02 -hb_record_q"
+must "hb uninterrupted" mpi 300 1 hb $hbq -results_file hbfull.h5
+timeout 120 "$VICMS_BIN" hb $hbq -results_file hbstop.h5 -cases_progress_interval 0.1 >hbstop.log 2>&1 &
+pid=$!
+if wait_for 60 grep -Eq "^  point [0-9]* at (3[2-9]|4)" hbstop.log; then
+  kill -TERM $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 75 ] || { echo "FAIL hb stop: exit $rc, expected 75"; fail=1; }
+  must "hb resumed" mpi 300 1 hb $hbq -results_file hbstop.h5 &&
+    { grep -q "resuming case 0 from" <<<"$LAST" || { echo "FAIL hb rerun did not resume"; fail=1; }; }
+  $py -c '
+import h5py, numpy as np, sys
+a, b = h5py.File("hbfull.h5", "r")["cases/0"], h5py.File("hbstop.h5", "r")["cases/0"]
+d = np.abs(a["q_harmonics"][()] - b["q_harmonics"][()]).max() if a["q_harmonics"].shape == b["q_harmonics"].shape else -1
+print("%s q_harmonics after a stop and resume: %s points, max difference %g" % ("ok  " if d == 0 else "FAIL", a["q_harmonics"].shape[0], d))
+sys.exit(int(d != 0))' || fail=1
+else
+  echo "note: the hb branch ended before it could be stopped; the resume check is skipped"
+  kill $pid 2>/dev/null
+  wait $pid 2>/dev/null
+fi
 for np in 1 2 3; do
   must "np=$np fields hb" mpi 120 "$np" fields -rom_file s1.h5 -results_file hb.h5 -fields_point 60 -fields_samples 40 -fields_file h$np.h5 &&
     { grep -Eq "Wrote h$np.h5 and its .xmf: 40 steps from 0\\.? to .* on 74 nodes and 72 cells" <<<"$LAST" || { echo "FAIL np=$np: $LAST"; fail=1; }; }
