@@ -9,7 +9,7 @@ VICMS_BUILD=${VICMS_BUILD:-$VICMS_ROOT/build}
 # times faster than the reference BLAS (one thread per MPI rank).
 VICMS_PACKAGES=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev petsc-dev slepc-dev libmumps-dev
   libhdf5-openmpi-dev libfftw3-dev libyaml-dev libptscotch-dev libopenblas0-serial python3-matplotlib python3-h5py python3-numpy python3-scipy
-  python3-pytest python3-setuptools calculix-ccx)
+  python3-pytest python3-setuptools calculix-ccx python3-vtk9 python3-paraview)
 
 vicms_install_packages() {
   local missing=()

@@ -44,6 +44,17 @@ PETSC_EXTERN PetscErrorCode VICMSGetBoundaryNodes(VICMS cms, PetscInt *n, const 
   the reduced matrices, damping, loads and outputs, and stores them in rom (replicated on every rank).
 */
 PETSC_EXTERN PetscErrorCode VICMSReduce(VICMS cms, VIROM rom);
+/* Which parent nodes the ROM file keeps the basis rows of, to recover displacements (vicms fields, docs/fields.md). */
+typedef enum { VI_CMS_FIELDS_SURFACE, VI_CMS_FIELDS_ALL, VI_CMS_FIELDS_NONE } VICMSFields;
+PETSC_EXTERN const char *const VICMSFieldsTypes[];
+/*
+  VICMSWriteFields - add the group /fields to the ROM file at path (written by VIROMWrite): the rows of u = Q R q on the kept
+  nodes (3 per node, x y z in the global frame, zero where clamped), the nodes' ids and coordinates, and the cells that show
+  them (XDMF mixed topology in kept-node numbers: the free faces of the solid elements for surface, the elements for all, the
+  faces of the surface within the set for -cms_fields_nodes, else a vertex per node). Each rank takes the kept rows it owns,
+  rank 0 gathers those rows only and writes. Nothing with -cms_fields none. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[]);
 PETSC_EXTERN PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VICMSDestroy(VICMS *cms);
 

@@ -40,6 +40,9 @@ typedef struct {
   PetscInt   np, nout, nc, nh;
   PetscReal *frequency_hz, *harmonics, *amplitude, *min, *max, *mean, *closed_fraction, *slip_fraction, *force_max, *multiplier;
   PetscInt  *iterations, *stable, *stability_method, *kind;
+  /* with -hb_record_q: the harmonics of the ROM coordinates, np x (nh n), entry c n + i for harmonic c of coordinate i (the
+     layout of the outputs' harmonics: 0 the mean, 2h - 1 cos(h theta), 2h sin(h theta)); else NULL */
+  PetscReal *q_harmonics;
   /* at a turning point (kind VI_HB_POINT_TURNING) the located fold: its frequency and the outputs' amplitudes there
      (nout per point); 0 at other points */
   PetscReal *fold_hz, *fold_amplitude;

@@ -32,12 +32,30 @@ PETSC_EXTERN const char    *VINonFiniteString(PetscReal v);
 PETSC_EXTERN PetscErrorCode VIH5CheckFinite(const char what[], const char dataset[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5ReadAttrString(hid_t file, const char obj[], const char name[], char value[], size_t len);
 
+/* One element as a cell of an XDMF mixed topology: its code (2, the polyline, followed by its node count), then its nodes in
+   XDMF's order; *len entries written to cell (at most 22). */
+PETSC_EXTERN PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, const PetscInt nodes[], PetscInt cell[], PetscInt *len);
+/* Nodes of a cell of fixed size by its XDMF code (4 triangle, 5 quadrilateral, 6 tetrahedron, 8 wedge, 9 hexahedron, 36, 37,
+   38, 40, 48 their quadratic forms); -1 for the codes followed by a count (1 polyvertex, 2 polyline). */
+PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
+/* The length unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: mm), "" when not of that form. */
+PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
 PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
 /* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5WriteMesh, one grid
    per field in a temporal collection so ParaView steps through them; times[k] labels each grid. */
 PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n,
                                               const PetscReal times[]);
+/* A nodal field of a time series: its name as shown (with its unit, "displacement [m]"), the HDF5 group whose datasets
+   <group>/<k> (k = 0..nt-1) hold it, and its components (1 scalar, 3 vector). */
+typedef struct {
+  const char *name, *group;
+  PetscInt    ncomp;
+} VIXdmfField;
+/* XDMF 3 file of a temporal collection of nt grids (time values times, seconds) on the mesh /mesh/coordinates (nn x 3) and
+   /mesh/topology (mixed, ncells cells, tsize entries) of the HDF5 file h5_name, each grid with the nf fields. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], const char title[], PetscInt nn, PetscInt ncells,
+                                              PetscInt tsize, PetscInt nt, const PetscReal times[], PetscInt nf, const VIXdmfField fields[]);
 /* Modes file of `vicms modes` (frequencies_hz, eigenvalues, mesh, mode shapes num_nodes x 3) and its .xmf. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, const PetscReal freq_hz[], const PetscReal eigenvalues[],
                                              const PetscReal *const shapes[]);

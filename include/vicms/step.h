@@ -89,6 +89,9 @@ PETSC_EXTERN PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const
 /* The velocities of the outputs at the recorded levels (nt x nout, the same rows as the outputs: the output rows times the
    scheme's velocity estimate of the level). Owned by the stepper. */
 PETSC_EXTERN PetscErrorCode VIStepperGetVelocities(VIStepper st, const PetscReal **velocities);
+/* The ROM coordinates q at the recorded levels (nt x n, n the ROM's size) with -step_record_q, else n = 0 and q = NULL. Owned by
+   the stepper. */
+PETSC_EXTERN PetscErrorCode VIStepperGetStateSeries(VIStepper st, PetscInt *n, const PetscReal **q);
 PETSC_EXTERN PetscErrorCode VIStepperGetStats(VIStepper st, VIStepStats *stats);
 
 /* Statistics of a run taken at every time level, whatever is recorded. Per ROM output: max |y| over the run, and over

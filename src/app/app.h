@@ -11,6 +11,7 @@ PETSC_INTERN PetscErrorCode VIAppRun(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppHB(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppCEA(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppSlide(MPI_Comm comm);
+PETSC_INTERN PetscErrorCode VIAppFields(MPI_Comm comm);
 /* The bodies file of vicms reduce -bodies (cea, slide), read on every rank; a missing one is an error naming -rom_file. */
 PETSC_INTERN PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[], VIBodies *bodies);
 /* A token of each body's ROM (VIEnsembleROMToken: what made it, or its checksum), "NAME:TOKEN NAME:TOKEN ...", for the

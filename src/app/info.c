@@ -92,6 +92,33 @@ static PetscErrorCode VIInfoWithFile(const char path[], PetscErrorCode (*describ
 }
 
 /* A results file (`vicms simulate`) in words: cases and their state, parameters and their ranges, failures, summaries. */
+/* What the ROM file keeps for vicms fields (group /fields), one line; nothing without it. */
+static PetscErrorCode VIInfoROMFields(hid_t file, const char path[])
+{
+  PetscBool has;
+  PetscInt  nodes, cells, rows, cols;
+  char     *kind = NULL;
+
+  PetscFunctionBeginUser;
+  (void)path;
+  PetscCall(VIH5Exists(file, "/fields/basis", &has));
+  if (!has) {
+    PetscCall(
+        PetscPrintf(PETSC_COMM_SELF, "Fields: none kept (vicms fields needs a ROM reduced with -cms_fields surface|all or -cms_fields_nodes)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VIH5ReadAttrInt(file, "/fields", "num_nodes", &nodes));
+  PetscCall(VIH5ReadAttrInt(file, "/fields", "num_cells", &cells));
+  PetscCall(VIH5ReadAttrStringAlloc(file, "/fields", "kind", &kind));
+  PetscCall(VIH5GetShape(file, "/fields/basis", &rows, &cols));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "Fields: the basis rows of %" PetscInt_FMT " nodes (%s), %" PetscInt_FMT " cells, %" PetscInt_FMT
+                        " bytes per kept DOF (vicms fields)\n",
+                        nodes, kind, cells, cols * (PetscInt)sizeof(PetscReal)));
+  PetscCall(PetscFree(kind));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
 {
   PetscInt   n, rows, np, *status, count[3] = {0, 0, 0};
@@ -182,8 +209,8 @@ static PetscErrorCode VIInfoResultsOpen(hid_t file, const char path[])
     if (kb >= 0)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  energy balance error: %.3g %% at most (case %" PetscInt_FMT ")", (double)(100 * worst), kb));
     if (kn >= 0)
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "; numerical dissipation at the end: %.3g %% at most (case %" PetscInt_FMT "%s)", (double)(100 * num), kn,
-                            seen == 100 ? ", of the first 100 done cases" : ""));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "; numerical dissipation at the end: %.3g %% at most (case %" PetscInt_FMT "%s)", (double)(100 * num),
+                            kn, seen == 100 ? ", of the first 100 done cases" : ""));
     if (kb >= 0 || kn >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, " of the energy stored or spent\n"));
   }
   PetscCall(VIH5Exists(file, "/cases/contact_nonconverged", &has));
@@ -706,6 +733,7 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
     if (!ierr) ierr = VIROMView(rom, NULL);
     /* replicated ROM, dense eigenproblems: the first rank describes them */
     if (!ierr && rank == 0) ierr = VIStepperViewStableSteps(rom, NULL);
+    if (!ierr && rank == 0) ierr = VIInfoWithFile(file, VIInfoROMFields);
     PetscCall(VIROMDestroy(&rom));
     PetscCall(ierr);
   } else if (is_modes) {

@@ -22,6 +22,8 @@ static const char usage[] =
     "             a bodies file -> results file (-rom_file, -cea_slave, -cea_master, -coupling_mu, -cea_positions, -cea_file)\n"
     "  slide      the transient of sliding bodies (dual assembly, seed 003): drive, preload, random force at the contact ->\n"
     "             history file (-rom_file, -slide_slave, -slide_master, -slide_drive, -slide_end_time, -dual_mu, -slide_file)\n"
+    "  fields     the parent's displacements recovered from a results case on the nodes the ROM keeps (-cms_fields):\n"
+    "             an XDMF + HDF5 time series for ParaView (-rom_file, -results_file, -fields_case, -fields_file)\n"
     "  version    print the version\n"
     "\n"
     "Every setting is a PETSc option; `vicms COMMAND -help` lists the options of that command with their defaults\n"
@@ -33,8 +35,9 @@ typedef struct {
   PetscErrorCode (*run)(MPI_Comm);
 } VICommand;
 
-static const VICommand commands[] = {{"info", VIAppInfo}, {"modes", VIAppModes}, {"reduce", VIAppReduce}, {"simulate", VIAppSimulate},
-                                     {"run", VIAppRun},   {"hb", VIAppHB},       {"cea", VIAppCEA},       {"slide", VIAppSlide}};
+static const VICommand commands[] = {{"info", VIAppInfo},         {"modes", VIAppModes}, {"reduce", VIAppReduce},
+                                     {"simulate", VIAppSimulate}, {"run", VIAppRun},     {"hb", VIAppHB},
+                                     {"cea", VIAppCEA},           {"slide", VIAppSlide}, {"fields", VIAppFields}};
 
 const char *VIAppArgument = NULL;
 
@@ -68,7 +71,8 @@ static int VIAppCheckJobFiles(int argc, char **argv)
     if (strcmp(argv[i], "-options_file") && strcmp(argv[i], "-options_file_yaml")) continue;
     if (i + 1 >= argc || argv[i + 1][0] == '-')
       snprintf(message, sizeof(message), "%s: no file given; expected %s FILE (a job file, e.g. jobs/bar_bounce.yaml)", argv[i], argv[i]);
-    else (void)VIOptionsCheckJobFile(argv[i], argv[i + 1], message, sizeof(message));
+    else
+      (void)VIOptionsCheckJobFile(argv[i], argv[i + 1], message, sizeof(message));
   }
   MPI_Bcast(message, (int)sizeof(message), MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!message[0]) return 0;
@@ -144,8 +148,10 @@ int main(int argc, char **argv)
       const char *names[sizeof(commands) / sizeof(commands[0]) + 2] = {"help", "version"}, *near;
       for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) names[i + 2] = commands[i].name;
       near = VINearestWord(cmd, names, sizeof(names) / sizeof(names[0]));
-      if (near) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s' (did you mean %s?)\n", cmd, near));
-      else PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
+      if (near)
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s' (did you mean %s?)\n", cmd, near));
+      else
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "vicms: error: unknown command '%s'\n\n%s", cmd, usage));
       ierr = PETSC_ERR_USER_INPUT;
     }
   }

@@ -37,6 +37,11 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-cea_frf_outputs", VI_OPTION_STRINGS, NULL},
     {"-cea_progress_interval", VI_OPTION_REAL, NULL},
     {"-cea_frf_quantity", VI_OPTION_ENUM, VIAppCEAQuantityChoices},
+    /* vicms fields: the parent's displacements as a time series for ParaView */
+    {"-fields_case", VI_OPTION_INT, NULL},
+    {"-fields_file", VI_OPTION_STRING, NULL},
+    {"-fields_point", VI_OPTION_INT, NULL},
+    {"-fields_samples", VI_OPTION_INT, NULL},
     /* vicms slide: the transient of sliding bodies */
     {"-slide_file", VI_OPTION_STRING, NULL},
     {"-slide_slave", VI_OPTION_STRING, NULL},

@@ -383,6 +383,7 @@ PetscErrorCode VIAppReduce(MPI_Comm comm)
     PetscCall(PetscFree(reduction));
     PetscCall(VIROMValidate(rom, file));
     PetscCall(VIROMWrite(rom, file));
+    PetscCall(VICMSWriteFields(cms, rom, file));
     PetscCall(PetscLogStagePop());
     PetscCall(VIROMView(rom, NULL));
     PetscCall(PetscTime(&t1));

@@ -184,6 +184,11 @@ PetscErrorCode VICMSSetFromOptions(VICMS cms)
                              "", cms->frame_invariants, &cms->frame_invariants, NULL));
   PetscCall(PetscOptionsString("-cms_units", "Units of the model, recorded in the ROM (e.g. N-mm-t-s)", "", cms->units, cms->units,
                                sizeof(cms->units), NULL));
+  PetscCall(PetscOptionsEnum(
+      "-cms_fields", "Basis rows kept in the ROM file to show the parent's displacements (vicms fields): on the surface nodes, all nodes, none",
+      "VICMSWriteFields", VICMSFieldsTypes, (PetscEnum)cms->fields, (PetscEnum *)&cms->fields, NULL));
+  PetscCall(PetscOptionsString("-cms_fields_nodes", "Keep the basis rows of this node set instead (vicms fields)", "VICMSWriteFields",
+                               cms->fields_set, cms->fields_set, sizeof(cms->fields_set), NULL));
   PetscOptionsEnd();
   PetscCall(VICMSSetNumModes(cms, nmodes));
   PetscCall(PetscOptionsHasName(NULL, cms->prefix[0] ? cms->prefix : NULL, "-cms_contact_radial_inward", &t));
@@ -294,6 +299,8 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-cms_forces", VI_OPTION_STRINGS, NULL},
     {"-cms_outputs", VI_OPTION_STRINGS, NULL},
     {"-cms_units", VI_OPTION_STRING, NULL},
+    {"-cms_fields", VI_OPTION_ENUM, VICMSFieldsTypes},
+    {"-cms_fields_nodes", VI_OPTION_STRING, NULL},
     {"-cms_frame_invariants", VI_OPTION_BOOL, NULL},
     {"-bodies", VI_OPTION_STRINGS, NULL},
     {"-bodies_parallel", VI_OPTION_ENUM, VIBodiesParallelTypes},

@@ -38,6 +38,8 @@ struct _p_VICMS {
   char        *forces[VI_CMS_MAX_ITEMS], *outputs[VI_CMS_MAX_ITEMS];
   PetscInt     num_forces, num_outputs;
   char         units[64];
+  VICMSFields  fields;         /* -cms_fields: which rows of the basis the ROM file keeps for vicms fields (fields.c) */
+  char         fields_set[64]; /* -cms_fields_nodes: those of a node set instead */
   PetscBool    frame_invariants; /* -cms_frame_invariants: the ROM gets the floating-frame invariants (VICMSFrameInvariants) */
 
   /* boundary, after VICMSSetUpBoundary */

@@ -410,6 +410,7 @@ static PetscErrorCode VIEnsembleCompute(VIEnsemble ens, VISystem sys, VIStepper 
   if (r->stats.stopped) PetscFunctionReturn(PETSC_SUCCESS); /* to be continued from its checkpoint */
   PetscCall(VIStepperGetSeries(st, &r->nt, &r->t, &r->outputs, &r->gaps, &r->forces, &r->energy));
   PetscCall(VIStepperGetVelocities(st, &r->velocities));
+  PetscCall(VIStepperGetStateSeries(st, &r->nq, &r->q));
   r->balance_error = VIEnergyBalanceError(r->nt, r->energy);
   PetscCall(VIROMGetNumOutputs(ens->rom, &r->nout));
   PetscCall(VIROMGetContacts(ens->rom, &r->nc, NULL));

@@ -103,9 +103,11 @@ typedef struct {
   PetscInt         nt, nout, nc;
   const PetscReal *t, *outputs, *gaps, *forces, *energy; /* owned by the stepper */
   const PetscReal *velocities;                           /* nt x nout: the outputs' velocities (owned by the stepper) */
-  PetscReal       *frequency;                            /* nt, or NULL when no load has a frequency */
-  const PetscReal *envelope;                             /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
-  const char      *envelope_output;                      /* the output it is of */
+  const PetscReal *q;                                    /* nt x nq: the ROM coordinates with -step_record_q, else NULL (the stepper's) */
+  PetscInt         nq;
+  PetscReal       *frequency;       /* nt, or NULL when no load has a frequency */
+  const PetscReal *envelope;        /* m x 2 (frequency, amplitude) for a sweep, in time order (owned by the stepper) */
+  const char      *envelope_output; /* the output it is of */
   PetscInt         nenv;
   PetscReal       *quantities;    /* nq */
   VITimeStepInfo   timestep;      /* the step, and how it was chosen when automatic */

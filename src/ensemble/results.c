@@ -31,24 +31,45 @@ static PetscErrorCode VIJoin(PetscInt n, const char *const names[], char out[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The units and dimension names of a series dataset (HDF5 conventions a user's tools read): unit "" when the ROM's units
+   are not given. */
+static PetscErrorCode VISeriesAttrs(hid_t file, const char path[], const char unit[], const char dims[])
+{
+  PetscFunctionBeginUser;
+  if (unit && unit[0]) PetscCall(VIH5WriteAttrString(file, path, "units", unit));
+  PetscCall(VIH5WriteAttrString(file, path, "dims", dims));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r, PetscBool keep_series)
 {
-  char        names[8192];
-  const char *out_names[1024];
+  char        names[8192], length[32] = "", force[32] = "", speed[48] = "", energy[80] = "";
+  const char *out_names[1024], *units = NULL;
 
   PetscFunctionBeginUser;
+  PetscCall(VIROMGetUnits(rom, &units));
+  PetscCall(VIUnitsLength(units, length, sizeof(length)));
+  if (length[0]) {
+    const char *dash = strchr(units, '-'), *last = strrchr(units, '-');
+    PetscCall(PetscStrncpy(force, units, PetscMin(sizeof(force), (size_t)(dash - units) + 1)));
+    PetscCall(PetscSNPrintf(speed, sizeof(speed), "%s/%s", length, last + 1));
+    PetscCall(PetscSNPrintf(energy, sizeof(energy), "%s %s", force, length));
+  }
   if (keep_series && r->nt > 0) {
     PetscCheck(r->nout <= 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "At most 1024 outputs per ROM");
     for (PetscInt o = 0; o < r->nout; o++) PetscCall(VIROMGetOutput(rom, o, &out_names[o], NULL));
     PetscCall(VIH5WriteReal(file, "/case/t", r->nt, 0, r->t));
+    PetscCall(VISeriesAttrs(file, "/case/t", "s", "time"));
     if (r->nout) {
       PetscCall(VIH5WriteReal(file, "/case/outputs", r->nt, r->nout, r->outputs));
       PetscCall(VIJoin(r->nout, out_names, names, sizeof(names)));
       PetscCall(VIH5WriteAttrString(file, "/case/outputs", "columns", names));
+      PetscCall(VISeriesAttrs(file, "/case/outputs", length, "time,output"));
       if (r->velocities) {
         /* the outputs' velocities at the same levels, in length per time of the ROM's units */
         PetscCall(VIH5WriteReal(file, "/case/velocities", r->nt, r->nout, r->velocities));
         PetscCall(VIH5WriteAttrString(file, "/case/velocities", "columns", names));
+        PetscCall(VISeriesAttrs(file, "/case/velocities", speed, "time,output"));
       }
     }
     if (r->nc) {
@@ -62,14 +83,23 @@ PetscErrorCode VIJournalWriteSeries(hid_t file, VIROM rom, const VICaseResult *r
       }
       PetscCall(VIH5WriteReal(file, "/case/gaps", r->nt, r->nc, r->gaps));
       PetscCall(VIH5WriteAttrString(file, "/case/gaps", "columns", names));
+      PetscCall(VISeriesAttrs(file, "/case/gaps", length, "time,contact"));
       PetscCall(VIH5WriteReal(file, "/case/forces", r->nt, r->nc, r->forces));
       PetscCall(VIH5WriteAttrString(file, "/case/forces", "columns", names));
+      PetscCall(VISeriesAttrs(file, "/case/forces", force, "time,contact"));
     }
     PetscCall(VIH5WriteReal(file, "/case/energy", r->nt, VI_ENERGY_COLUMNS, r->energy));
     PetscCall(VIH5WriteAttrString(file, "/case/energy", "columns",
                                   "kinetic,potential,damping_dissipation,friction_dissipation,external_work,obstacle_work,balance_error,"
                                   "numerical_dissipation"));
+    PetscCall(VISeriesAttrs(file, "/case/energy", energy, "time,energy_column"));
     if (r->frequency) PetscCall(VIH5WriteReal(file, "/case/frequency", r->nt, 0, r->frequency));
+    if (r->frequency) PetscCall(VISeriesAttrs(file, "/case/frequency", "Hz", "time"));
+    if (r->q) {
+      /* -step_record_q: the ROM coordinates, from which vicms fields recovers the parent's displacements */
+      PetscCall(VIH5WriteReal(file, "/case/q", r->nt, r->nq, r->q));
+      PetscCall(VIH5WriteAttrString(file, "/case/q", "dims", "time,rom_coordinate"));
+    }
   }
   if (r->envelope && r->nenv > 0) {
     PetscCall(VIH5WriteReal(file, "/case/envelope", r->nenv, 2, r->envelope));
@@ -1113,8 +1143,7 @@ PetscErrorCode VIResultsLockOption(const char path[], const char lock[], const c
       }
     }
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another %s", path,
-          lock, option);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s is in use by another job (its lock %s keeps changing); choose another %s", path, lock, option);
 }
 
 PetscErrorCode VIResultsUnlock(const char lock[])

@@ -13,7 +13,7 @@ enum { VI_HBK_M, VI_HBK_NOUT, VI_HBK_NC, VI_HBK_NH, VI_HBK_NP, VI_HBK_ORBIT_LEN,
 enum { VI_HBR_XS, VI_HBR_DS, VI_HBR_ORBIT_DIST, VI_HBR_F0, VI_HBR_F1, VI_HBR_START, VI_HBR_WALL, VI_HBR_NUM };
 
 /* The branch's arrays in the file: datasets /branch/<name> of np rows, w values each (real or integer). */
-#define VI_HB_CHECKPOINT_ARRAYS 18
+#define VI_HB_CHECKPOINT_ARRAYS 19
 typedef struct {
   const char *name;
   PetscInt    w; /* values per point */
@@ -41,7 +41,8 @@ static void VIHBCheckpointArrays(VIHB hb, PetscInt nout, VIHBCheckpointArray a[V
                                                              {"fold_hz", 1, &br->fold_hz, NULL},
                                                              {"fold_amplitude", nout, &br->fold_amplitude, NULL},
                                                              {"multiplier_arg", 1, &br->multiplier_arg, NULL},
-                                                             {"change_hz", 1, &br->change_hz, NULL}};
+                                                             {"change_hz", 1, &br->change_hz, NULL},
+                                                             {"q_harmonics", hb->record_q ? hb->n * hb->nh : 0, &br->q_harmonics, NULL}};
   for (PetscInt i = 0; i < VI_HB_CHECKPOINT_ARRAYS; i++) a[i] = list[i];
 }
 

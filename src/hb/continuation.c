@@ -130,6 +130,11 @@ PetscErrorCode VIHBBranchReserve(VIHB hb, PetscInt cap)
   PetscCall(VIROMGetNumOutputs(hb->rom, &nout));
   if (cap > hb->cap) {
     VIHBBranch nb = *br;
+    if (hb->record_q) {
+      /* grown in place: its points kept */
+      PetscCall(PetscRealloc(sizeof(PetscReal) * cap * hb->n * nh, &br->q_harmonics));
+      nb.q_harmonics = br->q_harmonics;
+    }
     PetscCall(PetscMalloc6(cap, &nb.frequency_hz, cap * nout * nh + 1, &nb.harmonics, cap * nout + 1, &nb.amplitude, cap * nout + 1, &nb.min,
                            cap * nout + 1, &nb.max, cap * nout + 1, &nb.mean));
     PetscCall(PetscMalloc4(cap * nc + 1, &nb.closed_fraction, cap * nc + 1, &nb.slip_fraction, cap * nc + 1, &nb.force_max, cap, &nb.multiplier));
@@ -222,6 +227,7 @@ static PetscErrorCode VIHBRecord(VIHB hb, PetscReal omega, PetscInt its, PetscIn
   k        = br->np;
   PetscCall(
       VIHBOutputs(hb, nout, br->harmonics + k * nout * nh, br->min + k * nout, br->max + k * nout, br->mean + k * nout, br->amplitude + k * nout));
+  if (hb->record_q) PetscCall(PetscArraycpy(br->q_harmonics + k * hb->n * nh, hb->q, hb->n * nh)); /* VIHBOutputs recovered q at X */
   br->fold_hz[k] = 0;
   for (PetscInt o = 0; o < nout; o++) br->fold_amplitude[k * nout + o] = 0;
   for (PetscInt j = 0; j < nc; j++) {

@@ -51,6 +51,8 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
   PetscFunctionBeginUser;
   PetscOptionsBegin(hb->comm, NULL, "Harmonic balance (vicms hb)", "VIHB");
   PetscCall(PetscOptionsInt("-hb_harmonics", "Harmonics H of the truncated Fourier series (seed 000 Eq. A.1)", "", hb->H, &hb->H, NULL));
+  PetscCall(PetscOptionsBool("-hb_record_q", "Keep the harmonics of the ROM coordinates at every branch point (q_harmonics, for vicms fields)", "",
+                             hb->record_q, &hb->record_q, NULL));
   PetscCall(
       PetscOptionsInt("-hb_samples", "Samples N per period of the alternating frequency-time scheme (>= 2H+1; 0: 8(2H+1))", "", hb->N, &hb->N, NULL));
   PetscCall(PetscOptionsReal("-hb_eps_dl",
@@ -434,6 +436,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
     PetscCall(PetscFree4(br->closed_fraction, br->slip_fraction, br->force_max, br->multiplier));
     PetscCall(PetscFree4(br->iterations, br->stable, br->stability_method, br->kind));
     PetscCall(PetscFree4(br->fold_hz, br->fold_amplitude, br->multiplier_arg, br->change_hz));
+    PetscCall(PetscFree(br->q_harmonics));
   }
   PetscCall(PetscFree(b));
   *hb = NULL;
@@ -444,6 +447,7 @@ PetscErrorCode VIHBDestroy(VIHB *hb)
 static const VIOptionEntry VIHBOptions[] = {
     {"-hb_harmonics", VI_OPTION_INT, NULL},
     {"-hb_samples", VI_OPTION_INT, NULL},
+    {"-hb_record_q", VI_OPTION_BOOL, NULL},
     {"-hb_eps_dl", VI_OPTION_REAL, NULL},
     {"-hb_freq_range", VI_OPTION_REALS, NULL},
     {"-hb_direction", VI_OPTION_ENUM, VIHBDirections},

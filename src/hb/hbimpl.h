@@ -36,7 +36,7 @@ struct _p_VIHB {
   /* options */
   PetscInt          H, N, max_it, target_it, max_points;
   PetscReal         eps_dl, fold_tol, freq_range[2], f_start, step, step_min, step_max, max_freq_step, tol;
-  PetscBool         condense, stability, has_start;
+  PetscBool         condense, stability, has_start, record_q; /* record_q: -hb_record_q, the branch keeps q_harmonics */
   VIHBDirection     direction;
   VIHBStabilityType stability_type;                     /* -hb_stability_method */
   PetscInt          stability_steps, stability_periods; /* the transient's steps per period (0: automatic) and most periods */

@@ -128,6 +128,13 @@ PetscErrorCode VIHBWriteBranch(VIHB hb, hid_t file, const char group[])
   PetscCall(VIH5WriteReal(file, VI_PATH("max"), np, br->nout, br->max));
   PetscCall(VIH5WriteReal(file, VI_PATH("mean"), np, br->nout, br->mean));
   PetscCall(VIH5WriteReal(file, VI_PATH("harmonics"), np, br->nout * br->nh, br->harmonics));
+  if (br->q_harmonics) {
+    PetscCall(VIH5WriteReal(file, VI_PATH("q_harmonics"), np, br->nh * hb->n, br->q_harmonics));
+    PetscCall(VIH5WriteAttrString(file, VI_PATH("q_harmonics"), "dims", "point,harmonic_coordinate"));
+    PetscCall(VIH5WriteAttrString(file, VI_PATH("q_harmonics"), "layout",
+                                  "entry c n + i: harmonic c of ROM coordinate i; c = 0 the mean, 2h - 1 and 2h the cos and sin of h theta, theta = "
+                                  "2 pi frequency_hz t"));
+  }
   PetscCall(VIH5WriteReal(file, VI_PATH("closed_fraction"), np, br->nc, br->closed_fraction));
   PetscCall(VIH5WriteReal(file, VI_PATH("slip_fraction"), np, br->nc, br->slip_fraction));
   PetscCall(VIH5WriteReal(file, VI_PATH("force_max"), np, br->nc, br->force_max));

@@ -51,6 +51,46 @@ static PetscErrorCode VIXdmfCell(VIElementType type, PetscInt *code, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, const PetscInt nodes[], PetscInt cell[], PetscInt *len)
+{
+  PetscInt        code, pos = 0;
+  const PetscInt *perm;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIXdmfCell(type, &code, &perm));
+  cell[pos++] = code;
+  if (type == VI_ELEM_T3D2) cell[pos++] = nen;
+  for (PetscInt k = 0; k < nen; k++) cell[pos++] = nodes[perm ? perm[k] : k];
+  *len = pos;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt VIXdmfCellNodes(PetscInt code)
+{
+  switch (code) {
+  case 4:
+    return 3;
+  case 5:
+  case 6:
+    return 4;
+  case 8:
+    return 6;
+  case 9:
+  case 37:
+    return 8;
+  case 36:
+    return 6;
+  case 38:
+    return 10;
+  case 40:
+    return 15;
+  case 48:
+    return 20;
+  default:
+    return -1;
+  }
+}
+
 static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt *size)
 {
   PetscInt ne;
@@ -139,6 +179,44 @@ PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VI
             "     <DataItem Dimensions=\"%" PetscInt_FMT " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s/%" PetscInt_FMT
             "</DataItem>\n    </Attribute>\n   </Grid>\n",
             nn, h5_name, field, k + 1);
+  }
+  fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s (disk full?)", xmf_path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], const char title[], PetscInt nn, PetscInt ncells, PetscInt tsize,
+                                 PetscInt nt, const PetscReal times[], PetscInt nf, const VIXdmfField fields[])
+{
+  FILE *fp;
+
+  PetscFunctionBeginUser;
+  fp = fopen(xmf_path, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s", xmf_path);
+  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n");
+  fprintf(fp, "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", title);
+  for (PetscInt k = 0; k < nt; k++) {
+    fprintf(fp, "   <Grid Name=\"%s %" PetscInt_FMT "\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", title, k, (double)times[k]);
+    /* the mesh in every grid (a Reference to one copy stops ParaView's Xdmf3 reader): its data are read from the same datasets */
+    fprintf(fp,
+            "    <Topology TopologyType=\"Mixed\" NumberOfElements=\"%" PetscInt_FMT "\">\n     <DataItem Dimensions=\"%" PetscInt_FMT
+            "\" NumberType=\"Int\" Precision=\"%d\" Format=\"HDF\">%s:/mesh/topology</DataItem>\n    </Topology>\n",
+            ncells, tsize, (int)sizeof(PetscInt), h5_name);
+    fprintf(fp,
+            "    <Geometry GeometryType=\"XYZ\">\n     <DataItem Dimensions=\"%" PetscInt_FMT
+            " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/mesh/coordinates</DataItem>\n    </Geometry>\n",
+            nn, h5_name);
+    for (PetscInt f = 0; f < nf; f++) {
+      if (fields[f].ncomp == 3)
+        fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Vector\" Center=\"Node\">\n", fields[f].name);
+      else
+        fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", fields[f].name);
+      fprintf(fp, "     <DataItem Dimensions=\"%" PetscInt_FMT, nn);
+      if (fields[f].ncomp > 1) fprintf(fp, " %" PetscInt_FMT, fields[f].ncomp);
+      fprintf(fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s/%" PetscInt_FMT "</DataItem>\n    </Attribute>\n", h5_name,
+              fields[f].group, k);
+    }
+    fprintf(fp, "   </Grid>\n");
   }
   fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s (disk full?)", xmf_path);

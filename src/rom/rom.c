@@ -702,6 +702,12 @@ PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
   PetscCall(VIH5WriteReal(file, "M", rom->n, rom->n, rom->M));
   PetscCall(VIH5WriteReal(file, "D", rom->n, rom->n, rom->D));
   PetscCall(VIH5WriteReal(file, "frequencies_hz", rom->nm, 0, rom->freq_hz));
+  /* the names of the dimensions and the units that are known (a coordinate's unit depends on its kind: docs/results.md) */
+  PetscCall(VIH5WriteAttrString(file, "K", "dims", "rom_coordinate,rom_coordinate"));
+  PetscCall(VIH5WriteAttrString(file, "M", "dims", "rom_coordinate,rom_coordinate"));
+  PetscCall(VIH5WriteAttrString(file, "D", "dims", "rom_coordinate,rom_coordinate"));
+  PetscCall(VIH5WriteAttrString(file, "frequencies_hz", "units", "Hz"));
+  PetscCall(VIH5WriteAttrString(file, "frequencies_hz", "dims", "mode"));
   PetscCall(VIH5CreateGroup(file, "contact"));
   if (nc > 0) {
     PetscInt      *ints;

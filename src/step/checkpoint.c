@@ -117,6 +117,7 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
     if (nc) PetscCall(VIH5WriteReal(file, "/records/gaps", nt, nc, st->gap_rec));
     if (nc) PetscCall(VIH5WriteReal(file, "/records/forces", nt, nc, st->force_rec));
     PetscCall(VIH5WriteReal(file, "/records/energy", nt, VI_ENERGY_COLUMNS, st->energy_rec));
+    if (st->record_q) PetscCall(VIH5WriteReal(file, "/records/q", nt, st->n, st->q_rec));
   }
   for (PetscInt i = 0; i < st->nstate; i++) {
     const VIStateField *f = &st->state[i];
@@ -180,8 +181,9 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nsteps = (PetscInt)PetscCeilReal((st->t_end - st->t0) / st->dt - 1e-9);
-  if (!same_scheme || c[VI_CK_N] != st->n || c[VI_CK_NB] != st->nb || c[VI_CK_NC] != nc || c[VI_CK_NOUT] != no || r[VI_CR_T0] != st->t0 || r[VI_CR_DT] != st->dt || r[VI_CR_T_END] != st->t_end ||
-      c[VI_CK_NSTEPS] != nsteps || c[VI_CK_LEVEL] < 0 || c[VI_CK_LEVEL] > nsteps || c[VI_CK_NT] < 1) {
+  if (!same_scheme || c[VI_CK_N] != st->n || c[VI_CK_NB] != st->nb || c[VI_CK_NC] != nc || c[VI_CK_NOUT] != no || r[VI_CR_T0] != st->t0 ||
+      r[VI_CR_DT] != st->dt || r[VI_CR_T_END] != st->t_end || c[VI_CK_NSTEPS] != nsteps || c[VI_CK_LEVEL] < 0 || c[VI_CK_LEVEL] > nsteps ||
+      c[VI_CK_NT] < 1) {
     PetscCall(PetscSNPrintf(why, len, "its scheme, sizes or time steps differ from this run's"));
     PetscCall(PetscFree(c));
     PetscCall(PetscFree(r));
@@ -233,16 +235,20 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
       const char *name;
       PetscInt    w;
       PetscReal **a;
-    } rec[] = {{"/records/t", 1, &st->t_rec},
-               {"/records/outputs", no, &st->out_rec},
-               {"/records/velocities", no, &st->vel_rec},
-               {"/records/gaps", nc, &st->gap_rec},
-               {"/records/forces", nc, &st->force_rec},
-               {"/records/energy", VI_ENERGY_COLUMNS, &st->energy_rec}};
+    } rec[] = {{"/records/t", 1, &st->t_rec},       {"/records/outputs", no, &st->out_rec},  {"/records/velocities", no, &st->vel_rec},
+               {"/records/gaps", nc, &st->gap_rec}, {"/records/forces", nc, &st->force_rec}, {"/records/energy", VI_ENERGY_COLUMNS, &st->energy_rec}};
     for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
       PetscBool g;
       PetscCall(VICheckpointRecordSpace(nt, rec[i].w, rec[i].a));
       PetscCall(VIH5ReadRealExact(file, rec[i].name, nt * rec[i].w, *rec[i].a, &g));
+      good = (PetscBool)(good && g);
+    }
+    if (st->record_q) {
+      PetscBool g = PETSC_TRUE, has = PETSC_TRUE;
+      PetscCall(VICheckpointRecordSpace(nt, st->n, &st->q_rec));
+      if (nt) PetscCall(VIH5Exists(file, "/records/q", &has)); /* a checkpoint of a run without -step_record_q: not this run's */
+      if (has) PetscCall(VIH5ReadRealExact(file, "/records/q", nt * st->n, st->q_rec, &g));
+      g    = (PetscBool)(g && has);
       good = (PetscBool)(good && g);
     }
     st->nt = st->max_t = nt;

@@ -198,6 +198,8 @@ struct _p_VIStepper {
   PetscInt    nt, max_t, nout;
   PetscReal  *out_mat, *out_y; /* nout x n: the ROM's output rows; nout: their values at the level */
   PetscReal  *t_rec, *out_rec, *vel_rec, *gap_rec, *force_rec, *energy_rec;
+  PetscBool   record_q; /* -step_record_q: the ROM coordinates q at the recorded levels, nt x n in q_rec (vicms fields) */
+  PetscReal  *q_rec;
   VIStepStats stats;
 };
 

@@ -44,6 +44,7 @@ static PetscErrorCode VIStepperReset(VIStepper st)
   PetscCall(PetscFree(st->gap_rec));
   PetscCall(PetscFree(st->force_rec));
   PetscCall(PetscFree(st->energy_rec));
+  PetscCall(PetscFree(st->q_rec));
   PetscCall(PetscFree2(st->out_mat, st->out_y));
   PetscCall(PetscFree2(st->ostat, st->stat_out));
   PetscCall(PetscFree(st->env));
@@ -190,6 +191,8 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsReal("-step_start_time", "Start time", "", st->t0, &st->t0, NULL));
   PetscCall(PetscOptionsReal("-step_end_time", "End time", "VIStepperSetTimeStep", t_end, &t_end, NULL));
   PetscCall(PetscOptionsInt("-step_output_every", "Record every N-th time level", "", st->output_every, &st->output_every, NULL));
+  PetscCall(PetscOptionsBool("-step_record_q", "Record the ROM coordinates q at the recorded levels (/case/q of the results, for vicms fields)", "",
+                             st->record_q, &st->record_q, NULL));
   PetscCall(PetscOptionsReal("-step_blowup_factor",
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
@@ -198,9 +201,10 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   {
     PetscBool set_max;
     PetscInt  max_nc = st->max_nonconverged;
-    PetscCall(PetscOptionsInt("-step_max_nonconverged",
-                              "The run fails when more contact solves than this do not converge (-1: no limit; default: 0.1 % of the steps, at least 10)",
-                              "", max_nc, &max_nc, &set_max));
+    PetscCall(
+        PetscOptionsInt("-step_max_nonconverged",
+                        "The run fails when more contact solves than this do not converge (-1: no limit; default: 0.1 % of the steps, at least 10)",
+                        "", max_nc, &max_nc, &set_max));
     if (set_max) {
       PetscCheck(max_nc >= -1, st->comm, PETSC_ERR_USER_INPUT,
                  "-step_max_nonconverged: got %" PetscInt_FMT ", expected a count >= 0, or -1 for no limit", max_nc);
@@ -223,8 +227,8 @@ static PetscErrorCode VIStepperScale(VIStepper st)
 {
   VISystem         sys = st->sys;
   const PetscReal *q0, *u0, *const *loads;
-  PetscReal        s = 0, gap;
-  PetscInt         num_loads;
+  PetscReal s = 0, gap;
+  PetscInt  num_loads;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemGetInitialState(sys, &q0, &u0));
@@ -256,7 +260,8 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VISystemIsLinear(sys, &linear));
   st->nonlinear = linear ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(VISystemHasOutputs(sys, &st->has_outputs));
-  if (linear) PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
+  if (linear)
+    PetscCall(VISystemGetLinearOperators(sys, &K, &M, &D)); /* D scaled by -case_damping_scale */
   else {
     const PetscReal *q0;
     PetscInt         n;
@@ -283,9 +288,9 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(VISystemGetSizes(sys, &st->n, &st->nb, &st->nm));
   PetscCall(VISystemGetContacts(sys, &st->nc, NULL, NULL, &st->offsets));
   PetscCall(VISystemGetLoads(sys, &st->num_loads, NULL));
-  st->K  = K;
-  st->M  = M;
-  st->D  = D;
+  st->K = K;
+  st->M = M;
+  st->D = D;
   PetscCall(VISystemGetContactSet(sys, &st->set, &st->obstacle_v));
   /* lambda: a force per boundary row of a ROM (its contacts' rows are among them), per constraint row of a multibody system
      (offsets[j] + dims[j] may pass nb there) */
@@ -337,8 +342,10 @@ static PetscErrorCode VIStepperObserve(VIStepper st, PetscReal t)
   PetscBool in_window = t >= st->window_start ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  if (st->has_outputs) PetscCall(VISystemComputeOutputs(st->sys, t, st->q, st->u, st->lambda, st->out_y));
-  else VIMatVec(st->nout, st->n, st->out_mat, st->n, st->q, 0.0, st->out_y);
+  if (st->has_outputs)
+    PetscCall(VISystemComputeOutputs(st->sys, t, st->q, st->u, st->lambda, st->out_y));
+  else
+    VIMatVec(st->nout, st->n, st->out_mat, st->n, st->q, 0.0, st->out_y);
   for (PetscInt o = 0; o < st->nout; o++) {
     PetscReal y = st->out_y[o], *s = st->ostat + 6 * o;
     s[5] = y;
@@ -444,9 +451,16 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->gap_rec));
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * PetscMax(st->nc, 1), &st->force_rec));
     PetscCall(PetscRealloc(sizeof(PetscReal) * cap * VI_ENERGY_COLUMNS, &st->energy_rec));
+    if (st->record_q) PetscCall(PetscRealloc(sizeof(PetscReal) * cap * n, &st->q_rec));
     st->max_t = cap;
   }
   st->t_rec[k] = t;
+  if (st->record_q) {
+    /* the ROM's coordinates (q = basis eta for a scheme in other coordinates) */
+    const PetscReal *q;
+    PetscCall(VIStepperGetState(st, &q, NULL));
+    PetscCall(PetscArraycpy(st->q_rec + k * n, q, n));
+  }
   /* the outputs of this level, computed by VIStepperObserve */
   for (PetscInt o = 0; o < st->nout; o++) st->out_rec[k * st->nout + o] = st->ostat[6 * o + 5];
   /* and their velocities: the output rows (in the scheme's coordinates, as for the outputs) times the level's velocity estimate */
@@ -457,7 +471,8 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   }
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
-    if (st->nonlinear) PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
+    if (st->nonlinear)
+      PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
     else if (!st->scheme_energy) {
       /* the scheme does not compute them on the way: two products at each recorded level */
       T = V = 0;
@@ -650,6 +665,14 @@ PetscErrorCode VIStepperGetSeries(VIStepper st, PetscInt *nt, const PetscReal **
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIStepperGetStateSeries(VIStepper st, PetscInt *n, const PetscReal **q)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = st->record_q ? st->n : 0;
+  *q = st->record_q ? st->q_rec : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIStepperGetVelocities(VIStepper st, const PetscReal **velocities)
 {
   PetscFunctionBeginUser;
@@ -686,13 +709,12 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
 
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(st->comm, &viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "Stepper %s: dt %g, %" PetscInt_FMT " steps in %.3f s (%.0f steps/s), %" PetscInt_FMT
-                                   " contact solves, %.1f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged",
-                                   st->type, (double)st->dt, s->steps, (double)s->wall_time,
-                                   s->wall_time > 0 ? (double)(s->steps / s->wall_time) : 0.0, s->contact_solves,
-                                   s->contact_solves ? (double)s->contact_iterations / (double)s->contact_solves : 0.0, s->contact_iterations_max,
-                                   s->nonconverged));
+  PetscCall(PetscViewerASCIIPrintf(
+      viewer,
+      "Stepper %s: dt %g, %" PetscInt_FMT " steps in %.3f s (%.0f steps/s), %" PetscInt_FMT
+      " contact solves, %.1f iterations on average (max %" PetscInt_FMT "), %" PetscInt_FMT " not converged",
+      st->type, (double)st->dt, s->steps, (double)s->wall_time, s->wall_time > 0 ? (double)(s->steps / s->wall_time) : 0.0, s->contact_solves,
+      s->contact_solves ? (double)s->contact_iterations / (double)s->contact_solves : 0.0, s->contact_iterations_max, s->nonconverged));
   if (s->nonconverged) PetscCall(PetscViewerASCIIPrintf(viewer, " (largest residual %g)", (double)s->contact_residual_max));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   if (s->steps && s->matvec_time > 0)
@@ -708,8 +730,10 @@ PetscErrorCode VIStepperView(VIStepper st, PetscViewer viewer)
 PetscErrorCode VIStepperDescribe(VIStepper st, char name[], size_t len)
 {
   PetscFunctionBeginUser;
-  if (st->ops.describe) PetscCall((*st->ops.describe)(st, name, len));
-  else PetscCall(PetscStrncpy(name, st->type, len));
+  if (st->ops.describe)
+    PetscCall((*st->ops.describe)(st, name, len));
+  else
+    PetscCall(PetscStrncpy(name, st->type, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
