@@ -191,8 +191,9 @@ PetscErrorCode VIDualSetMaster(VIDual d, const char body[], PetscInt num, const 
 PetscErrorCode VIDualSetFriction(VIDual d, PetscReal mu)
 {
   PetscFunctionBeginUser;
-  PetscCheck(mu >= 0 && PetscIsNormalReal(mu + 1), d->comm, PETSC_ERR_USER_INPUT, "-dual_mu: the friction coefficient is %g, expected >= 0",
-             (double)mu);
+  /* a coefficient far beyond any material's only overflows mu lambda_n (1e308 ended in a traceback mid-run): sticking is mu = 1e6 */
+  PetscCheck(mu >= 0 && mu <= 1e6, d->comm, PETSC_ERR_USER_INPUT,
+             "-dual_mu: the friction coefficient is %g, expected 0 <= mu <= 1e6 (a contact that never slips: a large mu such as 1e3)", (double)mu);
   d->mu = mu;
   if (d->sys) PetscCall(VISystemBodiesSetFriction(d->sys, mu));
   PetscFunctionReturn(PETSC_SUCCESS);

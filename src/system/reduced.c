@@ -140,7 +140,8 @@ static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionIt
   PetscCall(PetscOptionsString("-init_direction", "Direction x, y or z of the uniform initial velocity", "", dir, dir, sizeof(dir), NULL));
   PetscCall(PetscOptionsString("-init_load", "ROM load whose static deflection is the initial state (with -init static)", "", rd->init_load,
                                rd->init_load, sizeof(rd->init_load), NULL));
-  PetscCheck(rd->mu_all >= 0, sys->comm, PETSC_ERR_USER_INPUT, "-contact_mu: got %g, expected >= 0", (double)rd->mu_all);
+  PetscCheck(rd->mu_all >= 0 && rd->mu_all <= 1e6, sys->comm, PETSC_ERR_USER_INPUT,
+             "-contact_mu: got %g, expected 0 <= mu <= 1e6 (a contact that never slips: a large mu such as 1e3)", (double)rd->mu_all);
   PetscCheck(rd->damping_scale >= 0, sys->comm, PETSC_ERR_USER_INPUT,
              "-case_damping_scale: got %g, expected a scale s >= 0 of the ROM's damping matrix (D -> s D; 1 keeps the ROM's damping)",
              (double)rd->damping_scale);

@@ -104,6 +104,9 @@ done
 out=$(mpi 60 1 simulate -options_file job.yaml -init velocity -init_velocity 1e200 -results_file inf.h5 2>&1)
 expect "an overflowing energy: the case's reason" "$(grep -c 'case 0: non-finite energy at t = 0. (kinetic inf.' <<<"$out")" 1
 
+refuse "a friction coefficient of 1e308" 2 "-contact_mu: got 1e+308, expected 0 <= mu <= 1e6" simulate -options_file job.yaml -contact_mu 1e308 \
+  -results_file bad.r.h5
+
 # -help as a user reads it (item 24): no PETSc "<now A : formerly B>" or "<A : B>", a list shown as a list and not as its
 # first entry, a load's options visible before a job names a load, a type option under its section heading, and a value
 # a job changed shown with its default

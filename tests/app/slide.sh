@@ -265,6 +265,7 @@ bad_input() {
   local np=$1
   refuse "missing bodies file" "$np" "-rom_file: cannot read 'missing.h5'" $bad -rom_file missing.h5
   refuse "unknown body" "$np" "-slide_slave: no body 'beam3' in the bodies file" $bad -slide_slave beam3:1
+  refuse "a friction coefficient of 1e308" "$np" "-dual_mu: the friction coefficient is 1e+308, expected 0 <= mu <= 1e6" $bad -dual_mu 1e308
   refuse "another system type" "$np" "-system_type reduced: vicms slide integrates coupled bodies, -system_type bodies" $bad -system_type reduced
   refuse "node not on the boundary" "$np" "-slide_slave: node 5 is not a boundary node of body beam1" $bad -slide_slave beam1:5
   refuse "unknown master node" "$np" "-slide_master: node 7 is not a boundary node of body beam2" $bad -slide_master beam2:61,7
