@@ -98,14 +98,8 @@ done
 cd "$work" || exit 1
 
 # the coarse beams of tests/app/slide.sh (reduced by A, on 2 ranks)
-small="-bodies beam1,beam2 -rom_file small.h5
-  -body_beam1_mesh_rect_cells 20,2 -body_beam1_mesh_rect_lengths 75,5 -body_beam1_mesh_rect_thickness 10 -body_beam1_mesh_rect_origin 50,10
-  -body_beam1_mesh_rect_angle 30 -body_beam1_model_young 70000 -body_beam1_model_poisson 0.33 -body_beam1_model_density 2.7e-9
-  -body_beam1_cms_contact_set xmin_ymin,xmax -body_beam1_cms_num_modes 10 -body_beam1_cms_rayleigh 12.6,3.2e-7
-  -body_beam1_cms_outputs 1:x,1:y,21:y,42:y,63:y
-  -body_beam2_mesh_rect_cells 20,2 -body_beam2_mesh_rect_lengths 300,10 -body_beam2_mesh_rect_thickness 10 -body_beam2_model_young 2400
-  -body_beam2_model_poisson 0.37 -body_beam2_model_density 1.2e-9 -body_beam2_model_clamp xmin -body_beam2_cms_contact_set ymax
-  -body_beam2_cms_num_modes 10 -body_beam2_cms_rayleigh 12.6,3.2e-7 -body_beam2_cms_outputs 63:y"
+source "$root/bench/slide_beams.sh"
+small=$slide_beams
 # shellcheck disable=SC2086
 mpirun -n 2 "$a" reduce $small >reduce_small.log 2>&1 || { tail -5 reduce_small.log; exit 1; }
 # the same with node 2 of beam1 on its boundary too (the two-slave case of tests/app/slide.sh)

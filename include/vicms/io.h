@@ -42,6 +42,9 @@ PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
 PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
 PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
+/* The XDMF file beside an HDF5 file h5_path (its .h5 replaced by, or else followed by, .xmf) and the HDF5 file's name as
+   that XDMF file refers to it (its last component: the two sit in one folder). */
+PETSC_EXTERN PetscErrorCode VIXdmfPath(const char h5_path[], char xmf_path[], size_t len, const char **h5_name);
 /* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5WriteMesh, one grid
    per field in a temporal collection so ParaView steps through them; times[k] labels each grid. */
 PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n,

@@ -201,7 +201,6 @@ static PetscErrorCode VIAppFieldsWrite(const char out[], const char title[], con
   hid_t       file;
   char        xmf[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN], path[64], dname[64], fname[64];
   const char *base;
-  size_t      len;
   VIXdmfField f[2];
 
   PetscFunctionBeginUser;
@@ -243,12 +242,7 @@ static PetscErrorCode VIAppFieldsWrite(const char out[], const char title[], con
   }
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(tmp, out) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s", tmp, out);
-  PetscCall(PetscStrncpy(xmf, out, sizeof(xmf)));
-  PetscCall(PetscStrlen(xmf, &len));
-  if (len > 3 && !strcmp(xmf + len - 3, ".h5")) xmf[len - 3] = 0;
-  PetscCall(PetscStrlcat(xmf, ".xmf", sizeof(xmf)));
-  base = strrchr(out, '/');
-  base = base ? base + 1 : out;
+  PetscCall(VIXdmfPath(out, xmf, sizeof(xmf), &base));
   PetscCall(VIXdmfWriteSeries(xmf, base, title, m->nk, m->ncells, m->tsize, nt, t, force ? 2 : 1, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

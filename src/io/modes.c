@@ -9,7 +9,6 @@ PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, cons
   PetscInt    nn;
   char        name[64], xmf[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN];
   const char *base;
-  size_t      len;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
@@ -37,12 +36,7 @@ PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, cons
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s", tmp, path);
 
-  PetscCall(PetscStrncpy(xmf, path, sizeof(xmf)));
-  PetscCall(PetscStrlen(xmf, &len));
-  if (len > 3 && !strcmp(xmf + len - 3, ".h5")) xmf[len - 3] = 0;
-  PetscCall(PetscStrlcat(xmf, ".xmf", sizeof(xmf)));
-  base = strrchr(path, '/');
-  base = base ? base + 1 : path;
+  PetscCall(VIXdmfPath(path, xmf, sizeof(xmf), &base));
   PetscCall(VIXdmfWriteFields(xmf, base, mesh, "modes", n, freq_hz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,5 +1,6 @@
 /* Mesh geometry and topology in HDF5, and XDMF files that let ParaView show nodal fields on it. */
 #include <vicms/io.h>
+#include <string.h>
 
 /* XDMF cell codes and the permutation from Abaqus node order (XDMF follows VTK: same as Abaqus except that the
    wedge's base triangle runs the other way). */
@@ -220,5 +221,19 @@ PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], co
   }
   fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s (disk full?)", xmf_path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIXdmfPath(const char h5_path[], char xmf_path[], size_t len, const char **h5_name)
+{
+  const char *slash = strrchr(h5_path, '/');
+  size_t      n;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrncpy(xmf_path, h5_path, len));
+  PetscCall(PetscStrlen(xmf_path, &n));
+  if (n > 3 && !strcmp(xmf_path + n - 3, ".h5")) xmf_path[n - 3] = 0;
+  PetscCall(PetscStrlcat(xmf_path, ".xmf", len));
+  *h5_name = slash ? slash + 1 : h5_path;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,25 +7,6 @@
 source "$(dirname "$0")/lib.sh"
 vicms_workdir
 
-# refused NP EXPECT ARGS...: non-zero exit within 60 s, exactly one line of output, containing EXPECT
-refused() {
-  local np=$1 expect=$2 out rc lines
-  shift 2
-  out=$(timeout 60 mpirun -q --oversubscribe -n "$np" "$VICMS_BIN" "$@" 2>&1)
-  rc=$?
-  lines=$(printf '%s\n' "$out" | grep -c .)
-  if [ $rc -eq 0 ]; then
-    echo "FAIL np=$np $*: exit status 0"; fail=1
-  elif [ $rc -eq 124 ]; then
-    echo "FAIL np=$np $*: hung (killed after 60 s)"; fail=1
-  elif ! grep -Fq -- "$expect" <<<"$out"; then
-    echo "FAIL np=$np $*: message does not contain '$expect':"; echo "$out" | head -5; fail=1
-  elif [ "$lines" -ne 1 ]; then
-    echo "FAIL np=$np $*: $lines lines of output, expected 1:"; echo "$out" | head -8; fail=1
-  else
-    echo "ok   np=$np $out"
-  fi
-}
 
 cat >job.yaml <<'EOF2'
 mesh_line_cells: 20

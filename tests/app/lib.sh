@@ -105,3 +105,24 @@ echo $rc >rc.$OMPI_COMM_WORLD_RANK
 exit $rc
 EOF2
 }
+
+# refused NP EXPECT ARGS...: vicms ARGS on NP ranks exits non-zero within 120 s with exactly one line of output (mpirun -q
+# adds none) containing EXPECT
+refused() {
+  local np=$1 expect=$2 out rc lines
+  shift 2
+  out=$(timeout 120 mpirun -q --oversubscribe -n "$np" "$VICMS_BIN" "$@" 2>&1)
+  rc=$?
+  lines=$(printf '%s\n' "$out" | grep -c .)
+  if [ $rc -eq 0 ]; then
+    echo "FAIL np=$np $*: exit status 0"; fail=1
+  elif [ $rc -eq 124 ]; then
+    echo "FAIL np=$np $*: hung (killed after 120 s)"; fail=1
+  elif ! grep -Fq -- "$expect" <<<"$out"; then
+    echo "FAIL np=$np $*: message does not contain '$expect':"; echo "$out" | head -5; fail=1
+  elif [ "$lines" -ne 1 ]; then
+    echo "FAIL np=$np $*: $lines lines of output, expected 1:"; echo "$out" | head -8; fail=1
+  else
+    echo "ok   np=$np $out"
+  fi
+}

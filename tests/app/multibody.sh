@@ -78,23 +78,16 @@ must "flat block nsgalpha" mpi 60 1 simulate -system_type multibody -mb_model fl
   -results_file flat.h5
 
 $py - <<'PYEOF' || fail=1
+import os
+import sys
+
 import h5py
 import numpy as np
 from scipy.special import ellipkinc
 
-bad = 0
-def check(ok, what):
-    global bad
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        bad = 1
-
-def case(name):
-    c = h5py.File(name, "r")["cases/0"]
-    cols = c["outputs"].attrs["columns"]
-    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
-    o = c["outputs"][:]
-    return c["t"][:], {k: o[:, i] for i, k in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+import mbcheck
+from mbcheck import check, case
 
 # ---- (a) pendulum
 m, J, l, g, e, h = 1.0, 0.1, 1.0, 10.0, 0.8, 1e-3
@@ -219,7 +212,7 @@ for name, scheme, tol in (("slide_nsgalpha.h5", "nsgalpha", 2 * h * v0), ("slide
     check(np.max(np.abs(o["centre_vx"][rest])) <= 1e-12 and np.max(np.abs(o["theta"])) <= 1e-12,
           "%s sliding block: at rest after the stop (|vx| <= %.1e), never tipped (|theta| <= %.1e; tolerance 1e-12)"
           % (scheme, np.max(np.abs(o["centre_vx"][rest])), np.max(np.abs(o["theta"]))))
-raise SystemExit(bad)
+raise SystemExit(mbcheck.bad)
 PYEOF
 
 # ---- (c) bad input

@@ -81,19 +81,9 @@ import numpy as np
 sys.path.insert(0, os.environ["VICMS_REF"])
 import slider_crank as ref
 
-bad = 0
-def check(ok, what):
-    global bad
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        bad = 1
-
-def case(name):
-    c = h5py.File(name, "r")["cases/0"]
-    cols = c["outputs"].attrs["columns"]
-    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
-    o = c["outputs"][:]
-    return c["t"][:], {k: o[:, i] for i, k in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+import mbcheck
+from mbcheck import check, case
 
 # ---- (a) against the SciPy solution in minimal coordinates
 tr = np.linspace(0, 0.05, 501)
@@ -200,7 +190,7 @@ with h5py.File("grid.h5", "r") as f:
 check(status == [1] * 4 and sorted(map(tuple, P)) == [(0.0005, 100), (0.0005, 150), (0.002, 100), (0.002, 150)] and max(errs) <= 1e-15,
       "grid over (c, omega): 4 cases done, each starting at its crank rate omega and its corners' gap c (largest difference %.1e; tolerance 1e-15)" % max(errs))
 check(same, "grid case (c, omega) = (0.002, 100) bitwise equal to the single run with -mb_param_c 0.002 -mb_param_omega 100")
-raise SystemExit(bad)
+raise SystemExit(mbcheck.bad)
 PYEOF
 sed 's/velocity: \[0, omega \* 0.0765\], angular_velocity: omega}/velocity: [0, omegaa * 0.0765], angular_velocity: omega}/' "$jobs/models/slider_crank.yaml" >unknown.yaml
 sed 's/angular_velocity: -omega \/ 2}/angular_velocity: -omega \/ (2}/' "$jobs/models/slider_crank.yaml" >paren.yaml
