@@ -92,6 +92,7 @@ expect() {
 # signal interrupts `wait` with 128 + its number, and bash may reap vicms meanwhile, so the status is read by a last
 # `wait` once vicms is gone: bash keeps the status of a reaped background job for it.
 vicms_rank_wrapper() {
+  export OMPI_MCA_odls_base_sigkill_timeout=1 # mpirun's SIGTERM before its SIGKILL, as a user's mpirun has it
   cat >rank.sh <<'EOF2'
 trap ':' USR1 TERM
 "$VICMS_BIN" "$@" &
