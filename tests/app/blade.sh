@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Rotor 37 blade rubbing an oval casing (seed 000 §5.3, issue 6; jobs/blade_rubbing.yaml): the MacNeal ROM (50
-# free-interface modes + 48 attachment modes) with leapfrog over 2 revolutions, in one ensemble on 2 ranks, at 500,
+# free-interface modes + 48 attachment modes; its `vicms info`: 98 coordinates, first component mode 312.1x Hz) with
+# leapfrog over 2 revolutions, in one ensemble on 2 ranks, at 500,
 # 1000, 2000 and 4000 time levels per revolution.
 #   - 1000 levels per revolution (the coarse step, near the stability limit) matches the 4000-level run: epsilon_RMS of
 #     seed 000 Eq. (30) of n1353_y, at the coarse run's levels (common levels of both runs), below 3 % (measured
@@ -23,6 +24,12 @@ job="-options_file $VICMS_SOURCE/jobs/blade_rubbing.yaml -mesh_file $deck"
 start=$(date +%s)
 must "reduce (MacNeal, 50 + 48)" mpi 600 2 reduce $job -rom_file rom.h5 || exit 1
 echo "reduce: $(grep -m1 '^ROM' <<<"$LAST") ($(($(date +%s) - start)) s)"
+# what vicms info says of it (reduce.sh checks Rubin's the same way)
+must "info" mpi 120 2 info rom.h5 &&
+  for want in 'MacNeal \(.*\), 48 boundary coordinates \+ 50 modes = 98' 'component modes \(free-interface\): 312\.1[0-9]*,' \
+    'outputs: n1353_y'; do
+    grep -Eq "$want" <<<"$LAST" && echo "ok   vicms info: $want" || { echo "FAIL vicms info: no '$want'"; fail=1; }
+  done
 # one revolution is 2 pi / Omega = 4/312 s; the finest step first so that it starts at once on one group
 steps=$($py -c 'print("/".join(repr(4 / 312 / n) for n in (4000, 2000, 1000, 500)))')
 start=$(date +%s)
