@@ -1,6 +1,5 @@
 /* `vicms info FILE.h5`: what is inside a vicms file (a ROM, a bodies file, a modes or results file), in words. */
 #include "app.h"
-#include <signal.h>
 #include <vicms/rom.h>
 #include <vicms/step.h>
 
@@ -685,9 +684,6 @@ PetscErrorCode VIAppInfo(MPI_Comm comm)
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
-  /* `vicms info f.h5 | head`: a reader that has seen enough ends the description quietly, as for any Unix filter
-     (PETSc's handler would print a traceback for SIGPIPE) */
-  (void)signal(SIGPIPE, SIG_DFL);
   if (VIAppArgument) PetscCall(PetscStrncpy(file, VIAppArgument, sizeof(file)));
   PetscOptionsBegin(comm, NULL, "vicms info", "");
   PetscCall(PetscOptionsString("-file",

@@ -124,6 +124,9 @@ int main(int argc, char **argv)
   }
   help = VIAppHelpMode(&argc, argv);
   if (help == 1) VIOptionsFilterHelp();
+  /* -help prints during SlepcInitialize, before VISignalInstall: without PETSc's signal handler there, a pipe closed by
+     its reader (`vicms simulate -help all | head`) ends the output quietly rather than with a traceback */
+  if (help && PetscOptionsSetValue(NULL, "-no_signal_handler", "true")) return 1;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscPushErrorHandler(VIErrorHandler, NULL));
   PetscCall(VIAppRegisterOptions()); /* each module's option table, for the check and -help */

@@ -46,7 +46,7 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
 {
   PetscInt  nr = 3; /* room for one value too many: a third one is reported, not dropped */
   PetscReal range[3];
-  PetscBool has_range;
+  PetscBool has_range, help;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(hb->comm, NULL, "Harmonic balance (vicms hb)", "VIHB");
@@ -115,6 +115,8 @@ PetscErrorCode VIHBSetFromOptions(VIHB hb)
              "-hb_samples: got %" PetscInt_FMT ", expected at least 2H + 1 = %" PetscInt_FMT " samples per period for H = %" PetscInt_FMT, hb->N,
              2 * hb->H + 1, hb->H);
   PetscCheck(hb->eps_dl >= 0, hb->comm, PETSC_ERR_USER_INPUT, "-hb_eps_dl: got %g, expected a positive value (or 0: automatic)", (double)hb->eps_dl);
+  PetscCall(PetscOptionsHasHelp(NULL, &help)); /* -help lists the options: it needs no range */
+  if (help && !has_range) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(has_range, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range f0,f1 (Hz) is required: the frequency range of the continuation");
   PetscCheck(nr == 2, hb->comm, PETSC_ERR_USER_INPUT, "-hb_freq_range: got %s numbers, expected 2 values, f0,f1 (Hz)",
              nr > 2 ? "more than two" : "one");

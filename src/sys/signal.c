@@ -57,6 +57,9 @@ PetscErrorCode VISignalInstall(void)
   if (MPI_Comm_rank(PETSC_COMM_WORLD, &vi_signal_rank)) vi_signal_rank = 0;
   bad = VISignalSet();
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot install the handler of signal %d", bad);
+  /* `vicms info f.h5 | head`, `vicms simulate -help | less`: a reader that has seen enough ends the output quietly, as
+     for any Unix filter (PETSc's handler would print a traceback for SIGPIPE and exit 59) */
+  (void)signal(SIGPIPE, SIG_DFL);
   vi_signal_installed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -90,6 +90,19 @@ if grep -q -- "-rom_file" <<<"$head30" && grep -q -- "-results_file" <<<"$head30
 else
   echo "FAIL vicms simulate -help:"; echo "$head30"; fail=1
 fi
+# a reader that stops early (| head) ends the help quietly, as for any Unix filter: SIGPIPE's own status (141) or 0, nothing
+# on stderr (it was PETSc's "Caught signal number 13 Broken Pipe" traceback and exit 59); -help all prints during PETSc's
+# initialization, -help after it
+for what in "simulate -help" "reduce -help all" "hb -help"; do
+  rm -f pipe.err
+  "$VICMS_BIN" $what 2>pipe.err | head -c 100 >/dev/null
+  rc=${PIPESTATUS[0]}
+  if { [ $rc -eq 141 ] || [ $rc -eq 0 ]; } && [ ! -s pipe.err ]; then
+    echo "ok   vicms $what | head: exit $rc, nothing on stderr"
+  else
+    echo "FAIL vicms $what | head: exit $rc (expected 141 or 0), stderr: $(head -3 pipe.err)"; fail=1
+  fi
+done
 helpall=$("$VICMS_BIN" reduce -help all 2>&1)
 if grep -q -- "-log_view" <<<"$helpall" && grep -q -- "-malloc_debug" <<<"$helpall" && grep -q -- "-cms_num_modes" <<<"$helpall"; then
   echo "ok   vicms reduce -help all: PETSc's and vicms's options"

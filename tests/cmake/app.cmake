@@ -1,2 +1,2 @@
 # Application tests through the vicms executable.
-vicms_app_test(bad_input PROCESSORS 2)
+vicms_app_test(bad_input)

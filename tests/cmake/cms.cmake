@@ -8,15 +8,15 @@ vicms_unit_test(test_cms CASE convergence RANKS 1 2 3 ARGS -case convergence)
 vicms_unit_test(test_cms CASE ranks RANKS 2 3 ARGS -case ranks)
 vicms_unit_test(test_cms CASE loads RANKS 1 2 3 ARGS -case loads)
 vicms_unit_test(test_cms CASE bar RANKS 1 2 3 ARGS -case bar)
-vicms_app_test(reduce PROCESSORS 2)
+vicms_app_test(reduce)
 # Several substructures (seed 003, issue 14): two Craig-Bampton beams with physical boundary DOFs coupled at a fixed contact
 # point (frictionless normal tie, primal assembly): the lowest 10 coupled frequencies converge to the unreduced coupled FE
 # model's (dense LAPACK) with 5, 10, 20 modes per body; the bodies file read back bit for bit.
 vicms_unit_test(test_bodies RANKS 1 2 3)
 # `vicms reduce -bodies`: the same bodies file whatever -bodies_parallel (sequential, rank groups) and 1, 2, 3 ranks (1e-10);
 # bodies as element sets of one deck equal to separate decks (1e-10); bad input, an error on one rank group.
-vicms_app_test(bodies PROCESSORS 2)
-vicms_app_test(scale PROCESSORS 2)
+vicms_app_test(bodies)
+vicms_app_test(scale)
 # `vicms reduce -cms_fields` and `vicms fields`: the kept rows, a simulate case as an XDMF series read by ParaView's reader
 # (skipped without one), its displacements equal to the ROM outputs (1e-10), 1, 2 and 3 ranks, bad input (docs/fields.md)
-vicms_app_test(fields PROCESSORS 2)
+vicms_app_test(fields)

@@ -1,2 +1,2 @@
 # `vicms info` on a modes file, and on a missing file.
-vicms_app_test(info PROCESSORS 2)
+vicms_app_test(info)

@@ -1,2 +1,2 @@
 # The bundled deck (meshes/) through vicms modes on 1, 2 and 3 ranks.
-vicms_app_test(meshes PROCESSORS 2)
+vicms_app_test(meshes)

@@ -6,7 +6,7 @@
 vicms_unit_test(test_step CASE mixed_modes RANKS 1 2 3 ARGS -case mixed_modes)
 vicms_unit_test(test_step CASE mixed_order RANKS 1 2 3 ARGS -case mixed_order)
 vicms_unit_test(test_step CASE mixed_ranks RANKS 1 2 3 ARGS -case mixed_ranks)
-vicms_app_test(mixed PROCESSORS 2)
+vicms_app_test(mixed)
 # Seed 001 §2.8 model (b): the chain held by a bilateral row instead of k0: mixed on velocity level (v3 = 0, generalized-alpha's constant
 # position drift h^2 a_3,0 (gamma/2 - beta) to 1e-10; Bathe and ED-alpha x3 = 0), nsgalpha on position level (x3 = 0 to 1e-12).
 vicms_unit_test(test_step CASE mixed_bilateral RANKS 1 2 3 ARGS -case mixed_bilateral)

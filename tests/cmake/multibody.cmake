@@ -2,4 +2,4 @@
 # bouncing pendulum (swing time to the wall against the elliptic integral, rebound by Newton's law, energy before the
 # impact, joint drift: none with nsgalpha, some with Moreau-Jean), the rocking block (free-flight parabola, first impact by
 # Newton's law), 1 = 2 = 3 ranks bitwise, the model file's bad input on 1 and 2 ranks, a stop and resume.
-vicms_app_test(multibody PROCESSORS 2)
+vicms_app_test(multibody)

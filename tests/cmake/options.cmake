@@ -3,4 +3,4 @@
 vicms_unit_test(test_options RANKS 1 ARGS -source_dir ${CMAKE_SOURCE_DIR})
 # the commands' own option table is part of the executable, not the library
 target_sources(test_options PRIVATE ${CMAKE_SOURCE_DIR}/src/app/options.c)
-vicms_app_test(options PROCESSORS 2)
+vicms_app_test(options)

@@ -32,7 +32,7 @@ vicms_unit_test(test_step CASE slip_gap RANKS 1 2 3 ARGS -case slip_gap)
 # relative velocity: nsgalpha, moreau and mixed bathe. nsgalpha's impulse followed -R w_t (R = its per-row Alart-Curnier parameter) before
 # 2026-11-27 and converged to another motion (0.24 off, issue 13).
 vicms_unit_test(test_step CASE slip_aniso RANKS 1 2 3 ARGS -case slip_aniso)
-vicms_app_test(simulate PROCESSORS 2)
+vicms_app_test(simulate)
 vicms_unit_test(test_step CASE few_active RANKS 1 2 3 ARGS -case few_active)
 # nsgalpha's numerical dissipation column (issue 24 item 16): an oscillator against generalized-alpha's recurrence written in the test; the
 # column holds the energy the recurrence loses (0 for rho_inf = 1), the balance error stays at round-off.
