@@ -322,6 +322,8 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
     PetscCall(VIAppFieldsBodies(comm, format, &o));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(!format[0] || !strcmp(format, "vicms-results"), comm, PETSC_ERR_USER_INPUT,
+             "-results_file %s: not a results file of vicms simulate, hb, cea or slide (format %s)", results, format);
   PetscCall(VIAppFieldsCheck(comm, rom_file, results, o.kcase, o.point, &is_hb));
   PetscCall(PetscMemzero(&m, sizeof(m)));
   PetscCall(VIAppFieldsMeshLoad(rom_file, &m));
