@@ -318,6 +318,23 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
   PetscCheck(o.samples >= 2, comm, PETSC_ERR_USER_INPUT, "-fields_samples: got %" PetscInt_FMT ", expected at least 2 levels per period", o.samples);
   PetscCheck(o.every >= 1, comm, PETSC_ERR_USER_INPUT, "-fields_every: got %" PetscInt_FMT ", expected at least 1", o.every);
   PetscCall(VIAppFieldsFormat(comm, results, format, sizeof(format)));
+  if (!strcmp(format, "vicms-results")) {
+    /* an ensemble of slides (vicms slide -cases_*) keeps each case's history as a history file does, under /cases/K/history */
+    char kind[32] = "";
+    if (rank == 0) {
+      hid_t     file;
+      PetscBool has;
+      PetscCall(VIH5Open(results, &file));
+      PetscCall(VIH5HasAttr(file, "/", "kind", &has));
+      if (has) PetscCall(VIH5ReadAttrString(file, "/", "kind", kind, sizeof(kind)));
+      PetscCall(VIH5Close(&file));
+    }
+    PetscCallMPI(MPI_Bcast(kind, (PetscMPIInt)sizeof(kind), MPI_CHAR, 0, comm));
+    if (!strcmp(kind, "slide")) {
+      PetscCall(VIAppFieldsBodies(comm, format, &o));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (!strcmp(format, "vicms-cea") || !strcmp(format, "vicms-slide")) {
     PetscCall(VIAppFieldsBodies(comm, format, &o));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,7 +6,7 @@
 
 /* What rank 0 found in the files, broadcast: the bodies file, and for cea the chosen position, mode and its eigenvector's row. */
 typedef struct {
-  char     bodies_file[PETSC_MAX_PATH_LEN], msg[1024];
+  char     bodies_file[PETSC_MAX_PATH_LEN], msg[1024], root[64]; /* root: "" for a history file, /cases/K/history in an ensemble's */
   PetscInt position, mode, row;
 } VIAppFieldsPick;
 
@@ -74,24 +74,39 @@ static PetscErrorCode VIAppFieldsBodiesCheck(const char format[], const VIAppFie
 {
   hid_t     file, bf;
   PetscBool has, cea = (PetscBool)!strcmp(format, "vicms-cea");
-  char     *list = NULL, *save = NULL, fmt[64] = "";
+  char     *list = NULL, *save = NULL, fmt[64] = "", path[128];
+  PetscInt  ncases = 0;
 
   PetscFunctionBeginUser;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   PetscCall(VIH5Open(o->results, &file));
-  if (o->rom_set)
-    PetscCall(PetscStrncpy(pk->bodies_file, o->rom_file, sizeof(pk->bodies_file)));
-  else {
-    PetscCall(VIH5HasAttr(file, "/", "bodies_file", &has));
-    if (has) PetscCall(VIH5ReadAttrString(file, "/", "bodies_file", pk->bodies_file, sizeof(pk->bodies_file)));
+  if (!strcmp(format, "vicms-results")) {
+    /* an ensemble of slides: case K's history, the layout of a history file under /cases/K/history */
+    PetscCall(VIH5ReadAttrInt(file, "/", "n_cases", &ncases));
+    PetscCall(PetscSNPrintf(pk->root, sizeof(pk->root), "/cases/%" PetscInt_FMT "/history", o->kcase));
+    has = PETSC_FALSE;
+    if (o->kcase >= 0 && o->kcase < ncases) PetscCall(VIH5Exists(file, pk->root, &has));
+    if (o->kcase < 0 || o->kcase >= ncases)
+      PetscCall(PetscSNPrintf(pk->msg, sizeof(pk->msg), "-fields_case: got %" PetscInt_FMT ", expected a case of %s from 0 to %" PetscInt_FMT,
+                              o->kcase, o->results, ncases - 1));
+    else if (!has)
+      PetscCall(PetscSNPrintf(pk->msg, sizeof(pk->msg), "-results_file %s: case %" PetscInt_FMT " has no history (%s): not run yet, or failed",
+                              o->results, o->kcase, pk->root));
   }
-  if (cea)
+  if (!pk->msg[0] && o->rom_set)
+    PetscCall(PetscStrncpy(pk->bodies_file, o->rom_file, sizeof(pk->bodies_file)));
+  else if (!pk->msg[0]) {
+    PetscCall(VIH5HasAttr(file, pk->root[0] ? pk->root : "/", "bodies_file", &has));
+    if (has) PetscCall(VIH5ReadAttrString(file, pk->root[0] ? pk->root : "/", "bodies_file", pk->bodies_file, sizeof(pk->bodies_file)));
+  }
+  if (!pk->msg[0] && cea)
     PetscCall(VIAppFieldsPickMode(file, o, pk));
-  else {
-    PetscCall(VIH5Exists(file, "/q", &has));
+  else if (!pk->msg[0]) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/q", pk->root));
+    PetscCall(VIH5Exists(file, path, &has));
     if (!has)
       PetscCall(PetscSNPrintf(pk->msg, sizeof(pk->msg),
-                              "-results_file %s: no ROM coordinates of the bodies (/q); run vicms slide with -slide_record_q", o->results));
+                              "-results_file %s: no ROM coordinates of the bodies (%s); run vicms slide with -slide_record_q", o->results, path));
   }
   PetscCall(VIH5Close(&file));
   if (pk->msg[0]) PetscFunctionReturn(PETSC_SUCCESS);
@@ -126,8 +141,8 @@ static PetscErrorCode VIAppFieldsBodiesCheck(const char format[], const VIAppFie
 
 /* Every rank: the bodies' fields as one mesh (the bodies' nodes one after the other, each moved by its shift (x, y) when given),
    the basis block-diagonal over the coupled coordinates (body after body, as cea's vectors and slide's q), each node's body. */
-static PetscErrorCode VIAppFieldsBodiesMesh(const char path[], const char results[], PetscBool slide, VIROMFields *m, PetscReal **body, char **names,
-                                            PetscInt *nbodies, char force_unit[], size_t flen)
+static PetscErrorCode VIAppFieldsBodiesMesh(const char path[], const char results[], const char root[], PetscBool slide, VIROMFields *m,
+                                            PetscReal **body, char **names, PetscInt *nbodies, char force_unit[], size_t flen)
 {
   hid_t       file, rf    = -1;
   char       *list, *save = NULL, what[PETSC_MAX_PATH_LEN + 64];
@@ -159,7 +174,7 @@ static PetscErrorCode VIAppFieldsBodiesMesh(const char path[], const char result
     shift[nb][0] = shift[nb][1] = 0;
     if (slide) {
       PetscInt rows, cols;
-      PetscCall(PetscSNPrintf(group, sizeof(group), "/q/%s", name));
+      PetscCall(PetscSNPrintf(group, sizeof(group), "%s/q/%s", root, name));
       PetscCall(VIH5Exists(rf, group, &has));
       PetscCheck(has, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-results_file %s: no %s (a history of other bodies than %s?)", results, group, path);
       PetscCall(VIH5GetShape(rf, group, &rows, &cols));
@@ -254,26 +269,26 @@ static PetscErrorCode VIAppFieldsPhases(const char results[], const VIAppFieldsP
 
 /* slide: every k-th record's time and coordinates (the bodies' /q/NAME side by side), and the normal force of each slave at
    its node of the merged mesh (nt x nk; 0 elsewhere and while off the master). */
-static PetscErrorCode VIAppFieldsHistory(const char results[], const VIROMFields *m, const PetscReal body[], const char names[], PetscInt every,
-                                         PetscInt *nt, PetscReal **t, PetscReal **q, PetscReal **force)
+static PetscErrorCode VIAppFieldsHistory(const char results[], const char root[], const VIROMFields *m, const PetscReal body[], const char names[],
+                                         PetscInt every, PetscInt *nt, PetscReal **t, PetscReal **q, PetscReal **force)
 {
   hid_t      file;
   PetscInt   nr, cols, ns, rows, off = 0, *sids, sb = -1, k = 0;
   PetscReal *tall, *normal;
-  char      *list, *save = NULL, slave[256], *colon;
+  char      *list, *save = NULL, slave[256], *colon, path[160];
 
   PetscFunctionBeginUser;
   PetscCall(VIH5Open(results, &file));
-  PetscCall(VIH5ReadReal(file, "/t", &nr, &cols, &tall));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/t", root));
+  PetscCall(VIH5ReadReal(file, path, &nr, &cols, &tall));
   *nt = (nr + every - 1) / every;
   PetscCall(PetscMalloc1(PetscMax(*nt, 1), t));
   PetscCall(PetscMalloc1(PetscMax(*nt * m->n, 1), q));
   for (PetscInt r = 0; r < *nt; r++) (*t)[r] = tall[r * every];
   PetscCall(PetscStrallocpy(names, &list));
   for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-    char       path[160];
     PetscReal *qb;
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/q/%s", name));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/q/%s", root, name));
     PetscCall(VIH5ReadReal(file, path, &rows, &cols, &qb));
     PetscCheck(rows == nr, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "-results_file %s: %s has %" PetscInt_FMT " records, /t %" PetscInt_FMT,
                results, path, rows, nr);
@@ -284,15 +299,17 @@ static PetscErrorCode VIAppFieldsHistory(const char results[], const VIROMFields
   }
   PetscCall(PetscFree(list));
   /* the slave body: the part of the attribute slave (BODY:ID,...) before the colon */
-  PetscCall(VIH5ReadAttrString(file, "/", "slave", slave, sizeof(slave)));
+  PetscCall(VIH5ReadAttrString(file, root[0] ? root : "/", "slave", slave, sizeof(slave)));
   if ((colon = strchr(slave, ':'))) *colon = 0;
   PetscCall(PetscStrallocpy(names, &list));
   save = NULL;
   for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save), k++)
     if (!strcmp(name, slave)) sb = k;
   PetscCall(PetscFree(list));
-  PetscCall(VIH5ReadInt(file, "/contact/slave_ids", &ns, &cols, &sids));
-  PetscCall(VIH5ReadReal(file, "/contact/normal", &rows, &cols, &normal));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/contact/slave_ids", root));
+  PetscCall(VIH5ReadInt(file, path, &ns, &cols, &sids));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/contact/normal", root));
+  PetscCall(VIH5ReadReal(file, path, &rows, &cols, &normal));
   PetscCall(VIH5Close(&file));
   PetscCall(PetscCalloc1(PetscMax(*nt * m->nk, 1), force));
   for (PetscInt j = 0; j < ns; j++)
@@ -310,7 +327,7 @@ static PetscErrorCode VIAppFieldsHistory(const char results[], const VIROMFields
 
 PetscErrorCode VIAppFieldsBodies(MPI_Comm comm, const char format[], const VIAppFieldsOptions *o)
 {
-  VIAppFieldsPick pk  = {"", "", -1, -1, -1};
+  VIAppFieldsPick pk  = {"", "", "", -1, -1, -1};
   PetscBool       cea = (PetscBool)!strcmp(format, "vicms-cea");
   PetscMPIInt     rank;
   VIROMFields     m;
@@ -326,13 +343,15 @@ PetscErrorCode VIAppFieldsBodies(MPI_Comm comm, const char format[], const VIApp
   PetscCallMPI(MPI_Bcast(&pk, (PetscMPIInt)sizeof(pk), MPI_BYTE, 0, comm));
   PetscCheck(!pk.msg[0], comm, PETSC_ERR_USER_INPUT, "%s", pk.msg);
   /* every rank reads the meshes and the states (the files are checked); each recovers a block of the states */
-  ierr = VIAppFieldsBodiesMesh(pk.bodies_file, o->results, (PetscBool)!cea, &m, &body, &names, &nb, force_unit, sizeof(force_unit));
+  ierr = VIAppFieldsBodiesMesh(pk.bodies_file, o->results, pk.root, (PetscBool)!cea, &m, &body, &names, &nb, force_unit, sizeof(force_unit));
   if (!ierr && cea) ierr = VIAppFieldsPhases(o->results, &pk, o->samples, m.n, &nt, &t, &q, info);
-  if (!ierr && !cea) ierr = VIAppFieldsHistory(o->results, &m, body, names, o->every, &nt, &t, &q, &force);
+  if (!ierr && !cea) ierr = VIAppFieldsHistory(o->results, pk.root, &m, body, names, o->every, &nt, &t, &q, &force);
   PetscCall(VIErrorSync(comm, ierr));
   PetscCall(VIAppFieldsRecover(comm, &m, nt, q, &u));
   if (cea)
     PetscCall(PetscSNPrintf(title, sizeof(title), "mode %" PetscInt_FMT " at position %" PetscInt_FMT, pk.mode, pk.position));
+  else if (pk.root[0])
+    PetscCall(PetscSNPrintf(title, sizeof(title), "slide case %" PetscInt_FMT, o->kcase));
   else
     PetscCall(PetscSNPrintf(title, sizeof(title), "slide"));
   if (rank == 0) {

@@ -4,7 +4,8 @@
 # reduced on rank groups and one body after the other alike (1e-9 of the largest entry: the eigensolver's rounding); (b) a
 # cea mode shape, by default the largest real part among the modes with an eigenvector (checked against the file), animated
 # over 16 phases on 1 and 2 ranks (the same files to the bit), and a chosen position and mode; (c) a slide history with
-# -slide_record_q and -slide_start on 1 and 3 ranks (the same files), every record and every 4th; (d) each series read by
+# -slide_record_q and -slide_start on 1 and 3 ranks (the same files), every record and every 4th, and as case 1 of an
+# ensemble over mu (the same file as the single run's); (d) each series read by
 # ParaView's vtkXdmf3Reader and by python/vicms's reader (fields_bodies_check.py): counts, times, the field at nodes of both
 # bodies equal to the basis rows of the bodies file times the coordinates of the results file at two levels (1e-10), cea's
 # own boundary displacements, the slide's outputs, contact force and start shift (skipped without a reader); (e) bad input
@@ -98,12 +99,18 @@ for np in 1 3; do
   must "np=$np fields slide" mpi 60 $np fields -results_file sl.h5 -fields_file s$np.h5 && echo "$LAST"
 done
 must "fields slide, every 4th" mpi 60 2 fields -results_file sl.h5 -fields_every 4 -fields_file s4.h5 && echo "$LAST"
+# the same run as case 1 of an ensemble over mu (its history under /cases/1/history of a results file)
+# shellcheck disable=SC2086
+must "slide ensemble" mpi 120 1 ${slide/-dual_mu 0.3/} -cases_grid dual_mu:0.1:0.3:2 -slide_record_q -results_file ens.h5
+must "fields slide ensemble case 1" mpi 60 2 fields -results_file ens.h5 -fields_case 1 -fields_file e1.h5 && echo "$LAST"
 $py -c '
 import h5py, numpy as np, sys
-a, b = h5py.File("s1.h5", "r"), h5py.File("s3.h5", "r")
+a, b, e = h5py.File("s1.h5", "r"), h5py.File("s3.h5", "r"), h5py.File("e1.h5", "r")
 same = all(np.array_equal(a[g + "/%d" % k][()], b[g + "/%d" % k][()]) for k in range(20) for g in ("displacement", "contact_force"))
 print("%s the slide series on 1 and 3 ranks: equal bit for bit (20 records)" % ("ok  " if same else "FAIL"))
-sys.exit(not same)' || fail=1
+ens = all(np.array_equal(a[g + "/%d" % k][()], e[g + "/%d" % k][()]) for k in range(20) for g in ("displacement", "contact_force"))
+print("%s the series of case 1 of an ensemble (mu = 0.3) equals the single run'"'"'s, bit for bit" % ("ok  " if ens else "FAIL"))
+sys.exit(not (same and ens))' || fail=1
 
 # ---- (d) read by the XDMF reader
 if [ -n "$reader" ]; then
