@@ -48,7 +48,11 @@ static PetscErrorCode VIAppFieldsPickMode(hid_t file, const VIAppFieldsOptions *
           pk->mode     = m;
         }
       }
-    if (pk->position < 0)
+    if (pk->position < 0 && o->position < 0)
+      PetscCall(PetscSNPrintf(
+          pk->msg, sizeof(pk->msg),
+          "-results_file %s keeps no eigenvector (-cea_vectors unstable and no unstable mode?); run vicms cea with -cea_vectors all", o->results));
+    else if (pk->position < 0)
       PetscCall(PetscSNPrintf(pk->msg, sizeof(pk->msg),
                               "-fields_position: %s keeps no eigenvector at position %" PetscInt_FMT "; run vicms cea with -cea_vectors all",
                               o->results, o->position));

@@ -9,7 +9,8 @@
 # ParaView's vtkXdmf3Reader and by python/vicms's reader (fields_bodies_check.py): counts, times, the field at nodes of both
 # bodies equal to the basis rows of the bodies file times the coordinates of the results file at two levels (1e-10), cea's
 # own boundary displacements, the slide's outputs, contact force and start shift (skipped without a reader); (e) bad input
-# refused in one line: a position or mode out of range, a results file of the wrong kind, a cea without eigenvectors, a
+# refused in one line: a position or mode out of range, a results file of the wrong kind, a cea without eigenvectors (or
+# with those of the unstable modes, none here), a mode without an eigenvector, a
 # slide without -slide_record_q, bodies without fields, a file that is not a bodies file.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_need_h5py
@@ -64,6 +65,8 @@ cea="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1
 must "cea" mpi 120 1 $cea -cea_vectors all -cea_file c.h5
 # shellcheck disable=SC2086
 must "cea without vectors" mpi 120 1 $cea -cea_file c0.h5
+# shellcheck disable=SC2086
+must "cea with the vectors of the unstable modes: none" mpi 120 1 $cea -cea_vectors unstable -cea_file cu.h5
 for np in 1 2; do
   must "np=$np fields cea" mpi 60 $np fields -results_file c.h5 -fields_samples 16 -fields_file m$np.h5 && echo "$LAST"
 done
@@ -141,6 +144,9 @@ refused_serial "-fields_mode: got 10, expected a mode of c.h5 from 0 to 9" field
 refused_serial "-results_file small.h5: not a results file of vicms simulate, hb, cea or slide (format vicms-bodies" fields -results_file small.h5 \
   -fields_file bad.h5
 refused_serial "-results_file c0.h5: no eigenvectors (/vectors); run vicms cea with -cea_vectors unstable|all" fields -results_file c0.h5 -fields_file bad.h5
+refused_serial "-results_file cu.h5 keeps no eigenvector (-cea_vectors unstable and no unstable mode?); run vicms cea with -cea_vectors all" \
+  fields -results_file cu.h5 -fields_file bad.h5
+refused_serial "-fields_mode: mode 4 at position 2 (real part" fields -results_file cu.h5 -fields_position 2 -fields_mode 4 -fields_file bad.h5
 refused_serial "-results_file slnoq.h5: no ROM coordinates of the bodies (/q); run vicms slide with -slide_record_q" fields -results_file slnoq.h5 \
   -fields_file bad.h5
 refused_serial "-rom_file nof.h5: body beam1 keeps no fields (bodies/beam1/fields); reduce the bodies again with -body_beam1_cms_fields" fields \
