@@ -55,6 +55,9 @@ PETSC_EXTERN const char *const VICMSFieldsTypes[];
   rank 0 gathers those rows only and writes. Nothing with -cms_fields none. Collective.
 */
 PETSC_EXTERN PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[]);
+/* The same rows, nodes and cells in fields (sizes on every rank, the arrays on rank 0 only; nk = 0 with -cms_fields none), for
+   a caller that writes them elsewhere (the bodies of `vicms reduce -bodies`). VIROMFieldsReset(fields) after. Collective. */
+PETSC_EXTERN PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *fields);
 PETSC_EXTERN PetscErrorCode VICMSView(VICMS cms, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VICMSDestroy(VICMS *cms);
 

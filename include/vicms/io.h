@@ -50,10 +50,12 @@ PETSC_EXTERN PetscErrorCode VIXdmfPath(const char h5_path[], char xmf_path[], si
 PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n,
                                               const PetscReal times[]);
 /* A nodal field of a time series: its name as shown (with its unit, "displacement [m]"), the HDF5 group whose datasets
-   <group>/<k> (k = 0..nt-1) hold it, and its components (1 scalar, 3 vector). */
+   <group>/<k> (k = 0..nt-1) hold it, and its components (1 scalar, 3 vector); constant: the dataset <group> itself, the same at
+   every step (e.g. which body a node belongs to). */
 typedef struct {
   const char *name, *group;
   PetscInt    ncomp;
+  PetscBool   constant;
 } VIXdmfField;
 /* XDMF 3 file of a temporal collection of nt grids (time values times, seconds) on the mesh /mesh/coordinates (nn x 3) and
    /mesh/topology (mixed, ncells cells, tsize entries) of the HDF5 file h5_name, each grid with the nf fields. Rank-local. */

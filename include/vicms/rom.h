@@ -4,6 +4,7 @@
 #include <vicms/sys.h>
 #include <vicms/contact.h>
 #include <petscviewer.h>
+#include <hdf5.h>
 
 /* Reduction methods (seed 000 §3), and the two kinds of a user's own matrices written to a ROM file (not reductions vicms
    makes: -cms_type takes only the first four). */
@@ -113,6 +114,26 @@ PETSC_EXTERN PetscErrorCode VIROMView(VIROM rom, PetscViewer viewer);
 */
 PETSC_EXTERN PetscErrorCode VIROMFreeFrequencies(VIROM rom, PetscInt *n, PetscReal freq[]);
 
+/* ---------------------------------------------------------------- full-field recovery (docs/fields.md) */
+
+/* What recovers the parent's displacements from the ROM coordinates q on a set of kept nodes: u = B q (3 nk x n, x y z of each
+   node in the global frame, zero where clamped), the nodes (ids, coordinates nk x 3) and the display cells (XDMF mixed layout,
+   tsize entries, ncells cells, in kept-node numbers); kind says which nodes ("surface", "all", "set NAME"), length the unit. */
+typedef struct {
+  char       kind[96], length[32];
+  PetscInt   nk, n, ncells, tsize;
+  PetscInt  *ids, *topo;
+  PetscReal *xyz, *basis;
+} VIROMFields;
+/* The group `group` of an open HDF5 file (e.g. "/fields", "/bodies/NAME/fields"): attributes kind, num_nodes, num_cells, datasets
+   coordinates, node_ids, topology, basis with their units and dims. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIROMFieldsWrite(hid_t file, const char group[], const VIROMFields *fields);
+/* Read that group (every dataset checked: sizes, finite basis); what names the file in messages. Rank-local. */
+PETSC_EXTERN PetscErrorCode VIROMFieldsRead(hid_t file, const char group[], const char what[], VIROMFields *fields);
+PETSC_EXTERN PetscErrorCode VIROMFieldsReset(VIROMFields *fields);
+/* Point to point: src sends its fields (has: whether it has any) to dst, which receives them into fields. */
+PETSC_EXTERN PetscErrorCode VIROMFieldsSend(MPI_Comm comm, PetscMPIInt src, PetscMPIInt dst, VIROMFields *fields, PetscBool *has);
+
 /* ---------------------------------------------------------------- several substructures (seed 003) */
 
 /* The boundary of one substructure: the nodes that may touch (slave nodes, master-segment nodes), clamped ones included. */
@@ -152,6 +173,9 @@ typedef struct {
 /* Node id of body k's boundary table; an error naming `what` and the body when the node is not on the boundary. */
 PETSC_EXTERN PetscErrorCode VIBodiesGetNode(VIBodies bodies, PetscInt k, PetscInt id, const char what[], VIBodyNode *node);
 PETSC_EXTERN PetscErrorCode VIBodiesSetReduction(VIBodies bodies, const char reduction[]);
+/* Body k keeps the fields of its reduction (taken over: the struct is zeroed), written by VIBodiesWrite to bodies/NAME/fields. Rank 0 of
+   the bodies' communicator is the one that writes; the fields of the other ranks are not used. Not collective. */
+PETSC_EXTERN PetscErrorCode VIBodiesSetFields(VIBodies bodies, PetscInt k, VIROMFields *fields);
 /*
   VIBodiesWrite - the bodies file (format "vicms-bodies"): root attributes format, version, n_bodies, bodies (the names, comma
   separated, in order), reduction; per body the group bodies/NAME holding the ROM layout of DESIGN.md (attributes and

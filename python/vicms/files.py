@@ -534,7 +534,10 @@ READERS = {"vicms-rom": read_rom, "vicms-bodies": read_bodies, "vicms-modes": re
 
 
 def read(path):
-    """Any vicms file, by its format attribute."""
-    with _open(path, tuple(READERS)) as f:
+    """Any vicms file, by its format attribute (a `vicms fields` series too: vicms.fields.read_fields)."""
+    with _open(path, tuple(READERS) + ("vicms-fields",)) as f:
         fmt = text(f.attrs["format"])
+    if fmt == "vicms-fields":
+        from .fields import read_fields
+        return read_fields(path)
     return READERS[fmt](path)

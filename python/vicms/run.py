@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from . import files
+from . import fields, files
 
 # what each command writes: (the option naming the file, its default, the reader)
 WRITES = {
@@ -20,6 +20,7 @@ WRITES = {
     "modes": ("modes_file", "modes.h5", files.read_modes),
     "slide": ("slide_file", "slide.h5", files.read_slide),
     "cea": ("cea_file", "cea.h5", files.read_cea),
+    "fields": ("fields_file", "fields.h5", fields.read_fields),
 }
 
 
@@ -92,7 +93,7 @@ def run(command, options=None, ranks=1, cwd=None, job_file=None, args=(), vicms=
         read=True):
     """Run `mpiexec -n ranks vicms command -options_file job_file args...` in cwd with the options dict written to
     job_file (default: COMMAND_job.yaml in cwd), and return a Run with what vicms printed and, for the commands that
-    write a file, that file read (Run.results: Results, ROM, Modes, Slide or CEA). Raises VicmsError on a non-zero
+    write a file, that file read (Run.results: Results, ROM, Modes, Slide, CEA or Fields). Raises VicmsError on a non-zero
     exit (its message is vicms's error line)."""
     cwd = os.path.abspath(cwd or os.getcwd())
     options = dict(options or {})

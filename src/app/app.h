@@ -12,6 +12,30 @@ PETSC_INTERN PetscErrorCode VIAppHB(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppCEA(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppSlide(MPI_Comm comm);
 PETSC_INTERN PetscErrorCode VIAppFields(MPI_Comm comm);
+/* vicms fields (src/app/fields.c, fields_bodies.c): how a series is written: its title, the vector field's name ("displacement",
+   "mode shape"), the length and force units, the normal contact force per node (nt x nk, or NULL), and for bodies each node's
+   body (nk, as reals for the XDMF attribute, or NULL) with the bodies' names. */
+typedef struct {
+  const char      *title, *shape_name, *length, *force_unit;
+  const PetscReal *force, *body;
+  const char      *bodies;
+} VIAppFieldsSeries;
+/* The options of vicms fields, read once (src/app/fields.c) and handed to the bodies' series (src/app/fields_bodies.c). */
+typedef struct {
+  char      rom_file[PETSC_MAX_PATH_LEN], results[PETSC_MAX_PATH_LEN], out[PETSC_MAX_PATH_LEN];
+  PetscBool rom_set;
+  PetscInt  kcase, point, samples, position, mode, every;
+} VIAppFieldsOptions;
+/* u = B q for nt states q (nt x n): each rank a block of states, gathered into u (nt x 3 nk) on rank 0 only. Collective. */
+PETSC_INTERN PetscErrorCode VIAppFieldsRecover(MPI_Comm comm, const VIROMFields *m, PetscInt nt, const PetscReal q[], PetscReal **u);
+/* Rank 0: the series file OUT.h5 (mesh, time, a dataset per step and field) and OUT.xmf beside it. */
+PETSC_INTERN PetscErrorCode VIAppFieldsWrite(const char out[], const VIROMFields *m, PetscInt nt, const PetscReal t[], const PetscReal u[],
+                                             const VIAppFieldsSeries *series);
+/* The force unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: N), "" when not of that form. */
+PETSC_INTERN void VIAppUnitsForce(const char units[], char force[], size_t len);
+/* vicms fields on the results of vicms cea (format vicms-cea: a mode shape animated by phase) or vicms slide (vicms-slide: the
+   history), on the meshes of the bodies file (src/app/fields_bodies.c). Collective. */
+PETSC_INTERN PetscErrorCode VIAppFieldsBodies(MPI_Comm comm, const char format[], const VIAppFieldsOptions *o);
 /* The bodies file of vicms reduce -bodies (cea, slide), read on every rank; a missing one is an error naming -rom_file. */
 PETSC_INTERN PetscErrorCode VIAppLoadBodies(MPI_Comm comm, const char rom_file[], VIBodies *bodies);
 /* A token of each body's ROM (VIEnsembleROMToken: what made it, or its checksum), "NAME:TOKEN NAME:TOKEN ...", for the

@@ -3,12 +3,6 @@
 #include "app.h"
 #include <unistd.h>
 
-/* What the ROM file keeps: nk nodes (coordinates nk x 3, ids), the display cells, the rows u = B q (3 nk x n). */
-typedef struct {
-  PetscInt   nk, n, ncells, tsize, *topo, *ids;
-  PetscReal *xyz, *basis;
-} VIFieldsMesh;
-
 /* Rank 0 checks the files and the case; every rank stops with its message (one line) when one is wrong. Collective. */
 static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], const char results[], PetscInt kcase, PetscInt point, PetscBool *is_hb)
 {
@@ -50,8 +44,8 @@ static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], con
       if (has) PetscCall(VIH5ReadAttrInt(file, "/", "n_cases", &ncases));
       if (has && !strcmp(kind, "hb")) hb = 1;
       if (!has || strcmp(format, "vicms-results") || (strcmp(kind, "simulate") && !hb))
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "-results_file %s: not a results file of vicms simulate or vicms hb (format %s, kind %s)", results,
-                                format ? format : "none", kind ? kind : "none"));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "-results_file %s: not a results file of vicms simulate, hb, cea or slide (format %s, kind %s)",
+                                results, format ? format : "none", kind ? kind : "none"));
       else if (kcase < 0 || kcase >= ncases)
         PetscCall(PetscSNPrintf(msg, sizeof(msg), "-fields_case: got %" PetscInt_FMT ", expected a case of %s from 0 to %" PetscInt_FMT, kcase,
                                 results, ncases - 1));
@@ -91,37 +85,19 @@ static PetscErrorCode VIAppFieldsCheck(MPI_Comm comm, const char rom_file[], con
 }
 
 /* The group /fields of the ROM file, on every rank (read by each: the file is checked). */
-static PetscErrorCode VIAppFieldsMeshLoad(const char rom_file[], VIFieldsMesh *m)
+static PetscErrorCode VIAppFieldsMeshLoad(const char rom_file[], VIROMFields *m)
 {
-  hid_t    file;
-  PetscInt rows, cols;
+  hid_t file;
 
   PetscFunctionBeginUser;
   PetscCall(VIH5Open(rom_file, &file));
-  PetscCall(VIH5ReadReal(file, "/fields/coordinates", &m->nk, &cols, &m->xyz));
-  PetscCall(VIH5ReadInt(file, "/fields/node_ids", &rows, &cols, &m->ids));
-  PetscCall(VIH5ReadInt(file, "/fields/topology", &m->tsize, &cols, &m->topo));
-  PetscCall(VIH5ReadAttrInt(file, "/fields/topology", "num_cells", &m->ncells));
-  PetscCall(VIH5ReadReal(file, "/fields/basis", &rows, &m->n, &m->basis));
-  PetscCheck(rows == 3 * m->nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: /fields/basis has %" PetscInt_FMT " rows, expected %" PetscInt_FMT,
-             rom_file, rows, 3 * m->nk);
-  PetscCall(VIH5CheckFinite(rom_file, "/fields/basis", rows, m->n, m->basis));
+  PetscCall(VIROMFieldsRead(file, "/fields", rom_file, m));
   PetscCall(VIH5Close(&file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VIAppFieldsMeshDestroy(VIFieldsMesh *m)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(m->xyz));
-  PetscCall(PetscFree(m->ids));
-  PetscCall(PetscFree(m->topo));
-  PetscCall(PetscFree(m->basis));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* u = B q for the nt states q (nt x n): each rank a block of states, gathered on rank 0 into u (nt x 3 nk, rank 0 only). */
-static PetscErrorCode VIAppFieldsRecover(MPI_Comm comm, const VIFieldsMesh *m, PetscInt nt, const PetscReal q[], PetscReal **u)
+PetscErrorCode VIAppFieldsRecover(MPI_Comm comm, const VIROMFields *m, PetscInt nt, const PetscReal q[], PetscReal **u)
 {
   PetscMPIInt rank, size, *counts = NULL, *displs = NULL, cnt;
   PetscInt    k0, k1, w = 3 * m->nk;
@@ -194,61 +170,78 @@ static PetscErrorCode VIAppFieldsOrbit(MPI_Comm comm, hid_t file, const char res
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the series file (mesh, time, one dataset per step and field) and its .xmf beside it. */
-static PetscErrorCode VIAppFieldsWrite(const char out[], const char title[], const VIFieldsMesh *m, PetscInt nt, const PetscReal t[],
-                                       const PetscReal u[], const char length[], const PetscReal force[], const char force_unit[])
+PetscErrorCode VIAppFieldsWrite(const char out[], const VIROMFields *m, PetscInt nt, const PetscReal t[], const PetscReal u[],
+                                const VIAppFieldsSeries *s)
 {
   hid_t       file;
-  char        xmf[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN], path[64], dname[64], fname[64];
+  char        xmf[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN], path[64], dname[96], fname[64];
   const char *base;
-  VIXdmfField f[2];
+  VIXdmfField f[3];
+  PetscInt    nf = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.part", out));
   PetscCall(VIH5Create(tmp, &file));
   PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-fields"));
   PetscCall(VIH5WriteAttrString(file, "/", "version", VICMS_VERSION));
+  PetscCall(VIH5WriteAttrString(file, "/", "title", s->title));
   PetscCall(VIH5WriteReal(file, "/mesh/coordinates", m->nk, 3, m->xyz));
   PetscCall(VIH5WriteAttrString(file, "/mesh/coordinates", "dims", "node,xyz"));
-  if (length[0]) PetscCall(VIH5WriteAttrString(file, "/mesh/coordinates", "units", length));
+  if (s->length[0]) PetscCall(VIH5WriteAttrString(file, "/mesh/coordinates", "units", s->length));
   PetscCall(VIH5WriteInt(file, "/mesh/node_ids", m->nk, 0, m->ids));
   PetscCall(VIH5WriteAttrString(file, "/mesh/node_ids", "dims", "node"));
   PetscCall(VIH5WriteInt(file, "/mesh/topology", m->tsize, 0, m->topo));
   PetscCall(VIH5WriteAttrInt(file, "/mesh/topology", "num_cells", m->ncells));
+  if (s->body) {
+    PetscCall(VIH5WriteReal(file, "/mesh/body", m->nk, 0, s->body));
+    PetscCall(VIH5WriteAttrString(file, "/mesh/body", "dims", "node"));
+    PetscCall(VIH5WriteAttrString(file, "/mesh/body", "bodies", s->bodies));
+  }
   PetscCall(VIH5WriteReal(file, "/time", nt, 0, t));
   PetscCall(VIH5WriteAttrString(file, "/time", "units", "s"));
   PetscCall(VIH5WriteAttrString(file, "/time", "dims", "time"));
-  PetscCall(PetscSNPrintf(dname, sizeof(dname), "displacement [%s]", length[0] ? length : "length"));
-  PetscCall(PetscSNPrintf(fname, sizeof(fname), "contact force [%s]", force_unit[0] ? force_unit : "force"));
-  f[0].name  = dname;
-  f[0].group = "/displacement";
-  f[0].ncomp = 3;
-  f[1].name  = fname;
-  f[1].group = "/contact_force";
-  f[1].ncomp = 1;
+  PetscCall(PetscSNPrintf(dname, sizeof(dname), "%s [%s]", s->shape_name, s->length[0] ? s->length : "length"));
+  PetscCall(PetscSNPrintf(fname, sizeof(fname), "contact force [%s]", s->force_unit[0] ? s->force_unit : "force"));
+  f[nf].name       = dname;
+  f[nf].group      = "/displacement";
+  f[nf].ncomp      = 3;
+  f[nf++].constant = PETSC_FALSE;
+  if (s->force) {
+    f[nf].name       = fname;
+    f[nf].group      = "/contact_force";
+    f[nf].ncomp      = 1;
+    f[nf++].constant = PETSC_FALSE;
+  }
+  if (s->body) {
+    f[nf].name       = "body";
+    f[nf].group      = "/mesh/body";
+    f[nf].ncomp      = 1;
+    f[nf++].constant = PETSC_TRUE;
+  }
   PetscCall(VIH5CreateGroup(file, "/displacement"));
-  if (force) PetscCall(VIH5CreateGroup(file, "/contact_force"));
+  PetscCall(VIH5WriteAttrString(file, "/displacement", "name", dname));
+  if (s->force) PetscCall(VIH5CreateGroup(file, "/contact_force"));
   for (PetscInt k = 0; k < nt; k++) {
     PetscCall(PetscSNPrintf(path, sizeof(path), "/displacement/%" PetscInt_FMT, k));
     PetscCall(VIH5WriteReal(file, path, m->nk, 3, u + k * 3 * m->nk));
-    if (length[0]) PetscCall(VIH5WriteAttrString(file, path, "units", length));
+    if (s->length[0]) PetscCall(VIH5WriteAttrString(file, path, "units", s->length));
     PetscCall(VIH5WriteAttrString(file, path, "dims", "node,xyz"));
     PetscCall(VIH5WriteAttrReal(file, path, "time", t[k]));
-    if (!force) continue;
+    if (!s->force) continue;
     PetscCall(PetscSNPrintf(path, sizeof(path), "/contact_force/%" PetscInt_FMT, k));
-    PetscCall(VIH5WriteReal(file, path, m->nk, 0, force + k * m->nk));
-    if (force_unit[0]) PetscCall(VIH5WriteAttrString(file, path, "units", force_unit));
+    PetscCall(VIH5WriteReal(file, path, m->nk, 0, s->force + k * m->nk));
+    if (s->force_unit[0]) PetscCall(VIH5WriteAttrString(file, path, "units", s->force_unit));
     PetscCall(VIH5WriteAttrString(file, path, "dims", "node"));
   }
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(tmp, out) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s", tmp, out);
   PetscCall(VIXdmfPath(out, xmf, sizeof(xmf), &base));
-  PetscCall(VIXdmfWriteSeries(xmf, base, title, m->nk, m->ncells, m->tsize, nt, t, force ? 2 : 1, f));
+  PetscCall(VIXdmfWriteSeries(xmf, base, s->title, m->nk, m->ncells, m->tsize, nt, t, nf, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The force unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: N). */
-static void VIUnitsForce(const char units[], char force[], size_t len)
+void VIAppUnitsForce(const char units[], char force[], size_t len)
 {
   const char *a = units ? strchr(units, '-') : NULL;
   force[0]      = 0;
@@ -258,15 +251,38 @@ static void VIUnitsForce(const char units[], char force[], size_t len)
   }
 }
 
+/* Rank 0: the format attribute of the results file ("" when it has none or cannot be read: VIAppFieldsCheck says why). */
+static PetscErrorCode VIAppFieldsFormat(MPI_Comm comm, const char results[], char format[], size_t len)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  format[0] = 0;
+  if (rank == 0 && !access(results, R_OK)) {
+    hid_t     file;
+    PetscBool has;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if ((file = H5Fopen(results, H5F_ACC_RDONLY, H5P_DEFAULT)) >= 0) {
+      PetscCall(VIH5HasAttr(file, "/", "format", &has));
+      if (has) PetscCall(VIH5ReadAttrString(file, "/", "format", format, len));
+      PetscCall(VIH5Close(&file));
+    }
+  }
+  PetscCallMPI(MPI_Bcast(format, (PetscMPIInt)len, MPI_CHAR, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIAppFields(MPI_Comm comm)
 {
-  char                 rom_file[PETSC_MAX_PATH_LEN] = "rom.h5", results[PETSC_MAX_PATH_LEN] = "results.h5", out[PETSC_MAX_PATH_LEN] = "fields.h5";
-  char                 length[32], force_unit[32], path[64], title[64];
-  PetscInt             kcase = 0, nt, cols, nc, point = 0, samples = 32;
-  PetscBool            is_hb;
+  VIAppFieldsOptions   o = {"rom.h5", "results.h5", "fields.h5", PETSC_FALSE, 0, 0, 32, -1, -1, 1};
+  char                 length[32], force_unit[32], path[64], title[64], format[64];
+  char                *rom_file = o.rom_file, *results = o.results, *out = o.out;
+  PetscInt             nt, cols, nc;
+  PetscBool            is_hb = PETSC_FALSE;
   PetscBool            help;
   VIROM                rom;
-  VIFieldsMesh         m;
+  VIROMFields          m;
   const char          *units;
   const VIContactInfo *contacts;
   PetscReal           *t, *q, *u, *forces = NULL, *nodal = NULL;
@@ -276,45 +292,81 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms fields", "");
-  PetscCall(PetscOptionsString("-rom_file", "The ROM file, reduced with fields kept (-cms_fields)", "", rom_file, rom_file, sizeof(rom_file), NULL));
-  PetscCall(PetscOptionsString("-results_file", "The results file of vicms simulate -step_record_q", "", results, results, sizeof(results), NULL));
-  PetscCall(PetscOptionsInt("-fields_case", "The case of the results file (from 0)", "", kcase, &kcase, NULL));
-  PetscCall(
-      PetscOptionsInt("-fields_point", "vicms hb results: the branch point (from 0) whose orbit is shown over one period", "", point, &point, NULL));
-  PetscCall(PetscOptionsInt("-fields_samples", "vicms hb results: time levels per period", "", samples, &samples, NULL));
-  PetscCall(
-      PetscOptionsString("-fields_file", "Where the series goes (FILE.h5, with FILE.xmf beside it for ParaView)", "", out, out, sizeof(out), NULL));
+  PetscCall(PetscOptionsString(
+      "-rom_file", "The ROM file, reduced with fields kept (-cms_fields); for cea and slide results the bodies file (default: the one they name)", "",
+      o.rom_file, o.rom_file, sizeof(o.rom_file), &o.rom_set));
+  PetscCall(PetscOptionsString("-results_file",
+                               "The results file of vicms simulate -step_record_q, hb -hb_record_q, cea -cea_vectors or slide -slide_record_q", "",
+                               o.results, o.results, sizeof(o.results), NULL));
+  PetscCall(PetscOptionsInt("-fields_case", "The case of the results file (from 0)", "", o.kcase, &o.kcase, NULL));
+  PetscCall(PetscOptionsInt("-fields_point", "vicms hb results: the branch point (from 0) whose orbit is shown over one period", "", o.point,
+                            &o.point, NULL));
+  PetscCall(PetscOptionsInt("-fields_samples", "vicms hb results: time levels per period; vicms cea results: phases per period", "", o.samples,
+                            &o.samples, NULL));
+  PetscCall(PetscOptionsInt("-fields_position", "vicms cea results: the position (from 0; default: the one of the largest real part)", "", o.position,
+                            &o.position, NULL));
+  PetscCall(PetscOptionsInt("-fields_mode",
+                            "vicms cea results: the mode at that position (from 0; default: its largest real part with an eigenvector)", "", o.mode,
+                            &o.mode, NULL));
+  PetscCall(PetscOptionsInt("-fields_every", "vicms slide results: every k-th record", "", o.every, &o.every, NULL));
+  PetscCall(PetscOptionsString("-fields_file", "Where the series goes (FILE.h5, with FILE.xmf beside it for ParaView)", "", o.out, o.out,
+                               sizeof(o.out), NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsHasHelp(NULL, &help));
   if (help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCheck(samples >= 2, comm, PETSC_ERR_USER_INPUT, "-fields_samples: got %" PetscInt_FMT ", expected at least 2 levels per period", samples);
-  PetscCall(VIAppFieldsCheck(comm, rom_file, results, kcase, point, &is_hb));
+  PetscCheck(o.samples >= 2, comm, PETSC_ERR_USER_INPUT, "-fields_samples: got %" PetscInt_FMT ", expected at least 2 levels per period", o.samples);
+  PetscCheck(o.every >= 1, comm, PETSC_ERR_USER_INPUT, "-fields_every: got %" PetscInt_FMT ", expected at least 1", o.every);
+  PetscCall(VIAppFieldsFormat(comm, results, format, sizeof(format)));
+  if (!strcmp(format, "vicms-results")) {
+    /* an ensemble of slides (vicms slide -cases_*) keeps each case's history as a history file does, under /cases/K/history */
+    char kind[32] = "";
+    if (rank == 0) {
+      hid_t     file;
+      PetscBool has;
+      PetscCall(VIH5Open(results, &file));
+      PetscCall(VIH5HasAttr(file, "/", "kind", &has));
+      if (has) PetscCall(VIH5ReadAttrString(file, "/", "kind", kind, sizeof(kind)));
+      PetscCall(VIH5Close(&file));
+    }
+    PetscCallMPI(MPI_Bcast(kind, (PetscMPIInt)sizeof(kind), MPI_CHAR, 0, comm));
+    if (!strcmp(kind, "slide")) {
+      PetscCall(VIAppFieldsBodies(comm, format, &o));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  if (!strcmp(format, "vicms-cea") || !strcmp(format, "vicms-slide")) {
+    PetscCall(VIAppFieldsBodies(comm, format, &o));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!format[0] || !strcmp(format, "vicms-results"), comm, PETSC_ERR_USER_INPUT,
+             "-results_file %s: not a results file of vicms simulate, hb, cea or slide (format %s)", results, format);
+  PetscCall(VIAppFieldsCheck(comm, rom_file, results, o.kcase, o.point, &is_hb));
   PetscCall(PetscMemzero(&m, sizeof(m)));
   PetscCall(VIAppFieldsMeshLoad(rom_file, &m));
   PetscCall(VIROMCreate(comm, &rom));
   PetscCall(VIROMLoad(rom, rom_file));
   PetscCall(VIROMGetUnits(rom, &units));
   PetscCall(VIUnitsLength(units, length, sizeof(length)));
-  VIUnitsForce(units, force_unit, sizeof(force_unit));
+  VIAppUnitsForce(units, force_unit, sizeof(force_unit));
   PetscCall(VIROMGetContacts(rom, &nc, &contacts));
   /* the case's series */
   PetscCall(VIH5Open(results, &file));
   if (is_hb) {
-    PetscCall(VIAppFieldsOrbit(comm, file, results, kcase, point, samples, m.n, &nt, &t, &q));
+    PetscCall(VIAppFieldsOrbit(comm, file, results, o.kcase, o.point, o.samples, m.n, &nt, &t, &q));
     PetscCall(VIH5Close(&file));
     nc = 0;
   } else {
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/t", kcase));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/t", o.kcase));
     PetscCall(VIH5ReadReal(file, path, &nt, &cols, &t));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q", kcase));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/q", o.kcase));
     PetscCall(VIH5ReadReal(file, path, &nt, &cols, &q));
     PetscCheck(cols == m.n, comm, PETSC_ERR_USER_INPUT,
                "-results_file %s: case %" PetscInt_FMT " has %" PetscInt_FMT " ROM coordinates, the ROM of -rom_file %s has %" PetscInt_FMT
                " (results of another ROM?)",
-               results, kcase, cols, rom_file, m.n);
+               results, o.kcase, cols, rom_file, m.n);
     PetscCall(VIH5CheckFinite(results, path, nt, cols, q));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/forces", kcase));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/cases/%" PetscInt_FMT "/forces", o.kcase));
     if (nc) {
       PetscInt  rows, fc;
       PetscBool has;
@@ -336,23 +388,26 @@ PetscErrorCode VIAppFields(MPI_Comm comm)
           for (PetscInt k = 0; k < nt; k++) nodal[k * m.nk + i] += forces[k * nc + j];
   }
   if (is_hb)
-    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT " point %" PetscInt_FMT, kcase, point));
+    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT " point %" PetscInt_FMT, o.kcase, o.point));
   else
-    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT, kcase));
-  if (rank == 0) ierr = VIAppFieldsWrite(out, title, &m, nt, t, u, length, nodal, force_unit);
+    PetscCall(PetscSNPrintf(title, sizeof(title), "case %" PetscInt_FMT, o.kcase));
+  if (rank == 0) {
+    VIAppFieldsSeries series = {title, "displacement", length, force_unit, nodal, NULL, NULL};
+    ierr                     = VIAppFieldsWrite(out, &m, nt, t, u, &series);
+  }
   PetscCall(VIErrorSync(comm, ierr));
   PetscCall(PetscPrintf(comm,
                         "Wrote %s and its .xmf: %" PetscInt_FMT " steps from %g to %g s of case %" PetscInt_FMT " on %" PetscInt_FMT
                         " nodes and %" PetscInt_FMT " cells\n",
-                        out, nt, nt ? (double)t[0] : 0.0, nt ? (double)t[nt - 1] : 0.0, kcase, m.nk, m.ncells));
+                        out, nt, nt ? (double)t[0] : 0.0, nt ? (double)t[nt - 1] : 0.0, o.kcase, m.nk, m.ncells));
   if (is_hb)
-    PetscCall(PetscPrintf(comm, "  one period of the orbit of branch point %" PetscInt_FMT " (%g Hz)\n", point, (double)(1.0 / (nt * t[1]))));
+    PetscCall(PetscPrintf(comm, "  one period of the orbit of branch point %" PetscInt_FMT " (%g Hz)\n", o.point, (double)(1.0 / (nt * t[1]))));
   PetscCall(PetscFree(u));
   PetscCall(PetscFree(nodal));
   PetscCall(PetscFree(forces));
   PetscCall(PetscFree(t));
   PetscCall(PetscFree(q));
   PetscCall(VIROMDestroy(&rom));
-  PetscCall(VIAppFieldsMeshDestroy(&m));
+  PetscCall(VIROMFieldsReset(&m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

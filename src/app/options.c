@@ -42,6 +42,9 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-fields_file", VI_OPTION_STRING, NULL},
     {"-fields_point", VI_OPTION_INT, NULL},
     {"-fields_samples", VI_OPTION_INT, NULL},
+    {"-fields_position", VI_OPTION_INT, NULL},
+    {"-fields_mode", VI_OPTION_INT, NULL},
+    {"-fields_every", VI_OPTION_INT, NULL},
     /* vicms slide: the transient of sliding bodies */
     {"-slide_file", VI_OPTION_STRING, NULL},
     {"-slide_slave", VI_OPTION_STRING, NULL},
@@ -53,6 +56,7 @@ static const VIOptionEntry VIAppOptions[] = {
     {"-slide_preload_nodes", VI_OPTION_STRING, NULL},
     {"-slide_end_time", VI_OPTION_REAL, NULL},
     {"-slide_record_interval", VI_OPTION_REAL, NULL},
+    {"-slide_record_q", VI_OPTION_BOOL, NULL},
     {"-slide_start", VI_OPTION_REAL, NULL},
     {"-slide_noise_rms", VI_OPTION_REAL, NULL},
     {"-slide_noise_band", VI_OPTION_REALS, NULL},

@@ -23,6 +23,8 @@ typedef struct {
   PetscInt   n, cap, no, ns;
   PetscReal *t, *outputs, *energy, *force, *real; /* real: 6 per slave: xi, gap, normal, tangential, slip_velocity, position */
   PetscInt  *status, *segment;
+  PetscInt   nq, nb; /* -slide_record_q: the nq ROM coordinates of the nb bodies (body after body) per record in q; else nq = 0 */
+  PetscReal *q;
 } VISlideHistory;
 
 static PetscErrorCode VISlideHistoryAppend(VISlideHistory *h, VIDual dual, const PetscReal sk[], const PetscReal lk[])
@@ -42,6 +44,7 @@ static PetscErrorCode VISlideHistoryAppend(VISlideHistory *h, VIDual dual, const
     PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * 6 * h->ns, &h->real));
     PetscCall(PetscRealloc(sizeof(PetscInt) * h->cap * h->ns, &h->status));
     PetscCall(PetscRealloc(sizeof(PetscInt) * h->cap * h->ns, &h->segment));
+    if (h->nq) PetscCall(PetscRealloc(sizeof(PetscReal) * h->cap * h->nq, &h->q));
   }
   r = h->n++;
   PetscCall(VIDualGetTime(dual, &h->t[r], NULL));
@@ -59,6 +62,22 @@ static PetscErrorCode VISlideHistoryAppend(VISlideHistory *h, VIDual dual, const
     x[4]                   = rec[j].slip_velocity;
     x[5]                   = rec[j].segment >= 0 ? sk[rec[j].segment] + rec[j].xi * lk[rec[j].segment] : NAN;
     PetscCall(VIDualGetSlaveForce(dual, j, &f[0], f + 1));
+  }
+  if (h->nq) {
+    VISystem        sys;
+    VIBodies        bodies;
+    PetscInt        nb;
+    const PetscInt *offs;
+    PetscCall(VIDualGetSystem(dual, &sys));
+    PetscCall(VISystemBodiesGetBodies(sys, &bodies, &nb, &offs));
+    for (PetscInt k = 0; k < h->nb; k++) {
+      const PetscReal *qk;
+      PetscInt         off, next;
+      PetscCall(VIBodiesGetOffset(bodies, k, &off));
+      PetscCall(VIBodiesGetOffset(bodies, k + 1, &next));
+      PetscCall(VIDualGetDisplacement(dual, k, &qk));
+      PetscCall(PetscArraycpy(h->q + r * h->nq + off, qk, next - off));
+    }
   }
   PetscCall(VIDualGetEnergy(dual, &e));
   {
@@ -78,6 +97,7 @@ static PetscErrorCode VISlideHistoryDestroy(VISlideHistory *h)
   PetscCall(PetscFree(h->real));
   PetscCall(PetscFree(h->status));
   PetscCall(PetscFree(h->segment));
+  PetscCall(PetscFree(h->q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -87,7 +107,9 @@ typedef struct {
   const char     *job_options, *job_bodies; /* what decides the results (VISlideFingerprint): a rerun of the same run is recognised */
   PetscReal       mu, dt, dt_crit, end_time, drive_velocity, preload[2], start, noise_rms, noise_band[2];
   PetscInt        record_every, steps, noise_harmonics, seed;
-  const PetscInt *slave_ids; /* the S slave nodes (mesh ids), in the order of the columns of the per-slave datasets */
+  const PetscInt *slave_ids;  /* the S slave nodes (mesh ids), in the order of the columns of the per-slave datasets */
+  const char     *shift_body; /* the body -slide_start translated ("" when none) and by how much (x, y) */
+  PetscReal       shift[2];
   PetscBool       complete;
 } VISlideRun;
 
@@ -189,6 +211,29 @@ static PetscErrorCode VISlideWrite(const char path[], const VISlideRun *run, con
   PetscCall(VIH5WriteAttrString(file, "/energy", "columns", VIAppSlideEnergy));
   PetscCall(VIH5WriteReal(file, "/force", h->n, 3 * h->ns, h->force));
   PetscCall(VIH5WriteAttrString(file, "/force", "columns", "per slave: s(t_n), f_x, f_y, applied over the step that ends at t (t_n = t - dt)"));
+  if (h->nq) {
+    /* -slide_record_q: each body's ROM coordinates per record, and the rigid translation its mesh was placed by (-slide_start) */
+    PetscCall(VIH5CreateGroup(file, "/q"));
+    PetscCall(VIH5WriteAttrString(file, "/q", "shift_body", run->shift_body));
+    for (PetscInt k = 0; k < h->nb; k++) {
+      const char *body;
+      PetscInt    off, next, c = 0;
+      PetscReal  *v;
+      char        qpath[160];
+      PetscCall(VIBodiesGet(bodies, k, &body, NULL, NULL));
+      PetscCall(VIBodiesGetOffset(bodies, k, &off));
+      PetscCall(VIBodiesGetOffset(bodies, k + 1, &next));
+      PetscCall(PetscMalloc1(PetscMax(h->n * (next - off), 1), &v));
+      for (PetscInt r = 0; r < h->n; r++)
+        for (PetscInt i = off; i < next; i++) v[c++] = h->q[r * h->nq + i];
+      PetscCall(PetscSNPrintf(qpath, sizeof(qpath), "/q/%s", body));
+      PetscCall(VIH5WriteReal(file, qpath, h->n, next - off, v));
+      PetscCall(VIH5WriteAttrString(file, qpath, "dims", "time,rom_coordinate"));
+      PetscCall(VIH5WriteAttrReal(file, qpath, "shift_x", strcmp(body, run->shift_body) ? 0 : run->shift[0]));
+      PetscCall(VIH5WriteAttrReal(file, qpath, "shift_y", strcmp(body, run->shift_body) ? 0 : run->shift[1]));
+      PetscCall(PetscFree(v));
+    }
+  }
   PetscCall(VIH5Close(&file));
   PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", tmp, path, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -305,16 +350,17 @@ typedef struct {
   void      **data;
 } VISlideHistoryArray;
 
-static void VISlideHistoryArrays(VISlideHistory *h, VISlideHistoryArray a[7])
+static void VISlideHistoryArrays(VISlideHistory *h, VISlideHistoryArray a[8])
 {
-  const VISlideHistoryArray all[7] = {{"/history/t", 1, PETSC_FALSE, (void **)&h->t},
+  const VISlideHistoryArray all[8] = {{"/history/t", 1, PETSC_FALSE, (void **)&h->t},
                                       {"/history/outputs", h->no, PETSC_FALSE, (void **)&h->outputs},
                                       {"/history/energy", 7, PETSC_FALSE, (void **)&h->energy},
                                       {"/history/force", 3 * h->ns, PETSC_FALSE, (void **)&h->force},
                                       {"/history/real", 6 * h->ns, PETSC_FALSE, (void **)&h->real},
                                       {"/history/status", h->ns, PETSC_TRUE, (void **)&h->status},
-                                      {"/history/segment", h->ns, PETSC_TRUE, (void **)&h->segment}};
-  for (int i = 0; i < 7; i++) a[i] = all[i];
+                                      {"/history/segment", h->ns, PETSC_TRUE, (void **)&h->segment},
+                                      {"/history/q", h->nq, PETSC_FALSE, (void **)&h->q}};
+  for (int i = 0; i < 8; i++) a[i] = all[i];
 }
 
 /* The run's summary counters kept in the checkpoint: the contact steps per state and the largest normal force. */
@@ -335,7 +381,7 @@ static PetscErrorCode VISlideCheckpointWrite(const char path[], const char optio
   hid_t               file;
   PetscInt            len, step;
   PetscReal          *state, t;
-  VISlideHistoryArray a[7];
+  VISlideHistoryArray a[8];
 
   PetscFunctionBeginUser;
   PetscCall(VIDualGetStateSize(dual, &len));
@@ -355,7 +401,7 @@ static PetscErrorCode VISlideCheckpointWrite(const char path[], const char optio
   PetscCall(VIH5WriteInt(file, "/contact_steps", 4, 0, tally->counts));
   PetscCall(VIH5WriteReal(file, "/dual_state", len, 0, state));
   VISlideHistoryArrays(h, a);
-  for (int i = 0; i < 7 && h->n; i++) {
+  for (int i = 0; i < 8 && h->n; i++) {
     if (!a[i].width) continue;
     if (a[i].is_int)
       PetscCall(VIH5WriteInt(file, a[i].name, h->n, a[i].width, *(PetscInt **)a[i].data));
@@ -407,7 +453,7 @@ static PetscErrorCode VISlideCheckpointLoad(const char path[], const char option
   hid_t               file;
   char               *s = NULL;
   PetscInt            rows, cols, n, *counts;
-  VISlideHistoryArray a[7];
+  VISlideHistoryArray a[8];
 
   PetscFunctionBeginUser;
   why[0] = 0;
@@ -438,7 +484,7 @@ static PetscErrorCode VISlideCheckpointLoad(const char path[], const char option
     PetscCall(PetscArraycpy(tally->counts, counts, 4));
     PetscCall(PetscFree(counts));
     VISlideHistoryArrays(h, a);
-    for (int i = 0; i < 7 && n; i++) {
+    for (int i = 0; i < 8 && n; i++) {
       if (!a[i].width) continue;
       PetscCall(PetscFree(*a[i].data));
       if (a[i].is_int)
@@ -685,7 +731,8 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   VISlideAction  action;
   char           failure[512] = "", stopped_by[600] = "";
   PetscInt       fail_step = -1, nrec;
-  PetscBool      stop_ckpt = PETSC_FALSE, quiet;
+  PetscBool      stop_ckpt = PETSC_FALSE, quiet, record_q = PETSC_FALSE;
+  PetscReal      shift[2] = {0, 0};
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "vicms slide: the transient of sliding bodies (dual assembly, seed 003 §2.2)", "");
@@ -707,6 +754,8 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscCall(PetscOptionsReal("-slide_end_time", "End time of the transient (s), > 0", "", end_time, &end_time, NULL));
   PetscCall(PetscOptionsReal("-slide_record_interval", "Time between recorded steps (s), rounded to a whole number of steps (0: every step)", "",
                              rec_dt, &rec_dt, NULL));
+  PetscCall(PetscOptionsBool("-slide_record_q", "Record each body's ROM coordinates at every record (for vicms fields: the deformed meshes)", "",
+                             record_q, &record_q, NULL));
   PetscCall(PetscOptionsReal("-slide_start", "Arc length along the master chain where the slave starts: the slave body is translated rigidly there",
                              "", start, &start, &has_start));
   PetscCall(PetscOptionsReal("-slide_noise_rms", "RMS of the band-limited random force on the slave (0: none)", "", rms, &rms, NULL));
@@ -822,7 +871,6 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     for (PetscInt j = 0; j < nsl; j++) PetscCall(VIDualSetSlaveForce(dual, j, noise[j], noise_dir ? dirs[noise_dir - 1] : NULL));
   }
   if (has_start) { /* the slave body placed rigidly so that the (first) slave is at arc length start */
-    PetscReal shift[2];
     PetscCall(VISlideStartShift(comm, nm, mnodes, sk, lk, &snode, start, shift));
     PetscCall(VISystemBodiesTranslateBody(sys, sbody, shift));
     if (!quiet)
@@ -865,6 +913,10 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscCall(VIDualGetOutputs(dual, &no, &out));
     h.no = no;
     h.ns = nsl;
+    if (record_q) {
+      PetscCall(VIBodiesGetNum(bodies, &h.nb));
+      PetscCall(VIBodiesGetOffset(bodies, h.nb, &h.nq));
+    }
   }
   PetscCall(VISlideFingerprint(bodies, &fingerprint, token, sizeof(token)));
   if (cs) PetscCall(PetscStrncpy(cs->token, token, sizeof(cs->token)));
@@ -1051,6 +1103,9 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   run.noise_harmonics = nh;
   run.seed            = seed;
   run.slave_ids       = slave_ids;
+  run.shift_body      = has_start ? sbody : "";
+  run.shift[0]        = shift[0];
+  run.shift[1]        = shift[1];
   run.noise_dir       = VIAppSlideNoiseDirs[noise_dir];
   run.complete        = sig || failed ? PETSC_FALSE : PETSC_TRUE;
   if (failed) PetscCall(PetscSNPrintf(stopped_by, sizeof(stopped_by), "the failure of step %" PetscInt_FMT ": %s", fail_step, failure));

@@ -88,8 +88,20 @@ PetscErrorCode VICMSReduceBody(MPI_Comm comm, const char name[], VIBodies bodies
     {
       PetscInt dim;
       PetscCall(VIMeshGetDimension(mesh, &dim));
+      VIROMFields fields;
+      PetscInt    k;
+      /* the basis rows on the kept nodes (-body_NAME_cms_fields, default the surface), computed before the ROM is handed over */
+      PetscCall(VICMSComputeFields(cms, rom, &fields));
       ierr = VIBodiesAdd(bodies, name, rom, dim, cms->num_bnodes, cms->bnode_ids, cms->bnode_coords, cms->bnode_dofs);
       if (ierr) PetscCall(VIROMDestroy(&rom));
+      if (!ierr && fields.nk) {
+        PetscCall(PetscPrintf(
+            comm, "Fields of body %s: the basis on %" PetscInt_FMT " nodes (%s) and %" PetscInt_FMT " cells, %" PetscInt_FMT " bytes per kept DOF\n",
+            name, fields.nk, fields.kind, fields.ncells, fields.n * (PetscInt)sizeof(PetscReal)));
+        PetscCall(VIBodiesFind(bodies, name, &k));
+        PetscCall(VIBodiesSetFields(bodies, k, &fields));
+      }
+      PetscCall(VIROMFieldsReset(&fields));
     }
   }
   PetscCall(VICMSDestroy(&cms));

@@ -343,6 +343,8 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-body_*_cms_forces", VI_OPTION_STRINGS, NULL},
     {"-body_*_cms_outputs", VI_OPTION_STRINGS, NULL},
     {"-body_*_cms_units", VI_OPTION_STRING, NULL},
+    {"-body_*_cms_fields", VI_OPTION_ENUM, VICMSFieldsTypes},
+    {"-body_*_cms_fields_nodes", VI_OPTION_STRING, NULL},
     {"-cms_eps_*", VI_OPTION_PASS, NULL},
     {"-cms_st_*", VI_OPTION_PASS, NULL},
     {"-cms_bv_*", VI_OPTION_PASS, NULL},

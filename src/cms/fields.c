@@ -139,35 +139,7 @@ static PetscErrorCode VICMSFieldsCells(VIMesh mesh, PetscBool surface, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0: the group /fields of the ROM file at path; an error is returned, not raised, so that the other ranks learn of it. */
-static PetscErrorCode VICMSFieldsWrite(const char path[], const char kind[], const char length[], PetscInt nkeep, PetscInt ncells,
-                                       const PetscReal xyz[], const PetscInt nids[], PetscInt tsize, const PetscInt topo[], PetscInt n,
-                                       const PetscReal basis[])
-{
-  hid_t file;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIH5OpenWrite(path, &file));
-  PetscCall(VIH5CreateGroup(file, "/fields"));
-  PetscCall(VIH5WriteAttrString(file, "/fields", "kind", kind));
-  PetscCall(VIH5WriteAttrInt(file, "/fields", "num_nodes", nkeep));
-  PetscCall(VIH5WriteAttrInt(file, "/fields", "num_cells", ncells));
-  PetscCall(VIH5WriteReal(file, "/fields/coordinates", nkeep, 3, xyz));
-  PetscCall(VIH5WriteAttrString(file, "/fields/coordinates", "dims", "node,xyz"));
-  if (length[0]) PetscCall(VIH5WriteAttrString(file, "/fields/coordinates", "units", length));
-  PetscCall(VIH5WriteInt(file, "/fields/node_ids", nkeep, 0, nids));
-  PetscCall(VIH5WriteAttrString(file, "/fields/node_ids", "dims", "node"));
-  PetscCall(VIH5WriteInt(file, "/fields/topology", tsize, 0, topo));
-  PetscCall(VIH5WriteAttrString(file, "/fields/topology", "dims", "xdmf_mixed"));
-  PetscCall(VIH5WriteAttrInt(file, "/fields/topology", "num_cells", ncells));
-  PetscCall(VIH5WriteReal(file, "/fields/basis", 3 * nkeep, n, basis));
-  PetscCall(VIH5WriteAttrString(file, "/fields/basis", "dims", "node_xyz,rom_coordinate"));
-  PetscCall(VIH5WriteAttrString(file, "/fields/basis", "units", "length per unit of the ROM coordinate (1 for a boundary coordinate)"));
-  PetscCall(VIH5Close(&file));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[])
+PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
 {
   VIMesh           mesh;
   PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, rstart, rend, lda, mine = 0;
@@ -176,10 +148,10 @@ PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[])
   const PetscInt  *ids;
   Mat              QR;
   PetscMPIInt      rank, size;
-  char             kind[96], length[32];
-  PetscErrorCode   ierr = PETSC_SUCCESS;
+  char             kind[96];
 
   PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(f, sizeof(*f)));
   if (cms->fields == VI_CMS_FIELDS_NONE && !cms->fields_set[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(cms->R, cms->comm, PETSC_ERR_ORDER, "Call VICMSReduce() first");
   PetscCall(PetscLogEventBegin(VI_Project, 0, 0, 0, 0));
@@ -300,31 +272,63 @@ PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[])
     PetscCallMPI(MPI_Gatherv(vals, cnt, MPIU_REAL, all, counts, displs, MPIU_REAL, 0, cms->comm));
     PetscCall(PetscFree2(rows, vals));
     if (rank == 0) {
-      PetscReal  *basis, *xyz;
-      PetscInt   *nids;
       const char *units;
-      PetscCall(PetscCalloc3(3 * nkeep * n, &basis, 3 * nkeep, &xyz, nkeep, &nids));
-      for (PetscInt r = 0; r < displs[size] / PetscMax(n, 1); r++) PetscCall(PetscArraycpy(basis + allrows[r] * n, all + r * n, n));
+      PetscCall(PetscCalloc1(PetscMax(3 * nkeep * n, 1), &f->basis));
+      PetscCall(PetscCalloc1(PetscMax(3 * nkeep, 1), &f->xyz));
+      PetscCall(PetscMalloc1(PetscMax(nkeep, 1), &f->ids));
+      for (PetscInt r = 0; r < displs[size] / PetscMax(n, 1); r++) PetscCall(PetscArraycpy(f->basis + allrows[r] * n, all + r * n, n));
       for (PetscInt i = 0; i < nkeep; i++) {
-        nids[i] = ids[keep[i]];
-        for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * keep[i] + d];
+        f->ids[i] = ids[keep[i]];
+        for (PetscInt d = 0; d < dim; d++) f->xyz[3 * i + d] = coords[dim * keep[i] + d];
       }
       PetscCall(VIROMGetUnits(rom, &units));
-      PetscCall(VIUnitsLength(units, length, sizeof(length)));
-      ierr = VICMSFieldsWrite(path, kind, length, nkeep, ncells, xyz, nids, tsize, topo, n, basis);
-      PetscCall(PetscFree3(basis, xyz, nids));
+      PetscCall(VIUnitsLength(units, f->length, sizeof(f->length)));
       PetscCall(PetscFree(all));
       PetscCall(PetscFree(allrows));
       PetscCall(PetscFree2(counts, displs));
     }
   }
-  PetscCall(VIErrorSync(cms->comm, ierr));
-  PetscCall(PetscPrintf(
-      cms->comm, "Fields: the basis on %" PetscInt_FMT " nodes (%s) and %" PetscInt_FMT " cells kept in %s, %" PetscInt_FMT " bytes per kept DOF\n",
-      nkeep, kind, ncells, path, n * (PetscInt)sizeof(PetscReal)));
+  /* every rank knows the sizes; rank 0 holds the arrays */
+  PetscCall(PetscStrncpy(f->kind, kind, sizeof(f->kind)));
+  f->nk     = nkeep;
+  f->n      = n;
+  f->ncells = ncells;
+  f->tsize  = tsize;
+  if (rank == 0) {
+    f->topo = topo;
+    topo    = NULL;
+  }
   PetscCall(MatDestroy(&QR));
   PetscCall(PetscFree(topo));
   PetscCall(PetscFree2(where, keep));
   PetscCall(PetscLogEventEnd(VI_Project, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICMSWriteFields(VICMS cms, VIROM rom, const char path[])
+{
+  VIROMFields    f;
+  PetscMPIInt    rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBeginUser;
+  PetscCall(VICMSComputeFields(cms, rom, &f));
+  if (!f.nk) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(cms->comm, &rank));
+  if (rank == 0) {
+    /* an error is returned, not raised, so that the other ranks learn of it */
+    hid_t file = -1;
+    ierr       = VIH5OpenWrite(path, &file);
+    if (!ierr) ierr = VIROMFieldsWrite(file, "/fields", &f);
+    if (file >= 0) {
+      PetscErrorCode ierr_close = VIH5Close(&file);
+      if (!ierr) ierr = ierr_close;
+    }
+  }
+  PetscCall(VIErrorSync(cms->comm, ierr));
+  PetscCall(PetscPrintf(
+      cms->comm, "Fields: the basis on %" PetscInt_FMT " nodes (%s) and %" PetscInt_FMT " cells kept in %s, %" PetscInt_FMT " bytes per kept DOF\n",
+      f.nk, f.kind, f.ncells, path, f.n * (PetscInt)sizeof(PetscReal)));
+  PetscCall(VIROMFieldsReset(&f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -214,8 +214,11 @@ PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], co
         fprintf(fp, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", fields[f].name);
       fprintf(fp, "     <DataItem Dimensions=\"%" PetscInt_FMT, nn);
       if (fields[f].ncomp > 1) fprintf(fp, " %" PetscInt_FMT, fields[f].ncomp);
-      fprintf(fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s/%" PetscInt_FMT "</DataItem>\n    </Attribute>\n", h5_name,
-              fields[f].group, k);
+      if (fields[f].constant)
+        fprintf(fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s</DataItem>\n    </Attribute>\n", h5_name, fields[f].group);
+      else
+        fprintf(fp, "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s/%" PetscInt_FMT "</DataItem>\n    </Attribute>\n", h5_name,
+                fields[f].group, k);
     }
     fprintf(fp, "   </Grid>\n");
   }

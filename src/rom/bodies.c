@@ -13,6 +13,7 @@ struct _p_VIBodies {
   char           names[VI_BODIES_MAX][64];
   VIROM          roms[VI_BODIES_MAX];
   VIBodyBoundary boundary[VI_BODIES_MAX];
+  VIROMFields    fields[VI_BODIES_MAX]; /* the reduction's field recovery (vicms fields), on rank 0; nk = 0 when none */
   char          *reduction, *source;
   PetscLogDouble mem_per_rank, mem_node; /* VIMemoryAvailable, for the ROMs read */
   PetscMPIInt    ranks_on_node;
@@ -34,6 +35,7 @@ static PetscErrorCode VIBodiesReset(VIBodies b)
     PetscCall(PetscFree(b->boundary[k].node_ids));
     PetscCall(PetscFree(b->boundary[k].coords));
     PetscCall(PetscFree(b->boundary[k].dofs));
+    PetscCall(VIROMFieldsReset(&b->fields[k]));
   }
   b->num = 0;
   PetscCall(PetscFree(b->reduction));
@@ -146,6 +148,16 @@ PetscErrorCode VIBodiesSetReduction(VIBodies b, const char reduction[])
 
 /* The boundary table against the body's ROM: sizes, each free node's DOFs are the coordinates of its contact (the ROM's
    contact table holds the free boundary nodes, in the same order, global frame), clamped nodes have no coordinate. */
+PetscErrorCode VIBodiesSetFields(VIBodies b, PetscInt k, VIROMFields *fields)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0 && k < b->num, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Body %" PetscInt_FMT " of %" PetscInt_FMT, k, b->num);
+  PetscCall(VIROMFieldsReset(&b->fields[k]));
+  b->fields[k] = *fields;
+  PetscCall(PetscMemzero(fields, sizeof(*fields)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIBodiesCheckBoundary(VIBodies b, PetscInt k, const char what[])
 {
   const VIBodyBoundary *bd = &b->boundary[k];
@@ -214,6 +226,8 @@ static PetscErrorCode VIBodiesWriteContents(VIBodies b, hid_t file)
     if (!ierr) ierr = VIH5WriteInt(g, "boundary/dofs", bd->num_nodes, 3, bd->dofs);
     if (!ierr) ierr = VIH5WriteAttrInt(g, "boundary", "dim", bd->dim);
     H5Gclose(g);
+    PetscCall(PetscStrlcat(group, "/fields", sizeof(group)));
+    if (!ierr && b->fields[k].nk) ierr = VIROMFieldsWrite(file, group, &b->fields[k]);
     PetscCall(ierr);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -426,6 +440,20 @@ PetscErrorCode VIBodiesGather(VIBodies b, VIBodies mine, PetscInt n, const char 
     PetscCallMPI(MPI_Bcast(bd.dofs, (PetscMPIInt)(3 * head[1]), MPIU_INT, leader[k], b->comm));
     PetscCall(VIBodiesAdd(b, names[k], rom, bd.dim, bd.num_nodes, bd.node_ids, bd.coords, bd.dofs));
     if (rank != leader[k]) PetscCall(PetscFree3(bd.node_ids, bd.coords, bd.dofs));
+    {
+      /* the fields of the reduction, on the group's first rank, to the rank that writes the file */
+      VIROMFields f;
+      PetscBool   has = PETSC_FALSE;
+      PetscCall(PetscMemzero(&f, sizeof(f)));
+      if (rank == leader[k]) {
+        f   = mine->fields[j];
+        has = f.nk > 0 ? PETSC_TRUE : PETSC_FALSE;
+        PetscCall(PetscMemzero(&mine->fields[j], sizeof(f)));
+      }
+      PetscCall(VIROMFieldsSend(b->comm, leader[k], 0, &f, &has));
+      if (rank == 0 && has) PetscCall(VIBodiesSetFields(b, b->num - 1, &f));
+      PetscCall(VIROMFieldsReset(&f));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,3 +20,6 @@ vicms_app_test(scale)
 # `vicms reduce -cms_fields` and `vicms fields`: the kept rows, a simulate case as an XDMF series read by ParaView's reader
 # (skipped without one), its displacements equal to the ROM outputs (1e-10), 1, 2 and 3 ranks, bad input (docs/fields.md)
 vicms_app_test(fields)
+# `vicms fields` on cea and slide results (the bodies' fields kept by `vicms reduce -bodies`): a mode shape animated by phase and
+# a slide history read by ParaView's reader and python/vicms, against the bodies' basis rows times the coordinates (1e-10)
+vicms_app_test(fields_bodies)
