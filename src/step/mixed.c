@@ -31,6 +31,11 @@
      the recorded force is their mean. (A single force in both stages holding the mean velocity (v_j + v_{i+1})/2 would be symmetric,
      but leaves v_{i+1} free: a persistent contact then chatters, a force every other step at twice the value.)
 
+   On a ROM whose damping is diagonal in the modes of (K, M) (VIModalFormCreate, modal.c, shared with nsgalpha; -step_modal false to
+   keep the ROM's coordinates) the same set-up runs in the modal coordinates eta, q = Phi eta, where M = I and D, K are diagonal: every
+   block of P[s] and of the inverses is diagonal and a stage is a pass over n numbers per block; W^T becomes the boundary rows B of Phi
+   and the Delassus matrices B X B^T are built once (see VIMixed). The same scheme in other coordinates: the results agree to round-off.
+
    After an impulse, a_{i+1} (and A_{i+1}) stay the base scheme's: the paper does not say how to reset them, and the impulse changes only
    velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). M must be
    nonsingular (Eq. 46; a massless-boundary ROM is refused in VIStepperSetUp).
@@ -528,7 +533,8 @@ static void VIMixedAddColumns(VIStepper st, VIMixed *mx, PetscInt k, PetscReal x
   }
 }
 
-/* Energy of percussions scale * as->x on the closed contacts, with the velocities u0 before and u1 after them (as the moreau scheme):
+/* Energy of percussions scale * as->x on the closed contacts, with the velocities u0 before and u1 after them (values at the boundary rows,
+   indexed by ROM row: VIMixedBoundary) (as the moreau scheme):
    normal rows work on the obstacle; tangential rows dissipate by friction, and work on a moving obstacle. Also the recorded force. */
 static void VIMixedContactWork(VIStepper st, const PetscBool closed[], const VIActiveSet *as, PetscReal scale, const PetscReal u0[],
                                const PetscReal u1[])
