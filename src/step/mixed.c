@@ -31,6 +31,11 @@
      the recorded force is their mean. (A single force in both stages holding the mean velocity (v_j + v_{i+1})/2 would be symmetric,
      but leaves v_{i+1} free: a persistent contact then chatters, a force every other step at twice the value.)
 
+   On a ROM whose damping is diagonal in the modes of (K, M) (VIModalFormCreate, modal.c, shared with nsgalpha; -step_modal false to
+   keep the ROM's coordinates) the same set-up runs in the modal coordinates eta, q = Phi eta, where M = I and D, K are diagonal: every
+   block of P[s] and of the inverses is diagonal and a stage is a pass over n numbers per block; W^T becomes the boundary rows B of Phi
+   and the Delassus matrices B X B^T are built once (see VIMixed). The same scheme in other coordinates: the results agree to round-off.
+
    After an impulse, a_{i+1} (and A_{i+1}) stay the base scheme's: the paper does not say how to reset them, and the impulse changes only
    velocities (Eq. 46). The velocity-level contact parameter r of Eqs. (42)-(54) is the contact solver's own (Studer's eps). M must be
    nonsingular (Eq. 46; a massless-boundary ROM is refused in VIStepperSetUp).
@@ -62,9 +67,9 @@ typedef struct {
 typedef struct {
   VIMixedOptions opt;
   VIMixedBase    base;
-  PetscReal   am, af, ga, be; /* genalpha, Eq. (26) */
-  PetscReal   c[16];          /* edalpha, Eq. (90): c[1]..c[15] */
-  PetscInt    nstage;         /* stages with contact forces: 1 (genalpha, edalpha) or 2 (bathe) */
+  PetscReal      am, af, ga, be; /* genalpha, Eq. (26) */
+  PetscReal      c[16];          /* edalpha, Eq. (90): c[1]..c[15] */
+  PetscInt       nstage;         /* stages with contact forces: 1 (genalpha, edalpha) or 2 (bathe) */
   /* stage s: the free unknown (n, or 2 n for edalpha) is P[s] (rows x width) times the stage's inputs; the Delassus matrix of its forces
      is gscale[s] Gm[s][rows, rows] (Gm n x n symmetric); the forces add Gm[s] columns (genalpha, bathe) or E (edalpha) */
   PetscReal *P[VI_MIXED_STAGES], *Gm[VI_MIXED_STAGES], gscale[VI_MIXED_STAGES], *E;
@@ -78,6 +83,20 @@ typedef struct {
   /* the active sets of the stages' forces and of the impulses; holder: the one whose operator the contact solver holds */
   VIActiveSet as[VI_MIXED_STAGES + 1];
   PetscInt    holder;
+  /* the operators of the force sets k (the stages', then the impulses' at VI_MIXED_STAGES): the Delassus matrix is a scaled block [rows,
+     rows] of Gdel[k] (leading dimension ldel[k]), and a unit force on row r adds row r of Gcol[k] (length n) to the unknowns (genalpha,
+     bathe, impulses; edalpha's forces act through E, or Cl[0] in eta) */
+  const PetscReal *Gdel[VI_MIXED_STAGES + 1], *Gcol[VI_MIXED_STAGES + 1];
+  PetscInt         ldel[VI_MIXED_STAGES + 1];
+  /* The modal path (VIModalForm, modal.c): on a ROM whose damping is diagonal in the modes of (K, M) the scheme steps in eta, q = Phi eta,
+     where M = I and D, K are diagonal, so that each n x n block of P[s] is diagonal: Pd[s] holds the diagonals, (o ni + c) n + i for
+     output block o and input block c (ni = width / n), and a stage is a pass over n numbers per block instead of the n x width product.
+     The contact rows W^T are the boundary rows B of Phi (nb x n, Bn: the normal ones, nc x n); each force set's Delassus matrix Dl[k]
+     (nb, or 2 nb for edalpha's two stages, square) and the rows Cl[k] a unit force adds to the unknowns are built once. In free flight
+     a step costs the gaps Bn eta and passes over n numbers. ub0, ub1 (nb): boundary values B v of the closed contacts' rows; gn (nc). */
+  PetscBool   modal;
+  VIModalForm md;
+  PetscReal  *Pd[VI_MIXED_STAGES], *B, *Bn, *Dl[VI_MIXED_STAGES + 1], *Cl[VI_MIXED_STAGES + 1], *ub0, *ub1, *gn;
 } VIMixed;
 
 /* Closed contacts of a level from its gaps (Eqs. 5, 41): the force and impulse problems act on them. A bilateral row (B q = 0, seed 002
@@ -93,12 +112,74 @@ static void VIMixedClosed(VIStepper st, const PetscReal gap[], PetscBool closed[
   }
 }
 
+/* The force set's operator X in eta seen from the boundary rows (nblk x nblk blocks of n x n, each diagonal: Xd[(o nblk + s) n + i]): the
+   rows Cl (nblk nb x nblk n: row s nb + r is what a unit force on row r of block s adds to the unknowns, X B^T e_r) and the Delassus
+   matrix Dl (nblk nb square: B X B^T by blocks; exactly symmetric where X's block is, the products B_r1 B_r2 being commutative). */
+static PetscErrorCode VIMixedModalRows(VIStepper st, VIMixed *mx, PetscInt nblk, const PetscReal Xd[], PetscReal **Cl, PetscReal **Dl)
+{
+  const PetscInt n = st->n, nb = st->nb, w = nblk * n, mb = nblk * nb;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(PetscMax(mb * w, 1), Cl, PetscMax(mb * mb, 1), Dl));
+  for (PetscInt s = 0; s < nblk; s++)
+    for (PetscInt r = 0; r < nb; r++)
+      for (PetscInt o = 0; o < nblk; o++)
+        for (PetscInt i = 0; i < n; i++) (*Cl)[(s * nb + r) * w + o * n + i] = Xd[(o * nblk + s) * n + i] * mx->B[r * n + i];
+  for (PetscInt s1 = 0; s1 < nblk; s1++)
+    for (PetscInt r1 = 0; r1 < nb; r1++)
+      for (PetscInt s2 = 0; s2 < nblk; s2++)
+        for (PetscInt r2 = 0; r2 < nb; r2++) {
+          const PetscReal *x = Xd + (s1 * nblk + s2) * n;
+          PetscReal        d = 0;
+          for (PetscInt i = 0; i < n; i++) d += mx->B[r1 * n + i] * mx->B[r2 * n + i] * x[i];
+          (*Dl)[(s1 * nb + r1) * mb + s2 * nb + r2] = d;
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The modal path's operators (see VIMixed), from the set-up's P[s], Gm[s], E and M^-1 in eta. */
+static PetscErrorCode VIMixedModalSetUp(VIStepper st, VIMixed *mx)
+{
+  const PetscInt n = st->n, nb = st->nb, nc = st->nc, no = mx->base == VI_MIXED_EDALPHA ? 2 : 1, ni = mx->width / n;
+  PetscReal     *Xd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(PetscMax(nb * n, 1), &mx->B, PetscMax(nc * n, 1), &mx->Bn));
+  PetscCall(PetscMalloc1(4 * n, &Xd));
+  PetscCall(PetscArraycpy(mx->B, mx->md.Phi, nb * n)); /* the boundary coordinates are the ROM's first nb */
+  for (PetscInt j = 0; j < nc; j++) PetscCall(PetscArraycpy(mx->Bn + j * n, mx->B + st->offsets[j] * n, n));
+  for (PetscInt s = 0; s < mx->nstage; s++) {
+    PetscCall(PetscMalloc1(no * ni * n, &mx->Pd[s]));
+    for (PetscInt o = 0; o < no; o++)
+      for (PetscInt c = 0; c < ni; c++)
+        for (PetscInt i = 0; i < n; i++) mx->Pd[s][(o * ni + c) * n + i] = mx->P[s][(o * n + i) * mx->width + c * n + i];
+    if (mx->base == VI_MIXED_EDALPHA)
+      for (PetscInt o = 0; o < 2; o++)
+        for (PetscInt c = 0; c < 2; c++)
+          for (PetscInt i = 0; i < n; i++) Xd[(o * 2 + c) * n + i] = mx->E[(o * n + i) * 2 * n + c * n + i];
+    else
+      for (PetscInt i = 0; i < n; i++) Xd[i] = mx->Gm[s][i * n + i];
+    PetscCall(VIMixedModalRows(st, mx, no, Xd, &mx->Cl[s], &mx->Dl[s]));
+    mx->Gdel[s] = mx->Dl[s];
+    mx->ldel[s] = no * nb;
+    mx->Gcol[s] = mx->base == VI_MIXED_EDALPHA ? NULL : mx->Cl[s];
+  }
+  for (PetscInt i = 0; i < n; i++) Xd[i] = 1; /* the impulses: M^-1 = I */
+  PetscCall(VIMixedModalRows(st, mx, 1, Xd, &mx->Cl[VI_MIXED_STAGES], &mx->Dl[VI_MIXED_STAGES]));
+  mx->Gdel[VI_MIXED_STAGES] = mx->Dl[VI_MIXED_STAGES];
+  mx->ldel[VI_MIXED_STAGES] = nb;
+  mx->Gcol[VI_MIXED_STAGES] = mx->Cl[VI_MIXED_STAGES];
+  PetscCall(PetscFree(Xd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
 {
-  VIMixed  *mx = (VIMixed *)st->data;
-  PetscInt  n = st->n, n2 = 2 * n;
-  PetscReal h = st->dt, rho = mx->opt.rho_inf;
-  char      what[320];
+  VIMixed         *mx = (VIMixed *)st->data;
+  PetscInt         n = st->n, n2 = 2 * n;
+  PetscReal        h = st->dt, rho = mx->opt.rho_inf, *ops = NULL;
+  const PetscReal *M = st->M, *D = st->D, *K = st->K;
+  char             what[320];
 
   PetscFunctionBeginUser;
   PetscCheck(rho >= 0 && rho <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)rho);
@@ -117,11 +198,25 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   PetscCall(PetscCalloc4(n, &mx->a, n, &mx->A, n, &mx->fprev, n, &mx->f2));
   PetscCall(PetscCalloc5(n, &mx->qh, n, &mx->vh, n, &mx->ah, n, &mx->vold, n, &mx->work));
   PetscCall(PetscCalloc2(n, &mx->qold, PetscMax(st->nc, 1), &mx->closed));
+  PetscCall(PetscCalloc3(PetscMax(st->nb, 1), &mx->ub0, PetscMax(st->nb, 1), &mx->ub1, PetscMax(st->nc, 1), &mx->gn));
+  /* in eta the same set-up runs on M = I, D = diag(dd), K = diag(omega^2), whose products and inverses keep the diagonal blocks */
+  PetscCall(VIModalFormCreate(st, "mixed", PETSC_FALSE, &mx->md, &mx->modal));
+  if (mx->modal) {
+    PetscCall(PetscCalloc1(3 * n * n, &ops));
+    for (PetscInt i = 0; i < n; i++) {
+      ops[i * n + i]             = 1;
+      ops[n * n + i * n + i]     = mx->md.dd[i];
+      ops[2 * n * n + i * n + i] = mx->md.omega2[i];
+    }
+    M = ops;
+    D = ops + n * n;
+    K = ops + 2 * n * n;
+  }
   for (PetscInt i = 0; i < n * n; i++)
-    if (st->D[i] != 0) mx->damped = PETSC_TRUE;
+    if (D[i] != 0) mx->damped = PETSC_TRUE;
   for (PetscInt j = 0; j < st->nc; j++)
     if (st->set.dims[j] > 1 && st->set.mu[j] > 0) mx->friction = PETSC_TRUE;
-  PetscCall(PetscArraycpy(mx->Minv, st->M, n * n));
+  PetscCall(PetscArraycpy(mx->Minv, M, n * n));
   PetscCall(VIInvertSPD(st->comm, n, mx->Minv,
                         "-step_type mixed: the mass matrix M (the impulsive correction v+ = v- + M^-1 W Lambda of seed 001 Eq. (46) needs it "
                         "nonsingular)"));
@@ -141,7 +236,7 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
     sq     = h * h * mx->be * s;
     /* Eq. (36): M^ = M + h gamma s D + h^2 beta s K; P = [M^-1, -M^-1 D, -M^-1 K] on [h; v_pred; q_pred] (Eqs. 37, 38) */
     PetscCall(PetscMalloc2(n * n, &mx->Gm[0], n * 3 * n, &mx->P[0]));
-    for (PetscInt i = 0; i < n * n; i++) mx->Gm[0][i] = st->M[i] + sa * st->D[i] + sq * st->K[i];
+    for (PetscInt i = 0; i < n * n; i++) mx->Gm[0][i] = M[i] + sa * D[i] + sq * K[i];
     PetscCall(PetscSNPrintf(what, sizeof(what),
                             "-step_type mixed -step_mixed_base genalpha: the iteration matrix M + h gamma (1-alpha_f)/(1-alpha_m) D + h^2 beta "
                             "(1-alpha_f)/(1-alpha_m) K (seed 001 Eq. 36; -step_dt %g, alpha_m %g, alpha_f %g)",
@@ -149,22 +244,22 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
     PetscCall(VIInvertSPD(st->comm, n, mx->Gm[0], what));
     mx->gscale[0] = sa;
     for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[0] + i * 3 * n, mx->Gm[0] + i * n, n));
-    PetscCall(VIMatMat(n, n, n, mx->Gm[0], st->D, -1.0, mx->P[0] + n, 3 * n));
-    PetscCall(VIMatMat(n, n, n, mx->Gm[0], st->K, -1.0, mx->P[0] + 2 * n, 3 * n));
+    PetscCall(VIMatMat(n, n, n, mx->Gm[0], D, -1.0, mx->P[0] + n, 3 * n));
+    PetscCall(VIMatMat(n, n, n, mx->Gm[0], K, -1.0, mx->P[0] + 2 * n, 3 * n));
   } else if (mx->base == VI_MIXED_BATHE) {
     /* Eqs. (75), (76): K1^ = 16/h^2 M + 4/h D + K, K2^ = 9/h^2 M + 3/h D + K; P = [K^-1, K^-1 M, K^-1 D] on [h; M input; D input] */
     const PetscReal cm[2] = {16 / (h * h), 9 / (h * h)}, cd[2] = {4 / h, 3 / h};
     for (PetscInt s = 0; s < 2; s++) {
       PetscCall(PetscMalloc2(n * n, &mx->Gm[s], n * 3 * n, &mx->P[s]));
-      for (PetscInt i = 0; i < n * n; i++) mx->Gm[s][i] = cm[s] * st->M[i] + cd[s] * st->D[i] + st->K[i];
+      for (PetscInt i = 0; i < n * n; i++) mx->Gm[s][i] = cm[s] * M[i] + cd[s] * D[i] + K[i];
       PetscCall(PetscSNPrintf(what, sizeof(what),
                               "-step_type mixed -step_mixed_base bathe: the iteration matrix %s of the %s sub-step (seed 001 Eq. %s; -step_dt %g)",
                               s ? "9/h^2 M + 3/h D + K" : "16/h^2 M + 4/h D + K", s ? "second" : "first", s ? "76" : "75", (double)h));
       PetscCall(VIInvertSPD(st->comm, n, mx->Gm[s], what));
       mx->gscale[s] = cd[s];
       for (PetscInt i = 0; i < n; i++) PetscCall(PetscArraycpy(mx->P[s] + i * 3 * n, mx->Gm[s] + i * n, n));
-      PetscCall(VIMatMat(n, n, n, mx->Gm[s], st->M, 1.0, mx->P[s] + n, 3 * n));
-      PetscCall(VIMatMat(n, n, n, mx->Gm[s], st->D, 1.0, mx->P[s] + 2 * n, 3 * n));
+      PetscCall(VIMatMat(n, n, n, mx->Gm[s], M, 1.0, mx->P[s] + n, 3 * n));
+      PetscCall(VIMatMat(n, n, n, mx->Gm[s], D, 1.0, mx->P[s] + 2 * n, 3 * n));
     }
   } else {
     const PetscReal al = (1 - rho) / (1 + rho), ar = mx->opt.alpha_ar, d = h * ar * (al + 1), *c = mx->c;
@@ -192,7 +287,7 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
     PetscCall(PetscMalloc1(n2 * n2, &mx->E));
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt k = 0; k < n; k++) {
-        const PetscReal m = st->M[i * n + k], kk = st->K[i * n + k], dd = st->D[i * n + k];
+        const PetscReal m = M[i * n + k], kk = K[i * n + k], dd = D[i * n + k];
         B[i * n2 + k]           = c[4] * m + dd + c[3] * kk;
         B[i * n2 + n + k]       = c[6] * m + c[2] * kk;
         B[(n + i) * n2 + k]     = c[15] * m + c[8] * kk;
@@ -209,7 +304,7 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
       R[i * 5 * n + i]           = 1;
       R[(n + i) * 5 * n + n + i] = 1;
       for (PetscInt k = 0; k < n; k++) {
-        const PetscReal m = st->M[i * n + k], kk = st->K[i * n + k];
+        const PetscReal m = M[i * n + k], kk = K[i * n + k];
         R[i * 5 * n + 2 * n + k]       = -c[5] * m;
         R[i * 5 * n + 3 * n + k]       = -c[7] * m;
         R[i * 5 * n + 4 * n + k]       = -c[1] * kk;
@@ -239,23 +334,76 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   mx->holder = -1;
   mx->first  = PETSC_TRUE;
   PetscCall(VIRowSplitCreate(st->comm, mx->base == VI_MIXED_EDALPHA ? n2 : n, 1, &mx->rows));
-  /* what the next step reads before writing it (checkpoints); q, u (v_i^+) and the gaps of level i are the stepper's */
-  PetscCall(VIStepperRegisterState(st, "mixed_a", n, mx->a, NULL));
-  PetscCall(VIStepperRegisterState(st, "mixed_A", n, mx->A, NULL));
-  PetscCall(VIStepperRegisterState(st, "mixed_fprev", n, mx->fprev, NULL));
+  for (PetscInt s = 0; s < mx->nstage; s++) {
+    mx->Gdel[s] = mx->base == VI_MIXED_EDALPHA ? mx->E : mx->Gm[s];
+    mx->ldel[s] = mx->base == VI_MIXED_EDALPHA ? n2 : n;
+    mx->Gcol[s] = mx->base == VI_MIXED_EDALPHA ? NULL : mx->Gm[s];
+  }
+  mx->Gdel[VI_MIXED_STAGES] = mx->Gcol[VI_MIXED_STAGES] = mx->Minv;
+  mx->ldel[VI_MIXED_STAGES]                             = n;
+  if (mx->modal) PetscCall(VIMixedModalSetUp(st, mx));
+  PetscCall(PetscFree(ops));
+  st->scheme_energy = mx->modal; /* in eta the step computes T and V of its level on the way (two passes over n numbers) */
+  /* what the next step reads before writing it (checkpoints); q, u (v_i^+) and the gaps of level i are the stepper's; in eta under other
+     names, so that a checkpoint of one path is not restored into the other */
+  PetscCall(VIStepperRegisterState(st, mx->modal ? "mixed_modal_a" : "mixed_a", n, mx->a, NULL));
+  PetscCall(VIStepperRegisterState(st, mx->modal ? "mixed_modal_A" : "mixed_A", n, mx->A, NULL));
+  PetscCall(VIStepperRegisterState(st, mx->modal ? "mixed_modal_fprev" : "mixed_fprev", n, mx->fprev, NULL));
   PetscCall(VIStepperRegisterState(st, "mixed_first", 1, NULL, &mx->first));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = P[s] in over this rank's rows, then gathered (bitwise the same on any number of ranks). */
-static PetscErrorCode VIMixedApply(VIMixed *mx, PetscInt s)
+/* x = P[s] in: in eta a pass over n numbers per block of P[s] (on every rank); else over this rank's rows, then gathered (bitwise the
+   same on any number of ranks). */
+static PetscErrorCode VIMixedApply(VIStepper st, VIMixed *mx, PetscInt s)
 {
   const PetscInt lo = mx->rows.lo, hi = mx->rows.hi;
 
   PetscFunctionBeginUser;
+  if (mx->modal) {
+    const PetscInt n = st->n, no = mx->base == VI_MIXED_EDALPHA ? 2 : 1, ni = mx->width / n;
+    for (PetscInt o = 0; o < no; o++) {
+      PetscReal *x = mx->x + o * n;
+      for (PetscInt i = 0; i < n; i++) x[i] = 0;
+      for (PetscInt c = 0; c < ni; c++) {
+        const PetscReal *p = mx->Pd[s] + (o * ni + c) * n, *in = mx->in + c * n;
+        for (PetscInt i = 0; i < n; i++) x[i] += p[i] * in[i];
+      }
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   VIMatVec(hi - lo, mx->width, mx->P[s] + lo * mx->width, mx->width, mx->in, 0.0, mx->x + lo);
   PetscCall(VIRowSplitGather(&mx->rows, mx->x));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The values at the boundary rows of the closed contacts of a vector of the scheme's coordinates, indexed by ROM row: the vector itself
+   in the ROM's coordinates; in eta B v at those rows, into vb (nb). */
+static const PetscReal *VIMixedBoundary(VIStepper st, const VIMixed *mx, const PetscBool closed[], const PetscReal v[], PetscReal vb[])
+{
+  const PetscInt n = st->n;
+
+  if (!mx->modal) return v;
+  for (PetscInt j = 0; j < st->nc; j++) {
+    if (!closed[j]) continue;
+    for (PetscInt r = 0; r < st->set.dims[j]; r++) {
+      const PetscInt   row = st->offsets[j] + r;
+      const PetscReal *b   = mx->B + row * n;
+      PetscReal        d   = 0;
+      for (PetscInt i = 0; i < n; i++) d += b[i] * v[i];
+      vb[row] = d;
+    }
+  }
+  return vb;
+}
+
+/* The normal coordinates of the contacts, W_n q (mx->gn; nc): the ROM's rows, or Bn eta (one nc x n product). */
+static void VIMixedNormal(VIStepper st, VIMixed *mx, const PetscReal q[])
+{
+  if (mx->modal)
+    VIMatVec(st->nc, st->n, mx->Bn, st->n, q, 0.0, mx->gn);
+  else
+    for (PetscInt j = 0; j < st->nc; j++) mx->gn[j] = q[st->offsets[j]];
 }
 
 /* Solve the contact problem of active set k with the operator scale Gfull[rows, rows] (leading dimension ld). The stages and the impulses
@@ -286,9 +434,16 @@ static PetscErrorCode VIMixedSolve(VIStepper st, VIMixed *mx, PetscInt k, const 
    from the first blocks * n entries of a stage's inputs (its loads, in blocks of n). */
 static void VIMixedOpenPreloads(VIStepper st, const VIMixed *mx, PetscReal in[], PetscInt blocks)
 {
+  const PetscInt n = st->n;
+
   for (PetscInt j = 0; j < st->nc; j++)
     if (!mx->closed[j] && st->set.preload[j] > 0)
-      for (PetscInt b = 0; b < blocks; b++) in[b * st->n + st->offsets[j]] -= st->set.preload[j];
+      for (PetscInt b = 0; b < blocks; b++) {
+        if (!mx->modal)
+          in[b * n + st->offsets[j]] -= st->set.preload[j];
+        else
+          for (PetscInt i = 0; i < n; i++) in[b * n + i] -= st->set.preload[j] * mx->Bn[j * n + i]; /* -p W_n^T in eta */
+      }
 }
 
 /* Contact forces of stage k on the contacts closed at t_i (seed 001 Eqs. 27-29, 39-42: velocity level), from the stage's free velocity v
@@ -296,22 +451,24 @@ static void VIMixedOpenPreloads(VIStepper st, const VIMixed *mx, PetscReal in[],
    mx->as[k].x; *any is false when no contact is closed. */
 static PetscErrorCode VIMixedForces(VIStepper st, VIMixed *mx, PetscInt k, const PetscReal v[], PetscBool *any)
 {
-  VIActiveSet *as = &mx->as[k];
+  VIActiveSet     *as = &mx->as[k];
+  const PetscReal *vb;
 
   PetscFunctionBeginUser;
   *any = PETSC_FALSE;
   for (PetscInt j = 0; j < st->nc; j++) *any = *any || mx->closed[j];
   if (!*any) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
+  vb = VIMixedBoundary(st, mx, mx->closed, v, mx->ub0);
   for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
     if (!mx->closed[j]) continue;
     for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
-      as->c[a] = VIStepperRelativeVelocity(st, j, r, v);
+      as->c[a] = VIStepperRelativeVelocity(st, j, r, vb);
       as->x[a] = 0;
     }
     cc++;
   }
-  PetscCall(VIMixedSolve(st, mx, k, mx->Gm[k], st->n, mx->gscale[k], PETSC_TRUE));
+  PetscCall(VIMixedSolve(st, mx, k, mx->Gdel[k], mx->ldel[k], mx->gscale[k], PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -331,17 +488,18 @@ static PetscErrorCode VIMixedForcesEDAlpha(VIStepper st, VIMixed *mx, PetscReal 
   PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
   m = as->nrows;
   for (PetscInt s = 1; s >= 0; s--) { /* stage j at t_i^+ = t - h, then stage i + 1 at t (the imposed gap's rate of each) */
+    const PetscReal *vb = VIMixedBoundary(st, mx, mx->closed, mx->x + s * n, mx->ub0);
     PetscCall(VISystemEvaluateGaps(st->sys, t - s * st->dt, st->g0, st->g0_rate));
     for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
       if (!mx->closed[j]) continue;
       for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
-        as->c[s * m + a] = VIStepperRelativeVelocity(st, j, r, mx->x + s * n);
+        as->c[s * m + a] = VIStepperRelativeVelocity(st, j, r, vb);
         as->x[s * m + a] = 0;
       }
       cc++;
     }
   }
-  for (PetscInt a = 0; a < m; a++) as->rows[m + a] = as->rows[a] + n;
+  for (PetscInt a = 0; a < m; a++) as->rows[m + a] = as->rows[a] + (mx->modal ? st->nb : n); /* the second block of E, or of Dl[0] */
   for (PetscInt b = 0; b < as->nact; b++) {
     as->dims[as->nact + b]    = as->dims[b];
     as->mu[as->nact + b]      = as->mu[b];
@@ -351,27 +509,32 @@ static PetscErrorCode VIMixedForcesEDAlpha(VIStepper st, VIMixed *mx, PetscReal 
   as->nrows            = 2 * m;
   as->nact             = 2 * as->nact;
   as->set.num_contacts = as->nact;
-  PetscCall(VIMixedSolve(st, mx, 0, mx->E, n2, 1.0, PETSC_TRUE));
+  PetscCall(VIMixedSolve(st, mx, 0, mx->Gdel[0], mx->ldel[0], 1.0, PETSC_TRUE));
   for (PetscInt b = 0; b < as->nrows; b++) {
     const PetscInt  col = as->rows[b];
     const PetscReal l   = as->x[b];
-    for (PetscInt i = 0; i < n2; i++) mx->x[i] += mx->E[i * n2 + col] * l;
+    if (mx->modal) {
+      const PetscReal *c = mx->Cl[0] + col * n2;
+      for (PetscInt i = 0; i < n2; i++) mx->x[i] += c[i] * l;
+    } else
+      for (PetscInt i = 0; i < n2; i++) mx->x[i] += mx->E[i * n2 + col] * l;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x += Gm[k][:, rows] lambda (Gm symmetric: its rows are its columns) */
+/* x += Gm[k][:, rows] lambda (Gm symmetric: its rows are its columns; in eta the rows of Cl[k]) */
 static void VIMixedAddColumns(VIStepper st, VIMixed *mx, PetscInt k, PetscReal x[])
 {
   const VIActiveSet *as = &mx->as[k];
 
   for (PetscInt b = 0; b < as->nrows; b++) {
-    const PetscReal *col = mx->Gm[k] + as->rows[b] * st->n, l = as->x[b];
+    const PetscReal *col = mx->Gcol[k] + as->rows[b] * st->n, l = as->x[b];
     for (PetscInt i = 0; i < st->n; i++) x[i] += col[i] * l;
   }
 }
 
-/* Energy of percussions scale * as->x on the closed contacts, with the velocities u0 before and u1 after them (as the moreau scheme):
+/* Energy of percussions scale * as->x on the closed contacts, with the velocities u0 before and u1 after them (values at the boundary rows,
+   indexed by ROM row: VIMixedBoundary) (as the moreau scheme):
    normal rows work on the obstacle; tangential rows dissipate by friction, and work on a moving obstacle. Also the recorded force. */
 static void VIMixedContactWork(VIStepper st, const PetscBool closed[], const VIActiveSet *as, PetscReal scale, const PetscReal u0[],
                                const PetscReal u1[])
@@ -397,16 +560,18 @@ static void VIMixedContactWork(VIStepper st, const PetscBool closed[], const VIA
    closed contacts (Eqs. 47-50) and v+ = v- + M^-1 W Lambda (Eq. 46). st->gap holds the gaps of level i on entry, of level i + 1 on exit. */
 static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
 {
-  VISystem     sys    = st->sys;
-  VIActiveSet *as     = &mx->as[VI_MIXED_STAGES];
-  PetscInt     n      = st->n;
-  PetscBool    impact = PETSC_FALSE;
-  PetscReal   *v = st->u, *vminus = mx->work;
+  VISystem         sys    = st->sys;
+  VIActiveSet     *as     = &mx->as[VI_MIXED_STAGES];
+  PetscInt         n      = st->n;
+  PetscBool        impact = PETSC_FALSE;
+  PetscReal       *v = st->u, *vminus = mx->work;
+  const PetscReal *vb;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
+  VIMixedNormal(st, mx, st->q);
   for (PetscInt j = 0; j < st->nc; j++) {
-    const PetscReal g = st->q[st->offsets[j]] + st->g0[j];
+    const PetscReal g = mx->gn[j] + st->g0[j];
     /* a bilateral row does not impact: it never opens (its drift on position level does not trigger Eq. 18) */
     if (st->gap[j] > 0 && g <= 0 && st->set.kinds[j] != VI_CONTACT_BILATERAL) impact = PETSC_TRUE;
     st->gap[j] = g;
@@ -415,24 +580,25 @@ static PetscErrorCode VIMixedImpact(VIStepper st, VIMixed *mx, PetscReal t)
   VIMixedClosed(st, st->gap, mx->closed);
   PetscCall(VIActiveSetBuild(st, mx->closed, mx->friction, as));
   /* Eqs. (14), (15) with gdot^+ = gdot^- + G Lambda: c = (1 + eps) gdot^-; a bilateral row with eps = 0 (seed 002 §7): B v^+ = 0 */
+  vb = VIMixedBoundary(st, mx, mx->closed, v, mx->ub0);
   for (PetscInt j = 0, a = 0, cc = 0; j < st->nc; j++) {
     if (!mx->closed[j]) continue;
     for (PetscInt r = 0; r < as->dims[cc]; r++, a++) {
       const PetscReal eps = st->set.kinds[j] == VI_CONTACT_BILATERAL ? 0 : (r ? mx->opt.restitution_t : st->restitution);
-      as->c[a]            = (1 + eps) * VIStepperRelativeVelocity(st, j, r, v);
+      as->c[a]            = (1 + eps) * VIStepperRelativeVelocity(st, j, r, vb);
       as->x[a]            = 0;
     }
     cc++;
   }
-  PetscCall(VIMixedSolve(st, mx, VI_MIXED_STAGES, mx->Minv, n, 1.0, PETSC_FALSE));
+  PetscCall(VIMixedSolve(st, mx, VI_MIXED_STAGES, mx->Gdel[VI_MIXED_STAGES], mx->ldel[VI_MIXED_STAGES], 1.0, PETSC_FALSE));
   PetscCall(PetscArraycpy(vminus, v, n));
   for (PetscInt b = 0; b < as->nrows; b++) {
     const PetscInt   row = as->rows[b];
-    const PetscReal *col = mx->Minv + row * n, L = as->x[b];
+    const PetscReal *col = mx->Gcol[VI_MIXED_STAGES] + row * n, L = as->x[b];
     for (PetscInt i = 0; i < n; i++) v[i] += col[i] * L;
     st->lambda[row] += L / st->dt; /* recorded as the mean force over the step */
   }
-  VIMixedContactWork(st, mx->closed, as, 1.0, vminus, v);
+  VIMixedContactWork(st, mx->closed, as, 1.0, VIMixedBoundary(st, mx, mx->closed, vminus, mx->ub0), VIMixedBoundary(st, mx, mx->closed, v, mx->ub1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -446,22 +612,33 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
   PetscBool  any;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemEvaluateForce(sys, t, f));
+  if (mx->modal)
+    PetscCall(VIModalFormForce(st, &mx->md, t, f));
+  else
+    PetscCall(VISystemEvaluateForce(sys, t, f));
   if (mx->first) {
     const PetscReal *q0, *u0;
     /* level 0: a_0 = M^-1 (h_0 - K q_0 - D v_0), A_0 = a_0 (Eqs. 24, 25, 62, 83), h_0 with the open preloaded contacts' -p */
     PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-    PetscCall(PetscArraycpy(q, q0, n));
-    PetscCall(PetscArraycpy(v, u0, n));
+    PetscCall(PetscArraycpy(q, mx->modal ? mx->md.eta0 : q0, n));
+    PetscCall(PetscArraycpy(v, mx->modal ? mx->md.veta0 : u0, n));
     PetscCall(VISystemEvaluateGaps(sys, t, st->g0, NULL));
-    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = q[st->offsets[j]] + st->g0[j];
+    VIMixedNormal(st, mx, q);
+    for (PetscInt j = 0; j < st->nc; j++) st->gap[j] = mx->gn[j] + st->g0[j];
     PetscCall(PetscArrayzero(st->lambda, st->nb));
     VIMixedClosed(st, st->gap, mx->closed);
-    VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
-    VIMatVec(n, n, st->D, n, v, 1.0, mx->work);
+    if (mx->modal)
+      for (PetscInt i = 0; i < n; i++) mx->work[i] = mx->md.omega2[i] * q[i] + mx->md.dd[i] * v[i];
+    else {
+      VIMatVec(n, n, st->K, n, q, 0.0, mx->work);
+      VIMatVec(n, n, st->D, n, v, 1.0, mx->work);
+    }
     for (PetscInt i = 0; i < n; i++) mx->work[i] = f[i] - mx->work[i];
     VIMixedOpenPreloads(st, mx, mx->work, 1);
-    VIMatVec(n, n, mx->Minv, n, mx->work, 0.0, a);
+    if (mx->modal)
+      PetscCall(PetscArraycpy(a, mx->work, n)); /* M = I */
+    else
+      VIMatVec(n, n, mx->Minv, n, mx->work, 0.0, a);
     PetscCall(PetscArraycpy(A, a, n));
   } else {
     VIMixedClosed(st, st->gap, mx->closed); /* I_1^i (Eq. 41) */
@@ -479,7 +656,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[2 * n + i] = q[i] + h * v[i] + h * h * (0.5 - be) * A[i] + h * h * be * Ap[i];
       }
       VIMixedOpenPreloads(st, mx, in, 1);
-      PetscCall(VIMixedApply(mx, 0));
+      PetscCall(VIMixedApply(st, mx, 0));
       for (PetscInt i = 0; i < n; i++) vf[i] = in[n + i] + sa * x[i];
       PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
       PetscCall(VIMixedForces(st, mx, 0, vf, &any)); /* Eqs. (30)-(35), (39)-(43) */
@@ -493,20 +670,24 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
       }
       if (any) {
         for (PetscInt b = 0; b < mx->as[0].nrows; b++) st->lambda[mx->as[0].rows[b]] = mx->as[0].x[b];
-        VIMixedContactWork(st, mx->closed, &mx->as[0], h, vold, v);
+        VIMixedContactWork(st, mx->closed, &mx->as[0], h, VIMixedBoundary(st, mx, mx->closed, vold, mx->ub0),
+                           VIMixedBoundary(st, mx, mx->closed, v, mx->ub1));
       }
     } else if (mx->base == VI_MIXED_BATHE) {
       PetscReal *qh = mx->qh, *vh = mx->vh, *ah = mx->ah;
       PetscCall(PetscArraycpy(qold, q, n));
       /* first sub-step, trapezoidal rule on [t_i, t_i + h/2] (Eqs. 58, 59, 75) */
-      PetscCall(VISystemEvaluateForce(sys, t - 0.5 * h, mx->f2));
+      if (mx->modal)
+        PetscCall(VIModalFormForce(st, &mx->md, t - 0.5 * h, mx->f2));
+      else
+        PetscCall(VISystemEvaluateForce(sys, t - 0.5 * h, mx->f2));
       for (PetscInt i = 0; i < n; i++) {
         in[i]         = mx->f2[i];
         in[n + i]     = 16 / (h * h) * q[i] + 8 / h * v[i] + a[i];
         in[2 * n + i] = 4 / h * q[i] + v[i];
       }
       VIMixedOpenPreloads(st, mx, in, 1);
-      PetscCall(VIMixedApply(mx, 0));
+      PetscCall(VIMixedApply(st, mx, 0));
       for (PetscInt i = 0; i < n; i++) vf[i] = -v[i] + 4 / h * (x[i] - q[i]);
       PetscCall(VISystemEvaluateGaps(sys, t - 0.5 * h, st->g0, st->g0_rate));
       PetscCall(VIMixedForces(st, mx, 0, vf, &any)); /* Eqs. (63)-(68) */
@@ -516,7 +697,9 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         vh[i] = -v[i] + 4 / h * (qh[i] - q[i]);
         ah[i] = -a[i] + 4 / h * (vh[i] - v[i]);
       }
-      if (any) VIMixedContactWork(st, mx->closed, &mx->as[0], 0.5 * h, v, vh);
+      if (any)
+        VIMixedContactWork(st, mx->closed, &mx->as[0], 0.5 * h, VIMixedBoundary(st, mx, mx->closed, v, mx->ub0),
+                           VIMixedBoundary(st, mx, mx->closed, vh, mx->ub1));
       /* second sub-step, three-point backward Euler on [t_i, t_{i+1}] (Eqs. 60, 61, 76) */
       for (PetscInt i = 0; i < n; i++) {
         in[i]         = f[i];
@@ -524,7 +707,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[2 * n + i] = 4 / h * qh[i] - 1 / h * q[i];
       }
       VIMixedOpenPreloads(st, mx, in, 1);
-      PetscCall(VIMixedApply(mx, 1));
+      PetscCall(VIMixedApply(st, mx, 1));
       for (PetscInt i = 0; i < n; i++) vf[i] = (q[i] - 4 * qh[i] + 3 * x[i]) / h;
       PetscCall(VISystemEvaluateGaps(sys, t, st->g0, st->g0_rate));
       PetscCall(VIMixedForces(st, mx, 1, vf, &any)); /* Eqs. (69)-(74) */
@@ -537,7 +720,8 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
       }
       if (any) {
         for (PetscInt b = 0; b < mx->as[1].nrows; b++) st->lambda[mx->as[1].rows[b]] = mx->as[1].x[b];
-        VIMixedContactWork(st, mx->closed, &mx->as[1], 0.5 * h, vh, v);
+        VIMixedContactWork(st, mx->closed, &mx->as[1], 0.5 * h, VIMixedBoundary(st, mx, mx->closed, vh, mx->ub0),
+                           VIMixedBoundary(st, mx, mx->closed, v, mx->ub1));
       }
     } else {
       const PetscReal *c = mx->c;
@@ -551,7 +735,7 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
         in[4 * n + i] = q[i];
       }
       VIMixedOpenPreloads(st, mx, in, 2); /* h_{i+1} and h_j */
-      PetscCall(VIMixedApply(mx, 0));
+      PetscCall(VIMixedApply(st, mx, 0));
       PetscCall(VIMixedForcesEDAlpha(st, mx, t, &any)); /* Eqs. (85)-(89) */
       for (PetscInt i = 0; i < n; i++) {
         const PetscReal v1 = x[i], vj = x[n + i];
@@ -567,24 +751,47 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
           as->x[b]                = 0.5 * (as->x[b] + as->x[m + b]);
           st->lambda[as->rows[b]] = as->x[b];
         }
-        VIMixedContactWork(st, mx->closed, as, h, vold, v);
+        VIMixedContactWork(st, mx->closed, as, h, VIMixedBoundary(st, mx, mx->closed, vold, mx->ub0),
+                           VIMixedBoundary(st, mx, mx->closed, v, mx->ub1));
       }
     }
     /* the open preloaded contacts' force -p over the step, and its work */
     for (PetscInt j = 0; j < st->nc; j++) {
       const PetscInt row = st->offsets[j];
+      PetscReal      v0 = 0, v1 = 0;
       if (mx->closed[j] || st->set.preload[j] <= 0) continue;
       st->lambda[row] = -st->set.preload[j];
-      st->energy.obstacle_work -= st->set.preload[j] * h * 0.5 * (vold[row] + v[row]);
+      if (mx->modal)
+        for (PetscInt i = 0; i < n; i++) {
+          v0 += mx->Bn[j * n + i] * vold[i];
+          v1 += mx->Bn[j * n + i] * v[i];
+        }
+      else {
+        v0 = vold[row];
+        v1 = v[row];
+      }
+      st->energy.obstacle_work -= st->set.preload[j] * h * 0.5 * (v0 + v1);
     }
     PetscCall(VIMixedImpact(st, mx, t));
     /* energy: external work (trapezoidal in the force), damping with the step's mean velocity */
     for (PetscInt i = 0; i < n; i++) st->energy.external_work += 0.5 * (mx->fprev[i] + f[i]) * (q[i] - qold[i]);
     if (mx->damped) {
       for (PetscInt i = 0; i < n; i++) vf[i] = 0.5 * (vold[i] + v[i]);
-      VIMatVec(n, n, st->D, n, vf, 0.0, mx->work);
+      if (mx->modal)
+        for (PetscInt i = 0; i < n; i++) mx->work[i] = mx->md.dd[i] * vf[i];
+      else
+        VIMatVec(n, n, st->D, n, vf, 0.0, mx->work);
       for (PetscInt i = 0; i < n; i++) st->energy.damping_dissipation += h * vf[i] * mx->work[i];
     }
+  }
+  if (mx->modal) { /* the energies of the level in eta (M = I, K = diag(omega^2)): the records' two products otherwise */
+    PetscReal T = 0, V = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      T += v[i] * v[i];
+      V += mx->md.omega2[i] * q[i] * q[i];
+    }
+    st->energy.kinetic   = 0.5 * T;
+    st->energy.potential = 0.5 * V;
   }
   PetscCall(PetscArraycpy(mx->fprev, f, n));
   mx->first = PETSC_FALSE;
@@ -614,6 +821,11 @@ static PetscErrorCode VIStepperReset_Mixed(VIStepper st)
   PetscCall(PetscFree2(mx->qold, mx->closed));
   for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++)
     if (mx->as[s].rows) PetscCall(VIActiveSetDestroy(&mx->as[s]));
+  for (PetscInt s = 0; s < VI_MIXED_STAGES; s++) PetscCall(PetscFree(mx->Pd[s]));
+  for (PetscInt s = 0; s <= VI_MIXED_STAGES; s++) PetscCall(PetscFree2(mx->Cl[s], mx->Dl[s]));
+  PetscCall(PetscFree2(mx->B, mx->Bn));
+  PetscCall(PetscFree3(mx->ub0, mx->ub1, mx->gn));
+  PetscCall(VIModalFormDestroy(&mx->md));
   if (mx->rows.counts) PetscCall(VIRowSplitDestroy(&mx->rows));
   opt = mx->opt;
   PetscCall(PetscMemzero(mx, sizeof(*mx)));
@@ -634,18 +846,19 @@ static PetscErrorCode VIStepperSetFromOptions_Mixed(VIStepper st, PetscOptionIte
   PetscBool       set_m = PETSC_FALSE, set_f = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsReal("-step_rho_inf",
-                             "mixed: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 001 Eq. 26) and ED-alpha (seed 001 Eq. 84)",
-                             "", o->rho_inf, &o->rho_inf, NULL));
+  PetscCall(PetscOptionsReal(
+      "-step_rho_inf", "mixed: spectral radius at infinity rho_inf in [0, 1] of generalized-alpha (seed 001 Eq. 26) and ED-alpha (seed 001 Eq. 84)",
+      "", o->rho_inf, &o->rho_inf, NULL));
   PetscCall(PetscOptionsEnum("-step_mixed_base",
                              "mixed: the smooth base scheme, genalpha (seed 001 §2.4), bathe (§2.6, no parameter, rho_inf 0) or edalpha (§2.7)", "",
                              VIMixedBases, (PetscEnum)o->base, (PetscEnum *)&o->base, NULL));
-  PetscCall(PetscOptionsReal("-step_mixed_alpha_m",
-                             "mixed, genalpha: alpha_m, set together with -step_mixed_alpha_f instead of -step_rho_inf (seed 001 Eq. 26); gamma "
-                             "and beta follow from Eq. 26, the pair must lie in the unconditionally stable region alpha_m <= alpha_f <= 1/2 (Eq. 100)",
-                             "", o->alpha_m, &o->alpha_m, &set_m));
   PetscCall(
-      PetscOptionsReal("-step_mixed_alpha_f", "mixed, genalpha: alpha_f (with -step_mixed_alpha_m; seed 001 Eqs. 26, 100)", "", o->alpha_f, &o->alpha_f, &set_f));
+      PetscOptionsReal("-step_mixed_alpha_m",
+                       "mixed, genalpha: alpha_m, set together with -step_mixed_alpha_f instead of -step_rho_inf (seed 001 Eq. 26); gamma "
+                       "and beta follow from Eq. 26, the pair must lie in the unconditionally stable region alpha_m <= alpha_f <= 1/2 (Eq. 100)",
+                       "", o->alpha_m, &o->alpha_m, &set_m));
+  PetscCall(PetscOptionsReal("-step_mixed_alpha_f", "mixed, genalpha: alpha_f (with -step_mixed_alpha_m; seed 001 Eqs. 26, 100)", "", o->alpha_f,
+                             &o->alpha_f, &set_f));
   PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
                              o->alpha_ar, &o->alpha_ar, NULL));
   PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
@@ -716,12 +929,9 @@ static PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
 
 /* The mixed scheme's own options, read in VIStepperSetFromOptions_Mixed (-step_rho_inf also nsgalpha's) (src/sys/options.c's registry) */
 static const VIOptionEntry VIMixedOptionTable[] = {
-    {"-step_rho_inf", VI_OPTION_REAL, NULL},
-    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
-    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
-    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},        {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},  {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL}, {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
 };
 
 PetscErrorCode VIStepperRegister_Mixed(void)

@@ -53,18 +53,18 @@ typedef struct _VINSGAlphaNL VINSGAlphaNL;
 
 typedef struct {
   VINSGAlphaOptions opt;
-  VINSGAlphaNL     *nl; /* set up on a nonlinear system: the step is the nonlinear path's */
-  PetscReal  alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
-  PetscReal *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
-  PetscReal *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
-  PetscReal *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
-  PetscReal *Mv, *Kq, *Mv1, *Kq1;              /* n: M v and K q of level n (state) and of level n + 1: energies, numerical dissipation */
-  PetscReal *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
-  PetscReal *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
-  PetscReal *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
-  PetscReal *fs;                               /* n: the load of the smooth motion, f less the preloads */
-  PetscReal *fprev, *qprev, *uprev;            /* energy bookkeeping (state) */
-  PetscBool  first;
+  VINSGAlphaNL     *nl;                               /* set up on a nonlinear system: the step is the nonlinear path's */
+  PetscReal         alpha_m, alpha_f, gamma, beta, c; /* Eq. (31); c = (1 - alpha_m) / ((1 - alpha_f) gamma h) */
+  PetscReal        *Sinv, *SD, *SK, *Minv;            /* n x n: S^-1, S^-1 D, S^-1 K, M^-1 */
+  PetscReal        *P, *pin;                          /* n x 3n: [S^-1, -S^-1 D, -S^-1 K], one dgemv for s0; 3n: its input */
+  PetscReal        *vmid, *dvmid;                     /* n: the mean velocity of a step and D times it (damping energy) */
+  PetscReal        *Mv, *Kq, *Mv1, *Kq1;              /* n: M v and K q of level n (state) and of level n + 1: energies, numerical dissipation */
+  PetscReal        *gs0, *gvt, *gqt, *gq, *gpv, *gv;  /* mr: G s0, G v~0, G q~0, G q_n; m: G_n v_n, G v_{n+1} */
+  PetscReal        *vdt, *a;                          /* vdot~_n and the pseudo-acceleration a_n (state) */
+  PetscReal        *qt0, *vt0, *s0, *delta, *work;    /* n: predictor, S^-1 r0, the smooth correction */
+  PetscReal        *fs;                               /* n: the load of the smooth motion, f less the preloads */
+  PetscReal        *fprev, *qprev, *uprev;            /* energy bookkeeping (state) */
+  PetscBool         first;
   /* constraints: gradient G (m x n) at the predictor, the one the cached blocks were built with, X = M^-1 G^T, Y = S^-1 K X,
      Z = S^-1 D X (n x m, column j contiguous: X + j n), and G X, G Y, G Z (m x m) */
   PetscReal    *G, *Gc, *X, *Y, *Z, *GX, *GY, *GZ;
@@ -92,9 +92,9 @@ typedef struct {
      diagonal (sinv = S^-1): the smooth step is a pass over n numbers instead of an n x 3n product, the energies need no products, and
      the constraints are g(t, q) = g(t, 0) + G~ eta with G~ = G Phi fixed (ns->G holds G~; its blocks are built once). In free flight (no
      gap can close in the step: every predicted gap > 0, no bilateral row, no preload) a step costs the normal rows of G~ twice. */
-  PetscBool  modal, any_preload, flight_step; /* flight_step: the last step was free flight */
-  PetscReal *omega2, *dd, *sinv, *zero;         /* n: omega^2 (K in eta), the modal damping, S^-1, zeros */
-  PetscReal *Lm, *pm, *scales, *eta0, *veta0;   /* num_loads x n: Phi^T v_l; n: Phi^T of the preloads; num_loads; n: initial state */
+  PetscBool   modal, any_preload, flight_step; /* flight_step: the last step was free flight */
+  VIModalForm md;                              /* Phi, omega^2 (K in eta), the modal damping, the loads and initial state in eta */
+  PetscReal  *sinv, *zero, *pm;                /* n: S^-1, zeros, Phi^T of the preloads */
 } VINSGAlpha;
 
 static PetscErrorCode VINSGAlphaModalSetUp(VIStepper st, VINSGAlpha *ns);
@@ -157,7 +157,7 @@ static PetscErrorCode VIStepperSetUp_NSGAlpha(VIStepper st)
       if (!(st->set.dims[j] > 1 && st->set.mu[j] > 0)) continue;
       ns->tfirst[j] = i;
       for (PetscInt k = 1; k < st->set.dims[j]; k++, i++) {
-        ns->trow[i]                            = j;
+        ns->trow[i]                       = j;
         ns->G[i * n + st->offsets[j] + k] = 1;
       }
     }
@@ -254,112 +254,49 @@ static void VINSGAlphaBlocks(VIStepper st, VINSGAlpha *ns)
   ns->have_blocks = PETSC_TRUE;
 }
 
-/* The modal path (see VINSGAlpha): taken when the damping is diagonal in the modes of (K, M) (off-diagonal <= 1e-9 of the largest, as
-   moreau's) and the constraints are affine with a fixed gradient, which is probed: G at (t0, q0), at (t0, q0 + dq) and at (t0 + h, q0)
-   bitwise equal, and g(q0 + dq) - g(q0) = G dq (1e-12). Otherwise the scheme keeps the ROM's coordinates. */
+/* The modal path (see VINSGAlpha): taken when the modal form applies (VIModalFormCreate, modal.c: the damping diagonal in the modes of
+   (K, M), the constraints affine with a fixed gradient, -step_modal not false). Otherwise the scheme keeps the ROM's coordinates. */
 static PetscErrorCode VINSGAlphaModalSetUp(VIStepper st, VINSGAlpha *ns)
 {
-  const PetscInt   n = st->n, m = st->nc, mm = PetscMax(m, 1), nl = st->num_loads;
-  const PetscReal  h = st->dt, hb = h * ns->beta / ns->gamma;
-  const PetscReal *q0, *u0, *const *loads;
-  PetscReal       *PhiT, *Phi, *W, *Dt, *PhiTM, *Ga, *Gb, *ga, *gb, *dq, dmax = 0, off = 0;
-  PetscBool        affine = PETSC_TRUE, same;
+  const PetscInt  n = st->n, m = st->nc;
+  const PetscReal h = st->dt, hb = h * ns->beta / ns->gamma;
+  PetscBool       ok;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
-  PetscCall(PetscMalloc5(mm * n, &Ga, mm * n, &Gb, mm, &ga, mm, &gb, n, &dq));
-  if (m > 0) {
-    for (PetscInt i = 0; i < n; i++) dq[i] = q0[i] + 1 + 0.5 * i;
-    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0, q0, ga, Ga, NULL));
-    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0, dq, gb, Gb, NULL));
-    PetscCall(PetscMemcmp(Ga, Gb, sizeof(PetscReal) * m * n, &same));
-    affine = same;
-    for (PetscInt j = 0; j < m && affine; j++) {
-      PetscReal lin = 0, size = PetscAbsReal(ga[j]) + PetscAbsReal(gb[j]);
-      for (PetscInt i = 0; i < n; i++) lin += Ga[j * n + i] * (dq[i] - q0[i]);
-      affine = PetscAbsReal(gb[j] - ga[j] - lin) <= 1e-12 * (size + PetscAbsReal(lin)) ? PETSC_TRUE : PETSC_FALSE;
-    }
-    PetscCall(VISystemEvaluateConstraints(st->sys, st->t0 + h, q0, NULL, Gb, NULL));
-    PetscCall(PetscMemcmp(Ga, Gb, sizeof(PetscReal) * m * n, &same));
-    affine = (PetscBool)(affine && same);
-  }
-  if (!affine) {
-    PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
-    PetscCall(PetscInfo(NULL, "nsgalpha: the constraints' gradient changes with q or t: the ROM's coordinates\n"));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
-  PetscCall(PetscMalloc4(n * n, &PhiT, n * n, &W, n * n, &Dt, n * n, &PhiTM));
-  PetscCall(PetscMalloc4(n, &ns->omega2, n, &ns->dd, n, &ns->sinv, n, &ns->zero));
-  PetscCall(VIStepperModes(st, "nsgalpha", PhiT, ns->omega2));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
-  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
-  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) {
-      if (i == j) dmax = PetscMax(dmax, PetscAbsReal(Dt[i * n + j]));
-      else off = PetscMax(off, PetscAbsReal(Dt[i * n + j]));
-    }
-  if (off > 1e-9 * dmax) {
-    PetscCall(PetscInfo(NULL, "nsgalpha: modal damping off-diagonal %g of its largest entry: the ROM's coordinates\n", (double)(off / dmax)));
-    PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));
-    PetscCall(PetscFree(Phi));
-    PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
-    PetscCall(PetscFree4(ns->omega2, ns->dd, ns->sinv, ns->zero));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(VIModalFormCreate(st, "nsgalpha", PETSC_TRUE, &ns->md, &ok));
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
   ns->modal = PETSC_TRUE;
-  PetscCall(PetscInfo(NULL, "nsgalpha: modal path (damping off-diagonal %g of its largest entry, constraints affine)\n", (double)(dmax > 0 ? off / dmax : 0)));
   /* the operators in eta: M = I, K = diag(lam), D = diag(dd), S = c I + D + (h beta / gamma) K; dense copies of the diagonal ones for the
      constraint blocks (built once) */
+  PetscCall(PetscMalloc3(n, &ns->sinv, n, &ns->zero, n, &ns->pm));
   PetscCall(PetscArrayzero(ns->Minv, n * n));
   PetscCall(PetscArrayzero(ns->Sinv, n * n));
   PetscCall(PetscArrayzero(ns->SD, n * n));
   PetscCall(PetscArrayzero(ns->SK, n * n));
   PetscCall(PetscArrayzero(ns->zero, n));
+  PetscCall(PetscArrayzero(ns->pm, n));
   for (PetscInt i = 0; i < n; i++) {
-    ns->dd[i]               = Dt[i * n + i];
-    ns->sinv[i]             = 1 / (ns->c + ns->dd[i] + hb * ns->omega2[i]);
-    ns->Minv[i * n + i]     = 1;
-    ns->Sinv[i * n + i]     = ns->sinv[i];
-    ns->SD[i * n + i]       = ns->sinv[i] * ns->dd[i];
-    ns->SK[i * n + i]       = ns->sinv[i] * ns->omega2[i];
+    ns->sinv[i]         = 1 / (ns->c + ns->md.dd[i] + hb * ns->md.omega2[i]);
+    ns->Minv[i * n + i] = 1;
+    ns->Sinv[i * n + i] = ns->sinv[i];
+    ns->SD[i * n + i]   = ns->sinv[i] * ns->md.dd[i];
+    ns->SK[i * n + i]   = ns->sinv[i] * ns->md.omega2[i];
   }
   /* G~ = G Phi: the constraint rows (normal, then the tangential rows of the frictional contacts, rows of Phi) */
-  if (m > 0) PetscCall(VIMatMat(m, n, n, Ga, Phi, 1.0, ns->G, n));
+  if (m > 0) PetscCall(VIMatMat(m, n, n, ns->md.G, ns->md.Phi, 1.0, ns->G, n));
   for (PetscInt i = m; i < ns->mr; i++) {
     const PetscInt j = ns->trow[i], k = i - ns->tfirst[j] + 1;
-    PetscCall(PetscArraycpy(ns->G + i * n, Phi + (st->offsets[j] + k) * n, n));
+    PetscCall(PetscArraycpy(ns->G + i * n, ns->md.Phi + (st->offsets[j] + k) * n, n));
   }
   if (m > 0) PetscCall(PetscArraycpy(ns->Gprev, ns->G, m * n));
   VINSGAlphaBlocks(st, ns);
-  /* the loads, the preloads and the initial state in eta (eta = Phi^T M q) */
-  {
-    PetscInt num;
-    PetscCall(VISystemGetLoads(st->sys, &num, &loads));
-  }
-  PetscCall(PetscCalloc5(PetscMax(nl, 1) * n, &ns->Lm, n, &ns->pm, PetscMax(nl, 1), &ns->scales, n, &ns->eta0, n, &ns->veta0));
-  for (PetscInt l = 0; l < nl; l++) VIMatVec(n, n, PhiT, n, loads[l], 0.0, ns->Lm + l * n);
+  /* the preloads in eta */
   ns->any_preload = PETSC_FALSE;
   for (PetscInt j = 0; j < m; j++)
     if (st->set.preload[j] != 0) {
       ns->any_preload = PETSC_TRUE;
-      for (PetscInt i = 0; i < n; i++) ns->pm[i] += st->set.preload[j] * Phi[st->offsets[j] * n + i];
+      for (PetscInt i = 0; i < n; i++) ns->pm[i] += st->set.preload[j] * ns->md.Phi[st->offsets[j] * n + i];
     }
-  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
-  VIMatVec(n, n, PhiTM, n, q0, 0.0, ns->eta0);
-  VIMatVec(n, n, PhiTM, n, u0, 0.0, ns->veta0);
-  /* the stepper's coordinates are eta: q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf */
-  st->basis_gain = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = 0;
-    for (PetscInt j = 0; j < n; j++) r += PetscAbsReal(PhiTM[i * n + j]);
-    st->basis_gain = PetscMax(st->basis_gain, r);
-  }
-  st->basis = Phi;
-  PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));
-  PetscCall(PetscFree5(Ga, Gb, ga, gb, dq));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -622,7 +559,7 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
   if (ns->modal) {
     for (PetscInt i = 0; i < n; i++) {
       Mv[i] = v[i];
-      Kq[i] = ns->omega2[i] * q[i];
+      Kq[i] = ns->md.omega2[i] * q[i];
     }
   } else {
     VIMatVec(n, n, st->M, n, v, 0.0, Mv);
@@ -647,19 +584,19 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
    Frictional contacts add their tangential impulses Lambda_t (planar: one per contact, VISystemEvaluateTangents) with
    Coulomb's law at velocity level, as the ROM path does (below in VINSGAlphaNLForm). */
 struct _VINSGAlphaNL {
-  VIStepper   st;
-  PetscInt    n, m, mb, N, *bil;
-  PetscInt    mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
-  PetscReal  *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
-  PetscReal   t, h, hb, c;
-  PetscReal  *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
-  PetscReal  *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
-  PetscReal  *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
-  PetscReal  *wk;    /* 4 n: q_n, v_n and VINonlinearWork's scratch */
-  PetscReal   power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
-  PetscBool  *A, *B;
-  PetscBool   first;
-  VISSNewton  nw;
+  VIStepper  st;
+  PetscInt   n, m, mb, N, *bil;
+  PetscInt   mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
+  PetscReal *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
+  PetscReal  t, h, hb, c;
+  PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
+  PetscReal *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
+  PetscReal *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
+  PetscReal *wk;    /* 4 n: q_n, v_n and VINonlinearWork's scratch */
+  PetscReal  power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
+  PetscBool *A, *B;
+  PetscBool  first;
+  VISSNewton nw;
 };
 
 static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
@@ -742,11 +679,11 @@ static void VINSGAlphaNLCombine(VINSGAlphaNL *nl, const PetscInt rows[], PetscIn
 
 static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
 {
-  VINSGAlphaNL   *nl = (VINSGAlphaNL *)ctx;
-  VIStepper       st = nl->st;
-  const PetscInt  n = nl->n, m = nl->m, mb = nl->mb, N = nl->N, nn = n * n;
-  const PetscInt  cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
-  const PetscReal hb = nl->hb, c = nl->c;
+  VINSGAlphaNL    *nl = (VINSGAlphaNL *)ctx;
+  VIStepper        st = nl->st;
+  const PetscInt   n = nl->n, m = nl->m, mb = nl->mb, N = nl->N, nn = n * n;
+  const PetscInt   cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
+  const PetscReal  hb = nl->hb, c = nl->c;
   const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT;
 
   PetscFunctionBeginUser;
@@ -816,7 +753,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   for (PetscInt b = 0; b < mb; b++) {
     const PetscInt   j = nl->bil[b], row = (cl + b) * N;
     const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
-    PetscReal        r  = nl->grate[j]; /* G_b v~ + dg_b/dt = 0 */
+    PetscReal        r = nl->grate[j]; /* G_b v~ + dg_b/dt = 0 */
     for (PetscInt k = 0; k < n; k++) {
       PetscReal hv = 0;
       for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->vt[i];
@@ -842,8 +779,8 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
         J[rp + cU + k] = Gj[k];
       }
     } else {
-      F[cn + j]          = nu[j];
-      J[rp + cn + j]     = 1;
+      F[cn + j]      = nu[j];
+      J[rp + cn + j] = 1;
     }
     if (nl->B[j]) {
       F[cL + j] = gv;
@@ -865,7 +802,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   for (PetscInt k = 0; k < nl->mt; k++) {
     const PetscInt  j = nl->trow[k], row = (cT + k) * N;
     const PetscReal mu = st->set.mu[j];
-    PetscReal       w = 0, sig;
+    PetscReal       w  = 0, sig;
     for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * nl->v[i];
     sig = Lt[k] - nl->rt[k] * w;
     if (!nl->B[j]) {
@@ -982,10 +919,10 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e) */
     PetscCall(VINSGAlphaNLForm(nl, nl->x, nl->nw.F, nl->nw.J));
     for (PetscInt i = 0; i < n; i++) {
-      q[i]        = nl->q[i];
-      v[i]        = nl->v[i];
-      nl->vdt[i]  = nl->c * nl->x[i];
-      nl->a[i]   += (1 - af) / (1 - am) * nl->vdt[i];
+      q[i]       = nl->q[i];
+      v[i]       = nl->v[i];
+      nl->vdt[i] = nl->c * nl->x[i];
+      nl->a[i] += (1 - af) / (1 - am) * nl->vdt[i];
     }
     /* the constraint forces (Eq. 33): Lambda / h, plus lambda~ on the bilateral rows */
     for (PetscInt j = 0; j < m; j++) {
@@ -1017,10 +954,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
   }
   if (ns->modal) {
     /* f~ = sum_l s_l Phi^T v_l; the preloads' -p on the normal rows is -Phi^T p */
-    PetscCall(VISystemEvaluateLoadScales(sys, t, ns->scales));
-    PetscCall(PetscArrayzero(f, n));
-    for (PetscInt l = 0; l < st->num_loads; l++)
-      for (PetscInt i = 0; i < n; i++) f[i] += ns->scales[l] * ns->Lm[l * n + i];
+    PetscCall(VIModalFormForce(st, &ns->md, t, f));
     for (PetscInt i = 0; i < n; i++) ns->fs[i] = f[i] - ns->pm[i];
   } else {
     PetscCall(VISystemEvaluateForce(sys, t, f));
@@ -1033,9 +967,9 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     /* level 0: the initial state and a consistent smooth acceleration, M vdot~_0 = f(q0, v0, t0) (seed 002 Alg. 1), a_0 = vdot~_0 */
     PetscCall(VISystemGetInitialState(sys, &q0, &u0));
     if (ns->modal) {
-      PetscCall(PetscArraycpy(q, ns->eta0, n));
-      PetscCall(PetscArraycpy(v, ns->veta0, n));
-      for (PetscInt i = 0; i < n; i++) ns->vdt[i] = ns->fs[i] - ns->omega2[i] * q[i] - ns->dd[i] * v[i];
+      PetscCall(PetscArraycpy(q, ns->md.eta0, n));
+      PetscCall(PetscArraycpy(v, ns->md.veta0, n));
+      for (PetscInt i = 0; i < n; i++) ns->vdt[i] = ns->fs[i] - ns->md.omega2[i] * q[i] - ns->md.dd[i] * v[i];
     } else {
       PetscCall(PetscArraycpy(q, q0, n));
       PetscCall(PetscArraycpy(v, u0, n));
@@ -1046,12 +980,12 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     PetscCall(PetscArraycpy(ns->a, ns->vdt, n));
     PetscCall(PetscArrayzero(st->lambda, st->nb));
     PetscCall(VINSGAlphaApplyMK(st, ns, v, q, ns->Mv, ns->Kq));
-    ns->flight_step = PETSC_FALSE;
+    ns->flight_step      = PETSC_FALSE;
     st->energy.kinetic   = 0.5 * VIDot(n, v, ns->Mv);
     st->energy.potential = 0.5 * VIDot(n, q, ns->Kq);
   } else {
     PetscReal w_contact = st->energy.obstacle_work - st->energy.friction_dissipation; /* minus this step's below: their work */
-    PetscBool flight;                                                                  /* modal path: no constraint can act */
+    PetscBool flight;                                                                 /* modal path: no constraint can act */
     /* predictor, Eq. (40): vdot~ = 0, U = W = 0 */
     for (PetscInt i = 0; i < n; i++) {
       PetscReal a0 = (af * ns->vdt[i] - am * ns->a[i]) / (1 - am);
@@ -1061,7 +995,7 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     }
     /* s0 = S^-1 f - S^-1 D v~0 - S^-1 K q~0: the smooth correction without constraints (Eq. 29a), one dgemv, rows split over the group */
     if (ns->modal) {
-      for (PetscInt i = 0; i < n; i++) ns->s0[i] = ns->sinv[i] * (ns->fs[i] - ns->dd[i] * ns->vt0[i] - ns->omega2[i] * ns->qt0[i]);
+      for (PetscInt i = 0; i < n; i++) ns->s0[i] = ns->sinv[i] * (ns->fs[i] - ns->md.dd[i] * ns->vt0[i] - ns->md.omega2[i] * ns->qt0[i]);
     } else {
       PetscCall(PetscArraycpy(ns->pin, ns->fs, n));
       PetscCall(PetscArraycpy(ns->pin + n, ns->vt0, n));
@@ -1182,8 +1116,9 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
     w_contact = st->energy.obstacle_work - st->energy.friction_dissipation - w_contact;
     for (PetscInt i = 0; i < n; i++) ns->vmid[i] = 0.5 * (ns->uprev[i] + v[i]);
     if (ns->modal)
-      for (PetscInt i = 0; i < n; i++) ns->dvmid[i] = ns->dd[i] * ns->vmid[i];
-    else VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
+      for (PetscInt i = 0; i < n; i++) ns->dvmid[i] = ns->md.dd[i] * ns->vmid[i];
+    else
+      VIMatVec(n, n, st->D, n, ns->vmid, 0.0, ns->dvmid);
     PetscCall(VINSGAlphaApplyMK(st, ns, v, q, ns->Mv1, ns->Kq1));
     {
       /* The energies of level n + 1 and the numerical dissipation of the step: with v_m = (v_n + v_n+1) / 2, q_m likewise, f_m = (f_n + f_n+1) / 2,
@@ -1214,12 +1149,14 @@ static PetscErrorCode VIStepperStep_NSGAlpha(VIStepper st, PetscReal t)
   }
   if (m > 0 && ns->modal) {
     /* g(t, q) = g(t, 0) + G~ eta; in free flight eta = q~0 + (h beta / gamma) s0, whose gaps are the gate's */
-    if (ns->flight_step) PetscCall(PetscArraycpy(st->gap, ns->bp, m));
+    if (ns->flight_step)
+      PetscCall(PetscArraycpy(st->gap, ns->bp, m));
     else {
       PetscCall(VISystemEvaluateConstraints(sys, t, ns->zero, st->gap, NULL, NULL));
       VIMatVec(m, n, ns->G, n, q, 1.0, st->gap);
     }
-  } else if (m > 0) PetscCall(VISystemEvaluateConstraints(sys, t, q, st->gap, NULL, NULL));
+  } else if (m > 0)
+    PetscCall(VISystemEvaluateConstraints(sys, t, q, st->gap, NULL, NULL));
   PetscCall(PetscArraycpy(ns->qprev, q, n));
   PetscCall(PetscArraycpy(ns->fprev, f, n));
   ns->first = PETSC_FALSE;
@@ -1244,8 +1181,8 @@ static PetscErrorCode VIStepperReset_NSGAlpha(VIStepper st)
   PetscCall(PetscFree4(ns->Sinv, ns->SD, ns->SK, ns->Minv));
   PetscCall(PetscFree4(ns->P, ns->pin, ns->vmid, ns->dvmid));
   PetscCall(PetscFree4(ns->Mv, ns->Kq, ns->Mv1, ns->Kq1));
-  PetscCall(PetscFree4(ns->omega2, ns->dd, ns->sinv, ns->zero));
-  PetscCall(PetscFree5(ns->Lm, ns->pm, ns->scales, ns->eta0, ns->veta0));
+  PetscCall(PetscFree3(ns->sinv, ns->zero, ns->pm));
+  PetscCall(VIModalFormDestroy(&ns->md));
   PetscCall(PetscFree5(ns->vdt, ns->a, ns->qt0, ns->vt0, ns->s0));
   PetscCall(PetscFree6(ns->delta, ns->work, ns->fprev, ns->qprev, ns->uprev, ns->fs));
   PetscCall(PetscFree5(ns->G, ns->Gc, ns->X, ns->Y, ns->Z));

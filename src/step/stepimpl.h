@@ -184,6 +184,9 @@ struct _p_VIStepper {
      that |eta|_inf > bound basis_gain implies |q|_inf > bound), and VIStepperGetState returns q = basis eta in qphys. */
   PetscReal *basis, *qphys, *uphys;
   PetscReal  basis_gain;
+  /* -step_modal (default true): nsgalpha and mixed may step in the modes of a linear ROM (VIModalFormCreate); false keeps the ROM's own
+     coordinates (the check of the modal path against them) */
+  PetscBool modal_allowed;
 
   /* statistics at every level (VIRunStatistics) and the sweep envelope */
   PetscReal  steady_fraction, window_start;
@@ -255,6 +258,19 @@ PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, Petsc
 /* The modes of the linear system's (K, M) (LAPACK sygv): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam),
    ascending; scheme names the -step_type in the error of a mass matrix that is not positive definite. */
 PETSC_INTERN PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal lam[]);
+/* The modal form of a linear ROM (modal.c), shared by the schemes that step in its modes (nsgalpha, mixed): Phi (q = Phi eta, M-normalized
+   modes of (K, M); handed to the stepper as st->basis), omega^2 and the damping's diagonal dd in eta, the loads Phi^T v_l (num_loads x n)
+   and the initial state in eta; G (nc x n): the constraints' gradient in the ROM's coordinates when probed (else NULL). */
+typedef struct {
+  PetscReal *Phi, *omega2, *dd, *L, *scales, *eta0, *veta0, *G;
+} VIModalForm;
+/* Whether the modal form applies (*ok): -step_modal not false, the damping diagonal in the modes (1e-9) and, with constraints true, the
+   system's constraints affine with a fixed gradient (probed); if so, sets st->basis and st->basis_gain. Collective only through the
+   system's evaluations (each rank computes the same). */
+PETSC_INTERN PetscErrorCode VIModalFormCreate(VIStepper st, const char scheme[], PetscBool constraints, VIModalForm *mf, PetscBool *ok);
+/* The load in eta at t: sum_l s_l(t) Phi^T v_l (n numbers per load instead of Phi^T f). */
+PETSC_INTERN PetscErrorCode VIModalFormForce(VIStepper st, VIModalForm *mf, PetscReal t, PetscReal f[]);
+PETSC_INTERN PetscErrorCode VIModalFormDestroy(VIModalForm *mf);
 /* C = alpha A B, A m x k and B k x p row-major, C with leading dimension ldc (BLAS dgemm). */
 PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const PetscReal A[], const PetscReal B[], PetscReal alpha, PetscReal C[],
                                      PetscInt ldc);

@@ -18,6 +18,7 @@ PetscErrorCode VIStepperCreate(MPI_Comm comm, VIStepper *st)
   s->output_every     = 1;
   s->blowup_factor    = 1e6;
   s->max_nonconverged = VI_NONCONVERGED_AUTO;
+  s->modal_allowed    = PETSC_TRUE;
   s->steady_fraction  = 0.25;
   s->env_output       = -1;
   s->ts.safety        = 0.9;
@@ -196,6 +197,10 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscOptionsReal("-step_blowup_factor",
                              "A run is unstable when |q| exceeds this factor times the scale of its initial state, gaps and static responses", "",
                              st->blowup_factor, &st->blowup_factor, NULL));
+  PetscCall(PetscOptionsBool("-step_modal",
+                             "nsgalpha and mixed on a linear ROM whose damping is diagonal in its modes: step in the modal coordinates (false: in "
+                             "the ROM's own, the same results to round-off at a higher cost per step)",
+                             "", st->modal_allowed, &st->modal_allowed, NULL));
   PetscCall(PetscOptionsReal("-step_restitution", "Normal restitution coefficient e of the moreau, nsgalpha and mixed schemes", "", st->restitution,
                              &st->restitution, NULL));
   {

@@ -65,7 +65,7 @@ static const VIOptionEntry VIStepOptions[] = {
     {"-step_accuracy_output", VI_OPTION_STRING, NULL}, {"-step_points_per_period", VI_OPTION_INT, NULL},
     {"-step_frequency_cutoff", VI_OPTION_REAL, NULL},  {"-step_start_time", VI_OPTION_REAL, NULL},
     {"-step_end_time", VI_OPTION_REAL, NULL},          {"-step_output_every", VI_OPTION_INT, NULL},
-    {"-step_record_q", VI_OPTION_BOOL, NULL},
+    {"-step_record_q", VI_OPTION_BOOL, NULL},          {"-step_modal", VI_OPTION_BOOL, NULL},
     {"-step_blowup_factor", VI_OPTION_REAL, NULL},     {"-step_restitution", VI_OPTION_REAL, NULL},
     {"-step_max_nonconverged", VI_OPTION_INT, NULL},
 };

@@ -124,8 +124,8 @@ static PetscErrorCode VITimeStepOmega(PetscInt n, const PetscReal K[], const Pet
 }
 
 /* The largest frequency of a massless-boundary ROM with the boundary rows held as state says, the others condensed. */
-PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega, PetscInt *m,
-                                         PetscReal **w)
+PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega,
+                                         PetscInt *m, PetscReal **w)
 {
   PetscInt n = ops->n, *kind;
 
@@ -269,6 +269,7 @@ static PetscErrorCode VITimeStepTrial(VIStepper st, PetscReal dt, PetscReal t_en
   if (st->ops.copyoptions) PetscCall((*st->ops.copyoptions)(st, sub));
   sub->restitution      = st->restitution;
   sub->blowup_factor    = st->blowup_factor;
+  sub->modal_allowed    = st->modal_allowed;
   sub->max_nonconverged = st->max_nonconverged;
   sub->t0               = st->t0;
   PetscCall(VIContactSolverSetFromOptions(sub->solver));
@@ -331,8 +332,8 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
 {
   VITimeStepCtl *ts = &st->ts;
   VITrial        r[3];
-  PetscInt       col          = -1, nout, N;
-  PetscReal      eps          = ts->accuracy, t_end;
+  PetscInt       col = -1, nout, N;
+  PetscReal      eps = ts->accuracy, t_end;
   VIROM          rom;
   const PetscInt max_halvings = 12;
 
@@ -476,7 +477,8 @@ static PetscErrorCode VIStableOperatorsFromSystem(VISystem sys, VIStableOperator
   PetscCall(VISystemGetSizes(sys, &ops->n, &ops->nb, NULL));
   PetscCall(VISystemGetContacts(sys, &ops->nc, NULL, &ops->dims, &ops->offsets));
   PetscCall(VISystemIsLinear(sys, &linear));
-  if (linear) PetscCall(VISystemGetLinearOperators(sys, &ops->K, &ops->M, NULL));
+  if (linear)
+    PetscCall(VISystemGetLinearOperators(sys, &ops->K, &ops->M, NULL));
   else {
     const PetscReal *q0, *u0;
     PetscCall(PetscCalloc1(2 * ops->n * ops->n, work));
@@ -501,7 +503,7 @@ static PetscErrorCode VIStableOperatorsFromROM(VIROM rom, VIStableOperators *ops
   PetscCall(VIROMGetContacts(rom, &ops->nc, &contacts));
   PetscCall(PetscMalloc1(2 * PetscMax(ops->nc, 1), dims_offsets));
   for (PetscInt j = 0; j < ops->nc; j++) {
-    (*dims_offsets)[j]            = contacts[j].dim;
+    (*dims_offsets)[j]           = contacts[j].dim;
     (*dims_offsets)[ops->nc + j] = contacts[j].offset;
   }
   ops->n       = nb + nm;
@@ -537,17 +539,17 @@ static PetscErrorCode VITimeStepFrequencies(VIStepper st, const VIStableOperator
 
 PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
 {
-  VITimeStepCtl *ts  = &st->ts;
-  VISystem       sys = st->sys;
-  VIROM            rom;
-  VIContactSet     set;
-  const PetscReal *obstacle_v;
-  PetscBool       *friction;
+  VITimeStepCtl    *ts  = &st->ts;
+  VISystem          sys = st->sys;
+  VIROM             rom;
+  VIContactSet      set;
+  const PetscReal  *obstacle_v;
+  PetscBool        *friction;
   VIStableOperators sops;
   PetscReal        *swork = NULL;
-  PetscReal      dt, cap, span = st->t_end - st->t0;
-  char           name[64];
-  PetscBool      found = PETSC_FALSE;
+  PetscReal         dt, cap, span = st->t_end - st->t0;
+  char              name[64];
+  PetscBool         found = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   if (!ts->auto_dt) PetscFunctionReturn(PETSC_SUCCESS);

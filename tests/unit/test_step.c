@@ -7,7 +7,7 @@
 static const char help[] =
     "Time stepping verification: -case bar_leapfrog|bar_moreau|impact|units|friction_energy|rotation|theta|restitution|"
     "preload|preload_schemes|static_init|blowup|nonconverged|solvers|mixed_modes|mixed_order|mixed_ranks|mixed_bilateral|bar_schemes|"
-    "inner_basis|moreau_basis|slip_gap|slip_aniso|few_active|nsgalpha_energy\n";
+    "inner_basis|moreau_basis|slip_gap|slip_aniso|few_active|nsgalpha_energy|mixed_modal\n";
 
 /* The bouncing bar of seed 000 §5.1 (DESIGN.md, "Verification references"): rho = 1, E = 900, l = 10 (area 1, mass 10), c = 30, g = 10,
    tau_w = l/c, tau_f = 3 tau_w, h0 = g tau_f^2 / 2 = 5, period T = 16 tau_w. Boundary node 1 (the lower end, normal +x) fixes the rigid
@@ -77,6 +77,7 @@ static const char *const OwnedOptions[] = {"-contact_gap_shape",
                                            "-step_max_nonconverged",
                                            "-contact_max_it",
                                            "-contact_tol",
+                                           "-step_modal",
                                            "-contact_solver",
                                            "-step_rho_inf",
                                            "-step_mixed_base",
@@ -2161,27 +2162,28 @@ static PetscErrorCode TestNonconverged(void)
     char           opts[512], label[64], limit[64] = "";
 
     if (pass < 2) PetscCall(PetscSNPrintf(limit, sizeof(limit), "-step_max_nonconverged %" PetscInt_FMT, pass ? N : -1));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts),
-                            "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog "
-                            "-step_dt 1e-3 -step_end_time 3 -contact_solver jacobi -contact_max_it 1 %s",
-                            limit));
+    PetscCall(
+        PetscSNPrintf(opts, sizeof(opts),
+                      "-case_loads normal -load_normal_amplitude 10 -contact_sliding_speed 0.2 -contact_mu 0.3 -contact_gap 0 -step_type leapfrog "
+                      "-step_dt 1e-3 -step_end_time 3 -contact_solver jacobi -contact_max_it 1 %s",
+                      limit));
     PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
     PetscCall(VIStepperGetStats(st, &stats));
     PetscCall(VIStepperGetSeries(st, &nt, NULL, NULL, NULL, NULL, NULL));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "nonconverged, -contact_max_it 1, %s: %" PetscInt_FMT " of %" PetscInt_FMT
-                          " steps, %" PetscInt_FMT " contact solves, %" PetscInt_FMT
-                          " not converged (largest residual %.3e), failed %s, message '%s'\n",
-                          limit[0] ? limit : "no -step_max_nonconverged (its default)", stats.steps, planned, stats.contact_solves, stats.nonconverged, (double)stats.contact_residual_max,
-                          stats.failed ? "yes" : "no", stats.message));
+                          "nonconverged, -contact_max_it 1, %s: %" PetscInt_FMT " of %" PetscInt_FMT " steps, %" PetscInt_FMT
+                          " contact solves, %" PetscInt_FMT " not converged (largest residual %.3e), failed %s, message '%s'\n",
+                          limit[0] ? limit : "no -step_max_nonconverged (its default)", stats.steps, planned, stats.contact_solves,
+                          stats.nonconverged, (double)stats.contact_residual_max, stats.failed ? "yes" : "no", stats.message));
     if (pass == 2) {
       /* no -step_max_nonconverged: the default limit, 0.1 % of the 3001 steps, at least 10 (issue 24 item 6: no limit before, the run
          completed with every solve failed and nothing said); the message names the scheme, its iteration limit and -step_dt */
-      PetscCheck(stats.failed && !stats.unstable && stats.nonconverged == 11 && stats.steps < planned && strstr(stats.message, "contact not converged") &&
-                     strstr(stats.message, "-contact_max_it") && strstr(stats.message, "-step_dt") && strstr(stats.message, "default"),
-                 PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-                 "nonconverged: with the default limit: failed %d, %" PetscInt_FMT " not converged (expected 11), %" PetscInt_FMT " steps, message '%s'",
-                 (int)stats.failed, stats.nonconverged, stats.steps, stats.message);
+      PetscCheck(
+          stats.failed && !stats.unstable && stats.nonconverged == 11 && stats.steps < planned && strstr(stats.message, "contact not converged") &&
+              strstr(stats.message, "-contact_max_it") && strstr(stats.message, "-step_dt") && strstr(stats.message, "default"),
+          PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+          "nonconverged: with the default limit: failed %d, %" PetscInt_FMT " not converged (expected 11), %" PetscInt_FMT " steps, message '%s'",
+          (int)stats.failed, stats.nonconverged, stats.steps, stats.message);
     } else if (pass) {
       PetscCheck(stats.failed && !stats.unstable && strstr(stats.message, "contact not converged") && stats.nonconverged == N + 1 &&
                      stats.steps < planned,
@@ -2868,6 +2870,117 @@ static PetscErrorCode TestMixedRanks(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* mixed_modal: the modal path of mixed (issue 24 item 25: on a ROM whose damping is diagonal in the modes of (K, M) the scheme steps in
+   them) against the same scheme in the ROM's coordinates (-step_modal false), and nsgalpha's, which shares the modal form (modal.c)
+   (nsgalpha: a few of its semi-smooth Newton solves stop at the iteration limit, as many in both paths). A chain of 8 coordinates with non-diagonal M
+   and K, a frictional 2D contact (mu 0.3) and a 1D contact, pushed onto them and pulled along (impacts, sticking, slipping, impulses); each base
+   scheme, (a) with Rayleigh damping 0.5 M + 1e-4 K, (b) the same with the contacts preloaded (p = 0.2: open preloaded contacts load the
+   stages through the rows of Phi), (c) with a dashpot between coordinates 3 and 5 added (not modal: the modal path must refuse it). The
+   contact problems to 1e-14 (-contact_tol), so that the solver's tolerance does not hide the comparison. (a), (b): outputs, velocities of
+   the outputs, gaps, forces, energy records and the final state q, u within 1e-9 of each record's largest value (measured: see the
+   printout) and not bitwise equal (the two paths ran); (c): bitwise equal. */
+static PetscErrorCode TestMixedModal(void)
+{
+  const PetscInt    n        = 8;
+  const char *const bases[4] = {"-step_type mixed -step_mixed_base genalpha -step_rho_inf 0.6", "-step_type mixed -step_mixed_base bathe",
+                                "-step_type mixed -step_mixed_base edalpha -step_rho_inf 0.3 -step_mixed_restitution_tangential 0.2",
+                                "-step_type nsgalpha -step_rho_inf 0.6"};
+  const char *const cases[3] = {"(a) Rayleigh damping", "(b) Rayleigh damping, preload 0.2", "(c) a dashpot added (not modal)"};
+  PetscInt          dims[2]  = {2, 1};
+  PetscReal         K[64] = {0}, M[64] = {0}, D[64], push[8], pull[8] = {0}, out[8] = {0};
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    K[i * n + i] = 2e3 + 100 * i;
+    M[i * n + i] = 0.1 + 0.01 * i;
+    if (i > 0) K[i * n + i - 1] = K[(i - 1) * n + i] = -1e3, M[i * n + i - 1] = M[(i - 1) * n + i] = 0.01;
+    push[i] = -1;
+  }
+  pull[1] = 1;
+  for (PetscInt c = 0; c < 3; c++) {
+    VIROM rom;
+
+    for (PetscInt i = 0; i < n * n; i++) D[i] = 0.5 * M[i] + 1e-4 * K[i];
+    if (c == 2) D[3 * n + 3] += 2, D[5 * n + 5] += 2, D[3 * n + 5] -= 2, D[5 * n + 3] -= 2;
+    PetscCall(HandROM(VI_CMS_CB, 2, dims, n - 3, K, M, D, &rom));
+    PetscCall(VIROMAddLoad(rom, "normal", push));
+    PetscCall(VIROMAddLoad(rom, "pull", pull));
+    for (PetscInt o = 0; o < 4; o++) {
+      const PetscInt at[4] = {0, 1, 2, 6};
+      char           name[8];
+      PetscCall(PetscArrayzero(out, n));
+      out[at[o]] = 1;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "q%" PetscInt_FMT, at[o]));
+      PetscCall(VIROMAddOutput(rom, name, out));
+    }
+    for (PetscInt b = 0; b < 4; b++) {
+      VISystem         sys[2];
+      VIStepper        st[2];
+      VIStepStats      stats, stats1;
+      PetscInt         nt[2];
+      const PetscReal *t[2], *y[2], *g[2], *l[2], *e[2], *vel[2];
+      PetscReal        q[2][8], u[2][8], diff[7] = {0}, big[7] = {0}, worst = 0;
+      PetscBool        same = PETSC_TRUE;
+      char             o[600];
+
+      for (PetscInt m = 0; m < 2; m++) {
+        const PetscReal *qs, *us;
+        PetscCall(PetscSNPrintf(o, sizeof(o),
+                                "-case_loads normal,pull -load_normal_type harmonic -load_normal_amplitude 0.6 -load_normal_offset 0.5 "
+                                "-load_normal_frequency 3 -load_pull_type harmonic -load_pull_amplitude 0.4 -load_pull_frequency 5 -contact_mu 0.3 "
+                                "-contact_gap 1e-4 -contact_preload %g -contact_tol 1e-14 -step_restitution 0.5 %s -step_dt 1e-3 "
+                                "-step_end_time 1 -step_modal %s",
+                                c == 1 ? 0.2 : 0.0, bases[b], m ? "false" : "true"));
+        PetscCall(RunCase(rom, o, PETSC_TRUE, &sys[m], &st[m]));
+        PetscCall(VIStepperGetSeries(st[m], &nt[m], &t[m], &y[m], &g[m], &l[m], &e[m]));
+        PetscCall(VIStepperGetVelocities(st[m], &vel[m]));
+        PetscCall(VIStepperGetState(st[m], &qs, &us));
+        PetscCall(PetscArraycpy(q[m], qs, n));
+        PetscCall(PetscArraycpy(u[m], us, n));
+      }
+      PetscCall(VIStepperGetStats(st[0], &stats));
+      PetscCall(VIStepperGetStats(st[1], &stats1));
+      PetscCheck(nt[0] == nt[1] && nt[0] == 1001, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mixed_modal: %" PetscInt_FMT " and %" PetscInt_FMT " levels",
+                 nt[0], nt[1]);
+      {
+        const PetscReal *rec[2][7] = {{y[0], vel[0], g[0], l[0], e[0], q[0], u[0]}, {y[1], vel[1], g[1], l[1], e[1], q[1], u[1]}};
+        const PetscInt   len[7]    = {4 * nt[0], 4 * nt[0], 2 * nt[0], 2 * nt[0], VI_ENERGY_COLUMNS * nt[0], n, n};
+        for (PetscInt r = 0; r < 7; r++) {
+          for (PetscInt k = 0; k < len[r]; k++) {
+            diff[r] = PetscMax(diff[r], PetscAbsReal(rec[0][r][k] - rec[1][r][k]));
+            big[r]  = PetscMax(big[r], PetscAbsReal(rec[1][r][k]));
+            same    = (PetscBool)(same && rec[0][r][k] == rec[1][r][k]);
+          }
+          worst = PetscMax(worst, diff[r] / big[r]);
+        }
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "mixed_modal %s, %s: %" PetscInt_FMT " contact solves (%" PetscInt_FMT
+                            " not converged); modal path against the ROM's coordinates: outputs %.1e, "
+                            "their velocities %.1e, gaps %.1e, forces %.1e, energies %.1e, final q %.1e, u %.1e of their largest values "
+                            "(%.3g, %.3g, %.3g, %.3g, %.3g, %.3g, %.3g): %s (tolerance %s)\n",
+                            cases[c], bases[b], stats.contact_solves, stats.nonconverged, (double)(diff[0] / big[0]), (double)(diff[1] / big[1]),
+                            (double)(diff[2] / big[2]), (double)(diff[3] / big[3]), (double)(diff[4] / big[4]), (double)(diff[5] / big[5]),
+                            (double)(diff[6] / big[6]), (double)big[0], (double)big[1], (double)big[2], (double)big[3], (double)big[4],
+                            (double)big[5], (double)big[6], same ? "bitwise equal" : "different",
+                            c == 2 ? "bitwise equal: the modal path refused" : "1e-9, not bitwise equal"));
+      PetscCheck(stats.contact_solves > 100 && (stats.nonconverged == 0 || b == 3) && stats.nonconverged == stats1.nonconverged && !stats.failed,
+                 PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "mixed_modal %s, %s: %" PetscInt_FMT " contact solves, %" PetscInt_FMT " and %" PetscInt_FMT " not converged", cases[c], bases[b],
+                 stats.contact_solves, stats.nonconverged, stats1.nonconverged);
+      if (c == 2)
+        PetscCheck(same, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mixed_modal %s, %s: -step_modal changed the results", cases[c], bases[b]);
+      else
+        PetscCheck(!same && worst <= 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mixed_modal %s, %s: %s, largest difference %g of the record's scale",
+                   cases[c], bases[b], same ? "bitwise equal (the modal path did not run)" : "the paths differ", (double)worst);
+      PetscCall(DestroyCase(&sys[1], &st[1]));
+      PetscCall(DestroyCase(&sys[0], &st[0]));
+    }
+    PetscCall(VIROMDestroy(&rom));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- nsgalpha_energy */
 
 /* nsgalpha's numerical dissipation (issue 24 item 16): an undamped oscillator (inner coordinate: m = 1, k = (20 pi)^2, 10 Hz) released
@@ -2882,7 +2995,7 @@ static PetscErrorCode TestNSGAlphaEnergy(void)
   const PetscReal w = 20 * PETSC_PI, k = w * w, m = 1, F = k * 1e-3, h = 5e-3, t_end = 2;
   const PetscReal K[4] = {1, 0, 0, k}, M[4] = {1, 0, 0, m}, D[4] = {0, 0, 0, 0}, f[2] = {0, F};
   const PetscReal rhos[2] = {1, 0.5};
-  PetscInt        d1[1] = {1};
+  PetscInt        d1[1]   = {1};
   VIROM           rom;
 
   PetscFunctionBeginUser;
@@ -2898,10 +3011,11 @@ static PetscErrorCode TestNSGAlphaEnergy(void)
     PetscReal        q = 0, v = 0, vd = F / m, a = vd, err_q = 0, err_v = 0, scale = 0, nmax = 0, bal = 0, Eref, Nref;
     char             opts[512];
 
-    PetscCall(PetscSNPrintf(opts, sizeof(opts),
-                            "-case_loads force -load_force_type constant -load_force_amplitude 1 -contact_gap 1e3 -step_type nsgalpha -step_rho_inf %g "
-                            "-step_dt %g -step_end_time %g",
-                            (double)rho, (double)h, (double)t_end));
+    PetscCall(
+        PetscSNPrintf(opts, sizeof(opts),
+                      "-case_loads force -load_force_type constant -load_force_amplitude 1 -contact_gap 1e3 -step_type nsgalpha -step_rho_inf %g "
+                      "-step_dt %g -step_end_time %g",
+                      (double)rho, (double)h, (double)t_end));
     PetscCall(RunCase(rom, opts, PETSC_TRUE, &sys, &st));
     PetscCall(VIStepperGetSeries(st, &nt, &t, &y, NULL, NULL, &e));
     PetscCall(VIStepperGetVelocities(st, &vel));
@@ -2925,16 +3039,16 @@ static PetscErrorCode TestNSGAlphaEnergy(void)
     }
     Eref = 0.5 * m * v * v + 0.5 * k * q * q;
     Nref = F * q - Eref; /* E0 = 0, external work F (q_N - 0) */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "nsgalpha_energy, rho_inf %g: %" PetscInt_FMT " levels, |q - recurrence| %.2e, |v - recurrence| %.2e, numerical dissipation "
-                          "%.6e at the end (recurrence %.6e, energy scale %.4e), largest |balance error| %.2e\n",
-                          (double)rho, nt, (double)err_q, (double)err_v, (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 7], (double)Nref, (double)scale,
-                          (double)bal));
+    PetscCall(PetscPrintf(
+        PETSC_COMM_WORLD,
+        "nsgalpha_energy, rho_inf %g: %" PetscInt_FMT " levels, |q - recurrence| %.2e, |v - recurrence| %.2e, numerical dissipation "
+        "%.6e at the end (recurrence %.6e, energy scale %.4e), largest |balance error| %.2e\n",
+        (double)rho, nt, (double)err_q, (double)err_v, (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 7], (double)Nref, (double)scale, (double)bal));
     PetscCheck(nt == 401 && err_q < 1e-10 * 1e-3 && err_v < 1e-10 * w * 1e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                "nsgalpha_energy, rho_inf %g: %" PetscInt_FMT " levels, motion off the recurrence by %g, %g", (double)rho, nt, (double)err_q,
                (double)err_v);
-    PetscCheck(bal < 1e-12 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "nsgalpha_energy, rho_inf %g: balance error %g of %g", (double)rho,
-               (double)bal, (double)scale);
+    PetscCheck(bal < 1e-12 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "nsgalpha_energy, rho_inf %g: balance error %g of %g", (double)rho, (double)bal,
+               (double)scale);
     PetscCheck(PetscAbsReal(e[VI_ENERGY_COLUMNS * (nt - 1) + 7] - Nref) < 1e-9 * scale, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
                "nsgalpha_energy, rho_inf %g: numerical dissipation %g, the recurrence's %g", (double)rho, (double)e[VI_ENERGY_COLUMNS * (nt - 1) + 7],
                (double)Nref);
@@ -2956,7 +3070,7 @@ int main(int argc, char **argv)
   PetscBool bar_leapfrog, bar_moreau, impact, units, friction, rotation, theta, restitution, preload, preload_schemes, static_init, blowup,
       nonconverged, solvers;
   PetscBool      mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso, few_active;
-  PetscBool      nsgalpha_energy;
+  PetscBool      nsgalpha_energy, mixed_modal;
   PetscErrorCode ierr;
 
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
@@ -2986,6 +3100,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(which, "slip_aniso", &slip_aniso));
   PetscCall(PetscStrcmp(which, "few_active", &few_active));
   PetscCall(PetscStrcmp(which, "nsgalpha_energy", &nsgalpha_energy));
+  PetscCall(PetscStrcmp(which, "mixed_modal", &mixed_modal));
   PetscCall(VIInitializePackage());
   PetscCall(VIStepperRegisterAll()); /* the registries live until PetscFinalize, not per case */
   PetscCall(VISystemRegisterAll());
@@ -3029,6 +3144,8 @@ int main(int argc, char **argv)
     ierr = TestBarSchemes();
   else if (nsgalpha_energy)
     ierr = TestNSGAlphaEnergy();
+  else if (mixed_modal)
+    ierr = TestMixedModal();
   else if (inner_basis)
     ierr = TestInnerBasis();
   else if (moreau_basis)
@@ -3043,7 +3160,7 @@ int main(int argc, char **argv)
     (void)PetscPrintf(PETSC_COMM_WORLD,
                       "-case: expected bar_leapfrog, bar_moreau, impact, units, friction_energy, rotation, theta, restitution, preload, "
                       "preload_schemes, static_init, blowup, nonconverged, solvers, mixed_modes, mixed_order, mixed_ranks, mixed_bilateral, "
-                      "bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso or few_active, got '%s'\n",
+                      "bar_schemes, inner_basis, moreau_basis, slip_gap, slip_aniso, few_active, nsgalpha_energy or mixed_modal, got '%s'\n",
                       which);
     ierr = PETSC_ERR_USER_INPUT;
   }
