@@ -104,7 +104,28 @@ grid="-cases_values contact_gap:0.9/1 -cases_quiet"
 must "grid: uninterrupted" mpi 120 2 hb $case $hb $grid -results_file grid_full.h5
 timeout 120 mpirun --oversubscribe -n 2 bash rank.sh hb $case $hb $grid -results_file grid.h5 -cases_checkpoint_interval 0.05 >grid.log 2>&1 &
 pid=$!
-if wait_for 60 test -f grid.h5.cases/0.ckpt.h5 -a -f grid.h5.cases/1.ckpt.h5; then
+# both branches' periodic checkpoints taken where the contact closes (on a loaded machine one group may lag the other: the
+# stop once both files existed once came at point 23 of the second branch, before its contact closed)
+closed_both() {
+  $py - <<'EOF2'
+import time
+import h5py
+end = time.time() + 60
+while time.time() < end:
+    try:
+        closed = []
+        for k in (0, 1):
+            with h5py.File(f"grid.h5.cases/{k}.ckpt.h5", "r") as f:
+                closed.append(float(f["branch/closed_fraction"][-1].max()))
+        if min(closed) > 0:
+            raise SystemExit(0)
+    except (OSError, KeyError):
+        pass
+    time.sleep(0.05)
+raise SystemExit(1)
+EOF2
+}
+if closed_both; then
   kill -USR1 "$(mpirun_of $pid)"
   wait $pid
   rc=$?

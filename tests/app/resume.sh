@@ -27,7 +27,7 @@ cases="-case_loads xmax_ymax_zmax -load_xmax_ymax_zmax_type harmonic -load_xmax_
 # ---- (1) SIGKILL mid-ensemble, then the same `vicms run` again
 mpirun --oversubscribe -n 2 "$VICMS_BIN" run $plate $cases -results_file res.h5 >killed.log 2>&1 &
 launcher=$!
-for _ in $(seq 1 1200); do
+for _ in $(seq 1 4800); do # up to 4 minutes: the reduction before the cases took over 60 s on a machine at load 7
   sleep 0.05
   n=$(ls res.h5.cases 2>/dev/null | grep -c -E '^[0-9]+\.h5$')
   [ -f res.h5 ] && [ "$n" -ge 1 ] && break

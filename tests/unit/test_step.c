@@ -307,12 +307,13 @@ static PetscReal BarP(PetscReal s)
   return BAR_H0 - 0.5 * BAR_G * (s - BAR_TF) * (s - BAR_TF);
 }
 
+/* The series -2a/3 + sum_n 4a/(n pi)^2 cos(n pi c s / L) of the reference in closed form: sum_n cos(n x)/n^2 = pi^2/6 - pi x/2 + x^2/4 on
+   [0, 2 pi] gives a y (y - 2) with y = c s / L modulo 2. (Its 2000-term truncation, used before, was off by up to 4.5e-5 h0 at the
+   kinks, and it took nine tenths of the bar tests' time.) */
 static PetscReal BarS(PetscReal s)
 {
-  const PetscReal a   = BAR_G * BAR_L * BAR_L / (BAR_C * BAR_C);
-  PetscReal       sum = -2 * a / 3;
-  for (PetscInt n = 1; n <= 2000; n++) sum += 4 * a / (n * n * PETSC_PI * PETSC_PI) * PetscCosReal(n * PETSC_PI * BAR_C * s / BAR_L);
-  return sum;
+  const PetscReal a = BAR_G * BAR_L * BAR_L / (BAR_C * BAR_C), y = PetscFmodReal(BAR_C * s / BAR_L, 2.0);
+  return a * y * (y - 2);
 }
 
 static PetscReal BarExact(PetscReal t)
