@@ -1085,7 +1085,14 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
 PetscErrorCode VIAppCEA(MPI_Comm comm)
 {
-  VIAppCEAJob    job = {.rom_file = "bodies.h5", .out_file = "cea.h5", .nm = 20, .ni = 16, .no = 16, .range = {0, -1}, .progress = 10};
+  VIAppCEAJob    job = {.rom_file = "bodies.h5",
+                        .out_file = "cea.h5",
+                        .nm       = 20,
+                        .ni       = 16,
+                        .no       = 16,
+                        .range    = {0, -1},
+                        .progress = 10,
+                        .state    = VI_COUPLING_STATE_STATIC};
   char           lock[PETSC_MAX_PATH_LEN + 8];
   PetscInt       k;
   PetscBool      help, has_frf, has_in, has_out, locked = PETSC_FALSE;
@@ -1105,10 +1112,11 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                                job.hold, job.hold, sizeof(job.hold), NULL));
   PetscCall(
       PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[job.dir], &job.dir, NULL));
-  PetscCall(PetscOptionsEnum("-cea_state",
-                             "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
-                             "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force)",
-                             "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-cea_state",
+      "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
+      "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force; the default)",
+      "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
   PetscCall(PetscOptionsRealArray("-cea_preload", "fx,fy: the constant total force of the static state (-cea_state static), split over its nodes", "",
                                   job.preload, (k = 2, &k), &job.has_preload));
   PetscCheck(!job.has_preload || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_preload: %" PetscInt_FMT " values, expected the two components fx,fy", k);

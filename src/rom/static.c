@@ -125,7 +125,8 @@ PetscErrorCode VICouplingStaticLinearise(VICoupling c)
 
   PetscFunctionBeginUser;
   PetscCheck(nh > 0, c->comm, PETSC_ERR_USER_INPUT,
-             "The static sliding state needs held DOFs (the driven nodes, -cea_hold): without them nothing balances the friction");
+             "The static sliding state needs held DOFs (the driven nodes, -cea_hold): without them nothing balances the friction (or linearise about "
+             "the undeformed configuration, -cea_state undeformed)");
   PetscCall(PetscBLASIntCast(N, &bN_));
   PetscCall(PetscMalloc5(N * N, &J, N, &r, nh, &hidx, nh, &react, N, &ipiv));
   for (PetscInt i = 0, h = 0; i < n; i++)

@@ -28,7 +28,7 @@ for np in 1 2 3; do
   must "cea static np=$np" mpi 120 $np $cea -cea_state static -cea_file st$np.h5 && echo "$LAST" | grep -E "^Static|^CEA"
 done
 # shellcheck disable=SC2086
-must "cea undeformed" mpi 120 1 $cea -cea_file und.h5
+must "cea undeformed" mpi 120 1 $cea -cea_state undeformed -cea_file und.h5
 must "reference" $py "$ref" small.h5 st1.h5 beam1 1 beam2 beam1 0.3 forward 0 -10 && echo "$LAST"
 must "1, 2 and 3 ranks; the undeformed linearisation differs" $py -c '
 import h5py, numpy as np, sys
