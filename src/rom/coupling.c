@@ -9,7 +9,6 @@ const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSlid
 /* The step of the phase weights of the eigenvectors, (sqrt(5) - 1) / 2 (VICouplingGetEigenvectors). */
 #define VI_COUPLING_PHASE_STEP 0.6180339887498949
 
-
 PetscErrorCode VICouplingCreate(MPI_Comm comm, VICoupling *coupling)
 {
   VICoupling c;
@@ -34,6 +33,7 @@ static PetscErrorCode VICouplingClearPosition(VICoupling c)
   PetscCall(PetscFree2(c->eig_re, c->eig_im));
   PetscCall(PetscFree2(c->vec_re, c->vec_im));
   c->has_position = c->has_primal = c->has_eigen = c->has_vectors = PETSC_FALSE;
+  c->static_failure                                               = VI_COUPLING_STATIC_OK;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,6 +179,10 @@ PetscErrorCode VICouplingSetUp(VICoupling c)
   PetscCheck(c->bodies, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: no bodies (VICouplingSetBodies)");
   PetscCheck(c->slave_body >= 0 && c->master_body >= 0, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: give the slave node and the master chain");
   PetscCheck(c->slave_body != c->master_body, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetUp: the slave and master bodies are the same");
+  /* here, collectively, not at the positions the ranks are dealt */
+  PetscCheck(c->state != VI_COUPLING_STATE_STATIC || c->num_held > 0, c->comm, PETSC_ERR_USER_INPUT,
+             "The static sliding state needs held DOFs (the driven nodes, -cea_hold): without them nothing balances the friction (or linearise about "
+             "the undeformed configuration, -cea_state undeformed)");
   PetscCall(PetscMalloc2(c->n, &c->set, c->n, &c->sidx));
   for (PetscInt i = 0; i < c->n; i++) c->sidx[i] = -1;
   for (PetscInt d = 0; d < 2; d++) c->sidx[c->slave.dof[d]] = 0;
@@ -440,6 +444,13 @@ static PetscErrorCode VICouplingEigenSolve(VICoupling c, PetscReal *sigma_out, P
 PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const PetscReal **re, const PetscReal **im)
 {
   PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetEigenvalues: no position (VICouplingSetPosition)");
+  if (c->static_failure != VI_COUPLING_STATIC_OK) { /* no state to linearise about (VICouplingGetStaticFailure) */
+    if (num) *num = 0;
+    if (re) *re = NULL;
+    if (im) *im = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VICouplingGetPrimal(c, NULL, NULL, NULL, NULL, NULL, NULL));
   if (!c->has_eigen) {
     PetscInt   N = 2 * c->m, ne = 0;
@@ -530,6 +541,13 @@ PetscErrorCode VICouplingGetEigenvectors(VICoupling c, PetscInt *num, PetscInt *
 
   PetscFunctionBeginUser;
   PetscCall(VICouplingGetEigenvalues(c, &ne, &lre, &lim));
+  if (c->static_failure != VI_COUPLING_STATIC_OK) {
+    if (num) *num = 0;
+    if (n_out) *n_out = c->n;
+    if (vr) *vr = NULL;
+    if (vi) *vi = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!c->has_vectors) {
     const PetscInt m = c->m, N = 2 * m, n = c->n;
     PetscReal     *wr, *wi, *VR, *lr, *li, *qr, *qi, sigma;
@@ -801,6 +819,10 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
     for (PetscInt p = 0; p < np; p++) {
       const PetscReal *BC, *BE;
       PetscCall(VICouplingSetPosition(c, pos[p]));
+      if (c->static_failure != VI_COUPLING_STATIC_OK) { /* no state: NaN */
+        for (PetscInt b = 0; b < no * ni; b++) H[((p * nf + f) * no * ni + b) * 2] = H[((p * nf + f) * no * ni + b) * 2 + 1] = NAN;
+        continue;
+      }
       BC = c->BC;
       BE = c->BE;
       PetscCall(PetscArrayzero(Sr, nr * nr));
@@ -889,7 +911,8 @@ PetscErrorCode VICouplingView(VICoupling c, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The coupling analysis's options (bodies coupled at a position of the sliding path) (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+/* The coupling analysis's options (bodies coupled at a position of the sliding path) (src/sys/options.c's registry: names, the type each is read
+ * with, an enum's choices) */
 static const VIOptionEntry VICouplingOptions[] = {
     {"-coupling_mu", VI_OPTION_REAL, NULL},
     {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},

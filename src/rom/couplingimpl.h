@@ -22,9 +22,11 @@ struct _p_VICoupling {
 
   /* the static state at the current position (VICouplingStaticLinearise): u0 (n), the normal force, the segment's
      rotation, and the geometric stiffness of the multiplier on the 6 coordinates of C, T1, T2 (-1: clamped) */
-  PetscReal *u0, lambda0, slope;
-  PetscInt   kg_dof[6], static_its;
-  PetscReal  kg[36];
+  PetscReal              *u0, lambda0, slope;
+  PetscInt                kg_dof[6], static_its;
+  PetscReal               kg[36];
+  VICouplingStaticFailure static_failure; /* VICouplingGetStaticFailure: the position has no state, no eigenvalues */
+  PetscReal               static_value;
 
   /* at the current position */
   PetscBool  has_position, has_primal, has_eigen, has_vectors;

@@ -103,7 +103,7 @@ if ! grep -q "1 band with edges by bisection to 0.01:" <<<"$LAST" || ! grep -q "
   echo "FAIL vicms info does not show the band and the state: $LAST"; fail=1
 fi
 
-# 5. the held slide (issue 27): where the undeformed CEA is stable and the static one unstable, a `vicms slide` held there
+# 4. the held slide (issue 27): where the undeformed CEA is stable and the static one unstable, a `vicms slide` held there
 # (-dual_start sliding: the steady sliding state, the drive at 1 mm/s, so the contact moves 0.04 mm in the run; the rows
 # in the deformed configuration, the default -dual_geometry) grows at the CEA's largest real part: the log of the
 # envelope of the normal force (band-passed +-10 % about the CEA's frequency, analytic signal) fitted over the second half
@@ -166,8 +166,61 @@ if abs(rate / re - 1) > 0.02 or abs(freq / fc - 1) > 1e-3:
 if grow < 20 or growf > 5:
     sys.exit("FAIL envelope ratios %g (deformed rows, expected > 20) and %g (fixed rows, expected < 5: a forced response that beats, not a growth)" % (grow, growf))' && echo "$LAST"
 
-# 4. bad input, 1 and 2 ranks
-for np in 1 2; do
+# 5. failed static states (issue 27): on the coarse beams sliding backward with mu = 3 under 80 N, the friction on the
+# turned segment pulls the slave down harder than the normal force can push it up past s = 200 mm: the slave's vertical
+# equilibrium, lambda0 (cos(turn) + mu sin(turn)) = 80 N (held x only), has no compressive solution once cos + mu sin of the
+# turn reaches 0, and the Newton ends on a tensile normal force. Each such position gets one line, is marked in
+# /static/failed (3, tensile) with NaN eigenvalues, FRF and state, and the run completes (exit 0), the same bits on 1, 2 and
+# 3 ranks (the failure at positions dealt to one rank used to end that rank alone: MPI_ABORT without a message, the lock
+# left). Every position failed (an upward preload, below): one line, non-zero exit.
+failing="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 3 -coupling_sliding backward
+  -cea_preload 0,-80 -cea_positions 22 -cea_range 40,250 -cea_modes 10 -cea_frf_frequencies 100:5000:3 -cea_frf_inputs beam1:1:y
+  -cea_frf_outputs beam2:63:y -cea_band_tol 0.5"
+for np in 1 2 3; do
+  # shellcheck disable=SC2086
+  must "failed positions np=$np" mpi 120 $np $failing -cea_file fail$np.h5 || continue
+  nl=$(grep -c "^Failed position: the static sliding state at position 2[0-9]*\. has a tensile normal force" <<<"$LAST")
+  if [ "$nl" != 5 ] || ! grep -q "failed at 5 of 22 positions" <<<"$LAST"; then
+    echo "FAIL np=$np expected 5 lines 'Failed position: ... tensile' (210-250 mm) and the count: $(grep -E "^Failed|^Static" <<<"$LAST")"; fail=1
+  fi
+done
+grep -E "^Failed" <<<"$LAST" | head -1
+must "failed positions: the files" $py -c '
+import h5py, numpy as np, sys
+a = h5py.File("fail1.h5", "r")
+names = []
+a.visititems(lambda k, o: names.append(k) if isinstance(o, h5py.Dataset) else None)
+for other in ("fail2.h5", "fail3.h5"):
+    b = h5py.File(other, "r")
+    for k in names:
+        x, y = a[k][()], b[k][()]
+        same = x.tolist() == y.tolist() if x.dtype.kind == "O" else x.tobytes() == y.tobytes()
+        if not same:
+            sys.exit("FAIL %s differs between fail1.h5 and %s" % (k, other))
+s, failed = a["positions"][()].ravel(), a["static/failed"][()].ravel()
+lam, turn, re, H = a["static/normal_force"][()].ravel(), a["static/slope"][()].ravel(), a["real"][()], a["frf/H_re"][()]
+bad = failed != 0
+if list(s[bad]) != [210.0, 220.0, 230.0, 240.0, 250.0] or set(failed[bad]) != {3}:
+    sys.exit("FAIL failed positions %s (codes %s), expected 210-250 mm, code 3" % (s[bad], failed[bad]))
+if not (np.isnan(re[bad]).all() and np.isnan(H[bad]).all() and np.isnan(lam[bad]).all() and np.isnan(a["static/u"][()][bad]).all()):
+    sys.exit("FAIL the failed positions are not NaN")
+if np.isnan(re[~bad]).any() or np.isnan(H[~bad]).any() or np.isnan(lam[~bad]).any():
+    sys.exit("FAIL NaN at a converged position")
+fac = np.cos(turn[~bad]) + 3 * np.sin(turn[~bad])
+err = np.max(np.abs(lam[~bad] * fac - 80) / 80)
+print("failed positions 210-250 mm (code 3), NaN eigenvalues, FRF and state; 1, 2, 3 ranks: %d datasets equal bit for bit; at the 17 converged: "
+      "lambda0 (cos + mu sin of the turn) = 80 N within %.1e, the factor down to %.3f at %g mm (lambda0 %.1f N)" % (len(names), err, fac[-1], s[~bad][-1], lam[~bad][-1]))
+if err > 1e-8 or not fac[-1] < 0.5:
+    sys.exit("FAIL the vertical equilibrium of the slave body (tolerance 1e-8) or its factor near 0 before the failures")
+if a["bands"][()][-1][1] != 200.0:
+    sys.exit("FAIL the last band ends at %r, expected the last converged position 200 (no bisection towards a failed one)" % a["bands"][()][-1][1])' && echo "$LAST"
+must "info on failed positions" "$VICMS_BIN" info fail1.h5
+if ! grep -q "the static state failed at 5 of 22 positions" <<<"$LAST" || grep -q "nan" <<<"$LAST"; then
+  echo "FAIL vicms info on the failed positions: $LAST"; fail=1
+fi
+
+# 6. bad input, 1, 2 and 3 ranks (3 ranks for 2 positions: a check at the positions would leave the third rank waiting)
+for np in 1 2 3; do
   # shellcheck disable=SC2086
   out=$(mpi 60 $np cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_positions 2 -cea_state static -cea_file bad.h5 2>&1)
   if [ $? -eq 0 ] || ! grep -q "needs held DOFs" <<<"$out" || grep -q "PETSC ERROR" <<<"$out"; then
@@ -180,7 +233,8 @@ for np in 1 2; do
   fi
   # shellcheck disable=SC2086
   out=$(mpi 60 $np $cea -cea_state static -cea_preload 0,10 -cea_file bad.h5 2>&1)
-  if [ $? -eq 0 ] || ! grep -q "tensile normal force" <<<"$out" || grep -q "PETSC ERROR" <<<"$out"; then
+  if [ $? -eq 0 ] || ! grep -q "failed at every position (7); the first: the static sliding state at position 40. has a tensile normal force" <<<"$out" ||
+    grep -q "PETSC ERROR" <<<"$out"; then
     echo "FAIL np=$np an upward preload: $out" | tail -3; fail=1
   fi
 done
