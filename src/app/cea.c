@@ -995,9 +995,6 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
   /* the FRF map, frequency lines over the ranks */
   if (!poll.sig && st.nf) {
-    if (job->state == VI_COUPLING_STATE_STATIC)
-      PetscCall(PetscPrintf(comm, "Note: the FRF map about the static sliding state uses its rows (the deformed segment's frame) but not yet the "
-                                  "geometric stiffness of the normal force, which couples the bodies' dynamic stiffnesses\n"));
     PetscCall(VIAppCEAFRF(c, &st, ni, in, no, out, &poll, &done_lines));
     if (!poll.sig && job->quantity == 1) /* acceleration: -omega^2 times the displacement, line by line (H[p][f][o][i], re and im) */
       for (PetscInt p = 0; p < np; p++)

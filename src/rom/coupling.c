@@ -49,6 +49,8 @@ PetscErrorCode VICouplingDestroy(VICoupling *coupling)
   PetscCall(PetscFree2(c->load, c->u0));
   PetscCall(PetscFree2(c->master, c->arc));
   PetscCall(PetscFree2(c->set, c->sidx));
+  PetscCall(PetscFree2(c->frf_pos, c->frf_nr));
+  PetscCall(PetscFree2(c->frf_BC, c->frf_BE));
   PetscCall(PetscFree(*coupling));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,6 +153,7 @@ PetscErrorCode VICouplingSetFriction(VICoupling c, PetscReal mu, VICouplingSlidi
   c->mu      = mu;
   c->sliding = sliding;
   PetscCall(VICouplingClearPosition(c));
+  c->frf_np = -1; /* the FRF's rows depend on mu: rebuilt at the next call */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -745,11 +748,62 @@ static PetscErrorCode VICouplingSolveComplex(VICoupling c, PetscInt n, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The FRF's rows of every position (c->frf_*), unless those of the last call's positions (the same pos[]). Not collective. */
+static PetscErrorCode VICouplingFRFRows(VICoupling c, PetscInt np, const PetscReal pos[])
+{
+  const PetscInt n = c->n, ns = c->num_set, nr0 = c->num_rows, nrx = nr0 + 6;
+  PetscInt      *nrp;
+  PetscReal     *BCx, *BEx;
+
+  PetscFunctionBeginUser;
+  if (c->frf_pos && c->frf_np == np && np >= 0 && !memcmp(c->frf_pos, pos, sizeof(PetscReal) * np)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2(c->frf_pos, c->frf_nr));
+  PetscCall(PetscFree2(c->frf_BC, c->frf_BE));
+  PetscCall(PetscMalloc2(np, &c->frf_pos, np, &c->frf_nr));
+  PetscCall(PetscCalloc2(np * nrx * ns, &c->frf_BC, np * nrx * ns, &c->frf_BE));
+  PetscCall(PetscArraycpy(c->frf_pos, pos, np));
+  c->frf_np = np;
+  nrp       = c->frf_nr;
+  BCx       = c->frf_BC;
+  BEx       = c->frf_BE;
+  for (PetscInt p = 0; p < np; p++) {
+    PetscReal *bc = BCx + p * nrx * ns, *be = BEx + p * nrx * ns;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    nrp[p] = nr0;
+    if (c->static_failure != VI_COUPLING_STATIC_OK) {
+      nrp[p] = -1;
+      continue;
+    }
+    for (PetscInt r = 0; r < nr0; r++)
+      for (PetscInt a = 0; a < ns; a++) {
+        bc[r * ns + a] = c->BC[r * n + c->set[a]];
+        be[r * ns + a] = c->BE[r * n + c->set[a]];
+      }
+    if (c->state == VI_COUPLING_STATE_STATIC) {
+      /* the geometric stiffness Kg = P G P^T on the k coordinates of C, T1, T2 (G = kg, P their unit columns): with mu =
+         -G P^T u as k more multipliers, (Z + Kg) u = f + B_E^T lambda becomes Z u = f + B_E^T lambda + P mu, and Eq. 45 holds
+         with the rows [B_C; G P^T] and [B_E; P^T] and the identity added to the new diagonal block (below): the same
+         linearisation as the CEA's K~ */
+      for (PetscInt a = 0; a < 6; a++) {
+        if (c->kg_dof[a] < 0) continue;
+        for (PetscInt j = 0; j < 6; j++)
+          if (c->kg_dof[j] >= 0) bc[nrp[p] * ns + c->sidx[c->kg_dof[j]]] += c->kg[a * 6 + j];
+        be[nrp[p] * ns + c->sidx[c->kg_dof[a]]] = 1;
+        nrp[p]++;
+      }
+    }
+  }
+  PetscCall(VICouplingClearPosition(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal in[], PetscInt no, const PetscReal out[], PetscInt np,
                                     const PetscReal pos[], PetscInt nf, const PetscReal freq[], PetscReal H[])
 {
-  const PetscInt n = c->n, ns = c->num_set, nr = c->num_rows, nrhs = ni + ns;
+  const PetscInt n = c->n, ns = c->num_set, nr0 = c->num_rows, nrx = nr0 + 6, nrhs = ni + ns;
   PetscMPIInt    rank, size;
+  PetscInt      *nrp = NULL;              /* per position: its rows (-1: the static state failed) */
+  PetscReal     *BCx = NULL, *BEx = NULL; /* per position, the rows of Eq. 45 (and the geometric stiffness's) on the set, nrx x ns */
   PetscInt       total = np * nf * no * ni * 2, nmax = 0;
   PetscReal     *Zr, *Zi, *Xr, *Xi;           /* per body: dynamic stiffness and the columns H [in | e_S] */
   PetscReal     *Hfr, *Hfi, *HSr, *HSi;       /* H in (n x ni, column-major), H e_S (n x ns) */
@@ -765,7 +819,12 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
   PetscCall(PetscMalloc4(nmax * nmax, &Zr, nmax * nmax, &Zi, nmax * nrhs, &Xr, nmax * nrhs, &Xi));
   PetscCall(PetscMalloc4(n * ni, &Hfr, n * ni, &Hfi, n * ns, &HSr, n * ns, &HSi));
   PetscCall(PetscMalloc4(no * ni, &ohr, no * ni, &ohi, no * ns, &oHr, no * ns, &oHi));
-  PetscCall(PetscMalloc6(nr * nr, &Sr, nr * nr, &Si, nr * ni, &Yr, nr * ni, &Yi, no * nr, &Pr, no * nr, &Pi));
+  PetscCall(PetscMalloc6(nrx * nrx, &Sr, nrx * nrx, &Si, nrx * ni, &Yr, nrx * ni, &Yi, no * nrx, &Pr, no * nrx, &Pi));
+  if (rank < nf) PetscCall(VICouplingFRFRows(c, np, pos));
+  nrp = c->frf_nr;
+  BCx = c->frf_BC;
+  BEx = c->frf_BE;
+
   PetscCall(PetscArrayzero(H, total));
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   for (PetscInt f = rank; f < nf; f += size) {
@@ -817,14 +876,12 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
     }
     /* every position: Eq. 45 on the coupling coordinates */
     for (PetscInt p = 0; p < np; p++) {
-      const PetscReal *BC, *BE;
-      PetscCall(VICouplingSetPosition(c, pos[p]));
-      if (c->static_failure != VI_COUPLING_STATIC_OK) { /* no state: NaN */
+      const PetscInt   nr = nrp[p];
+      const PetscReal *BC = BCx + p * nrx * ns, *BE = BEx + p * nrx * ns;
+      if (nr < 0) { /* no static state: NaN */
         for (PetscInt b = 0; b < no * ni; b++) H[((p * nf + f) * no * ni + b) * 2] = H[((p * nf + f) * no * ni + b) * 2 + 1] = NAN;
         continue;
       }
-      BC = c->BC;
-      BE = c->BE;
       PetscCall(PetscArrayzero(Sr, nr * nr));
       PetscCall(PetscArrayzero(Si, nr * nr));
       PetscCall(PetscArrayzero(Yr, nr * ni));
@@ -834,14 +891,13 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
       for (PetscInt a = 0; a < ns; a++) {
         const PetscInt j = c->set[a];
         for (PetscInt r = 0; r < nr; r++) {
-          const PetscReal bc = BC[r * n + j], be = BE[r * n + j];
+          const PetscReal bc = BC[r * ns + a], be = BE[r * ns + a];
           if (bc != 0) {
             /* S(r, s) += B_C(r, j) H(j, l) B_E(s, l): column major S, row r, column s */
             for (PetscInt b = 0; b < ns; b++) {
-              const PetscInt  l  = c->set[b];
               const PetscReal hr = HSr[b * n + j], hi = HSi[b * n + j];
               for (PetscInt s = 0; s < nr; s++) {
-                const PetscReal e = BE[s * n + l];
+                const PetscReal e = BE[s * ns + b];
                 if (e == 0) continue;
                 Sr[s * nr + r] += bc * hr * e;
                 Si[s * nr + r] += bc * hi * e;
@@ -859,6 +915,7 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
             }
         }
       }
+      for (PetscInt r = nr0; r < nr; r++) Sr[r * nr + r] += 1; /* the geometric stiffness's multipliers: mu + G P^T u = 0 */
       PetscCall(PetscSNPrintf(what, sizeof(what), "B_C H B_E^T (seed 003 Eq. 45) at position %g, %g Hz", (double)pos[p], (double)freq[f]));
       PetscCall(VICouplingSolveComplex(c, nr, Sr, Si, ni, Yr, Yi, what));
       for (PetscInt b = 0; b < no; b++)

@@ -28,6 +28,7 @@ PetscErrorCode VICouplingAddLoad(VICoupling c, const char body[], PetscInt num, 
     for (PetscInt d = 0; d < 2; d++)
       if (node.dof[d] >= 0) c->load[node.dof[d]] += F[d] / num;
   }
+  c->frf_np = -1; /* the FRF's rows of the static states: rebuilt at the next call */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
