@@ -14,7 +14,7 @@ cd "$work"
 for b in 3.2e-7 2e-7 1.5e-7 1e-7 7e-8 5e-8 3e-8 0; do
   "$bin" reduce -options_file "$job" -body_beam1_cms_rayleigh "12.6,$b" -body_beam2_cms_rayleigh "12.6,$b" -rom_file "rom_$b.h5" \
     >reduce.log 2>&1 || { tail -20 reduce.log; exit 1; }
-  "$bin" cea -options_file "$job" -rom_file "rom_$b.h5" -coupling_mu "$mu" -cea_positions 116 -cea_range 50,165 -cea_modes 40 \
+  "$bin" cea -options_file "$job" -cea_state undeformed -rom_file "rom_$b.h5" -coupling_mu "$mu" -cea_positions 116 -cea_range 50,165 -cea_modes 40 \
     -cea_frf_frequencies 0:20000:2 -cea_file "cea_$b.h5" >cea.log 2>&1 || { tail -20 cea.log; exit 1; }
 done
 $py - "$mu" cea_3.2e-7.h5 cea_2e-7.h5 cea_1.5e-7.h5 cea_1e-7.h5 cea_7e-8.h5 cea_5e-8.h5 cea_3e-8.h5 cea_0.h5 <<'EOF'

@@ -36,11 +36,26 @@ typedef enum { VI_COUPLING_STATE_UNDEFORMED, VI_COUPLING_STATE_STATIC } VICoupli
 PETSC_EXTERN const char *const VICouplingStates[]; /* "undeformed", "static", PETSc enum trailer */
 PETSC_EXTERN PetscErrorCode    VICouplingSetState(VICoupling coupling, VICouplingState state);
 /* A constant force F (fx, fy, total, split equally over the nodes) on boundary nodes of a body: the preload of the static state. */
-PETSC_EXTERN PetscErrorCode VICouplingAddLoad(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[], const PetscReal F[2]);
+PETSC_EXTERN PetscErrorCode VICouplingAddLoad(VICoupling coupling, const char body[], PetscInt num_nodes, const PetscInt node_ids[],
+                                              const PetscReal F[2]);
 /* The static state of the current position (state static): the displacements u0 (n, owned by the coupling), the normal
    force lambda0 >= 0 on the slave, the rotation of the deformed master segment under the slave (rad, counter-clockwise)
    and the Newton iterations taken. Not collective. */
 PETSC_EXTERN PetscErrorCode VICouplingGetStaticState(VICoupling coupling, const PetscReal **u0, PetscReal *lambda0, PetscReal *slope, PetscInt *its);
+/* Whether the static state of the current position failed, and why: 0 none, 1 a singular Newton system (value: LAPACK's
+   info), 2 no convergence in 50 Newton steps (value: the last change over |u|), 3 a tensile normal force (value: lambda0).
+   A failed position has no eigenvalues (VICouplingGetEigenvalues gives 0 of them) and a NaN FRF, u0, lambda0 and slope;
+   VICouplingSetPosition does not raise an error for it, so that a failure at a position one rank computes cannot leave
+   the others waiting. Not collective. */
+typedef enum {
+  VI_COUPLING_STATIC_OK,
+  VI_COUPLING_STATIC_SINGULAR,
+  VI_COUPLING_STATIC_NOT_CONVERGED,
+  VI_COUPLING_STATIC_TENSILE
+} VICouplingStaticFailure;
+PETSC_EXTERN PetscErrorCode VICouplingGetStaticFailure(VICoupling coupling, VICouplingStaticFailure *failure, PetscReal *value);
+/* The one-line reason of a failure at position s (no trailing newline). */
+PETSC_EXTERN PetscErrorCode VICouplingStaticFailureMessage(VICouplingStaticFailure failure, PetscReal value, PetscReal s, char msg[], size_t len);
 /* Options: -coupling_mu, -coupling_sliding forward|backward. Collective. */
 PETSC_EXTERN PetscErrorCode VICouplingSetFromOptions(VICoupling coupling);
 PETSC_EXTERN PetscErrorCode VICouplingSetUp(VICoupling coupling);

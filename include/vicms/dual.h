@@ -11,10 +11,10 @@
    once in the undeformed configuration and held (the time-invariant coupling of the primal assembly, seed 003 §1.4/§2.3). */
 typedef enum { VI_DUAL_GEOMETRY_DEFORMED, VI_DUAL_GEOMETRY_FIXED } VIDualGeometry;
 PETSC_EXTERN const char *const VIDualGeometries[]; /* "deformed", "fixed", PETSc enum trailer */
-/* How the run starts, at rest in both cases: undeformed (or at VIDualSetInitialDisplacement), or in the static equilibrium
-   under the constant loads with the slaves pressed on the master (VIDualSetStart) */
-typedef enum { VI_DUAL_START_REST, VI_DUAL_START_STATIC } VIDualStart;
-PETSC_EXTERN const char *const VIDualStarts[]; /* "rest", "static", PETSc enum trailer */
+/* How the run starts: at rest undeformed (or at VIDualSetInitialDisplacement), at rest in the static equilibrium under the
+   constant loads with the slaves pressed on the master, or in the steady sliding state (VIDualSetStart) */
+typedef enum { VI_DUAL_START_REST, VI_DUAL_START_STATIC, VI_DUAL_START_SLIDING } VIDualStart;
+PETSC_EXTERN const char *const VIDualStarts[]; /* "rest", "static", "sliding", PETSc enum trailer */
 
 /* The state of one slave node after a step: no master segment under it (it left the master's ends), open (no force),
    stick (tangential force inside the Coulomb cone) or slip (on the cone; every closed frictionless contact). */
@@ -68,7 +68,10 @@ PETSC_EXTERN PetscErrorCode VIDualSetGeometry(VIDual dual, VIDualGeometry geomet
 /* VI_DUAL_START_STATIC: VIDualSetUp starts the run at rest in the static equilibrium under the constant loads (VIDualAddLoad),
    the driven coordinates at their initial value, every slave over the master pressed on it without friction (a slave
    that would pull is released), the gap closed in the deformed configuration (or the fixed one); from the undeformed
-   state or VIDualSetInitialDisplacement's as the first guess. Option -dual_start rest|static. */
+   state or VIDualSetInitialDisplacement's as the first guess. VI_DUAL_START_SLIDING: the same equilibrium with the steady
+   sliding friction (lambda_t = -+mu lambda_n, the slip direction that of the drive), at t_0 and at t_{-1} = -dt with the
+   driven coordinates one step back, so that the run starts sliding at the drive's velocity (needs a moving drive).
+   Option -dual_start rest|static|sliding. */
 PETSC_EXTERN PetscErrorCode VIDualSetStart(VIDual dual, VIDualStart start);
 /* A constant force (total, x y z, split equally over the nodes) on boundary nodes of a body: the preload of seed 003 §3.1. */
 PETSC_EXTERN PetscErrorCode VIDualAddLoad(VIDual dual, const char body[], PetscInt num_nodes, const PetscInt node_ids[], const PetscReal force[]);

@@ -32,6 +32,7 @@ typedef struct {
   PetscReal        mu;
   PetscInt         n;                   /* coordinates of the coupled system */
   const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
+  const PetscInt  *failed;              /* and the failure of its state (VICouplingStaticFailure, 0 none) */
   PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_APP_CEA_BAND_COLS (start, end, peak, s, Hz) */
   const PetscReal *bands;
   PetscReal        band_tol;
@@ -171,6 +172,8 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
     PetscCall(VIH5WriteReal(file, "/static/normal_force", np, 1, run->lambda));
     PetscCall(VIH5WriteReal(file, "/static/slope", np, 1, run->slope));
     PetscCall(VIH5WriteReal(file, "/static/u", np, run->n, run->u0));
+    PetscCall(VIH5WriteInt(file, "/static/failed", np, 1, run->failed));
+    PetscCall(VIH5WriteAttrString(file, "/static/failed", "values", "0 converged, 1 singular, 2 not converged, 3 tensile normal force"));
   }
   if (nf) {
     PetscReal *re, *im;
@@ -577,34 +580,60 @@ static PetscErrorCode VIAppCEAStateReset(VIAppCEAState *st)
 
 /* -cea_state static: the static sliding state of every position (normal force, the turn of the master segment under the
    slave, u0), positions dealt to the ranks and gathered by an exact sum over zero-filled arrays (the same bits on any
-   number of ranks); a line with their ranges. Cheap beside the eigenvalues: a few dense Newton steps per position. */
+   number of ranks); a line with their ranges. Cheap beside the eigenvalues: a few dense Newton steps per position. A
+   position whose state failed (VICouplingGetStaticFailure: no eigenvalues, NaN state) gets one line from rank 0 with the
+   reason and is marked in failed[] (the failure's code, 0 none); the run goes on, unless every position failed (an error,
+   on every rank alike). */
 static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt n, PetscReal **lam,
-                                           PetscReal **slope, PetscReal **u)
+                                           PetscReal **slope, PetscReal **u, PetscInt **failed)
 {
   PetscMPIInt rank, size;
-  PetscReal   lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
+  PetscReal   lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL}, *code;
+  PetscInt    nfail = 0, first = -1;
+  char        msg[512];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscCalloc3(np, lam, np, slope, np * n, u));
+  PetscCall(PetscCalloc1(2 * np, &code));
+  PetscCall(PetscMalloc1(np, failed));
   for (PetscInt p = rank; p < np; p += size) {
-    const PetscReal *u0;
+    const PetscReal        *u0;
+    VICouplingStaticFailure f;
     PetscCall(VICouplingSetPosition(c, pos[p]));
     PetscCall(VICouplingGetStaticState(c, &u0, &(*lam)[p], &(*slope)[p], NULL));
+    PetscCall(VICouplingGetStaticFailure(c, &f, &code[2 * p + 1]));
+    code[2 * p] = (PetscReal)f;
     PetscCall(PetscArraycpy(*u + p * n, u0, n));
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *lam, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *slope, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, *u, (PetscMPIInt)(np * n), MPIU_REAL, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, code, (PetscMPIInt)(2 * np), MPIU_REAL, MPI_SUM, comm));
   for (PetscInt p = 0; p < np; p++) {
+    (*failed)[p] = (PetscInt)code[2 * p];
+    if ((*failed)[p]) {
+      PetscCall(VICouplingStaticFailureMessage((VICouplingStaticFailure)(*failed)[p], code[2 * p + 1], pos[p], msg, sizeof(msg)));
+      PetscCall(PetscPrintf(comm, "Failed position: %s; its eigenvalues, FRF and state are NaN\n", msg));
+      if (first < 0) first = p;
+      nfail++;
+      continue;
+    }
     lo[0] = PetscMin(lo[0], (*lam)[p]);
     hi[0] = PetscMax(hi[0], (*lam)[p]);
     lo[1] = PetscMin(lo[1], (*slope)[p]);
     hi[1] = PetscMax(hi[1], (*slope)[p]);
   }
-  PetscCall(PetscPrintf(comm, "Static sliding state: normal force %g to %g, turn of the master segment under the slave %g to %g rad\n", (double)lo[0],
+  if (nfail == np)
+    PetscCall(VICouplingStaticFailureMessage((VICouplingStaticFailure)(*failed)[first], code[2 * first + 1], pos[first], msg, sizeof(msg)));
+  PetscCall(PetscFree(code));
+  PetscCheck(nfail < np, comm, PETSC_ERR_USER_INPUT,
+             "-cea_state static: the static sliding state failed at every position (%" PetscInt_FMT "); the first: %s", np, msg);
+  PetscCall(PetscPrintf(comm, "Static sliding state: normal force %g to %g, turn of the master segment under the slave %g to %g rad", (double)lo[0],
                         (double)hi[0], (double)lo[1], (double)hi[1]));
+  if (nfail) PetscCall(PetscPrintf(comm, "; failed at %" PetscInt_FMT " of %" PetscInt_FMT " positions", nfail, np));
+  PetscCall(PetscPrintf(comm, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -640,15 +669,19 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
   PetscMPIInt rank, size;
   PetscReal  *mx, *fx, *edge, *peak; /* per position; per gap between p and p + 1: the edge, and the best point inside */
   PetscInt    ne = 0, nb = 0;
+  PetscBool  *none; /* per position: no eigenvalue (a failed static state) */
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscMalloc2(np, &mx, np, &fx));
+  PetscCall(PetscMalloc3(np, &mx, np, &fx, np, &none));
   PetscCall(PetscCalloc2(np, &edge, 3 * np, &peak));
   for (PetscInt p = 0; p < np; p++) {
-    mx[p] = -PETSC_MAX_REAL;
-    fx[p] = 0;
+    mx[p]   = -PETSC_MAX_REAL;
+    fx[p]   = 0;
+    none[p] = PETSC_TRUE;
+    for (PetscInt m = 0; m < nm; m++)
+      if (!PetscIsNanReal(real[p * nm + m])) none[p] = PETSC_FALSE;
     for (PetscInt m = 0; m < nm; m++)
       if (real[p * nm + m] > mx[p]) { /* NaN never larger */
         mx[p] = real[p * nm + m];
@@ -656,7 +689,7 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
       }
   }
   for (PetscInt p = 0; p + 1 < np; p++) {
-    if ((mx[p] > 0) == (mx[p + 1] > 0)) continue;
+    if ((mx[p] > 0) == (mx[p + 1] > 0) || none[p] || none[p + 1]) continue; /* no bisection towards a failed position */
     if (ne++ % size == rank) {
       PetscReal a = pos[p], b = pos[p + 1], best = -PETSC_MAX_REAL, bs = 0, bf = 0;
       while (b - a > tol) {
@@ -686,7 +719,7 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
     PetscInt   q;
     if (!(mx[p] > 0) || (p > 0 && mx[p - 1] > 0)) continue;
     b    = *bands + VI_APP_CEA_BAND_COLS * nb++;
-    b[0] = p ? edge[p - 1] : pos[0];
+    b[0] = p ? (none[p - 1] ? pos[p] : edge[p - 1]) : pos[0]; /* next to a failed position: the last converged one */
     b[2] = -PETSC_MAX_REAL;
     b[3] = pos[p];
     b[4] = fx[p];
@@ -696,7 +729,7 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
         b[3] = pos[q];
         b[4] = fx[q];
       }
-    b[1] = q < np ? edge[q - 1] : pos[np - 1];
+    b[1] = q < np ? (none[q] ? pos[q - 1] : edge[q - 1]) : pos[np - 1];
     for (PetscInt e = p - 1; e < q; e += q - p + 1) /* the bisection's points at both edges */
       if (e >= 0 && e + 1 < np && peak[3 * e] > b[2]) {
         b[2] = peak[3 * e];
@@ -756,7 +789,7 @@ static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, co
   PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
                         nb, ne));
   *num_bands = nb;
-  PetscCall(PetscFree2(mx, fx));
+  PetscCall(PetscFree3(mx, fx, none));
   PetscCall(PetscFree2(edge, peak));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -820,6 +853,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   VIAppCEAPoll   poll;
   VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
   PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL;
+  PetscInt      *sfailed = NULL;
   PetscInt       nbands = 0, cnb = 0, cn = 0;
 
   PetscFunctionBeginUser;
@@ -961,9 +995,6 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
   /* the FRF map, frequency lines over the ranks */
   if (!poll.sig && st.nf) {
-    if (job->state == VI_COUPLING_STATE_STATIC)
-      PetscCall(PetscPrintf(comm, "Note: the FRF map about the static sliding state uses its rows (the deformed segment's frame) but not yet the "
-                                  "geometric stiffness of the normal force, which couples the bodies' dynamic stiffnesses\n"));
     PetscCall(VIAppCEAFRF(c, &st, ni, in, no, out, &poll, &done_lines));
     if (!poll.sig && job->quantity == 1) /* acceleration: -omega^2 times the displacement, line by line (H[p][f][o][i], re and im) */
       for (PetscInt p = 0; p < np; p++)
@@ -993,7 +1024,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                             st.nf ? VIAppCEACount(st.nf, st.line_done) : 0, st.nf, done_eig, done_vec, done_lines, VI_EXIT_RESUMABLE));
       VISetStopped(PETSC_TRUE);
     } else {
-      if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su));
+      if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su, &sfailed));
       if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands));
       if (job->compare[0]) { /* modal convergence: the same CEA and bands on the other bodies file, and the table of both */
         VIBodies   b2;
@@ -1040,6 +1071,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                                .lambda        = slam,
                                .slope         = sslope,
                                .u0            = su,
+                               .failed        = sfailed,
                                .num_bands     = nbands,
                                .bands         = bands,
                                .band_tol      = job->band_tol,
@@ -1068,6 +1100,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   }
 
   PetscCall(PetscFree3(slam, sslope, su));
+  PetscCall(PetscFree(sfailed));
   PetscCall(PetscFree(bands));
   PetscCall(PetscFree2(cfreq, creal));
   PetscCall(PetscFree(cbands));
@@ -1085,7 +1118,14 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
 
 PetscErrorCode VIAppCEA(MPI_Comm comm)
 {
-  VIAppCEAJob    job = {.rom_file = "bodies.h5", .out_file = "cea.h5", .nm = 20, .ni = 16, .no = 16, .range = {0, -1}, .progress = 10};
+  VIAppCEAJob    job = {.rom_file = "bodies.h5",
+                        .out_file = "cea.h5",
+                        .nm       = 20,
+                        .ni       = 16,
+                        .no       = 16,
+                        .range    = {0, -1},
+                        .progress = 10,
+                        .state    = VI_COUPLING_STATE_STATIC};
   char           lock[PETSC_MAX_PATH_LEN + 8];
   PetscInt       k;
   PetscBool      help, has_frf, has_in, has_out, locked = PETSC_FALSE;
@@ -1105,10 +1145,11 @@ PetscErrorCode VIAppCEA(MPI_Comm comm)
                                job.hold, job.hold, sizeof(job.hold), NULL));
   PetscCall(
       PetscOptionsEList("-cea_hold_dir", "The held component of the -cea_hold nodes", "", VIAppCEADirs, 2, VIAppCEADirs[job.dir], &job.dir, NULL));
-  PetscCall(PetscOptionsEnum("-cea_state",
-                             "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
-                             "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force)",
-                             "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
+  PetscCall(PetscOptionsEnum(
+      "-cea_state",
+      "The linearisation: about the undeformed configuration, or about the static sliding state of each position "
+      "(the preload and the steady friction; rows in the deformed segment's frame, geometric stiffness of the normal force; the default)",
+      "", VICouplingStates, (PetscEnum)job.state, (PetscEnum *)&job.state, NULL));
   PetscCall(PetscOptionsRealArray("-cea_preload", "fx,fy: the constant total force of the static state (-cea_state static), split over its nodes", "",
                                   job.preload, (k = 2, &k), &job.has_preload));
   PetscCheck(!job.has_preload || k == 2, comm, PETSC_ERR_USER_INPUT, "-cea_preload: %" PetscInt_FMT " values, expected the two components fx,fy", k);

@@ -512,10 +512,14 @@ static PetscErrorCode VIInfoCEAStatic(hid_t file)
   PetscCall(VIH5Exists(file, "/static/normal_force", &has));
   if (has) {
     PetscReal *lam, *slope, lo[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[2] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL};
-    PetscInt   np, c;
+    PetscInt   np, c, nfail = 0;
     PetscCall(VIH5ReadReal(file, "/static/normal_force", &np, &c, &lam));
     PetscCall(VIH5ReadReal(file, "/static/slope", &np, &c, &slope));
     for (PetscInt p = 0; p < np; p++) {
+      if (PetscIsNanReal(lam[p])) { /* a failed static state (/static/failed) */
+        nfail++;
+        continue;
+      }
       lo[0] = PetscMin(lo[0], lam[p]);
       hi[0] = PetscMax(hi[0], lam[p]);
       lo[1] = PetscMin(lo[1], slope[p]);
@@ -524,6 +528,10 @@ static PetscErrorCode VIInfoCEAStatic(hid_t file)
     PetscCall(PetscPrintf(PETSC_COMM_SELF,
                           "  linearised about the static sliding state: normal force %g to %g, turn of the master segment %g to %g rad\n",
                           (double)lo[0], (double)hi[0], (double)lo[1], (double)hi[1]));
+    if (nfail)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "  the static state failed at %" PetscInt_FMT " of %" PetscInt_FMT " positions (/static/failed; no eigenvalues there)\n",
+                            nfail, np));
     PetscCall(PetscFree(lam));
     PetscCall(PetscFree(slope));
   } else

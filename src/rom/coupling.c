@@ -9,7 +9,6 @@ const char *const VICouplingSlidings[] = {"forward", "backward", "VICouplingSlid
 /* The step of the phase weights of the eigenvectors, (sqrt(5) - 1) / 2 (VICouplingGetEigenvectors). */
 #define VI_COUPLING_PHASE_STEP 0.6180339887498949
 
-
 PetscErrorCode VICouplingCreate(MPI_Comm comm, VICoupling *coupling)
 {
   VICoupling c;
@@ -34,6 +33,7 @@ static PetscErrorCode VICouplingClearPosition(VICoupling c)
   PetscCall(PetscFree2(c->eig_re, c->eig_im));
   PetscCall(PetscFree2(c->vec_re, c->vec_im));
   c->has_position = c->has_primal = c->has_eigen = c->has_vectors = PETSC_FALSE;
+  c->static_failure                                               = VI_COUPLING_STATIC_OK;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -49,6 +49,8 @@ PetscErrorCode VICouplingDestroy(VICoupling *coupling)
   PetscCall(PetscFree2(c->load, c->u0));
   PetscCall(PetscFree2(c->master, c->arc));
   PetscCall(PetscFree2(c->set, c->sidx));
+  PetscCall(PetscFree2(c->frf_pos, c->frf_nr));
+  PetscCall(PetscFree2(c->frf_BC, c->frf_BE));
   PetscCall(PetscFree(*coupling));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,6 +153,7 @@ PetscErrorCode VICouplingSetFriction(VICoupling c, PetscReal mu, VICouplingSlidi
   c->mu      = mu;
   c->sliding = sliding;
   PetscCall(VICouplingClearPosition(c));
+  c->frf_np = -1; /* the FRF's rows depend on mu: rebuilt at the next call */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,6 +182,10 @@ PetscErrorCode VICouplingSetUp(VICoupling c)
   PetscCheck(c->bodies, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: no bodies (VICouplingSetBodies)");
   PetscCheck(c->slave_body >= 0 && c->master_body >= 0, c->comm, PETSC_ERR_ORDER, "VICouplingSetUp: give the slave node and the master chain");
   PetscCheck(c->slave_body != c->master_body, c->comm, PETSC_ERR_USER_INPUT, "VICouplingSetUp: the slave and master bodies are the same");
+  /* here, collectively, not at the positions the ranks are dealt */
+  PetscCheck(c->state != VI_COUPLING_STATE_STATIC || c->num_held > 0, c->comm, PETSC_ERR_USER_INPUT,
+             "The static sliding state needs held DOFs (the driven nodes, -cea_hold): without them nothing balances the friction (or linearise about "
+             "the undeformed configuration, -cea_state undeformed)");
   PetscCall(PetscMalloc2(c->n, &c->set, c->n, &c->sidx));
   for (PetscInt i = 0; i < c->n; i++) c->sidx[i] = -1;
   for (PetscInt d = 0; d < 2; d++) c->sidx[c->slave.dof[d]] = 0;
@@ -440,6 +447,13 @@ static PetscErrorCode VICouplingEigenSolve(VICoupling c, PetscReal *sigma_out, P
 PetscErrorCode VICouplingGetEigenvalues(VICoupling c, PetscInt *num, const PetscReal **re, const PetscReal **im)
 {
   PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetEigenvalues: no position (VICouplingSetPosition)");
+  if (c->static_failure != VI_COUPLING_STATIC_OK) { /* no state to linearise about (VICouplingGetStaticFailure) */
+    if (num) *num = 0;
+    if (re) *re = NULL;
+    if (im) *im = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VICouplingGetPrimal(c, NULL, NULL, NULL, NULL, NULL, NULL));
   if (!c->has_eigen) {
     PetscInt   N = 2 * c->m, ne = 0;
@@ -530,6 +544,13 @@ PetscErrorCode VICouplingGetEigenvectors(VICoupling c, PetscInt *num, PetscInt *
 
   PetscFunctionBeginUser;
   PetscCall(VICouplingGetEigenvalues(c, &ne, &lre, &lim));
+  if (c->static_failure != VI_COUPLING_STATIC_OK) {
+    if (num) *num = 0;
+    if (n_out) *n_out = c->n;
+    if (vr) *vr = NULL;
+    if (vi) *vi = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!c->has_vectors) {
     const PetscInt m = c->m, N = 2 * m, n = c->n;
     PetscReal     *wr, *wi, *VR, *lr, *li, *qr, *qi, sigma;
@@ -727,11 +748,62 @@ static PetscErrorCode VICouplingSolveComplex(VICoupling c, PetscInt n, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The FRF's rows of every position (c->frf_*), unless those of the last call's positions (the same pos[]). Not collective. */
+static PetscErrorCode VICouplingFRFRows(VICoupling c, PetscInt np, const PetscReal pos[])
+{
+  const PetscInt n = c->n, ns = c->num_set, nr0 = c->num_rows, nrx = nr0 + 6;
+  PetscInt      *nrp;
+  PetscReal     *BCx, *BEx;
+
+  PetscFunctionBeginUser;
+  if (c->frf_pos && c->frf_np == np && np >= 0 && !memcmp(c->frf_pos, pos, sizeof(PetscReal) * np)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2(c->frf_pos, c->frf_nr));
+  PetscCall(PetscFree2(c->frf_BC, c->frf_BE));
+  PetscCall(PetscMalloc2(np, &c->frf_pos, np, &c->frf_nr));
+  PetscCall(PetscCalloc2(np * nrx * ns, &c->frf_BC, np * nrx * ns, &c->frf_BE));
+  PetscCall(PetscArraycpy(c->frf_pos, pos, np));
+  c->frf_np = np;
+  nrp       = c->frf_nr;
+  BCx       = c->frf_BC;
+  BEx       = c->frf_BE;
+  for (PetscInt p = 0; p < np; p++) {
+    PetscReal *bc = BCx + p * nrx * ns, *be = BEx + p * nrx * ns;
+    PetscCall(VICouplingSetPosition(c, pos[p]));
+    nrp[p] = nr0;
+    if (c->static_failure != VI_COUPLING_STATIC_OK) {
+      nrp[p] = -1;
+      continue;
+    }
+    for (PetscInt r = 0; r < nr0; r++)
+      for (PetscInt a = 0; a < ns; a++) {
+        bc[r * ns + a] = c->BC[r * n + c->set[a]];
+        be[r * ns + a] = c->BE[r * n + c->set[a]];
+      }
+    if (c->state == VI_COUPLING_STATE_STATIC) {
+      /* the geometric stiffness Kg = P G P^T on the k coordinates of C, T1, T2 (G = kg, P their unit columns): with mu =
+         -G P^T u as k more multipliers, (Z + Kg) u = f + B_E^T lambda becomes Z u = f + B_E^T lambda + P mu, and Eq. 45 holds
+         with the rows [B_C; G P^T] and [B_E; P^T] and the identity added to the new diagonal block (below): the same
+         linearisation as the CEA's K~ */
+      for (PetscInt a = 0; a < 6; a++) {
+        if (c->kg_dof[a] < 0) continue;
+        for (PetscInt j = 0; j < 6; j++)
+          if (c->kg_dof[j] >= 0) bc[nrp[p] * ns + c->sidx[c->kg_dof[j]]] += c->kg[a * 6 + j];
+        be[nrp[p] * ns + c->sidx[c->kg_dof[a]]] = 1;
+        nrp[p]++;
+      }
+    }
+  }
+  PetscCall(VICouplingClearPosition(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal in[], PetscInt no, const PetscReal out[], PetscInt np,
                                     const PetscReal pos[], PetscInt nf, const PetscReal freq[], PetscReal H[])
 {
-  const PetscInt n = c->n, ns = c->num_set, nr = c->num_rows, nrhs = ni + ns;
+  const PetscInt n = c->n, ns = c->num_set, nr0 = c->num_rows, nrx = nr0 + 6, nrhs = ni + ns;
   PetscMPIInt    rank, size;
+  PetscInt      *nrp = NULL;              /* per position: its rows (-1: the static state failed) */
+  PetscReal     *BCx = NULL, *BEx = NULL; /* per position, the rows of Eq. 45 (and the geometric stiffness's) on the set, nrx x ns */
   PetscInt       total = np * nf * no * ni * 2, nmax = 0;
   PetscReal     *Zr, *Zi, *Xr, *Xi;           /* per body: dynamic stiffness and the columns H [in | e_S] */
   PetscReal     *Hfr, *Hfi, *HSr, *HSi;       /* H in (n x ni, column-major), H e_S (n x ns) */
@@ -747,7 +819,12 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
   PetscCall(PetscMalloc4(nmax * nmax, &Zr, nmax * nmax, &Zi, nmax * nrhs, &Xr, nmax * nrhs, &Xi));
   PetscCall(PetscMalloc4(n * ni, &Hfr, n * ni, &Hfi, n * ns, &HSr, n * ns, &HSi));
   PetscCall(PetscMalloc4(no * ni, &ohr, no * ni, &ohi, no * ns, &oHr, no * ns, &oHi));
-  PetscCall(PetscMalloc6(nr * nr, &Sr, nr * nr, &Si, nr * ni, &Yr, nr * ni, &Yi, no * nr, &Pr, no * nr, &Pi));
+  PetscCall(PetscMalloc6(nrx * nrx, &Sr, nrx * nrx, &Si, nrx * ni, &Yr, nrx * ni, &Yi, no * nrx, &Pr, no * nrx, &Pi));
+  if (rank < nf) PetscCall(VICouplingFRFRows(c, np, pos));
+  nrp = c->frf_nr;
+  BCx = c->frf_BC;
+  BEx = c->frf_BE;
+
   PetscCall(PetscArrayzero(H, total));
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   for (PetscInt f = rank; f < nf; f += size) {
@@ -799,10 +876,12 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
     }
     /* every position: Eq. 45 on the coupling coordinates */
     for (PetscInt p = 0; p < np; p++) {
-      const PetscReal *BC, *BE;
-      PetscCall(VICouplingSetPosition(c, pos[p]));
-      BC = c->BC;
-      BE = c->BE;
+      const PetscInt   nr = nrp[p];
+      const PetscReal *BC = BCx + p * nrx * ns, *BE = BEx + p * nrx * ns;
+      if (nr < 0) { /* no static state: NaN */
+        for (PetscInt b = 0; b < no * ni; b++) H[((p * nf + f) * no * ni + b) * 2] = H[((p * nf + f) * no * ni + b) * 2 + 1] = NAN;
+        continue;
+      }
       PetscCall(PetscArrayzero(Sr, nr * nr));
       PetscCall(PetscArrayzero(Si, nr * nr));
       PetscCall(PetscArrayzero(Yr, nr * ni));
@@ -812,14 +891,13 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
       for (PetscInt a = 0; a < ns; a++) {
         const PetscInt j = c->set[a];
         for (PetscInt r = 0; r < nr; r++) {
-          const PetscReal bc = BC[r * n + j], be = BE[r * n + j];
+          const PetscReal bc = BC[r * ns + a], be = BE[r * ns + a];
           if (bc != 0) {
             /* S(r, s) += B_C(r, j) H(j, l) B_E(s, l): column major S, row r, column s */
             for (PetscInt b = 0; b < ns; b++) {
-              const PetscInt  l  = c->set[b];
               const PetscReal hr = HSr[b * n + j], hi = HSi[b * n + j];
               for (PetscInt s = 0; s < nr; s++) {
-                const PetscReal e = BE[s * n + l];
+                const PetscReal e = BE[s * ns + b];
                 if (e == 0) continue;
                 Sr[s * nr + r] += bc * hr * e;
                 Si[s * nr + r] += bc * hi * e;
@@ -837,6 +915,7 @@ PetscErrorCode VICouplingComputeFRF(VICoupling c, PetscInt ni, const PetscReal i
             }
         }
       }
+      for (PetscInt r = nr0; r < nr; r++) Sr[r * nr + r] += 1; /* the geometric stiffness's multipliers: mu + G P^T u = 0 */
       PetscCall(PetscSNPrintf(what, sizeof(what), "B_C H B_E^T (seed 003 Eq. 45) at position %g, %g Hz", (double)pos[p], (double)freq[f]));
       PetscCall(VICouplingSolveComplex(c, nr, Sr, Si, ni, Yr, Yi, what));
       for (PetscInt b = 0; b < no; b++)
@@ -889,7 +968,8 @@ PetscErrorCode VICouplingView(VICoupling c, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The coupling analysis's options (bodies coupled at a position of the sliding path) (src/sys/options.c's registry: names, the type each is read with, an enum's choices) */
+/* The coupling analysis's options (bodies coupled at a position of the sliding path) (src/sys/options.c's registry: names, the type each is read
+ * with, an enum's choices) */
 static const VIOptionEntry VICouplingOptions[] = {
     {"-coupling_mu", VI_OPTION_REAL, NULL},
     {"-coupling_sliding", VI_OPTION_ENUM, VICouplingSlidings},

@@ -22,9 +22,11 @@ struct _p_VICoupling {
 
   /* the static state at the current position (VICouplingStaticLinearise): u0 (n), the normal force, the segment's
      rotation, and the geometric stiffness of the multiplier on the 6 coordinates of C, T1, T2 (-1: clamped) */
-  PetscReal *u0, lambda0, slope;
-  PetscInt   kg_dof[6], static_its;
-  PetscReal  kg[36];
+  PetscReal              *u0, lambda0, slope;
+  PetscInt                kg_dof[6], static_its;
+  PetscReal               kg[36];
+  VICouplingStaticFailure static_failure; /* VICouplingGetStaticFailure: the position has no state, no eigenvalues */
+  PetscReal               static_value;
 
   /* at the current position */
   PetscBool  has_position, has_primal, has_eigen, has_vectors;
@@ -36,6 +38,12 @@ struct _p_VICoupling {
   PetscReal *eig_re, *eig_im;      /* 2m */
   PetscReal *vec_re, *vec_im;      /* num_eig x n: u = L_C q of each eigenvalue */
   PetscInt   num_set, *set, *sidx; /* the coordinates any row can touch (slave, master, held), and their index (n, -1) */
+
+  /* the FRF's rows of the positions of its last call, on the set (VICouplingComputeFRF is called line by line: the static
+     state's Newton is not redone per line): frf_np positions, per position its row count (-1: the static state failed) and
+     (num_rows + 6) x num_set rows B_C, B_E extended by the geometric stiffness's */
+  PetscInt   frf_np, *frf_nr;
+  PetscReal *frf_pos, *frf_BC, *frf_BE;
 };
 
 /* The static state at the current position (c->s) under the loads and the steady sliding friction, then the rows in the

@@ -8,6 +8,7 @@ const char *const VICouplingStates[] = {"undeformed", "static", "VICouplingState
 PetscErrorCode VICouplingSetState(VICoupling c, VICouplingState state)
 {
   PetscFunctionBeginUser;
+  PetscCheck(!c->setup, c->comm, PETSC_ERR_ORDER, "VICouplingSetState: call it before VICouplingSetUp");
   c->state = state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -26,6 +27,43 @@ PetscErrorCode VICouplingAddLoad(VICoupling c, const char body[], PetscInt num, 
     PetscCall(VIBodiesGetNode(c->bodies, k, ids[j], "VICouplingAddLoad", &node));
     for (PetscInt d = 0; d < 2; d++)
       if (node.dof[d] >= 0) c->load[node.dof[d]] += F[d] / num;
+  }
+  c->frf_np = -1; /* the FRF's rows of the static states: rebuilt at the next call */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingGetStaticFailure(VICoupling c, VICouplingStaticFailure *failure, PetscReal *value)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(c->has_position, c->comm, PETSC_ERR_ORDER, "VICouplingGetStaticFailure: no position (VICouplingSetPosition)");
+  if (failure) *failure = c->static_failure;
+  if (value) *value = c->static_value;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VICouplingStaticFailureMessage(VICouplingStaticFailure failure, PetscReal value, PetscReal s, char msg[], size_t len)
+{
+  PetscFunctionBeginUser;
+  switch (failure) {
+  case VI_COUPLING_STATIC_OK:
+    PetscCall(PetscSNPrintf(msg, len, "the static sliding state at position %g converged", (double)s));
+    break;
+  case VI_COUPLING_STATIC_SINGULAR:
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the static sliding state at position %g is singular (LAPACK gesv info %d): a body is free to move rigidly where "
+                            "neither the contact nor a held DOF holds it",
+                            (double)s, (int)value));
+    break;
+  case VI_COUPLING_STATIC_NOT_CONVERGED:
+    PetscCall(PetscSNPrintf(msg, len, "the static sliding state at position %g did not converge in 50 Newton steps (last change %g of |u|)",
+                            (double)s, (double)value));
+    break;
+  case VI_COUPLING_STATIC_TENSILE:
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the static sliding state at position %g has a tensile normal force %g: the loads lift the slave off the master "
+                            "(check the preload's direction)",
+                            (double)s, (double)value));
+    break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -118,14 +156,13 @@ PetscErrorCode VICouplingStaticLinearise(VICoupling c)
   const PetscInt        n = c->n, nh = c->num_held, N = n + nh + 2, k = c->seg;
   const PetscReal       xi = c->xi;
   PetscInt             *hidx, dof[6], it;
-  PetscReal            *J, *r, *u = c->u0, lam = 0, delta = 0, *react, X[2], bN[6], w[6], G[36], du = 0, unorm = 0, xC[2];
-  PetscBLASInt          bN_, one = 1, *ipiv, info;
+  PetscReal            *J, *r, *u = c->u0, lam = 0, delta = 0, *react, X[2], bN[6], w[6], G[36], du = 0, unorm = 0, xC[2], fscale = 0;
+  PetscBLASInt          bN_, one = 1, *ipiv, info = 0;
   VICouplingContactGeom geo       = {0};
   PetscBool             converged = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCheck(nh > 0, c->comm, PETSC_ERR_USER_INPUT,
-             "The static sliding state needs held DOFs (the driven nodes, -cea_hold): without them nothing balances the friction");
+  PetscCheck(nh > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The static sliding state needs held DOFs (checked by VICouplingSetUp)");
   PetscCall(PetscBLASIntCast(N, &bN_));
   PetscCall(PetscMalloc5(N * N, &J, N, &r, nh, &hidx, nh, &react, N, &ipiv));
   for (PetscInt i = 0, h = 0; i < n; i++)
@@ -187,10 +224,7 @@ PetscErrorCode VICouplingStaticLinearise(VICoupling c)
     r[n + nh + 1] = tg;
     for (PetscInt i = 0; i < N; i++) r[i] = -r[i];
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bN_, &one, J, &bN_, ipiv, r, &bN_, &info));
-    PetscCheck(info == 0, c->comm, PETSC_ERR_USER_INPUT,
-               "The static sliding state at position %g is singular (LAPACK gesv info %d): a body is free to move rigidly where neither the contact "
-               "nor a held DOF holds it (give -cea_hold)",
-               (double)c->s, (int)info);
+    if (info) break;
     du = unorm = 0;
     for (PetscInt i = 0; i < n; i++) {
       u[i] += r[i];
@@ -202,13 +236,21 @@ PetscErrorCode VICouplingStaticLinearise(VICoupling c)
     delta += r[n + nh + 1];
     converged = it > 0 && du <= 1e-10 * unorm ? PETSC_TRUE : PETSC_FALSE;
   }
-  PetscCheck(converged, c->comm, PETSC_ERR_NOT_CONVERGED,
-             "The static sliding state at position %g did not converge in 50 Newton iterations (last change %g of |u| = %g)", (double)c->s,
-             (double)du, (double)unorm);
-  PetscCheck(lam >= 0, c->comm, PETSC_ERR_USER_INPUT,
-             "The static sliding state at position %g has a tensile normal force %g: the loads lift the slave off the master (check the preload's "
-             "direction)",
-             (double)c->s, (double)lam);
+  /* a failure marks the position (VICouplingGetStaticFailure), without an error: the positions are dealt to the ranks. A
+     normal force that is zero but for rounding (the loads press nothing on the slave) is not tensile. */
+  for (PetscInt i = 0; i < n; i++) fscale += PetscAbsReal(c->load[i]);
+  c->static_failure = info                                     ? VI_COUPLING_STATIC_SINGULAR
+                      : !converged || PetscIsInfOrNanReal(lam) ? VI_COUPLING_STATIC_NOT_CONVERGED
+                      : lam < -1e-9 * fscale                   ? VI_COUPLING_STATIC_TENSILE
+                                                               : VI_COUPLING_STATIC_OK;
+  c->static_value   = info ? (PetscReal)info : (!converged || PetscIsInfOrNanReal(lam) ? (unorm > 0 ? du / unorm : du) : lam);
+  if (c->static_failure != VI_COUPLING_STATIC_OK) {
+    for (PetscInt i = 0; i < n; i++) u[i] = NAN;
+    c->lambda0 = c->slope = NAN;
+    c->static_its         = it;
+    PetscCall(PetscFree5(J, r, hidx, react, ipiv));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the rows and the geometric stiffness in the converged state */
   for (PetscInt d = 0; d < 2; d++) xC[d] = X[d] + u[c->slave.dof[d]];
   VICouplingAtPoint(c, k, xi, xC, u, &geo);

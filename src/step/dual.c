@@ -6,7 +6,7 @@
 
 const char *const VIDualGeometries[] = {"deformed", "fixed", "VIDualGeometry", "VI_DUAL_GEOMETRY_", NULL};
 const char *const VIDualStatuses[]   = {"off", "open", "stick", "slip", "VIDualStatus", "VI_DUAL_", NULL};
-const char *const VIDualStarts[]     = {"rest", "static", "VIDualStart", "VI_DUAL_START_", NULL};
+const char *const VIDualStarts[]     = {"rest", "static", "sliding", "VIDualStart", "VI_DUAL_START_", NULL};
 
 #define VI_DUAL_ROW 6 /* a coupling row touches C (x, y), T1 (x, y), T2 (x, y) */
 
@@ -326,7 +326,8 @@ PetscErrorCode VIDualSetFromOptions(VIDual d)
                              "VIDualSetGeometry", VIDualGeometries, (PetscEnum)geometry, (PetscEnum *)&geometry, NULL));
   PetscCall(PetscOptionsEnum(
       "-dual_start",
-      "Start at rest undeformed (rest) or in the static equilibrium under the constant loads with the slaves pressed on the master (static)",
+      "Start at rest undeformed (rest), at rest in the static equilibrium under the constant loads with the slaves pressed on the master "
+      "(static), or in the steady sliding state: that equilibrium with the sliding friction, moving with the drive (sliding)",
       "VIDualSetStart", VIDualStarts, (PetscEnum)start, (PetscEnum *)&start, NULL));
   PetscOptionsEnd();
   PetscCall(VIDualSetTimeStep(d, dt));
@@ -433,19 +434,22 @@ static PetscErrorCode VIDualStepLoad(VIDual d)
 }
 
 /*
-  The static equilibrium under the constant loads f (VI_DUAL_START_STATIC): the driven coordinates u_p held at their value, one
-  normal multiplier per active slave, no friction; for given rows B_N (the search and rows in X + u),
-    [K_ff  -B_f^T] [u_f   ]   [f_f - K_fp u_p          ]
+  The static equilibrium under the constant loads f (VI_DUAL_START_STATIC): the driven coordinates u_p at their value plus
+  tshift times their velocity, one normal multiplier per active slave; for given rows B_N (the search and rows in X + u),
+    [K_ff  -W_f^T] [u_f   ]   [f_f + e_f - K_fp u_p    ]
     [B_f    0    ] [lambda] = [-B_N (X) - B_p u_p     ]   (the gap n . (C - (1 - xi) T1 - xi T2) closed),
-  dense LU on the free coordinates of all the bodies. A slave whose lambda comes out negative is released (and a released one
-  that penetrates taken back) until the set repeats; with deformed geometry the search and the rows are redone in X + u until
-  u changes by less than 1e-12 of its largest entry. On return u = u_prev = the equilibrium, lambda the warm start.
+  W = B_N - sgn_j mu B_T: no friction (sgn NULL: W = B_N), or the steady sliding friction lambda_t = -sgn_j mu lambda_n of a
+  slave slipping along +t (sgn_j = 1) or -t (-1); e an extra constant force (NULL: none). Dense LU on the free coordinates
+  of all the bodies. A slave whose lambda comes out negative is released (and a released one that penetrates taken back)
+  until the set repeats; with deformed geometry the search and the rows are redone in X + u until u changes by less than
+  1e-12 of its largest entry. u: in, the first guess (and the driven coordinates' value before the shift); out, the
+  equilibrium. The multipliers go to d->lambda (the warm start). what: the option named in the errors.
 */
-static PetscErrorCode VIDualStatic(VIDual d)
+static PetscErrorCode VIDualStatic(VIDual d, PetscReal tshift, const PetscReal sgn[], const PetscReal extra[], const char what[], PetscReal u[])
 {
   PetscInt     n = d->n, ns = d->num_slaves, nf = 0, *fi, *gi, it, N;
   PetscBool   *on, changed = PETSC_TRUE, moved = PETSC_TRUE;
-  PetscReal   *A, *b, *u;
+  PetscReal   *A, *b;
   PetscBLASInt bN, one = 1, info, *piv;
 
   PetscFunctionBeginUser;
@@ -454,8 +458,9 @@ static PetscErrorCode VIDualStatic(VIDual d)
   for (PetscInt i = 0; i < n; i++)
     if (gi[i] >= 0) fi[gi[i]] = i;
   for (PetscInt j = 0; j < ns; j++) on[j] = PETSC_TRUE;
-  PetscCall(PetscMalloc4((nf + ns) * (nf + ns), &A, nf + ns, &b, n, &u, nf + ns, &piv));
-  PetscCall(PetscArraycpy(u, d->u, n));
+  PetscCall(PetscMalloc3((nf + ns) * (nf + ns), &A, nf + ns, &b, nf + ns, &piv));
+  for (PetscInt i = 0; i < n; i++)
+    if (d->driven[i]) u[i] += d->drive_v[i] * tshift;
   for (it = 0; it < 50 && (changed || moved); it++) {
     PetscReal du = 0, umax = 0;
     PetscInt  na = 0;
@@ -469,7 +474,7 @@ static PetscErrorCode VIDualStatic(VIDual d)
     PetscCall(PetscArrayzero(A, N * N));
     for (PetscInt a = 0; a < nf; a++) { /* column-major A(a, c) = A[c N + a] */
       PetscInt i = fi[a], k = d->dof_body[i], o = d->off[k], nk = d->off[k + 1] - o;
-      b[a] = d->f[i];
+      b[a] = d->f[i] + (extra ? extra[i] : 0);
       for (PetscInt jj = 0; jj < nk; jj++) {
         PetscReal kij = d->K[k][(i - o) * nk + jj];
         if (gi[o + jj] >= 0)
@@ -480,7 +485,7 @@ static PetscErrorCode VIDualStatic(VIDual d)
     }
     for (PetscInt j = 0, r = nf; j < ns; j++) {
       const PetscInt  *dof = d->bdof + VI_DUAL_ROW * j;
-      const PetscReal *row = d->bn + VI_DUAL_ROW * j;
+      const PetscReal *row = d->bn + VI_DUAL_ROW * j, *tan = d->bt + VI_DUAL_ROW * j, fr = sgn ? sgn[j] * d->mu : 0;
       PetscReal        g0;
       if (!(d->seg[j] >= 0 && on[j])) continue;
       PetscCall(PetscArrayzero(d->work, n));
@@ -489,8 +494,8 @@ static PetscErrorCode VIDualStatic(VIDual d)
       for (PetscInt p = 0; p < VI_DUAL_ROW; p++) {
         if (dof[p] < 0) continue;
         if (gi[dof[p]] >= 0) {
-          A[gi[dof[p]] * N + r] += row[p]; /* B_f */
-          A[r * N + gi[dof[p]]] -= row[p]; /* -B_f^T */
+          A[gi[dof[p]] * N + r] += row[p];               /* B_f */
+          A[r * N + gi[dof[p]]] -= row[p] - fr * tan[p]; /* -W_f^T */
         } else
           b[r] -= row[p] * u[dof[p]]; /* driven: B_p u_p */
       }
@@ -499,9 +504,9 @@ static PetscErrorCode VIDualStatic(VIDual d)
     PetscCall(PetscBLASIntCast(N, &bN));
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bN, &one, A, &bN, piv, b, &bN, &info));
     PetscCheck(info == 0, d->comm, PETSC_ERR_USER_INPUT,
-               "-dual_start static: the static problem is singular (gesv info %d): a body is free to move rigidly where no slave holds it "
+               "%s: the static problem is singular (gesv info %d): a body is free to move rigidly where no slave holds it "
                "(every slave released, or not over the master); start at rest instead (-dual_start rest)",
-               (int)info);
+               what, (int)info);
     for (PetscInt a = 0; a < nf; a++) {
       du       = PetscMax(du, PetscAbsReal(b[a] - u[fi[a]]));
       umax     = PetscMax(umax, PetscAbsReal(b[a]));
@@ -513,7 +518,8 @@ static PetscErrorCode VIDualStatic(VIDual d)
     for (PetscInt j = 0, r = nf; j < ns; j++) {
       if (d->seg[j] < 0) continue;
       if (on[j]) {
-        d->lambda[2 * j] = b[r++];
+        d->lambda[2 * j]     = b[r++];
+        d->lambda[2 * j + 1] = sgn ? -sgn[j] * d->mu * d->lambda[2 * j] : 0;
         if (d->lambda[2 * j] < 0) on[j] = PETSC_FALSE, changed = PETSC_TRUE;
       } else {
         PetscReal g;
@@ -523,13 +529,70 @@ static PetscErrorCode VIDualStatic(VIDual d)
     }
   }
   PetscCheck(!changed && !moved, d->comm, PETSC_ERR_NOT_CONVERGED,
-             "-dual_start static: the static equilibrium did not settle in %" PetscInt_FMT " iterations (contact set or geometry)", it);
+             "%s: the static equilibrium did not settle in %" PetscInt_FMT " iterations (contact set or geometry)", what, it);
   for (PetscInt j = 0; j < ns; j++)
-    if (d->seg[j] >= 0 && !on[j]) d->lambda[2 * j] = 0;
-  PetscCall(PetscArraycpy(d->u, u, n));
-  PetscCall(PetscArraycpy(d->u_prev, u, n));
-  PetscCall(PetscFree4(A, b, u, piv));
+    if (d->seg[j] >= 0 && !on[j]) d->lambda[2 * j] = d->lambda[2 * j + 1] = 0;
+  PetscCall(PetscFree3(A, b, piv));
   PetscCall(PetscFree3(fi, gi, on));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The steady sliding state (VI_DUAL_START_SLIDING, issue 27): u_0 and u_{-1} the static equilibria of VIDualStatic with the
+  steady sliding friction, the driven coordinates at their value (t_0 = 0) and one step back (t_{-1} = -dt), so that the
+  first step starts sliding at the drive's velocity with the Coulomb force already on the cone, and the slow change of the
+  equilibrium as the contact moves is the starting velocity (u_0 - u_{-1}) / dt. The slip direction of each slave is that
+  of the frictionless equilibria at -+1000 dt; the damping force of the sliding velocity, -D (u_0 - u_{-1}) / dt (the mass
+  proportional part drags a translating body), enters a second solve of both states.
+*/
+static PetscErrorCode VIDualSliding(VIDual d)
+{
+  const char *what = "-dual_start sliding";
+  PetscInt    n = d->n, ns = d->num_slaves;
+  PetscReal  *u0, *um, *sgn, *drag, vmax = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt a = 0; a < d->num_driven; a++) vmax = PetscMax(vmax, PetscAbsReal(d->drive_v[d->drv[a]]));
+  PetscCheck(vmax > 0, d->comm, PETSC_ERR_USER_INPUT,
+             "-dual_start sliding: no driven coordinate moves (give the drive a velocity, e.g. -slide_drive_velocity): nothing slides");
+  PetscCall(PetscMalloc4(n, &u0, n, &um, ns, &sgn, n, &drag));
+  PetscCall(PetscArraycpy(u0, d->u, n));
+  PetscCall(PetscArraycpy(um, d->u, n));
+  PetscCall(VIDualStatic(d, -1e3 * d->dt, NULL, NULL, what, um));
+  PetscCall(VIDualStatic(d, 1e3 * d->dt, NULL, NULL, what, u0));
+  for (PetscInt j = 0; j < ns; j++) {
+    const PetscInt  *dof  = d->bdof + VI_DUAL_ROW * j;
+    const PetscReal *row  = d->bt + VI_DUAL_ROW * j;
+    PetscReal        slip = VIDualRowDot(dof, row, u0) - VIDualRowDot(dof, row, um);
+    sgn[j]                = d->seg[j] >= 0 && d->lambda[2 * j] > 0 ? (slip > 0 ? 1.0 : (slip < 0 ? -1.0 : 0.0)) : 0.0;
+    PetscCheck(!(d->seg[j] >= 0 && d->lambda[2 * j] > 0) || sgn[j] != 0, d->comm, PETSC_ERR_USER_INPUT,
+               "%s: slave node %" PetscInt_FMT " does not move along the master as the drive moves (the drive's direction is normal to the contact)",
+               what, d->slaves[j].id);
+  }
+  PetscCall(PetscArrayzero(drag, n));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscCall(PetscArraycpy(um, d->u, n));
+    PetscCall(VIDualStatic(d, -d->dt, sgn, drag, what, um));
+    PetscCall(PetscArraycpy(u0, d->u, n));
+    PetscCall(VIDualStatic(d, 0, sgn, drag, what, u0)); /* last: the multipliers and the rows are those of u_0 */
+    for (PetscInt i = 0; i < n; i++) d->work[i] = (u0[i] - um[i]) / d->dt;
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      VIMatVec(nk, nk, d->D[k], nk, d->work + o, 0.0, drag + o);
+    }
+    for (PetscInt i = 0; i < n; i++) drag[i] = -drag[i];
+  }
+  for (PetscInt j = 0; j < ns; j++) {
+    const PetscInt  *dof  = d->bdof + VI_DUAL_ROW * j;
+    const PetscReal *row  = d->bt + VI_DUAL_ROW * j;
+    PetscReal        slip = VIDualRowDot(dof, row, u0) - VIDualRowDot(dof, row, um);
+    PetscCheck(sgn[j] == 0 || slip * sgn[j] > 0, d->comm, PETSC_ERR_USER_INPUT,
+               "%s: slave node %" PetscInt_FMT " slips against the friction's direction in the sliding state (slip %g over a step)", what,
+               d->slaves[j].id, (double)slip);
+  }
+  PetscCall(PetscArraycpy(d->u, u0, n));
+  PetscCall(PetscArraycpy(d->u_prev, um, n));
+  PetscCall(PetscFree4(u0, um, sgn, drag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -597,10 +660,25 @@ PetscErrorCode VIDualSetUp(VIDual d)
       PetscCheck(on, d->comm, PETSC_ERR_USER_INPUT, "-dual_geometry fixed: slave node %" PetscInt_FMT " is not over the master chain",
                  d->slaves[j].id);
     }
-  if (d->start == VI_DUAL_START_STATIC) PetscCall(VIDualStatic(d));
-  /* the initial state (at rest): E_{-1/2} = 1/2 u_0^T K u_0 (the system's potential energy), the driven coordinates move from
-     their initial value */
-  PetscCall(VISystemComputeEnergy(d->sys, d->u, NULL, NULL, &d->energy.initial));
+  if (d->start == VI_DUAL_START_STATIC) {
+    PetscCall(VIDualStatic(d, 0, NULL, NULL, "-dual_start static", d->u));
+    PetscCall(PetscArraycpy(d->u_prev, d->u, n));
+  }
+  /* the initial state: at rest E_{-1/2} = 1/2 u_0^T K u_0 (the system's potential energy); sliding, E_{-1/2} = 1/2 v^T M v +
+     1/2 u_{-1}^T K u_0 with v = (u_0 - u_{-1}) / dt; the driven coordinates move from their initial value */
+  if (d->start == VI_DUAL_START_SLIDING) {
+    PetscCall(VIDualSliding(d));
+    d->energy.initial = 0;
+    for (PetscInt i = 0; i < n; i++) d->work[i] = (d->u[i] - d->u_prev[i]) / d->dt;
+    for (PetscInt k = 0; k < d->num_bodies; k++) {
+      PetscInt o = d->off[k], nk = d->off[k + 1] - o;
+      VIMatVec(nk, nk, d->M[k], nk, d->work + o, 0.0, d->u_next + o);
+      for (PetscInt i = 0; i < nk; i++) d->energy.initial += 0.5 * d->work[o + i] * d->u_next[o + i];
+      VIMatVec(nk, nk, d->K[k], nk, d->u + o, 0.0, d->u_next + o);
+      for (PetscInt i = 0; i < nk; i++) d->energy.initial += 0.5 * d->u_prev[o + i] * d->u_next[o + i];
+    }
+  } else
+    PetscCall(VISystemComputeEnergy(d->sys, d->u, NULL, NULL, &d->energy.initial));
   PetscCall(PetscArraycpy(d->drive_u0, d->u, n));
   d->t     = 0;
   d->step  = 0;

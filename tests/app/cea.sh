@@ -22,7 +22,7 @@ small="-bodies beam1,beam2 -rom_file small.h5
   -body_beam2_cms_num_modes 10 -body_beam2_cms_rayleigh 12.6,3.2e-7"
 # shellcheck disable=SC2086
 must "reduce the coarse beams" mpi 120 2 reduce $small || exit 1
-cea="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 7 -cea_modes 10
+cea="cea -cea_state undeformed -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 7 -cea_modes 10
   -cea_frf_frequencies 100:5000:5 -cea_frf_inputs beam1:1:y,beam2:63:y -cea_frf_outputs beam2:63:y,beam1:1:x"
 for np in 1 2; do
   # shellcheck disable=SC2086
@@ -47,7 +47,7 @@ print("1 and 2 ranks: all %d datasets equal bit for bit (vectors/re: %d x %d)" %
 
 # 2. the beam-on-beam job (jobs/beam_on_beam.yaml, both stages) near s = 140 mm, where mu = 0.3 is unstable at 3.5 kHz
 must "reduce the job" mpi 120 2 reduce -options_file "$job" || exit 1
-must "cea on the job" mpi 120 2 cea -options_file "$job" -cea_range 139,142 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:3 \
+must "cea on the job" mpi 120 2 cea -options_file "$job" -cea_state undeformed -cea_range 139,142 -cea_positions 4 -cea_modes 20 -cea_frf_frequencies 3000:4000:3 \
   -cea_vectors unstable -cea_file job.h5 && echo "$LAST" | grep -vE "^Sliding"
 if ! grep -q "CEA mu = 0.3: 2 of 4 positions unstable" <<<"$LAST" || ! grep -q "Eigenvectors (unstable): 2 modes at 2 positions, 248 coordinates" <<<"$LAST"; then
   echo "FAIL expected 2 of the 4 positions unstable (140 and 141 mm), their 2 eigenvectors of 248 coordinates"; fail=1
@@ -56,7 +56,7 @@ must "reference, beam-on-beam" $py "$ref" beam_on_beam.h5 job.h5 beam1 1 beam2 b
 
 # 3. vicms info on results files: the beam-on-beam job at 1 mm from 139 to 158 mm (two bands of unstable positions, at 140-141
 # and 157 mm), and the coarse beams (stable, with the FRF map); every number it prints against the file's datasets
-must "cea, two bands" mpi 120 2 cea -options_file "$job" -cea_range 139,158 -cea_positions 20 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
+must "cea, two bands" mpi 120 2 cea -options_file "$job" -cea_state undeformed -cea_range 139,158 -cea_positions 20 -cea_modes 20 -cea_frf_frequencies 3000:4000:2 \
   -cea_vectors unstable -cea_file bands.h5
 # the acceleration run of section 4 has no eigenvectors: its own line
 must "cea, acceleration" mpi 120 2 $cea -cea_frf_quantity acceleration -cea_file acc.h5 && echo "$LAST" | grep -E "^FRF"
@@ -204,7 +204,7 @@ fi
 # dataset, every attribute but the options string) and no checkpoint or lock left (another job, -coupling_mu 0.2, is refused
 # the checkpoint before the last run); the positions and lines computed over
 # the four runs add up to exactly the job's (none skipped, none computed twice).
-long="cea -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 60 -cea_modes 10
+long="cea -cea_state undeformed -rom_file small.h5 -cea_slave beam1:1 -cea_master beam2 -cea_hold beam1 -coupling_mu 0.3 -cea_positions 60 -cea_modes 10
   -cea_frf_frequencies 100:5000:1200 -cea_frf_inputs beam1:1:y,beam2:63:y -cea_frf_outputs beam2:63:y,beam1:1:x -cea_vectors all"
 # shellcheck disable=SC2086
 must "uninterrupted run" mpi 120 2 $long -cea_file full.h5 && echo "$LAST" | grep "^Wrote"

@@ -9,8 +9,11 @@ the drive). w(u) = B_E^T: the slave, T1 and T2 weighted 1, -(1 - xi), -xi times 
 Then the CEA about that state: B_C the gap's row in the deformed frame, B_E = w^T, and the tangent stiffness
 K - lambda0 dw/du with dw/du by central differences of w(u), the contact point projected on the deformed segment (so the
 lever xi moves with u); null spaces by SVD and the eigenvalues of the first-order pencil (cea_reference.py's method).
-Compares u0, lambda0, the segment's turn and the kept eigenvalues with the file; prints the largest differences and exits
-non-zero beyond the tolerances (u0 1e-8 of max |u0|, lambda0 1e-8 relative, eigenvalues 1e-6 of |lambda|).
+When the file has an FRF map, it is checked against the primal form of the same linearisation, H^C = L_C (K~ - w^2 M~ +
+j w C~)^-1 L_E^T between the unit vectors named (cea_reference.py's, with K~ = L_E^T (K - lambda0 dw/du) L_C here).
+Compares u0, lambda0, the segment's turn, the kept eigenvalues and the FRF with the file; prints the largest differences
+and exits non-zero beyond the tolerances (u0 1e-8 of max |u0|, lambda0 1e-8 relative, eigenvalues 1e-6 of |lambda|, the
+FRF 1e-6 of max |H| per position).
 
 usage: cea_static_reference.py BODIES CEA SLAVE_BODY SLAVE_NODE MASTER_BODY HOLD_BODY MU forward|backward FX FY
 """
@@ -92,7 +95,19 @@ pos, freq, real = cf["positions"][()][:, 0], cf["frequency_hz"][()], cf["real"][
 U, lam_f, slope_f = cf["static/u"][()], cf["static/normal_force"][()][:, 0], cf["static/slope"][()][:, 0]
 nm = freq.shape[1]
 nh = len(holds)
-worst = {"u": 0.0, "lambda": 0.0, "slope": 0.0, "eig": 0.0, "gap": 0.0}
+worst = {"u": 0.0, "lambda": 0.0, "slope": 0.0, "eig": 0.0, "gap": 0.0, "frf": 0.0}
+frf = "frf" in cf
+if frf:
+    def unit(spec):
+        b, nd, c = spec.decode().rsplit(":", 2) if isinstance(spec, bytes) else spec.rsplit(":", 2)
+        v = np.zeros(n)
+        v[gdof(b, table(b)[0].index(int(nd)), "xy".index(c))] = 1
+        return v
+
+    fin = np.array([unit(x) for x in cf["frf/inputs"][()]]).T
+    fout = np.array([unit(x) for x in cf["frf/outputs"][()]])
+    ff = cf["frf/frequencies_hz"][()][:, 0]
+    Hf = cf["frf/H_re"][()] + 1j * cf["frf/H_im"][()]
 largest = -np.inf
 for p, s in enumerate(pos):
     k = min(np.searchsorted(arc, s, side="right") - 1, len(arc) - 2)
@@ -160,11 +175,15 @@ for p, s in enumerate(pos):
             print(p, x, e)
         worst["eig"] = max(worst["eig"], e)
     largest = max(largest, real[p][ok].max())
+    if frf:
+        ref = np.concatenate([(fout @ LC @ np.linalg.solve(Kt - (2 * np.pi * hz) ** 2 * Mt + 2j * np.pi * hz * Ct, LE.T @ fin)).ravel()
+                              for hz in ff])
+        worst["frf"] = max(worst["frf"], np.abs(ref - Hf[p]).max() / np.abs(ref).max())
 print(
     "static state against the reference at %d positions: u0 %.1e of max|u0|, lambda0 %.1e relative (%.4f to %.4f N), turn %.1e rad "
-    "(%.4f to %.4f rad), gap %.1e; eigenvalues %.1e of |lambda|; largest real part %.4f 1/s"
+    "(%.4f to %.4f rad), gap %.1e; eigenvalues %.1e of |lambda|; largest real part %.4f 1/s%s"
     % (len(pos), worst["u"], worst["lambda"], lam_f.min(), lam_f.max(), worst["slope"], slope_f.min(), slope_f.max(), worst["gap"],
-       worst["eig"], largest)
+       worst["eig"], largest, "; FRF (%d lines) %.1e of max |H|" % (len(ff), worst["frf"]) if frf else "")
 )
-if worst["u"] > 1e-8 or worst["lambda"] > 1e-8 or worst["slope"] > 1e-10 or worst["eig"] > 1e-6:
-    sys.exit("FAIL beyond the tolerances (u0 1e-8, lambda0 1e-8, turn 1e-10 rad, eigenvalues 1e-6)")
+if worst["u"] > 1e-8 or worst["lambda"] > 1e-8 or worst["slope"] > 1e-10 or worst["eig"] > 1e-6 or worst["frf"] > 1e-6:
+    sys.exit("FAIL beyond the tolerances (u0 1e-8, lambda0 1e-8, turn 1e-10 rad, eigenvalues 1e-6, FRF 1e-6)")
