@@ -79,7 +79,7 @@ static PetscErrorCode VIStepperDualLevel(VIStepper st, PetscBool first)
   PetscCall(VIDualGetContacts(d->dual, &ns, &rec));
   PetscCall(VISystemGetContacts(st->sys, NULL, NULL, &dims, NULL));
   for (PetscInt j = 0; j < ns; j++) {
-    st->gap[j]                 = rec[j].segment < 0 ? PETSC_INFINITY : rec[j].gap;
+    st->gap[j]                 = rec[j].segment < 0 ? (PetscReal)INFINITY : rec[j].gap;
     st->lambda[st->offsets[j]] = rec[j].normal;
     if (dims[j] > 1) st->lambda[st->offsets[j] + 1] = rec[j].tangential;
   }

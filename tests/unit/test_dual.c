@@ -984,7 +984,7 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
       PetscCall(PetscArraycpy(qprev + 4, qb, n - 4));
       PetscCall(VIDualStep(ref));
       PetscCall(VIDualGetContacts(ref, &nc, &rc));
-      ndiff += gr[s + 1] != (rc->segment < 0 ? PETSC_INFINITY : rc->gap);
+      ndiff += gr[s + 1] != (rc->segment < 0 ? (PetscReal)INFINITY : rc->gap);
       ndiff += fr[s + 1] != rc->normal;
       nslip += rc->status == VI_DUAL_SLIP;
       noff += rc->status == VI_DUAL_OFF;
