@@ -6,6 +6,7 @@
 #include <vicms/contact.h>
 #include <vicms/excite.h>
 #include <vicms/system.h>
+#include <vicms/step.h>
 
 /* Where the coupling rows B_N, B_T are built: in the configuration predicted for t_{n+1} (seed 003 Eq. 33, the default), or
    once in the undeformed configuration and held (the time-invariant coupling of the primal assembly, seed 003 §1.4/§2.3). */
@@ -134,3 +135,7 @@ PETSC_EXTERN PetscErrorCode VIDualView(VIDual dual, PetscViewer viewer);
 PETSC_EXTERN PetscErrorCode VIDualGetStateSize(VIDual dual, PetscInt *len);
 PETSC_EXTERN PetscErrorCode VIDualGetState(VIDual dual, PetscReal state[]);
 PETSC_EXTERN PetscErrorCode VIDualSetState(VIDual dual, PetscInt len, const PetscReal state[]);
+
+/* The VIDual of a stepper of type dual (VIStepperSetType(st, VISTEPPERDUAL), after VIStepperSetSystem): the scheme's drives, loads,
+   slave forces and options are given to it before VIStepperSetUp, which sets it up (src/step/dualstep.c). */
+PETSC_EXTERN PetscErrorCode VIStepperDualGetDual(VIStepper st, VIDual *dual);

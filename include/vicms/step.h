@@ -14,6 +14,7 @@ typedef const char *VIStepperType;
 #define VISTEPPERMOREAU   "moreau"
 #define VISTEPPERNSGALPHA "nsgalpha"
 #define VISTEPPERMIXED    "mixed"
+#define VISTEPPERDUAL     "dual" /* coupled bodies (system type bodies), seed 003 §2.2: src/step/dualstep.c */
 /* The registered names in PETSc's enum layout (names, "VIStepperType", "VISTEPPER", NULL): filled by
    VIStepperRegisterAll, read by the option registry's value check of -step_type. */
 PETSC_EXTERN const char *VIStepperTypes[];

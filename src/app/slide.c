@@ -717,6 +717,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscLogDouble t0, t1, t_prog, t_ckpt, t_loop;
   VIBodies       bodies;
   VISystem       sys;
+  VIStepper      st;
   VIDual         dual;
   VIExcitation  *noise = NULL;
   VIBodyNode    *mnodes, snode;
@@ -814,8 +815,11 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscCall(VISystemSetType(sys, type));
     PetscCall(VISystemBodiesSetBodies(sys, bodies));
   }
-  PetscCall(VIDualCreate(comm, &dual));
-  PetscCall(VIDualSetSystem(dual, sys));
+  /* the scheme: the dual assembly as the stepper type dual, its own loads given to its VIDual */
+  PetscCall(VIStepperCreate(comm, &st));
+  PetscCall(VIStepperSetSystem(st, sys));
+  PetscCall(VIStepperSetType(st, VISTEPPERDUAL));
+  PetscCall(VIStepperDualGetDual(st, &dual));
   PetscCall(PetscMalloc2(VI_SLIDE_MAX_NODES, &ids, VI_SLIDE_MAX_NODES, &slave_ids));
   PetscCall(VIAppParseBoundaryNodes(comm, bodies, "-slide_slave", slave, sbody, sizeof(sbody), VI_SLIDE_MAX_NODES, &nsl, slave_ids));
   PetscCall(VIBodiesFind(bodies, sbody, &sk_body));
@@ -878,7 +882,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
                             (double)shift[0], (double)shift[1], slave_ids[0], (double)start));
   }
   PetscCall(VIDualSetFromOptions(dual));
-  PetscCall(VIDualSetUp(dual));
+  PetscCall(VIStepperSetUp(st));
   if (!quiet) PetscCall(VIDualView(dual, NULL));
   PetscCall(VIDualGetTimeStep(dual, &dt));
   PetscCall(VIDualGetCriticalStep(dual, &dt_crit));
@@ -947,7 +951,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscCall(VISlideHistoryDestroy(&h));
     PetscCall(PetscFree3(mnodes, sk, lk));
     PetscCall(PetscFree2(ids, slave_ids));
-    PetscCall(VIDualDestroy(&dual));
+    PetscCall(VIStepperDestroy(&st));
     PetscCall(VISystemDestroy(&sys));
     for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
     PetscCall(PetscFree(noise));
@@ -1173,7 +1177,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscCall(VISlideHistoryDestroy(&h));
   PetscCall(PetscFree3(mnodes, sk, lk));
   PetscCall(PetscFree2(ids, slave_ids));
-  PetscCall(VIDualDestroy(&dual));
+  PetscCall(VIStepperDestroy(&st));
   PetscCall(VISystemDestroy(&sys));
   for (PetscInt j = 0; noise && j < nsl; j++) PetscCall(VIExcitationDestroy(&noise[j]));
   PetscCall(PetscFree(noise));

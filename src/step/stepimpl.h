@@ -96,8 +96,8 @@ struct _VIStableStep {
 /* The spectra a scheme's stability analysis takes its limit from (timestep.c), rank-local on the replicated ROM: the
    largest frequency of a massless-boundary ROM with the boundary rows held as state says (friction[j]: contact j's
    tangential rows held too) and the others condensed, and of a mass-carrying ROM with every row dynamic (contacts open). */
-PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state, PetscReal *omega,
-                                                      PetscInt *m, PetscReal **w);
+PETSC_INTERN PetscErrorCode VIStableStepMasslessOmega(const VIStableOperators *ops, const PetscBool friction[], VIContactState state,
+                                                      PetscReal *omega, PetscInt *m, PetscReal **w);
 PETSC_INTERN PetscErrorCode VIStableStepFullOmega(const VIStableOperators *ops, PetscReal *omega, PetscInt *m, PetscReal **w);
 /* The analysis of the schemes that are unconditionally stable and second order on the linear smooth part (nsgalpha, mixed):
    no limit; omega_max of the open contacts for the step from accuracy. */
@@ -212,7 +212,8 @@ PETSC_INTERN PetscErrorCode VIStepperRegister_Leapfrog(void);
 PETSC_INTERN PetscErrorCode VIStepperRegister_Moreau(void);
 PETSC_INTERN PetscErrorCode VIStepperRegister_NSGAlpha(void);
 PETSC_INTERN PetscErrorCode VIStepperRegister_Mixed(void);
-/* The seed 003 dual assembly's options (dual.c; not a VIStepper). */
+PETSC_INTERN PetscErrorCode VIStepperRegister_Dual(void);
+/* The seed 003 dual assembly's options (dual.c; the scheme of the stepper type dual, dualstep.c). */
 PETSC_INTERN PetscErrorCode VIDualRegisterOptions(void);
 /* The registered schemes (stepregis.c). */
 PETSC_INTERN PetscFunctionList VIStepperList;

@@ -304,9 +304,13 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nlambda, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
   PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
-    VIROM    r = rom;
-    PetscInt nout;
-    PetscCall(VIROMGetNumOutputs(r, &nout));
+    VIROM    r    = rom;
+    PetscInt nout = 0;
+    /* a system without a ROM (the coupled bodies of the dual scheme): no output rows here; the scheme records its own */
+    if (r)
+      PetscCall(VIROMGetNumOutputs(r, &nout));
+    else
+      st->has_outputs = PETSC_FALSE;
     st->nout = nout;
     PetscCall(PetscMalloc2(PetscMax(nout, 1) * st->n, &st->out_mat, PetscMax(nout, 1), &st->out_y));
     PetscCall(PetscCalloc2(6 * PetscMax(nout, 1), &st->ostat, 5 * PetscMax(nout, 1), &st->stat_out));

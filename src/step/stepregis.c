@@ -52,6 +52,7 @@ PetscErrorCode VIStepperRegisterAll(void)
   PetscCall(VIStepperRegister_Moreau());
   PetscCall(VIStepperRegister_NSGAlpha());
   PetscCall(VIStepperRegister_Mixed());
+  PetscCall(VIStepperRegister_Dual());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -16,6 +16,8 @@ typedef struct {
   PetscInt       num_outputs;
   VIContactKind *kinds;
   PetscInt      *dims, *offsets;
+  /* per contact its mu (the contact set), and the initial state: at rest, undeformed (2 n zeros: q0, u0) */
+  PetscReal *mus, *q0;
   /* the linearisation of each contact (VISystemLinearizeContact): segment, xi, frame (n, t) and rows over bdof */
   PetscInt  *seg, *bdof;
   PetscReal *xi, *frame, *bn, *bt;
@@ -39,6 +41,7 @@ static PetscErrorCode VISystemBodiesFree(VISystem_Bodies *bd)
   PetscCall(PetscFree3(bd->kinds, bd->dims, bd->offsets));
   PetscCall(PetscFree3(bd->seg, bd->bdof, bd->xi));
   PetscCall(PetscFree3(bd->frame, bd->bn, bd->bt));
+  PetscCall(PetscFree2(bd->mus, bd->q0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,6 +193,7 @@ PetscErrorCode VISystemBodiesSetFriction(VISystem sys, PetscReal mu)
   PetscCall(VISystemBodiesCheck(sys, "VISystemBodiesSetFriction", &bd));
   PetscCheck(mu >= 0 && PetscIsNormalReal(mu + 1), sys->comm, PETSC_ERR_USER_INPUT, "-dual_mu: the friction coefficient is %g, expected >= 0",
              (double)mu);
+  if (mu == bd->mu) PetscFunctionReturn(PETSC_SUCCESS); /* a system set up stays so (a stepper caches its arrays) */
   bd->mu     = mu;
   sys->setup = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -265,6 +269,8 @@ static PetscErrorCode VISystemSetUp_Bodies(VISystem sys)
     bd->num_outputs += no;
   }
   PetscCall(PetscCalloc3(ns, &bd->kinds, ns, &bd->dims, ns, &bd->offsets));
+  PetscCall(PetscCalloc2(PetscMax(ns, 1), &bd->mus, 2 * n, &bd->q0));
+  for (PetscInt j = 0; j < ns; j++) bd->mus[j] = bd->mu;
   for (PetscInt j = 0, r = 0; j < ns; j++) {
     bd->kinds[j]   = VI_CONTACT_UNILATERAL;
     bd->dims[j]    = bd->mu > 0 ? 2 : 1;
@@ -495,6 +501,41 @@ static PetscErrorCode VISystemGetContacts_Bodies(VISystem sys, PetscInt *nc, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VISystemGetContactSet_Bodies(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity)
+{
+  VISystem_Bodies *bd = (VISystem_Bodies *)sys->data;
+
+  PetscFunctionBeginUser;
+  set->num_contacts = bd->num_slaves;
+  set->dims         = bd->dims;
+  set->mu           = bd->mus;
+  set->preload      = NULL;
+  set->kinds        = bd->kinds;
+  if (obstacle_velocity) *obstacle_velocity = NULL; /* the master is a body, not a moving obstacle */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* No load vectors: the scheme adds its case's loads, drives and slave forces (the dual assembly's VIDualAddLoad, ...). */
+static PetscErrorCode VISystemGetLoads_Bodies(VISystem sys, PetscInt *num_loads, const PetscReal *const **vectors)
+{
+  PetscFunctionBeginUser;
+  (void)sys;
+  *num_loads = 0;
+  if (vectors) *vectors = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* At rest, undeformed (the scheme's own start: VIDualSetInitialDisplacement, -dual_start static). */
+static PetscErrorCode VISystemGetInitialState_Bodies(VISystem sys, const PetscReal **q0, const PetscReal **u0)
+{
+  VISystem_Bodies *bd = (VISystem_Bodies *)sys->data;
+
+  PetscFunctionBeginUser;
+  if (q0) *q0 = bd->q0;
+  if (u0) *u0 = bd->q0 + sys->n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemGetLinearOperators_Bodies(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D)
 {
   VISystem_Bodies *bd = (VISystem_Bodies *)sys->data;
@@ -640,6 +681,9 @@ PetscErrorCode VISystemCreate_Bodies(VISystem sys)
   sys->ops.computeenergy        = VISystemComputeEnergy_Bodies;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Bodies;
   sys->ops.getcontacts          = VISystemGetContacts_Bodies;
+  sys->ops.getcontactset        = VISystemGetContactSet_Bodies;
+  sys->ops.getloads             = VISystemGetLoads_Bodies;
+  sys->ops.getinitialstate      = VISystemGetInitialState_Bodies;
   sys->ops.evaluateconstraints  = VISystemEvaluateConstraints_Bodies;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Bodies;
   sys->ops.linearizecontact     = VISystemLinearizeContact_Bodies;

@@ -5,7 +5,7 @@
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system)\n";
+static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system|stepper)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -318,22 +318,29 @@ static PetscErrorCode SliderBodies(MPI_Comm comm, PetscReal x0, PetscBool damped
 
 /* The slider on the track: C slave, the track's nodes the master chain, A driven along x at v and pushed down by P; a slave
    force s(t) along the track's normal at C unless s is NULL. */
-static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIExcitation s, VIDual *dual)
+static PetscErrorCode SliderConfigure(VIDual dual, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIExcitation s)
 {
   const PetscInt  c = 1, a = 2;
   const PetscReal force[3] = {0, -P, 0};
 
   PetscFunctionBeginUser;
+  PetscCall(VIDualSetSlave(dual, "slider", 1, &c));
+  PetscCall(VIDualSetMaster(dual, "track", 0, NULL));
+  PetscCall(VIDualSetFriction(dual, mu));
+  PetscCall(VIDualAddDrive(dual, "slider", 1, &a, 0, v));
+  PetscCall(VIDualAddLoad(dual, "slider", 1, &a, force));
+  PetscCall(VIDualSetTimeStep(dual, dt));
+  if (s) PetscCall(VIDualSetSlaveForce(dual, 0, s, NULL));
+  PetscCall(VIDualSetFromOptions(dual));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SliderDual(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, PetscReal dt, VIExcitation s, VIDual *dual)
+{
+  PetscFunctionBeginUser;
   PetscCall(VIDualCreate(comm, dual));
   PetscCall(VIDualSetBodies(*dual, bodies));
-  PetscCall(VIDualSetSlave(*dual, "slider", 1, &c));
-  PetscCall(VIDualSetMaster(*dual, "track", 0, NULL));
-  PetscCall(VIDualSetFriction(*dual, mu));
-  PetscCall(VIDualAddDrive(*dual, "slider", 1, &a, 0, v));
-  PetscCall(VIDualAddLoad(*dual, "slider", 1, &a, force));
-  PetscCall(VIDualSetTimeStep(*dual, dt));
-  if (s) PetscCall(VIDualSetSlaveForce(*dual, 0, s, NULL));
-  PetscCall(VIDualSetFromOptions(*dual));
+  PetscCall(SliderConfigure(*dual, mu, v, P, dt, s));
   PetscCall(VIDualSetUp(*dual));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -921,6 +928,91 @@ static PetscErrorCode CaseSystem(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ case stepper */
+
+/* The dual scheme as the stepper type dual (src/step/dualstep.c), run by the common loop (VIStepperRun), against the VIDual
+   stepped by hand on the same slider: every level's gap and normal force, the last level's displacements and velocity
+   estimate (u_k - u_{k-1}) / dt bit for bit, and the levels recorded. */
+static PetscErrorCode CaseStepper(MPI_Comm comm)
+{
+  const PetscReal  mu = 0.2, v = 100, P = 100;
+  const PetscInt   nsteps = 4000; /* 4000 dt: the slider slips along the track, then leaves its end */
+  VIBodies         bodies;
+  VIDual           ref, dual;
+  VISystem         sys;
+  VIStepper        st;
+  PetscReal        dt, *qprev;
+  PetscInt         n, nt, ndiff = 0, nslip = 0, noff = 0;
+  const PetscReal *q, *u, *tr, *gr, *fr;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
+  PetscCall(SliderDual(comm, bodies, mu, v, P, 0, NULL, &ref));
+  PetscCall(VISystemCreate(comm, &sys));
+  PetscCall(VISystemSetType(sys, VISYSTEMBODIES));
+  PetscCall(VISystemBodiesSetBodies(sys, bodies));
+  PetscCall(VIStepperCreate(comm, &st));
+  PetscCall(VIStepperSetSystem(st, sys));
+  PetscCall(VIStepperSetType(st, VISTEPPERDUAL));
+  PetscCall(VIStepperDualGetDual(st, &dual));
+  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
+  PetscCall(VIStepperSetUp(st));
+  PetscCall(VIStepperGetTimeStep(st, &dt, NULL));
+  {
+    PetscReal dref;
+    PetscCall(VIDualGetTimeStep(ref, &dref));
+    PetscCheck(dt == dref, comm, PETSC_ERR_PLIB, "the stepper's step %g, the dual's %g", (double)dt, (double)dref);
+  }
+  PetscCall(VIStepperSetTimeStep(st, dt, nsteps * dt));
+  PetscCall(VIStepperRun(st));
+  PetscCall(VIStepperGetState(st, &q, &u));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(PetscMalloc1(n, &qprev));
+  PetscCall(VIStepperGetSeries(st, &nt, &tr, NULL, &gr, &fr, NULL));
+  PetscCheck(nt == nsteps + 1 && tr[nt - 1] == nsteps * dt, comm, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT " levels to t = %g, expected %" PetscInt_FMT " to %g", nt, (double)tr[nt - 1], nsteps + 1, (double)(nsteps * dt));
+  {
+    /* the hand-stepped VIDual: at every level its gap (+inf for a slave off the master) and normal force, at the last its
+       displacements body by body (slider: 4 coordinates, then the track) and their backward difference */
+    const PetscReal     *qb;
+    const VIDualContact *rc;
+    PetscInt             nc;
+    for (PetscInt s = 0; s < nsteps; s++) {
+      PetscCall(VIDualGetDisplacement(ref, 0, &qb));
+      PetscCall(PetscArraycpy(qprev, qb, 4));
+      PetscCall(VIDualGetDisplacement(ref, 1, &qb));
+      PetscCall(PetscArraycpy(qprev + 4, qb, n - 4));
+      PetscCall(VIDualStep(ref));
+      PetscCall(VIDualGetContacts(ref, &nc, &rc));
+      ndiff += gr[s + 1] != (rc->segment < 0 ? (PetscReal)INFINITY : rc->gap);
+      ndiff += fr[s + 1] != rc->normal;
+      nslip += rc->status == VI_DUAL_SLIP;
+      noff += rc->status == VI_DUAL_OFF;
+    }
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCall(VIDualGetDisplacement(ref, k, &qb));
+      for (PetscInt i = 0; i < (k ? n - 4 : 4); i++) {
+        const PetscInt g = k ? 4 + i : i;
+        ndiff += q[g] != qb[i];
+        ndiff += u[g] != (qb[i] - qprev[g]) / dt;
+      }
+    }
+  }
+  PetscCheck(nslip > 0 && noff > 0, comm, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT " slip and %" PetscInt_FMT " off steps: expected the slider to slip, then leave the track", nslip, noff);
+  PetscCheck(ndiff == 0, comm, PETSC_ERR_PLIB, "the stepper type dual differs from VIDualStep in %" PetscInt_FMT " numbers", ndiff);
+  PetscCall(PetscPrintf(comm,
+                        "stepper: %" PetscInt_FMT " levels of %g s (%" PetscInt_FMT " slip, %" PetscInt_FMT
+                        " off), the gaps and normal forces of every level, q and u of the last equal to VIDualStep's bit for bit\n",
+                        nt, (double)dt, nslip, noff));
+  PetscCall(PetscFree(qprev));
+  PetscCall(VIStepperDestroy(&st));
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(VIDualDestroy(&ref));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -929,7 +1021,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state|system");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state|system|stepper");
   if (!strcmp(name, "primal"))
     PetscCall(CasePrimal(PETSC_COMM_WORLD));
   else if (!strcmp(name, "search"))
@@ -944,8 +1036,10 @@ int main(int argc, char **argv)
     PetscCall(CaseState(PETSC_COMM_WORLD));
   else if (!strcmp(name, "system"))
     PetscCall(CaseSystem(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "stepper"))
+    PetscCall(CaseStepper(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force, state or system", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force, state, system or stepper", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
