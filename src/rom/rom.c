@@ -727,6 +727,17 @@ PetscErrorCode VIROMWriteContents(VIROM rom, hid_t file)
     }
     ierr = VIROMWriteContactTable(file, nc, ints, reals);
     if (!ierr) ierr = VIROMWriteContactKinds(file, nc, rom->contacts, ints);
+    if (!ierr) { /* the contact points' coordinates and areas in the ROM's length unit (cms_units), when it names one */
+      char length[32], area[40];
+      ierr = VIUnitsLength(rom->units, length, sizeof(length));
+      if (!ierr && length[0]) {
+        ierr = VIH5WriteAttrString(file, "contact/coords", "units", length);
+        if (!ierr) ierr = PetscSNPrintf(area, sizeof(area), "%s^2", length);
+        if (!ierr) ierr = VIH5WriteAttrString(file, "contact/areas", "units", area);
+      }
+      if (!ierr) ierr = VIH5WriteAttrString(file, "contact/coords", "dims", "contact,xyz");
+      if (!ierr) ierr = VIH5WriteAttrString(file, "contact/frames", "dims", "contact,normal_t1_t2_xyz");
+    }
     PetscCall(PetscFree(ints));
     PetscCall(PetscFree(reals));
     PetscCall(ierr);

@@ -184,8 +184,8 @@ PetscErrorCode VIStepperSetFromOptions(VIStepper st)
   PetscCall(PetscStrncpy(type, st->type[0] ? st->type : VISTEPPERLEAPFROG, sizeof(type)));
   PetscOptionsBegin(st->comm, NULL, "Time integration", "VIStepper");
   PetscCall(VIOptionsTypeList(PetscOptionsObject, "-step_type",
-                              "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B), nsgalpha (mass-carrying, seed 002) "
-                              "or mixed (mass-carrying, seed 001)",
+                              "Scheme: leapfrog (massless boundary, seed 000 §2), moreau (mass-carrying, App. B), nsgalpha (mass-carrying, seed 002), "
+                              "mixed (mass-carrying, seed 001) or dual (the coupled bodies of vicms slide, seed 003)",
                               VIStepperList, type, type, sizeof(type), &set));
   PetscCall(VIStepperSetType(st, type));
   PetscCall(VIStepperTimeStepOptions(st, PetscOptionsObject, &dt));

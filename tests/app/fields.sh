@@ -161,6 +161,12 @@ for k, (unit, dims) in want.items():
     ok = got == (unit, dims)
     print("%s /cases/0/%s: units %s, dims %s" % ("ok  " if ok else "FAIL", k, got[0], got[1]))
     fail |= not ok
+r = h5py.File("s1.h5", "r")["contact"]
+got = [(k, r[k].attrs["units"].decode() if "units" in r[k].attrs else None, r[k].attrs["dims"].decode() if "dims" in r[k].attrs else None)
+       for k in ("coords", "areas", "frames")]
+ok = got == [("coords", "m", "contact,xyz"), ("areas", "m^2", None), ("frames", None, "contact,normal_t1_t2_xyz")]
+print("%s ROM contact table: %s" % ("ok  " if ok else "FAIL", ", ".join("%s units %s dims %s" % g for g in got)))
+fail |= not ok
 m = h5py.File("m.h5", "r")
 names = list(m["modes"])
 ok = names == [str(k) for k in range(1, 13)] and m["frequencies_hz"].attrs["units"] == b"Hz"

@@ -98,7 +98,7 @@ expect "-help: -contact_mu" "$(grep -o -- '-contact_mu <[^>]*>' <<<"$help")" "-c
 expect "-help without a job: a load's amplitude" "$(grep -o -- '-load_NAME_amplitude <[^>]*>' <<<"$help")" "-load_NAME_amplitude <1>"
 expect "-help: the line after 'Contact case:'" "$(grep -A1 '^Contact case:' <<<"$help" | tail -1 | grep -o -- '-system_type <[^>]*>')" "-system_type <reduced>"
 expect "-help: the line after 'Time integration:'" "$(grep -A1 '^Time integration:' <<<"$help" | tail -1 | grep -o -- '-step_type <[^>]*>')" "-step_type <leapfrog>"
-expect "-help: -step_type's choices" "$(grep -c -- '-step_type <leapfrog>: .*(choose one of) leapfrog moreau nsgalpha mixed$' <<<"$help")" 1
+expect "-help: -step_type's choices" "$(grep -c -- '-step_type <leapfrog>: .*(choose one of) leapfrog moreau nsgalpha mixed dual$' <<<"$help")" 1
 expect "-help: empty manual references '()' left" "$(grep -c ' ()$' <<<"$help")" 0
 help=$("$VICMS_BIN" simulate -options_file job.yaml -help 2>&1)
 expect "-help with the job: -step_end_time" "$(grep -o -- '-step_end_time <[^>]*>' <<<"$help")" "-step_end_time <0.2, default 1>"
