@@ -2,6 +2,51 @@
    the transformation q = Phi eta. */
 #include "stepimpl.h"
 
+/* The M-normalized modes of (K, M): PhiT (row i = mode i) and Phi = PhiT^T, omega^2 in lam; the damping in them Dt = Phi^T D Phi
+   (W: n x n work) with its largest off-diagonal and diagonal magnitudes. */
+PetscErrorCode VIModalBasis(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal Phi[], PetscReal lam[], PetscReal W[], PetscReal Dt[],
+                            PetscReal *off, PetscReal *dmax)
+{
+  const PetscInt n = st->n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIStepperModes(st, scheme, PhiT, lam));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
+  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
+  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
+  *off = *dmax = 0;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt j = 0; j < n; j++) {
+      if (i == j)
+        *dmax = PetscMax(*dmax, PetscAbsReal(Dt[i * n + j]));
+      else
+        *off = PetscMax(*off, PetscAbsReal(Dt[i * n + j]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The system's initial state in eta = Phi^T M q (PhiTM: n x n, set to Phi^T M), and the stepper's bound of the coordinates:
+   q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf (st->basis_gain). */
+PetscErrorCode VIModalInitialState(VIStepper st, const PetscReal PhiT[], PetscReal PhiTM[], PetscReal eta0[], PetscReal veta0[])
+{
+  const PetscInt   n = st->n;
+  const PetscReal *q0, *u0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
+  VIMatVec(n, n, PhiTM, n, q0, 0.0, eta0);
+  VIMatVec(n, n, PhiTM, n, u0, 0.0, veta0);
+  st->basis_gain = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = 0;
+    for (PetscInt j = 0; j < n; j++) r += PetscAbsReal(PhiTM[i * n + j]);
+    st->basis_gain = PetscMax(st->basis_gain, r);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The modes Phi of (K, M) (M-normalized: Phi^T M Phi = I, Phi^T K Phi = diag(omega^2)) diagonalize the damping when it is a combination
    of them (Rayleigh, modal): then D~ = Phi^T D Phi is diagonal to the eigensolver's orthogonality (the Rubin blade: off-diagonal 1.05e-12
    of the largest entry), and entries below 1e-9 of the largest count as zero, as moreau's. With constraints, the schemes that take them
@@ -49,18 +94,7 @@ PetscErrorCode VIModalFormCreate(VIStepper st, const char scheme[], PetscBool co
   PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
   PetscCall(PetscMalloc4(n * n, &PhiT, n * n, &W, n * n, &Dt, n * n, &PhiTM));
   PetscCall(PetscMalloc2(n, &mf->omega2, n, &mf->dd));
-  PetscCall(VIStepperModes(st, scheme, PhiT, mf->omega2));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
-  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
-  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) {
-      if (i == j)
-        dmax = PetscMax(dmax, PetscAbsReal(Dt[i * n + j]));
-      else
-        off = PetscMax(off, PetscAbsReal(Dt[i * n + j]));
-    }
+  PetscCall(VIModalBasis(st, scheme, PhiT, Phi, mf->omega2, W, Dt, &off, &dmax));
   if (off > 1e-9 * dmax) {
     PetscCall(PetscInfo(NULL, "%s: modal damping off-diagonal %g of its largest entry: the ROM's coordinates\n", scheme, (double)(off / dmax)));
     PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));
@@ -82,16 +116,7 @@ PetscErrorCode VIModalFormCreate(VIStepper st, const char scheme[], PetscBool co
   }
   PetscCall(PetscCalloc4(PetscMax(nl, 1) * n, &mf->L, PetscMax(nl, 1), &mf->scales, n, &mf->eta0, n, &mf->veta0));
   for (PetscInt l = 0; l < nl; l++) VIMatVec(n, n, PhiT, n, loads[l], 0.0, mf->L + l * n);
-  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
-  VIMatVec(n, n, PhiTM, n, q0, 0.0, mf->eta0);
-  VIMatVec(n, n, PhiTM, n, u0, 0.0, mf->veta0);
-  /* the stepper's coordinates are eta: q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf */
-  st->basis_gain = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = 0;
-    for (PetscInt j = 0; j < n; j++) r += PetscAbsReal(PhiTM[i * n + j]);
-    st->basis_gain = PetscMax(st->basis_gain, r);
-  }
+  PetscCall(VIModalInitialState(st, PhiT, PhiTM, mf->eta0, mf->veta0));
   st->basis = Phi;
   mf->Phi   = Phi;
   PetscCall(PetscFree4(PhiT, W, Dt, PhiTM));

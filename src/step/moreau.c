@@ -64,12 +64,12 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **);
 
 static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
 {
-  VIMoreau        *mo = (VIMoreau *)st->data;
-  PetscInt         n = st->n, nb = st->nb, nc = st->nc;
-  PetscReal        dt = st->dt, th = mo->opt.theta;
-  PetscBool        sym = mo->opt.variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
-  const PetscReal *q0, *u0, *const *loads;
-  PetscReal *PhiT, *Phi, *Dt, *W, *Bt, *PhiTM;
+  VIMoreau               *mo = (VIMoreau *)st->data;
+  PetscInt                n = st->n, nb = st->nb, nc = st->nc;
+  PetscReal               dt = st->dt, th = mo->opt.theta;
+  PetscBool               sym = mo->opt.variant == VI_MOREAU_SYMMETRIC ? PETSC_TRUE : PETSC_FALSE;
+  const PetscReal *const *loads;
+  PetscReal              *PhiT, *Phi, *Dt, *W, *Bt, *PhiTM, off, dmax;
 
   PetscFunctionBeginUser;
   if (st->nonlinear) {
@@ -79,12 +79,8 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
   PetscCall(PetscMalloc1(n * n, &Phi)); /* handed to the stepper */
   PetscCall(PetscMalloc5(n * n, &PhiT, n * n, &Dt, n * n, &W, PetscMax(n * nb, 1), &Bt, n * n, &PhiTM));
   PetscCall(PetscCalloc5(n, &mo->lam, n * n, &mo->A, 2 * n, &mo->uh, n, &mo->unew, 2 * n * n, &mo->P));
-  PetscCall(VIStepperModes(st, "moreau", PhiT, mo->lam));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt j = 0; j < n; j++) Phi[i * n + j] = PhiT[j * n + i];
-  /* D~ = Phi^T D Phi */
-  PetscCall(VIMatMat(n, n, n, PhiT, st->D, 1.0, W, n));
-  PetscCall(VIMatMat(n, n, n, W, Phi, 1.0, Dt, n));
+  /* the modes and D~ = Phi^T D Phi (modal.c, shared with nsgalpha's and mixed's modal form) */
+  PetscCall(VIModalBasis(st, "moreau", PhiT, Phi, mo->lam, W, Dt, &off, &dmax));
   mo->damped = PETSC_FALSE;
   for (PetscInt i = 0; i < n * n; i++)
     if (st->D[i] != 0) mo->damped = PETSC_TRUE;
@@ -92,14 +88,6 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
     /* D~ is diagonal for modal damping of the ROM's own modes (the Rubin blade: off-diagonal 1.2e-12 of the largest entry,
        the eigensolver's orthogonality); below 1e-9 the off-diagonal entries count as zero, as for the leapfrog's condensed
        stiffness, and a step costs a pass over the n modal coordinates instead of the n x 2n product */
-    PetscReal dmax = 0, off = 0;
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt j = 0; j < n; j++) {
-        if (i == j)
-          dmax = PetscMax(dmax, PetscAbsReal(Dt[i * n + j]));
-        else
-          off = PetscMax(off, PetscAbsReal(Dt[i * n + j]));
-      }
     mo->diagonal = off <= 1e-9 * dmax ? PETSC_TRUE : PETSC_FALSE;
     if (mo->diagonal)
       for (PetscInt i = 0; i < n; i++)
@@ -159,18 +147,8 @@ static PetscErrorCode VIStepperSetUp_Moreau(VIStepper st)
     if (st->set.dims[j] > 1 && st->set.mu[j] > 0) mo->friction = PETSC_TRUE;
   PetscCall(VIActiveSetCreate(nb, nc, &mo->as));
   PetscCall(VIRowSplitCreate(st->comm, n, 1, &mo->rows));
-  /* the initial state in eta: eta = Phi^T M q */
-  PetscCall(VIMatMat(n, n, n, PhiT, st->M, 1.0, PhiTM, n));
-  PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
-  VIMatVec(n, n, PhiTM, n, q0, 0.0, st->q);
-  VIMatVec(n, n, PhiTM, n, u0, 0.0, mo->uh);
-  /* the stepper's coordinates are eta: q = Phi eta, |eta|_inf <= ||Phi^T M||_inf |q|_inf */
-  st->basis_gain = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal s = 0;
-    for (PetscInt j = 0; j < n; j++) s += PetscAbsReal(PhiTM[i * n + j]);
-    st->basis_gain = PetscMax(st->basis_gain, s);
-  }
+  /* the initial state in eta = Phi^T M q, and the stepper's bound of the coordinates (modal.c) */
+  PetscCall(VIModalInitialState(st, PhiT, PhiTM, st->q, mo->uh));
   st->basis         = Phi;
   st->scheme_energy = PETSC_TRUE;
   PetscCall(PetscFree5(PhiT, Dt, W, Bt, PhiTM));

@@ -259,6 +259,12 @@ PETSC_INTERN PetscReal VIStepperRelativeVelocity(VIStepper st, PetscInt j, Petsc
 /* The modes of the linear system's (K, M) (LAPACK sygv): PhiT (n x n row-major, row i = mode i, M-normalized) and omega^2 (lam),
    ascending; scheme names the -step_type in the error of a mass matrix that is not positive definite. */
 PETSC_INTERN PetscErrorCode VIStepperModes(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal lam[]);
+/* The modes of (K, M) for the schemes that step in them (modal.c; moreau, nsgalpha, mixed): PhiT (row i = mode i), Phi = PhiT^T, omega^2
+   in lam, the damping in the modes Dt = Phi^T D Phi (W: n x n work) and its largest off-diagonal and diagonal magnitudes. */
+PETSC_INTERN PetscErrorCode VIModalBasis(VIStepper st, const char scheme[], PetscReal PhiT[], PetscReal Phi[], PetscReal lam[], PetscReal W[],
+                                         PetscReal Dt[], PetscReal *off, PetscReal *dmax);
+/* The initial state in eta = Phi^T M q (PhiTM: n x n, set to Phi^T M) and st->basis_gain = ||Phi^T M||_inf. */
+PETSC_INTERN PetscErrorCode VIModalInitialState(VIStepper st, const PetscReal PhiT[], PetscReal PhiTM[], PetscReal eta0[], PetscReal veta0[]);
 /* The modal form of a linear ROM (modal.c), shared by the schemes that step in its modes (nsgalpha, mixed): Phi (q = Phi eta, M-normalized
    modes of (K, M); handed to the stepper as st->basis), omega^2 and the damping's diagonal dd in eta, the loads Phi^T v_l (num_loads x n)
    and the initial state in eta; G (nc x n): the constraints' gradient in the ROM's coordinates when probed (else NULL). */
