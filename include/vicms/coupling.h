@@ -56,6 +56,17 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode VICouplingGetStaticFailure(VICoupling coupling, VICouplingStaticFailure *failure, PetscReal *value);
 /* The one-line reason of a failure at position s (no trailing newline). */
 PETSC_EXTERN PetscErrorCode VICouplingStaticFailureMessage(VICouplingStaticFailure failure, PetscReal value, PetscReal s, char msg[], size_t len);
+/* The bands of unstable positions along a path (src/rom/bands.c, vicms cea -cea_band_tol): f gives at position s the
+   largest real part of the kept eigenvalues and its frequency [Hz], or failed (no state there: a failed static state).
+   From the samples re[p], hz[p] at pos[p] (NaN: failed), each band (rows of VI_BAND_COLS: start, end, peak real part, its s,
+   its Hz) has its edges located by bisection to tol and its peak by golden-section search; widths (B x 2) are the
+   widths of the intervals its start and end are known to lie in (<= tol located, 0 at an end of the range, larger where
+   failed points stopped the bisection or next to a failed sample). f is called on one rank at a time for a point; the
+   results are the same on any number of ranks. Collective; the arrays are the caller's to free. */
+#define VI_BAND_COLS 5
+typedef PetscErrorCode (*VIBandFunction)(void *ctx, PetscReal s, PetscReal *re, PetscReal *hz, PetscBool *failed);
+PETSC_EXTERN PetscErrorCode VIBandsLocate(MPI_Comm comm, PetscInt np, const PetscReal pos[], const PetscReal re[], const PetscReal hz[], PetscReal tol,
+                                          VIBandFunction f, void *ctx, PetscInt *num_bands, PetscReal **bands, PetscReal **widths);
 /* Options: -coupling_mu, -coupling_sliding forward|backward. Collective. */
 PETSC_EXTERN PetscErrorCode VICouplingSetFromOptions(VICoupling coupling);
 PETSC_EXTERN PetscErrorCode VICouplingSetUp(VICoupling coupling);

@@ -33,16 +33,14 @@ typedef struct {
   PetscInt         n;                   /* coordinates of the coupled system */
   const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
   const PetscInt  *failed;              /* and the failure of its state (VICouplingStaticFailure, 0 none) */
-  PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_APP_CEA_BAND_COLS (start, end, peak, s, Hz) */
-  const PetscReal *bands;
+  PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_BAND_COLS (start, end, peak, s, Hz) */
+  const PetscReal *bands, *widths;     /* and the widths of the intervals their start and end lie in (B x 2) */
   PetscReal        band_tol;
   const char      *compare; /* -cea_compare_rom_file: its bodies file, its eigenvalues (P x N) and bands, or NULL */
-  const PetscReal *cmp_freq, *cmp_real, *cmp_bands;
+  const PetscReal *cmp_freq, *cmp_real, *cmp_bands, *cmp_widths;
   PetscInt         cmp_num_bands;
 } VIAppCEARun;
 
-/* A band of unstable positions: its edges (by bisection), its largest real part and where, at what frequency. */
-#define VI_APP_CEA_BAND_COLS 5
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
@@ -156,16 +154,22 @@ static PetscErrorCode VIAppCEAWrite(const char path[], const VIAppCEARun *run, P
   PetscCall(PetscFree(unstable));
   if (shapes->which != VI_APP_CEA_VECTORS_NONE) PetscCall(VIAppCEAWriteShapes(file, np, nm, shapes));
   if (run->band_tol > 0) {
-    PetscCall(VIH5WriteReal(file, "/bands", run->num_bands, VI_APP_CEA_BAND_COLS, run->bands));
+    PetscCall(VIH5WriteReal(file, "/bands", run->num_bands, VI_BAND_COLS, run->bands));
     PetscCall(VIH5WriteAttrReal(file, "/bands", "tolerance", run->band_tol));
     PetscCall(VIH5WriteAttrString(file, "/bands", "columns", "start, end (by bisection), peak real part [1/s], its position, its frequency [Hz]"));
+    PetscCall(VIH5WriteReal(file, "/band_edge_widths", run->num_bands, 2, run->widths));
+    PetscCall(VIH5WriteAttrString(file, "/band_edge_widths", "columns",
+                                  "the widths of the intervals the start and the end of each band of /bands lie in: <= tolerance when located by "
+                                  "bisection, 0 at an end of the range, larger where the static state failed (next to a failed position, or at "
+                                  "the bisection's points: the band then reaches across the interval)"));
   }
   if (run->compare) {
     PetscCall(VIH5CreateGroup(file, "/compare"));
     PetscCall(VIH5WriteAttrString(file, "/compare", "bodies_file", run->compare));
     PetscCall(VIH5WriteReal(file, "/compare/frequency_hz", np, nm, run->cmp_freq));
     PetscCall(VIH5WriteReal(file, "/compare/real", np, nm, run->cmp_real));
-    PetscCall(VIH5WriteReal(file, "/compare/bands", run->cmp_num_bands, VI_APP_CEA_BAND_COLS, run->cmp_bands));
+    PetscCall(VIH5WriteReal(file, "/compare/bands", run->cmp_num_bands, VI_BAND_COLS, run->cmp_bands));
+    PetscCall(VIH5WriteReal(file, "/compare/band_edge_widths", run->cmp_num_bands, 2, run->cmp_widths));
   }
   if (run->lambda) {
     PetscCall(VIH5CreateGroup(file, "/static"));
@@ -637,18 +641,29 @@ static PetscErrorCode VIAppCEAStaticStates(MPI_Comm comm, VICoupling c, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The largest real part of the nm lowest eigenvalues at position s, and its frequency. Not collective. */
-static PetscErrorCode VIAppCEAMaxReal(VICoupling c, PetscReal s, PetscInt nm, PetscReal *rmax, PetscReal *fmax)
+/* VIBandFunction of a coupling: the largest real part of the nm lowest eigenvalues at position s and its frequency, or
+   failed when the static state there failed. Not collective. */
+typedef struct {
+  VICoupling c;
+  PetscInt   nm;
+} VIAppCEABandCtx;
+
+static PetscErrorCode VIAppCEAMaxReal(void *ctx, PetscReal s, PetscReal *rmax, PetscReal *fmax, PetscBool *failed)
 {
-  const PetscReal *re, *im;
-  PetscInt         ne;
+  VIAppCEABandCtx        *b = (VIAppCEABandCtx *)ctx;
+  const PetscReal        *re, *im;
+  PetscInt                ne;
+  VICouplingStaticFailure why;
+  PetscReal               value;
 
   PetscFunctionBeginUser;
-  PetscCall(VICouplingSetPosition(c, s));
-  PetscCall(VICouplingGetEigenvalues(c, &ne, &re, &im));
-  *rmax = -PETSC_MAX_REAL;
-  *fmax = 0;
-  for (PetscInt j = 0; j < PetscMin(ne, nm); j++)
+  PetscCall(VICouplingSetPosition(b->c, s));
+  PetscCall(VICouplingGetStaticFailure(b->c, &why, &value));
+  PetscCall(VICouplingGetEigenvalues(b->c, &ne, &re, &im));
+  *failed = why != VI_COUPLING_STATIC_OK ? PETSC_TRUE : PETSC_FALSE;
+  *rmax   = -PETSC_MAX_REAL;
+  *fmax   = 0;
+  for (PetscInt j = 0; j < PetscMin(ne, b->nm); j++)
     if (re[j] > *rmax) {
       *rmax = re[j];
       *fmax = im[j] / (2 * PETSC_PI);
@@ -656,141 +671,27 @@ static PetscErrorCode VIAppCEAMaxReal(VICoupling c, PetscReal s, PetscInt nm, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  -cea_band_tol: the bands of unstable positions with their edges located. Where the largest real part of the kept modes
-  changes sign between two neighbouring positions, the bracket is halved (one eigenvalue problem each) until it is no
-  wider than tol, and the edge is its middle (within tol / 2 of the sign change). The edges are dealt to the ranks and
-  gathered by an exact sum. A band open at an end of the range starts or ends there. Its peak is the largest real part of
-  the sampled positions, the bisection's points inside it and a golden-section search about the best of them. Collective.
-*/
+/* -cea_band_tol: the bands of unstable positions with their edges located (VIBandsLocate) from the largest real part of
+   the kept modes at each position (NaN where the static state failed). Collective. */
 static PetscErrorCode VIAppCEABands(MPI_Comm comm, VICoupling c, PetscInt np, const PetscReal pos[], PetscInt nm, const PetscReal freq[],
-                                    const PetscReal real[], PetscReal tol, PetscInt *num_bands, PetscReal **bands)
+                                    const PetscReal real[], PetscReal tol, PetscInt *num_bands, PetscReal **bands, PetscReal **widths)
 {
-  PetscMPIInt rank, size;
-  PetscReal  *mx, *fx, *edge, *peak; /* per position; per gap between p and p + 1: the edge, and the best point inside */
-  PetscInt    ne = 0, nb = 0;
-  PetscBool  *none; /* per position: no eigenvalue (a failed static state) */
+  VIAppCEABandCtx ctx = {c, nm};
+  PetscReal      *mx, *fx;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(PetscMalloc3(np, &mx, np, &fx, np, &none));
-  PetscCall(PetscCalloc2(np, &edge, 3 * np, &peak));
+  PetscCall(PetscMalloc2(np, &mx, np, &fx));
   for (PetscInt p = 0; p < np; p++) {
-    mx[p]   = -PETSC_MAX_REAL;
-    fx[p]   = 0;
-    none[p] = PETSC_TRUE;
+    mx[p] = NAN;
+    fx[p] = 0;
     for (PetscInt m = 0; m < nm; m++)
-      if (!PetscIsNanReal(real[p * nm + m])) none[p] = PETSC_FALSE;
-    for (PetscInt m = 0; m < nm; m++)
-      if (real[p * nm + m] > mx[p]) { /* NaN never larger */
+      if (!PetscIsNanReal(real[p * nm + m]) && (PetscIsNanReal(mx[p]) || real[p * nm + m] > mx[p])) {
         mx[p] = real[p * nm + m];
         fx[p] = freq[p * nm + m];
       }
   }
-  for (PetscInt p = 0; p + 1 < np; p++) {
-    if ((mx[p] > 0) == (mx[p + 1] > 0) || none[p] || none[p + 1]) continue; /* no bisection towards a failed position */
-    if (ne++ % size == rank) {
-      PetscReal a = pos[p], b = pos[p + 1], best = -PETSC_MAX_REAL, bs = 0, bf = 0;
-      while (b - a > tol) {
-        PetscReal mid = 0.5 * (a + b), r = 0, f = 0;
-        PetscCall(VIAppCEAMaxReal(c, mid, nm, &r, &f));
-        if (r > 0 && r > best) {
-          best = r;
-          bs   = mid;
-          bf   = f;
-        }
-        if ((r > 0) == (mx[p] > 0))
-          a = mid;
-        else
-          b = mid;
-      }
-      edge[p]         = 0.5 * (a + b);
-      peak[3 * p]     = best > 0 ? best : 0;
-      peak[3 * p + 1] = bs;
-      peak[3 * p + 2] = bf;
-    }
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, edge, (PetscMPIInt)np, MPIU_REAL, MPI_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, peak, (PetscMPIInt)(3 * np), MPIU_REAL, MPI_SUM, comm));
-  PetscCall(PetscMalloc1(VI_APP_CEA_BAND_COLS * (np / 2 + 1), bands));
-  for (PetscInt p = 0; p < np; p++) {
-    PetscReal *b;
-    PetscInt   q;
-    if (!(mx[p] > 0) || (p > 0 && mx[p - 1] > 0)) continue;
-    b    = *bands + VI_APP_CEA_BAND_COLS * nb++;
-    b[0] = p ? (none[p - 1] ? pos[p] : edge[p - 1]) : pos[0]; /* next to a failed position: the last converged one */
-    b[2] = -PETSC_MAX_REAL;
-    b[3] = pos[p];
-    b[4] = fx[p];
-    for (q = p; q < np && mx[q] > 0; q++)
-      if (mx[q] > b[2]) {
-        b[2] = mx[q];
-        b[3] = pos[q];
-        b[4] = fx[q];
-      }
-    b[1] = q < np ? (none[q] ? pos[q - 1] : edge[q - 1]) : pos[np - 1];
-    for (PetscInt e = p - 1; e < q; e += q - p + 1) /* the bisection's points at both edges */
-      if (e >= 0 && e + 1 < np && peak[3 * e] > b[2]) {
-        b[2] = peak[3 * e];
-        b[3] = peak[3 * e + 1];
-        b[4] = peak[3 * e + 2];
-      }
-  }
-  /* the peak of each band by golden-section search around its best point so far, one position spacing either side (within
-     the band), to tol; bands dealt to the ranks, gathered by an exact sum over zero-filled rows */
-  {
-    const PetscReal g = 0.5 * (PetscSqrtReal(5.0) - 1), h = np > 1 ? pos[1] - pos[0] : 0;
-    PetscReal      *pk;
-    PetscCall(PetscCalloc1(3 * nb + 1, &pk));
-    for (PetscInt i = rank; i < nb; i += size) {
-      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i, a = PetscMax(b[0], b[3] - h), z = PetscMin(b[1], b[3] + h), x1, x2, r1, r2, f1, f2;
-      x1 = z - g * (z - a);
-      x2 = a + g * (z - a);
-      PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
-      PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
-      while (z - a > tol) {
-        if (r1 > r2) {
-          z  = x2;
-          x2 = x1;
-          r2 = r1;
-          f2 = f1;
-          x1 = z - g * (z - a);
-          PetscCall(VIAppCEAMaxReal(c, x1, nm, &r1, &f1));
-        } else {
-          a  = x1;
-          x1 = x2;
-          r1 = r2;
-          f1 = f2;
-          x2 = a + g * (z - a);
-          PetscCall(VIAppCEAMaxReal(c, x2, nm, &r2, &f2));
-        }
-      }
-      pk[3 * i]     = b[2];
-      pk[3 * i + 1] = b[3];
-      pk[3 * i + 2] = b[4];
-      if (r1 > pk[3 * i] || r2 > pk[3 * i]) {
-        pk[3 * i]     = r1 > r2 ? r1 : r2;
-        pk[3 * i + 1] = r1 > r2 ? x1 : x2;
-        pk[3 * i + 2] = r1 > r2 ? f1 : f2;
-      }
-    }
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pk, (PetscMPIInt)(3 * nb), MPIU_REAL, MPI_SUM, comm));
-    for (PetscInt i = 0; i < nb; i++) {
-      PetscReal *b = *bands + VI_APP_CEA_BAND_COLS * i;
-      b[2]         = pk[3 * i];
-      b[3]         = pk[3 * i + 1];
-      b[4]         = pk[3 * i + 2];
-      PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", i + 1, (double)b[0],
-                            (double)b[1], (double)b[2], (double)b[3], (double)b[4]));
-    }
-    PetscCall(PetscFree(pk));
-  }
-  PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
-                        nb, ne));
-  *num_bands = nb;
-  PetscCall(PetscFree3(mx, fx, none));
-  PetscCall(PetscFree2(edge, peak));
+  PetscCall(VIBandsLocate(comm, np, pos, mx, fx, tol, VIAppCEAMaxReal, &ctx, num_bands, bands, widths));
+  PetscCall(PetscFree2(mx, fx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -852,7 +753,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   VIAppCEAState  st = {0};
   VIAppCEAPoll   poll;
   VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
-  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL;
+  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL, *widths = NULL, *cwidths = NULL;
   PetscInt      *sfailed = NULL;
   PetscInt       nbands = 0, cnb = 0, cn = 0;
 
@@ -1025,7 +926,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
       VISetStopped(PETSC_TRUE);
     } else {
       if (job->state == VI_COUPLING_STATE_STATIC) PetscCall(VIAppCEAStaticStates(comm, c, np, st.pos, st.n, &slam, &sslope, &su, &sfailed));
-      if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands));
+      if (job->band_tol > 0) PetscCall(VIAppCEABands(comm, c, np, st.pos, nm, st.freq, st.real, job->band_tol, &nbands, &bands, &widths));
       if (job->compare[0]) { /* modal convergence: the same CEA and bands on the other bodies file, and the table of both */
         VIBodies   b2;
         VICoupling c2;
@@ -1036,7 +937,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
         PetscCall(VIBodiesGetOffset(b2, cn, &cn));
         PetscCall(PetscPrintf(comm, "Compared with %s (%" PetscInt_FMT " coordinates):\n", job->compare, cn));
         PetscCall(VICouplingComputeStability(c2, np, st.pos, nm, cfreq, creal));
-        PetscCall(VIAppCEABands(comm, c2, np, st.pos, nm, cfreq, creal, job->band_tol, &cnb, &cbands));
+        PetscCall(VIAppCEABands(comm, c2, np, st.pos, nm, cfreq, creal, job->band_tol, &cnb, &cbands, &cwidths));
         PetscCall(PetscPrintf(comm, "Modal convergence (bands: start, end, peak real part):\n  %-36s %s\n", job->rom_file, job->compare));
         for (PetscInt i = 0; i < PetscMax(nbands, cnb); i++) {
           char l[128] = "", r[128] = "";
@@ -1074,11 +975,13 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
                                .failed        = sfailed,
                                .num_bands     = nbands,
                                .bands         = bands,
+                               .widths        = widths,
                                .band_tol      = job->band_tol,
                                .compare       = job->compare[0] ? job->compare : NULL,
                                .cmp_freq      = cfreq,
                                .cmp_real      = creal,
                                .cmp_bands     = cbands,
+                               .cmp_widths    = cwidths,
                                .cmp_num_bands = cnb};
         PetscInt    sliding = 0;
         PetscCall(PetscOptionsGetEList(NULL, NULL, "-coupling_sliding", VICouplingSlidings, 2, &sliding, NULL)); /* validated by the coupling */
@@ -1102,6 +1005,8 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   PetscCall(PetscFree3(slam, sslope, su));
   PetscCall(PetscFree(sfailed));
   PetscCall(PetscFree(bands));
+  PetscCall(PetscFree(widths));
+  PetscCall(PetscFree(cwidths));
   PetscCall(PetscFree2(cfreq, creal));
   PetscCall(PetscFree(cbands));
   PetscCall(PetscFree(tag));

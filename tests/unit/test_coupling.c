@@ -6,7 +6,7 @@
 #include <slepcsys.h>
 #include <math.h>
 
-static const char help[] = "VICoupling: CEA and time-dependent FRF of sliding substructures (-case frf|modes|flutter|vectors)\n";
+static const char help[] = "VICoupling: CEA and time-dependent FRF of sliding substructures (-case frf|modes|flutter|vectors|bands)\n";
 
 /* The same value on every rank, bit for bit. */
 static PetscErrorCode CheckRanks(MPI_Comm comm, PetscReal v, const char what[])
@@ -891,6 +891,89 @@ static PetscErrorCode CaseVectors(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The band locator (issue 27) on r(s) = sin s - 0.3: positions 0, 1, ..., 20; bands where sin s > 0.3, with edges
+   asin(0.3) + 2 k pi and pi - asin(0.3) + 2 k pi, peaks 0.7 at pi/2 + 2 k pi, the last band open at s = 20 (peak there,
+   sin 20 - 0.3). Points where the "static state fails" (intervals of s, and the sample at s = 3) test what the locator
+   does without a value: a narrow failure under the bisection's middle point is stepped round (the edge still to tol),
+   a failure under the middle and both thirds stops the bisection (the edge known only to the bracket, the band reaching
+   across it), a failed sample ends the band at the last converged one, a failure in the peak search is left out. */
+typedef struct {
+  PetscReal fail[3][2]; /* failing intervals of s */
+  PetscInt  calls;
+} BandsCtx;
+
+static PetscErrorCode BandsFunction(void *ctx, PetscReal s, PetscReal *re, PetscReal *hz, PetscBool *failed)
+{
+  BandsCtx *b = (BandsCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  b->calls++;
+  *failed = PETSC_FALSE;
+  for (PetscInt i = 0; i < 3; i++)
+    if (s >= b->fail[i][0] && s <= b->fail[i][1]) *failed = PETSC_TRUE;
+  *re = *failed ? -PETSC_MAX_REAL : PetscSinReal(s) - 0.3;
+  *hz = *failed ? 0 : 1000 + s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CaseBands(MPI_Comm comm)
+{
+  const PetscReal tol = 1e-6, a0 = PetscAsinReal(0.3), pi = PETSC_PI;
+  /* the samples' failure: s = 3; the peak search of band 2 (peak 2 pi + pi/2 = 7.854) fails on [7.80, 7.83]; the
+     bisection of band 2's start (6.588 in [6, 7]) on [6.45, 6.55] (its middle 6.5 only); band 3's start (12.871 in
+     [12, 13]) on [12.30, 12.70] (the middle and both thirds) */
+  BandsCtx  ctx = {{{7.80, 7.83}, {6.45, 6.55}, {12.30, 12.70}}, 0};
+  PetscReal pos[21], re[21], hz[21], *bands, *widths, err = 0;
+  PetscInt  nb;
+  /* expected: start, end, their widths (-1: <= tol), peak, its s */
+  const PetscReal want[4][6] = {
+    {a0, 2, -1, 1, 0.7, pi / 2},
+    {2 * pi + a0, 3 * pi - a0, -1, -1, 0.7, 2 * pi + pi / 2},
+    {12, 5 * pi - a0, 1, -1, 0.7, 4 * pi + pi / 2},
+    {6 * pi + a0, 20, -1, 0, PetscSinReal(20.0) - 0.3, 20},
+  };
+
+  PetscFunctionBeginUser;
+  for (PetscInt p = 0; p < 21; p++) {
+    PetscBool failed;
+    pos[p] = p;
+    PetscCall(BandsFunction(&ctx, pos[p], &re[p], &hz[p], &failed));
+    if (failed || p == 3) re[p] = NAN;
+  }
+  PetscCall(VIBandsLocate(comm, 21, pos, re, hz, tol, BandsFunction, &ctx, &nb, &bands, &widths));
+  PetscCheck(nb == 4, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " bands, expected 4", nb);
+  for (PetscInt i = 0; i < 4; i++) {
+    const PetscReal *b = bands + VI_BAND_COLS * i, *w = widths + 2 * i, *x = want[i];
+    for (PetscInt side = 0; side < 2; side++) {
+      if (x[2 + side] < 0) { /* located: within tol / 2 of the exact edge, its bracket no wider than tol */
+        PetscCheck(PetscAbsReal(b[side] - x[side]) <= tol / 2 && w[side] <= tol, comm, PETSC_ERR_PLIB,
+                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), exact %.12g, tolerance %g", i, side, (double)b[side], (double)w[side],
+                   (double)x[side], (double)(tol / 2));
+        err = PetscMax(err, PetscAbsReal(b[side] - x[side]));
+      } else
+        PetscCheck(b[side] == x[side] && w[side] == x[2 + side], comm, PETSC_ERR_PLIB,
+                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), expected %g (width %g)", i, side, (double)b[side], (double)w[side],
+                   (double)x[side], (double)x[2 + side]);
+    }
+    /* the peak: 0.7 up to the golden search's tolerance (r'' = -1: tol^2 / 2), or at the range's end where sin has slope
+       cos 20 = 0.41; band 2's search meets the failed interval 7.80-7.83 and still finds the top (it lies outside) */
+    PetscCheck(PetscAbsReal(b[2] - x[4]) <= tol && PetscAbsReal(b[3] - x[5]) <= 10 * tol, comm, PETSC_ERR_PLIB,
+               "band %" PetscInt_FMT ": peak %.12g at %.12g, expected %.12g at %.12g", i, (double)b[2], (double)b[3], (double)x[4], (double)x[5]);
+    PetscCheck(PetscAbsReal(b[4] - (1000 + b[3])) <= 1e-9, comm, PETSC_ERR_PLIB, "band %" PetscInt_FMT ": the peak's frequency %g is not that of its s",
+               i, (double)b[4]);
+    for (PetscInt k = 0; k < VI_BAND_COLS; k++) PetscCall(CheckRanks(comm, b[k], "a band's column"));
+    for (PetscInt k = 0; k < 2; k++) PetscCall(CheckRanks(comm, w[k], "a band's edge width"));
+  }
+  PetscCall(PetscFree(bands));
+  PetscCall(PetscFree(widths));
+  PetscCall(PetscPrintf(comm,
+                        "OK: 4 bands of sin s - 0.3 > 0 on 0..20; located edges within %.1e of the exact ones (tolerance %g), a bisection stopped "
+                        "by failed points reaching across its bracket [12, 13], a band ending at the sample before a failed one, the peaks to 1e-6; "
+                        "over the ranks bit for bit\n",
+                        (double)err, (double)(tol / 2)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -899,7 +982,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case frf|modes|flutter|vectors");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case frf|modes|flutter|vectors|bands");
   if (!strcmp(name, "frf"))
     PetscCall(CaseFRF(PETSC_COMM_WORLD));
   else if (!strcmp(name, "modes"))
@@ -908,8 +991,10 @@ int main(int argc, char **argv)
     PetscCall(CaseFlutter(PETSC_COMM_WORLD));
   else if (!strcmp(name, "vectors"))
     PetscCall(CaseVectors(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "bands"))
+    PetscCall(CaseBands(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected frf, modes, flutter or vectors", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected frf, modes, flutter, vectors or bands", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
