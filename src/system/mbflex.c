@@ -6,16 +6,6 @@
    which are few and exact: M depends on theta through A and A_theta, on q_f linearly and in m_thetatheta quadratically. */
 #include "mbimpl.h"
 
-/* A(theta) v and A_theta v (A_theta = A J, J the quarter turn; A_thetatheta = -A). */
-static inline void VIMBFlexRotate(PetscReal th, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
-{
-  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
-  r[0]  = c * v[0] - s * v[1];
-  r[1]  = s * v[0] + c * v[1];
-  r1[0] = -r[1];
-  r1[1] = r[0];
-}
-
 PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt line, const char body[], const char rom_path[], VIMBFlex **flexp)
 {
   VIMBFlex         *fx;
@@ -117,7 +107,7 @@ static inline void VIMBFlexSym(PetscReal X[], PetscInt nq, PetscInt i, PetscInt 
   if (i != j) X[j * nq + i] += v;
 }
 
-void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal d2M[])
+void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscReal dM[])
 {
   const PetscInt   nf = fx->nf, nq = 3 + nf, nn = nq * nq;
   const PetscReal  th = z[2], *q = z + 3;
@@ -128,7 +118,7 @@ void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscR
     u0[0] += S[k] * q[k];
     u0[1] += S[nf + k] * q[k];
   }
-  VIMBFlexRotate(th, u0, Au, Atu);
+  VIMBRotate(th, u0, Au, Atu);
   for (PetscInt i = 0; i < nn; i++) M[i] = 0;
   /* m_RR = m I (Eq. 129), m_Rtheta = A_theta (I_1 + S q) (Eq. 130), m_Rf = A S (Eq. 132) */
   M[0] = M[nq + 1] = fx->m;
@@ -139,7 +129,7 @@ void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscR
   for (PetscInt k = 0; k < nf; k++) {
     const PetscReal Sk[2] = {S[k], S[nf + k]};
     PetscReal       ASk[2], AtSk[2], mtf = fx->I4[k];
-    VIMBFlexRotate(th, Sk, ASk, AtSk);
+    VIMBRotate(th, Sk, ASk, AtSk);
     VIMBFlexSym(M, nq, 0, 3 + k, ASk[0]);
     VIMBFlexSym(M, nq, 1, 3 + k, ASk[1]);
     mffq = 0;
@@ -161,7 +151,7 @@ void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscR
     for (PetscInt j = 0; j < nf; j++) {
       const PetscReal Sj[2] = {S[j], S[nf + j]};
       PetscReal       ASj[2], AtSj[2], *Dq = dM + (3 + j) * nn, mffq = 0;
-      VIMBFlexRotate(th, Sj, ASj, AtSj);
+      VIMBRotate(th, Sj, ASj, AtSj);
       VIMBFlexSym(Dt, nq, 0, 3 + j, AtSj[0]);
       VIMBFlexSym(Dt, nq, 1, 3 + j, AtSj[1]);
       VIMBFlexSym(Dq, nq, 0, 2, AtSj[0]);
@@ -173,36 +163,17 @@ void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscR
       Dq[2 * nq + 2] = 2 * fx->I3[j] + 2 * mffq;
     }
   }
-  if (d2M) {
-    /* (theta, theta): m_Rtheta -> -A_theta u0, m_Rf -> -A S; (theta, q_j): m_Rtheta -> -A S_j; (q_i, q_j): m_thetatheta -> 2 m_ff,ij */
-    PetscReal *Dtt = d2M + (2 * nq + 2) * nn;
-    for (PetscInt i = 0; i < nq * nq * nn; i++) d2M[i] = 0;
-    VIMBFlexSym(Dtt, nq, 0, 2, -Atu[0]);
-    VIMBFlexSym(Dtt, nq, 1, 2, -Atu[1]);
-    for (PetscInt j = 0; j < nf; j++) {
-      const PetscReal Sj[2] = {S[j], S[nf + j]};
-      PetscReal       ASj[2], AtSj[2], *Dtq = d2M + (2 * nq + 3 + j) * nn, *Dqt = d2M + ((3 + j) * nq + 2) * nn;
-      VIMBFlexRotate(th, Sj, ASj, AtSj);
-      VIMBFlexSym(Dtt, nq, 0, 3 + j, -ASj[0]);
-      VIMBFlexSym(Dtt, nq, 1, 3 + j, -ASj[1]);
-      VIMBFlexSym(Dtq, nq, 0, 2, -ASj[0]);
-      VIMBFlexSym(Dtq, nq, 1, 2, -ASj[1]);
-      VIMBFlexSym(Dqt, nq, 0, 2, -ASj[0]);
-      VIMBFlexSym(Dqt, nq, 1, 2, -ASj[1]);
-      for (PetscInt i = 0; i < nf; i++) d2M[((3 + i) * nq + 3 + j) * nn + 2 * nq + 2] = 2 * fx->mff[i * nf + j];
-    }
-  }
 }
 
 void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[],
                    PetscReal dfdw[], PetscReal work[])
 {
   const PetscInt  nf = fx->nf, nq = 3 + nf, nn = nq * nq;
-  PetscReal      *M = work, *dM = work + nn, *B = dM + nq * nn, *Md = B + nn, *d2M = Md + nn;
+  PetscReal      *M = work, *dM = work + nn, *B = dM + nq * nn, *Md = B + nn;
   PetscReal       u0[2] = {fx->I1[0], fx->I1[1]}, Au[2], Atu[2];
   const PetscReal th = z[2], *q = z + 3, *wf = w + 3;
 
-  VIMBFlexMass(fx, z, M, dM, dfdz ? d2M : NULL);
+  VIMBFlexMass(fx, z, M, dM);
   /* B[i][a] = (dM/dz_a w)_i, Mdot = sum_a w_a dM/dz_a; Q_v = -Mdot w + 1/2 B^T w (Lagrange's equations with M(z); seed 001
      Eqs. 146-153 are these terms written out) */
   for (PetscInt i = 0; i < nq; i++)
@@ -223,30 +194,38 @@ void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[]
   if (dfdw)
     for (PetscInt i = 0; i < nq; i++)
       for (PetscInt m = 0; m < nq; m++) dfdw[i * nq + m] += -B[i * nq + m] - Md[i * nq + m] + B[m * nq + i];
-  if (dfdz) {
-    /* dQ_v,i/dz_a = -(sum_k w_k d2M/dz_a dz_k w)_i + 1/2 w^T d2M/dz_a dz_i w (only theta and q_f: M does not depend on R) */
-    for (PetscInt a = 2; a < nq; a++)
-      for (PetscInt i = 0; i < nq; i++) {
-        PetscReal r = 0;
-        for (PetscInt k = 2; k < nq; k++) {
-          const PetscReal *H = d2M + (a * nq + k) * nn;
-          if (w[k] != 0)
-            for (PetscInt j = 0; j < nq; j++) r -= w[k] * H[i * nq + j] * w[j];
-        }
-        if (i >= 2) {
-          const PetscReal *H = d2M + (a * nq + i) * nn;
-          for (PetscInt j = 0; j < nq; j++)
-            for (PetscInt l = 0; l < nq; l++) r += 0.5 * w[j] * H[j * nq + l] * w[l];
-        }
-        dfdz[i * nq + a] += r;
-      }
-  }
   /* gravity (Eqs. 167-169): Q_R = m g, Q_theta = g . A_theta (I_1 + S q), Q_f = S^T A^T g; the ROM's -K q_f - D dq_f/dt */
   for (PetscInt k = 0; k < nf; k++) {
     u0[0] += fx->S[k] * q[k];
     u0[1] += fx->S[nf + k] * q[k];
   }
-  VIMBFlexRotate(th, u0, Au, Atu);
+  VIMBRotate(th, u0, Au, Atu);
+  if (dfdz) {
+    /* dQ_v,i/dz_a = -(P_a w)_i + 1/2 w^T (d2M/dz_a dz_i) w, P_a = sum_k w_k d2M/dz_a dz_k, from the few second derivatives of
+       M (none in R): (theta, theta): m_Rtheta -> -A_theta u0, m_Rf -> -A S; (theta, q_j): m_Rtheta -> -A S_j; (q_i, q_j):
+       m_thetatheta -> 2 m_ff,ij. Written out, with p = -(w_theta A_theta u0 + A S w_f): column theta has rows R
+       -w_theta (p - A S w_f) and none in theta and q_f (the two terms cancel there); column q_k has rows R
+       w_theta^2 A S_k, row theta -2 w_theta (m_ff w_f)_k, rows q_l w_theta^2 m_ff,lk. */
+    const PetscReal wt     = w[2];
+    PetscReal       ASw[2] = {0, 0};
+    for (PetscInt k = 0; k < nf; k++) {
+      const PetscReal Sk[2] = {fx->S[k], fx->S[nf + k]};
+      PetscReal       ASk[2], AtSk[2];
+      VIMBRotate(th, Sk, ASk, AtSk);
+      ASw[0] += ASk[0] * wf[k];
+      ASw[1] += ASk[1] * wf[k];
+    }
+    for (PetscInt r = 0; r < 2; r++) dfdz[r * nq + 2] += wt * (wt * Atu[r] + 2 * ASw[r]);
+    for (PetscInt k = 0; k < nf; k++) {
+      const PetscReal Sk[2] = {fx->S[k], fx->S[nf + k]};
+      PetscReal       ASk[2], AtSk[2], mw = 0;
+      VIMBRotate(th, Sk, ASk, AtSk);
+      for (PetscInt l = 0; l < nf; l++) mw += fx->mff[k * nf + l] * wf[l];
+      for (PetscInt r = 0; r < 2; r++) dfdz[r * nq + 3 + k] += wt * wt * ASk[r];
+      dfdz[2 * nq + 3 + k] -= 2 * wt * mw;
+      for (PetscInt l = 0; l < nf; l++) dfdz[(3 + l) * nq + 3 + k] += wt * wt * fx->mff[l * nf + k];
+    }
+  }
   f[0] += fx->m * g[0];
   f[1] += fx->m * g[1];
   f[2] += g[0] * Atu[0] + g[1] * Atu[1];
@@ -254,7 +233,7 @@ void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[]
   for (PetscInt k = 0; k < nf; k++) {
     const PetscReal Sk[2] = {fx->S[k], fx->S[nf + k]};
     PetscReal       ASk[2], AtSk[2], el = 0;
-    VIMBFlexRotate(th, Sk, ASk, AtSk);
+    VIMBRotate(th, Sk, ASk, AtSk);
     for (PetscInt l = 0; l < nf; l++) el += fx->K[k * nf + l] * q[l] + fx->D[k * nf + l] * wf[l];
     f[3 + k] += g[0] * ASk[0] + g[1] * ASk[1] - el;
     if (dfdz) {
@@ -272,7 +251,7 @@ void VIMBFlexEnergy(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[
   const PetscInt nf = fx->nf, nq = 3 + nf;
   PetscReal      u0[2] = {fx->I1[0], fx->I1[1]}, Au[2], Atu[2], t = 0, v = 0;
 
-  VIMBFlexMass(fx, z, work, NULL, NULL);
+  VIMBFlexMass(fx, z, work, NULL);
   for (PetscInt i = 0; i < nq; i++)
     for (PetscInt j = 0; j < nq; j++) t += 0.5 * w[i] * work[i * nq + j] * w[j];
   for (PetscInt k = 0; k < nf; k++) {
@@ -280,7 +259,7 @@ void VIMBFlexEnergy(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[
     u0[1] += fx->S[nf + k] * z[3 + k];
     for (PetscInt l = 0; l < nf; l++) v += 0.5 * z[3 + k] * fx->K[k * nf + l] * z[3 + l];
   }
-  VIMBFlexRotate(z[2], u0, Au, Atu);
+  VIMBRotate(z[2], u0, Au, Atu);
   v -= g[0] * (fx->m * z[0] + Au[0]) + g[1] * (fx->m * z[1] + Au[1]);
   *T = t;
   *V = v;

@@ -98,6 +98,16 @@ typedef struct {
   PetscReal *param_values;
 } VIMBModel;
 
+/* Rotation of v by theta, and its derivatives: R' v = R J v (J a quarter turn), R'' v = -R v. */
+static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
+{
+  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
+  r[0]  = c * v[0] - s * v[1];
+  r[1]  = s * v[0] + c * v[1];
+  r1[0] = -r[1];
+  r1[1] = r[0];
+}
+
 /* text as an arithmetic expression of the np parameters (mbexpr.c); PETSC_FALSE with a message in err when it is not one. */
 PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, const char names[][VI_MB_NAME], const PetscReal values[], PetscReal *x,
                                               char err[], size_t len);
@@ -124,10 +134,10 @@ PETSC_INTERN void VIMBFlexDisplace(const VIMBFlex *flex, const PetscReal phi[], 
 PETSC_INTERN PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char model_path[], PetscInt line, const char body[],
                                          const char node[], PetscReal **phi);
 /* The flexible body's mass matrix at its local coordinates z = (R, theta, q_f) (nq x nq, row-major), and with dM non-NULL
-   dM[a] = dM/dz_a (nq x nq each) and with d2M non-NULL d2M[a nq + b] = d2M/dz_a dz_b (seed 001 Eqs. 126-140). */
-PETSC_INTERN void VIMBFlexMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal d2M[]);
+   dM[a] = dM/dz_a (nq x nq each) (seed 001 Eqs. 126-140). */
+PETSC_INTERN void VIMBFlexMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[]);
 /* Its generalized forces at (z, w = dz/dt): the quadratic velocity vector (Eqs. 146-153), gravity (Eqs. 167-169), -K q_f
-   - D dq_f/dt, added into f (nq), and their tangents into dfdz, dfdw (nq x nq, either may be NULL); work: 3 nq^3 + nq^4. */
+   - D dq_f/dt, added into f (nq), and their tangents into dfdz, dfdw (nq x nq, either may be NULL); work: nq^3 + 3 nq^2. */
 PETSC_INTERN void VIMBFlexForce(const VIMBFlex *flex, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[],
                                 PetscReal dfdw[], PetscReal work[]);
 /* T = w^T M w / 2 and V = -g . (m R + A (I_1 + S q_f)) + q_f^T K q_f / 2. work: nq^2. */

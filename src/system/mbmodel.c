@@ -600,7 +600,7 @@ PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscR
       M[(i + 2) * n + i + 2]                = bd->inertia;
       continue;
     }
-    VIMBFlexMass(bd->flex, q + i, Mb, NULL, NULL);
+    VIMBFlexMass(bd->flex, q + i, Mb, NULL);
     for (PetscInt r = 0; r < nq; r++)
       for (PetscInt c = 0; c < nq; c++) M[(i + r) * n + i + c] = Mb[r * nq + c];
   }
@@ -626,16 +626,6 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
   PetscCall(PetscFree(model->outputs));
   PetscCall(PetscFree2(model->param_names, model->param_values));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Rotation of v by theta, and its derivatives: R' v = R J v (J a quarter turn), R'' v = -R v. */
-static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
-{
-  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
-  r[0]  = c * v[0] - s * v[1];
-  r[1]  = s * v[0] + c * v[1];
-  r1[0] = -r[1];
-  r1[1] = r[0];
 }
 
 /*

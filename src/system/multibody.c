@@ -136,7 +136,7 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   }
   if (mb->nqmax) {
     const PetscInt nq = mb->nqmax;
-    PetscCall(PetscMalloc1(3 * nq * nq * nq + nq * nq * nq * nq + 3 * nq * nq + nq, &mb->work));
+    PetscCall(PetscMalloc1(nq * nq * nq + 6 * nq * nq + nq, &mb->work));
   }
   for (PetscInt l = 0; l < md->nloads; l++) {
     const VIMBLoad *ld  = &md->loads[l];
@@ -169,7 +169,7 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
     const PetscInt  o = bd->off, nq = bd->nq, nn = nq * nq;
     PetscReal      *M = mb->work, *dM = mb->work + nn;
     if (!bd->flex) continue;
-    VIMBFlexMass(bd->flex, q + o, M, dM, NULL);
+    VIMBFlexMass(bd->flex, q + o, M, dM);
     for (PetscInt i = 0; i < nq; i++)
       for (PetscInt a = 2; a < nq; a++) {
         PetscReal r = 0;
@@ -207,8 +207,8 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
   if (dfdu) PetscCall(PetscArrayzero(dfdu, n * n));
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
     const VIMBBody *bd = &mb->model.bodies[b];
-    const PetscInt  o = bd->off, nq = bd->nq, nq3 = mb->nqmax * mb->nqmax * mb->nqmax;
-    PetscReal      *fl = mb->work + 3 * nq3 + nq3 * mb->nqmax, *dz = fl + nq, *dw = dz + nq * nq;
+    const PetscInt  o = bd->off, nq = bd->nq, nqm = mb->nqmax;
+    PetscReal      *fl = mb->work + nqm * nqm * nqm + 3 * nqm * nqm, *dz = fl + nq, *dw = dz + nq * nq; /* after VIMBFlexForce's work */
     if (!bd->flex) continue;
     PetscCall(PetscArrayzero(fl, nq + 2 * nq * nq));
     VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
