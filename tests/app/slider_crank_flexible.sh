@@ -21,6 +21,8 @@
 #     is K times their position round-off) and converges at every step;
 # (d) Table 1 (c = 0.001 m, e = 0.4, mu = 0.01) with the flexible rod, nsgalpha rho_inf = 0.8, h = 1e-5 to 0.01 s on 1, 2
 #     and 3 ranks: bitwise equal, contacts happen (a corner force above 100 N), the joints' rows at round-off (1e-12 m);
+# (f) a stop (SIGTERM) and resume of a Table 1 flexible case (h = 1e-6 to 0.01 s): the rerun resumes from its checkpoint
+#     and ends bitwise equal to the uninterrupted run;
 # (e) bad input: a flexible body whose ROM has no frame invariants (the model file, its line and the fix named), a node
 #     the ROM does not report, a node on a rigid body (1 and 2 ranks).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -113,6 +115,23 @@ check(np.abs(F[:, 6:]).max() > 100 and np.abs(G[:, :6]).max() <= 1e-12,
       "Table 1 with the flexible rod: largest corner force %.0f N (> 100: contacts), the joints' rows <= %.1e m (<= 1e-12)" % (np.abs(F[:, 6:]).max(), np.abs(G[:, :6]).max()))
 sys.exit(mbcheck.bad)
 PY
+# (f)
+long="-system_type multibody -mb_model flex.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-6 -step_end_time 0.01 -step_output_every 100"
+must "Table 1 flexible long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
+timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
+pid=$!
+if wait_for 60 grep -q "^  t = " stop.log; then
+  kill -TERM $(ranks_of $pid)
+  wait $pid
+  expect "Table 1 flexible: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
+  must "Table 1 flexible: rerun" mpi 120 1 simulate $long -results_file stop.h5
+  grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL Table 1 flexible: the rerun did not resume from the checkpoint"; fail=1; }
+  $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "Table 1 flexible resumed" || fail=1
+else
+  echo "FAIL Table 1 flexible: no progress line to stop at"
+  kill $pid 2>/dev/null
+  fail=1
+fi
 # (e)
 must "reduce a rod without the invariants" rod 2e11 noframe.h5 || exit 1
 sed -e 's/rom: rod.h5/rom: noframe.h5/' flex.yaml >noframe.yaml
