@@ -135,22 +135,8 @@ for k in ("theta1", "theta1_rate", "slider_x", "guide_force_x"):
 sys.exit(mbcheck.bad)
 PY
 # (f)
-long="-system_type multibody -mb_model flex.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-6 -step_end_time 0.01 -step_output_every 100"
-must "Table 1 flexible long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
-timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
-pid=$!
-if wait_for 60 grep -q "^  t = " stop.log; then
-  kill -TERM $(ranks_of $pid)
-  wait $pid
-  expect "Table 1 flexible: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
-  must "Table 1 flexible: rerun" mpi 120 1 simulate $long -results_file stop.h5
-  grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL Table 1 flexible: the rerun did not resume from the checkpoint"; fail=1; }
-  $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "Table 1 flexible resumed" || fail=1
-else
-  echo "FAIL Table 1 flexible: no progress line to stop at"
-  kill $pid 2>/dev/null
-  fail=1
-fi
+stop_resume "Table 1 flexible" -system_type multibody -mb_model flex.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-6 \
+  -step_end_time 0.01 -step_output_every 100
 # (e)
 must "reduce a rod without the invariants" rod 2e11 noframe.h5 || exit 1
 sed -e 's/rom: rod.h5/rom: noframe.h5/' flex.yaml >noframe.yaml
