@@ -139,11 +139,17 @@ static PetscErrorCode VIMBBodyRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
           VIMBLine(VIMBGet(rd, map, key)), what, name, list);
 }
 
-/* A point's node on a flexible body (key: the ROM's output name stem): its displacement rows, NULL without the key. */
+static PetscInt VIMBCount(yaml_node_t *seq)
+{
+  return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
+}
+
+/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems whose displacements are averaged:
+   a pin spread over several nodes), its displacement rows, NULL without the key. */
 static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], PetscInt b, PetscReal **phi)
 {
   yaml_node_t *v = VIMBGet(rd, map, key);
-  char         node[VI_MB_NAME];
+  PetscInt     nf, count = 0;
 
   PetscFunctionBeginUser;
   *phi = NULL;
@@ -151,14 +157,25 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   PetscCheck(b > 0 && model->bodies[b].flex, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' names a node of a flexible body's ROM, and '%s' is not a flexible body (remove '%s')", rd->path, VIMBLine(v), key,
              model->bodies[b].name, key);
-  PetscCall(VIMBString(rd, map, key, NULL, node, sizeof(node)));
-  PetscCall(VIMBFlexNode(rd->comm, model->bodies[b].flex, rd->path, VIMBLine(v), model->bodies[b].name, node, phi));
+  nf = model->bodies[b].flex->nf;
+  PetscCheck(v->type == YAML_SCALAR_NODE || (v->type == YAML_SEQUENCE_NODE && VIMBCount(v) > 0), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must be a ROM output stem (n63: rows n63_x, n63_y) or a list of them, e.g. [n61, n62, n63]", rd->path, VIMBLine(v), key);
+  PetscCall(PetscCalloc1(2 * nf, phi));
+  for (PetscInt k = 0; k < (v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v)); k++) {
+    yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
+    PetscReal     *rows;
+    PetscErrorCode ierr;
+    PetscCheck(e->type == YAML_SCALAR_NODE && strlen((const char *)e->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: '%s' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(e), key, VI_MB_NAME - 1);
+    ierr = VIMBFlexNode(rd->comm, model->bodies[b].flex, rd->path, VIMBLine(e), model->bodies[b].name, (const char *)e->data.scalar.value, &rows);
+    if (ierr) PetscCall(PetscFree(*phi));
+    PetscCall(ierr);
+    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += rows[i];
+    PetscCall(PetscFree(rows));
+    count++;
+  }
+  for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] /= count;
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscInt VIMBCount(yaml_node_t *seq)
-{
-  return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
 static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char key[], yaml_node_t **seq)

@@ -1,6 +1,6 @@
 /* A flexible body of the multibody system (src/system/mbflex.c, docs/multibody.md "Flexible bodies") against central
    differences and Lagrange's equations, on a ROM written here with random floating-frame invariants of the right
-   symmetries (3 modes, K and D diagonal, a node 'tip' with random output rows): a rigid body pinned to the ground, the
+   symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
    line of the ground with friction (a node of the contact's body), at a configuration off the initial one with elastic
    coordinates and velocities:
@@ -10,7 +10,8 @@
    - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dt) u + dT/dq - dV/dq - D u_f, with
      dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy (1e-7 relative);
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
-     frictional contact's G_t u against the tangent times that velocity (1e-8). */
+     frictional contact's G_t u against the tangent times that velocity (1e-8);
+   - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14). */
 #include <vicms.h>
 #include <vicms/rom.h>
 
@@ -31,6 +32,7 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "     friction: 0.2}\n"
                             "outputs:\n"
                             "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
+                            "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"
                             "assembly_tolerance: 10\n";
 
 static PetscErrorCode WriteROM(MPI_Comm comm)
@@ -81,10 +83,18 @@ static PetscErrorCode WriteROM(MPI_Comm comm)
         for (PetscInt k = 0; k < NM; k++)
           for (PetscInt l = 0; l < NM; l++) mmm[((i * 2 + j) * NM + k) * NM + l] = 0.01 * S[(k * 2 + i) * 2 * NM + l * 2 + j];
   }
-  for (PetscInt d = 0; d < 2; d++)
-    for (PetscInt k = 0; k < NM; k++) PetscCall(PetscRandomGetValueReal(rnd, &tip[d][k]));
+  for (PetscInt k = 0; k < NM; k++) { /* the node 'tip' */
+    tip[0][k] = 0.3 + 0.1 * k;
+    tip[1][k] = 0.15 * k - 0.2;
+  }
   PetscCall(VIROMAddOutput(rom, "tip_x", tip[0]));
   PetscCall(VIROMAddOutput(rom, "tip_y", tip[1]));
+  for (PetscInt k = 0; k < NM; k++) {
+    tip[0][k] = 0.5 - 0.2 * k; /* the node 'mid': rows of its own */
+    tip[1][k] = 0.1 * k * k - 0.3;
+  }
+  PetscCall(VIROMAddOutput(rom, "mid_x", tip[0]));
+  PetscCall(VIROMAddOutput(rom, "mid_y", tip[1]));
   PetscCall(VIROMSetFrame(rom, &fr));
   PetscCall(VIROMSetUnits(rom, "SI"));
   PetscCall(VIROMWrite(rom, "test_mbflex_rom.h5"));
@@ -107,7 +117,7 @@ int main(int argc, char **argv)
   PetscInt         n, nc;
   const PetscReal *q0;
   PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], Gp[16 * N], Gm[16 * N], H[N * N];
-  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[4], yp[4], ym[4];
+  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[8], yp[8], ym[8];
   PetscReal        errG = 0, errH = 0, errM, errQ, errU, errL, errV, errT, scale, eps = 1e-6;
   FILE            *fp_;
   PetscMPIInt      rank;
@@ -233,6 +243,21 @@ int main(int argc, char **argv)
                           "flexible body: the node's velocity against the difference of its position %.2e (1e-8), G_t u %.2e (1e-8)\n", (double)errV,
                           (double)errT));
     EXPECT(errV < 1e-8 && errT < 1e-8, "the node's point velocity or the tangential row is wrong");
+  }
+  /* a point at two nodes' mean displacement (node: [tip, mid]): R + A (x + (Phi_tip + Phi_mid) q_f / 2) */
+  {
+    const PetscReal c = PetscCosReal(q[5]), s = PetscSinReal(q[5]);
+    PetscReal       e[2] = {0.4, -0.3}, px, py;
+    for (PetscInt k = 0; k < NM; k++) {
+      e[0] += 0.5 * (0.3 + 0.1 * k + 0.5 - 0.2 * k) * q[6 + k];
+      e[1] += 0.5 * (0.15 * k - 0.2 + 0.1 * k * k - 0.3) * q[6 + k];
+    }
+    px = q[3] + c * e[0] - s * e[1];
+    py = q[4] + s * e[0] + c * e[1];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flexible body: a point at the mean of two nodes: (%.15g, %.15g), expected (%.15g, %.15g) (1e-14)\n",
+                          (double)y[4], (double)y[5], (double)px, (double)py));
+    EXPECT(PetscAbsReal(y[4] - px) < 1e-14 && PetscAbsReal(y[5] - py) < 1e-14, "the point at two nodes' mean displacement is wrong");
   }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
