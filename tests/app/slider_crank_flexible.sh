@@ -27,6 +27,8 @@
 #     (measured 1.93, 1.84, 1.97, 2.00; 2.01, 2.02, 1.98, 2.01 one halving further);
 # (f) a stop (SIGTERM) and resume of a Table 1 flexible case (h = 1e-6 to 0.01 s): the rerun resumes from its checkpoint
 #     and ends bitwise equal to the uninterrupted run;
+# (h) the job file jobs/slider_crank_flexible.yaml as documented: its reduction, then its run (to 2 ms here), from a folder
+#     that has the repository's jobs/;
 # (e) bad input: a flexible body whose ROM has no frame invariants (the model file, its line and the fix named), a node
 #     the ROM does not report, a node on a rigid body (1 and 2 ranks).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -137,6 +139,12 @@ PY
 # (f)
 stop_resume "Table 1 flexible" -system_type multibody -mb_model flex.yaml -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-6 \
   -step_end_time 0.01 -step_output_every 100
+# (h)
+mkdir job && ln -s "$jobs" job/jobs
+(cd job && must "vicms reduce -options_file jobs/slider_crank_flexible.yaml" mpi 60 1 reduce -options_file jobs/slider_crank_flexible.yaml &&
+  must "vicms simulate -options_file jobs/slider_crank_flexible.yaml" mpi 60 1 simulate -options_file jobs/slider_crank_flexible.yaml \
+    -step_end_time 0.002 -results_file job.h5) || fail=1
+[ -f job/job.h5 ] && echo "ok   jobs/slider_crank_flexible.yaml: reduced and ran" || { echo "FAIL jobs/slider_crank_flexible.yaml wrote no results"; fail=1; }
 # (e)
 must "reduce a rod without the invariants" rod 2e11 noframe.h5 || exit 1
 sed -e 's/rom: rod.h5/rom: noframe.h5/' flex.yaml >noframe.yaml
