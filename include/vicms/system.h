@@ -63,6 +63,8 @@ PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 
   VISystemHasConstantMass - whether M does not depend on q (a ROM): a scheme then factors it once.
   VISystemComputeMass - M(q) (n x n, row-major).
+  VISystemComputeMassJacobian - d(M(q) w)/dq for a given w (n x n row-major, [i n + k] = d(M w)_i/dq_k): the term a
+  Newton iteration on M(q) u' needs; zero for a constant mass (no op asked).
   VISystemIsLinear - whether f(t, q, u) = f_ext(t) - K q - D u with constant K, M, D (a ROM): VISystemGetLinearOperators
   then gives them, and the ROM schemes keep their factorizations, modal bases and BLAS paths.
   VISystemGetLinearOperators - the case's K, M and D (n x n row-major; D scaled by -case_damping_scale), after
@@ -74,6 +76,7 @@ PETSC_EXTERN PetscErrorCode VISystemGetROM(VISystem sys, VIROM *rom);
 */
 PETSC_EXTERN PetscErrorCode VISystemHasConstantMass(VISystem sys, PetscBool *constant);
 PETSC_EXTERN PetscErrorCode VISystemComputeMass(VISystem sys, const PetscReal q[], PetscReal M[]);
+PETSC_EXTERN PetscErrorCode VISystemComputeMassJacobian(VISystem sys, const PetscReal q[], const PetscReal w[], PetscReal dMw[]);
 PETSC_EXTERN PetscErrorCode VISystemIsLinear(VISystem sys, PetscBool *linear);
 PETSC_EXTERN PetscErrorCode VISystemGetLinearOperators(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D);
 PETSC_EXTERN PetscErrorCode VISystemComputeForce(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal f[]);

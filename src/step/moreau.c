@@ -506,7 +506,9 @@ static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
      bilateral rows: G_j(q) v = 0 (velocity level only: the joints drift at position level, as seed 002 §10.2 shows),
      unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
      frictional contacts (planar: one tangential row Gt, VISystemEvaluateTangents): Coulomb's law on the impulse Pt,
-   solved by the semi-smooth Newton method of ssnewton.c with the exact Jacobian (the constraints' Hessians from the system). */
+   solved by the semi-smooth Newton method of ssnewton.c with the exact Jacobian (the constraints' Hessians from the system).
+   A mass that depends on q (a flexible body in a floating frame) is taken at q_n for the step, M(q_n) (v - v_n), as
+   Moreau-Jean's first order allows (the quadratic velocity vector is in f, theta-weighted like the other forces). */
 struct _VIMoreauNL {
   VIStepper  st;
   PetscInt   n, m, N, mt, *trow; /* mt frictional contacts, one tangential row each (trow: its contact) */
@@ -540,15 +542,12 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
 {
   VIMoreauNL *nl;
   PetscInt    n = st->n, m = st->nc, mm = PetscMax(m, 1);
-  PetscBool   constant;
 
   PetscFunctionBeginUser;
   PetscCheck(mo->opt.variant == VI_MOREAU_THETA, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type moreau on a nonlinear system (-system_type %s): only the Moreau-Jean variant is implemented there; give "
              "-step_moreau_variant theta",
              "multibody");
-  PetscCall(VISystemHasConstantMass(st->sys, &constant));
-  PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
   PetscCall(PetscNew(&nl));
   *nlp   = nl;
   nl->st = st;

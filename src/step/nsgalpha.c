@@ -580,7 +580,10 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
      nu_j - max(0, nu_j - r_j g_j(q)) = 0             (29e)
      Lambda_j - max(0, Lambda_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q~) <= 0, else Lambda_j = 0   (29h)
    Its Jacobian is exact: df/dq, df/du from the system, and the constraints' curvature d(G^T w)/dq and d(G w)/dq from each
-   row's Hessian (VISystemComputeConstraintCurvature with unit multipliers). The mass must be constant (no dM/dq op yet).
+   row's Hessian (VISystemComputeConstraintCurvature with unit multipliers). A mass that depends on q (a flexible body in a
+   floating frame, seed 001 §3) is M(q) at the iterate's q in (29a, c, f), with d(M(q) w)/dq (VISystemComputeMassJacobian)
+   in their Jacobian; its quadratic velocity vector is part of f(q, u) with its tangents. A constant mass is computed once
+   per step at q_n (the iterate's q then never asks for it: that path is as before).
    Frictional contacts add their tangential impulses Lambda_t (planar: one per contact, VISystemEvaluateTangents) with
    Coulomb's law at velocity level, as the ROM path does (below in VINSGAlphaNLForm). */
 struct _VINSGAlphaNL {
@@ -596,6 +599,8 @@ struct _VINSGAlphaNL {
   PetscReal  power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
   PetscBool *A, *B;
   PetscBool  first;
+  PetscBool  constant; /* VISystemHasConstantMass */
+  PetscReal *dMw, *mw; /* n x n: d(M w)/dq, and its w (n), for a mass that depends on q */
   VISSNewton nw;
 };
 
@@ -611,6 +616,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
+  PetscCall(PetscFree2(nl->dMw, nl->mw));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -624,12 +630,13 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
 
   PetscFunctionBeginUser;
   PetscCall(VISystemHasConstantMass(st->sys, &constant));
-  PetscCheck(constant, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system whose mass depends on q is not supported yet (no dM/dq)");
   for (PetscInt j = 0; j < m; j++)
     PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system's contact has one tangent (planar) at most");
   PetscCall(PetscNew(&nl));
-  *nlp   = nl;
-  nl->st = st;
+  *nlp         = nl;
+  nl->st       = st;
+  nl->constant = constant;
+  if (!constant) PetscCall(PetscCalloc2(n * n, &nl->dMw, n, &nl->mw));
   nl->n  = n;
   nl->m  = m;
   nl->mb = 0;
@@ -693,6 +700,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     nl->vt[i] = nl->vt0[i] + delta[i];
     nl->v[i]  = nl->vt[i] + W[i];
   }
+  if (!nl->constant) PetscCall(VISystemComputeMass(st->sys, nl->q, nl->M));
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, nl->v, nl->f));
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, nl->v, nl->dfdq, nl->dfdu));
   PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
@@ -748,6 +756,20 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
       J[(cW + i) * N + cT + k] = -nl->Gt[k * n + i];
     }
     F[cW + i] = r;
+  }
+  /* M(q): the rows (29a, c, f) are M(q) w - ..., w = c delta, U, W, with dq/d delta = h beta/gamma and dq/dU = 1 */
+  if (!nl->constant) {
+    const PetscReal *ws[3] = {delta, U, W};
+    const PetscInt   ro[3] = {0, cU, cW};
+    for (PetscInt b = 0; b < 3; b++) {
+      for (PetscInt k = 0; k < n; k++) nl->mw[k] = b ? ws[b][k] : c * delta[k];
+      PetscCall(VISystemComputeMassJacobian(st->sys, nl->q, nl->mw, nl->dMw));
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt k = 0; k < n; k++) {
+          J[(ro[b] + i) * N + k] += hb * nl->dMw[i * n + k];
+          J[(ro[b] + i) * N + cU + k] += nl->dMw[i * n + k];
+        }
+    }
   }
   /* (29b): G_b(q) v~ = 0, d/dq of G_j w is (H_j w)^T */
   for (PetscInt b = 0; b < mb; b++) {

@@ -303,6 +303,10 @@ typedef struct {
    default limit of non-converged solves (-step_max_nonconverged) then failed; the iteration converges quadratically, so
    the constraints' residual after a step of 1e-10 is far below it. */
 #define VI_SSNEWTON_TOL 1e-10
+/* ... or a step below VI_SSNEWTON_FLOOR (1 + max |x|) that is more than half the previous one: the residual's round-off
+   floor, reached by a stiff flexible body on a joint (an almost rigid rod, E = 1e13: its joint's force is K times the
+   joint's position round-off, 3e-10 of the largest unknown), where the step stops shrinking. */
+#define VI_SSNEWTON_FLOOR 1e-8
 PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
 PETSC_INTERN PetscErrorCode VISSNewtonDestroy(VISSNewton *nw);
 /* From x (the predictor) to the solution in place; counts the solve in st's statistics (iterations, not converged). */
@@ -317,6 +321,7 @@ PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
    Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row
    velocities G v + dg/dt are held at every level) the trapezoid h (P_n + P) / 2 of their power P = sum lambda_j G_j(q) v
    (a driver's; 0 for a scleronomic joint), *power updated to P; into external_work the work of f not already in the
-   system's potential, h (f_n + f) . (vn + v) / 2 + V - V_n (a driving torque, constant loads). w is scratch of 2 n. */
+   system's potential, h (f_n + f) . (vn + v) / 2 + V - V_n (a driving torque, constant loads; with a mass M(q), less the
+   trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of 2 n. */
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);

@@ -141,6 +141,18 @@ PetscErrorCode VISystemComputeMass(VISystem sys, const PetscReal q[], PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemComputeMassJacobian(VISystem sys, const PetscReal q[], const PetscReal w[], PetscReal dMw[])
+{
+  PetscFunctionBeginUser;
+  if (sys->constant_mass) {
+    PetscCall(PetscArrayzero(dMw, sys->n * sys->n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  VISystemCheckOp(sys, computemassjacobian, "d(M(q) w)/dq (VISystemComputeMassJacobian)");
+  PetscCall((*sys->ops.computemassjacobian)(sys, q, w, dMw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemGetLinearOperators(VISystem sys, const PetscReal **K, const PetscReal **M, const PetscReal **D)
 {
   PetscFunctionBeginUser;

@@ -144,6 +144,40 @@ static PetscInt VIMBCount(yaml_node_t *seq)
   return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
+/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems whose displacements are averaged:
+   a pin spread over several nodes), its displacement rows, NULL without the key. */
+static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], PetscInt b, PetscReal **phi)
+{
+  yaml_node_t *v = VIMBGet(rd, map, key);
+  PetscInt     nf, count = 0;
+
+  PetscFunctionBeginUser;
+  *phi = NULL;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(b > 0 && model->bodies[b].flex, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' names a node of a flexible body's ROM, and '%s' is not a flexible body (remove '%s')", rd->path, VIMBLine(v), key,
+             model->bodies[b].name, key);
+  nf = model->bodies[b].flex->nf;
+  PetscCheck(v->type == YAML_SCALAR_NODE || (v->type == YAML_SEQUENCE_NODE && VIMBCount(v) > 0), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must be a ROM output stem (n63: rows n63_x, n63_y) or a list of them, e.g. [n61, n62, n63]", rd->path, VIMBLine(v), key);
+  PetscCall(PetscCalloc1(2 * nf, phi));
+  for (PetscInt k = 0; k < (v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v)); k++) {
+    yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
+    PetscReal     *rows;
+    PetscErrorCode ierr;
+    PetscCheck(e->type == YAML_SCALAR_NODE && strlen((const char *)e->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: '%s' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(e), key, VI_MB_NAME - 1);
+    ierr = VIMBFlexNode(rd->comm, model->bodies[b].flex, rd->path, VIMBLine(e), model->bodies[b].name, (const char *)e->data.scalar.value, &rows);
+    if (ierr) PetscCall(PetscFree(*phi));
+    PetscCall(ierr);
+    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += rows[i];
+    PetscCall(PetscFree(rows));
+    count++;
+  }
+  for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] /= count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char key[], yaml_node_t **seq)
 {
   PetscFunctionBeginUser;
@@ -155,7 +189,7 @@ static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char
 
 static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", NULL};
+  static const char *const keys[] = {"name", "type", "rom", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", NULL};
   yaml_node_t             *seq;
   PetscInt                 b = 1;
 
@@ -169,6 +203,7 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, b++) {
     yaml_node_t *e  = VIMBNode(rd, *it);
     VIMBBody    *bd = &model->bodies[b];
+    char         type[16];
     PetscCall(VIMBCheckKeys(rd, e, "a body", keys));
     bd->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, bd->name, sizeof(bd->name)));
@@ -176,9 +211,30 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
       PetscCheck(strcmp(model->bodies[k].name, bd->name), rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the body name '%s' is %s (give each body its own name)", rd->path, bd->line, bd->name,
                  k ? "used twice" : "reserved for the fixed frame");
-    PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
-    PetscCall(VIMBReal(rd, e, "inertia", PETSC_TRUE, 0, &bd->inertia));
-    PetscCheck(bd->mass > 0 && bd->inertia > 0, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCall(VIMBString(rd, e, "type", "rigid", type, sizeof(type)));
+    PetscCheck(!strcmp(type, "rigid") || !strcmp(type, "flexible"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: body '%s' has the type '%s' (expected rigid, the default, or flexible: a ROM in a floating frame)", rd->path,
+               VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
+    if (!strcmp(type, "flexible")) {
+      char rom[PETSC_MAX_PATH_LEN];
+      PetscCheck(!VIMBGet(rd, e, "mass") && !VIMBGet(rd, e, "inertia"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: flexible body '%s': its mass and inertia come from its ROM's invariants; remove 'mass' and 'inertia'", rd->path, bd->line,
+                 bd->name);
+      PetscCheck(VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: flexible body '%s' needs 'rom: FILE.h5', a ROM reduced with -cms_frame_invariants (docs/frame.md)", rd->path, bd->line,
+                 bd->name);
+      PetscCall(VIMBString(rd, e, "rom", NULL, rom, sizeof(rom)));
+      PetscCall(VIMBFlexLoad(rd->comm, rd->path, bd->line, bd->name, rom, &bd->flex));
+      bd->mass = bd->flex->m;
+    } else {
+      PetscCheck(!VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': 'rom' is a flexible body's key (add 'type: flexible')",
+                 rd->path, bd->line, bd->name);
+    }
+    if (!bd->flex) {
+      PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
+      PetscCall(VIMBReal(rd, e, "inertia", PETSC_TRUE, 0, &bd->inertia));
+    }
+    PetscCheck(bd->flex || (bd->mass > 0 && bd->inertia > 0), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: body '%s' has mass %g and inertia %g: its mass matrix diag(m, m, J) is singular; give mass > 0 (kg) and inertia > 0 "
                "(kg m^2, about the centre of mass)",
                rd->path, VIMBLine(VIMBGet(rd, e, bd->mass > 0 ? "inertia" : "mass")), bd->name, (double)bd->mass, (double)bd->inertia);
@@ -192,7 +248,7 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "body2", "point2", "axis", "speed", NULL};
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "axis", "speed", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -222,6 +278,12 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point1", 2, PETSC_FALSE, j->point[0]));
     PetscCall(VIMBVector(rd, e, "point2", 2, PETSC_FALSE, j->point[1]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node2", j->body[1], &j->phi[1]));
+    PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' is not supported (its line deforms); make it body2, or use a "
+               "rigid body1",
+               rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
     PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
@@ -243,7 +305,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body", "point", "against", "line_point", "line_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name", "body", "point", "node", "against", "line_point", "line_normal", "restitution", "friction", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -264,6 +326,11 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
+    PetscCall(VIMBNodeRef(rd, model, e, "node", c->body[1], &c->phi));
+    PetscCheck(!model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': a line on the flexible body '%s' is not supported (it deforms); put the flexible body's point against a rigid "
+               "body's or the ground's line",
+               rd->path, c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "line_point", 2, PETSC_FALSE, c->line_point));
     PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
     len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
@@ -308,7 +375,7 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
 
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body", "point", "joint", "contact", NULL};
+  static const char *const keys[]  = {"name", "type", "body", "point", "node", "joint", "contact", NULL};
   static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -337,6 +404,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     if (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ANGLE) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, o->point));
+      PetscCall(VIMBNodeRef(rd, model, e, "node", o->body, &o->phi));
     }
     if (o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_JOINT_FORCE) {
       PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));
@@ -366,11 +434,7 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc3(model->n, &q, model->n, &u, model->n, &grad));
-  for (PetscInt b = 1; b < model->nbodies; b++)
-    for (PetscInt d = 0; d < 3; d++) {
-      q[3 * (b - 1) + d] = model->bodies[b].pose[d];
-      u[3 * (b - 1) + d] = model->bodies[b].velocity[d];
-    }
+  PetscCall(VIMBModelInitialState(model, q, u));
   for (PetscInt k = 0; k < model->njoints; k++) {
     const VIMBJoint *j = &model->joints[k];
     for (PetscInt r = j->row; r < j->row + j->rows; r++) {
@@ -499,7 +563,12 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   ierr = VIMBRead(&rd, model, root);
   yaml_document_delete(&doc); /* on the error path too */
   PetscCall(ierr);
-  model->n     = 3 * (model->nbodies - 1);
+  model->n = 0;
+  for (PetscInt b = 1; b < model->nbodies; b++) {
+    model->bodies[b].off = model->n;
+    model->bodies[b].nq  = 3 + (model->bodies[b].flex ? model->bodies[b].flex->nf : 0);
+    model->n += model->bodies[b].nq;
+  }
   model->nrows = 0;
   for (PetscInt k = 0; k < model->njoints; k++) {
     model->joints[k].row = model->nrows;
@@ -512,9 +581,61 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIMBModelInitialState(const VIMBModel *model, PetscReal q[], PetscReal u[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(q, model->n));
+  PetscCall(PetscArrayzero(u, model->n));
+  for (PetscInt b = 1; b < model->nbodies; b++)
+    for (PetscInt d = 0; d < 3; d++) {
+      q[model->bodies[b].off + d] = model->bodies[b].pose[d];
+      u[model->bodies[b].off + d] = model->bodies[b].velocity[d];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscReal M[])
+{
+  const PetscInt n     = model->n;
+  PetscReal     *q0    = NULL, *Mb;
+  PetscInt       nqmax = 3;
+
+  PetscFunctionBeginUser;
+  for (PetscInt b = 1; b < model->nbodies; b++) nqmax = PetscMax(nqmax, model->bodies[b].nq);
+  if (!q) {
+    PetscCall(PetscMalloc1(2 * n, &q0));
+    PetscCall(VIMBModelInitialState(model, q0, q0 + n));
+    q = q0;
+  }
+  PetscCall(PetscMalloc1(nqmax * nqmax, &Mb));
+  PetscCall(PetscArrayzero(M, n * n));
+  for (PetscInt b = 1; b < model->nbodies; b++) {
+    const VIMBBody *bd = &model->bodies[b];
+    const PetscInt  i = bd->off, nq = bd->nq;
+    if (!bd->flex) {
+      M[i * n + i] = M[(i + 1) * n + i + 1] = bd->mass;
+      M[(i + 2) * n + i + 2]                = bd->inertia;
+      continue;
+    }
+    VIMBFlexMass(bd->flex, q + i, Mb, NULL);
+    for (PetscInt r = 0; r < nq; r++)
+      for (PetscInt c = 0; c < nq; c++) M[(i + r) * n + i + c] = Mb[r * nq + c];
+  }
+  PetscCall(PetscFree(Mb));
+  PetscCall(PetscFree(q0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMBModelFree(VIMBModel *model)
 {
   PetscFunctionBeginUser;
+  for (PetscInt b = 1; b < model->nbodies; b++) PetscCall(VIMBFlexDestroy(&model->bodies[b].flex));
+  for (PetscInt k = 0; k < model->njoints; k++) {
+    PetscCall(PetscFree(model->joints[k].phi[0]));
+    PetscCall(PetscFree(model->joints[k].phi[1]));
+  }
+  for (PetscInt k = 0; k < model->ncontacts; k++) PetscCall(PetscFree(model->contacts[k].phi));
+  for (PetscInt k = 0; k < model->noutputs; k++) PetscCall(PetscFree(model->outputs[k].phi));
   PetscCall(PetscFree(model->bodies));
   PetscCall(PetscFree(model->joints));
   PetscCall(PetscFree(model->contacts));
@@ -522,16 +643,6 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
   PetscCall(PetscFree(model->outputs));
   PetscCall(PetscFree2(model->param_names, model->param_values));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Rotation of v by theta, and its derivatives: R' v = R J v (J a quarter turn), R'' v = -R v. */
-static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
-{
-  const PetscReal c = PetscCosReal(th), s = PetscSinReal(th);
-  r[0]  = c * v[0] - s * v[1];
-  r[1]  = s * v[0] + c * v[1];
-  r1[0] = -r[1];
-  r1[1] = r[0];
 }
 
 /*
@@ -547,11 +658,11 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
                                    PetscReal H[])
 {
   const PetscInt         n = model->n;
-  PetscInt               a, b;
-  const PetscReal       *p, *c, *n0 = NULL;
+  PetscInt               a, b, oa, ob;
+  const PetscReal       *p, *c, *n0 = NULL, *phip = NULL, *phic = NULL;
+  PetscReal              pe[2], ce[2];
   PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
   PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
-  static const PetscReal zero[2] = {0, 0};
 
   PetscFunctionBeginUser;
   if (grad) PetscCall(PetscArrayzero(grad, n));
@@ -563,21 +674,23 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     b = j->body[1];
     if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER) {
       /* the angle row, linear: th_b - th_a - angle0 (a driver's - speed t is the system's: multibody.c) */
-      PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
+      PetscReal tb = b ? q[model->bodies[b].off + 2] : 0, ta = a ? q[model->bodies[a].off + 2] : 0;
       if (g) *g = tb - ta - j->angle0;
-      if (grad && b) grad[3 * (b - 1) + 2] = 1;
-      if (grad && a) grad[3 * (a - 1) + 2] = -1;
+      if (grad && b) grad[model->bodies[b].off + 2] = 1;
+      if (grad && a) grad[model->bodies[a].off + 2] = -1;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 1) {
-      PetscReal tb = b ? q[3 * (b - 1) + 2] : 0, ta = a ? q[3 * (a - 1) + 2] : 0;
+      PetscReal tb = b ? q[model->bodies[b].off + 2] : 0, ta = a ? q[model->bodies[a].off + 2] : 0;
       if (g) *g = tb - ta - j->angle0;
-      if (grad && b) grad[3 * (b - 1) + 2] = 1;
-      if (grad && a) grad[3 * (a - 1) + 2] = -1;
+      if (grad && b) grad[model->bodies[b].off + 2] = 1;
+      if (grad && a) grad[model->bodies[a].off + 2] = -1;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    p = j->point[1];
-    c = j->point[0];
+    p    = j->point[1];
+    c    = j->point[0];
+    phip = j->phi[1];
+    phic = j->phi[0];
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       nrm[0] = -j->axis[1];
       nrm[1] = j->axis[0];
@@ -593,43 +706,53 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     p                    = k->point;
     c                    = k->line_point;
     n0                   = k->line_normal;
+    phip                 = k->phi;
   }
+  oa = a ? model->bodies[a].off : 0;
+  ob = b ? model->bodies[b].off : 0;
+  /* a point of a flexible body: its deformed position in the frame, x + Phi_P q_f */
+  pe[0] = p ? p[0] : 0;
+  pe[1] = p ? p[1] : 0;
+  ce[0] = c ? c[0] : 0;
+  ce[1] = c ? c[1] : 0;
+  if (phip) VIMBFlexDisplace(model->bodies[b].flex, phip, q + ob + 3, pe);
+  if (phic) VIMBFlexDisplace(model->bodies[a].flex, phic, q + oa + 3, ce);
   if (a) {
-    ra[0] = q[3 * (a - 1)];
-    ra[1] = q[3 * (a - 1) + 1];
-    tha   = q[3 * (a - 1) + 2];
+    ra[0] = q[oa];
+    ra[1] = q[oa + 1];
+    tha   = q[oa + 2];
   }
   if (b) {
-    rb[0] = q[3 * (b - 1)];
-    rb[1] = q[3 * (b - 1) + 1];
-    thb   = q[3 * (b - 1) + 2];
+    rb[0] = q[ob];
+    rb[1] = q[ob + 1];
+    thb   = q[ob + 2];
   }
   if (n0) VIMBRotate(tha, n0, d, d1);
-  VIMBRotate(thb, p ? p : zero, Rp, Rp1);
-  VIMBRotate(tha, c ? c : zero, Rc, Rc1);
+  VIMBRotate(thb, pe, Rp, Rp1);
+  VIMBRotate(tha, ce, Rc, Rc1);
   D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
   D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
   if (g) *g = d[0] * D[0] + d[1] * D[1];
   if (grad && b) {
-    grad[3 * (b - 1)]     = d[0];
-    grad[3 * (b - 1) + 1] = d[1];
-    grad[3 * (b - 1) + 2] = d[0] * Rp1[0] + d[1] * Rp1[1];
+    grad[ob]     = d[0];
+    grad[ob + 1] = d[1];
+    grad[ob + 2] = d[0] * Rp1[0] + d[1] * Rp1[1];
   }
   if (grad && a) {
-    grad[3 * (a - 1)]     = -d[0];
-    grad[3 * (a - 1) + 1] = -d[1];
-    grad[3 * (a - 1) + 2] = d1[0] * D[0] + d1[1] * D[1] - (d[0] * Rc1[0] + d[1] * Rc1[1]);
+    grad[oa]     = -d[0];
+    grad[oa + 1] = -d[1];
+    grad[oa + 2] = d1[0] * D[0] + d1[1] * D[1] - (d[0] * Rc1[0] + d[1] * Rc1[1]);
   }
   if (H && w != 0) {
-    const PetscInt tb = 3 * (b - 1) + 2, ta = 3 * (a - 1) + 2;
+    const PetscInt tb = ob + 2, ta = oa + 2;
     if (b) H[tb * n + tb] += w * -(d[0] * Rp[0] + d[1] * Rp[1]);
     if (a) {
       /* d'' = -d when d turns with body a, 0 when it is fixed */
       const PetscReal taa = (n0 ? -(d[0] * D[0] + d[1] * D[1]) : 0) - 2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
       H[ta * n + ta] += w * taa;
       for (PetscInt i = 0; i < 2; i++) {
-        H[ta * n + 3 * (a - 1) + i] -= w * d1[i];
-        H[(3 * (a - 1) + i) * n + ta] -= w * d1[i];
+        H[ta * n + oa + i] -= w * d1[i];
+        H[(oa + i) * n + ta] -= w * d1[i];
       }
     }
     if (a && b) {
@@ -637,8 +760,44 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       H[ta * n + tb] += w * tab;
       H[tb * n + ta] += w * tab;
       for (PetscInt i = 0; i < 2; i++) {
-        H[ta * n + 3 * (b - 1) + i] += w * d1[i];
-        H[(3 * (b - 1) + i) * n + ta] += w * d1[i];
+        H[ta * n + ob + i] += w * d1[i];
+        H[(ob + i) * n + ta] += w * d1[i];
+      }
+    }
+  }
+  /* the elastic coordinates of a flexible body's point: dP_b/dq_k = A_b Phi_k (row b), dP_a/dq_k = A_a Phi_k (row a, with d fixed:
+     a line on a flexible body is refused); their curvature with the angles: A' Phi_k */
+  if (phip) {
+    const VIMBFlex *fx = model->bodies[b].flex;
+    for (PetscInt k = 0; k < fx->nf; k++) {
+      const PetscReal ph[2] = {phip[k], phip[fx->nf + k]};
+      PetscReal       e[2], e1[2];
+      const PetscInt  qk = ob + 3 + k, tb = ob + 2, ta = oa + 2;
+      VIMBRotate(thb, ph, e, e1);
+      if (grad) grad[qk] = d[0] * e[0] + d[1] * e[1];
+      if (H && w != 0) {
+        const PetscReal hb = w * (d[0] * e1[0] + d[1] * e1[1]), ha = w * (d1[0] * e[0] + d1[1] * e[1]);
+        H[tb * n + qk] += hb;
+        H[qk * n + tb] += hb;
+        if (a && n0) {
+          H[ta * n + qk] += ha;
+          H[qk * n + ta] += ha;
+        }
+      }
+    }
+  }
+  if (phic) {
+    const VIMBFlex *fx = model->bodies[a].flex;
+    for (PetscInt k = 0; k < fx->nf; k++) {
+      const PetscReal ph[2] = {phic[k], phic[fx->nf + k]};
+      PetscReal       e[2], e1[2];
+      const PetscInt  qk = oa + 3 + k, ta = oa + 2;
+      VIMBRotate(tha, ph, e, e1);
+      if (grad) grad[qk] = -(d[0] * e[0] + d[1] * e[1]);
+      if (H && w != 0) {
+        const PetscReal ha = -w * (d1[0] * e[0] + d1[1] * e[1] + d[0] * e1[0] + d[1] * e1[1]);
+        H[ta * n + qk] += ha;
+        H[qk * n + ta] += ha;
       }
     }
   }
@@ -652,32 +811,46 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
 {
   const VIMBContact *c = &model->contacts[k];
   const PetscInt     a = c->body[0], b = c->body[1];
-  PetscReal          tha = a ? q[3 * (a - 1) + 2] : 0, thb = b ? q[3 * (b - 1) + 2] : 0, d[2], d1[2], Rp[2], Rp1[2], P[2], ra[2] = {0, 0};
+  PetscReal tha = a ? q[model->bodies[a].off + 2] : 0, thb = b ? q[model->bodies[b].off + 2] : 0, d[2], d1[2], Rp[2], Rp1[2], P[2], ra[2] = {0, 0},
+            pe[2];
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, model->n));
   VIMBRotate(tha, c->line_normal, d, d1); /* d1 = J d: the tangent */
-  VIMBRotate(thb, c->point, Rp, Rp1);
+  pe[0] = c->point[0];
+  pe[1] = c->point[1];
+  if (c->phi) VIMBFlexDisplace(model->bodies[b].flex, c->phi, q + model->bodies[b].off + 3, pe);
+  VIMBRotate(thb, pe, Rp, Rp1);
   if (a) {
-    ra[0] = q[3 * (a - 1)];
-    ra[1] = q[3 * (a - 1) + 1];
+    ra[0] = q[model->bodies[a].off];
+    ra[1] = q[model->bodies[a].off + 1];
   }
-  P[0] = (b ? q[3 * (b - 1)] : 0) + Rp[0];
-  P[1] = (b ? q[3 * (b - 1) + 1] : 0) + Rp[1];
+  P[0] = (b ? q[model->bodies[b].off] : 0) + Rp[0];
+  P[1] = (b ? q[model->bodies[b].off + 1] : 0) + Rp[1];
   if (b) {
-    grad[3 * (b - 1)]     = d1[0];
-    grad[3 * (b - 1) + 1] = d1[1];
-    grad[3 * (b - 1) + 2] = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+    grad[model->bodies[b].off]     = d1[0];
+    grad[model->bodies[b].off + 1] = d1[1];
+    grad[model->bodies[b].off + 2] = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+  }
+  if (c->phi) {
+    const VIMBFlex *fx = model->bodies[b].flex;
+    for (PetscInt k = 0; k < fx->nf; k++) {
+      const PetscReal ph[2] = {c->phi[k], c->phi[fx->nf + k]};
+      PetscReal       e[2], e1[2];
+      VIMBRotate(thb, ph, e, e1);
+      grad[model->bodies[b].off + 3 + k] = d1[0] * e[0] + d1[1] * e[1];
+    }
   }
   if (a) {
-    grad[3 * (a - 1)]     = -d1[0];
-    grad[3 * (a - 1) + 1] = -d1[1];
-    grad[3 * (a - 1) + 2] = -(d1[0] * -(P[1] - ra[1]) + d1[1] * (P[0] - ra[0]));
+    grad[model->bodies[a].off]     = -d1[0];
+    grad[model->bodies[a].off + 1] = -d1[1];
+    grad[model->bodies[a].off + 2] = -(d1[0] * -(P[1] - ra[1]) + d1[1] * (P[0] - ra[0]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The ROM view: n = 3 coordinates per body (all "boundary": nb = n, nm = 0), M = diag(m, m, J) per body, K = D = 0, one
+/* The ROM view: n = 3 coordinates per body, 3 + nf per flexible body (all "boundary": nb = n, nm = 0), M at the initial
+   poses (diag(m, m, J) per rigid body), K = D = 0, one
    contact entry per constraint row (bilateral for the joints' rows, offset = the row), the outputs' names with zero rows
    (the system computes them), SI units. */
 PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
@@ -689,12 +862,7 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   PetscFunctionBeginUser;
   PetscCall(VIROMSetSizes(rom, VI_CMS_CB, n, 0));
   PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
-  for (PetscInt b = 1; b < model->nbodies; b++) {
-    const PetscInt i       = 3 * (b - 1);
-    M[i * n + i]           = model->bodies[b].mass;
-    M[(i + 1) * n + i + 1] = model->bodies[b].mass;
-    M[(i + 2) * n + i + 2] = model->bodies[b].inertia;
-  }
+  PetscCall(VIMBModelMass(model, NULL, M));
   PetscCall(PetscCalloc1(PetscMax(model->nrows, 1), &info));
   for (PetscInt r = 0; r < model->nrows; r++) {
     info[r].node_id  = r + 1;

@@ -5,7 +5,11 @@
 
    In these coordinates M = diag(m, m, J) per body is constant (constant_mass), and there is no gyroscopic force in the
    plane; the forces are constant too (gravity, loads), so f does not depend on (q, u); the system is not linear because
-   its constraints are not: g(q), G(q) and their curvature come from mbmodel.c. */
+   its constraints are not: g(q), G(q) and their curvature come from mbmodel.c.
+
+   A flexible body in a floating frame (mbflex.c: its frame's origin and angle, then its ROM's elastic coordinates) has a
+   mass M(theta, q_f), a quadratic velocity vector, gravity's generalized force and its ROM's -K q_f - D dq_f/dt in f(q, u);
+   a model with one is not constant_mass, and gives d(M w)/dq (VISystemComputeMassJacobian). */
 #include "mbimpl.h"
 
 typedef struct {
@@ -18,6 +22,8 @@ typedef struct {
   PetscInt      *dims, *offsets;
   PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
   PetscBool      given_restitution;
+  PetscReal     *work; /* the flexible bodies' scratch (VIMBFlexForce) and local blocks */
+  PetscInt       nqmax;
 } VISystem_Multibody;
 
 static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
@@ -26,6 +32,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
   PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
   PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
+  PetscCall(PetscFree(mb->work));
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
   mb->loaded = PETSC_FALSE;
@@ -114,36 +121,61 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     for (PetscInt i = 0; i < md->ncontacts && e < 0; i++) e = md->contacts[i].restitution;
     mb->restitution[c->row] = PetscMax(e, 0);
   }
+  PetscCall(VIMBModelInitialState(md, mb->q0, mb->u0));
+  sys->constant_mass = PETSC_TRUE;
+  mb->nqmax          = 0;
   for (PetscInt b = 1; b < md->nbodies; b++) {
     const VIMBBody *bd = &md->bodies[b];
-    for (PetscInt d = 0; d < 3; d++) {
-      mb->q0[3 * (b - 1) + d] = bd->pose[d];
-      mb->u0[3 * (b - 1) + d] = bd->velocity[d];
+    if (bd->flex) { /* its gravity depends on its angle and deformation: VIMBFlexForce */
+      sys->constant_mass = PETSC_FALSE;
+      mb->nqmax          = PetscMax(mb->nqmax, bd->nq);
+      continue;
     }
-    mb->fext[3 * (b - 1)]     = bd->mass * md->gravity[0];
-    mb->fext[3 * (b - 1) + 1] = bd->mass * md->gravity[1];
+    mb->fext[bd->off]     = bd->mass * md->gravity[0];
+    mb->fext[bd->off + 1] = bd->mass * md->gravity[1];
+  }
+  if (mb->nqmax) {
+    const PetscInt nq = mb->nqmax;
+    PetscCall(PetscMalloc1(nq * nq * nq + 6 * nq * nq + nq, &mb->work));
   }
   for (PetscInt l = 0; l < md->nloads; l++) {
-    const VIMBLoad *ld = &md->loads[l];
-    mb->fext[3 * (ld->body - 1)] += ld->force[0];
-    mb->fext[3 * (ld->body - 1) + 1] += ld->force[1];
-    mb->fext[3 * (ld->body - 1) + 2] += ld->torque;
+    const VIMBLoad *ld  = &md->loads[l];
+    const PetscInt  off = md->bodies[ld->body].off; /* a flexible body's: at its frame's origin */
+    mb->fext[off] += ld->force[0];
+    mb->fext[off + 1] += ld->force[1];
+    mb->fext[off + 2] += ld->torque;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode VISystemComputeMass_Multibody(VISystem sys, const PetscReal q[], PetscReal M[])
 {
-  const VIMBModel *md = &((VISystem_Multibody *)sys->data)->model;
-  const PetscInt   n  = sys->n;
+  PetscFunctionBeginUser;
+  PetscCall(VIMBModelMass(&((VISystem_Multibody *)sys->data)->model, q, M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* d(M(q) w)/dq: the flexible bodies' blocks, [i][a] = (dM/dq_a w)_i */
+static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const PetscReal q[], const PetscReal w[], PetscReal dMw[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md = &mb->model;
+  const PetscInt      n  = sys->n;
 
   PetscFunctionBeginUser;
-  (void)q;
-  PetscCall(PetscArrayzero(M, n * n));
+  PetscCall(PetscArrayzero(dMw, n * n));
   for (PetscInt b = 1; b < md->nbodies; b++) {
-    const PetscInt i = 3 * (b - 1);
-    M[i * n + i] = M[(i + 1) * n + i + 1] = md->bodies[b].mass;
-    M[(i + 2) * n + i + 2]                = md->bodies[b].inertia;
+    const VIMBBody *bd = &md->bodies[b];
+    const PetscInt  o = bd->off, nq = bd->nq, nn = nq * nq;
+    PetscReal      *M = mb->work, *dM = mb->work + nn;
+    if (!bd->flex) continue;
+    VIMBFlexMass(bd->flex, q + o, M, dM);
+    for (PetscInt i = 0; i < nq; i++)
+      for (PetscInt a = 2; a < nq; a++) {
+        PetscReal r = 0;
+        for (PetscInt j = 0; j < nq; j++) r += dM[a * nn + i * nq + j] * w[o + j];
+        dMw[(o + i) * n + o + a] = r;
+      }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,35 +187,60 @@ static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, 
 
   PetscFunctionBeginUser;
   (void)t;
-  (void)q;
-  (void)u;
   PetscCall(PetscArraycpy(f, mb->fext, sys->n));
+  for (PetscInt b = 1; b < mb->model.nbodies; b++) {
+    const VIMBBody *bd = &mb->model.bodies[b];
+    if (bd->flex) VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal dfdq[],
                                                              PetscReal dfdu[])
 {
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  const PetscInt      n  = sys->n;
+
   PetscFunctionBeginUser;
   (void)t;
-  (void)q;
-  (void)u;
-  if (dfdq) PetscCall(PetscArrayzero(dfdq, sys->n * sys->n));
-  if (dfdu) PetscCall(PetscArrayzero(dfdu, sys->n * sys->n));
+  if (dfdq) PetscCall(PetscArrayzero(dfdq, n * n));
+  if (dfdu) PetscCall(PetscArrayzero(dfdu, n * n));
+  for (PetscInt b = 1; b < mb->model.nbodies; b++) {
+    const VIMBBody *bd = &mb->model.bodies[b];
+    const PetscInt  o = bd->off, nq = bd->nq, nqm = mb->nqmax;
+    PetscReal      *fl = mb->work + nqm * nqm * nqm + 3 * nqm * nqm, *dz = fl + nq, *dw = dz + nq * nq; /* after VIMBFlexForce's work */
+    if (!bd->flex) continue;
+    PetscCall(PetscArrayzero(fl, nq + 2 * nq * nq));
+    VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
+    for (PetscInt i = 0; i < nq; i++)
+      for (PetscInt k = 0; k < nq; k++) {
+        if (dfdq) dfdq[(o + i) * n + o + k] = dz[i * nq + k];
+        if (dfdu) dfdu[(o + i) * n + o + k] = dw[i * nq + k];
+      }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work). */
+/* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work); a
+   flexible body's T = w^T M w / 2 and V with its strain energy (VIMBFlexEnergy). */
 static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic,
                                                       PetscReal *potential)
 {
-  const VIMBModel *md = &((VISystem_Multibody *)sys->data)->model;
-  PetscReal        T = 0, V = 0;
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md = &mb->model;
+  PetscReal           T = 0, V = 0;
 
   PetscFunctionBeginUser;
   for (PetscInt b = 1; b < md->nbodies; b++) {
-    const PetscInt  i  = 3 * (b - 1);
     const VIMBBody *bd = &md->bodies[b];
+    const PetscInt  i  = bd->off;
+    if (bd->flex) {
+      PetscReal Tb, Vb;
+      VIMBFlexEnergy(bd->flex, md->gravity, q + i, u + i, &Tb, &Vb, mb->work);
+      T += Tb;
+      V += Vb;
+      continue;
+    }
     T += 0.5 * (bd->mass * (u[i] * u[i] + u[i + 1] * u[i + 1]) + bd->inertia * u[i + 2] * u[i + 2]);
     V -= bd->mass * (md->gravity[0] * q[i] + md->gravity[1] * q[i + 1]);
   }
@@ -329,16 +386,21 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
   (void)t;
   for (PetscInt k = 0; k < md->noutputs; k++) {
     const VIMBOutput *o = &md->outputs[k];
-    const PetscInt    i = 3 * (o->body - 1);
+    const PetscInt    i = o->body ? md->bodies[o->body].off : 0;
     switch (o->type) {
     case VI_MB_OUT_POINT: {
-      PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th);
-      PetscReal rp[2] = {c * o->point[0] - s * o->point[1], s * o->point[0] + c * o->point[1]};
-      PetscReal w     = o->body ? u[i + 2] : 0;
-      y[col++]        = (o->body ? q[i] : 0) + rp[0];
-      y[col++]        = (o->body ? q[i + 1] : 0) + rp[1];
-      y[col++]        = (o->body ? u[i] : 0) - w * rp[1];
-      y[col++]        = (o->body ? u[i + 1] : 0) + w * rp[0];
+      PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th), pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
+      PetscReal rp[2], w = o->body ? u[i + 2] : 0;
+      if (o->phi) { /* a flexible body's node: x + Phi q_f, moving at Phi dq_f/dt in the frame */
+        VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, q + i + 3, pe);
+        VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, u + i + 3, ve);
+      }
+      rp[0]    = c * pe[0] - s * pe[1];
+      rp[1]    = s * pe[0] + c * pe[1];
+      y[col++] = (o->body ? q[i] : 0) + rp[0];
+      y[col++] = (o->body ? q[i + 1] : 0) + rp[1];
+      y[col++] = (o->body ? u[i] : 0) - w * rp[1] + c * ve[0] - s * ve[1];
+      y[col++] = (o->body ? u[i + 1] : 0) + w * rp[0] + s * ve[0] + c * ve[1];
     } break;
     case VI_MB_OUT_ANGLE:
       y[col++] = o->body ? q[i + 2] : 0;
@@ -346,7 +408,7 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
       break;
     case VI_MB_OUT_JOINT_ANGLE: {
       const VIMBJoint *j = &md->joints[o->index];
-      y[col++]           = (j->body[1] ? q[3 * (j->body[1] - 1) + 2] : 0) - (j->body[0] ? q[3 * (j->body[0] - 1) + 2] : 0);
+      y[col++]           = (j->body[1] ? q[md->bodies[j->body[1]].off + 2] : 0) - (j->body[0] ? q[md->bodies[j->body[0]].off + 2] : 0);
     } break;
     case VI_MB_OUT_CONTACT_FORCE: {
       const PetscInt off = mb->offsets[md->contacts[o->index].row];
@@ -406,6 +468,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.setrom               = VISystemSetROM_Multibody;
   sys->ops.getrom               = VISystemGetROM_Multibody;
   sys->ops.computemass          = VISystemComputeMass_Multibody;
+  sys->ops.computemassjacobian  = VISystemComputeMassJacobian_Multibody;
   sys->ops.computeforce         = VISystemComputeForce_Multibody;
   sys->ops.computeforcejacobian = VISystemComputeForceJacobian_Multibody;
   sys->ops.computeenergy        = VISystemComputeEnergy_Multibody;

@@ -17,6 +17,8 @@ typedef struct {
   PetscErrorCode (*setrom)(VISystem, VIROM);
   PetscErrorCode (*getrom)(VISystem, VIROM *);
   PetscErrorCode (*computemass)(VISystem, const PetscReal[], PetscReal[]);
+  /* d(M(q) w)/dq, n x n row-major (a type whose mass depends on q) */
+  PetscErrorCode (*computemassjacobian)(VISystem, const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*getlinearoperators)(VISystem, const PetscReal **, const PetscReal **, const PetscReal **);
   PetscErrorCode (*computeforce)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*computeforcejacobian)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[], PetscReal[]);

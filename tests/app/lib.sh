@@ -82,6 +82,27 @@ wait_for() {
 mpirun_of() { pgrep -P "$1" | head -1; }
 ranks_of() { pgrep -P "$(mpirun_of "$1")" -x vicms; }
 
+# stop_resume WHAT SIMULATE_ARGS...: vicms simulate ARGS on 1 rank to full.h5, then to stop.h5 stopped by SIGTERM at its
+# first progress line (exit 75: resumable), rerun to the end: it must say it resumes case 0 from its checkpoint and end
+# bitwise equal to full.h5 (tests/app/compare_results.py; wall times and the options string aside)
+stop_resume() {
+  local what=$1 pid
+  shift
+  must "$what: uninterrupted" mpi 120 1 simulate "$@" -results_file full.h5
+  timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate "$@" -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
+  pid=$!
+  if wait_for 60 grep -q "^  t = " stop.log; then
+    kill -TERM $(ranks_of $pid)
+    wait $pid
+    expect "$what: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
+    must "$what: rerun" mpi 120 1 simulate "$@" -results_file stop.h5
+    grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL $what: the rerun did not resume from the checkpoint"; fail=1; }
+    $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "$what resumed" || fail=1
+  else
+    echo "FAIL $what: no progress line"; cat stop.log; fail=1; kill $pid
+  fi
+}
+
 # expect WHAT GOT WANTED
 expect() {
   if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got $2, expected $3"; fail=1; fi

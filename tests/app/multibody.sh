@@ -233,20 +233,8 @@ refuse_simulate "symmetric moreau on a multibody system" "1" "only the Moreau-Je
   -system_type multibody -mb_model good.yaml -step_type moreau -step_dt 1e-3 -step_end_time 0.01
 
 # ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
-long="-system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 -step_output_every 100"
-must "pendulum long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
-timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
-pid=$!
-if wait_for 60 grep -q "^  t = " stop.log; then
-  kill -TERM $(ranks_of $pid)
-  wait $pid
-  expect "pendulum: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
-  must "pendulum: rerun" mpi 120 1 simulate $long -results_file stop.h5
-  grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL pendulum: the rerun did not resume from the checkpoint"; fail=1; }
-  $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "pendulum resumed" || fail=1
-else
-  echo "FAIL pendulum: no progress line"; cat stop.log; fail=1; kill $pid
-fi
+stop_resume "pendulum" -system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 \
+  -step_output_every 100
 # ---- (e) the job files as documented
 for job in pendulum rocking_block; do
   (cd "$VICMS_SOURCE" && must "jobs/$job.yaml" mpi 60 1 simulate -options_file jobs/$job.yaml -step_end_time 0.3 -results_file "$dir/$job.h5") ||

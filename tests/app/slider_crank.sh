@@ -207,20 +207,8 @@ refuse_simulate "a malformed expression" "1 2" "paren.yaml:16: 'angular_velocity
   -system_type multibody -mb_model paren.yaml -step_dt 1e-5 -step_end_time 1e-4
 # ---- (i) stop (SIGTERM) and resume of the driven slider-crank (the driver's power is part of nsgalpha's checkpointed state):
 # the rerun resumes from its checkpoint and ends bitwise equal to the uninterrupted run (energy records included)
-long="-system_type multibody -mb_model driven.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 2e-6 -step_end_time 0.05 -step_output_every 100"
-must "driven slider-crank long: uninterrupted" mpi 120 1 simulate $long -results_file full.h5
-timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate $long -results_file stop.h5 -cases_progress_interval 0.2 >stop.log 2>&1 &
-pid=$!
-if wait_for 60 grep -q "^  t = " stop.log; then
-  kill -TERM $(ranks_of $pid)
-  wait $pid
-  expect "driven slider-crank: exit status after SIGTERM mid-case (75: stopped, resumable)" $? 75
-  must "driven slider-crank: rerun" mpi 120 1 simulate $long -results_file stop.h5
-  grep "resuming case 0 from t = " <<<"$LAST" || { echo "FAIL driven slider-crank: the rerun did not resume from the checkpoint"; fail=1; }
-  $py "$VICMS_SOURCE/tests/app/compare_results.py" full.h5 stop.h5 --all-done --label "driven slider-crank resumed" || fail=1
-else
-  echo "FAIL driven slider-crank: no progress line"; cat stop.log; fail=1; kill $pid
-fi
+stop_resume "driven slider-crank" -system_type multibody -mb_model driven.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 2e-6 \
+  -step_end_time 0.05 -step_output_every 100
 # ---- (d) the job file as documented
 (cd "$VICMS_SOURCE" && must "jobs/slider_crank.yaml" mpi 60 1 simulate -options_file jobs/slider_crank.yaml -step_end_time 0.002 -results_file "$dir/job.h5") ||
   fail=1

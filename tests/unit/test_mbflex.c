@@ -1,0 +1,265 @@
+/* A flexible body of the multibody system (src/system/mbflex.c, docs/multibody.md "Flexible bodies") against central
+   differences and Lagrange's equations, on a ROM written here with random floating-frame invariants of the right
+   symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
+   flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
+   line of the ground with friction (a node of the contact's body), at a configuration off the initial one with elastic
+   coordinates and velocities:
+   - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
+   - d(M(q) w)/dq (VISystemComputeMassJacobian) against differences of M(q) w (1e-8);
+   - df/dq and df/du (VISystemComputeForceJacobian) against differences of f (1e-6 relative to the largest entry);
+   - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dt) u + dT/dq - dV/dq - D u_f, with
+     dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy (1e-7 relative);
+   - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
+     frictional contact's G_t u against the tangent times that velocity (1e-8);
+   - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14). */
+#include <vicms.h>
+#include <vicms/rom.h>
+
+#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
+#define NM                3
+#define N                 (3 + 3 + NM)
+
+static const char model[] = "gravity: [0.7, -9.81]\n"
+                            "bodies:\n"
+                            "  - {name: a, mass: 2, inertia: 0.3, position: [0.5, 0], angle: 0}\n"
+                            "  - {name: f, type: flexible, rom: test_mbflex_rom.h5, position: [1, 0], angle: 0.2}\n"
+                            "joints:\n"
+                            "  - {name: pin, type: revolute, body1: ground, point1: [0, 0], body2: a, point2: [-0.5, 0]}\n"
+                            "  - {name: crank, type: revolute, body1: a, point1: [0.5, 0], body2: f, point2: [0, 0]}\n"
+                            "  - {name: tip, type: revolute, body1: f, point1: [1.2, 0.1], node1: tip, body2: ground, point2: [2, 0.3]}\n"
+                            "contacts:\n"
+                            "  - {name: wall, body: f, point: [1.2, 0.1], node: tip, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8],\n"
+                            "     friction: 0.2}\n"
+                            "outputs:\n"
+                            "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
+                            "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"
+                            "assembly_tolerance: 10\n";
+
+static PetscErrorCode WriteROM(MPI_Comm comm)
+{
+  VIROM       rom;
+  VIROMFrame  fr;
+  PetscReal  *K, *M, *D, A[2 * NM * 2 * NM], tip[2][NM], mm[NM * 2], pm[4 * NM], mmm[4 * NM * NM];
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMCreate(comm, &rom));
+  PetscCall(VIROMSetSizes(rom, VI_CMS_CB, 0, NM));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 11));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt k = 0; k < NM; k++) {
+    K[k * NM + k] = 100 * (k + 1);
+    D[k * NM + k] = 0.3 * (k + 1);
+    M[k * NM + k] = 1;
+  }
+  PetscCall(PetscMemzero(&fr, sizeof(fr)));
+  fr.dim              = 2;
+  fr.n                = NM;
+  fr.mass             = 1.5;
+  fr.first_moment[0]  = 0.8;
+  fr.first_moment[1]  = 0.05;
+  fr.second_moment[0] = 0.6;
+  fr.second_moment[1] = fr.second_moment[2] = 0.02;
+  fr.second_moment[3]                       = 0.01;
+  fr.mode_moment                            = mm;
+  fr.position_mode                          = pm;
+  fr.mode_mode                              = mmm;
+  for (PetscInt a = 0; a < 2 * NM; a++) PetscCall(PetscRandomGetValueReal(rnd, &mm[a]));
+  for (PetscInt a = 0; a < 4 * NM; a++) PetscCall(PetscRandomGetValueReal(rnd, &pm[a]));
+  /* int rho Phi_k^i Phi_l^j = A[k 2 + i][l 2 + j], A symmetric positive (a Gram matrix: 2 NM I + R R^T) */
+  for (PetscInt a = 0; a < 2 * NM; a++)
+    for (PetscInt b = 0; b < 2 * NM; b++) PetscCall(PetscRandomGetValueReal(rnd, &A[a * 2 * NM + b]));
+  {
+    PetscReal S[2 * NM * 2 * NM];
+    for (PetscInt a = 0; a < 2 * NM; a++)
+      for (PetscInt b = 0; b < 2 * NM; b++) {
+        S[a * 2 * NM + b] = a == b ? 2 * NM : 0;
+        for (PetscInt c = 0; c < 2 * NM; c++) S[a * 2 * NM + b] += 0.1 * A[a * 2 * NM + c] * A[b * 2 * NM + c];
+      }
+    for (PetscInt i = 0; i < 2; i++)
+      for (PetscInt j = 0; j < 2; j++)
+        for (PetscInt k = 0; k < NM; k++)
+          for (PetscInt l = 0; l < NM; l++) mmm[((i * 2 + j) * NM + k) * NM + l] = 0.01 * S[(k * 2 + i) * 2 * NM + l * 2 + j];
+  }
+  for (PetscInt k = 0; k < NM; k++) { /* the node 'tip' */
+    tip[0][k] = 0.3 + 0.1 * k;
+    tip[1][k] = 0.15 * k - 0.2;
+  }
+  PetscCall(VIROMAddOutput(rom, "tip_x", tip[0]));
+  PetscCall(VIROMAddOutput(rom, "tip_y", tip[1]));
+  for (PetscInt k = 0; k < NM; k++) {
+    tip[0][k] = 0.5 - 0.2 * k; /* the node 'mid': rows of its own */
+    tip[1][k] = 0.1 * k * k - 0.3;
+  }
+  PetscCall(VIROMAddOutput(rom, "mid_x", tip[0]));
+  PetscCall(VIROMAddOutput(rom, "mid_y", tip[1]));
+  PetscCall(VIROMSetFrame(rom, &fr));
+  PetscCall(VIROMSetUnits(rom, "SI"));
+  PetscCall(VIROMWrite(rom, "test_mbflex_rom.h5"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* |a - b|max over len */
+static PetscReal Diff(PetscInt len, const PetscReal a[], const PetscReal b[])
+{
+  PetscReal e = 0;
+  for (PetscInt i = 0; i < len; i++) e = PetscMax(e, PetscAbsReal(a[i] - b[i]));
+  return e;
+}
+
+int main(int argc, char **argv)
+{
+  VISystem         sys;
+  PetscInt         n, nc;
+  const PetscReal *q0;
+  PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], Gp[16 * N], Gm[16 * N], H[N * N];
+  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[8], yp[8], ym[8];
+  PetscReal        errG = 0, errH = 0, errM, errQ, errU, errL, errV, errT, scale, eps = 1e-6;
+  FILE            *fp_;
+  PetscMPIInt      rank;
+  PetscBool        constant;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(WriteROM(PETSC_COMM_WORLD));
+  if (!rank) {
+    fp_ = fopen("test_mbflex.yaml", "w");
+    EXPECT(fp_, "cannot write the model file");
+    fputs(model, fp_);
+    fclose(fp_);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
+  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_mbflex.yaml"));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  PetscCall(VISystemHasConstantMass(sys, &constant));
+  EXPECT(n == N && nc == 7 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 7), mass not constant", n, nc,
+         N);
+  PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1);
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  /* constraints */
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+  PetscCall(VISystemComputeMass(sys, q, M));
+  PetscCall(VISystemComputeMassJacobian(sys, q, w, dMw));
+  PetscCall(VISystemComputeForce(sys, 0, q, u, f));
+  PetscCall(VISystemComputeForceJacobian(sys, 0, q, u, dfdq, dfdu));
+  errM = errQ = errU = 0;
+  scale              = 0;
+  for (PetscInt i = 0; i < n * n; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(dfdq[i]), PetscAbsReal(dfdu[i])));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal qk = q[k], uk = u[k];
+    q[k] = qk + eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gp, Gp, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mp));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    q[k] = qk - eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gm, Gm, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mm));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    q[k] = qk;
+    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - G[r * n + k]));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal d = 0, mw = 0;
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gp[r * n + i] - Gm[r * n + i]) / (2 * eps);
+      for (PetscInt j = 0; j < n; j++) mw += (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * w[j];
+      errH = PetscMax(errH, PetscAbsReal(d - H[i * n + k]));
+      errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * n + k]));
+      errQ = PetscMax(errQ, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdq[i * n + k]) / scale);
+    }
+    u[k] = uk + eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    u[k] = uk - eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    u[k] = uk;
+    for (PetscInt i = 0; i < n; i++) errU = PetscMax(errU, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdu[i * n + k]) / scale);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "flexible body: |G - dg/dq| %.2e (1e-8), |H - d(G^T lambda)/dq| %.2e (1e-7), |d(M w)/dq - differences| %.2e (1e-8), df/dq "
+                        "%.2e, df/du %.2e (relative, 1e-6)\n",
+                        (double)errG, (double)errH, (double)errM, (double)errQ, (double)errU));
+  EXPECT(errG < 1e-8 && errH < 1e-7 && errM < 1e-8 && errQ < 1e-6 && errU < 1e-6, "derivatives differ from central differences");
+  /* Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq - D u_f */
+  {
+    PetscReal       L[N], T, V, Tp, Vp, Tm, Vm, fmax = 0;
+    const PetscReal D[NM] = {0.3, 0.6, 0.9};
+    for (PetscInt i = 0; i < n; i++) L[i] = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal qk = q[k];
+      q[k]               = qk + eps;
+      PetscCall(VISystemComputeMass(sys, q, Mp));
+      PetscCall(VISystemComputeEnergy(sys, q, u, &Tp, &Vp));
+      q[k] = qk - eps;
+      PetscCall(VISystemComputeMass(sys, q, Mm));
+      PetscCall(VISystemComputeEnergy(sys, q, u, &Tm, &Vm));
+      q[k] = qk;
+      L[k] += (Tp - Tm - Vp + Vm) / (2 * eps);
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt j = 0; j < n; j++) L[i] -= (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * u[k] * u[j];
+    }
+    for (PetscInt k = 0; k < NM; k++) L[6 + k] -= D[k] * u[6 + k];
+    for (PetscInt i = 0; i < n; i++) fmax = PetscMax(fmax, PetscAbsReal(f[i]));
+    errL = Diff(n, f, L) / fmax;
+    PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) T -= 0.5 * u[i] * M[i * n + j] * u[j];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "flexible body: f against Lagrange's equations from M(q) and the energy: %.2e (relative, 1e-7); T - u^T M u / 2 = %.1e\n",
+                          (double)errL, (double)T));
+    EXPECT(errL < 1e-7 && PetscAbsReal(T) < 1e-13, "f is not Lagrange's equations of M(q) and V");
+  }
+  /* the node's point output and the frictional contact's tangential row */
+  {
+    PetscReal vd[2], Gt[N], wt = 0, t[2];
+    for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
+    for (PetscInt i = 0; i < n; i++) q[i] -= 2 * eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, ym));
+    for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    vd[0] = (yp[0] - ym[0]) / (2 * eps);
+    vd[1] = (yp[1] - ym[1]) / (2 * eps);
+    errV  = PetscMax(PetscAbsReal(y[2] - vd[0]), PetscAbsReal(y[3] - vd[1]));
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    for (PetscInt i = 0; i < n; i++) wt += Gt[i] * u[i];
+    t[0] = -0.8; /* the ground's line: its tangent J n */
+    t[1] = 0.6;
+    errT = PetscAbsReal(wt - (t[0] * vd[0] + t[1] * vd[1]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "flexible body: the node's velocity against the difference of its position %.2e (1e-8), G_t u %.2e (1e-8)\n", (double)errV,
+                          (double)errT));
+    EXPECT(errV < 1e-8 && errT < 1e-8, "the node's point velocity or the tangential row is wrong");
+  }
+  /* a point at two nodes' mean displacement (node: [tip, mid]): R + A (x + (Phi_tip + Phi_mid) q_f / 2) */
+  {
+    const PetscReal c = PetscCosReal(q[5]), s = PetscSinReal(q[5]);
+    PetscReal       e[2] = {0.4, -0.3}, px, py;
+    for (PetscInt k = 0; k < NM; k++) {
+      e[0] += 0.5 * (0.3 + 0.1 * k + 0.5 - 0.2 * k) * q[6 + k];
+      e[1] += 0.5 * (0.15 * k - 0.2 + 0.1 * k * k - 0.3) * q[6 + k];
+    }
+    px = q[3] + c * e[0] - s * e[1];
+    py = q[4] + s * e[0] + c * e[1];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flexible body: a point at the mean of two nodes: (%.15g, %.15g), expected (%.15g, %.15g) (1e-14)\n",
+                          (double)y[4], (double)y[5], (double)px, (double)py));
+    EXPECT(PetscAbsReal(y[4] - px) < 1e-14 && PetscAbsReal(y[5] - py) < 1e-14, "the point at two nodes' mean displacement is wrong");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(PetscFinalize());
+  return 0;
+}
