@@ -15,6 +15,9 @@ typedef struct {
   PetscReal *q_prev; /* n: u_{k-1}, for the velocity estimate */
   PetscReal *packed; /* the VIDual's packed state (VIDualGetState), the state field "dual" of the checkpoints */
   PetscInt   npacked;
+  /* the system's, cached at set-up for the level's copy: the bodies, the first coordinate of each (nbod + 1), the contacts' rows */
+  PetscInt        nbod;
+  const PetscInt *off, *dims;
 } VIStepper_Dual;
 
 /* The VIDual of the stepper, with the stepper's system (VIStepperSetSystem before) as its own. */
@@ -69,11 +72,10 @@ static PetscErrorCode VIStepperDualLevel(VIStepper st, PetscBool first)
 {
   VIStepper_Dual      *d = (VIStepper_Dual *)st->data;
   const VIDualContact *rec;
-  const PetscInt      *off, *dims;
-  PetscInt             nbod, ns;
+  const PetscInt      *off = d->off, *dims = d->dims;
+  PetscInt             nbod = d->nbod, ns;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemBodiesGetBodies(st->sys, NULL, &nbod, &off));
   for (PetscInt k = 0; k < nbod; k++) {
     const PetscReal *q;
     PetscCall(VIDualGetDisplacement(d->dual, k, &q));
@@ -81,7 +83,6 @@ static PetscErrorCode VIStepperDualLevel(VIStepper st, PetscBool first)
   }
   for (PetscInt i = 0; i < st->n; i++) st->u[i] = first ? 0 : (st->q[i] - d->q_prev[i]) / st->dt;
   PetscCall(VIDualGetContacts(d->dual, &ns, &rec));
-  PetscCall(VISystemGetContacts(st->sys, NULL, NULL, &dims, NULL));
   for (PetscInt j = 0; j < ns; j++) {
     st->gap[j]                 = rec[j].segment < 0 ? (PetscReal)INFINITY : rec[j].gap;
     st->lambda[st->offsets[j]] = rec[j].normal;
@@ -98,6 +99,8 @@ static PetscErrorCode VIStepperSetUp_Dual(VIStepper st)
   PetscCall(VIDualSetUp(d->dual));
   PetscCall(VIDualGetTimeStep(d->dual, &st->dt));
   PetscCall(PetscCalloc1(st->n, &d->q_prev));
+  PetscCall(VISystemBodiesGetBodies(st->sys, NULL, &d->nbod, &d->off));
+  PetscCall(VISystemGetContacts(st->sys, NULL, NULL, &d->dims, NULL));
   PetscCall(VIStepperDualLevel(st, PETSC_TRUE));
   /* the VIDual's whole state, packed into a field at a checkpoint (VIStepperSyncState_Dual); q_prev is rewritten by each
      step before it is read */

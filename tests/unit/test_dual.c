@@ -929,6 +929,37 @@ static PetscErrorCode CaseSystem(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slider of SliderConfigure as a stepper of type dual, set up (its system in *sys). */
+static PetscErrorCode SliderStepper(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, VISystem *sys, VIStepper *st)
+{
+  VIDual dual;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemCreate(comm, sys));
+  PetscCall(VISystemSetType(*sys, VISYSTEMBODIES));
+  PetscCall(VISystemBodiesSetBodies(*sys, bodies));
+  PetscCall(VIStepperCreate(comm, st));
+  PetscCall(VIStepperSetSystem(*st, *sys));
+  PetscCall(VIStepperSetType(*st, VISTEPPERDUAL));
+  PetscCall(VIStepperDualGetDual(*st, &dual));
+  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
+  PetscCall(VIStepperSetUp(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A slider stepper of type dual set up for nsteps levels, recorded every 7th. */
+static PetscErrorCode ResumeStepper(MPI_Comm comm, VIBodies bodies, PetscInt nsteps, VISystem *sys, VIStepper *st)
+{
+  PetscReal dt;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderStepper(comm, bodies, 0.2, 100, 100, sys, st));
+  PetscCall(VIStepperGetTimeStep(*st, &dt, NULL));
+  PetscCall(VIStepperSetTimeStep(*st, dt, nsteps * dt));
+  PetscCall(VIStepperSetOutputEvery(*st, 7));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ case stepper */
 
 /* The dual scheme as the stepper type dual (src/step/dualstep.c), run by the common loop (VIStepperRun), against the VIDual
@@ -939,7 +970,7 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
   const PetscReal  mu = 0.2, v = 100, P = 100;
   const PetscInt   nsteps = 4000; /* 4000 dt: the slider slips along the track, then leaves its end */
   VIBodies         bodies;
-  VIDual           ref, dual;
+  VIDual           ref;
   VISystem         sys;
   VIStepper        st;
   PetscReal        dt, *qprev;
@@ -949,15 +980,7 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
   PetscFunctionBeginUser;
   PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
   PetscCall(SliderDual(comm, bodies, mu, v, P, 0, NULL, &ref));
-  PetscCall(VISystemCreate(comm, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMBODIES));
-  PetscCall(VISystemBodiesSetBodies(sys, bodies));
-  PetscCall(VIStepperCreate(comm, &st));
-  PetscCall(VIStepperSetSystem(st, sys));
-  PetscCall(VIStepperSetType(st, VISTEPPERDUAL));
-  PetscCall(VIStepperDualGetDual(st, &dual));
-  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
-  PetscCall(VIStepperSetUp(st));
+  PetscCall(SliderStepper(comm, bodies, mu, v, P, &sys, &st));
   PetscCall(VIStepperGetTimeStep(st, &dt, NULL));
   {
     PetscReal dref;
@@ -1025,7 +1048,6 @@ static PetscErrorCode CaseFailure(MPI_Comm comm)
   const PetscReal mu = 0.2, v = 100, P = 100;
   const PetscInt  nsteps = 4000;
   VIBodies        bodies;
-  VIDual          dual;
   VISystem        sys;
   VIStepper       st;
   VIStepStats     stats;
@@ -1040,19 +1062,11 @@ static PetscErrorCode CaseFailure(MPI_Comm comm)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
-  PetscCall(VISystemCreate(comm, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMBODIES));
-  PetscCall(VISystemBodiesSetBodies(sys, bodies));
-  PetscCall(VIStepperCreate(comm, &st));
-  PetscCall(VIStepperSetSystem(st, sys));
-  PetscCall(VIStepperSetType(st, VISTEPPERDUAL));
-  PetscCall(VIStepperDualGetDual(st, &dual));
   if (rank == size - 1) PetscCall(PetscOptionsSetValue(NULL, "-contact_max_it", "1"));
   if (rank == size - 1) PetscCall(PetscOptionsSetValue(NULL, "-contact_tol", "1e-300"));
-  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
+  PetscCall(SliderStepper(comm, bodies, mu, v, P, &sys, &st));
   if (rank == size - 1) PetscCall(PetscOptionsClearValue(NULL, "-contact_max_it"));
   if (rank == size - 1) PetscCall(PetscOptionsClearValue(NULL, "-contact_tol"));
-  PetscCall(VIStepperSetUp(st));
   PetscCall(VIStepperGetTimeStep(st, &dt, NULL));
   PetscCall(VIStepperSetTimeStep(st, dt, nsteps * dt));
   PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
@@ -1095,28 +1109,6 @@ static PetscErrorCode ResumeMonitor(VIStepper st, PetscReal t, void *ctx)
   PetscFunctionBeginUser;
   (void)t;
   if (++c->calls == c->stop_at) PetscCall(VIStepperStop(st));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A slider stepper of type dual set up for nsteps levels. */
-static PetscErrorCode ResumeStepper(MPI_Comm comm, VIBodies bodies, PetscInt nsteps, VISystem *sys, VIStepper *st)
-{
-  VIDual    dual;
-  PetscReal dt;
-
-  PetscFunctionBeginUser;
-  PetscCall(VISystemCreate(comm, sys));
-  PetscCall(VISystemSetType(*sys, VISYSTEMBODIES));
-  PetscCall(VISystemBodiesSetBodies(*sys, bodies));
-  PetscCall(VIStepperCreate(comm, st));
-  PetscCall(VIStepperSetSystem(*st, *sys));
-  PetscCall(VIStepperSetType(*st, VISTEPPERDUAL));
-  PetscCall(VIStepperDualGetDual(*st, &dual));
-  PetscCall(SliderConfigure(dual, 0.2, 100, 100, 0, NULL));
-  PetscCall(VIStepperSetUp(*st));
-  PetscCall(VIStepperGetTimeStep(*st, &dt, NULL));
-  PetscCall(VIStepperSetTimeStep(*st, dt, nsteps * dt));
-  PetscCall(VIStepperSetOutputEvery(*st, 7));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
