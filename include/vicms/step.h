@@ -79,7 +79,8 @@ PETSC_EXTERN PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*m
 /* A function called on every rank after the step of each level (level 0, the initial state, included) and after its record
    (recorded: the level was recorded), before the monitor: what a caller keeps per level beside the stepper's records (vicms
    slide: its contact tally and its history). Not collective. */
-PETSC_EXTERN PetscErrorCode VIStepperSetPostLevel(VIStepper st, PetscErrorCode (*postlevel)(VIStepper, PetscInt level, PetscReal t, PetscBool recorded, void *),
+PETSC_EXTERN PetscErrorCode VIStepperSetPostLevel(VIStepper st,
+                                                  PetscErrorCode (*postlevel)(VIStepper, PetscInt level, PetscReal t, PetscBool recorded, void *),
                                                   void *ctx);
 /* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau, nsgalpha and mixed a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);

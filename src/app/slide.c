@@ -633,7 +633,8 @@ static PetscErrorCode VISlideJobCheck(MPI_Comm comm, const char path[], const ch
     /* the stepper's part: the dual's state, the stepper's records and level (every rank reads it; all restore or none) */
     PetscCall(VIStepperCheckpointRead(st, ckpt, token, &restored, why, sizeof(why)));
     PetscCheck(restored, comm, PETSC_ERR_USER_INPUT,
-               "-slide_file: the checkpoint %s cannot be resumed: %s; add -results_overwrite to start afresh, or choose another -slide_file", ckpt, why);
+               "-slide_file: the checkpoint %s cannot be resumed: %s; add -results_overwrite to start afresh, or choose another -slide_file", ckpt,
+               why);
     *action = VI_SLIDE_RESUME;
   } else if (state[1]) {
     PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "-slide_file: %s; choose another -slide_file, or add -results_overwrite to replace it", why);
@@ -1091,7 +1092,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
       fail_step = ierr ? stats.failed_level : level + 1;
       PetscCall(PetscStrncpy(failure, stats.message, sizeof(failure)));
       while (h.n > 0 && h.t[h.n - 1] > (fail_step - 0.5) * dt) h.n--; /* a rank that went on past the failing step */
-      nsteps = fail_step - 1;                                          /* the steps computed */
+      nsteps = fail_step - 1;                                         /* the steps computed */
     } else if (stats.stopped) {
       PetscInt level;
       PetscCall(VIStepperGetLevel(st, &level, NULL));

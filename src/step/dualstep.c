@@ -132,14 +132,14 @@ static PetscErrorCode VIStepperEnergy_Dual(VIStepper st, PetscReal *T, PetscReal
 
   PetscFunctionBeginUser;
   PetscCall(VIDualGetEnergy(d->dual, &e));
-  *T                                = e.kinetic;
-  *V                                = e.potential;
-  st->energy.damping_dissipation    = e.damping;
-  st->energy.friction_dissipation   = 0;
-  st->energy.external_work          = e.load_work + e.drive_work;
-  st->energy.obstacle_work          = e.contact_work;
-  st->energy.numerical_dissipation  = 0;
-  st->energy0                       = e.initial;
+  *T                               = e.kinetic;
+  *V                               = e.potential;
+  st->energy.damping_dissipation   = e.damping;
+  st->energy.friction_dissipation  = 0;
+  st->energy.external_work         = e.load_work + e.drive_work;
+  st->energy.obstacle_work         = e.contact_work;
+  st->energy.numerical_dissipation = 0;
+  st->energy0                      = e.initial;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -567,7 +567,7 @@ PetscErrorCode VIStepperRun(VIStepper st)
   PetscMPIInt    size, rank, root = 0;
   /* a step that raised an error on this rank: its level (PETSC_MAX_INT: none), code and message; then the group's first */
   PetscInt       fail_level = PETSC_MAX_INT, first = PETSC_MAX_INT;
-  PetscErrorCode fail_code  = PETSC_SUCCESS;
+  PetscErrorCode fail_code                           = PETSC_SUCCESS;
   char           fail_msg[sizeof(st->stats.message)] = "";
 
   PetscFunctionBeginUser;

@@ -6,7 +6,8 @@
 #include <slepcsys.h>
 #include <unistd.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system|stepper|failure|resume)\n";
+static const char help[] =
+    "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system|stepper|failure|resume)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -1077,18 +1078,20 @@ static PetscErrorCode CaseFailure(MPI_Comm comm)
   /* the same error, level and message on every rank (rank 0's broadcast and compared) */
   PetscCall(PetscStrncpy(first, captured, sizeof(first)));
   PetscCallMPI(MPI_Bcast(first, (PetscMPIInt)sizeof(first), MPI_CHAR, 0, comm));
-  lv[0]    = stats.failed_level;
-  lv[1]    = -stats.failed_level;
-  same     = ierr == PETSC_ERR_NOT_CONVERGED && stats.failed && stats.error == ierr && !strcmp(first, captured) && !strcmp(stats.message, captured) &&
-             strstr(captured, "did not converge") && nt == stats.failed_level && stats.failed_level > 0 && stats.failed_level <= nsteps;
+  lv[0] = stats.failed_level;
+  lv[1] = -stats.failed_level;
+  same  = ierr == PETSC_ERR_NOT_CONVERGED && stats.failed && stats.error == ierr && !strcmp(first, captured) && !strcmp(stats.message, captured) &&
+         strstr(captured, "did not converge") && nt == stats.failed_level && stats.failed_level > 0 && stats.failed_level <= nsteps;
   PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm));
   PetscCallMPI(MPI_Allreduce(lv, lvmax, 2, MPIU_INT, MPI_MAX, comm));
   PetscCheck(all && lvmax[0] == -lvmax[1], comm, PETSC_ERR_PLIB,
              "rank %d: VIStepperRun returned %d, failed %d (error %d) at level %" PetscInt_FMT " (levels %" PetscInt_FMT " to %" PetscInt_FMT
-             " over the ranks), %" PetscInt_FMT " records, message '%s' (rank 0: '%s'): expected error %d with the failing rank's message on every rank",
+             " over the ranks), %" PetscInt_FMT
+             " records, message '%s' (rank 0: '%s'): expected error %d with the failing rank's message on every rank",
              (int)rank, (int)ierr, (int)stats.failed, (int)stats.error, stats.failed_level, -lvmax[1], lvmax[0], nt, captured, first,
              (int)PETSC_ERR_NOT_CONVERGED);
-  PetscCall(PetscPrintf(comm, "failure: the step of level %" PetscInt_FMT " failed on rank %d of %d; every rank ended with error %d and its message: %s\n",
+  PetscCall(PetscPrintf(comm,
+                        "failure: the step of level %" PetscInt_FMT " failed on rank %d of %d; every rank ended with error %d and its message: %s\n",
                         stats.failed_level, size - 1, size, (int)ierr, first));
   PetscCall(VIStepperDestroy(&st));
   PetscCall(VISystemDestroy(&sys));
@@ -1157,8 +1160,8 @@ static PetscErrorCode CaseResume(MPI_Comm comm)
   PetscCall(VIStepperRun(rest));
   PetscCall(VIStepperGetSeries(full, &na, &ta, NULL, &ga, &fa, &ea));
   PetscCall(VIStepperGetSeries(rest, &nb, &tb, NULL, &gb, &fb, &eb));
-  PetscCheck(na == nb && na == nsteps / 7 + 2, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " records resumed, %" PetscInt_FMT " uninterrupted, expected %" PetscInt_FMT,
-             nb, na, nsteps / 7 + 2);
+  PetscCheck(na == nb && na == nsteps / 7 + 2, comm, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT " records resumed, %" PetscInt_FMT " uninterrupted, expected %" PetscInt_FMT, nb, na, nsteps / 7 + 2);
   for (PetscInt r = 0; r < na; r++) {
     ndiff += ta[r] != tb[r];
     ndiff += ga[r] != gb[r] && !(PetscIsInfReal(ga[r]) && PetscIsInfReal(gb[r]));
@@ -1169,22 +1172,25 @@ static PetscErrorCode CaseResume(MPI_Comm comm)
   PetscCall(VIStepperGetState(full, &qa, &ua));
   PetscCall(VIStepperGetState(rest, &qb, &ub));
   for (PetscInt i = 0; i < n; i++) ndiff += (qa[i] != qb[i]) + (ua[i] != ub[i]);
-  PetscCheck(ndiff == 0, comm, PETSC_ERR_PLIB, "the resumed run of the dual scheme differs from the uninterrupted one in %" PetscInt_FMT " numbers", ndiff);
+  PetscCheck(ndiff == 0, comm, PETSC_ERR_PLIB, "the resumed run of the dual scheme differs from the uninterrupted one in %" PetscInt_FMT " numbers",
+             ndiff);
   /* the energy columns: the VIDual's terms at the last level */
   PetscCall(VIStepperDualGetDual(full, &dual));
   PetscCall(VIDualGetEnergy(dual, &e));
   {
-    const PetscReal *l = ea + VI_ENERGY_COLUMNS * (na - 1), closure = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work - e.contact_work;
+    const PetscReal *l      = ea + VI_ENERGY_COLUMNS * (na - 1),
+                    closure = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work - e.contact_work;
     PetscCheck(l[0] == e.kinetic && l[1] == e.potential && l[2] == e.damping && l[4] == e.load_work + e.drive_work && l[5] == e.contact_work &&
-                 PetscAbsReal(l[6] - closure) <= 1e-12 * PetscMax(PetscAbsReal(e.drive_work), 1),
-               comm, PETSC_ERR_PLIB, "the energy record (%g %g %g %g %g balance %g) is not the dual's (%g %g %g %g %g closure %g)", (double)l[0], (double)l[1],
-               (double)l[2], (double)l[4], (double)l[5], (double)l[6], (double)e.kinetic, (double)e.potential, (double)e.damping,
+                   PetscAbsReal(l[6] - closure) <= 1e-12 * PetscMax(PetscAbsReal(e.drive_work), 1),
+               comm, PETSC_ERR_PLIB, "the energy record (%g %g %g %g %g balance %g) is not the dual's (%g %g %g %g %g closure %g)", (double)l[0],
+               (double)l[1], (double)l[2], (double)l[4], (double)l[5], (double)l[6], (double)e.kinetic, (double)e.potential, (double)e.damping,
                (double)(e.load_work + e.drive_work), (double)e.contact_work, (double)closure);
   }
-  PetscCall(PetscPrintf(comm,
-                        "resume: stopped at level 1024 of %" PetscInt_FMT ", the common checkpoint restored: %" PetscInt_FMT
-                        " records and the last state equal to the uninterrupted run's bit for bit; energy records the dual's (balance %.3g of the drive work %.3g)\n",
-                        nsteps, nb, (double)ea[VI_ENERGY_COLUMNS * (na - 1) + 6], (double)e.drive_work));
+  PetscCall(PetscPrintf(
+      comm,
+      "resume: stopped at level 1024 of %" PetscInt_FMT ", the common checkpoint restored: %" PetscInt_FMT
+      " records and the last state equal to the uninterrupted run's bit for bit; energy records the dual's (balance %.3g of the drive work %.3g)\n",
+      nsteps, nb, (double)ea[VI_ENERGY_COLUMNS * (na - 1) + 6], (double)e.drive_work));
   if (rank == 0) (void)unlink(path);
   PetscCall(VIStepperDestroy(&full));
   PetscCall(VIStepperDestroy(&part));
@@ -1224,7 +1230,8 @@ int main(int argc, char **argv)
   else if (!strcmp(name, "resume"))
     PetscCall(CaseResume(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force, state, system, stepper, failure or resume", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+            "-case %s: expected primal, search, energy, friction, force, state, system, stepper, failure or resume", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
