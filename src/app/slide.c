@@ -443,7 +443,7 @@ static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const 
   part is read afterwards by VIStepperCheckpointRead.
 */
 static PetscErrorCode VISlideCheckpointLoad(const char path[], const char options[], const char token[], VISlideHistory *h, VISlideTally *tally,
-                                            char why[], size_t wlen)
+                                            PetscBool *foreign, char why[], size_t wlen)
 {
   hid_t               file;
   char               *s = NULL;
@@ -456,8 +456,10 @@ static PetscErrorCode VISlideCheckpointLoad(const char path[], const char option
   PetscCall(VIH5Open(path, &file));
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &s));
   PetscCall(VIH5Exists(file, "/slide", &has));
-  if (strcmp(s, "vicms-checkpoint") || !has)
-    PetscCall(PetscSNPrintf(why, wlen, "%s is not a checkpoint of vicms slide (format '%s'%s)", path, s, has ? "" : ", no group /slide"));
+  *foreign = (PetscBool)(strcmp(s, "vicms-checkpoint") || !has); /* no options would resume it */
+  if (*foreign)
+    PetscCall(PetscSNPrintf(why, wlen, "%s is not a checkpoint of vicms slide (format '%s'%s; an older vicms wrote 'vicms-slide-checkpoint')", path,
+                            s, has ? "" : ", no group /slide"));
   PetscCall(PetscFree(s));
   if (!why[0]) {
     char diff[1024];
@@ -623,9 +625,11 @@ static PetscErrorCode VISlideJobCheck(MPI_Comm comm, const char path[], const ch
              "-slide_checkpoint_interval seconds, and removes it when complete); run without -slide_resume to start from the beginning",
              ckpt);
   if (state[0]) {
-    PetscBool restored;
-    ierr = VISlideCheckpointLoad(ckpt, options, token, h, tally, why, sizeof(why));
+    PetscBool restored, foreign = PETSC_FALSE;
+    ierr = VISlideCheckpointLoad(ckpt, options, token, h, tally, &foreign, why, sizeof(why));
     PetscCall(VIErrorSync(comm, ierr));
+    PetscCheck(!foreign, comm, PETSC_ERR_USER_INPUT,
+               "-slide_file: %s: it cannot be resumed; add -results_overwrite to start afresh, or choose another -slide_file", why);
     PetscCheck(!why[0] || !resume, comm, PETSC_ERR_USER_INPUT,
                "-slide_resume: %s; resume with the same options, or run without -slide_resume to start again", why);
     PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT,
