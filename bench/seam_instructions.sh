@@ -8,7 +8,8 @@
 #   - the Rotor 37 blade of jobs/blade_rubbing.yaml reduced by Rubin's method (98 coordinates, 16 contacts with 3D
 #     friction): symmetric Moreau at 20,000 levels per revolution, nsgalpha (e = 0) and mixed (genalpha, e = 0.99) at
 #     50,000, a quarter of a revolution (rubbing);
-#   - vicms slide on the coarse beams of tests/app/slide.sh, mu = 0.3 with the random force, 2,000 steps.
+#   - vicms slide on the coarse beams of tests/app/slide.sh, mu = 0.3 with the random force, 2,000 steps (inside VIDualStep),
+#     and its whole loop per step (the whole program counted for 4,000 and 2,000 steps, the difference over 2,000).
 # usage: [SEAM_RUBIN=FILE] [SEAM_ROWS=REGEX] bash bench/seam_instructions.sh BUILD_A BUILD_B   (SEAM_RUBIN: the blade's Rubin ROM
 # reduced before; SEAM_ROWS: only the cases whose label matches)
 set -uo pipefail
@@ -82,3 +83,26 @@ mpirun -n 2 "$a" reduce $small >reduce_small.log 2>&1 || { tail -5 reduce_small.
 count "slide, mu = 0.3, random force, 2,000 steps" VIDualStep slide -rom_file small.h5 -slide_slave beam1:1 -slide_master beam2 \
   -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2 -slide_end_time 2e-4 -dual_dt 1e-7 -slide_record_interval 1e-6 \
   -slide_noise_rms 0.01 -slide_noise_band 2000,8000 -slide_noise_harmonics 13 -slide_seed 7 -dual_mu 0.3 -slide_file s.h5 -results_overwrite
+
+# the whole slide loop per step (the step, the level's bookkeeping, the records; not only VIDualStep): the whole program
+# counted for 4,000 and for 2,000 steps, the difference over 2,000 (set-up and output cancel)
+slide_loop() {
+  local label="slide, the whole loop per step (4,000 - 2,000 steps)" ir=()
+  [[ -z "${SEAM_ROWS:-}" || "$label" =~ ${SEAM_ROWS} ]] || return 0
+  for bin in "$a" "$b"; do
+    for end in 2e-4 4e-4; do
+      # shellcheck disable=SC2086
+      valgrind --tool=callgrind --callgrind-out-file=cg.out "$bin" slide -rom_file small.h5 -slide_slave beam1:1 -slide_master beam2 \
+        -slide_drive beam1 -slide_drive_velocity 30 -slide_preload 0,-2 -slide_end_time $end -dual_dt 1e-7 -slide_record_interval 1e-6 \
+        -slide_noise_rms 0.01 -slide_noise_band 2000,8000 -slide_noise_harmonics 13 -slide_seed 7 -dual_mu 0.3 -slide_file s.h5 \
+        -results_overwrite >run.log 2>&1 || { echo "FAIL $label: exit status $?"; tail -5 run.log; return; }
+      ir+=("$(grep -m1 "Collected :" run.log | awk '{print $NF}')")
+    done
+  done
+  /usr/bin/python3 -c '
+import sys
+label, a2, a4, b2, b4 = sys.argv[1], *map(int, sys.argv[2:])
+x, y = a4 - a2, b4 - b2
+print("| %s | 2000 | - | %d | %d | %.0f | %.0f | %.4f |" % (label, x, y, x / 2000, y / 2000, y / x))' "$label" "${ir[@]}"
+}
+slide_loop

@@ -45,6 +45,8 @@ typedef struct {
   PetscBool      stopped;      /* the run was stopped at a step boundary on request (VIStepperStop) and can continue from a checkpoint */
   PetscReal      stopped_time; /* the time level it stopped at */
   char           message[256]; /* why it failed */
+  PetscErrorCode error;        /* a step that raised an error on some rank of the group: its code (VIStepperRun returned it on every rank), else 0 */
+  PetscInt       failed_level; /* the level whose step raised it (-1: none) */
   PetscLogDouble wall_time;
   PetscLogDouble matvec_time; /* one BLAS dgemv of n x n (the ROM's K), timed at set-up: the unit of a step's cost */
 } VIStepStats;
@@ -74,12 +76,24 @@ PETSC_EXTERN PetscErrorCode VIStepperGetTimeStep(VIStepper st, PetscReal *dt, Pe
 /* A function called on every rank of the stepper's communicator every 64 steps with the current time; not collective by itself. The ensemble uses it
  * to serve its scheduler during long cases. */
 PETSC_EXTERN PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VIStepper, PetscReal, void *), void *ctx);
+/* A function called on every rank after the step of each level (level 0, the initial state, included) and after its record
+   (recorded: the level was recorded), before the monitor: what a caller keeps per level beside the stepper's records (vicms
+   slide: its contact tally and its history). Not collective. */
+PETSC_EXTERN PetscErrorCode VIStepperSetPostLevel(VIStepper st,
+                                                  PetscErrorCode (*postlevel)(VIStepper, PetscInt level, PetscReal t, PetscBool recorded, void *),
+                                                  void *ctx);
 /* Refuses a scheme that does not suit the ROM (leapfrog needs a massless boundary, moreau, nsgalpha and mixed a mass-carrying one). */
 PETSC_EXTERN PetscErrorCode VIStepperSetUp(VIStepper st);
 /* Integrate from the initial state to the end time, recording every output_every-th step. Collective on the stepper's
    communicator (a case's rank group): the dense row blocks of the ROM operators are split over its ranks, and every rank
    ends with the same, bitwise identical, state and records. A run that fails (unstable, too many non-converged contact
-   solves) ends early with stats->failed set and the reason in stats->message, not with an error. */
+   solves) ends early with stats->failed set and the reason in stats->message, not with an error. A step that raises an
+   error on some ranks of the group only (a rank-local failure) ends the run on all of them: the ranks agree every 64 levels
+   (where the monitor is called) and at the end, and VIStepperRun returns the error of the first failing level (lowest rank)
+   with its message on every rank, stats->failed set, stats->error its code, stats->failed_level its level and stats->message
+   its message, the records cut before that level. Such a rank skips its steps until the agreement, so a scheme whose step
+   is itself collective (the row blocks of leapfrog, moreau, nsgalpha, mixed on more than one rank) must not fail before its
+   gather; the dual scheme's step is rank-local. */
 PETSC_EXTERN PetscErrorCode VIStepperRun(VIStepper st);
 /* Recorded series: times (nt), outputs (nt x nout, the ROM's outputs), gaps and normal forces (nt x ncontacts; row i the mean
    force of the step ending at t_i, or the force at t_i of the schemes whose contact forces act at the levels: docs/results.md),

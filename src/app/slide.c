@@ -352,14 +352,14 @@ typedef struct {
 
 static void VISlideHistoryArrays(VISlideHistory *h, VISlideHistoryArray a[8])
 {
-  const VISlideHistoryArray all[8] = {{"/history/t", 1, PETSC_FALSE, (void **)&h->t},
-                                      {"/history/outputs", h->no, PETSC_FALSE, (void **)&h->outputs},
-                                      {"/history/energy", 7, PETSC_FALSE, (void **)&h->energy},
-                                      {"/history/force", 3 * h->ns, PETSC_FALSE, (void **)&h->force},
-                                      {"/history/real", 6 * h->ns, PETSC_FALSE, (void **)&h->real},
-                                      {"/history/status", h->ns, PETSC_TRUE, (void **)&h->status},
-                                      {"/history/segment", h->ns, PETSC_TRUE, (void **)&h->segment},
-                                      {"/history/q", h->nq, PETSC_FALSE, (void **)&h->q}};
+  const VISlideHistoryArray all[8] = {{"/slide/history/t", 1, PETSC_FALSE, (void **)&h->t},
+                                      {"/slide/history/outputs", h->no, PETSC_FALSE, (void **)&h->outputs},
+                                      {"/slide/history/energy", 7, PETSC_FALSE, (void **)&h->energy},
+                                      {"/slide/history/force", 3 * h->ns, PETSC_FALSE, (void **)&h->force},
+                                      {"/slide/history/real", 6 * h->ns, PETSC_FALSE, (void **)&h->real},
+                                      {"/slide/history/status", h->ns, PETSC_TRUE, (void **)&h->status},
+                                      {"/slide/history/segment", h->ns, PETSC_TRUE, (void **)&h->segment},
+                                      {"/slide/history/q", h->nq, PETSC_FALSE, (void **)&h->q}};
   for (int i = 0; i < 8; i++) a[i] = all[i];
 }
 
@@ -370,36 +370,29 @@ typedef struct {
 } VISlideTally;
 
 /*
-  The checkpoint of a run (format "vicms-slide-checkpoint", FILE.ckpt beside the history FILE): the fingerprint of what
-  decides the results, the dual's state (VIDualGetState), the records so far and the tally. Written by one rank, whole
-  (.part, then renamed).
+  The checkpoint of a run (FILE.ckpt beside the history FILE): the stepper's common checkpoint (VIStepperCheckpointWrite, format
+  "vicms-checkpoint": the dual's state, the stepper's records, counters and level; its tag the bodies' token) and, in its group
+  /slide, what decides the results (the options' fingerprint, the bodies' token), the history so far and the tally. Written by
+  one rank, whole (FILE.ckpt.tmp, completed, then renamed).
 */
-static PetscErrorCode VISlideCheckpointWrite(const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
+static PetscErrorCode VISlideCheckpointWrite(VIStepper st, const char path[], const char options[], const char token[], VISlideHistory *h,
                                              const VISlideTally *tally)
 {
-  char                part[PETSC_MAX_PATH_LEN + 8];
+  char                tmp[PETSC_MAX_PATH_LEN + 8];
   hid_t               file;
-  PetscInt            len, step;
-  PetscReal          *state, t;
   VISlideHistoryArray a[8];
 
   PetscFunctionBeginUser;
-  PetscCall(VIDualGetStateSize(dual, &len));
-  PetscCall(PetscMalloc1(len, &state));
-  PetscCall(VIDualGetState(dual, state));
-  PetscCall(VIDualGetTime(dual, &t, &step));
-  PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
-  PetscCall(VIH5Create(part, &file));
-  PetscCall(VIH5WriteAttrString(file, "/", "format", "vicms-slide-checkpoint"));
-  PetscCall(VIH5WriteAttrInt(file, "/", "version", 1));
-  PetscCall(VIH5WriteAttrString(file, "/", "options", options));
-  PetscCall(VIH5WriteAttrString(file, "/", "bodies", token));
-  PetscCall(VIH5WriteAttrInt(file, "/", "step", step));
-  PetscCall(VIH5WriteAttrReal(file, "/", "t", t));
-  PetscCall(VIH5WriteAttrInt(file, "/", "n_records", h->n));
-  PetscCall(VIH5WriteAttrReal(file, "/", "max_normal_force", tally->fmax));
-  PetscCall(VIH5WriteInt(file, "/contact_steps", 4, 0, tally->counts));
-  PetscCall(VIH5WriteReal(file, "/dual_state", len, 0, state));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  PetscCall(VIStepperCheckpointWrite(st, tmp, token));
+  PetscCall(VIH5OpenWrite(tmp, &file));
+  PetscCall(VIH5CreateGroup(file, "/slide"));
+  PetscCall(VIH5WriteAttrString(file, "/slide", "options", options));
+  PetscCall(VIH5WriteAttrString(file, "/slide", "bodies", token));
+  PetscCall(VIH5WriteAttrInt(file, "/slide", "n_records", h->n));
+  PetscCall(VIH5WriteAttrReal(file, "/slide", "max_normal_force", tally->fmax));
+  PetscCall(VIH5WriteInt(file, "/slide/contact_steps", 4, 0, tally->counts));
+  if (h->n) PetscCall(VIH5CreateGroup(file, "/slide/history"));
   VISlideHistoryArrays(h, a);
   for (int i = 0; i < 8 && h->n; i++) {
     if (!a[i].width) continue;
@@ -409,14 +402,13 @@ static PetscErrorCode VISlideCheckpointWrite(const char path[], const char optio
       PetscCall(VIH5WriteReal(file, a[i].name, h->n, a[i].width, *(PetscReal **)a[i].data));
   }
   PetscCall(VIH5Close(&file));
-  PetscCall(PetscFree(state));
-  PetscCheck(rename(part, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", part, path, strerror(errno));
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-slide_file: cannot rename %s to %s: %s", tmp, path, strerror(errno));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Collective: the checkpoint written by rank 0. One that cannot be written (a full disk) is reported and the run goes on, as
    the ensemble's cases do: it would only resume from an older checkpoint, or from the beginning. *written: on every rank. */
-static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const char options[], const char token[], VIDual dual, VISlideHistory *h,
+static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const char options[], const char token[], VIStepper st, VISlideHistory *h,
                                         const VISlideTally *tally, PetscBool *written)
 {
   PetscMPIInt    rank;
@@ -427,12 +419,14 @@ static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank == 0) {
-    char part[PETSC_MAX_PATH_LEN + 8];
+    char part[PETSC_MAX_PATH_LEN + 16];
     PetscCall(PetscPushErrorHandler(VIErrorCapture, msg));
-    ierr = VISlideCheckpointWrite(path, options, token, dual, h, tally);
+    ierr = VISlideCheckpointWrite(st, path, options, token, h, tally);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
-      PetscCall(PetscSNPrintf(part, sizeof(part), "%s.part", path));
+      PetscCall(PetscSNPrintf(part, sizeof(part), "%s.tmp.part", path));
+      (void)remove(part);
+      PetscCall(PetscSNPrintf(part, sizeof(part), "%s.tmp", path));
       (void)remove(part);
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "vicms: warning: no checkpoint written to %s: %s\n", path, msg));
     }
@@ -444,42 +438,47 @@ static PetscErrorCode VISlideCheckpoint(MPI_Comm comm, const char path[], const 
 }
 
 /*
-  Rank-local: read the checkpoint at path into state (len values), the history h (its records so far) and the tally; why
-  says in words why it cannot be resumed (another run's options or bodies, another format), empty when it can.
+  Rank-local: read the history h (its records so far) and the tally of the checkpoint at path (VISlideCheckpointWrite); why
+  says in words why it cannot be resumed (another run's options or bodies, another format), empty when it can. The stepper's
+  part is read afterwards by VIStepperCheckpointRead.
 */
-static PetscErrorCode VISlideCheckpointLoad(const char path[], const char options[], const char token[], PetscInt *len, PetscReal **state,
-                                            VISlideHistory *h, VISlideTally *tally, char why[], size_t wlen)
+static PetscErrorCode VISlideCheckpointLoad(const char path[], const char options[], const char token[], VISlideHistory *h, VISlideTally *tally,
+                                            PetscBool *foreign, char why[], size_t wlen)
 {
   hid_t               file;
   char               *s = NULL;
   PetscInt            rows, cols, n, *counts;
+  PetscBool           has;
   VISlideHistoryArray a[8];
 
   PetscFunctionBeginUser;
   why[0] = 0;
   PetscCall(VIH5Open(path, &file));
   PetscCall(VIH5ReadAttrStringAlloc(file, "/", "format", &s));
-  if (strcmp(s, "vicms-slide-checkpoint")) PetscCall(PetscSNPrintf(why, wlen, "%s is not a checkpoint of vicms slide (format '%s')", path, s));
+  PetscCall(VIH5Exists(file, "/slide", &has));
+  *foreign = (PetscBool)(strcmp(s, "vicms-checkpoint") || !has); /* no options would resume it */
+  if (*foreign)
+    PetscCall(PetscSNPrintf(why, wlen, "%s is not a checkpoint of vicms slide (format '%s'%s; an older vicms wrote 'vicms-slide-checkpoint')", path,
+                            s, has ? "" : ", no group /slide"));
   PetscCall(PetscFree(s));
   if (!why[0]) {
     char diff[1024];
-    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "options", &s));
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/slide", "options", &s));
     VISlideOptionsDiff(s, options, "the checkpoint's", diff, sizeof(diff));
     if (diff[0]) PetscCall(PetscSNPrintf(why, wlen, "the checkpoint %s is of another run: %s", path, diff));
     PetscCall(PetscFree(s));
   }
   if (!why[0]) {
-    PetscCall(VIH5ReadAttrStringAlloc(file, "/", "bodies", &s));
+    PetscCall(VIH5ReadAttrStringAlloc(file, "/slide", "bodies", &s));
     if (strcmp(s, token))
       PetscCall(
           PetscSNPrintf(why, wlen, "the checkpoint %s is of another run: -rom_file holds other bodies than it did (%s, now %s)", path, s, token));
     PetscCall(PetscFree(s));
   }
   if (!why[0]) {
-    PetscCall(VIH5ReadReal(file, "/dual_state", len, &cols, state));
-    PetscCall(VIH5ReadAttrInt(file, "/", "n_records", &n));
-    PetscCall(VIH5ReadAttrReal(file, "/", "max_normal_force", &tally->fmax));
-    PetscCall(VIH5ReadInt(file, "/contact_steps", &rows, &cols, &counts));
+    PetscCall(VIH5ReadAttrInt(file, "/slide", "n_records", &n));
+    PetscCall(VIH5ReadAttrReal(file, "/slide", "max_normal_force", &tally->fmax));
+    PetscCall(VIH5ReadInt(file, "/slide/contact_steps", &rows, &cols, &counts));
     PetscCheck(rows == 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: contact_steps has %" PetscInt_FMT " entries, expected 4", path, rows);
     PetscCall(PetscArraycpy(tally->counts, counts, 4));
     PetscCall(PetscFree(counts));
@@ -591,7 +590,7 @@ static PetscErrorCode VISlideHistoryJob(const char path[], const char options[],
   (the checkpoint or the history names the first option that differs), unless -results_overwrite starts afresh.
 */
 static PetscErrorCode VISlideJobCheck(MPI_Comm comm, const char path[], const char ckpt[], const char options[], const char token[], PetscBool resume,
-                                      PetscBool overwrite, VIDual dual, VISlideHistory *h, VISlideTally *tally, VISlideAction *action)
+                                      PetscBool overwrite, VIStepper st, VISlideHistory *h, VISlideTally *tally, VISlideAction *action)
 {
   PetscMPIInt    rank;
   int            state[3]  = {0, 0, 0}; /* checkpoint exists, history exists, history complete */
@@ -626,16 +625,20 @@ static PetscErrorCode VISlideJobCheck(MPI_Comm comm, const char path[], const ch
              "-slide_checkpoint_interval seconds, and removes it when complete); run without -slide_resume to start from the beginning",
              ckpt);
   if (state[0]) {
-    PetscInt   len   = 0;
-    PetscReal *saved = NULL;
-    ierr             = VISlideCheckpointLoad(ckpt, options, token, &len, &saved, h, tally, why, sizeof(why));
+    PetscBool restored, foreign = PETSC_FALSE;
+    ierr = VISlideCheckpointLoad(ckpt, options, token, h, tally, &foreign, why, sizeof(why));
     PetscCall(VIErrorSync(comm, ierr));
+    PetscCheck(!foreign, comm, PETSC_ERR_USER_INPUT,
+               "-slide_file: %s: it cannot be resumed; add -results_overwrite to start afresh, or choose another -slide_file", why);
     PetscCheck(!why[0] || !resume, comm, PETSC_ERR_USER_INPUT,
                "-slide_resume: %s; resume with the same options, or run without -slide_resume to start again", why);
     PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT,
                "-slide_file: %s; rerun with its options to resume it, choose another -slide_file, or add -results_overwrite to start afresh", why);
-    PetscCall(VIDualSetState(dual, len, saved));
-    PetscCall(PetscFree(saved));
+    /* the stepper's part: the dual's state, the stepper's records and level (every rank reads it; all restore or none) */
+    PetscCall(VIStepperCheckpointRead(st, ckpt, token, &restored, why, sizeof(why)));
+    PetscCheck(restored, comm, PETSC_ERR_USER_INPUT,
+               "-slide_file: the checkpoint %s cannot be resumed: %s; add -results_overwrite to start afresh, or choose another -slide_file", ckpt,
+               why);
     *action = VI_SLIDE_RESUME;
   } else if (state[1]) {
     PetscCheck(!why[0], comm, PETSC_ERR_USER_INPUT, "-slide_file: %s; choose another -slide_file, or add -results_overwrite to replace it", why);
@@ -704,6 +707,87 @@ typedef struct {
   PetscReal  quantities[6]; /* steps, slip, stick, open, off (contact steps), max normal force */
 } VISlideCase;
 
+/* What the run's per-level hook and monitor work on (VIStepperSetPostLevel, VIStepperSetMonitor). */
+typedef struct {
+  MPI_Comm         comm;
+  PetscMPIInt      rank;
+  VIDual           dual;
+  VISlideHistory  *h;
+  VISlideTally    *tally;
+  const PetscReal *sk, *lk;
+  VISlideCase     *cs;
+  PetscInt         nsteps;
+  PetscReal        dt, end_time, progress, ckpt_interval;
+  PetscLogDouble   t0, t_prog, t_ckpt;
+  const char      *ckpt, *fingerprint, *token;
+  PetscBool        quiet, stop_ckpt; /* stop_ckpt: the last checkpoint asked for was written */
+  int              sig;              /* the signal (or the ensemble's stop) the ranks agreed on */
+} VISlideLoop;
+
+/* After the step of each level but the initial one: the contact states of the step in the tally, and at the stepper's
+   recorded levels (every -slide_record_interval, and the last) the level's record in the history. */
+static PetscErrorCode VISlidePostLevel(VIStepper st, PetscInt level, PetscReal t, PetscBool recorded, void *ctx)
+{
+  VISlideLoop         *l = (VISlideLoop *)ctx;
+  const VIDualContact *rec;
+  PetscInt             ns;
+
+  PetscFunctionBeginUser;
+  (void)st;
+  (void)t;
+  if (level == 0) PetscFunctionReturn(PETSC_SUCCESS); /* the initial state is not a step */
+  PetscCall(VIDualGetContacts(l->dual, &ns, &rec));
+  for (PetscInt j = 0; j < ns; j++) {
+    l->tally->counts[rec[j].status]++;
+    l->tally->fmax = PetscMax(l->tally->fmax, rec[j].normal);
+  }
+  if (recorded) PetscCall(VISlideHistoryAppend(l->h, l->dual, l->sk, l->lk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every 256 steps before the last (the stepper calls it every 64): a SIGTERM, SIGUSR1 or SIGINT (a case: the ensemble's
+   stop, agreed over the job) ends the run at a step agreed by the ranks, with its checkpoint; the checkpoint every
+   -slide_checkpoint_interval seconds (rank 0's clock decides); the progress line. */
+static PetscErrorCode VISlideMonitor(VIStepper st, PetscReal t, void *ctx)
+{
+  VISlideLoop   *l = (VISlideLoop *)ctx;
+  PetscInt       s;
+  PetscLogDouble t1;
+  int            mine[2], all[2];
+
+  PetscFunctionBeginUser;
+  (void)t;
+  PetscCall(VIStepperGetLevel(st, &s, NULL));
+  if (s == 0 || s % 256 || s >= l->nsteps) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&t1));
+  if (l->cs) { /* a case: the ensemble agrees on a stop over the job (and answers the other groups) */
+    PetscBool stop;
+    PetscCall(VIEnsembleCasePoll(l->cs->ens, NULL, &stop));
+    mine[0] = stop ? SIGTERM : 0;
+  } else
+    mine[0] = VISignalReceived();
+  mine[1] = l->rank == 0 && l->ckpt_interval > 0 && t1 - l->t_ckpt >= l->ckpt_interval;
+  PetscCallMPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, l->comm));
+  l->sig = all[0];
+  if (l->sig || all[1]) {
+    PetscBool written;
+    PetscCall(VISlideCheckpoint(l->comm, l->ckpt, l->fingerprint, l->token, st, l->h, l->tally, &written));
+    l->stop_ckpt = written;
+    l->t_ckpt    = t1;
+    if (!l->sig && written) PetscCall(PetscPrintf(l->comm, "  checkpoint at t = %g written to %s\n", (double)(s * l->dt), l->ckpt));
+  }
+  if (l->sig) {
+    PetscCall(VIStepperStop(st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (t1 - l->t_prog >= l->progress && !l->quiet) {
+    l->t_prog = t1;
+    PetscCall(PetscPrintf(l->comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * l->dt), (double)l->end_time,
+                          (double)(100.0 * s * l->dt / l->end_time), (double)(t1 - l->t0)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The run (a single run, or a case of an ensemble: cs), with the history file's lock taken once the run is set up
    (*locked: the lock at path lock, to release; a case runs under the ensemble's lock). */
 static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[], size_t llen, PetscBool *locked)
@@ -714,7 +798,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
   PetscReal v = 0, preload[3] = {0, 0, 0}, end_time = 0, rec_dt = 0, start = NAN, rms = 0, band[3] = {0, 0, 0}, progress = 10, dt, dt_crit, *sk, *lk;
   PetscBool help, has_preload, has_start, has_band, has_pnodes;
   PetscMPIInt    rank;
-  PetscLogDouble t0, t1, t_prog, t_ckpt, t_loop;
+  PetscLogDouble t0, t1, t_loop;
   VIBodies       bodies;
   VISystem       sys;
   VIStepper      st;
@@ -922,6 +1006,10 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
       PetscCall(VIBodiesGetOffset(bodies, h.nb, &h.nq));
     }
   }
+  /* the common run loop: the stepper's levels are the dual's steps (t_end: end_time, or one step when it is shorter), recorded
+     every `every` and at the last */
+  PetscCall(VIStepperSetTimeStep(st, dt, PetscMax(end_time, dt)));
+  PetscCall(VIStepperSetOutputEvery(st, every));
   PetscCall(VISlideFingerprint(bodies, &fingerprint, token, sizeof(token)));
   if (cs) PetscCall(PetscStrncpy(cs->token, token, sizeof(cs->token)));
   if (cs && cs->check_only) nsteps = -1;
@@ -935,7 +1023,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscCall(VIErrorSync(comm, ierr));
   }
   if (nsteps >= 0)
-    PetscCall(VISlideJobCheck(comm, out_file, ckpt, fingerprint, token, resume, overwrite, dual, &h, &tally, &action));
+    PetscCall(VISlideJobCheck(comm, out_file, ckpt, fingerprint, token, resume, overwrite, st, &h, &tally, &action));
   else
     action = VI_SLIDE_START;
   if (action == VI_SLIDE_DONE) {
@@ -959,79 +1047,63 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  /* the time loop; a SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks: the checkpoint is written (the records
-     of the steps that are recorded in any run, as the uninterrupted run has them) and the history of what was computed, with
-     the last step as a record of its own */
-  if (!cs) VISignalDefer(PETSC_TRUE); /* a case: the ensemble defers them for the job */
-  PetscCall(PetscTime(&t_prog));
-  t_ckpt = t_loop = t_prog;
-  /* a step that fails (the contact solve does not converge) ends the run: what was computed before it is kept. The ranks
-     compute the same steps; a rank that fails alone waits for the next check to tell the others */
-  for (PetscInt s = step0 + 1; s <= nsteps; s++) {
-    if (!failed) {
-      const VIDualContact *rec;
-      PetscInt             ns;
-      PetscErrorCode       serr;
-      PetscCall(PetscPushErrorHandler(VIErrorCapture, failure));
-      serr = VIDualStep(dual);
-      PetscCall(PetscPopErrorHandler());
-      if (serr) {
-        failed    = PETSC_TRUE;
-        fail_step = s;
-      } else {
-        PetscCall(VIDualGetContacts(dual, &ns, &rec));
-        for (PetscInt j = 0; j < ns; j++) {
-          tally.counts[rec[j].status]++;
-          tally.fmax = PetscMax(tally.fmax, rec[j].normal);
-        }
-        if (s % every == 0 || s == nsteps) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
-      }
-    }
-    if ((s % 256 == 0 && s < nsteps) || s == nsteps) {
-      int mine[3], all[3];
-      PetscCall(PetscTime(&t1));
-      mine[0] = 0;
-      if (s < nsteps && cs) { /* a case: the ensemble agrees on a stop over the job (and answers the other groups) */
-        PetscBool stop;
-        PetscCall(VIEnsembleCasePoll(cs->ens, NULL, &stop));
-        mine[0] = stop ? SIGTERM : 0;
-      } else if (s < nsteps)
-        mine[0] = VISignalReceived();
-      mine[1] = s < nsteps && rank == 0 && ckpt_interval > 0 && t1 - t_ckpt >= ckpt_interval; /* rank 0's clock decides */
-      mine[2] = failed ? 1 : 0;
-      PetscCallMPI(MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm));
-      if (all[2]) {
-        int first = failed ? (int)fail_step : INT_MAX, firsts, mine_root, root; /* the message of the first failure, lowest rank */
-        PetscCallMPI(MPI_Allreduce(&first, &firsts, 1, MPI_INT, MPI_MIN, comm));
-        mine_root = first == firsts ? (int)rank : INT_MAX;
-        PetscCallMPI(MPI_Allreduce(&mine_root, &root, 1, MPI_INT, MPI_MIN, comm));
-        PetscCallMPI(MPI_Bcast(failure, (PetscMPIInt)sizeof(failure), MPI_CHAR, root, comm));
-        failed    = PETSC_TRUE;
-        fail_step = firsts;
-        break;
-      }
-      sig = all[0];
-      if (sig || all[1]) {
-        PetscBool written;
-        PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally, &written));
-        stop_ckpt = written;
-        t_ckpt    = t1;
-        if (!sig && written) PetscCall(PetscPrintf(comm, "  checkpoint at t = %g written to %s\n", (double)(s * dt), ckpt));
-      }
-      if (sig) {
-        if (s % every) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
-        nsteps = s;
-        break;
-      }
-      if (t1 - t_prog >= progress && !quiet) {
-        t_prog = t1;
-        PetscCall(PetscPrintf(comm, "  t = %g of %g (%.0f %%), %.1f s elapsed\n", (double)(s * dt), (double)end_time,
-                              (double)(100.0 * s * dt / end_time), (double)(t1 - t0)));
-      }
+  /* the time loop: VIStepperRun with the tally and the history per level (VISlidePostLevel) and the stops, checkpoints and
+     progress (VISlideMonitor). A SIGTERM, SIGUSR1 or SIGINT ends it at a step agreed by the ranks: the checkpoint is written
+     (the records of the steps that are recorded in any run, as the uninterrupted run has them) and the history of what was
+     computed, with the last step as a record of its own. A step that fails (the contact solve does not converge) on any
+     rank ends the run on all (the stepper's failure agreement): what was computed before it is kept. */
+  {
+    VISlideLoop    loop;
+    VIStepStats    stats;
+    PetscErrorCode ierr;
+    PetscCall(PetscMemzero(&loop, sizeof(loop)));
+    loop.comm          = comm;
+    loop.rank          = rank;
+    loop.dual          = dual;
+    loop.h             = &h;
+    loop.tally         = &tally;
+    loop.sk            = sk;
+    loop.lk            = lk;
+    loop.cs            = cs;
+    loop.nsteps        = nsteps;
+    loop.dt            = dt;
+    loop.end_time      = end_time;
+    loop.progress      = progress;
+    loop.ckpt_interval = ckpt_interval;
+    loop.t0            = t0;
+    loop.ckpt          = ckpt;
+    loop.fingerprint   = fingerprint;
+    loop.token         = token;
+    loop.quiet         = quiet;
+    PetscCall(VIStepperSetPostLevel(st, VISlidePostLevel, &loop));
+    PetscCall(VIStepperSetMonitor(st, VISlideMonitor, &loop));
+    if (!cs) VISignalDefer(PETSC_TRUE); /* a case: the ensemble defers them for the job */
+    PetscCall(PetscTime(&loop.t_prog));
+    loop.t_ckpt = t_loop = loop.t_prog;
+    PetscCall(PetscPushErrorHandler(VIErrorCapture, failure));
+    ierr = VIStepperRun(st);
+    PetscCall(PetscPopErrorHandler());
+    if (!cs) VISignalDefer(PETSC_FALSE);
+    PetscCall(VIStepperGetStats(st, &stats));
+    /* an error that is not a step's (the hook's, the monitor's) stays an error */
+    PetscCheck(!ierr || (stats.failed && stats.error == ierr), comm, ierr, "%s", failure);
+    sig       = loop.sig;
+    stop_ckpt = loop.stop_ckpt;
+    if (stats.failed) { /* a step's error, or the stepper's own end of a run (a non-finite state) */
+      PetscInt level;
+      PetscCall(VIStepperGetLevel(st, &level, NULL));
+      failed    = PETSC_TRUE;
+      fail_step = ierr ? stats.failed_level : level + 1;
+      PetscCall(PetscStrncpy(failure, stats.message, sizeof(failure)));
+      while (h.n > 0 && h.t[h.n - 1] > (fail_step - 0.5) * dt) h.n--; /* a rank that went on past the failing step */
+      nsteps = fail_step - 1;                                         /* the steps computed */
+    } else if (stats.stopped) {
+      PetscInt level;
+      PetscCall(VIStepperGetLevel(st, &level, NULL));
+      if (level % every) PetscCall(VISlideHistoryAppend(&h, dual, sk, lk));
+      nsteps = level;
     }
   }
-  if (!cs) VISignalDefer(PETSC_FALSE);
-  if (failed) PetscCall(VIDualGetTime(dual, NULL, &nsteps)); /* the steps computed */
 
   /* the summary */
   PetscCall(PetscTime(&t1));
@@ -1137,7 +1209,7 @@ static PetscErrorCode VIAppSlideRun(MPI_Comm comm, VISlideCase *cs, char lock[],
     if (bad) {
       PetscBool written = stop_ckpt; /* a stop wrote its checkpoint already, without the stop's extra record */
       int       older   = 0;         /* an earlier periodic checkpoint is there to resume from */
-      if (!failed && !sig) PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, dual, &h, &tally, &written));
+      if (!failed && !sig) PetscCall(VISlideCheckpoint(comm, ckpt, fingerprint, token, st, &h, &tally, &written));
       if (rank == 0) older = access(ckpt, F_OK) == 0 ? 1 : 0;
       PetscCallMPI(MPI_Bcast(&older, 1, MPI_INT, 0, comm));
       PetscCheck(!failed && (written || older), comm, PETSC_ERR_FILE_WRITE,

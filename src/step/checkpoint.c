@@ -59,6 +59,7 @@ PetscErrorCode VIStepperCheckpointWrite(VIStepper st, const char path[], const c
   PetscInt  nt = st->nt, no = st->nout, nc = st->nc;
 
   PetscFunctionBeginUser;
+  if (st->ops.syncstate) PetscCall((*st->ops.syncstate)(st, PETSC_FALSE)); /* the scheme's own state into its fields */
   c[VI_CK_LEVEL]          = st->level;
   c[VI_CK_NSTEPS]         = st->nsteps;
   c[VI_CK_NT]             = nt;
@@ -273,6 +274,7 @@ static PetscErrorCode VICheckpointLoad(void *ctx, hid_t file, PetscBool *ok, cha
     good = (PetscBool)(good && g);
   }
   if (!good) PetscCall(PetscSNPrintf(why, len, "a part of its state has the wrong size"));
+  if (good && st->ops.syncstate) PetscCall((*st->ops.syncstate)(st, PETSC_TRUE)); /* the fields into the scheme's own state */
   *ok = good;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

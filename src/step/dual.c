@@ -55,6 +55,7 @@ struct _p_VIDual {
   PetscInt     num_outputs;
   PetscReal   *outputs;
   VIDualEnergy energy;
+  PetscInt     energy_step; /* the step whose kinetic and potential energy are in energy (-1: none): VIDualGetEnergy computes them once */
 };
 
 PetscErrorCode VIDualCreate(MPI_Comm comm, VIDual *dual)
@@ -680,9 +681,10 @@ PetscErrorCode VIDualSetUp(VIDual d)
   } else
     PetscCall(VISystemComputeEnergy(d->sys, d->u, NULL, NULL, &d->energy.initial));
   PetscCall(PetscArraycpy(d->drive_u0, d->u, n));
-  d->t     = 0;
-  d->step  = 0;
-  d->setup = PETSC_TRUE;
+  d->t           = 0;
+  d->step        = 0;
+  d->energy_step = -1;
+  d->setup       = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -945,6 +947,10 @@ PetscErrorCode VIDualGetEnergy(VIDual d, VIDualEnergy *energy)
 
   PetscFunctionBeginUser;
   PetscCheck(d->setup, d->comm, PETSC_ERR_ORDER, "VIDualGetEnergy: call VIDualSetUp first");
+  if (d->energy_step == d->step) { /* asked again at the same step (the stepper's record, then vicms slide's history) */
+    *energy = d->energy;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (d->step > 0) {
     for (PetscInt i = 0; i < d->n; i++) d->work[i] = (d->u[i] - d->u_prev[i]) / d->dt;
     for (PetscInt k = 0; k < d->num_bodies; k++) {
@@ -957,6 +963,7 @@ PetscErrorCode VIDualGetEnergy(VIDual d, VIDualEnergy *energy)
   }
   d->energy.kinetic   = kin;
   d->energy.potential = pot;
+  d->energy_step      = d->step;
   *energy             = d->energy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1051,6 +1058,7 @@ PetscErrorCode VIDualSetState(VIDual d, PetscInt len, const PetscReal state[])
   PetscCheck(p[0] >= 0 && p[0] == PetscFloorReal(p[0]), d->comm, PETSC_ERR_USER_INPUT, "VIDualSetState: step %g is not a step number", (double)p[0]);
   d->step                = (PetscInt)p[0];
   d->t                   = p[1];
+  d->energy_step         = -1;
   p                      = state + VI_DUAL_STATE_HEADER;
   d->energy.kinetic      = *p++;
   d->energy.potential    = *p++;

@@ -4,13 +4,20 @@
    dual's (-dual_dt, or 0.8 times its stability limit), set into the stepper by the set-up. Level k: st->q the bodies'
    displacements u_k, st->u the backward difference (u_k - u_{k-1}) / dt (0 at level 0, at rest), per contact j its gap
    (+inf for a slave off the master) and its multipliers from st->lambda[offsets[j]] (normal, then tangential when mu > 0).
-   The step is the whole of VIDualStep; advance has nothing left to do. A VIDual cannot restart: a set-up serves one run. */
+   The step is the whole of VIDualStep; advance has nothing left to do. A VIDual cannot restart: a set-up serves one run.
+   The VIDual's packed state (VIDualGetState) is the state field "dual", so that the common checkpoints carry it, and the
+   records' energy columns are the dual's (VIDualGetEnergy). */
 #include <vicms/dual.h>
 #include "stepimpl.h"
 
 typedef struct {
   VIDual     dual;
   PetscReal *q_prev; /* n: u_{k-1}, for the velocity estimate */
+  PetscReal *packed; /* the VIDual's packed state (VIDualGetState), the state field "dual" of the checkpoints */
+  PetscInt   npacked;
+  /* the system's, cached at set-up for the level's copy: the bodies, the first coordinate of each (nbod + 1), the contacts' rows */
+  PetscInt        nbod;
+  const PetscInt *off, *dims;
 } VIStepper_Dual;
 
 /* The VIDual of the stepper, with the stepper's system (VIStepperSetSystem before) as its own. */
@@ -65,19 +72,24 @@ static PetscErrorCode VIStepperDualLevel(VIStepper st, PetscBool first)
 {
   VIStepper_Dual      *d = (VIStepper_Dual *)st->data;
   const VIDualContact *rec;
-  const PetscInt      *off, *dims;
-  PetscInt             nbod, ns;
+  const PetscInt      *off = d->off, *dims = d->dims;
+  PetscInt             nbod = d->nbod, ns;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemBodiesGetBodies(st->sys, NULL, &nbod, &off));
   for (PetscInt k = 0; k < nbod; k++) {
     const PetscReal *q;
     PetscCall(VIDualGetDisplacement(d->dual, k, &q));
     PetscCall(PetscArraycpy(st->q + off[k], q, off[k + 1] - off[k]));
   }
-  for (PetscInt i = 0; i < st->n; i++) st->u[i] = first ? 0 : (st->q[i] - d->q_prev[i]) / st->dt;
+  if (first)
+    PetscCall(PetscArrayzero(st->u, st->n));
+  else { /* one loop without branches, which the compiler vectorizes */
+    const PetscReal *restrict q = st->q, *restrict qp = d->q_prev;
+    PetscReal *restrict u = st->u;
+    const PetscReal dt    = st->dt;
+    for (PetscInt i = 0; i < st->n; i++) u[i] = (q[i] - qp[i]) / dt;
+  }
   PetscCall(VIDualGetContacts(d->dual, &ns, &rec));
-  PetscCall(VISystemGetContacts(st->sys, NULL, NULL, &dims, NULL));
   for (PetscInt j = 0; j < ns; j++) {
     st->gap[j]                 = rec[j].segment < 0 ? (PetscReal)INFINITY : rec[j].gap;
     st->lambda[st->offsets[j]] = rec[j].normal;
@@ -94,7 +106,47 @@ static PetscErrorCode VIStepperSetUp_Dual(VIStepper st)
   PetscCall(VIDualSetUp(d->dual));
   PetscCall(VIDualGetTimeStep(d->dual, &st->dt));
   PetscCall(PetscCalloc1(st->n, &d->q_prev));
+  PetscCall(VISystemBodiesGetBodies(st->sys, NULL, &d->nbod, &d->off));
+  PetscCall(VISystemGetContacts(st->sys, NULL, NULL, &d->dims, NULL));
   PetscCall(VIStepperDualLevel(st, PETSC_TRUE));
+  /* the VIDual's whole state, packed into a field at a checkpoint (VIStepperSyncState_Dual); q_prev is rewritten by each
+     step before it is read */
+  PetscCall(VIDualGetStateSize(d->dual, &d->npacked));
+  PetscCall(PetscCalloc1(d->npacked, &d->packed));
+  PetscCall(VIStepperRegisterState(st, "dual", d->npacked, d->packed, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIStepperSyncState_Dual(VIStepper st, PetscBool restore)
+{
+  VIStepper_Dual *d = (VIStepper_Dual *)st->data;
+
+  PetscFunctionBeginUser;
+  if (restore)
+    PetscCall(VIDualSetState(d->dual, d->npacked, d->packed));
+  else
+    PetscCall(VIDualGetState(d->dual, d->packed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The dual's energy E_{n+1/2} (seed 003 §2.2, VIDualGetEnergy) as the stepper's: the work of the loads and drives as the
+   external work, the contacts' (normal and friction) as the obstacle work, the initial energy E_{-1/2} as the balance's
+   start; the balance column is the dual's closure kinetic + potential - initial + damping - load - drive - contact work. */
+static PetscErrorCode VIStepperEnergy_Dual(VIStepper st, PetscReal *T, PetscReal *V)
+{
+  VIStepper_Dual *d = (VIStepper_Dual *)st->data;
+  VIDualEnergy    e;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIDualGetEnergy(d->dual, &e));
+  *T                               = e.kinetic;
+  *V                               = e.potential;
+  st->energy.damping_dissipation   = e.damping;
+  st->energy.friction_dissipation  = 0;
+  st->energy.external_work         = e.load_work + e.drive_work;
+  st->energy.obstacle_work         = e.contact_work;
+  st->energy.numerical_dissipation = 0;
+  st->energy0                      = e.initial;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,6 +179,8 @@ static PetscErrorCode VIStepperReset_Dual(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscFree(d->q_prev));
+  PetscCall(PetscFree(d->packed));
+  d->npacked = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -136,6 +190,7 @@ static PetscErrorCode VIStepperDestroy_Dual(VIStepper st)
 
   PetscFunctionBeginUser;
   PetscCall(PetscFree(d->q_prev));
+  PetscCall(PetscFree(d->packed));
   PetscCall(VIDualDestroy(&d->dual));
   PetscCall(PetscFree(st->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -156,6 +211,8 @@ static PetscErrorCode VIStepperCreate_Dual(VIStepper st)
   st->ops.advance     = VIStepperAdvance_Dual;
   st->ops.reset       = VIStepperReset_Dual;
   st->ops.destroy     = VIStepperDestroy_Dual;
+  st->ops.syncstate   = VIStepperSyncState_Dual;
+  st->ops.energy      = VIStepperEnergy_Dual;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

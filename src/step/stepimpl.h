@@ -42,6 +42,13 @@ typedef struct {
   PetscErrorCode (*advance)(VIStepper);
   PetscErrorCode (*reset)(VIStepper);
   PetscErrorCode (*destroy)(VIStepper);
+  /* optional: a scheme that keeps part of its state outside its registered fields copies it into them before a checkpoint is
+     written (restore false) and back after one is read (restore true): the dual scheme's VIDual, packed */
+  PetscErrorCode (*syncstate)(VIStepper, PetscBool restore);
+  /* optional: the scheme's own energy terms of the level recorded (VIStepperRecord): kinetic *T and potential *V, and it sets
+     st->energy's cumulated terms and st->energy0 (the initial energy of the balance); without it, T and V are computed from
+     the system's K and M */
+  PetscErrorCode (*energy)(VIStepper, PetscReal *T, PetscReal *V);
   /* the scheme has a path for a system that is not linear (VISystemIsLinear false); the others are refused on one */
   PetscBool nonlinear;
 } VIStepperOps;
@@ -145,6 +152,9 @@ struct _p_VIStepper {
   /* called every few steps on every rank of the group (e.g. to serve the ensemble's scheduler) */
   PetscErrorCode (*monitor)(VIStepper, PetscReal, void *);
   void *monitor_ctx;
+  /* called on every rank after each level's step and record (VIStepperSetPostLevel) */
+  PetscErrorCode (*postlevel)(VIStepper, PetscInt, PetscReal, PetscBool, void *);
+  void *postlevel_ctx;
 
   /* checkpoints: the scheme's state fields; the level last completed (0-based, the run stands between its step and its
      advance); a stop asked by the monitor; a run restored from a checkpoint continues from level + 1 */

@@ -99,6 +99,14 @@ PetscErrorCode VIStepperSetMonitor(VIStepper st, PetscErrorCode (*monitor)(VISte
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIStepperSetPostLevel(VIStepper st, PetscErrorCode (*postlevel)(VIStepper, PetscInt, PetscReal, PetscBool, void *), void *ctx)
+{
+  PetscFunctionBeginUser;
+  st->postlevel     = postlevel;
+  st->postlevel_ctx = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIStepperSetType(VIStepper st, VIStepperType type)
 {
   PetscErrorCode (*create)(VIStepper) = NULL;
@@ -480,7 +488,9 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   }
   {
     PetscReal T = st->energy.kinetic, V = st->energy.potential, *e = st->energy_rec + VI_ENERGY_COLUMNS * k;
-    if (st->nonlinear)
+    if (st->ops.energy)
+      PetscCall((*st->ops.energy)(st, &T, &V));
+    else if (st->nonlinear)
       PetscCall(VISystemComputeEnergy(st->sys, st->q, st->u, &T, &V));
     else if (!st->scheme_energy) {
       /* the scheme does not compute them on the way: two products at each recorded level */
@@ -501,7 +511,7 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
     e[4]                 = st->energy.external_work;
     e[5]                 = st->energy.obstacle_work;
     e[7]                 = st->energy.numerical_dissipation;
-    if (k == 0) st->energy0 = T + V;
+    if (k == 0 && !st->ops.energy) st->energy0 = T + V;
     e[6] = T + V - st->energy0 - e[4] - e[5] + e[2] + e[3] + e[7];
   }
   st->nt++;
@@ -530,10 +540,35 @@ static const char *VIStepperIterationLimit(VIStepper st)
   return (PetscStrcmp(st->type, VISTEPPERNSGALPHA, &ns) == PETSC_SUCCESS && ns) ? "-step_nsgalpha_max_it" : "-contact_max_it";
 }
 
+/* The ranks' agreement on a step that raised an error (VIStepperRun): *first, the first failing level over the group
+   (PETSC_MAX_INT: none, after one MPI_Allreduce); with one, *code and msg become those of its lowest failing rank, *root. */
+static PetscErrorCode VIStepperAgreeFailure(VIStepper st, PetscInt level, PetscErrorCode *code, char msg[], size_t len, PetscInt *first,
+                                            PetscMPIInt *root)
+{
+  PetscMPIInt rank, mine;
+  int         c = (int)*code;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(&level, first, 1, MPIU_INT, MPI_MIN, st->comm));
+  if (*first == PETSC_MAX_INT) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(st->comm, &rank));
+  mine = level == *first ? rank : PETSC_MPI_INT_MAX;
+  PetscCallMPI(MPI_Allreduce(&mine, root, 1, MPI_INT, MPI_MIN, st->comm));
+  PetscCallMPI(MPI_Bcast(&c, 1, MPI_INT, *root, st->comm));
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, *root, st->comm));
+  *code = (PetscErrorCode)c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIStepperRun(VIStepper st)
 {
   PetscInt       nsteps, k0 = 0, max_nonconverged;
   PetscLogDouble t0, t1;
+  PetscMPIInt    size, rank, root = 0;
+  /* a step that raised an error on this rank: its level (PETSC_MAX_INT: none), code and message; then the group's first */
+  PetscInt       fail_level = PETSC_MAX_INT, first = PETSC_MAX_INT;
+  PetscErrorCode fail_code                           = PETSC_SUCCESS;
+  char           fail_msg[sizeof(st->stats.message)] = "";
 
   PetscFunctionBeginUser;
   /* every run starts from the initial state, or from the checkpoint restored after its set-up: a set-up serves one run */
@@ -563,12 +598,28 @@ PetscErrorCode VIStepperRun(VIStepper st)
     st->env_start = st->env_end = st->t0;
     st->wall_before             = 0;
   }
+  st->stats.error        = PETSC_SUCCESS;
+  st->stats.failed_level = -1;
+  PetscCallMPI(MPI_Comm_size(st->comm, &size));
   PetscCall(PetscTime(&t0));
   for (PetscInt k = k0; k <= nsteps; k++) {
-    PetscReal t = st->t0 + k * st->dt, qmax = 0, nonfinite = 0;
+    PetscReal      t = st->t0 + k * st->dt, qmax = 0, nonfinite = 0;
+    PetscErrorCode ierr;
+    PetscBool      recorded;
+    if (fail_level < PETSC_MAX_INT) goto agree; /* this rank's step failed: on to the agreement of the group */
     PetscCall(PetscLogEventBegin(VI_Step, 0, 0, 0, 0));
-    PetscCall((*st->ops.step)(st, t));
+    ierr = (*st->ops.step)(st, t);
     PetscCall(PetscLogEventEnd(VI_Step, 0, 0, 0, 0));
+    if (PetscUnlikely(ierr)) {
+      /* a step's error (the handler has seen it where it was raised): kept with its message, so that the group ends together */
+      char *specific = NULL;
+      fail_level     = k;
+      fail_code      = ierr;
+      (void)PetscErrorMessage(ierr, NULL, &specific);
+      (void)PetscStrncpy(fail_msg, specific && specific[0] ? specific : "error", sizeof(fail_msg));
+      if (size == 1) break;
+      goto agree;
+    }
     st->stats.steps++;
     /* NaN compares false with everything: it never exceeds the bound, so the state is tested for it directly; x - x is
        0 for a finite x and NaN for an infinite or NaN one, which one sum over q shows (then the culprit is named). The
@@ -630,7 +681,8 @@ PetscErrorCode VIStepperRun(VIStepper st)
       break;
     }
     PetscCall(VIStepperObserve(st, t));
-    if (k % st->output_every == 0 || k == nsteps) {
+    recorded = (PetscBool)(k % st->output_every == 0 || k == nsteps);
+    if (recorded) {
       PetscCall(VIStepperRecord(st, t));
       /* a finite state whose energy overflows (|v| ~ 1e200): its balance and summaries would be inf, the case "done" */
       if (PetscIsInfOrNanReal(st->energy.kinetic + st->energy.potential)) {
@@ -642,6 +694,14 @@ PetscErrorCode VIStepperRun(VIStepper st)
         break;
       }
     }
+    if (st->postlevel) PetscCall((*st->postlevel)(st, k, t, recorded, st->postlevel_ctx));
+  agree:
+    /* the failure agreement of the group, where the monitor may make a collective call: every 64 levels (and after the loop) */
+    if (size > 1 && k % 64 == 0) {
+      PetscCall(VIStepperAgreeFailure(st, fail_level, &fail_code, fail_msg, sizeof(fail_msg), &first, &root));
+      if (first < PETSC_MAX_INT) break;
+    }
+    if (fail_level < PETSC_MAX_INT) continue;
     st->level = k;
     if (st->monitor && k % 64 == 0) {
       PetscCall(PetscTime(&t1));
@@ -655,9 +715,26 @@ PetscErrorCode VIStepperRun(VIStepper st)
     }
     if (k < nsteps) PetscCall((*st->ops.advance)(st));
   }
+  /* the ranks that left the loop elsewhere (its end, a failure of the run, a stop) meet the others' last agreement */
+  if (size > 1 && first == PETSC_MAX_INT) PetscCall(VIStepperAgreeFailure(st, fail_level, &fail_code, fail_msg, sizeof(fail_msg), &first, &root));
+  if (size == 1) first = fail_level;
   PetscCall(PetscTime(&t1));
   st->stats.wall_time   = st->wall_before + (t1 - t0);
   st->stats.matvec_time = st->matvec_time;
+  if (first < PETSC_MAX_INT) {
+    /* the same error on every rank: the records up to the level before the failing one, its code and message */
+    st->stats.failed       = PETSC_TRUE;
+    st->stats.error        = fail_code;
+    st->stats.failed_level = first;
+    PetscCall(PetscStrncpy(st->stats.message, fail_msg, sizeof(st->stats.message)));
+    while (st->nt > 0 && st->t_rec[st->nt - 1] > st->t0 + (first - 0.5) * st->dt) st->nt--;
+    st->level = PetscMax(first - 1, 0);
+    PetscCallMPI(MPI_Comm_rank(st->comm, &rank));
+    /* the failing rank returns its own error (its handler printed it where it was raised); the others raise it here, printed
+       once by the group's rank 0 when that was not the failing one */
+    if (size == 1 || (rank == root && fail_level == first)) PetscFunctionReturn(fail_code);
+    SETERRQ(st->comm, fail_code, "%s", fail_msg);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

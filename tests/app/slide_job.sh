@@ -9,7 +9,7 @@
 #     refused naming the difference; -results_overwrite replaces it;
 # (3) a run stopped by SIGTERM is resumed by a plain rerun of the same command (no -slide_resume), on 1 and 2 ranks, and
 #     ends with the history of the uninterrupted run bit for bit; a different run on the stopped file is refused and
-#     leaves its checkpoint;
+#     leaves its checkpoint; so is a checkpoint of the format an older vicms wrote (vicms-slide-checkpoint);
 # (4) refused at the start with one line: a missing output folder (before the bodies are read), -slide_end_time 1000
 #     (1e10 steps: more than a PetscInt counts), a noise band above the step's Nyquist frequency, -slide_noise_harmonics
 #     2000000000 (48 GB of tables, estimated before allocating);
@@ -121,6 +121,14 @@ for np in 1 2; do
     echo "$LAST"
   [ -f stop$np.h5.ckpt ] && { echo "FAIL the complete run left its checkpoint"; fail=1; }
 done
+
+# a checkpoint of the format an older vicms wrote (vicms-slide-checkpoint, before slide's loop became the common one) is
+# refused in one line, on every rank, and left in place
+$py -c 'import h5py; f = h5py.File("oldck.h5.ckpt", "w"); f.attrs["format"] = "vicms-slide-checkpoint"; f.close()'
+# shellcheck disable=SC2086
+refuse "a checkpoint of an older vicms" "1 2" "-slide_file: oldck.h5.ckpt is not a checkpoint of vicms slide (format 'vicms-slide-checkpoint', no group /slide; an older vicms wrote 'vicms-slide-checkpoint'): it cannot be resumed; add -results_overwrite to start afresh" \
+  $long -slide_file oldck.h5
+[ -f oldck.h5.ckpt ] || { echo "FAIL the refused run removed the older checkpoint"; fail=1; }
 
 # ---- (4) refused at the start
 short="${long/-slide_end_time 0.01/-slide_end_time 2e-3}"

@@ -4,8 +4,10 @@
 #include <vicms.h>
 #include <petscblaslapack.h>
 #include <slepcsys.h>
+#include <unistd.h>
 
-static const char help[] = "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system|stepper)\n";
+static const char help[] =
+    "VIDual: dual assembly of sliding substructures (-case primal|search|energy|friction|force|state|system|stepper|failure|resume)\n";
 
 /* A hand-made body (method user, no modes): nodes ids/xy, clamped ones without coordinates, K M D on the 2 per free node. */
 static PetscErrorCode AddBody(VIBodies bodies, const char name[], PetscInt nn, const PetscInt ids[], const PetscReal xy[], const PetscBool clamped[],
@@ -928,6 +930,37 @@ static PetscErrorCode CaseSystem(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slider of SliderConfigure as a stepper of type dual, set up (its system in *sys). */
+static PetscErrorCode SliderStepper(MPI_Comm comm, VIBodies bodies, PetscReal mu, PetscReal v, PetscReal P, VISystem *sys, VIStepper *st)
+{
+  VIDual dual;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemCreate(comm, sys));
+  PetscCall(VISystemSetType(*sys, VISYSTEMBODIES));
+  PetscCall(VISystemBodiesSetBodies(*sys, bodies));
+  PetscCall(VIStepperCreate(comm, st));
+  PetscCall(VIStepperSetSystem(*st, *sys));
+  PetscCall(VIStepperSetType(*st, VISTEPPERDUAL));
+  PetscCall(VIStepperDualGetDual(*st, &dual));
+  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
+  PetscCall(VIStepperSetUp(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A slider stepper of type dual set up for nsteps levels, recorded every 7th. */
+static PetscErrorCode ResumeStepper(MPI_Comm comm, VIBodies bodies, PetscInt nsteps, VISystem *sys, VIStepper *st)
+{
+  PetscReal dt;
+
+  PetscFunctionBeginUser;
+  PetscCall(SliderStepper(comm, bodies, 0.2, 100, 100, sys, st));
+  PetscCall(VIStepperGetTimeStep(*st, &dt, NULL));
+  PetscCall(VIStepperSetTimeStep(*st, dt, nsteps * dt));
+  PetscCall(VIStepperSetOutputEvery(*st, 7));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ case stepper */
 
 /* The dual scheme as the stepper type dual (src/step/dualstep.c), run by the common loop (VIStepperRun), against the VIDual
@@ -938,7 +971,7 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
   const PetscReal  mu = 0.2, v = 100, P = 100;
   const PetscInt   nsteps = 4000; /* 4000 dt: the slider slips along the track, then leaves its end */
   VIBodies         bodies;
-  VIDual           ref, dual;
+  VIDual           ref;
   VISystem         sys;
   VIStepper        st;
   PetscReal        dt, *qprev;
@@ -948,15 +981,7 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
   PetscFunctionBeginUser;
   PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
   PetscCall(SliderDual(comm, bodies, mu, v, P, 0, NULL, &ref));
-  PetscCall(VISystemCreate(comm, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMBODIES));
-  PetscCall(VISystemBodiesSetBodies(sys, bodies));
-  PetscCall(VIStepperCreate(comm, &st));
-  PetscCall(VIStepperSetSystem(st, sys));
-  PetscCall(VIStepperSetType(st, VISTEPPERDUAL));
-  PetscCall(VIStepperDualGetDual(st, &dual));
-  PetscCall(SliderConfigure(dual, mu, v, P, 0, NULL));
-  PetscCall(VIStepperSetUp(st));
+  PetscCall(SliderStepper(comm, bodies, mu, v, P, &sys, &st));
   PetscCall(VIStepperGetTimeStep(st, &dt, NULL));
   {
     PetscReal dref;
@@ -1013,6 +1038,168 @@ static PetscErrorCode CaseStepper(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ case failure */
+
+/* A step that fails on one rank only (the last: its contact solver limited to one iteration by an option set on that rank
+   alone, a genuine rank-local failure of VIDualStep) ends the run of the stepper type dual on every rank (VIStepperRun's
+   failure agreement): every rank returns PETSC_ERR_NOT_CONVERGED with the failing rank's message, the same failed level,
+   and the records of the levels before it; no rank is left waiting. */
+static PetscErrorCode CaseFailure(MPI_Comm comm)
+{
+  const PetscReal mu = 0.2, v = 100, P = 100;
+  const PetscInt  nsteps = 4000;
+  VIBodies        bodies;
+  VISystem        sys;
+  VIStepper       st;
+  VIStepStats     stats;
+  PetscReal       dt;
+  PetscMPIInt     rank, size;
+  PetscErrorCode  ierr;
+  char            captured[256] = "", first[256];
+  PetscInt        nt, lv[2], lvmax[2];
+  int             same, all;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
+  if (rank == size - 1) PetscCall(PetscOptionsSetValue(NULL, "-contact_max_it", "1"));
+  if (rank == size - 1) PetscCall(PetscOptionsSetValue(NULL, "-contact_tol", "1e-300"));
+  PetscCall(SliderStepper(comm, bodies, mu, v, P, &sys, &st));
+  if (rank == size - 1) PetscCall(PetscOptionsClearValue(NULL, "-contact_max_it"));
+  if (rank == size - 1) PetscCall(PetscOptionsClearValue(NULL, "-contact_tol"));
+  PetscCall(VIStepperGetTimeStep(st, &dt, NULL));
+  PetscCall(VIStepperSetTimeStep(st, dt, nsteps * dt));
+  PetscCall(PetscPushErrorHandler(VIErrorCapture, captured));
+  ierr = VIStepperRun(st);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(VIStepperGetStats(st, &stats));
+  PetscCall(VIStepperGetSeries(st, &nt, NULL, NULL, NULL, NULL, NULL));
+  /* the same error, level and message on every rank (rank 0's broadcast and compared) */
+  PetscCall(PetscStrncpy(first, captured, sizeof(first)));
+  PetscCallMPI(MPI_Bcast(first, (PetscMPIInt)sizeof(first), MPI_CHAR, 0, comm));
+  lv[0] = stats.failed_level;
+  lv[1] = -stats.failed_level;
+  same  = ierr == PETSC_ERR_NOT_CONVERGED && stats.failed && stats.error == ierr && !strcmp(first, captured) && !strcmp(stats.message, captured) &&
+         strstr(captured, "did not converge") && nt == stats.failed_level && stats.failed_level > 0 && stats.failed_level <= nsteps;
+  PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm));
+  PetscCallMPI(MPI_Allreduce(lv, lvmax, 2, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(all && lvmax[0] == -lvmax[1], comm, PETSC_ERR_PLIB,
+             "rank %d: VIStepperRun returned %d, failed %d (error %d) at level %" PetscInt_FMT " (levels %" PetscInt_FMT " to %" PetscInt_FMT
+             " over the ranks), %" PetscInt_FMT
+             " records, message '%s' (rank 0: '%s'): expected error %d with the failing rank's message on every rank",
+             (int)rank, (int)ierr, (int)stats.failed, (int)stats.error, stats.failed_level, -lvmax[1], lvmax[0], nt, captured, first,
+             (int)PETSC_ERR_NOT_CONVERGED);
+  PetscCall(PetscPrintf(comm,
+                        "failure: the step of level %" PetscInt_FMT " failed on rank %d of %d; every rank ended with error %d and its message: %s\n",
+                        stats.failed_level, size - 1, size, (int)ierr, first));
+  PetscCall(VIStepperDestroy(&st));
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ case resume */
+
+typedef struct {
+  PetscInt calls, stop_at;
+} ResumeStop;
+
+static PetscErrorCode ResumeMonitor(VIStepper st, PetscReal t, void *ctx)
+{
+  ResumeStop *c = (ResumeStop *)ctx;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  if (++c->calls == c->stop_at) PetscCall(VIStepperStop(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The dual scheme through the common checkpoint: a run stopped at level 1024, written by VIStepperCheckpointWrite (the
+   VIDual's packed state is its state field "dual"), read into a new stepper and run to the end equals the uninterrupted
+   run bit for bit (every record: t, gaps, forces, energy; the last q and u); the energy records are the dual's
+   (VIDualGetEnergy): at the last level kinetic and potential equal the VIDual's, and the balance column its closure. */
+static PetscErrorCode CaseResume(MPI_Comm comm)
+{
+  const PetscInt   nsteps = 4000;
+  VIBodies         bodies;
+  VISystem         sys[3];
+  VIStepper        full, part, rest;
+  ResumeStop       stop = {0, 17}; /* the 17th monitor call: level 1024 */
+  VIStepStats      stats;
+  PetscBool        restored;
+  char             why[256], path[64];
+  PetscMPIInt      rank;
+  PetscInt         na, nb, n, ndiff = 0, level;
+  const PetscReal *ta, *tb, *ga, *gb, *fa, *fb, *ea, *eb, *qa, *qb, *ua, *ub;
+  VIDual           dual;
+  VIDualEnergy     e;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  {
+    int pid = (int)getpid();
+    PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "dual_ckpt_%d.h5", pid));
+  }
+  PetscCall(SliderBodies(comm, 3, PETSC_TRUE, &bodies));
+  PetscCall(ResumeStepper(comm, bodies, nsteps, &sys[0], &full));
+  PetscCall(VIStepperRun(full));
+  PetscCall(ResumeStepper(comm, bodies, nsteps, &sys[1], &part));
+  PetscCall(VIStepperSetMonitor(part, ResumeMonitor, &stop));
+  PetscCall(VIStepperRun(part));
+  PetscCall(VIStepperGetStats(part, &stats));
+  PetscCall(VIStepperGetLevel(part, &level, NULL));
+  PetscCheck(stats.stopped && level == 1024, comm, PETSC_ERR_PLIB, "the run stopped at level %" PetscInt_FMT " (stopped %d), expected 1024", level,
+             (int)stats.stopped);
+  if (rank == 0) PetscCall(VIStepperCheckpointWrite(part, path, "slider"));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(ResumeStepper(comm, bodies, nsteps, &sys[2], &rest));
+  PetscCall(VIStepperCheckpointRead(rest, path, "slider", &restored, why, sizeof(why)));
+  PetscCheck(restored, comm, PETSC_ERR_PLIB, "the checkpoint of the dual scheme was not restored: %s", why);
+  PetscCall(VIStepperRun(rest));
+  PetscCall(VIStepperGetSeries(full, &na, &ta, NULL, &ga, &fa, &ea));
+  PetscCall(VIStepperGetSeries(rest, &nb, &tb, NULL, &gb, &fb, &eb));
+  PetscCheck(na == nb && na == nsteps / 7 + 2, comm, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT " records resumed, %" PetscInt_FMT " uninterrupted, expected %" PetscInt_FMT, nb, na, nsteps / 7 + 2);
+  for (PetscInt r = 0; r < na; r++) {
+    ndiff += ta[r] != tb[r];
+    ndiff += ga[r] != gb[r] && !(PetscIsInfReal(ga[r]) && PetscIsInfReal(gb[r]));
+    ndiff += fa[r] != fb[r];
+    for (PetscInt c = 0; c < VI_ENERGY_COLUMNS; c++) ndiff += ea[VI_ENERGY_COLUMNS * r + c] != eb[VI_ENERGY_COLUMNS * r + c];
+  }
+  PetscCall(VISystemGetSizes(sys[0], &n, NULL, NULL));
+  PetscCall(VIStepperGetState(full, &qa, &ua));
+  PetscCall(VIStepperGetState(rest, &qb, &ub));
+  for (PetscInt i = 0; i < n; i++) ndiff += (qa[i] != qb[i]) + (ua[i] != ub[i]);
+  PetscCheck(ndiff == 0, comm, PETSC_ERR_PLIB, "the resumed run of the dual scheme differs from the uninterrupted one in %" PetscInt_FMT " numbers",
+             ndiff);
+  /* the energy columns: the VIDual's terms at the last level */
+  PetscCall(VIStepperDualGetDual(full, &dual));
+  PetscCall(VIDualGetEnergy(dual, &e));
+  {
+    const PetscReal *l      = ea + VI_ENERGY_COLUMNS * (na - 1),
+                    closure = e.kinetic + e.potential - e.initial + e.damping - e.load_work - e.drive_work - e.contact_work;
+    PetscCheck(l[0] == e.kinetic && l[1] == e.potential && l[2] == e.damping && l[4] == e.load_work + e.drive_work && l[5] == e.contact_work &&
+                   PetscAbsReal(l[6] - closure) <= 1e-12 * PetscMax(PetscAbsReal(e.drive_work), 1),
+               comm, PETSC_ERR_PLIB, "the energy record (%g %g %g %g %g balance %g) is not the dual's (%g %g %g %g %g closure %g)", (double)l[0],
+               (double)l[1], (double)l[2], (double)l[4], (double)l[5], (double)l[6], (double)e.kinetic, (double)e.potential, (double)e.damping,
+               (double)(e.load_work + e.drive_work), (double)e.contact_work, (double)closure);
+  }
+  PetscCall(PetscPrintf(
+      comm,
+      "resume: stopped at level 1024 of %" PetscInt_FMT ", the common checkpoint restored: %" PetscInt_FMT
+      " records and the last state equal to the uninterrupted run's bit for bit; energy records the dual's (balance %.3g of the drive work %.3g)\n",
+      nsteps, nb, (double)ea[VI_ENERGY_COLUMNS * (na - 1) + 6], (double)e.drive_work));
+  if (rank == 0) (void)unlink(path);
+  PetscCall(VIStepperDestroy(&full));
+  PetscCall(VIStepperDestroy(&part));
+  PetscCall(VIStepperDestroy(&rest));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VISystemDestroy(&sys[i]));
+  PetscCall(VIBodiesDestroy(&bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char      name[32] = "";
@@ -1021,7 +1208,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(SlepcInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", name, sizeof(name), &set));
-  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state|system|stepper");
+  PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "give -case primal|search|energy|friction|force|state|system|stepper|failure|resume");
   if (!strcmp(name, "primal"))
     PetscCall(CasePrimal(PETSC_COMM_WORLD));
   else if (!strcmp(name, "search"))
@@ -1038,8 +1225,13 @@ int main(int argc, char **argv)
     PetscCall(CaseSystem(PETSC_COMM_WORLD));
   else if (!strcmp(name, "stepper"))
     PetscCall(CaseStepper(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "failure"))
+    PetscCall(CaseFailure(PETSC_COMM_WORLD));
+  else if (!strcmp(name, "resume"))
+    PetscCall(CaseResume(PETSC_COMM_WORLD));
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case %s: expected primal, search, energy, friction, force, state, system or stepper", name);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+            "-case %s: expected primal, search, energy, friction, force, state, system, stepper, failure or resume", name);
   PetscCall(SlepcFinalize());
   return 0;
 }
