@@ -374,6 +374,12 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
   model->setup = PETSC_TRUE;
+  {
+    PetscLogDouble rss;
+    PetscCall(PetscMemoryGetCurrentUsage(&rss));
+    PetscCall(PetscInfo(NULL, "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
+                        " nodes; resident memory after assembly %.1f MiB\n", model->num_local, model->num_global, model->num_nodes, rss / 1048576.0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -809,6 +809,15 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
   PetscCall(VIMeshPartition(mesh));
   mesh->setup = PETSC_TRUE;
+  {
+    PetscLogDouble rss;
+    PetscCall(PetscMemoryGetCurrentUsage(&rss));
+    /* what this rank holds of the mesh (issue 26: memory per rank that falls with ranks; tests/app/meshmem.sh reads it) */
+    PetscCall(PetscInfo(NULL,
+                        "Mesh held on this rank: %" PetscInt_FMT " nodes of %" PetscInt_FMT ", %" PetscInt_FMT " elements of %" PetscInt_FMT
+                        ", %" PetscInt_FMT " elements owned; resident memory %.1f MiB\n",
+                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, rss / 1048576.0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
