@@ -438,31 +438,39 @@ PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal)
+/* Node rows [row0, row0 + nrows) of rank r: the r-th of size contiguous blocks of the num_nodes rows. */
+PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, PetscInt *nrows, Vec *nodal, VecScatter *scatter)
 {
-  VecScatter         scatter;
-  Vec                u0;
-  PetscMPIInt        rank;
-  const PetscScalar *a;
+  PetscMPIInt rank, size;
+  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count = 0;
+  IS          isfrom, isto;
 
   PetscFunctionBeginUser;
-  *nodal = NULL;
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
-  PetscCall(VecScatterCreateToZero(u, &scatter, &u0));
-  PetscCall(VecScatterBegin(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
-  if (rank == 0) {
-    PetscCall(PetscCalloc1(3 * model->num_nodes, nodal));
-    PetscCall(VecGetArrayRead(u0, &a));
-    for (PetscInt i = 0; i < model->num_nodes; i++)
-      for (PetscInt d = 0; d < model->dim; d++) {
-        PetscInt dof = model->node_dof[i * model->dim + d];
-        if (dof >= 0) (*nodal)[3 * i + d] = PetscRealPart(a[dof]);
-      }
-    PetscCall(VecRestoreArrayRead(u0, &a));
+  PetscCallMPI(MPI_Comm_size(model->comm, &size));
+  *row0  = (PetscInt)(((PetscInt64)nn * rank) / size);
+  *nrows = (PetscInt)(((PetscInt64)nn * (rank + 1)) / size) - *row0;
+  PetscCall(VecCreateMPI(model->comm, 3 * *nrows, 3 * nn, nodal));
+  PetscCall(VecSet(*nodal, 0)); /* clamped DOFs and directions beyond dim stay zero */
+  /* this rank's DOFs to their nodal entries 3 i + d (of any rank's block) */
+  for (PetscInt i = 0; i < nn; i++)
+    if (model->node_owner[i] == rank) count += dim;
+  PetscCall(PetscMalloc1(count, &from));
+  PetscCall(PetscMalloc1(count, &to));
+  for (PetscInt i = 0; i < nn; i++) {
+    if (model->node_owner[i] != rank) continue;
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscInt dof = model->node_dof[i * dim + d];
+      if (dof < 0) continue;
+      from[n] = dof;
+      to[n++] = 3 * i + d;
+    }
   }
-  PetscCall(VecScatterDestroy(&scatter));
-  PetscCall(VecDestroy(&u0));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_OWN_POINTER, &isfrom));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_OWN_POINTER, &isto));
+  PetscCall(VecScatterCreate(u, isfrom, *nodal, isto, scatter));
+  PetscCall(ISDestroy(&isto));
+  PetscCall(ISDestroy(&isfrom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
