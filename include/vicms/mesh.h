@@ -88,8 +88,12 @@ PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamp
 /* Partition: the elements this rank assembles, and each element's owner rank. */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
 PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);
-/* Node -> elements adjacency (CSR over the whole mesh). */
+/* Node -> elements adjacency (CSR over the whole mesh), built when asked for; VIMeshRestoreNodeElements frees it (its
+   pointers are then invalid) until the next VIMeshGetNodeElements. */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);
+PETSC_EXTERN PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh);
+/* The bytes of the mesh's arrays held on this rank (coordinates, connectivity, sets, clamps, maps). Not collective. */
+PETSC_EXTERN PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes);
 /* The element names of -mesh_box_element, PETSc's enum layout (mesh.c). */
 PETSC_EXTERN const char *const VIElementTypes[];
 /* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */

@@ -172,27 +172,32 @@ static PetscErrorCode VIModelNumberDofs(VIModel model, const PetscBool clamped[]
 {
   VIMesh             mesh = model->mesh;
   const PetscMPIInt *elem_owner;
-  const PetscInt    *ne_off, *ne;
   PetscMPIInt        size, rank;
-  PetscInt           dim, nn, *count, *next;
+  PetscInt           dim, nn, ne, *count, *next;
   PetscBool          whole_nodes = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(model->comm, &size));
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
   PetscCall(VIMeshGetElementOwners(mesh, &elem_owner));
-  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
   model->dim       = dim;
   model->num_nodes = nn;
   PetscCall(PetscMalloc1(nn, &model->node_owner));
   PetscCall(PetscMalloc1(nn * dim, &model->node_dof));
   PetscCall(PetscCalloc2(size + 1, &count, size, &next));
   model->num_orphans = 0;
+  /* the lowest owner over each node's elements, by one pass over the elements */
+  for (PetscInt i = 0; i < nn; i++) model->node_owner[i] = size;
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
+    for (PetscInt k = 0; k < nen; k++) model->node_owner[nodes[k]] = PetscMin(model->node_owner[nodes[k]], elem_owner[e]);
+  }
   for (PetscInt i = 0; i < nn; i++) {
-    PetscMPIInt owner = size;
-    for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) owner = PetscMin(owner, elem_owner[ne[q]]);
+    PetscMPIInt owner = model->node_owner[i];
     model->node_owner[i] = owner < size ? owner : -1; /* a node of no element carries no DOF */
     if (owner == size) model->num_orphans++;
     for (PetscInt d = 0; d < dim; d++) {
@@ -373,12 +378,18 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(MatSetOption(model->M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
+  PetscCall(VIMeshRestoreNodeElements(model->mesh)); /* the solvers' memory comes next; a later user builds the map again */
   model->setup = PETSC_TRUE;
   {
-    PetscLogDouble rss;
+    PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_nodes * (sizeof(PetscMPIInt) + model->dim * sizeof(PetscInt));
     PetscCall(PetscMemoryGetCurrentUsage(&rss));
-    PetscCall(PetscInfo(NULL, "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
-                        " nodes; resident memory after assembly %.1f MiB\n", model->num_local, model->num_global, model->num_nodes, rss / 1048576.0));
+    PetscCall(VIMeshGetMemoryUsage(model->mesh, &mesh_bytes));
+    /* the arrays of global size per global DOF: what does not fall with ranks (docs/scale.md) */
+    PetscCall(PetscInfo(NULL,
+                        "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
+                        " nodes; mesh arrays %.1f B and node owners and DOF map %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
+                        model->num_local, model->num_global, model->num_nodes, mesh_bytes / model->num_global, map_bytes / model->num_global,
+                        rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -802,6 +802,7 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     }
     if (!ierr) ierr = VIMeshBuildFinish(mesh);
     if (!ierr && mesh->elset[0] && !mesh->nodes_only) ierr = VIMeshRestrictToElementSet(mesh);
+    if (!ierr) ierr = PetscFree(mesh->elem_src); /* the file lines of elements serve the reader's messages only */
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
@@ -810,13 +811,14 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscCall(VIMeshPartition(mesh));
   mesh->setup = PETSC_TRUE;
   {
-    PetscLogDouble rss;
+    PetscLogDouble rss, bytes;
     PetscCall(PetscMemoryGetCurrentUsage(&rss));
-    /* what this rank holds of the mesh (issue 26: memory per rank that falls with ranks; tests/app/meshmem.sh reads it) */
+    PetscCall(VIMeshGetMemoryUsage(mesh, &bytes));
+    /* what this rank holds of the mesh (issue 26: memory per rank that falls with ranks; tests/app/modes_parallel.sh reads it) */
     PetscCall(PetscInfo(NULL,
                         "Mesh held on this rank: %" PetscInt_FMT " nodes of %" PetscInt_FMT ", %" PetscInt_FMT " elements of %" PetscInt_FMT
-                        ", %" PetscInt_FMT " elements owned; resident memory %.1f MiB\n",
-                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, rss / 1048576.0));
+                        ", %" PetscInt_FMT " elements owned; its arrays %.1f MiB, resident memory %.1f MiB\n",
+                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0, rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -959,8 +961,36 @@ PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner)
 PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
 {
   PetscFunctionBeginUser;
+  if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
   *offsets  = mesh->node_elem_offset;
   *elements = mesh->node_elem;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bytes of the mesh's arrays on this rank (all of global size while the mesh is replicated: issue 26). */
+PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
+{
+  PetscLogDouble b = 0, nn = (PetscLogDouble)mesh->num_nodes, ne = (PetscLogDouble)mesh->num_elems;
+
+  PetscFunctionBeginUser;
+  b += nn * (sizeof(PetscInt) + mesh->dim * (sizeof(PetscReal) + sizeof(PetscBool)));            /* ids, coordinates, clamps */
+  b += ne * (3 * sizeof(PetscInt) + sizeof(VIElementType)) + mesh->conn_size * sizeof(PetscInt); /* ids, sections, offsets, types, connectivity */
+  if (mesh->node_src) b += mesh->max_nodes * sizeof(VISource);
+  if (mesh->elem_src) b += mesh->max_elems * sizeof(VISource);
+  for (PetscInt s = 0; s < mesh->num_nsets; s++) b += mesh->nsets[s].n * sizeof(PetscInt);
+  for (PetscInt s = 0; s < mesh->num_esets; s++) b += mesh->esets[s].n * sizeof(PetscInt);
+  if (mesh->node_elem_offset) b += (nn + 1 + mesh->conn_size) * sizeof(PetscInt);
+  if (mesh->elem_owner) b += ne * sizeof(PetscMPIInt) + mesh->num_local_elems * sizeof(PetscInt);
+  *bytes = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Free the node -> elements map (about 12 bytes per DOF of a hex8 mesh): a set-up that has used it gives its memory back
+   before the solvers take theirs; the next VIMeshGetNodeElements builds it again. */
+PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(mesh->node_elem_offset, mesh->node_elem));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
