@@ -83,8 +83,8 @@ PETSC_EXTERN PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], Pet
 PETSC_EXTERN PetscErrorCode VIMeshRequireNodeSet(VIMesh mesh, const char option[], const char name[], PetscInt *n, const PetscInt **nodes);
 PETSC_EXTERN PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name);
-/* Clamped DOFs from the deck's *BOUNDARY: flags num_nodes x dim, 1 = fixed. */
-PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamped);
+/* Clamped DOFs from the deck's *BOUNDARY: n DOFs node * dim + direction (0-based), ascending. */
+PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs);
 /* Partition: the elements this rank assembles, and each element's owner rank. */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
 PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);

@@ -329,16 +329,15 @@ PetscErrorCode VIModalWrite(VIModal modal, const char path[])
 {
   PetscReal **shapes;
   VIMesh      mesh;
-  Vec         nodal;
-  VecScatter  scatter;
-  PetscInt    row0, nrows;
+  Vec         nodal   = NULL;
+  VecScatter  scatter = NULL;
+  PetscInt    row0 = 0, nrows = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIModelGetMesh(modal->model, &mesh));
   PetscCall(PetscCalloc1(modal->num_modes + 1, &shapes));
   /* each rank its block of node rows of every mode (no gather on rank 0), written in parallel */
   if (modal->num_modes) PetscCall(VIModelCreateNodalScatter(modal->model, modal->modes[0], &row0, &nrows, &nodal, &scatter));
-  else row0 = nrows = 0;
   for (PetscInt k = 0; k < modal->num_modes; k++) {
     const PetscScalar *a;
     PetscCall(VecScatterBegin(scatter, modal->modes[k], nodal, INSERT_VALUES, SCATTER_FORWARD));
@@ -352,7 +351,8 @@ PetscErrorCode VIModalWrite(VIModal modal, const char path[])
     PetscCall(VecScatterDestroy(&scatter));
     PetscCall(VecDestroy(&nodal));
   }
-  PetscCall(VIModesFileWrite(modal->comm, path, mesh, modal->num_modes, modal->freq_hz, modal->eigenvalues, row0, nrows, (const PetscReal *const *)shapes));
+  PetscCall(
+      VIModesFileWrite(modal->comm, path, mesh, modal->num_modes, modal->freq_hz, modal->eigenvalues, row0, nrows, (const PetscReal *const *)shapes));
   for (PetscInt k = 0; k < modal->num_modes; k++) PetscCall(PetscFree(shapes[k]));
   PetscCall(PetscFree(shapes));
   PetscFunctionReturn(PETSC_SUCCESS);

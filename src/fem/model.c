@@ -134,14 +134,15 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
 static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
 {
   VIMesh           mesh = model->mesh;
-  const PetscBool *deck;
-  PetscInt         dim, nn, ne;
+  const PetscInt  *deck;
+  PetscInt         dim, nn, ne, ndeck;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetDimension(mesh, &dim));
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIMeshGetClamps(mesh, &deck));
-  PetscCall(PetscArraycpy(clamped, deck, nn * dim));
+  PetscCall(VIMeshGetClamps(mesh, &ndeck, &deck));
+  PetscCall(PetscArrayzero(clamped, nn * dim));
+  for (PetscInt i = 0; i < ndeck; i++) clamped[deck[i]] = PETSC_TRUE;
   for (PetscInt s = 0; s < model->num_clamp_sets; s++) {
     PetscInt        n;
     const PetscInt *nodes;
@@ -197,7 +198,7 @@ static PetscErrorCode VIModelNumberDofs(VIModel model, const PetscBool clamped[]
     for (PetscInt k = 0; k < nen; k++) model->node_owner[nodes[k]] = PetscMin(model->node_owner[nodes[k]], elem_owner[e]);
   }
   for (PetscInt i = 0; i < nn; i++) {
-    PetscMPIInt owner = model->node_owner[i];
+    PetscMPIInt owner    = model->node_owner[i];
     model->node_owner[i] = owner < size ? owner : -1; /* a node of no element carries no DOF */
     if (owner == size) model->num_orphans++;
     for (PetscInt d = 0; d < dim; d++) {

@@ -3,6 +3,7 @@
    that no rank holds a mode of global size (issue 26). The file's layout is that of docs/results.md, unchanged. */
 #include <vicms/io.h>
 #include <vicms/sys.h>
+#include <unistd.h>
 
 /* Rank 0: the file NAME.part with everything but the shapes' values; the datasets /modes/k (num_nodes x 3, contiguous,
    their space allocated now so that the parallel writers only fill them). */
@@ -50,14 +51,17 @@ static PetscErrorCode VIModesFileCreate(const char tmp[], VIMesh mesh, PetscInt 
 }
 
 /* Collective: every rank writes rows [row0, row0 + nrows) of each /modes/k from shapes[k] (nrows x 3, row-major). */
-static PetscErrorCode VIModesFileWriteShapes(MPI_Comm comm, const char tmp[], PetscInt n, PetscInt row0, PetscInt nrows, const PetscReal *const shapes[])
+static PetscErrorCode VIModesFileWriteShapes(MPI_Comm comm, const char tmp[], PetscInt n, PetscInt row0, PetscInt nrows,
+                                             const PetscReal *const shapes[])
 {
-  hid_t   fapl = H5Pcreate(H5P_FILE_ACCESS), dxpl = H5Pcreate(H5P_DATASET_XFER), file;
-  hsize_t start[2] = {(hsize_t)row0, 0}, count[2] = {(hsize_t)nrows, 3};
-  char    name[64];
-  int     bad = 0, any;
+  hid_t       fapl = H5Pcreate(H5P_FILE_ACCESS), dxpl = H5Pcreate(H5P_DATASET_XFER), file;
+  hsize_t     start[2] = {(hsize_t)row0, 0}, count[2] = {(hsize_t)nrows, 3};
+  char        name[64];
+  int         bad = 0, any;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
   H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
@@ -86,6 +90,7 @@ static PetscErrorCode VIModesFileWriteShapes(MPI_Comm comm, const char tmp[], Pe
   H5Pclose(dxpl);
   if (H5Fclose(file) < 0) bad = 1;
   PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm));
+  if (any && rank == 0) (void)unlink(tmp); /* a part-written file is discarded, as VIH5Close does */
   PetscCheck(!any, comm, PETSC_ERR_FILE_WRITE, "Cannot write the mode shapes to %s (no space left on device?)", tmp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
