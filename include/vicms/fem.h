@@ -109,8 +109,10 @@ PETSC_EXTERN PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, cons
 /* The rigid translation along axis d (0, 1, 2) in the layout of K: 1 on every DOF that moves with it (each translational DOF in
    direction d; for a parent given as matrices, also the other rows of a node's direction). Collective on u. */
 PETSC_EXTERN PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u);
-/* Gather a distributed DOF vector to rank 0 as nodal values, num_nodes x 3 (zeros where clamped or beyond dim). */
-PETSC_EXTERN PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal);
+/* Nodal values of distributed DOF vectors, num_nodes x 3 (zeros where clamped or beyond dim), in blocks of contiguous node
+   rows: rank r holds rows [row0, row0 + nrows) of its block vector (local size 3 nrows), filled from a DOF vector by the
+   scatter. No rank holds more than its block. Collective. */
+PETSC_EXTERN PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, PetscInt *nrows, Vec *nodal, VecScatter *scatter);
 
 /* ---------------------------------------------------------------- modal analysis */
 

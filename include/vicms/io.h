@@ -61,9 +61,10 @@ typedef struct {
    /mesh/topology (mixed, ncells cells, tsize entries) of the HDF5 file h5_name, each grid with the nf fields. Rank-local. */
 PETSC_EXTERN PetscErrorCode VIXdmfWriteSeries(const char xmf_path[], const char h5_name[], const char title[], PetscInt nn, PetscInt ncells,
                                               PetscInt tsize, PetscInt nt, const PetscReal times[], PetscInt nf, const VIXdmfField fields[]);
-/* Modes file of `vicms modes` (frequencies_hz, eigenvalues, mesh, mode shapes num_nodes x 3) and its .xmf. Rank-local. */
-PETSC_EXTERN PetscErrorCode VIModesFileWrite(const char path[], VIMesh mesh, PetscInt n, const PetscReal freq_hz[], const PetscReal eigenvalues[],
-                                             const PetscReal *const shapes[]);
+/* Modes file of `vicms modes` (frequencies_hz, eigenvalues, mesh, mode shapes num_nodes x 3) and its .xmf. Collective: each
+   rank gives rows [row0, row0 + nrows) of every shape (shapes[k], nrows x 3), written in parallel (MPI-IO). */
+PETSC_EXTERN PetscErrorCode VIModesFileWrite(MPI_Comm comm, const char path[], VIMesh mesh, PetscInt n, const PetscReal freq_hz[],
+                                             const PetscReal eigenvalues[], PetscInt row0, PetscInt nrows, const PetscReal *const shapes[]);
 
 /* Reading helpers whose messages name the file. Rank-local. */
 /* Whether a link (group or dataset) exists at path, intermediate groups included ("/" always exists). */

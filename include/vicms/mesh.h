@@ -83,13 +83,17 @@ PETSC_EXTERN PetscErrorCode VIMeshGetNodeSet(VIMesh mesh, const char name[], Pet
 PETSC_EXTERN PetscErrorCode VIMeshRequireNodeSet(VIMesh mesh, const char option[], const char name[], PetscInt *n, const PetscInt **nodes);
 PETSC_EXTERN PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name);
-/* Clamped DOFs from the deck's *BOUNDARY: flags num_nodes x dim, 1 = fixed. */
-PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamped);
+/* Clamped DOFs from the deck's *BOUNDARY: n DOFs node * dim + direction (0-based), ascending. */
+PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs);
 /* Partition: the elements this rank assembles, and each element's owner rank. */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
 PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);
-/* Node -> elements adjacency (CSR over the whole mesh). */
+/* Node -> elements adjacency (CSR over the whole mesh), built when asked for; VIMeshRestoreNodeElements frees it (its
+   pointers are then invalid) until the next VIMeshGetNodeElements. */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);
+PETSC_EXTERN PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh);
+/* The bytes of the mesh's arrays held on this rank (coordinates, connectivity, sets, clamps, maps). Not collective. */
+PETSC_EXTERN PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes);
 /* The element names of -mesh_box_element, PETSc's enum layout (mesh.c). */
 PETSC_EXTERN const char *const VIElementTypes[];
 /* Declares the module's options to the option registry (src/sys/options.c; once, at start-up: VIOptionsRegisterAll). */

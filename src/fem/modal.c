@@ -327,20 +327,34 @@ PetscErrorCode VIModalView(VIModal modal, PetscViewer viewer)
 /* Frequencies, eigenvalues and mode shapes to HDF5 (written by rank 0), with an XDMF file beside it for ParaView. */
 PetscErrorCode VIModalWrite(VIModal modal, const char path[])
 {
-  PetscMPIInt    rank;
-  PetscReal    **shapes;
-  VIMesh         mesh;
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  PetscReal **shapes;
+  VIMesh      mesh;
+  Vec         nodal   = NULL;
+  VecScatter  scatter = NULL;
+  PetscInt    row0 = 0, nrows = 0;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(modal->comm, &rank));
   PetscCall(VIModelGetMesh(modal->model, &mesh));
-  PetscCall(PetscCalloc1(modal->num_modes, &shapes));
-  for (PetscInt k = 0; k < modal->num_modes; k++) PetscCall(VIModelGatherNodal(modal->model, modal->modes[k], &shapes[k]));
-  if (rank == 0) ierr = VIModesFileWrite(path, mesh, modal->num_modes, modal->freq_hz, modal->eigenvalues, (const PetscReal *const *)shapes);
+  PetscCall(PetscCalloc1(modal->num_modes + 1, &shapes));
+  /* each rank its block of node rows of every mode (no gather on rank 0), written in parallel */
+  if (modal->num_modes) PetscCall(VIModelCreateNodalScatter(modal->model, modal->modes[0], &row0, &nrows, &nodal, &scatter));
+  for (PetscInt k = 0; k < modal->num_modes; k++) {
+    const PetscScalar *a;
+    PetscCall(VecScatterBegin(scatter, modal->modes[k], nodal, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(scatter, modal->modes[k], nodal, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(PetscMalloc1(3 * nrows + 1, &shapes[k]));
+    PetscCall(VecGetArrayRead(nodal, &a));
+    for (PetscInt i = 0; i < 3 * nrows; i++) shapes[k][i] = PetscRealPart(a[i]);
+    PetscCall(VecRestoreArrayRead(nodal, &a));
+  }
+  if (modal->num_modes) {
+    PetscCall(VecScatterDestroy(&scatter));
+    PetscCall(VecDestroy(&nodal));
+  }
+  PetscCall(
+      VIModesFileWrite(modal->comm, path, mesh, modal->num_modes, modal->freq_hz, modal->eigenvalues, row0, nrows, (const PetscReal *const *)shapes));
   for (PetscInt k = 0; k < modal->num_modes; k++) PetscCall(PetscFree(shapes[k]));
   PetscCall(PetscFree(shapes));
-  PetscCall(VIErrorSync(modal->comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

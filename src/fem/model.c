@@ -134,14 +134,15 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
 static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
 {
   VIMesh           mesh = model->mesh;
-  const PetscBool *deck;
-  PetscInt         dim, nn, ne;
+  const PetscInt  *deck;
+  PetscInt         dim, nn, ne, ndeck;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetDimension(mesh, &dim));
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIMeshGetClamps(mesh, &deck));
-  PetscCall(PetscArraycpy(clamped, deck, nn * dim));
+  PetscCall(VIMeshGetClamps(mesh, &ndeck, &deck));
+  PetscCall(PetscArrayzero(clamped, nn * dim));
+  for (PetscInt i = 0; i < ndeck; i++) clamped[deck[i]] = PETSC_TRUE;
   for (PetscInt s = 0; s < model->num_clamp_sets; s++) {
     PetscInt        n;
     const PetscInt *nodes;
@@ -172,27 +173,32 @@ static PetscErrorCode VIModelNumberDofs(VIModel model, const PetscBool clamped[]
 {
   VIMesh             mesh = model->mesh;
   const PetscMPIInt *elem_owner;
-  const PetscInt    *ne_off, *ne;
   PetscMPIInt        size, rank;
-  PetscInt           dim, nn, *count, *next;
+  PetscInt           dim, nn, ne, *count, *next;
   PetscBool          whole_nodes = PETSC_TRUE;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(model->comm, &size));
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
   PetscCall(VIMeshGetElementOwners(mesh, &elem_owner));
-  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
   model->dim       = dim;
   model->num_nodes = nn;
   PetscCall(PetscMalloc1(nn, &model->node_owner));
   PetscCall(PetscMalloc1(nn * dim, &model->node_dof));
   PetscCall(PetscCalloc2(size + 1, &count, size, &next));
   model->num_orphans = 0;
+  /* the lowest owner over each node's elements, by one pass over the elements */
+  for (PetscInt i = 0; i < nn; i++) model->node_owner[i] = size;
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
+    for (PetscInt k = 0; k < nen; k++) model->node_owner[nodes[k]] = PetscMin(model->node_owner[nodes[k]], elem_owner[e]);
+  }
   for (PetscInt i = 0; i < nn; i++) {
-    PetscMPIInt owner = size;
-    for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) owner = PetscMin(owner, elem_owner[ne[q]]);
+    PetscMPIInt owner    = model->node_owner[i];
     model->node_owner[i] = owner < size ? owner : -1; /* a node of no element carries no DOF */
     if (owner == size) model->num_orphans++;
     for (PetscInt d = 0; d < dim; d++) {
@@ -373,7 +379,19 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(MatSetOption(model->M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
+  PetscCall(VIMeshRestoreNodeElements(model->mesh)); /* the solvers' memory comes next; a later user builds the map again */
   model->setup = PETSC_TRUE;
+  {
+    PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_nodes * (sizeof(PetscMPIInt) + model->dim * sizeof(PetscInt));
+    PetscCall(PetscMemoryGetCurrentUsage(&rss));
+    PetscCall(VIMeshGetMemoryUsage(model->mesh, &mesh_bytes));
+    /* the arrays of global size per global DOF: what does not fall with ranks (docs/scale.md) */
+    PetscCall(PetscInfo(NULL,
+                        "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
+                        " nodes; mesh arrays %.1f B and node owners and DOF map %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
+                        model->num_local, model->num_global, model->num_nodes, mesh_bytes / model->num_global, map_bytes / model->num_global,
+                        rss / 1048576.0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -432,31 +450,39 @@ PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIModelGatherNodal(VIModel model, Vec u, PetscReal **nodal)
+/* Node rows [row0, row0 + nrows) of rank r: the r-th of size contiguous blocks of the num_nodes rows. */
+PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, PetscInt *nrows, Vec *nodal, VecScatter *scatter)
 {
-  VecScatter         scatter;
-  Vec                u0;
-  PetscMPIInt        rank;
-  const PetscScalar *a;
+  PetscMPIInt rank, size;
+  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count = 0;
+  IS          isfrom, isto;
 
   PetscFunctionBeginUser;
-  *nodal = NULL;
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
-  PetscCall(VecScatterCreateToZero(u, &scatter, &u0));
-  PetscCall(VecScatterBegin(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(VecScatterEnd(scatter, u, u0, INSERT_VALUES, SCATTER_FORWARD));
-  if (rank == 0) {
-    PetscCall(PetscCalloc1(3 * model->num_nodes, nodal));
-    PetscCall(VecGetArrayRead(u0, &a));
-    for (PetscInt i = 0; i < model->num_nodes; i++)
-      for (PetscInt d = 0; d < model->dim; d++) {
-        PetscInt dof = model->node_dof[i * model->dim + d];
-        if (dof >= 0) (*nodal)[3 * i + d] = PetscRealPart(a[dof]);
-      }
-    PetscCall(VecRestoreArrayRead(u0, &a));
+  PetscCallMPI(MPI_Comm_size(model->comm, &size));
+  *row0  = (PetscInt)(((PetscInt64)nn * rank) / size);
+  *nrows = (PetscInt)(((PetscInt64)nn * (rank + 1)) / size) - *row0;
+  PetscCall(VecCreateMPI(model->comm, 3 * *nrows, 3 * nn, nodal));
+  PetscCall(VecSet(*nodal, 0)); /* clamped DOFs and directions beyond dim stay zero */
+  /* this rank's DOFs to their nodal entries 3 i + d (of any rank's block) */
+  for (PetscInt i = 0; i < nn; i++)
+    if (model->node_owner[i] == rank) count += dim;
+  PetscCall(PetscMalloc1(count, &from));
+  PetscCall(PetscMalloc1(count, &to));
+  for (PetscInt i = 0; i < nn; i++) {
+    if (model->node_owner[i] != rank) continue;
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscInt dof = model->node_dof[i * dim + d];
+      if (dof < 0) continue;
+      from[n] = dof;
+      to[n++] = 3 * i + d;
+    }
   }
-  PetscCall(VecScatterDestroy(&scatter));
-  PetscCall(VecDestroy(&u0));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_OWN_POINTER, &isfrom));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_OWN_POINTER, &isto));
+  PetscCall(VecScatterCreate(u, isfrom, *nodal, isto, scatter));
+  PetscCall(ISDestroy(&isto));
+  PetscCall(ISDestroy(&isfrom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

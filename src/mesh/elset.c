@@ -97,11 +97,14 @@ PetscErrorCode VIMeshRestrictToElementSet(VIMesh mesh)
     if (node_map[i] < 0) continue;
     node_map[i]        = nn;
     mesh->node_ids[nn] = mesh->node_ids[i];
-    for (PetscInt d = 0; d < dim; d++) {
-      mesh->coords[dim * nn + d]  = mesh->coords[dim * i + d];
-      mesh->clamped[dim * nn + d] = mesh->clamped[dim * i + d];
-    }
+    for (PetscInt d = 0; d < dim; d++) mesh->coords[dim * nn + d] = mesh->coords[dim * i + d];
     nn++;
+  }
+  /* the clamped DOFs of the set's nodes, renumbered (ascending still: the renumbering keeps the nodes' order) */
+  for (PetscInt k = 0, kept = 0, n = mesh->num_clamped; k < n; k++) {
+    PetscInt node = node_map[mesh->clamp_dofs[k] / dim];
+    if (node >= 0) mesh->clamp_dofs[kept++] = node * dim + mesh->clamp_dofs[k] % dim;
+    mesh->num_clamped = kept;
   }
   /* elements: the set's, in file order */
   for (PetscInt e = 0; e < mesh->num_elems; e++) {

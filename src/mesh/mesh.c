@@ -58,6 +58,7 @@ PetscErrorCode VIMeshDestroy(VIMesh *mesh)
   PetscCall(PetscFree(m->sections));
   PetscCall(PetscFree(m->bcs));
   PetscCall(PetscFree(m->clamped));
+  PetscCall(PetscFree(m->clamp_dofs));
   for (PetscInt i = 0; i < m->num_files; i++) PetscCall(PetscFree(m->files[i]));
   PetscCall(PetscFree(m->files));
   PetscCall(PetscFree2(m->node_elem_offset, m->node_elem));
@@ -498,6 +499,22 @@ PetscErrorCode VIMeshBuildDropElements(VIMesh mesh, const PetscBool drop[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The clamp flags (one per DOF, while building) as the list of clamped DOFs, which is what every rank keeps. */
+static PetscErrorCode VIMeshCompressClamps(VIMesh mesh)
+{
+  PetscInt n = 0, ndof = mesh->num_nodes * mesh->dim;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < ndof; i++) n += mesh->clamped[i] ? 1 : 0;
+  PetscCall(PetscFree(mesh->clamp_dofs));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &mesh->clamp_dofs));
+  mesh->num_clamped = 0;
+  for (PetscInt i = 0; i < ndof; i++)
+    if (mesh->clamped[i]) mesh->clamp_dofs[mesh->num_clamped++] = i;
+  PetscCall(PetscFree(mesh->clamped));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
 {
   PetscInt  *perm, *sorted_ids, *elem_perm, *elem_sorted;
@@ -665,6 +682,7 @@ PetscErrorCode VIMeshBuildFinish(VIMesh mesh)
   }
   PetscCall(PetscFree(mesh->bcs));
   mesh->num_bcs = mesh->max_bcs = 0;
+  PetscCall(VIMeshCompressClamps(mesh));
   PetscCall(PetscFree(mesh->node_src));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -699,7 +717,7 @@ PetscErrorCode VIMeshBroadcast(VIMesh mesh)
 {
   PetscMPIInt rank;
   PetscBool   root;
-  PetscInt    sizes[7];
+  PetscInt    sizes[8];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
@@ -711,7 +729,8 @@ PetscErrorCode VIMeshBroadcast(VIMesh mesh)
   sizes[4] = mesh->num_nsets;
   sizes[5] = mesh->num_esets;
   sizes[6] = mesh->num_materials * 1000000 + mesh->num_sections;
-  PetscCallMPI(MPI_Bcast(sizes, 7, MPIU_INT, 0, mesh->comm));
+  sizes[7] = mesh->num_clamped;
+  PetscCallMPI(MPI_Bcast(sizes, 8, MPIU_INT, 0, mesh->comm));
   if (!root) {
     mesh->dim           = sizes[0];
     mesh->num_nodes     = sizes[1];
@@ -721,6 +740,7 @@ PetscErrorCode VIMeshBroadcast(VIMesh mesh)
     mesh->num_esets     = sizes[5];
     mesh->num_materials = sizes[6] / 1000000;
     mesh->num_sections  = sizes[6] % 1000000;
+    mesh->num_clamped   = sizes[7];
   }
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->node_ids, mesh->num_nodes, sizeof(PetscInt)));
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->coords, mesh->num_nodes * mesh->dim, sizeof(PetscReal)));
@@ -729,7 +749,7 @@ PetscErrorCode VIMeshBroadcast(VIMesh mesh)
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_section, mesh->num_elems, sizeof(PetscInt)));
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_offset, mesh->num_elems + 1, sizeof(PetscInt)));
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->elem_conn, mesh->conn_size, sizeof(PetscInt)));
-  PetscCall(VIBcastArray(mesh->comm, root, &mesh->clamped, mesh->num_nodes * mesh->dim, sizeof(PetscBool)));
+  PetscCall(VIBcastArray(mesh->comm, root, &mesh->clamp_dofs, mesh->num_clamped, sizeof(PetscInt)));
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->materials, mesh->num_materials, sizeof(VIMaterial)));
   PetscCall(VIBcastArray(mesh->comm, root, &mesh->sections, mesh->num_sections, sizeof(VISection)));
   if (!root)
@@ -802,6 +822,7 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     }
     if (!ierr) ierr = VIMeshBuildFinish(mesh);
     if (!ierr && mesh->elset[0] && !mesh->nodes_only) ierr = VIMeshRestrictToElementSet(mesh);
+    if (!ierr) ierr = PetscFree(mesh->elem_src); /* the file lines of elements serve the reader's messages only */
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
@@ -809,6 +830,17 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
   PetscCall(VIMeshPartition(mesh));
   mesh->setup = PETSC_TRUE;
+  {
+    PetscLogDouble rss, bytes;
+    PetscCall(PetscMemoryGetCurrentUsage(&rss));
+    PetscCall(VIMeshGetMemoryUsage(mesh, &bytes));
+    /* what this rank holds of the mesh (issue 26: memory per rank that falls with ranks; tests/app/modes_parallel.sh reads it) */
+    PetscCall(PetscInfo(NULL,
+                        "Mesh held on this rank: %" PetscInt_FMT " nodes of %" PetscInt_FMT ", %" PetscInt_FMT " elements of %" PetscInt_FMT
+                        ", %" PetscInt_FMT " elements owned; its arrays %.1f MiB, resident memory %.1f MiB\n",
+                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0,
+                        rss / 1048576.0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -925,10 +957,11 @@ PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIMeshGetClamps(VIMesh mesh, const PetscBool **clamped)
+PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs)
 {
   PetscFunctionBeginUser;
-  *clamped = mesh->clamped;
+  *n    = mesh->num_clamped;
+  *dofs = mesh->clamp_dofs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -950,8 +983,36 @@ PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner)
 PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
 {
   PetscFunctionBeginUser;
+  if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
   *offsets  = mesh->node_elem_offset;
   *elements = mesh->node_elem;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bytes of the mesh's arrays on this rank (all of global size while the mesh is replicated: issue 26). */
+PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
+{
+  PetscLogDouble b = 0, nn = (PetscLogDouble)mesh->num_nodes, ne = (PetscLogDouble)mesh->num_elems;
+
+  PetscFunctionBeginUser;
+  b += nn * (sizeof(PetscInt) + mesh->dim * sizeof(PetscReal)) + mesh->num_clamped * sizeof(PetscInt); /* ids, coordinates, clamps */
+  b += ne * (3 * sizeof(PetscInt) + sizeof(VIElementType)) + mesh->conn_size * sizeof(PetscInt); /* ids, sections, offsets, types, connectivity */
+  if (mesh->node_src) b += mesh->max_nodes * sizeof(VISource);
+  if (mesh->elem_src) b += mesh->max_elems * sizeof(VISource);
+  for (PetscInt s = 0; s < mesh->num_nsets; s++) b += mesh->nsets[s].n * sizeof(PetscInt);
+  for (PetscInt s = 0; s < mesh->num_esets; s++) b += mesh->esets[s].n * sizeof(PetscInt);
+  if (mesh->node_elem_offset) b += (nn + 1 + mesh->conn_size) * sizeof(PetscInt);
+  if (mesh->elem_owner) b += ne * sizeof(PetscMPIInt) + mesh->num_local_elems * sizeof(PetscInt);
+  *bytes = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Free the node -> elements map (about 12 bytes per DOF of a hex8 mesh): a set-up that has used it gives its memory back
+   before the solvers take theirs; the next VIMeshGetNodeElements builds it again. */
+PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(mesh->node_elem_offset, mesh->node_elem));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -964,7 +1025,7 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(mesh->comm, &viewer));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   for (PetscInt e = 0; e < mesh->num_elems; e++) count[mesh->elem_type[e]]++;
-  for (PetscInt i = 0; i < mesh->num_nodes * mesh->dim; i++) nclamped += mesh->clamped[i] ? 1 : 0;
+  nclamped = mesh->num_clamped;
   PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
                                    mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,
                                    mesh->dim, mesh->num_nodes, mesh->num_elems));

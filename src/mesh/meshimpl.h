@@ -72,7 +72,9 @@ struct _p_VIMesh {
     PetscInt first, last; /* 1-based DOF range */
     VISource src;
   } * bcs;
-  PetscBool *clamped;
+  PetscBool *clamped;     /* while building (rank 0) */
+  PetscInt   num_clamped; /* after set-up: the clamped DOFs node * dim + direction, ascending (a face, not a flag per DOF) */
+  PetscInt  *clamp_dofs;
 
   /* file names seen while reading (kept for messages) */
   PetscInt num_files;

@@ -4,3 +4,5 @@ vicms_unit_test(test_modes CASE rod_free RANKS 1 2 3 ARGS -case rod_free)
 vicms_unit_test(test_modes CASE plate RANKS 1 2 3 ARGS -case plate)
 vicms_unit_test(test_modes CASE free_boxes RANKS 1 2 3 ARGS -case free_boxes)
 vicms_unit_test(test_modes CASE blade RANKS 1 2 3 ARGS -case blade)
+# The modes file written in parallel, each rank its rows (issue 26): 1, 2 and 3 ranks agree; the -info lines of what each rank holds.
+vicms_app_test(modes_parallel)

@@ -299,20 +299,18 @@ static PetscErrorCode ExpectError(const char path[], const BadDeck *bad)
 
 static PetscErrorCode CountClamps(VIMesh mesh, PetscInt *dofs, PetscInt *full_nodes)
 {
-  const PetscBool *clamped;
-  PetscInt         n, dim;
+  const PetscInt *clamped;
+  PetscInt        n, dim;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetSizes(mesh, &n, NULL));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetClamps(mesh, &clamped));
-  *dofs = *full_nodes = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    PetscInt c = 0;
-
-    for (PetscInt d = 0; d < dim; d++) c += clamped[i * dim + d] ? 1 : 0;
-    *dofs += c;
-    *full_nodes += c == dim ? 1 : 0;
+  PetscCall(VIMeshGetClamps(mesh, &n, &clamped));
+  /* the clamped DOFs node * dim + direction, ascending: a node's run of dim entries means all its directions */
+  *dofs       = n;
+  *full_nodes = 0;
+  for (PetscInt k = 0, run = 0; k < n; k++) {
+    run = (k > 0 && clamped[k] == clamped[k - 1] + 1 && clamped[k] / dim == clamped[k - 1] / dim) ? run + 1 : 1;
+    if (run == dim) (*full_nodes)++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
