@@ -423,8 +423,8 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
 /* ---------------------------------------------------------------- set-up */
 
 /* The last step chosen from accuracy in this process, and what it depends on: the system's type and data (VISystemGetDataId:
-   a ROM), the options (a case's parameters are options), the time span. The ensemble sets up its first case twice (the job's check, then the case) and the
-   search would run twice; the same key gives the same step, the search being deterministic. */
+   a ROM), the options (a case's parameters are options), the time span. The ensemble sets up its first case twice (the job's check, then the case)
+   and the search would run twice; the same key gives the same step, the search being deterministic. */
 static struct {
   const void *id;
   char        type[64];
