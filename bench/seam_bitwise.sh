@@ -7,9 +7,10 @@
 #   - simulate, the bouncing bar of jobs/bar_bounce.yaml (1000 cells, 20 modes), 2 s (1/8 of the job): leapfrog on the
 #     job's cb_massless ROM; moreau (symmetric e = 0.9, theta = 0.6), nsgalpha (e = 0) and mixed (e = 0.9) on the same bar
 #     reduced with a mass-carrying boundary (-cms_type cb);
-#   - simulate -step_dt auto: leapfrog, moreau, nsgalpha (the stability analysis through the system's interface);
+#   - simulate -step_dt auto: leapfrog, moreau, nsgalpha (the stability analysis through the system's interface), and
+#     moreau theta with -step_accuracy 0.01 over 0.5 s (the trials' outputs, the window's frequency through the interface);
 #   - simulate on the multibody system type: jobs/pendulum.yaml and jobs/rocking_block.yaml, 1 s, nsgalpha and moreau
-#     theta (their nonlinear paths; -step_dt auto is refused there by both builds: no natural frequency);
+#     theta (their nonlinear paths; -step_dt auto alone is refused there by both builds: no natural frequency);
 #   - slide, the coarse beams of tests/app/slide.sh (2 x 20 CPS4, 10 modes each): mu = 0.3 with the random force,
 #     -dual_geometry fixed, -dual_start static, two slaves, frictionless; 2e-4 s (2000 steps) each.
 # usage: bash bench/seam_bitwise.sh BUILD_A BUILD_B   (e.g. /work/main/build build)
@@ -86,6 +87,8 @@ pair "simulate mixed e = 0.9" -results_file $bar -step_type mixed -step_restitut
 # the automatic step (the stability analysis reads the system's operators through its interface)
 pair "simulate moreau -step_dt auto" -results_file $bar -step_type moreau -step_dt auto
 pair "simulate nsgalpha -step_dt auto" -results_file $bar -step_type nsgalpha -step_dt auto
+# the step from accuracy (the trials' outputs by name, the window from the lowest frequency: the system's interface)
+pair "simulate moreau theta -step_accuracy" -results_file $bar -step_type moreau -step_moreau_variant theta -step_dt auto -step_accuracy 0.01 -step_end_time 0.5
 bar="simulate -options_file $root/jobs/bar_bounce.yaml -rom_file bar.h5 -step_end_time 2 -results_overwrite"
 pair "simulate leapfrog -step_dt auto" -results_file $bar -step_type leapfrog -step_dt auto
 # the multibody system type (jobs/pendulum.yaml, jobs/rocking_block.yaml): nsgalpha and moreau's nonlinear paths, 1 s

@@ -141,7 +141,7 @@ PETSC_EXTERN PetscErrorCode VISystemSetInitialState(VISystem sys, const PetscRea
 /*
   Outputs that are not linear in q (a multibody system's point positions and velocities, joint angles, contact forces,
   energy): VISystemHasOutputs tells whether the type computes its outputs itself; VISystemComputeOutputs then gives the
-  ROM view's outputs (VISystemGetROM: their names and number) at (t, q, u) with the constraint forces lambda (one per
+  outputs (VISystemGetNumOutputs, VISystemGetOutput: their names and number) at (t, q, u) with the constraint forces lambda (one per
   constraint row, row offsets[j] of contact j). A ROM's outputs are rows times q (the stepper applies them).
   VISystemGetRestitution - Newton's coefficient per contact given by the system (NULL: the stepper's -step_restitution).
 */
@@ -149,6 +149,24 @@ PETSC_EXTERN PetscErrorCode VISystemHasOutputs(VISystem sys, PetscBool *has);
 PETSC_EXTERN PetscErrorCode VISystemComputeOutputs(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
                                                    PetscReal y[]);
 PETSC_EXTERN PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e);
+/*
+  What a stepper asks of any system besides the equations (every type answers, or refuses naming itself):
+  VISystemGetNumOutputs, VISystemGetOutput - the outputs the common stepper records at every level: output o's name and,
+  for an output linear in q (a ROM's), its row (n; y_o = row . q), NULL for one the type computes (VISystemComputeOutputs).
+  0 outputs for a type that records its own (bodies: the dual scheme, VISystemBodiesGetNumOutputs).
+  VISystemHasMasslessBoundary - whether the nb boundary coordinates carry no mass (massless Craig-Bampton, MacNeal: the
+  leapfrog scheme solves a static problem on them; the other schemes need M nonsingular), and a name of the system's mass
+  model for messages (a ROM: its reduction method, e.g. cb_massless; else the type's name).
+  VISystemGetLowestFrequency - the lowest positive natural frequency (Hz) the system knows of (a ROM: of its inner modes,
+  stored at reduction); 0 when it knows none (a nonlinear system).
+  VISystemGetDataId - what identifies the system's data besides the options (a ROM shared by a job's cases; NULL: the
+  options say it all, e.g. -mb_model): two systems of one type with the same id and options are the same case.
+*/
+PETSC_EXTERN PetscErrorCode VISystemGetNumOutputs(VISystem sys, PetscInt *num);
+PETSC_EXTERN PetscErrorCode VISystemGetOutput(VISystem sys, PetscInt o, const char **name, const PetscReal **row);
+PETSC_EXTERN PetscErrorCode VISystemHasMasslessBoundary(VISystem sys, PetscBool *massless, const char **kind);
+PETSC_EXTERN PetscErrorCode VISystemGetLowestFrequency(VISystem sys, PetscReal *f);
+PETSC_EXTERN PetscErrorCode VISystemGetDataId(VISystem sys, const void **id);
 /* The ROM view of a multibody model file (sizes, constant mass, contacts, named outputs, units): what the ensemble's
    records and results need of a case; the multibody system builds the same from -mb_model. Not collective. */
 PETSC_EXTERN PetscErrorCode VISystemMultibodyModelROM(MPI_Comm comm, const char path[], VIROM rom);

@@ -410,15 +410,15 @@ static PetscErrorCode VIStepperDestroy_Leapfrog(VIStepper st)
 
 static PetscErrorCode VIStepperCheckSystem_Leapfrog(VIStepper st)
 {
-  VICMSType method;
-  PetscBool massless;
+  const char *kind;
+  PetscBool   massless;
 
   PetscFunctionBeginUser;
-  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCall(VISystemHasMasslessBoundary(st->sys, &massless, &kind));
   PetscCheck(massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type leapfrog needs a massless-boundary ROM (cb_massless or macneal), but this ROM is %s: use -step_type moreau, or reduce with "
              "-cms_type cb_massless or macneal",
-             VIROMMethods[method]);
+             kind);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -882,16 +882,16 @@ static PetscErrorCode VIStepperSetFromOptions_Mixed(VIStepper st, PetscOptionIte
 static PetscErrorCode VIStepperCheckSystem_Mixed(VIStepper st)
 {
   VIMixed  *mx = (VIMixed *)st->data;
-  VICMSType method;
-  PetscBool massless;
+  const char *kind;
+  PetscBool   massless;
 
   PetscFunctionBeginUser;
-  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCall(VISystemHasMasslessBoundary(st->sys, &massless, &kind));
   PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type mixed (-step_mixed_base %s) needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its impulsive "
              "correction v+ = v- + M^-1 W Lambda (seed 001 Eq. 46) and its initial acceleration a0 = M^-1 (h0 - K q0 - C v0) (Eqs. 24, 83) need M "
              "nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
-             VIMixedBases[mx->opt.base], VIROMMethods[method]);
+             VIMixedBases[mx->opt.base], kind);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

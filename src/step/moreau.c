@@ -423,15 +423,15 @@ static PetscErrorCode VIStepperSetFromOptions_Moreau(VIStepper st, PetscOptionIt
 
 static PetscErrorCode VIStepperCheckSystem_Moreau(VIStepper st)
 {
-  VICMSType method;
-  PetscBool massless;
+  const char *kind;
+  PetscBool   massless;
 
   PetscFunctionBeginUser;
-  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCall(VISystemHasMasslessBoundary(st->sys, &massless, &kind));
   PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type moreau needs a mass-carrying ROM (cb or rubin): its Delassus matrix is singular for a massless boundary (seed 000 App. B); "
              "this ROM is %s: use -step_type leapfrog",
-             VIROMMethods[method]);
+             kind);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1250,15 +1250,15 @@ static PetscErrorCode VIStepperSetFromOptions_NSGAlpha(VIStepper st, PetscOption
 
 static PetscErrorCode VIStepperCheckSystem_NSGAlpha(VIStepper st)
 {
-  VICMSType method;
-  PetscBool massless;
+  const char *kind;
+  PetscBool   massless;
 
   PetscFunctionBeginUser;
-  PetscCall(VIStepperGetROMMethod(st, &method, &massless));
+  PetscCall(VISystemHasMasslessBoundary(st->sys, &massless, &kind));
   PetscCheck(!massless, st->comm, PETSC_ERR_USER_INPUT,
              "-step_type nsgalpha needs a mass-carrying ROM (cb, rubin, or a user ROM with a nonsingular M): its corrections U = M^-1 G^T nu and "
              "W = M^-1 G^T Lambda (seed 002 Eqs. 29c, 29f) need M nonsingular, and this ROM is %s, with a massless boundary: use -step_type leapfrog",
-             VIROMMethods[method]);
+             kind);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

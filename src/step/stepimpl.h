@@ -229,8 +229,6 @@ PETSC_INTERN PetscErrorCode VIDualRegisterOptions(void);
 PETSC_INTERN PetscFunctionList VIStepperList;
 /* The scheme in words for messages and checkpoints: its describe op, or its type name. */
 PETSC_INTERN PetscErrorCode VIStepperDescribe(VIStepper st, char name[], size_t len);
-/* The reduction method of the system's ROM and whether its boundary is massless: what checksystem looks at. */
-PETSC_INTERN PetscErrorCode VIStepperGetROMMethod(VIStepper st, VICMSType *method, PetscBool *massless);
 
 /* The active set of one contact solve: which ROM rows (normal rows, plus the tangential rows of frictional contacts when
    friction is on) and the contact set restricted to the active contacts. */

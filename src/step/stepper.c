@@ -261,7 +261,6 @@ static PetscErrorCode VIStepperScale(VIStepper st)
 PetscErrorCode VIStepperSetUp(VIStepper st)
 {
   VISystem         sys = st->sys;
-  VIROM            rom;
   const PetscReal *K, *M, *D;
   PetscBool        linear;
 
@@ -269,7 +268,6 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCheck(sys, st->comm, PETSC_ERR_ORDER, "Call VIStepperSetSystem() first");
   PetscCall(VIStepperReset(st));
   PetscCall(VISystemSetUp(sys));
-  PetscCall(VISystemGetROM(sys, &rom));
   PetscCall(VISystemIsLinear(sys, &linear));
   st->nonlinear = linear ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(VISystemHasOutputs(sys, &st->has_outputs));
@@ -312,13 +310,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
   PetscCall(PetscCalloc4(st->n, &st->q, st->n, &st->u, PetscMax(st->nlambda, 1), &st->lambda, PetscMax(st->nc, 1), &st->gap));
   PetscCall(PetscCalloc4(st->n, &st->f, PetscMax(st->nc, 1), &st->g0, PetscMax(st->nc, 1), &st->g0_rate, 2 * st->n, &st->work));
   {
-    VIROM    r    = rom;
-    PetscInt nout = 0;
-    /* a system without a ROM (the coupled bodies of the dual scheme): no output rows here; the scheme records its own */
-    if (r)
-      PetscCall(VIROMGetNumOutputs(r, &nout));
-    else
-      st->has_outputs = PETSC_FALSE;
+    PetscInt nout;
+    /* the outputs the common records take (a system that records its own, the coupled bodies of the dual scheme, has none
+       here); rows for outputs linear in q, the system's own computation otherwise (has_outputs) */
+    PetscCall(VISystemGetNumOutputs(sys, &nout));
+    if (!nout) st->has_outputs = PETSC_FALSE;
     st->nout = nout;
     PetscCall(PetscMalloc2(PetscMax(nout, 1) * st->n, &st->out_mat, PetscMax(nout, 1), &st->out_y));
     PetscCall(PetscCalloc2(6 * PetscMax(nout, 1), &st->ostat, 5 * PetscMax(nout, 1), &st->stat_out));
@@ -326,8 +322,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
                "Envelope of output %" PetscInt_FMT ": the ROM has %" PetscInt_FMT " outputs", st->env_output, nout);
     for (PetscInt o = 0; o < nout; o++) {
       const PetscReal *row;
-      PetscCall(VIROMGetOutput(r, o, NULL, &row));
-      PetscCall(PetscArraycpy(st->out_mat + o * st->n, row, st->n));
+      PetscCall(VISystemGetOutput(sys, o, NULL, &row));
+      if (row)
+        PetscCall(PetscArraycpy(st->out_mat + o * st->n, row, st->n));
+      else
+        PetscCall(PetscArrayzero(st->out_mat + o * st->n, st->n));
     }
   }
   /* the level's state, read by the next step of some schemes (the scheme registers the rest in its setup) */
@@ -823,15 +822,6 @@ PetscErrorCode VIStepperDescribe(VIStepper st, char name[], size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIStepperGetROMMethod(VIStepper st, VICMSType *method, PetscBool *massless)
-{
-  VIROM rom;
-
-  PetscFunctionBeginUser;
-  PetscCall(VISystemGetROM(st->sys, &rom));
-  PetscCall(VIROMGetMethod(rom, method, massless));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode VIRowSplitCreate(MPI_Comm comm, PetscInt m, PetscInt width, VIRowSplit *rs)
 {

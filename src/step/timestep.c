@@ -334,23 +334,30 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
   VITrial        r[3];
   PetscInt       col = -1, nout, N;
   PetscReal      eps = ts->accuracy, t_end;
-  VIROM          rom;
+  PetscBool      linear;
+  VISystemType   type;
   const PetscInt max_halvings = 12;
 
   PetscFunctionBeginUser;
-  PetscCall(VISystemGetROM(st->sys, &rom));
-  PetscCall(VIROMGetNumOutputs(rom, &nout));
-  PetscCheck(nout > 0, st->comm, PETSC_ERR_USER_INPUT,
+  PetscCall(VISystemGetNumOutputs(st->sys, &nout));
+  PetscCall(VISystemIsLinear(st->sys, &linear));
+  PetscCall(VISystemGetType(st->sys, &type));
+  PetscCheck(nout > 0 || !linear, st->comm, PETSC_ERR_USER_INPUT,
              "-step_accuracy: the error is estimated on the ROM's outputs, and this ROM has none (reduce with -cms_outputs NODE:DIR,...)");
+  PetscCheck(nout > 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_accuracy: the error is estimated on the system's outputs, and this system (-system_type %s) records none (a multibody model: "
+             "its outputs: list, docs/multibody.md)",
+             type);
   if (ts->output[0]) {
     for (PetscInt o = 0; o < nout && col < 0; o++) {
       const char *name;
       PetscBool   same;
-      PetscCall(VIROMGetOutput(rom, o, &name, NULL));
+      PetscCall(VISystemGetOutput(st->sys, o, &name, NULL));
       PetscCall(PetscStrcmp(name, ts->output, &same));
       if (same) col = o;
     }
-    PetscCheck(col >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_accuracy_output: the ROM has no output named '%s'", ts->output);
+    PetscCheck(col >= 0, st->comm, PETSC_ERR_USER_INPUT, "-step_accuracy_output: the %s has no output named '%s'", linear ? "ROM" : "system",
+               ts->output);
   }
   /* the trial window: a whole number of cap steps, so that every halved step lands on the same end */
   N     = PetscMax((PetscInt)PetscFloorReal(window / cap + 1e-9), 4);
@@ -415,12 +422,13 @@ static PetscErrorCode VITimeStepFromAccuracy(VIStepper st, PetscReal cap, PetscR
 
 /* ---------------------------------------------------------------- set-up */
 
-/* The last step chosen from accuracy in this process, and what it depends on: the ROM, the options (a case's parameters
-   are options), the time span. The ensemble sets up its first case twice (the job's check, then the case) and the
-   search would run twice; the same key gives the same step, the search being deterministic. */
+/* The last step chosen from accuracy in this process, and what it depends on: the system's type and data (VISystemGetDataId:
+   a ROM), the options (a case's parameters are options), the time span. The ensemble sets up its first case twice (the job's check, then the case)
+   and the search would run twice; the same key gives the same step, the search being deterministic. */
 static struct {
-  VIROM     rom;
-  char     *options;
+  const void *id;
+  char        type[64];
+  char       *options;
   PetscReal t0, t_end, dt, estimate;
   char      how[512];
 } VITimeStepLast;
@@ -429,25 +437,31 @@ static PetscErrorCode VITimeStepMemoFree(void)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(VITimeStepLast.options));
-  VITimeStepLast.rom = NULL;
+  VITimeStepLast.id = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VITimeStepMemo(VIStepper st, VIROM rom, PetscBool store, PetscReal *dt, PetscBool *found)
+static PetscErrorCode VITimeStepMemo(VIStepper st, PetscBool store, PetscReal *dt, PetscBool *found)
 {
-  char     *all;
-  PetscBool same = PETSC_FALSE;
+  char        *all;
+  PetscBool    same = PETSC_FALSE, same_type = PETSC_FALSE;
+  const void  *id;
+  VISystemType type;
 
   PetscFunctionBeginUser;
+  PetscCall(VISystemGetDataId(st->sys, &id));
+  PetscCall(VISystemGetType(st->sys, &type));
   PetscCall(PetscOptionsGetAll(NULL, &all));
   if (VITimeStepLast.options) PetscCall(PetscStrcmp(all, VITimeStepLast.options, &same));
-  same   = same && VITimeStepLast.rom == rom && VITimeStepLast.t0 == st->t0 && VITimeStepLast.t_end == st->t_end ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscStrcmp(type, VITimeStepLast.type, &same_type));
+  same = same && same_type && VITimeStepLast.id == id && VITimeStepLast.t0 == st->t0 && VITimeStepLast.t_end == st->t_end ? PETSC_TRUE : PETSC_FALSE;
   *found = PETSC_FALSE;
   if (store) {
     if (!VITimeStepLast.options) PetscCall(PetscRegisterFinalize(VITimeStepMemoFree));
     PetscCall(PetscFree(VITimeStepLast.options));
     VITimeStepLast.options  = all;
-    VITimeStepLast.rom      = rom;
+    VITimeStepLast.id       = id;
+    PetscCall(PetscStrncpy(VITimeStepLast.type, type, sizeof(VITimeStepLast.type)));
     VITimeStepLast.t0       = st->t0;
     VITimeStepLast.t_end    = st->t_end;
     VITimeStepLast.dt       = *dt;
@@ -541,7 +555,6 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
 {
   VITimeStepCtl    *ts  = &st->ts;
   VISystem          sys = st->sys;
-  VIROM             rom;
   VIContactSet      set;
   const PetscReal  *obstacle_v;
   PetscBool        *friction;
@@ -549,7 +562,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   PetscReal        *swork = NULL;
   PetscReal         dt, cap, span = st->t_end - st->t0;
   char              name[64];
-  PetscBool         found = PETSC_FALSE;
+  PetscBool         found = PETSC_FALSE, linear;
+  VISystemType      type;
 
   PetscFunctionBeginUser;
   if (!ts->auto_dt) PetscFunctionReturn(PETSC_SUCCESS);
@@ -558,7 +572,6 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
     PetscCall(VIStepperSetTimeStep(st, ts->dt, st->t_end));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VISystemGetROM(sys, &rom));
   PetscCall(VISystemGetContactSet(sys, &set, &obstacle_v));
   PetscCall(PetscMalloc1(PetscMax(set.num_contacts, 1), &friction));
   /* a frictional contact can stick only where its obstacle stands still, unless -step_dt_stick (see the top) */
@@ -569,6 +582,8 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
   PetscCheck(st->ops.stablestep, PETSC_COMM_SELF, PETSC_ERR_SUP, "-step_dt auto: no stability analysis for -step_type %s", st->type);
   PetscCall(PetscMemzero(&ts->stable, sizeof(ts->stable)));
   PetscCall(VIStableOperatorsFromSystem(sys, &sops, &swork));
+  PetscCall(VISystemIsLinear(sys, &linear));
+  PetscCall(VISystemGetType(sys, &type));
   PetscCall((*st->ops.stablestep)(st, &sops, friction, &ts->stable));
   PetscCall(PetscFree(friction));
   PetscCall(VIStepperDescribe(st, name, sizeof(name)));
@@ -581,6 +596,15 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
     PetscCall(PetscSNPrintf(ts->how, sizeof(ts->how), "%.6g s = %g x the stability limit %.6g s of %s (omega_max = %.6g rad/s, %s)", (double)dt,
                             (double)ts->safety, (double)ts->stable.dt_stable, name, (double)ts->stable.omega_max,
                             VIContactStateNames[ts->stable.state]));
+  } else if (!linear) {
+    /* a nonlinear system has no natural frequencies of its own (a multibody model: K = 0 in the stability operators); the
+       step comes from -step_accuracy on its outputs, or is given */
+    PetscCheck(ts->accuracy > 0, st->comm, PETSC_ERR_USER_INPUT,
+               "-step_dt auto: %s is unconditionally stable and takes its step from the system's natural frequencies, and this system "
+               "(-system_type %s) is nonlinear, without any: give -step_dt, or -step_accuracy EPS (the step from the error on its outputs)",
+               name, type);
+    dt = span;
+    PetscCall(PetscSNPrintf(ts->how, sizeof(ts->how), "none from frequencies (%s is unconditionally stable, the system nonlinear)", name));
   } else {
     PetscReal f_high = 0, f_low = 0;
     PetscCall(VITimeStepFrequencies(st, &sops, ts->cutoff, &f_high, &f_low));
@@ -591,15 +615,11 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
                             (double)dt, ts->points, (double)f_high, ts->cutoff > 0 ? " below the cut-off" : "", name));
   }
   PetscCall(PetscFree(swork));
-  if (ts->accuracy > 0) PetscCall(VITimeStepMemo(st, rom, PETSC_FALSE, &dt, &found));
+  if (ts->accuracy > 0) PetscCall(VITimeStepMemo(st, PETSC_FALSE, &dt, &found));
   if (ts->accuracy > 0 && !found) {
-    PetscReal window = ts->window, *freq, f1 = 0, p = 0;
-    PetscInt  nb, nm;
+    PetscReal window = ts->window, f1 = 0, p = 0;
     char      how[256];
-    PetscCall(VIROMGetSizes(rom, &nb, &nm));
-    PetscCall(VIROMGetFrequencies(rom, &freq));
-    for (PetscInt k = 0; k < nm && f1 == 0; k++)
-      if (freq[k] > 0) f1 = freq[k];
+    PetscCall(VISystemGetLowestFrequency(sys, &f1));
     if (window == 0) window = f1 > 0 ? PetscMin(span, 10 / f1) : span;
     window = PetscMin(window, span);
     cap    = dt;
@@ -615,7 +635,7 @@ PetscErrorCode VIStepperTimeStepSetUp(VIStepper st)
                             "order %.2g); the automatic step was %s",
                             (double)dt, (double)ts->accuracy, (double)ts->estimate, (double)st->t0, (double)(st->t0 + window), (double)cap, (double)p,
                             how));
-    PetscCall(VITimeStepMemo(st, rom, PETSC_TRUE, &dt, &found));
+    PetscCall(VITimeStepMemo(st, PETSC_TRUE, &dt, &found));
   }
   /* every rank of the group takes the step of its first rank (the computation is rank-local on replicated data) */
   PetscCallMPI(MPI_Bcast(&dt, 1, MPIU_REAL, 0, st->comm));

@@ -332,6 +332,55 @@ PetscErrorCode VISystemComputeOutputs(VISystem sys, PetscReal t, const PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetNumOutputs(VISystem sys, PetscInt *num)
+{
+  PetscFunctionBeginUser;
+  *num = 0;
+  if (sys->ops.getnumoutputs) PetscCall((*sys->ops.getnumoutputs)(sys, num));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetOutput(VISystem sys, PetscInt o, const char **name, const PetscReal **row)
+{
+  PetscInt num;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetNumOutputs(sys, &num));
+  PetscCheck(o >= 0 && o < num, sys->comm, PETSC_ERR_ARG_OUTOFRANGE, "Output %" PetscInt_FMT ": the system (%s) records %" PetscInt_FMT " outputs", o,
+             sys->type, num);
+  if (name) *name = NULL;
+  if (row) *row = NULL;
+  PetscCall((*sys->ops.getoutput)(sys, o, name, row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemHasMasslessBoundary(VISystem sys, PetscBool *massless, const char **kind)
+{
+  const char *k = NULL;
+
+  PetscFunctionBeginUser;
+  VISystemCheckOp(sys, masslessboundary, "the mass of its boundary coordinates (VISystemHasMasslessBoundary)");
+  PetscCall((*sys->ops.masslessboundary)(sys, massless, &k));
+  if (kind) *kind = k ? k : sys->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetLowestFrequency(VISystem sys, PetscReal *f)
+{
+  PetscFunctionBeginUser;
+  *f = 0;
+  if (sys->ops.lowestfrequency) PetscCall((*sys->ops.lowestfrequency)(sys, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISystemGetDataId(VISystem sys, const void **id)
+{
+  PetscFunctionBeginUser;
+  *id = NULL;
+  if (sys->ops.dataid) PetscCall((*sys->ops.dataid)(sys, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e)
 {
   PetscFunctionBeginUser;

@@ -79,6 +79,37 @@ static PetscErrorCode VISystemGetROM_Multibody(VISystem sys, VIROM *rom)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The model's named outputs (its ROM view's names; computed by VISystemComputeOutputs_Multibody, no rows) */
+static PetscErrorCode VISystemGetNumOutputs_Multibody(VISystem sys, PetscInt *num)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  *num = 0;
+  if (mb->rom) PetscCall(VIROMGetNumOutputs(mb->rom, num));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VISystemGetOutput_Multibody(VISystem sys, PetscInt o, const char **name, const PetscReal **row)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetOutput(mb->rom, o, name, NULL));
+  if (row) *row = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every body carries mass (a singular mass is refused when the model is read): no massless coordinates */
+static PetscErrorCode VISystemHasMasslessBoundary_Multibody(VISystem sys, PetscBool *massless, const char **kind)
+{
+  PetscFunctionBeginUser;
+  (void)sys;
+  *massless = PETSC_FALSE;
+  *kind     = "a multibody model";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -483,5 +514,8 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
+  sys->ops.getnumoutputs        = VISystemGetNumOutputs_Multibody;
+  sys->ops.getoutput            = VISystemGetOutput_Multibody;
+  sys->ops.masslessboundary     = VISystemHasMasslessBoundary_Multibody;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -90,6 +90,61 @@ static PetscErrorCode VISystemGetROM_Reduced(VISystem sys, VIROM *rom)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VISystemGetNumOutputs_Reduced(VISystem sys, PetscInt *num)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetNumOutputs(rd->rom, num));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ROM's outputs are rows times q (vicms reduce -cms_outputs) */
+static PetscErrorCode VISystemGetOutput_Reduced(VISystem sys, PetscInt o, const char **name, const PetscReal **row)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetOutput(rd->rom, o, name, row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Massless boundary: the reduction method says (cb_massless, macneal); the method's name for messages */
+static PetscErrorCode VISystemHasMasslessBoundary_Reduced(VISystem sys, PetscBool *massless, const char **kind)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+  VICMSType         method;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetMethod(rd->rom, &method, massless));
+  *kind = VIROMMethods[method];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lowest positive frequency of the ROM's inner modes (stored at reduction) */
+static PetscErrorCode VISystemGetLowestFrequency_Reduced(VISystem sys, PetscReal *f)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+  PetscReal        *freq;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetFrequencies(rd->rom, &freq));
+  *f = 0;
+  for (PetscInt k = 0; k < sys->nm && *f == 0; k++)
+    if (freq[k] > 0) *f = freq[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ROM, shared by a job's cases: with the options it makes the case */
+static PetscErrorCode VISystemGetDataId_Reduced(VISystem sys, const void **id)
+{
+  VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
+
+  PetscFunctionBeginUser;
+  *id = rd->rom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemSetFromOptions_Reduced(VISystem sys, PetscOptionItems *PetscOptionsObject)
 {
   VISystem_Reduced *rd = (VISystem_Reduced *)sys->data;
@@ -668,5 +723,10 @@ PetscErrorCode VISystemCreate_Reduced(VISystem sys)
   sys->ops.checksampling       = VISystemCheckSampling_Reduced;
   sys->ops.getinitialstate     = VISystemGetInitialState_Reduced;
   sys->ops.setinitialstate     = VISystemSetInitialState_Reduced;
+  sys->ops.getnumoutputs       = VISystemGetNumOutputs_Reduced;
+  sys->ops.getoutput           = VISystemGetOutput_Reduced;
+  sys->ops.masslessboundary    = VISystemHasMasslessBoundary_Reduced;
+  sys->ops.lowestfrequency     = VISystemGetLowestFrequency_Reduced;
+  sys->ops.dataid              = VISystemGetDataId_Reduced;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,6 +37,15 @@ typedef struct {
   PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
   PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
+  /* the outputs the common stepper records (names; rows for a linear output, NULL for one computeoutputs gives) */
+  PetscErrorCode (*getnumoutputs)(VISystem, PetscInt *);
+  PetscErrorCode (*getoutput)(VISystem, PetscInt, const char **, const PetscReal **);
+  /* whether the nb boundary coordinates carry no mass, and the name of the system's mass model for messages */
+  PetscErrorCode (*masslessboundary)(VISystem, PetscBool *, const char **);
+  /* the lowest positive natural frequency (Hz) the type knows of (0: none) */
+  PetscErrorCode (*lowestfrequency)(VISystem, PetscReal *);
+  /* what identifies the system's data besides the options (a ROM shared by cases) */
+  PetscErrorCode (*dataid)(VISystem, const void **);
   PetscErrorCode (*evaluatetangents)(VISystem, PetscReal, const PetscReal[], PetscReal[]);
   /* constraints whose rows are linearised at one configuration and evaluated at others (bodies) */
   PetscErrorCode (*linearizecontact)(VISystem, PetscInt, const PetscReal[], PetscBool *);

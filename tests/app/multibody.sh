@@ -30,7 +30,11 @@
 #     with rho_inf (less numerical damping).
 # (c) bad input: a joint naming a missing body, a singular mass, initial poses that violate the joint (the residual in the
 #     message; on 1 and 2 ranks), an unknown key, a missing -mb_model (2 ranks): a message naming the file and line, no hang;
-#     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system.
+#     the schemes without a nonlinear path (leapfrog; moreau's symmetric variant) refused on a multibody system, and
+#     -step_dt auto without -step_accuracy (no natural frequency to take the step from).
+# (i) -step_accuracy 1e-4 on the pendulum's angle output (nsgalpha, 0.3 s, before the impact): the chosen step's
+#     epsilon_RMS of theta against the exact pendulum (Jacobi's sn, scipy's ellipj) at most 1.05 x the request, and
+#     Richardson's estimate within 30 % of that true error.
 # (e) the job files jobs/pendulum.yaml and jobs/rocking_block.yaml run as documented (from the repository's root).
 # (d) a stop (SIGTERM) and resume of a pendulum case: the rerun resumes from its checkpoint and ends bitwise equal to
 #     the uninterrupted run.
@@ -231,6 +235,41 @@ refuse_simulate "leapfrog on a multibody system" "1" "-step_type leapfrog works 
   -system_type multibody -mb_model good.yaml -step_type leapfrog -step_dt 1e-3 -step_end_time 0.01
 refuse_simulate "symmetric moreau on a multibody system" "1" "only the Moreau-Jean variant is implemented there" \
   -system_type multibody -mb_model good.yaml -step_type moreau -step_dt 1e-3 -step_end_time 0.01
+refuse_simulate "-step_dt auto on a multibody system" "1" "-step_dt auto: nsgalpha is unconditionally stable and takes its step from the system's \
+natural frequencies, and this system (-system_type multibody) is nonlinear, without any: give -step_dt, or -step_accuracy EPS" \
+  -system_type multibody -mb_model good.yaml -step_type nsgalpha -step_dt auto -step_end_time 0.01
+
+# ---- (i) the step from accuracy on the pendulum's angle output, before the impact: the error of the chosen step against
+# the exact pendulum (Jacobi's sn)
+must "pendulum -step_accuracy 1e-4" mpi 60 1 simulate -system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha \
+  -step_rho_inf 0.8 -step_end_time 0.3 -step_dt auto -step_accuracy 1e-4 -step_accuracy_output theta -results_file acc.h5
+$py - <<'PYEOF' || fail=1
+import os
+import sys
+
+import h5py
+import numpy as np
+from scipy.special import ellipj, ellipk
+
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+import mbcheck
+from mbcheck import check, case
+
+m, J, l, g, eps = 1.0, 0.1, 1.0, 10.0, 1e-4
+w0 = np.sqrt(m * g * l / (m * l * l + J))
+k = np.sin((np.pi / 12 + np.pi / 2) / 2)            # released at rest from theta0 = pi/12 (phi0 = theta0 + pi/2 from hanging)
+t, o, gap, F = case("acc.h5")
+c = h5py.File("acc.h5", "r")["cases/0"]
+est = float(str(c.attrs["dt_how"]).split("estimated epsilon_RMS ")[1].split()[0])
+sn = ellipj(ellipk(k * k) - w0 * t, k * k)[0]
+th = 2 * np.arcsin(k * sn) - np.pi / 2             # sin(phi / 2) = k sn(K - w0 t)
+err = np.sqrt(np.sum((o["theta"] - th) ** 2) / np.sum(th ** 2))
+check(np.max(np.abs(F[:, 2])) == 0, "pendulum -step_accuracy: no wall force (no impact) before 0.3 s")
+check(err <= 1.05 * eps and abs(est - err) <= 0.3 * err,
+      "pendulum -step_accuracy %g: dt %g s (%d levels), epsilon_RMS of theta against the exact pendulum %.3e (at most 1.05 x the "
+      "request: Richardson's estimate, %.3e, is an estimate; within 30 %%)" % (eps, c.attrs["dt"], len(t), err, est))
+raise SystemExit(mbcheck.bad)
+PYEOF
 
 # ---- (d) stop and resume: SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results
 stop_resume "pendulum" -system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type nsgalpha -step_dt 2e-5 -step_end_time 1.5 \

@@ -1,4 +1,5 @@
-/* The reduced system's general ops (mass, force, tangents, energy, constraints) against its linear operators, on a
+/* The reduced system's general ops (mass, force, tangents, energy, constraints) against its linear operators, and what a
+   stepper asks besides (outputs, massless boundary, lowest frequency, data id) against the ROM's, on a
    hand-made 3-coordinate ROM (two contacts: a 2D one and a normal one, one inner mode) with damping, a load and a gap. */
 #include <vicms.h>
 
@@ -19,7 +20,12 @@ int main(int argc, char **argv)
   VIContactInfo    ci[2];
   VIROM            rom;
   VISystem         sys;
-  PetscReal       *k, *m, *d;
+  PetscReal           *k, *m, *d, *freq, f1;
+  const PetscReal      tip[4] = {0, 0.5, 0, -2}, *row;
+  const char          *name, *kind;
+  const void          *id;
+  PetscInt             nout;
+  PetscBool            massless;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -39,6 +45,9 @@ int main(int argc, char **argv)
   PetscCall(PetscArraycpy(d, D, 16));
   PetscCall(VIROMSetContacts(rom, nc, ci));
   PetscCall(VIROMAddLoad(rom, "push", load));
+  PetscCall(VIROMAddOutput(rom, "tip", tip));
+  PetscCall(VIROMGetFrequencies(rom, &freq));
+  freq[0] = 1.25;
   PetscCall(VIROMValidate(rom, NULL));
   PetscCall(PetscOptionsSetValue(NULL, "-case_loads", "push"));
   PetscCall(PetscOptionsSetValue(NULL, "-load_push_type", "harmonic"));
@@ -88,6 +97,18 @@ int main(int argc, char **argv)
   PetscCall(VISystemComputeConstraintCurvature(sys, t, q, lam, H));
   for (PetscInt i = 0; i < 16; i++) EXPECT(H[i] == 0, "d(G^T lambda)/dq of a ROM is 0");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reduced system: force, tangents, mass, energy and constraints agree with K, M, D (tolerance 1e-14)\n"));
+  /* what a stepper asks besides the equations: the ROM's output rows by name, its method (cb: the boundary carries mass),
+     its inner mode's frequency, the ROM as the data's identity */
+  PetscCall(VISystemGetNumOutputs(sys, &nout));
+  PetscCall(VISystemGetOutput(sys, 0, &name, &row));
+  EXPECT(nout == 1 && !strcmp(name, "tip"), "outputs: %d, first '%s'", (int)nout, name);
+  for (PetscInt i = 0; i < n; i++) EXPECT(row[i] == tip[i], "output row %d", (int)i);
+  PetscCall(VISystemHasMasslessBoundary(sys, &massless, &kind));
+  EXPECT(!massless && !strcmp(kind, "cb"), "a cb ROM has a mass-carrying boundary: got %d, '%s'", (int)massless, kind);
+  PetscCall(VISystemGetLowestFrequency(sys, &f1));
+  PetscCall(VISystemGetDataId(sys, &id));
+  EXPECT(f1 == 1.25 && id == (const void *)rom, "lowest frequency %g (expected 1.25), data id the ROM", (double)f1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reduced system: outputs, massless boundary, lowest frequency and data id are the ROM's\n"));
   PetscCall(VISystemDestroy(&sys));
   PetscCall(VIROMDestroy(&rom));
   PetscCall(PetscFinalize());
