@@ -43,23 +43,23 @@ PY
 }
 
 # the direct path once on 1 rank (its results on 1, 2, 3 ranks agree: tests/app/modes.sh, reduce.sh), the iterative on 1, 2 and 3
-must "modes clamped direct" mpi 60 1 modes $box -model_clamp zmin -modes_file d_clamped.h5
-must "modes free direct" mpi 60 1 modes $box -modes_file d_free.h5
-for t in cb macneal; do must "reduce $t direct" mpi 60 1 reduce $plate $red -cms_type $t -rom_file d_$t.h5; done
+must "modes clamped direct" mpi 180 1 modes $box -model_clamp zmin -modes_file d_clamped.h5
+must "modes free direct" mpi 180 1 modes $box -modes_file d_free.h5
+for t in cb macneal; do must "reduce $t direct" mpi 180 1 reduce $plate $red -cms_type $t -rom_file d_$t.h5; done
 for np in 1 2 3; do
   for bc in clamped free; do
     clamp=""; [ $bc = clamped ] && clamp="-model_clamp zmin"
-    must "np=$np modes $bc iterative" mpi 60 "$np" modes $box $clamp -modes_solver iterative -modes_file i.h5 &&
+    must "np=$np modes $bc iterative" mpi 180 "$np" modes $box $clamp -modes_solver iterative -modes_file i.h5 &&
       compare "np=$np modes $bc box, iterative vs direct" d_$bc.h5 i.h5 0
   done
   for t in cb macneal; do
-    must "np=$np reduce $t iterative" mpi 60 "$np" reduce $plate $red -cms_type $t -cms_solver iterative -rom_file i.h5 &&
+    must "np=$np reduce $t iterative" mpi 180 "$np" reduce $plate $red -cms_type $t -cms_solver iterative -rom_file i.h5 &&
       compare "np=$np reduce $t plate, iterative vs direct" d_$t.h5 i.h5 1
   done
 done
 
 # LOBPCG on request, on the clamped box: the same frequencies
-must "modes lobpcg" mpi 60 2 modes $box -model_clamp zmin -modes_solver iterative -modes_eps_type lobpcg -modes_file i.h5 &&
+must "modes lobpcg" mpi 180 2 modes $box -model_clamp zmin -modes_solver iterative -modes_eps_type lobpcg -modes_file i.h5 &&
   compare "np=2 modes clamped box, LOBPCG vs direct" d_clamped.h5 i.h5 0
 
 # bad input
@@ -84,6 +84,6 @@ refuse "factorization over the memory limit (modes)" "1 2" "Not enough memory to
 refuse "factorization over the memory limit (reduce)" "1 2" "Not enough memory to factor the stiffness matrix of the parent model.*(-cms_solver iterative" \
   reduce $mid -cms_contact_set zmax -cms_contact_dirs 1 -cms_num_modes 5 -cms_type macneal -memory_limit 2 -rom_file bad.h5
 refuse "bad -memory_limit" "1" "-memory_limit: got -3.*expected a positive number of MB per rank" modes $box -model_clamp zmin -memory_limit -3
-must "iterative under the same limit" mpi 60 1 modes $mid -memory_limit 2 -modes_solver iterative
+must "iterative under the same limit" mpi 180 1 modes $mid -memory_limit 2 -modes_solver iterative
 [ -e bad.h5 ] && { echo "FAIL a refused reduction left bad.h5 behind"; fail=1; }
 exit $fail
