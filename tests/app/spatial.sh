@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Spatial rigid bodies of `vicms simulate -system_type multibody` (model key dim: 3, unit quaternions with their norm as
+# a bilateral row; docs/multibody.md "Spatial bodies"), nsgalpha rho_inf = 1, against references computed here:
+# (a) a torque-free asymmetric body (J = 0.1, 0.2, 0.3 kg m^2, omega0 = (0.5, 3, 0.2) rad/s in the fixed frame), h = 1e-3
+#     and 2e-3 over 2 s: its quaternion and angular velocity against SciPy's integration of Euler's equations with the
+#     quaternion's kinematics (DOP853, rtol 1e-12), second order in h; the energy and the angular momentum vector
+#     R J w_b (computed here from the orientation and angular velocity outputs) conserved to the scheme's O(h^2); the
+#     quaternion's norm and the norm row at round-off (GGL: no drift); 2 and 3 ranks bitwise equal to 1 rank;
+#     Moreau-Jean theta = 1/2 (velocity level only) lets the norm drift (> 1e-9) but stays within 1e-3 of the reference.
+# (b) the heavy symmetric top of jobs/models/spinning_top.yaml (a body on a spherical joint under gravity) and a spherical
+#     pendulum (a rod on a spherical joint, released with an angular velocity across it) against SciPy's integration of
+#     Euler's equations about the fixed point (inertia moved to the pivot, gravity's torque), h = 5e-4 and 1e-3: the centre
+#     and the angular velocity, second order; the energy; the joint's rows and the norm row at round-off.
+# (c) the job file jobs/spinning_top.yaml as documented.
+# (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
+#     planar model, a planar joint in a spatial one, dim: 4 - one message naming the file and line.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
+jobs="$VICMS_SOURCE/jobs"
+cat >free.yaml <<'YAML'
+dim: 3
+bodies:
+  - {name: b, mass: 2, inertia: [0.1, 0.2, 0.3], position: [0, 0, 0], axis: [1, 1, 0], angle: 0.4,
+     velocity: [0.1, 0, 0], angular_velocity: [0.5, 3, 0.2]}
+outputs:
+  - {name: q, type: orientation, body: b}
+  - {name: w, type: angular_velocity, body: b}
+  - {name: c, type: point, body: b}
+  - {name: E, type: energy}
+YAML
+# a rod (its centre 0.4 m below the pivot along its axis) tilted by 0.5 rad about y, swinging across its plane and
+# spinning slowly: the centre's velocity w x r (the pivot at rest), written with every digit
+$py - <<'PY'
+import numpy as np
+r = -0.4 * np.array([np.sin(0.5), 0, np.cos(0.5)])
+w = np.array([1.2, 2.5, -0.3])
+v = np.cross(w, r)
+f = lambda x: "[" + ", ".join(repr(float(a)) for a in x) + "]"
+open("pend.yaml", "w").write("""dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], axis: [0, 1, 0], angle: 0.5,
+     position: %s, velocity: %s, angular_velocity: %s}
+joints:
+  - {name: pivot, type: spherical, body1: ground, body2: rod, point2: [0, 0, 0.4]}
+outputs:
+  - {name: q, type: orientation, body: rod}
+  - {name: w, type: angular_velocity, body: rod}
+  - {name: centre, type: point, body: rod}
+  - {name: E, type: energy}
+""" % (f(r), f(v), f(w)))
+PY
+sim="-system_type multibody -step_type nsgalpha -step_rho_inf 1"
+for np in 1 2 3; do
+  must "free body h = 1e-3 np=$np" mpi 60 $np simulate $sim -mb_model free.yaml -step_dt 1e-3 -step_end_time 2 -results_file free$np.h5
+done
+must "free body h = 2e-3" mpi 60 1 simulate $sim -mb_model free.yaml -step_dt 2e-3 -step_end_time 2 -results_file free2h.h5
+must "free body moreau" mpi 60 1 simulate -system_type multibody -step_type moreau -step_moreau_variant theta -step_theta 0.5 -mb_model free.yaml \
+  -step_dt 1e-3 -step_end_time 2 -results_file freem.h5
+for h in 5e-4 1e-3; do
+  must "spinning top h = $h" mpi 60 1 simulate $sim -mb_model $jobs/models/spinning_top.yaml -step_dt $h -step_end_time 1 -results_file top$h.h5
+  must "spherical pendulum h = $h" mpi 60 1 simulate $sim -mb_model pend.yaml -step_dt $h -step_end_time 2 -results_file pend$h.h5
+done
+PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
+import sys
+import h5py, numpy as np
+from scipy.integrate import solve_ivp
+from mbcheck import check, case
+import mbcheck
+
+
+def qmul(a, b):
+    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
+
+
+def rot(p):
+    e0, e1, e2, e3 = p
+    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
+                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
+                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
+
+
+def reference(t, p0, w0_fixed, JO, torque):
+    """Euler's equations about the fixed point (or the centre) in the body's frame, and p' = p (x) (0, w_b) / 2."""
+    JOi = np.linalg.inv(JO)
+
+    def rhs(_, y):
+        p, w = y[:4], y[4:]
+        return np.concatenate([0.5 * qmul(p, np.concatenate([[0], w])), JOi @ (torque(p) - np.cross(w, JO @ w))])
+
+    y0 = np.concatenate([p0, rot(p0).T @ w0_fixed])
+    s = solve_ivp(rhs, (t[0], t[-1]), y0, method="DOP853", rtol=1e-12, atol=1e-14, t_eval=t)
+    return s.y[:4].T, np.array([rot(p) @ w for p, w in zip(s.y[:4].T, s.y[4:].T)])
+
+
+def series(o, name, sfx):
+    return np.array([o[name + "_" + s] for s in sfx]).T
+
+
+def run(name, qname="q", wname="w"):
+    t, o, gaps, _ = case(name)
+    return t, series(o, qname, ["e0", "e1", "e2", "e3"]), series(o, wname, "xyz"), o, gaps
+
+
+# ---- (a) the torque-free body
+J = np.diag([0.1, 0.2, 0.3])
+errs = {}
+for name in ("free1.h5", "free2h.h5", "freem.h5"):
+    t, q, w, o, gaps = run(name)
+    pr, wr = reference(t, q[0], w[0], J, lambda p: np.zeros(3))
+    errs[name] = (np.abs(q - pr).max(), np.abs(w - wr).max())
+    H = np.array([rot(p) @ J @ rot(p).T @ x for p, x in zip(q, w)])
+    dH = np.abs(H - H[0]).max() / np.linalg.norm(H[0])
+    E = o["E"] - 0.5 * 2 * 0.1 ** 2  # the translation's part, constant
+    dE = np.abs(E - E[0]).max() / E[0]
+    nrm = np.abs((q ** 2).sum(1) - 1).max()
+    if name == "freem.h5":
+        check(nrm > 1e-9 and errs[name][1] < 5e-2, "moreau theta = 1/2: quaternion norm drifts to %.2e (velocity level only; > 1e-9), "
+              "angular velocity within %.2e rad/s of the reference (first order; 5e-2)" % (nrm, errs[name][1]))
+        continue
+    tolE, tolH = (1e-6, 2e-6) if name == "free1.h5" else (4e-6, 8e-6)
+    print("     %s: quaternion %.2e, angular velocity %.2e rad/s from the reference" % (name, *errs[name]))
+    check(dE < tolE and dH < tolH, "%s: energy within %.2e of E0, angular momentum vector within %.2e of H0 (relative; tolerances %g, %g)"
+          % (name, dE, dH, tolE, tolH))
+    check(nrm < 1e-14 and np.abs(gaps).max() < 1e-14, "%s: |p|^2 - 1 at most %.1e, the norm row %.1e (GGL: round-off; 1e-14)"
+          % (name, nrm, np.abs(gaps).max()))
+check(errs["free1.h5"][0] < 2e-5 and errs["free1.h5"][1] < 2e-4,
+      "free body h = 1e-3 against SciPy's Euler equations: quaternion %.2e (2e-5), angular velocity %.2e rad/s (2e-4)" % errs["free1.h5"])
+ratio = errs["free2h.h5"][1] / errs["free1.h5"][1]
+check(3 < ratio < 5, "free body: angular velocity error ratio h = 2e-3 / 1e-3: %.2f (second order: 3 to 5)" % ratio)
+ref = h5py.File("free1.h5", "r")["cases/0"]
+for np_ in (2, 3):
+    other = h5py.File("free%d.h5" % np_, "r")["cases/0"]
+    same = all(np.array_equal(ref[d][()], other[d][()]) for d in ("t", "outputs", "gaps", "forces", "energy"))
+    check(same, "free body: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+
+# ---- (b) bodies on a spherical joint under gravity: Euler's equations about the pivot
+g = np.array([0, 0, -9.81])
+for label, stem, m, Jc, s, names in (("spinning top", "top", 0.5, np.diag([3e-4, 3e-4, 5e-4]), np.array([0, 0, 0.05]), ("q", "omega", "energy")),
+                                     ("spherical pendulum", "pend", 1.2, np.diag([0.064, 0.07, 0.004]), np.array([0, 0, -0.4]), ("q", "w", "E"))):
+    JO = Jc + m * (s @ s * np.eye(3) - np.outer(s, s))  # s: the centre from the pivot, in the body's frame
+    err = {}
+    for h in ("5e-4", "1e-3"):
+        t, q, w, o, gaps = run("%s%s.h5" % (stem, h), names[0], names[1])
+        pr, wr = reference(t, q[0], w[0], JO, lambda p: np.cross(s, rot(p).T @ (m * g)))
+        c = series(o, "centre", "xyz")
+        cr = np.array([rot(p) @ s for p in pr])
+        err[h] = (np.abs(c - cr).max(), np.abs(w - wr).max())
+        E = o[names[2]]
+        dE = np.abs(E - E[0]).max() / np.abs(E).max()
+        print("     %s h = %s: centre %.2e m, angular velocity %.2e rad/s from the reference; energy %.2e" % (label, h, *err[h], dE))
+        if h == "5e-4":
+            check(np.abs(gaps).max() < 1e-14, "%s: the joint's rows and the norm row at most %.1e (GGL: round-off; 1e-14)" % (label, np.abs(gaps).max()))
+            tolE = 5e-5 if stem == "top" else 1e-6
+            check(dE < tolE, "%s: energy within %.2e of the largest (relative; %g)" % (label, dE, tolE))
+    tol = (2e-5, 2e-2) if stem == "top" else (2e-6, 2e-5)
+    check(err["5e-4"][0] < tol[0] and err["5e-4"][1] < tol[1], "%s h = 5e-4 against SciPy: centre %.2e m (%g), angular velocity %.2e rad/s (%g)"
+          % (label, err["5e-4"][0], tol[0], err["5e-4"][1], tol[1]))
+    ratio = err["1e-3"][0] / err["5e-4"][0]
+    check(3 < ratio < 5, "%s: centre error ratio h = 1e-3 / 5e-4: %.2f (second order: 3 to 5)" % (label, ratio))
+sys.exit(mbcheck.bad)
+PY
+
+# ---- (c) the job file as documented
+(cd "$VICMS_SOURCE" && must "jobs/spinning_top.yaml" mpi 60 1 simulate -options_file jobs/spinning_top.yaml -step_end_time 0.2 -results_file "$dir/job.h5")
+
+# ---- (d) bad input
+sed 's/axis: \[1, 1, 0\], angle: 0.4/orientation: [1, 0.1, 0, 0]/' free.yaml >unit.yaml
+sed 's/inertia: \[0.1, 0.2, 0.3\]/inertia: [0.1, 0.2, 0.3, 0.2, 0, 0]/' free.yaml >singular.yaml
+sed 's/type: spherical/type: revolute/' pend.yaml >planarjoint.yaml
+sed 's/dim: 3/dim: 4/' free.yaml >dim.yaml
+cat >planar.yaml <<'YAML'
+bodies:
+  - {name: a, mass: 1, inertia: 0.1, position: [0, 0]}
+joints:
+  - {name: s, type: spherical, body1: ground, body2: a}
+YAML
+mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
+refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' has the orientation .* of norm 1.00498756: a unit quaternion" $mb -mb_model unit.yaml
+refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
+refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:7: joint 'pivot' has the type 'revolute' (expected spherical" $mb -mb_model planarjoint.yaml
+refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
+refuse_simulate "dim: 4" "1" "dim.yaml:1: 'dim: 4.' (expected 2, planar, the default, or 3, spatial)" $mb -mb_model dim.yaml
+exit $fail
