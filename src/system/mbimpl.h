@@ -39,6 +39,7 @@ typedef struct {
   PetscReal     point[2][3]; /* a point of each body, in the body's frame (x, y; spatial x, y, z) */
   PetscReal    *phi[2];      /* on a flexible body: the point's elastic displacement rows (2 x nf; NULL: none) */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
+  PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit) */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
   PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
   PetscInt      row, rows;   /* first constraint row and count */

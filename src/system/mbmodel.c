@@ -319,6 +319,41 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A spatial revolute joint: its axis in body1's frame (key 'axis', unit after scaling), and in body2's frame the two
+   normals to the same axis at the initial poses (R2^T R1 a turned into two unit normals): its rows 4 and 5 hold
+   (R1 a) . (R2 n_k) = 0, k = 1, 2. */
+static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBJoint *j)
+{
+  PetscReal *a = j->hinge[0], R[2][9], w[3], b[3], len;
+  PetscInt   k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBVector(rd, e, "axis", 3, PETSC_TRUE, a));
+  len = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the hinge's direction in body1's frame)", rd->path,
+             j->line, j->name);
+  for (PetscInt i = 0; i < 3; i++) a[i] /= len;
+  for (PetscInt s = 0; s < 2; s++) {
+    const PetscReal one[4] = {1, 0, 0, 0};
+    VIMBQuatRotation(j->body[s] ? model->bodies[j->body[s]].pose + 3 : one, R[s]);
+  }
+  for (PetscInt i = 0; i < 3; i++) w[i] = R[0][i * 3] * a[0] + R[0][i * 3 + 1] * a[1] + R[0][i * 3 + 2] * a[2]; /* R1 a */
+  for (PetscInt i = 0; i < 3; i++) b[i] = R[1][i] * w[0] + R[1][3 + i] * w[1] + R[1][6 + i] * w[2];             /* R2^T R1 a */
+  k = PetscAbsReal(b[0]) <= PetscAbsReal(b[1]) && PetscAbsReal(b[0]) <= PetscAbsReal(b[2]) ? 0 : (PetscAbsReal(b[1]) <= PetscAbsReal(b[2]) ? 1 : 2);
+  w[0] = w[1] = w[2] = 0;
+  w[k]               = 1; /* the coordinate axis least along b: n1 = b x e_k, n2 = b x n1 */
+  j->hinge[1][0]     = b[1] * w[2] - b[2] * w[1];
+  j->hinge[1][1]     = b[2] * w[0] - b[0] * w[2];
+  j->hinge[1][2]     = b[0] * w[1] - b[1] * w[0];
+  len                = PetscSqrtReal(j->hinge[1][0] * j->hinge[1][0] + j->hinge[1][1] * j->hinge[1][1] + j->hinge[1][2] * j->hinge[1][2]);
+  for (PetscInt i = 0; i < 3; i++) j->hinge[1][i] /= len;
+  j->hinge[2][0] = b[1] * j->hinge[1][2] - b[2] * j->hinge[1][1];
+  j->hinge[2][1] = b[2] * j->hinge[1][0] - b[0] * j->hinge[1][2];
+  j->hinge[2][2] = b[0] * j->hinge[1][1] - b[1] * j->hinge[1][0];
+  j->rows        = 5;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "axis", "speed", NULL};
@@ -342,9 +377,10 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 5; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 5 && (model->dim == 3) == (t == VI_MB_JOINT_SPHERICAL), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
-               model->dim == 3 ? "spherical: the joint built for a spatial model" : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
+    PetscCheck(t < 5 && (model->dim == 3 ? t == VI_MB_JOINT_SPHERICAL || t == VI_MB_JOINT_REVOLUTE : t != VI_MB_JOINT_SPHERICAL), rd->comm,
+               PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
+               model->dim == 3 ? "spherical or revolute: the joints built for a spatial model"
+                               : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the joint's body2", &j->body[1]));
@@ -354,6 +390,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
+      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': 'axis' is a revolute joint's key, a spherical joint has none", rd->path, j->line, j->name);
+      if (j->type == VI_MB_JOINT_REVOLUTE) PetscCall(VIMBHinge(rd, model, e, j));
       continue;
     }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));

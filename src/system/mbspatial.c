@@ -212,6 +212,40 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     for (PetscInt k = 0; k < model->njoints; k++)
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     i = r - j->row;
+    if (i >= 3) { /* a revolute joint's row: (R1 a) . (R2 n) = sum_i (p1^T A_i(a) p1) (p2^T A_i(n) p2), R of the ground I */
+      PetscReal       A[2][3][16], Ap[2][3][4], d[2][3];
+      const PetscReal one[4] = {1, 0, 0, 0};
+      PetscInt        o[2];
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscReal *p = j->body[side] ? q + model->bodies[j->body[side]].off + 3 : one;
+        o[side]            = j->body[side] ? model->bodies[j->body[side]].off + 3 : -1;
+        VIMBQuatForms(j->hinge[side ? i - 2 : 0], A[side]);
+        for (PetscInt c = 0; c < 3; c++) {
+          for (PetscInt a = 0; a < 4; a++)
+            Ap[side][c][a] = A[side][c][a * 4] * p[0] + A[side][c][a * 4 + 1] * p[1] + A[side][c][a * 4 + 2] * p[2] + A[side][c][a * 4 + 3] * p[3];
+          d[side][c] = p[0] * Ap[side][c][0] + p[1] * Ap[side][c][1] + p[2] * Ap[side][c][2] + p[3] * Ap[side][c][3];
+        }
+      }
+      if (g) *g = d[0][0] * d[1][0] + d[0][1] * d[1][1] + d[0][2] * d[1][2];
+      for (PetscInt side = 0; side < 2; side++) {
+        if (o[side] < 0) continue;
+        for (PetscInt c = 0; c < 3; c++) {
+          for (PetscInt a = 0; a < 4; a++) {
+            if (grad) grad[o[side] + a] += 2 * Ap[side][c][a] * d[1 - side][c];
+            if (H && w != 0)
+              for (PetscInt b = 0; b < 4; b++) H[(o[side] + a) * n + o[side] + b] += 2 * w * A[side][c][a * 4 + b] * d[1 - side][c];
+          }
+          if (H && w != 0 && side == 0 && o[1] >= 0)
+            for (PetscInt a = 0; a < 4; a++)
+              for (PetscInt b = 0; b < 4; b++) {
+                const PetscReal x = 4 * w * Ap[0][c][a] * Ap[1][c][b];
+                H[(o[0] + a) * n + o[1] + b] += x;
+                H[(o[1] + b) * n + o[0] + a] += x;
+              }
+        }
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     for (PetscInt side = 0; side < 2; side++) {
       const PetscInt   b = j->body[side], sg = side ? 1 : -1;
       PetscReal        A[3][16], Ap[4];
