@@ -169,9 +169,9 @@ for label, stem, m, Jc, s, names in (("spinning top", "top", 0.5, np.diag([3e-4,
         print("     %s h = %s: centre %.2e m, angular velocity %.2e rad/s from the reference; energy %.2e" % (label, h, *err[h], dE))
         if h == "5e-4":
             check(np.abs(gaps).max() < 1e-14, "%s: the joint's rows and the norm row at most %.1e (GGL: round-off; 1e-14)" % (label, np.abs(gaps).max()))
-            tolE = 5e-5 if stem == "top" else 1e-6
+            tolE = 5e-7 if stem == "top" else 1e-6
             check(dE < tolE, "%s: energy within %.2e of the largest (relative; %g)" % (label, dE, tolE))
-    tol = (1e-5, 1e-2) if stem == "top" else (1e-6, 1.5e-5)
+    tol = (1e-5, 5e-2) if stem == "top" else (1e-6, 1.5e-5)  # the top spins at 200 rad/s
     check(err["5e-4"][0] < tol[0] and err["5e-4"][1] < tol[1], "%s h = 5e-4 against SciPy: centre %.2e m (%g), angular velocity %.2e rad/s (%g)"
           % (label, err["5e-4"][0], tol[0], err["5e-4"][1], tol[1]))
     ratio = err["1e-3"][0] / err["5e-4"][0]
