@@ -35,37 +35,34 @@ YAML
 # spinning slowly: the centre's velocity w x r (the pivot at rest), written with every digit
 $py - <<'PY'
 import numpy as np
-r = -0.4 * np.array([np.sin(0.5), 0, np.cos(0.5)])
-w = np.array([1.2, 2.5, -0.3])
-v = np.cross(w, r)
-f = lambda x: "[" + ", ".join(repr(float(a)) for a in x) + "]"
-open("pend.yaml", "w").write("""dim: 3
+
+
+def rod(path, axis, angle, w, joint):
+    """The rod (its centre 0.4 m below the pivot at the origin along its axis) turned by angle about axis, moving at w
+    (fixed frame) about the pivot: its centre's velocity w x r, every number written with all its digits."""
+    a = np.array(axis, float)
+    c, s = np.cos(angle), np.sin(angle)
+    r = -0.4 * (c * np.array([0, 0, 1.0]) + s * np.cross(a, [0, 0, 1.0]) + (1 - c) * a[2] * a)  # R (0, 0, -0.4) (Rodrigues)
+    f = lambda x: "[" + ", ".join(repr(float(v)) for v in x) + "]"
+    open(path, "w").write("""dim: 3
 gravity: [0, 0, -9.81]
 bodies:
-  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], axis: [0, 1, 0], angle: 0.5,
-     position: %s, velocity: %s, angular_velocity: %s}
+  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], axis: %s, angle: %r, position: %s, velocity: %s, angular_velocity: %s}
 joints:
-  - {name: pivot, type: spherical, body1: ground, body2: rod, point2: [0, 0, 0.4]}
+  - %s
 outputs:
   - {name: q, type: orientation, body: rod}
   - {name: w, type: angular_velocity, body: rod}
   - {name: centre, type: point, body: rod}
   - {name: E, type: energy}
-""" % (f(r), f(v), f(w)))
-# the same rod on a revolute joint about the fixed x axis, tilted by 0.7 rad about it and swinging at 2 rad/s
-r = 0.4 * np.array([0, np.sin(0.7), -np.cos(0.7)])
-w = np.array([2.0, 0, 0])
-open("hinge.yaml", "w").write("""dim: 3
-gravity: [0, 0, -9.81]
-bodies:
-  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], axis: [1, 0, 0], angle: 0.7,
-     position: %s, velocity: %s, angular_velocity: %s}
-joints:
-  - {name: hinge, type: revolute, body1: ground, body2: rod, point2: [0, 0, 0.4], axis: [1, 0, 0]}
-outputs:
-  - {name: w, type: angular_velocity, body: rod}
-  - {name: centre, type: point, body: rod}
-""" % (f(r), f(np.cross(w, r)), f(w)))
+""" % (f(a), angle, f(r), f(np.cross(w, r)), f(w), joint))
+
+
+# swinging across its plane and spinning slowly about a spherical joint
+rod("pend.yaml", [0, 1, 0], 0.5, np.array([1.2, 2.5, -0.3]), "{name: pivot, type: spherical, body1: ground, body2: rod, point2: [0, 0, 0.4]}")
+# on a revolute joint about the fixed x axis, tilted by 0.7 rad about it and swinging at 2 rad/s
+rod("hinge.yaml", [1, 0, 0], 0.7, np.array([2.0, 0, 0]),
+    "{name: hinge, type: revolute, body1: ground, body2: rod, point2: [0, 0, 0.4], axis: [1, 0, 0]}")
 PY
 sim="-system_type multibody -step_type nsgalpha -step_rho_inf 1"
 for np in 1 2 3; do
@@ -207,7 +204,7 @@ YAML
 mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
 refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' has the orientation .* of norm 1.00498756: a unit quaternion" $mb -mb_model unit.yaml
 refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
-refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:7: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
+refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
 refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
 refuse_simulate "dim: 4" "1" "dim.yaml:1: 'dim: 4.' (expected 2, planar, the default, or 3, spatial)" $mb -mb_model dim.yaml
 exit $fail
