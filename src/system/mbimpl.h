@@ -47,11 +47,11 @@ typedef struct {
 } VIMBJoint;
 
 /* A point of body[1] against the line of body[0] through line_point with unit normal line_normal (both in body[0]'s frame):
-   g = n . (P - C), open when positive. */
+   g = n . (P - C), open when positive (spatial: against the ground's plane through line_point, normal line_normal). */
 typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
-  PetscReal line_point[2], line_normal[2], point[2];
+  PetscReal  line_point[3], line_normal[3], point[3]; /* spatial: the ground's plane through line_point with unit normal line_normal */
   PetscReal *phi; /* the point on a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
   PetscReal restitution, mu;
   PetscInt  row, line;

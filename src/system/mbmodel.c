@@ -420,6 +420,40 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
+   (open where the normal points), Newton's restitution; frictionless (a spatial friction cone needs two tangential rows). */
+static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
+{
+  static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
+  PetscReal                len;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, e, "a spatial contact", keys));
+  c->line = VIMBLine(e);
+  PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
+  PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
+  PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+  PetscCheck(c->body[0] == 0 && c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': a spatial contact puts a point of a moving body against the ground's plane ('against: ground'); a plane on "
+             "a moving body is not built",
+             rd->path, c->line, c->name);
+  PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
+  PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
+  PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));
+  len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1] + c->line_normal[2] * c->line_normal[2]);
+  PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has a zero plane_normal (the plane's open side)", rd->path, c->line,
+             c->name);
+  for (PetscInt i = 0; i < 3; i++) c->line_normal[i] /= len;
+  PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
+  PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
+  PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
+  PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' has friction %g: spatial contacts are frictionless (the cone's two tangential rows are not built); remove it",
+             rd->path, c->line, c->name, (double)c->mu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[] = {"name", "body", "point", "node", "against", "line_point", "line_normal", "restitution", "friction", NULL};
@@ -429,14 +463,16 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
   PetscFunctionBeginUser;
   PetscCall(VIMBSequence(rd, root, "contacts", &seq));
   model->ncontacts = VIMBCount(seq);
-  PetscCheck(!model->ncontacts || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contacts are planar only (a point against a line); a spatial model (dim: 3) has none yet", rd->path, VIMBLine(seq));
   PetscCall(PetscCalloc1(PetscMax(model->ncontacts, 1), &model->contacts));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
     yaml_node_t *e = VIMBNode(rd, *it);
     VIMBContact *c = &model->contacts[k];
     PetscReal    len;
+    if (model->dim == 3) {
+      PetscCall(VIMBReadPlaneContact(rd, model, e, c));
+      continue;
+    }
     PetscCall(VIMBCheckKeys(rd, e, "a contact", keys));
     c->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
@@ -517,13 +553,16 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 8; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t == 0 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(model->dim == 3 ? t == 0 || t == 3 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3 ? "point, orientation, angular_velocity, joint_force or energy: a spatial model's"
+               model->dim == 3 ? "point, orientation, angular_velocity, joint_force, contact_force or energy: a spatial model's"
                                : "point, angle, joint_angle, contact_force, joint_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
-    if (model->dim == 3) o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (o->type == VI_MB_OUT_ENERGY ? 1 : 3));
+    if (model->dim == 3)
+      o->columns = o->type == VI_MB_OUT_POINT
+                       ? 6
+                       : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE ? 1 : 3));
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCheck(o->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path, VIMBLine(e),
@@ -1025,7 +1064,7 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY) {
+    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"};
       for (PetscInt i = 0; i < o->columns; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, o->type == VI_MB_OUT_ORIENTATION ? qt[i] : pt[i]));

@@ -196,6 +196,23 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
 
   PetscFunctionBeginUser;
   if (grad) PetscCall(PetscArrayzero(grad, n));
+  if (r >= model->nrows - model->ncontacts) { /* a point against the ground's plane: g = n . (r + R(p) s - C) */
+    const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
+    const PetscInt     o = model->bodies[c->body[1]].off;
+    const PetscReal   *p = q + o + 3, *nv = c->line_normal;
+    PetscReal          A[3][16], B[16], Bp[4], val = 0;
+    VIMBQuatForms(c->point, A);
+    for (PetscInt k = 0; k < 16; k++) B[k] = nv[0] * A[0][k] + nv[1] * A[1][k] + nv[2] * A[2][k]; /* n . R(p) s = p^T B p */
+    for (PetscInt a = 0; a < 4; a++) Bp[a] = B[a * 4] * p[0] + B[a * 4 + 1] * p[1] + B[a * 4 + 2] * p[2] + B[a * 4 + 3] * p[3];
+    for (PetscInt i = 0; i < 3; i++) val += nv[i] * (q[o + i] - c->line_point[i]);
+    if (g) *g = val + p[0] * Bp[0] + p[1] * Bp[1] + p[2] * Bp[2] + p[3] * Bp[3];
+    if (grad)
+      for (PetscInt i = 0; i < 7; i++) grad[o + i] = i < 3 ? nv[i] : 2 * Bp[i - 3];
+    if (H && w != 0)
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) H[(o + 3 + a) * n + o + 3 + b] += 2 * w * B[a * 4 + b];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (r >= model->qrow) { /* a norm row */
     const PetscInt o = model->bodies[r - model->qrow + 1].off + 3;
     if (g) *g = 0.5 * (q[o] * q[o] + q[o + 1] * q[o + 1] + q[o + 2] * q[o + 2] + q[o + 3] * q[o + 3] - 1);

@@ -13,9 +13,13 @@
 #     and the angular velocity, second order; the energy; the joint's rows and the norm row at round-off.
 #     A rod on a revolute joint about x (its five rows: the spherical three and the axis kept normal to two of the rod's
 #     directions) against the pendulum's ODE theta'' = -m g l sin(theta) / (J + m l^2), and out of its plane at round-off.
+#     A tumbling box's corner against the ground's plane (e = 0.5), h = 2e-4: its flight exact before the impact, the first
+#     contact within 2 h of the SciPy event, the velocities after it against Newton's law for one contact (the impulse with
+#     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
 # (c) the job file jobs/spinning_top.yaml as documented.
 # (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
-#     planar model, a planar joint in a spatial one, dim: 4 - one message naming the file and line.
+#     planar model, a planar joint in a spatial one, friction on a spatial contact, dim: 4 - one message naming the file
+#     and line.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -64,6 +68,22 @@ rod("pend.yaml", [0, 1, 0], 0.5, np.array([1.2, 2.5, -0.3]), "{name: pivot, type
 rod("hinge.yaml", [1, 0, 0], 0.7, np.array([2.0, 0, 0]),
     "{name: hinge, type: revolute, body1: ground, body2: rod, point2: [0, 0, 0.4], axis: [1, 0, 0]}")
 PY
+# a tumbling box whose corner falls on the ground (z = 0, e = 0.5)
+cat >box.yaml <<'YAML'
+dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: box, mass: 1.5, inertia: [0.02, 0.03, 0.04], position: [0, 0, 0.5], axis: [1, 2, 3], angle: 0.6, velocity: [0.2, 0, 0.5],
+     angular_velocity: [1, -2, 0.5]}
+contacts:
+  - {name: floor, body: box, point: [0.1, 0.15, -0.2], against: ground, plane_point: [0, 0, 0], plane_normal: [0, 0, 1], restitution: 0.5}
+outputs:
+  - {name: q, type: orientation, body: box}
+  - {name: w, type: angular_velocity, body: box}
+  - {name: c, type: point, body: box}
+  - {name: corner, type: point, body: box, point: [0.1, 0.15, -0.2]}
+  - {name: f, type: contact_force, contact: floor}
+YAML
 sim="-system_type multibody -step_type nsgalpha -step_rho_inf 1"
 for np in 1 2 3; do
   must "free body h = 1e-3 np=$np" mpi 60 $np simulate $sim -mb_model free.yaml -step_dt 1e-3 -step_end_time 2 -results_file free$np.h5
@@ -75,6 +95,7 @@ for h in 5e-4 1e-3; do
   must "spinning top h = $h" mpi 60 1 simulate $sim -mb_model $jobs/models/spinning_top.yaml -step_dt $h -step_end_time 0.5 -results_file top$h.h5
   must "spherical pendulum h = $h" mpi 60 1 simulate $sim -mb_model pend.yaml -step_dt $h -step_end_time 1 -results_file pend$h.h5
 done
+must "box on the ground h = 2e-4" mpi 60 1 simulate $sim -mb_model box.yaml -step_dt 2e-4 -step_end_time 0.6 -results_file box.h5
 must "hinge h = 1e-3" mpi 60 1 simulate $sim -mb_model hinge.yaml -step_dt 1e-3 -step_end_time 1 -results_file hinge.h5
 PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import sys
@@ -184,6 +205,44 @@ off = max(np.abs(o["centre_x"]).max(), np.abs(o["w_y"]).max(), np.abs(o["w_z"]).
 check(eth < 1e-5 and ew < 6e-5, "revolute joint, h = 1e-3, 1 s, against the pendulum's ODE (SciPy): angle %.2e rad (1e-5), rate %.2e rad/s (6e-5)" % (eth, ew))
 check(off < 1e-13 and np.abs(gaps).max() < 1e-14, "revolute joint: the centre's x and w_y, w_z at most %.1e (1e-13), its five rows and the norm row %.1e (1e-14)"
       % (off, np.abs(gaps).max()))
+# ---- a point against the ground's plane: the box's corner, its flight and Newton's law at the first impact
+t, q, w, o, gaps = run("box.h5")
+m, J, sc, e, h = 1.5, np.diag([0.02, 0.03, 0.04]), np.array([0.1, 0.15, -0.2]), 0.5, 2e-4
+v0 = np.array([o["c_vx"][0], o["c_vy"][0], o["c_vz"][0]])
+c0 = np.array([o["c_x"][0], o["c_y"][0], o["c_z"][0]])
+Ji = np.linalg.inv(J)
+
+
+def rhs(_, y):
+    return np.concatenate([0.5 * qmul(y[:4], np.concatenate([[0], y[4:]])), Ji @ (-np.cross(y[4:], J @ y[4:]))])
+
+
+def corner_z(tt, y):
+    return c0[2] + v0[2] * tt - 9.81 * tt * tt / 2 + (rot(y[:4]) @ sc)[2]
+
+
+corner_z.terminal, corner_z.direction = True, -1
+sol = solve_ivp(rhs, (0, 1), np.concatenate([q[0], rot(q[0]).T @ w[0]]), method="DOP853", rtol=1e-12, atol=1e-14, events=corner_z)
+ts = sol.t_events[0][0]
+pe, wb = sol.y_events[0][0][:4], sol.y_events[0][0][4:]
+R = rot(pe)
+rho, n, vc, wf = R @ sc, np.array([0, 0, 1.0]), v0 + np.array([0, 0, -9.81 * ts]), R @ wb
+Jw_i = R @ Ji @ R.T
+vn = n @ (vc + np.cross(wf, rho))
+P = -(1 + e) * vn / (1 / m + np.cross(rho, n) @ Jw_i @ np.cross(rho, n))
+vp, wp = vc + P * n / m, wf + Jw_i @ np.cross(rho, n) * P
+kc = int(np.argmax(o["f"] > 0))
+flight = np.abs(o["c_z"][:kc] - (c0[2] + v0[2] * t[:kc] - 9.81 * t[:kc] ** 2 / 2)).max()
+check(flight < 1e-12, "box: its centre's height before the impact on z0 + vz0 t - g t^2 / 2 to %.1e (1e-12: a constant acceleration)" % flight)
+check(abs(t[kc] - ts) <= 2 * h, "box: first contact at t = %.4f s, the exact %.6f s (SciPy event; within 2 h)" % (t[kc], ts))
+after = np.concatenate([[o["c_vx"][kc], o["c_vy"][kc], o["c_vz"][kc]], w[kc]])
+dv = np.abs(after - np.concatenate([vp, wp])).max() / np.linalg.norm(np.concatenate([vp, wp]))
+check(dv < 1e-2, "box: velocities after the impact against Newton's law from the exact pre-impact state: %.2e of |(v+, w+)| (1e-2; v+ = %s, w+ = %s)"
+      % (dv, np.round(vp, 4), np.round(wp, 4)))
+law = abs(o["corner_vz"][kc] + e * o["corner_vz"][kc - 1])
+check(law < 1e-9, "box: nsgalpha's discrete Newton law |v_n(k) + e v_n(k-1)| = %.1e at the impact (1e-9)" % law)
+check(gaps[:, 1].min() > -1e-12 and np.abs(gaps[:, 0]).max() < 1e-14,  # rows: the norm, then the contact
+      "box: the corner's gap never below %.1e m (-1e-12), the norm row at most %.1e (1e-14)" % (gaps[:, 1].min(), np.abs(gaps[:, 0]).max()))
 sys.exit(mbcheck.bad)
 PY
 
@@ -206,5 +265,7 @@ refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' 
 refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
 refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
 refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
+sed 's/restitution: 0.5}/restitution: 0.5, friction: 0.3}/' box.yaml >friction.yaml
+refuse_simulate "friction on a spatial contact" "1" "friction.yaml:7: contact 'floor' has friction 0.3: spatial contacts are frictionless" $mb -mb_model friction.yaml
 refuse_simulate "dim: 4" "1" "dim.yaml:1: 'dim: 4.' (expected 2, planar, the default, or 3, spatial)" $mb -mb_model dim.yaml
 exit $fail
