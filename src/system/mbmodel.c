@@ -420,6 +420,31 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The start of a contact entry: its keys, line, name and two bodies (the point's and the one it is against). */
+static PetscErrorCode VIMBContactHead(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, const char what[], const char *const keys[], VIMBContact *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, e, what, keys));
+  c->line = VIMBLine(e);
+  PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
+  PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
+  PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A contact's restitution (Newton's e in [0, 1], -1 when absent) and friction (Coulomb's mu >= 0). */
+static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
+  PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
+  PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
+  PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
+             c->line, c->name, (double)c->mu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
    (open where the normal points), Newton's restitution; frictionless (a spatial friction cone needs two tangential rows). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
@@ -428,11 +453,7 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
   PetscReal                len;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMBCheckKeys(rd, e, "a spatial contact", keys));
-  c->line = VIMBLine(e);
-  PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
-  PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
-  PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+  PetscCall(VIMBContactHead(rd, model, e, "a spatial contact", keys, c));
   PetscCheck(c->body[0] == 0 && c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: contact '%s': a spatial contact puts a point of a moving body against the ground's plane ('against: ground'); a plane on "
              "a moving body is not built",
@@ -444,10 +465,7 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
   PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has a zero plane_normal (the plane's open side)", rd->path, c->line,
              c->name);
   for (PetscInt i = 0; i < 3; i++) c->line_normal[i] /= len;
-  PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
-  PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
-  PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
+  PetscCall(VIMBContactLaw(rd, e, c));
   PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: contact '%s' has friction %g: spatial contacts are frictionless (the cone's two tangential rows are not built); remove it",
              rd->path, c->line, c->name, (double)c->mu);
@@ -473,11 +491,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
       PetscCall(VIMBReadPlaneContact(rd, model, e, c));
       continue;
     }
-    PetscCall(VIMBCheckKeys(rd, e, "a contact", keys));
-    c->line = VIMBLine(e);
-    PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
-    PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
-    PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+    PetscCall(VIMBContactHead(rd, model, e, "a contact", keys, c));
     PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
@@ -494,13 +508,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
                model->bodies[c->body[0]].name);
     c->line_normal[0] /= len;
     c->line_normal[1] /= len;
-    PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
-    PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name,
-               (double)c->restitution);
-    PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
-    PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
-               c->line, c->name, (double)c->mu);
+    PetscCall(VIMBContactLaw(rd, e, c));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
