@@ -23,21 +23,23 @@ typedef struct {
 typedef struct {
   char      name[VI_MB_NAME];
   PetscReal mass, inertia;        /* kg, kg m^2 (a rigid body) */
-  PetscReal pose[3], velocity[3]; /* x, y, theta and their rates */
+  PetscReal pose[7], velocity[7]; /* x, y, theta and their rates (spatial: x, y, z, the unit quaternion e0..e3 and their rates) */
+  PetscReal J[9], c;              /* spatial: the inertia tensor in the body's frame (kg m^2) and the norm term's weight (mbspatial.c) */
   PetscInt  line;                 /* of the file, for messages */
   PetscInt  off, nq;              /* its coordinates q[off .. off + nq - 1] (3, or 3 + nf for a flexible body) */
   VIMBFlex *flex;                 /* NULL for a rigid body */
 } VIMBBody;
 
-typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER } VIMBJointType;
+typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER, VI_MB_JOINT_SPHERICAL } VIMBJointType;
 
 typedef struct {
   char          name[VI_MB_NAME];
   VIMBJointType type;
   PetscInt      body[2];     /* indices into bodies (0: ground) */
-  PetscReal     point[2][2]; /* a point of each body, in the body's frame */
+  PetscReal     point[2][3]; /* a point of each body, in the body's frame (x, y; spatial x, y, z) */
   PetscReal    *phi[2];      /* on a flexible body: the point's elastic displacement rows (2 x nf; NULL: none) */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
+  PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit) */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
   PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
   PetscInt      row, rows;   /* first constraint row and count */
@@ -45,11 +47,11 @@ typedef struct {
 } VIMBJoint;
 
 /* A point of body[1] against the line of body[0] through line_point with unit normal line_normal (both in body[0]'s frame):
-   g = n . (P - C), open when positive. */
+   g = n . (P - C), open when positive (spatial: against the ground's plane through line_point, normal line_normal). */
 typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
-  PetscReal line_point[2], line_normal[2], point[2];
+  PetscReal  line_point[3], line_normal[3], point[3]; /* spatial: the ground's plane through line_point with unit normal line_normal */
   PetscReal *phi; /* the point on a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
   PetscReal restitution, mu;
   PetscInt  row, line;
@@ -61,16 +63,18 @@ typedef enum {
   VI_MB_OUT_JOINT_ANGLE,
   VI_MB_OUT_CONTACT_FORCE,
   VI_MB_OUT_JOINT_FORCE,
-  VI_MB_OUT_ENERGY
+  VI_MB_OUT_ENERGY,
+  VI_MB_OUT_ORIENTATION,     /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
+  VI_MB_OUT_ANGULAR_VELOCITY /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
 } VIMBOutputType;
 
-/* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy), an angle two (NAME, NAME_rate), a
-   joint's force two (NAME_x, NAME_y), the others one. */
+/* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy; spatial six, with NAME_z and NAME_vz),
+   an angle two (NAME, NAME_rate), a joint's force two (NAME_x, NAME_y; a spherical joint's three), the others one. */
 typedef struct {
   char           name[VI_MB_NAME];
   VIMBOutputType type;
   PetscInt       body, index; /* the body (point, angle), or the joint or contact (index) */
-  PetscReal      point[2];
+  PetscReal      point[3];
   PetscReal     *phi; /* a point of a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
   PetscInt       columns;
 } VIMBOutput;
@@ -83,7 +87,8 @@ typedef struct {
 
 typedef struct {
   char         path[PETSC_MAX_PATH_LEN];
-  PetscReal    gravity[2];
+  PetscInt     dim; /* 2 (planar, the default) or 3 (spatial: model key 'dim: 3', mbspatial.c) */
+  PetscReal    gravity[3];
   PetscInt     nbodies; /* including the ground */
   VIMBBody    *bodies;
   PetscInt     njoints, ncontacts, nloads, noutputs, ncolumns;
@@ -92,6 +97,7 @@ typedef struct {
   VIMBLoad    *loads;
   VIMBOutput  *outputs;
   PetscInt     n, nrows;  /* coordinates; constraint rows (joints' bilateral rows first, then one per contact) */
+  PetscInt     qrow;      /* spatial: the first quaternion norm row (one per body, after the joints' rows, before the contacts) */
   PetscReal    tolerance; /* the joints' initial residual accepted (model key assembly_tolerance) */
   PetscInt     nparams;   /* the 'parameters:' section: names and values (after -mb_param_NAME) */
   char (*param_names)[VI_MB_NAME];
@@ -143,5 +149,22 @@ PETSC_INTERN void VIMBFlexForce(const VIMBFlex *flex, const PetscReal g[2], cons
 /* T = w^T M w / 2 and V = -g . (m R + A (I_1 + S q_f)) + q_f^T K q_f / 2. work: nq^2. */
 PETSC_INTERN void VIMBFlexEnergy(const VIMBFlex *flex, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal *T, PetscReal *V,
                                  PetscReal work[]);
+/* Spatial rigid bodies (mbspatial.c): z = (r, p), the centre of mass and a unit quaternion p = (e0, e1, e2, e3), w = dz/dt.
+   The mass block (7 x 7) at z, and d(M w)/dz (7 x 7, [i][a]); the quadratic velocity vector added into f (7) with its
+   tangents into dfdz, dfdw (7 x 7, either NULL); T and V (gravity g, 3). */
+PETSC_INTERN void VIMBSpatialMass(const VIMBBody *bd, const PetscReal z[], PetscReal M[]);
+PETSC_INTERN void VIMBSpatialMassJacobian(const VIMBBody *bd, const PetscReal z[], const PetscReal w[], PetscReal dMw[]);
+PETSC_INTERN void VIMBSpatialForce(const VIMBBody *bd, const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[], PetscReal dfdw[]);
+PETSC_INTERN void VIMBSpatialEnergy(const VIMBBody *bd, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T, PetscReal *V);
+/* The rotation matrix R(p) (3 x 3, row-major; a rotation when |p| = 1), and w_b = 2 G(p) dp/dt the body-frame angular velocity */
+PETSC_INTERN void VIMBQuatRotation(const PetscReal p[], PetscReal R[]);
+PETSC_INTERN void VIMBQuatOmega(const PetscReal p[], const PetscReal pd[], PetscReal wb[]);
+/* dp/dt = G(p)^T w_b / 2 for a body-frame angular velocity w_b */
+PETSC_INTERN void VIMBQuatRate(const PetscReal p[], const PetscReal wb[], PetscReal pd[]);
+/* Row r of a spatial model (spherical joints' rows, the quaternions' norm rows), as VIMBModelConstraint. */
+PETSC_INTERN PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                                                  PetscReal w, PetscReal H[]);
+/* The columns of a spatial output (point, orientation, angular_velocity) at (q, u) into y. */
+PETSC_INTERN void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

@@ -187,9 +187,72 @@ static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A spatial rigid body (dim: 3): mass, inertia [J1, J2, J3] (principal, along the body's axes) or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz]
+   (the tensor's entries in the body's frame), position [x, y, z], orientation [e0, e1, e2, e3] (a unit quaternion, e0 the
+   scalar part) or axis [ax, ay, az] with angle (rad), velocity [vx, vy, vz] and angular_velocity [wx, wy, wz] (rad/s, in
+   the fixed frame), stored as z = (r, p) and dz/dt = (v, G(p)^T R^T w / 2) (mbspatial.c). */
+static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd)
+{
+  yaml_node_t *v = VIMBGet(rd, e, "inertia"), *o = VIMBGet(rd, e, "orientation");
+  PetscReal    Jv[6] = {0, 0, 0, 0, 0, 0}, *J = bd->J, *p = bd->pose + 3, nrm = 0, m2, m3, w[3] = {0, 0, 0}, R[9], wb[3];
+  PetscInt     len = v && v->type == YAML_SEQUENCE_NODE ? VIMBCount(v) : 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
+  PetscCheck(bd->mass > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s' has mass %g: give mass > 0 (kg)", rd->path,
+             VIMBLine(VIMBGet(rd, e, "mass")), bd->name, (double)bd->mass);
+  PetscCheck(v && (len == 3 || len == 6), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: body '%s' needs 'inertia: [J1, J2, J3]' (principal moments along its axes, kg m^2) or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz] (a "
+             "spatial model's inertia is a tensor)",
+             rd->path, v ? VIMBLine(v) : bd->line, bd->name);
+  PetscCall(VIMBVector(rd, e, "inertia", len, PETSC_TRUE, Jv));
+  J[0] = Jv[0], J[4] = Jv[1], J[8] = Jv[2];
+  J[1] = J[3] = Jv[3], J[2] = J[6] = Jv[4], J[5] = J[7] = Jv[5];
+  m2 = J[0] * J[4] - J[1] * J[3];
+  m3 = J[0] * (J[4] * J[8] - J[5] * J[7]) - J[1] * (J[3] * J[8] - J[5] * J[6]) + J[2] * (J[3] * J[7] - J[4] * J[6]);
+  PetscCheck(J[0] > 0 && m2 > 0 && m3 > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: body '%s' has a singular or indefinite inertia tensor (leading minors %g, %g, %g): give a positive definite one (kg m^2, about "
+             "the centre of mass)",
+             rd->path, VIMBLine(v), bd->name, (double)J[0], (double)m2, (double)m3);
+  bd->inertia = (J[0] + J[4] + J[8]) / 3;
+  bd->c       = 2 * bd->inertia; /* 2 tr(J) / 3: the norm term's weight (mbspatial.c) */
+  PetscCall(VIMBVector(rd, e, "position", 3, PETSC_TRUE, bd->pose));
+  PetscCheck(!(o && VIMBGet(rd, e, "axis")), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': give 'orientation' or 'axis' with 'angle', not both",
+             rd->path, bd->line, bd->name);
+  if (o) {
+    PetscCheck(!VIMBGet(rd, e, "angle"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': 'angle' goes with 'axis', not with 'orientation'",
+               rd->path, bd->line, bd->name);
+    PetscCall(VIMBVector(rd, e, "orientation", 4, PETSC_TRUE, p));
+    for (PetscInt a = 0; a < 4; a++) nrm += p[a] * p[a];
+    nrm = PetscSqrtReal(nrm);
+    PetscCheck(PetscAbsReal(nrm - 1) <= 1e-6, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: body '%s' has the orientation [%g, %g, %g, %g] of norm %.9g: a unit quaternion [e0, e1, e2, e3] is expected (normalised: "
+               "[%.9g, %.9g, %.9g, %.9g]; or give 'axis' and 'angle')",
+               rd->path, VIMBLine(o), bd->name, (double)p[0], (double)p[1], (double)p[2], (double)p[3], (double)nrm, (double)(p[0] / nrm),
+               (double)(p[1] / nrm), (double)(p[2] / nrm), (double)(p[3] / nrm));
+    for (PetscInt a = 0; a < 4; a++) p[a] /= nrm; /* within 1e-6 of the sphere (the digits given): on it to round-off, for the norm row */
+  } else {
+    PetscReal ax[3] = {0, 0, 1}, th;
+    PetscCall(VIMBVector(rd, e, "axis", 3, PETSC_FALSE, ax));
+    PetscCall(VIMBReal(rd, e, "angle", PETSC_FALSE, 0, &th));
+    nrm = PetscSqrtReal(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    PetscCheck(nrm > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s' has a zero rotation axis", rd->path, VIMBLine(VIMBGet(rd, e, "axis")),
+               bd->name);
+    p[0] = PetscCosReal(th / 2);
+    for (PetscInt i = 0; i < 3; i++) p[1 + i] = PetscSinReal(th / 2) * ax[i] / nrm;
+  }
+  PetscCall(VIMBVector(rd, e, "velocity", 3, PETSC_FALSE, bd->velocity));
+  PetscCall(VIMBVector(rd, e, "angular_velocity", 3, PETSC_FALSE, w));
+  VIMBQuatRotation(p, R);
+  for (PetscInt i = 0; i < 3; i++) wb[i] = R[i] * w[0] + R[3 + i] * w[1] + R[6 + i] * w[2]; /* R^T w */
+  VIMBQuatRate(p, wb, bd->velocity + 3);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "type", "rom", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", NULL};
+  static const char *const keys[] = {"name",        "type", "rom", "mass", "inertia", "position", "angle", "axis", "velocity", "angular_velocity",
+                                     "orientation", NULL};
   yaml_node_t             *seq;
   PetscInt                 b = 1;
 
@@ -212,6 +275,16 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
                  "%s:%d: the body name '%s' is %s (give each body its own name)", rd->path, bd->line, bd->name,
                  k ? "used twice" : "reserved for the fixed frame");
     PetscCall(VIMBString(rd, e, "type", "rigid", type, sizeof(type)));
+    if (model->dim == 3) {
+      PetscCheck(!strcmp(type, "rigid"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: body '%s' has the type '%s': a spatial model (dim: 3) has rigid bodies only (spatial flexible bodies are not built)",
+                 rd->path, VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
+      PetscCall(VIMBReadSpatialBody(rd, e, bd));
+      continue;
+    }
+    PetscCheck(!VIMBGet(rd, e, "orientation") && !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: body '%s': 'orientation' and 'axis' are a spatial body's keys (add 'dim: 3' at the model's top)", rd->path, bd->line,
+               bd->name);
     PetscCheck(!strcmp(type, "rigid") || !strcmp(type, "flexible"), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: body '%s' has the type '%s' (expected rigid, the default, or flexible: a ROM in a floating frame)", rd->path,
                VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
@@ -246,10 +319,45 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A spatial revolute joint: its axis in body1's frame (key 'axis', unit after scaling), and in body2's frame the two
+   normals to the same axis at the initial poses (R2^T R1 a turned into two unit normals): its rows 4 and 5 hold
+   (R1 a) . (R2 n_k) = 0, k = 1, 2. */
+static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBJoint *j)
+{
+  PetscReal *a = j->hinge[0], R[2][9], w[3], b[3], len;
+  PetscInt   k;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBVector(rd, e, "axis", 3, PETSC_TRUE, a));
+  len = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the hinge's direction in body1's frame)", rd->path,
+             j->line, j->name);
+  for (PetscInt i = 0; i < 3; i++) a[i] /= len;
+  for (PetscInt s = 0; s < 2; s++) {
+    const PetscReal one[4] = {1, 0, 0, 0};
+    VIMBQuatRotation(j->body[s] ? model->bodies[j->body[s]].pose + 3 : one, R[s]);
+  }
+  for (PetscInt i = 0; i < 3; i++) w[i] = R[0][i * 3] * a[0] + R[0][i * 3 + 1] * a[1] + R[0][i * 3 + 2] * a[2]; /* R1 a */
+  for (PetscInt i = 0; i < 3; i++) b[i] = R[1][i] * w[0] + R[1][3 + i] * w[1] + R[1][6 + i] * w[2];             /* R2^T R1 a */
+  k = PetscAbsReal(b[0]) <= PetscAbsReal(b[1]) && PetscAbsReal(b[0]) <= PetscAbsReal(b[2]) ? 0 : (PetscAbsReal(b[1]) <= PetscAbsReal(b[2]) ? 1 : 2);
+  w[0] = w[1] = w[2] = 0;
+  w[k]               = 1; /* the coordinate axis least along b: n1 = b x e_k, n2 = b x n1 */
+  j->hinge[1][0]     = b[1] * w[2] - b[2] * w[1];
+  j->hinge[1][1]     = b[2] * w[0] - b[0] * w[2];
+  j->hinge[1][2]     = b[0] * w[1] - b[1] * w[0];
+  len                = PetscSqrtReal(j->hinge[1][0] * j->hinge[1][0] + j->hinge[1][1] * j->hinge[1][1] + j->hinge[1][2] * j->hinge[1][2]);
+  for (PetscInt i = 0; i < 3; i++) j->hinge[1][i] /= len;
+  j->hinge[2][0] = b[1] * j->hinge[1][2] - b[2] * j->hinge[1][1];
+  j->hinge[2][1] = b[2] * j->hinge[1][0] - b[0] * j->hinge[1][2];
+  j->hinge[2][2] = b[0] * j->hinge[1][1] - b[1] * j->hinge[1][0];
+  j->rows        = 5;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "axis", "speed", NULL};
-  static const char *const types[] = {"revolute", "prismatic", "fixed", "driver"};
+  static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -267,17 +375,26 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     j->line = VIMBLine(e);
     PetscCall(VIMBString(rd, e, "name", NULL, j->name, sizeof(j->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 4; t++)
+    for (t = 0; t < 5; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 4, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected revolute, prismatic, fixed or driver)", rd->path,
-               j->line, j->name, type);
+    PetscCheck(t < 5 && (model->dim == 3 ? t == VI_MB_JOINT_SPHERICAL || t == VI_MB_JOINT_REVOLUTE : t != VI_MB_JOINT_SPHERICAL), rd->comm,
+               PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
+               model->dim == 3 ? "spherical or revolute: the joints built for a spatial model"
+                               : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the joint's body2", &j->body[1]));
     PetscCheck(j->body[0] != j->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' joins the body '%s' to itself (name two bodies)",
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
-    PetscCall(VIMBVector(rd, e, "point1", 2, PETSC_FALSE, j->point[0]));
-    PetscCall(VIMBVector(rd, e, "point2", 2, PETSC_FALSE, j->point[1]));
+    PetscCall(VIMBVector(rd, e, "point1", model->dim, PETSC_FALSE, j->point[0]));
+    PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
+    if (model->dim == 3) {
+      j->rows = 3;
+      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': 'axis' is a revolute joint's key, a spherical joint has none", rd->path, j->line, j->name);
+      if (j->type == VI_MB_JOINT_REVOLUTE) PetscCall(VIMBHinge(rd, model, e, j));
+      continue;
+    }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
     PetscCall(VIMBNodeRef(rd, model, e, "node2", j->body[1], &j->phi[1]));
     PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
@@ -303,6 +420,58 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The start of a contact entry: its keys, line, name and two bodies (the point's and the one it is against). */
+static PetscErrorCode VIMBContactHead(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, const char what[], const char *const keys[], VIMBContact *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, e, what, keys));
+  c->line = VIMBLine(e);
+  PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
+  PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
+  PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A contact's restitution (Newton's e in [0, 1], -1 when absent) and friction (Coulomb's mu >= 0). */
+static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
+  PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name, (double)c->restitution);
+  PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
+  PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
+             c->line, c->name, (double)c->mu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
+   (open where the normal points), Newton's restitution; frictionless (a spatial friction cone needs two tangential rows). */
+static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
+{
+  static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
+  PetscReal                len;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBContactHead(rd, model, e, "a spatial contact", keys, c));
+  PetscCheck(c->body[0] == 0 && c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': a spatial contact puts a point of a moving body against the ground's plane ('against: ground'); a plane on "
+             "a moving body is not built",
+             rd->path, c->line, c->name);
+  PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
+  PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
+  PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));
+  len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1] + c->line_normal[2] * c->line_normal[2]);
+  PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has a zero plane_normal (the plane's open side)", rd->path, c->line,
+             c->name);
+  for (PetscInt i = 0; i < 3; i++) c->line_normal[i] /= len;
+  PetscCall(VIMBContactLaw(rd, e, c));
+  PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' has friction %g: spatial contacts are frictionless (the cone's two tangential rows are not built); remove it",
+             rd->path, c->line, c->name, (double)c->mu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[] = {"name", "body", "point", "node", "against", "line_point", "line_normal", "restitution", "friction", NULL};
@@ -318,11 +487,11 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     yaml_node_t *e = VIMBNode(rd, *it);
     VIMBContact *c = &model->contacts[k];
     PetscReal    len;
-    PetscCall(VIMBCheckKeys(rd, e, "a contact", keys));
-    c->line = VIMBLine(e);
-    PetscCall(VIMBString(rd, e, "name", NULL, c->name, sizeof(c->name)));
-    PetscCall(VIMBBodyRef(rd, model, e, "body", "the contact's body", &c->body[1]));
-    PetscCall(VIMBBodyRef(rd, model, e, "against", "the contact's 'against'", &c->body[0]));
+    if (model->dim == 3) {
+      PetscCall(VIMBReadPlaneContact(rd, model, e, c));
+      continue;
+    }
+    PetscCall(VIMBContactHead(rd, model, e, "a contact", keys, c));
     PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
@@ -339,13 +508,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
                model->bodies[c->body[0]].name);
     c->line_normal[0] /= len;
     c->line_normal[1] /= len;
-    PetscCall(VIMBReal(rd, e, "restitution", PETSC_FALSE, -1, &c->restitution));
-    PetscCheck(c->restitution == -1 || (c->restitution >= 0 && c->restitution <= 1), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s' has restitution %g (expected Newton's coefficient in [0, 1])", rd->path, c->line, c->name,
-               (double)c->restitution);
-    PetscCall(VIMBReal(rd, e, "friction", PETSC_FALSE, 0, &c->mu));
-    PetscCheck(c->mu >= 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' has friction %g (expected Coulomb's coefficient >= 0)", rd->path,
-               c->line, c->name, (double)c->mu);
+    PetscCall(VIMBContactLaw(rd, e, c));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -359,6 +522,8 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
   PetscFunctionBeginUser;
   PetscCall(VIMBSequence(rd, root, "loads", &seq));
   model->nloads = VIMBCount(seq);
+  PetscCheck(!model->nloads || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: loads are planar only; a spatial model (dim: 3) has gravity",
+             rd->path, VIMBLine(seq));
   PetscCall(PetscCalloc1(PetscMax(model->nloads, 1), &model->loads));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
@@ -376,7 +541,7 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body", "point", "node", "joint", "contact", NULL};
-  static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy"};
+  static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy", "orientation", "angular_velocity"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -394,16 +559,28 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBCheckKeys(rd, e, "an output", keys));
     PetscCall(VIMBString(rd, e, "name", NULL, o->name, sizeof(o->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 6; t++)
+    for (t = 0; t < 8; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 6, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: output '%s' has the type '%s' (expected point, angle, joint_angle, contact_force, joint_force or energy)", rd->path,
-               VIMBLine(e), o->name, type);
+    PetscCheck(model->dim == 3 ? t == 0 || t == 3 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
+               model->dim == 3 ? "point, orientation, angular_velocity, joint_force, contact_force or energy: a spatial model's"
+                               : "point, angle, joint_angle, contact_force, joint_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
+    if (model->dim == 3)
+      o->columns = o->type == VI_MB_OUT_POINT
+                       ? 6
+                       : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE ? 1 : 3));
+    if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
+      PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
+      PetscCheck(o->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path, VIMBLine(e),
+                 o->name);
+    }
     if (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ANGLE) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
-      PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, o->point));
+      PetscCheck(o->body > 0 || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path,
+                 VIMBLine(e), o->name);
+      PetscCall(VIMBVector(rd, e, "point", model->dim, PETSC_FALSE, o->point));
       PetscCall(VIMBNodeRef(rd, model, e, "node", o->body, &o->phi));
     }
     if (o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_JOINT_FORCE) {
@@ -513,12 +690,17 @@ static PetscErrorCode VIMBReadParameters(VIMBReader *rd, VIMBModel *model, yaml_
 /* The document's sections, in the order their references need (bodies first). */
 static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"parameters", "gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+  static const char *const keys[] = {"parameters", "dim", "gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+  PetscReal                dim;
 
   PetscFunctionBeginUser;
   PetscCall(VIMBCheckKeys(rd, root, "the model", keys));
   PetscCall(VIMBReadParameters(rd, model, root));
-  PetscCall(VIMBVector(rd, root, "gravity", 2, PETSC_FALSE, model->gravity));
+  PetscCall(VIMBReal(rd, root, "dim", PETSC_FALSE, 2, &dim));
+  PetscCheck(dim == 2 || dim == 3, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: 'dim: %g' (expected 2, planar, the default, or 3, spatial)", rd->path,
+             VIMBLine(VIMBGet(rd, root, "dim")), (double)dim);
+  model->dim = (PetscInt)dim;
+  PetscCall(VIMBVector(rd, root, "gravity", model->dim, PETSC_FALSE, model->gravity));
   PetscCall(VIMBReal(rd, root, "assembly_tolerance", PETSC_FALSE, 1e-9, &model->tolerance));
   PetscCall(VIMBReadBodies(rd, model, root));
   PetscCall(VIMBReadJoints(rd, model, root));
@@ -566,7 +748,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   model->n = 0;
   for (PetscInt b = 1; b < model->nbodies; b++) {
     model->bodies[b].off = model->n;
-    model->bodies[b].nq  = 3 + (model->bodies[b].flex ? model->bodies[b].flex->nf : 0);
+    model->bodies[b].nq  = model->dim == 3 ? 7 : 3 + (model->bodies[b].flex ? model->bodies[b].flex->nf : 0);
     model->n += model->bodies[b].nq;
   }
   model->nrows = 0;
@@ -574,6 +756,8 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
     model->joints[k].row = model->nrows;
     model->nrows += model->joints[k].rows;
   }
+  model->qrow = model->nrows;
+  if (model->dim == 3) model->nrows += model->nbodies - 1; /* the quaternions' norm rows */
   for (PetscInt k = 0; k < model->ncontacts; k++) model->contacts[k].row = model->nrows++;
   PetscCheck(model->nrows <= VI_MAX_CONTACTS, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " constraint rows, at most %d", path, model->nrows,
              VI_MAX_CONTACTS);
@@ -587,7 +771,7 @@ PetscErrorCode VIMBModelInitialState(const VIMBModel *model, PetscReal q[], Pets
   PetscCall(PetscArrayzero(q, model->n));
   PetscCall(PetscArrayzero(u, model->n));
   for (PetscInt b = 1; b < model->nbodies; b++)
-    for (PetscInt d = 0; d < 3; d++) {
+    for (PetscInt d = 0; d < (model->dim == 3 ? 7 : 3); d++) {
       q[model->bodies[b].off + d] = model->bodies[b].pose[d];
       u[model->bodies[b].off + d] = model->bodies[b].velocity[d];
     }
@@ -612,6 +796,13 @@ PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscR
   for (PetscInt b = 1; b < model->nbodies; b++) {
     const VIMBBody *bd = &model->bodies[b];
     const PetscInt  i = bd->off, nq = bd->nq;
+    if (model->dim == 3) {
+      PetscReal Ms[49];
+      VIMBSpatialMass(bd, q + i, Ms);
+      for (PetscInt r = 0; r < 7; r++)
+        for (PetscInt c = 0; c < 7; c++) M[(i + r) * n + i + c] = Ms[r * 7 + c];
+      continue;
+    }
     if (!bd->flex) {
       M[i * n + i] = M[(i + 1) * n + i + 1] = bd->mass;
       M[(i + 2) * n + i + 2]                = bd->inertia;
@@ -665,6 +856,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
 
   PetscFunctionBeginUser;
+  if (model->dim == 3) {
+    PetscCall(VIMBSpatialConstraint(model, r, q, g, grad, w, H));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (grad) PetscCall(PetscArrayzero(grad, n));
   if (r < model->nrows - model->ncontacts) {
     const VIMBJoint *j = NULL;
@@ -877,7 +1072,13 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (o->type == VI_MB_OUT_POINT) {
+    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE) {
+      static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"};
+      for (PetscInt i = 0; i < o->columns; i++) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, o->type == VI_MB_OUT_ORIENTATION ? qt[i] : pt[i]));
+        PetscCall(VIROMAddOutput(rom, name, zero));
+      }
+    } else if (o->type == VI_MB_OUT_POINT) {
       static const char *const sfx[] = {"x", "y", "vx", "vy"};
       for (PetscInt i = 0; i < 4; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, sfx[i]));

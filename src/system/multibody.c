@@ -157,6 +157,11 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   mb->nqmax          = 0;
   for (PetscInt b = 1; b < md->nbodies; b++) {
     const VIMBBody *bd = &md->bodies[b];
+    if (md->dim == 3) { /* M(p) and a quadratic velocity vector (mbspatial.c); gravity on the centre */
+      sys->constant_mass = PETSC_FALSE;
+      for (PetscInt d = 0; d < 3; d++) mb->fext[bd->off + d] = bd->mass * md->gravity[d];
+      continue;
+    }
     if (bd->flex) { /* its gravity depends on its angle and deformation: VIMBFlexForce */
       sys->constant_mass = PETSC_FALSE;
       mb->nqmax          = PetscMax(mb->nqmax, bd->nq);
@@ -199,6 +204,13 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
     const VIMBBody *bd = &md->bodies[b];
     const PetscInt  o = bd->off, nq = bd->nq, nn = nq * nq;
     PetscReal      *M = mb->work, *dM = mb->work + nn;
+    if (md->dim == 3) {
+      PetscReal J[49];
+      VIMBSpatialMassJacobian(bd, q + o, w + o, J);
+      for (PetscInt i = 3; i < 7; i++)
+        for (PetscInt a = 3; a < 7; a++) dMw[(o + i) * n + o + a] = J[i * 7 + a];
+      continue;
+    }
     if (!bd->flex) continue;
     VIMBFlexMass(bd->flex, q + o, M, dM);
     for (PetscInt i = 0; i < nq; i++)
@@ -221,6 +233,7 @@ static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, 
   PetscCall(PetscArraycpy(f, mb->fext, sys->n));
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
     const VIMBBody *bd = &mb->model.bodies[b];
+    if (mb->model.dim == 3) VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
     if (bd->flex) VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -240,6 +253,16 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
     const VIMBBody *bd = &mb->model.bodies[b];
     const PetscInt  o = bd->off, nq = bd->nq, nqm = mb->nqmax;
     PetscReal      *fl = mb->work + nqm * nqm * nqm + 3 * nqm * nqm, *dz = fl + nq, *dw = dz + nq * nq; /* after VIMBFlexForce's work */
+    if (mb->model.dim == 3) {
+      PetscReal fs[7] = {0}, Z[49] = {0}, W[49] = {0};
+      VIMBSpatialForce(bd, q + o, u + o, fs, Z, W);
+      for (PetscInt i = 3; i < 7; i++)
+        for (PetscInt k = 3; k < 7; k++) {
+          if (dfdq) dfdq[(o + i) * n + o + k] = Z[i * 7 + k];
+          if (dfdu) dfdu[(o + i) * n + o + k] = W[i * 7 + k];
+        }
+      continue;
+    }
     if (!bd->flex) continue;
     PetscCall(PetscArrayzero(fl, nq + 2 * nq * nq));
     VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
@@ -265,6 +288,13 @@ static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscR
   for (PetscInt b = 1; b < md->nbodies; b++) {
     const VIMBBody *bd = &md->bodies[b];
     const PetscInt  i  = bd->off;
+    if (md->dim == 3) {
+      PetscReal Tb, Vb;
+      VIMBSpatialEnergy(bd, md->gravity, q + i, u + i, &Tb, &Vb);
+      T += Tb;
+      V += Vb;
+      continue;
+    }
     if (bd->flex) {
       PetscReal Tb, Vb;
       VIMBFlexEnergy(bd->flex, md->gravity, q + i, u + i, &Tb, &Vb, mb->work);
@@ -418,6 +448,11 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
   for (PetscInt k = 0; k < md->noutputs; k++) {
     const VIMBOutput *o = &md->outputs[k];
     const PetscInt    i = o->body ? md->bodies[o->body].off : 0;
+    if (md->dim == 3 && (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY)) {
+      VIMBSpatialOutput(md, o, q, u, y + col);
+      col += o->columns;
+      continue;
+    }
     switch (o->type) {
     case VI_MB_OUT_POINT: {
       PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th), pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
@@ -447,14 +482,15 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
       if (o->columns == 2) y[col++] = lambda ? lambda[off + 1] : 0;
     } break;
     case VI_MB_OUT_JOINT_FORCE:
-      y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row]] : 0;
-      if (o->columns == 2) y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + 1]] : 0;
+      for (PetscInt c = 0; c < o->columns; c++) y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + c]] : 0;
       break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;
       PetscCall(VISystemComputeEnergy_Multibody(sys, q, u, &T, &V));
       y[col++] = T + V;
     } break;
+    default:
+      break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

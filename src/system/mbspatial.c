@@ -1,0 +1,319 @@
+/* Spatial rigid bodies of the multibody system (model key 'dim: 3', docs/multibody.md "Spatial bodies").
+
+   A body's coordinates are z = (r, p): its centre of mass r (3) and a unit quaternion p = (e0, e1, e2, e3) (4), and its
+   velocity is w = dz/dt (7), so that the schemes' q' = u holds as for the planar bodies. With
+     G(p) = [-e, e0 I - [e]x] (3 x 4, e = (e1, e2, e3)),   w_b = 2 G(p) p'  (the angular velocity in the body's frame),
+   G(p) is linear in p and G(p) p = 0, hence G(a) b = -G(b) a. The kinetic energy is
+     T = m |r'|^2 / 2 + 2 p'^T G(p)^T J G(p) p' + c (p^T p')^2,
+   the last term zero on the constraint |p| = 1 (its rate p^T p' = 0): it makes the mass SPD, M = diag(m I, 4 G^T J G + 2 c p
+   p^T) (4 G^T J G alone is singular along p), and every term it adds to Lagrange's equations lies along p, the gradient of
+   the norm row, so its multiplier absorbs them and the motion is the same for any c > 0 (c = 2 tr(J) / 3: on a sphere the
+   block is 4 J I). Lagrange's equations give the quadratic velocity vector
+     f = -8 G(p')^T J G(p) p' - 2 c |p'|^2 p = 8 G(p')^T J G(p') p - 2 c |p'|^2 p.
+   The norm |p| = 1 is one bilateral row per body, (p^T p - 1) / 2, held at position and velocity level by GGL (seed 002
+   Eq. 29c-d, g): no drift, no singularity. */
+#include "mbimpl.h"
+
+/* G(p), 3 x 4 row-major */
+static void VIMBQuatG(const PetscReal p[], PetscReal G[])
+{
+  const PetscReal e0 = p[0], e1 = p[1], e2 = p[2], e3 = p[3];
+  const PetscReal g[12] = {-e1, e0, e3, -e2, -e2, -e3, e0, e1, -e3, e2, -e1, e0};
+  for (PetscInt i = 0; i < 12; i++) G[i] = g[i];
+}
+
+/* B(y) with G(v)^T y = B(y) v (4 x 4): column k is G(e_k)^T y */
+static void VIMBQuatB(const PetscReal y[], PetscReal B[])
+{
+  for (PetscInt k = 0; k < 4; k++) {
+    PetscReal ek[4] = {0, 0, 0, 0}, G[12];
+    ek[k]           = 1;
+    VIMBQuatG(ek, G);
+    for (PetscInt a = 0; a < 4; a++) B[a * 4 + k] = G[a] * y[0] + G[4 + a] * y[1] + G[8 + a] * y[2];
+  }
+}
+
+/* (R(p) s)_i = p^T A_i p with A_i symmetric (4 x 4 each): R(p) the quadratic rotation of a unit quaternion */
+static void VIMBQuatForms(const PetscReal s[], PetscReal A[3][16])
+{
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt k = 0; k < 16; k++) A[i][k] = 0;
+#define SYM(i, a, b, v) (A[i][(a)*4 + (b)] += (v), A[i][(b)*4 + (a)] += ((a) == (b) ? 0 : (v)))
+  SYM(0, 0, 0, s[0]), SYM(0, 1, 1, s[0]), SYM(0, 2, 2, -s[0]), SYM(0, 3, 3, -s[0]);
+  SYM(0, 1, 2, s[1]), SYM(0, 0, 3, -s[1]), SYM(0, 1, 3, s[2]), SYM(0, 0, 2, s[2]);
+  SYM(1, 0, 0, s[1]), SYM(1, 1, 1, -s[1]), SYM(1, 2, 2, s[1]), SYM(1, 3, 3, -s[1]);
+  SYM(1, 1, 2, s[0]), SYM(1, 0, 3, s[0]), SYM(1, 2, 3, s[2]), SYM(1, 0, 1, -s[2]);
+  SYM(2, 0, 0, s[2]), SYM(2, 1, 1, -s[2]), SYM(2, 2, 2, -s[2]), SYM(2, 3, 3, s[2]);
+  SYM(2, 1, 3, s[0]), SYM(2, 0, 2, -s[0]), SYM(2, 2, 3, s[1]), SYM(2, 0, 1, s[1]);
+#undef SYM
+}
+
+static PetscReal VIMBForm(const PetscReal A[], const PetscReal a[], const PetscReal b[])
+{
+  PetscReal r = 0;
+  for (PetscInt i = 0; i < 4; i++)
+    for (PetscInt j = 0; j < 4; j++) r += a[i] * A[i * 4 + j] * b[j];
+  return r;
+}
+
+void VIMBQuatRotation(const PetscReal p[], PetscReal R[])
+{
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscReal s[3] = {0, 0, 0}, A[3][16];
+    s[k]           = 1;
+    VIMBQuatForms(s, A);
+    for (PetscInt i = 0; i < 3; i++) R[i * 3 + k] = VIMBForm(A[i], p, p);
+  }
+}
+
+void VIMBQuatOmega(const PetscReal p[], const PetscReal pd[], PetscReal wb[])
+{
+  PetscReal G[12];
+  VIMBQuatG(p, G);
+  for (PetscInt i = 0; i < 3; i++) wb[i] = 2 * (G[i * 4] * pd[0] + G[i * 4 + 1] * pd[1] + G[i * 4 + 2] * pd[2] + G[i * 4 + 3] * pd[3]);
+}
+
+void VIMBQuatRate(const PetscReal p[], const PetscReal wb[], PetscReal pd[])
+{
+  PetscReal G[12];
+  VIMBQuatG(p, G);
+  for (PetscInt a = 0; a < 4; a++) pd[a] = 0.5 * (G[a] * wb[0] + G[4 + a] * wb[1] + G[8 + a] * wb[2]);
+}
+
+/* X^T J Y (X, Y 3 x 4) added times s into P (4 x 4) */
+static void VIMBAddGtJG(const PetscReal J[], const PetscReal X[], const PetscReal Y[], PetscReal s, PetscReal P[])
+{
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = 0; b < 4; b++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) r += X[i * 4 + a] * J[i * 3 + j] * Y[j * 4 + b];
+      P[a * 4 + b] += s * r;
+    }
+}
+
+/* y = J X v (X 3 x 4) */
+static void VIMBJXv(const PetscReal J[], const PetscReal X[], const PetscReal v[], PetscReal y[])
+{
+  PetscReal x[3];
+  for (PetscInt i = 0; i < 3; i++) x[i] = X[i * 4] * v[0] + X[i * 4 + 1] * v[1] + X[i * 4 + 2] * v[2] + X[i * 4 + 3] * v[3];
+  for (PetscInt i = 0; i < 3; i++) y[i] = J[i * 3] * x[0] + J[i * 3 + 1] * x[1] + J[i * 3 + 2] * x[2];
+}
+
+/* the 4 x 4 block P into the 7 x 7 matrix X at (3, 3) */
+static void VIMBPutBlock(const PetscReal P[], PetscReal X[])
+{
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = 0; b < 4; b++) X[(3 + a) * 7 + 3 + b] += P[a * 4 + b];
+}
+
+void VIMBSpatialMass(const VIMBBody *bd, const PetscReal z[], PetscReal M[])
+{
+  const PetscReal *p = z + 3;
+  PetscReal        G[12], P[16] = {0};
+
+  for (PetscInt i = 0; i < 49; i++) M[i] = 0;
+  for (PetscInt i = 0; i < 3; i++) M[i * 7 + i] = bd->mass;
+  VIMBQuatG(p, G);
+  VIMBAddGtJG(bd->J, G, G, 4, P);
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = 0; b < 4; b++) P[a * 4 + b] += 2 * bd->c * p[a] * p[b];
+  VIMBPutBlock(P, M);
+}
+
+/* d(M w)/dp = 4 B(J G(p) w) - 4 G(p)^T J G(w) + 2 c ((p^T w) I + p w^T) */
+void VIMBSpatialMassJacobian(const VIMBBody *bd, const PetscReal z[], const PetscReal w[], PetscReal dMw[])
+{
+  const PetscReal *p = z + 3, *wp = w + 3;
+  PetscReal        Gp[12], Gw[12], y[3], P[16], pw = 0;
+
+  for (PetscInt i = 0; i < 49; i++) dMw[i] = 0;
+  VIMBQuatG(p, Gp);
+  VIMBQuatG(wp, Gw);
+  VIMBJXv(bd->J, Gp, wp, y);
+  VIMBQuatB(y, P);
+  for (PetscInt i = 0; i < 16; i++) P[i] *= 4;
+  VIMBAddGtJG(bd->J, Gp, Gw, -4, P);
+  for (PetscInt a = 0; a < 4; a++) pw += p[a] * wp[a];
+  for (PetscInt a = 0; a < 4; a++) {
+    P[a * 4 + a] += 2 * bd->c * pw;
+    for (PetscInt b = 0; b < 4; b++) P[a * 4 + b] += 2 * bd->c * p[a] * wp[b];
+  }
+  VIMBPutBlock(P, dMw);
+}
+
+/* f_p += 8 G(v)^T J G(v) p - 2 c |v|^2 p (v = p'); df/dp = 8 G(v)^T J G(v) - 2 c |v|^2 I,
+   df/dv = 8 (B(J G(v) p) - G(v)^T J G(p)) - 4 c p v^T (G(v) p = -G(p) v) */
+void VIMBSpatialForce(const VIMBBody *bd, const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[], PetscReal dfdw[])
+{
+  const PetscReal *p = z + 3, *v = w + 3;
+  PetscReal        Gp[12], Gv[12], y[3], P[16] = {0}, vv = 0;
+
+  VIMBQuatG(p, Gp);
+  VIMBQuatG(v, Gv);
+  for (PetscInt a = 0; a < 4; a++) vv += v[a] * v[a];
+  VIMBAddGtJG(bd->J, Gv, Gv, 8, P);
+  for (PetscInt a = 0; a < 4; a++) {
+    PetscReal r = 0;
+    for (PetscInt b = 0; b < 4; b++) r += P[a * 4 + b] * p[b];
+    f[3 + a] += r - 2 * bd->c * vv * p[a];
+  }
+  if (dfdz) {
+    for (PetscInt a = 0; a < 4; a++) P[a * 4 + a] -= 2 * bd->c * vv;
+    VIMBPutBlock(P, dfdz);
+  }
+  if (dfdw) {
+    VIMBJXv(bd->J, Gv, p, y);
+    VIMBQuatB(y, P);
+    for (PetscInt i = 0; i < 16; i++) P[i] *= 8;
+    VIMBAddGtJG(bd->J, Gv, Gp, -8, P);
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt b = 0; b < 4; b++) P[a * 4 + b] -= 4 * bd->c * p[a] * v[b];
+    VIMBPutBlock(P, dfdw);
+  }
+}
+
+void VIMBSpatialEnergy(const VIMBBody *bd, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T, PetscReal *V)
+{
+  PetscReal M[49], t = 0;
+
+  VIMBSpatialMass(bd, z, M);
+  for (PetscInt i = 0; i < 7; i++)
+    for (PetscInt j = 0; j < 7; j++) t += w[i] * M[i * 7 + j] * w[j];
+  *T = 0.5 * t;
+  *V = -bd->mass * (g[0] * z[0] + g[1] * z[1] + g[2] * z[2]);
+}
+
+/*
+  A spherical joint's row i (i = 0, 1, 2): g = (r_b + R(p_b) s_b - r_a - R(p_a) s_a)_i, with (R(p) s)_i = p^T A_i(s) p:
+  dg/dr_b = e_i, dg/dp_b = 2 A_i(s_b) p_b, the Hessian's p_b block 2 A_i(s_b) (and minus those of body a).
+  A quaternion's norm row: g = (p^T p - 1) / 2, dg/dp = p, Hessian I.
+*/
+PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                                     PetscReal H[])
+{
+  const PetscInt n = model->n;
+
+  PetscFunctionBeginUser;
+  if (grad) PetscCall(PetscArrayzero(grad, n));
+  if (r >= model->nrows - model->ncontacts) { /* a point against the ground's plane: g = n . (r + R(p) s - C) */
+    const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
+    const PetscInt     o = model->bodies[c->body[1]].off;
+    const PetscReal   *p = q + o + 3, *nv = c->line_normal;
+    PetscReal          A[3][16], B[16], Bp[4], val = 0;
+    VIMBQuatForms(c->point, A);
+    for (PetscInt k = 0; k < 16; k++) B[k] = nv[0] * A[0][k] + nv[1] * A[1][k] + nv[2] * A[2][k]; /* n . R(p) s = p^T B p */
+    for (PetscInt a = 0; a < 4; a++) Bp[a] = B[a * 4] * p[0] + B[a * 4 + 1] * p[1] + B[a * 4 + 2] * p[2] + B[a * 4 + 3] * p[3];
+    for (PetscInt i = 0; i < 3; i++) val += nv[i] * (q[o + i] - c->line_point[i]);
+    if (g) *g = val + p[0] * Bp[0] + p[1] * Bp[1] + p[2] * Bp[2] + p[3] * Bp[3];
+    if (grad)
+      for (PetscInt i = 0; i < 7; i++) grad[o + i] = i < 3 ? nv[i] : 2 * Bp[i - 3];
+    if (H && w != 0)
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) H[(o + 3 + a) * n + o + 3 + b] += 2 * w * B[a * 4 + b];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (r >= model->qrow) { /* a norm row */
+    const PetscInt o = model->bodies[r - model->qrow + 1].off + 3;
+    if (g) *g = 0.5 * (q[o] * q[o] + q[o + 1] * q[o + 1] + q[o + 2] * q[o + 2] + q[o + 3] * q[o + 3] - 1);
+    for (PetscInt a = 0; a < 4; a++) {
+      if (grad) grad[o + a] = q[o + a];
+      if (H && w != 0) H[(o + a) * n + o + a] += w;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    const VIMBJoint *j = NULL;
+    PetscInt         i;
+    PetscReal        val = 0;
+    for (PetscInt k = 0; k < model->njoints; k++)
+      if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
+    i = r - j->row;
+    if (i >= 3) { /* a revolute joint's row: (R1 a) . (R2 n) = sum_i (p1^T A_i(a) p1) (p2^T A_i(n) p2), R of the ground I */
+      PetscReal       A[2][3][16], Ap[2][3][4], d[2][3];
+      const PetscReal one[4] = {1, 0, 0, 0};
+      PetscInt        o[2];
+      for (PetscInt side = 0; side < 2; side++) {
+        const PetscReal *p = j->body[side] ? q + model->bodies[j->body[side]].off + 3 : one;
+        o[side]            = j->body[side] ? model->bodies[j->body[side]].off + 3 : -1;
+        VIMBQuatForms(j->hinge[side ? i - 2 : 0], A[side]);
+        for (PetscInt c = 0; c < 3; c++) {
+          for (PetscInt a = 0; a < 4; a++)
+            Ap[side][c][a] = A[side][c][a * 4] * p[0] + A[side][c][a * 4 + 1] * p[1] + A[side][c][a * 4 + 2] * p[2] + A[side][c][a * 4 + 3] * p[3];
+          d[side][c] = p[0] * Ap[side][c][0] + p[1] * Ap[side][c][1] + p[2] * Ap[side][c][2] + p[3] * Ap[side][c][3];
+        }
+      }
+      if (g) *g = d[0][0] * d[1][0] + d[0][1] * d[1][1] + d[0][2] * d[1][2];
+      for (PetscInt side = 0; side < 2; side++) {
+        if (o[side] < 0) continue;
+        for (PetscInt c = 0; c < 3; c++) {
+          for (PetscInt a = 0; a < 4; a++) {
+            if (grad) grad[o[side] + a] += 2 * Ap[side][c][a] * d[1 - side][c];
+            if (H && w != 0)
+              for (PetscInt b = 0; b < 4; b++) H[(o[side] + a) * n + o[side] + b] += 2 * w * A[side][c][a * 4 + b] * d[1 - side][c];
+          }
+          if (H && w != 0 && side == 0 && o[1] >= 0)
+            for (PetscInt a = 0; a < 4; a++)
+              for (PetscInt b = 0; b < 4; b++) {
+                const PetscReal x = 4 * w * Ap[0][c][a] * Ap[1][c][b];
+                H[(o[0] + a) * n + o[1] + b] += x;
+                H[(o[1] + b) * n + o[0] + a] += x;
+              }
+        }
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (PetscInt side = 0; side < 2; side++) {
+      const PetscInt   b = j->body[side], sg = side ? 1 : -1;
+      PetscReal        A[3][16], Ap[4];
+      const PetscReal *p;
+      PetscInt         o;
+      if (!b) {
+        val += sg * j->point[side][i]; /* the ground's point is fixed */
+        continue;
+      }
+      o = model->bodies[b].off;
+      p = q + o + 3;
+      VIMBQuatForms(j->point[side], A);
+      for (PetscInt a = 0; a < 4; a++) Ap[a] = A[i][a * 4] * p[0] + A[i][a * 4 + 1] * p[1] + A[i][a * 4 + 2] * p[2] + A[i][a * 4 + 3] * p[3];
+      val += sg * (q[o + i] + p[0] * Ap[0] + p[1] * Ap[1] + p[2] * Ap[2] + p[3] * Ap[3]);
+      if (grad) {
+        grad[o + i] = sg;
+        for (PetscInt a = 0; a < 4; a++) grad[o + 3 + a] = 2 * sg * Ap[a];
+      }
+      if (H && w != 0)
+        for (PetscInt a = 0; a < 4; a++)
+          for (PetscInt c = 0; c < 4; c++) H[(o + 3 + a) * n + o + 3 + c] += 2 * sg * w * A[i][a * 4 + c];
+    }
+    if (g) *g = val;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[])
+{
+  const PetscInt   off = model->bodies[o->body].off;
+  const PetscReal *p = q + off + 3, *pd = u + off + 3;
+
+  switch (o->type) {
+  case VI_MB_OUT_POINT: { /* x = r + R(p) s, v = r' + (2 p^T A_i(s) p')_i */
+    PetscReal A[3][16];
+    VIMBQuatForms(o->point, A);
+    for (PetscInt i = 0; i < 3; i++) {
+      y[i]     = q[off + i] + VIMBForm(A[i], p, p);
+      y[3 + i] = u[off + i] + 2 * VIMBForm(A[i], p, pd);
+    }
+  } break;
+  case VI_MB_OUT_ORIENTATION:
+    for (PetscInt a = 0; a < 4; a++) y[a] = p[a];
+    break;
+  case VI_MB_OUT_ANGULAR_VELOCITY: { /* R(p) w_b */
+    PetscReal R[9], wb[3];
+    VIMBQuatRotation(p, R);
+    VIMBQuatOmega(p, pd, wb);
+    for (PetscInt i = 0; i < 3; i++) y[i] = R[i * 3] * wb[0] + R[i * 3 + 1] * wb[1] + R[i * 3 + 2] * wb[2];
+  } break;
+  default:
+    break;
+  }
+}

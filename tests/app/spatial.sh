@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# Spatial rigid bodies of `vicms simulate -system_type multibody` (model key dim: 3, unit quaternions with their norm as
+# a bilateral row; docs/multibody.md "Spatial bodies"), nsgalpha rho_inf = 1, against references computed here:
+# (a) a torque-free asymmetric body (J = 0.1, 0.2, 0.3 kg m^2, omega0 = (0.5, 3, 0.2) rad/s in the fixed frame), h = 1e-3
+#     and 2e-3 over 2 s: its quaternion and angular velocity against SciPy's integration of Euler's equations with the
+#     quaternion's kinematics (DOP853, rtol 1e-12), second order in h; the energy and the angular momentum vector
+#     R J w_b (computed here from the orientation and angular velocity outputs) conserved to the scheme's O(h^2); the
+#     quaternion's norm and the norm row at round-off (GGL: no drift); 2 and 3 ranks bitwise equal to 1 rank;
+#     Moreau-Jean theta = 1/2 (velocity level only) lets the norm drift (> 1e-9) but stays within 1e-3 of the reference.
+# (b) the heavy symmetric top of jobs/models/spinning_top.yaml (a body on a spherical joint under gravity) and a spherical
+#     pendulum (a rod on a spherical joint, released with an angular velocity across it) against SciPy's integration of
+#     Euler's equations about the fixed point (inertia moved to the pivot, gravity's torque), h = 5e-4 and 1e-3 (0.5 s and 1 s): the centre
+#     and the angular velocity, second order; the energy; the joint's rows and the norm row at round-off.
+#     A rod on a revolute joint about x (its five rows: the spherical three and the axis kept normal to two of the rod's
+#     directions) against the pendulum's ODE theta'' = -m g l sin(theta) / (J + m l^2), and out of its plane at round-off.
+#     A tumbling box's corner against the ground's plane (e = 0.5), h = 2e-4: its flight exact before the impact, the first
+#     contact within 2 h of the SciPy event, the velocities after it against Newton's law for one contact (the impulse with
+#     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
+# (c) the job file jobs/spinning_top.yaml as documented.
+# (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
+#     planar model, a planar joint in a spatial one, friction on a spatial contact, dim: 4 - one message naming the file
+#     and line.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+vicms_workdir
+vicms_need_h5py
+jobs="$VICMS_SOURCE/jobs"
+cat >free.yaml <<'YAML'
+dim: 3
+bodies:
+  - {name: b, mass: 2, inertia: [0.1, 0.2, 0.3], position: [0, 0, 0], axis: [1, 1, 0], angle: 0.4,
+     velocity: [0.1, 0, 0], angular_velocity: [0.5, 3, 0.2]}
+outputs:
+  - {name: q, type: orientation, body: b}
+  - {name: w, type: angular_velocity, body: b}
+  - {name: c, type: point, body: b}
+  - {name: E, type: energy}
+YAML
+# a rod (its centre 0.4 m below the pivot along its axis) tilted by 0.5 rad about y, swinging across its plane and
+# spinning slowly: the centre's velocity w x r (the pivot at rest), written with every digit
+$py - <<'PY'
+import numpy as np
+
+
+def rod(path, axis, angle, w, joint):
+    """The rod (its centre 0.4 m below the pivot at the origin along its axis) turned by angle about axis, moving at w
+    (fixed frame) about the pivot: its centre's velocity w x r, every number written with all its digits."""
+    a = np.array(axis, float)
+    c, s = np.cos(angle), np.sin(angle)
+    r = -0.4 * (c * np.array([0, 0, 1.0]) + s * np.cross(a, [0, 0, 1.0]) + (1 - c) * a[2] * a)  # R (0, 0, -0.4) (Rodrigues)
+    f = lambda x: "[" + ", ".join(repr(float(v)) for v in x) + "]"
+    open(path, "w").write("""dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], axis: %s, angle: %r, position: %s, velocity: %s, angular_velocity: %s}
+joints:
+  - %s
+outputs:
+  - {name: q, type: orientation, body: rod}
+  - {name: w, type: angular_velocity, body: rod}
+  - {name: centre, type: point, body: rod}
+  - {name: E, type: energy}
+""" % (f(a), angle, f(r), f(np.cross(w, r)), f(w), joint))
+
+
+# swinging across its plane and spinning slowly about a spherical joint
+rod("pend.yaml", [0, 1, 0], 0.5, np.array([1.2, 2.5, -0.3]), "{name: pivot, type: spherical, body1: ground, body2: rod, point2: [0, 0, 0.4]}")
+# on a revolute joint about the fixed x axis, tilted by 0.7 rad about it and swinging at 2 rad/s
+rod("hinge.yaml", [1, 0, 0], 0.7, np.array([2.0, 0, 0]),
+    "{name: hinge, type: revolute, body1: ground, body2: rod, point2: [0, 0, 0.4], axis: [1, 0, 0]}")
+PY
+# a tumbling box whose corner falls on the ground (z = 0, e = 0.5)
+cat >box.yaml <<'YAML'
+dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: box, mass: 1.5, inertia: [0.02, 0.03, 0.04], position: [0, 0, 0.5], axis: [1, 2, 3], angle: 0.6, velocity: [0.2, 0, 0.5],
+     angular_velocity: [1, -2, 0.5]}
+contacts:
+  - {name: floor, body: box, point: [0.1, 0.15, -0.2], against: ground, plane_point: [0, 0, 0], plane_normal: [0, 0, 1], restitution: 0.5}
+outputs:
+  - {name: q, type: orientation, body: box}
+  - {name: w, type: angular_velocity, body: box}
+  - {name: c, type: point, body: box}
+  - {name: corner, type: point, body: box, point: [0.1, 0.15, -0.2]}
+  - {name: f, type: contact_force, contact: floor}
+YAML
+sim="-system_type multibody -step_type nsgalpha -step_rho_inf 1"
+for np in 1 2 3; do
+  must "free body h = 1e-3 np=$np" mpi 60 $np simulate $sim -mb_model free.yaml -step_dt 1e-3 -step_end_time 2 -results_file free$np.h5
+done
+must "free body h = 2e-3" mpi 60 1 simulate $sim -mb_model free.yaml -step_dt 2e-3 -step_end_time 2 -results_file free2h.h5
+must "free body moreau" mpi 60 1 simulate -system_type multibody -step_type moreau -step_moreau_variant theta -step_theta 0.5 -mb_model free.yaml \
+  -step_dt 1e-3 -step_end_time 2 -results_file freem.h5
+for h in 5e-4 1e-3; do
+  must "spinning top h = $h" mpi 60 1 simulate $sim -mb_model $jobs/models/spinning_top.yaml -step_dt $h -step_end_time 0.5 -results_file top$h.h5
+  must "spherical pendulum h = $h" mpi 60 1 simulate $sim -mb_model pend.yaml -step_dt $h -step_end_time 1 -results_file pend$h.h5
+done
+must "box on the ground h = 2e-4" mpi 60 1 simulate $sim -mb_model box.yaml -step_dt 2e-4 -step_end_time 0.6 -results_file box.h5
+must "hinge h = 1e-3" mpi 60 1 simulate $sim -mb_model hinge.yaml -step_dt 1e-3 -step_end_time 1 -results_file hinge.h5
+PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
+import sys
+import h5py, numpy as np
+from scipy.integrate import solve_ivp
+from mbcheck import check, case
+import mbcheck
+
+
+def qmul(a, b):
+    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
+
+
+def rot(p):
+    e0, e1, e2, e3 = p
+    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
+                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
+                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
+
+
+def reference(t, p0, w0_fixed, JO, torque):
+    """Euler's equations about the fixed point (or the centre) in the body's frame, and p' = p (x) (0, w_b) / 2."""
+    JOi = np.linalg.inv(JO)
+
+    def rhs(_, y):
+        p, w = y[:4], y[4:]
+        return np.concatenate([0.5 * qmul(p, np.concatenate([[0], w])), JOi @ (torque(p) - np.cross(w, JO @ w))])
+
+    y0 = np.concatenate([p0, rot(p0).T @ w0_fixed])
+    s = solve_ivp(rhs, (t[0], t[-1]), y0, method="DOP853", rtol=1e-12, atol=1e-14, t_eval=t)
+    return s.y[:4].T, np.array([rot(p) @ w for p, w in zip(s.y[:4].T, s.y[4:].T)])
+
+
+def series(o, name, sfx):
+    return np.array([o[name + "_" + s] for s in sfx]).T
+
+
+def run(name, qname="q", wname="w"):
+    t, o, gaps, _ = case(name)
+    return t, series(o, qname, ["e0", "e1", "e2", "e3"]), series(o, wname, "xyz"), o, gaps
+
+
+# ---- (a) the torque-free body
+J = np.diag([0.1, 0.2, 0.3])
+errs = {}
+for name in ("free1.h5", "free2h.h5", "freem.h5"):
+    t, q, w, o, gaps = run(name)
+    pr, wr = reference(t, q[0], w[0], J, lambda p: np.zeros(3))
+    errs[name] = (np.abs(q - pr).max(), np.abs(w - wr).max())
+    H = np.array([rot(p) @ J @ rot(p).T @ x for p, x in zip(q, w)])
+    dH = np.abs(H - H[0]).max() / np.linalg.norm(H[0])
+    E = o["E"] - 0.5 * 2 * 0.1 ** 2  # the translation's part, constant
+    dE = np.abs(E - E[0]).max() / E[0]
+    nrm = np.abs((q ** 2).sum(1) - 1).max()
+    if name == "freem.h5":
+        check(nrm > 1e-9 and errs[name][1] < 5e-2, "moreau theta = 1/2: quaternion norm drifts to %.2e (velocity level only; > 1e-9), "
+              "angular velocity within %.2e rad/s of the reference (first order; 5e-2)" % (nrm, errs[name][1]))
+        continue
+    tolE, tolH = (1e-6, 2e-6) if name == "free1.h5" else (4e-6, 8e-6)
+    print("     %s: quaternion %.2e, angular velocity %.2e rad/s from the reference" % (name, *errs[name]))
+    check(dE < tolE and dH < tolH, "%s: energy within %.2e of E0, angular momentum vector within %.2e of H0 (relative; tolerances %g, %g)"
+          % (name, dE, dH, tolE, tolH))
+    check(nrm < 1e-14 and np.abs(gaps).max() < 1e-14, "%s: |p|^2 - 1 at most %.1e, the norm row %.1e (GGL: round-off; 1e-14)"
+          % (name, nrm, np.abs(gaps).max()))
+check(errs["free1.h5"][0] < 2e-5 and errs["free1.h5"][1] < 2e-4,
+      "free body h = 1e-3 against SciPy's Euler equations: quaternion %.2e (2e-5), angular velocity %.2e rad/s (2e-4)" % errs["free1.h5"])
+ratio = errs["free2h.h5"][1] / errs["free1.h5"][1]
+check(3 < ratio < 5, "free body: angular velocity error ratio h = 2e-3 / 1e-3: %.2f (second order: 3 to 5)" % ratio)
+ref = h5py.File("free1.h5", "r")["cases/0"]
+for np_ in (2, 3):
+    other = h5py.File("free%d.h5" % np_, "r")["cases/0"]
+    same = all(np.array_equal(ref[d][()], other[d][()]) for d in ("t", "outputs", "gaps", "forces", "energy"))
+    check(same, "free body: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+
+# ---- (b) bodies on a spherical joint under gravity: Euler's equations about the pivot
+g = np.array([0, 0, -9.81])
+for label, stem, m, Jc, s, names in (("spinning top", "top", 0.5, np.diag([3e-4, 3e-4, 5e-4]), np.array([0, 0, 0.05]), ("q", "omega", "energy")),
+                                     ("spherical pendulum", "pend", 1.2, np.diag([0.064, 0.07, 0.004]), np.array([0, 0, -0.4]), ("q", "w", "E"))):
+    JO = Jc + m * (s @ s * np.eye(3) - np.outer(s, s))  # s: the centre from the pivot, in the body's frame
+    err = {}
+    for h in ("5e-4", "1e-3"):
+        t, q, w, o, gaps = run("%s%s.h5" % (stem, h), names[0], names[1])
+        pr, wr = reference(t, q[0], w[0], JO, lambda p: np.cross(s, rot(p).T @ (m * g)))
+        c = series(o, "centre", "xyz")
+        cr = np.array([rot(p) @ s for p in pr])
+        err[h] = (np.abs(c - cr).max(), np.abs(w - wr).max())
+        E = o[names[2]]
+        dE = np.abs(E - E[0]).max() / np.abs(E).max()
+        print("     %s h = %s: centre %.2e m, angular velocity %.2e rad/s from the reference; energy %.2e" % (label, h, *err[h], dE))
+        if h == "5e-4":
+            check(np.abs(gaps).max() < 1e-14, "%s: the joint's rows and the norm row at most %.1e (GGL: round-off; 1e-14)" % (label, np.abs(gaps).max()))
+            tolE = 5e-7 if stem == "top" else 1e-6
+            check(dE < tolE, "%s: energy within %.2e of the largest (relative; %g)" % (label, dE, tolE))
+    tol = (1e-5, 5e-2) if stem == "top" else (1e-6, 1.5e-5)  # the top spins at 200 rad/s
+    check(err["5e-4"][0] < tol[0] and err["5e-4"][1] < tol[1], "%s h = 5e-4 against SciPy: centre %.2e m (%g), angular velocity %.2e rad/s (%g)"
+          % (label, err["5e-4"][0], tol[0], err["5e-4"][1], tol[1]))
+    ratio = err["1e-3"][0] / err["5e-4"][0]
+    check(3 < ratio < 5, "%s: centre error ratio h = 1e-3 / 5e-4: %.2f (second order: 3 to 5)" % (label, ratio))
+# ---- the revolute joint: a planar pendulum about x, theta'' = -m g l sin(theta) / (J_xx + m l^2)
+t, o, gaps, _ = case("hinge.h5")
+m, l, Jx = 1.2, 0.4, 0.064
+s = solve_ivp(lambda _, y: [y[1], -m * 9.81 * l * np.sin(y[0]) / (Jx + m * l * l)], (0, t[-1]), [0.7, 2.0], method="DOP853", rtol=1e-12, atol=1e-14,
+              t_eval=t)
+th = np.arctan2(o["centre_y"], -o["centre_z"])
+eth, ew = np.abs(th - s.y[0]).max(), np.abs(o["w_x"] - s.y[1]).max()
+off = max(np.abs(o["centre_x"]).max(), np.abs(o["w_y"]).max(), np.abs(o["w_z"]).max())
+check(eth < 1e-5 and ew < 6e-5, "revolute joint, h = 1e-3, 1 s, against the pendulum's ODE (SciPy): angle %.2e rad (1e-5), rate %.2e rad/s (6e-5)" % (eth, ew))
+check(off < 1e-13 and np.abs(gaps).max() < 1e-14, "revolute joint: the centre's x and w_y, w_z at most %.1e (1e-13), its five rows and the norm row %.1e (1e-14)"
+      % (off, np.abs(gaps).max()))
+# ---- a point against the ground's plane: the box's corner, its flight and Newton's law at the first impact
+t, q, w, o, gaps = run("box.h5")
+m, J, sc, e, h = 1.5, np.diag([0.02, 0.03, 0.04]), np.array([0.1, 0.15, -0.2]), 0.5, 2e-4
+v0 = np.array([o["c_vx"][0], o["c_vy"][0], o["c_vz"][0]])
+c0 = np.array([o["c_x"][0], o["c_y"][0], o["c_z"][0]])
+Ji = np.linalg.inv(J)
+
+
+def rhs(_, y):
+    return np.concatenate([0.5 * qmul(y[:4], np.concatenate([[0], y[4:]])), Ji @ (-np.cross(y[4:], J @ y[4:]))])
+
+
+def corner_z(tt, y):
+    return c0[2] + v0[2] * tt - 9.81 * tt * tt / 2 + (rot(y[:4]) @ sc)[2]
+
+
+corner_z.terminal, corner_z.direction = True, -1
+sol = solve_ivp(rhs, (0, 1), np.concatenate([q[0], rot(q[0]).T @ w[0]]), method="DOP853", rtol=1e-12, atol=1e-14, events=corner_z)
+ts = sol.t_events[0][0]
+pe, wb = sol.y_events[0][0][:4], sol.y_events[0][0][4:]
+R = rot(pe)
+rho, n, vc, wf = R @ sc, np.array([0, 0, 1.0]), v0 + np.array([0, 0, -9.81 * ts]), R @ wb
+Jw_i = R @ Ji @ R.T
+vn = n @ (vc + np.cross(wf, rho))
+P = -(1 + e) * vn / (1 / m + np.cross(rho, n) @ Jw_i @ np.cross(rho, n))
+vp, wp = vc + P * n / m, wf + Jw_i @ np.cross(rho, n) * P
+kc = int(np.argmax(o["f"] > 0))
+flight = np.abs(o["c_z"][:kc] - (c0[2] + v0[2] * t[:kc] - 9.81 * t[:kc] ** 2 / 2)).max()
+check(flight < 1e-12, "box: its centre's height before the impact on z0 + vz0 t - g t^2 / 2 to %.1e (1e-12: a constant acceleration)" % flight)
+check(abs(t[kc] - ts) <= 2 * h, "box: first contact at t = %.4f s, the exact %.6f s (SciPy event; within 2 h)" % (t[kc], ts))
+after = np.concatenate([[o["c_vx"][kc], o["c_vy"][kc], o["c_vz"][kc]], w[kc]])
+dv = np.abs(after - np.concatenate([vp, wp])).max() / np.linalg.norm(np.concatenate([vp, wp]))
+check(dv < 1e-2, "box: velocities after the impact against Newton's law from the exact pre-impact state: %.2e of |(v+, w+)| (1e-2; v+ = %s, w+ = %s)"
+      % (dv, np.round(vp, 4), np.round(wp, 4)))
+law = abs(o["corner_vz"][kc] + e * o["corner_vz"][kc - 1])
+check(law < 1e-9, "box: nsgalpha's discrete Newton law |v_n(k) + e v_n(k-1)| = %.1e at the impact (1e-9)" % law)
+check(gaps[:, 1].min() > -1e-12 and np.abs(gaps[:, 0]).max() < 1e-14,  # rows: the norm, then the contact
+      "box: the corner's gap never below %.1e m (-1e-12), the norm row at most %.1e (1e-14)" % (gaps[:, 1].min(), np.abs(gaps[:, 0]).max()))
+sys.exit(mbcheck.bad)
+PY
+
+# ---- (c) the job file as documented
+(cd "$VICMS_SOURCE" && must "jobs/spinning_top.yaml" mpi 60 1 simulate -options_file jobs/spinning_top.yaml -step_end_time 0.2 -results_file "$dir/job.h5")
+
+# ---- (d) bad input
+sed 's/axis: \[1, 1, 0\], angle: 0.4/orientation: [1, 0.1, 0, 0]/' free.yaml >unit.yaml
+sed 's/inertia: \[0.1, 0.2, 0.3\]/inertia: [0.1, 0.2, 0.3, 0.2, 0, 0]/' free.yaml >singular.yaml
+sed 's/type: spherical/type: prismatic/' pend.yaml >planarjoint.yaml
+sed 's/dim: 3/dim: 4/' free.yaml >dim.yaml
+cat >planar.yaml <<'YAML'
+bodies:
+  - {name: a, mass: 1, inertia: 0.1, position: [0, 0]}
+joints:
+  - {name: s, type: spherical, body1: ground, body2: a}
+YAML
+mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
+refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' has the orientation .* of norm 1.00498756: a unit quaternion" $mb -mb_model unit.yaml
+refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
+refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
+refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
+sed 's/restitution: 0.5}/restitution: 0.5, friction: 0.3}/' box.yaml >friction.yaml
+refuse_simulate "friction on a spatial contact" "1" "friction.yaml:7: contact 'floor' has friction 0.3: spatial contacts are frictionless" $mb -mb_model friction.yaml
+refuse_simulate "dim: 4" "1" "dim.yaml:1: 'dim: 4.' (expected 2, planar, the default, or 3, spatial)" $mb -mb_model dim.yaml
+exit $fail

@@ -1,0 +1,227 @@
+/* Spatial rigid bodies of the multibody system (src/system/mbspatial.c, docs/multibody.md "Spatial bodies"): two bodies
+   with full inertia tensors on a spherical joint (ground - a) and a revolute joint (a - b, its axis along a's y) under gravity,
+   a point of b against a tilted plane of the ground, at a configuration
+   off the initial one (quaternions off the unit sphere too), against central differences and Lagrange's equations:
+   - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7),
+     d(M(q) w)/dq against differences of M(q) w (1e-8), df/dq and df/du against differences of f (1e-6 relative);
+   - f against Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq (1e-7 relative);
+   - M SPD, and at a unit quaternion the rotational energy 2 p'^T G^T J G p' equal to w_b^T J w_b / 2 with the norm term
+     zero on p^T p' = 0 (1e-14);
+   - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
+     fixed frame (1e-14), the point output at R(p) s with R orthogonal (1e-14), the point's velocity against the
+     difference of its position (1e-8). */
+#include <vicms.h>
+#include <petscblaslapack.h>
+
+#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
+#define N                 14
+#define NC                11
+
+static const char model[] =
+    "dim: 3\n"
+    "gravity: [0.5, -1, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0, 0, -0.5],\n"
+    "     angular_velocity: [0, 0, 2]}\n"
+    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [-0.3, 0, -1], axis: [0, 0, 1], angle: 0}\n"
+    "joints:\n"
+    "  - {name: top, type: spherical, body1: ground, body2: a, point2: [0, 0, 0.5]}\n"
+    "  - {name: knee, type: revolute, body1: a, point1: [0, 0, -0.5], body2: b, point2: [0.3, 0, 0], axis: [0, 2, 0]}\n"
+    "outputs:\n"
+    "  - {name: p, type: point, body: b, point: [0.1, -0.2, 0.3]}\n"
+    "  - {name: w, type: angular_velocity, body: a}\n"
+    "  - {name: e, type: orientation, body: a}\n"
+    "contacts:\n"
+    "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1]}\n"
+    "assembly_tolerance: 10\n"; /* the initial spin of a turns the knee's axis (its rate rows): not a motion to run */
+
+/* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
+static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
+{
+  const PetscReal eps = 1e-6;
+  PetscReal       G[NC * N], H[N * N], dMw[N * N], dfdq[N * N], dfdu[N * N], g[2][NC], Gs[2][NC * N], Ms[2][N * N], fs[2][N], fu[2][N];
+  PetscReal       errG = 0, errH = 0, errM = 0, errQ = 0, errU = 0, scale = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g[0], G, NULL));
+  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+  PetscCall(VISystemComputeMassJacobian(sys, q, w, dMw));
+  PetscCall(VISystemComputeForceJacobian(sys, 0, q, u, dfdq, dfdu));
+  for (PetscInt i = 0; i < N * N; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(dfdq[i]), PetscAbsReal(dfdu[i])));
+  for (PetscInt k = 0; k < N; k++) {
+    for (PetscInt s = 0; s < 2; s++) {
+      const PetscReal qk = q[k], uk = u[k];
+      q[k] += s ? -eps : eps;
+      PetscCall(VISystemEvaluateConstraints(sys, 0, q, g[s], Gs[s], NULL));
+      PetscCall(VISystemComputeMass(sys, q, Ms[s]));
+      PetscCall(VISystemComputeForce(sys, 0, q, u, fs[s]));
+      q[k] = qk;
+      u[k] += s ? -eps : eps;
+      PetscCall(VISystemComputeForce(sys, 0, q, u, fu[s]));
+      u[k] = uk;
+    }
+    for (PetscInt r = 0; r < NC; r++) errG = PetscMax(errG, PetscAbsReal((g[0][r] - g[1][r]) / (2 * eps) - G[r * N + k]));
+    for (PetscInt i = 0; i < N; i++) {
+      PetscReal d = 0, mw = 0;
+      for (PetscInt r = 0; r < NC; r++) d += lam[r] * (Gs[0][r * N + i] - Gs[1][r * N + i]) / (2 * eps);
+      for (PetscInt j = 0; j < N; j++) mw += (Ms[0][i * N + j] - Ms[1][i * N + j]) / (2 * eps) * w[j];
+      errH = PetscMax(errH, PetscAbsReal(d - H[i * N + k]));
+      errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * N + k]));
+      errQ = PetscMax(errQ, PetscAbsReal((fs[0][i] - fs[1][i]) / (2 * eps) - dfdq[i * N + k]) / scale);
+      errU = PetscMax(errU, PetscAbsReal((fu[0][i] - fu[1][i]) / (2 * eps) - dfdu[i * N + k]) / scale);
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "spatial bodies: |G - dg/dq| %.2e (1e-8), |H - d(G^T lambda)/dq| %.2e (1e-7), |d(M w)/dq - differences| %.2e (1e-8), df/dq "
+                        "%.2e, df/du %.2e (relative, 1e-6)\n",
+                        (double)errG, (double)errH, (double)errM, (double)errQ, (double)errU));
+  EXPECT(errG < 1e-8 && errH < 1e-7 && errM < 1e-8 && errQ < 1e-6 && errU < 1e-6, "derivatives differ from central differences");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f against -(dM/dq . u) u + dT/dq - dV/dq, all by differences of VISystemComputeMass and VISystemComputeEnergy */
+static PetscErrorCode CheckLagrange(VISystem sys, PetscReal q[], const PetscReal u[])
+{
+  const PetscReal eps = 1e-6;
+  PetscReal       f[N], L[N] = {0}, Ms[2][N * N], T[2], V[2], fmax = 0, err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemComputeForce(sys, 0, q, u, f));
+  for (PetscInt k = 0; k < N; k++) {
+    const PetscReal qk = q[k];
+    for (PetscInt s = 0; s < 2; s++) {
+      q[k] = qk + (s ? -eps : eps);
+      PetscCall(VISystemComputeMass(sys, q, Ms[s]));
+      PetscCall(VISystemComputeEnergy(sys, q, u, &T[s], &V[s]));
+    }
+    q[k] = qk;
+    L[k] += (T[0] - T[1] - V[0] + V[1]) / (2 * eps);
+    for (PetscInt i = 0; i < N; i++)
+      for (PetscInt j = 0; j < N; j++) L[i] -= (Ms[0][i * N + j] - Ms[1][i * N + j]) / (2 * eps) * u[k] * u[j];
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    fmax = PetscMax(fmax, PetscAbsReal(f[i]));
+    err  = PetscMax(err, PetscAbsReal(f[i] - L[i]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial bodies: f against Lagrange's equations from M(q) and the energy: %.2e (relative, 1e-7)\n",
+                        (double)(err / fmax)));
+  EXPECT(err / fmax < 1e-7, "f is not Lagrange's equations of M(q) and V");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  VISystem         sys;
+  PetscInt         n, nc;
+  const PetscReal *q0, *u0;
+  PetscReal        q[N], u[N], w[N], lam[NC], M[N * N], y[13], yp[13], ym[13], T, V, err;
+  FILE            *fp;
+  PetscMPIInt      rank;
+  PetscBool        constant;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    fp = fopen("test_mbspatial.yaml", "w");
+    EXPECT(fp, "cannot write the model file");
+    fputs(model, fp);
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
+  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
+  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_mbspatial.yaml"));
+  PetscCall(VISystemSetFromOptions(sys));
+  PetscCall(VISystemSetUp(sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  PetscCall(VISystemHasConstantMass(sys, &constant));
+  EXPECT(n == N && nc == NC && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and %d), mass not constant", n,
+         nc, N, NC);
+  /* the initial state: body a's identity quaternion spinning at w = (0, 0, 2) in the fixed frame: p' = (0, 0, 0, 1) */
+  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+  PetscCall(VISystemComputeOutputs(sys, 0, q0, u0, NULL, y));
+  err = PetscAbsReal(u0[6] - 1) + PetscAbsReal(y[6]) + PetscAbsReal(y[7]) + PetscAbsReal(y[8] - 2) + PetscAbsReal(y[9] - 1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "spatial bodies: the initial quaternion rate and angular velocity output against the given ones %.1e (1e-14)\n",
+                        (double)err));
+  EXPECT(err < 1e-14, "the initial state is wrong");
+  {
+    PetscReal g0[NC], gmax = 0;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q0, g0, NULL, NULL));
+    for (PetscInt r = 0; r < NC - 1; r++) gmax = PetscMax(gmax, PetscAbsReal(g0[r])); /* the joints and norms, not the contact */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial bodies: the bilateral rows at the initial poses (the knee's axis rows included) %.1e (1e-15)\n",
+                          (double)gmax));
+    EXPECT(gmax < 1e-15, "the initial poses do not satisfy the joints");
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < NC; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(CheckDerivatives(sys, q, u, w, lam));
+  PetscCall(CheckLagrange(sys, q, u));
+  /* on the unit sphere with p^T p' = 0: T = m |v|^2 / 2 + w_b^T J w_b / 2 (w_b = 2 G p'), body b (principal J) */
+  {
+    const PetscReal J[3] = {0.05, 0.2, 0.22};
+    PetscReal      *p = q + 10, *pd = u + 10, nrm = 0, pp = 0, wb[3], Tr, Ta, Va;
+    for (PetscInt a = 0; a < 4; a++) nrm += p[a] * p[a];
+    for (PetscInt a = 0; a < 4; a++) p[a] /= PetscSqrtReal(nrm);
+    for (PetscInt a = 0; a < 4; a++) pp += p[a] * pd[a];
+    for (PetscInt a = 0; a < 4; a++) pd[a] -= pp * p[a];
+    wb[0] = 2 * (-p[1] * pd[0] + p[0] * pd[1] + p[3] * pd[2] - p[2] * pd[3]);
+    wb[1] = 2 * (-p[2] * pd[0] - p[3] * pd[1] + p[0] * pd[2] + p[1] * pd[3]);
+    wb[2] = 2 * (-p[3] * pd[0] + p[2] * pd[1] - p[1] * pd[2] + p[0] * pd[3]);
+    Tr    = 0.5 * (J[0] * wb[0] * wb[0] + J[1] * wb[1] * wb[1] + J[2] * wb[2] * wb[2]) + 0.75 * (u[7] * u[7] + u[8] * u[8] + u[9] * u[9]);
+    for (PetscInt i = 0; i < 7; i++) u[i] = 0;
+    PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
+    Va = -1.5 * (0.5 * q[7] - q[8] - 9.81 * q[9]) - 2 * (0.5 * q[0] - q[1] - 9.81 * q[2]);
+    Ta = T;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial bodies: T %.15g against w_b^T J w_b / 2 + m |v|^2 / 2 = %.15g; V %.15g against %.15g (1e-14)\n",
+                          (double)Ta, (double)Tr, (double)V, (double)Va));
+    EXPECT(PetscAbsReal(Ta - Tr) < 1e-14 && PetscAbsReal(V - Va) < 1e-14, "the energy is wrong");
+  }
+  /* M SPD: Cholesky */
+  {
+    PetscBLASInt nb = N, info;
+    PetscCall(VISystemComputeMass(sys, q, M));
+    PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("U", &nb, M, &nb, &info));
+    EXPECT(info == 0, "the mass matrix is not positive definite (potrf %d)", (int)info);
+  }
+  /* the point output of body b: r + R s with R orthogonal, its velocity against the difference of its position along u */
+  {
+    const PetscReal  eps = 1e-6, s[3] = {0.1, -0.2, 0.3};
+    const PetscReal *p = q + 10;
+    PetscReal        R[9], ortho = 0, perr = 0, verr = 0;
+    /* R from the quaternion written out (p unit here) */
+    R[0] = p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
+    R[1] = 2 * (p[1] * p[2] - p[0] * p[3]);
+    R[2] = 2 * (p[1] * p[3] + p[0] * p[2]);
+    R[3] = 2 * (p[1] * p[2] + p[0] * p[3]);
+    R[4] = p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3];
+    R[5] = 2 * (p[2] * p[3] - p[0] * p[1]);
+    R[6] = 2 * (p[1] * p[3] - p[0] * p[2]);
+    R[7] = 2 * (p[2] * p[3] + p[0] * p[1]);
+    R[8] = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3];
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) ortho = PetscMax(ortho, PetscAbsReal(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)));
+    for (PetscInt i = 0; i < n; i++) u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    for (PetscInt i = 0; i < 3; i++)
+      perr = PetscMax(perr, PetscAbsReal(y[i] - q[7 + i] - R[i * 3] * s[0] - R[i * 3 + 1] * s[1] - R[i * 3 + 2] * s[2]));
+    for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
+    for (PetscInt i = 0; i < n; i++) q[i] -= 2 * eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, ym));
+    for (PetscInt i = 0; i < 3; i++) verr = PetscMax(verr, PetscAbsReal(y[3 + i] - (yp[i] - ym[i]) / (2 * eps)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial bodies: R^T R - I %.1e, the point against r + R s %.1e (1e-14), its velocity against the difference %.1e (1e-8)\n",
+                          (double)ortho, (double)perr, (double)verr));
+    EXPECT(ortho < 1e-14 && perr < 1e-14 && verr < 1e-8, "the point output is wrong");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(PetscFinalize());
+  return 0;
+}
