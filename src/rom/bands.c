@@ -27,8 +27,10 @@ static PetscErrorCode VIBandsBisect(VIBandFunction f, void *ctx, PetscReal a, Pe
       bs   = mid;
       bf   = hz;
     }
-    if ((r > 0) == left_unstable) a = mid;
-    else b = mid;
+    if ((r > 0) == left_unstable)
+      a = mid;
+    else
+      b = mid;
   }
   out[0] = a;
   out[1] = b;
@@ -102,7 +104,7 @@ PetscErrorCode VIBandsLocate(MPI_Comm comm, PetscInt np, const PetscReal pos[], 
   static const char *const sides[2] = {"start", "end"};
   PetscMPIInt              rank, size;
   PetscReal               *edge, *pk; /* per gap between p and p + 1: the 5 numbers of VIBandsBisect; per band: peak, s, Hz, failures */
-  PetscInt                 ne = 0, nb = 0, *kind; /* edges bisected, bands; per band edge: 0 located or a range end, 1 stopped, 2 next to a failed position */
+  PetscInt ne = 0, nb = 0, *kind;     /* edges bisected, bands; per band edge: 0 located or a range end, 1 stopped, 2 next to a failed position */
 
   PetscFunctionBeginUser;
   PetscCheck(tol > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "VIBandsLocate: tolerance %g, expected > 0", (double)tol);
@@ -167,25 +169,28 @@ PetscErrorCode VIBandsLocate(MPI_Comm comm, PetscInt np, const PetscReal pos[], 
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pk, (PetscMPIInt)(4 * nb), MPIU_REAL, MPI_SUM, comm));
   for (PetscInt i = 0; i < nb; i++) {
     PetscReal *b = *bands + VI_BAND_COLS * i, *w = *widths + 2 * i;
-    b[2]         = pk[4 * i];
-    b[3]         = pk[4 * i + 1];
-    b[4]         = pk[4 * i + 2];
-    PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", i + 1, (double)b[0], (double)b[1],
-                          (double)b[2], (double)b[3], (double)b[4]));
+    b[2] = pk[4 * i];
+    b[3] = pk[4 * i + 1];
+    b[4] = pk[4 * i + 2];
+    PetscCall(PetscPrintf(comm, "  band %" PetscInt_FMT ": s = %g to %g, peak real part %g 1/s at s = %g (%g Hz)\n", i + 1, (double)b[0],
+                          (double)b[1], (double)b[2], (double)b[3], (double)b[4]));
     for (PetscInt side = 0; side < 2; side++) {
       const PetscReal lo = (side == 0) == (kind[2 * i + side] == 1) ? b[side] : b[side] - w[side], hi = lo + w[side];
       if (kind[2 * i + side] == 1)
-        PetscCall(PetscPrintf(comm, "    its %s lies between s = %g and %g: the bisection's points there failed (no static state); the band reaches across\n",
-                              sides[side], (double)lo, (double)hi));
+        PetscCall(PetscPrintf(
+            comm, "    its %s lies between s = %g and %g: the bisection's points there failed (no static state); the band reaches across\n",
+            sides[side], (double)lo, (double)hi));
       else if (kind[2 * i + side] == 2)
-        PetscCall(PetscPrintf(comm, "    its %s lies between s = %g and %g, next to a failed position: the band %s at the last converged one\n", sides[side],
-                              (double)lo, (double)hi, side ? "ends" : "starts"));
+        PetscCall(PetscPrintf(comm, "    its %s lies between s = %g and %g, next to a failed position: the band %s at the last converged one\n",
+                              sides[side], (double)lo, (double)hi, side ? "ends" : "starts"));
     }
     if (pk[4 * i + 3] > 0)
-      PetscCall(PetscPrintf(comm, "    the static state failed at %" PetscInt_FMT " of the peak search's points (left out)\n", (PetscInt)pk[4 * i + 3]));
+      PetscCall(
+          PetscPrintf(comm, "    the static state failed at %" PetscInt_FMT " of the peak search's points (left out)\n", (PetscInt)pk[4 * i + 3]));
   }
   for (PetscInt i = 0; i < 2 * nb; i++) ne -= kind[i] == 1; /* the bisections stopped by failed points */
-  PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol, nb, ne));
+  PetscCall(PetscPrintf(comm, "Bands of instability (edges by bisection to %g): %" PetscInt_FMT " (%" PetscInt_FMT " edges located)\n", (double)tol,
+                        nb, ne));
   *num_bands = nb;
   PetscCall(PetscFree(edge));
   PetscCall(PetscFree(pk));
