@@ -65,8 +65,8 @@ PETSC_EXTERN PetscErrorCode VICouplingStaticFailureMessage(VICouplingStaticFailu
    results are the same on any number of ranks. Collective; the arrays are the caller's to free. */
 #define VI_BAND_COLS 5
 typedef PetscErrorCode (*VIBandFunction)(void *ctx, PetscReal s, PetscReal *re, PetscReal *hz, PetscBool *failed);
-PETSC_EXTERN PetscErrorCode VIBandsLocate(MPI_Comm comm, PetscInt np, const PetscReal pos[], const PetscReal re[], const PetscReal hz[], PetscReal tol,
-                                          VIBandFunction f, void *ctx, PetscInt *num_bands, PetscReal **bands, PetscReal **widths);
+PETSC_EXTERN PetscErrorCode VIBandsLocate(MPI_Comm comm, PetscInt np, const PetscReal pos[], const PetscReal re[], const PetscReal hz[],
+                                          PetscReal tol, VIBandFunction f, void *ctx, PetscInt *num_bands, PetscReal **bands, PetscReal **widths);
 /* Options: -coupling_mu, -coupling_sliding forward|backward. Collective. */
 PETSC_EXTERN PetscErrorCode VICouplingSetFromOptions(VICoupling coupling);
 PETSC_EXTERN PetscErrorCode VICouplingSetUp(VICoupling coupling);

@@ -34,13 +34,12 @@ typedef struct {
   const PetscReal *lambda, *slope, *u0; /* -cea_state static: per position the normal force, the segment's turn, u0 (n) */
   const PetscInt  *failed;              /* and the failure of its state (VICouplingStaticFailure, 0 none) */
   PetscInt         num_bands;           /* -cea_band_tol: the bands, rows of VI_BAND_COLS (start, end, peak, s, Hz) */
-  const PetscReal *bands, *widths;     /* and the widths of the intervals their start and end lie in (B x 2) */
+  const PetscReal *bands, *widths;      /* and the widths of the intervals their start and end lie in (B x 2) */
   PetscReal        band_tol;
   const char      *compare; /* -cea_compare_rom_file: its bodies file, its eigenvalues (P x N) and bands, or NULL */
   const PetscReal *cmp_freq, *cmp_real, *cmp_bands, *cmp_widths;
   PetscInt         cmp_num_bands;
 } VIAppCEARun;
-
 
 /* "BODY:NODE:x|y" -> a unit vector on that coordinate of the coupled system (n coordinates). */
 static PetscErrorCode VIAppCEAParseDof(MPI_Comm comm, VICoupling c, VIBodies bodies, const char opt[], const char value[], PetscInt n,
@@ -753,7 +752,7 @@ static PetscErrorCode VIAppCEARunJob(MPI_Comm comm, VIAppCEAJob *job)
   VIAppCEAState  st = {0};
   VIAppCEAPoll   poll;
   VIAppCEAShapes shapes = {job->vectors, 0, 0, NULL, NULL, NULL, NULL};
-  PetscReal     *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL, *widths = NULL, *cwidths = NULL;
+  PetscReal *slam = NULL, *sslope = NULL, *su = NULL, *bands = NULL, *cfreq = NULL, *creal = NULL, *cbands = NULL, *widths = NULL, *cwidths = NULL;
   PetscInt      *sfailed = NULL;
   PetscInt       nbands = 0, cnb = 0, cn = 0;
 

@@ -927,10 +927,10 @@ static PetscErrorCode CaseBands(MPI_Comm comm)
   PetscInt  nb;
   /* expected: start, end, their widths (-1: <= tol), peak, its s */
   const PetscReal want[4][6] = {
-    {a0, 2, -1, 1, 0.7, pi / 2},
-    {2 * pi + a0, 3 * pi - a0, -1, -1, 0.7, 2 * pi + pi / 2},
-    {12, 5 * pi - a0, 1, -1, 0.7, 4 * pi + pi / 2},
-    {6 * pi + a0, 20, -1, 0, PetscSinReal(20.0) - 0.3, 20},
+      {a0, 2, -1, 1, 0.7, pi / 2},
+      {2 * pi + a0, 3 * pi - a0, -1, -1, 0.7, 2 * pi + pi / 2},
+      {12, 5 * pi - a0, 1, -1, 0.7, 4 * pi + pi / 2},
+      {6 * pi + a0, 20, -1, 0, PetscSinReal(20.0) - 0.3, 20},
   };
 
   PetscFunctionBeginUser;
@@ -947,20 +947,20 @@ static PetscErrorCode CaseBands(MPI_Comm comm)
     for (PetscInt side = 0; side < 2; side++) {
       if (x[2 + side] < 0) { /* located: within tol / 2 of the exact edge, its bracket no wider than tol */
         PetscCheck(PetscAbsReal(b[side] - x[side]) <= tol / 2 && w[side] <= tol, comm, PETSC_ERR_PLIB,
-                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), exact %.12g, tolerance %g", i, side, (double)b[side], (double)w[side],
-                   (double)x[side], (double)(tol / 2));
+                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), exact %.12g, tolerance %g", i, side, (double)b[side],
+                   (double)w[side], (double)x[side], (double)(tol / 2));
         err = PetscMax(err, PetscAbsReal(b[side] - x[side]));
       } else
         PetscCheck(b[side] == x[side] && w[side] == x[2 + side], comm, PETSC_ERR_PLIB,
-                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), expected %g (width %g)", i, side, (double)b[side], (double)w[side],
-                   (double)x[side], (double)x[2 + side]);
+                   "band %" PetscInt_FMT " edge %" PetscInt_FMT ": %.12g (width %g), expected %g (width %g)", i, side, (double)b[side],
+                   (double)w[side], (double)x[side], (double)x[2 + side]);
     }
     /* the peak: 0.7 up to the golden search's tolerance (r'' = -1: tol^2 / 2), or at the range's end where sin has slope
        cos 20 = 0.41; band 2's search meets the failed interval 7.80-7.83 and still finds the top (it lies outside) */
     PetscCheck(PetscAbsReal(b[2] - x[4]) <= tol && PetscAbsReal(b[3] - x[5]) <= 10 * tol, comm, PETSC_ERR_PLIB,
                "band %" PetscInt_FMT ": peak %.12g at %.12g, expected %.12g at %.12g", i, (double)b[2], (double)b[3], (double)x[4], (double)x[5]);
-    PetscCheck(PetscAbsReal(b[4] - (1000 + b[3])) <= 1e-9, comm, PETSC_ERR_PLIB, "band %" PetscInt_FMT ": the peak's frequency %g is not that of its s",
-               i, (double)b[4]);
+    PetscCheck(PetscAbsReal(b[4] - (1000 + b[3])) <= 1e-9, comm, PETSC_ERR_PLIB,
+               "band %" PetscInt_FMT ": the peak's frequency %g is not that of its s", i, (double)b[4]);
     for (PetscInt k = 0; k < VI_BAND_COLS; k++) PetscCall(CheckRanks(comm, b[k], "a band's column"));
     for (PetscInt k = 0; k < 2; k++) PetscCall(CheckRanks(comm, w[k], "a band's edge width"));
   }
