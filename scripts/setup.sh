@@ -7,11 +7,13 @@ VICMS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VICMS_BUILD=${VICMS_BUILD:-$VICMS_ROOT/build}
 # python3-paraview: ParaView's VTK with its XDMF3 reader, for tests/app/fields.sh (Debian's python3-vtk9 lacks that reader and
 # conflicts with python3-paraview: installing both in one list fails).
+# gmsh: the README's first model of one's own meshes with it, and tests/app/readme.sh and meshes.sh run those commands
+# (without it they were skipped, and the README's own section went untested).
 # libopenblas0-serial: Debian then routes libblas/liblapack to OpenBLAS, which makes the MUMPS factorizations several
 # times faster than the reference BLAS (one thread per MPI rank).
 VICMS_PACKAGES=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev petsc-dev slepc-dev libmumps-dev
   libhdf5-openmpi-dev libfftw3-dev libyaml-dev libptscotch-dev libopenblas0-serial python3-matplotlib python3-h5py python3-numpy python3-scipy
-  python3-pytest python3-setuptools calculix-ccx python3-paraview)
+  python3-pytest python3-setuptools calculix-ccx python3-paraview gmsh)
 
 vicms_install_packages() {
   local missing=()
