@@ -16,7 +16,7 @@
 #     A tumbling box's corner against the ground's plane (e = 0.5), h = 2e-4: its flight exact before the impact, the first
 #     contact within 2 h of the SciPy event, the velocities after it against Newton's law for one contact (the impulse with
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
-# (c) the job file jobs/spinning_top.yaml as documented.
+# (c) the job file jobs/spinning_top.yaml as documented; the box's run stopped by SIGTERM and resumed, bitwise.
 # (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
 #     planar model, a planar joint in a spatial one, friction on a spatial contact, dim: 4 - one message naming the file
 #     and line.
@@ -249,6 +249,9 @@ PY
 # ---- (c) the job file as documented
 (cd "$VICMS_SOURCE" && must "jobs/spinning_top.yaml" mpi 60 1 simulate -options_file jobs/spinning_top.yaml -step_end_time 0.2 -results_file "$dir/job.h5")
 
+# ---- stop and resume of the box's fall and corner impact (the quaternion's norm row and the contact in the checkpoint):
+# SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results bit for bit
+stop_resume "tumbling box" $sim -mb_model box.yaml -step_dt 5e-6 -step_end_time 0.6 -step_output_every 100
 # ---- (d) bad input
 sed 's/axis: \[1, 1, 0\], angle: 0.4/orientation: [1, 0.1, 0, 0]/' free.yaml >unit.yaml
 sed 's/inertia: \[0.1, 0.2, 0.3\]/inertia: [0.1, 0.2, 0.3, 0.2, 0, 0]/' free.yaml >singular.yaml
