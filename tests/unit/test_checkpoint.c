@@ -1,7 +1,7 @@
 /* Checkpoints of the steppers: a frictional run (warm starts, velocity-level contact, envelope and statistics accumulators) stopped at a step
    boundary, written, restored into a fresh stepper and continued ends bitwise equal to an uninterrupted run; a checkpoint of another run is
    refused. Leapfrog on a massless-boundary ROM, Moreau, nsgalpha (frictionless) and mixed (its three base schemes) on a mass-carrying one. */
-#include <vicms.h>
+#include "vitest.h"
 #include <slepcsys.h>
 #include <unistd.h>
 
@@ -40,20 +40,6 @@ static PetscErrorCode MakeROM(PetscBool massless, VIROM *rom)
   v[1] = 0;
   v[4] = 1;
   PetscCall(VIROMAddOutput(*rom, "q5", v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-typedef struct {
-  PetscInt calls, stop_at;
-} StopCtx;
-
-static PetscErrorCode StopMonitor(VIStepper st, PetscReal t, void *ctx)
-{
-  StopCtx *s = (StopCtx *)ctx;
-
-  PetscFunctionBeginUser;
-  (void)t;
-  if (++s->calls == s->stop_at) PetscCall(VIStepperStop(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -113,7 +99,7 @@ static PetscErrorCode TestScheme(const char label[], PetscBool massless, const c
   VIROM       rom;
   VISystem    sys;
   VIStepper   full, part, rest;
-  StopCtx     ctx = {0, 5};
+  VITestStop  ctx = {0, 5};
   VIStepStats stats;
   PetscBool   restored;
   char        why[128], path[64];
@@ -147,7 +133,7 @@ static PetscErrorCode TestScheme(const char label[], PetscBool massless, const c
 
   /* stopped at the 5th monitor call (level 256), checkpointed by rank 0 (the state is the same on every rank) */
   PetscCall(NewRun(sys, &part));
-  PetscCall(VIStepperSetMonitor(part, StopMonitor, &ctx));
+  PetscCall(VIStepperSetMonitor(part, VITestStopMonitor, &ctx));
   PetscCall(VIStepperRun(part));
   PetscCall(VIStepperGetStats(part, &stats));
   PetscCall(VIStepperGetLevel(part, NULL, &t));

@@ -1,7 +1,7 @@
 /* Dual assembly of sliding substructures (seed 003 Eqs. 22–44): against the primal-assembled coupled ROM, the contact search
    across master nodes and off the master's end, the discrete energy identity, Coulomb friction on a rigid plane, a
    time-dependent slave force. */
-#include <vicms.h>
+#include "vitest.h"
 #include <petscblaslapack.h>
 #include <slepcsys.h>
 #include <unistd.h>
@@ -1101,20 +1101,6 @@ static PetscErrorCode CaseFailure(MPI_Comm comm)
 
 /* ------------------------------------------------------------------ case resume */
 
-typedef struct {
-  PetscInt calls, stop_at;
-} ResumeStop;
-
-static PetscErrorCode ResumeMonitor(VIStepper st, PetscReal t, void *ctx)
-{
-  ResumeStop *c = (ResumeStop *)ctx;
-
-  PetscFunctionBeginUser;
-  (void)t;
-  if (++c->calls == c->stop_at) PetscCall(VIStepperStop(st));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The dual scheme through the common checkpoint: a run stopped at level 1024, written by VIStepperCheckpointWrite (the
    VIDual's packed state is its state field "dual"), read into a new stepper and run to the end equals the uninterrupted
    run bit for bit (every record: t, gaps, forces, energy; the last q and u); the energy records are the dual's
@@ -1125,7 +1111,7 @@ static PetscErrorCode CaseResume(MPI_Comm comm)
   VIBodies         bodies;
   VISystem         sys[3];
   VIStepper        full, part, rest;
-  ResumeStop       stop = {0, 17}; /* the 17th monitor call: level 1024 */
+  VITestStop       stop = {0, 17}; /* the 17th monitor call: level 1024 */
   VIStepStats      stats;
   PetscBool        restored;
   char             why[256], path[64];
@@ -1146,7 +1132,7 @@ static PetscErrorCode CaseResume(MPI_Comm comm)
   PetscCall(ResumeStepper(comm, bodies, nsteps, &sys[0], &full));
   PetscCall(VIStepperRun(full));
   PetscCall(ResumeStepper(comm, bodies, nsteps, &sys[1], &part));
-  PetscCall(VIStepperSetMonitor(part, ResumeMonitor, &stop));
+  PetscCall(VIStepperSetMonitor(part, VITestStopMonitor, &stop));
   PetscCall(VIStepperRun(part));
   PetscCall(VIStepperGetStats(part, &stats));
   PetscCall(VIStepperGetLevel(part, &level, NULL));

@@ -12,10 +12,9 @@
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
      frictional contact's G_t u against the tangent times that velocity (1e-8);
    - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14). */
-#include <vicms.h>
+#include "vitest.h"
 #include <vicms/rom.h>
 
-#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
 #define NM                3
 #define N                 (3 + 3 + NM)
 
@@ -119,26 +118,12 @@ int main(int argc, char **argv)
   PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], Gp[16 * N], Gm[16 * N], H[N * N];
   PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[8], yp[8], ym[8];
   PetscReal        errG = 0, errH = 0, errM, errQ, errU, errL, errV, errT, scale, eps = 1e-6;
-  FILE            *fp_;
-  PetscMPIInt      rank;
   PetscBool        constant;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(WriteROM(PETSC_COMM_WORLD));
-  if (!rank) {
-    fp_ = fopen("test_mbflex.yaml", "w");
-    EXPECT(fp_, "cannot write the model file");
-    fputs(model, fp_);
-    fclose(fp_);
-  }
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
-  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_mbflex.yaml"));
-  PetscCall(VISystemSetFromOptions(sys));
-  PetscCall(VISystemSetUp(sys));
+  PetscCall(VITestMultibodyCreate("test_mbflex.yaml", model, &sys));
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));

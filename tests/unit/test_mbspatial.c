@@ -10,10 +10,9 @@
    - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
      fixed frame (1e-14), the point output at R(p) s with R orthogonal (1e-14), the point's velocity against the
      difference of its position (1e-8). */
-#include <vicms.h>
+#include "vitest.h"
 #include <petscblaslapack.h>
 
-#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
 #define N                 14
 #define NC                11
 
@@ -115,25 +114,11 @@ int main(int argc, char **argv)
   PetscInt         n, nc;
   const PetscReal *q0, *u0;
   PetscReal        q[N], u[N], w[N], lam[NC], M[N * N], y[13], yp[13], ym[13], T, V, err;
-  FILE            *fp;
-  PetscMPIInt      rank;
   PetscBool        constant;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (!rank) {
-    fp = fopen("test_mbspatial.yaml", "w");
-    EXPECT(fp, "cannot write the model file");
-    fputs(model, fp);
-    fclose(fp);
-  }
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
-  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_mbspatial.yaml"));
-  PetscCall(VISystemSetFromOptions(sys));
-  PetscCall(VISystemSetUp(sys));
+  PetscCall(VITestMultibodyCreate("test_mbspatial.yaml", model, &sys));
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));

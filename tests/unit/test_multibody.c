@@ -7,9 +7,7 @@
    (precedence, unary minus, parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15);
    the driver's row theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files
    are written here. */
-#include <vicms.h>
-
-#define EXPECT(cond, ...) PetscCheck(cond, PETSC_COMM_WORLD, PETSC_ERR_PLIB, __VA_ARGS__)
+#include "vitest.h"
 
 static const char model[] =
     "gravity: [0.5, -9.81]\n"
@@ -43,26 +41,10 @@ int main(int argc, char **argv)
   const PetscReal *q0;
   PetscReal        q[6], u[6] = {0.1, -0.3, 0.7, 0.4, 0.2, -0.5}, lam[16], g[16], gp[16], gm[16], G[96], Gp[96], Gm[96], H[36], M[36], y[16], T, V;
   PetscReal        errG = 0, errH = 0, eps = 1e-6;
-  FILE            *fp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  {
-    PetscMPIInt rank;
-    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-    if (!rank) {
-      fp = fopen("test_multibody.yaml", "w");
-      EXPECT(fp, "cannot write the model file");
-      fputs(model, fp);
-      fclose(fp);
-    }
-    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  }
-  PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
-  PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
-  PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_multibody.yaml"));
-  PetscCall(VISystemSetFromOptions(sys));
-  PetscCall(VISystemSetUp(sys));
+  PetscCall(VITestMultibodyCreate("test_multibody.yaml", model, &sys));
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   EXPECT(n == 6 && nc == 2 + 2 + 3 + 2, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected 6 and 9)", n, nc);
@@ -127,24 +109,11 @@ int main(int argc, char **argv)
   PetscCall(VISystemDestroy(&sys));
   /* the second model: parameters, expressions, a driver (k = 0.5 in the file, 0.75 by -mb_param_k) */
   {
-    PetscMPIInt      rank;
     const PetscReal  k = 0.75, w = 3;
     PetscReal        Md[9], g1, G1[3], r1;
     const PetscReal *qa, *ua;
-    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-    if (!rank) {
-      fp = fopen("test_multibody2.yaml", "w");
-      EXPECT(fp, "cannot write the model file");
-      fputs(model2, fp);
-      fclose(fp);
-    }
-    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-    PetscCall(PetscOptionsSetValue(NULL, "-mb_model", "test_multibody2.yaml"));
     PetscCall(PetscOptionsSetValue(NULL, "-mb_param_k", "0.75"));
-    PetscCall(VISystemCreate(PETSC_COMM_WORLD, &sys));
-    PetscCall(VISystemSetType(sys, VISYSTEMMULTIBODY));
-    PetscCall(VISystemSetFromOptions(sys));
-    PetscCall(VISystemSetUp(sys));
+    PetscCall(VITestMultibodyCreate("test_multibody2.yaml", model2, &sys));
     PetscCall(VISystemComputeMass(sys, NULL, Md));
     PetscCall(VISystemGetInitialState(sys, &qa, &ua));
     EXPECT(PetscAbsReal(Md[0] - (2 * (1 + k) - k / 4)) < 1e-15 && PetscAbsReal(Md[8] - k * k) < 1e-15 && PetscAbsReal(qa[0] - (1 - 2 * k)) < 1e-15 &&
