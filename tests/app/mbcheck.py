@@ -1,4 +1,5 @@
-"""Shared by the multibody tests' Python checks: a pass/fail line per check, and a case of a results file by output name."""
+"""Shared by the application tests' Python checks (multibody, modes_parallel): a pass/fail line per check, and a case of a
+results file by output name."""
 import h5py
 
 bad = 0

@@ -14,15 +14,15 @@ for np in 1 2 3; do
 done
 [ $fail -eq 0 ] || exit 1
 $py - <<'PY' || fail=1
+import os
 import re
+import sys
 import h5py
 import numpy as np
 
-bad = 0
-def check(ok, what):
-    global bad
-    print(("ok   " if ok else "FAIL ") + what)
-    bad |= not ok
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+import mbcheck
+from mbcheck import check
 files = {n: h5py.File("m%d.h5" % n, "r") for n in (1, 2, 3)}
 nn, ne, ndof = 4 * 5 * 11, 3 * 4 * 10, 4 * 5 * 10 * 3
 ref = files[1]
@@ -52,6 +52,6 @@ for n, f in files.items():
           "%d ranks: elements owned %s add up to %d" % (n, [m[4] for m in mesh], ne))
     check(len(model) == n and sum(m[0] for m in model) == ndof and all(m[1] == ndof for m in model),
           "%d ranks: DOFs owned %s add up to %d" % (n, [m[0] for m in model], ndof))
-raise SystemExit(bad)
+raise SystemExit(mbcheck.bad)
 PY
 exit $fail
