@@ -89,11 +89,19 @@ PETSC_EXTERN PetscErrorCode VISystemComputeEnergy(VISystem sys, const PetscReal 
   VISystemGetContacts - their number, kinds, rows per contact and first rows (arrays owned by the system; any may be NULL).
   VISystemComputeConstraintCurvature - the term a position-level scheme needs besides g and G: d(G^T lambda)/dq at (t, q)
   for the normal multipliers lambda (nc), n x n row-major; zero for a ROM (its G is constant).
+  VISystemComputeConstraintDerivatives - what a Newton iteration on the rows needs at (t, q), in one pass over them: G = dg/dq
+  (nc x n, as VISystemEvaluateConstraints gives it), HV = d(G(q) v)/dq for a velocity v (nc x n: row j is (H_j v)^T, H_j the
+  Hessian of row j; the term of a velocity-level row) and Hw = d(G(q)^T w)/dq for multipliers w (n x n: the curvature above);
+  any output may be NULL (HV and Hw then need no v, w). A type whose rows touch few coordinates gives it directly (multibody:
+  a row's Hessian lives in its two bodies' coordinates); for the others it is formed from VISystemEvaluateConstraints and
+  VISystemComputeConstraintCurvature (unit multipliers for HV: n x n per row).
 */
 PETSC_EXTERN PetscErrorCode VISystemGetContacts(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
                                                 const PetscInt **offsets);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
                                                                PetscReal H[]);
+PETSC_EXTERN PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],
+                                                                 const PetscReal w[], PetscReal G[], PetscReal HV[], PetscReal Hw[]);
 /* A bound of the imposed gaps' size (|mean| + |amplitude|): the blow-up test's scale of the motion. */
 PETSC_EXTERN PetscErrorCode VISystemGetGapBound(VISystem sys, PetscReal *bound);
 /* External force f(t) (n) and imposed gap, gap rate and tangential obstacle velocity per contact at t. */

@@ -515,7 +515,8 @@ struct _VIMoreauNL {
   PetscReal *Gt, *rt;            /* mt x n: the tangential rows at q; their scales 1 / (Gt M^-1 Gt^T) */
   PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
   PetscReal  t, h, th;
-  PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *H, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
+  PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
+  PetscReal *HV; /* m x n: d(G v)/dq at the iterate; Hw: d(G^T P)/dq (VISystemComputeConstraintDerivatives) */
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
   PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
   PetscBool  first;
@@ -529,7 +530,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscFunctionBeginUser;
   if (!nl) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
-  PetscCall(PetscFree6(nl->G, nl->H, nl->Hw, nl->qn, nl->vn, nl->q));
+  PetscCall(PetscFree6(nl->G, nl->HV, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
   PetscCall(PetscFree3(nl->Gn, nl->rate, nl->wk));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
@@ -564,12 +565,13 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   nl->h  = st->dt;
   nl->th = mo->opt.theta;
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
-  PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n * n, &nl->H, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
+  PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
   PetscCall(PetscCalloc3(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
-  nl->first = PETSC_TRUE;
+  nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
+  nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -579,20 +581,18 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
 {
   VIMoreauNL      *nl = (VIMoreauNL *)ctx;
   VIStepper        st = nl->st;
-  const PetscInt   n = nl->n, m = nl->m, N = nl->N, nn = n * n;
+  const PetscInt   n = nl->n, m = nl->m, N = nl->N;
   const PetscReal  h = nl->h, th = nl->th, *v = x, *P = x + n, *Pt = x + n + m;
+  PetscBool       *unit = nl->nw.unit;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) nl->q[i] = nl->qn[i] + h * ((1 - th) * nl->vn[i] + th * v[i]);
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, v, nl->f));
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, v, nl->dfdq, nl->dfdu));
-  PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
+  PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, P, nl->G, nl->HV, nl->Hw));
   if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
-  PetscCall(PetscArrayzero(J, N * N));
-  PetscCall(PetscArrayzero(nl->Hw, nn));
-  for (PetscInt j = 0; j < m; j++)
-    if (P[j] != 0)
-      for (PetscInt i = 0; i < nn; i++) nl->Hw[i] += P[j] * nl->H[j * nn + i];
+  /* the momentum rows are written whole; a constraint row is either a unit row (flagged, not written) or zeroed and written */
+  for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = -h * ((1 - th) * nl->fn[i] + th * nl->f[i]);
     for (PetscInt k = 0; k < n; k++) {
@@ -611,21 +611,18 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   }
   for (PetscInt j = 0; j < m; j++) {
     const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
-    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    const PetscReal *Gj = nl->G + j * n, *HVj = nl->HV + j * n;
     const PetscInt   row = (n + j) * N;
     PetscReal        w   = nl->pre[j];
     for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->B[j]) {
       F[n + j] = w;
-      for (PetscInt k = 0; k < n; k++) {
-        PetscReal hv = 0;
-        for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * v[i];
-        J[row + k] = Gj[k] + h * th * hv;
-      }
+      PetscCall(PetscArrayzero(J + row + n, N - n));
+      for (PetscInt k = 0; k < n; k++) J[row + k] = Gj[k] + h * th * HVj[k];
     } else {
-      F[n + j]         = P[j];
-      J[row + n + j]   = 1;
+      F[n + j]     = P[j];
+      unit[n + j] = PETSC_TRUE;
     }
   }
   /* Coulomb's law on the tangential impulses (Alart-Curnier, the disk of radius mu P_n of the iterate): off where the normal
@@ -638,20 +635,24 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * v[i];
     sig = Pt[k] - nl->rt[k] * w;
     if (!nl->B[j]) {
-      F[n + m + k]       = Pt[k];
-      J[row + n + m + k] = 1;
+      F[n + m + k]     = Pt[k];
+      unit[n + m + k] = PETSC_TRUE;
     } else if (PetscAbsReal(sig) <= radius) {
       /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
          term 1e-10 / r in the Newton matrix (not in F, so the solution is unchanged) keeps it nonsingular and the split of
          the impulse between them where the iteration started */
       F[n + m + k] = w;
+      PetscCall(PetscArrayzero(J + row + n, N - n));
       for (PetscInt i = 0; i < n; i++) J[row + i] = nl->Gt[k * n + i];
       J[row + n + m + k] = -1e-10 / nl->rt[k];
     } else {
       const PetscReal sg = sig > 0 ? 1 : -1;
-      F[n + m + k]       = Pt[k] - mu * PetscMax(P[j], 0) * sg;
-      J[row + n + m + k] = 1;
-      if (P[j] > 0) J[row + n + j] = -mu * sg;
+      F[n + m + k] = Pt[k] - mu * PetscMax(P[j], 0) * sg;
+      if (P[j] > 0) {
+        PetscCall(PetscArrayzero(J + row, N));
+        J[row + n + m + k] = 1;
+        J[row + n + j]     = -mu * sg;
+      } else unit[n + m + k] = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

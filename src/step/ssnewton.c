@@ -14,7 +14,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->max_it = max_it;
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
-  PetscCall(PetscCalloc3(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b));
+  PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -22,7 +22,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
-  PetscCall(PetscFree3(nw->keep, nw->A, nw->b));
+  PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -38,8 +38,8 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
 
   for (PetscInt i = 0; i < N; i++) {
     const PetscReal *Ji  = J + i * N;
-    PetscBool        isu = Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE;
-    for (PetscInt c = 0; c < N && isu; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscBool        isu = nw->hinted ? nw->unit[i] : (Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE);
+    for (PetscInt c = 0; c < N && isu && !nw->hinted; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
     if (isu)
       unit[u++] = i; /* d_i = F_i */
     else

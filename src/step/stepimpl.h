@@ -304,6 +304,10 @@ typedef struct {
   PetscBLASInt *ipiv;
   PetscInt     *keep; /* the unknowns whose Jacobian row is not a unit row, and the system on them (row-major) */
   PetscReal    *A, *b;
+  /* unit (N): set by a form that knows its unit rows (J_ii = 1, the rest of the row 0: an inactive multiplier's x_i = 0) when
+     hinted is true; the solver then neither scans J for them nor reads those rows, which the form need not write (the other
+     rows it writes whole) */
+  PetscBool *unit, hinted;
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near

@@ -218,6 +218,37 @@ PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[], const PetscReal w[],
+                                                   PetscReal G[], PetscReal HV[], PetscReal Hw[])
+{
+  PetscInt   n = sys->n, nc;
+  PetscReal *H, e[VI_MAX_CONTACTS];
+
+  PetscFunctionBeginUser;
+  if (sys->ops.constraintderivatives) {
+    PetscCall((*sys->ops.constraintderivatives)(sys, t, q, v, w, G, HV, Hw));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (G) PetscCall(VISystemEvaluateConstraints(sys, t, q, NULL, G, NULL));
+  if (Hw) PetscCall(VISystemComputeConstraintCurvature(sys, t, q, w, Hw));
+  if (!HV) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  PetscCall(PetscMalloc1(n * n, &H));
+  PetscCall(PetscArrayzero(e, nc));
+  for (PetscInt r = 0; r < nc; r++) {
+    e[r] = 1;
+    PetscCall(VISystemComputeConstraintCurvature(sys, t, q, e, H));
+    e[r] = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal hv = 0;
+      for (PetscInt i = 0; i < n; i++) hv += H[k * n + i] * v[i];
+      HV[r * n + k] = hv;
+    }
+  }
+  PetscCall(PetscFree(H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
   PetscFunctionBeginUser;

@@ -28,6 +28,7 @@ typedef struct {
   PetscInt  line;                 /* of the file, for messages */
   PetscInt  off, nq;              /* its coordinates q[off .. off + nq - 1] (3, or 3 + nf for a flexible body) */
   VIMBFlex *flex;                 /* NULL for a rigid body */
+  PetscReal trig[3];              /* planar: the angle its rows were last evaluated at and its cosine, sine (VIMBBodyCosSin) */
 } VIMBBody;
 
 typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER, VI_MB_JOINT_SPHERICAL } VIMBJointType;
@@ -114,6 +115,30 @@ static inline void VIMBRotate(PetscReal th, const PetscReal v[2], PetscReal r[2]
   r1[1] = r[0];
 }
 
+/* cos and sin of th, the angle of body b (0: the ground): each row of a Newton iteration asks for its bodies' angles, and
+   a body's cosine and sine are computed once per configuration (the last angle is kept; the same value gives the same
+   numbers, so the rows are those computed without it, bitwise). */
+static inline void VIMBBodyCosSin(const VIMBModel *model, PetscInt b, PetscReal th, PetscReal *c, PetscReal *s)
+{
+  PetscReal *tr = model->bodies[b].trig;
+  if (th != tr[0] || (tr[1] == 0 && tr[2] == 0)) {
+    tr[0] = th;
+    tr[1] = PetscCosReal(th);
+    tr[2] = PetscSinReal(th);
+  }
+  *c = tr[1];
+  *s = tr[2];
+}
+
+/* VIMBRotate with the cosine and sine given */
+static inline void VIMBRotateCS(PetscReal c, PetscReal s, const PetscReal v[2], PetscReal r[2], PetscReal r1[2])
+{
+  r[0]  = c * v[0] - s * v[1];
+  r[1]  = s * v[0] + c * v[1];
+  r1[0] = -r[1];
+  r1[1] = r[0];
+}
+
 /* text as an arithmetic expression of the np parameters (mbexpr.c); PETSC_FALSE with a message in err when it is not one. */
 PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, const char names[][VI_MB_NAME], const PetscReal values[], PetscReal *x,
                                               char err[], size_t len);
@@ -127,6 +152,8 @@ PETSC_INTERN PetscErrorCode VIMBModelInitialState(const VIMBModel *model, PetscR
    (any output may be NULL). */
 PETSC_INTERN PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
                                                 PetscReal H[]);
+/* The bodies of row r (0: the ground; a row of one body has a = 0): its gradient and Hessian live in their coordinates. */
+PETSC_INTERN void VIMBModelRowBodies(const VIMBModel *model, PetscInt r, PetscInt *a, PetscInt *b);
 /* The tangential (friction) row of contact k at q: its gradient (n), the relative sliding velocity being grad . u. */
 PETSC_INTERN PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
 /* A flexible body (mbflex.c): read its ROM (path relative to the working folder) with its frame invariants, refused

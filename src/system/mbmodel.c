@@ -853,7 +853,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   const PetscReal       *p, *c, *n0 = NULL, *phip = NULL, *phic = NULL;
   PetscReal              pe[2], ce[2];
   PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
-  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2];
+  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2], ca, sa, cb, sb;
 
   PetscFunctionBeginUser;
   if (model->dim == 3) {
@@ -922,9 +922,11 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     rb[1] = q[ob + 1];
     thb   = q[ob + 2];
   }
-  if (n0) VIMBRotate(tha, n0, d, d1);
-  VIMBRotate(thb, pe, Rp, Rp1);
-  VIMBRotate(tha, ce, Rc, Rc1);
+  VIMBBodyCosSin(model, a, tha, &ca, &sa);
+  VIMBBodyCosSin(model, b, thb, &cb, &sb);
+  if (n0) VIMBRotateCS(ca, sa, n0, d, d1);
+  VIMBRotateCS(cb, sb, pe, Rp, Rp1);
+  VIMBRotateCS(ca, sa, ce, Rc, Rc1);
   D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
   D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
   if (g) *g = d[0] * D[0] + d[1] * D[1];
@@ -968,7 +970,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       const PetscReal ph[2] = {phip[k], phip[fx->nf + k]};
       PetscReal       e[2], e1[2];
       const PetscInt  qk = ob + 3 + k, tb = ob + 2, ta = oa + 2;
-      VIMBRotate(thb, ph, e, e1);
+      VIMBRotateCS(cb, sb, ph, e, e1);
       if (grad) grad[qk] = d[0] * e[0] + d[1] * e[1];
       if (H && w != 0) {
         const PetscReal hb = w * (d[0] * e1[0] + d[1] * e1[1]), ha = w * (d1[0] * e[0] + d1[1] * e[1]);
@@ -987,7 +989,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       const PetscReal ph[2] = {phic[k], phic[fx->nf + k]};
       PetscReal       e[2], e1[2];
       const PetscInt  qk = oa + 3 + k, ta = oa + 2;
-      VIMBRotate(tha, ph, e, e1);
+      VIMBRotateCS(ca, sa, ph, e, e1);
       if (grad) grad[qk] = -(d[0] * e[0] + d[1] * e[1]);
       if (H && w != 0) {
         const PetscReal ha = -w * (d1[0] * e[0] + d1[1] * e[1] + d[0] * e1[0] + d[1] * e1[1]);
@@ -999,6 +1001,22 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void VIMBModelRowBodies(const VIMBModel *model, PetscInt r, PetscInt *a, PetscInt *b)
+{
+  if (r >= model->nrows - model->ncontacts) {
+    const VIMBContact *k = &model->contacts[r - (model->nrows - model->ncontacts)];
+    *a                   = k->body[0];
+    *b                   = k->body[1];
+    return;
+  }
+  *a = *b = 0;
+  for (PetscInt k = 0; k < model->njoints; k++)
+    if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) {
+      *a = model->joints[k].body[0];
+      *b = model->joints[k].body[1];
+    }
+}
+
 /* The tangential row of contact k: the velocity of its point on body b relative to the material point of body a under it,
    along the line's tangent t = J d (d the line's normal turned by a quarter): w_t = t . (v_b + om_b J R_b p - v_a -
    om_a J (P - r_a)), grad its coefficients (n). A velocity-level row (Coulomb's law acts on velocities and impulses). */
@@ -1007,15 +1025,17 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
   const VIMBContact *c = &model->contacts[k];
   const PetscInt     a = c->body[0], b = c->body[1];
   PetscReal tha = a ? q[model->bodies[a].off + 2] : 0, thb = b ? q[model->bodies[b].off + 2] : 0, d[2], d1[2], Rp[2], Rp1[2], P[2], ra[2] = {0, 0},
-            pe[2];
+            pe[2], ca, sa, cb, sb;
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, model->n));
-  VIMBRotate(tha, c->line_normal, d, d1); /* d1 = J d: the tangent */
+  VIMBBodyCosSin(model, a, tha, &ca, &sa);
+  VIMBBodyCosSin(model, b, thb, &cb, &sb);
+  VIMBRotateCS(ca, sa, c->line_normal, d, d1); /* d1 = J d: the tangent */
   pe[0] = c->point[0];
   pe[1] = c->point[1];
   if (c->phi) VIMBFlexDisplace(model->bodies[b].flex, c->phi, q + model->bodies[b].off + 3, pe);
-  VIMBRotate(thb, pe, Rp, Rp1);
+  VIMBRotateCS(cb, sb, pe, Rp, Rp1);
   if (a) {
     ra[0] = q[model->bodies[a].off];
     ra[1] = q[model->bodies[a].off + 1];
@@ -1032,7 +1052,7 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
     for (PetscInt k = 0; k < fx->nf; k++) {
       const PetscReal ph[2] = {c->phi[k], c->phi[fx->nf + k]};
       PetscReal       e[2], e1[2];
-      VIMBRotate(thb, ph, e, e1);
+      VIMBRotateCS(cb, sb, ph, e, e1);
       grad[model->bodies[b].off + 3 + k] = d1[0] * e[0] + d1[1] * e[1];
     }
   }

@@ -23,6 +23,7 @@ typedef struct {
   PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
   PetscBool      given_restitution;
   PetscReal     *work; /* the flexible bodies' scratch (VIMBFlexForce) and local blocks */
+  PetscReal     *hs;   /* n x n, zero between calls: one row's Hessian (VISystemComputeConstraintCurvatureProduct_Multibody) */
   PetscInt       nqmax;
 } VISystem_Multibody;
 
@@ -32,7 +33,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
   PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
   PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
-  PetscCall(PetscFree(mb->work));
+  PetscCall(PetscFree2(mb->work, mb->hs));
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
   mb->loaded = PETSC_FALSE;
@@ -170,9 +171,10 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     mb->fext[bd->off]     = bd->mass * md->gravity[0];
     mb->fext[bd->off + 1] = bd->mass * md->gravity[1];
   }
-  if (mb->nqmax) {
+  {
     const PetscInt nq = mb->nqmax;
-    PetscCall(PetscMalloc1(nq * nq * nq + 6 * nq * nq + nq, &mb->work));
+    PetscCall(PetscMalloc2(PetscMax(nq * nq * nq + 6 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs));
+    PetscCall(PetscArrayzero(mb->hs, n * n));
   }
   for (PetscInt l = 0; l < md->nloads; l++) {
     const VIMBLoad *ld  = &md->loads[l];
@@ -383,6 +385,63 @@ static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* G, HV = d(G v)/dq and Hw = d(G^T w)/dq in one pass over the rows: row r's gradient and Hessian (VIMBModelConstraint with the
+   multiplier 1, into the scratch hs, zeroed back) over the coordinates of its two bodies only (a planar row touches nothing
+   else; a spatial model's rows take all n): its sums run over them in the coordinates' order and Hw gathers w_r H_r row
+   after row, so each entry is that of the dense products (VISystemComputeConstraintCurvature with the multipliers w, or
+   with e_r times v), bitwise. */
+static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],
+                                                                    const PetscReal w[], PetscReal G[], PetscReal HV[], PetscReal Hw[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md = &mb->model;
+  const PetscInt      n  = sys->n;
+  PetscReal          *H  = mb->hs;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  if (HV) PetscCall(PetscArrayzero(HV, mb->nc * n));
+  if (Hw) PetscCall(PetscArrayzero(Hw, n * n));
+  for (PetscInt r = 0; r < mb->nc; r++) {
+    const PetscBool hv = HV ? PETSC_TRUE : PETSC_FALSE, hw = Hw && w[r] != 0 ? PETSC_TRUE : PETSC_FALSE;
+    PetscInt        lo[2] = {0, 0}, hi[2] = {0, 0}, nr = 0;
+    PetscCall(VIMBModelConstraint(md, r, q, NULL, G ? G + r * n : NULL, hv || hw ? 1 : 0, H));
+    if (!hv && !hw) continue;
+    if (md->dim == 3) {
+      hi[0] = n;
+      nr    = 1;
+    } else {
+      PetscInt a, b;
+      VIMBModelRowBodies(md, r, &a, &b);
+      if (a && b && md->bodies[b].off < md->bodies[a].off) {
+        const PetscInt tmp = a;
+        a                  = b;
+        b                  = tmp;
+      }
+      if (a) {
+        lo[nr]   = md->bodies[a].off;
+        hi[nr++] = md->bodies[a].off + md->bodies[a].nq;
+      }
+      if (b && b != a) {
+        lo[nr]   = md->bodies[b].off;
+        hi[nr++] = md->bodies[b].off + md->bodies[b].nq;
+      }
+    }
+    for (PetscInt x = 0; x < nr; x++)
+      for (PetscInt k = lo[x]; k < hi[x]; k++) {
+        PetscReal s = 0;
+        for (PetscInt y = 0; y < nr; y++)
+          for (PetscInt i = lo[y]; i < hi[y]; i++) {
+            if (hv) s += H[k * n + i] * v[i];
+            if (hw) Hw[k * n + i] += w[r] * H[k * n + i];
+            H[k * n + i] = 0;
+          }
+        if (hv) HV[r * n + k] = s;
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemEvaluateGaps_Multibody(VISystem sys, PetscReal t, PetscReal g0[], PetscReal g0_rate[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -543,6 +602,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getcontactset        = VISystemGetContactSet_Multibody;
   sys->ops.evaluateconstraints  = VISystemEvaluateConstraints_Multibody;
   sys->ops.constraintcurvature  = VISystemComputeConstraintCurvature_Multibody;
+  sys->ops.constraintderivatives = VISystemComputeConstraintDerivatives_Multibody;
   sys->ops.evaluategaps         = VISystemEvaluateGaps_Multibody;
   sys->ops.getloads             = VISystemGetLoads_Multibody;
   sys->ops.evaluateloadscales   = VISystemEvaluateLoadScales_Multibody;

@@ -27,6 +27,9 @@ typedef struct {
   PetscErrorCode (*getcontactset)(VISystem, VIContactSet *, const PetscReal **);
   PetscErrorCode (*evaluateconstraints)(VISystem, PetscReal, const PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
   PetscErrorCode (*constraintcurvature)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[]);
+  /* G, d(G v)/dq and d(G^T w)/dq in one pass (optional: formed from evaluateconstraints and constraintcurvature otherwise) */
+  PetscErrorCode (*constraintderivatives)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[],
+                                          PetscReal[]);
   PetscErrorCode (*evaluategaps)(VISystem, PetscReal, PetscReal[], PetscReal[]);
   PetscErrorCode (*getgapbound)(VISystem, PetscReal *);
   PetscErrorCode (*getloads)(VISystem, PetscInt *, const PetscReal *const **);
