@@ -601,6 +601,7 @@ struct _VINSGAlphaNL {
   PetscBool  first;
   PetscBool  constant; /* VISystemHasConstantMass */
   PetscReal *dMw, *mw; /* n x n: d(M w)/dq, and its w (n), for a mass that depends on q */
+  PetscReal *HV, *HVt, *wb; /* m x n: d(G v)/dq and d(G v~)/dq at the iterate (VISystemComputeConstraintDerivatives); m: lambda~ on its rows */
   VISSNewton nw;
 };
 
@@ -617,6 +618,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
   PetscCall(PetscFree2(nl->dMw, nl->mw));
+  PetscCall(PetscFree3(nl->HV, nl->HVt, nl->wb));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -660,8 +662,10 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
+  PetscCall(PetscCalloc3(mm * n, &nl->HV, mm * n, &nl->HVt, mm, &nl->wb));
   PetscCall(VISSNewtonCreate(N, ns->opt.max_it, VI_SSNEWTON_TOL, &nl->nw));
-  nl->first = PETSC_TRUE;
+  nl->nw.hinted = PETSC_TRUE; /* VINSGAlphaNLForm flags its unit rows */
+  nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, nl->vdt, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_first", 1, NULL, &nl->first));
@@ -671,27 +675,15 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Hw = sum_a w_a H_{rows[a]} over k rows (rows NULL: the first k), the Hessians H_j of VINonlinearConstraints. */
-static void VINSGAlphaNLCombine(VINSGAlphaNL *nl, const PetscInt rows[], PetscInt k, const PetscReal w[], PetscReal Hw[])
-{
-  const PetscInt nn = nl->n * nl->n;
-
-  for (PetscInt i = 0; i < nn; i++) Hw[i] = 0;
-  for (PetscInt a = 0; a < k; a++) {
-    const PetscInt j = rows ? rows[a] : a;
-    if (w[a] == 0) continue;
-    for (PetscInt i = 0; i < nn; i++) Hw[i] += w[a] * nl->H[j * nn + i];
-  }
-}
-
 static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
 {
   VINSGAlphaNL    *nl = (VINSGAlphaNL *)ctx;
   VIStepper        st = nl->st;
-  const PetscInt   n = nl->n, m = nl->m, mb = nl->mb, N = nl->N, nn = n * n;
+  const PetscInt   n = nl->n, m = nl->m, mb = nl->mb, N = nl->N;
   const PetscInt   cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
   const PetscReal  hb = nl->hb, c = nl->c;
   const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT;
+  PetscBool       *unit = nl->nw.unit;
 
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) {
@@ -703,12 +695,16 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   if (!nl->constant) PetscCall(VISystemComputeMass(st->sys, nl->q, nl->M));
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, nl->v, nl->f));
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, nl->v, nl->dfdq, nl->dfdu));
-  PetscCall(VINonlinearConstraints(st, nl->t, nl->q, nl->g, nl->G, nl->H));
+  PetscCall(VISystemEvaluateConstraints(st->sys, nl->t, nl->q, nl->g, nl->G, NULL));
   PetscCall(VISystemEvaluateConstraints(st->sys, nl->t, nl->qt, nl->gs, NULL, NULL)); /* the gates g(q~), Eq. (29h) */
   if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
-  PetscCall(PetscArrayzero(J, N * N));
-  /* (29a) */
-  VINSGAlphaNLCombine(nl, nl->bil, mb, lt, nl->Hw);
+  /* the rows (29a-c, f) are zeroed and written; a multiplier's row is a unit row (flagged, not written) or zeroed and written */
+  for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
+  for (PetscInt i = 0; i < cn; i++) PetscCall(PetscArrayzero(J + i * N, N));
+  /* (29a): the curvature d(G_b^T lambda~)/dq, and d(G_b v~)/dq for (29b) */
+  for (PetscInt j = 0; j < m; j++) nl->wb[j] = 0;
+  for (PetscInt b = 0; b < mb; b++) nl->wb[nl->bil[b]] = lt[b];
+  PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, nl->vt, nl->wb, NULL, nl->HVt, nl->Hw));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = -nl->f[i];
     for (PetscInt k = 0; k < n; k++) {
@@ -723,8 +719,8 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     }
     F[i] = r;
   }
-  /* (29c) and (29f) */
-  VINSGAlphaNLCombine(nl, NULL, m, nu, nl->Hw);
+  /* (29c) and (29f), and d(G v)/dq for (29g, h) */
+  PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, nl->v, nu, NULL, nl->HV, nl->Hw));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = 0;
     for (PetscInt k = 0; k < n; k++) {
@@ -738,7 +734,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     }
     F[cU + i] = r;
   }
-  VINSGAlphaNLCombine(nl, NULL, m, Lam, nl->Hw);
+  PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, NULL, Lam, NULL, NULL, nl->Hw));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = 0;
     for (PetscInt k = 0; k < n; k++) {
@@ -774,11 +770,10 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   /* (29b): G_b(q) v~ = 0, d/dq of G_j w is (H_j w)^T */
   for (PetscInt b = 0; b < mb; b++) {
     const PetscInt   j = nl->bil[b], row = (cl + b) * N;
-    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    const PetscReal *Gj = nl->G + j * n, *HVj = nl->HVt + j * n;
     PetscReal        r = nl->grate[j]; /* G_b v~ + dg_b/dt = 0 */
     for (PetscInt k = 0; k < n; k++) {
-      PetscReal hv = 0;
-      for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->vt[i];
+      const PetscReal hv = HVj[k];
       r += Gj[k] * nl->vt[k];
       J[row + k]      = Gj[k] + hb * hv;
       J[row + cU + k] = hv;
@@ -788,7 +783,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   /* (29d, e): position rows; (29g, h): velocity rows */
   for (PetscInt j = 0; j < m; j++) {
     const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
-    const PetscReal *Gj = nl->G + j * n, *Hj = nl->H + j * nn;
+    const PetscReal *Gj = nl->G + j * n, *HVj = nl->HV + j * n;
     const PetscInt   rp = (cn + j) * N, rv = (cL + j) * N;
     PetscReal        gv = nl->pre[j] + nl->grate[j]; /* G v + dg/dt (+ e G(q_n) v_n) */
     for (PetscInt k = 0; k < n; k++) gv += Gj[k] * nl->v[k];
@@ -796,26 +791,27 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     nl->B[j] = bil || (nl->gs[j] <= 0 && Lam[j] - nl->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->A[j]) {
       F[cn + j] = nl->g[j];
+      PetscCall(PetscArrayzero(J + rp, N));
       for (PetscInt k = 0; k < n; k++) {
         J[rp + k]      = hb * Gj[k];
         J[rp + cU + k] = Gj[k];
       }
     } else {
       F[cn + j]      = nu[j];
-      J[rp + cn + j] = 1;
+      unit[cn + j] = PETSC_TRUE;
     }
     if (nl->B[j]) {
       F[cL + j] = gv;
+      PetscCall(PetscArrayzero(J + rv, N));
       for (PetscInt k = 0; k < n; k++) {
-        PetscReal hv = 0;
-        for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * nl->v[i];
+        const PetscReal hv = HVj[k];
         J[rv + k]      = Gj[k] + hb * hv;
         J[rv + cU + k] = hv;
         J[rv + cW + k] = Gj[k];
       }
     } else {
       F[cL + j]      = Lam[j];
-      J[rv + cL + j] = 1;
+      unit[cL + j] = PETSC_TRUE;
     }
   }
   /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
@@ -829,16 +825,20 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     sig = Lt[k] - nl->rt[k] * w;
     if (!nl->B[j]) {
       F[cT + k]       = Lt[k];
-      J[row + cT + k] = 1;
+      unit[cT + k] = PETSC_TRUE;
     } else if (PetscAbsReal(sig) <= mu * PetscMax(Lam[j], 0)) {
       F[cT + k] = w;
+      PetscCall(PetscArrayzero(J + row, N));
       for (PetscInt i = 0; i < n; i++) J[row + i] = J[row + cW + i] = nl->Gt[k * n + i];
       J[row + cT + k] = -1e-10 / nl->rt[k]; /* redundant sticking rows (two corners on one line): see moreau.c */
     } else {
       const PetscReal sg = sig > 0 ? 1 : -1;
       F[cT + k]          = Lt[k] - mu * PetscMax(Lam[j], 0) * sg;
-      J[row + cT + k]    = 1;
-      if (Lam[j] > 0) J[row + cL + j] = -mu * sg;
+      if (Lam[j] > 0) {
+        PetscCall(PetscArrayzero(J + row, N));
+        J[row + cT + k] = 1;
+        J[row + cL + j] = -mu * sg;
+      } else unit[cT + k] = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
