@@ -675,6 +675,26 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* q, v of Eq. (30) and the predictors q~, v~ at the iterate x */
+static void VINSGAlphaNLIterate(VINSGAlphaNL *nl, const PetscReal x[])
+{
+  const PetscInt   n = nl->n;
+  const PetscReal *delta = x, *U = x + n, *W = x + 2 * n;
+
+  for (PetscInt i = 0; i < n; i++) {
+    nl->qt[i] = nl->qt0[i] + nl->hb * delta[i];
+    nl->q[i]  = nl->qt[i] + U[i];
+    nl->vt[i] = nl->vt0[i] + delta[i];
+    nl->v[i]  = nl->vt[i] + W[i];
+  }
+}
+
+/* whether row j is held at position level (Eq. 29e selects g_j = 0): a bilateral row, or nu_j - r_j g_j >= 0 */
+static PetscBool VINSGAlphaNLHeld(const VINSGAlphaNL *nl, PetscInt j, PetscReal nu)
+{
+  return nl->st->set.kinds[j] == VI_CONTACT_BILATERAL || nu - nl->rscale[j] * nl->g[j] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
 {
   VINSGAlphaNL    *nl = (VINSGAlphaNL *)ctx;
@@ -686,12 +706,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   PetscBool       *unit = nl->nw.unit;
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < n; i++) {
-    nl->qt[i] = nl->qt0[i] + hb * delta[i];
-    nl->q[i]  = nl->qt[i] + U[i];
-    nl->vt[i] = nl->vt0[i] + delta[i];
-    nl->v[i]  = nl->vt[i] + W[i];
-  }
+  VINSGAlphaNLIterate(nl, x);
   if (!nl->constant) PetscCall(VISystemComputeMass(st->sys, nl->q, nl->M));
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, nl->v, nl->f));
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, nl->v, nl->dfdq, nl->dfdu));
@@ -787,7 +802,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     const PetscInt   rp = (cn + j) * N, rv = (cL + j) * N;
     PetscReal        gv = nl->pre[j] + nl->grate[j]; /* G v + dg/dt (+ e G(q_n) v_n) */
     for (PetscInt k = 0; k < n; k++) gv += Gj[k] * nl->v[k];
-    nl->A[j] = bil || nu[j] - nl->rscale[j] * nl->g[j] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+    nl->A[j] = VINSGAlphaNLHeld(nl, j, nu[j]);
     nl->B[j] = bil || (nl->gs[j] <= 0 && Lam[j] - nl->rscale[j] * gv >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->A[j]) {
       F[cn + j] = nl->g[j];
@@ -938,8 +953,12 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     /* from the last step's solution (a warm start: 2.0 Newton iterations per step on the slider-crank of seed 001 Table 1,
        3.0 from zero; the solution is the same to the convergence tolerance) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VINSGAlphaNLForm, nl, nl->x));
-    /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e) */
-    PetscCall(VINSGAlphaNLForm(nl, nl->x, nl->nw.F, nl->nw.J));
+    /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e); g, G, Gt and the set A at q (what
+       VINSGAlphaNLForm computes there, without its Newton matrix) */
+    VINSGAlphaNLIterate(nl, nl->x);
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->q, nl->g, nl->G, NULL));
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t, nl->q, nl->Gt));
+    for (PetscInt j = 0; j < m; j++) nl->A[j] = VINSGAlphaNLHeld(nl, j, nl->x[3 * n + mb + j]);
     for (PetscInt i = 0; i < n; i++) {
       q[i]       = nl->q[i];
       v[i]       = nl->v[i];

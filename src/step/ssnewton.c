@@ -15,6 +15,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
+  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -23,6 +24,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
+  PetscCall(PetscFree2(nw->ucols, nw->unz));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -76,9 +78,10 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
       /* the pivot row's nonzeros only: the Jacobians are sparse (M diagonal, a joint's or contact's row touches two bodies) */
       const PetscReal  inv = 1 / A[c * k + c];
       const PetscReal *Ac  = A + c * k;
-      PetscInt         nz = 0, *cols = nw->keep + k; /* the free tail of keep as scratch */
+      PetscInt         nz = 0, *cols = nw->ucols + c * N; /* kept for the back-substitution: row c is final from here */
       for (PetscInt j = c + 1; j < k; j++)
         if (Ac[j] != 0) cols[nz++] = j;
+      nw->unz[c] = nz;
       for (PetscInt r = c + 1; r < k; r++) {
         PetscReal *Ar = A + r * k, l = Ar[c] * inv;
         if (l == 0) continue;
@@ -88,8 +91,9 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
     }
   }
   for (PetscInt c = k - 1; c >= 0; c--) {
-    PetscReal r = b[c];
-    for (PetscInt j = c + 1; j < k; j++) r -= A[c * k + j] * b[j];
+    const PetscInt *cols = nw->ucols + c * N;
+    PetscReal       r    = b[c];
+    for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
     b[c] = r / A[c * k + c];
   }
   for (PetscInt a = 0; a < k; a++) F[nw->keep[a]] = b[a];

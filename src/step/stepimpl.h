@@ -308,6 +308,7 @@ typedef struct {
      hinted is true; the solver then neither scans J for them nor reads those rows, which the form need not write (the other
      rows it writes whole) */
   PetscBool *unit, hinted;
+  PetscInt  *ucols, *unz; /* N x N, N: the nonzero columns right of the diagonal of each row of the factor U */
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near

@@ -1,7 +1,8 @@
 /* The multibody system's constraints (src/system/mbmodel.c) against central differences: on a model with two moving bodies,
    a revolute joint to the ground, a prismatic and a fixed joint between them and contacts of each body against the other's
    line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
-   1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the mass,
+   1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass
+   derivatives of a Newton iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass,
    energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
    velocity (1e-14). A second model with parameters and a driver: numbers written as expressions of the parameters
    (precedence, unary minus, parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15);
@@ -71,6 +72,29 @@ int main(int argc, char **argv)
                         "multibody constraints: |G - dg/dq|max = %.2e (tolerance 1e-8), |H - d(G^T lambda)/dq|max = %.2e (tolerance 1e-7)\n",
                         (double)errG, (double)errH));
   EXPECT(errG < 1e-8 && errH < 1e-7, "the constraints' derivatives differ from central differences: G %g, H %g", (double)errG, (double)errH);
+  /* the one-pass derivatives a Newton iteration takes (VISystemComputeConstraintDerivatives): G, d(G^T lambda)/dq and
+     d(G u)/dq (row r: (H_r u)^T, H_r the curvature with the unit multiplier e_r) equal to the dense ones, bitwise */
+  {
+    PetscReal Gd[96], HV[96], Hw[36], Hr[36], e[16] = {0};
+    PetscBool same;
+    PetscCall(VISystemComputeConstraintDerivatives(sys, 0, q, u, lam, Gd, HV, Hw));
+    same = PETSC_TRUE;
+    for (PetscInt i = 0; i < nc * n; i++) same = same && Gd[i] == G[i] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt i = 0; i < n * n; i++) same = same && Hw[i] == H[i] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt r = 0; r < nc; r++) {
+      e[r] = 1;
+      PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, e, Hr));
+      e[r] = 0;
+      for (PetscInt k = 0; k < n; k++) {
+        PetscReal hv = 0;
+        for (PetscInt i = 0; i < n; i++) hv += Hr[k * n + i] * u[i];
+        same = same && HV[r * n + k] == hv ? PETSC_TRUE : PETSC_FALSE;
+      }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody one-pass derivatives (G, d(G^T lambda)/dq, d(G u)/dq): %s the dense ones\n",
+                          same ? "bitwise equal to" : "DIFFERENT from"));
+    EXPECT(same, "VISystemComputeConstraintDerivatives differs from VISystemEvaluateConstraints / VISystemComputeConstraintCurvature");
+  }
   /* mass, energy, outputs */
   PetscCall(VISystemComputeMass(sys, q, M));
   PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
