@@ -23,7 +23,8 @@ typedef struct {
   PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
   PetscBool      given_restitution;
   PetscReal     *work; /* the flexible bodies' scratch (VIMBFlexForce) and local blocks */
-  PetscReal     *hs;   /* n x n, zero between calls: one row's Hessian (VISystemComputeConstraintCurvatureProduct_Multibody) */
+  PetscReal     *hs;   /* n x n, zero between calls: one row's Hessian (VISystemComputeConstraintDerivatives_Multibody) */
+  PetscInt      *idx;  /* 2 n: its coordinates */
   PetscInt       nqmax;
 } VISystem_Multibody;
 
@@ -33,7 +34,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
   PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
   PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
-  PetscCall(PetscFree2(mb->work, mb->hs));
+  PetscCall(PetscFree3(mb->work, mb->hs, mb->idx));
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
   mb->loaded = PETSC_FALSE;
@@ -173,7 +174,7 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   }
   {
     const PetscInt nq = mb->nqmax;
-    PetscCall(PetscMalloc2(PetscMax(nq * nq * nq + 6 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs));
+    PetscCall(PetscMalloc3(PetscMax(nq * nq * nq + 6 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs, 2 * n, &mb->idx));
     PetscCall(PetscArrayzero(mb->hs, n * n));
   }
   for (PetscInt l = 0; l < md->nloads; l++) {
@@ -387,9 +388,10 @@ static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys,
 
 /* G, HV = d(G v)/dq and Hw = d(G^T w)/dq in one pass over the rows: row r's gradient and Hessian (VIMBModelConstraint with the
    multiplier 1, into the scratch hs, zeroed back) over the coordinates of its two bodies only (a planar row touches nothing
-   else; a spatial model's rows take all n): its sums run over them in the coordinates' order and Hw gathers w_r H_r row
-   after row, so each entry is that of the dense products (VISystemComputeConstraintCurvature with the multipliers w, or
-   with e_r times v), bitwise. */
+   else; a spatial model's rows take all n), and there not the pairs of two translations (x, y of a planar body: g is linear
+   in them, and a translation's second derivatives are with an angle or an elastic coordinate only). The sums run over the
+   coordinates in their order and Hw gathers w_r H_r row after row, so each entry is that of the dense products
+   (VISystemComputeConstraintCurvature with the multipliers w, or with e_r times v), bitwise. */
 static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],
                                                                     const PetscReal w[], PetscReal G[], PetscReal HV[], PetscReal Hw[])
 {
@@ -397,6 +399,7 @@ static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sy
   const VIMBModel    *md = &mb->model;
   const PetscInt      n  = sys->n;
   PetscReal          *H  = mb->hs;
+  PetscInt           *idx = mb->idx, *cur = mb->idx + n; /* a row's coordinates; those of them that are not translations */
 
   PetscFunctionBeginUser;
   (void)t;
@@ -404,40 +407,42 @@ static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sy
   if (Hw) PetscCall(PetscArrayzero(Hw, n * n));
   for (PetscInt r = 0; r < mb->nc; r++) {
     const PetscBool hv = HV ? PETSC_TRUE : PETSC_FALSE, hw = Hw && w[r] != 0 ? PETSC_TRUE : PETSC_FALSE;
-    PetscInt        lo[2] = {0, 0}, hi[2] = {0, 0}, nr = 0;
+    PetscInt        ni = 0, nu = 0, body[2] = {0, 0};
     PetscCall(VIMBModelConstraint(md, r, q, NULL, G ? G + r * n : NULL, hv || hw ? 1 : 0, H));
     if (!hv && !hw) continue;
     if (md->dim == 3) {
-      hi[0] = n;
-      nr    = 1;
+      for (PetscInt i = 0; i < n; i++) idx[ni++] = cur[nu++] = i;
     } else {
-      PetscInt a, b;
-      VIMBModelRowBodies(md, r, &a, &b);
-      if (a && b && md->bodies[b].off < md->bodies[a].off) {
-        const PetscInt tmp = a;
-        a                  = b;
-        b                  = tmp;
+      VIMBModelRowBodies(md, r, &body[0], &body[1]);
+      if (body[0] && body[1] && md->bodies[body[1]].off < md->bodies[body[0]].off) {
+        const PetscInt tmp = body[0];
+        body[0]            = body[1];
+        body[1]            = tmp;
       }
-      if (a) {
-        lo[nr]   = md->bodies[a].off;
-        hi[nr++] = md->bodies[a].off + md->bodies[a].nq;
-      }
-      if (b && b != a) {
-        lo[nr]   = md->bodies[b].off;
-        hi[nr++] = md->bodies[b].off + md->bodies[b].nq;
+      if (body[1] == body[0]) body[1] = 0;
+      for (PetscInt x = 0; x < 2; x++) {
+        const VIMBBody *bd = &md->bodies[body[x]];
+        if (!body[x]) continue;
+        for (PetscInt i = 0; i < bd->nq; i++) {
+          idx[ni++] = bd->off + i;
+          if (i >= 2) cur[nu++] = bd->off + i;
+        }
       }
     }
-    for (PetscInt x = 0; x < nr; x++)
-      for (PetscInt k = lo[x]; k < hi[x]; k++) {
-        PetscReal s = 0;
-        for (PetscInt y = 0; y < nr; y++)
-          for (PetscInt i = lo[y]; i < hi[y]; i++) {
-            if (hv) s += H[k * n + i] * v[i];
-            if (hw) Hw[k * n + i] += w[r] * H[k * n + i];
-            H[k * n + i] = 0;
-          }
-        if (hv) HV[r * n + k] = s;
+    for (PetscInt x = 0, y = 0; x < ni; x++) {
+      const PetscInt  k = idx[x];
+      const PetscBool rot = y < nu && cur[y] == k ? PETSC_TRUE : PETSC_FALSE; /* k is not a translation: its whole row */
+      const PetscInt *col = rot ? idx : cur, nco = rot ? ni : nu;
+      PetscReal       s = 0;
+      if (rot) y++;
+      for (PetscInt a = 0; a < nco; a++) {
+        const PetscInt i = col[a];
+        if (hv) s += H[k * n + i] * v[i];
+        if (hw) Hw[k * n + i] += w[r] * H[k * n + i];
+        H[k * n + i] = 0;
       }
+      if (hv) HV[r * n + k] = s;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
