@@ -516,7 +516,7 @@ struct _VIMoreauNL {
   PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
   PetscReal  t, h, th;
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
-  PetscReal *HV; /* m x n: d(G v)/dq at the iterate; Hw: d(G^T P)/dq (VISystemComputeConstraintDerivatives) */
+  PetscReal *HV;   /* m x n: d(G v)/dq at the iterate; Hw: d(G^T P)/dq (VISystemComputeConstraintDerivatives) */
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
   PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
   PetscBool  first;
@@ -621,7 +621,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       PetscCall(PetscArrayzero(J + row + n, N - n));
       for (PetscInt k = 0; k < n; k++) J[row + k] = Gj[k] + h * th * HVj[k];
     } else {
-      F[n + j]     = P[j];
+      F[n + j]    = P[j];
       unit[n + j] = PETSC_TRUE;
     }
   }
@@ -635,7 +635,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * v[i];
     sig = Pt[k] - nl->rt[k] * w;
     if (!nl->B[j]) {
-      F[n + m + k]     = Pt[k];
+      F[n + m + k]    = Pt[k];
       unit[n + m + k] = PETSC_TRUE;
     } else if (PetscAbsReal(sig) <= radius) {
       /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
@@ -647,12 +647,13 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       J[row + n + m + k] = -1e-10 / nl->rt[k];
     } else {
       const PetscReal sg = sig > 0 ? 1 : -1;
-      F[n + m + k] = Pt[k] - mu * PetscMax(P[j], 0) * sg;
+      F[n + m + k]       = Pt[k] - mu * PetscMax(P[j], 0) * sg;
       if (P[j] > 0) {
         PetscCall(PetscArrayzero(J + row, N));
         J[row + n + m + k] = 1;
         J[row + n + j]     = -mu * sg;
-      } else unit[n + m + k] = PETSC_TRUE;
+      } else
+        unit[n + m + k] = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

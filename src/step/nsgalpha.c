@@ -678,7 +678,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
 /* q, v of Eq. (30) and the predictors q~, v~ at the iterate x */
 static void VINSGAlphaNLIterate(VINSGAlphaNL *nl, const PetscReal x[])
 {
-  const PetscInt   n = nl->n;
+  const PetscInt   n     = nl->n;
   const PetscReal *delta = x, *U = x + n, *W = x + 2 * n;
 
   for (PetscInt i = 0; i < n; i++) {
@@ -813,7 +813,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
       }
     } else {
       F[cn + j]      = nu[j];
-      unit[cn + j] = PETSC_TRUE;
+      unit[cn + j]   = PETSC_TRUE;
     }
     if (nl->B[j]) {
       F[cL + j] = gv;
@@ -826,7 +826,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
       }
     } else {
       F[cL + j]      = Lam[j];
-      unit[cL + j] = PETSC_TRUE;
+      unit[cL + j]   = PETSC_TRUE;
     }
   }
   /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
@@ -840,7 +840,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     sig = Lt[k] - nl->rt[k] * w;
     if (!nl->B[j]) {
       F[cT + k]       = Lt[k];
-      unit[cT + k] = PETSC_TRUE;
+      unit[cT + k]    = PETSC_TRUE;
     } else if (PetscAbsReal(sig) <= mu * PetscMax(Lam[j], 0)) {
       F[cT + k] = w;
       PetscCall(PetscArrayzero(J + row, N));
@@ -853,7 +853,8 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
         PetscCall(PetscArrayzero(J + row, N));
         J[row + cT + k] = 1;
         J[row + cL + j] = -mu * sg;
-      } else unit[cT + k] = PETSC_TRUE;
+      } else
+        unit[cT + k] = PETSC_TRUE;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

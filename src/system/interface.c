@@ -219,7 +219,7 @@ PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, con
 }
 
 PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[], const PetscReal w[],
-                                                   PetscReal G[], PetscReal HV[], PetscReal Hw[])
+                                                    PetscReal G[], PetscReal HV[], PetscReal Hw[])
 {
   PetscInt   n = sys->n, nc;
   PetscReal *H, e[VI_MAX_CONTACTS];

@@ -393,12 +393,12 @@ static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys,
    coordinates in their order and Hw gathers w_r H_r row after row, so each entry is that of the dense products
    (VISystemComputeConstraintCurvature with the multipliers w, or with e_r times v), bitwise. */
 static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],
-                                                                    const PetscReal w[], PetscReal G[], PetscReal HV[], PetscReal Hw[])
+                                                                     const PetscReal w[], PetscReal G[], PetscReal HV[], PetscReal Hw[])
 {
-  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
-  const VIMBModel    *md = &mb->model;
-  const PetscInt      n  = sys->n;
-  PetscReal          *H  = mb->hs;
+  VISystem_Multibody *mb  = (VISystem_Multibody *)sys->data;
+  const VIMBModel    *md  = &mb->model;
+  const PetscInt      n   = sys->n;
+  PetscReal          *H   = mb->hs;
   PetscInt           *idx = mb->idx, *cur = mb->idx + n; /* a row's coordinates; those of them that are not translations */
 
   PetscFunctionBeginUser;
@@ -430,7 +430,7 @@ static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sy
       }
     }
     for (PetscInt x = 0, y = 0; x < ni; x++) {
-      const PetscInt  k = idx[x];
+      const PetscInt  k   = idx[x];
       const PetscBool rot = y < nu && cur[y] == k ? PETSC_TRUE : PETSC_FALSE; /* k is not a translation: its whole row */
       const PetscInt *col = rot ? idx : cur, nco = rot ? ni : nu;
       PetscReal       s = 0;
