@@ -96,6 +96,13 @@ int main(int argc, char **argv)
   }
   PetscCall(VISystemComputeConstraintCurvature(sys, t, q, lam, H));
   for (PetscInt i = 0; i < 16; i++) EXPECT(H[i] == 0, "d(G^T lambda)/dq of a ROM is 0");
+  {
+    /* the one-pass derivatives of a type without the op (VISystemComputeConstraintDerivatives formed from the two above) */
+    PetscReal Gd[8], HV[8], Hw[16];
+    PetscCall(VISystemComputeConstraintDerivatives(sys, t, q, u, lam, Gd, HV, Hw));
+    for (PetscInt i = 0; i < 8; i++) EXPECT(Gd[i] == G[i] && HV[i] == 0, "one-pass derivatives: G, d(G u)/dq entry %d", (int)i);
+    for (PetscInt i = 0; i < 16; i++) EXPECT(Hw[i] == 0, "one-pass derivatives: d(G^T lambda)/dq entry %d", (int)i);
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reduced system: force, tangents, mass, energy and constraints agree with K, M, D (tolerance 1e-14)\n"));
   /* what a stepper asks besides the equations: the ROM's output rows by name, its method (cb: the boundary carries mass),
      its inner mode's frequency, the ROM as the data's identity */
