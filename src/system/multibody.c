@@ -408,6 +408,7 @@ static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sy
   for (PetscInt r = 0; r < mb->nc; r++) {
     const PetscBool hv = HV ? PETSC_TRUE : PETSC_FALSE, hw = Hw && w[r] != 0 ? PETSC_TRUE : PETSC_FALSE;
     PetscInt        ni = 0, nu = 0, body[2] = {0, 0};
+    if (!G && !hv && !hw) continue; /* a row without a multiplier when only Hw is asked for */
     PetscCall(VIMBModelConstraint(md, r, q, NULL, G ? G + r * n : NULL, hv || hw ? 1 : 0, H));
     if (!hv && !hw) continue;
     if (md->dim == 3) {
