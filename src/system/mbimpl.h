@@ -164,6 +164,10 @@ PETSC_INTERN void VIMBQuatRate(const PetscReal p[], const PetscReal wb[], PetscR
 /* Row r of a spatial model (spherical joints' rows, the quaternions' norm rows), as VIMBModelConstraint. */
 PETSC_INTERN PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                                   PetscReal w, PetscReal H[]);
+/* A spatial contact's plane tangents t1, t2 (unit, t2 = n x t1) and its two tangential rows (2 x n, along t1 and t2:
+   the relative sliding velocity is grad . u), the frictional contact's rows of VISystemEvaluateTangents. */
+PETSC_INTERN void           VIMBSpatialContactTangents(const PetscReal nv[], PetscReal t[2][3]);
+PETSC_INTERN PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
 /* The columns of a spatial output (point, orientation, angular_velocity) at (q, u) into y. */
 PETSC_INTERN void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */

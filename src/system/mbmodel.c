@@ -446,7 +446,7 @@ static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact
 }
 
 /* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
-   (open where the normal points), Newton's restitution; frictionless (a spatial friction cone needs two tangential rows). */
+   (open where the normal points), Newton's restitution and Coulomb's friction (two tangential rows, VIMBSpatialTangent). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
   static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
@@ -466,9 +466,6 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
              c->name);
   for (PetscInt i = 0; i < 3; i++) c->line_normal[i] /= len;
   PetscCall(VIMBContactLaw(rd, e, c));
-  PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s' has friction %g: spatial contacts are frictionless (the cone's two tangential rows are not built); remove it",
-             rd->path, c->line, c->name, (double)c->mu);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -597,7 +594,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->contacts[o->index].name, ref)) break;
       PetscCheck(o->index < model->ncontacts, rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: output '%s' names the contact '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
-      if (model->contacts[o->index].mu > 0) o->columns = 2; /* NAME, NAME_t: the normal and the friction force */
+      if (model->contacts[o->index].mu > 0) o->columns = model->dim; /* NAME, NAME_t (spatial NAME_t1, NAME_t2): normal, friction */
     }
     model->ncolumns += o->columns;
   }
@@ -1095,8 +1092,11 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       }
     } else
       PetscCall(VIROMAddOutput(rom, o->name, zero));
-    if (o->type == VI_MB_OUT_CONTACT_FORCE && o->columns == 2) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+    for (PetscInt a = 1; o->type == VI_MB_OUT_CONTACT_FORCE && a < o->columns; a++) {
+      if (o->columns == 2)
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+      else
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t%" PetscInt_FMT, o->name, a));
       PetscCall(VIROMAddOutput(rom, name, zero));
     }
   }

@@ -290,6 +290,49 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A spatial contact's tangents (unit, spanning its plane): t1 the coordinate axis least aligned with the normal n, made
+   normal to it, and t2 = n x t1 (the ground z = 0 with n = (0, 0, 1): t1 = x, t2 = y) */
+void VIMBSpatialContactTangents(const PetscReal nv[], PetscReal t[2][3])
+{
+  PetscInt  k = 0;
+  PetscReal len;
+
+  for (PetscInt i = 1; i < 3; i++)
+    if (PetscAbsReal(nv[i]) < PetscAbsReal(nv[k])) k = i;
+  for (PetscInt i = 0; i < 3; i++) t[0][i] = (i == k ? 1 : 0) - nv[k] * nv[i];
+  len = PetscSqrtReal(t[0][0] * t[0][0] + t[0][1] * t[0][1] + t[0][2] * t[0][2]);
+  for (PetscInt i = 0; i < 3; i++) t[0][i] /= len;
+  t[1][0] = nv[1] * t[0][2] - nv[2] * t[0][1];
+  t[1][1] = nv[2] * t[0][0] - nv[0] * t[0][2];
+  t[1][2] = nv[0] * t[0][1] - nv[1] * t[0][0];
+}
+
+/* The two tangential rows of spatial contact k (2 x n): the sliding velocity of its point along t_a,
+   t_a . (r' + d(R(p) s)/dt) = t_a . r' + 2 p^T B_a p' with B_a = sum_i t_a,i A_i(s), so its gradient is (t_a, 2 B_a p). */
+PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[])
+{
+  const VIMBContact *c = &model->contacts[k];
+  const PetscInt     o = model->bodies[c->body[1]].off;
+  const PetscReal   *p = q + o + 3;
+  PetscReal          A[3][16], t[2][3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(grad, 2 * model->n));
+  VIMBQuatForms(c->point, A);
+  VIMBSpatialContactTangents(c->line_normal, t);
+  for (PetscInt a = 0; a < 2; a++) {
+    PetscReal *ga = grad + a * model->n;
+    for (PetscInt i = 0; i < 3; i++) ga[o + i] = t[a][i];
+    for (PetscInt e = 0; e < 4; e++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt f = 0; f < 4; f++) r += t[a][i] * A[i][e * 4 + f] * p[f];
+      ga[o + 3 + e] = 2 * r;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[])
 {
   const PetscInt   off = model->bodies[o->body].off;

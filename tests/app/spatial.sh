@@ -18,8 +18,10 @@
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
 # (c) the job file jobs/spinning_top.yaml as documented; the box's run stopped by SIGTERM and resumed, bitwise.
 # (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
-#     planar model, a planar joint in a spatial one, friction on a spatial contact, dim: 4 - one message naming the file
-#     and line.
+#     planar model, a planar joint in a spatial one, a negative friction on a spatial contact, dim: 4 - one message naming
+#     the file and line.
+# (e) Coulomb friction on spatial contacts (a tripod sliding on the ground in an oblique direction, on a slope, stuck on
+#     a slope), nsgalpha and Moreau-Jean, against the exact motions (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -252,6 +254,122 @@ PY
 # ---- stop and resume of the box's fall and corner impact (the quaternion's norm row and the contact in the checkpoint):
 # SIGTERM mid-case, the rerun resumes from the checkpoint to the uninterrupted run's results bit for bit
 stop_resume "tumbling box" $sim -mb_model box.yaml -step_dt 5e-6 -step_end_time 0.6 -step_output_every 100
+# ---- (e) Coulomb friction on spatial contacts (two tangential rows, the disk of radius mu P_n): a tripod (feet at
+# (0.2, 0, -0.05), (-0.1, +-0.1732, -0.05), mu = 0.3) on a plane with normal n: flat, pushed at 2 m/s along (cos 0.6,
+# sin 0.6): it slides on the straight line of its initial velocity, decelerating at mu g, and stops at v0^2 / (2 mu g);
+# on a slope of alpha = 0.4 (tan > mu) from rest: a = g (sin - mu cos) along the steepest line; alpha = 0.25 (tan < mu):
+# stuck. nsgalpha's friction is an impulse at velocity level (its position lags by half a step: the predictor moves the
+# smooth part under the full tangential load): its velocities are exact, its positions off by h F_t t / (2 m) exactly.
+$py - <<'PY'
+import numpy as np
+
+
+def tripod(path, alpha, phi, v0):
+    """The tripod on the plane through 0 tilted by alpha about (sin phi, -cos phi, 0), its feet on it, every digit."""
+    k = np.array([np.sin(phi), -np.cos(phi), 0.0])
+    n = np.array([-np.sin(alpha) * np.cos(phi), -np.sin(alpha) * np.sin(phi), np.cos(alpha)])
+    f = lambda x: "[" + ", ".join(repr(float(v)) for v in x) + "]"
+    s = """dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: b, mass: 2, inertia: [0.03, 0.03, 0.05], axis: %s, angle: %r, position: %s, velocity: %s}
+contacts:
+""" % (f(k), alpha, f(0.05 * n), f(v0))
+    for i, p in enumerate([(0.2, 0, -0.05), (-0.1, 0.1 * np.sqrt(3), -0.05), (-0.1, -0.1 * np.sqrt(3), -0.05)]):
+        s += "  - {name: f%d, body: b, point: %s, against: ground, plane_point: [0, 0, 0], plane_normal: %s, restitution: 0, friction: 0.3}\n" % (
+            i, f(p), f(n))
+    s += "outputs:\n  - {name: c, type: point, body: b}\n  - {name: w, type: angular_velocity, body: b}\n"
+    s += "".join("  - {name: F%d, type: contact_force, contact: f%d}\n" % (i, i) for i in range(3))
+    open(path, "w").write(s)
+
+
+tripod("flat.yaml", 0.0, 0.0, [2 * np.cos(0.6), 2 * np.sin(0.6), 0])
+tripod("slope.yaml", 0.4, 0.7, [0, 0, 0])
+tripod("stuck.yaml", 0.25, 0.7, [0, 0, 0])
+PY
+mjs="-system_type multibody -step_type moreau -step_moreau_variant theta -step_theta 0.5"
+for np in 1 2 3; do
+  must "tripod sliding nsgalpha np=$np" mpi 60 $np simulate $sim -mb_model flat.yaml -step_dt 1e-3 -step_end_time 1 -results_file flat$np.h5
+done
+for c in slope stuck; do
+  must "tripod $c nsgalpha" mpi 60 1 simulate $sim -mb_model $c.yaml -step_dt 1e-3 -step_end_time 1 -results_file ${c}.h5
+done
+for c in flat slope stuck; do
+  must "tripod $c moreau" mpi 60 1 simulate $mjs -mb_model $c.yaml -step_dt 1e-3 -step_end_time 1 -results_file ${c}m.h5
+done
+PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
+import sys
+import h5py, numpy as np
+from mbcheck import check, case
+import mbcheck
+
+g, mu, m, h, v0 = 9.81, 0.3, 2.0, 1e-3, 2.0
+ts, xs = v0 / (mu * g), v0 ** 2 / (2 * mu * g)
+for name in ("flat1.h5", "flatm.h5"):
+    t, o, gaps, forces = case(name)
+    d = np.array([np.cos(0.6), np.sin(0.6)])
+    r, v = np.stack([o["c_x"], o["c_y"]], 1), np.stack([o["c_vx"], o["c_vy"]], 1)
+    s, lat, vs = r @ d, np.abs(r @ [-d[1], d[0]]), v @ d
+    exact = np.where(t < ts, v0 * t - mu * g * t ** 2 / 2, xs)
+    ft = sum(np.stack([o["F%d_t1" % i], o["F%d_t2" % i]], 1) for i in range(3))  # t1 = x, t2 = y on the plane z = 0
+    fn = sum(o["F%d" % i] for i in range(3))
+    sl = (t > h) & (t < ts - h)
+    fsum = np.abs(ft[sl] + mu * m * g * d).max()
+    disk = max(np.abs(np.hypot(o["F%d_t1" % i], o["F%d_t2" % i]) - mu * o["F%d" % i])[sl].max() for i in range(3))
+    if name == "flat1.h5":
+        drift = np.abs((s - exact) - h * mu * g * t / 2)[t < ts - h].max()
+        check(drift < 1e-12 and np.abs(vs - np.maximum(v0 - mu * g * t, 0)).max() < 1e-12,
+              "tripod sliding, nsgalpha: v = v0 - mu g t to %.1e m/s and x - (v0 t - mu g t^2 / 2) = h mu g t / 2 to %.1e m while it slides "
+              "(the impulse's half-step lag; 1e-12)" % (np.abs(vs - np.maximum(v0 - mu * g * t, 0)).max(), drift))
+        check(abs(s[-1] - xs) <= h * v0 and lat.max() < 1e-12 and np.abs(v[-1]).max() < 1e-12,
+              "tripod sliding, nsgalpha: stops at %.6f m, exact v0^2/(2 mu g) = %.6f m (h v0), on the line of its initial velocity to %.1e m "
+              "(1e-12), at rest after (%.1e m/s)" % (s[-1], xs, lat.max(), np.abs(v[-1]).max()))
+        check(fsum < 1e-9 and disk < 1e-9 and np.abs(ft[t > ts + h]).max() < 1e-9,
+              "tripod sliding, nsgalpha: the feet's friction sums to -mu m g along the velocity to %.1e N, each on its disk's edge |f_t| = mu f_n "
+              "to %.1e N; after the stop their sum %.1e N (1e-9)" % (fsum, disk, np.abs(ft[t > ts + h]).max()))
+        ref = h5py.File(name, "r")["cases/0"]
+        for np_ in (2, 3):
+            other = h5py.File("flat%d.h5" % np_, "r")["cases/0"]
+            same = all(np.array_equal(ref[k][()], other[k][()]) for k in ("t", "outputs", "gaps", "forces", "energy"))
+            check(same, "tripod sliding: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+    else:
+        err = np.abs(s - exact).max()
+        check(err < 2 * g * h ** 2 and lat.max() < 2 * g * h ** 2 and np.abs(v[-1]).max() < 1e-12,
+              "tripod sliding, Moreau-Jean theta = 1/2: x against v0 t - mu g t^2 / 2 then v0^2/(2 mu g) to %.1e m, off its line by %.1e m "
+              "(2 g h^2: its feet hold at velocity level only, their gaps reach %.1e m), at rest after" % (err, lat.max(), gaps[:, 1:].min()))
+for alpha, stem in ((0.4, "slope"), (0.25, "stuck")):
+    n = np.array([-np.sin(alpha) * np.cos(0.7), -np.sin(alpha) * np.sin(0.7), np.cos(alpha)])
+    d = np.array([0, 0, -g]) - (-g * n[2]) * n
+    d /= np.linalg.norm(d)  # the steepest line, downhill
+    a = max(g * (np.sin(alpha) - mu * np.cos(alpha)), 0)
+    ft = g * np.sin(alpha) - a  # the friction's deceleration, mu g cos(alpha) sliding, g sin(alpha) stuck
+    errs = {}
+    for name in (stem + ".h5", stem + "m.h5"):
+        t, o, gaps, forces = case(name)
+        r = np.stack([o["c_x"], o["c_y"], o["c_z"]], 1)
+        r -= r[0]
+        v = np.stack([o["c_vx"], o["c_vy"], o["c_vz"]], 1)
+        s, lat = r @ d, np.linalg.norm(r - np.outer(r @ d, d), axis=1).max()
+        errs[name] = np.abs(s - a * t ** 2 / 2).max()
+        if name == stem + ".h5":
+            lag = np.abs(s - a * t ** 2 / 2 - h * ft * t / 2).max()
+            dv = np.abs(v - np.outer(a * t, d)).max()
+            check(dv < 1e-12 and lag < 1e-12 and lat < 1e-12,
+                  "tripod %s (alpha = %g, a = %.6f m/s^2), nsgalpha: v = a t along the steepest line to %.1e m/s, s - a t^2/2 = h F_t t / (2 m) "
+                  "to %.1e m (%s), off the line %.1e m (1e-12)" % (stem, alpha, a, dv, lag,
+                                                                   "the half-step lag" if a > 0 else "creep: a sticking foot's position is not held", lat))
+        if name == "slopem.h5":
+            dv = v @ d - a * t
+            late = t >= 0.1  # its three feet closed (each after a first step in free fall: gaps at round-off above 0)
+            check(np.abs(dv[late] - dv[late][0]).max() < 1e-8 and np.abs(dv).max() < g * h,
+                  "tripod slope, Moreau-Jean theta = 1/2: from t = 0.1 s the acceleration a exactly (v - a t constant to %.1e m/s, 1e-8), "
+                  "its offset %.2e m/s below g h (the first steps' free fall); s against a t^2/2 to %.2e m" % (
+                      np.abs(dv[late] - dv[late][0]).max(), np.abs(dv).max(), errs[name]))
+    if stem == "stuck":
+        check(errs["stuckm.h5"] < 2 * g * h ** 2, "tripod stuck, Moreau-Jean theta = 1/2: moves %.1e m (2 g h^2: a first step in free fall, "
+              "its feet's gaps at round-off above 0)" % errs["stuckm.h5"])
+sys.exit(mbcheck.bad)
+PY
 # ---- (d) bad input
 sed 's/axis: \[1, 1, 0\], angle: 0.4/orientation: [1, 0.1, 0, 0]/' free.yaml >unit.yaml
 sed 's/inertia: \[0.1, 0.2, 0.3\]/inertia: [0.1, 0.2, 0.3, 0.2, 0, 0]/' free.yaml >singular.yaml
@@ -268,7 +386,7 @@ refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' 
 refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
 refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
 refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
-sed 's/restitution: 0.5}/restitution: 0.5, friction: 0.3}/' box.yaml >friction.yaml
-refuse_simulate "friction on a spatial contact" "1" "friction.yaml:7: contact 'floor' has friction 0.3: spatial contacts are frictionless" $mb -mb_model friction.yaml
+sed 's/restitution: 0.5}/restitution: 0.5, friction: -0.3}/' box.yaml >friction.yaml
+refuse_simulate "negative friction on a spatial contact" "1" "friction.yaml:7: contact 'floor' has friction -0.3 (expected Coulomb's coefficient >= 0)" $mb -mb_model friction.yaml
 refuse_simulate "dim: 4" "1" "dim.yaml:1: 'dim: 4.' (expected 2, planar, the default, or 3, spatial)" $mb -mb_model dim.yaml
 exit $fail

@@ -7,6 +7,8 @@
    - f against Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq (1e-7 relative);
    - M SPD, and at a unit quaternion the rotational energy 2 p'^T G^T J G p' equal to w_b^T J w_b / 2 with the norm term
      zero on p^T p' = 0 (1e-14);
+   - the frictional contact's two tangential rows: t1, t2 orthonormal in the plane (1e-15), Gt u against the difference
+     of the contact point's position along them (1e-8);
    - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
      fixed frame (1e-14), the point output at R(p) s with R orthogonal (1e-14), the point's velocity against the
      difference of its position (1e-8). */
@@ -31,8 +33,23 @@ static const char model[] =
     "  - {name: w, type: angular_velocity, body: a}\n"
     "  - {name: e, type: orientation, body: a}\n"
     "contacts:\n"
-    "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1]}\n"
+    "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1], friction: 0.4}\n"
     "assembly_tolerance: 10\n"; /* the initial spin of a turns the knee's axis (its rate rows): not a motion to run */
+
+/* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
+static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal y[])
+{
+  const PetscReal R[9] = {p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3],
+                          2 * (p[1] * p[2] - p[0] * p[3]),
+                          2 * (p[1] * p[3] + p[0] * p[2]),
+                          2 * (p[1] * p[2] + p[0] * p[3]),
+                          p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3],
+                          2 * (p[2] * p[3] - p[0] * p[1]),
+                          2 * (p[1] * p[3] - p[0] * p[2]),
+                          2 * (p[2] * p[3] + p[0] * p[1]),
+                          p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3]};
+  for (PetscInt i = 0; i < 3; i++) y[i] = R[i * 3] * s[0] + R[i * 3 + 1] * s[1] + R[i * 3 + 2] * s[2];
+}
 
 /* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
 static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
@@ -167,6 +184,39 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial bodies: T %.15g against w_b^T J w_b / 2 + m |v|^2 / 2 = %.15g; V %.15g against %.15g (1e-14)\n",
                           (double)Ta, (double)Tr, (double)V, (double)Va));
     EXPECT(PetscAbsReal(Ta - Tr) < 1e-14 && PetscAbsReal(V - Va) < 1e-14, "the energy is wrong");
+  }
+  /* the frictional contact's two tangential rows (VISystemEvaluateTangents; off the unit sphere: body a's p is not
+     normalized): their centre parts are the tangents t1, t2, unit and normal to the plane's n and to each other, and
+     Gt u is the contact point's velocity along them, against the difference of its position r + R(p) s along u */
+  {
+    const PetscReal eps = 1e-6, s[3] = {0.2, 0.1, -0.1}, nn = PetscSqrtReal(1.05), nv[3] = {0.1 / nn, 0.2 / nn, 1 / nn};
+    const PetscInt *dims;
+    PetscReal       Gt[2 * N], qs[N], P[2][3], orth = 0, verr = 0;
+    PetscCall(VISystemGetContacts(sys, NULL, NULL, &dims, NULL));
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    for (PetscInt a = 0; a < 2; a++) {
+      const PetscReal *ta = Gt + a * N + 7, *tb = Gt + (1 - a) * N + 7;
+      orth = PetscMax(orth, PetscAbsReal(ta[0] * ta[0] + ta[1] * ta[1] + ta[2] * ta[2] - 1));
+      orth =
+          PetscMax(orth, PetscAbsReal(ta[0] * tb[0] + ta[1] * tb[1] + ta[2] * tb[2]) + PetscAbsReal(ta[0] * nv[0] + ta[1] * nv[1] + ta[2] * nv[2]));
+    }
+    for (PetscInt k = 0; k < 2; k++) {
+      for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
+      RotateQuadratic(qs + 10, s, P[k]);
+      for (PetscInt i = 0; i < 3; i++) P[k][i] += qs[7 + i];
+    }
+    for (PetscInt a = 0; a < 2; a++) {
+      PetscReal gu = 0, dp = 0;
+      for (PetscInt i = 0; i < N; i++) gu += Gt[a * N + i] * u[i];
+      for (PetscInt i = 0; i < 3; i++) dp += Gt[a * N + 7 + i] * (P[0][i] - P[1][i]) / (2 * eps);
+      verr = PetscMax(verr, PetscAbsReal(gu - dp));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial friction: the contact's rows %" PetscInt_FMT
+                          " (1 + 2 tangents), the tangents' orthonormality and normality to n %.1e "
+                          "(1e-15), Gt u against the difference of the contact point along them %.1e (1e-8)\n",
+                          dims[NC - 1], (double)orth, (double)verr));
+    EXPECT(dims[NC - 1] == 3 && orth < 1e-15 && verr < 1e-8, "the spatial contact's tangential rows are wrong");
   }
   /* M SPD: Cholesky */
   {
