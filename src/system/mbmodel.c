@@ -377,9 +377,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 5; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 5 && (model->dim == 3 ? t == VI_MB_JOINT_SPHERICAL || t == VI_MB_JOINT_REVOLUTE : t != VI_MB_JOINT_SPHERICAL), rd->comm,
-               PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
-               model->dim == 3 ? "spherical or revolute: the joints built for a spatial model"
+    PetscCheck(t < 5 && (model->dim == 3 ? t != VI_MB_JOINT_DRIVER : t != VI_MB_JOINT_SPHERICAL), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
+               model->dim == 3 ? "spherical, revolute, prismatic or fixed: the joints built for a spatial model"
                                : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
@@ -390,9 +390,30 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
-      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': 'axis' is a revolute joint's key, a spherical joint has none", rd->path, j->line, j->name);
+      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': 'axis' is a revolute or prismatic joint's key, a %s joint has none", rd->path, j->line, j->name, types[t]);
+      PetscCheck(!VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'speed' is a planar driver's key, not a %s joint's",
+                 rd->path, j->line, j->name, types[t]);
       if (j->type == VI_MB_JOINT_REVOLUTE) PetscCall(VIMBHinge(rd, model, e, j));
+      if (j->type == VI_MB_JOINT_FIXED || j->type == VI_MB_JOINT_PRISMATIC) {
+        /* the relative rotation held (3 rows, VIMBSpatialLock); fixed: after the spherical 3 rows, prismatic: after its 2
+           rows normal to the axis (a body1-fixed line through point1, along axis, that point2 stays on) */
+        const PetscReal one[4] = {1, 0, 0, 0};
+        VIMBSpatialLock(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->lock);
+        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : 5;
+      }
+      if (j->type == VI_MB_JOINT_PRISMATIC) {
+        PetscReal *a = j->hinge[0], len, t2[2][3];
+        PetscCheck(VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                   "%s:%d: joint '%s': a prismatic joint needs 'axis: [ax, ay, az]' (body1's frame)", rd->path, j->line, j->name);
+        PetscCall(VIMBVector(rd, e, "axis", 3, PETSC_TRUE, a));
+        len = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the sliding direction in body1's frame)",
+                   rd->path, j->line, j->name);
+        for (PetscInt i = 0; i < 3; i++) a[i] /= len;
+        VIMBSpatialContactTangents(a, t2); /* two unit normals to the axis */
+        for (PetscInt i = 0; i < 3; i++) j->hinge[1][i] = t2[0][i], j->hinge[2][i] = t2[1][i];
+      }
       continue;
     }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
@@ -587,6 +608,8 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
+        o->columns = 2; /* along n1, n2 */
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));

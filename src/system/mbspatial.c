@@ -184,6 +184,117 @@ void VIMBSpatialEnergy(const VIMBBody *bd, const PetscReal g[], const PetscReal 
   *V = -bd->mass * (g[0] * z[0] + g[1] * z[1] + g[2] * z[2]);
 }
 
+/* L(a) with a (x) b = L(a) b, the quaternion product (4 x 4 row-major) */
+static void VIMBQuatLeft(const PetscReal a[], PetscReal L[])
+{
+  const PetscReal l[16] = {a[0], -a[1], -a[2], -a[3], a[1], a[0], -a[3], a[2], a[2], a[3], a[0], -a[1], a[3], -a[2], a[1], a[0]};
+  for (PetscInt i = 0; i < 16; i++) L[i] = l[i];
+}
+
+/*
+  A fixed or prismatic joint's rotation rows: the relative rotation p1^* (x) p2 held at its initial value r0 through the
+  vector part of c (x) p1^* (x) p2 with c = r0^* (zero at the start: c (x) r0 = |r0|^2 (1, 0, 0, 0)). Row k (k = 1, 2, 3 of
+  the product) is bilinear, p1^T lock_k p2 with lock_k[i][j] = D_ii (L(c) L(e_i))_kj, D = diag(1, -1, -1, -1) (the
+  conjugate): its gradient is (lock_k p2, lock_k^T p1), its Hessian the constant off-diagonal block lock_k.
+*/
+void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16])
+{
+  const PetscReal c1[4] = {p1[0], -p1[1], -p1[2], -p1[3]};
+  PetscReal       r0[4], c[4], L1[16], Lc[16];
+
+  VIMBQuatLeft(c1, L1);
+  for (PetscInt a = 0; a < 4; a++) { /* r0 = p1^* (x) p2 */
+    r0[a] = 0;
+    for (PetscInt b = 0; b < 4; b++) r0[a] += L1[a * 4 + b] * p2[b];
+  }
+  c[0] = r0[0], c[1] = -r0[1], c[2] = -r0[2], c[3] = -r0[3];
+  VIMBQuatLeft(c, Lc);
+  for (PetscInt i = 0; i < 4; i++) {
+    PetscReal ei[4] = {0, 0, 0, 0}, Li[16];
+    ei[i]           = 1;
+    VIMBQuatLeft(ei, Li);
+    for (PetscInt k = 0; k < 3; k++)
+      for (PetscInt j = 0; j < 4; j++) {
+        PetscReal x = 0;
+        for (PetscInt m = 0; m < 4; m++) x += Lc[(k + 1) * 4 + m] * Li[m * 4 + j];
+        lock[k][i * 4 + j] = (i ? -1 : 1) * x;
+      }
+  }
+}
+
+/*
+  A fixed joint's rows 3-5 and a prismatic joint's five rows on the two bodies' local coordinates z = (r1, p1, r2, p2)
+  (14; the ground's r = 0, p = (1, 0, 0, 0), no coordinates): a rotation row k, p1^T lock_k p2 (above); a prismatic
+  position row k (0, 1), g = sum_i u_i d_i with u = R(p1) n_k (n_k the k-th normal to the axis in body1's frame,
+  u_i = p1^T A_i(n_k) p1) and d = r2 + R(p2) s2 - r1 - R(p1) s1, so that
+  grad g = sum_i (d_i grad u_i + u_i grad d_i), Hess g = sum_i (grad u_i grad d_i^T + grad d_i grad u_i^T + u_i Hess d_i + d_i Hess u_i),
+  with grad u_i = 2 A_i(n_k) p1 and Hess u_i = 2 A_i(n_k) on p1, grad d_i = (-e_i, -2 A_i(s1) p1, e_i, 2 A_i(s2) p2),
+  Hess d_i = -2 A_i(s1) on p1, 2 A_i(s2) on p2.
+*/
+static void VIMBSpatialLockRow(const VIMBModel *model, const VIMBJoint *j, PetscInt i, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                               PetscReal w, PetscReal H[])
+{
+  const PetscInt   n      = model->n;
+  const PetscReal  one[4] = {1, 0, 0, 0}, zero[3] = {0, 0, 0};
+  const PetscReal *r[2], *p[2];
+  PetscInt         o[2];
+  PetscReal        lg[14] = {0}, lH[196] = {0}, val = 0;
+
+  for (PetscInt s = 0; s < 2; s++) {
+    o[s] = j->body[s] ? model->bodies[j->body[s]].off : -1;
+    r[s] = j->body[s] ? q + o[s] : zero;
+    p[s] = j->body[s] ? q + o[s] + 3 : one;
+  }
+  if (j->type == VI_MB_JOINT_FIXED || i >= 2) { /* a rotation row */
+    const PetscReal *C = j->lock[j->type == VI_MB_JOINT_FIXED ? i - 3 : i - 2];
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt b = 0; b < 4; b++) {
+        val += p[0][a] * C[a * 4 + b] * p[1][b];
+        lg[3 + a] += C[a * 4 + b] * p[1][b];
+        lg[10 + b] += p[0][a] * C[a * 4 + b];
+        lH[(3 + a) * 14 + 10 + b] = lH[(10 + b) * 14 + 3 + a] = C[a * 4 + b];
+      }
+  } else { /* a position row normal to the axis */
+    PetscReal An[3][16], As[2][3][16];
+    VIMBQuatForms(j->hinge[1 + i], An);
+    VIMBQuatForms(j->point[0], As[0]);
+    VIMBQuatForms(j->point[1], As[1]);
+    for (PetscInt c = 0; c < 3; c++) {
+      PetscReal u = VIMBForm(An[c], p[0], p[0]), d = r[1][c] - r[0][c], du[14] = {0}, dd[14] = {0};
+      for (PetscInt s = 0; s < 2; s++) {
+        const PetscReal sg = s ? 1 : -1;
+        d += sg * VIMBForm(As[s][c], p[s], p[s]);
+        dd[7 * s + c] = sg;
+        for (PetscInt a = 0; a < 4; a++)
+          for (PetscInt b = 0; b < 4; b++) dd[7 * s + 3 + a] += 2 * sg * As[s][c][a * 4 + b] * p[s][b];
+      }
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) du[3 + a] += 2 * An[c][a * 4 + b] * p[0][b];
+      val += u * d;
+      for (PetscInt k = 0; k < 14; k++) {
+        lg[k] += d * du[k] + u * dd[k];
+        for (PetscInt l = 0; l < 14; l++) lH[k * 14 + l] += du[k] * dd[l] + dd[k] * du[l];
+      }
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) {
+          lH[(3 + a) * 14 + 3 + b] += 2 * d * An[c][a * 4 + b] - 2 * u * As[0][c][a * 4 + b];
+          lH[(10 + a) * 14 + 10 + b] += 2 * u * As[1][c][a * 4 + b];
+        }
+    }
+  }
+  if (g) *g = val;
+  for (PetscInt k = 0; k < 14; k++) {
+    const PetscInt gk = o[k / 7] < 0 ? -1 : o[k / 7] + k % 7;
+    if (gk < 0) continue;
+    if (grad) grad[gk] = lg[k];
+    if (H && w != 0)
+      for (PetscInt l = 0; l < 14; l++) {
+        const PetscInt gl = o[l / 7] < 0 ? -1 : o[l / 7] + l % 7;
+        if (gl >= 0 && lH[k * 14 + l] != 0) H[gk * n + gl] += w * lH[k * 14 + l];
+      }
+  }
+}
+
 /*
   A spherical joint's row i (i = 0, 1, 2): g = (r_b + R(p_b) s_b - r_a - R(p_a) s_a)_i, with (R(p) s)_i = p^T A_i(s) p:
   dg/dr_b = e_i, dg/dp_b = 2 A_i(s_b) p_b, the Hessian's p_b block 2 A_i(s_b) (and minus those of body a).
@@ -229,6 +340,10 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     for (PetscInt k = 0; k < model->njoints; k++)
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     i = r - j->row;
+    if ((j->type == VI_MB_JOINT_FIXED && i >= 3) || j->type == VI_MB_JOINT_PRISMATIC) {
+      VIMBSpatialLockRow(model, j, i, q, g, grad, w, H);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (i >= 3) { /* a revolute joint's row: (R1 a) . (R2 n) = sum_i (p1^T A_i(a) p1) (p2^T A_i(n) p2), R of the ground I */
       PetscReal       A[2][3][16], Ap[2][3][4], d[2][3];
       const PetscReal one[4] = {1, 0, 0, 0};

@@ -18,10 +18,11 @@
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
 # (c) the job file jobs/spinning_top.yaml as documented; the box's run stopped by SIGTERM and resumed, bitwise.
 # (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
-#     planar model, a planar joint in a spatial one, a negative friction on a spatial contact, dim: 4 - one message naming
+#     planar model, a planar joint (driver) in a spatial one, a prismatic joint without its axis, a negative friction on a spatial contact, dim: 4 - one message naming
 #     the file and line.
 # (e) Coulomb friction on spatial contacts (a tripod sliding on the ground in an oblique direction, on a slope, stuck on
 #     a slope), nsgalpha and Moreau-Jean, against the exact motions (below).
+# (f) prismatic and fixed joints in 3-D against exact motions (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -370,10 +371,125 @@ for alpha, stem in ((0.4, "slope"), (0.25, "stuck")):
               "its feet's gaps at round-off above 0)" % errs["stuckm.h5"])
 sys.exit(mbcheck.bad)
 PY
+# ---- (f) prismatic and fixed joints in 3-D: a body on a prismatic joint along a tilted axis under gravity (angle
+# alpha = 0.5 above the horizontal), pushed at 0.7 m/s along it: s = v0 t - g sin(alpha) t^2 / 2 exactly (a constant
+# acceleration), its normal reaction m g cos(alpha); two bodies welded by a fixed joint in free flight against one body
+# of their combined mass and inertia (its tensor in the fixed frame, written out): the same motion
+$py - <<'PY'
+import numpy as np
+f = lambda x: "[" + ", ".join(repr(float(v)) for v in x) + "]"
+def rod(axis, angle):
+    a = np.array(axis, float); a /= np.linalg.norm(a); K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    return np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+# prismatic: along a tilted axis through P0 (ground), the body's point s2 on it
+alpha, beta = 0.5, 0.8
+ax = np.array([np.cos(alpha) * np.cos(beta), np.cos(alpha) * np.sin(beta), np.sin(alpha)])
+P0, s2, v0 = np.array([0.1, 0.2, 0.3]), np.array([0.05, -0.02, 0.03]), 0.7
+R = rod([1, 1, 0], 0.4)
+r = P0 - R @ s2
+open("prism.yaml", "w").write("""dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: c, mass: 2, inertia: [0.1, 0.2, 0.3], axis: [1, 1, 0], angle: 0.4, position: %s, velocity: %s}
+joints:
+  - {name: slide, type: prismatic, body1: ground, point1: %s, body2: c, point2: %s, axis: %s}
+outputs:
+  - {name: p, type: point, body: c, point: %s}
+  - {name: w, type: angular_velocity, body: c}
+  - {name: F, type: joint_force, joint: slide}
+  - {name: E, type: energy}
+""" % (f(r), f(v0 * ax), f(P0), f(s2), f(ax), f(s2)))
+# fixed: two bodies welded at their midpoint, moving as one rigid body (no gravity)
+m1, m2 = 1.5, 1.0
+J1, J2 = np.diag([0.02, 0.03, 0.04]), np.diag([0.05, 0.2, 0.22])
+ra, rb = np.array([0, 0, 0.0]), np.array([0.3, 0.1, -0.2])
+Ra, Rb = rod([1, 2, 3], 0.5), rod([0, 1, 1], -0.3)
+mid = (ra + rb) / 2
+w0, V = np.array([1.0, 2.5, -0.7]), np.array([0.1, 0, 0.2])
+c = (m1 * ra + m2 * rb) / (m1 + m2)
+va, vb = V + np.cross(w0, ra - c), V + np.cross(w0, rb - c)
+open("weld.yaml", "w").write("""dim: 3
+bodies:
+  - {name: a, mass: %r, inertia: [0.02, 0.03, 0.04], axis: [1, 2, 3], angle: 0.5, position: %s, velocity: %s, angular_velocity: %s}
+  - {name: b, mass: %r, inertia: [0.05, 0.2, 0.22], axis: [0, 1, 1], angle: -0.3, position: %s, velocity: %s, angular_velocity: %s}
+joints:
+  - {name: weld, type: fixed, body1: a, point1: %s, body2: b, point2: %s}
+outputs:
+  - {name: ca, type: point, body: a}
+  - {name: cb, type: point, body: b}
+  - {name: wa, type: angular_velocity, body: a}
+  - {name: wb, type: angular_velocity, body: b}
+  - {name: E, type: energy}
+""" % (m1, f(ra), f(va), f(w0), m2, f(rb), f(vb), f(w0), f(Ra.T @ (mid - ra)), f(Rb.T @ (mid - rb))))
+Jc = Ra @ J1 @ Ra.T + Rb @ J2 @ Rb.T
+for m, r_ in ((m1, ra), (m2, rb)):
+    d = r_ - c
+    Jc += m * (d @ d * np.eye(3) - np.outer(d, d))
+open("one.yaml", "w").write("""dim: 3
+bodies:
+  - {name: o, mass: %r, inertia: %s, position: %s, velocity: %s, angular_velocity: %s}
+outputs:
+  - {name: c, type: point, body: o}
+  - {name: w, type: angular_velocity, body: o}
+  - {name: E, type: energy}
+""" % (m1 + m2, f([Jc[0, 0], Jc[1, 1], Jc[2, 2], Jc[0, 1], Jc[0, 2], Jc[1, 2]]), f(c), f(V), f(w0)))
+PY
+for h in 1e-3 5e-4; do
+  must "welded pair h = $h" mpi 60 1 simulate $sim -mb_model weld.yaml -step_dt $h -step_end_time 1 -results_file weld$h.h5
+  must "one combined body h = $h" mpi 60 1 simulate $sim -mb_model one.yaml -step_dt $h -step_end_time 1 -results_file one$h.h5
+done
+for np in 1 2 3; do
+  must "prismatic joint np=$np" mpi 60 $np simulate $sim -mb_model prism.yaml -step_dt 1e-3 -step_end_time 1 -results_file prism$np.h5
+done
+must "prismatic joint moreau" mpi 60 1 simulate $mjs -mb_model prism.yaml -step_dt 1e-3 -step_end_time 1 -results_file prismm.h5
+PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
+import sys
+import h5py, numpy as np
+from mbcheck import check, case
+import mbcheck
+
+alpha, beta, g, v0 = 0.5, 0.8, 9.81, 0.7
+ax = np.array([np.cos(alpha) * np.cos(beta), np.cos(alpha) * np.sin(beta), np.sin(alpha)])
+for name, label in (("prism1.h5", "nsgalpha"), ("prismm.h5", "Moreau-Jean theta = 1/2")):
+    t, o, gaps, forces = case(name)
+    P = np.stack([o["p_x"], o["p_y"], o["p_z"]], 1) - np.array([0.1, 0.2, 0.3])
+    s = P @ ax
+    err = np.abs(s - (v0 * t - g * np.sin(alpha) * t ** 2 / 2)).max()
+    perp = np.linalg.norm(P - np.outer(s, ax), axis=1).max()
+    w = max(np.abs(o["w_" + k]).max() for k in "xyz")
+    dF = np.abs(np.hypot(o["F_x"], o["F_y"])[1:] - 2 * g * np.cos(alpha)).max()
+    check(err < 1e-12 and perp < 1e-12 and w < 1e-12 and np.abs(gaps).max() < 1e-14 and dF < 1e-9,
+          "prismatic joint along a tilted axis, %s: s against v0 t - g sin(alpha) t^2/2 to %.1e m, off the axis %.1e m, |omega| %.1e rad/s "
+          "(1e-12), its rows and the norm row %.1e (1e-14), its normal reaction against m g cos(alpha) = %.6f N to %.1e N (1e-9)"
+          % (label, err, perp, w, np.abs(gaps).max(), 2 * g * np.cos(alpha), dF))
+ref = h5py.File("prism1.h5", "r")["cases/0"]
+for np_ in (2, 3):
+    other = h5py.File("prism%d.h5" % np_, "r")["cases/0"]
+    same = all(np.array_equal(ref[k][()], other[k][()]) for k in ("t", "outputs", "gaps", "forces", "energy"))
+    check(same, "prismatic joint: %d ranks bitwise equal to 1 rank (t, outputs, gaps, forces, energy)" % np_)
+dw = {}
+for h in ("1e-3", "5e-4"):
+    t, a, gaps, _ = case("weld%s.h5" % h)
+    _, b, _, _ = case("one%s.h5" % h)
+    c = (1.5 * np.stack([a["ca_" + k] for k in "xyz"], 1) + np.stack([a["cb_" + k] for k in "xyz"], 1)) / 2.5
+    dc = np.abs(c - np.stack([b["c_" + k] for k in "xyz"], 1)).max()
+    wa, wb = np.stack([a["wa_" + k] for k in "xyz"], 1), np.stack([a["wb_" + k] for k in "xyz"], 1)
+    dw[h] = np.abs(wa - np.stack([b["w_" + k] for k in "xyz"], 1)).max()
+    rigid = np.abs(wa - wb).max()
+    check(dc < 1e-12 and rigid < 1e-13 and np.abs(gaps).max() < 1e-14,
+          "welded pair h = %s: its centre of mass against the combined body's %.1e m (1e-12), the two bodies' angular velocities equal to %.1e rad/s "
+          "(1e-13), the fixed joint's six rows and the norm rows %.1e (1e-14); angular velocity against the combined body's %.2e rad/s"
+          % (h, dc, rigid, np.abs(gaps).max(), dw[h]))
+ratio = dw["1e-3"] / dw["5e-4"]
+check(dw["1e-3"] < 1e-6 and 3 < ratio < 5, "welded pair against the combined body: angular velocity %.2e rad/s (1e-6) at h = 1e-3, ratio to "
+      "h = 5e-4 %.2f (both second order to one motion: 3 to 5)" % (dw["1e-3"], ratio))
+sys.exit(mbcheck.bad)
+PY
 # ---- (d) bad input
 sed 's/axis: \[1, 1, 0\], angle: 0.4/orientation: [1, 0.1, 0, 0]/' free.yaml >unit.yaml
 sed 's/inertia: \[0.1, 0.2, 0.3\]/inertia: [0.1, 0.2, 0.3, 0.2, 0, 0]/' free.yaml >singular.yaml
-sed 's/type: spherical/type: prismatic/' pend.yaml >planarjoint.yaml
+sed 's/type: spherical/type: driver/' pend.yaml >planarjoint.yaml
+sed 's/type: spherical/type: prismatic/' pend.yaml >noaxis.yaml
 sed 's/dim: 3/dim: 4/' free.yaml >dim.yaml
 cat >planar.yaml <<'YAML'
 bodies:
@@ -384,7 +500,8 @@ YAML
 mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
 refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' has the orientation .* of norm 1.00498756: a unit quaternion" $mb -mb_model unit.yaml
 refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
-refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'prismatic' (expected spherical or revolute" $mb -mb_model planarjoint.yaml
+refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'driver' (expected spherical, revolute, prismatic or fixed" $mb -mb_model planarjoint.yaml
+refuse_simulate "a prismatic joint without its axis" "1 2" "noaxis.yaml:6: joint 'pivot': a prismatic joint needs 'axis: \[ax, ay, az\]' (body1's frame)" $mb -mb_model noaxis.yaml
 refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
 sed 's/restitution: 0.5}/restitution: 0.5, friction: -0.3}/' box.yaml >friction.yaml
 refuse_simulate "negative friction on a spatial contact" "1" "friction.yaml:7: contact 'floor' has friction -0.3 (expected Coulomb's coefficient >= 0)" $mb -mb_model friction.yaml

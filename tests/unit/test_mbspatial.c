@@ -7,6 +7,8 @@
    - f against Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq (1e-7 relative);
    - M SPD, and at a unit quaternion the rotational energy 2 p'^T G^T J G p' equal to w_b^T J w_b / 2 with the norm term
      zero on p^T p' = 0 (1e-14);
+   - a second model with a 3-D prismatic joint between the two bodies and a fixed joint of one to the ground: G and
+     d(G^T lambda)/dq against differences as above;
    - the frictional contact's two tangential rows: t1, t2 orthonormal in the plane (1e-15), Gt u against the difference
      of the contact point's position along them (1e-8);
    - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
@@ -17,6 +19,8 @@
 
 #define N                 14
 #define NC                11
+#define NC2               13 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows */
+#define NCMAX             13
 
 static const char model[] =
     "dim: 3\n"
@@ -36,6 +40,19 @@ static const char model[] =
     "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1], friction: 0.4}\n"
     "assembly_tolerance: 10\n"; /* the initial spin of a turns the knee's axis (its rate rows): not a motion to run */
 
+/* the 3-D prismatic (its 2 rows normal to the axis and 3 rotation rows) between two bodies and a fixed joint (the
+   spherical 3 and 3 rotation rows) of one to the ground: derivative checks only (its poses are not assembled) */
+static const char model2[] =
+    "dim: 3\n"
+    "gravity: [0, 0, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"
+    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+    "joints:\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2]}\n"
+    "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
+    "assembly_tolerance: 10\n";
+
 /* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
 static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal y[])
 {
@@ -52,10 +69,10 @@ static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal 
 }
 
 /* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
-static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
+static PetscErrorCode CheckDerivatives(VISystem sys, PetscInt nc, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
 {
   const PetscReal eps = 1e-6;
-  PetscReal       G[NC * N], H[N * N], dMw[N * N], dfdq[N * N], dfdu[N * N], g[2][NC], Gs[2][NC * N], Ms[2][N * N], fs[2][N], fu[2][N];
+  PetscReal       G[NCMAX * N], H[N * N], dMw[N * N], dfdq[N * N], dfdu[N * N], g[2][NCMAX], Gs[2][NCMAX * N], Ms[2][N * N], fs[2][N], fu[2][N];
   PetscReal       errG = 0, errH = 0, errM = 0, errQ = 0, errU = 0, scale = 0;
 
   PetscFunctionBeginUser;
@@ -76,10 +93,10 @@ static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[
       PetscCall(VISystemComputeForce(sys, 0, q, u, fu[s]));
       u[k] = uk;
     }
-    for (PetscInt r = 0; r < NC; r++) errG = PetscMax(errG, PetscAbsReal((g[0][r] - g[1][r]) / (2 * eps) - G[r * N + k]));
+    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((g[0][r] - g[1][r]) / (2 * eps) - G[r * N + k]));
     for (PetscInt i = 0; i < N; i++) {
       PetscReal d = 0, mw = 0;
-      for (PetscInt r = 0; r < NC; r++) d += lam[r] * (Gs[0][r * N + i] - Gs[1][r * N + i]) / (2 * eps);
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gs[0][r * N + i] - Gs[1][r * N + i]) / (2 * eps);
       for (PetscInt j = 0; j < N; j++) mw += (Ms[0][i * N + j] - Ms[1][i * N + j]) / (2 * eps) * w[j];
       errH = PetscMax(errH, PetscAbsReal(d - H[i * N + k]));
       errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * N + k]));
@@ -130,7 +147,7 @@ int main(int argc, char **argv)
   VISystem         sys;
   PetscInt         n, nc;
   const PetscReal *q0, *u0;
-  PetscReal        q[N], u[N], w[N], lam[NC], M[N * N], y[13], yp[13], ym[13], T, V, err;
+  PetscReal        q[N], u[N], w[N], lam[NCMAX], M[N * N], y[13], yp[13], ym[13], T, V, err;
   PetscBool        constant;
 
   PetscFunctionBeginUser;
@@ -163,7 +180,7 @@ int main(int argc, char **argv)
     w[i] = 0.2 - 0.07 * i;
   }
   for (PetscInt r = 0; r < NC; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
-  PetscCall(CheckDerivatives(sys, q, u, w, lam));
+  PetscCall(CheckDerivatives(sys, NC, q, u, w, lam));
   PetscCall(CheckLagrange(sys, q, u));
   /* on the unit sphere with p^T p' = 0: T = m |v|^2 / 2 + w_b^T J w_b / 2 (w_b = 2 G p'), body b (principal J) */
   {
@@ -256,6 +273,20 @@ int main(int argc, char **argv)
                           (double)ortho, (double)perr, (double)verr));
     EXPECT(ortho < 1e-14 && perr < 1e-14 && verr < 1e-8, "the point output is wrong");
   }
+  PetscCall(VISystemDestroy(&sys));
+  /* the prismatic and fixed joints: G and the curvature against differences, off the unit sphere */
+  PetscCall(VITestMultibodyCreate("test_mbspatial2.yaml", model2, &sys));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  EXPECT(nc == NC2, "the prismatic and fixed joints' rows: %" PetscInt_FMT " (expected %d)", nc, NC2);
+  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < NC2; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints: "));
+  PetscCall(CheckDerivatives(sys, NC2, q, u, w, lam));
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
   return 0;
