@@ -466,8 +466,9 @@ static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
-   (open where the normal points), Newton's restitution and Coulomb's friction (two tangential rows, VIMBSpatialTangent). */
+/* A spatial contact: a point of a body (its frame) against the plane through plane_point with normal plane_normal of the
+   ground or of another body (in its frame; open where the normal points), Newton's restitution and Coulomb's friction (two tangential rows,
+   VIMBSpatialTangent). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
   static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
@@ -475,10 +476,13 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
 
   PetscFunctionBeginUser;
   PetscCall(VIMBContactHead(rd, model, e, "a spatial contact", keys, c));
-  PetscCheck(c->body[0] == 0 && c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': a spatial contact puts a point of a moving body against the ground's plane ('against: ground'); a plane on "
-             "a moving body is not built",
+  PetscCheck(c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': a spatial contact puts a point of a moving body ('body') against a plane of the ground or of another body "
+             "('against'); name a moving body as 'body'",
              rd->path, c->line, c->name);
+  PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' puts a point of '%s' against its own plane (name two bodies)", rd->path, c->line, c->name,
+             model->bodies[c->body[1]].name);
   PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
   PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
   PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));

@@ -7,8 +7,9 @@
    - f against Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq (1e-7 relative);
    - M SPD, and at a unit quaternion the rotational energy 2 p'^T G^T J G p' equal to w_b^T J w_b / 2 with the norm term
      zero on p^T p' = 0 (1e-14);
-   - a second model with a 3-D prismatic joint between the two bodies and a fixed joint of one to the ground: G and
-     d(G^T lambda)/dq against differences as above;
+   - a second model with a 3-D prismatic joint between the two bodies, a fixed joint of one to the ground and a
+     frictional contact of a point of b against a plane of a: G and d(G^T lambda)/dq against differences as above, the
+     contact's Gt u against the relative sliding velocity by differences (1e-8);
    - the frictional contact's two tangential rows: t1, t2 orthonormal in the plane (1e-15), Gt u against the difference
      of the contact point's position along them (1e-8);
    - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
@@ -19,8 +20,8 @@
 
 #define N                 14
 #define NC                11
-#define NC2               13 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows */
-#define NCMAX             13
+#define NC2               14 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows, a contact */
+#define NCMAX             14
 
 static const char model[] =
     "dim: 3\n"
@@ -51,6 +52,8 @@ static const char model2[] =
     "joints:\n"
     "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2]}\n"
     "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
+    "contacts:\n"
+    "  - {name: tray, body: b, point: [-0.1, 0.2, 0.15], against: a, plane_point: [0.05, -0.1, 0.2], plane_normal: [0.3, -0.2, 1], friction: 0.3}\n"
     "assembly_tolerance: 10\n";
 
 /* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
@@ -285,8 +288,42 @@ int main(int argc, char **argv)
     w[i] = 0.2 - 0.07 * i;
   }
   for (PetscInt r = 0; r < NC2; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints: "));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints, a contact on a moving body's plane: "));
   PetscCall(CheckDerivatives(sys, NC2, q, u, w, lam));
+  /* the contact's tangential rows on body a's plane: Gt u against the velocity of b's point relative to a's material point
+     under it (x = R(p_a)^T (P - r_a) / |p_a|^4 held in a's frame), by differences, along t_k = R(p_a) t_k (a's frame) */
+  {
+    const PetscReal eps = 1e-6, s[3] = {-0.1, 0.2, 0.15};
+    PetscReal       Gt[2 * N], qs[N], P[3], Ra[3], x[3], R[9], nn = 0, rel[2][3], ta[3], err = 0;
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    RotateQuadratic(q + 10, s, P);
+    for (PetscInt a = 0; a < 4; a++) nn += q[3 + a] * q[3 + a];
+    for (PetscInt c = 0; c < 3; c++) { /* R(p_a) columns: R e_c */
+      const PetscReal e[3] = {c == 0, c == 1, c == 2};
+      RotateQuadratic(q + 3, e, Ra);
+      for (PetscInt i = 0; i < 3; i++) R[i * 3 + c] = Ra[i];
+    }
+    for (PetscInt i = 0; i < 3; i++) P[i] += q[7 + i] - q[i];
+    for (PetscInt i = 0; i < 3; i++) x[i] = (R[i] * P[0] + R[3 + i] * P[1] + R[6 + i] * P[2]) / (nn * nn);
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscReal Pb[3], Pa[3];
+      for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
+      RotateQuadratic(qs + 10, s, Pb);
+      RotateQuadratic(qs + 3, x, Pa);
+      for (PetscInt i = 0; i < 3; i++) rel[k][i] = qs[7 + i] + Pb[i] - qs[i] - Pa[i];
+    }
+    for (PetscInt a = 0; a < 2; a++) {
+      PetscReal gu = 0, dp = 0;
+      for (PetscInt i = 0; i < 3; i++) ta[i] = Gt[a * N + 7 + i]; /* the tangent in the fixed frame: its part on b's centre */
+      for (PetscInt i = 0; i < N; i++) gu += Gt[a * N + i] * u[i];
+      for (PetscInt i = 0; i < 3; i++) dp += ta[i] * (rel[0][i] - rel[1][i]) / (2 * eps);
+      err = PetscMax(err, PetscAbsReal(gu - dp));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "a contact on a moving body's plane: Gt u against the relative sliding velocity by differences %.1e (1e-8)\n",
+                          (double)err));
+    EXPECT(err < 1e-8, "the tangential rows on a moving body's plane are wrong");
+  }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
   return 0;
