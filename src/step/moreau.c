@@ -505,14 +505,15 @@ static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
      M (v - v_n) - h ((1 - theta) f(t_n, q_n, v_n) + theta f(t, q, v)) - G(q)^T P = 0,
      bilateral rows: G_j(q) v = 0 (velocity level only: the joints drift at position level, as seed 002 §10.2 shows),
      unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
-     frictional contacts (planar: one tangential row Gt, VISystemEvaluateTangents): Coulomb's law on the impulse Pt,
+     frictional contacts (dims - 1 tangential rows Gt, VISystemEvaluateTangents: one planar, two spatial): Coulomb's law on
+     the impulses Pt (VINonlinearCoulomb: the disk of radius mu P),
    solved by the semi-smooth Newton method of ssnewton.c with the exact Jacobian (the constraints' Hessians from the system).
    A mass that depends on q (a flexible body in a floating frame) is taken at q_n for the step, M(q_n) (v - v_n), as
    Moreau-Jean's first order allows (the quadratic velocity vector is in f, theta-weighted like the other forces). */
 struct _VIMoreauNL {
   VIStepper  st;
-  PetscInt   n, m, N, mt, *trow; /* mt frictional contacts, one tangential row each (trow: its contact) */
-  PetscReal *Gt, *rt;            /* mt x n: the tangential rows at q; their scales 1 / (Gt M^-1 Gt^T) */
+  PetscInt   n, m, N, mt, *trow; /* mt tangential rows, dims - 1 per frictional contact (trow: its contact) */
+  PetscReal *Gt, *rt;            /* mt x n: the tangential rows at q; their scales 1 / (Gt M^-1 Gt^T), the contact's smallest */
   PetscBool *B;                  /* m: the normal row's impulse is free (active) in the current iterate */
   PetscReal  t, h, th;
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
@@ -555,18 +556,18 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   nl->n  = n;
   nl->m  = m;
   for (PetscInt j = 0; j < m; j++) {
-    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system's contact has one tangent (planar) at most");
-    if (st->set.dims[j] == 2) nl->mt++;
+    PetscCheck(st->set.dims[j] <= 3, st->comm, PETSC_ERR_SUP, "-step_type moreau: a nonlinear system's contact has two tangents at most");
+    nl->mt += st->set.dims[j] - 1;
   }
   nl->N = n + m + nl->mt;
   PetscCall(PetscCalloc4(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, mm, &nl->B));
   for (PetscInt j = 0, i = 0; j < m; j++)
-    if (st->set.dims[j] == 2) nl->trow[i++] = j;
+    for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   nl->h  = st->dt;
   nl->th = mo->opt.theta;
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
-  PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + m, &nl->x));
+  PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
   PetscCall(PetscCalloc3(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
@@ -625,36 +626,12 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       unit[n + j] = PETSC_TRUE;
     }
   }
-  /* Coulomb's law on the tangential impulses (Alart-Curnier, the disk of radius mu P_n of the iterate): off where the normal
-     impulse is 0, stick (w_t = 0) inside the disk, slip (Pt = mu P_n s, s the sign of Pt - r w_t) outside. The tangential
-     rows' own curvature is left out of the Jacobian (an inexact Newton step there). */
-  for (PetscInt k = 0; k < nl->mt; k++) {
-    const PetscInt  j = nl->trow[k], row = (n + m + k) * N;
-    const PetscReal mu = st->set.mu[j], radius = mu * PetscMax(P[j], 0);
-    PetscReal       w = 0, sig;
-    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * v[i];
-    sig = Pt[k] - nl->rt[k] * w;
-    if (!nl->B[j]) {
-      F[n + m + k]    = Pt[k];
-      unit[n + m + k] = PETSC_TRUE;
-    } else if (PetscAbsReal(sig) <= radius) {
-      /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
-         term 1e-10 / r in the Newton matrix (not in F, so the solution is unchanged) keeps it nonsingular and the split of
-         the impulse between them where the iteration started */
-      F[n + m + k] = w;
-      PetscCall(PetscArrayzero(J + row + n, N - n));
-      for (PetscInt i = 0; i < n; i++) J[row + i] = nl->Gt[k * n + i];
-      J[row + n + m + k] = -1e-10 / nl->rt[k];
-    } else {
-      const PetscReal sg = sig > 0 ? 1 : -1;
-      F[n + m + k]       = Pt[k] - mu * PetscMax(P[j], 0) * sg;
-      if (P[j] > 0) {
-        PetscCall(PetscArrayzero(J + row, N));
-        J[row + n + m + k] = 1;
-        J[row + n + j]     = -mu * sg;
-      } else
-        unit[n + m + k] = PETSC_TRUE;
-    }
+  /* Coulomb's law on the tangential impulses (Alart-Curnier, the disk of radius mu P_n of the iterate, VINonlinearCoulomb) */
+  for (PetscInt k = 0, d; k < nl->mt; k += d) {
+    const PetscInt j = nl->trow[k], cv = 0;
+    d = st->set.dims[j] - 1;
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, n + j, n + m + k, F + n + m + k,
+                       J + (n + m + k) * N, nl->nw.unit);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -696,6 +673,7 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       PetscReal d = 0;
       for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
       nl->rt[k] = d > 0 ? 1 / d : 1;
+      if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }
     PetscCall(PetscArraycpy(nl->x, nl->vn, n));
     /* the impulses from the last step's (a warm start; checkpointed state) */
@@ -705,7 +683,10 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       st->q[i] = nl->qn[i] + h * ((1 - nl->th) * nl->vn[i] + nl->th * nl->x[i]);
     }
     for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->x[n + j] / h;
-    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[n + m + k] / h;
+    for (PetscInt k = 0, a = 0; k < nl->mt; k++) {
+      a                                        = k > 0 && nl->trow[k - 1] == nl->trow[k] ? a + 1 : 1;
+      st->lambda[st->offsets[nl->trow[k]] + a] = nl->x[n + m + k] / h;
+    }
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, nl->mt, nl->trow, nl->Gt, NULL, nl->wk));
   }

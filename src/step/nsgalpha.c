@@ -584,13 +584,14 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
    floating frame, seed 001 §3) is M(q) at the iterate's q in (29a, c, f), with d(M(q) w)/dq (VISystemComputeMassJacobian)
    in their Jacobian; its quadratic velocity vector is part of f(q, u) with its tangents. A constant mass is computed once
    per step at q_n (the iterate's q then never asks for it: that path is as before).
-   Frictional contacts add their tangential impulses Lambda_t (planar: one per contact, VISystemEvaluateTangents) with
-   Coulomb's law at velocity level, as the ROM path does (below in VINSGAlphaNLForm). */
+   Frictional contacts add their tangential impulses Lambda_t (dims - 1 per contact: one planar, two spatial,
+   VISystemEvaluateTangents) with Coulomb's law at velocity level on the disk of radius mu Lambda_n, as the ROM path does
+   (below in VINSGAlphaNLForm, VINonlinearCoulomb). */
 struct _VINSGAlphaNL {
   VIStepper  st;
   PetscInt   n, m, mb, N, *bil;
-  PetscInt   mt, *trow; /* frictional contacts, one tangential row each (planar; trow: its contact) */
-  PetscReal *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T) */
+  PetscInt   mt, *trow; /* tangential rows, dims - 1 per frictional contact (trow: its contact) */
+  PetscReal *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T), the contact's smallest */
   PetscReal  t, h, hb, c;
   PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
@@ -633,7 +634,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscFunctionBeginUser;
   PetscCall(VISystemHasConstantMass(st->sys, &constant));
   for (PetscInt j = 0; j < m; j++)
-    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system's contact has one tangent (planar) at most");
+    PetscCheck(st->set.dims[j] <= 3, st->comm, PETSC_ERR_SUP, "-step_type nsgalpha: a nonlinear system's contact has two tangents at most");
   PetscCall(PetscNew(&nl));
   *nlp         = nl;
   nl->st       = st;
@@ -644,12 +645,11 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   nl->mb = 0;
   for (PetscInt j = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->mb++;
-  for (PetscInt j = 0; j < m; j++)
-    if (st->set.dims[j] == 2) nl->mt++;
+  for (PetscInt j = 0; j < m; j++) nl->mt += st->set.dims[j] - 1;
   N = nl->N = 3 * n + nl->mb + 2 * m + nl->mt;
   PetscCall(PetscCalloc3(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt));
   for (PetscInt j = 0, i = 0; j < m; j++)
-    if (st->set.dims[j] == 2) nl->trow[i++] = j;
+    for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
   nl->h  = st->dt;
   nl->hb = st->dt * ns->beta / ns->gamma;
@@ -830,32 +830,14 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     }
   }
   /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
-     path: off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius mu Lambda_n, slip outside; the
-     tangential rows' curvature is left out of the Jacobian, and a sticking contact's tangential position is not held */
-  for (PetscInt k = 0; k < nl->mt; k++) {
-    const PetscInt  j = nl->trow[k], row = (cT + k) * N;
-    const PetscReal mu = st->set.mu[j];
-    PetscReal       w  = 0, sig;
-    for (PetscInt i = 0; i < n; i++) w += nl->Gt[k * n + i] * nl->v[i];
-    sig = Lt[k] - nl->rt[k] * w;
-    if (!nl->B[j]) {
-      F[cT + k]       = Lt[k];
-      unit[cT + k]    = PETSC_TRUE;
-    } else if (PetscAbsReal(sig) <= mu * PetscMax(Lam[j], 0)) {
-      F[cT + k] = w;
-      PetscCall(PetscArrayzero(J + row, N));
-      for (PetscInt i = 0; i < n; i++) J[row + i] = J[row + cW + i] = nl->Gt[k * n + i];
-      J[row + cT + k] = -1e-10 / nl->rt[k]; /* redundant sticking rows (two corners on one line): see moreau.c */
-    } else {
-      const PetscReal sg = sig > 0 ? 1 : -1;
-      F[cT + k]          = Lt[k] - mu * PetscMax(Lam[j], 0) * sg;
-      if (Lam[j] > 0) {
-        PetscCall(PetscArrayzero(J + row, N));
-        J[row + cT + k] = 1;
-        J[row + cL + j] = -mu * sg;
-      } else
-        unit[cT + k] = PETSC_TRUE;
-    }
+     path (VINonlinearCoulomb): off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius
+     mu Lambda_n, slip outside; the tangential rows' curvature is left out of the Jacobian, and a sticking contact's
+     tangential position is not held */
+  for (PetscInt k = 0, d; k < nl->mt; k += d) {
+    const PetscInt j = nl->trow[k], cv[2] = {0, cW};
+    d = st->set.dims[j] - 1;
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, cL + j, cT + k, F + cT + k,
+                       J + (cT + k) * N, nl->nw.unit);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -950,6 +932,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       PetscReal d = 0;
       for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
       nl->rt[k] = d > 0 ? 1 / d : 1;
+      if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }
     /* from the last step's solution (a warm start: 2.0 Newton iterations per step on the slider-crank of seed 001 Table 1,
        3.0 from zero; the solution is the same to the convergence tolerance) */
@@ -972,7 +955,10 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->held[j]                = st->set.kinds[j] != VI_CONTACT_BILATERAL && nl->A[j] ? 1 : 0;
     }
     for (PetscInt b = 0; b < mb; b++) st->lambda[st->offsets[nl->bil[b]]] += nl->x[3 * n + b];
-    for (PetscInt k = 0; k < nl->mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] = nl->x[3 * n + mb + 2 * m + k] / h;
+    for (PetscInt k = 0, a = 0; k < nl->mt; k++) {
+      a                                        = k > 0 && nl->trow[k - 1] == nl->trow[k] ? a + 1 : 1;
+      st->lambda[st->offsets[nl->trow[k]] + a] = nl->x[3 * n + mb + 2 * m + k] / h;
+    }
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->wk, nl->wk + n, nl->G, nl->mt, nl->trow, nl->Gt, &nl->power, nl->wk + 2 * n));
   }

@@ -203,10 +203,11 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
     else
       wc += h * st->lambda[st->offsets[j]] * gv;
   }
-  for (PetscInt k = 0; k < mt; k++) {
+  for (PetscInt k = 0, a = 0; k < mt; k++) {
     PetscReal gv = 0;
+    a            = k > 0 && trow[k - 1] == trow[k] ? a + 1 : 1; /* the row's place after its contact's normal one */
     for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * 0.5 * (vn[i] + st->u[i]);
-    wc += h * st->lambda[st->offsets[trow[k]] + 1] * gv;
+    wc += h * st->lambda[st->offsets[trow[k]] + a] * gv;
   }
   if (power) {
     wc += 0.5 * h * (*power + p1);
@@ -215,4 +216,53 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   st->energy.external_work += wf + V - Vn;
   st->energy.obstacle_work += wc;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], PetscReal mu, PetscReal r, PetscBool closed, PetscReal Pn,
+                        const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[],
+                        PetscBool unit[])
+{
+  const PetscReal radius = mu * PetscMax(Pn, 0);
+  PetscReal       w[2] = {0, 0}, sig[2], z[2], norm = 0;
+
+  for (PetscInt a = 0; a < d; a++) {
+    for (PetscInt i = 0; i < n; i++) w[a] += Gt[a * n + i] * v[i];
+    sig[a] = z[a] = Pt[a] - r * w[a];
+    norm += sig[a] * sig[a];
+  }
+  norm = d == 1 ? PetscAbsReal(sig[0]) : PetscSqrtReal(norm);
+  if (d > 1) VIProjectDisk(d, radius, z); /* slip: Pt = the projection of sigma on the disk (seed 000 Eq. C.4) */
+  for (PetscInt a = 0; a < d; a++) {
+    PetscReal *Ja = J + a * N;
+    if (!closed || (norm > radius && Pn <= 0)) {
+      /* a unit row (off, or slipping on a disk of radius 0: F = Pt): flagged and not written, or written into a zeroed J */
+      F[a] = Pt[a];
+      if (unit) unit[ct + a] = PETSC_TRUE;
+      else Ja[ct + a] = 1;
+      continue;
+    }
+    if (unit) PetscArrayzero(Ja, N);
+    if (norm <= radius) {
+      /* stick: w_t = 0. Two contacts of one body sticking along one line are redundant (their rows alike): a tiny diagonal
+         term 1e-10 / r in the Newton matrix (not in F, so the solution is unchanged) keeps it nonsingular and the split of
+         the impulse between them where the iteration started */
+      F[a] = w[a];
+      for (PetscInt c = 0; c < nv; c++)
+        for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] = Gt[a * n + i];
+      Ja[ct + a] = -1e-10 / r;
+    } else {
+      /* slip: F = Pt - radius s, s = sigma / |sigma|; dF/dPt = I - K, dF/dv = K r Gt, K = radius / |sigma| (I - s s^T) (0 in
+         the plane, d = 1, where s is sigma's sign and radius s is exact), dF/dPn = -mu s */
+      const PetscReal sa = d == 1 ? (sig[0] > 0 ? 1 : -1) : sig[a] / norm;
+      F[a]               = Pt[a] - (d == 1 ? radius * sa : z[a]);
+      Ja[ct + a]         = 1;
+      Ja[cn]             = -mu * sa;
+      for (PetscInt b = 0; b < d && d > 1; b++) {
+        const PetscReal K = radius / norm * ((a == b ? 1 : 0) - sa * sig[b] / norm);
+        Ja[ct + b] -= K;
+        for (PetscInt c = 0; c < nv; c++)
+          for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] += K * r * Gt[b * n + i];
+      }
+    }
+  }
 }

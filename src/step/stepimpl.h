@@ -329,6 +329,18 @@ PETSC_INTERN PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNe
 PETSC_INTERN PetscErrorCode VINonlinearConstraints(VIStepper st, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[], PetscReal H[]);
 /* Newton's coefficient per contact: the system's (VISystemGetRestitution) or -step_restitution for all; 0 on bilateral rows. */
 PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
+/* Coulomb's law on the d tangential impulses Pt of one frictional contact (d = 1 planar, 2 spatial: the disk of radius
+   mu Pn in the contact's plane, not d laws on intervals) at velocity level, Alart-Curnier with sigma = Pt - r w_t,
+   w_t = Gt v (Gt d x n): written as d rows of the semi-smooth Newton's residual F (d) and Jacobian J (d rows of stride N):
+   off (Pt = 0) where the normal row is not closed, stick (w_t = 0) while |sigma| <= mu max(Pn, 0), slip (Pt = the
+   projection of sigma on the disk, VIProjectDisk) outside; r is one scale for the contact's rows, so that the slip opposes
+   w_t at the fixed point. The Jacobian's columns: v's at cv[0 .. nv - 1] (unknowns v depends on with a unit derivative),
+   Pn's at cn, Pt's from ct; the tangential rows' curvature is left out (an inexact Newton step there). With unit (the
+   Newton's flags, VISSNewton.hinted) a unit row is flagged and not written and the other rows are zeroed before they are
+   written; without it (NULL) J must come zeroed. Both nonlinear paths (nsgalpha.c, moreau.c). */
+PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], PetscReal mu, PetscReal r, PetscBool closed,
+                                     PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], PetscInt cn, PetscInt ct,
+                                     PetscReal F[], PetscReal J[], PetscBool unit[]);
 /* The energy terms of a nonlinear path's step from (t - h, qn, vn) to (t, st->q, st->u) with the recorded forces st->lambda:
    into obstacle_work the constraint forces' work, h lambda_j G_j(q) (vn + v) / 2 (an impulse on the mean velocity; exact for
    Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row

@@ -40,7 +40,9 @@ typedef struct {
   PetscReal     point[2][3]; /* a point of each body, in the body's frame (x, y; spatial x, y, z) */
   PetscReal    *phi[2];      /* on a flexible body: the point's elastic displacement rows (2 x nf; NULL: none) */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
-  PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit) */
+  PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit);
+                                spatial prismatic: its axis and two normals to it, all in body[0]'s frame */
+  PetscReal     lock[3][16]; /* spatial fixed, prismatic: the relative rotation's rows p1^T lock_k p2 (4 x 4 each, mbspatial.c) */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
   PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
   PetscInt      row, rows;   /* first constraint row and count */
@@ -191,6 +193,13 @@ PETSC_INTERN void VIMBQuatRate(const PetscReal p[], const PetscReal wb[], PetscR
 /* Row r of a spatial model (spherical joints' rows, the quaternions' norm rows), as VIMBModelConstraint. */
 PETSC_INTERN PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                                   PetscReal w, PetscReal H[]);
+/* A spatial contact's plane tangents t1, t2 (unit, t2 = n x t1) and its two tangential rows (2 x n, along t1 and t2:
+   the relative sliding velocity is grad . u), the frictional contact's rows of VISystemEvaluateTangents. */
+PETSC_INTERN void           VIMBSpatialContactTangents(const PetscReal nv[], PetscReal t[2][3]);
+PETSC_INTERN PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
+/* A spatial fixed or prismatic joint's rotation rows (j->lock) from its bodies' initial quaternions (p1 the ground's
+   identity when body[0] is the ground). */
+PETSC_INTERN void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16]);
 /* The columns of a spatial output (point, orientation, angular_velocity) at (q, u) into y. */
 PETSC_INTERN void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */

@@ -377,9 +377,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 5; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 5 && (model->dim == 3 ? t == VI_MB_JOINT_SPHERICAL || t == VI_MB_JOINT_REVOLUTE : t != VI_MB_JOINT_SPHERICAL), rd->comm,
-               PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
-               model->dim == 3 ? "spherical or revolute: the joints built for a spatial model"
+    PetscCheck(t < 5 && (model->dim == 3 ? t != VI_MB_JOINT_DRIVER : t != VI_MB_JOINT_SPHERICAL), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
+               model->dim == 3 ? "spherical, revolute, prismatic or fixed: the joints built for a spatial model"
                                : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
@@ -390,9 +390,30 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
-      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': 'axis' is a revolute joint's key, a spherical joint has none", rd->path, j->line, j->name);
+      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': 'axis' is a revolute or prismatic joint's key, a %s joint has none", rd->path, j->line, j->name, types[t]);
+      PetscCheck(!VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'speed' is a planar driver's key, not a %s joint's",
+                 rd->path, j->line, j->name, types[t]);
       if (j->type == VI_MB_JOINT_REVOLUTE) PetscCall(VIMBHinge(rd, model, e, j));
+      if (j->type == VI_MB_JOINT_FIXED || j->type == VI_MB_JOINT_PRISMATIC) {
+        /* the relative rotation held (3 rows, VIMBSpatialLock); fixed: after the spherical 3 rows, prismatic: after its 2
+           rows normal to the axis (a body1-fixed line through point1, along axis, that point2 stays on) */
+        const PetscReal one[4] = {1, 0, 0, 0};
+        VIMBSpatialLock(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->lock);
+        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : 5;
+      }
+      if (j->type == VI_MB_JOINT_PRISMATIC) {
+        PetscReal *a = j->hinge[0], len, t2[2][3];
+        PetscCheck(VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
+                   "%s:%d: joint '%s': a prismatic joint needs 'axis: [ax, ay, az]' (body1's frame)", rd->path, j->line, j->name);
+        PetscCall(VIMBVector(rd, e, "axis", 3, PETSC_TRUE, a));
+        len = PetscSqrtReal(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s' has a zero axis (give the sliding direction in body1's frame)",
+                   rd->path, j->line, j->name);
+        for (PetscInt i = 0; i < 3; i++) a[i] /= len;
+        VIMBSpatialContactTangents(a, t2); /* two unit normals to the axis */
+        for (PetscInt i = 0; i < 3; i++) j->hinge[1][i] = t2[0][i], j->hinge[2][i] = t2[1][i];
+      }
       continue;
     }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
@@ -445,8 +466,9 @@ static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A spatial contact: a point of a body (its frame) against the ground's plane through plane_point with normal plane_normal
-   (open where the normal points), Newton's restitution; frictionless (a spatial friction cone needs two tangential rows). */
+/* A spatial contact: a point of a body (its frame) against the plane through plane_point with normal plane_normal of the
+   ground or of another body (in its frame; open where the normal points), Newton's restitution and Coulomb's friction (two tangential rows,
+   VIMBSpatialTangent). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
   static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
@@ -454,10 +476,13 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
 
   PetscFunctionBeginUser;
   PetscCall(VIMBContactHead(rd, model, e, "a spatial contact", keys, c));
-  PetscCheck(c->body[0] == 0 && c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': a spatial contact puts a point of a moving body against the ground's plane ('against: ground'); a plane on "
-             "a moving body is not built",
+  PetscCheck(c->body[1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': a spatial contact puts a point of a moving body ('body') against a plane of the ground or of another body "
+             "('against'); name a moving body as 'body'",
              rd->path, c->line, c->name);
+  PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s' puts a point of '%s' against its own plane (name two bodies)", rd->path, c->line, c->name,
+             model->bodies[c->body[1]].name);
   PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
   PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
   PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));
@@ -466,9 +491,6 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
              c->name);
   for (PetscInt i = 0; i < 3; i++) c->line_normal[i] /= len;
   PetscCall(VIMBContactLaw(rd, e, c));
-  PetscCheck(c->mu == 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s' has friction %g: spatial contacts are frictionless (the cone's two tangential rows are not built); remove it",
-             rd->path, c->line, c->name, (double)c->mu);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -590,6 +612,8 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
+        o->columns = 2; /* along n1, n2 */
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
@@ -597,7 +621,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->contacts[o->index].name, ref)) break;
       PetscCheck(o->index < model->ncontacts, rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: output '%s' names the contact '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
-      if (model->contacts[o->index].mu > 0) o->columns = 2; /* NAME, NAME_t: the normal and the friction force */
+      if (model->contacts[o->index].mu > 0) o->columns = model->dim; /* NAME, NAME_t (spatial NAME_t1, NAME_t2): normal, friction */
     }
     model->ncolumns += o->columns;
   }
@@ -1115,8 +1139,11 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       }
     } else
       PetscCall(VIROMAddOutput(rom, o->name, zero));
-    if (o->type == VI_MB_OUT_CONTACT_FORCE && o->columns == 2) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+    for (PetscInt a = 1; o->type == VI_MB_OUT_CONTACT_FORCE && a < o->columns; a++) {
+      if (o->columns == 2)
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t", o->name));
+      else
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_t%" PetscInt_FMT, o->name, a));
       PetscCall(VIROMAddOutput(rom, name, zero));
     }
   }

@@ -184,6 +184,117 @@ void VIMBSpatialEnergy(const VIMBBody *bd, const PetscReal g[], const PetscReal 
   *V = -bd->mass * (g[0] * z[0] + g[1] * z[1] + g[2] * z[2]);
 }
 
+/* L(a) with a (x) b = L(a) b, the quaternion product (4 x 4 row-major) */
+static void VIMBQuatLeft(const PetscReal a[], PetscReal L[])
+{
+  const PetscReal l[16] = {a[0], -a[1], -a[2], -a[3], a[1], a[0], -a[3], a[2], a[2], a[3], a[0], -a[1], a[3], -a[2], a[1], a[0]};
+  for (PetscInt i = 0; i < 16; i++) L[i] = l[i];
+}
+
+/*
+  A fixed or prismatic joint's rotation rows: the relative rotation p1^* (x) p2 held at its initial value r0 through the
+  vector part of c (x) p1^* (x) p2 with c = r0^* (zero at the start: c (x) r0 = |r0|^2 (1, 0, 0, 0)). Row k (k = 1, 2, 3 of
+  the product) is bilinear, p1^T lock_k p2 with lock_k[i][j] = D_ii (L(c) L(e_i))_kj, D = diag(1, -1, -1, -1) (the
+  conjugate): its gradient is (lock_k p2, lock_k^T p1), its Hessian the constant off-diagonal block lock_k.
+*/
+void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16])
+{
+  const PetscReal c1[4] = {p1[0], -p1[1], -p1[2], -p1[3]};
+  PetscReal       r0[4], c[4], L1[16], Lc[16];
+
+  VIMBQuatLeft(c1, L1);
+  for (PetscInt a = 0; a < 4; a++) { /* r0 = p1^* (x) p2 */
+    r0[a] = 0;
+    for (PetscInt b = 0; b < 4; b++) r0[a] += L1[a * 4 + b] * p2[b];
+  }
+  c[0] = r0[0], c[1] = -r0[1], c[2] = -r0[2], c[3] = -r0[3];
+  VIMBQuatLeft(c, Lc);
+  for (PetscInt i = 0; i < 4; i++) {
+    PetscReal ei[4] = {0, 0, 0, 0}, Li[16];
+    ei[i]           = 1;
+    VIMBQuatLeft(ei, Li);
+    for (PetscInt k = 0; k < 3; k++)
+      for (PetscInt j = 0; j < 4; j++) {
+        PetscReal x = 0;
+        for (PetscInt m = 0; m < 4; m++) x += Lc[(k + 1) * 4 + m] * Li[m * 4 + j];
+        lock[k][i * 4 + j] = (i ? -1 : 1) * x;
+      }
+  }
+}
+
+/*
+  A row of two bodies on their local coordinates z = (r1, p1, r2, p2) (14; the ground's r = 0, p = (1, 0, 0, 0), no
+  coordinates): a relative rotation row, p1^T C p2 (C = lock_k, above; C NULL: not one), or a point of body2 against a
+  plane of body1 (a prismatic joint's position row, a contact on a moving body's plane), g = sum_i u_i d_i with
+  u = R(p1) nv (nv the plane's normal in body1's frame, u_i = p1^T A_i(nv) p1) and d = r2 + R(p2) s2 - r1 - R(p1) s1 (s1
+  a point of the plane in body1's frame, s2 the point in body2's), so that
+  grad g = sum_i (d_i grad u_i + u_i grad d_i), Hess g = sum_i (grad u_i grad d_i^T + grad d_i grad u_i^T + u_i Hess d_i + d_i Hess u_i),
+  with grad u_i = 2 A_i(nv) p1 and Hess u_i = 2 A_i(nv) on p1, grad d_i = (-e_i, -2 A_i(s1) p1, e_i, 2 A_i(s2) p2),
+  Hess d_i = -2 A_i(s1) on p1, 2 A_i(s2) on p2. g, its gradient (n) and its Hessian added times w into H (n x n).
+*/
+static void VIMBSpatialPairRow(const VIMBModel *model, const PetscInt body[2], const PetscReal C[], const PetscReal nv[], const PetscReal s1[],
+                               const PetscReal s2[], const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w, PetscReal H[])
+{
+  const PetscInt   n      = model->n;
+  const PetscReal  one[4] = {1, 0, 0, 0}, zero[3] = {0, 0, 0};
+  const PetscReal *r[2], *p[2];
+  PetscInt         o[2];
+  PetscReal        lg[14] = {0}, lH[196] = {0}, val = 0;
+
+  for (PetscInt s = 0; s < 2; s++) {
+    o[s] = body[s] ? model->bodies[body[s]].off : -1;
+    r[s] = body[s] ? q + o[s] : zero;
+    p[s] = body[s] ? q + o[s] + 3 : one;
+  }
+  if (C) { /* a rotation row */
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt b = 0; b < 4; b++) {
+        val += p[0][a] * C[a * 4 + b] * p[1][b];
+        lg[3 + a] += C[a * 4 + b] * p[1][b];
+        lg[10 + b] += p[0][a] * C[a * 4 + b];
+        lH[(3 + a) * 14 + 10 + b] = lH[(10 + b) * 14 + 3 + a] = C[a * 4 + b];
+      }
+  } else { /* a point against a plane */
+    PetscReal An[3][16], As[2][3][16];
+    VIMBQuatForms(nv, An);
+    VIMBQuatForms(s1, As[0]);
+    VIMBQuatForms(s2, As[1]);
+    for (PetscInt c = 0; c < 3; c++) {
+      PetscReal u = VIMBForm(An[c], p[0], p[0]), d = r[1][c] - r[0][c], du[14] = {0}, dd[14] = {0};
+      for (PetscInt s = 0; s < 2; s++) {
+        const PetscReal sg = s ? 1 : -1;
+        d += sg * VIMBForm(As[s][c], p[s], p[s]);
+        dd[7 * s + c] = sg;
+        for (PetscInt a = 0; a < 4; a++)
+          for (PetscInt b = 0; b < 4; b++) dd[7 * s + 3 + a] += 2 * sg * As[s][c][a * 4 + b] * p[s][b];
+      }
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) du[3 + a] += 2 * An[c][a * 4 + b] * p[0][b];
+      val += u * d;
+      for (PetscInt k = 0; k < 14; k++) {
+        lg[k] += d * du[k] + u * dd[k];
+        for (PetscInt l = 0; l < 14; l++) lH[k * 14 + l] += du[k] * dd[l] + dd[k] * du[l];
+      }
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt b = 0; b < 4; b++) {
+          lH[(3 + a) * 14 + 3 + b] += 2 * d * An[c][a * 4 + b] - 2 * u * As[0][c][a * 4 + b];
+          lH[(10 + a) * 14 + 10 + b] += 2 * u * As[1][c][a * 4 + b];
+        }
+    }
+  }
+  if (g) *g = val;
+  for (PetscInt k = 0; k < 14; k++) {
+    const PetscInt gk = o[k / 7] < 0 ? -1 : o[k / 7] + k % 7;
+    if (gk < 0) continue;
+    if (grad) grad[gk] = lg[k];
+    if (H && w != 0)
+      for (PetscInt l = 0; l < 14; l++) {
+        const PetscInt gl = o[l / 7] < 0 ? -1 : o[l / 7] + l % 7;
+        if (gl >= 0 && lH[k * 14 + l] != 0) H[gk * n + gl] += w * lH[k * 14 + l];
+      }
+  }
+}
+
 /*
   A spherical joint's row i (i = 0, 1, 2): g = (r_b + R(p_b) s_b - r_a - R(p_a) s_a)_i, with (R(p) s)_i = p^T A_i(s) p:
   dg/dr_b = e_i, dg/dp_b = 2 A_i(s_b) p_b, the Hessian's p_b block 2 A_i(s_b) (and minus those of body a).
@@ -196,6 +307,12 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
 
   PetscFunctionBeginUser;
   if (grad) PetscCall(PetscArrayzero(grad, n));
+  if (r >= model->nrows - model->ncontacts && model->contacts[r - (model->nrows - model->ncontacts)].body[0]) {
+    /* a point against a moving body's plane: g = (R1 n) . (r2 + R2 s - r1 - R1 C) */
+    const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
+    VIMBSpatialPairRow(model, c->body, NULL, c->line_normal, c->line_point, c->point, q, g, grad, w, H);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (r >= model->nrows - model->ncontacts) { /* a point against the ground's plane: g = n . (r + R(p) s - C) */
     const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
     const PetscInt     o = model->bodies[c->body[1]].off;
@@ -229,6 +346,13 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     for (PetscInt k = 0; k < model->njoints; k++)
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     i = r - j->row;
+    if ((j->type == VI_MB_JOINT_FIXED && i >= 3) || j->type == VI_MB_JOINT_PRISMATIC) {
+      /* fixed: rows 3-5 the rotation; prismatic: rows 0, 1 point2 against body1's planes through point1 normal to n1, n2,
+         rows 2-4 the rotation */
+      const PetscInt k = j->type == VI_MB_JOINT_FIXED ? i - 3 : i - 2;
+      VIMBSpatialPairRow(model, j->body, k >= 0 ? j->lock[k] : NULL, k >= 0 ? NULL : j->hinge[1 + i], j->point[0], j->point[1], q, g, grad, w, H);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (i >= 3) { /* a revolute joint's row: (R1 a) . (R2 n) = sum_i (p1^T A_i(a) p1) (p2^T A_i(n) p2), R of the ground I */
       PetscReal       A[2][3][16], Ap[2][3][4], d[2][3];
       const PetscReal one[4] = {1, 0, 0, 0};
@@ -286,6 +410,75 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
           for (PetscInt c = 0; c < 4; c++) H[(o + 3 + a) * n + o + 3 + c] += 2 * sg * w * A[i][a * 4 + c];
     }
     if (g) *g = val;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A spatial contact's tangents (unit, spanning its plane): t1 the coordinate axis least aligned with the normal n, made
+   normal to it, and t2 = n x t1 (the ground z = 0 with n = (0, 0, 1): t1 = x, t2 = y) */
+void VIMBSpatialContactTangents(const PetscReal nv[], PetscReal t[2][3])
+{
+  PetscInt  k = 0;
+  PetscReal len;
+
+  for (PetscInt i = 1; i < 3; i++)
+    if (PetscAbsReal(nv[i]) < PetscAbsReal(nv[k])) k = i;
+  for (PetscInt i = 0; i < 3; i++) t[0][i] = (i == k ? 1 : 0) - nv[k] * nv[i];
+  len = PetscSqrtReal(t[0][0] * t[0][0] + t[0][1] * t[0][1] + t[0][2] * t[0][2]);
+  for (PetscInt i = 0; i < 3; i++) t[0][i] /= len;
+  t[1][0] = nv[1] * t[0][2] - nv[2] * t[0][1];
+  t[1][1] = nv[2] * t[0][0] - nv[0] * t[0][2];
+  t[1][2] = nv[0] * t[0][1] - nv[1] * t[0][0];
+}
+
+/* The two tangential rows of spatial contact k (2 x n): the sliding velocity of its point along t_a,
+   t_a . (r' + d(R(p) s)/dt) = t_a . r' + 2 p^T B_a p' with B_a = sum_i t_a,i A_i(s), so its gradient is (t_a, 2 B_a p);
+   on a moving body's plane, relative to that body's material point under it (below). */
+PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[])
+{
+  const VIMBContact *c = &model->contacts[k];
+  const PetscInt     o = model->bodies[c->body[1]].off, oa = c->body[0] ? model->bodies[c->body[0]].off : -1;
+  const PetscReal   *p = q + o + 3;
+  PetscReal          A[3][16], t[2][3], Ax[3][16], x[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(grad, 2 * model->n));
+  VIMBQuatForms(c->point, A);
+  VIMBSpatialContactTangents(c->line_normal, t);
+  if (oa >= 0) {
+    /* on a moving body's plane: the tangents turn with it, t_a = R(p1) t_a (body1's frame), and the velocity is relative
+       to body1's material point under the contact point P, x = R(p1)^T (P - r1) / |p1|^4 in body1's frame (R(p) = |p|^2
+       times a rotation): its velocity r1' + d(R(p1) x)/dt at fixed x gives the gradient (-t_a, -2 B_a(x) p1) on body1 */
+    const PetscReal *p1 = q + oa + 3;
+    PetscReal        R1[9], P[3], n4 = 0, tb[2][3];
+    VIMBQuatRotation(p1, R1);
+    for (PetscInt a = 0; a < 4; a++) n4 += p1[a] * p1[a];
+    n4 *= n4;
+    for (PetscInt i = 0; i < 3; i++) P[i] = q[o + i] + VIMBForm(A[i], p, p) - q[oa + i];
+    for (PetscInt i = 0; i < 3; i++) x[i] = (R1[i] * P[0] + R1[3 + i] * P[1] + R1[6 + i] * P[2]) / n4;
+    VIMBQuatForms(x, Ax);
+    for (PetscInt a = 0; a < 2; a++)
+      for (PetscInt i = 0; i < 3; i++) tb[a][i] = R1[i * 3] * t[a][0] + R1[i * 3 + 1] * t[a][1] + R1[i * 3 + 2] * t[a][2];
+    for (PetscInt a = 0; a < 2; a++)
+      for (PetscInt i = 0; i < 3; i++) t[a][i] = tb[a][i];
+  }
+  for (PetscInt a = 0; a < 2; a++) {
+    PetscReal *ga = grad + a * model->n;
+    for (PetscInt i = 0; i < 3; i++) ga[o + i] = t[a][i];
+    for (PetscInt e = 0; e < 4; e++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt f = 0; f < 4; f++) r += t[a][i] * A[i][e * 4 + f] * p[f];
+      ga[o + 3 + e] = 2 * r;
+    }
+    if (oa < 0) continue;
+    for (PetscInt i = 0; i < 3; i++) ga[oa + i] = -t[a][i];
+    for (PetscInt e = 0; e < 4; e++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt f = 0; f < 4; f++) r += t[a][i] * Ax[i][e * 4 + f] * q[oa + 3 + f];
+      ga[oa + 3 + e] = -2 * r;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

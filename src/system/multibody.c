@@ -143,7 +143,7 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   for (PetscInt k = 0; k < md->ncontacts; k++) {
     const VIMBContact *c = &md->contacts[k];
     mb->mu[c->row]       = c->mu;
-    mb->dims[c->row]     = c->mu > 0 ? 2 : 1;
+    mb->dims[c->row]     = c->mu > 0 ? md->dim : 1; /* spatial: two tangential rows */
     if (c->restitution >= 0) mb->given_restitution = PETSC_TRUE;
   }
   for (PetscInt r = 0, off = 0; r < nc; off += mb->dims[r], r++) mb->offsets[r] = off;
@@ -360,7 +360,7 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The frictional contacts' tangential rows (one per contact in the plane), in the contacts' order. */
+/* The frictional contacts' tangential rows (one per contact in the plane, two in space), in the contacts' order. */
 static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -369,7 +369,13 @@ static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal
   PetscFunctionBeginUser;
   (void)t;
   for (PetscInt k = 0; k < mb->model.ncontacts; k++)
-    if (mb->model.contacts[k].mu > 0) PetscCall(VIMBModelTangent(&mb->model, k, q, Gt + (i++) * sys->n));
+    if (mb->model.contacts[k].mu > 0) {
+      if (mb->model.dim == 3)
+        PetscCall(VIMBSpatialTangent(&mb->model, k, q, Gt + i * sys->n));
+      else
+        PetscCall(VIMBModelTangent(&mb->model, k, q, Gt + i * sys->n));
+      i += mb->model.dim - 1;
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -544,7 +550,7 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     case VI_MB_OUT_CONTACT_FORCE: {
       const PetscInt off = mb->offsets[md->contacts[o->index].row];
       y[col++]           = lambda ? lambda[off] : 0;
-      if (o->columns == 2) y[col++] = lambda ? lambda[off + 1] : 0;
+      for (PetscInt a = 1; a < o->columns; a++) y[col++] = lambda ? lambda[off + a] : 0;
     } break;
     case VI_MB_OUT_JOINT_FORCE:
       for (PetscInt c = 0; c < o->columns; c++) y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + c]] : 0;

@@ -7,6 +7,11 @@
    - f against Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq (1e-7 relative);
    - M SPD, and at a unit quaternion the rotational energy 2 p'^T G^T J G p' equal to w_b^T J w_b / 2 with the norm term
      zero on p^T p' = 0 (1e-14);
+   - a second model with a 3-D prismatic joint between the two bodies, a fixed joint of one to the ground and a
+     frictional contact of a point of b against a plane of a: G and d(G^T lambda)/dq against differences as above, the
+     contact's Gt u against the relative sliding velocity by differences (1e-8);
+   - the frictional contact's two tangential rows: t1, t2 orthonormal in the plane (1e-15), Gt u against the difference
+     of the contact point's position along them (1e-8);
    - the initial state: the quaternion of 'axis' and 'angle', the angular velocity output equal to the given one in the
      fixed frame (1e-14), the point output at R(p) s with R orthogonal (1e-14), the point's velocity against the
      difference of its position (1e-8). */
@@ -15,6 +20,8 @@
 
 #define N                 14
 #define NC                11
+#define NC2               14 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows, a contact */
+#define NCMAX             14
 
 static const char model[] =
     "dim: 3\n"
@@ -31,14 +38,44 @@ static const char model[] =
     "  - {name: w, type: angular_velocity, body: a}\n"
     "  - {name: e, type: orientation, body: a}\n"
     "contacts:\n"
-    "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1]}\n"
+    "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1], friction: 0.4}\n"
     "assembly_tolerance: 10\n"; /* the initial spin of a turns the knee's axis (its rate rows): not a motion to run */
 
+/* the 3-D prismatic (its 2 rows normal to the axis and 3 rotation rows) between two bodies and a fixed joint (the
+   spherical 3 and 3 rotation rows) of one to the ground: derivative checks only (its poses are not assembled) */
+static const char model2[] =
+    "dim: 3\n"
+    "gravity: [0, 0, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"
+    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+    "joints:\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2]}\n"
+    "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
+    "contacts:\n"
+    "  - {name: tray, body: b, point: [-0.1, 0.2, 0.15], against: a, plane_point: [0.05, -0.1, 0.2], plane_normal: [0.3, -0.2, 1], friction: 0.3}\n"
+    "assembly_tolerance: 10\n";
+
+/* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
+static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal y[])
+{
+  const PetscReal R[9] = {p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3],
+                          2 * (p[1] * p[2] - p[0] * p[3]),
+                          2 * (p[1] * p[3] + p[0] * p[2]),
+                          2 * (p[1] * p[2] + p[0] * p[3]),
+                          p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3],
+                          2 * (p[2] * p[3] - p[0] * p[1]),
+                          2 * (p[1] * p[3] - p[0] * p[2]),
+                          2 * (p[2] * p[3] + p[0] * p[1]),
+                          p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3]};
+  for (PetscInt i = 0; i < 3; i++) y[i] = R[i * 3] * s[0] + R[i * 3 + 1] * s[1] + R[i * 3 + 2] * s[2];
+}
+
 /* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
-static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
+static PetscErrorCode CheckDerivatives(VISystem sys, PetscInt nc, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
 {
   const PetscReal eps = 1e-6;
-  PetscReal       G[NC * N], H[N * N], dMw[N * N], dfdq[N * N], dfdu[N * N], g[2][NC], Gs[2][NC * N], Ms[2][N * N], fs[2][N], fu[2][N];
+  PetscReal       G[NCMAX * N], H[N * N], dMw[N * N], dfdq[N * N], dfdu[N * N], g[2][NCMAX], Gs[2][NCMAX * N], Ms[2][N * N], fs[2][N], fu[2][N];
   PetscReal       errG = 0, errH = 0, errM = 0, errQ = 0, errU = 0, scale = 0;
 
   PetscFunctionBeginUser;
@@ -59,10 +96,10 @@ static PetscErrorCode CheckDerivatives(VISystem sys, PetscReal q[], PetscReal u[
       PetscCall(VISystemComputeForce(sys, 0, q, u, fu[s]));
       u[k] = uk;
     }
-    for (PetscInt r = 0; r < NC; r++) errG = PetscMax(errG, PetscAbsReal((g[0][r] - g[1][r]) / (2 * eps) - G[r * N + k]));
+    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((g[0][r] - g[1][r]) / (2 * eps) - G[r * N + k]));
     for (PetscInt i = 0; i < N; i++) {
       PetscReal d = 0, mw = 0;
-      for (PetscInt r = 0; r < NC; r++) d += lam[r] * (Gs[0][r * N + i] - Gs[1][r * N + i]) / (2 * eps);
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gs[0][r * N + i] - Gs[1][r * N + i]) / (2 * eps);
       for (PetscInt j = 0; j < N; j++) mw += (Ms[0][i * N + j] - Ms[1][i * N + j]) / (2 * eps) * w[j];
       errH = PetscMax(errH, PetscAbsReal(d - H[i * N + k]));
       errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * N + k]));
@@ -113,7 +150,7 @@ int main(int argc, char **argv)
   VISystem         sys;
   PetscInt         n, nc;
   const PetscReal *q0, *u0;
-  PetscReal        q[N], u[N], w[N], lam[NC], M[N * N], y[13], yp[13], ym[13], T, V, err;
+  PetscReal        q[N], u[N], w[N], lam[NCMAX], M[N * N], y[13], yp[13], ym[13], T, V, err;
   PetscBool        constant;
 
   PetscFunctionBeginUser;
@@ -146,7 +183,7 @@ int main(int argc, char **argv)
     w[i] = 0.2 - 0.07 * i;
   }
   for (PetscInt r = 0; r < NC; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
-  PetscCall(CheckDerivatives(sys, q, u, w, lam));
+  PetscCall(CheckDerivatives(sys, NC, q, u, w, lam));
   PetscCall(CheckLagrange(sys, q, u));
   /* on the unit sphere with p^T p' = 0: T = m |v|^2 / 2 + w_b^T J w_b / 2 (w_b = 2 G p'), body b (principal J) */
   {
@@ -167,6 +204,39 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial bodies: T %.15g against w_b^T J w_b / 2 + m |v|^2 / 2 = %.15g; V %.15g against %.15g (1e-14)\n",
                           (double)Ta, (double)Tr, (double)V, (double)Va));
     EXPECT(PetscAbsReal(Ta - Tr) < 1e-14 && PetscAbsReal(V - Va) < 1e-14, "the energy is wrong");
+  }
+  /* the frictional contact's two tangential rows (VISystemEvaluateTangents; off the unit sphere: body a's p is not
+     normalized): their centre parts are the tangents t1, t2, unit and normal to the plane's n and to each other, and
+     Gt u is the contact point's velocity along them, against the difference of its position r + R(p) s along u */
+  {
+    const PetscReal eps = 1e-6, s[3] = {0.2, 0.1, -0.1}, nn = PetscSqrtReal(1.05), nv[3] = {0.1 / nn, 0.2 / nn, 1 / nn};
+    const PetscInt *dims;
+    PetscReal       Gt[2 * N], qs[N], P[2][3], orth = 0, verr = 0;
+    PetscCall(VISystemGetContacts(sys, NULL, NULL, &dims, NULL));
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    for (PetscInt a = 0; a < 2; a++) {
+      const PetscReal *ta = Gt + a * N + 7, *tb = Gt + (1 - a) * N + 7;
+      orth = PetscMax(orth, PetscAbsReal(ta[0] * ta[0] + ta[1] * ta[1] + ta[2] * ta[2] - 1));
+      orth =
+          PetscMax(orth, PetscAbsReal(ta[0] * tb[0] + ta[1] * tb[1] + ta[2] * tb[2]) + PetscAbsReal(ta[0] * nv[0] + ta[1] * nv[1] + ta[2] * nv[2]));
+    }
+    for (PetscInt k = 0; k < 2; k++) {
+      for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
+      RotateQuadratic(qs + 10, s, P[k]);
+      for (PetscInt i = 0; i < 3; i++) P[k][i] += qs[7 + i];
+    }
+    for (PetscInt a = 0; a < 2; a++) {
+      PetscReal gu = 0, dp = 0;
+      for (PetscInt i = 0; i < N; i++) gu += Gt[a * N + i] * u[i];
+      for (PetscInt i = 0; i < 3; i++) dp += Gt[a * N + 7 + i] * (P[0][i] - P[1][i]) / (2 * eps);
+      verr = PetscMax(verr, PetscAbsReal(gu - dp));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial friction: the contact's rows %" PetscInt_FMT
+                          " (1 + 2 tangents), the tangents' orthonormality and normality to n %.1e "
+                          "(1e-15), Gt u against the difference of the contact point along them %.1e (1e-8)\n",
+                          dims[NC - 1], (double)orth, (double)verr));
+    EXPECT(dims[NC - 1] == 3 && orth < 1e-15 && verr < 1e-8, "the spatial contact's tangential rows are wrong");
   }
   /* M SPD: Cholesky */
   {
@@ -205,6 +275,54 @@ int main(int argc, char **argv)
                           "spatial bodies: R^T R - I %.1e, the point against r + R s %.1e (1e-14), its velocity against the difference %.1e (1e-8)\n",
                           (double)ortho, (double)perr, (double)verr));
     EXPECT(ortho < 1e-14 && perr < 1e-14 && verr < 1e-8, "the point output is wrong");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  /* the prismatic and fixed joints: G and the curvature against differences, off the unit sphere */
+  PetscCall(VITestMultibodyCreate("test_mbspatial2.yaml", model2, &sys));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  EXPECT(nc == NC2, "the prismatic and fixed joints' rows: %" PetscInt_FMT " (expected %d)", nc, NC2);
+  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < NC2; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints, a contact on a moving body's plane: "));
+  PetscCall(CheckDerivatives(sys, NC2, q, u, w, lam));
+  /* the contact's tangential rows on body a's plane: Gt u against the velocity of b's point relative to a's material point
+     under it (x = R(p_a)^T (P - r_a) / |p_a|^4 held in a's frame), by differences, along t_k = R(p_a) t_k (a's frame) */
+  {
+    const PetscReal eps = 1e-6, s[3] = {-0.1, 0.2, 0.15};
+    PetscReal       Gt[2 * N], qs[N], P[3], Ra[3], x[3], R[9], nn = 0, rel[2][3], ta[3], err = 0;
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    RotateQuadratic(q + 10, s, P);
+    for (PetscInt a = 0; a < 4; a++) nn += q[3 + a] * q[3 + a];
+    for (PetscInt c = 0; c < 3; c++) { /* R(p_a) columns: R e_c */
+      const PetscReal e[3] = {c == 0, c == 1, c == 2};
+      RotateQuadratic(q + 3, e, Ra);
+      for (PetscInt i = 0; i < 3; i++) R[i * 3 + c] = Ra[i];
+    }
+    for (PetscInt i = 0; i < 3; i++) P[i] += q[7 + i] - q[i];
+    for (PetscInt i = 0; i < 3; i++) x[i] = (R[i] * P[0] + R[3 + i] * P[1] + R[6 + i] * P[2]) / (nn * nn);
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscReal Pb[3], Pa[3];
+      for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
+      RotateQuadratic(qs + 10, s, Pb);
+      RotateQuadratic(qs + 3, x, Pa);
+      for (PetscInt i = 0; i < 3; i++) rel[k][i] = qs[7 + i] + Pb[i] - qs[i] - Pa[i];
+    }
+    for (PetscInt a = 0; a < 2; a++) {
+      PetscReal gu = 0, dp = 0;
+      for (PetscInt i = 0; i < 3; i++) ta[i] = Gt[a * N + 7 + i]; /* the tangent in the fixed frame: its part on b's centre */
+      for (PetscInt i = 0; i < N; i++) gu += Gt[a * N + i] * u[i];
+      for (PetscInt i = 0; i < 3; i++) dp += ta[i] * (rel[0][i] - rel[1][i]) / (2 * eps);
+      err = PetscMax(err, PetscAbsReal(gu - dp));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "a contact on a moving body's plane: Gt u against the relative sliding velocity by differences %.1e (1e-8)\n",
+                          (double)err));
+    EXPECT(err < 1e-8, "the tangential rows on a moving body's plane are wrong");
   }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
