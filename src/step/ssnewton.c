@@ -212,3 +212,69 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   st->energy.obstacle_work += wc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+void VINonlinearCoulombRow(PetscBool on, PetscReal mu, PetscReal Pn, PetscReal Pt, PetscReal w, PetscReal rt, PetscReal *F, PetscReal *diag,
+                           PetscReal *dn, PetscBool *stick)
+{
+  const PetscReal sig = Pt - rt * w;
+
+  *dn    = 0;
+  *stick = PETSC_FALSE;
+  if (!on) { /* no normal multiplier: no friction */
+    *F    = Pt;
+    *diag = 1;
+  } else if (PetscAbsReal(sig) <= mu * PetscMax(Pn, 0)) {
+    /* stick: w = 0; two contacts of one body sticking along one line are redundant (their rows alike): the tiny diagonal term
+       1e-10 / rt in the Newton matrix (not in F) keeps it nonsingular (moreau.c) */
+    *F     = w;
+    *diag  = -1e-10 / rt;
+    *stick = PETSC_TRUE;
+  } else { /* slip: Pt = mu Pn sign(sig) */
+    const PetscReal sg = sig > 0 ? 1 : -1;
+    *F                 = Pt - mu * PetscMax(Pn, 0) * sg;
+    *diag              = 1;
+    if (Pn > 0) *dn = -mu * sg;
+  }
+}
+
+PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal a[], PetscReal lambda[])
+{
+  const PetscInt n = st->n, m = st->nc, nn = n * n;
+  PetscInt       mb = 0, K;
+  PetscReal     *A, *rhs, *M, *f, *G, *H;
+  PetscBLASInt   bk, one = 1, info, *ipiv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) mb++;
+  K = n + mb;
+  PetscCall(PetscCalloc4(K * K, &A, K, &rhs, K, &ipiv, nn, &M));
+  PetscCall(PetscCalloc3(n, &f, PetscMax(m, 1) * n, &G, PetscMax(m, 1) * nn, &H));
+  PetscCall(VISystemComputeMass(st->sys, q, M));
+  PetscCall(VISystemComputeForce(st->sys, t, q, u, f));
+  PetscCall(VINonlinearConstraints(st, t, q, NULL, G, H));
+  for (PetscInt i = 0; i < n; i++) { /* column-major K x K */
+    for (PetscInt k = 0; k < n; k++) A[k * K + i] = M[i * n + k];
+    rhs[i] = f[i];
+  }
+  for (PetscInt j = 0, b = 0; j < m; j++) {
+    if (st->set.kinds[j] != VI_CONTACT_BILATERAL) continue;
+    for (PetscInt k = 0; k < n; k++) {
+      A[(n + b) * K + k] = -G[j * n + k];
+      A[k * K + n + b]   = G[j * n + k];
+    }
+    for (PetscInt k = 0; k < n; k++)
+      for (PetscInt i = 0; i < n; i++) rhs[n + b] -= u[k] * H[j * nn + k * n + i] * u[i];
+    b++;
+  }
+  PetscCall(PetscBLASIntCast(K, &bk));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type %s: the initial accelerations are undetermined (gesv info %d): the joints' rows are linearly dependent (a redundant joint?)",
+             st->type, (int)info);
+  PetscCall(PetscArraycpy(a, rhs, n));
+  for (PetscInt j = 0, b = 0; j < m; j++) lambda[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? rhs[n + b++] : 0;
+  PetscCall(PetscFree4(A, rhs, ipiv, M));
+  PetscCall(PetscFree3(f, G, H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

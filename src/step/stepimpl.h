@@ -333,3 +333,29 @@ PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
    trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of 2 n. */
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);
+/* Coulomb's law on a planar contact's tangential row in a Newton form (Alart-Curnier; as the nonlinear paths of moreau.c and
+   nsgalpha.c write it): the row's multiplier Pt, its velocity w (with any target term), scale rt, the contact's normal
+   multiplier Pn and whether its normal row is active (on). Returns the residual *F; the Jacobian row is *diag on Pt, *dn on
+   Pn, and, when *stick, the derivative of w (the caller's: the row's Gt times the velocity's coefficients). */
+PETSC_INTERN void VINonlinearCoulombRow(PetscBool on, PetscReal mu, PetscReal Pn, PetscReal Pt, PetscReal w, PetscReal rt, PetscReal *F,
+                                        PetscReal *diag, PetscReal *dn, PetscBool *stick);
+/* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u on
+   the bilateral rows (their acceleration level); a (n) and the bilateral rows' lambda into lambda (nc, 0 on the others). */
+PETSC_INTERN PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal a[],
+                                                           PetscReal lambda[]);
+
+/* ---------------------------------------------------------------- the mixed scheme's nonlinear path (mixednl.c) */
+
+/* The smooth base scheme of the mixed scheme (seed 001 §2.4, 2.6, 2.7) and its coefficients at the step (mixed.c's
+   VIMixedSetCoefficients, shared by both paths): generalized-alpha's alpha_m, alpha_f, gamma, beta (Eq. 26), ED-alpha's c1..c15
+   (Eq. 90), and the tangential restitution eps_T (Eq. 12). */
+typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
+typedef struct {
+  VIMixedBase base;
+  PetscReal   am, af, ga, be, c[16], restitution_t;
+} VIMixedCoefficients;
+typedef struct _VIMixedNL *VIMixedNL;
+PETSC_INTERN PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMixedNL *nl);
+/* Level 0 at the first call, then the step from t - dt to t (seed 001 Fig. 4 (a)-(c)) */
+PETSC_INTERN PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t);
+PETSC_INTERN PetscErrorCode VIMixedNLDestroy(VIMixedNL *nl);
