@@ -30,8 +30,9 @@
        joints' G v^+ + dg/dt = 0; else Lambda = 0 (Eq. 19). It is linear in v^+ (q_{i+1} fixed): the same Newton form, no force.
    (c) v_{i+1}^+ = v_{i+1}^- + M^-1 W Lambda (Eq. 46) is that problem's v^+; positions are not corrected (the drift-off the paper
        accepts, Fig. 5); a_{i+1}, A_{i+1} stay the base scheme's (as mixed.c: the paper does not reset them).
-   The regularizing r of Eqs. (4), (6), (14), (15) is 1 / (G M^-1 G^T)_jj over the stage's velocity coefficient (the slope of the row's
-   velocity in its multiplier), a scale only: the solution of the semi-smooth equations does not depend on it.
+   The regularizing r of Eqs. (4), (6), (14), (15) is the inverse of the slope of the row's velocity in its multiplier, about
+   (G M^-1 G^T)_jj times the stage's velocity coefficient (VIMixedNLScales): a scale only, the solution of the semi-smooth equations
+   does not depend on it, but Newton's active-set guesses do (ED-alpha's two stages cycled with the slope 1e5 times off).
    Level 0: a_0 = A_0 consistent with the joints (M a_0 = f + G_b^T lambda, G_b a_0 = -(d(G_b u)/dq) u: VINonlinearInitialAcceleration);
    Eqs. (24), (83) leave the joints out, which the paper can since its slider-crank has none.
    The recorded force: the stage's force (Bathe: the second stage's; ED-alpha: the mean of its two, Eq. 80) plus Lambda / h. */
@@ -232,13 +233,16 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The rows' scales r (per stage: over its velocity coefficient Vc[s][s]) from d, dt_ at the step's start */
+/* The rows' scales r from d, dt_ at the step's start: a force lambda moves the stage's a by about M^-1 G^T lambda, its unknowns y by that
+   over the largest coefficient |Ac[s][c]|, its velocity by Vc[s][s] times that: r = max_c |Ac[s][c]| / (Vc[s][s] (G M^-1 G^T)_jj) */
 static void VIMixedNLScales(VIMixedNL nl, PetscInt ns)
 {
   for (PetscInt s = 0; s < ns; s++) {
-    const PetscReal v = nl->Vc[s][s];
-    for (PetscInt j = 0; j < nl->m; j++) nl->rscale[s * nl->m + j] = nl->d[j] > 0 ? 1 / (v * nl->d[j]) : 1;
-    for (PetscInt k = 0; k < nl->mt; k++) nl->rt[s * nl->mt + k] = nl->dt_[k] > 0 ? 1 / (v * nl->dt_[k]) : 1;
+    PetscReal k = 0;
+    for (PetscInt c = 0; c < ns; c++) k = PetscMax(k, PetscAbsReal(nl->Ac[s][c]));
+    k /= nl->Vc[s][s];
+    for (PetscInt j = 0; j < nl->m; j++) nl->rscale[s * nl->m + j] = nl->d[j] > 0 ? k / nl->d[j] : 1;
+    for (PetscInt q = 0; q < nl->mt; q++) nl->rt[s * nl->mt + q] = nl->dt_[q] > 0 ? k / nl->dt_[q] : 1;
   }
 }
 
