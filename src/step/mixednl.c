@@ -48,12 +48,12 @@ struct _VIMixedNL {
   /* the stages of the current solve: time ts[s], q_s = q0_s + sum_c Qc[s][c] y_c, v_s and a_s alike (n each, stage s at s n) */
   PetscReal  ts[2], Qc[2][2], Vc[2][2], Ac[2][2];
   PetscReal *q0, *v0, *a0, *qs, *vs, *as;
-  PetscReal *M, *f, *dfdq, *dfdu, *Hw, *dMw;  /* M (2 n n: per stage), f (n), its Jacobians (n n), scratch (n n) */
-  PetscReal *G, *H, *Gt, *rate;               /* per stage: G (m n), H (m n n), Gt (mt n), dg/dt (m) */
+  PetscReal *M, *f, *dfdq, *dfdu, *Hw, *dMw;     /* M (2 n n: per stage), f (n), its Jacobians (n n), scratch (n n) */
+  PetscReal *G, *H, *Gt, *rate;                  /* per stage: G (m n), H (m n n), Gt (mt n), dg/dt (m) */
   PetscReal *d, *dt_, *rscale, *rt, *pre, *pret; /* (G M^-1 G^T)_jj (m), (Gt M^-1 Gt^T)_kk (mt); per stage r (m), rt (mt); impulse targets */
-  PetscBool *closed, *on;                     /* closed (m): the rows of the solve; on (2 m): a normal row active in the iterate */
+  PetscBool *closed, *on;                        /* closed (m): the rows of the solve; on (2 m): a normal row active in the iterate */
   PetscReal *a, *A, *x, *xi, *qn, *vn, *qh, *vh, *g, *e, *lam, *wk;
-  PetscReal  power; /* the joints' power at the last level (VINonlinearWork: their forces are smooth, held at every level) */
+  PetscReal  power;   /* the joints' power at the last level (VINonlinearWork: their forces are smooth, held at every level) */
   VISSNewton nw, nwi; /* the base scheme's stages (N = ns (n + m + mt)) and the impulses (n + m + mt) */
 };
 
@@ -222,8 +222,8 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
       PetscReal      w = nl->impulse ? nl->pret[k] : 0, diag, dn;
       PetscBool      stick;
       for (PetscInt i = 0; i < n; i++) w += Gt[k * n + i] * v[i];
-      VINonlinearCoulombRow(nl->on[s * m + j] && st->set.kinds[j] != VI_CONTACT_BILATERAL, st->set.mu[j], lam[j], lt[k], w, nl->rt[s * mt + k], &F[ct + k],
-                            &diag, &dn, &stick);
+      VINonlinearCoulombRow(nl->on[s * m + j] && st->set.kinds[j] != VI_CONTACT_BILATERAL, st->set.mu[j], lam[j], lt[k], w, nl->rt[s * mt + k],
+                            &F[ct + k], &diag, &dn, &stick);
       J[row + ct + k] = diag;
       J[row + cl + j] = dn;
       for (PetscInt i = 0; i < n && stick; i++)
@@ -288,7 +288,7 @@ static PetscErrorCode VIMixedNLImpact(VIMixedNL nl, PetscReal t)
   VIStepper      st = nl->st;
   const PetscInt n = nl->n, m = nl->m, mt = nl->mt;
   PetscBool      impact = PETSC_FALSE;
-  PetscReal     *vm = nl->vn; /* v^- (v_i is kept in wk + n by the caller) */
+  PetscReal     *vm     = nl->vn; /* v^- (v_i is kept in wk + n by the caller) */
 
   PetscFunctionBeginUser;
   if (!m) PetscFunctionReturn(PETSC_SUCCESS);
@@ -333,10 +333,10 @@ static PetscErrorCode VIMixedNLImpact(VIMixedNL nl, PetscReal t)
 
 PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
 {
-  const PetscInt        n = nl->n, m = nl->m, mt = nl->mt;
-  const PetscReal       h = st->dt, *c = nl->cf.c;
+  const PetscInt             n = nl->n, m = nl->m, mt = nl->mt;
+  const PetscReal            h = st->dt, *c = nl->cf.c;
   const VIMixedCoefficients *cf = &nl->cf;
-  PetscReal            *q = st->q, *v = st->u, *a = nl->a, *A = nl->A;
+  PetscReal                 *q = st->q, *v = st->u, *a = nl->a, *A = nl->A;
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(st->lambda, st->nlambda));
@@ -436,8 +436,7 @@ PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
   PetscCall(PetscArraycpy(q, nl->qs, n));
   PetscCall(PetscArraycpy(v, nl->vs, n));
   /* the recorded force: the last stage's (ED-alpha: the mean of its two, Eq. 80) */
-  for (PetscInt j = 0; j < m; j++)
-    st->lambda[st->offsets[j]] = nl->ns == 2 ? 0.5 * (nl->x[2 * n + j] + nl->x[2 * n + m + j]) : nl->x[n + j];
+  for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->ns == 2 ? 0.5 * (nl->x[2 * n + j] + nl->x[2 * n + m + j]) : nl->x[n + j];
   for (PetscInt k = 0; k < mt; k++)
     st->lambda[st->offsets[nl->trow[k]] + 1] = nl->ns == 2 ? 0.5 * (nl->x[2 * (n + m) + k] + nl->x[2 * (n + m) + mt + k]) : nl->x[n + m + k];
   PetscCall(PetscArraycpy(nl->wk + n, nl->vn, n)); /* v_i for the work (the impact reuses vn as v^-) */
@@ -447,11 +446,6 @@ PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
   if (m) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, nl->G, NULL));
   if (mt) PetscCall(VISystemEvaluateTangents(st->sys, t, q, nl->Gt));
   PetscCall(PetscArraycpy(nl->vn, nl->wk + n, n));
-  {
-    PetscReal *w;
-    PetscCall(PetscMalloc1(2 * n, &w));
-    PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, mt, nl->trow, nl->Gt, &nl->power, w));
-    PetscCall(PetscFree(w));
-  }
+  PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, mt, nl->trow, nl->Gt, &nl->power, nl->wk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -354,7 +354,7 @@ typedef struct {
   VIMixedBase base;
   PetscReal   am, af, ga, be, c[16], restitution_t;
 } VIMixedCoefficients;
-typedef struct _VIMixedNL *VIMixedNL;
+typedef struct _VIMixedNL  *VIMixedNL;
 PETSC_INTERN PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMixedNL *nl);
 /* Level 0 at the first call, then the step from t - dt to t (seed 001 Fig. 4 (a)-(c)) */
 PETSC_INTERN PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t);
