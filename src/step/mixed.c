@@ -8,6 +8,8 @@
        law (Eqs. 11-15, 47-50): -(G Lambda + (1 + eps_N) gdot_N^-, (1 + eps_T) gdot_T^-) ∈ N_C(Lambda), G = W^T M^-1 W; else Lambda = 0
        (Eq. 19);
    (c) v_{i+1}^+ = v_{i+1}^- + M^-1 W Lambda (Eq. 46); positions are not corrected (the drift-off the paper accepts, Fig. 5).
+   This file is the path of a system with constant operators (a ROM); on a system that is not linear (multibody: M(q), f(t, q, u), g(q))
+   the set-up hands the step to mixednl.c, with the base scheme's coefficients of VIMixedSetCoefficients (below), shared by both.
 
    For a ROM (M, D, K constant, W the unit rows of the contact coordinates) the fixed-point loops of Eqs. (55), (75), (76), (85) converge
    in one pass, and each stage is an affine map of its inputs through the inverse of its iteration matrix, inverted once per step size
