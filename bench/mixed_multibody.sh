@@ -11,8 +11,11 @@
 #     n x n counted inside the stepper's own dgemv timing (VIMatVecTime, 2,000 products) under valgrind;
 #   - Newton iterations per solve (the run's "contact solves" line) and, on the bilateral case, the largest crank-angle error against the
 #     SciPy solution in one coordinate (tests/ref/slider_crank.py ideal).
+# With MX_ERRORS=1 also the paper's Tables 4/6 on the unilateral case (Table 1): theta2's error at h = 1e-4, 1e-5, 1e-6 against ED-alpha
+# (rho_inf = 0) at h = 1e-7 as the paper's reference, over T = 0.05 s at t_k = k 1e-4: the largest |theta2 - theta2_ref| and the
+# paper's measure (92), || (|theta2(t_k) - theta2_ref(t_k)| / |theta2_ref(t_k)|)_k ||_2 (its t_k are not given: these are ours).
 # The machine is shared: the times depend on its load (say so with the numbers); the instruction counts do not.
-# usage: bash bench/mixed_multibody.sh [BUILD_DIR]
+# usage: [MX_ERRORS=1] bash bench/mixed_multibody.sh [BUILD_DIR]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
 export OPENBLAS_NUM_THREADS=1
@@ -101,4 +104,41 @@ for tag, label in (("bil", "bilateral (c = 0)"), ("uni", "unilateral (Table 1)")
         err = "%.2e" % np.max(np.abs(np.interp(ref["t"], t, th) - ref["theta1"])) if tag == "bil" else ""
         print("| %s | %s | %.2f | %.2f | %s | %.0f | %.2f | %.0f | %s | %s | %.2f |" % (label, s if s == "moreau" else "mixed " + s, 1e6 * T, T / T0, D, ir,
               ir / (I0 / steps), ir / dg, it.group(1) if it else "", err, paper[tag][s]))
+PYEOF
+[ "${MX_ERRORS:-0}" = 1 ] || exit 0
+# the paper's Tables 4/6 on Table 1: errors of theta2 against ED-alpha rho_inf = 0 at h = 1e-7
+sim() { mpirun -n 1 "$bin" simulate -system_type multibody -mb_model "$model" -step_end_time 0.05 -results_file "$1.h5" -results_overwrite "${@:2}" \
+  >"$1.log" 2>&1 || { tail "$1.log"; exit 1; }; }
+sim eref -step_type mixed -step_mixed_base edalpha -step_rho_inf 0 -step_dt 1e-7 -step_output_every 100
+for s in "${schemes[@]}"; do
+  for h in 1e-4 1e-5 1e-6; do
+    # shellcheck disable=SC2086
+    sim "e_${s%%|*}_$h" ${s#*|} -step_dt $h -step_output_every "$($py -c "print(max(1, round(1e-5 / $h)))")"
+  done
+done
+$py - <<'PYEOF'
+import h5py
+import numpy as np
+
+def theta2(name):
+    c = h5py.File(name + ".h5", "r")["cases/0"]
+    cols = c["outputs"].attrs["columns"]
+    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
+    return c["t"][:], c["outputs"][:, cols.index("theta2")]
+
+tk = np.linspace(0, 0.05, 501)[1:]
+tr, r = theta2("eref")
+r = np.interp(tk, tr, r)
+paper = {"moreau": ("6.7e-2", "6.4e-3", "6.4e-4"), "genalpha": ("2.0e-3", "1.2e-4", "1.4e-5"), "bathe": ("1.4e-3", "7.8e-5", "8.9e-6"),
+         "edalpha": ("9.4e-4", "2.8e-5", "2.3e-6")}
+print("\n| scheme | largest theta2 error [rad] at h = 1e-4, 1e-5, 1e-6 | measure (92) at 1e-4, 1e-5, 1e-6 | seed 001 Table 6 |")
+print("|---|---|---|---|")
+for s in ("moreau", "genalpha", "bathe", "edalpha"):
+    big, m92 = [], []
+    for h in ("1e-4", "1e-5", "1e-6"):
+        t, x = theta2("e_%s_%s" % (s, h))
+        e = np.abs(np.interp(tk, t, x) - r)
+        big.append("%.1e" % np.max(e))
+        m92.append("%.1e" % np.linalg.norm(e / np.abs(r)))
+    print("| %s | %s | %s | %s |" % (s if s == "moreau" else "mixed " + s, ", ".join(big), ", ".join(m92), ", ".join(paper[s])))
 PYEOF
