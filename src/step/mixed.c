@@ -53,6 +53,9 @@
 #define VI_MIXED_STAGES 2
 
 static const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+/* ED-alpha's stage j on a nonlinear system: its joint rows on velocity level (seed 001 Eq. 85), or the joint force of level i (mixednl.c) */
+typedef enum { VI_MIXED_JOINTS_VELOCITY, VI_MIXED_JOINTS_PREVIOUS } VIMixedJoints;
+static const char *const VIMixedJointsTypes[] = {"velocity", "previous", "VIMixedJoints", "VI_MIXED_JOINTS_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
@@ -61,7 +64,8 @@ typedef struct {
   PetscReal   alpha_m, alpha_f; /* genalpha: given instead of rho_inf (seed 001 Eqs. 26, 100) */
   PetscBool   alpha_given;
   PetscReal   alpha_ar;      /* edalpha: alpha_AR (seed 001 Eq. 84) */
-  PetscReal   restitution_t; /* tangential restitution eps_T (seed 001 Eq. 12) */
+  PetscReal     restitution_t; /* tangential restitution eps_T (seed 001 Eq. 12) */
+  VIMixedJoints joints;        /* edalpha on a nonlinear system: the stage j's joint rows */
 } VIMixedOptions;
 
 typedef struct {
@@ -223,7 +227,8 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   mx->base = mx->opt.base;
   VIMixedSetCoefficients(mx, h);
   if (st->nonlinear) {
-    VIMixedCoefficients cf = {mx->base, mx->am, mx->af, mx->ga, mx->be, {0}, mx->opt.restitution_t};
+    VIMixedCoefficients cf = {mx->base, mx->am, mx->af, mx->ga, mx->be, {0}, mx->opt.restitution_t, PETSC_FALSE};
+    cf.joints_previous     = mx->base == VI_MIXED_EDALPHA && mx->opt.joints == VI_MIXED_JOINTS_PREVIOUS ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscArraycpy(cf.c, mx->c, 16));
     PetscCall(VIMixedNLSetUp(st, &cf, &mx->nonlin));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -885,6 +890,10 @@ static PetscErrorCode VIStepperSetFromOptions_Mixed(VIStepper st, PetscOptionIte
                              &o->alpha_f, &set_f));
   PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
                              o->alpha_ar, &o->alpha_ar, NULL));
+  PetscCall(PetscOptionsEnum("-step_mixed_edalpha_joints",
+                             "mixed, edalpha on a multibody system: the stage j's joint rows on velocity level (velocity, seed 001 Eq. 85) or "
+                             "the joint force of level i (previous: second order also at rho_inf near 1; docs/multibody.md)",
+                             "", VIMixedJointsTypes, (PetscEnum)o->joints, (PetscEnum *)&o->joints, NULL));
   PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
                              "", o->restitution_t, &o->restitution_t, NULL));
   PetscCheck(o->rho_inf >= 0 && o->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
@@ -954,9 +963,13 @@ static PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
 
 /* The mixed scheme's own options, read in VIStepperSetFromOptions_Mixed (-step_rho_inf also nsgalpha's) (src/sys/options.c's registry) */
 static const VIOptionEntry VIMixedOptionTable[] = {
-    {"-step_rho_inf", VI_OPTION_REAL, NULL},        {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
-    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},  {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL}, {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
+    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-step_mixed_edalpha_joints", VI_OPTION_ENUM, VIMixedJointsTypes},
 };
 
 PetscErrorCode VIStepperRegister_Mixed(void)

@@ -22,6 +22,11 @@
            coordinates (App. C) and holds its bilateral model (b) of §2.8 on velocity level (Figs. 17, 18); here the joints are rows
            of absolute coordinates held on velocity level like a closed contact whose multiplier has free sign (as mixed.c's ROM path):
            they drift at position level (no projection), O(h^2) with the order of the base scheme (tests/app/mixed_multibody.sh);
+         ED-alpha's stage j: on velocity level too (Eq. 85 as printed), or with -step_mixed_edalpha_joints previous the joint force of
+           level i (the stage i + 1's of the last step, or level 0's consistent one) and no joint row. On velocity level the exact
+           motion leaves the stage j's row a residual O(h^2) (q_j, v_j are fictitious states off the motion by O(h^2)), which at
+           alpha -> 0 (rho_inf -> 1: c4 = 0, a_{i+1} free of v_{i+1}) costs the scheme an order: measured first order at rho_inf = 1
+           on the free slider-crank, second order with `previous` at every rho_inf (docs/multibody.md);
          contacts closed at t_i, I_1^i = {k : g_k(q_i) <= 0} (Eq. 41): lambda_N - max(0, lambda_N - r gdot_N) = 0, gdot_N = G_N(q_s) v_s
            (Eq. 4), Coulomb's law on lambda_T with the disk mu lambda_N (Eq. 6, planar: one tangential row); the others carry none (Eq. 27).
    (b) a new impact (Eq. 18: g_k(q_i) > 0 and g_k(q_{i+1}) <= 0 for a contact k) triggers the impulse problem on I_1^{i+1} and the joints
@@ -203,7 +208,10 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
       PetscReal        w   = rate[j] + (nl->impulse ? nl->pre[j] : 0);
       for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
       nl->on[s * m + j] = bil || (nl->closed[j] && lam[j] - nl->rscale[s * m + j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
-      if (nl->on[s * m + j]) {
+      if (bil && s == 1 && nl->cf.joints_previous) { /* -step_mixed_edalpha_joints previous: the stage j's joint force is level i's */
+        F[cl + j]       = lam[j] - nl->lam[j];
+        J[row + cl + j] = 1;
+      } else if (nl->on[s * m + j]) {
         F[cl + j] = w;
         for (PetscInt k = 0; k < n; k++) {
           PetscReal hv = 0;
@@ -348,6 +356,8 @@ PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
     PetscCall(VINonlinearInitialAcceleration(st, t, q, v, a, nl->lam));
     PetscCall(PetscArraycpy(A, a, n));
     for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->lam[j];
+    if (nl->cf.joints_previous)
+      for (PetscInt j = 0; j < m; j++) nl->x[2 * n + j] = nl->x[2 * n + m + j] = nl->lam[j];
     if (m) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, nl->G, NULL));
     nl->power = 0;
     for (PetscInt j = 0; j < m; j++)
@@ -430,6 +440,7 @@ PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
     nl->Ac[1][1] = c[12];
     nl->ts[0]    = t;
     nl->ts[1]    = t - h;
+    for (PetscInt j = 0; j < m; j++) nl->lam[j] = nl->x[2 * n + j]; /* level i's joint forces (-step_mixed_edalpha_joints previous) */
     PetscCall(VIMixedNLSolve(nl, nl->wk));
     PetscCall(PetscArraycpy(a, nl->as, n));
   }

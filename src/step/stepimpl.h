@@ -353,6 +353,7 @@ typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase
 typedef struct {
   VIMixedBase base;
   PetscReal   am, af, ga, be, c[16], restitution_t;
+  PetscBool   joints_previous; /* ED-alpha on a nonlinear system: the stage j's joint force is level i's (-step_mixed_edalpha_joints) */
 } VIMixedCoefficients;
 typedef struct _VIMixedNL  *VIMixedNL;
 PETSC_INTERN PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMixedNL *nl);

@@ -5,7 +5,9 @@
 #     genalpha and bathe at h = 1e-4, 5e-5, 2.5e-5: the crank angle's largest error second order (observed order from the
 #     three steps, log2 of each ratio, >= 1.8) and at h = 2.5e-5 within 1e-4 rad (genalpha) and 5e-5 rad (bathe), the
 #     slider's centre within 1e-5 m; ED-alpha (rho_inf = 0, the paper's) at h = 1e-4, 5e-5: order >= 1.8 and within
-#     1e-4 rad at 5e-5; the joints held on velocity level drift at position level, second order too: at most 1e-6 m at
+#     1e-4 rad at 5e-5; ED-alpha at rho_inf = 1 with -step_mixed_edalpha_joints previous (the stage j's joint force of level i: the
+#     velocity-level form of Eq. 85 is first order there) at 1e-4, 5e-5: order >= 1.8, within 3e-4 rad and 3e-5 m at 5e-5, its joints' drift
+#     at most 1e-7 m; the joints held on velocity level drift at position level, second order too: at most 1e-6 m at
 #     h = 2.5e-5 (and more than 1e-9: not held at position level), ratio 1e-4 / 5e-5 >= 3.2; no contact force;
 # (b) the bouncing pendulum of seed 002 §10.2 (jobs/models/pendulum.yaml), h = 1e-3, rho_inf = 0.8, the three bases: the
 #     first contact within 2 steps of the exact swing time t* (elliptic integral, scipy's ellipkinc); the velocity right
@@ -28,6 +30,8 @@ for base in genalpha bathe; do
 done
 for h in 1e-4 5e-5; do
   must "free slider-crank edalpha h = $h" mpi 60 1 simulate $free -step_mixed_base edalpha -step_rho_inf 0 -step_dt $h -results_file free_edalpha_$h.h5
+  must "free slider-crank edalpha rho_inf = 1, joints previous, h = $h" mpi 60 1 simulate $free -step_mixed_base edalpha -step_rho_inf 1 \
+    -step_mixed_edalpha_joints previous -step_dt $h -results_file free_edalphaprev_$h.h5
 done
 pend="-system_type multibody -mb_model $jobs/models/pendulum.yaml -step_type mixed -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 1.2"
 for base in genalpha bathe edalpha; do
@@ -56,7 +60,8 @@ from mbcheck import check, case
 # ---- (a) the free slider-crank against the SciPy solution
 tr = np.linspace(0, 0.05, 501)
 r = ref.solve("free", tr)
-for base, hs, tol in (("genalpha", ("1e-4", "5e-5", "2.5e-5"), 1e-4), ("bathe", ("1e-4", "5e-5", "2.5e-5"), 5e-5), ("edalpha", ("1e-4", "5e-5"), 1e-4)):
+for base, hs, tol, tolx in (("genalpha", ("1e-4", "5e-5", "2.5e-5"), 1e-4, 1e-5), ("bathe", ("1e-4", "5e-5", "2.5e-5"), 5e-5, 1e-5),
+                            ("edalpha", ("1e-4", "5e-5"), 1e-4, 1e-5), ("edalphaprev", ("1e-4", "5e-5"), 3e-4, 3e-5)):
     e1, ex, dr = [], [], []
     for h in hs:
         t, o, gap, F = case("free_%s_%s.h5" % (base, h))
@@ -68,8 +73,12 @@ for base, hs, tol in (("genalpha", ("1e-4", "5e-5", "2.5e-5"), 1e-4), ("bathe", 
     print("free slider-crank %s: crank-angle errors %s rad, slider centre %s m, joints' drift %s m at h = %s"
           % (base, ", ".join("%.3e" % x for x in e1), ", ".join("%.2e" % x for x in ex), ", ".join("%.2e" % x for x in dr), ", ".join(hs)))
     check(np.all(order >= 1.8), "free slider-crank %s: observed orders of the crank angle %s (second order; >= 1.8)" % (base, ", ".join("%.2f" % x for x in order)))
-    check(e1[-1] <= tol and ex[-1] <= 1e-5, "free slider-crank %s h = %s: crank angle within %.2e rad (tolerance %g), slider centre %.2e m (1e-5)"
-          % (base, hs[-1], e1[-1], tol, ex[-1]))
+    check(e1[-1] <= tol and ex[-1] <= tolx, "free slider-crank %s h = %s: crank angle within %.2e rad (tolerance %g), slider centre %.2e m (%g)"
+          % (base, hs[-1], e1[-1], tol, ex[-1], tolx))
+    if base == "edalphaprev":  # stage j holds no joint row: the drift is third order here (3.4e-8, 2.1e-9 m)
+        check(dr[-1] <= 1e-7 and dr[0] / dr[1] >= 3.2, "free slider-crank %s: the joints' drift at position level %.2e m at h = %s (at most 1e-7), ratio "
+              "%.1f from h = %s to %s (>= 3.2)" % (base, dr[-1], hs[-1], dr[0] / dr[1], hs[0], hs[1]))
+        continue
     check(1e-9 < dr[-1] <= 1e-6 and dr[0] / dr[1] >= 3.2, "free slider-crank %s: the joints' drift at position level %.2e m at h = %s (velocity level: "
           "more than 1e-9, at most 1e-6), ratio %.2f from h = %s to %s (second order: 4; >= 3.2)" % (base, dr[-1], hs[-1], dr[0] / dr[1], hs[0], hs[1]))
 
