@@ -8,6 +8,8 @@
        law (Eqs. 11-15, 47-50): -(G Lambda + (1 + eps_N) gdot_N^-, (1 + eps_T) gdot_T^-) ∈ N_C(Lambda), G = W^T M^-1 W; else Lambda = 0
        (Eq. 19);
    (c) v_{i+1}^+ = v_{i+1}^- + M^-1 W Lambda (Eq. 46); positions are not corrected (the drift-off the paper accepts, Fig. 5).
+   This file is the path of a system with constant operators (a ROM); on a system that is not linear (multibody: M(q), f(t, q, u), g(q))
+   the set-up hands the step to mixednl.c, with the base scheme's coefficients of VIMixedSetCoefficients (below), shared by both.
 
    For a ROM (M, D, K constant, W the unit rows of the contact coordinates) the fixed-point loops of Eqs. (55), (75), (76), (85) converge
    in one pass, and each stage is an affine map of its inputs through the inverse of its iteration matrix, inverted once per step size
@@ -50,9 +52,10 @@
 
 #define VI_MIXED_STAGES 2
 
-/* The smooth base scheme inside a step (seed 001 §2.4, 2.6, 2.7). */
-typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
 static const char *const VIMixedBases[] = {"genalpha", "bathe", "edalpha", "VIMixedBase", "VI_MIXED_", NULL};
+/* ED-alpha's stage j on a nonlinear system: its joint rows on velocity level (seed 001 Eq. 85), or the joint force of level i (mixednl.c) */
+typedef enum { VI_MIXED_JOINTS_VELOCITY, VI_MIXED_JOINTS_PREVIOUS } VIMixedJoints;
+static const char *const VIMixedJointsTypes[] = {"velocity", "previous", "VIMixedJoints", "VI_MIXED_JOINTS_", NULL};
 
 /* The scheme's options: kept from VIStepperSetType to VIStepperDestroy, across set-ups. */
 typedef struct {
@@ -61,11 +64,13 @@ typedef struct {
   PetscReal   alpha_m, alpha_f; /* genalpha: given instead of rho_inf (seed 001 Eqs. 26, 100) */
   PetscBool   alpha_given;
   PetscReal   alpha_ar;      /* edalpha: alpha_AR (seed 001 Eq. 84) */
-  PetscReal   restitution_t; /* tangential restitution eps_T (seed 001 Eq. 12) */
+  PetscReal     restitution_t; /* tangential restitution eps_T (seed 001 Eq. 12) */
+  VIMixedJoints joints;        /* edalpha on a nonlinear system: the stage j's joint rows */
 } VIMixedOptions;
 
 typedef struct {
   VIMixedOptions opt;
+  VIMixedNL      nonlin; /* set up on a nonlinear system (mixednl.c): the step is its */
   VIMixedBase    base;
   PetscReal      am, af, ga, be; /* genalpha, Eq. (26) */
   PetscReal      c[16];          /* edalpha, Eq. (90): c[1]..c[15] */
@@ -173,6 +178,42 @@ static PetscErrorCode VIMixedModalSetUp(VIStepper st, VIMixed *mx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The base scheme's coefficients at the step h (shared by the nonlinear path, mixednl.c): generalized-alpha's alpha_m, alpha_f, gamma,
+   beta (seed 001 Eqs. 26, 98, 100), ED-alpha's c1..c15 (Eq. 90, c7 and c14 with the factor h the printed ones miss); Bathe has none. */
+static void VIMixedSetCoefficients(VIMixed *mx, PetscReal h)
+{
+  const PetscReal rho = mx->opt.rho_inf;
+
+  if (mx->base == VI_MIXED_GENALPHA) {
+    if (mx->opt.alpha_given) {
+      mx->am = mx->opt.alpha_m;
+      mx->af = mx->opt.alpha_f;
+    } else {
+      mx->am = (2 * rho - 1) / (rho + 1); /* Eq. (26) */
+      mx->af = rho / (rho + 1);
+    }
+    mx->ga = 0.5 - mx->am + mx->af;                                /* Eq. (98): second order */
+    mx->be = 0.25 * (1 - mx->am + mx->af) * (1 - mx->am + mx->af); /* Eq. (26) */
+  } else if (mx->base == VI_MIXED_EDALPHA) {
+    const PetscReal al = (1 - rho) / (1 + rho), ar = mx->opt.alpha_ar, d = h * ar * (al + 1);
+    mx->c[1]  = 1;
+    mx->c[2]  = 0.5 * h;
+    mx->c[3]  = 0.5 * h;
+    mx->c[4]  = 2 * ar * al / d;
+    mx->c[5]  = 2 * (0.5 - ar * al) / d;
+    mx->c[6]  = -1 / d;
+    mx->c[7]  = (1 - al) / (1 + al);
+    mx->c[8]  = -h * ar;
+    mx->c[9]  = 1;
+    mx->c[10] = h * ar * al;
+    mx->c[11] = h * ar * (1 - al);
+    mx->c[12] = 1 / d;
+    mx->c[13] = -2 * (0.5 + ar) / d;
+    mx->c[14] = -(1 - al) / (1 + al);
+    mx->c[15] = 2 * ar / d;
+  }
+}
+
 static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
 {
   VIMixed         *mx = (VIMixed *)st->data;
@@ -184,6 +225,14 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
   PetscFunctionBeginUser;
   PetscCheck(rho >= 0 && rho <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]", (double)rho);
   mx->base = mx->opt.base;
+  VIMixedSetCoefficients(mx, h);
+  if (st->nonlinear) {
+    VIMixedCoefficients cf = {mx->base, mx->am, mx->af, mx->ga, mx->be, {0}, mx->opt.restitution_t, PETSC_FALSE};
+    cf.joints_previous     = mx->base == VI_MIXED_EDALPHA && mx->opt.joints == VI_MIXED_JOINTS_PREVIOUS ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(PetscArraycpy(cf.c, mx->c, 16));
+    PetscCall(VIMixedNLSetUp(st, &cf, &mx->nonlin));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (mx->base == VI_MIXED_EDALPHA && st->nc > 0) {
     VIContactSolverType type;
     PetscCall(VIContactSolverGetType(st->solver, &type));
@@ -222,15 +271,6 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
                         "nonsingular)"));
   if (mx->base == VI_MIXED_GENALPHA) {
     PetscReal s, sa, sq;
-    if (mx->opt.alpha_given) {
-      mx->am = mx->opt.alpha_m;
-      mx->af = mx->opt.alpha_f;
-    } else {
-      mx->am = (2 * rho - 1) / (rho + 1); /* Eq. (26) */
-      mx->af = rho / (rho + 1);
-    }
-    mx->ga = 0.5 - mx->am + mx->af;                                /* Eq. (98): second order */
-    mx->be = 0.25 * (1 - mx->am + mx->af) * (1 - mx->am + mx->af); /* Eq. (26) */
     s      = (1 - mx->af) / (1 - mx->am);
     sa     = h * mx->ga * s;
     sq     = h * h * mx->be * s;
@@ -262,24 +302,8 @@ static PetscErrorCode VIStepperSetUp_Mixed(VIStepper st)
       PetscCall(VIMatMat(n, n, n, mx->Gm[s], D, 1.0, mx->P[s] + 2 * n, 3 * n));
     }
   } else {
-    const PetscReal al = (1 - rho) / (1 + rho), ar = mx->opt.alpha_ar, d = h * ar * (al + 1), *c = mx->c;
+    const PetscReal al = (1 - rho) / (1 + rho), ar = mx->opt.alpha_ar, *c = mx->c;
     PetscReal      *B, *R;
-    /* Eq. (90), c7 and c14 with the factor h the printed ones miss */
-    mx->c[1]  = 1;
-    mx->c[2]  = 0.5 * h;
-    mx->c[3]  = 0.5 * h;
-    mx->c[4]  = 2 * ar * al / d;
-    mx->c[5]  = 2 * (0.5 - ar * al) / d;
-    mx->c[6]  = -1 / d;
-    mx->c[7]  = (1 - al) / (1 + al);
-    mx->c[8]  = -h * ar;
-    mx->c[9]  = 1;
-    mx->c[10] = h * ar * al;
-    mx->c[11] = h * ar * (1 - al);
-    mx->c[12] = 1 / d;
-    mx->c[13] = -2 * (0.5 + ar) / d;
-    mx->c[14] = -(1 - al) / (1 + al);
-    mx->c[15] = 2 * ar / d;
     /* Eq. (86) with the damping of Eqs. (77), (78): rows (v_{i+1}; v_j) of
        [c4 M + D + c3 K, c6 M + c2 K; c15 M + c8 K, c12 M + D + c10 K] [v_{i+1}; v_j] = R_c (Eq. 87) */
     PetscCall(PetscMalloc2(n2 * n2, &B, n2 * 5 * n, &R));
@@ -612,6 +636,10 @@ static PetscErrorCode VIStepperStep_Mixed(VIStepper st, PetscReal t)
   PetscBool  any;
 
   PetscFunctionBeginUser;
+  if (mx->nonlin) {
+    PetscCall(VIMixedNLStep(st, mx->nonlin, t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (mx->modal)
     PetscCall(VIModalFormForce(st, &mx->md, t, f));
   else
@@ -827,6 +855,7 @@ static PetscErrorCode VIStepperReset_Mixed(VIStepper st)
   PetscCall(PetscFree3(mx->ub0, mx->ub1, mx->gn));
   PetscCall(VIModalFormDestroy(&mx->md));
   if (mx->rows.counts) PetscCall(VIRowSplitDestroy(&mx->rows));
+  if (mx->nonlin) PetscCall(VIMixedNLDestroy(&mx->nonlin));
   opt = mx->opt;
   PetscCall(PetscMemzero(mx, sizeof(*mx)));
   mx->opt = opt;
@@ -861,6 +890,10 @@ static PetscErrorCode VIStepperSetFromOptions_Mixed(VIStepper st, PetscOptionIte
                              &o->alpha_f, &set_f));
   PetscCall(PetscOptionsReal("-step_mixed_alpha_ar", "mixed, edalpha: alpha_AR >= 0 (seed 001 Eq. 84; 1/6 gives the least period error)", "",
                              o->alpha_ar, &o->alpha_ar, NULL));
+  PetscCall(PetscOptionsEnum("-step_mixed_edalpha_joints",
+                             "mixed, edalpha on a multibody system: the stage j's joint rows on velocity level (velocity, seed 001 Eq. 85) or "
+                             "the joint force of level i (previous: second order also at rho_inf near 1; docs/multibody.md)",
+                             "", VIMixedJointsTypes, (PetscEnum)o->joints, (PetscEnum *)&o->joints, NULL));
   PetscCall(PetscOptionsReal("-step_mixed_restitution_tangential", "mixed: tangential restitution eps_T in [0, 1] of the impacts (seed 001 Eq. 12)",
                              "", o->restitution_t, &o->restitution_t, NULL));
   PetscCheck(o->rho_inf >= 0 && o->rho_inf <= 1, st->comm, PETSC_ERR_USER_INPUT, "-step_rho_inf: got %g, expected a spectral radius in [0, 1]",
@@ -924,14 +957,19 @@ static PetscErrorCode VIStepperCreate_Mixed(VIStepper st)
   st->ops.advance     = VIStepperAdvance_Mixed;
   st->ops.reset       = VIStepperReset_Mixed;
   st->ops.destroy     = VIStepperDestroy_Mixed;
+  st->ops.nonlinear   = PETSC_TRUE; /* its nonlinear path, mixednl.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The mixed scheme's own options, read in VIStepperSetFromOptions_Mixed (-step_rho_inf also nsgalpha's) (src/sys/options.c's registry) */
 static const VIOptionEntry VIMixedOptionTable[] = {
-    {"-step_rho_inf", VI_OPTION_REAL, NULL},        {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
-    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},  {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
-    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL}, {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-step_rho_inf", VI_OPTION_REAL, NULL},
+    {"-step_mixed_base", VI_OPTION_ENUM, VIMixedBases},
+    {"-step_mixed_alpha_m", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_f", VI_OPTION_REAL, NULL},
+    {"-step_mixed_alpha_ar", VI_OPTION_REAL, NULL},
+    {"-step_mixed_restitution_tangential", VI_OPTION_REAL, NULL},
+    {"-step_mixed_edalpha_joints", VI_OPTION_ENUM, VIMixedJointsTypes},
 };
 
 PetscErrorCode VIStepperRegister_Mixed(void)

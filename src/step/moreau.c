@@ -630,7 +630,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   for (PetscInt k = 0, d; k < nl->mt; k += d) {
     const PetscInt j = nl->trow[k], cv = 0;
     d = st->set.dims[j] - 1;
-    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, n + j, n + m + k, F + n + m + k,
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, NULL, n + j, n + m + k, F + n + m + k,
                        J + (n + m + k) * N, nl->nw.unit);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -836,7 +836,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   for (PetscInt k = 0, d; k < nl->mt; k += d) {
     const PetscInt j = nl->trow[k], cv[2] = {0, cW};
     d = st->set.dims[j] - 1;
-    VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, cL + j, cT + k, F + cT + k,
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, NULL, cL + j, cT + k, F + cT + k,
                        J + (cT + k) * N, nl->nw.unit);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -218,14 +218,15 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], PetscReal mu, PetscReal r, PetscBool closed, PetscReal Pn,
-                        const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[],
-                        PetscBool unit[])
+void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
+                        PetscBool closed, PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], const PetscReal cs[], PetscInt cn,
+                        PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[])
 {
   const PetscReal radius = mu * PetscMax(Pn, 0);
   PetscReal       w[2] = {0, 0}, sig[2], z[2], norm = 0;
 
   for (PetscInt a = 0; a < d; a++) {
+    if (w0) w[a] = w0[a];
     for (PetscInt i = 0; i < n; i++) w[a] += Gt[a * n + i] * v[i];
     sig[a] = z[a] = Pt[a] - r * w[a];
     norm += sig[a] * sig[a];
@@ -248,7 +249,7 @@ void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const Pets
          the impulse between them where the iteration started */
       F[a] = w[a];
       for (PetscInt c = 0; c < nv; c++)
-        for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] = Gt[a * n + i];
+        for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] = cs ? cs[c] * Gt[a * n + i] : Gt[a * n + i];
       Ja[ct + a] = -1e-10 / r;
     } else {
       /* slip: F = Pt - radius s, s = sigma / |sigma|; dF/dPt = I - K, dF/dv = K r Gt, K = radius / |sigma| (I - s s^T) (0 in
@@ -261,8 +262,50 @@ void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const Pets
         const PetscReal K = radius / norm * ((a == b ? 1 : 0) - sa * sig[b] / norm);
         Ja[ct + b] -= K;
         for (PetscInt c = 0; c < nv; c++)
-          for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] += K * r * Gt[b * n + i];
+          for (PetscInt i = 0; i < n; i++) Ja[cv[c] + i] += (cs ? cs[c] : 1) * K * r * Gt[b * n + i];
       }
     }
   }
+}
+
+PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal a[], PetscReal lambda[])
+{
+  const PetscInt n = st->n, m = st->nc, nn = n * n;
+  PetscInt       mb = 0, K;
+  PetscReal     *A, *rhs, *M, *f, *G, *H;
+  PetscBLASInt   bk, one = 1, info, *ipiv;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < m; j++)
+    if (st->set.kinds[j] == VI_CONTACT_BILATERAL) mb++;
+  K = n + mb;
+  PetscCall(PetscCalloc4(K * K, &A, K, &rhs, K, &ipiv, nn, &M));
+  PetscCall(PetscCalloc3(n, &f, PetscMax(m, 1) * n, &G, PetscMax(m, 1) * nn, &H));
+  PetscCall(VISystemComputeMass(st->sys, q, M));
+  PetscCall(VISystemComputeForce(st->sys, t, q, u, f));
+  PetscCall(VINonlinearConstraints(st, t, q, NULL, G, H));
+  for (PetscInt i = 0; i < n; i++) { /* column-major K x K */
+    for (PetscInt k = 0; k < n; k++) A[k * K + i] = M[i * n + k];
+    rhs[i] = f[i];
+  }
+  for (PetscInt j = 0, b = 0; j < m; j++) {
+    if (st->set.kinds[j] != VI_CONTACT_BILATERAL) continue;
+    for (PetscInt k = 0; k < n; k++) {
+      A[(n + b) * K + k] = -G[j * n + k];
+      A[k * K + n + b]   = G[j * n + k];
+    }
+    for (PetscInt k = 0; k < n; k++)
+      for (PetscInt i = 0; i < n; i++) rhs[n + b] -= u[k] * H[j * nn + k * n + i] * u[i];
+    b++;
+  }
+  PetscCall(PetscBLASIntCast(K, &bk));
+  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
+  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
+             "-step_type %s: the initial accelerations are undetermined (gesv info %d): the joints' rows are linearly dependent (a redundant joint?)",
+             st->type, (int)info);
+  PetscCall(PetscArraycpy(a, rhs, n));
+  for (PetscInt j = 0, b = 0; j < m; j++) lambda[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? rhs[n + b++] : 0;
+  PetscCall(PetscFree4(A, rhs, ipiv, M));
+  PetscCall(PetscFree3(f, G, H));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

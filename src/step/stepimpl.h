@@ -331,16 +331,16 @@ PETSC_INTERN PetscErrorCode VINonlinearConstraints(VIStepper st, PetscReal t, co
 PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
 /* Coulomb's law on the d tangential impulses Pt of one frictional contact (d = 1 planar, 2 spatial: the disk of radius
    mu Pn in the contact's plane, not d laws on intervals) at velocity level, Alart-Curnier with sigma = Pt - r w_t,
-   w_t = Gt v (Gt d x n): written as d rows of the semi-smooth Newton's residual F (d) and Jacobian J (d rows of stride N):
+   w_t = w0 + Gt v (Gt d x n, w0 a target term or NULL): written as d rows of the semi-smooth Newton's residual F (d) and Jacobian J (d rows of stride N):
    off (Pt = 0) where the normal row is not closed, stick (w_t = 0) while |sigma| <= mu max(Pn, 0), slip (Pt = the
    projection of sigma on the disk, VIProjectDisk) outside; r is one scale for the contact's rows, so that the slip opposes
-   w_t at the fixed point. The Jacobian's columns: v's at cv[0 .. nv - 1] (unknowns v depends on with a unit derivative),
+   w_t at the fixed point. The Jacobian's columns: v's at cv[0 .. nv - 1] (unknowns v depends on with the derivative cs[c], 1 when cs is NULL),
    Pn's at cn, Pt's from ct; the tangential rows' curvature is left out (an inexact Newton step there). With unit (the
    Newton's flags, VISSNewton.hinted) a unit row is flagged and not written and the other rows are zeroed before they are
-   written; without it (NULL) J must come zeroed. Both nonlinear paths (nsgalpha.c, moreau.c). */
-PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], PetscReal mu, PetscReal r, PetscBool closed,
-                                     PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], PetscInt cn, PetscInt ct,
-                                     PetscReal F[], PetscReal J[], PetscBool unit[]);
+   written; without it (NULL) J must come zeroed. The nonlinear paths (nsgalpha.c, moreau.c, mixednl.c). */
+PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
+                                     PetscBool closed, PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], const PetscReal cs[],
+                                     PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[]);
 /* The energy terms of a nonlinear path's step from (t - h, qn, vn) to (t, st->q, st->u) with the recorded forces st->lambda:
    into obstacle_work the constraint forces' work, h lambda_j G_j(q) (vn + v) / 2 (an impulse on the mean velocity; exact for
    Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row
@@ -350,3 +350,24 @@ PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[
    trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of 2 n. */
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);
+/* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u on
+   the bilateral rows (their acceleration level); a (n) and the bilateral rows' lambda into lambda (nc, 0 on the others). */
+PETSC_INTERN PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal a[],
+                                                           PetscReal lambda[]);
+
+/* ---------------------------------------------------------------- the mixed scheme's nonlinear path (mixednl.c) */
+
+/* The smooth base scheme of the mixed scheme (seed 001 §2.4, 2.6, 2.7) and its coefficients at the step (mixed.c's
+   VIMixedSetCoefficients, shared by both paths): generalized-alpha's alpha_m, alpha_f, gamma, beta (Eq. 26), ED-alpha's c1..c15
+   (Eq. 90), and the tangential restitution eps_T (Eq. 12). */
+typedef enum { VI_MIXED_GENALPHA, VI_MIXED_BATHE, VI_MIXED_EDALPHA } VIMixedBase;
+typedef struct {
+  VIMixedBase base;
+  PetscReal   am, af, ga, be, c[16], restitution_t;
+  PetscBool   joints_previous; /* ED-alpha on a nonlinear system: the stage j's joint force is level i's (-step_mixed_edalpha_joints) */
+} VIMixedCoefficients;
+typedef struct _VIMixedNL  *VIMixedNL;
+PETSC_INTERN PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMixedNL *nl);
+/* Level 0 at the first call, then the step from t - dt to t (seed 001 Fig. 4 (a)-(c)) */
+PETSC_INTERN PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t);
+PETSC_INTERN PetscErrorCode VIMixedNLDestroy(VIMixedNL *nl);

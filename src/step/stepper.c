@@ -289,8 +289,8 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     VISystemType type;
     PetscCall(VISystemGetType(sys, &type));
     PetscCheck(st->ops.nonlinear, st->comm, PETSC_ERR_USER_INPUT,
-               "-step_type %s works on a ROM's constant K, M, D only; this system (-system_type %s) is nonlinear: use -step_type nsgalpha or "
-               "moreau (-step_moreau_variant theta)",
+               "-step_type %s works on a ROM's constant K, M, D only; this system (-system_type %s) is nonlinear: use -step_type nsgalpha, "
+               "mixed or moreau (-step_moreau_variant theta)",
                st->type, type);
   }
   if (st->ops.checksystem) PetscCall((*st->ops.checksystem)(st));
