@@ -20,9 +20,17 @@ struct _p_VIModel {
   PetscBool    young_set, density_set, lumped, setup;
   char        *clamp_sets[VI_MAX_CLAMP_SETS];
   PetscInt     num_clamp_sets;
-  PetscInt     dim, num_nodes, num_orphans;
-  PetscMPIInt *node_owner; /* rank owning each node's DOFs, -1 for a node of no element */
-  PetscInt    *node_dof;   /* num_nodes x dim: global equation number, -1 when clamped */
+  PetscInt     dim, num_nodes, num_orphans; /* num_nodes: the mesh's (global) nodes */
+  /* The node-to-DOF map of the nodes this rank holds, none of global size (docs/scale.md): the nodes of its elements and of
+     the elements around the nodes it owns (the matrices' preallocation needs that halo), ascending global node index. */
+  PetscInt     num_lnodes;
+  PetscInt    *lnode;       /* num_lnodes: global node index, ascending */
+  PetscMPIInt *lnode_owner; /* num_lnodes: rank owning the node's DOFs */
+  PetscInt    *lnode_dof;   /* num_lnodes x dim: global equation number, -1 when clamped */
+  /* The DOF directory: the global nodes split in contiguous blocks over the ranks (dir_layout), each rank the DOFs of its block
+     (-1 clamped, -2 a node of no element); VIModelGetNodeDofs looks a list of global nodes up in it with a PetscSF. */
+  PetscLayout  dir_layout;
+  PetscInt    *dir_dof; /* dir_layout's local block x dim */
   PetscInt     rstart, num_local, num_global, block_size;
   PetscReal    total_mass;
   Mat          K, M;
@@ -42,6 +50,11 @@ struct _p_VIModel {
 
 /* The parent's K and M, DOF numbering and row labels from the files of -parent_matrices (parent.c); the mesh holds nodes and sets. */
 PETSC_INTERN PetscErrorCode VIModelSetUpParent(VIModel model);
+/* Set the node-to-DOF map of the nodes this rank holds (arrays taken over, lnode ascending; the owners' entries are the DOFs)
+   and fill the ghosts' DOFs and the directory from the owners'. Collective. */
+PETSC_INTERN PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], PetscMPIInt lnode_owner[], PetscInt lnode_dof[]);
+/* The position of global node in this rank's map, -1 when this rank does not hold it. Not collective. */
+PETSC_INTERN PetscErrorCode VIModelFindLocalNode(VIModel model, PetscInt node, PetscInt *l);
 
 struct _p_VIModal {
   MPI_Comm     comm;
