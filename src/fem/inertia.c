@@ -91,17 +91,13 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
   VIMesh             mesh = model->mesh;
   const PetscReal   *xyz;
   const PetscInt    *local, *ne_off, *ne;
-  const PetscMPIInt *owner;
-  PetscMPIInt        rank;
   PetscInt           nlocal, dim = model->dim, *nnz, *stamp;
   PetscReal      coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(VIMeshGetCoordinates(mesh, &xyz));
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
-  PetscCall(VIMeshGetElementOwners(mesh, &owner));
   PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
   /* exact row counts: the slots that share one of this rank's elements with the row's node */
   PetscCall(PetscCalloc2(ns + 1, &nnz, ns, &stamp));
@@ -112,7 +108,9 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
     for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
       PetscInt        nen;
       const PetscInt *nodes;
-      if (owner[ne[q]] != rank) continue;
+      PetscInt        mine;
+      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine)); /* one of this rank's elements (ascending) */
+      if (mine < 0) continue;
       PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
       for (PetscInt a = 0; a < nen; a++) {
         PetscInt s;

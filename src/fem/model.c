@@ -27,9 +27,7 @@ PetscErrorCode VIModelDestroy(VIModel *model)
   PetscCall(MatDestroy(&m->K));
   PetscCall(MatDestroy(&m->M));
   PetscCall(PetscFree(m->lnode));
-  PetscCall(PetscFree(m->lnode_owner));
   PetscCall(PetscFree(m->lnode_dof));
-  PetscCall(PetscFree(m->dir_dof));
   PetscCall(PetscLayoutDestroy(&m->dir_layout));
   PetscCall(PetscFree3(m->row_node, m->row_dir, m->row_copy));
   for (PetscInt i = 0; i < m->num_clamp_sets; i++) PetscCall(PetscFree(m->clamp_sets[i]));
@@ -200,21 +198,55 @@ static PetscErrorCode VIModelAppendElementNodes(VIMesh mesh, PetscInt ne, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* owner[l] = the lowest owner of the elements of node[l] */
-static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt n, const PetscInt node[], PetscMPIInt owner[])
+/* The PetscSF from n global nodes (leaf i) to their entries of a directory array (root: a node of the directory layout's
+   block of this rank); a node's entry is one PetscInt (VIModelNodeOwners) or dim of them (VIModelDofUnit). */
+static PetscErrorCode VIModelDirectorySF(VIModel model, PetscInt n, const PetscInt nodes[], PetscSF *sf)
 {
-  const PetscMPIInt *elem_owner;
-  const PetscInt    *ne_off, *ne;
-  PetscMPIInt        size;
+  PetscSFNode    *remote;
+  PetscInt        nroots;
+  const PetscInt *range;
+  PetscMPIInt     r = 0;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(model->comm, &size));
-  PetscCall(VIMeshGetElementOwners(model->mesh, &elem_owner));
-  PetscCall(VIMeshGetNodeElements(model->mesh, &ne_off, &ne));
-  for (PetscInt l = 0; l < n; l++) {
-    owner[l] = size;
-    for (PetscInt q = ne_off[node[l]]; q < ne_off[node[l] + 1]; q++) owner[l] = PetscMin(owner[l], elem_owner[ne[q]]);
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+  PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
+  PetscCall(PetscMalloc1(n, &remote));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(nodes[i] >= 0 && nodes[i] < model->num_nodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Node index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", nodes[i], model->num_nodes);
+    PetscCall(PetscLayoutFindOwner(model->dir_layout, nodes[i], &r));
+    remote[i].rank  = r;
+    remote[i].index = nodes[i] - range[r];
   }
+  PetscCall(PetscSFCreate(model->comm, sf));
+  PetscCall(PetscSFSetGraph(*sf, nroots, n, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(*sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The MPI type of a node's DOFs: dim PetscInt (free with MPI_Type_free) */
+static PetscErrorCode VIModelDofUnit(VIModel model, MPI_Datatype *unit)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)model->dim, MPIU_INT, unit));
+  PetscCallMPI(MPI_Type_commit(unit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* owner[l] = the lowest rank of the elements of node[l], from the directory of owners dir_owner (the directory's block) */
+static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt *dir_owner, PetscInt n, const PetscInt node[], PetscMPIInt owner[])
+{
+  PetscSF   sf;
+  PetscInt *o;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n, &o));
+  PetscCall(VIModelDirectorySF(model, n, node, &sf));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  for (PetscInt l = 0; l < n; l++) owner[l] = (PetscMPIInt)o[l];
+  PetscCall(PetscFree(o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,7 +261,7 @@ static PetscErrorCode VIModelNumberDofs(VIModel model)
   VIMesh          mesh = model->mesh;
   const PetscInt *local, *ne_off, *ne;
   PetscMPIInt     rank;
-  PetscInt        dim, nn, nlocal, len = 0, cap = 0, nl, nfree = 0, rstart = 0, total, *list = NULL, *dof;
+  PetscInt        dim, nn, nlocal, len = 0, cap = 0, nl, nfree = 0, rstart = 0, total, *list = NULL, *dof, nd, *dir_owner;
   PetscMPIInt    *owner;
   PetscBool      *clamped;
   PetscInt        whole_nodes = 1, all_whole; /* every node clamped in all its directions or in none */
@@ -242,18 +274,48 @@ static PetscErrorCode VIModelNumberDofs(VIModel model)
   model->num_nodes = nn;
   /* the nodes of this rank's elements, then with the elements around the nodes it owns */
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
-  PetscCall(VIModelAppendElementNodes(mesh, nlocal, local, &len, &cap, &list));
-  PetscCall(PetscSortRemoveDupsInt(&len, list));
+  for (PetscInt i = 0, kept = 0; i < nlocal; i += 4096) {
+    PetscCall(VIModelAppendElementNodes(mesh, PetscMin(4096, nlocal - i), local + i, &len, &cap, &list));
+    if (len > 2 * kept + 65536 || i + 4096 >= nlocal) { /* the list stays within about twice its nodes */
+      PetscCall(PetscSortRemoveDupsInt(&len, list));
+      kept = len;
+    }
+  }
+  /* a node's owner: the lowest rank among its elements', reduced into the directory from each rank's elements' nodes */
+  PetscCall(PetscLayoutDestroy(&model->dir_layout));
+  PetscCall(PetscLayoutCreateFromSizes(model->comm, PETSC_DECIDE, nn, 1, &model->dir_layout));
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nd));
+  PetscCall(PetscMalloc1(nd, &dir_owner));
+  for (PetscInt i = 0; i < nd; i++) dir_owner[i] = PETSC_MAX_INT;
+  {
+    PetscSF   sf;
+    PetscInt *me;
+    PetscCall(PetscMalloc1(len, &me));
+    for (PetscInt l = 0; l < len; l++) me[l] = rank;
+    PetscCall(VIModelDirectorySF(model, len, list, &sf));
+    PetscCall(PetscSFReduceBegin(sf, MPIU_INT, me, dir_owner, MPI_MIN));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_INT, me, dir_owner, MPI_MIN));
+    PetscCall(PetscSFDestroy(&sf));
+    PetscCall(PetscFree(me));
+  }
   PetscCall(PetscMalloc1(len, &owner));
-  PetscCall(VIModelNodeOwners(model, len, list, owner));
+  PetscCall(VIModelNodeOwners(model, dir_owner, len, list, owner));
   PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
-  for (PetscInt l = 0, n = len; l < n; l++)
-    if (owner[l] == rank) PetscCall(VIModelAppendElementNodes(mesh, ne_off[list[l] + 1] - ne_off[list[l]], ne + ne_off[list[l]], &len, &cap, &list));
+  /* the halo: the nodes of the other ranks' elements around the nodes this rank owns (this rank's elements' nodes are in) */
+  for (PetscInt l = 0, n = len; l < n; l++) {
+    if (owner[l] != rank) continue;
+    for (PetscInt q = ne_off[list[l]]; q < ne_off[list[l] + 1]; q++) {
+      PetscInt mine;
+      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine));
+      if (mine < 0) PetscCall(VIModelAppendElementNodes(mesh, 1, ne + q, &len, &cap, &list));
+    }
+  }
   PetscCall(PetscFree(owner));
   PetscCall(PetscSortRemoveDupsInt(&len, list));
   nl = len;
   PetscCall(PetscMalloc1(nl, &owner));
-  PetscCall(VIModelNodeOwners(model, nl, list, owner));
+  PetscCall(VIModelNodeOwners(model, dir_owner, nl, list, owner));
+  PetscCall(PetscFree(dir_owner));
   PetscCall(PetscMalloc1(nl * dim, &dof));
   model->num_lnodes = nl;
   model->lnode      = list;
@@ -279,76 +341,83 @@ static PetscErrorCode VIModelNumberDofs(VIModel model)
   model->block_size = all_whole ? dim : 1;
   model->lnode      = NULL; /* VIModelSetNodeMap takes list over */
   model->num_lnodes = 0;
-  PetscCall(VIModelSetNodeMap(model, nl, list, owner, dof));
-  {
-    /* the directory's nodes no rank holds: the nodes of no element */
-    PetscInt mine = 0, n;
-    PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &n));
-    for (PetscInt i = 0; i < n; i++)
-      if (model->dir_dof[i * dim] == -2) mine++;
-    PetscCallMPI(MPI_Allreduce(&mine, &model->num_orphans, 1, MPIU_INT, MPI_SUM, model->comm));
-  }
+  /* the directory's nodes no rank holds: the nodes of no element */
+  PetscCall(VIModelSetNodeMap(model, nl, list, owner, dof, &model->num_orphans));
+  PetscCall(PetscFree(owner));
   if (model->num_orphans) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " nodes belong to no element and carry no DOF\n", model->num_orphans));
   PetscCheck(model->num_global > 0, model->comm, PETSC_ERR_USER_INPUT, "Every DOF of the model is clamped: check *BOUNDARY and -model_clamp");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The PetscSF from n global nodes' components (leaves node i, component d at i * dim + d) to their entries of the DOF directory. */
-static PetscErrorCode VIModelDirectorySF(VIModel model, PetscInt n, const PetscInt nodes[], PetscSF *sf)
+/* The DOF directory: the DOFs of the directory layout's block of global nodes (dir_layout), -1 clamped, -2 for a node not in
+   any rank's list; written from n nodes and their DOFs (dofs, n x dim) of each rank, whose ranks agree on a node's DOFs (so
+   that MPI_REPLACE, which PetscSF supports for a block of dim integers, gives the same whatever the order). Collective; the
+   caller frees *dir. */
+static PetscErrorCode VIModelBuildDirectory(VIModel model, PetscInt n, const PetscInt nodes[], const PetscInt dofs[], PetscInt **dir)
 {
-  PetscSFNode    *remote;
-  PetscInt        dim = model->dim, nroots;
-  const PetscInt *range;
-  PetscMPIInt     r = 0;
+  PetscInt     dim = model->dim, nroots;
+  PetscSF      sf;
+  MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
-  PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
-  PetscCall(PetscMalloc1(n * dim, &remote));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(nodes[i] >= 0 && nodes[i] < model->num_nodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "Node index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", nodes[i], model->num_nodes);
-    PetscCall(PetscLayoutFindOwner(model->dir_layout, nodes[i], &r));
-    for (PetscInt d = 0; d < dim; d++) {
-      remote[i * dim + d].rank  = r;
-      remote[i * dim + d].index = (nodes[i] - range[r]) * dim + d;
-    }
-  }
-  PetscCall(PetscSFCreate(model->comm, sf));
-  PetscCall(PetscSFSetGraph(*sf, nroots * dim, n * dim, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
-  PetscCall(PetscSFSetUp(*sf));
+  PetscCall(PetscMalloc1(PetscMax(nroots * dim, 1), dir));
+  for (PetscInt i = 0; i < nroots * dim; i++) (*dir)[i] = -2;
+  PetscCall(VIModelDofUnit(model, &unit));
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  PetscCall(PetscSFReduceBegin(sf, unit, dofs, *dir, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, unit, dofs, *dir, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], PetscMPIInt lnode_owner[], PetscInt lnode_dof[])
+PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], const PetscMPIInt lnode_owner[], PetscInt lnode_dof[],
+                                 PetscInt *num_unheld)
 {
-  PetscMPIInt rank;
-  PetscInt    dim = model->dim, nroots, *mine;
-  PetscSF     sf;
+  PetscMPIInt  rank;
+  PetscInt     dim = model->dim, nroots, nown = 0, *own, *own_dof, *dir, clamped = 0;
+  PetscSF      sf;
+  MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
-  model->num_lnodes  = nl;
-  model->lnode       = lnode;
-  model->lnode_owner = lnode_owner;
-  model->lnode_dof   = lnode_dof;
-  PetscCall(PetscLayoutDestroy(&model->dir_layout));
-  PetscCall(PetscFree(model->dir_dof));
-  PetscCall(PetscLayoutCreateFromSizes(model->comm, PETSC_DECIDE, model->num_nodes, 1, &model->dir_layout));
-  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
-  PetscCall(PetscMalloc1(nroots * dim, &model->dir_dof));
-  for (PetscInt i = 0; i < nroots * dim; i++) model->dir_dof[i] = -2;
-  /* the owners write their DOFs (-1 clamped) into the directory, everyone else -2; then every holder reads its nodes' back */
-  PetscCall(PetscMalloc1(nl * dim, &mine));
+  PetscCall(PetscFree(model->lnode));
+  PetscCall(PetscFree(model->lnode_dof));
+  model->num_lnodes = nl;
+  model->lnode      = lnode;
+  model->lnode_dof  = lnode_dof;
+  if (!model->dir_layout) PetscCall(PetscLayoutCreateFromSizes(model->comm, PETSC_DECIDE, model->num_nodes, 1, &model->dir_layout));
+  /* the owners write their nodes' DOFs (-1 clamped) into the directory; then every holder reads its nodes' back */
   for (PetscInt l = 0; l < nl; l++)
-    for (PetscInt d = 0; d < dim; d++) mine[l * dim + d] = lnode_owner[l] == rank ? lnode_dof[l * dim + d] : -2;
+    if (lnode_owner[l] == rank) nown++;
+  PetscCall(PetscMalloc2(PetscMax(nown, 1), &own, PetscMax(nown * dim, 1), &own_dof));
+  for (PetscInt l = 0, k = 0; l < nl; l++) {
+    if (lnode_owner[l] != rank) continue;
+    own[k] = lnode[l];
+    for (PetscInt d = 0; d < dim; d++) {
+      own_dof[k * dim + d] = lnode_dof[l * dim + d];
+      if (own_dof[k * dim + d] == -1) clamped++;
+    }
+    k++;
+  }
+  PetscCallMPI(MPI_Allreduce(&clamped, &model->num_clamped, 1, MPIU_INT, MPI_SUM, model->comm));
+  PetscCall(VIModelBuildDirectory(model, nown, own, own_dof, &dir));
+  PetscCall(PetscFree2(own, own_dof));
+  PetscCall(VIModelDofUnit(model, &unit));
   PetscCall(VIModelDirectorySF(model, nl, lnode, &sf));
-  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, mine, model->dir_dof, MPI_MAX));
-  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, mine, model->dir_dof, MPI_MAX));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, model->dir_dof, lnode_dof, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, model->dir_dof, lnode_dof, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, lnode_dof, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, lnode_dof, MPI_REPLACE));
   PetscCall(PetscSFDestroy(&sf));
-  PetscCall(PetscFree(mine));
+  PetscCallMPI(MPI_Type_free(&unit));
+  if (num_unheld) {
+    PetscInt unheld = 0;
+    PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+    for (PetscInt i = 0; i < nroots; i++)
+      if (dir[i * dim] == -2) unheld++;
+    PetscCallMPI(MPI_Allreduce(&unheld, num_unheld, 1, MPIU_INT, MPI_SUM, model->comm));
+  }
+  PetscCall(PetscFree(dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -365,11 +434,9 @@ static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagona
 {
   VIMesh          mesh = model->mesh;
   const PetscInt *ne_off, *ne;
-  PetscMPIInt     rank;
   PetscInt       *d_nnz, *o_nnz, *stamp, dim = model->dim;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(PetscCalloc2(model->num_local + 1, &d_nnz, model->num_local + 1, &o_nnz));
   if (diagonal_only) {
     for (PetscInt i = 0; i < model->num_local; i++) d_nnz[i] = 1;
@@ -379,7 +446,7 @@ static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagona
     for (PetscInt l = 0; l < model->num_lnodes; l++) stamp[l] = -1;
     for (PetscInt l = 0; l < model->num_lnodes; l++) {
       PetscInt dn = 0, on = 0, i = model->lnode[l];
-      if (model->lnode_owner[l] != rank) continue;
+      if (!VIModelOwnsNode(model, l)) continue; /* a node of clamped DOFs only has no rows */
       for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
         PetscInt        nen;
         const PetscInt *nodes;
@@ -391,8 +458,9 @@ static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagona
           if (stamp[j] == l) continue;
           stamp[j] = l;
           for (PetscInt d = 0; d < dim; d++) {
-            if (model->lnode_dof[j * dim + d] < 0) continue;
-            if (model->lnode_owner[j] == rank)
+            PetscInt col = model->lnode_dof[j * dim + d];
+            if (col < 0) continue;
+            if (col >= model->rstart && col < model->rstart + model->num_local)
               dn++;
             else
               on++;
@@ -519,20 +587,16 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(VIMeshRestoreNodeElements(model->mesh)); /* the solvers' memory comes next; a later user builds the map again */
   model->setup = PETSC_TRUE;
   {
-    PetscLogDouble rss, mesh_bytes, map_bytes, dir_n;
-    PetscInt       nd;
-    PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nd));
-    dir_n     = (PetscLogDouble)nd;
-    map_bytes = (PetscLogDouble)model->num_lnodes * (sizeof(PetscInt) + sizeof(PetscMPIInt) + model->dim * sizeof(PetscInt)) +
-                dir_n * model->dim * sizeof(PetscInt);
+    PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_lnodes * (1 + model->dim) * sizeof(PetscInt);
     PetscCall(PetscMemoryGetCurrentUsage(&rss));
     PetscCall(VIMeshGetMemoryUsage(model->mesh, &mesh_bytes));
-    /* the arrays of global size per global DOF: what does not fall with ranks (docs/scale.md); the node-to-DOF map is this
-       rank's nodes' and its block of the directory, which fall with ranks */
+    /* per global DOF: the mesh's arrays (of global size while the mesh is replicated) and the node-to-DOF map of the nodes
+       this rank holds (which falls with ranks; docs/scale.md) */
     PetscCall(PetscInfo(NULL,
-                        "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT " of %" PetscInt_FMT
-                        " nodes and a directory of %" PetscInt_FMT "; mesh arrays %.1f B and node-to-DOF map and directory %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
-                        model->num_local, model->num_global, model->num_lnodes, model->num_nodes, nd, mesh_bytes / model->num_global,
+                        "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
+                        " of %" PetscInt_FMT
+                        " nodes; mesh arrays %.1f B and node-to-DOF map %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
+                        model->num_local, model->num_global, model->num_lnodes, model->num_nodes, mesh_bytes / model->num_global,
                         map_bytes / model->num_global, rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -563,14 +627,21 @@ PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, Pe
 
 PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt nodes[], PetscInt dofs[])
 {
-  PetscSF sf;
+  PetscSF      sf;
+  PetscInt    *dir;
+  MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
+  /* the directory is built for the look-up and freed: its memory falls with ranks, but the look-ups are few */
+  PetscCall(VIModelBuildDirectory(model, model->num_lnodes, model->lnode, model->lnode_dof, &dir));
+  PetscCall(VIModelDofUnit(model, &unit));
   PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, model->dir_dof, dofs, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, model->dir_dof, dofs, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, dofs, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, dofs, MPI_REPLACE));
   PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
+  PetscCall(PetscFree(dir));
   for (PetscInt i = 0; i < n * model->dim; i++) dofs[i] = PetscMax(dofs[i], -1); /* a node of no element: no DOF */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -616,7 +687,7 @@ PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
 PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, PetscInt *nrows, Vec *nodal, VecScatter *scatter)
 {
   PetscMPIInt rank, size;
-  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count = 0;
+  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count;
   IS          isfrom, isto;
 
   PetscFunctionBeginUser;
@@ -627,15 +698,13 @@ PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, P
   PetscCall(VecCreateMPI(model->comm, 3 * *nrows, 3 * nn, nodal));
   PetscCall(VecSet(*nodal, 0)); /* clamped DOFs and directions beyond dim stay zero */
   /* this rank's DOFs to their nodal entries 3 i + d (of any rank's block) */
-  for (PetscInt l = 0; l < model->num_lnodes; l++)
-    if (model->lnode_owner[l] == rank) count += dim;
+  count = model->num_local;
   PetscCall(PetscMalloc1(count, &from));
   PetscCall(PetscMalloc1(count, &to));
   for (PetscInt l = 0; l < model->num_lnodes; l++) {
-    if (model->lnode_owner[l] != rank) continue;
     for (PetscInt d = 0; d < dim; d++) {
       PetscInt dof = model->lnode_dof[l * dim + d];
-      if (dof < 0) continue;
+      if (dof < model->rstart || dof >= model->rstart + model->num_local) continue; /* clamped, or a ghost's */
       from[n] = dof;
       to[n++] = 3 * model->lnode[l] + d;
     }
@@ -660,14 +729,7 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(model->comm, &size));
   PetscCallMPI(MPI_Allreduce(&model->num_local, &minl, 1, MPIU_INT, MPI_MIN, model->comm));
   PetscCallMPI(MPI_Allreduce(&model->num_local, &maxl, 1, MPIU_INT, MPI_MAX, model->comm));
-  {
-    PetscMPIInt rank;
-    PetscInt    mine = 0;
-    PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
-    for (PetscInt i = 0; i < model->num_lnodes * model->dim; i++)
-      if (model->lnode_dof[i] < 0 && model->lnode_owner[i / model->dim] == rank) mine++;
-    PetscCallMPI(MPI_Allreduce(&mine, &nclamped, 1, MPIU_INT, MPI_SUM, model->comm));
-  }
+  nclamped = model->num_clamped;
   PetscCall(MatGetInfo(model->K, MAT_GLOBAL_SUM, &info));
   parent = (PetscBool)(model->parent_format != VI_PARENT_ASSEMBLED);
   PetscCall(PetscViewerASCIIPrintf(

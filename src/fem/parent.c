@@ -430,7 +430,8 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
     }
     PetscCall(PetscFree(node_owner));
     PetscCall(PetscFree(node_dof));
-    PetscCall(VIModelSetNodeMap(model, nl, lnode, lowner, ldof));
+    PetscCall(VIModelSetNodeMap(model, nl, lnode, lowner, ldof, NULL));
+    PetscCall(PetscFree(lowner));
   }
   /* this rank's rows: their labels, for the sign weights and the rigid translations */
   PetscCall(PetscMalloc3(model->num_local, &model->row_node, model->num_local, &model->row_dir, model->num_local, &model->row_copy));
