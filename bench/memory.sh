@@ -17,8 +17,8 @@ IFS=, read -r nx ny nz <<<"$cells"
 ndof=$(((nx + 1) * (ny + 1) * nz * 3))
 box="-mesh_box_cells $cells -mesh_box_lengths $(echo "0.005*$nx" | bc),$(echo "0.005*$ny" | bc),$(echo "0.005*$nz" | bc)"
 box="$box -model_young 210e9 -model_poisson 0.3 -model_density 7800 -model_clamp zmin"
-echo "| ranks | DOFs | after mesh set-up [MiB/rank] | after assembly [MiB/rank] | peak RSS, largest rank [MiB] | smallest rank [MiB] | wall [s] | f1 [Hz] | arrays of global size kept [B/DOF] |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| ranks | DOFs | after mesh set-up [MiB/rank] | after assembly [MiB/rank] | peak RSS, largest rank [MiB] | smallest rank [MiB] | wall [s] | f1 [Hz] | arrays of global size kept [B/DOF] | node-to-DOF map of the held nodes [B/DOF] |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for np in $ranks; do
   t0=$(date +%s.%N)
   nice mpirun --oversubscribe -n "$np" sh -c "exec /usr/bin/time -f 'vicms-peak-rss-kib %M' $bin modes $box -modes_num $nmodes -modes_solver iterative \
@@ -34,10 +34,14 @@ mesh = [float(x) for x in re.findall(r'Mesh held on this rank:.*resident memory 
 asm = [float(x) for x in re.findall(r'Model on this rank:.*resident memory after assembly ([0-9.]+) MiB', log)]
 peak = [int(x) / 1024 for x in re.findall(r'vicms-peak-rss-kib (\d+)', log)]
 f1 = h5py.File(out, 'r')['frequencies_hz'][0]
-# the -info line of VIModelSetUp (mesh arrays + node owners and DOF map per global DOF), largest over the ranks
-kept = [float(a) + float(b) for a, b in re.findall(r'mesh arrays ([0-9.]+) B and node owners and DOF map ([0-9.]+) B per global DOF', log)]
+# the -info line of VIModelSetUp, largest over the ranks: the arrays of global size kept per global DOF (the mesh's, and before
+# issue 26's DOF map the global node owners and DOF map) and the node-to-DOF map of the nodes a rank holds (falls with ranks)
+old = [(float(a), float(b)) for a, b in re.findall(r'mesh arrays ([0-9.]+) B and node owners and DOF map ([0-9.]+) B per global DOF', log)]
+new = [(float(a), float(b)) for a, b in re.findall(r'mesh arrays ([0-9.]+) B and node-to-DOF map ([0-9.]+) B per global DOF', log)]
+kept = [a + b for a, b in old] + [a for a, b in new]
+local = [b for a, b in new]
 rng = lambda v: '%.0f' % v[0] if len(v) == 1 else '%.0f–%.0f' % (min(v), max(v))
-print('| %s | %s | %s | %s | %.0f | %.0f | %.1f | %.6f | %s |' % (np_, ndof, rng(mesh), rng(asm), max(peak), min(peak), float(t), f1,
-      '%.1f' % max(kept) if kept else '–'))
+print('| %s | %s | %s | %s | %.0f | %.0f | %.1f | %.6f | %s | %s |' % (np_, ndof, rng(mesh), rng(asm), max(peak), min(peak), float(t), f1,
+      '%.1f' % max(kept) if kept else '–', '%.1f' % max(local) if local else '–'))
 PY
 done

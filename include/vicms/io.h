@@ -19,6 +19,12 @@ PETSC_EXTERN PetscErrorCode VIH5WriteReal(hid_t file, const char path[], PetscIn
    rewritten in place (resized) rather than replaced. */
 PETSC_EXTERN PetscErrorCode VIH5WriteRealResizable(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[]);
 PETSC_EXTERN PetscErrorCode VIH5WriteInt(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscInt data[]);
+/* A dataset rows x cols (cols 0: a vector) of type, its space allocated and nothing written, for writers of row blocks. */
+PETSC_EXTERN PetscErrorCode VIH5CreateDataset(hid_t file, const char path[], PetscInt rows, PetscInt cols, hid_t type);
+/* Rows [row0, row0 + nrows) of dataset path from data (nrows x cols, row-major), through dxpl (collective when the file is
+   opened with MPI-IO: every rank calls it, nrows = 0 if need be); a failure sets *bad instead of raising, so that no rank waits. */
+PETSC_EXTERN PetscErrorCode VIH5WriteRows(hid_t file, hid_t dxpl, const char path[], hid_t type, PetscInt row0, PetscInt nrows, PetscInt cols,
+                                          const void *data, PetscBool *bad);
 /* Attributes on an object (path "/" for the root). */
 PETSC_EXTERN PetscErrorCode VIH5WriteAttrString(hid_t file, const char obj[], const char name[], const char value[]);
 PETSC_EXTERN PetscErrorCode VIH5WriteAttrInt(hid_t file, const char obj[], const char name[], PetscInt value);
@@ -42,6 +48,13 @@ PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
 PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
 /* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
 PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
+/* The same datasets in two steps, for a parallel write: VIH5CreateMesh creates them (space allocated, nothing written;
+   rank-local), VIH5WriteMeshRows writes node rows [row0, row0 + nrows) and the cells of elements [e0, e1), each rank
+   its block (collective on comm when dxpl is collective: every rank calls it, with empty blocks if need be; MPI_COMM_NULL for
+   a single writer of every row). A failed write sets *bad, so that the ranks agree before raising it. */
+PETSC_EXTERN PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh);
+PETSC_EXTERN PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const char group[], VIMesh mesh, PetscInt row0, PetscInt nrows,
+                                              PetscInt e0, PetscInt e1, PetscBool *bad);
 /* The XDMF file beside an HDF5 file h5_path (its .h5 replaced by, or else followed by, .xmf) and the HDF5 file's name as
    that XDMF file refers to it (its last component: the two sit in one folder). */
 PETSC_EXTERN PetscErrorCode VIXdmfPath(const char h5_path[], char xmf_path[], size_t len, const char **h5_name);

@@ -85,9 +85,8 @@ PETSC_EXTERN PetscErrorCode VIMeshGetNumNodeSets(VIMesh mesh, PetscInt *n);
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const char **name);
 /* Clamped DOFs from the deck's *BOUNDARY: n DOFs node * dim + direction (0-based), ascending. */
 PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs);
-/* Partition: the elements this rank assembles, and each element's owner rank. */
+/* Partition: the elements this rank assembles, ascending (no rank knows every element's owner). */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
-PETSC_EXTERN PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner);
 /* Node -> elements adjacency (CSR over the whole mesh), built when asked for; VIMeshRestoreNodeElements frees it (its
    pointers are then invalid) until the next VIMeshGetNodeElements. */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);

@@ -120,7 +120,7 @@ static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh)
 static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
 {
   const PetscReal *xyz;
-  PetscInt         nfree = 0;
+  PetscInt         nfree = 0, *nodes, *dofs;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetCoordinates(mesh, &xyz));
@@ -141,6 +141,8 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
              "-%scms_contact_dirs: %" PetscInt_FMT " directions asked in a %" PetscInt_FMT "D model", cms->prefix, cms->contact_dirs, dim);
   PetscCall(PetscFree(cms->contact_node));
   PetscCall(PetscMalloc1(cms->num_contact_ids, &cms->contact_node));
+  PetscCall(PetscFree(cms->contact_dof));
+  PetscCall(PetscMalloc1(cms->num_contact_ids * dim, &cms->contact_dof));
   PetscCall(PetscFree(cms->bnode_ids));
   PetscCall(PetscFree(cms->bnode_dofs));
   PetscCall(PetscFree(cms->bnode_coords));
@@ -148,17 +150,21 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
   PetscCall(PetscMalloc1(cms->num_bnodes, &cms->bnode_ids));
   PetscCall(PetscMalloc1(3 * cms->num_bnodes, &cms->bnode_dofs));
   PetscCall(PetscCalloc1(3 * cms->num_bnodes, &cms->bnode_coords));
+  PetscCall(PetscMalloc2(cms->num_contact_ids, &nodes, cms->num_contact_ids * dim, &dofs));
   for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
-    PetscInt id = cms->contact_ids[c], node, nclamped = 0, first_clamped = -1;
-    PetscCall(VIMeshFindNode(mesh, id, &node));
-    PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix, id);
+    PetscCall(VIMeshFindNode(mesh, cms->contact_ids[c], &nodes[c]));
+    PetscCheck(nodes[c] >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix,
+               cms->contact_ids[c]);
+  }
+  /* the boundary nodes' DOFs: one collective look-up of the short list (no rank holds the map of every node) */
+  PetscCall(VIModelGetNodeDofs(cms->model, cms->num_contact_ids, nodes, dofs));
+  for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
+    PetscInt id = cms->contact_ids[c], node = nodes[c], nclamped = 0, first_clamped = -1;
     for (PetscInt k = 0; k < c; k++)
       PetscCheck(cms->bnode_ids[k] != id, cms->comm, PETSC_ERR_USER_INPUT, "Contact node %" PetscInt_FMT " is listed twice (a repeated boundary DOF)",
                  id);
     for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(cms->model, node, d, &dof));
-      if (dof < 0) {
+      if (dofs[c * dim + d] < 0) {
         nclamped++;
         if (first_clamped < 0) first_clamped = d;
       }
@@ -173,8 +179,10 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
       if (d < dim) cms->bnode_coords[3 * c + d] = xyz[node * dim + d];
     }
     if (nclamped) continue;
+    for (PetscInt d = 0; d < dim; d++) cms->contact_dof[nfree * dim + d] = dofs[c * dim + d];
     cms->contact_node[nfree++] = node;
   }
+  PetscCall(PetscFree2(nodes, dofs));
   cms->num_contacts = nfree;
   PetscCheck(nfree > 0, cms->comm, PETSC_ERR_USER_INPUT, "Every boundary node of -%scms_contact_set/-%scms_contact_nodes is clamped", cms->prefix,
              cms->prefix);
@@ -199,8 +207,7 @@ static PetscErrorCode VICMSBuildRotation(VICMS cms, PetscInt dim)
   }
   for (PetscInt c = 0; c < cms->num_contacts; c++)
     for (PetscInt e = 0; e < dim; e++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(cms->model, cms->contact_node[c], e, &dof));
+      PetscInt dof = cms->contact_dof[c * dim + e];
       if (dof >= rstart && dof < rend) {
         d_nnz[dof - rstart]   = dim; /* a node's DOFs have one owner */
         rotated[dof - rstart] = c;
@@ -215,17 +222,10 @@ static PetscErrorCode VICMSBuildRotation(VICMS cms, PetscInt dim)
     if (c < 0)
       PetscCall(MatSetValue(cms->Q, row, row, 1.0, INSERT_VALUES));
     else {
-      PetscInt e = -1, node = cms->contact_node[c];
-      for (PetscInt k = 0; k < dim; k++) {
-        PetscInt dof;
-        PetscCall(VIModelGetNodeDof(cms->model, node, k, &dof));
-        if (dof == row) e = k;
-      }
-      for (PetscInt d = 0; d < dim; d++) {
-        PetscInt col;
-        PetscCall(VIModelGetNodeDof(cms->model, node, d, &col));
-        PetscCall(MatSetValue(cms->Q, row, col, cms->contacts[c].frame[3 * d + e], INSERT_VALUES));
-      }
+      PetscInt e = -1;
+      for (PetscInt k = 0; k < dim; k++)
+        if (cms->contact_dof[c * dim + k] == row) e = k;
+      for (PetscInt d = 0; d < dim; d++) PetscCall(MatSetValue(cms->Q, row, cms->contact_dof[c * dim + d], cms->contacts[c].frame[3 * d + e], INSERT_VALUES));
     }
   }
   PetscCall(MatAssemblyBegin(cms->Q, MAT_FINAL_ASSEMBLY));
@@ -270,7 +270,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
     for (PetscInt d = 0; d < dim; d++)
       for (PetscInt e = 0; e < dim; e++)
         if (info->frame[3 * d + e] != (d == e ? 1.0 : 0.0)) identity = PETSC_FALSE;
-    for (PetscInt d = 0; d < cms->contact_dirs; d++) PetscCall(VIModelGetNodeDof(cms->model, node, d, &cms->b_dofs[info->offset + d]));
+    for (PetscInt d = 0; d < cms->contact_dirs; d++) cms->b_dofs[info->offset + d] = cms->contact_dof[c * dim + d];
   }
 
   /* the parent in the contact frames; nothing to do when every frame is the global one */

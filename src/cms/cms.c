@@ -36,6 +36,7 @@ PetscErrorCode VICMSDestroy(VICMS *cms)
   for (PetscInt i = 0; i < c->num_outputs; i++) PetscCall(PetscFree(c->outputs[i]));
   PetscCall(PetscFree(c->contacts));
   PetscCall(PetscFree(c->contact_node));
+  PetscCall(PetscFree(c->contact_dof));
   PetscCall(PetscFree(c->b_dofs));
   PetscCall(MatDestroy(&c->Q));
   PetscCall(MatDestroy(&c->K));

@@ -46,6 +46,7 @@ struct _p_VICMS {
   PetscInt       num_contacts, nb;
   VIContactInfo *contacts;
   PetscInt      *contact_node; /* mesh node index per contact */
+  PetscInt      *contact_dof;  /* num_contacts x dim: their global equation numbers (VIModelGetNodeDofs) */
   PetscInt      *b_dofs;       /* global equation numbers of the nb boundary coordinates, in contact order */
   Mat            Q;            /* u = Q u_hat: identity but at contact nodes, where u_node = T^T u_hat_node */
   Mat            K, M;         /* K_hat = Q^T K Q, M_hat = Q^T M Q */

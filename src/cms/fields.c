@@ -142,7 +142,7 @@ static PetscErrorCode VICMSFieldsCells(VIMesh mesh, PetscBool surface, PetscInt 
 PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
 {
   VIMesh           mesh;
-  PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, rstart, rend, lda, mine = 0;
+  PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, *kdofs, rstart, rend, lda, mine = 0;
   PetscBool        surface = PETSC_TRUE;
   const PetscReal *coords;
   const PetscInt  *ids;
@@ -229,12 +229,10 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   }
   PetscCall(MatGetOwnershipRange(QR, &rstart, &rend));
   PetscCall(MatDenseGetLDA(QR, &lda));
-  for (PetscInt i = 0; i < nkeep; i++)
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(cms->model, keep[i], d, &dof));
-      if (dof >= rstart && dof < rend) mine++;
-    }
+  PetscCall(PetscMalloc1(nkeep * dim, &kdofs));
+  PetscCall(VIModelGetNodeDofs(cms->model, nkeep, keep, kdofs));
+  for (PetscInt i = 0; i < nkeep * dim; i++)
+    if (kdofs[i] >= rstart && kdofs[i] < rend) mine++;
   {
     const PetscScalar *a;
     PetscInt          *rows, k    = 0;
@@ -245,8 +243,7 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
     PetscCall(MatDenseGetArrayRead(QR, &a));
     for (PetscInt i = 0; i < nkeep; i++)
       for (PetscInt d = 0; d < dim; d++) {
-        PetscInt dof;
-        PetscCall(VIModelGetNodeDof(cms->model, keep[i], d, &dof));
+        PetscInt dof = kdofs[i * dim + d];
         if (dof < rstart || dof >= rend) continue;
         rows[k] = 3 * i + d;
         for (PetscInt j = 0; j < n; j++) vals[k * n + j] = PetscRealPart(a[j * lda + dof - rstart]);
@@ -271,6 +268,7 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
     PetscCall(PetscMPIIntCast(mine * n, &cnt));
     PetscCallMPI(MPI_Gatherv(vals, cnt, MPIU_REAL, all, counts, displs, MPIU_REAL, 0, cms->comm));
     PetscCall(PetscFree2(rows, vals));
+    PetscCall(PetscFree(kdofs));
     if (rank == 0) {
       const char *units;
       PetscCall(PetscCalloc1(PetscMax(3 * nkeep * n, 1), &f->basis));

@@ -150,7 +150,7 @@ static PetscErrorCode VICMSReduceLoad(VICMS cms, Vec f, PetscReal out[])
 static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
 {
   VIMesh     mesh;
-  PetscInt   dim, rstart, rend;
+  PetscInt   dim, rstart, rend, *dofs;
   Vec        f;
   PetscReal *red;
   Mat        K, M;
@@ -186,11 +186,13 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
                (char)('x' + dir), dim);
     PetscCall(VIMeshRequireNodeSet(mesh, "-cms_forces", name, &nset, &nodes));
     PetscCall(VecSet(f, 0));
+    PetscCall(PetscMalloc1(nset * dim, &dofs));
+    PetscCall(VIModelGetNodeDofs(cms->model, nset, nodes, dofs));
     for (PetscInt i = 0; i < nset; i++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(cms->model, nodes[i], dir, &dof));
+      PetscInt dof = dofs[i * dim + dir];
       if (dof >= rstart && dof < rend) PetscCall(VecSetValue(f, dof, value, INSERT_VALUES));
     }
+    PetscCall(PetscFree(dofs));
     PetscCall(VecAssemblyBegin(f));
     PetscCall(VecAssemblyEnd(f));
     PetscCall(VICMSReduceLoad(cms, f, red));
@@ -214,12 +216,13 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
       PetscCall(VIMeshFindNode(mesh, id, &node));
       PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: node %" PetscInt_FMT " is not in the mesh", id);
     }
+    PetscCall(PetscMalloc1(nset * dim, &dofs));
+    PetscCall(VIModelGetNodeDofs(cms->model, nset, nodes, dofs));
     for (PetscInt i = 0; i < nset; i++) {
       const PetscInt *ids;
       char            label[160];
-      PetscInt        dof;
+      PetscInt        dof = dofs[i * dim + dir];
       PetscCall(VIMeshGetNodeIds(mesh, &ids));
-      PetscCall(VIModelGetNodeDof(cms->model, nodes[i], dir, &dof));
       PetscCall(VecSet(f, 0));
       if (dof >= rstart && dof < rend) PetscCall(VecSetValue(f, dof, 1.0, INSERT_VALUES));
       PetscCall(VecAssemblyBegin(f));
@@ -233,6 +236,7 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s_n%" PetscInt_FMT "_%c", name, ids[nodes[i]], (char)('x' + dir)));
       PetscCall(VIROMAddOutput(rom, label, red));
     }
+    PetscCall(PetscFree(dofs));
   }
   PetscCall(PetscFree(red));
   PetscCall(VecDestroy(&f));

@@ -20,9 +20,17 @@ struct _p_VIModel {
   PetscBool    young_set, density_set, lumped, setup;
   char        *clamp_sets[VI_MAX_CLAMP_SETS];
   PetscInt     num_clamp_sets;
-  PetscInt     dim, num_nodes, num_orphans;
-  PetscMPIInt *node_owner; /* rank owning each node's DOFs, -1 for a node of no element */
-  PetscInt    *node_dof;   /* num_nodes x dim: global equation number, -1 when clamped */
+  PetscInt     dim, num_nodes, num_orphans; /* num_nodes: the mesh's (global) nodes */
+  /* The node-to-DOF map of the nodes this rank holds, none of global size (docs/scale.md): the nodes of its elements and of
+     the elements around the nodes it owns (the matrices' preallocation needs that halo), ascending global node index. A
+     node is this rank's when one of its DOFs is (VIModelOwnsNode). */
+  PetscInt  num_lnodes;
+  PetscInt *lnode;       /* num_lnodes: global node index, ascending */
+  PetscInt *lnode_dof;   /* num_lnodes x dim: global equation number, -1 when clamped */
+  PetscInt  num_clamped; /* clamped DOFs of the nodes of elements (over all ranks) */
+  /* The global nodes split in contiguous blocks over the ranks: the DOF directory's layout. VIModelGetNodeDofs fills the
+     directory of its block from the holders' maps and looks a list of global nodes up in it (PetscSF). */
+  PetscLayout  dir_layout;
   PetscInt     rstart, num_local, num_global, block_size;
   PetscReal    total_mass;
   Mat          K, M;
@@ -42,6 +50,22 @@ struct _p_VIModel {
 
 /* The parent's K and M, DOF numbering and row labels from the files of -parent_matrices (parent.c); the mesh holds nodes and sets. */
 PETSC_INTERN PetscErrorCode VIModelSetUpParent(VIModel model);
+/* Set the node-to-DOF map of the nodes this rank holds (lnode and lnode_dof taken over, lnode ascending; lnode_owner read:
+   the entries of the nodes lnode_owner gives to this rank are their DOFs, the others are filled from their owners'). With
+   num_unheld, the number of global nodes no rank holds. Collective. */
+PETSC_INTERN PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], const PetscMPIInt lnode_owner[], PetscInt lnode_dof[],
+                                              PetscInt *num_unheld);
+/* Whether held node l is this rank's: one of its DOFs is (a node of clamped DOFs only: none's, it has no rows). */
+static inline PetscBool VIModelOwnsNode(VIModel model, PetscInt l)
+{
+  for (PetscInt d = 0; d < model->dim; d++) {
+    PetscInt dof = model->lnode_dof[l * model->dim + d];
+    if (dof >= model->rstart && dof < model->rstart + model->num_local) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+/* The position of global node in this rank's map, -1 when this rank does not hold it. Not collective. */
+PETSC_INTERN PetscErrorCode VIModelFindLocalNode(VIModel model, PetscInt node, PetscInt *l);
 
 struct _p_VIModal {
   MPI_Comm     comm;

@@ -22,7 +22,8 @@ static PetscErrorCode VIDenseGemmTN(PetscInt m, PetscInt n, PetscInt k, const Pe
 
 /*
   The values of the nv fields at the nodes of this rank's elements, local node slot by slot: values[slot * nv * dim + k * dim
-  + j] = component j of field k (0 where clamped); slot[node] is the node's slot, -1 for the nodes of no local element. One
+  + j] = component j of field k (0 where clamped); slot[l] is the slot of the model's held node l (model->lnode[l]), -1 for
+  the nodes of no local element. One
   scatter from the distributed fields to the (owned and ghost) DOFs the local elements touch; no global-size vector.
 */
 static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, const Vec v[], PetscInt slot[], PetscInt *nslots, PetscReal **values)
@@ -37,21 +38,24 @@ static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, con
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
-  for (PetscInt i = 0; i < model->num_nodes; i++) slot[i] = -1;
+  for (PetscInt l = 0; l < model->num_lnodes; l++) slot[l] = -1;
   for (PetscInt i = 0; i < nlocal; i++) {
     PetscInt        nen;
     const PetscInt *nodes;
     PetscCall(VIMeshGetElement(mesh, local[i], NULL, &nen, &nodes));
-    for (PetscInt a = 0; a < nen; a++)
-      if (slot[nodes[a]] < 0) slot[nodes[a]] = ns++;
+    for (PetscInt a = 0; a < nen; a++) {
+      PetscInt l;
+      PetscCall(VIModelFindLocalNode(model, nodes[a], &l));
+      if (slot[l] < 0) slot[l] = ns++;
+    }
   }
   PetscCall(PetscMalloc2(ns * dim, &idx, ns * dim, &where));
-  for (PetscInt i = 0; i < model->num_nodes; i++)
-    for (PetscInt d = 0; d < dim && slot[i] >= 0; d++) {
-      PetscInt dof = model->node_dof[i * dim + d];
+  for (PetscInt l = 0; l < model->num_lnodes; l++)
+    for (PetscInt d = 0; d < dim && slot[l] >= 0; d++) {
+      PetscInt dof = model->lnode_dof[l * dim + d];
       if (dof < 0) continue;
       idx[nidx]   = dof;
-      where[nidx] = slot[i] * dim + d;
+      where[nidx] = slot[l] * dim + d;
       nidx++;
     }
   PetscCall(PetscCalloc1(ns * nv * dim, values));
@@ -87,33 +91,36 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
   VIMesh             mesh = model->mesh;
   const PetscReal   *xyz;
   const PetscInt    *local, *ne_off, *ne;
-  const PetscMPIInt *owner;
-  PetscMPIInt        rank;
   PetscInt           nlocal, dim = model->dim, *nnz, *stamp;
   PetscReal      coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(VIMeshGetCoordinates(mesh, &xyz));
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
-  PetscCall(VIMeshGetElementOwners(mesh, &owner));
   PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
   /* exact row counts: the slots that share one of this rank's elements with the row's node */
   PetscCall(PetscCalloc2(ns + 1, &nnz, ns, &stamp));
   for (PetscInt s = 0; s < ns; s++) stamp[s] = -1;
-  for (PetscInt i = 0; i < model->num_nodes; i++) {
-    if (slot[i] < 0) continue;
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
+    PetscInt i = model->lnode[l];
+    if (slot[l] < 0) continue;
     for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
       PetscInt        nen;
       const PetscInt *nodes;
-      if (owner[ne[q]] != rank) continue;
+      PetscInt        mine;
+      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine)); /* one of this rank's elements (ascending) */
+      if (mine < 0) continue;
       PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
-      for (PetscInt a = 0; a < nen; a++)
-        if (stamp[slot[nodes[a]]] != slot[i]) {
-          stamp[slot[nodes[a]]] = slot[i];
-          nnz[slot[i]]++;
+      for (PetscInt a = 0; a < nen; a++) {
+        PetscInt s;
+        PetscCall(VIModelFindLocalNode(model, nodes[a], &s));
+        s = slot[s];
+        if (stamp[s] != slot[l]) {
+          stamp[s] = slot[l];
+          nnz[slot[l]]++;
         }
+      }
     }
   }
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, ns, ns, 0, nnz, Ms));
@@ -130,11 +137,13 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
     if (!ierr) ierr = VIMeshGetElementMaterial(mesh, local[i], &mat, &thickness);
     if (ierr) break;
     if (!mat) mat = &model->default_mat;
-    for (PetscInt a = 0; a < nen; a++) {
-      idx[a] = slot[nodes[a]];
+    for (PetscInt a = 0; a < nen && !ierr; a++) {
+      PetscInt l;
+      ierr   = VIModelFindLocalNode(model, nodes[a], &l);
+      idx[a] = slot[l];
       for (PetscInt d = 0; d < dim; d++) coords[a * dim + d] = xyz[nodes[a] * dim + d];
     }
-    ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, NULL, Me, NULL);
+    if (!ierr) ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, NULL, Me, NULL);
     if (ierr) break;
     ndof = nen * dim;
     for (PetscInt a = 0; a < nen; a++)
@@ -162,15 +171,15 @@ PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], Pe
   dim = model->dim;
   nf  = 1 + dim + nv * dim;
   PetscCall(VIMeshGetCoordinates(model->mesh, &xyz));
-  PetscCall(PetscMalloc1(model->num_nodes, &slot));
+  PetscCall(PetscMalloc1(model->num_lnodes, &slot));
   PetscCall(VIModelGatherElementFields(model, nv, v, slot, &ns, &values));
   PetscCall(VIModelLocalScalarMass(model, slot, ns, &Ms));
   /* F: ns x nf, column-major; column 0 the constant 1, then x_1..x_dim, then the fields' components */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, ns, nf, NULL, &F));
   PetscCall(MatDenseGetLDA(F, &ldf));
   PetscCall(MatDenseGetArrayWrite(F, &f));
-  for (PetscInt i = 0; i < model->num_nodes; i++) {
-    PetscInt s = slot[i];
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
+    PetscInt s = slot[l], i = model->lnode[l];
     if (s < 0) continue;
     f[s] = 1;
     for (PetscInt d = 0; d < dim; d++) f[(1 + d) * ldf + s] = xyz[i * dim + d];

@@ -19,13 +19,12 @@ PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w)
 {
   VIMesh          mesh;
   const PetscInt *ids;
-  PetscInt        dim, nn, rstart, rend;
+  PetscInt        dim, rstart, rend;
   PetscScalar    *a;
 
   PetscFunctionBeginUser;
   PetscCall(VIModelGetMesh(model, &mesh));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIMeshGetNodeIds(mesh, &ids));
   PetscCall(VecGetOwnershipRange(w, &rstart, &rend));
   PetscCall(VecGetArray(w, &a));
@@ -35,11 +34,10 @@ PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w)
     PetscCall(VecRestoreArray(w, &a));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt i = 0; i < nn; i++)
+  for (PetscInt l = 0; l < model->num_lnodes; l++)
     for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(model, i, d, &dof));
-      if (dof >= rstart && dof < rend) a[dof - rstart] = VISignWeight(ids[i], d);
+      PetscInt dof = model->lnode_dof[l * dim + d];
+      if (dof >= rstart && dof < rend) a[dof - rstart] = VISignWeight(ids[model->lnode[l]], d);
     }
   PetscCall(VecRestoreArray(w, &a));
   PetscFunctionReturn(PETSC_SUCCESS);

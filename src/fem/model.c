@@ -1,5 +1,6 @@
 /* VIModel: the parent finite-element model — materials, clamps, DOF numbering and parallel assembly of K and M. */
 #include "femimpl.h"
+#include <petscsf.h>
 #include <vicms/sys.h>
 
 PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model)
@@ -25,8 +26,9 @@ PetscErrorCode VIModelDestroy(VIModel *model)
   m = *model;
   PetscCall(MatDestroy(&m->K));
   PetscCall(MatDestroy(&m->M));
-  PetscCall(PetscFree(m->node_dof));
-  PetscCall(PetscFree(m->node_owner));
+  PetscCall(PetscFree(m->lnode));
+  PetscCall(PetscFree(m->lnode_dof));
+  PetscCall(PetscLayoutDestroy(&m->dir_layout));
   PetscCall(PetscFree3(m->row_node, m->row_dir, m->row_copy));
   for (PetscInt i = 0; i < m->num_clamp_sets; i++) PetscCall(PetscFree(m->clamp_sets[i]));
   PetscCall(PetscFree(m));
@@ -130,96 +132,300 @@ PetscErrorCode VIModelSetFromOptions(VIModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Combine the deck's clamps and -model_clamp sets; check every element has a material. */
-static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool *clamped)
+/* The element list this rank assembles: every element has a material (from the mesh or the options). Collective. */
+static PetscErrorCode VIModelCheckMaterials(VIModel model)
 {
-  VIMesh           mesh = model->mesh;
-  const PetscInt  *deck;
-  PetscInt         dim, nn, ne, ndeck;
+  const PetscInt *local;
+  PetscInt        nlocal;
+  PetscInt        missing = 0, any;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetLocalElements(model->mesh, &nlocal, &local));
+  for (PetscInt i = 0; i < nlocal && !missing; i++) {
+    const VIMaterial *mat;
+    PetscCall(VIMeshGetElementMaterial(model->mesh, local[i], &mat, NULL));
+    if (!mat) missing = 1;
+  }
+  PetscCallMPI(MPI_Allreduce(&missing, &any, 1, MPIU_INT, MPI_MAX, model->comm));
+  PetscCheck(!any || (model->young_set && model->density_set), model->comm, PETSC_ERR_USER_INPUT,
+             "Some elements have no material from the mesh file: give -%smodel_young and -%smodel_density (and -%smodel_poisson, default 0.3)",
+             model->prefix, model->prefix, model->prefix);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The clamps of the nodes this rank holds: the deck's and the -model_clamp sets', clamped[l * dim + d]. */
+static PetscErrorCode VIModelCollectClamps(VIModel model, PetscBool clamped[])
+{
+  VIMesh          mesh = model->mesh;
+  const PetscInt *deck;
+  PetscInt        dim = model->dim, ndeck, l;
+
+  PetscFunctionBeginUser;
   PetscCall(VIMeshGetClamps(mesh, &ndeck, &deck));
-  PetscCall(PetscArrayzero(clamped, nn * dim));
-  for (PetscInt i = 0; i < ndeck; i++) clamped[deck[i]] = PETSC_TRUE;
+  PetscCall(PetscArrayzero(clamped, model->num_lnodes * dim));
+  for (PetscInt i = 0; i < ndeck; i++) {
+    PetscCall(PetscFindInt(deck[i] / dim, model->num_lnodes, model->lnode, &l));
+    if (l >= 0) clamped[l * dim + deck[i] % dim] = PETSC_TRUE;
+  }
   for (PetscInt s = 0; s < model->num_clamp_sets; s++) {
     PetscInt        n;
     const PetscInt *nodes;
     char            option[96];
     PetscCall(PetscSNPrintf(option, sizeof(option), "-%smodel_clamp", model->prefix));
     PetscCall(VIMeshRequireNodeSet(mesh, option, model->clamp_sets[s], &n, &nodes));
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt d = 0; d < dim; d++) clamped[nodes[i] * dim + d] = PETSC_TRUE;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscCall(PetscFindInt(nodes[i], model->num_lnodes, model->lnode, &l));
+      for (PetscInt d = 0; d < dim && l >= 0; d++) clamped[l * dim + d] = PETSC_TRUE;
+    }
   }
-  for (PetscInt e = 0; e < ne; e++) {
-    const VIMaterial *mat;
-    PetscCall(VIMeshGetElementMaterial(mesh, e, &mat, NULL));
-    if (mat) continue;
-    PetscCheck(model->young_set && model->density_set, model->comm, PETSC_ERR_USER_INPUT,
-               "Some elements have no material from the mesh file: give -%smodel_young and -%smodel_density (and -%smodel_poisson, default 0.3)",
-               model->prefix, model->prefix, model->prefix);
-    break;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodes of the elements elems[0..ne) appended to *list (capacity *cap, length *len). */
+static PetscErrorCode VIModelAppendElementNodes(VIMesh mesh, PetscInt ne, const PetscInt elems[], PetscInt *len, PetscInt *cap, PetscInt **list)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < ne; i++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, elems[i], NULL, &nen, &nodes));
+    if (*len + nen > *cap) {
+      *cap = PetscMax(2 * *cap, *len + nen + 1024);
+      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)*cap, list));
+    }
+    for (PetscInt k = 0; k < nen; k++) (*list)[(*len)++] = nodes[k];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PetscSF from n global nodes (leaf i) to their entries of a directory array (root: a node of the directory layout's
+   block of this rank); a node's entry is one PetscInt (VIModelNodeOwners) or dim of them (VIModelDofUnit). */
+static PetscErrorCode VIModelDirectorySF(VIModel model, PetscInt n, const PetscInt nodes[], PetscSF *sf)
+{
+  PetscSFNode    *remote;
+  PetscInt        nroots;
+  const PetscInt *range;
+  PetscMPIInt     r = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+  PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
+  PetscCall(PetscMalloc1(n, &remote));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(nodes[i] >= 0 && nodes[i] < model->num_nodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Node index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", nodes[i], model->num_nodes);
+    PetscCall(PetscLayoutFindOwner(model->dir_layout, nodes[i], &r));
+    remote[i].rank  = r;
+    remote[i].index = nodes[i] - range[r];
+  }
+  PetscCall(PetscSFCreate(model->comm, sf));
+  PetscCall(PetscSFSetGraph(*sf, nroots, n, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(*sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The MPI type of a node's DOFs: dim PetscInt (free with MPI_Type_free) */
+static PetscErrorCode VIModelDofUnit(VIModel model, MPI_Datatype *unit)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)model->dim, MPIU_INT, unit));
+  PetscCallMPI(MPI_Type_commit(unit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* owner[l] = the lowest rank of the elements of node[l], from the directory of owners dir_owner (the directory's block) */
+static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt *dir_owner, PetscInt n, const PetscInt node[], PetscMPIInt owner[])
+{
+  PetscSF   sf;
+  PetscInt *o;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n, &o));
+  PetscCall(VIModelDirectorySF(model, n, node, &sf));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  for (PetscInt l = 0; l < n; l++) owner[l] = (PetscMPIInt)o[l];
+  PetscCall(PetscFree(o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   Node ownership and equation numbers. A node belongs to the lowest rank among the owners of its elements; each rank
-  numbers the free DOFs of its nodes contiguously, in node order. Every rank computes the whole map (the mesh is
-  replicated), so no communication is needed.
+  numbers the free DOFs of its nodes contiguously, in node order (the numbering of the replicated map this replaces, so
+  the matrices are bitwise the same). Each rank holds the map of its elements' nodes and of the elements around the nodes
+  it owns; the ghosts' DOFs come from their owners through the DOF directory (VIModelSetNodeMap).
 */
-static PetscErrorCode VIModelNumberDofs(VIModel model, const PetscBool clamped[])
+static PetscErrorCode VIModelNumberDofs(VIModel model)
 {
-  VIMesh             mesh = model->mesh;
-  const PetscMPIInt *elem_owner;
-  PetscMPIInt        size, rank;
-  PetscInt           dim, nn, ne, *count, *next;
-  PetscBool          whole_nodes = PETSC_TRUE;
+  VIMesh          mesh = model->mesh;
+  const PetscInt *local, *ne_off, *ne;
+  PetscMPIInt     rank;
+  PetscInt        dim, nn, nlocal, len = 0, cap = 0, nl, nfree = 0, rstart = 0, total, *list = NULL, *dof, nd, *dir_owner;
+  PetscMPIInt    *owner;
+  PetscBool      *clamped;
+  PetscInt        whole_nodes = 1, all_whole; /* every node clamped in all its directions or in none */
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_size(model->comm, &size));
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIMeshGetElementOwners(mesh, &elem_owner));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   model->dim       = dim;
   model->num_nodes = nn;
-  PetscCall(PetscMalloc1(nn, &model->node_owner));
-  PetscCall(PetscMalloc1(nn * dim, &model->node_dof));
-  PetscCall(PetscCalloc2(size + 1, &count, size, &next));
-  model->num_orphans = 0;
-  /* the lowest owner over each node's elements, by one pass over the elements */
-  for (PetscInt i = 0; i < nn; i++) model->node_owner[i] = size;
-  for (PetscInt e = 0; e < ne; e++) {
-    PetscInt        nen;
-    const PetscInt *nodes;
-    PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
-    for (PetscInt k = 0; k < nen; k++) model->node_owner[nodes[k]] = PetscMin(model->node_owner[nodes[k]], elem_owner[e]);
-  }
-  for (PetscInt i = 0; i < nn; i++) {
-    PetscMPIInt owner    = model->node_owner[i];
-    model->node_owner[i] = owner < size ? owner : -1; /* a node of no element carries no DOF */
-    if (owner == size) model->num_orphans++;
-    for (PetscInt d = 0; d < dim; d++) {
-      if (clamped[i * dim + d] != clamped[i * dim]) whole_nodes = PETSC_FALSE;
-      if (owner < size && !clamped[i * dim + d]) count[owner + 1]++;
+  /* the nodes of this rank's elements, then with the elements around the nodes it owns */
+  PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
+  for (PetscInt i = 0, kept = 0; i < nlocal; i += 4096) {
+    PetscCall(VIModelAppendElementNodes(mesh, PetscMin(4096, nlocal - i), local + i, &len, &cap, &list));
+    if (len > 2 * kept + 65536 || i + 4096 >= nlocal) { /* the list stays within about twice its nodes */
+      PetscCall(PetscSortRemoveDupsInt(&len, list));
+      kept = len;
     }
   }
-  for (PetscMPIInt r = 0; r < size; r++) count[r + 1] += count[r];
-  for (PetscMPIInt r = 0; r < size; r++) next[r] = count[r];
-  for (PetscInt i = 0; i < nn; i++)
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscMPIInt o                = model->node_owner[i];
-      model->node_dof[i * dim + d] = (o >= 0 && !clamped[i * dim + d]) ? next[o]++ : -1;
+  /* a node's owner: the lowest rank among its elements', reduced into the directory from each rank's elements' nodes */
+  PetscCall(PetscLayoutDestroy(&model->dir_layout));
+  PetscCall(PetscLayoutCreateFromSizes(model->comm, PETSC_DECIDE, nn, 1, &model->dir_layout));
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nd));
+  PetscCall(PetscMalloc1(nd, &dir_owner));
+  for (PetscInt i = 0; i < nd; i++) dir_owner[i] = PETSC_MAX_INT;
+  {
+    PetscSF   sf;
+    PetscInt *me;
+    PetscCall(PetscMalloc1(len, &me));
+    for (PetscInt l = 0; l < len; l++) me[l] = rank;
+    PetscCall(VIModelDirectorySF(model, len, list, &sf));
+    PetscCall(PetscSFReduceBegin(sf, MPIU_INT, me, dir_owner, MPI_MIN));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_INT, me, dir_owner, MPI_MIN));
+    PetscCall(PetscSFDestroy(&sf));
+    PetscCall(PetscFree(me));
+  }
+  PetscCall(PetscMalloc1(len, &owner));
+  PetscCall(VIModelNodeOwners(model, dir_owner, len, list, owner));
+  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
+  /* the halo: the nodes of the other ranks' elements around the nodes this rank owns (this rank's elements' nodes are in) */
+  for (PetscInt l = 0, n = len; l < n; l++) {
+    if (owner[l] != rank) continue;
+    for (PetscInt q = ne_off[list[l]]; q < ne_off[list[l] + 1]; q++) {
+      PetscInt mine;
+      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine));
+      if (mine < 0) PetscCall(VIModelAppendElementNodes(mesh, 1, ne + q, &len, &cap, &list));
     }
-  model->rstart     = count[rank];
-  model->num_local  = count[rank + 1] - count[rank];
-  model->num_global = count[size];
-  model->block_size = whole_nodes ? dim : 1;
-  PetscCall(PetscFree2(count, next));
+  }
+  PetscCall(PetscFree(owner));
+  PetscCall(PetscSortRemoveDupsInt(&len, list));
+  nl = len;
+  PetscCall(PetscMalloc1(nl, &owner));
+  PetscCall(VIModelNodeOwners(model, dir_owner, nl, list, owner));
+  PetscCall(PetscFree(dir_owner));
+  PetscCall(PetscMalloc1(nl * dim, &dof));
+  model->num_lnodes = nl;
+  model->lnode      = list;
+  PetscCall(PetscMalloc1(nl * dim, &clamped));
+  PetscCall(VIModelCollectClamps(model, clamped));
+  for (PetscInt l = 0; l < nl; l++) {
+    if (owner[l] != rank) continue;
+    for (PetscInt d = 0; d < dim; d++) {
+      if (clamped[l * dim + d] != clamped[l * dim]) whole_nodes = 0;
+      if (!clamped[l * dim + d]) nfree++;
+    }
+  }
+  PetscCallMPI(MPI_Exscan(&nfree, &rstart, 1, MPIU_INT, MPI_SUM, model->comm));
+  if (rank == 0) rstart = 0;
+  PetscCallMPI(MPI_Allreduce(&nfree, &total, 1, MPIU_INT, MPI_SUM, model->comm));
+  PetscCallMPI(MPI_Allreduce(&whole_nodes, &all_whole, 1, MPIU_INT, MPI_MIN, model->comm));
+  for (PetscInt l = 0, next = rstart; l < nl; l++)
+    for (PetscInt d = 0; d < dim; d++) dof[l * dim + d] = owner[l] != rank ? -2 : (clamped[l * dim + d] ? -1 : next++);
+  PetscCall(PetscFree(clamped));
+  model->rstart     = rstart;
+  model->num_local  = nfree;
+  model->num_global = total;
+  model->block_size = all_whole ? dim : 1;
+  model->lnode      = NULL; /* VIModelSetNodeMap takes list over */
+  model->num_lnodes = 0;
+  /* the directory's nodes no rank holds: the nodes of no element */
+  PetscCall(VIModelSetNodeMap(model, nl, list, owner, dof, &model->num_orphans));
+  PetscCall(PetscFree(owner));
   if (model->num_orphans) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " nodes belong to no element and carry no DOF\n", model->num_orphans));
   PetscCheck(model->num_global > 0, model->comm, PETSC_ERR_USER_INPUT, "Every DOF of the model is clamped: check *BOUNDARY and -model_clamp");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The DOF directory: the DOFs of the directory layout's block of global nodes (dir_layout), -1 clamped, -2 for a node not in
+   any rank's list; written from n nodes and their DOFs (dofs, n x dim) of each rank, whose ranks agree on a node's DOFs (so
+   that MPI_REPLACE, which PetscSF supports for a block of dim integers, gives the same whatever the order). Collective; the
+   caller frees *dir. */
+static PetscErrorCode VIModelBuildDirectory(VIModel model, PetscInt n, const PetscInt nodes[], const PetscInt dofs[], PetscInt **dir)
+{
+  PetscInt     dim = model->dim, nroots;
+  PetscSF      sf;
+  MPI_Datatype unit;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+  PetscCall(PetscMalloc1(PetscMax(nroots * dim, 1), dir));
+  for (PetscInt i = 0; i < nroots * dim; i++) (*dir)[i] = -2;
+  PetscCall(VIModelDofUnit(model, &unit));
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  PetscCall(PetscSFReduceBegin(sf, unit, dofs, *dir, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, unit, dofs, *dir, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], const PetscMPIInt lnode_owner[], PetscInt lnode_dof[],
+                                 PetscInt *num_unheld)
+{
+  PetscMPIInt  rank;
+  PetscInt     dim = model->dim, nroots, nown = 0, *own, *own_dof, *dir, clamped = 0;
+  PetscSF      sf;
+  MPI_Datatype unit;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(PetscFree(model->lnode));
+  PetscCall(PetscFree(model->lnode_dof));
+  model->num_lnodes = nl;
+  model->lnode      = lnode;
+  model->lnode_dof  = lnode_dof;
+  if (!model->dir_layout) PetscCall(PetscLayoutCreateFromSizes(model->comm, PETSC_DECIDE, model->num_nodes, 1, &model->dir_layout));
+  /* the owners write their nodes' DOFs (-1 clamped) into the directory; then every holder reads its nodes' back */
+  for (PetscInt l = 0; l < nl; l++)
+    if (lnode_owner[l] == rank) nown++;
+  PetscCall(PetscMalloc2(PetscMax(nown, 1), &own, PetscMax(nown * dim, 1), &own_dof));
+  for (PetscInt l = 0, k = 0; l < nl; l++) {
+    if (lnode_owner[l] != rank) continue;
+    own[k] = lnode[l];
+    for (PetscInt d = 0; d < dim; d++) {
+      own_dof[k * dim + d] = lnode_dof[l * dim + d];
+      if (own_dof[k * dim + d] == -1) clamped++;
+    }
+    k++;
+  }
+  PetscCallMPI(MPI_Allreduce(&clamped, &model->num_clamped, 1, MPIU_INT, MPI_SUM, model->comm));
+  PetscCall(VIModelBuildDirectory(model, nown, own, own_dof, &dir));
+  PetscCall(PetscFree2(own, own_dof));
+  PetscCall(VIModelDofUnit(model, &unit));
+  PetscCall(VIModelDirectorySF(model, nl, lnode, &sf));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, lnode_dof, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, lnode_dof, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
+  if (num_unheld) {
+    PetscInt unheld = 0;
+    PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+    for (PetscInt i = 0; i < nroots; i++)
+      if (dir[i * dim] == -2) unheld++;
+    PetscCallMPI(MPI_Allreduce(&unheld, num_unheld, 1, MPIU_INT, MPI_SUM, model->comm));
+  }
+  PetscCall(PetscFree(dir));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelFindLocalNode(VIModel model, PetscInt node, PetscInt *l)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFindInt(node, model->num_lnodes, model->lnode, l));
+  if (*l < 0) *l = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -228,32 +434,33 @@ static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagona
 {
   VIMesh          mesh = model->mesh;
   const PetscInt *ne_off, *ne;
-  PetscMPIInt     rank;
   PetscInt       *d_nnz, *o_nnz, *stamp, dim = model->dim;
 
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
   PetscCall(PetscCalloc2(model->num_local + 1, &d_nnz, model->num_local + 1, &o_nnz));
   if (diagonal_only) {
     for (PetscInt i = 0; i < model->num_local; i++) d_nnz[i] = 1;
   } else {
     PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
-    PetscCall(PetscMalloc1(model->num_nodes, &stamp));
-    for (PetscInt i = 0; i < model->num_nodes; i++) stamp[i] = -1;
-    for (PetscInt i = 0; i < model->num_nodes; i++) {
-      PetscInt dn = 0, on = 0;
-      if (model->node_owner[i] != rank) continue;
+    PetscCall(PetscMalloc1(model->num_lnodes, &stamp));
+    for (PetscInt l = 0; l < model->num_lnodes; l++) stamp[l] = -1;
+    for (PetscInt l = 0; l < model->num_lnodes; l++) {
+      PetscInt dn = 0, on = 0, i = model->lnode[l];
+      if (!VIModelOwnsNode(model, l)) continue; /* a node of clamped DOFs only has no rows */
       for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
         PetscInt        nen;
         const PetscInt *nodes;
         PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
         for (PetscInt k = 0; k < nen; k++) {
-          PetscInt j = nodes[k];
-          if (stamp[j] == i) continue;
-          stamp[j] = i;
+          PetscInt j; /* the node's position in the map: the map holds the elements around the owned nodes */
+          PetscCall(PetscFindInt(nodes[k], model->num_lnodes, model->lnode, &j));
+          PetscCheck(j >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Node %" PetscInt_FMT " of an element around owned node %" PetscInt_FMT " is not held", nodes[k], i);
+          if (stamp[j] == l) continue;
+          stamp[j] = l;
           for (PetscInt d = 0; d < dim; d++) {
-            if (model->node_dof[j * dim + d] < 0) continue;
-            if (model->node_owner[j] == rank)
+            PetscInt col = model->lnode_dof[j * dim + d];
+            if (col < 0) continue;
+            if (col >= model->rstart && col < model->rstart + model->num_local)
               dn++;
             else
               on++;
@@ -261,7 +468,7 @@ static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagona
         }
       }
       for (PetscInt d = 0; d < dim; d++) {
-        PetscInt row = model->node_dof[i * dim + d];
+        PetscInt row = model->lnode_dof[l * dim + d];
         if (row < 0) continue;
         d_nnz[row - model->rstart] = dn;
         o_nnz[row - model->rstart] = on;
@@ -314,11 +521,16 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
     if (!ierr) ierr = VIMeshGetElementMaterial(mesh, e, &mat, &thickness);
     if (ierr) break;
     if (!mat) mat = &model->default_mat;
-    for (PetscInt k = 0; k < nen; k++)
+    for (PetscInt k = 0; k < nen; k++) {
+      PetscInt l;
+      ierr = PetscFindInt(nodes[k], model->num_lnodes, model->lnode, &l);
+      if (ierr) break;
       for (PetscInt d = 0; d < dim; d++) {
         coords[k * dim + d] = xyz[nodes[k] * dim + d];
-        idx[k * dim + d]    = model->node_dof[nodes[k] * dim + d];
+        idx[k * dim + d]    = model->lnode_dof[l * dim + d];
       }
+    }
+    if (ierr) break;
     ndof = nen * dim;
     ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, Ke, Me, &volume);
     if (ierr) {
@@ -347,9 +559,6 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
 
 PetscErrorCode VIModelSetUp(VIModel model)
 {
-  PetscBool *clamped;
-  PetscInt   dim, nn;
-
   PetscFunctionBeginUser;
   if (model->setup) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(model->mesh, model->comm, PETSC_ERR_ORDER, "Call VIModelSetMesh() before VIModelSetUp()");
@@ -360,12 +569,8 @@ PetscErrorCode VIModelSetUp(VIModel model)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VIMeshSetUp(model->mesh));
-  PetscCall(VIMeshGetDimension(model->mesh, &dim));
-  PetscCall(VIMeshGetSizes(model->mesh, &nn, NULL));
-  PetscCall(PetscMalloc1(nn * dim, &clamped));
-  PetscCall(VIModelCollectClamps(model, clamped));
-  PetscCall(VIModelNumberDofs(model, clamped));
-  PetscCall(PetscFree(clamped));
+  PetscCall(VIModelCheckMaterials(model));
+  PetscCall(VIModelNumberDofs(model));
 
   PetscCall(PetscLogEventBegin(VI_Assemble, 0, 0, 0, 0));
   PetscCall(VIModelCreateMatrix(model, PETSC_FALSE, &model->K));
@@ -382,15 +587,17 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(VIMeshRestoreNodeElements(model->mesh)); /* the solvers' memory comes next; a later user builds the map again */
   model->setup = PETSC_TRUE;
   {
-    PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_nodes * (sizeof(PetscMPIInt) + model->dim * sizeof(PetscInt));
+    PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_lnodes * (1 + model->dim) * sizeof(PetscInt);
     PetscCall(PetscMemoryGetCurrentUsage(&rss));
     PetscCall(VIMeshGetMemoryUsage(model->mesh, &mesh_bytes));
-    /* the arrays of global size per global DOF: what does not fall with ranks (docs/scale.md) */
+    /* per global DOF: the mesh's arrays (of global size while the mesh is replicated) and the node-to-DOF map of the nodes
+       this rank holds (which falls with ranks; docs/scale.md) */
     PetscCall(PetscInfo(NULL,
                         "Model on this rank: %" PetscInt_FMT " of %" PetscInt_FMT " DOFs owned, node-to-DOF map of %" PetscInt_FMT
-                        " nodes; mesh arrays %.1f B and node owners and DOF map %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
-                        model->num_local, model->num_global, model->num_nodes, mesh_bytes / model->num_global, map_bytes / model->num_global,
-                        rss / 1048576.0));
+                        " of %" PetscInt_FMT
+                        " nodes; mesh arrays %.1f B and node-to-DOF map %.1f B per global DOF; resident memory after assembly %.1f MiB\n",
+                        model->num_local, model->num_global, model->num_lnodes, model->num_nodes, mesh_bytes / model->num_global,
+                        map_bytes / model->num_global, rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -406,10 +613,36 @@ PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M)
 
 PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof)
 {
+  PetscInt l;
+
   PetscFunctionBeginUser;
   PetscCheck(node >= 0 && node < model->num_nodes && comp >= 0 && comp < model->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Node %" PetscInt_FMT " component %" PetscInt_FMT " out of range", node, comp);
-  *dof = model->node_dof[node * model->dim + comp];
+  PetscCall(VIModelFindLocalNode(model, node, &l));
+  PetscCheck(l >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Node %" PetscInt_FMT " is not held by this rank: look it up with VIModelGetNodeDofs",
+             node);
+  *dof = model->lnode_dof[l * model->dim + comp];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt nodes[], PetscInt dofs[])
+{
+  PetscSF      sf;
+  PetscInt    *dir;
+  MPI_Datatype unit;
+
+  PetscFunctionBeginUser;
+  PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
+  /* the directory is built for the look-up and freed: its memory falls with ranks, but the look-ups are few */
+  PetscCall(VIModelBuildDirectory(model, model->num_lnodes, model->lnode, model->lnode_dof, &dir));
+  PetscCall(VIModelDofUnit(model, &unit));
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, dofs, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, dofs, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
+  PetscCall(PetscFree(dir));
+  for (PetscInt i = 0; i < n * model->dim; i++) dofs[i] = PetscMax(dofs[i], -1); /* a node of no element: no DOF */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -442,8 +675,8 @@ PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
     for (PetscInt r = 0; r < rend - rstart; r++)
       if (model->row_dir[r] == d) a[r] = 1;
   } else
-    for (PetscInt i = 0; i < model->num_nodes; i++) {
-      PetscInt dof = d < model->dim ? model->node_dof[i * model->dim + d] : -1;
+    for (PetscInt l = 0; l < model->num_lnodes; l++) {
+      PetscInt dof = d < model->dim ? model->lnode_dof[l * model->dim + d] : -1;
       if (dof >= rstart && dof < rend) a[dof - rstart] = 1;
     }
   PetscCall(VecRestoreArray(u, &a));
@@ -454,7 +687,7 @@ PetscErrorCode VIModelGetRigidTranslation(VIModel model, PetscInt d, Vec u)
 PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, PetscInt *nrows, Vec *nodal, VecScatter *scatter)
 {
   PetscMPIInt rank, size;
-  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count = 0;
+  PetscInt    nn = model->num_nodes, dim = model->dim, n = 0, *from, *to, count;
   IS          isfrom, isto;
 
   PetscFunctionBeginUser;
@@ -465,17 +698,15 @@ PetscErrorCode VIModelCreateNodalScatter(VIModel model, Vec u, PetscInt *row0, P
   PetscCall(VecCreateMPI(model->comm, 3 * *nrows, 3 * nn, nodal));
   PetscCall(VecSet(*nodal, 0)); /* clamped DOFs and directions beyond dim stay zero */
   /* this rank's DOFs to their nodal entries 3 i + d (of any rank's block) */
-  for (PetscInt i = 0; i < nn; i++)
-    if (model->node_owner[i] == rank) count += dim;
+  count = model->num_local;
   PetscCall(PetscMalloc1(count, &from));
   PetscCall(PetscMalloc1(count, &to));
-  for (PetscInt i = 0; i < nn; i++) {
-    if (model->node_owner[i] != rank) continue;
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
     for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof = model->node_dof[i * dim + d];
-      if (dof < 0) continue;
+      PetscInt dof = model->lnode_dof[l * dim + d];
+      if (dof < model->rstart || dof >= model->rstart + model->num_local) continue; /* clamped, or a ghost's */
       from[n] = dof;
-      to[n++] = 3 * i + d;
+      to[n++] = 3 * model->lnode[l] + d;
     }
   }
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_OWN_POINTER, &isfrom));
@@ -498,8 +729,7 @@ PetscErrorCode VIModelView(VIModel model, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(model->comm, &size));
   PetscCallMPI(MPI_Allreduce(&model->num_local, &minl, 1, MPIU_INT, MPI_MIN, model->comm));
   PetscCallMPI(MPI_Allreduce(&model->num_local, &maxl, 1, MPIU_INT, MPI_MAX, model->comm));
-  for (PetscInt i = 0; i < model->num_nodes * model->dim; i++)
-    if (model->node_dof[i] < 0 && model->node_owner[i / model->dim] >= 0) nclamped++;
+  nclamped = model->num_clamped;
   PetscCall(MatGetInfo(model->K, MAT_GLOBAL_SUM, &info));
   parent = (PetscBool)(model->parent_format != VI_PARENT_ASSEMBLED);
   PetscCall(PetscViewerASCIIPrintf(

@@ -302,9 +302,9 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
 {
   VIMesh          mesh = model->mesh;
   const PetscInt *ids;
-  PetscInt        nn, n = rows->n, *start, *order, *fill, total = 0, *first;
+  PetscInt        nn, n = rows->n, *start, *order, *fill, total = 0, *first, *node_dof;
   PetscBool      *clamped;
-  PetscMPIInt     size, rank;
+  PetscMPIInt     size, rank, *node_owner;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(model->comm, &size));
@@ -369,8 +369,8 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
     if (rows->head[r] >= 0) total++;
   PetscCheck(total > 0, model->comm, PETSC_ERR_USER_INPUT, "Every row of the parent's matrices is clamped: check -%smodel_clamp", model->prefix);
   PetscCall(PetscMalloc1(size + 1, &rows->owner_start));
-  PetscCall(PetscMalloc1(nn, &model->node_owner));
-  PetscCall(PetscMalloc1(3 * nn, &model->node_dof));
+  PetscCall(PetscMalloc1(nn, &node_owner));
+  PetscCall(PetscMalloc1(3 * nn, &node_dof));
   {
     PetscInt    next     = 0;
     PetscMPIInt owner    = 0;
@@ -379,15 +379,15 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
       PetscInt here = 0;
       for (PetscInt k = start[i]; k < start[i + 1]; k++)
         if (rows->head[order[k]] >= 0) here++;
-      model->node_owner[i] = -1;
-      for (PetscInt d = 0; d < 3; d++) model->node_dof[3 * i + d] = -1;
+      node_owner[i] = -1;
+      for (PetscInt d = 0; d < 3; d++) node_dof[3 * i + d] = -1;
       if (!here) continue;
       /* the node goes to the first rank whose share (total / size rows) it starts in */
       while (owner < size - 1 && next >= ((owner + 1) * total) / size) rows->owner_start[++owner] = next;
-      model->node_owner[i] = owner;
+      node_owner[i] = owner;
       for (PetscInt d = 0; d < 3; d++)
         if (first[3 * i + d] >= 0) {
-          model->node_dof[3 * i + d]     = next;
+          node_dof[3 * i + d]            = next;
           rows->newrow[first[3 * i + d]] = next++;
         }
       for (PetscInt k = start[i]; k < start[i + 1]; k++) {
@@ -411,7 +411,28 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
   model->block_size  = 1;
   model->num_orphans = 0;
   for (PetscInt i = 0; i < nn; i++)
-    if (model->node_owner[i] < 0 && !clamped[i]) model->num_orphans++;
+    if (node_owner[i] < 0 && !clamped[i]) model->num_orphans++;
+  {
+    /* this rank's map: its own nodes (the rows are read on every rank; the map kept is not of global size) */
+    PetscInt    nl = 0, *lnode, *ldof;
+    PetscMPIInt *lowner;
+    for (PetscInt i = 0; i < nn; i++)
+      if (node_owner[i] == rank) nl++;
+    PetscCall(PetscMalloc1(nl, &lnode));
+    PetscCall(PetscMalloc1(nl, &lowner));
+    PetscCall(PetscMalloc1(3 * nl, &ldof));
+    for (PetscInt i = 0, l = 0; i < nn; i++) {
+      if (node_owner[i] != rank) continue;
+      lnode[l]  = i;
+      lowner[l] = rank;
+      for (PetscInt d = 0; d < 3; d++) ldof[3 * l + d] = node_dof[3 * i + d];
+      l++;
+    }
+    PetscCall(PetscFree(node_owner));
+    PetscCall(PetscFree(node_dof));
+    PetscCall(VIModelSetNodeMap(model, nl, lnode, lowner, ldof, NULL));
+    PetscCall(PetscFree(lowner));
+  }
   /* this rank's rows: their labels, for the sign weights and the rigid translations */
   PetscCall(PetscMalloc3(model->num_local, &model->row_node, model->num_local, &model->row_dir, model->num_local, &model->row_copy));
   model->parent_rows     = n;

@@ -1,10 +1,11 @@
 /* VIModelGetRigidBodyModes: the rigid-body motions of a model's free DOFs, the near null space of its stiffness for GAMG. */
 #include "femimpl.h"
+#include <petscbt.h>
 
 /*
   Translations u = e_d and, when the mesh's nodes carry as many translations as the space has dimensions (2 or 3), the
   rotations u = omega x (x - c) about the centroid c (one in 2D, three in 3D), each restricted to the free DOFs (a clamped
-  DOF drops its row). The mesh is known on every rank: each rank fills the rows it owns.
+  DOF drops its row). Each rank fills the rows of the nodes it owns.
 */
 PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
 {
@@ -33,11 +34,29 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
   if (sdim == dim && dim == 2) nrot = 1;
   if (sdim == dim && dim == 3) nrot = 3;
   *n = dim + nrot;
-  for (PetscInt i = 0; i < nn; i++)
-    if (model->node_owner[i] >= 0) {
-      for (PetscInt d = 0; d < sdim; d++) c[d] += x[i * sdim + d];
-      count++;
+  {
+    /* the centroid of the nodes of the elements, summed in node order on every rank from the replicated coordinates (the
+       same bits on any number of ranks); the nodes of no element are told apart by a pass over the elements only when
+       there are any */
+    PetscBT in = NULL;
+    if (model->num_orphans) {
+      PetscInt ne;
+      PetscCall(VIMeshGetSizes(mesh, NULL, &ne));
+      PetscCall(PetscBTCreate(nn, &in));
+      for (PetscInt e = 0; e < ne; e++) {
+        PetscInt        nen;
+        const PetscInt *nodes;
+        PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
+        for (PetscInt k = 0; k < nen; k++) PetscCall(PetscBTSet(in, nodes[k]));
+      }
     }
+    for (PetscInt i = 0; i < nn; i++)
+      if (!in || PetscBTLookup(in, i)) {
+        for (PetscInt d = 0; d < sdim; d++) c[d] += x[i * sdim + d];
+        count++;
+      }
+    PetscCall(PetscBTDestroy(&in));
+  }
   for (PetscInt d = 0; d < sdim; d++) c[d] /= PetscMax(count, 1);
   PetscCall(VecDuplicateVecs(u, *n, v));
   PetscCall(VecDestroy(&u));
@@ -45,7 +64,8 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
     PetscCall(VecSet((*v)[k], 0));
     PetscCall(VecGetArray((*v)[k], &a[k]));
   }
-  for (PetscInt i = 0; i < nn; i++) {
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
+    PetscInt  i    = model->lnode[l];
     PetscReal r[3] = {0, 0, 0}, w[3][3] = {{0}};
     for (PetscInt d = 0; d < sdim && d < 3; d++) r[d] = x[i * sdim + d] - c[d];
     /* rotation k about axis k: omega x r; in 2D the one rotation about z */
@@ -61,7 +81,7 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
       w[2][1] = r[0]; /* about z: (-y, x, 0) */
     }
     for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof = model->node_dof[i * dim + d];
+      PetscInt dof = model->lnode_dof[l * dim + d];
       if (dof < rstart || dof >= rend) continue;
       a[d][dof - rstart] = 1;
       for (PetscInt k = 0; k < nrot; k++) a[dim + k][dof - rstart] = w[k][d];

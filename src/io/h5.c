@@ -196,6 +196,52 @@ static PetscErrorCode VIH5Write(hid_t file, const char path[], PetscInt rows, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIH5CreateDataset(hid_t file, const char path[], PetscInt rows, PetscInt cols, hid_t type)
+{
+  hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
+  hid_t   space = H5Screate_simple(cols > 0 ? 2 : 1, dims, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE), dcpl = H5Pcreate(H5P_DATASET_CREATE), dset;
+  char    why[128];
+
+  PetscFunctionBeginUser;
+  H5Pset_create_intermediate_group(lcpl, 1);
+  H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+  H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+  dset = H5Dcreate2(file, path, type, space, lcpl, dcpl, H5P_DEFAULT);
+  if (dset < 0) VIH5WriteReason(why, sizeof(why));
+  H5Pclose(dcpl);
+  H5Pclose(lcpl);
+  H5Sclose(space);
+  if (dset < 0) VIH5Fail(file, why, "dataset %s (no space left on device?)", path);
+  VIH5Check(H5Dclose(dset), file, "dataset %s", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5WriteRows(hid_t file, hid_t dxpl, const char path[], hid_t type, PetscInt row0, PetscInt nrows, PetscInt cols, const void *data,
+                             PetscBool *bad)
+{
+  hsize_t start[2] = {(hsize_t)row0, 0}, count[2] = {(hsize_t)nrows, (hsize_t)cols};
+  int     rank = cols > 0 ? 2 : 1;
+  hid_t   dset = H5Dopen2(file, path, H5P_DEFAULT), fspace, mspace;
+
+  PetscFunctionBeginUser;
+  fspace = dset >= 0 ? H5Dget_space(dset) : H5Screate_simple(rank, count, NULL);
+  mspace = H5Screate_simple(rank, count, NULL);
+  if (nrows > 0)
+    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL);
+  else {
+    H5Sselect_none(fspace);
+    H5Sselect_none(mspace);
+  }
+  /* a rank takes part in a collective write even after a failure of its own, so that none waits; an empty dataset (the
+     topology of a mesh of nodes only) is written by none */
+  if (dset < 0) *bad = PETSC_TRUE;
+  else if (H5Sget_simple_extent_npoints(fspace) > 0 && H5Dwrite(dset, type, mspace, fspace, dxpl, nrows > 0 ? data : NULL) < 0) *bad = PETSC_TRUE;
+  H5Sclose(mspace);
+  H5Sclose(fspace);
+  if (dset >= 0) H5Dclose(dset);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIH5WriteReal(hid_t file, const char path[], PetscInt rows, PetscInt cols, const PetscReal data[])
 {
   PetscFunctionBeginUser;

@@ -92,14 +92,12 @@ PetscInt VIXdmfCellNodes(PetscInt code)
   }
 }
 
-static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt *size)
+/* The entries of the XDMF mixed topology of elements [e0, e1) */
+static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt e0, PetscInt e1, PetscInt *size)
 {
-  PetscInt ne;
-
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetSizes(mesh, NULL, &ne));
   *size = 0;
-  for (PetscInt e = 0; e < ne; e++) {
+  for (PetscInt e = e0; e < e1; e++) {
     VIElementType type;
     PetscInt      nen;
     PetscCall(VIMeshGetElement(mesh, e, &type, &nen, NULL));
@@ -108,46 +106,78 @@ static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt *size)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh)
+PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 {
-  PetscInt         nn, ne, dim, size, pos = 0;
-  const PetscReal *coords;
-  PetscReal       *xyz;
-  PetscInt        *topo;
-  char             path[256];
+  PetscInt nn, ne, size;
+  char     path[256];
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
+  PetscCall(VIH5CreateDataset(file, path, nn, 3, H5T_NATIVE_DOUBLE));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
+  PetscCall(VIH5CreateDataset(file, path, nn, 0, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/topology", group));
+  PetscCall(VIH5CreateDataset(file, path, size, 0, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32));
+  PetscCall(VIH5WriteAttrInt(file, path, "num_elements", ne));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const char group[], VIMesh mesh, PetscInt row0, PetscInt nrows, PetscInt e0,
+                                 PetscInt e1, PetscBool *bad)
+{
+  PetscInt         dim, t0 = 0, size, pos = 0;
+  const PetscReal *coords;
+  const PetscInt  *ids;
+  PetscReal       *xyz;
+  PetscInt        *topo;
+  char             path[256];
+  hid_t            itype = sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+
+  PetscFunctionBeginUser;
   PetscCall(VIMeshGetDimension(mesh, &dim));
   PetscCall(VIMeshGetCoordinates(mesh, &coords));
-  PetscCall(PetscCalloc1(3 * nn, &xyz));
-  for (PetscInt i = 0; i < nn; i++)
-    for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * i + d];
+  PetscCall(VIMeshGetNodeIds(mesh, &ids));
+  PetscCall(PetscCalloc1(3 * nrows, &xyz));
+  for (PetscInt i = 0; i < nrows; i++)
+    for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * (row0 + i) + d];
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
-  PetscCall(VIH5WriteReal(file, path, nn, 3, xyz));
+  PetscCall(VIH5WriteRows(file, dxpl, path, H5T_NATIVE_DOUBLE, row0, nrows, 3, xyz, bad));
   PetscCall(PetscFree(xyz));
-  {
-    const PetscInt *ids;
-    PetscCall(VIMeshGetNodeIds(mesh, &ids));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
-    PetscCall(VIH5WriteInt(file, path, nn, 0, ids));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
+  PetscCall(VIH5WriteRows(file, dxpl, path, itype, row0, nrows, 0, ids + row0, bad));
+  /* the elements' cells: their entries start after those of the elements before e0 (the ranks before this one's) */
+  PetscCall(VIXdmfTopologySize(mesh, e0, e1, &size));
+  if (comm != MPI_COMM_NULL) {
+    PetscCallMPI(MPI_Exscan(&size, &t0, 1, MPIU_INT, MPI_SUM, comm));
+    if (e0 == 0) t0 = 0; /* MPI_Exscan leaves rank 0's undefined */
   }
-  PetscCall(VIXdmfTopologySize(mesh, &size));
-  PetscCall(PetscMalloc1(size, &topo));
-  for (PetscInt e = 0; e < ne; e++) {
+  PetscCall(PetscMalloc1(PetscMax(size, 1), &topo));
+  for (PetscInt e = e0; e < e1; e++) {
     VIElementType   type;
-    PetscInt        nen, code;
-    const PetscInt *nodes, *perm;
+    PetscInt        nen, len;
+    const PetscInt *nodes;
     PetscCall(VIMeshGetElement(mesh, e, &type, &nen, &nodes));
-    PetscCall(VIXdmfCell(type, &code, &perm));
-    topo[pos++] = code;
-    if (type == VI_ELEM_T3D2) topo[pos++] = nen;
-    for (PetscInt k = 0; k < nen; k++) topo[pos++] = nodes[perm ? perm[k] : k];
+    PetscCall(VIXdmfElementCell(type, nen, nodes, topo + pos, &len));
+    pos += len;
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/topology", group));
-  PetscCall(VIH5WriteInt(file, path, size, 0, topo));
+  PetscCall(VIH5WriteRows(file, dxpl, path, itype, t0, size, 0, topo, bad));
   PetscCall(PetscFree(topo));
-  PetscCall(VIH5WriteAttrInt(file, path, "num_elements", ne));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh)
+{
+  PetscInt  nn, ne;
+  PetscBool bad = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIH5CreateMesh(file, group, mesh));
+  PetscCall(VIH5WriteMeshRows(MPI_COMM_NULL, file, H5P_DEFAULT, group, mesh, 0, nn, 0, ne, &bad));
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the mesh datasets under %s (no space left on device?)", group);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,7 +188,7 @@ PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VI
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIXdmfTopologySize(mesh, &size));
+  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
   fp = fopen(xmf_path, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s", xmf_path);
   fprintf(fp,

@@ -62,7 +62,6 @@ PetscErrorCode VIMeshDestroy(VIMesh *mesh)
   for (PetscInt i = 0; i < m->num_files; i++) PetscCall(PetscFree(m->files[i]));
   PetscCall(PetscFree(m->files));
   PetscCall(PetscFree2(m->node_elem_offset, m->node_elem));
-  PetscCall(PetscFree(m->elem_owner));
   PetscCall(PetscFree(m->local_elems));
   PetscCall(PetscFree(m));
   *mesh = NULL;
@@ -973,13 +972,6 @@ PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIMeshGetElementOwners(VIMesh mesh, const PetscMPIInt **owner)
-{
-  PetscFunctionBeginUser;
-  *owner = mesh->elem_owner;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
 {
   PetscFunctionBeginUser;
@@ -1002,7 +994,7 @@ PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
   for (PetscInt s = 0; s < mesh->num_nsets; s++) b += mesh->nsets[s].n * sizeof(PetscInt);
   for (PetscInt s = 0; s < mesh->num_esets; s++) b += mesh->esets[s].n * sizeof(PetscInt);
   if (mesh->node_elem_offset) b += (nn + 1 + mesh->conn_size) * sizeof(PetscInt);
-  if (mesh->elem_owner) b += ne * sizeof(PetscMPIInt) + mesh->num_local_elems * sizeof(PetscInt);
+  if (mesh->local_elems) b += mesh->num_local_elems * sizeof(PetscInt); /* this rank's elements (no longer every element's owner) */
   *bytes = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

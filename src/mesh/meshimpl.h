@@ -83,10 +83,9 @@ struct _p_VIMesh {
   /* node -> elements */
   PetscInt *node_elem_offset, *node_elem;
 
-  /* partition */
-  PetscMPIInt *elem_owner;
-  PetscInt     num_local_elems;
-  PetscInt    *local_elems;
+  /* partition: this rank's elements, ascending (VIMeshPartition) */
+  PetscInt  num_local_elems;
+  PetscInt *local_elems;
 };
 
 /* Text files of the readers: the longest line they accept (real decks have lines of at most a few hundred characters;

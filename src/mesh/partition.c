@@ -47,7 +47,8 @@ static PetscErrorCode VIMeshDualGraph(VIMesh mesh, PetscInt start, PetscInt end,
   VIMeshPartition - assign every element to a rank. Collective.
 
   Each rank builds the dual-graph rows of a contiguous slice of the elements; the partitioner (options prefix
-  -mesh_, e.g. -mesh_mat_partitioning_type ptscotch|average) decides the owners, which every rank then knows.
+  -mesh_, e.g. -mesh_mat_partitioning_type ptscotch|average) decides their owners, to which the slice's element numbers
+  are sent (ISBuildTwoSided): each rank knows its own elements, ascending, and no rank the owner of every element.
 */
 PetscErrorCode VIMeshPartition(VIMesh mesh)
 {
@@ -56,18 +57,18 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
-  PetscCall(PetscFree(mesh->elem_owner));
   PetscCall(PetscFree(mesh->local_elems));
-  PetscCall(PetscMalloc1(mesh->num_elems, &mesh->elem_owner));
   PetscCall(PetscLogEventBegin(VI_MeshPartition, 0, 0, 0, 0));
   if (size == 1 || mesh->num_elems == 0) {
-    for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->elem_owner[e] = 0;
+    mesh->num_local_elems = rank == 0 ? mesh->num_elems : 0;
+    PetscCall(PetscMalloc1(PetscMax(mesh->num_local_elems, 1), &mesh->local_elems));
+    for (PetscInt e = 0; e < mesh->num_local_elems; e++) mesh->local_elems[e] = e;
   } else {
     PetscInt        start = (mesh->num_elems * rank) / size, end = (mesh->num_elems * (rank + 1)) / size, *ia, *ja;
     Mat             adj;
     MatPartitioning part;
-    IS              is, all;
-    const PetscInt *owner;
+    IS              is, mine;
+    const PetscInt *elems;
 
     PetscCall(VIMeshDualGraph(mesh, start, end, &ia, &ja));
     PetscCall(MatCreateMPIAdj(mesh->comm, end - start, mesh->num_elems, ia, ja, NULL, &adj));
@@ -86,21 +87,19 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, "mesh_"));
     PetscCall(MatPartitioningSetFromOptions(part));
     PetscCall(MatPartitioningApply(part, &is));
-    PetscCall(ISAllGather(is, &all));
-    PetscCall(ISGetIndices(all, &owner));
-    for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->elem_owner[e] = (PetscMPIInt)owner[e];
-    PetscCall(ISRestoreIndices(all, &owner));
-    PetscCall(ISDestroy(&all));
+    /* the owners of the slice's elements are sent to them: each rank learns its own elements only (no gather of the owners) */
+    PetscCall(ISBuildTwoSided(is, NULL, &mine));
+    PetscCall(ISGetLocalSize(mine, &mesh->num_local_elems));
+    PetscCall(ISGetIndices(mine, &elems));
+    PetscCall(PetscMalloc1(PetscMax(mesh->num_local_elems, 1), &mesh->local_elems));
+    PetscCall(PetscArraycpy(mesh->local_elems, elems, mesh->num_local_elems));
+    PetscCall(ISRestoreIndices(mine, &elems));
+    PetscCall(PetscSortInt(mesh->num_local_elems, mesh->local_elems)); /* element order: the assembly's order, as before */
+    PetscCall(ISDestroy(&mine));
     PetscCall(ISDestroy(&is));
     PetscCall(MatPartitioningDestroy(&part));
     PetscCall(MatDestroy(&adj));
   }
-  mesh->num_local_elems = 0;
-  for (PetscInt e = 0; e < mesh->num_elems; e++)
-    if (mesh->elem_owner[e] == rank) mesh->num_local_elems++;
-  PetscCall(PetscMalloc1(PetscMax(mesh->num_local_elems, 1), &mesh->local_elems));
-  for (PetscInt e = 0, n = 0; e < mesh->num_elems; e++)
-    if (mesh->elem_owner[e] == rank) mesh->local_elems[n++] = e;
   PetscCall(PetscLogEventEnd(VI_MeshPartition, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,7 +3,8 @@
 # on rank 0): a clamped 3 x 4 x 10 hex8 box (distinct frequencies) by `vicms modes` on 1, 2 and 3 ranks. The frequencies
 # agree within 1e-10 and every shape, up to its sign, within 1e-7 of its largest entry (the eigensolver's tolerance is
 # 1e-10 on the residual); the clamped face's rows are exactly zero; the file's layout is docs/results.md's (num_nodes x 3
-# per mode, its attributes). The -info lines of each rank: the elements and DOFs owned add up to the model's.
+# per mode, its attributes), and its mesh datasets, written in parallel too, equal the 1-rank file's. The -info lines of each
+# rank: the elements and DOFs owned add up to the model's, and each rank holds the DOF map of part of the nodes only.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -34,8 +35,13 @@ for n, f in files.items():
     check(all(s.shape == (nn, 3) for s in shapes) and all(d == "node,xyz" for d in dims), "%d ranks: 8 shapes of %d nodes x 3, dims node,xyz" % (n, nn))
     check(all(np.all(s[z == 0] == 0) for s in shapes) and all(np.abs(s[z > 0]).max() > 0 for s in shapes),
           "%d ranks: the clamped face's rows are exactly zero, the others not all zero" % n)
+    topo = f["mesh/topology"][()]
+    check(np.array_equal(f["mesh/node_ids"][()], np.arange(1, nn + 1)) and topo.size == 9 * ne and np.all(topo[::9] == 9)
+          and f["mesh/topology"].attrs["num_elements"] == ne, "%d ranks: /mesh node ids 1..%d, %d hexahedron cells" % (n, nn, ne))
     if n == 1:
         continue
+    for d in ("coordinates", "node_ids", "topology"):
+        check(np.array_equal(f["mesh/" + d][()], ref["mesh/" + d][()]), "%d ranks: /mesh/%s (written in parallel) equals 1 rank's" % (n, d))
     df = np.abs(f["frequencies_hz"][()] / ref["frequencies_hz"][()] - 1).max()
     check(df < 1e-10, "%d ranks vs 1: frequencies within %.1e (1e-10)" % (n, df))
     ds = 0.0
@@ -52,6 +58,9 @@ for n, f in files.items():
           "%d ranks: elements owned %s add up to %d" % (n, [m[4] for m in mesh], ne))
     check(len(model) == n and sum(m[0] for m in model) == ndof and all(m[1] == ndof for m in model),
           "%d ranks: DOFs owned %s add up to %d" % (n, [m[0] for m in model], ndof))
+    held = [tuple(map(int, m)) for m in re.findall(r"node-to-DOF map of (\d+) of (\d+) nodes", log)]
+    check(len(held) == n and all(h[0] < h[1] == nn for h in held) and sum(h[0] for h in held) >= nn,
+          "%d ranks: each holds the DOF map of part of the %d nodes %s" % (n, nn, [h[0] for h in held]))
 raise SystemExit(mbcheck.bad)
 PY
 exit $fail

@@ -125,8 +125,11 @@ static PetscErrorCode NodeDof(VIMesh mesh, VIModel model, PetscInt id, PetscInt 
   PetscInt node;
 
   PetscFunctionBeginUser;
+  PetscInt dofs[3];
+
   PetscCall(VIMeshFindNode(mesh, id, &node));
-  PetscCall(VIModelGetNodeDof(model, node, comp, dof));
+  PetscCall(VIModelGetNodeDofs(model, 1, &node, dofs)); /* collective */
+  *dof = dofs[comp];
   PetscCheck(*dof >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "node %" PetscInt_FMT " component %" PetscInt_FMT " has no DOF", id, comp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -327,11 +327,12 @@ static PetscErrorCode ParentFlexibility(Parent *p, VIROM rom, PetscReal Fbb[])
     for (PetscInt d = 0; d < ci[c].dim; d++) {
       PetscInt   j = ci[c].offset + d, node;
       PetscReal *u;
+      PetscInt   dofs[3];
       PetscCall(NodeIndex(p, ci[c].node_id, &node));
+      PetscCall(VIModelGetNodeDofs(p->model, 1, &node, dofs)); /* collective */
       PetscCall(VecSet(b, 0));
       for (PetscInt e = 0; e < dim && rank == 0; e++) {
-        PetscInt dof;
-        PetscCall(VIModelGetNodeDof(p->model, node, e, &dof));
+        PetscInt dof = dofs[e];
         PetscCheck(dof >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "contact node %" PetscInt_FMT " is clamped", ci[c].node_id);
         PetscCall(VecSetValue(b, dof, ci[c].frame[3 * d + e], INSERT_VALUES));
       }
@@ -343,12 +344,10 @@ static PetscErrorCode ParentFlexibility(Parent *p, VIROM rom, PetscReal Fbb[])
         for (PetscInt d2 = 0; d2 < ci[c2].dim; d2++) {
           PetscInt  i = ci[c2].offset + d2, node2;
           PetscReal s = 0;
+          PetscInt  dofs2[3];
           PetscCall(NodeIndex(p, ci[c2].node_id, &node2));
-          for (PetscInt e = 0; e < dim; e++) {
-            PetscInt dof;
-            PetscCall(VIModelGetNodeDof(p->model, node2, e, &dof));
-            s += ci[c2].frame[3 * d2 + e] * u[dof];
-          }
+          PetscCall(VIModelGetNodeDofs(p->model, 1, &node2, dofs2));
+          for (PetscInt e = 0; e < dim; e++) s += ci[c2].frame[3 * d2 + e] * u[dofs2[e]];
           Fbb[i * nb + j] = s;
         }
       PetscCall(PetscFree(u));
@@ -382,23 +381,30 @@ static PetscErrorCode ParentStatic(Parent *p, const char fset[], PetscInt fdir, 
     PetscBool       found;
     PetscCall(VIMeshGetNodeSet(p->mesh, fset, &n, &nodes, &found));
     PetscCheck(found && n > 0, p->comm, PETSC_ERR_PLIB, "node set %s is missing", fset);
+    PetscInt *dofs;
+    PetscCall(PetscMalloc1(n * dim, &dofs));
+    PetscCall(VIModelGetNodeDofs(p->model, n, nodes, dofs)); /* collective */
     for (PetscInt i = 0; i < n && rank == 0; i++) {
-      PetscInt dof;
-      PetscCall(VIModelGetNodeDof(p->model, nodes[i], fdir, &dof));
+      PetscInt dof = dofs[i * dim + fdir];
       if (dof >= 0) PetscCall(VecSetValue(b, dof, value, INSERT_VALUES));
     }
+    PetscCall(PetscFree(dofs));
     PetscCall(VecAssemblyBegin(b));
     PetscCall(VecAssemblyEnd(b));
   } else {
     Vec gv;
     PetscCall(VecDuplicate(b, &gv));
     PetscCall(VecSet(gv, 0));
+    PetscInt *all, *dofs;
+    PetscCall(PetscMalloc2(nn, &all, nn * dim, &dofs));
+    for (PetscInt i = 0; i < nn; i++) all[i] = i;
+    PetscCall(VIModelGetNodeDofs(p->model, rank == 0 ? nn : 0, all, dofs)); /* rank 0 asks for every node */
     for (PetscInt i = 0; i < nn && rank == 0; i++)
       for (PetscInt d = 0; d < dim; d++) {
-        PetscInt dof;
-        PetscCall(VIModelGetNodeDof(p->model, i, d, &dof));
+        PetscInt dof = dofs[i * dim + d];
         if (dof >= 0) PetscCall(VecSetValue(gv, dof, g[d], INSERT_VALUES));
       }
+    PetscCall(PetscFree2(all, dofs));
     PetscCall(VecAssemblyBegin(gv));
     PetscCall(VecAssemblyEnd(gv));
     PetscCall(MatMult(M, gv, b));
@@ -407,9 +413,10 @@ static PetscErrorCode ParentStatic(Parent *p, const char fset[], PetscInt fdir, 
   PetscCall(ParentSolve(p, b, x));
   PetscCall(GatherAll(x, &u));
   for (PetscInt k = 0; k < nout; k++) {
-    PetscInt node, dof;
+    PetscInt node, dof, dofs[3];
     PetscCall(NodeIndex(p, out_ids[k], &node));
-    PetscCall(VIModelGetNodeDof(p->model, node, out_dirs[k], &dof));
+    PetscCall(VIModelGetNodeDofs(p->model, 1, &node, dofs)); /* collective */
+    dof = dofs[out_dirs[k]];
     PetscCheck(dof >= 0, p->comm, PETSC_ERR_PLIB, "output node %" PetscInt_FMT " is clamped", out_ids[k]);
     out[k] = u[dof];
   }
