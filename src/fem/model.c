@@ -646,6 +646,64 @@ PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIModelGetNodeCoordinates(VIModel model, PetscInt n, const PetscInt nodes[], PetscReal coords[], PetscInt ids[])
+{
+  PetscMPIInt      rank;
+  PetscInt         sdim, nroots, *held_id, *dir_id;
+  PetscReal       *held_x, *dir_x;
+  const PetscReal *xyz;
+  const PetscInt  *mesh_ids, *range;
+  PetscSF          held, asked;
+  MPI_Datatype     point;
+
+  PetscFunctionBeginUser;
+  PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(VIMeshGetDimension(model->mesh, &sdim));
+  PetscCall(VIMeshGetCoordinates(model->mesh, &xyz));
+  PetscCall(VIMeshGetNodeIds(model->mesh, &mesh_ids));
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+  PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
+  /* the holders write the points of the nodes they hold into the directory (a node's holders write the same bits): the mesh
+     is read at held nodes only, which a mesh held in parts has (docs/scale.md) */
+  PetscCall(PetscMalloc4(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id, PetscMax(3 * nroots, 1), &dir_x,
+                         PetscMax(nroots, 1), &dir_id));
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
+    PetscInt i = model->lnode[l];
+    for (PetscInt d = 0; d < 3; d++) held_x[3 * l + d] = d < sdim ? xyz[i * sdim + d] : 0;
+    held_id[l] = mesh_ids[i];
+  }
+  for (PetscInt i = 0; i < nroots; i++) dir_id[i] = -1;
+  PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
+  PetscCallMPI(MPI_Type_commit(&point));
+  PetscCall(VIModelDirectorySF(model, model->num_lnodes, model->lnode, &held));
+  PetscCall(PetscSFReduceBegin(held, point, held_x, dir_x, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(held, point, held_x, dir_x, MPI_REPLACE));
+  PetscCall(PetscSFReduceBegin(held, MPIU_INT, held_id, dir_id, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(held, MPIU_INT, held_id, dir_id, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&held));
+  /* a node no rank holds (of no element, or of no row of a parent given as matrices): its directory rank reads the mesh */
+  for (PetscInt i = 0; i < nroots; i++)
+    if (dir_id[i] < 0) {
+      PetscInt node = range[rank] + i;
+      for (PetscInt d = 0; d < 3; d++) dir_x[3 * i + d] = d < sdim ? xyz[node * sdim + d] : 0;
+      dir_id[i] = mesh_ids[node];
+    }
+  PetscCall(VIModelDirectorySF(model, n, nodes, &asked));
+  if (coords) {
+    PetscCall(PetscSFBcastBegin(asked, point, dir_x, coords, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(asked, point, dir_x, coords, MPI_REPLACE));
+  }
+  if (ids) {
+    PetscCall(PetscSFBcastBegin(asked, MPIU_INT, dir_id, ids, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(asked, MPIU_INT, dir_id, ids, MPI_REPLACE));
+  }
+  PetscCall(PetscSFDestroy(&asked));
+  PetscCallMPI(MPI_Type_free(&point));
+  PetscCall(PetscFree4(held_x, held_id, dir_x, dir_id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global)
 {
   PetscFunctionBeginUser;
