@@ -1313,6 +1313,60 @@ static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The rigid rotation about z (VIModelGetRigidBodyModes) against (-(y - c_y), x - c_x) with the centroid c of the nodes of the
+   elements summed in node order from the replicated mesh, bitwise: the centroid's sums passed from rank to rank are the same
+   bits. */
+static PetscErrorCode CheckRigidRotation(VIModel model, VIMesh mesh, const char what[])
+{
+  PetscInt           nn, ne, nrb, *all, *dofs, count = 0, rstart, rend, bad = 0;
+  PetscReal          c[3] = {0, 0, 0};
+  PetscBool         *in;
+  const PetscReal   *xyz;
+  const PetscScalar *a;
+  Vec               *rb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  PetscCall(PetscCalloc1(nn, &in));
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
+    for (PetscInt k = 0; k < nen; k++) in[nodes[k]] = PETSC_TRUE;
+  }
+  for (PetscInt i = 0; i < nn; i++)
+    if (in[i]) {
+      for (PetscInt d = 0; d < 3; d++) c[d] += xyz[3 * i + d];
+      count++;
+    }
+  for (PetscInt d = 0; d < 3; d++) c[d] /= count;
+  PetscCall(PetscMalloc2(nn, &all, 3 * nn, &dofs));
+  for (PetscInt i = 0; i < nn; i++) all[i] = i;
+  PetscCall(VIModelGetNodeDofs(model, nn, all, dofs));
+  PetscCall(VIModelGetRigidBodyModes(model, &nrb, &rb));
+  PetscCheck(nrb == 6, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " rigid-body modes, expected 6", what, nrb);
+  PetscCall(VecGetOwnershipRange(rb[5], &rstart, &rend));
+  PetscCall(VecGetArrayRead(rb[5], &a));
+  for (PetscInt i = 0; i < nn; i++)
+    for (PetscInt d = 0; d < 2; d++) {
+      PetscInt  dof    = dofs[3 * i + d];
+      PetscReal expect = d == 0 ? -(xyz[3 * i + 1] - c[1]) : xyz[3 * i] - c[0];
+      if (dof >= rstart && dof < rend && PetscRealPart(a[dof - rstart]) != expect) bad++;
+    }
+  PetscCall(VecRestoreArrayRead(rb[5], &a));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCheck(bad == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "%s: %" PetscInt_FMT " entries of the rotation about z differ from those about the centroid in node order", what, bad);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "%s: the rotation about z is about the centroid (%.17g, %.17g) of the %" PetscInt_FMT " nodes of elements, bitwise\n", what,
+                        (double)c[0], (double)c[1], count));
+  PetscCall(VecDestroyVecs(nrb, &rb));
+  PetscCall(PetscFree2(all, dofs));
+  PetscCall(PetscFree(in));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestLookup(void)
 {
   /* good_box.inp's 4 C3D8 along x (clamped at x = 0) and node 99 on no element; sets A (x = 40) and B overlapping it */
@@ -1338,6 +1392,10 @@ static PetscErrorCode TestLookup(void)
   PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
   PetscCall(CheckLookup(p.model, p.mesh, "plate box"));
   PetscCall(ParentDestroy(&p));
+  PetscCall(SetOptions(PLATE));
+  PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
+  PetscCall(CheckRigidRotation(p.model, p.mesh, "free plate box"));
+  PetscCall(ParentDestroy(&p));
 
   PetscCall(PetscSNPrintf(path, sizeof(path), "lookup_orphan_%d.inp", size));
   if (rank == 0) {
@@ -1349,6 +1407,7 @@ static PetscErrorCode TestLookup(void)
   PetscCall(PetscOptionsSetValue(NULL, "-mesh_file", path));
   PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
   PetscCall(CheckLookup(p.model, p.mesh, "deck with a node of no element"));
+  PetscCall(CheckRigidRotation(p.model, p.mesh, "deck with a node of no element"));
   PetscCall(VICMSCreate(PETSC_COMM_WORLD, &cms));
   PetscCall(VICMSSetModel(cms, p.model));
   PetscCall(VICMSSetFromOptions(cms));
