@@ -98,6 +98,11 @@ PETSC_EXTERN PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, Pets
    dofs[i * dim + d] for component d, -1 when clamped or for a node of no element. Collective: each rank asks the rank whose
    block of the distributed DOF directory holds the node (a PetscSF), so no rank holds a map of global size. */
 PETSC_EXTERN PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt nodes[], PetscInt dofs[]);
+/* The coordinates and file ids of n nodes (mesh node indices, any node of the mesh; each rank its own list, which may be empty):
+   coords[3 i + d], padded with zeros beyond the mesh's dimension, and ids[i] (either may be NULL). Collective, as
+   VIModelGetNodeDofs: the ranks that hold a node write its point into the distributed directory and each rank reads its list
+   from there; the mesh is read at the nodes this rank holds only (and at a node no rank holds, by its directory rank). */
+PETSC_EXTERN PetscErrorCode VIModelGetNodeCoordinates(VIModel model, PetscInt n, const PetscInt nodes[], PetscReal coords[], PetscInt ids[]);
 PETSC_EXTERN PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global);
 PETSC_EXTERN PetscErrorCode VIModelGetTotalMass(VIModel model, PetscReal *mass);
 /*

@@ -80,38 +80,49 @@ static PetscErrorCode VICMSContactFrame(VICMS cms, PetscInt dim, PetscInt id, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The nodes of the contact sets (their union, in the order of the sets, each set by node id) into contact_ids. */
-static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh)
+/* The nodes of the contact sets (their union, in the order of the sets) as mesh indices into nodes (num_contact_ids of them,
+   to free) and their ids into contact_ids (one collective look-up: no array of the mesh's size). */
+static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh, PetscInt **nodes)
 {
-  const PetscInt *ids;
-  PetscInt        total = 0, n, nn;
-  PetscBool      *seen;
+  PetscInt  total = 0, n, *sorted, *first;
+  PetscBool found;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetNodeIds(mesh, &ids));
-  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   for (PetscInt s = 0; s < cms->num_contact_sets; s++) {
-    const PetscInt *nodes;
+    const PetscInt *set;
     char            option[96];
     PetscCall(PetscSNPrintf(option, sizeof(option), "-%scms_contact_set", cms->prefix));
-    PetscCall(VIMeshRequireNodeSet(mesh, option, cms->contact_sets[s], &n, &nodes));
+    PetscCall(VIMeshRequireNodeSet(mesh, option, cms->contact_sets[s], &n, &set));
     total += n;
   }
-  PetscCall(PetscFree(cms->contact_ids));
-  PetscCall(PetscMalloc1(PetscMax(total, 1), &cms->contact_ids));
-  PetscCall(PetscCalloc1(PetscMax(nn, 1), &seen));
-  cms->num_contact_ids = 0;
+  PetscCall(PetscMalloc1(PetscMax(total, 1), nodes));
+  PetscCall(PetscMalloc2(PetscMax(total, 1), &sorted, PetscMax(total, 1), &first));
+  total = 0;
   for (PetscInt s = 0; s < cms->num_contact_sets; s++) {
-    const PetscInt *nodes;
-    PetscBool       found;
-    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_sets[s], &n, &nodes, &found));
-    for (PetscInt i = 0; i < n; i++)
-      if (!seen[nodes[i]]) {
-        seen[nodes[i]]                           = PETSC_TRUE;
-        cms->contact_ids[cms->num_contact_ids++] = ids[nodes[i]];
-      }
+    const PetscInt *set;
+    PetscCall(VIMeshGetNodeSet(mesh, cms->contact_sets[s], &n, &set, &found));
+    PetscCall(PetscArraycpy(*nodes + total, set, n));
+    total += n;
   }
-  PetscCall(PetscFree(seen));
+  /* a node stays at its first place in the list: (node, place) pairs sorted by node, each run of one node keeps its lowest place */
+  for (PetscInt i = 0; i < total; i++) {
+    sorted[i] = (*nodes)[i];
+    first[i]  = i;
+  }
+  PetscCall(PetscSortIntWithArray(total, sorted, first));
+  for (PetscInt i = 0, j; i < total; i = j) {
+    PetscInt keep = first[i];
+    for (j = i + 1; j < total && sorted[j] == sorted[i]; j++) keep = PetscMin(keep, first[j]);
+    for (PetscInt k = i; k < j; k++)
+      if (first[k] != keep) (*nodes)[first[k]] = -1; /* a repeat */
+  }
+  cms->num_contact_ids = 0;
+  for (PetscInt i = 0; i < total; i++)
+    if ((*nodes)[i] >= 0) (*nodes)[cms->num_contact_ids++] = (*nodes)[i];
+  PetscCall(PetscFree2(sorted, first));
+  PetscCall(PetscFree(cms->contact_ids));
+  PetscCall(PetscMalloc1(PetscMax(cms->num_contact_ids, 1), &cms->contact_ids));
+  PetscCall(VIModelGetNodeCoordinates(cms->model, cms->num_contact_ids, *nodes, NULL, cms->contact_ids));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,12 +130,10 @@ static PetscErrorCode VICMSCollectSets(VICMS cms, VIMesh mesh)
    DOFs are all clamped leave the contacts and stay in the boundary table (bnode_*) with no ROM coordinate. */
 static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
 {
-  const PetscReal *xyz;
-  PetscInt         nfree = 0, *nodes, *dofs;
+  PetscInt nfree = 0, *nodes = NULL, *dofs;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
-  if (cms->num_contact_sets) PetscCall(VICMSCollectSets(cms, mesh));
+  if (cms->num_contact_sets) PetscCall(VICMSCollectSets(cms, mesh, &nodes));
   PetscCheck(cms->num_contact_ids > 0, cms->comm, PETSC_ERR_USER_INPUT,
              "No contact boundary: give -%scms_contact_nodes ID,ID,... or -%scms_contact_set SET", cms->prefix, cms->prefix);
   if (cms->physical) {
@@ -150,14 +159,19 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
   PetscCall(PetscMalloc1(cms->num_bnodes, &cms->bnode_ids));
   PetscCall(PetscMalloc1(3 * cms->num_bnodes, &cms->bnode_dofs));
   PetscCall(PetscCalloc1(3 * cms->num_bnodes, &cms->bnode_coords));
-  PetscCall(PetscMalloc2(cms->num_contact_ids, &nodes, cms->num_contact_ids * dim, &dofs));
-  for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
-    PetscCall(VIMeshFindNode(mesh, cms->contact_ids[c], &nodes[c]));
-    PetscCheck(nodes[c] >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix,
-               cms->contact_ids[c]);
+  PetscCall(PetscMalloc1(cms->num_contact_ids * dim, &dofs));
+  if (!nodes) {
+    PetscCall(PetscMalloc1(cms->num_contact_ids, &nodes));
+    for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
+      PetscCall(VIMeshFindNode(mesh, cms->contact_ids[c], &nodes[c]));
+      PetscCheck(nodes[c] >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix,
+                 cms->contact_ids[c]);
+    }
   }
-  /* the boundary nodes' DOFs: one collective look-up of the short list (no rank holds the map of every node) */
+  /* the boundary nodes' DOFs and points: collective look-ups of the short list (no rank reads the map or the coordinates of
+     every node) */
   PetscCall(VIModelGetNodeDofs(cms->model, cms->num_contact_ids, nodes, dofs));
+  PetscCall(VIModelGetNodeCoordinates(cms->model, cms->num_contact_ids, nodes, cms->bnode_coords, NULL));
   for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
     PetscInt id = cms->contact_ids[c], node = nodes[c], nclamped = 0, first_clamped = -1;
     for (PetscInt k = 0; k < c; k++)
@@ -176,13 +190,13 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
     for (PetscInt d = 0; d < 3; d++) {
       cms->bnode_dofs[3 * c + d] = (nclamped || d >= dim) ? -1 : nfree * cms->contact_dirs + d;
       if (d >= cms->contact_dirs) cms->bnode_dofs[3 * c + d] = -1;
-      if (d < dim) cms->bnode_coords[3 * c + d] = xyz[node * dim + d];
     }
     if (nclamped) continue;
     for (PetscInt d = 0; d < dim; d++) cms->contact_dof[nfree * dim + d] = dofs[c * dim + d];
     cms->contact_node[nfree++] = node;
   }
-  PetscCall(PetscFree2(nodes, dofs));
+  PetscCall(PetscFree(nodes));
+  PetscCall(PetscFree(dofs));
   cms->num_contacts = nfree;
   PetscCheck(nfree > 0, cms->comm, PETSC_ERR_USER_INPUT, "Every boundary node of -%scms_contact_set/-%scms_contact_nodes is clamped", cms->prefix,
              cms->prefix);
@@ -238,9 +252,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
 {
   VIMesh           mesh;
   Mat              K, M;
-  PetscInt         dim, rstart, rend, nown = 0, *own;
-  const PetscReal *xyz;
-  const PetscInt  *node_ids;
+  PetscInt         dim, rstart, rend, nown = 0, *own, b = 0;
   PetscBool        identity = PETSC_TRUE;
   IS               is_all, is_sorted;
   Vec              x;
@@ -249,9 +261,7 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
   PetscCall(VIModelGetMesh(cms->model, &mesh));
   PetscCall(VIModelGetMatrices(cms->model, &K, &M));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
   PetscCall(VICMSResolveNodes(cms, mesh, dim));
-  PetscCall(VIMeshGetNodeIds(mesh, &node_ids));
 
   PetscCall(PetscFree(cms->contacts));
   PetscCall(PetscFree(cms->b_dofs));
@@ -260,12 +270,13 @@ PetscErrorCode VICMSSetUpBoundary(VICMS cms)
   PetscCall(PetscMalloc1(cms->nb, &cms->b_dofs));
   for (PetscInt c = 0; c < cms->num_contacts; c++) {
     VIContactInfo *info = &cms->contacts[c];
-    PetscInt       node = cms->contact_node[c];
-    info->node_id       = node_ids[node];
-    info->dim           = cms->contact_dirs;
-    info->offset        = c * cms->contact_dirs;
-    info->area          = cms->area;
-    for (PetscInt d = 0; d < dim; d++) info->coords[d] = xyz[node * dim + d];
+    while (cms->bnode_dofs[3 * b] < 0) b++; /* a clamped boundary node: no contact (contact_dirs >= 1) */
+    info->node_id = cms->bnode_ids[b];
+    info->dim     = cms->contact_dirs;
+    info->offset  = c * cms->contact_dirs;
+    info->area    = cms->area;
+    for (PetscInt d = 0; d < dim; d++) info->coords[d] = cms->bnode_coords[3 * b + d];
+    b++;
     PetscCall(VICMSContactFrame(cms, dim, info->node_id, info->coords, info->frame));
     for (PetscInt d = 0; d < dim; d++)
       for (PetscInt e = 0; e < dim; e++)

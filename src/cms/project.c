@@ -202,7 +202,7 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
      n<NODE>_<dir>; SET:DIR one per node of the set, SET_<dir> for a set of one node, SET_n<NODE>_<dir> otherwise */
   for (PetscInt k = 0; k < cms->num_outputs; k++) {
     char            name[64], *end;
-    PetscInt        dir, id, node, nset = 1;
+    PetscInt        dir, id, node, nset = 1, *ids;
     const PetscInt *nodes = &node;
     PetscBool       is_set;
     PetscCall(VIParseItem(cms->comm, "-cms_outputs", cms->outputs[k], PETSC_FALSE, name, &dir, NULL));
@@ -216,13 +216,12 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
       PetscCall(VIMeshFindNode(mesh, id, &node));
       PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: node %" PetscInt_FMT " is not in the mesh", id);
     }
-    PetscCall(PetscMalloc1(nset * dim, &dofs));
+    PetscCall(PetscMalloc2(nset * dim, &dofs, nset, &ids));
     PetscCall(VIModelGetNodeDofs(cms->model, nset, nodes, dofs));
+    if (is_set && nset > 1) PetscCall(VIModelGetNodeCoordinates(cms->model, nset, nodes, NULL, ids)); /* the labels' node ids */
     for (PetscInt i = 0; i < nset; i++) {
-      const PetscInt *ids;
-      char            label[160];
-      PetscInt        dof = dofs[i * dim + dir];
-      PetscCall(VIMeshGetNodeIds(mesh, &ids));
+      char     label[160];
+      PetscInt dof = dofs[i * dim + dir];
       PetscCall(VecSet(f, 0));
       if (dof >= rstart && dof < rend) PetscCall(VecSetValue(f, dof, 1.0, INSERT_VALUES));
       PetscCall(VecAssemblyBegin(f));
@@ -233,10 +232,10 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
       else if (nset == 1)
         PetscCall(PetscSNPrintf(label, sizeof(label), "%s_%c", name, (char)('x' + dir)));
       else
-        PetscCall(PetscSNPrintf(label, sizeof(label), "%s_n%" PetscInt_FMT "_%c", name, ids[nodes[i]], (char)('x' + dir)));
+        PetscCall(PetscSNPrintf(label, sizeof(label), "%s_n%" PetscInt_FMT "_%c", name, ids[i], (char)('x' + dir)));
       PetscCall(VIROMAddOutput(rom, label, red));
     }
-    PetscCall(PetscFree(dofs));
+    PetscCall(PetscFree2(dofs, ids));
   }
   PetscCall(PetscFree(red));
   PetscCall(VecDestroy(&f));

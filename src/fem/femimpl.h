@@ -64,6 +64,11 @@ static inline PetscBool VIModelOwnsNode(VIModel model, PetscInt l)
   }
   return PETSC_FALSE;
 }
+/* The points of the nodes of this rank's block of the DOF directory (dir_layout), in node order: dir_x (3 per node, zeros beyond
+   the mesh's dimension), their ids dir_id and whether a rank holds them (held: a node of an element or, for a parent given as
+   matrices, of a row); written by the holders, a node no rank holds read from the mesh by its directory rank. Free with
+   PetscFree3(dir_x, dir_id, held). Collective. */
+PETSC_INTERN PetscErrorCode VIModelPointDirectory(VIModel model, PetscReal **dir_x, PetscInt **dir_id, PetscBool **held);
 /* The position of global node in this rank's map, -1 when this rank does not hold it. Not collective. */
 PETSC_INTERN PetscErrorCode VIModelFindLocalNode(VIModel model, PetscInt node, PetscInt *l);
 

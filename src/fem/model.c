@@ -646,6 +646,82 @@ PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VIModelPointDirectory(VIModel model, PetscReal **dir_x, PetscInt **dir_id, PetscBool **held)
+{
+  PetscMPIInt      rank;
+  PetscInt         sdim, nroots, *held_id;
+  PetscReal       *held_x;
+  const PetscReal *xyz;
+  const PetscInt  *mesh_ids, *range;
+  PetscSF          sf;
+  MPI_Datatype     point;
+
+  PetscFunctionBeginUser;
+  PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(VIMeshGetDimension(model->mesh, &sdim));
+  PetscCall(VIMeshGetCoordinates(model->mesh, &xyz));
+  PetscCall(VIMeshGetNodeIds(model->mesh, &mesh_ids));
+  PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+  PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
+  /* the holders write the points of the nodes they hold into the directory (a node's holders write the same bits): the mesh
+     is read at held nodes only, which a mesh held in parts has (docs/scale.md) */
+  PetscCall(PetscMalloc2(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id));
+  PetscCall(PetscMalloc3(PetscMax(3 * nroots, 1), dir_x, PetscMax(nroots, 1), dir_id, PetscMax(nroots, 1), held));
+  for (PetscInt l = 0; l < model->num_lnodes; l++) {
+    PetscInt i = model->lnode[l];
+    for (PetscInt d = 0; d < 3; d++) held_x[3 * l + d] = d < sdim ? xyz[i * sdim + d] : 0;
+    held_id[l] = mesh_ids[i];
+  }
+  for (PetscInt i = 0; i < nroots; i++) (*dir_id)[i] = -1;
+  PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
+  PetscCallMPI(MPI_Type_commit(&point));
+  PetscCall(VIModelDirectorySF(model, model->num_lnodes, model->lnode, &sf));
+  PetscCall(PetscSFReduceBegin(sf, point, held_x, *dir_x, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, point, held_x, *dir_x, MPI_REPLACE));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, held_id, *dir_id, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, held_id, *dir_id, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&point));
+  PetscCall(PetscFree2(held_x, held_id));
+  /* a node no rank holds (of no element, or of no row of a parent given as matrices): its directory rank reads the mesh */
+  for (PetscInt i = 0; i < nroots; i++) {
+    (*held)[i] = (PetscBool)((*dir_id)[i] >= 0);
+    if ((*held)[i]) continue;
+    PetscInt node = range[rank] + i;
+    for (PetscInt d = 0; d < 3; d++) (*dir_x)[3 * i + d] = d < sdim ? xyz[node * sdim + d] : 0;
+    (*dir_id)[i] = mesh_ids[node];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIModelGetNodeCoordinates(VIModel model, PetscInt n, const PetscInt nodes[], PetscReal coords[], PetscInt ids[])
+{
+  PetscInt    *dir_id;
+  PetscReal   *dir_x;
+  PetscBool   *held;
+  PetscSF      sf;
+  MPI_Datatype point;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelPointDirectory(model, &dir_x, &dir_id, &held));
+  PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
+  PetscCallMPI(MPI_Type_commit(&point));
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  if (coords) {
+    PetscCall(PetscSFBcastBegin(sf, point, dir_x, coords, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sf, point, dir_x, coords, MPI_REPLACE));
+  }
+  if (ids) {
+    PetscCall(PetscSFBcastBegin(sf, MPIU_INT, dir_id, ids, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sf, MPIU_INT, dir_id, ids, MPI_REPLACE));
+  }
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&point));
+  PetscCall(PetscFree3(dir_x, dir_id, held));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelGetNumDofs(VIModel model, PetscInt *num_local, PetscInt *num_global)
 {
   PetscFunctionBeginUser;

@@ -1,6 +1,5 @@
 /* VIModelGetRigidBodyModes: the rigid-body motions of a model's free DOFs, the near null space of its stiffness for GAMG. */
 #include "femimpl.h"
-#include <petscbt.h>
 
 /*
   Translations u = e_d and, when the mesh's nodes carry as many translations as the space has dimensions (2 or 3), the
@@ -11,7 +10,7 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
 {
   VIMesh           mesh;
   const PetscReal *x;
-  PetscInt         sdim, dim = model->dim, nn = model->num_nodes, nrot = 0, rstart, rend, count = 0;
+  PetscInt         sdim, dim = model->dim, nrot = 0, rstart, rend, count = 0;
   PetscReal        c[3] = {0, 0, 0};
   PetscScalar     *a[6];
   Vec              u;
@@ -35,27 +34,28 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
   if (sdim == dim && dim == 3) nrot = 3;
   *n = dim + nrot;
   {
-    /* the centroid of the nodes of the elements, summed in node order on every rank from the replicated coordinates (the
-       same bits on any number of ranks); the nodes of no element are told apart by a pass over the elements only when
-       there are any */
-    PetscBT in = NULL;
-    if (model->num_orphans) {
-      PetscInt ne;
-      PetscCall(VIMeshGetSizes(mesh, NULL, &ne));
-      PetscCall(PetscBTCreate(nn, &in));
-      for (PetscInt e = 0; e < ne; e++) {
-        PetscInt        nen;
-        const PetscInt *nodes;
-        PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
-        for (PetscInt k = 0; k < nen; k++) PetscCall(PetscBTSet(in, nodes[k]));
+    /* the centroid of the nodes of the elements (the held ones), summed in node order: each rank adds the points of its block
+       of the directory to the sums of the ranks before it and passes them on, so the sums are the same bits on any number of
+       ranks, and no rank reads the coordinates of every node */
+    PetscMPIInt rank, size;
+    PetscReal  *dir_x, sums[4] = {0, 0, 0, 0}; /* c and count */
+    PetscInt   *dir_id, nroots;
+    PetscBool  *held;
+    PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+    PetscCallMPI(MPI_Comm_size(model->comm, &size));
+    PetscCall(VIModelPointDirectory(model, &dir_x, &dir_id, &held));
+    PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
+    if (rank > 0) PetscCallMPI(MPI_Recv(sums, 4, MPIU_REAL, rank - 1, 0, model->comm, MPI_STATUS_IGNORE));
+    for (PetscInt i = 0; i < nroots; i++)
+      if (held[i]) {
+        for (PetscInt d = 0; d < sdim; d++) sums[d] += dir_x[3 * i + d];
+        sums[3] += 1;
       }
-    }
-    for (PetscInt i = 0; i < nn; i++)
-      if (!in || PetscBTLookup(in, i)) {
-        for (PetscInt d = 0; d < sdim; d++) c[d] += x[i * sdim + d];
-        count++;
-      }
-    PetscCall(PetscBTDestroy(&in));
+    if (rank < size - 1) PetscCallMPI(MPI_Send(sums, 4, MPIU_REAL, rank + 1, 0, model->comm));
+    PetscCallMPI(MPI_Bcast(sums, 4, MPIU_REAL, size - 1, model->comm));
+    PetscCall(PetscFree3(dir_x, dir_id, held));
+    for (PetscInt d = 0; d < 3; d++) c[d] = sums[d];
+    count = (PetscInt)sums[3];
   }
   for (PetscInt d = 0; d < sdim; d++) c[d] /= PetscMax(count, 1);
   PetscCall(VecDuplicateVecs(u, *n, v));

@@ -8,6 +8,7 @@ vicms_unit_test(test_cms CASE convergence RANKS 1 2 3 ARGS -case convergence)
 vicms_unit_test(test_cms CASE ranks RANKS 2 3 ARGS -case ranks)
 vicms_unit_test(test_cms CASE loads RANKS 1 2 3 ARGS -case loads)
 vicms_unit_test(test_cms CASE bar RANKS 1 2 3 ARGS -case bar)
+vicms_unit_test(test_cms CASE lookup RANKS 1 2 3 ARGS -case lookup)
 vicms_app_test(reduce)
 # Several substructures (seed 003, issue 14): two Craig-Bampton beams with physical boundary DOFs coupled at a fixed contact
 # point (frictionless normal tie, primal assembly): the lowest 10 coupled frequencies converge to the unreduced coupled FE

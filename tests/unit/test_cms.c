@@ -1271,6 +1271,173 @@ static PetscErrorCode TestBar(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---------------------------------------------------------------- 8. lookup */
+
+/*
+  The collective look-up of given nodes' points and ids (VIModelGetNodeCoordinates) against the replicated mesh, bitwise: every
+  rank asks a list of its own (all nodes backwards from a rank-dependent start, each twice; one rank none), on the plate box and on
+  a deck with a node of no element (which no rank holds). Then the boundary of a substructure on the union of two overlapping node
+  sets, that orphan among them: the boundary nodes in the order of the sets, each once, with the mesh's points.
+*/
+static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
+{
+  PetscMPIInt      rank, size;
+  PetscInt         nn, sdim, n, *nodes, *ids;
+  PetscReal       *x;
+  const PetscReal *xyz;
+  const PetscInt  *mesh_ids;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetDimension(mesh, &sdim));
+  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  PetscCall(VIMeshGetNodeIds(mesh, &mesh_ids));
+  n = (size > 1 && rank == 1) ? 0 : 2 * nn;
+  PetscCall(PetscMalloc3(PetscMax(n, 1), &nodes, PetscMax(n, 1), &ids, PetscMax(3 * n, 1), &x));
+  for (PetscInt i = 0; i < n; i++) nodes[i] = (nn - 1 - (i / 2 + 7 * rank) % nn + nn) % nn;
+  PetscCall(VIModelGetNodeCoordinates(model, n, nodes, x, ids));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(ids[i] == mesh_ids[nodes[i]], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: node %" PetscInt_FMT " looked up with id %" PetscInt_FMT ", expected %" PetscInt_FMT, what, nodes[i], ids[i], mesh_ids[nodes[i]]);
+    for (PetscInt d = 0; d < 3; d++)
+      PetscCheck(x[3 * i + d] == (d < sdim ? xyz[nodes[i] * sdim + d] : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "%s: node %" PetscInt_FMT " looked up at %.17g in direction %" PetscInt_FMT ", the mesh has %.17g", what, mesh_ids[nodes[i]],
+                 (double)x[3 * i + d], d, (double)(d < sdim ? xyz[nodes[i] * sdim + d] : 0));
+  }
+  PetscCall(PetscFree3(nodes, ids, x));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "%s: the points and ids of %" PetscInt_FMT " nodes looked up twice on %d rank%s equal the mesh's, bitwise\n", what, nn, size,
+                        size > 1 ? "s" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rigid rotation about z (VIModelGetRigidBodyModes) against (-(y - c_y), x - c_x) with the centroid c of the nodes of the
+   elements summed in node order from the replicated mesh, bitwise: the centroid's sums passed from rank to rank are the same
+   bits. */
+static PetscErrorCode CheckRigidRotation(VIModel model, VIMesh mesh, const char what[])
+{
+  PetscInt           nn, ne, nrb, *all, *dofs, count = 0, rstart, rend, bad = 0;
+  PetscReal          c[3] = {0, 0, 0};
+  PetscBool         *in;
+  const PetscReal   *xyz;
+  const PetscScalar *a;
+  Vec               *rb;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
+  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  PetscCall(PetscCalloc1(nn, &in));
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, e, NULL, &nen, &nodes));
+    for (PetscInt k = 0; k < nen; k++) in[nodes[k]] = PETSC_TRUE;
+  }
+  for (PetscInt i = 0; i < nn; i++)
+    if (in[i]) {
+      for (PetscInt d = 0; d < 3; d++) c[d] += xyz[3 * i + d];
+      count++;
+    }
+  for (PetscInt d = 0; d < 3; d++) c[d] /= count;
+  PetscCall(PetscMalloc2(nn, &all, 3 * nn, &dofs));
+  for (PetscInt i = 0; i < nn; i++) all[i] = i;
+  PetscCall(VIModelGetNodeDofs(model, nn, all, dofs));
+  PetscCall(VIModelGetRigidBodyModes(model, &nrb, &rb));
+  PetscCheck(nrb == 6, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " rigid-body modes, expected 6", what, nrb);
+  PetscCall(VecGetOwnershipRange(rb[5], &rstart, &rend));
+  PetscCall(VecGetArrayRead(rb[5], &a));
+  for (PetscInt i = 0; i < nn; i++)
+    for (PetscInt d = 0; d < 2; d++) {
+      PetscInt  dof    = dofs[3 * i + d];
+      PetscReal expect = d == 0 ? -(xyz[3 * i + 1] - c[1]) : xyz[3 * i] - c[0];
+      if (dof >= rstart && dof < rend && PetscRealPart(a[dof - rstart]) != expect) bad++;
+    }
+  PetscCall(VecRestoreArrayRead(rb[5], &a));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCheck(bad == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "%s: %" PetscInt_FMT " entries of the rotation about z differ from those about the centroid in node order", what, bad);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "%s: the rotation about z is about the centroid (%.17g, %.17g) of the %" PetscInt_FMT " nodes of elements, bitwise\n", what,
+                        (double)c[0], (double)c[1], count));
+  PetscCall(VecDestroyVecs(nrb, &rb));
+  PetscCall(PetscFree2(all, dofs));
+  PetscCall(PetscFree(in));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestLookup(void)
+{
+  /* good_box.inp's 4 C3D8 along x (clamped at x = 0) and node 99 on no element; sets A (x = 40) and B overlapping it */
+  static const char deck[]    = "*NODE\n1,0,0,0\n2,10,0,0\n3,20,0,0\n4,30,0,0\n5,40,0,0\n6,0,10,0\n7,10,10,0\n8,20,10,0\n9,30,10,0\n10,40,10,0\n"
+                                "11,0,0,10\n12,10,0,10\n13,20,0,10\n14,30,0,10\n15,40,0,10\n16,0,10,10\n17,10,10,10\n18,20,10,10\n19,30,10,10\n"
+                                "20,40,10,10\n99,7.1,0.3,-1.7\n*ELEMENT,TYPE=C3D8,ELSET=EALL\n1,1,2,7,6,11,12,17,16\n2,2,3,8,7,12,13,18,17\n"
+                                "3,3,4,9,8,13,14,19,18\n4,4,5,10,9,14,15,20,19\n*NSET,NSET=ROOT\n1,6,11,16\n*NSET,NSET=A\n5,10,15,20\n"
+                                "*NSET,NSET=B\n20,99,15,3\n*MATERIAL,NAME=STEEL\n*ELASTIC\n210000.,0.3\n*DENSITY\n7.85e-9\n"
+                                "*SOLID SECTION,ELSET=EALL,MATERIAL=STEEL\n*BOUNDARY\nROOT,1,3\n";
+  const PetscInt    expect[6] = {5, 10, 15, 20, 3, 99}; /* a set's nodes in mesh order */
+  char              path[64];
+  PetscMPIInt       rank, size;
+  Parent            p;
+  VICMS             cms;
+  PetscInt          nb;
+  const PetscInt   *bids, *bdofs;
+  const PetscReal  *bx, *xyz;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(SetOptions(PLATE "-model_clamp zmin"));
+  PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
+  PetscCall(CheckLookup(p.model, p.mesh, "plate box"));
+  PetscCall(ParentDestroy(&p));
+  PetscCall(SetOptions(PLATE));
+  PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
+  PetscCall(CheckRigidRotation(p.model, p.mesh, "free plate box"));
+  PetscCall(ParentDestroy(&p));
+
+  PetscCall(PetscSNPrintf(path, sizeof(path), "lookup_orphan_%d.inp", size));
+  if (rank == 0) {
+    FILE *fp = fopen(path, "w");
+    PetscCheck(fp && fputs(deck, fp) >= 0 && fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", path);
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(SetOptions("-modes_tol 1e-12 -cms_contact_set A,B"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mesh_file", path));
+  PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
+  PetscCall(CheckLookup(p.model, p.mesh, "deck with a node of no element"));
+  PetscCall(CheckRigidRotation(p.model, p.mesh, "deck with a node of no element"));
+  PetscCall(VICMSCreate(PETSC_COMM_WORLD, &cms));
+  PetscCall(VICMSSetModel(cms, p.model));
+  PetscCall(VICMSSetFromOptions(cms));
+  PetscCall(VICMSSetPhysicalBoundary(cms, PETSC_TRUE));
+  PetscCall(VICMSSetType(cms, VI_CMS_CB));
+  PetscCall(VICMSSetNumModes(cms, 4));
+  PetscCall(VIROMCreate(PETSC_COMM_WORLD, &p.rom));
+  PetscCall(VICMSReduce(cms, p.rom));
+  PetscCall(VICMSGetBoundaryNodes(cms, &nb, &bids, &bx, &bdofs));
+  PetscCall(VIMeshGetCoordinates(p.mesh, &xyz));
+  PetscCheck(nb == 6, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "sets A,B: %" PetscInt_FMT " boundary nodes, expected 6", nb);
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscInt node;
+    PetscCheck(bids[b] == expect[b], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "sets A,B: boundary node %" PetscInt_FMT " is %" PetscInt_FMT ", expected %" PetscInt_FMT, b, bids[b], expect[b]);
+    PetscCall(VIMeshFindNode(p.mesh, bids[b], &node));
+    for (PetscInt d = 0; d < 3; d++)
+      PetscCheck(bx[3 * b + d] == xyz[3 * node + d], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+                 "sets A,B: node %" PetscInt_FMT " at %.17g, the mesh has %.17g", bids[b], (double)bx[3 * b + d], (double)xyz[3 * node + d]);
+    PetscCheck((bdofs[3 * b] < 0) == (bids[b] == 99), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "sets A,B: node %" PetscInt_FMT " %s", bids[b],
+               bids[b] == 99 ? "(of no element) has a ROM coordinate" : "has no ROM coordinate");
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sets A,B: boundary nodes 5, 10, 15, 20, 3, 99 (of no element, no coordinate) at the mesh's points: ok\n"));
+  PetscCall(VICMSDestroy(&cms));
+  PetscCall(ParentDestroy(&p));
+  PetscCall(PetscOptionsClearValue(NULL, "-mesh_file"));
+  if (rank == 0) (void)remove(path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char which[32] = "";
@@ -1291,9 +1458,11 @@ int main(int argc, char **argv)
     PetscCall(TestLoads());
   else if (!strcmp(which, "bar"))
     PetscCall(TestBar());
+  else if (!strcmp(which, "lookup"))
+    PetscCall(TestLookup());
   else
-    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "-case: expected cb_fixed, flexibility, massless, convergence, ranks, loads or bar, got '%s'",
-            which);
+    SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT,
+            "-case: expected cb_fixed, flexibility, massless, convergence, ranks, loads, bar or lookup, got '%s'", which);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &InvalidROMs, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
   PetscCheck(InvalidROMs == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "VIROMValidate rejected %" PetscInt_FMT " of the ROMs VICMSReduce made",
              InvalidROMs);
