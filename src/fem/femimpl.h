@@ -31,7 +31,7 @@ struct _p_VIModel {
   /* The global nodes split in contiguous blocks over the ranks: the DOF directory's layout. VIModelGetNodeDofs fills the
      directory of its block from the holders' maps and looks a list of global nodes up in it (PetscSF). */
   PetscLayout  dir_layout;
-  PetscInt     rstart, num_local, num_global, block_size;
+  PetscInt     rstart, num_local, num_global;
   PetscReal    total_mass;
   Mat          K, M;
 

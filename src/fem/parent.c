@@ -408,7 +408,6 @@ static PetscErrorCode VIParentNumber(VIModel model, VIParentRows *rows, const Pe
   model->rstart      = rows->rstart;
   model->num_local   = rows->rend - rows->rstart;
   model->num_global  = total;
-  model->block_size  = 1;
   model->num_orphans = 0;
   for (PetscInt i = 0; i < nn; i++)
     if (node_owner[i] < 0 && !clamped[i]) model->num_orphans++;
