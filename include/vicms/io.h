@@ -46,9 +46,8 @@ PETSC_EXTERN PetscErrorCode VIXdmfElementCell(VIElementType type, PetscInt nen, 
 PETSC_EXTERN PetscInt VIXdmfCellNodes(PetscInt code);
 /* The length unit of a ROM's units FORCE-LENGTH-MASS-TIME (N-mm-t-s: mm), "" when not of that form. */
 PETSC_EXTERN PetscErrorCode VIUnitsLength(const char units[], char length[], size_t len);
-/* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"). Rank-local; mesh replicated. */
-PETSC_EXTERN PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh);
-/* The same datasets in two steps, for a parallel write: VIH5CreateMesh creates them (space allocated, nothing written;
+/* Mesh geometry (nodes x 3) and XDMF mixed topology under group (e.g. "/mesh"), in two steps for a parallel write:
+   VIH5CreateMesh creates them (space allocated, nothing written;
    rank-local), VIH5WriteMeshRows writes node rows [row0, row0 + nrows) and the cells of elements [e0, e1), each rank
    its block (collective on comm when dxpl is collective: every rank calls it, with empty blocks if need be; MPI_COMM_NULL for
    a single writer of every row). A failed write sets *bad, so that the ranks agree before raising it. */
@@ -58,7 +57,7 @@ PETSC_EXTERN PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t d
 /* The XDMF file beside an HDF5 file h5_path (its .h5 replaced by, or else followed by, .xmf) and the HDF5 file's name as
    that XDMF file refers to it (its last component: the two sit in one folder). */
 PETSC_EXTERN PetscErrorCode VIXdmfPath(const char h5_path[], char xmf_path[], size_t len, const char **h5_name);
-/* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5WriteMesh, one grid
+/* XDMF text file describing n nodal vector fields "<field>/<k>" (k = 1..n) of h5file on the mesh of VIH5CreateMesh, one grid
    per field in a temporal collection so ParaView steps through them; times[k] labels each grid. */
 PETSC_EXTERN PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n,
                                               const PetscReal times[]);

@@ -168,19 +168,6 @@ PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIH5WriteMesh(hid_t file, const char group[], VIMesh mesh)
-{
-  PetscInt  nn, ne;
-  PetscBool bad = PETSC_FALSE;
-
-  PetscFunctionBeginUser;
-  PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIH5CreateMesh(file, group, mesh));
-  PetscCall(VIH5WriteMeshRows(MPI_COMM_NULL, file, H5P_DEFAULT, group, mesh, 0, nn, 0, ne, &bad));
-  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write the mesh datasets under %s (no space left on device?)", group);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VIMesh mesh, const char field[], PetscInt n, const PetscReal times[])
 {
   FILE    *fp;
