@@ -368,13 +368,27 @@ static PetscErrorCode VIModelBuildDirectory(VIModel model, PetscInt n, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dofs[l * dim + d] = the directory's entry of nodes[l] (dir: this rank's block, from VIModelBuildDirectory). Collective. */
+static PetscErrorCode VIModelReadDirectory(VIModel model, const PetscInt dir[], PetscInt n, const PetscInt nodes[], PetscInt dofs[])
+{
+  PetscSF      sf;
+  MPI_Datatype unit;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelDofUnit(model, &unit));
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, dofs, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, dofs, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCallMPI(MPI_Type_free(&unit));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], const PetscMPIInt lnode_owner[], PetscInt lnode_dof[],
                                  PetscInt *num_unheld)
 {
   PetscMPIInt  rank;
   PetscInt     dim = model->dim, nroots, nown = 0, *own, *own_dof, *dir, clamped = 0;
-  PetscSF      sf;
-  MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
@@ -400,12 +414,7 @@ PetscErrorCode VIModelSetNodeMap(VIModel model, PetscInt nl, PetscInt lnode[], c
   PetscCallMPI(MPI_Allreduce(&clamped, &model->num_clamped, 1, MPIU_INT, MPI_SUM, model->comm));
   PetscCall(VIModelBuildDirectory(model, nown, own, own_dof, &dir));
   PetscCall(PetscFree2(own, own_dof));
-  PetscCall(VIModelDofUnit(model, &unit));
-  PetscCall(VIModelDirectorySF(model, nl, lnode, &sf));
-  PetscCall(PetscSFBcastBegin(sf, unit, dir, lnode_dof, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, unit, dir, lnode_dof, MPI_REPLACE));
-  PetscCall(PetscSFDestroy(&sf));
-  PetscCallMPI(MPI_Type_free(&unit));
+  PetscCall(VIModelReadDirectory(model, dir, nl, lnode, lnode_dof));
   if (num_unheld) {
     PetscInt unheld = 0;
     PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
@@ -626,20 +635,13 @@ PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, Pe
 
 PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt nodes[], PetscInt dofs[])
 {
-  PetscSF      sf;
-  PetscInt    *dir;
-  MPI_Datatype unit;
+  PetscInt *dir;
 
   PetscFunctionBeginUser;
   PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
   /* the directory is built for the look-up and freed: its memory falls with ranks, but the look-ups are few */
   PetscCall(VIModelBuildDirectory(model, model->num_lnodes, model->lnode, model->lnode_dof, &dir));
-  PetscCall(VIModelDofUnit(model, &unit));
-  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
-  PetscCall(PetscSFBcastBegin(sf, unit, dir, dofs, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, unit, dir, dofs, MPI_REPLACE));
-  PetscCall(PetscSFDestroy(&sf));
-  PetscCallMPI(MPI_Type_free(&unit));
+  PetscCall(VIModelReadDirectory(model, dir, n, nodes, dofs));
   PetscCall(PetscFree(dir));
   for (PetscInt i = 0; i < n * model->dim; i++) dofs[i] = PetscMax(dofs[i], -1); /* a node of no element: no DOF */
   PetscFunctionReturn(PETSC_SUCCESS);
