@@ -846,48 +846,26 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
    G_b a = -(d(G_b u)/dq) u, the bilateral rows' acceleration level. */
 static PetscErrorCode VINSGAlphaNLInitial(VIStepper st, VINSGAlphaNL *nl, PetscReal t)
 {
-  const PetscInt   n = nl->n, mb = nl->mb, K = n + mb, nn = n * n;
+  const PetscInt   n = nl->n, mb = nl->mb;
   const PetscReal *q0, *u0;
-  PetscReal       *A, *rhs;
-  PetscBLASInt     bk, one = 1, info, *ipiv;
+  PetscReal       *lam;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
   PetscCall(PetscArraycpy(st->q, q0, n));
   PetscCall(PetscArraycpy(st->u, u0, n));
-  PetscCall(VISystemComputeMass(st->sys, q0, nl->M));
-  PetscCall(VISystemComputeForce(st->sys, t, q0, u0, nl->f));
+  PetscCall(VISystemComputeMass(st->sys, q0, nl->M)); /* kept for every step when the mass is constant */
   PetscCall(VINonlinearConstraints(st, t, q0, nl->g, nl->G, nl->H));
-  PetscCall(PetscCalloc3(K * K, &A, K, &rhs, K, &ipiv));
-  /* column-major K x K */
-  for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt k = 0; k < n; k++) A[k * K + i] = nl->M[i * n + k];
-    rhs[i] = nl->f[i];
-  }
-  for (PetscInt b = 0; b < mb; b++) {
-    const PetscInt j = nl->bil[b];
-    for (PetscInt k = 0; k < n; k++) {
-      A[(n + b) * K + k] = -nl->G[j * n + k];
-      A[k * K + n + b]   = nl->G[j * n + k];
-    }
-    rhs[n + b] = 0;
-    for (PetscInt k = 0; k < n; k++)
-      for (PetscInt i = 0; i < n; i++) rhs[n + b] -= u0[k] * nl->H[j * nn + k * n + i] * u0[i];
-  }
-  PetscCall(PetscBLASIntCast(K, &bk));
-  PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
-  PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type nsgalpha: the initial accelerations are undetermined (gesv info %d): the joints' rows are linearly dependent (a redundant "
-             "joint?)",
-             (int)info);
-  PetscCall(PetscArraycpy(nl->vdt, rhs, n));
-  PetscCall(PetscArraycpy(nl->a, rhs, n));
+  /* a_0 consistent with the joints, the bilateral rows' lambda_0 (shared with mixed's nonlinear path) */
+  PetscCall(PetscMalloc1(PetscMax(st->nc, 1), &lam));
+  PetscCall(VINonlinearInitialAcceleration(st, t, q0, u0, nl->a, lam));
+  PetscCall(PetscArraycpy(nl->vdt, nl->a, n));
   nl->power = 0;
   for (PetscInt b = 0; b < mb; b++) {
-    st->lambda[st->offsets[nl->bil[b]]] = rhs[n + b];
-    for (PetscInt k = 0; k < n; k++) nl->power += rhs[n + b] * nl->G[nl->bil[b] * n + k] * u0[k];
+    st->lambda[st->offsets[nl->bil[b]]] = lam[nl->bil[b]];
+    for (PetscInt k = 0; k < n; k++) nl->power += lam[nl->bil[b]] * nl->G[nl->bil[b] * n + k] * u0[k];
   }
-  PetscCall(PetscFree3(A, rhs, ipiv));
+  PetscCall(PetscFree(lam));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
