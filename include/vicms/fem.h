@@ -91,9 +91,6 @@ PETSC_EXTERN PetscErrorCode VIModelDestroy(VIModel *model);
 PETSC_EXTERN PetscErrorCode VIModelGetMesh(VIModel model, VIMesh *mesh);
 /* K and M, assembled in parallel (MPIAIJ), clamped DOFs eliminated; owned by the model. */
 PETSC_EXTERN PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M);
-/* Global equation number of (node index, component), -1 for a clamped DOF, for a node this rank holds (a node of its elements or
-   of the elements around the nodes it owns); not collective. Another node is an error: look it up with VIModelGetNodeDofs. */
-PETSC_EXTERN PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof);
 /* The global equation numbers of n nodes (mesh node indices, any node of the mesh; each rank its own list, which may be empty):
    dofs[i * dim + d] for component d, -1 when clamped or for a node of no element. Collective: each rank asks the rank whose
    block of the distributed DOF directory holds the node (a PetscSF), so no rank holds a map of global size. */

@@ -619,20 +619,6 @@ PetscErrorCode VIModelGetMatrices(VIModel model, Mat *K, Mat *M)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIModelGetNodeDof(VIModel model, PetscInt node, PetscInt comp, PetscInt *dof)
-{
-  PetscInt l;
-
-  PetscFunctionBeginUser;
-  PetscCheck(node >= 0 && node < model->num_nodes && comp >= 0 && comp < model->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Node %" PetscInt_FMT " component %" PetscInt_FMT " out of range", node, comp);
-  PetscCall(VIModelFindLocalNode(model, node, &l));
-  PetscCheck(l >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Node %" PetscInt_FMT " is not held by this rank: look it up with VIModelGetNodeDofs",
-             node);
-  *dof = model->lnode_dof[l * model->dim + comp];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt nodes[], PetscInt dofs[])
 {
   PetscInt *dir;
