@@ -113,22 +113,27 @@ expect() {
 }
 
 # vicms_rank_wrapper: rank.sh, to run as `mpirun bash rank.sh ARGS`: vicms ARGS as one rank, its exit status kept in
-# rc.<rank> (mpirun signals the wrapper's process group: the wrapper traps the signal and waits for vicms). A trapped
-# signal interrupts `wait` with 128 + its number, and bash may reap vicms meanwhile, so the status is read by a last
-# `wait` once vicms is gone: bash keeps the status of a reaped background job for it.
+# rc.<rank> (mpirun signals the wrapper's process group: the wrapper traps the signal and waits for vicms). vicms runs in
+# the foreground of a subshell that traps the signals too: bash defers a trap until its foreground command ends, so the
+# subshell always records vicms's own status. (The wrapper used to take it from `wait`, which a trapped signal
+# interrupts: in one run of 4 the status read was -1.) The wrapper waits, in a loop, for the subshell to end.
 vicms_rank_wrapper() {
   export OMPI_MCA_odls_base_sigkill_timeout=1 # mpirun's SIGTERM before its SIGKILL, as a user's mpirun has it
   cat >rank.sh <<'EOF2'
 trap ':' USR1 TERM
-"$VICMS_BIN" "$@" &
+rcfile=rc.$OMPI_COMM_WORLD_RANK
+(
+  trap ':' USR1 TERM
+  "$VICMS_BIN" "$@"
+  echo $? >"$rcfile"
+) &
 child=$!
 while kill -0 $child 2>/dev/null; do
   wait $child
 done
-wait $child
-rc=$?
-echo $rc >rc.$OMPI_COMM_WORLD_RANK
-exit $rc
+[ -s "$rcfile" ] && exit "$(cat "$rcfile")"
+echo "rank.sh: vicms's exit status was not recorded" >&2
+exit 1
 EOF2
 }
 
