@@ -23,8 +23,10 @@
 #     and 3 ranks: bitwise equal, contacts happen (a corner force above 100 N), the joints' rows at round-off (1e-12 m);
 # (g) c = 0 (seed 001 Fig. 22's bilateral case: the slider on a prismatic joint to the ground), nsgalpha rho_inf = 1 at
 #     h = 8e-6, 4e-6, 2e-6 s over 4 ms: second order in the crank angle, its rate, the slider's x and the guide's normal
-#     force, observed from the differences between successive h (no reference: the SciPy model has no guide), >= 1.7
-#     (measured 1.93, 1.84, 1.97, 2.00; 2.01, 2.02, 1.98, 2.01 one halving further);
+#     force, observed from the differences between successive h, >= 1.7 (measured 1.93, 1.84, 1.97, 2.00; 2.01, 2.02,
+#     1.98, 2.01 one halving further); and against the SciPy model with the guide as a constraint (--guide; Radau rtol
+#     1e-5, which differs from rtol 1e-9 by 5.1e-11 rad, 1.3e-12 m, 5.4e-5 N): errors at h = 2e-6 theta1 7.3e-7 rad,
+#     slider x 6.0e-8 m, the guide's force 1.0 N (of 219), falling as h^2 (ratios 3.7-4.0 per halving);
 # (f) a stop (SIGTERM) and resume of a Table 1 flexible case (h = 1e-6 to 0.01 s): the rerun resumes from its checkpoint
 #     and ends bitwise equal to the uninterrupted run;
 # (h) the job file jobs/slider_crank_flexible.yaml as documented: its reduction, then its run (to 2 ms here), from a folder
@@ -70,6 +72,8 @@ for run in 8e-6:1 4e-6:2 2e-6:4; do # h and the output stride: every 8e-6 s
 done
 must "scipy reference" $py "$VICMS_SOURCE/tests/ref/slider_crank_flexible.py" rod.h5 --tip n22_x,n22_y --t-end 2.5e-4 --dt 1e-5 --rtol 1e-8 \
   --out ref.csv
+must "scipy reference with the guide" $py "$VICMS_SOURCE/tests/ref/slider_crank_flexible.py" rod.h5 --tip n22_x,n22_y --guide --t-end 0.004 \
+  --dt 8e-6 --rtol 1e-5 --out refguide.csv
 VICMS_SOURCE="$VICMS_SOURCE" $py - <<'PY' || fail=1
 import os
 import sys
@@ -134,6 +138,12 @@ for k in ("theta1", "theta1_rate", "slider_x", "guide_force_x"):
     same = all(np.array_equal(c0["8e-6"][0], c0[h][0]) for h in c0)
     check(same and np.log2(d[0] / d[1]) >= 1.7, "c = 0 (prismatic guide), %s: differences %.2e (8e-6 -> 4e-6), %.2e (4e-6 -> 2e-6): order %.2f (>= 1.7)"
           % (k, d[0], d[1], np.log2(d[0] / d[1])))
+rg = np.genfromtxt("refguide.csv", delimiter=",", names=True)
+for k, kr, tol in (("theta1", "theta1", 1.5e-6), ("slider_x", "x", 1.2e-7), ("guide_force_x", "guide_force", 2.0)):
+    err = [np.abs(np.interp(rg["t"], c0[h][0], c0[h][1][k]) - rg[kr]).max() for h in ("8e-6", "4e-6", "2e-6")]
+    check(err[2] <= tol and np.log2(err[1] / err[2]) >= 1.8,
+          "c = 0 against SciPy with the guide, %s: errors %.2e, %.2e, %.2e at h = 8e-6, 4e-6, 2e-6 (the last <= %.1e; order %.2f >= 1.8)"
+          % (k, *err, tol, np.log2(err[1] / err[2])))
 sys.exit(mbcheck.bad)
 PY
 # (f)

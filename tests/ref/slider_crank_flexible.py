@@ -9,6 +9,11 @@ the frame's origin, seed 001 Eq. 184); a point of the rod is at R + A(theta2) (x
 at the rod's tip P (undeformed (l2, 0) in the frame; its displacement Phi_P q from two ROM output rows); its rotation is
 decoupled (pinned at its centre of mass) and stays 0. Coordinates z = (theta1, theta2, q_1..q_n).
 
+With --guide, the clearance c = 0 (seed 001 Fig. 22's bilateral case): the slider on a prismatic guide along x, i.e. the
+holonomic constraint y_P(z) = l1 sin theta1 + [A(theta2) (x_P + Phi_P q)]_y = 0 with its multiplier (the guide's normal
+force), the accelerations from the bordered system [M c_z^T; c_z 0] and c'' = -2 a c' - a^2 c (Baumgarte, a = 100/s, so
+that the integrator's round-off does not drift); the guide's force is written as guide_force.
+
 Kinetic energy T = 1/2 z'^T M(z) z' with the rod's mass matrix of seed 001 Eqs. 126-140 from the invariants of /frame
 (m_RR = m I, m_Rtheta = A_theta (I_1 + S q), m_Rf = A S, m_thetatheta = I_2 + 2 I_3 q + q^T m_ff q, m_thetaf = I_4 + q^T S~,
 m_ff; R by the crank's angle: dR = l1 e'(theta1) dtheta1), the crank (J1 + m1 l1^2/4) and the slider (m3 J_P^T J_P);
@@ -16,9 +21,9 @@ potential V = gravity + 1/2 q^T K q; damping D q'. Lagrange's equations M z'' = 
 - D z', with dM/dz by central differences (exact in q, where M is quadratic; 1e-12 relative in the angles), integrated
 by Radau (implicit: the ROM's boundary coordinates are stiff). The energy T + V (without damping) is printed as a check.
 
-    slider_crank_flexible.py ROM.h5 --tip OUT_X,OUT_Y [--t-end T] [--dt DT] [--rtol R] [--out FILE.csv]
+    slider_crank_flexible.py ROM.h5 --tip OUT_X,OUT_Y [--guide] [--t-end T] [--dt DT] [--rtol R] [--out FILE.csv]
 
-writes t, theta1, theta2, x, y (the slider's centre), energy and q_1..q_n at t = 0, DT, ... T.
+writes t, theta1, theta2, x, y (the slider's centre), energy (and guide_force) and q_1..q_n at t = 0, DT, ... T.
 """
 import argparse
 import sys
@@ -39,7 +44,8 @@ def drot(t):
 
 
 class FlexibleSliderCrank:
-    def __init__(self, rom, tip, p=TABLE1):
+    def __init__(self, rom, tip, p=TABLE1, guide=False):
+        self.guide = guide
         with h5py.File(rom, "r") as f:
             if "frame" not in f:
                 raise SystemExit(f"{rom} has no group /frame: reduce it with -cms_frame_invariants")
@@ -101,9 +107,19 @@ class FlexibleSliderCrank:
         rod_y = self.m * R[1] + (A @ (self.I1 + self.S @ q))[1]
         return p["g"] * (p["m1"] * p["l1"] / 2 * np.sin(t1) + rod_y + p["m3"] * P[1]) + 0.5 * q @ self.K @ q
 
-    def rhs(self, t, y):
+    def guide_terms(self, z, v):
+        """The guide's row: c = y_P, its gradient c_z and v^T c_zz v (A'' = -A)."""
+        p = self.p
+        t1, t2, q, dq = z[0], z[1], z[2:], v[2:]
+        w = self.xP + self.PhiP @ q
+        c = p["l1"] * np.sin(t1) + (rot(t2) @ w)[1]
+        cz = np.concatenate([[p["l1"] * np.cos(t1), (drot(t2) @ w)[1]], (rot(t2) @ self.PhiP)[1]])
+        vHv = -p["l1"] * np.sin(t1) * v[0] ** 2 - (rot(t2) @ w)[1] * v[1] ** 2 + 2 * v[1] * (drot(t2) @ self.PhiP @ dq)[1]
+        return c, cz, vHv
+
+    def accelerations(self, z, v):
+        """z'' and the guide's force (0 without the guide)."""
         nz = 2 + self.n
-        z, v = y[:nz], y[nz:]
         M = self.mass(z)
         dM = np.zeros((nz, nz, nz))  # dM[k] = dM/dz_k
         for k in range(nz):
@@ -114,7 +130,18 @@ class FlexibleSliderCrank:
         dT = 0.5 * np.einsum("kij,i,j->k", dM, v, v)
         f = -Mdot_v + dT - self.potential_gradient(z)
         f[2:] -= self.D @ v[2:]
-        return np.concatenate([v, np.linalg.solve(M, f)])
+        if not self.guide:
+            return np.linalg.solve(M, f), 0.0
+        c, cz, vHv = self.guide_terms(z, v)
+        a = 100.0
+        B = np.zeros((nz + 1, nz + 1))
+        B[:nz, :nz], B[:nz, nz], B[nz, :nz] = M, cz, cz
+        x = np.linalg.solve(B, np.concatenate([f, [-vHv - 2 * a * cz @ v - a * a * c]]))
+        return x[:nz], -x[nz]
+
+    def rhs(self, t, y):
+        nz = 2 + self.n
+        return np.concatenate([y[nz:], self.accelerations(y[:nz], y[nz:])[0]])
 
     def energy(self, y):
         nz = 2 + self.n
@@ -122,8 +149,8 @@ class FlexibleSliderCrank:
         return 0.5 * v @ self.mass(z) @ v + self.potential(z)
 
 
-def solve(rom, tip, t_eval, rtol=1e-10, p=TABLE1):
-    sc = FlexibleSliderCrank(rom, tip, p)
+def solve(rom, tip, t_eval, rtol=1e-10, p=TABLE1, guide=False):
+    sc = FlexibleSliderCrank(rom, tip, p, guide)
     nz = 2 + sc.n
     y0 = np.zeros(2 * nz)
     y0[:2] = p["theta0"][:2]
@@ -134,6 +161,8 @@ def solve(rom, tip, t_eval, rtol=1e-10, p=TABLE1):
     z = sol.y[:nz]
     P = np.array([p["l1"] * e(z[0, i]) + rot(z[1, i]) @ (sc.xP + sc.PhiP @ z[2:, i]) for i in range(sol.t.size)]).T
     out = dict(t=sol.t, theta1=z[0], theta2=z[1], x=P[0], y=P[1], energy=np.array([sc.energy(sol.y[:, i]) for i in range(sol.t.size)]))
+    if guide:
+        out["guide_force"] = np.array([sc.accelerations(z[:, i], sol.y[nz:, i])[1] for i in range(sol.t.size)])
     for k in range(sc.n):
         out[f"q{k}"] = z[2 + k]
     return out, sol.nfev
@@ -143,16 +172,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("rom")
     ap.add_argument("--tip", required=True, help="the two output rows giving the tip's displacement x, y, e.g. n63_x,n63_y")
+    ap.add_argument("--guide", action="store_true", help="c = 0: the slider on a prismatic guide along x (Fig. 22)")
     ap.add_argument("--t-end", type=float, default=0.01)
     ap.add_argument("--dt", type=float, default=1e-4)
     ap.add_argument("--rtol", type=float, default=1e-10)
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     t = np.linspace(0, a.t_end, int(round(a.t_end / a.dt)) + 1)
-    r, nfev = solve(a.rom, a.tip.split(","), t, a.rtol)
+    r, nfev = solve(a.rom, a.tip.split(","), t, a.rtol, guide=a.guide)
     drift = np.abs(r["energy"] - r["energy"][0]).max() / abs(r["energy"][0])
     print(f"flexible: {t.size} instants to t = {a.t_end} s ({nfev} evaluations); energy {r['energy'][0]:.9g} J, relative drift "
-          f"{drift:.2e}; at the end theta1 = {r['theta1'][-1]:.9g} rad, slider at ({r['x'][-1]:.9g}, {r['y'][-1]:.9g}) m")
+          f"{drift:.2e}; at the end theta1 = {r['theta1'][-1]:.9g} rad, slider at ({r['x'][-1]:.9g}, {r['y'][-1]:.9g}) m"
+          + (f"; the guide's row |y| <= {np.abs(r['y']).max():.2e} m" if a.guide else ""))
     if a.out:
         cols = list(r)
         np.savetxt(a.out, np.column_stack([r[k] for k in cols]), delimiter=",", header=",".join(cols), comments="")
