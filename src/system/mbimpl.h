@@ -25,6 +25,7 @@ typedef struct {
   PetscReal mass, inertia;        /* kg, kg m^2 (a rigid body) */
   PetscReal pose[7], velocity[7]; /* x, y, theta and their rates (spatial: x, y, z, the unit quaternion e0..e3 and their rates) */
   PetscReal J[9], c;              /* spatial: the inertia tensor in the body's frame (kg m^2) and the norm term's weight (mbspatial.c) */
+  PetscReal torque[3];            /* spatial: the loads' torque in the body's frame (N m; VIMBSpatialForce) */
   PetscInt  line;                 /* of the file, for messages */
   PetscInt  off, nq;              /* its coordinates q[off .. off + nq - 1] (3, or 3 + nf for a flexible body) */
   VIMBFlex *flex;                 /* NULL for a rigid body */
@@ -82,10 +83,12 @@ typedef struct {
   PetscInt       columns;
 } VIMBOutput;
 
-/* A constant force and torque on a body's centre of mass (N, N m), e.g. a driving torque. */
+/* A constant force and torque on a body's centre of mass (N, N m), e.g. a driving torque. Planar: force (x, y) and the
+   torque about z in torque[2]; spatial: the force in the fixed frame and the torque in the body's frame (it turns with the
+   body, as a motor's does). */
 typedef struct {
   PetscInt  body;
-  PetscReal force[2], torque;
+  PetscReal force[3], torque[3];
 } VIMBLoad;
 
 typedef struct {

@@ -544,8 +544,6 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
   PetscFunctionBeginUser;
   PetscCall(VIMBSequence(rd, root, "loads", &seq));
   model->nloads = VIMBCount(seq);
-  PetscCheck(!model->nloads || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: loads are planar only; a spatial model (dim: 3) has gravity",
-             rd->path, VIMBLine(seq));
   PetscCall(PetscCalloc1(PetscMax(model->nloads, 1), &model->loads));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
@@ -554,8 +552,12 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
     PetscCall(VIMBCheckKeys(rd, e, "a load", keys));
     PetscCall(VIMBBodyRef(rd, model, e, "body", "the load's body", &l->body));
     PetscCheck(l->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: a load on the ground does nothing (name a moving body)", rd->path, VIMBLine(e));
-    PetscCall(VIMBVector(rd, e, "force", 2, PETSC_FALSE, l->force));
-    PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque));
+    PetscCall(VIMBVector(rd, e, "force", model->dim, PETSC_FALSE, l->force));
+    if (model->dim == 3) {
+      VIMBBody *bd = &model->bodies[l->body];
+      PetscCall(VIMBVector(rd, e, "torque", 3, PETSC_FALSE, l->torque));
+      for (PetscInt d = 0; d < 3; d++) bd->torque[d] += l->torque[d];
+    } else PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque[2]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -143,7 +143,9 @@ void VIMBSpatialMassJacobian(const VIMBBody *bd, const PetscReal z[], const Pets
 }
 
 /* f_p += 8 G(v)^T J G(v) p - 2 c |v|^2 p (v = p'); df/dp = 8 G(v)^T J G(v) - 2 c |v|^2 I,
-   df/dv = 8 (B(J G(v) p) - G(v)^T J G(p)) - 4 c p v^T (G(v) p = -G(p) v) */
+   df/dv = 8 (B(J G(v) p) - G(v)^T J G(p)) - 4 c p v^T (G(v) p = -G(p) v).
+   The loads' torque tau in the body's frame: its virtual work tau . 2 G(p) dp gives f_p += 2 G(p)^T tau = 2 B(tau) p, and
+   df/dp += 2 B(tau). */
 void VIMBSpatialForce(const VIMBBody *bd, const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[], PetscReal dfdw[])
 {
   const PetscReal *p = z + 3, *v = w + 3;
@@ -153,6 +155,11 @@ void VIMBSpatialForce(const VIMBBody *bd, const PetscReal z[], const PetscReal w
   VIMBQuatG(v, Gv);
   for (PetscInt a = 0; a < 4; a++) vv += v[a] * v[a];
   VIMBAddGtJG(bd->J, Gv, Gv, 8, P);
+  if (bd->torque[0] != 0 || bd->torque[1] != 0 || bd->torque[2] != 0) {
+    PetscReal T[16];
+    VIMBQuatB(bd->torque, T);
+    for (PetscInt i = 0; i < 16; i++) P[i] += 2 * T[i];
+  }
   for (PetscInt a = 0; a < 4; a++) {
     PetscReal r = 0;
     for (PetscInt b = 0; b < 4; b++) r += P[a * 4 + b] * p[b];

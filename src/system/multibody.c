@@ -182,7 +182,8 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     const PetscInt  off = md->bodies[ld->body].off; /* a flexible body's: at its frame's origin */
     mb->fext[off] += ld->force[0];
     mb->fext[off + 1] += ld->force[1];
-    mb->fext[off + 2] += ld->torque;
+    /* planar: the torque on the angle's row; spatial: the force on z, the torque through the quaternion (VIMBSpatialForce) */
+    mb->fext[off + 2] += md->dim == 3 ? ld->force[2] : ld->torque[2];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
