@@ -557,7 +557,9 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
       VIMBBody *bd = &model->bodies[l->body];
       PetscCall(VIMBVector(rd, e, "torque", 3, PETSC_FALSE, l->torque));
       for (PetscInt d = 0; d < 3; d++) bd->torque[d] += l->torque[d];
-    } else PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque[2]));
+    } else {
+      PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque[2]));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
