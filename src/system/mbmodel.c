@@ -351,6 +351,10 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
   j->hinge[2][1] = b[2] * j->hinge[1][0] - b[0] * j->hinge[1][2];
   j->hinge[2][2] = b[0] * j->hinge[1][1] - b[1] * j->hinge[1][0];
   j->rows        = 5;
+  {
+    const PetscReal one[4] = {1, 0, 0, 0};
+    VIMBSpatialRelative(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->rel0);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -587,16 +591,18 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 8; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t == 0 || t == 3 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(model->dim == 3 ? t == 0 || t == 2 || t == 3 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3 ? "point, orientation, angular_velocity, joint_force, contact_force or energy: a spatial model's"
+               model->dim == 3 ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force or energy: a spatial model's"
                                : "point, angle, joint_angle, contact_force, joint_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
     if (model->dim == 3)
       o->columns = o->type == VI_MB_OUT_POINT
                        ? 6
-                       : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE ? 1 : 3));
+                       : (o->type == VI_MB_OUT_ORIENTATION
+                            ? 4
+                            : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE ? 1 : 3));
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCheck(o->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path, VIMBLine(e),
@@ -616,6 +622,9 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
+      PetscCheck(o->type != VI_MB_OUT_JOINT_ANGLE || model->dim == 2 || model->joints[o->index].type == VI_MB_JOINT_REVOLUTE, rd->comm,
+                 PETSC_ERR_USER_INPUT, "%s:%d: output '%s': a spatial joint_angle is a revolute joint's (the joint '%s' is not one)", rd->path,
+                 VIMBLine(e), o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
         o->columns = 2; /* along n1, n2 */
     }
@@ -1120,7 +1129,7 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE) {
+    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"};
       for (PetscInt i = 0; i < o->columns; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, o->type == VI_MB_OUT_ORIENTATION ? qt[i] : pt[i]));

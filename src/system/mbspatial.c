@@ -206,14 +206,9 @@ static void VIMBQuatLeft(const PetscReal a[], PetscReal L[])
 */
 void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16])
 {
-  const PetscReal c1[4] = {p1[0], -p1[1], -p1[2], -p1[3]};
-  PetscReal       r0[4], c[4], L1[16], Lc[16];
+  PetscReal r0[4], c[4], Lc[16];
 
-  VIMBQuatLeft(c1, L1);
-  for (PetscInt a = 0; a < 4; a++) { /* r0 = p1^* (x) p2 */
-    r0[a] = 0;
-    for (PetscInt b = 0; b < 4; b++) r0[a] += L1[a * 4 + b] * p2[b];
-  }
+  VIMBSpatialRelative(p1, p2, r0); /* r0 = p1^* (x) p2 */
   c[0] = r0[0], c[1] = -r0[1], c[2] = -r0[2], c[3] = -r0[3];
   VIMBQuatLeft(c, Lc);
   for (PetscInt i = 0; i < 4; i++) {
@@ -490,11 +485,41 @@ PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* r = p1^* (x) p2: body2's orientation relative to body1's (R1^T R2) */
+void VIMBSpatialRelative(const PetscReal p1[], const PetscReal p2[], PetscReal r[])
+{
+  const PetscReal c1[4] = {p1[0], -p1[1], -p1[2], -p1[3]};
+  PetscReal       L[16];
+
+  VIMBQuatLeft(c1, L);
+  for (PetscInt a = 0; a < 4; a++) r[a] = L[a * 4] * p2[0] + L[a * 4 + 1] * p2[1] + L[a * 4 + 2] * p2[2] + L[a * 4 + 3] * p2[3];
+}
+
+/* A revolute joint's angle: R1^T R2 = Rot(a, theta) R1^T R2 at the start (the axis a in body1's frame is fixed in both bodies),
+   so d = r (x) r0^* is the rotation about a by theta = 2 atan2(a . vec(d), d_0): continuous in (-2 pi, 2 pi] (the
+   quaternions move continuously), not unwrapped beyond */
+static PetscReal VIMBSpatialJointAngle(const VIMBModel *model, const VIMBJoint *j, const PetscReal q[])
+{
+  const PetscReal  one[4] = {1, 0, 0, 0};
+  const PetscReal *p1 = j->body[0] ? q + model->bodies[j->body[0]].off + 3 : one, *p2 = q + model->bodies[j->body[1]].off + 3;
+  const PetscReal  c0[4] = {j->rel0[0], -j->rel0[1], -j->rel0[2], -j->rel0[3]}, *a = j->hinge[0];
+  PetscReal        r[4], L[16], d[4];
+
+  VIMBSpatialRelative(p1, p2, r);
+  VIMBQuatLeft(r, L);
+  for (PetscInt k = 0; k < 4; k++) d[k] = L[k * 4] * c0[0] + L[k * 4 + 1] * c0[1] + L[k * 4 + 2] * c0[2] + L[k * 4 + 3] * c0[3];
+  return 2 * PetscAtan2Real(a[0] * d[1] + a[1] * d[2] + a[2] * d[3], d[0]);
+}
+
 void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[])
 {
-  const PetscInt   off = model->bodies[o->body].off;
+  const PetscInt   off = o->body ? model->bodies[o->body].off : 0;
   const PetscReal *p = q + off + 3, *pd = u + off + 3;
 
+  if (o->type == VI_MB_OUT_JOINT_ANGLE) {
+    y[0] = VIMBSpatialJointAngle(model, &model->joints[o->index], q);
+    return;
+  }
   switch (o->type) {
   case VI_MB_OUT_POINT: { /* x = r + R(p) s, v = r' + (2 p^T A_i(s) p')_i */
     PetscReal A[3][16];

@@ -520,7 +520,8 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
   for (PetscInt k = 0; k < md->noutputs; k++) {
     const VIMBOutput *o = &md->outputs[k];
     const PetscInt    i = o->body ? md->bodies[o->body].off : 0;
-    if (md->dim == 3 && (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY)) {
+    if (md->dim == 3 && (o->type == VI_MB_OUT_POINT || o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY ||
+                         o->type == VI_MB_OUT_JOINT_ANGLE)) {
       VIMBSpatialOutput(md, o, q, u, y + col);
       col += o->columns;
       continue;

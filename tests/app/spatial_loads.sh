@@ -11,7 +11,12 @@
 #     1.4e-7, 3.5e-8 relative; balance 1.9e-5 %; Moreau-Jean 2.0e-3, 1.05e-2 rad/s.
 # (b) a body-frame torque about a principal axis from rest: omega = tau / J3 t about the body's axis, the angle
 #     tau t^2 / (2 J3) (the quaternion p0 (x) (cos(phi/2), 0, 0, sin(phi/2))), h = 1e-3: 5.8e-11, 3.1e-10 rad/s.
-# (c) bad input: a spatial load's force with two components; a torque given as a number in a spatial model.
+# (c) bad input: a spatial load's force with two components; a torque given as a number in a spatial model; a
+#     joint_angle output of a spherical joint.
+# (d) a spatial revolute joint's angle (output joint_angle): a body (full orientation) hinged at its centre to the ground
+#     along its principal axis e3 (the hinge's axis R0 e3 in the ground's frame, written with every digit), spinning at
+#     3 rad/s about it and driven by the body-frame torque (0, 0, 0.06) N m: theta = 3 t + 0.1 t^2 through pi (to 4.75 rad
+#     at 1.5 s), nsgalpha h = 1e-3 and 5e-4: 1.25e-6, 3.1e-7 rad, second order; the joint's force 0 (the body at the pivot).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -40,6 +45,26 @@ outputs:
   - {name: q, type: orientation, body: b}
   - {name: w, type: angular_velocity, body: b}
 YAML
+# (d)'s model: the body's orientation about (1, 2, 3) by 0.7 rad, the hinge along R0 e3
+$py - <<'PY'
+import numpy as np
+a, ang = np.array([1.0, 2.0, 3.0]) / np.sqrt(14), 0.7
+K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+R = np.eye(3) + np.sin(ang) * K + (1 - np.cos(ang)) * K @ K
+f = lambda x: "[" + ", ".join(repr(float(v)) for v in x) + "]"
+open("hinge.yaml", "w").write("""dim: 3
+gravity: [0, 0, 0]
+bodies:
+  - {name: b, mass: 1, inertia: [0.1, 0.2, 0.3], position: [0, 0, 0], axis: [1, 2, 3], angle: 0.7, angular_velocity: %s}
+joints:
+  - {name: hinge, type: revolute, body1: ground, point1: [0, 0, 0], body2: b, point2: [0, 0, 0], axis: %s}
+loads:
+  - {body: b, torque: [0, 0, 0.06]}
+outputs:
+  - {name: theta, type: joint_angle, joint: hinge}
+  - {name: F, type: joint_force, joint: hinge}
+""" % (f(3 * R[:, 2]), f(R[:, 2])))
+PY
 mb="-system_type multibody -step_end_time 1"
 must "nsgalpha h = 1e-3" mpi 60 1 simulate $mb -mb_model loaded.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 1e-3 -results_file n1.h5
 balance=$(grep -o "Energy balance error[^%]*%" <<<"$LAST")
@@ -49,6 +74,10 @@ must "nsgalpha h = 1e-3, 2 ranks" mpi 60 2 simulate $mb -mb_model loaded.yaml -s
 must "moreau h = 1e-3" mpi 60 1 simulate $mb -mb_model loaded.yaml -step_type moreau -step_moreau_variant theta -step_theta 0.5 -step_dt 1e-3 \
   -results_file m1.h5
 must "spin from rest" mpi 60 1 simulate $mb -mb_model spin.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 1e-3 -results_file spin.h5
+for h in 1e-3 5e-4; do
+  must "hinge h = $h" mpi 60 1 simulate -system_type multibody -mb_model hinge.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt $h \
+    -step_end_time 1.5 -results_file hinge_$h.h5
+done
 $py "$VICMS_SOURCE/tests/app/compare_results.py" n1.h5 n1_2.h5 --label "loaded body, 2 ranks against 1" || fail=1
 BALANCE="$balance" PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import os
@@ -125,6 +154,16 @@ wr = np.array([rot(p) @ np.array([0, 0, 0.06 / 0.3 * s]) for p, s in zip(pr, t)]
 e = (np.abs(q - pr).max(), np.abs(w - wr).max())
 check(max(e) < 1e-9, "a torque about the body's axis from rest, h = 1e-3: quaternion %.2e, omega %.2e rad/s from the exact rotation (< 1e-9; "
       "the angle is quadratic in t, the quaternion is not: the scheme's O(h^2))" % e)
+# (d)
+e = {}
+for h in ("1e-3", "5e-4"):
+    t, o, _, _ = case("hinge_%s.h5" % h)
+    e[h] = np.abs(o["theta"] - (3 * t + 0.1 * t ** 2)).max()
+    F = max(np.abs(o["F_" + s]).max() for s in "xyz")
+check(e["5e-4"] < 1e-6 and np.log2(e["1e-3"] / e["5e-4"]) > 1.8 and o["theta"][-1] > 4.7,
+      "a spatial revolute joint's angle against 3 t + 0.1 t^2 (to %.2f rad at 1.5 s): %.2e, %.2e at h = 1e-3, 5e-4 (< 1e-6; order %.2f > 1.8)"
+      % (o["theta"][-1], e["1e-3"], e["5e-4"], np.log2(e["1e-3"] / e["5e-4"])))
+check(F < 1e-9, "the hinge's reaction (the torque along its axis, the body at the pivot): %.2e N (< 1e-9)" % F)
 raise SystemExit(mbcheck.bad)
 PY
 # (c)
@@ -134,4 +173,7 @@ refuse_simulate "a spatial load's force with two components" "1 2" "force2.yaml:
 sed -e 's/torque: \[0, 0, 0.06\]/torque: 0.06/' spin.yaml >torque1.yaml
 refuse_simulate "a spatial torque given as a number" "1" "torque1.yaml:6: 'torque' must be a list of 3 numbers" $mb -mb_model torque1.yaml \
   -step_type nsgalpha -step_dt 1e-3
+sed -e 's/type: revolute/type: spherical/' -e 's/, axis: \[[^]]*\]}/}/' hinge.yaml >sphangle.yaml
+refuse_simulate "a joint_angle of a spherical joint" "1" "sphangle.yaml:10: output 'theta': a spatial joint_angle is a revolute joint's" $mb \
+  -mb_model sphangle.yaml -step_type nsgalpha -step_dt 1e-3
 exit $fail
