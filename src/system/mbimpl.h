@@ -43,7 +43,8 @@ typedef struct {
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
   PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit);
                                 spatial prismatic: its axis and two normals to it, all in body[0]'s frame */
-  PetscReal     lock[3][16]; /* spatial fixed, prismatic: the relative rotation's rows p1^T lock_k p2 (4 x 4 each, mbspatial.c) */
+  PetscReal     lock[3][16]; /* spatial fixed, prismatic: the relative rotation's rows p1^T lock_k p2 (4 x 4 each, mbspatial.c); spatial
+                                driver: its angle's sine and cosine forms (VIMBSpatialDriverForms) */
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
   PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
@@ -207,5 +208,6 @@ PETSC_INTERN void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], Pe
 /* The columns of a spatial output (point, orientation, angular_velocity) at (q, u) into y. */
 PETSC_INTERN void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[]);
 PETSC_INTERN void VIMBSpatialRelative(const PetscReal p1[], const PetscReal p2[], PetscReal r[]);
+PETSC_INTERN void VIMBSpatialDriverForms(const PetscReal p1[], const PetscReal p2[], const PetscReal a[], PetscReal forms[3][16]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

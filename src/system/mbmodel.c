@@ -381,9 +381,9 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 5; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(t < 5 && (model->dim == 3 ? t != VI_MB_JOINT_DRIVER : t != VI_MB_JOINT_SPHERICAL), rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(t < 5 && (model->dim == 3 || t != VI_MB_JOINT_SPHERICAL), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: joint '%s' has the type '%s' (expected %s)", rd->path, j->line, j->name, type,
-               model->dim == 3 ? "spherical, revolute, prismatic or fixed: the joints built for a spatial model"
+               model->dim == 3 ? "spherical, revolute, prismatic, fixed or driver: the joints built for a spatial model"
                                : "revolute, prismatic, fixed or driver; spherical needs dim: 3");
     j->type = (VIMBJointType)t;
     PetscCall(VIMBBodyRef(rd, model, e, "body1", "the joint's body1", &j->body[0]));
@@ -394,11 +394,19 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
-      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': 'axis' is a revolute or prismatic joint's key, a %s joint has none", rd->path, j->line, j->name, types[t]);
-      PetscCheck(!VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'speed' is a planar driver's key, not a %s joint's",
+      PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"),
+                 rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'axis' is a revolute, driver or prismatic joint's key, a %s joint has none",
                  rd->path, j->line, j->name, types[t]);
-      if (j->type == VI_MB_JOINT_REVOLUTE) PetscCall(VIMBHinge(rd, model, e, j));
+      PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
+      if (j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBHinge(rd, model, e, j));
+      if (j->type == VI_MB_JOINT_DRIVER) {
+        /* a revolute joint and a sixth row, its angle about the axis minus speed t (VIMBSpatialDriverForms, mbspatial.c) */
+        const PetscReal one[4] = {1, 0, 0, 0};
+        PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
+        VIMBSpatialDriverForms(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->hinge[0], j->lock);
+        j->rows = 6;
+      }
       if (j->type == VI_MB_JOINT_FIXED || j->type == VI_MB_JOINT_PRISMATIC) {
         /* the relative rotation held (3 rows, VIMBSpatialLock); fixed: after the spherical 3 rows, prismatic: after its 2
            rows normal to the axis (a body1-fixed line through point1, along axis, that point2 stays on) */
@@ -621,10 +629,13 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
         if (!strcmp(model->joints[o->index].name, ref)) break;
       PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
                  rd->path, VIMBLine(e), o->name, ref);
-      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER) o->columns = 1; /* its torque, N m */
-      PetscCheck(o->type != VI_MB_OUT_JOINT_ANGLE || model->dim == 2 || model->joints[o->index].type == VI_MB_JOINT_REVOLUTE, rd->comm,
-                 PETSC_ERR_USER_INPUT, "%s:%d: output '%s': a spatial joint_angle is a revolute joint's (the joint '%s' is not one)", rd->path,
-                 VIMBLine(e), o->name, ref);
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_DRIVER)
+        o->columns = model->dim == 3 ? 4 : 1; /* its torque, N m (spatial: the reaction's x, y, z and the torque) */
+      PetscCheck(o->type != VI_MB_OUT_JOINT_ANGLE || model->dim == 2 || model->joints[o->index].type == VI_MB_JOINT_REVOLUTE ||
+                     model->joints[o->index].type == VI_MB_JOINT_DRIVER,
+                 rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': a spatial joint_angle is a revolute or driver joint's (the joint '%s' is not one)", rd->path, VIMBLine(e),
+                 o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
         o->columns = 2; /* along n1, n2 */
     }
@@ -655,7 +666,7 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
       PetscReal g, gv = 0;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->type == VI_MB_JOINT_DRIVER) gv -= j->speed; /* its row's rate at t = 0 is G u - speed */
+      if (j->type == VI_MB_JOINT_DRIVER && r == j->row + j->rows - 1) gv -= j->speed; /* its angle row's rate at t = 0 is G u - speed */
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
@@ -1130,9 +1141,10 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
     if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE) {
-      static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"};
+      static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, o->type == VI_MB_OUT_ORIENTATION ? qt[i] : pt[i]));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name,
+                                o->type == VI_MB_OUT_ORIENTATION ? qt[i] : (o->type == VI_MB_OUT_JOINT_FORCE ? ft[i] : pt[i])));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else if (o->type == VI_MB_OUT_POINT) {

@@ -204,7 +204,8 @@ static void VIMBQuatLeft(const PetscReal a[], PetscReal L[])
   the product) is bilinear, p1^T lock_k p2 with lock_k[i][j] = D_ii (L(c) L(e_i))_kj, D = diag(1, -1, -1, -1) (the
   conjugate): its gradient is (lock_k p2, lock_k^T p1), its Hessian the constant off-diagonal block lock_k.
 */
-void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16])
+/* The four bilinear forms of y = c (x) p1^* (x) p2 with c = (p1^* (x) p2)^* at the given poses: y_k = p1^T F_k p2, k = 0..3 */
+static void VIMBSpatialRelativeForms(const PetscReal p1[], const PetscReal p2[], PetscReal F[4][16])
 {
   PetscReal r0[4], c[4], Lc[16];
 
@@ -215,12 +216,80 @@ void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[
     PetscReal ei[4] = {0, 0, 0, 0}, Li[16];
     ei[i]           = 1;
     VIMBQuatLeft(ei, Li);
-    for (PetscInt k = 0; k < 3; k++)
+    for (PetscInt k = 0; k < 4; k++)
       for (PetscInt j = 0; j < 4; j++) {
         PetscReal x = 0;
-        for (PetscInt m = 0; m < 4; m++) x += Lc[(k + 1) * 4 + m] * Li[m * 4 + j];
-        lock[k][i * 4 + j] = (i ? -1 : 1) * x;
+        for (PetscInt m = 0; m < 4; m++) x += Lc[k * 4 + m] * Li[m * 4 + j];
+        F[k][i * 4 + j] = (i ? -1 : 1) * x;
       }
+  }
+}
+
+void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], PetscReal lock[3][16])
+{
+  PetscReal F[4][16];
+
+  VIMBSpatialRelativeForms(p1, p2, F);
+  for (PetscInt k = 0; k < 3; k++) PetscArraycpy(lock[k], F[k + 1], 16);
+}
+
+/*
+  A spatial driver's angle row. With y = c (x) p1^* (x) p2 (c = the initial relative rotation's conjugate, so y = 1 at the
+  start) and b = R2^T R1 a the hinge's axis in body2's frame at the start, the revolute rows keep y a rotation about b by
+  the joint's angle phi: y = (cos(phi/2), b sin(phi/2)). Its sine and cosine are bilinear: s = b . vec(y) = p1^T S p2 and
+  c = y_0 = p1^T C p2 (forms[0] = S, forms[1] = C), and the row is phi = 2 atan2(s, c) (minus speed t, multibody.c).
+*/
+void VIMBSpatialDriverForms(const PetscReal p1[], const PetscReal p2[], const PetscReal a[], PetscReal forms[3][16])
+{
+  PetscReal F[4][16], R1[9], R2[9], w[3], b[3];
+
+  VIMBSpatialRelativeForms(p1, p2, F);
+  VIMBQuatRotation(p1, R1);
+  VIMBQuatRotation(p2, R2);
+  for (PetscInt i = 0; i < 3; i++) w[i] = R1[i * 3] * a[0] + R1[i * 3 + 1] * a[1] + R1[i * 3 + 2] * a[2]; /* R1 a */
+  for (PetscInt i = 0; i < 3; i++) b[i] = R2[i] * w[0] + R2[3 + i] * w[1] + R2[6 + i] * w[2];             /* R2^T R1 a */
+  for (PetscInt k = 0; k < 16; k++) {
+    forms[0][k] = b[0] * F[1][k] + b[1] * F[2][k] + b[2] * F[3][k];
+    forms[1][k] = F[0][k];
+    forms[2][k] = 0;
+  }
+}
+
+/* phi = 2 atan2(s, c), s = p1^T S p2, c = p1^T C p2: grad phi = 2 (c grad s - s grad c) / D, D = s^2 + c^2, and its Hessian
+   2 [(grad c grad s^T - grad s grad c^T + c H_s - s H_c) / D - N grad D^T / D^2] (N = c grad s - s grad c; H_s, H_c the
+   forms' constant off-diagonal blocks), on the quaternions of the two bodies (the ground's fixed: o = -1) */
+static void VIMBSpatialDriverRow(const VIMBModel *model, const VIMBJoint *j, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                                 PetscReal H[])
+{
+  const PetscReal  one[4] = {1, 0, 0, 0}, *S = j->lock[0], *C = j->lock[1];
+  const PetscInt   n = model->n, o[2] = {j->body[0] ? model->bodies[j->body[0]].off + 3 : -1, model->bodies[j->body[1]].off + 3};
+  const PetscReal *p1 = j->body[0] ? q + o[0] : one, *p2 = q + o[1];
+  PetscReal        ds[8], dc[8], s = 0, c = 0, D, N[8], dD[8];
+
+  for (PetscInt a = 0; a < 4; a++) {
+    ds[a] = dc[a] = ds[4 + a] = dc[4 + a] = 0;
+    for (PetscInt b = 0; b < 4; b++) {
+      ds[a] += S[a * 4 + b] * p2[b], dc[a] += C[a * 4 + b] * p2[b];         /* d/dp1 */
+      ds[4 + a] += S[b * 4 + a] * p1[b], dc[4 + a] += C[b * 4 + a] * p1[b]; /* d/dp2 */
+    }
+    s += p1[a] * ds[a], c += p1[a] * dc[a];
+  }
+  D = s * s + c * c;
+  for (PetscInt a = 0; a < 8; a++) N[a] = c * ds[a] - s * dc[a], dD[a] = 2 * (s * ds[a] + c * dc[a]);
+  if (g) *g = 2 * PetscAtan2Real(s, c);
+  for (PetscInt a = 0; a < 8 && grad; a++)
+    if (o[a / 4] >= 0) grad[o[a / 4] + a % 4] = 2 * N[a] / D;
+  if (!H || w == 0) return;
+  for (PetscInt a = 0; a < 8; a++) {
+    if (o[a / 4] < 0) continue;
+    for (PetscInt b = 0; b < 8; b++) {
+      PetscReal hs = 0, hc = 0, x;
+      if (o[b / 4] < 0) continue;
+      if (a < 4 && b >= 4) hs = S[a * 4 + b - 4], hc = C[a * 4 + b - 4];
+      if (a >= 4 && b < 4) hs = S[b * 4 + a - 4], hc = C[b * 4 + a - 4];
+      x = (dc[b] * ds[a] - ds[b] * dc[a] + c * hs - s * hc) / D - N[a] * dD[b] / (D * D);
+      H[(o[a / 4] + a % 4) * n + o[b / 4] + b % 4] += 2 * w * x;
+    }
   }
 }
 
@@ -348,6 +417,10 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     for (PetscInt k = 0; k < model->njoints; k++)
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     i = r - j->row;
+    if (j->type == VI_MB_JOINT_DRIVER && i == 5) {
+      VIMBSpatialDriverRow(model, j, q, g, grad, w, H);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if ((j->type == VI_MB_JOINT_FIXED && i >= 3) || j->type == VI_MB_JOINT_PRISMATIC) {
       /* fixed: rows 3-5 the rotation; prismatic: rows 0, 1 point2 against body1's planes through point1 normal to n1, n2,
          rows 2-4 the rotation */

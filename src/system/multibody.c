@@ -351,12 +351,16 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
     PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
     if (g_rate) g_rate[r] = 0;
   }
-  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t, dg/dt = -speed (their G and curvature are t-free) */
+  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t, dg/dt = -speed (their G and curvature are t-free);
+     a spatial driver's angle (its last row, in (-2 pi, 2 pi]) minus speed t is taken modulo 4 pi, the period of the
+     quaternion's angle */
   for (PetscInt k = 0; k < mb->model.njoints; k++) {
     const VIMBJoint *j = &mb->model.joints[k];
+    const PetscInt   r = j->row + j->rows - 1;
     if (j->type != VI_MB_JOINT_DRIVER) continue;
-    if (g) g[j->row] -= j->speed * t;
-    if (g_rate) g_rate[j->row] = -j->speed;
+    if (g) g[r] -= j->speed * t;
+    if (g && mb->model.dim == 3) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
+    if (g_rate) g_rate[r] = -j->speed;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -554,9 +558,13 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
       y[col++]           = lambda ? lambda[off] : 0;
       for (PetscInt a = 1; a < o->columns; a++) y[col++] = lambda ? lambda[off + a] : 0;
     } break;
-    case VI_MB_OUT_JOINT_FORCE:
-      for (PetscInt c = 0; c < o->columns; c++) y[col++] = lambda ? lambda[mb->offsets[md->joints[o->index].row + c]] : 0;
-      break;
+    case VI_MB_OUT_JOINT_FORCE: {
+      const VIMBJoint *j = &md->joints[o->index];
+      for (PetscInt c = 0; c < o->columns; c++) {
+        const PetscInt r = md->dim == 3 && j->type == VI_MB_JOINT_DRIVER && c == 3 ? j->row + 5 : j->row + c; /* a spatial driver's torque */
+        y[col++]         = lambda ? lambda[mb->offsets[r]] : 0;
+      }
+    } break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;
       PetscCall(VISystemComputeEnergy_Multibody(sys, q, u, &T, &V));

@@ -18,7 +18,7 @@
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
 # (c) the job file jobs/spinning_top.yaml as documented; the box's run stopped by SIGTERM and resumed, bitwise.
 # (d) bad input on 1 and 2 ranks: a quaternion off the unit sphere, a singular inertia tensor, a spherical joint in a
-#     planar model, a planar joint (driver) in a spatial one, a prismatic joint without its axis, a negative friction on a spatial contact, dim: 4 - one message naming
+#     planar model, a driver without its axis in a spatial one, a prismatic joint without its axis, a negative friction on a spatial contact, dim: 4 - one message naming
 #     the file and line; a contact of a body against its own plane.
 # (e) Coulomb friction on spatial contacts (a tripod sliding on the ground in an oblique direction, on a slope, stuck on
 #     a slope), nsgalpha and Moreau-Jean, against the exact motions (below).
@@ -637,7 +637,7 @@ YAML
 mb="-system_type multibody -step_type nsgalpha -step_dt 1e-3 -step_end_time 0.01"
 refuse_simulate "a quaternion off the unit sphere" "1 2" "unit.yaml:3: body 'b' has the orientation .* of norm 1.00498756: a unit quaternion" $mb -mb_model unit.yaml
 refuse_simulate "a singular inertia tensor" "1" "singular.yaml:3: body 'b' has a singular or indefinite inertia tensor" $mb -mb_model singular.yaml
-refuse_simulate "a planar joint in a spatial model" "1" "planarjoint.yaml:6: joint 'pivot' has the type 'driver' (expected spherical, revolute, prismatic or fixed" $mb -mb_model planarjoint.yaml
+refuse_simulate "a spatial driver without its axis" "1" "planarjoint.yaml:6: the key 'axis' is missing (a list of 3 numbers" $mb -mb_model planarjoint.yaml
 refuse_simulate "a prismatic joint without its axis" "1 2" "noaxis.yaml:6: joint 'pivot': a prismatic joint needs 'axis: \[ax, ay, az\]' (body1's frame)" $mb -mb_model noaxis.yaml
 refuse_simulate "a spherical joint in a planar model" "1" "planar.yaml:4: joint 's' has the type 'spherical' (expected revolute, prismatic, fixed or driver; spherical needs dim: 3)" $mb -mb_model planar.yaml
 sed 's/restitution: 0.5}/restitution: 0.5, friction: -0.3}/' box.yaml >friction.yaml

@@ -11,6 +11,12 @@
 #     1.4e-7, 3.5e-8 relative; balance 1.9e-5 %; Moreau-Jean 2.0e-3, 1.05e-2 rad/s.
 # (b) a body-frame torque about a principal axis from rest: omega = tau / J3 t about the body's axis, the angle
 #     tau t^2 / (2 J3) (the quaternion p0 (x) (cos(phi/2), 0, 0, sin(phi/2))), h = 1e-3: 5.8e-11, 3.1e-10 rad/s.
+# (e) a spatial driver (a revolute joint held at the angle speed t): a rod (1.2 kg, its centre 0.4 m below the pivot)
+#     turned about the fixed x axis at 2 rad/s under gravity over 4 s (8 rad: through the quaternion angle's wrap at
+#     2 pi), nsgalpha rho_inf = 1, h = 1e-3 and 5e-4: the joint's angle 2t (modulo 4 pi), the driving torque m g l sin(2t),
+#     the pivot's reaction m (a - g) with a = -omega^2 r. Measured: the angle 2.7e-15 rad (GGL); the torque 2.6e-7,
+#     6.6e-8 N m (of 4.71; second order), the reaction 1.3e-6, 3.2e-7 N; Moreau-Jean theta = 1/2 (velocity level) 6.7e-7
+#     rad, 8.8e-4 N m, 1.9e-3 N.
 # (c) bad input: a spatial load's force with two components; a torque given as a number in a spatial model; a
 #     joint_angle output of a spherical joint.
 # (d) a spatial revolute joint's angle (output joint_angle): a body (full orientation) hinged at its centre to the ground
@@ -65,6 +71,18 @@ outputs:
   - {name: F, type: joint_force, joint: hinge}
 """ % (f(3 * R[:, 2]), f(R[:, 2])))
 PY
+cat >driven.yaml <<'YAML'
+dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: rod, mass: 1.2, inertia: [0.064, 0.07, 0.004], position: [0, 0, -0.4], velocity: [0, 0.8, 0], angular_velocity: [2, 0, 0]}
+joints:
+  - {name: motor, type: driver, body1: ground, point1: [0, 0, 0], body2: rod, point2: [0, 0, 0.4], axis: [1, 0, 0], speed: 2}
+outputs:
+  - {name: theta, type: joint_angle, joint: motor}
+  - {name: F, type: joint_force, joint: motor}
+  - {name: c, type: point, body: rod}
+YAML
 mb="-system_type multibody -step_end_time 1"
 must "nsgalpha h = 1e-3" mpi 60 1 simulate $mb -mb_model loaded.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 1e-3 -results_file n1.h5
 balance=$(grep -o "Energy balance error[^%]*%" <<<"$LAST")
@@ -78,6 +96,12 @@ for h in 1e-3 5e-4; do
   must "hinge h = $h" mpi 60 1 simulate -system_type multibody -mb_model hinge.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt $h \
     -step_end_time 1.5 -results_file hinge_$h.h5
 done
+for h in 1e-3 5e-4; do
+  must "driver h = $h" mpi 60 1 simulate -system_type multibody -mb_model driven.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt $h \
+    -step_end_time 4 -results_file driven_$h.h5
+done
+must "driver, moreau" mpi 60 1 simulate -system_type multibody -mb_model driven.yaml -step_type moreau -step_moreau_variant theta -step_theta 0.5 \
+  -step_dt 1e-3 -step_end_time 4 -results_file driven_m.h5
 $py "$VICMS_SOURCE/tests/app/compare_results.py" n1.h5 n1_2.h5 --label "loaded body, 2 ranks against 1" || fail=1
 BALANCE="$balance" PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import os
@@ -164,6 +188,20 @@ check(e["5e-4"] < 1e-6 and np.log2(e["1e-3"] / e["5e-4"]) > 1.8 and o["theta"][-
       "a spatial revolute joint's angle against 3 t + 0.1 t^2 (to %.2f rad at 1.5 s): %.2e, %.2e at h = 1e-3, 5e-4 (< 1e-6; order %.2f > 1.8)"
       % (o["theta"][-1], e["1e-3"], e["5e-4"], np.log2(e["1e-3"] / e["5e-4"])))
 check(F < 1e-9, "the hinge's reaction (the torque along its axis, the body at the pivot): %.2e N (< 1e-9)" % F)
+# (e)
+m, l, om, g = 1.2, 0.4, 2.0, 9.81
+for name, tol in (("driven_1e-3.h5", (1e-12, 1e-6, 5e-6)), ("driven_5e-4.h5", (1e-12, 2.5e-7, 1.25e-6)), ("driven_m.h5", (2e-6, 5e-3, 5e-3))):
+    t, o, _, _ = case(name)
+    th = np.mod(om * t + 2 * np.pi, 4 * np.pi) - 2 * np.pi  # the output's range (-2 pi, 2 pi]
+    ea = np.abs(np.mod(o["theta"] - th + 2 * np.pi, 4 * np.pi) - 2 * np.pi).max()
+    skip = t > 0.05  # the first steps: the multipliers' start
+    et = np.abs(o["F_torque"] - m * g * l * np.sin(om * t))[skip].max()
+    r = np.array([o["c_x"], o["c_y"], o["c_z"]]).T
+    Fr = m * (-om ** 2 * r - np.array([0, 0, -g]))
+    ef = np.abs(np.array([o["F_x"], o["F_y"], o["F_z"]]).T - Fr)[skip].max()
+    check(ea < tol[0] and et < tol[1] and ef < tol[2] and t[-1] > 3.99,
+          "%s: a spatial driver at 2 rad/s under gravity over 4 s: the angle %.2e rad (< %.0e), the torque %.2e N m (< %.0e; it reaches %.2f), "
+          "the pivot's reaction %.2e N (< %.0e)" % (name, ea, tol[0], et, tol[1], m * g * l, ef, tol[2]))
 raise SystemExit(mbcheck.bad)
 PY
 # (c)
@@ -174,6 +212,6 @@ sed -e 's/torque: \[0, 0, 0.06\]/torque: 0.06/' spin.yaml >torque1.yaml
 refuse_simulate "a spatial torque given as a number" "1" "torque1.yaml:6: 'torque' must be a list of 3 numbers" $mb -mb_model torque1.yaml \
   -step_type nsgalpha -step_dt 1e-3
 sed -e 's/type: revolute/type: spherical/' -e 's/, axis: \[[^]]*\]}/}/' hinge.yaml >sphangle.yaml
-refuse_simulate "a joint_angle of a spherical joint" "1" "sphangle.yaml:10: output 'theta': a spatial joint_angle is a revolute joint's" $mb \
+refuse_simulate "a joint_angle of a spherical joint" "1" "sphangle.yaml:10: output 'theta': a spatial joint_angle is a revolute or driver joint's" $mb \
   -mb_model sphangle.yaml -step_type nsgalpha -step_dt 1e-3
 exit $fail

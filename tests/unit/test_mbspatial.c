@@ -21,6 +21,7 @@
 #define N                 14
 #define NC                11
 #define NC2               14 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows, a contact */
+#define NC3               14 /* the third model: two drivers (6 rows each), two norm rows */
 #define NCMAX             14
 
 static const char model[] =
@@ -54,6 +55,19 @@ static const char model2[] =
     "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
     "contacts:\n"
     "  - {name: tray, body: b, point: [-0.1, 0.2, 0.15], against: a, plane_point: [0.05, -0.1, 0.2], plane_normal: [0.3, -0.2, 1], friction: 0.3}\n"
+    "assembly_tolerance: 10\n";
+
+/* two spatial drivers (a revolute joint's five rows and its angle about the axis, 2 atan2 of two bilinear forms, minus
+   speed t), one between the bodies and one to the ground: derivative checks only */
+static const char model3[] =
+    "dim: 3\n"
+    "gravity: [0, 0, -9.81]\n"
+    "bodies:\n"
+    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"
+    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+    "joints:\n"
+    "  - {name: motor, type: driver, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2], speed: 3}\n"
+    "  - {name: spin, type: driver, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2], axis: [0, 0.6, 0.8], speed: -1}\n"
     "assembly_tolerance: 10\n";
 
 /* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
@@ -324,6 +338,20 @@ int main(int argc, char **argv)
                           (double)err));
     EXPECT(err < 1e-8, "the tangential rows on a moving body's plane are wrong");
   }
+  PetscCall(VISystemDestroy(&sys));
+  /* the spatial drivers: G and the curvature of the angle rows against differences, off the unit sphere */
+  PetscCall(VITestMultibodyCreate("test_mbspatial3.yaml", model3, &sys));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  EXPECT(nc == NC3, "the drivers' rows: %" PetscInt_FMT " (expected %d)", nc, NC3);
+  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < NC3; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial drivers: "));
+  PetscCall(CheckDerivatives(sys, NC3, q, u, w, lam));
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
   return 0;
