@@ -144,15 +144,22 @@ static PetscInt VIMBCount(yaml_node_t *seq)
   return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
-/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems whose displacements are averaged:
-   a pin spread over several nodes), its displacement rows, NULL without the key. */
-static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], PetscInt b, PetscReal **phi)
+/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems: a pin spread over several nodes,
+   a distributing coupling like Nastran's RBE3), its displacement rows, NULL without the key. The point's displacement is
+   the weighted mean u_P = sum_k w_k u_k, so a force F at the point loads node k with w_k F (Phi_P^T F = sum_k w_k Phi_k^T F):
+   wkey lists relative weights (positive, divided by their sum; e.g. the tributary lengths of the nodes of an edge of
+   linear elements, the consistent nodal loads of a uniform traction), equal weights without it. */
+static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], const char wkey[], PetscInt b,
+                                  PetscReal **phi)
 {
-  yaml_node_t *v = VIMBGet(rd, map, key);
-  PetscInt     nf, count = 0;
+  yaml_node_t *v = VIMBGet(rd, map, key), *wv = VIMBGet(rd, map, wkey);
+  PetscInt     nf, count;
+  PetscReal   *w, wsum = 0;
 
   PetscFunctionBeginUser;
   *phi = NULL;
+  PetscCheck(!wv || v, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' weighs the nodes of '%s', and there is no '%s' (list the nodes, or remove '%s')",
+             rd->path, VIMBLine(wv), wkey, key, key, wkey);
   if (!v) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(b > 0 && model->bodies[b].flex, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' names a node of a flexible body's ROM, and '%s' is not a flexible body (remove '%s')", rd->path, VIMBLine(v), key,
@@ -160,8 +167,23 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   nf = model->bodies[b].flex->nf;
   PetscCheck(v->type == YAML_SCALAR_NODE || (v->type == YAML_SEQUENCE_NODE && VIMBCount(v) > 0), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must be a ROM output stem (n63: rows n63_x, n63_y) or a list of them, e.g. [n61, n62, n63]", rd->path, VIMBLine(v), key);
+  count = v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v);
+  PetscCheck(!wv || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers)", rd->path, VIMBLine(wv), wkey, key, count);
+  PetscCall(PetscMalloc1(count, &w));
+  for (PetscInt k = 0; k < count; k++) {
+    yaml_node_t *e = wv ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
+    w[k]           = 1;
+    if (e) {
+      PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must list numbers", rd->path, VIMBLine(e), wkey);
+      PetscCall(VIMBNumber(rd, e, wkey, &w[k]));
+      PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' has the weight %s: a node's weight must be positive", rd->path, VIMBLine(e),
+                 wkey, (const char *)e->data.scalar.value);
+    }
+    wsum += w[k];
+  }
   PetscCall(PetscCalloc1(2 * nf, phi));
-  for (PetscInt k = 0; k < (v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v)); k++) {
+  for (PetscInt k = 0; k < count; k++) {
     yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
     PetscReal     *rows;
     PetscErrorCode ierr;
@@ -169,12 +191,12 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
                "%s:%d: '%s' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(e), key, VI_MB_NAME - 1);
     ierr = VIMBFlexNode(rd->comm, model->bodies[b].flex, rd->path, VIMBLine(e), model->bodies[b].name, (const char *)e->data.scalar.value, &rows);
     if (ierr) PetscCall(PetscFree(*phi));
+    if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
-    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += rows[i];
+    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += w[k] / wsum * rows[i];
     PetscCall(PetscFree(rows));
-    count++;
   }
-  for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] /= count;
+  PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -356,7 +378,7 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "axis", "speed", NULL};
+  static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "weights1", "weights2", "axis", "speed", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -416,8 +438,8 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
       }
       continue;
     }
-    PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
-    PetscCall(VIMBNodeRef(rd, model, e, "node2", j->body[1], &j->phi[1]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
     PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' is not supported (its line deforms); make it body2, or use a "
                "rigid body1",
@@ -496,7 +518,7 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body", "point", "node", "against", "line_point", "line_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name", "body", "point", "node", "weights", "against", "line_point", "line_normal", "restitution", "friction", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -517,7 +539,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
-    PetscCall(VIMBNodeRef(rd, model, e, "node", c->body[1], &c->phi));
+    PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
     PetscCheck(!model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s': a line on the flexible body '%s' is not supported (it deforms); put the flexible body's point against a rigid "
                "body's or the ground's line",
@@ -562,7 +584,7 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
 
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body", "point", "node", "joint", "contact", NULL};
+  static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", NULL};
   static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy", "orientation", "angular_velocity"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -603,7 +625,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCheck(o->body > 0 || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path,
                  VIMBLine(e), o->name);
       PetscCall(VIMBVector(rd, e, "point", model->dim, PETSC_FALSE, o->point));
-      PetscCall(VIMBNodeRef(rd, model, e, "node", o->body, &o->phi));
+      PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", o->body, &o->phi));
     }
     if (o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_JOINT_FORCE) {
       PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));
