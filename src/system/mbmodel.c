@@ -378,7 +378,8 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "weights1", "weights2", "axis", "speed", NULL};
+  static const char *const keys[]  = {"name",  "type",     "body1",    "point1", "node1", "body2", "point2",
+                                      "node2", "weights1", "weights2", "axis",   "speed", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -518,7 +519,8 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body", "point", "node", "weights", "against", "line_point", "line_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name",       "body",        "point",       "node",     "weights", "against",
+                                     "line_point", "line_normal", "restitution", "friction", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
