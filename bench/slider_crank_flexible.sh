@@ -20,13 +20,9 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
 export OPENBLAS_NUM_THREADS=1
-if [ -n "${SC_WORK:-}" ]; then
-  work=$SC_WORK
-  mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
+work=${SC_WORK:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "${SC_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 cd "$work"
 T=${SC_T:-0.02}
 model=$root/jobs/models/slider_crank_flexible.yaml
