@@ -144,6 +144,63 @@ static PetscInt VIMBCount(yaml_node_t *seq)
   return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
+/* The tributary lengths of the nodes `nodes` (a list of stems n<ID>, each a boundary node of the flexible body's ROM, whose
+   position the ROM keeps) on one straight edge: ordered along it, each node carries half of each neighbouring segment; the
+   consistent nodal loads of a uniform traction on an edge of linear elements when the list is all the edge's nodes. */
+static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex, yaml_node_t *nodes, yaml_node_t *wv, const char wkey[],
+                                           PetscReal w[])
+{
+  const VIContactInfo *bnd;
+  PetscInt             nb, count = VIMBCount(nodes), *order, a = 0, z = 0;
+  PetscReal           *x, *s, len;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetContacts(flex->rom, &nb, &bnd));
+  PetscCall(PetscMalloc3(2 * count, &x, count, &s, count, &order));
+  for (PetscInt k = 0; k < count; k++) {
+    yaml_node_t *e    = VIMBNode(rd, nodes->data.sequence.items.start[k]);
+    const char  *stem = e->type == YAML_SCALAR_NODE ? (const char *)e->data.scalar.value : "(a list)";
+    char        *end;
+    PetscInt     id = stem[0] == 'n' ? (PetscInt)strtol(stem + 1, &end, 10) : -1, i;
+    for (i = 0; i < nb && !(stem[0] == 'n' && !*end && bnd[i].node_id == id); i++) continue;
+    if (i == nb) PetscCall(PetscFree3(x, s, order));
+    PetscCheck(i < nb, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: '%s: tributary' needs each node's position, and '%s' is not a boundary node of the ROM (reduce with it in -cms_contact_nodes, "
+               "or give the weights)",
+               rd->path, VIMBLine(wv), wkey, stem);
+    x[2 * k]     = bnd[i].coords[0];
+    x[2 * k + 1] = bnd[i].coords[1];
+  }
+  for (PetscInt k = 0; k < count; k++) /* the edge's ends: the two nodes farthest apart */
+    for (PetscInt l = 0; l < count; l++)
+      if (PetscSqr(x[2 * k] - x[2 * l]) + PetscSqr(x[2 * k + 1] - x[2 * l + 1]) >
+          PetscSqr(x[2 * a] - x[2 * z]) + PetscSqr(x[2 * a + 1] - x[2 * z + 1])) {
+        a = k;
+        z = l;
+      }
+  len = PetscSqrtReal(PetscSqr(x[2 * z] - x[2 * a]) + PetscSqr(x[2 * z + 1] - x[2 * a + 1]));
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscReal dx = x[2 * k] - x[2 * a], dy = x[2 * k + 1] - x[2 * a + 1];
+    PetscBool       straight;
+    s[k]     = len > 0 ? (dx * (x[2 * z] - x[2 * a]) + dy * (x[2 * z + 1] - x[2 * a + 1])) / len : 0;
+    straight = (PetscBool)(len > 0 && PetscAbsReal(dx * (x[2 * z + 1] - x[2 * a + 1]) - dy * (x[2 * z] - x[2 * a])) <= 1e-8 * len * len);
+    if (!straight) PetscCall(PetscFree3(x, s, order));
+    PetscCheck(straight, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
+               rd->path, VIMBLine(wv), wkey);
+    order[k] = k;
+  }
+  PetscCall(PetscSortRealWithPermutation(count, s, order));
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscReal prev = k > 0 ? s[order[k - 1]] : s[order[k]], next = k < count - 1 ? s[order[k + 1]] : s[order[k]];
+    w[order[k]] = (next - prev) / 2;
+  }
+  PetscCall(PetscFree3(x, s, order));
+  for (PetscInt k = 0; k < count; k++)
+    PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs distinct nodes (two are at one position)", rd->path,
+               VIMBLine(wv), wkey);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems: a pin spread over several nodes,
    a distributing coupling like Nastran's RBE3), its displacement rows, NULL without the key. The point's displacement is
    the weighted mean u_P = sum_k w_k u_k, so a force F at the point loads node k with w_k F (Phi_P^T F = sum_k w_k Phi_k^T F):
@@ -155,6 +212,7 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   yaml_node_t *v = VIMBGet(rd, map, key), *wv = VIMBGet(rd, map, wkey);
   PetscInt     nf, count;
   PetscReal   *w, wsum = 0;
+  PetscBool    tributary;
 
   PetscFunctionBeginUser;
   *phi = NULL;
@@ -168,12 +226,20 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   PetscCheck(v->type == YAML_SCALAR_NODE || (v->type == YAML_SEQUENCE_NODE && VIMBCount(v) > 0), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must be a ROM output stem (n63: rows n63_x, n63_y) or a list of them, e.g. [n61, n62, n63]", rd->path, VIMBLine(v), key);
   count = v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v);
-  PetscCheck(!wv || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers)", rd->path, VIMBLine(wv), wkey, key, count);
+  tributary =
+      (PetscBool)(wv && v->type == YAML_SEQUENCE_NODE && wv->type == YAML_SCALAR_NODE && !strcmp((const char *)wv->data.scalar.value, "tributary"));
+  PetscCheck(!wv || tributary || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
+             VIMBLine(wv), wkey, key, count);
   PetscCall(PetscMalloc1(count, &w));
+  if (tributary) {
+    PetscErrorCode ierr = VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w);
+    if (ierr) PetscCall(PetscFree(w));
+    PetscCall(ierr);
+  }
   for (PetscInt k = 0; k < count; k++) {
-    yaml_node_t *e = wv ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
-    w[k]           = 1;
+    yaml_node_t *e = wv && !tributary ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
+    if (!tributary) w[k] = 1;
     if (e) {
       PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must list numbers", rd->path, VIMBLine(e), wkey);
       PetscCall(VIMBNumber(rd, e, wkey, &w[k]));

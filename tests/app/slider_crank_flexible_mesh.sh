@@ -10,8 +10,11 @@
 # (b) with equal weights (the same ROMs) they do not (ratio <= 1.3; measured 1.01 and 0.92), and the consistent pin's last
 #     difference is below a quarter of theirs (measured 1.75e-6 against 1.99e-5 m): the test fails if the weights are
 #     ignored;
-# (c) bad input (the model file and its line named, non-zero exit; on 1 and 2 ranks for the first): a weight count that
-#     differs from the nodes', a negative weight, weights without nodes.
+# (c) `weights1: tributary` (vicms computes the tributary lengths from the boundary nodes' positions in the ROM) on 20 x 4:
+#     the outputs equal to those with the weights given, to 1e-9 of their largest (the weights differ in the last bits);
+# (d) bad input (the model file and its line named, non-zero exit; on 1 and 2 ranks for the first): a weight count that
+#     differs from the nodes', a negative weight, weights without nodes, 'tributary' with a node that is not a boundary
+#     node of the ROM, with a node listed twice.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -34,6 +37,9 @@ for e in "10 2" "20 4" "40 8"; do
       -step_dt 1e-5 -step_end_time 0.005 -results_file $pin$1.r.h5 || exit 1
   done
 done
+sed -e 's/weights1: \[[0-9., ]*\]/weights1: tributary/' -e 's/weights: \[[0-9., ]*\]/weights: tributary/' consistent20.yaml >tributary20.yaml
+must "tributary weights, 20 x 4" mpi 60 1 simulate -system_type multibody -mb_model tributary20.yaml -mb_param_c 1 -step_type nsgalpha \
+  -step_rho_inf 0.8 -step_dt 1e-5 -step_end_time 0.005 -results_file tributary20.r.h5 || exit 1
 VICMS_SOURCE="$VICMS_SOURCE" $py - <<'PY' || fail=1
 import os
 import sys
@@ -58,16 +64,19 @@ for k, what in ((0, "slider centre"), (1, "crank angle")):
     check(re <= 1.3 and c[1][k] <= 0.25 * e[1][k],
           f"equal weights, {what}: differences {e[0][k]:.2e}, {e[1][k]:.2e}: ratio {re:.2f} (<= 1.3: no convergence); the consistent pin's last "
           f"{c[1][k]:.2e} (<= a quarter of it)")
+a, b = mbcheck.case("consistent20.r.h5")[1], mbcheck.case("tributary20.r.h5")[1]
+d = max(np.abs(a[k] - b[k]).max() / np.abs(a[k]).max() for k in a)
+check(d <= 1e-9, f"weights1: tributary against the weights given (20 x 4): outputs within {d:.1e} of their largest (<= 1e-9)")
 sys.exit(mbcheck.bad)
 PY
-# (c)
-sed -e 's/weights1: \[0.5, 1, 0.5\]/weights1: [0.5, 1]/' consistent10.yaml >count.yaml
-refuse_simulate "weights1 with fewer numbers than node1's nodes" "1 2" "count.yaml:21: 'weights1' must list one weight per node of 'node1' (3 numbers)" \
-  -system_type multibody -mb_model count.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1e-4
-sed -e 's/weights1: \[0.5, 1, 0.5\]/weights1: [0.5, -1, 0.5]/' consistent10.yaml >negative.yaml
-refuse_simulate "a negative weight" "1" "negative.yaml:21: 'weights1' has the weight -1: a node's weight must be positive" \
-  -system_type multibody -mb_model negative.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1e-4
-sed -e 's/node1: \[n11, n22, n33\], //' consistent10.yaml >nonodes.yaml
-refuse_simulate "weights without nodes" "1" "nonodes.yaml:21: 'weights1' weighs the nodes of 'node1', and there is no 'node1'" \
-  -system_type multibody -mb_model nonodes.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1e-4
+# (d)
+bad() { # NAME MODEL SED_SCRIPT MESSAGE [RANKS]: the model edited by the sed script is refused with the message at line 21
+  sed -e "$3" "$2" >$1.yaml
+  refuse_simulate "$1" "${5:-1}" "$1.yaml:21: $4" -system_type multibody -mb_model $1.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1e-4
+}
+bad count consistent10.yaml 's/weights1: \[0.5, 1, 0.5\]/weights1: [0.5, 1]/' "'weights1' must list one weight per node of 'node1' (3 numbers)" "1 2"
+bad negative consistent10.yaml 's/weights1: \[0.5, 1, 0.5\]/weights1: [0.5, -1, 0.5]/' "'weights1' has the weight -1: a node's weight must be positive"
+bad nonodes consistent10.yaml 's/node1: \[n11, n22, n33\], //' "'weights1' weighs the nodes of 'node1', and there is no 'node1'"
+bad notboundary tributary20.yaml 's/node1: \[n21, /node1: [n20, /' "'weights1: tributary' needs each node's position, and 'n20' is not a boundary node"
+bad twice tributary20.yaml 's/node1: \[n21, n42, /node1: [n21, n21, /' "'weights1: tributary' needs distinct nodes"
 exit $fail
