@@ -201,6 +201,22 @@ static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The weights listed under wkey (count positive numbers), or 1 each without the key. */
+static PetscErrorCode VIMBGivenWeights(VIMBReader *rd, yaml_node_t *wv, const char wkey[], PetscInt count, PetscReal w[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < count; k++) {
+    yaml_node_t *e = wv ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
+    w[k]           = 1;
+    if (!e) continue;
+    PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must list numbers", rd->path, VIMBLine(e), wkey);
+    PetscCall(VIMBNumber(rd, e, wkey, &w[k]));
+    PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' has the weight %s: a node's weight must be positive", rd->path, VIMBLine(e),
+               wkey, (const char *)e->data.scalar.value);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems: a pin spread over several nodes,
    a distributing coupling like Nastran's RBE3), its displacement rows, NULL without the key. The point's displacement is
    the weighted mean u_P = sum_k w_k u_k, so a force F at the point loads node k with w_k F (Phi_P^T F = sum_k w_k Phi_k^T F):
@@ -232,22 +248,12 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
              "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
              VIMBLine(wv), wkey, key, count);
   PetscCall(PetscMalloc1(count, &w));
-  if (tributary) {
-    PetscErrorCode ierr = VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w);
+  {
+    PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
     if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
   }
-  for (PetscInt k = 0; k < count; k++) {
-    yaml_node_t *e = wv && !tributary ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
-    if (!tributary) w[k] = 1;
-    if (e) {
-      PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must list numbers", rd->path, VIMBLine(e), wkey);
-      PetscCall(VIMBNumber(rd, e, wkey, &w[k]));
-      PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' has the weight %s: a node's weight must be positive", rd->path, VIMBLine(e),
-                 wkey, (const char *)e->data.scalar.value);
-    }
-    wsum += w[k];
-  }
+  for (PetscInt k = 0; k < count; k++) wsum += w[k];
   PetscCall(PetscCalloc1(2 * nf, phi));
   for (PetscInt k = 0; k < count; k++) {
     yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
