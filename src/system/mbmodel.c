@@ -144,15 +144,96 @@ static PetscInt VIMBCount(yaml_node_t *seq)
   return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
-/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems whose displacements are averaged:
-   a pin spread over several nodes), its displacement rows, NULL without the key. */
-static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], PetscInt b, PetscReal **phi)
+/* The tributary lengths of the nodes `nodes` (a list of stems n<ID>, each a boundary node of the flexible body's ROM, whose
+   position the ROM keeps) on one straight edge: ordered along it, each node carries half of each neighbouring segment; the
+   consistent nodal loads of a uniform traction on an edge of linear elements when the list is all the edge's nodes. */
+static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex, yaml_node_t *nodes, yaml_node_t *wv, const char wkey[],
+                                           PetscReal w[])
 {
-  yaml_node_t *v = VIMBGet(rd, map, key);
-  PetscInt     nf, count = 0;
+  const VIContactInfo *bnd;
+  PetscInt             nb, count = VIMBCount(nodes), *order, a = 0, z = 0;
+  PetscReal           *x, *s, len;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMGetContacts(flex->rom, &nb, &bnd));
+  PetscCall(PetscMalloc3(2 * count, &x, count, &s, count, &order));
+  for (PetscInt k = 0; k < count; k++) {
+    yaml_node_t *e    = VIMBNode(rd, nodes->data.sequence.items.start[k]);
+    const char  *stem = e->type == YAML_SCALAR_NODE ? (const char *)e->data.scalar.value : "(a list)";
+    char        *end;
+    PetscInt     id = stem[0] == 'n' ? (PetscInt)strtol(stem + 1, &end, 10) : -1, i;
+    for (i = 0; i < nb && !(stem[0] == 'n' && !*end && bnd[i].node_id == id); i++) continue;
+    if (i == nb) PetscCall(PetscFree3(x, s, order));
+    PetscCheck(i < nb, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: '%s: tributary' needs each node's position, and '%s' is not a boundary node of the ROM (reduce with it in -cms_contact_nodes, "
+               "or give the weights)",
+               rd->path, VIMBLine(wv), wkey, stem);
+    x[2 * k]     = bnd[i].coords[0];
+    x[2 * k + 1] = bnd[i].coords[1];
+  }
+  for (PetscInt k = 0; k < count; k++) /* the edge's ends: the two nodes farthest apart */
+    for (PetscInt l = 0; l < count; l++)
+      if (PetscSqr(x[2 * k] - x[2 * l]) + PetscSqr(x[2 * k + 1] - x[2 * l + 1]) >
+          PetscSqr(x[2 * a] - x[2 * z]) + PetscSqr(x[2 * a + 1] - x[2 * z + 1])) {
+        a = k;
+        z = l;
+      }
+  len = PetscSqrtReal(PetscSqr(x[2 * z] - x[2 * a]) + PetscSqr(x[2 * z + 1] - x[2 * a + 1]));
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscReal dx = x[2 * k] - x[2 * a], dy = x[2 * k + 1] - x[2 * a + 1];
+    PetscBool       straight;
+    s[k]     = len > 0 ? (dx * (x[2 * z] - x[2 * a]) + dy * (x[2 * z + 1] - x[2 * a + 1])) / len : 0;
+    straight = (PetscBool)(len > 0 && PetscAbsReal(dx * (x[2 * z + 1] - x[2 * a + 1]) - dy * (x[2 * z] - x[2 * a])) <= 1e-8 * len * len);
+    if (!straight) PetscCall(PetscFree3(x, s, order));
+    PetscCheck(straight, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
+               rd->path, VIMBLine(wv), wkey);
+    order[k] = k;
+  }
+  PetscCall(PetscSortRealWithPermutation(count, s, order));
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscReal prev = k > 0 ? s[order[k - 1]] : s[order[k]], next = k < count - 1 ? s[order[k + 1]] : s[order[k]];
+    w[order[k]] = (next - prev) / 2;
+  }
+  PetscCall(PetscFree3(x, s, order));
+  for (PetscInt k = 0; k < count; k++)
+    PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs distinct nodes (two are at one position)", rd->path,
+               VIMBLine(wv), wkey);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The weights listed under wkey (count positive numbers), or 1 each without the key. */
+static PetscErrorCode VIMBGivenWeights(VIMBReader *rd, yaml_node_t *wv, const char wkey[], PetscInt count, PetscReal w[])
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < count; k++) {
+    yaml_node_t *e = wv ? VIMBNode(rd, wv->data.sequence.items.start[k]) : NULL;
+    w[k]           = 1;
+    if (!e) continue;
+    PetscCheck(e->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' must list numbers", rd->path, VIMBLine(e), wkey);
+    PetscCall(VIMBNumber(rd, e, wkey, &w[k]));
+    PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' has the weight %s: a node's weight must be positive", rd->path, VIMBLine(e),
+               wkey, (const char *)e->data.scalar.value);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A point's node on a flexible body (key: the ROM's output name stem, or a list of stems: a pin spread over several nodes,
+   a distributing coupling like Nastran's RBE3), its displacement rows, NULL without the key. The point's displacement is
+   the weighted mean u_P = sum_k w_k u_k, so a force F at the point loads node k with w_k F (Phi_P^T F = sum_k w_k Phi_k^T F):
+   wkey lists relative weights (positive, divided by their sum; e.g. the tributary lengths of the nodes of an edge of
+   linear elements, the consistent nodal loads of a uniform traction), equal weights without it. */
+static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t *map, const char key[], const char wkey[], PetscInt b,
+                                  PetscReal **phi)
+{
+  yaml_node_t *v = VIMBGet(rd, map, key), *wv = VIMBGet(rd, map, wkey);
+  PetscInt     nf, count;
+  PetscReal   *w, wsum = 0;
+  PetscBool    tributary;
 
   PetscFunctionBeginUser;
   *phi = NULL;
+  PetscCheck(!wv || v, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s' weighs the nodes of '%s', and there is no '%s' (list the nodes, or remove '%s')",
+             rd->path, VIMBLine(wv), wkey, key, key, wkey);
   if (!v) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(b > 0 && model->bodies[b].flex, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' names a node of a flexible body's ROM, and '%s' is not a flexible body (remove '%s')", rd->path, VIMBLine(v), key,
@@ -160,8 +241,21 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   nf = model->bodies[b].flex->nf;
   PetscCheck(v->type == YAML_SCALAR_NODE || (v->type == YAML_SEQUENCE_NODE && VIMBCount(v) > 0), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must be a ROM output stem (n63: rows n63_x, n63_y) or a list of them, e.g. [n61, n62, n63]", rd->path, VIMBLine(v), key);
+  count = v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v);
+  tributary =
+      (PetscBool)(wv && v->type == YAML_SEQUENCE_NODE && wv->type == YAML_SCALAR_NODE && !strcmp((const char *)wv->data.scalar.value, "tributary"));
+  PetscCheck(!wv || tributary || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
+             VIMBLine(wv), wkey, key, count);
+  PetscCall(PetscMalloc1(count, &w));
+  {
+    PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
+    if (ierr) PetscCall(PetscFree(w));
+    PetscCall(ierr);
+  }
+  for (PetscInt k = 0; k < count; k++) wsum += w[k];
   PetscCall(PetscCalloc1(2 * nf, phi));
-  for (PetscInt k = 0; k < (v->type == YAML_SCALAR_NODE ? 1 : VIMBCount(v)); k++) {
+  for (PetscInt k = 0; k < count; k++) {
     yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
     PetscReal     *rows;
     PetscErrorCode ierr;
@@ -169,12 +263,12 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
                "%s:%d: '%s' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(e), key, VI_MB_NAME - 1);
     ierr = VIMBFlexNode(rd->comm, model->bodies[b].flex, rd->path, VIMBLine(e), model->bodies[b].name, (const char *)e->data.scalar.value, &rows);
     if (ierr) PetscCall(PetscFree(*phi));
+    if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
-    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += rows[i];
+    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += w[k] / wsum * rows[i];
     PetscCall(PetscFree(rows));
-    count++;
   }
-  for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] /= count;
+  PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -360,7 +454,8 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body1", "point1", "node1", "body2", "point2", "node2", "axis", "speed", NULL};
+  static const char *const keys[]  = {"name",  "type",     "body1",    "point1", "node1", "body2", "point2",
+                                      "node2", "weights1", "weights2", "axis",   "speed", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -428,8 +523,8 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
       }
       continue;
     }
-    PetscCall(VIMBNodeRef(rd, model, e, "node1", j->body[0], &j->phi[0]));
-    PetscCall(VIMBNodeRef(rd, model, e, "node2", j->body[1], &j->phi[1]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
     PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' is not supported (its line deforms); make it body2, or use a "
                "rigid body1",
@@ -508,7 +603,8 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body", "point", "node", "against", "line_point", "line_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name",       "body",        "point",       "node",     "weights", "against",
+                                     "line_point", "line_normal", "restitution", "friction", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -529,7 +625,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCheck(c->body[0] != c->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s' puts a point of '%s' against its own line", rd->path,
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
-    PetscCall(VIMBNodeRef(rd, model, e, "node", c->body[1], &c->phi));
+    PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
     PetscCheck(!model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s': a line on the flexible body '%s' is not supported (it deforms); put the flexible body's point against a rigid "
                "body's or the ground's line",
@@ -578,7 +674,7 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
 
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body", "point", "node", "joint", "contact", NULL};
+  static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", NULL};
   static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy", "orientation", "angular_velocity"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -621,7 +717,7 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCheck(o->body > 0 || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path,
                  VIMBLine(e), o->name);
       PetscCall(VIMBVector(rd, e, "point", model->dim, PETSC_FALSE, o->point));
-      PetscCall(VIMBNodeRef(rd, model, e, "node", o->body, &o->phi));
+      PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", o->body, &o->phi));
     }
     if (o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_JOINT_FORCE) {
       PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));

@@ -11,7 +11,12 @@
      dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy (1e-7 relative);
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
      frictional contact's G_t u against the tangent times that velocity (1e-8);
-   - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14). */
+   - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14);
+   - a distributing coupling, weights: [3, 1] (relative: 3/4 and 1/4), on a second model (the flexible body alone, three
+     frictionless contacts at one point on the nodes tip, mid and [tip, mid] with those weights, and a point output): the
+     point's position against R + A (x + (3/4 Phi_tip + 1/4 Phi_mid) q_f) (1e-14); the spread contact's gap and its row of
+     G (its generalized force per unit normal force) against 3/4 and 1/4 of the two nodes' (1e-14) and its elastic
+     columns against n . A (3/4 Phi_tip + 1/4 Phi_mid) (1e-14); G_w u against the gap's difference along u (1e-8). */
 #include "vitest.h"
 #include <vicms/rom.h>
 
@@ -33,6 +38,17 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
                             "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"
                             "assembly_tolerance: 10\n";
+
+static const char weighted[] = "gravity: [0, 0]\n"
+                               "bodies:\n"
+                               "  - {name: f, type: flexible, rom: test_mbflex_rom.h5, position: [1, 0], angle: 0.2}\n"
+                               "contacts:\n"
+                               "  - {name: t, body: f, point: [1.2, 0.1], node: tip, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8]}\n"
+                               "  - {name: m, body: f, point: [1.2, 0.1], node: mid, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8]}\n"
+                               "  - {name: w, body: f, point: [1.2, 0.1], node: [tip, mid], weights: [3, 1], against: ground, line_point: [0, -1],\n"
+                               "     line_normal: [0.6, 0.8]}\n"
+                               "outputs:\n"
+                               "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: [tip, mid], weights: [1.5, 0.5]}\n";
 
 static PetscErrorCode WriteROM(MPI_Comm comm)
 {
@@ -243,6 +259,50 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flexible body: a point at the mean of two nodes: (%.15g, %.15g), expected (%.15g, %.15g) (1e-14)\n",
                           (double)y[4], (double)y[5], (double)px, (double)py));
     EXPECT(PetscAbsReal(y[4] - px) < 1e-14 && PetscAbsReal(y[5] - py) < 1e-14, "the point at two nodes' mean displacement is wrong");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  /* a distributing coupling: weights 3/4, 1/4 on the nodes tip and mid */
+  PetscCall(VITestMultibodyCreate("test_mbflex_weights.yaml", weighted, &sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  EXPECT(n == 3 + NM && nc == 3, "the weights' model: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 3)", n, nc, 3 + NM);
+  PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+  for (PetscInt i = 0; i < n; i++) q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1);
+  {
+    const PetscReal c = PetscCosReal(q[2]), s = PetscSinReal(q[2]), nrm[2] = {0.6, 0.8};
+    PetscReal       e[2] = {1.2, 0.1}, px, py, errW = 0, errC = 0, errD = 0;
+    for (PetscInt k = 0; k < NM; k++) {
+      const PetscReal phx = 0.75 * (0.3 + 0.1 * k) + 0.25 * (0.5 - 0.2 * k), phy = 0.75 * (0.15 * k - 0.2) + 0.25 * (0.1 * k * k - 0.3);
+      e[0] += phx * q[3 + k];
+      e[1] += phy * q[3 + k];
+    }
+    px = q[0] + c * e[0] - s * e[1];
+    py = q[1] + s * e[0] + c * e[1];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+    errW = PetscMax(PetscAbsReal(g[2] - 0.75 * g[0] - 0.25 * g[1]), PetscAbsReal(y[0] - px));
+    errW = PetscMax(errW, PetscAbsReal(y[1] - py));
+    for (PetscInt i = 0; i < n; i++) errW = PetscMax(errW, PetscAbsReal(G[2 * n + i] - 0.75 * G[i] - 0.25 * G[n + i]));
+    for (PetscInt k = 0; k < NM; k++) {
+      const PetscReal phx = 0.75 * (0.3 + 0.1 * k) + 0.25 * (0.5 - 0.2 * k), phy = 0.75 * (0.15 * k - 0.2) + 0.25 * (0.1 * k * k - 0.3);
+      errC = PetscMax(errC, PetscAbsReal(G[2 * n + 3 + k] - (nrm[0] * (c * phx - s * phy) + nrm[1] * (s * phx + c * phy))));
+    }
+    { /* along u: G_w u against the difference of g_w */
+      PetscReal qp[N], qm[N], Gu = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        qp[i] = q[i] + eps * u[i];
+        qm[i] = q[i] - eps * u[i];
+        Gu += G[2 * n + i] * u[i];
+      }
+      PetscCall(VISystemEvaluateConstraints(sys, 0, qp, gp, NULL, NULL));
+      PetscCall(VISystemEvaluateConstraints(sys, 0, qm, gm, NULL, NULL));
+      errD = PetscAbsReal((gp[2] - gm[2]) / (2 * eps) - Gu);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "flexible body, weights [3, 1]: the point, the gap and its row against 3/4 and 1/4 of the nodes' %.1e (1e-14), the row's "
+                          "elastic columns against n . A Phi_P %.1e (1e-14), G_w u against the gap's difference along u %.1e (1e-8)\n",
+                          (double)errW, (double)errC, (double)errD));
+    EXPECT(errW < 1e-14 && errC < 1e-14 && errD < 1e-8, "the weighted spread point (a distributing coupling) is wrong");
   }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
