@@ -588,11 +588,14 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
    VISystemEvaluateTangents) with Coulomb's law at velocity level on the disk of radius mu Lambda_n, as the ROM path does
    (below in VINSGAlphaNLForm, VINonlinearCoulomb), and their position multipliers nu_t, x = [..., Lambda_t (mt), nu_t (mt)]:
      M U - G(q)^T nu - Gt(q)^T nu_t = 0                                                             (29c)
-     while the contact sticks g_t(q) = (Gt(q_n) + Gt(q)) (q - q_n) / 2 = 0, else nu_t = 0           (as the ROM's g_t)
+     sticking: g_t(q) = (Gt(q_n) + Gt(q)) (q - q_n) / 2 = 0 (as the ROM's g_t); slipping: nu_t = h Lambda_t / 2; off: nu_t = 0
    g_t is the tangential displacement of the contact point over the step (relative to the other body's material point), the
    trapezoid of Gt along the step: exact where the point's position is at most quadratic in q (a translation; a spatial body's
    point r + R(p) s, R quadratic in the quaternion p), O(|q - q_n|^3) otherwise. Without it the predictor q~ carries the
-   unconstrained tangential force into a stuck contact, which then creeps at h F_t / (2 m). */
+   unconstrained tangential force into a stuck contact, which then creeps at h F_t / (2 m). A slipping contact's impulse
+   Lambda_t moves v only, and its position lagged by h F_t t / (2 m) (first order); U = M^-1 Gt^T h Lambda_t / 2 is the
+   position that Lambda_t makes as a constant force Lambda_t / h over the step (h^2 F / (2 m)), so that a constant friction
+   force is integrated exactly (a slide on a plane, the stop within mu g h^2 / 2). The ROM path still has nu_t = 0 there. */
 struct _VINSGAlphaNL {
   VIStepper  st;
   PetscInt   n, m, mb, N, *bil;
@@ -845,7 +848,8 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
      path (VINonlinearCoulomb): off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius
      mu Lambda_n, slip outside; the tangential rows' curvature is left out of the Jacobian. A sticking contact's tangential
-     position is held, g_t = 0 (the ROM path's Eqs. 29c, 29e on its tangential rows), by nu_t; off or slipping nu_t = 0. A body
+     position is held, g_t = 0 (the ROM path's Eqs. 29c, 29e on its tangential rows), by nu_t; slipping, nu_t = h Lambda_t / 2
+     (above); off, nu_t = 0. A body
      stuck on three feet has nine position rows (normal and tangential) on six motions: three combinations of the rows are
      redundant, and the round-off of the normal gaps (1e-17 m) is not in the range of their gradients. A diagonal -eps / r in
      the Newton matrix only (g_t moves by about nu_t / r; the solution is unchanged) keeps it nonsingular and moves the
@@ -861,12 +865,18 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
                        J + (cT + k) * N, nl->nw.unit);
     for (PetscInt a = k; a < k + d; a++) {
       PetscReal *Ja = J + (cP + a) * N, gt = 0;
-      if (!stick) {
+      if (!nl->B[j]) {
         F[cP + a]    = nut[a];
         unit[cP + a] = PETSC_TRUE;
         continue;
       }
       PetscCall(PetscArrayzero(Ja, N));
+      if (!stick) {
+        F[cP + a]  = nut[a] - 0.5 * nl->h * Lt[a];
+        Ja[cP + a] = 1;
+        Ja[cT + a] = -0.5 * nl->h;
+        continue;
+      }
       for (PetscInt i = 0; i < n; i++) {
         nl->gtm[i] = 0.5 * (nl->Gtn[a * n + i] + nl->Gt[a * n + i]);
         gt += nl->gtm[i] * (nl->dq0[i] + hb * delta[i] + U[i]);

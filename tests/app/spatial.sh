@@ -263,10 +263,10 @@ stop_resume "tumbling box" $sim -mb_model box.yaml -step_dt 5e-6 -step_end_time 
 # (0.2, 0, -0.05), (-0.1, +-0.1732, -0.05), mu = 0.3) on a plane with normal n: flat, pushed at 2 m/s along (cos 0.6,
 # sin 0.6): it slides on the straight line of its initial velocity, decelerating at mu g, and stops at v0^2 / (2 mu g);
 # on a slope of alpha = 0.4 (tan > mu) from rest: a = g (sin - mu cos) along the steepest line; alpha = 0.25 (tan < mu):
-# stuck. nsgalpha's friction is an impulse at velocity level (its position lags by half a step while it slides: the
-# predictor moves the smooth part under the full tangential load): its velocities are exact, its positions off by
-# h F_t t / (2 m) exactly while sliding; a sticking foot's tangential position is held (g_t = 0 by its nu_t), so the
-# stuck tripod does not move and the slide's stop is the discrete one derived below.
+# stuck. nsgalpha's friction is an impulse at velocity level; its tangential position multiplier nu_t holds a sticking
+# foot (g_t = 0: the stuck tripod does not move) and gives a slipping one the position of its impulse as a constant force
+# over the step (nu_t = h Lambda_t / 2: no half-step lag), so that a constant deceleration is exact and the stop is the
+# discrete one derived below.
 $py - <<'PY'
 import numpy as np
 
@@ -310,12 +310,12 @@ import mbcheck
 
 g, mu, m, h, v0 = 9.81, 0.3, 2.0, 1e-3, 2.0
 ts, xs = v0 / (mu * g), v0 ** 2 / (2 * mu * g)
-# nsgalpha's discrete stop: v_k = v0 - mu g k h exactly and q_{k+1} = q_k + h v_k while it slides (the impulse moves v, not q), K
-# steps with v_K = mu g h theta < mu g h (ts = (K + theta) h), then the step that sticks holds the feet (q_{K+1} = q_K):
-# x_K = h sum_{k<K} v_k = v0^2/(2 mu g) + h v0/2 - mu g h^2 theta (1 + theta)/2, first order (the half-step lag h v0/2 of the slide)
+# nsgalpha's discrete stop: v_k = v0 - mu g k h and q_{k+1} = q_k + h (v_k + v_{k+1})/2 while it slides (exact at t_k), K steps
+# with v_K = mu g h theta < mu g h (ts = (K + theta) h), then the step that sticks holds the feet (q_{K+1} = q_K):
+# x_K = v0^2/(2 mu g) - mu g h^2 theta^2/2, second order (within mu g h^2/2)
 K = np.floor(ts / h)
 th = ts / h - K
-xK = xs + h * v0 / 2 - mu * g * h ** 2 * th * (1 + th) / 2
+xK = xs - mu * g * h ** 2 * th ** 2 / 2
 for name in ("flat1.h5", "flatm.h5"):
     t, o, gaps, forces = case(name)
     d = np.array([np.cos(0.6), np.sin(0.6)])
@@ -328,16 +328,15 @@ for name in ("flat1.h5", "flatm.h5"):
     fsum = np.abs(ft[sl] + mu * m * g * d).max()
     disk = max(np.abs(np.hypot(o["F%d_t1" % i], o["F%d_t2" % i]) - mu * o["F%d" % i])[sl].max() for i in range(3))
     if name == "flat1.h5":
-        drift = np.abs((s - exact) - h * mu * g * t / 2)[t < ts - h].max()
+        drift = np.abs(s - exact)[t < ts - h].max()
         check(drift < 1e-12 and np.abs(vs - np.maximum(v0 - mu * g * t, 0)).max() < 1e-12,
-              "tripod sliding, nsgalpha: v = v0 - mu g t to %.1e m/s and x - (v0 t - mu g t^2 / 2) = h mu g t / 2 to %.1e m while it slides "
-              "(the impulse's half-step lag; 1e-12)" % (np.abs(vs - np.maximum(v0 - mu * g * t, 0)).max(), drift))
-        check(abs(s[-1] - xK) < 1e-12 and abs(s[-1] - xs) <= h * v0 / 2 and np.abs(s[t > ts + h] - s[-1]).max() < 1e-12 and lat.max() < 1e-12
-              and np.abs(v[-1]).max() < 1e-12,
-              "tripod sliding, nsgalpha: stops at %.9f m against the discrete x_K = v0^2/(2 mu g) + h v0/2 - mu g h^2 theta (1 + theta)/2 = %.9f m "
-              "(%.1e, 1e-12; v0^2/(2 mu g) = %.6f m, within h v0/2), held there after to %.1e m, on the line of its initial velocity to %.1e m "
-              "(1e-12), at rest after (%.1e m/s)" % (s[-1], xK, abs(s[-1] - xK), xs, np.abs(s[t > ts + h] - s[-1]).max(), lat.max(),
-                                                     np.abs(v[-1]).max()))
+              "tripod sliding, nsgalpha: v = v0 - mu g t to %.1e m/s and x = v0 t - mu g t^2 / 2 to %.1e m while it slides (no half-step lag; "
+              "1e-12)" % (np.abs(vs - np.maximum(v0 - mu * g * t, 0)).max(), drift))
+        check(abs(s[-1] - xK) < 1e-12 and abs(s[-1] - xs) <= mu * g * h ** 2 / 2 and np.abs(s[t > ts + h] - s[-1]).max() < 1e-12
+              and lat.max() < 1e-12 and np.abs(v[-1]).max() < 1e-12,
+              "tripod sliding, nsgalpha: stops at %.9f m against the discrete x_K = v0^2/(2 mu g) - mu g h^2 theta^2/2 = %.9f m (%.1e, 1e-12; "
+              "v0^2/(2 mu g) = %.9f m, within mu g h^2/2), held there after to %.1e m, on the line of its initial velocity to %.1e m (1e-12), at "
+              "rest after (%.1e m/s)" % (s[-1], xK, abs(s[-1] - xK), xs, np.abs(s[t > ts + h] - s[-1]).max(), lat.max(), np.abs(v[-1]).max()))
         check(fsum < 1e-9 and disk < 1e-9 and np.abs(ft[t > ts + h]).max() < 1e-9,
               "tripod sliding, nsgalpha: the feet's friction sums to -mu m g along the velocity to %.1e N, each on its disk's edge |f_t| = mu f_n "
               "to %.1e N; after the stop their sum %.1e N (1e-9)" % (fsum, disk, np.abs(ft[t > ts + h]).max()))
@@ -351,7 +350,6 @@ for alpha, stem in ((0.4, "slope"), (0.25, "stuck")):
     d = np.array([0, 0, -g]) - (-g * n[2]) * n
     d /= np.linalg.norm(d)  # the steepest line, downhill
     a = max(g * (np.sin(alpha) - mu * np.cos(alpha)), 0)
-    ft = g * np.sin(alpha) - a  # the friction's deceleration, mu g cos(alpha) sliding, g sin(alpha) stuck
     errs = {}
     for name in (stem + ".h5", stem + "m.h5"):
         t, o, gaps, forces = case(name)
@@ -361,11 +359,10 @@ for alpha, stem in ((0.4, "slope"), (0.25, "stuck")):
         s, lat = r @ d, np.linalg.norm(r - np.outer(r @ d, d), axis=1).max()
         errs[name] = np.abs(s - a * t ** 2 / 2).max()
         if name == stem + ".h5" and a > 0:
-            lag = np.abs(s - a * t ** 2 / 2 - h * ft * t / 2).max()
             dv = np.abs(v - np.outer(a * t, d)).max()
-            check(dv < 1e-12 and lag < 1e-12 and lat < 1e-12,
-                  "tripod %s (alpha = %g, a = %.6f m/s^2), nsgalpha: v = a t along the steepest line to %.1e m/s, s - a t^2/2 = h F_t t / (2 m) "
-                  "to %.1e m (the half-step lag), off the line %.1e m (1e-12)" % (stem, alpha, a, dv, lag, lat))
+            check(dv < 1e-12 and errs[name] < 1e-12 and lat < 1e-12,
+                  "tripod %s (alpha = %g, a = %.6f m/s^2), nsgalpha: v = a t along the steepest line to %.1e m/s, s = a t^2/2 to %.1e m (no "
+                  "half-step lag), off the line %.1e m (1e-12)" % (stem, alpha, a, dv, errs[name], lat))
         elif name == stem + ".h5":
             moved = np.linalg.norm(r, axis=1).max()
             check(np.abs(v).max() < 1e-12 and moved < 1e-12,
@@ -607,10 +604,10 @@ for name, label in (("tray1.h5", "nsgalpha"), ("traym.h5", "Moreau-Jean theta = 
         slide, ar = (o["cb_x"] - o["ct_x"])[-1], mu * g * (1 + mB / mA)
         K = np.floor(ts / h)
         th = ts / h - K
-        sK = v0 * ts / 2 + h * v0 / 2 - ar * h ** 2 * th * (1 + th) / 2
-        check(abs(slide - sK) < 1e-12 and abs(slide - v0 * ts / 2) <= h * v0 / 2 and gaps[:, -3:].min() > -1e-12,
-              "tripod on a sliding tray, nsgalpha: slides %.9f m on the tray against the discrete v0 t*/2 + h v0/2 - ar h^2 theta (1 + theta)/2 = "
-              "%.9f m (%.1e, 1e-12; v0 t*/2 = %.6f m, within h v0/2), its feet's gaps on the moving plane >= %.1e m (-1e-12)" % (
+        sK = v0 * ts / 2 - ar * h ** 2 * th ** 2 / 2
+        check(abs(slide - sK) < 1e-12 and abs(slide - v0 * ts / 2) <= ar * h ** 2 / 2 and gaps[:, -3:].min() > -1e-12,
+              "tripod on a sliding tray, nsgalpha: slides %.9f m on the tray against the discrete v0 t*/2 - ar h^2 theta^2/2 = %.9f m (%.1e, "
+              "1e-12; v0 t*/2 = %.9f m, within ar h^2/2), its feet's gaps on the moving plane >= %.1e m (-1e-12)" % (
                   slide, sK, abs(slide - sK), v0 * ts / 2, gaps[:, -3:].min()))
 ref = h5py.File("tray1.h5", "r")["cases/0"]
 for np_ in (2, 3):  # friction on a moving plane, a prismatic joint: every new row
