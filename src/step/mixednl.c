@@ -28,7 +28,8 @@
            alpha -> 0 (rho_inf -> 1: c4 = 0, a_{i+1} free of v_{i+1}) costs the scheme an order: measured first order at rho_inf = 1
            on the free slider-crank, second order with `previous` at every rho_inf (docs/multibody.md);
          contacts closed at t_i, I_1^i = {k : g_k(q_i) <= 0} (Eq. 41): lambda_N - max(0, lambda_N - r gdot_N) = 0, gdot_N = G_N(q_s) v_s
-           (Eq. 4), Coulomb's law on lambda_T with the disk mu lambda_N (Eq. 6, planar: one tangential row); the others carry none (Eq. 27).
+           (Eq. 4), Coulomb's law on lambda_T with the disk mu lambda_N (Eq. 6: one tangential row on a planar contact, two on a spatial one,
+           one disk in its plane, VINonlinearCoulomb); the others carry none (Eq. 27).
    (b) a new impact (Eq. 18: g_k(q_i) > 0 and g_k(q_{i+1}) <= 0 for a contact k) triggers the impulse problem on I_1^{i+1} and the joints
        (Eqs. 11-17, 46-50): M(q_{i+1}) (v^+ - v^-) = G^T Lambda_N + Gt^T Lambda_T with Newton's law on the row velocities,
        Lambda_N - max(0, Lambda_N - r (gdot_N^+ + eps_N gdot_N^-)) = 0, Coulomb's law on Lambda_T against gdot_T^+ + eps_T gdot_T^-, the
@@ -48,7 +49,8 @@
 struct _VIMixedNL {
   VIStepper           st;
   VIMixedCoefficients cf;
-  PetscInt            n, m, mt, ns, *trow; /* ns: the stages solved together (blocks of y: 1, edalpha 2); trow: the frictional contacts */
+  PetscInt            n, m, mt, ns, *trow; /* ns: the stages solved together (blocks of y: 1, edalpha 2); trow: the contact of each of the mt
+                                              tangential rows (dims - 1 per frictional contact, consecutive) */
   PetscBool           constant, impulse, first;
   /* the stages of the current solve: time ts[s], q_s = q0_s + sum_c Qc[s][c] y_c, v_s and a_s alike (n each, stage s at s n) */
   PetscReal  ts[2], Qc[2][2], Vc[2][2], Ac[2][2];
@@ -88,8 +90,8 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
 
   PetscFunctionBeginUser;
   for (PetscInt j = 0; j < m; j++) {
-    PetscCheck(st->set.dims[j] <= 2, st->comm, PETSC_ERR_SUP, "-step_type mixed: friction on a spatial contact (two tangential rows) is not supported on a nonlinear system yet; use -step_type nsgalpha or moreau");
-    if (st->set.dims[j] == 2) mt++;
+    PetscCheck(st->set.dims[j] <= 3, st->comm, PETSC_ERR_SUP, "-step_type mixed: a nonlinear system's contact has two tangents at most");
+    mt += st->set.dims[j] - 1;
   }
   PetscCall(PetscNew(&nl));
   *nlp   = nl;
@@ -110,7 +112,7 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
   PetscCall(PetscCalloc6(n, &nl->a, n, &nl->A, nl->ns * N1, &nl->x, N1, &nl->xi, n, &nl->qn, n, &nl->vn));
   PetscCall(PetscCalloc6(n, &nl->qh, n, &nl->vh, mm, &nl->g, mm, &nl->e, mm, &nl->lam, 2 * n, &nl->wk));
   for (PetscInt j = 0, k = 0; j < m; j++)
-    if (st->set.dims[j] == 2) nl->trow[k++] = j;
+    for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[k++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->ns * N1, VI_MIXEDNL_MAXIT, VI_SSNEWTON_TOL, &nl->nw));
   PetscCall(VISSNewtonCreate(N1, VI_MIXEDNL_MAXIT, VI_SSNEWTON_TOL, &nl->nwi));
@@ -224,12 +226,14 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
         J[row + cl + j] = 1;
       }
     }
-    /* Coulomb's law on the tangential rows (their curvature left out of the Jacobian: an inexact Newton step there, as moreau.c) */
-    for (PetscInt k = 0; k < mt; k++) {
+    /* Coulomb's law on each frictional contact's d tangential rows (their curvature left out of the Jacobian: an inexact Newton step
+       there, as moreau.c) */
+    for (PetscInt k = 0, d; k < mt; k += d) {
       const PetscInt j = nl->trow[k], cv[2] = {0, n};
-      VINonlinearCoulomb(n, 1, Gt + k * n, v, nl->impulse ? nl->pret + k : NULL, st->set.mu[j], nl->rt[s * mt + k],
-                         nl->on[s * m + j] && st->set.kinds[j] != VI_CONTACT_BILATERAL, lam[j], lt + k, N, ns, cv, nl->Vc[s], cl + j, ct + k, F + ct + k,
-                         J + (ct + k) * N, NULL);
+      d = st->set.dims[j] - 1;
+      VINonlinearCoulomb(n, d, Gt + k * n, v, nl->impulse ? nl->pret + k : NULL, st->set.mu[j], nl->rt[s * mt + k],
+                         nl->on[s * m + j] && st->set.kinds[j] != VI_CONTACT_BILATERAL, lam[j], lt + k, N, ns, cv, nl->Vc[s], cl + j, ct + k,
+                         F + ct + k, J + (ct + k) * N, NULL);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -244,7 +248,11 @@ static void VIMixedNLScales(VIMixedNL nl, PetscInt ns)
     for (PetscInt c = 0; c < ns; c++) k = PetscMax(k, PetscAbsReal(nl->Ac[s][c]));
     k /= nl->Vc[s][s];
     for (PetscInt j = 0; j < nl->m; j++) nl->rscale[s * nl->m + j] = nl->d[j] > 0 ? k / nl->d[j] : 1;
-    for (PetscInt q = 0; q < nl->mt; q++) nl->rt[s * nl->mt + q] = nl->dt_[q] > 0 ? k / nl->dt_[q] : 1;
+    for (PetscInt q = 0; q < nl->mt; q++) {
+      PetscReal *rt = nl->rt + s * nl->mt;
+      rt[q]         = nl->dt_[q] > 0 ? k / nl->dt_[q] : 1;
+      if (q > 0 && nl->trow[q - 1] == nl->trow[q]) rt[q] = rt[q - 1] = PetscMin(rt[q], rt[q - 1]); /* one r per contact: the slip opposes w_t */
+    }
   }
 }
 
@@ -329,7 +337,10 @@ static PetscErrorCode VIMixedNLImpact(VIMixedNL nl, PetscReal t)
   nl->impulse = PETSC_FALSE;
   PetscCall(PetscArraycpy(st->u, nl->xi, n));
   for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] += nl->xi[n + j] / st->dt;
-  for (PetscInt k = 0; k < mt; k++) st->lambda[st->offsets[nl->trow[k]] + 1] += nl->xi[n + m + k] / st->dt;
+  for (PetscInt k = 0, a = 0; k < mt; k++) {
+    a = k > 0 && nl->trow[k - 1] == nl->trow[k] ? a + 1 : 1; /* the row's place after its contact's normal one */
+    st->lambda[st->offsets[nl->trow[k]] + a] += nl->xi[n + m + k] / st->dt;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -442,8 +453,10 @@ PetscErrorCode VIMixedNLStep(VIStepper st, VIMixedNL nl, PetscReal t)
   PetscCall(PetscArraycpy(v, nl->vs, n));
   /* the recorded force: the last stage's (ED-alpha: the mean of its two, Eq. 80) */
   for (PetscInt j = 0; j < m; j++) st->lambda[st->offsets[j]] = nl->ns == 2 ? 0.5 * (nl->x[2 * n + j] + nl->x[2 * n + m + j]) : nl->x[n + j];
-  for (PetscInt k = 0; k < mt; k++)
-    st->lambda[st->offsets[nl->trow[k]] + 1] = nl->ns == 2 ? 0.5 * (nl->x[2 * (n + m) + k] + nl->x[2 * (n + m) + mt + k]) : nl->x[n + m + k];
+  for (PetscInt k = 0, a = 0; k < mt; k++) {
+    a                                        = k > 0 && nl->trow[k - 1] == nl->trow[k] ? a + 1 : 1;
+    st->lambda[st->offsets[nl->trow[k]] + a] = nl->ns == 2 ? 0.5 * (nl->x[2 * (n + m) + k] + nl->x[2 * (n + m) + mt + k]) : nl->x[n + m + k];
+  }
   PetscCall(PetscArraycpy(nl->wk + n, nl->vn, n)); /* v_i for the work (the impact reuses vn as v^-) */
   PetscCall(VIMixedNLImpact(nl, t));
   /* the energy balance's terms: the joints' forces by the trapezoid of their power (held on velocity level at every level: 0 for a

@@ -586,12 +586,23 @@ static PetscErrorCode VINSGAlphaApplyMK(VIStepper st, VINSGAlpha *ns, const Pets
    per step at q_n (the iterate's q then never asks for it: that path is as before).
    Frictional contacts add their tangential impulses Lambda_t (dims - 1 per contact: one planar, two spatial,
    VISystemEvaluateTangents) with Coulomb's law at velocity level on the disk of radius mu Lambda_n, as the ROM path does
-   (below in VINSGAlphaNLForm, VINonlinearCoulomb). */
+   (below in VINSGAlphaNLForm, VINonlinearCoulomb), and their position multipliers nu_t, x = [..., Lambda_t (mt), nu_t (mt)]:
+     M U - G(q)^T nu - Gt(q)^T nu_t = 0                                                             (29c)
+     sticking: g_t(q) = (Gt(q_n) + Gt(q)) (q - q_n) / 2 = 0 (as the ROM's g_t); slipping: nu_t = h Lambda_t / 2; off: nu_t = 0
+   g_t is the tangential displacement of the contact point over the step (relative to the other body's material point), the
+   trapezoid of Gt along the step: exact where the point's position is at most quadratic in q (a translation; a spatial body's
+   point r + R(p) s, R quadratic in the quaternion p), O(|q - q_n|^3) otherwise. Without it the predictor q~ carries the
+   unconstrained tangential force into a stuck contact, which then creeps at h F_t / (2 m). A slipping contact's impulse
+   Lambda_t moves v only, and its position lagged by h F_t t / (2 m) (first order); U = M^-1 Gt^T h Lambda_t / 2 is the
+   position that Lambda_t makes as a constant force Lambda_t / h over the step (h^2 F / (2 m)), so that a constant friction
+   force is integrated exactly (a slide on a plane, the stop within mu g h^2 / 2). The ROM path still has nu_t = 0 there. */
 struct _VINSGAlphaNL {
   VIStepper  st;
   PetscInt   n, m, mb, N, *bil;
   PetscInt   mt, *trow; /* tangential rows, dims - 1 per frictional contact (trow: its contact) */
   PetscReal *Gt, *rt;   /* mt x n: the tangential rows at q (VISystemEvaluateTangents); 1 / (Gt M^-1 Gt^T), the contact's smallest */
+  PetscReal *Gtn, *gtm; /* mt x n: the tangential rows at q_n; n: their mean with the iterate's, a row of g_t's gradient */
+  PetscReal *dq0;       /* n: q~0 - q_n, so that g_t takes q - q_n = dq0 + (h beta/gamma) delta + U without q's round-off */
   PetscReal  t, h, hb, c;
   PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
@@ -617,7 +628,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree6(nl->vt, nl->qt, nl->e, nl->pre, nl->rscale, nl->bil));
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
-  PetscCall(PetscFree3(nl->trow, nl->Gt, nl->rt));
+  PetscCall(PetscFree6(nl->trow, nl->Gt, nl->rt, nl->Gtn, nl->gtm, nl->dq0));
   PetscCall(PetscFree2(nl->dMw, nl->mw));
   PetscCall(PetscFree3(nl->HV, nl->HVt, nl->wb));
   PetscCall(VISSNewtonDestroy(&nl->nw));
@@ -646,8 +657,9 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   for (PetscInt j = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->mb++;
   for (PetscInt j = 0; j < m; j++) nl->mt += st->set.dims[j] - 1;
-  N = nl->N = 3 * n + nl->mb + 2 * m + nl->mt;
-  PetscCall(PetscCalloc3(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt));
+  N = nl->N = 3 * n + nl->mb + 2 * m + 2 * nl->mt;
+  PetscCall(PetscCalloc6(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, PetscMax(nl->mt, 1) * n,
+                         &nl->Gtn, n, &nl->gtm, n, &nl->dq0));
   for (PetscInt j = 0, i = 0; j < m; j++)
     for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
@@ -700,9 +712,9 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   VINSGAlphaNL    *nl = (VINSGAlphaNL *)ctx;
   VIStepper        st = nl->st;
   const PetscInt   n = nl->n, m = nl->m, mb = nl->mb, N = nl->N;
-  const PetscInt   cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m;
+  const PetscInt   cU = n, cW = 2 * n, cl = 3 * n, cn = 3 * n + mb, cL = 3 * n + mb + m, cT = 3 * n + mb + 2 * m, cP = cT + nl->mt;
   const PetscReal  hb = nl->hb, c = nl->c;
-  const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT;
+  const PetscReal *delta = x, *U = x + cU, *W = x + cW, *lt = x + cl, *nu = x + cn, *Lam = x + cL, *Lt = x + cT, *nut = x + cP;
   PetscBool       *unit = nl->nw.unit;
 
   PetscFunctionBeginUser;
@@ -746,6 +758,10 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
     for (PetscInt j = 0; j < m; j++) {
       r -= nl->G[j * n + i] * nu[j];
       J[(cU + i) * N + cn + j] = -nl->G[j * n + i];
+    }
+    for (PetscInt k = 0; k < nl->mt; k++) {
+      r -= nl->Gt[k * n + i] * nut[k];
+      J[(cU + i) * N + cP + k] = -nl->Gt[k * n + i];
     }
     F[cU + i] = r;
   }
@@ -831,13 +847,45 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
   }
   /* Coulomb's law on the tangential impulses at velocity level (an extension: seed 002 is frictionless), as the Moreau-Jean
      path (VINonlinearCoulomb): off where Lambda_n = 0 is imposed, stick (w_t = Gt v = 0) inside the disk of radius
-     mu Lambda_n, slip outside; the tangential rows' curvature is left out of the Jacobian, and a sticking contact's
-     tangential position is not held */
+     mu Lambda_n, slip outside; the tangential rows' curvature is left out of the Jacobian. A sticking contact's tangential
+     position is held, g_t = 0 (the ROM path's Eqs. 29c, 29e on its tangential rows), by nu_t; slipping, nu_t = h Lambda_t / 2
+     (above); off, nu_t = 0. A body
+     stuck on three feet has nine position rows (normal and tangential) on six motions: three combinations of the rows are
+     redundant, and the round-off of the normal gaps (1e-17 m) is not in the range of their gradients. A diagonal -eps / r in
+     the Newton matrix only (g_t moves by about nu_t / r; the solution is unchanged) keeps it nonsingular and moves the
+     multipliers along the redundant combinations by that round-off times r / eps per iteration: with the velocity rows'
+     eps = 1e-10 that is 2.6e-7 per iteration on the tripod (2 kg), which never passes the convergence test; eps = 1e-6 makes
+     it 3e-11 and slows the other directions' convergence by a factor 1e-6 per iteration only. */
   for (PetscInt k = 0, d; k < nl->mt; k += d) {
     const PetscInt j = nl->trow[k], cv[2] = {0, cW};
-    d = st->set.dims[j] - 1;
+    PetscBool      stick;
+    d     = st->set.dims[j] - 1;
+    stick = VINonlinearCoulombSticks(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k);
     VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, NULL, cL + j, cT + k, F + cT + k,
                        J + (cT + k) * N, nl->nw.unit);
+    for (PetscInt a = k; a < k + d; a++) {
+      PetscReal *Ja = J + (cP + a) * N, gt = 0;
+      if (!nl->B[j]) {
+        F[cP + a]    = nut[a];
+        unit[cP + a] = PETSC_TRUE;
+        continue;
+      }
+      PetscCall(PetscArrayzero(Ja, N));
+      if (!stick) {
+        F[cP + a]  = nut[a] - 0.5 * nl->h * Lt[a];
+        Ja[cP + a] = 1;
+        Ja[cT + a] = -0.5 * nl->h;
+        continue;
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        nl->gtm[i] = 0.5 * (nl->Gtn[a * n + i] + nl->Gt[a * n + i]);
+        gt += nl->gtm[i] * (nl->dq0[i] + hb * delta[i] + U[i]);
+        Ja[i]      = hb * nl->gtm[i];
+        Ja[cU + i] = nl->gtm[i];
+      }
+      Ja[cP + a] = -1e-6 / nl->rt[a];
+      F[cP + a]  = gt;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -890,6 +938,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->vt0[i]   = v[i] + h * (1 - ga) * nl->a[i] + h * ga * a0;
       nl->qt0[i]   = q[i] + h * v[i] + h * h * (0.5 - be) * nl->a[i] + h * h * be * a0;
       nl->a[i]     = a0;
+      nl->dq0[i]   = nl->qt0[i] - q[i];
     }
     /* the pre-impact term of Newton's law at level n (Eq. 24): e_j G_j(q_n) v_n, none on a row held at position level */
     PetscCall(VISystemEvaluateConstraints(st->sys, t - h, q, NULL, nl->Gn, NULL));
@@ -906,6 +955,7 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
     if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t, nl->qt0, nl->Gt));
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, q, nl->Gtn)); /* g_t's rows at q_n (wk: q_n) */
     for (PetscInt k = 0; k < nl->mt; k++) {
       PetscReal d = 0;
       for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];

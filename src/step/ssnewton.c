@@ -218,20 +218,38 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
-                        PetscBool closed, PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], const PetscReal cs[], PetscInt cn,
-                        PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[])
+/* Alart-Curnier's sigma = Pt - r w_t, w_t = w0 + Gt v, of one contact's d tangential rows, and |sigma| */
+static PetscReal VINonlinearCoulombSigma(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal r,
+                                         const PetscReal Pt[], PetscReal w[], PetscReal sig[])
 {
-  const PetscReal radius = mu * PetscMax(Pn, 0);
-  PetscReal       w[2] = {0, 0}, sig[2], z[2], norm = 0;
+  PetscReal norm = 0;
 
   for (PetscInt a = 0; a < d; a++) {
-    if (w0) w[a] = w0[a];
+    w[a] = w0 ? w0[a] : 0;
     for (PetscInt i = 0; i < n; i++) w[a] += Gt[a * n + i] * v[i];
-    sig[a] = z[a] = Pt[a] - r * w[a];
+    sig[a] = Pt[a] - r * w[a];
     norm += sig[a] * sig[a];
   }
-  norm = d == 1 ? PetscAbsReal(sig[0]) : PetscSqrtReal(norm);
+  return d == 1 ? PetscAbsReal(sig[0]) : PetscSqrtReal(norm);
+}
+
+PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
+                                   PetscBool closed, PetscReal Pn, const PetscReal Pt[])
+{
+  PetscReal w[2], sig[2];
+
+  return closed && VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig) <= mu * PetscMax(Pn, 0) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
+                        PetscBool closed, PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], const PetscReal cs[],
+                        PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[])
+{
+  const PetscReal radius = mu * PetscMax(Pn, 0);
+  PetscReal       w[2], sig[2], z[2];
+  const PetscReal norm = VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig);
+
+  for (PetscInt a = 0; a < d; a++) z[a] = sig[a];
   if (d > 1) VIProjectDisk(d, radius, z); /* slip: Pt = the projection of sigma on the disk (seed 000 Eq. C.4) */
   for (PetscInt a = 0; a < d; a++) {
     PetscReal *Ja = J + a * N;

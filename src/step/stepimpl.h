@@ -341,6 +341,10 @@ PETSC_INTERN PetscErrorCode VINonlinearRestitution(VIStepper st, PetscReal e[]);
 PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu, PetscReal r,
                                      PetscBool closed, PetscReal Pn, const PetscReal Pt[], PetscInt N, PetscInt nv, const PetscInt cv[], const PetscReal cs[],
                                      PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[]);
+/* Whether VINonlinearCoulomb's contact sticks at this iterate (the same arguments): closed and |sigma| <= mu max(Pn, 0). nsgalpha's
+   nonlinear path holds a sticking contact's tangential position with it. */
+PETSC_INTERN PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu,
+                                                PetscReal r, PetscBool closed, PetscReal Pn, const PetscReal Pt[]);
 /* The energy terms of a nonlinear path's step from (t - h, qn, vn) to (t, st->q, st->u) with the recorded forces st->lambda:
    into obstacle_work the constraint forces' work, h lambda_j G_j(q) (vn + v) / 2 (an impulse on the mean velocity; exact for
    Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row

@@ -20,7 +20,8 @@
 #     released flat (theta0 = 0), it lands on both corners at once: the two-contact law's v+ = (0, e g t1, 0) within 1 %
 #     (omega and vx 0 to 1e-12), nsgalpha's discrete law vy_{n+1} = -e vy_n to 1e-9.
 # (f) Coulomb friction: the block standing on its base pushed at v0 = 2 m/s along the ground, mu = 0.3 at both corners:
-#     x = v0 t - mu g t^2 / 2 until it stops at v0 / (mu g) (nsgalpha within 2 h v0: the impulsive part is first order;
+#     x = v0 t - mu g t^2 / 2 until it stops at v0 / (mu g) (nsgalpha exactly while it slides, the slipping corners' position
+#     multipliers giving the impulse the position of a constant force, and its discrete stop, the step that sticks holding them;
 #     Moreau-Jean theta = 1/2 within 1e-6), the corners' normal forces m g (1/2 +- mu l / (2 L)) and friction forces mu N
 #     while it slides (1e-9), at rest after the stop and never tipped (1e-12).
 # (g) a slider on an inclined rail (prismatic joint) carrying a double pendulum (revolute joints between moving bodies),
@@ -202,11 +203,23 @@ check(abs(o["elbow"][0] + 0.3) <= 1e-15 and np.ptp(o["elbow"]) > 1, "slider and 
 mu, v0 = 0.3, 2.0
 ts = v0 / (mu * g)
 Nf, Nb = m * g * (0.5 + mu * lh / (2 * L)), m * g * (0.5 - mu * lh / (2 * L))
-for name, scheme, tol in (("slide_nsgalpha.h5", "nsgalpha", 2 * h * v0), ("slide_moreau.h5", "moreau", 1e-6)):
+# nsgalpha's friction is an impulse at velocity level, with the position of a constant force over the step (the slipping corners'
+# nu_t = h Lambda_t / 2): v_k = v0 - mu g k h, x exact at t_k while it slides; K steps with v_K = mu g h theta < mu g h
+# (ts = (K + theta) h), then the step that sticks holds the corners where they are: x_K = v0^2/(2 mu g) - mu g h^2 theta^2/2
+K = np.floor(ts / h)
+th = ts / h - K
+xK = v0 * ts / 2 - mu * g * h ** 2 * th ** 2 / 2
+for name, scheme, tol in (("slide_nsgalpha.h5", "nsgalpha", mu * g * h ** 2 / 2), ("slide_moreau.h5", "moreau", 1e-6)):
     t, o, gap, F = case(name)
     xe = np.where(t < ts, v0 * t - mu * g * t ** 2 / 2, v0 * ts / 2)
     err = np.max(np.abs(o["centre_x"] - xe))
     check(err <= tol, "%s sliding block: x against v0 t - mu g t^2 / 2 (stop at %.6f s, %.6f m): largest error %.2e (tolerance %.0e)" % (scheme, ts, v0 * ts / 2, err, tol))
+    if scheme == "nsgalpha":
+        lag = np.max(np.abs(o["centre_x"] - xe)[t < ts - h])
+        held = np.max(np.abs(o["centre_x"][t > ts + h] - xK))
+        check(lag <= 1e-12 and held <= 1e-12,
+              "nsgalpha sliding block: x = v0 t - mu g t^2 / 2 while it slides to %.1e m (no half-step lag); after the stop x = v0^2/(2 mu g) - "
+              "mu g h^2 theta^2/2 = %.9f m (the discrete stop, theta = %.4f) to %.1e m (tolerance 1e-12)" % (lag, xK, th, held))
     sl = (t > 2 * h) & (t < ts - 2 * h)
     ferr = max(np.max(np.abs(o["right_force"][sl] - Nf)), np.max(np.abs(o["left_force"][sl] - Nb)),
                np.max(np.abs(o["right_force_t"][sl] - mu * Nf)), np.max(np.abs(o["left_force_t"][sl] - mu * Nb)))
