@@ -18,7 +18,8 @@
 #     6.6e-8 N m (of 4.71; second order), the reaction 1.3e-6, 3.2e-7 N; Moreau-Jean theta = 1/2 (velocity level) 6.7e-7
 #     rad, 8.8e-4 N m, 1.9e-3 N.
 # (c) bad input: a spatial load's force with two components; a torque given as a number in a spatial model; a
-#     joint_angle output of a spherical joint.
+#     joint_angle output of a spherical joint; a flexible body's node (node2) on a spatial joint (its bodies are rigid; the
+#     key was ignored before).
 # (d) a spatial revolute joint's angle (output joint_angle): a body (full orientation) hinged at its centre to the ground
 #     along its principal axis e3 (the hinge's axis R0 e3 in the ground's frame, written with every digit), spinning at
 #     3 rad/s about it and driven by the body-frame torque (0, 0, 0.06) N m: theta = 3 t + 0.1 t^2 through pi (to 4.75 rad
@@ -214,4 +215,7 @@ refuse_simulate "a spatial torque given as a number" "1" "torque1.yaml:6: 'torqu
 sed -e 's/type: revolute/type: spherical/' -e 's/, axis: \[[^]]*\]}/}/' hinge.yaml >sphangle.yaml
 refuse_simulate "a joint_angle of a spherical joint" "1" "sphangle.yaml:10: output 'theta': a spatial joint_angle is a revolute or driver joint's" $mb \
   -mb_model sphangle.yaml -step_type nsgalpha -step_dt 1e-3
+sed -e 's/point2: \[0, 0, 0.4\], axis/point2: [0, 0, 0.4], node2: n3, axis/' driven.yaml >node.yaml
+refuse_simulate "a node on a spatial joint" "1" "node.yaml:6: 'node2' names a node of a flexible body's ROM, and 'rod' is not a flexible body" $mb \
+  -mb_model node.yaml -step_type nsgalpha -step_dt 1e-3
 exit $fail
