@@ -1,6 +1,7 @@
 """Shared by the application tests' Python checks (multibody, modes_parallel): a pass/fail line per check, and a case of a
-results file by output name."""
+results file by output name, and the quaternion product and rotation of the spatial checks."""
 import h5py
+import numpy as np
 
 bad = 0
 
@@ -20,3 +21,16 @@ def case(name, k=0):
     cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
     o = c["outputs"][:]
     return c["t"][:], {n: o[:, i] for i, n in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+
+
+def qmul(a, b):
+    """The quaternion product a (x) b (scalar part first)."""
+    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
+
+
+def rot(p):
+    """The rotation matrix of a unit quaternion (body to fixed frame)."""
+    e0, e1, e2, e3 = p
+    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
+                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
+                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])

@@ -86,6 +86,17 @@ static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal 
 }
 
 /* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
+/* a state off the initial one (and off the unit sphere), a direction w and multipliers for the derivative checks */
+static void PerturbedState(PetscInt n, PetscInt nc, const PetscReal q0[], PetscReal q[], PetscReal u[], PetscReal w[], PetscReal lam[])
+{
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+}
+
 static PetscErrorCode CheckDerivatives(VISystem sys, PetscInt nc, PetscReal q[], PetscReal u[], const PetscReal w[], const PetscReal lam[])
 {
   const PetscReal eps = 1e-6;
@@ -191,12 +202,7 @@ int main(int argc, char **argv)
                           (double)gmax));
     EXPECT(gmax < 1e-15, "the initial poses do not satisfy the joints");
   }
-  for (PetscInt i = 0; i < n; i++) {
-    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
-    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
-    w[i] = 0.2 - 0.07 * i;
-  }
-  for (PetscInt r = 0; r < NC; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PerturbedState(n, NC, q0, q, u, w, lam);
   PetscCall(CheckDerivatives(sys, NC, q, u, w, lam));
   PetscCall(CheckLagrange(sys, q, u));
   /* on the unit sphere with p^T p' = 0: T = m |v|^2 / 2 + w_b^T J w_b / 2 (w_b = 2 G p'), body b (principal J) */
@@ -296,12 +302,7 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   EXPECT(nc == NC2, "the prismatic and fixed joints' rows: %" PetscInt_FMT " (expected %d)", nc, NC2);
   PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-  for (PetscInt i = 0; i < n; i++) {
-    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
-    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
-    w[i] = 0.2 - 0.07 * i;
-  }
-  for (PetscInt r = 0; r < NC2; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PerturbedState(n, NC2, q0, q, u, w, lam);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints, a contact on a moving body's plane: "));
   PetscCall(CheckDerivatives(sys, NC2, q, u, w, lam));
   /* the contact's tangential rows on body a's plane: Gt u against the velocity of b's point relative to a's material point
@@ -344,12 +345,7 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   EXPECT(nc == NC3, "the drivers' rows: %" PetscInt_FMT " (expected %d)", nc, NC3);
   PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-  for (PetscInt i = 0; i < n; i++) {
-    q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1) / 3;
-    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
-    w[i] = 0.2 - 0.07 * i;
-  }
-  for (PetscInt r = 0; r < NC3; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PerturbedState(n, NC3, q0, q, u, w, lam);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial drivers: "));
   PetscCall(CheckDerivatives(sys, NC3, q, u, w, lam));
   PetscCall(VISystemDestroy(&sys));
