@@ -572,6 +572,10 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
+  /* the momentum rows' block M - h theta (h theta df/dq + df/du) - h theta d(G^T P)/dq is diagonal for planar rigid bodies
+     under constant forces (a body's angle appears in its own rows only): the Newton step is then solved on the active rows'
+     Schur complement (VISSNewtonSchur), checked at each solve */
+  nl->nw.nd = n;
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));

@@ -15,7 +15,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
-  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz));
+  PetscCall(PetscCalloc3(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -24,37 +24,18 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
-  PetscCall(PetscFree2(nw->ucols, nw->unz));
+  PetscCall(PetscFree3(nw->ucols, nw->unz, nw->diag));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Solve J d = F in place of F (J row-major N x N): the unit rows i (J_ik = delta_ik) give d_i = F_i; the other rows, with
-   those d_i moved to the right-hand side, are solved by Gaussian elimination with partial pivoting. Returns PETSC_FALSE when
-   a pivot is 0 (singular). */
-static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
+/* Gaussian elimination with partial pivoting of the k x k system A x = b (nw->A row-major, nw->b, x into b). Returns
+   PETSC_FALSE when a pivot is 0 (singular). */
+static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
 {
   const PetscInt N = nw->N;
-  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
-  PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
+  PetscReal     *A = nw->A, *b = nw->b;
 
-  for (PetscInt i = 0; i < N; i++) {
-    const PetscReal *Ji  = J + i * N;
-    PetscBool        isu = nw->hinted ? nw->unit[i] : (Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE);
-    for (PetscInt c = 0; c < N && isu && !nw->hinted; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (isu)
-      unit[u++] = i; /* d_i = F_i */
-    else
-      nw->keep[k++] = i;
-  }
-  for (PetscInt a = 0; a < k; a++) {
-    const PetscReal *Ji = J + nw->keep[a] * N;
-    PetscReal       *Aa = A + a * k, r = F[nw->keep[a]];
-    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    for (PetscInt c = 0; c < k; c++) Aa[c] = Ji[nw->keep[c]];
-    b[a] = r;
-  }
-  /* elimination with partial pivoting on the k x k system, the right-hand side carried along */
   for (PetscInt c = 0; c < k; c++) {
     PetscInt  p   = c;
     PetscReal big = PetscAbsReal(A[c * k + c]);
@@ -96,6 +77,101 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
     for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
     b[c] = r / A[c * k + c];
   }
+  return PETSC_TRUE;
+}
+
+/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block is diagonal (a = diag, no unit row among its
+   rows): with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
+     a d_V + B d_K = b_V,  C d_V + D d_K = b_K  (b = F - J[:, U] F_U),
+   d_K from the Schur complement (D - C a^-1 B) d_K = b_K - C a^-1 b_V (|K| x |K|, the active constraints' rows: a
+   Delassus matrix with the curvature and friction terms), then d_V = a^-1 (b_V - B d_K). C's rows are read at their
+   nonzeros (a joint's or contact's row touches two bodies). The same solution as the dense elimination's, to round-off. Sets
+   *done PETSC_FALSE (J untouched) when the block is not diagonal or has a zero on its diagonal. */
+static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
+{
+  const PetscInt N = nw->N, nd = nw->nd;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N, *cs = nw->diag + 2 * N;
+  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N;
+
+  *done = PETSC_FALSE;
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    if (nw->unit[i] || Ji[i] == 0) return PETSC_TRUE;
+    for (PetscInt c = 0; c < nd; c++)
+      if (c != i && Ji[c] != 0) return PETSC_TRUE;
+  }
+  *done = PETSC_TRUE;
+  for (PetscInt i = nd; i < N; i++) { /* the unit rows with d_i = F_i = 0 (an inactive multiplier at 0) move nothing */
+    if (!nw->unit[i]) keep[k++] = i;
+    else if (F[i] != 0) unit[u++] = i;
+  }
+  for (PetscInt i = 0; i < nd; i++) { /* y = a^-1 b_V */
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    ia[i] = 1 / Ji[i];
+    y[i]  = ia[i] * r;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Jr = J + keep[a] * N;
+    PetscReal       *Wa = A + a * k, r = F[keep[a]];
+    PetscInt         nz = 0;
+    for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
+    for (PetscInt v = 0; v < nd; v++)
+      if (Jr[v] != 0) {
+        r -= Jr[v] * y[v];
+        cv[nz]   = v;
+        cs[nz++] = Jr[v] * ia[v];
+      }
+    for (PetscInt c = 0; c < k; c++) {
+      PetscReal w = Jr[keep[c]];
+      for (PetscInt z = 0; z < nz; z++) w -= cs[z] * J[cv[z] * N + keep[c]];
+      Wa[c] = w;
+    }
+    b[a] = r;
+  }
+  if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
+  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = 0;
+    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    F[i] = y[i] - ia[i] * r;
+  }
+  return PETSC_TRUE;
+}
+
+/* Solve J d = F in place of F (J row-major N x N): by the Schur complement when nw->nd > 0 and J's leading block is
+   diagonal (VISSNewtonSchur); otherwise the unit rows i (J_ik = delta_ik) give d_i = F_i and the other rows, with those d_i
+   moved to the right-hand side, are solved by Gaussian elimination with partial pivoting. Returns PETSC_FALSE when a pivot
+   is 0 (singular). */
+static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
+{
+  const PetscInt N = nw->N;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
+  PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
+
+  if (nw->nd > 0 && nw->hinted) {
+    PetscBool done, ok = VISSNewtonSchur(nw, &done);
+    if (done) return ok;
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscReal *Ji  = J + i * N;
+    PetscBool        isu = nw->hinted ? nw->unit[i] : (Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE);
+    for (PetscInt c = 0; c < N && isu && !nw->hinted; c++) isu = c == i || Ji[c] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (isu)
+      unit[u++] = i; /* d_i = F_i */
+    else
+      nw->keep[k++] = i;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Ji = J + nw->keep[a] * N;
+    PetscReal       *Aa = A + a * k, r = F[nw->keep[a]];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    for (PetscInt c = 0; c < k; c++) Aa[c] = Ji[nw->keep[c]];
+    b[a] = r;
+  }
+  if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
   for (PetscInt a = 0; a < k; a++) F[nw->keep[a]] = b[a];
   return PETSC_TRUE;
 }
