@@ -15,7 +15,8 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
-  PetscCall(PetscCalloc3(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag));
+  PetscCall(PetscCalloc5(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
+                         PetscMax(N, 1), &nw->unit_last));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -24,9 +25,23 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
-  PetscCall(PetscFree3(nw->ucols, nw->unz, nw->diag));
+  PetscCall(PetscFree5(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* b = U^-1 b with the factor U of VISSNewtonEliminate (in nw->A, its nonzeros right of the diagonal in ucols) */
+static void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
+{
+  const PetscReal *A = nw->A;
+  PetscReal       *b = nw->b;
+
+  for (PetscInt c = k - 1; c >= 0; c--) {
+    const PetscInt *cols = nw->ucols + c * nw->N;
+    PetscReal       r    = b[c];
+    for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
+    b[c] = r / A[c * k + c];
+  }
 }
 
 /* Gaussian elimination with partial pivoting of the k x k system A x = b (nw->A row-major, nw->b, x into b). Returns
@@ -45,8 +60,9 @@ static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
         p   = r;
       }
     if (big == 0) return PETSC_FALSE;
+    nw->perm[c] = p;
     if (p != c) {
-      for (PetscInt j = c; j < k; j++) {
+      for (PetscInt j = 0; j < k; j++) { /* the whole row: L's part too, for VISSNewtonResolve */
         PetscReal tmp = A[c * k + j];
         A[c * k + j]  = A[p * k + j];
         A[p * k + j]  = tmp;
@@ -66,17 +82,14 @@ static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
       for (PetscInt r = c + 1; r < k; r++) {
         PetscReal *Ar = A + r * k, l = Ar[c] * inv;
         if (l == 0) continue;
+        Ar[c] = l; /* L, kept for VISSNewtonResolve */
         for (PetscInt a = 0; a < nz; a++) Ar[cols[a]] -= l * Ac[cols[a]];
         b[r] -= l * b[c];
       }
     }
   }
-  for (PetscInt c = k - 1; c >= 0; c--) {
-    const PetscInt *cols = nw->ucols + c * N;
-    PetscReal       r    = b[c];
-    for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
-    b[c] = r / A[c * k + c];
-  }
+  VISSNewtonBackSubstitute(nw, k);
+  nw->k = k;
   return PETSC_TRUE;
 }
 
@@ -130,6 +143,7 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
     }
     b[a] = r;
   }
+  nw->schur = PETSC_TRUE;
   if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
   for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
   for (PetscInt i = 0; i < nd; i++) {
@@ -151,6 +165,7 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
   PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
   PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
 
+  nw->schur = PETSC_FALSE;
   if (nw->nd > 0 && nw->hinted) {
     PetscBool done, ok = VISSNewtonSchur(nw, &done);
     if (done) return ok;
@@ -176,22 +191,78 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
   return PETSC_TRUE;
 }
 
+/* d = J^-1 F in place of F with the factors of the last VISSNewtonLinearSolve (J, its unit rows and kept rows unchanged,
+   F new): the chord step. Same path (Schur or dense) and arithmetic as that solve's right-hand side. */
+static void VISSNewtonResolve(VISSNewton *nw)
+{
+  const PetscInt N = nw->N, nd = nw->schur ? nw->nd : 0, k = nw->k, *keep = nw->keep;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscInt       u = 0, *unit = nw->keep + N;
+
+  for (PetscInt i = nd; i < N; i++)
+    if (nw->unit[i] && F[i] != 0) unit[u++] = i;
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    y[i] = ia[i] * r;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Jr = J + keep[a] * N;
+    PetscReal        r  = F[keep[a]];
+    for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
+    for (PetscInt v = 0; v < nd; v++)
+      if (Jr[v] != 0) r -= Jr[v] * y[v];
+    b[a] = r;
+  }
+  for (PetscInt c = 0; c < k; c++) { /* L^-1 P b */
+    const PetscInt p = nw->perm[c];
+    if (p != c) {
+      PetscReal tmp = b[c];
+      b[c]          = b[p];
+      b[p]          = tmp;
+    }
+    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
+  }
+  VISSNewtonBackSubstitute(nw, k);
+  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = 0;
+    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    F[i] = y[i] - ia[i] * r;
+  }
+}
+
 PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[])
 {
   const PetscInt N = nw->N;
   PetscInt       it;
   PetscBool      converged = PETSC_FALSE;
-  PetscReal      step = 0, last = PETSC_MAX_REAL;
+  PetscReal      step = 0, last = PETSC_MAX_REAL, last_xmax = 0, before = PETSC_MAX_REAL;
 
   PetscFunctionBeginUser;
   for (it = 0; it < nw->max_it && !converged; it++) {
     PetscReal xmax = 0;
-    PetscCall((*form)(ctx, x, nw->F, nw->J));
-    PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
-               "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
-               "dependent (a redundant joint?)",
-               st->type);
-    step = 0;
+    PetscBool chord = PETSC_FALSE;
+    if (nw->chord && it > 0 && step <= VI_SSNEWTON_CHORD * (1 + last_xmax) && step < VI_SSNEWTON_CHORD_RATE * before) {
+      /* a chord step: the residual alone, solved with the last Jacobian's factors, while the active set (the unit rows) stays
+         and the steps contract (the Jacobian's change since it was formed is of the order of the steps since) */
+      PetscCall(PetscArraycpy(nw->unit_last, nw->unit, N));
+      PetscCall((*form)(ctx, x, nw->F, NULL));
+      chord = PETSC_TRUE;
+      for (PetscInt i = 0; i < N && chord; i++) chord = nw->unit[i] == nw->unit_last[i] ? PETSC_TRUE : PETSC_FALSE;
+    }
+    if (chord) VISSNewtonResolve(nw);
+    else {
+      PetscCall((*form)(ctx, x, nw->F, nw->J));
+      PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
+                 "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
+                 "dependent (a redundant joint?)",
+                 st->type);
+    }
+    before = chord ? step : PETSC_MAX_REAL; /* a full step is followed by a chord step if small; a chord step by another if it contracted */
+    step   = 0;
     for (PetscInt i = 0; i < N; i++) {
       x[i] -= nw->F[i];
       step = PetscMax(step, PetscAbsReal(nw->F[i]));
@@ -201,8 +272,9 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
     /* the round-off floor: an update that no longer shrinks once below VI_SSNEWTON_FLOOR (1 + |x|) is the noise of the
        residual (a stiff elastic body on a joint: its force is K times the joint's position round-off, 1e-10 of it with an
        almost rigid rod), not a slow convergence */
-    if (!converged && step <= VI_SSNEWTON_FLOOR * (1 + xmax) && step > 0.5 * last) converged = PETSC_TRUE;
-    last = step;
+    if (!converged && !chord && step <= VI_SSNEWTON_FLOOR * (1 + xmax) && step > 0.5 * last) converged = PETSC_TRUE;
+    last      = step;
+    last_xmax = xmax;
   }
   st->stats.contact_solves++;
   st->stats.contact_iterations += it;
