@@ -521,6 +521,8 @@ struct _VIMoreauNL {
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
   PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
   PetscReal *Jc;   /* 2 N: the Coulomb rows' Jacobian rows of a residual alone (VIMoreauNLResidual) */
+  PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
+  PetscBool  have_gn;
   PetscBool  first;
   VISSNewton nw;
 };
@@ -534,7 +536,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
   PetscCall(PetscFree6(nl->G, nl->HV, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
-  PetscCall(PetscFree4(nl->Gn, nl->rate, nl->wk, nl->Jc));
+  PetscCall(PetscFree5(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -569,7 +571,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
-  PetscCall(PetscCalloc4(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc));
+  PetscCall(PetscCalloc5(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
@@ -615,6 +617,11 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
     d = st->set.dims[j] - 1;
     VINonlinearCoulomb(n, d, nl->Gt + k * n, v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, NULL, n + j, n + m + k, F + n + m + k,
                        nl->Jc, unit);
+    /* stick or slip, as in the last Newton matrix? Their diagonal entries: -1e-10 / r (stick), 1 - K > 0 (slip) */
+    for (PetscInt a = 0; a < d; a++) {
+      const PetscInt c = n + m + k + a;
+      if (!unit[c] && (nl->Jc[a * N + c] > 0) != (nl->nw.J[c * N + c] > 0)) nl->nw.same = PETSC_FALSE;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -704,7 +711,9 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     /* the index set from the gaps at q_n + h v_n / 2, Newton's pre-impact term e_j G_j(q_n) v_n, r_j = 1 / (G M^-1 G^T)_jj */
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
     PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, nl->rate));
-    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
+    PetscBool same = PETSC_FALSE;
+    if (nl->have_gn && nl->tgn == t - h) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
+    if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
       for (PetscInt k = 0; k < n; k++) {
@@ -737,7 +746,13 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, nl->mt, nl->trow, nl->Gt, NULL, nl->wk));
   }
-  if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
+  if (m > 0) {
+    /* the gaps, and G and dg/dt at (t, q_{n+1}): the next step's at its (t_n, q_n), when it starts from that time and state */
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, nl->Gn, nl->rate + m));
+    PetscCall(PetscArraycpy(nl->qgn, st->q, n));
+    nl->tgn     = t;
+    nl->have_gn = PETSC_TRUE;
+  }
   nl->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -249,8 +249,9 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
       /* a chord step: the residual alone, solved with the last Jacobian's factors, while the active set (the unit rows) stays
          and the steps contract (the Jacobian's change since it was formed is of the order of the steps since) */
       PetscCall(PetscArraycpy(nw->unit_last, nw->unit, N));
+      nw->same = PETSC_TRUE;
       PetscCall((*form)(ctx, x, nw->F, NULL));
-      chord = PETSC_TRUE;
+      chord = nw->same;
       for (PetscInt i = 0; i < N && chord; i++) chord = nw->unit[i] == nw->unit_last[i] ? PETSC_TRUE : PETSC_FALSE;
     }
     if (chord) VISSNewtonResolve(nw);
@@ -269,6 +270,12 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
       xmax = PetscMax(xmax, PetscAbsReal(x[i]));
     }
     converged = step <= nw->tol * (1 + xmax) ? PETSC_TRUE : PETSC_FALSE;
+    if (!converged && chord) {
+      /* the error a chord iteration contracting by theta leaves after this step: theta / (1 - theta) times it (Hairer and
+         Wanner, Solving ODEs II, §IV.8, the simplified Newton's stopping criterion) */
+      const PetscReal theta = step / before;
+      if (theta < 1 && theta / (1 - theta) * step <= nw->tol * (1 + xmax)) converged = PETSC_TRUE;
+    }
     /* the round-off floor: an update that no longer shrinks once below VI_SSNEWTON_FLOOR (1 + |x|) is the noise of the
        residual (a stiff elastic body on a joint: its force is K times the joint's position round-off, 1e-10 of it with an
        almost rigid rod), not a slow convergence */

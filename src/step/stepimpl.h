@@ -319,6 +319,8 @@ typedef struct {
      rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
      the elimination's pivot rows, L in A below the diagonal, k the kept rows, schur the path; unit_last (N) scratch. */
   PetscBool  chord, schur;
+  PetscBool  same; /* set PETSC_FALSE by a form giving F alone when a row's Jacobian changed kind (not only the unit rows: a
+                      friction row between stick and slip), which the chord step then leaves to a Newton step */
   PetscInt   k, *perm;
   PetscBool *unit_last;
 } VISSNewton;
@@ -334,8 +336,8 @@ typedef struct {
 #define VI_SSNEWTON_FLOOR 1e-8
 /* The chord steps (VISSNewton.chord): tried after a Newton step below VI_SSNEWTON_CHORD (1 + max |x|), the chord's
    contraction being of the order of that step; continued while each step is below VI_SSNEWTON_CHORD_RATE times the one
-   before. Their converged iterate is the Newton iteration's within its tolerance (the last step below VI_SSNEWTON_TOL,
-   the error after it that step times the contraction). */
+   before. A chord step converges below VI_SSNEWTON_TOL (1 + max |x|), as a Newton step, or when the error it leaves,
+   theta / (1 - theta) times it with theta its ratio to the step before (Hairer-Wanner's estimate), is below that. */
 #define VI_SSNEWTON_CHORD      1e-2
 #define VI_SSNEWTON_CHORD_RATE 0.1
 PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
