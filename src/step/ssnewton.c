@@ -31,7 +31,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 }
 
 /* b = U^-1 b with the factor U of VISSNewtonEliminate (in nw->A, its nonzeros right of the diagonal in ucols) */
-static void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
+static inline void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
 {
   const PetscReal *A = nw->A;
   PetscReal       *b = nw->b;
@@ -46,10 +46,12 @@ static void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
 
 /* Gaussian elimination with partial pivoting of the k x k system A x = b (nw->A row-major, nw->b, x into b). Returns
    PETSC_FALSE when a pivot is 0 (singular). */
-static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
+static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
 {
-  const PetscInt N = nw->N;
-  PetscReal     *A = nw->A, *b = nw->b;
+  const PetscInt  N = nw->N;
+  const PetscBool keep_l = nw->chord;
+  PetscReal      *A = nw->A, *b = nw->b;
+  PetscInt       *perm = nw->perm, *unz = nw->unz, *ucols = nw->ucols;
 
   for (PetscInt c = 0; c < k; c++) {
     PetscInt  p   = c;
@@ -60,9 +62,9 @@ static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
         p   = r;
       }
     if (big == 0) return PETSC_FALSE;
-    nw->perm[c] = p;
+    perm[c] = p;
     if (p != c) {
-      for (PetscInt j = 0; j < k; j++) { /* the whole row: L's part too, for VISSNewtonResolve */
+      for (PetscInt j = keep_l ? 0 : c; j < k; j++) { /* with chord steps the whole row: L's part too, for VISSNewtonResolve */
         PetscReal tmp = A[c * k + j];
         A[c * k + j]  = A[p * k + j];
         A[p * k + j]  = tmp;
@@ -75,14 +77,14 @@ static PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
       /* the pivot row's nonzeros only: the Jacobians are sparse (M diagonal, a joint's or contact's row touches two bodies) */
       const PetscReal  inv = 1 / A[c * k + c];
       const PetscReal *Ac  = A + c * k;
-      PetscInt         nz = 0, *cols = nw->ucols + c * N; /* kept for the back-substitution: row c is final from here */
+      PetscInt         nz = 0, *cols = ucols + c * N; /* kept for the back-substitution: row c is final from here */
       for (PetscInt j = c + 1; j < k; j++)
         if (Ac[j] != 0) cols[nz++] = j;
-      nw->unz[c] = nz;
+      unz[c] = nz;
       for (PetscInt r = c + 1; r < k; r++) {
         PetscReal *Ar = A + r * k, l = Ar[c] * inv;
         if (l == 0) continue;
-        Ar[c] = l; /* L, kept for VISSNewtonResolve */
+        if (keep_l) Ar[c] = l; /* L, kept for VISSNewtonResolve */
         for (PetscInt a = 0; a < nz; a++) Ar[cols[a]] -= l * Ac[cols[a]];
         b[r] -= l * b[c];
       }
@@ -270,12 +272,6 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
       xmax = PetscMax(xmax, PetscAbsReal(x[i]));
     }
     converged = step <= nw->tol * (1 + xmax) ? PETSC_TRUE : PETSC_FALSE;
-    if (!converged && chord) {
-      /* the error a chord iteration contracting by theta leaves after this step: theta / (1 - theta) times it (Hairer and
-         Wanner, Solving ODEs II, §IV.8, the simplified Newton's stopping criterion) */
-      const PetscReal theta = step / before;
-      if (theta < 1 && theta / (1 - theta) * step <= nw->tol * (1 + xmax)) converged = PETSC_TRUE;
-    }
     /* the round-off floor: an update that no longer shrinks once below VI_SSNEWTON_FLOOR (1 + |x|) is the noise of the
        residual (a stiff elastic body on a joint: its force is K times the joint's position round-off, 1e-10 of it with an
        almost rigid rod), not a slow convergence */

@@ -336,8 +336,9 @@ typedef struct {
 #define VI_SSNEWTON_FLOOR 1e-8
 /* The chord steps (VISSNewton.chord): tried after a Newton step below VI_SSNEWTON_CHORD (1 + max |x|), the chord's
    contraction being of the order of that step; continued while each step is below VI_SSNEWTON_CHORD_RATE times the one
-   before. A chord step converges below VI_SSNEWTON_TOL (1 + max |x|), as a Newton step, or when the error it leaves,
-   theta / (1 - theta) times it with theta its ratio to the step before (Hairer-Wanner's estimate), is below that. */
+   before. A chord step converges below VI_SSNEWTON_TOL (1 + max |x|), as a Newton step; the error it leaves is that step
+   times the contraction. (Stopping on Hairer and Wanner's estimate of that error instead, theta / (1 - theta) times the
+   step, saved a chord step in 2 of 5 steps but left the driven slider-crank's energy balance at 8.9e-11 instead of 1e-12.) */
 #define VI_SSNEWTON_CHORD      1e-2
 #define VI_SSNEWTON_CHORD_RATE 0.1
 PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
