@@ -95,6 +95,22 @@ static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
   return PETSC_TRUE;
 }
 
+/* d_K = b (the kept rows' solution) into F, and d_V = y - a^-1 B d_K on the nd leading rows (nd = 0: the dense path) */
+static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
+{
+  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep;
+  const PetscReal *J = nw->J, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscReal       *F = nw->F;
+
+  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = 0;
+    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    F[i] = y[i] - ia[i] * r;
+  }
+}
+
 /* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block is diagonal (a = diag, no unit row among its
    rows): with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
      a d_V + B d_K = b_V,  C d_V + D d_K = b_K  (b = F - J[:, U] F_U),
@@ -147,13 +163,7 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
   }
   nw->schur = PETSC_TRUE;
   if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
-  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = 0;
-    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
-    F[i] = y[i] - ia[i] * r;
-  }
+  VISSNewtonScatter(nw, nd);
   return PETSC_TRUE;
 }
 
@@ -227,13 +237,7 @@ static void VISSNewtonResolve(VISSNewton *nw)
     for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   }
   VISSNewtonBackSubstitute(nw, k);
-  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = 0;
-    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
-    F[i] = y[i] - ia[i] * r;
-  }
+  VISSNewtonScatter(nw, nd);
 }
 
 PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[])
