@@ -578,8 +578,8 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   /* the momentum rows' block M - h theta (h theta df/dq + df/du) - h theta d(G^T P)/dq is diagonal for planar rigid bodies
      under constant forces (a body's angle appears in its own rows only): the Newton step is then solved on the active rows'
      Schur complement (VISSNewtonSchur), checked at each solve */
-  nl->nw.nd    = n;
-  nl->nw.chord = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
+  nl->nw.nd     = n;
+  nl->nw.chord  = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
@@ -615,8 +615,8 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
   for (PetscInt k = 0, d; k < nl->mt; k += d) { /* Coulomb's rows: their Jacobian rows into the scratch Jc */
     const PetscInt j = nl->trow[k], cv = 0;
     d = st->set.dims[j] - 1;
-    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, NULL, n + j, n + m + k, F + n + m + k,
-                       nl->Jc, unit);
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, NULL, n + j, n + m + k,
+                       F + n + m + k, nl->Jc, unit);
     /* stick or slip, as in the last Newton matrix? Their diagonal entries: -1e-10 / r (stick), 1 - K > 0 (slip) */
     for (PetscInt a = 0; a < d; a++) {
       const PetscInt c = n + m + k + a;

@@ -48,7 +48,7 @@ static inline void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
    PETSC_FALSE when a pivot is 0 (singular). */
 static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
 {
-  const PetscInt  N = nw->N;
+  const PetscInt  N      = nw->N;
   const PetscBool keep_l = nw->chord;
   PetscReal      *A = nw->A, *b = nw->b;
   PetscInt       *perm = nw->perm, *unz = nw->unz, *ucols = nw->ucols;
@@ -133,8 +133,10 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
   }
   *done = PETSC_TRUE;
   for (PetscInt i = nd; i < N; i++) { /* the unit rows with d_i = F_i = 0 (an inactive multiplier at 0) move nothing */
-    if (!nw->unit[i]) keep[k++] = i;
-    else if (F[i] != 0) unit[u++] = i;
+    if (!nw->unit[i])
+      keep[k++] = i;
+    else if (F[i] != 0)
+      unit[u++] = i;
   }
   for (PetscInt i = 0; i < nd; i++) { /* y = a^-1 b_V */
     const PetscReal *Ji = J + i * N;
@@ -260,7 +262,8 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
       chord = nw->same;
       for (PetscInt i = 0; i < N && chord; i++) chord = nw->unit[i] == nw->unit_last[i] ? PETSC_TRUE : PETSC_FALSE;
     }
-    if (chord) VISSNewtonResolve(nw);
+    if (chord)
+      VISSNewtonResolve(nw);
     else {
       PetscCall((*form)(ctx, x, nw->F, nw->J));
       PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,

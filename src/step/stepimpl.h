@@ -293,9 +293,10 @@ PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const P
 /* ---------------------------------------------------------------- the nonlinear paths (ssnewton.c) */
 
 /* A dense semi-smooth Newton method for the step of a scheme on a nonlinear system (VISystemIsLinear false): the scheme's
-   form(ctx, x, F, J) gives the residual F (N) and its Jacobian J (N x N, row-major; J NULL: F alone, for VISSNewton.chord) at x, with its complementarity rows
-   already written as active-set equations (Alart-Curnier: a multiplier whose min-function selects it inactive has the row
-   x_i = 0), so that one iteration is an exact Newton step of the semi-smooth system. */
+   form(ctx, x, F, J) gives the residual F (N) and its Jacobian J (N x N, row-major; J NULL: F alone, for VISSNewton.chord)
+   at x, with its complementarity rows already written as active-set equations (Alart-Curnier: a multiplier whose
+   min-function selects it inactive has the row x_i = 0), so that one iteration is an exact Newton step of the semi-smooth
+   system. */
 typedef PetscErrorCode (*VISSNewtonFormFn)(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[]);
 typedef struct {
   PetscInt      N, max_it;
@@ -318,9 +319,9 @@ typedef struct {
      (1 + |x|), the next steps are chord steps (the residual solved with the last factors: VISSNewtonResolve) while the unit
      rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
      the elimination's pivot rows, L in A below the diagonal, k the kept rows, schur the path; unit_last (N) scratch. */
-  PetscBool  chord, schur;
-  PetscBool  same; /* set PETSC_FALSE by a form giving F alone when a row's Jacobian changed kind (not only the unit rows: a
-                      friction row between stick and slip), which the chord step then leaves to a Newton step */
+  PetscBool chord, schur;
+  PetscBool same; /* set PETSC_FALSE by a form giving F alone when a row's Jacobian changed kind (not only the unit rows: a
+                     friction row between stick and slip), which the chord step then leaves to a Newton step */
   PetscInt   k, *perm;
   PetscBool *unit_last;
 } VISSNewton;

@@ -29,8 +29,8 @@ static PetscErrorCode FormAffine(void *ctx, const PetscReal x[], PetscReal F[], 
 
 /* x = J0^-1 r by VISSNewtonSolve from x = 0, with the leading block size nd (0: the dense path); schur: whether the Schur
    path ran (it alone writes the scratch diag: 1 / J_00 first) */
-static PetscErrorCode SolveNewton(VIStepper st, PetscInt N, PetscInt nd, const PetscReal J0[], const PetscReal r[], const PetscBool unit[], PetscReal x[],
-                                  PetscBool *schur)
+static PetscErrorCode SolveNewton(VIStepper st, PetscInt N, PetscInt nd, const PetscReal J0[], const PetscReal r[], const PetscBool unit[],
+                                  PetscReal x[], PetscBool *schur)
 {
   VISSNewton nw;
   AffineForm af = {N, J0, r, unit, &nw};
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
           PetscCall(PetscRandomGetValueReal(rnd, &v));
           if (!unit[j]) J0[j * N + k] = -J0[k * N + j] + 0.1 * v; /* G + h theta d(G v)/dq in the constraint's row */
         }
-      if (unit[j]) J0[j * N + j] = 1;
+      if (unit[j])
+        J0[j * N + j] = 1;
       else if (j >= n + m) { /* a friction row: stick (a tiny diagonal) or slip (1, and -mu s in its normal's column) */
         PetscCall(PetscRandomGetValueReal(rnd, &v));
         J0[j * N + j] = v > 0 ? -1e-10 : 1;
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     PetscCall(SolveNewton(st, N, 0, J0, r, unit, xd, &s2));
     schur_runs += s1 + s2;
     for (PetscInt i = 0; i < N; i++) {
-      err = PetscMax(err, PetscMax(PetscAbsReal(xs[i] - x[i]), PetscAbsReal(xd[i] - x[i])));
+      err  = PetscMax(err, PetscMax(PetscAbsReal(xs[i] - x[i]), PetscAbsReal(xd[i] - x[i])));
       xmax = PetscMax(xmax, PetscAbsReal(x[i]));
     }
     worst = PetscMax(worst, err / xmax);
@@ -126,15 +127,17 @@ int main(int argc, char **argv)
     PetscCall(PetscFree6(J0, Jf, r, x, xs, xd));
     PetscCall(PetscFree3(xf, unit, ipiv));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "200 random systems: Schur and dense paths against gesv, largest error %.2e of max |x| (tolerance 1e-9); "
-                                         "non-diagonal block: Schur path against dense %.1e (expected 0)\n",
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "200 random systems: Schur and dense paths against gesv, largest error %.2e of max |x| (tolerance 1e-9); "
+                        "non-diagonal block: Schur path against dense %.1e (expected 0)\n",
                         (double)worst, (double)fallback));
   PetscCheck(schur_runs == 200 && dense_runs == 200, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "the Schur path ran %" PetscInt_FMT " times of 200 (diagonal blocks with nd = n), the dense path %" PetscInt_FMT " of 200 (the others)",
              schur_runs, dense_runs);
   PetscCheck(worst <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the Newton linear solve is off gesv's by %g", (double)worst);
   PetscCheck(fallback == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a non-diagonal block did not take the dense path (%g)", (double)fallback);
-  PetscCheck(st->stats.nonconverged == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " affine solves did not converge", st->stats.nonconverged);
+  PetscCheck(st->stats.nonconverged == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " affine solves did not converge",
+             st->stats.nonconverged);
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VIStepperDestroy(&st));
   PetscCall(PetscFinalize());
