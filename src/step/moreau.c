@@ -523,6 +523,8 @@ struct _VIMoreauNL {
   PetscReal *Jc;   /* 2 N: the Coulomb rows' Jacobian rows of a residual alone (VIMoreauNLResidual) */
   PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
   PetscBool  have_gn;
+  PetscReal *vprev; /* n: v_{n-1}, for the Newton's predictor (checkpointed, with have_vprev) */
+  PetscBool  have_vprev;
   PetscBool  first;
   VISSNewton nw;
 };
@@ -536,7 +538,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
   PetscCall(PetscFree6(nl->G, nl->HV, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
-  PetscCall(PetscFree5(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn));
+  PetscCall(PetscFree6(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn, nl->vprev));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -571,7 +573,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
-  PetscCall(PetscCalloc5(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn));
+  PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
@@ -582,6 +584,8 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   nl->nw.chord  = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
+  PetscCall(VIStepperRegisterState(st, "moreau_velocity_previous", n, nl->vprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_have_velocity_previous", 1, NULL, &nl->have_vprev));
   if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -731,7 +735,10 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->rt[k] = d > 0 ? 1 / d : 1;
       if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }
-    PetscCall(PetscArraycpy(nl->x, nl->vn, n));
+    /* the velocity predicted by its last change, v_n + (v_n - v_{n-1}) */
+    for (PetscInt i = 0; i < n; i++) nl->x[i] = nl->have_vprev ? 2 * nl->vn[i] - nl->vprev[i] : nl->vn[i];
+    PetscCall(PetscArraycpy(nl->vprev, nl->vn, n));
+    nl->have_vprev = PETSC_TRUE;
     /* the impulses from the last step's (a warm start; checkpointed state) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
     for (PetscInt i = 0; i < n; i++) {
