@@ -520,6 +520,11 @@ struct _VIMoreauNL {
   PetscReal *HV;   /* m x n: d(G v)/dq at the iterate; Hw: d(G^T P)/dq (VISystemComputeConstraintDerivatives) */
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
   PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
+  PetscReal *Jc;   /* 2 N: the Coulomb rows' Jacobian rows of a residual alone (VIMoreauNLResidual) */
+  PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
+  PetscBool  have_gn;
+  PetscReal *vprev; /* n: v_{n-1}, for the Newton's predictor (checkpointed, with have_vprev) */
+  PetscBool  have_vprev;
   PetscBool  first;
   VISSNewton nw;
 };
@@ -533,7 +538,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->fn, nl->dfdq, nl->dfdu, nl->g));
   PetscCall(PetscFree6(nl->G, nl->HV, nl->Hw, nl->qn, nl->vn, nl->q));
   PetscCall(PetscFree6(nl->qs, nl->gs, nl->e, nl->pre, nl->rscale, nl->x));
-  PetscCall(PetscFree3(nl->Gn, nl->rate, nl->wk));
+  PetscCall(PetscFree6(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn, nl->vprev));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
@@ -568,13 +573,60 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
-  PetscCall(PetscCalloc3(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk));
+  PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
+  /* the momentum rows' block M - h theta (h theta df/dq + df/du) - h theta d(G^T P)/dq is diagonal for planar rigid bodies
+     under constant forces (a body's angle appears in its own rows only): the Newton step is then solved on the active rows'
+     Schur complement (VISSNewtonSchur), checked at each solve */
+  nl->nw.nd     = n;
+  nl->nw.chord  = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
+  PetscCall(VIStepperRegisterState(st, "moreau_velocity_previous", n, nl->vprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "moreau_have_velocity_previous", 1, NULL, &nl->have_vprev));
   if (m + nl->mt > 0) PetscCall(VIStepperRegisterState(st, "moreau_impulses", m + nl->mt, nl->x + n, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VIMoreauNLForm's F and unit flags alone, at the q, f, G, Gt it evaluated: the same sums in the same order as there */
+static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], PetscReal F[])
+{
+  VIStepper       st = nl->st;
+  const PetscInt  n = nl->n, m = nl->m, N = nl->N;
+  const PetscReal h = nl->h, th = nl->th, *v = x, *P = x + n, *Pt = x + n + m;
+  PetscBool      *unit = nl->nw.unit;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = -h * ((1 - th) * nl->fn[i] + th * nl->f[i]);
+    for (PetscInt k = 0; k < n; k++) r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
+    for (PetscInt j = 0; j < m; j++) r -= nl->G[j * n + i] * P[j];
+    for (PetscInt k = 0; k < nl->mt; k++) r -= nl->Gt[k * n + i] * Pt[k];
+    F[i] = r;
+  }
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal *Gj  = nl->G + j * n;
+    PetscReal        w   = nl->pre[j];
+    for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
+    nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
+    F[n + j] = nl->B[j] ? w : P[j];
+    if (!nl->B[j]) unit[n + j] = PETSC_TRUE;
+  }
+  for (PetscInt k = 0, d; k < nl->mt; k += d) { /* Coulomb's rows: their Jacobian rows into the scratch Jc */
+    const PetscInt j = nl->trow[k], cv = 0;
+    d = st->set.dims[j] - 1;
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], P[j], Pt + k, N, 1, &cv, NULL, n + j, n + m + k,
+                       F + n + m + k, nl->Jc, unit);
+    /* stick or slip, as in the last Newton matrix? Their diagonal entries: -1e-10 / r (stick), 1 - K > 0 (slip) */
+    for (PetscInt a = 0; a < d; a++) {
+      const PetscInt c = n + m + k + a;
+      if (!unit[c] && (nl->Jc[a * N + c] > 0) != (nl->nw.J[c * N + c] > 0)) nl->nw.same = PETSC_FALSE;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -589,6 +641,12 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) nl->q[i] = nl->qn[i] + h * ((1 - th) * nl->vn[i] + th * v[i]);
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, v, nl->f));
+  if (!J) { /* the residual alone (a chord step of VISSNewtonSolve) */
+    PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, P, nl->G, NULL, NULL));
+    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+    PetscCall(VIMoreauNLResidual(nl, x, F));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, v, nl->dfdq, nl->dfdu));
   PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, P, nl->G, nl->HV, nl->Hw));
   if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
@@ -657,7 +715,9 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     /* the index set from the gaps at q_n + h v_n / 2, Newton's pre-impact term e_j G_j(q_n) v_n, r_j = 1 / (G M^-1 G^T)_jj */
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
     PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, nl->rate));
-    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
+    PetscBool same = PETSC_FALSE;
+    if (nl->have_gn && nl->tgn == t - h) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
+    if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
       for (PetscInt k = 0; k < n; k++) {
@@ -675,7 +735,10 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->rt[k] = d > 0 ? 1 / d : 1;
       if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }
-    PetscCall(PetscArraycpy(nl->x, nl->vn, n));
+    /* the velocity predicted by its last change, v_n + (v_n - v_{n-1}) */
+    for (PetscInt i = 0; i < n; i++) nl->x[i] = nl->have_vprev ? 2 * nl->vn[i] - nl->vprev[i] : nl->vn[i];
+    PetscCall(PetscArraycpy(nl->vprev, nl->vn, n));
+    nl->have_vprev = PETSC_TRUE;
     /* the impulses from the last step's (a warm start; checkpointed state) */
     PetscCall(VISSNewtonSolve(st, &nl->nw, VIMoreauNLForm, nl, nl->x));
     for (PetscInt i = 0; i < n; i++) {
@@ -690,7 +753,13 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->qn, nl->vn, nl->G, nl->mt, nl->trow, nl->Gt, NULL, nl->wk));
   }
-  if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, NULL, NULL));
+  if (m > 0) {
+    /* the gaps, and G and dg/dt at (t, q_{n+1}): the next step's at its (t_n, q_n), when it starts from that time and state */
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, st->q, st->gap, nl->Gn, nl->rate + m));
+    PetscCall(PetscArraycpy(nl->qgn, st->q, n));
+    nl->tgn     = t;
+    nl->have_gn = PETSC_TRUE;
+  }
   nl->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -15,7 +15,8 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
-  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz));
+  PetscCall(PetscCalloc5(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
+                         PetscMax(N, 1), &nw->unit_last));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -24,20 +25,165 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
-  PetscCall(PetscFree2(nw->ucols, nw->unz));
+  PetscCall(PetscFree5(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Solve J d = F in place of F (J row-major N x N): the unit rows i (J_ik = delta_ik) give d_i = F_i; the other rows, with
-   those d_i moved to the right-hand side, are solved by Gaussian elimination with partial pivoting. Returns PETSC_FALSE when
-   a pivot is 0 (singular). */
+/* b = U^-1 b with the factor U of VISSNewtonEliminate (in nw->A, its nonzeros right of the diagonal in ucols) */
+static inline void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
+{
+  const PetscReal *A = nw->A;
+  PetscReal       *b = nw->b;
+
+  for (PetscInt c = k - 1; c >= 0; c--) {
+    const PetscInt *cols = nw->ucols + c * nw->N;
+    PetscReal       r    = b[c];
+    for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
+    b[c] = r / A[c * k + c];
+  }
+}
+
+/* Gaussian elimination with partial pivoting of the k x k system A x = b (nw->A row-major, nw->b, x into b). Returns
+   PETSC_FALSE when a pivot is 0 (singular). */
+static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
+{
+  const PetscInt  N      = nw->N;
+  const PetscBool keep_l = nw->chord;
+  PetscReal      *A = nw->A, *b = nw->b;
+  PetscInt       *perm = nw->perm, *unz = nw->unz, *ucols = nw->ucols;
+
+  for (PetscInt c = 0; c < k; c++) {
+    PetscInt  p   = c;
+    PetscReal big = PetscAbsReal(A[c * k + c]);
+    for (PetscInt r = c + 1; r < k; r++)
+      if (PetscAbsReal(A[r * k + c]) > big) {
+        big = PetscAbsReal(A[r * k + c]);
+        p   = r;
+      }
+    if (big == 0) return PETSC_FALSE;
+    perm[c] = p;
+    if (p != c) {
+      for (PetscInt j = keep_l ? 0 : c; j < k; j++) { /* with chord steps the whole row: L's part too, for VISSNewtonResolve */
+        PetscReal tmp = A[c * k + j];
+        A[c * k + j]  = A[p * k + j];
+        A[p * k + j]  = tmp;
+      }
+      PetscReal tmp = b[c];
+      b[c]          = b[p];
+      b[p]          = tmp;
+    }
+    {
+      /* the pivot row's nonzeros only: the Jacobians are sparse (M diagonal, a joint's or contact's row touches two bodies) */
+      const PetscReal  inv = 1 / A[c * k + c];
+      const PetscReal *Ac  = A + c * k;
+      PetscInt         nz = 0, *cols = ucols + c * N; /* kept for the back-substitution: row c is final from here */
+      for (PetscInt j = c + 1; j < k; j++)
+        if (Ac[j] != 0) cols[nz++] = j;
+      unz[c] = nz;
+      for (PetscInt r = c + 1; r < k; r++) {
+        PetscReal *Ar = A + r * k, l = Ar[c] * inv;
+        if (l == 0) continue;
+        if (keep_l) Ar[c] = l; /* L, kept for VISSNewtonResolve */
+        for (PetscInt a = 0; a < nz; a++) Ar[cols[a]] -= l * Ac[cols[a]];
+        b[r] -= l * b[c];
+      }
+    }
+  }
+  VISSNewtonBackSubstitute(nw, k);
+  nw->k = k;
+  return PETSC_TRUE;
+}
+
+/* d_K = b (the kept rows' solution) into F, and d_V = y - a^-1 B d_K on the nd leading rows (nd = 0: the dense path) */
+static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
+{
+  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep;
+  const PetscReal *J = nw->J, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscReal       *F = nw->F;
+
+  for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = 0;
+    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    F[i] = y[i] - ia[i] * r;
+  }
+}
+
+/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block is diagonal (a = diag, no unit row among its
+   rows): with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
+     a d_V + B d_K = b_V,  C d_V + D d_K = b_K  (b = F - J[:, U] F_U),
+   d_K from the Schur complement (D - C a^-1 B) d_K = b_K - C a^-1 b_V (|K| x |K|, the active constraints' rows: a
+   Delassus matrix with the curvature and friction terms), then d_V = a^-1 (b_V - B d_K). C's rows are read at their
+   nonzeros (a joint's or contact's row touches two bodies). The same solution as the dense elimination's, to round-off. Sets
+   *done PETSC_FALSE (J untouched) when the block is not diagonal or has a zero on its diagonal. */
+static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
+{
+  const PetscInt N = nw->N, nd = nw->nd;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N, *cs = nw->diag + 2 * N;
+  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N;
+
+  *done = PETSC_FALSE;
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    if (nw->unit[i] || Ji[i] == 0) return PETSC_TRUE;
+    for (PetscInt c = 0; c < nd; c++)
+      if (c != i && Ji[c] != 0) return PETSC_TRUE;
+  }
+  *done = PETSC_TRUE;
+  for (PetscInt i = nd; i < N; i++) { /* the unit rows with d_i = F_i = 0 (an inactive multiplier at 0) move nothing */
+    if (!nw->unit[i])
+      keep[k++] = i;
+    else if (F[i] != 0)
+      unit[u++] = i;
+  }
+  for (PetscInt i = 0; i < nd; i++) { /* y = a^-1 b_V */
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    ia[i] = 1 / Ji[i];
+    y[i]  = ia[i] * r;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Jr = J + keep[a] * N;
+    PetscReal       *Wa = A + a * k, r = F[keep[a]];
+    PetscInt         nz = 0;
+    for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
+    for (PetscInt v = 0; v < nd; v++)
+      if (Jr[v] != 0) {
+        r -= Jr[v] * y[v];
+        cv[nz]   = v;
+        cs[nz++] = Jr[v] * ia[v];
+      }
+    for (PetscInt c = 0; c < k; c++) {
+      PetscReal w = Jr[keep[c]];
+      for (PetscInt z = 0; z < nz; z++) w -= cs[z] * J[cv[z] * N + keep[c]];
+      Wa[c] = w;
+    }
+    b[a] = r;
+  }
+  nw->schur = PETSC_TRUE;
+  if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
+  VISSNewtonScatter(nw, nd);
+  return PETSC_TRUE;
+}
+
+/* Solve J d = F in place of F (J row-major N x N): by the Schur complement when nw->nd > 0 and J's leading block is
+   diagonal (VISSNewtonSchur); otherwise the unit rows i (J_ik = delta_ik) give d_i = F_i and the other rows, with those d_i
+   moved to the right-hand side, are solved by Gaussian elimination with partial pivoting. Returns PETSC_FALSE when a pivot
+   is 0 (singular). */
 static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
 {
   const PetscInt N = nw->N;
   PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b;
   PetscInt       k = 0, u = 0, *unit = nw->keep + N; /* keep: the kept rows, from N the unit rows, from 2 N scratch */
 
+  nw->schur = PETSC_FALSE;
+  if (nw->nd > 0 && nw->hinted) {
+    PetscBool done, ok = VISSNewtonSchur(nw, &done);
+    if (done) return ok;
+  }
   for (PetscInt i = 0; i < N; i++) {
     const PetscReal *Ji  = J + i * N;
     PetscBool        isu = nw->hinted ? nw->unit[i] : (Ji[i] == 1 ? PETSC_TRUE : PETSC_FALSE);
@@ -54,50 +200,46 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
     for (PetscInt c = 0; c < k; c++) Aa[c] = Ji[nw->keep[c]];
     b[a] = r;
   }
-  /* elimination with partial pivoting on the k x k system, the right-hand side carried along */
-  for (PetscInt c = 0; c < k; c++) {
-    PetscInt  p   = c;
-    PetscReal big = PetscAbsReal(A[c * k + c]);
-    for (PetscInt r = c + 1; r < k; r++)
-      if (PetscAbsReal(A[r * k + c]) > big) {
-        big = PetscAbsReal(A[r * k + c]);
-        p   = r;
-      }
-    if (big == 0) return PETSC_FALSE;
+  if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
+  for (PetscInt a = 0; a < k; a++) F[nw->keep[a]] = b[a];
+  return PETSC_TRUE;
+}
+
+/* d = J^-1 F in place of F with the factors of the last VISSNewtonLinearSolve (J, its unit rows and kept rows unchanged,
+   F new): the chord step. Same path (Schur or dense) and arithmetic as that solve's right-hand side. */
+static void VISSNewtonResolve(VISSNewton *nw)
+{
+  const PetscInt N = nw->N, nd = nw->schur ? nw->nd : 0, k = nw->k, *keep = nw->keep;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscInt       u = 0, *unit = nw->keep + N;
+
+  for (PetscInt i = nd; i < N; i++)
+    if (nw->unit[i] && F[i] != 0) unit[u++] = i;
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    y[i] = ia[i] * r;
+  }
+  for (PetscInt a = 0; a < k; a++) {
+    const PetscReal *Jr = J + keep[a] * N;
+    PetscReal        r  = F[keep[a]];
+    for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
+    for (PetscInt v = 0; v < nd; v++)
+      if (Jr[v] != 0) r -= Jr[v] * y[v];
+    b[a] = r;
+  }
+  for (PetscInt c = 0; c < k; c++) { /* L^-1 P b */
+    const PetscInt p = nw->perm[c];
     if (p != c) {
-      for (PetscInt j = c; j < k; j++) {
-        PetscReal tmp = A[c * k + j];
-        A[c * k + j]  = A[p * k + j];
-        A[p * k + j]  = tmp;
-      }
       PetscReal tmp = b[c];
       b[c]          = b[p];
       b[p]          = tmp;
     }
-    {
-      /* the pivot row's nonzeros only: the Jacobians are sparse (M diagonal, a joint's or contact's row touches two bodies) */
-      const PetscReal  inv = 1 / A[c * k + c];
-      const PetscReal *Ac  = A + c * k;
-      PetscInt         nz = 0, *cols = nw->ucols + c * N; /* kept for the back-substitution: row c is final from here */
-      for (PetscInt j = c + 1; j < k; j++)
-        if (Ac[j] != 0) cols[nz++] = j;
-      nw->unz[c] = nz;
-      for (PetscInt r = c + 1; r < k; r++) {
-        PetscReal *Ar = A + r * k, l = Ar[c] * inv;
-        if (l == 0) continue;
-        for (PetscInt a = 0; a < nz; a++) Ar[cols[a]] -= l * Ac[cols[a]];
-        b[r] -= l * b[c];
-      }
-    }
+    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   }
-  for (PetscInt c = k - 1; c >= 0; c--) {
-    const PetscInt *cols = nw->ucols + c * N;
-    PetscReal       r    = b[c];
-    for (PetscInt a = 0; a < nw->unz[c]; a++) r -= A[c * k + cols[a]] * b[cols[a]];
-    b[c] = r / A[c * k + c];
-  }
-  for (PetscInt a = 0; a < k; a++) F[nw->keep[a]] = b[a];
-  return PETSC_TRUE;
+  VISSNewtonBackSubstitute(nw, k);
+  VISSNewtonScatter(nw, nd);
 }
 
 PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[])
@@ -105,17 +247,32 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
   const PetscInt N = nw->N;
   PetscInt       it;
   PetscBool      converged = PETSC_FALSE;
-  PetscReal      step = 0, last = PETSC_MAX_REAL;
+  PetscReal      step = 0, last = PETSC_MAX_REAL, last_xmax = 0, before = PETSC_MAX_REAL;
 
   PetscFunctionBeginUser;
   for (it = 0; it < nw->max_it && !converged; it++) {
     PetscReal xmax = 0;
-    PetscCall((*form)(ctx, x, nw->F, nw->J));
-    PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
-               "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
-               "dependent (a redundant joint?)",
-               st->type);
-    step = 0;
+    PetscBool chord = PETSC_FALSE;
+    if (nw->chord && it > 0 && step <= VI_SSNEWTON_CHORD * (1 + last_xmax) && step < VI_SSNEWTON_CHORD_RATE * before) {
+      /* a chord step: the residual alone, solved with the last Jacobian's factors, while the active set (the unit rows) stays
+         and the steps contract (the Jacobian's change since it was formed is of the order of the steps since) */
+      PetscCall(PetscArraycpy(nw->unit_last, nw->unit, N));
+      nw->same = PETSC_TRUE;
+      PetscCall((*form)(ctx, x, nw->F, NULL));
+      chord = nw->same;
+      for (PetscInt i = 0; i < N && chord; i++) chord = nw->unit[i] == nw->unit_last[i] ? PETSC_TRUE : PETSC_FALSE;
+    }
+    if (chord)
+      VISSNewtonResolve(nw);
+    else {
+      PetscCall((*form)(ctx, x, nw->F, nw->J));
+      PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
+                 "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
+                 "dependent (a redundant joint?)",
+                 st->type);
+    }
+    before = chord ? step : PETSC_MAX_REAL; /* a full step is followed by a chord step if small; a chord step by another if it contracted */
+    step   = 0;
     for (PetscInt i = 0; i < N; i++) {
       x[i] -= nw->F[i];
       step = PetscMax(step, PetscAbsReal(nw->F[i]));
@@ -125,8 +282,9 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
     /* the round-off floor: an update that no longer shrinks once below VI_SSNEWTON_FLOOR (1 + |x|) is the noise of the
        residual (a stiff elastic body on a joint: its force is K times the joint's position round-off, 1e-10 of it with an
        almost rigid rod), not a slow convergence */
-    if (!converged && step <= VI_SSNEWTON_FLOOR * (1 + xmax) && step > 0.5 * last) converged = PETSC_TRUE;
-    last = step;
+    if (!converged && !chord && step <= VI_SSNEWTON_FLOOR * (1 + xmax) && step > 0.5 * last) converged = PETSC_TRUE;
+    last      = step;
+    last_xmax = xmax;
   }
   st->stats.contact_solves++;
   st->stats.contact_iterations += it;

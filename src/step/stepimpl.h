@@ -293,9 +293,10 @@ PETSC_INTERN PetscErrorCode VIMatMat(PetscInt m, PetscInt k, PetscInt p, const P
 /* ---------------------------------------------------------------- the nonlinear paths (ssnewton.c) */
 
 /* A dense semi-smooth Newton method for the step of a scheme on a nonlinear system (VISystemIsLinear false): the scheme's
-   form(ctx, x, F, J) gives the residual F (N) and its Jacobian J (N x N, row-major) at x, with its complementarity rows
-   already written as active-set equations (Alart-Curnier: a multiplier whose min-function selects it inactive has the row
-   x_i = 0), so that one iteration is an exact Newton step of the semi-smooth system. */
+   form(ctx, x, F, J) gives the residual F (N) and its Jacobian J (N x N, row-major; J NULL: F alone, for VISSNewton.chord)
+   at x, with its complementarity rows already written as active-set equations (Alart-Curnier: a multiplier whose
+   min-function selects it inactive has the row x_i = 0), so that one iteration is an exact Newton step of the semi-smooth
+   system. */
 typedef PetscErrorCode (*VISSNewtonFormFn)(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[]);
 typedef struct {
   PetscInt      N, max_it;
@@ -309,6 +310,20 @@ typedef struct {
      rows it writes whole) */
   PetscBool *unit, hinted;
   PetscInt  *ucols, *unz; /* N x N, N: the nonzero columns right of the diagonal of each row of the factor U */
+  /* nd (set by a hinted form, 0 by default): J's leading nd rows may have a diagonal nd x nd block (the momentum rows of
+     planar rigid bodies), checked per solve; when it is, the step is solved by the Schur complement on the kept rows after
+     them (ssnewton.c, VISSNewtonSchur), else by the dense elimination. diag: 3 N scratch of that path. */
+  PetscInt   nd;
+  PetscReal *diag;
+  /* chord (set by a form that accepts J = NULL: F and the unit flags alone): after a Newton step below VI_SSNEWTON_CHORD
+     (1 + |x|), the next steps are chord steps (the residual solved with the last factors: VISSNewtonResolve) while the unit
+     rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
+     the elimination's pivot rows, L in A below the diagonal, k the kept rows, schur the path; unit_last (N) scratch. */
+  PetscBool chord, schur;
+  PetscBool same; /* set PETSC_FALSE by a form giving F alone when a row's Jacobian changed kind (not only the unit rows: a
+                     friction row between stick and slip), which the chord step then leaves to a Newton step */
+  PetscInt   k, *perm;
+  PetscBool *unit_last;
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near
@@ -320,6 +335,13 @@ typedef struct {
    floor, reached by a stiff flexible body on a joint (an almost rigid rod, E = 1e13: its joint's force is K times the
    joint's position round-off, 3e-10 of the largest unknown), where the step stops shrinking. */
 #define VI_SSNEWTON_FLOOR 1e-8
+/* The chord steps (VISSNewton.chord): tried after a Newton step below VI_SSNEWTON_CHORD (1 + max |x|), the chord's
+   contraction being of the order of that step; continued while each step is below VI_SSNEWTON_CHORD_RATE times the one
+   before. A chord step converges below VI_SSNEWTON_TOL (1 + max |x|), as a Newton step; the error it leaves is that step
+   times the contraction. (Stopping on Hairer and Wanner's estimate of that error instead, theta / (1 - theta) times the
+   step, saved a chord step in 2 of 5 steps but left the driven slider-crank's energy balance at 8.9e-11 instead of 1e-12.) */
+#define VI_SSNEWTON_CHORD      1e-2
+#define VI_SSNEWTON_CHORD_RATE 0.1
 PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
 PETSC_INTERN PetscErrorCode VISSNewtonDestroy(VISSNewton *nw);
 /* From x (the predictor) to the solution in place; counts the solve in st's statistics (iterations, not converged). */

@@ -1010,7 +1010,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   if (grad) PetscCall(PetscArrayzero(grad, n));
   if (r < model->nrows - model->ncontacts) {
     const VIMBJoint *j = NULL;
-    for (PetscInt k = 0; k < model->njoints; k++)
+    for (PetscInt k = 0; k < model->njoints && !j; k++) /* the joints' rows are consecutive ranges: one holds r */
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     a = j->body[0];
     b = j->body[1];
