@@ -70,7 +70,7 @@ typedef enum {
   VI_MB_OUT_CONTACT_FORCE,
   VI_MB_OUT_JOINT_FORCE,
   VI_MB_OUT_ENERGY,
-  VI_MB_OUT_ORIENTATION,     /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
+  VI_MB_OUT_ORIENTATION,      /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
   VI_MB_OUT_ANGULAR_VELOCITY, /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
   VI_MB_OUT_SPRING_FORCE      /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
 } VIMBOutputType;

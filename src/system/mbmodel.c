@@ -686,7 +686,7 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscCall(PetscCalloc1(PetscMax(model->nsprings, 1), &model->springs));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
-    yaml_node_t *e = VIMBNode(rd, *it), *node;
+    yaml_node_t *e  = VIMBNode(rd, *it), *node;
     VIMBSpring  *sp = &model->springs[k];
     PetscCall(VIMBCheckKeys(rd, e, "a spring", keys));
     sp->line = VIMBLine(e);
@@ -720,8 +720,8 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", "spring", NULL};
-  static const char *const types[] = {"point",       "angle",       "joint_angle",      "contact_force", "joint_force",
-                                      "energy",      "orientation", "angular_velocity", "spring_force"};
+  static const char *const types[] = {"point",  "angle",       "joint_angle",      "contact_force", "joint_force",
+                                      "energy", "orientation", "angular_velocity", "spring_force"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -741,21 +741,20 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
     for (t = 0; t < 9; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t < 9 && t != 1 : t < 6 || t == 8, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' has the type '%s' (expected %s)",
-               rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3 ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force, spring_force or energy: a spatial model's"
-                               : "point, angle, joint_angle, contact_force, joint_force, spring_force or energy");
+    PetscCheck(model->dim == 3 ? t < 9 && t != 1 : t < 6 || t == 8, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
+               model->dim == 3
+                   ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force, spring_force or energy: a spatial model's"
+                   : "point, angle, joint_angle, contact_force, joint_force, spring_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
-    if (model->dim == 3)
-      o->columns = o->type == VI_MB_OUT_POINT
-                       ? 6
-                       : (o->type == VI_MB_OUT_ORIENTATION
-                              ? 4
-                              : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE ||
-                                         o->type == VI_MB_OUT_SPRING_FORCE
-                                     ? 1
-                                     : 3));
+    if (model->dim == 3) {
+      const PetscBool one = o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE ||
+                                    o->type == VI_MB_OUT_SPRING_FORCE
+                                ? PETSC_TRUE
+                                : PETSC_FALSE;
+      o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (one ? 1 : 3));
+    }
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCheck(o->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path, VIMBLine(e),
@@ -788,8 +787,8 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       PetscCall(VIMBString(rd, e, "spring", NULL, ref, sizeof(ref)));
       for (o->index = 0; o->index < model->nsprings; o->index++)
         if (!strcmp(model->springs[o->index].name, ref)) break;
-      PetscCheck(o->index < model->nsprings, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the spring '%s', which the model does not have",
-                 rd->path, VIMBLine(e), o->name, ref);
+      PetscCheck(o->index < model->nsprings, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s' names the spring '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
@@ -890,8 +889,8 @@ static PetscErrorCode VIMBReadParameters(VIMBReader *rd, VIMBModel *model, yaml_
 /* The document's sections, in the order their references need (bodies first). */
 static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"parameters", "dim",     "gravity", "bodies", "joints", "contacts", "loads",
-                                     "springs",    "outputs", "assembly_tolerance", NULL};
+  static const char *const keys[] = {"parameters",         "dim", "gravity", "bodies", "joints", "contacts", "loads", "springs", "outputs",
+                                     "assembly_tolerance", NULL};
   PetscReal                dim;
 
   PetscFunctionBeginUser;
@@ -969,7 +968,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
     PetscCall(PetscMalloc1(2 * model->n, &q));
     PetscCall(VIMBModelInitialState(model, q, q + model->n));
     for (PetscInt k = 0; k < model->nsprings; k++) {
-      PetscReal      len = 0;
+      PetscReal      len  = 0;
       PetscErrorCode ierr = VIMBSpringLength(comm, model, k, q, &len);
       if (ierr) PetscCall(PetscFree(q));
       PetscCall(ierr);

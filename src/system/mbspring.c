@@ -39,7 +39,7 @@ static void VIMBSpringPoint(const VIMBModel *model, PetscInt b, const PetscReal 
     P[2] = 0;
     for (PetscInt i = 0; i < 2; i++) {
       P[i] += rs[i];
-      Jp[i][2]    = rs1[i];
+      Jp[i][2]         = rs1[i];
       Hp[i][2 * 3 + 2] = -rs[i];
     }
     return;

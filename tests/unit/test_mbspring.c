@@ -38,8 +38,9 @@ static const char spatial[] =
     "  - {name: N2, type: spring_force, spring: s2}\n";
 
 /* the spring's data as the model texts give them (s2's free length: the initial distance) */
-static const PetscReal k_s[2] = {40, 25}, c_s[2] = {1.5, 0.8}, pt[2][2][3] = {{{0.1, 0.3, 0.2}, {0.2, -0.1, 0.15}}, {{-0.15, 0.05, 0.1}, {0.1, 0.2, -0.05}}};
-static const PetscInt  body_s[2][2] = {{0, 1}, {1, 2}};
+static const PetscReal k_s[2] = {40, 25}, c_s[2] = {1.5, 0.8},
+                       pt[2][2][3] = {{{0.1, 0.3, 0.2}, {0.2, -0.1, 0.15}}, {{-0.15, 0.05, 0.1}, {0.1, 0.2, -0.05}}};
+static const PetscInt body_s[2][2] = {{0, 1}, {1, 2}};
 
 /* a body's point in the fixed frame: r + R(theta) s, or r + R(p) s with R the quaternion's quadratic form written out */
 static void Point(PetscInt dim, PetscInt b, const PetscReal s[], const PetscReal q[], PetscReal P[3])
@@ -144,10 +145,11 @@ static PetscErrorCode Check(const char file[], const char text[], PetscInt dim)
     Vs += 0.5 * k_s[k] * PetscSqr(l - L0[k]);
   }
   errE = PetscAbsReal(V - Vg - Vs);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "springs (%s): df/dq %.2e, df/du %.2e (relative, 1e-6); f + dV/dq at u = 0 %.2e (relative, 1e-7); the springs' potential %.2e "
-                        "(1e-13); the tensions %.2e (relative, 1e-7)\n",
-                        dim == 3 ? "spatial" : "planar", (double)errQ, (double)errU, (double)errV, (double)errE, (double)errN));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD,
+                  "springs (%s): df/dq %.2e, df/du %.2e (relative, 1e-6); f + dV/dq at u = 0 %.2e (relative, 1e-7); the springs' potential %.2e "
+                  "(1e-13); the tensions %.2e (relative, 1e-7)\n",
+                  dim == 3 ? "spatial" : "planar", (double)errQ, (double)errU, (double)errV, (double)errE, (double)errN));
   EXPECT(errQ < 1e-6 && errU < 1e-6 && errV < 1e-7 && errE < 1e-13 && errN < 1e-7, "the springs' forces, tangents or energy are wrong");
   PetscCall(VISystemDestroy(&sys));
   PetscFunctionReturn(PETSC_SUCCESS);
