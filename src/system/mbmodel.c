@@ -749,10 +749,10 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
     if (model->dim == 3) {
-      const PetscBool one = o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE ||
-                                    o->type == VI_MB_OUT_SPRING_FORCE
-                                ? PETSC_TRUE
-                                : PETSC_FALSE;
+      const PetscBool one =
+          o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_SPRING_FORCE
+              ? PETSC_TRUE
+              : PETSC_FALSE;
       o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (one ? 1 : 3));
     }
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
