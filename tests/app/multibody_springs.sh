@@ -82,28 +82,19 @@ for h in 1e-3 5e-4; do
 done
 must "spatial body on a spring, 2 ranks" mpi 60 2 simulate $mb -mb_model body.yaml $nsg -step_dt 1e-3 -step_end_time 1 -results_file body_2r.h5
 $py "$VICMS_SOURCE/tests/app/compare_results.py" body_1e-3.h5 body_2r.h5 --label "spatial body on a spring, 2 ranks against 1" || fail=1
-BALANCES="$(for k in "${!BAL[@]}"; do echo "$k ${BAL[$k]}"; done)" $py - <<'PY' || fail=1
+BALANCES="$(for k in "${!BAL[@]}"; do echo "$k ${BAL[$k]}"; done)" PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import os
 import re
 
-import h5py
 import numpy as np
 from scipy.integrate import solve_ivp
 
-bad = 0
-
-
-def check(ok, what):
-    global bad
-    print(("ok   " if ok else "FAIL ") + what)
-    bad |= not ok
+import mbcheck
+from mbcheck import check, qmul, rot
 
 
 def case(name):
-    c = h5py.File(name, "r")["cases/0"]
-    cols = c["outputs"].attrs["columns"]
-    cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
-    return c["t"][:], {n: c["outputs"][:, i] for i, n in enumerate(cols)}
+    return mbcheck.case(name)[:2]
 
 
 bal = {}
@@ -157,17 +148,6 @@ check(dE["5e-4"] < 1e-5 and np.log2(dE["1e-3"] / dE["5e-4"]) > 1.8, "elastic pen
 # (c) Newton-Euler: m r'' = F + m g, J w_b' + w_b x J w_b = s x R^T F, p' = p (x) (0, w_b) / 2, F = -N e on the point R s
 
 
-def qmul(a, b):
-    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
-
-
-def rot(p):
-    e0, e1, e2, e3 = p
-    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
-                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
-                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
-
-
 m, J, k, c, L0 = 1.5, np.diag([0.02, 0.05, 0.04]), 80.0, 0.5, 0.3
 G, s_b, P0 = np.array([0, 0, -9.81]), np.array([0.1, -0.05, 0.08]), np.array([0, 0, 0.5])
 
@@ -208,7 +188,7 @@ check(err["5e-4"][0] < 1e-5 and err["5e-4"][1] < 1e-4 and err["5e-4"][2] < 1e-3 
       "a spatial body on an off-centre damped spring against Newton-Euler over 1 s (N up to %.1f N): centre %.2e, %.2e m; quaternion %.2e, %.2e; "
       "tension %.2e, %.2e N at h = 1e-3, 5e-4 (< 1e-5, 1e-4, 1e-3 at 5e-4; order %.2f, %.2f, %.2f > 1.8)"
       % (np.abs(Nr).max(), err["1e-3"][0], err["5e-4"][0], err["1e-3"][1], err["5e-4"][1], err["1e-3"][2], err["5e-4"][2], *order))
-raise SystemExit(bad)
+raise SystemExit(mbcheck.bad)
 PY
 # (d)
 sed -e 's/stiffness: 50/stiffness: -50/' osc2.yaml >negk.yaml
@@ -219,7 +199,7 @@ sed -e 's/body2: m,/body2: mm,/' osc2.yaml >nobody.yaml
 refuse_simulate "a spring naming a missing body" "1" "nobody.yaml:5: the spring's body2 names the body 'mm', which the model does not have" \
   $mb -mb_model nobody.yaml $nsg -step_dt 1e-3
 sed -e 's/point1: \[0.1, 0.2\]/point1: [0.7, 1.0]/' osc2.yaml >zero.yaml
-refuse_simulate "a zero-length spring" "1 2" "zero.yaml:5: spring 's' has its two points at one place" $mb -mb_model zero.yaml $nsg -step_dt 1e-3
+refuse_simulate "a zero-length spring" "1" "zero.yaml:5: spring 's' has its two points at one place" $mb -mb_model zero.yaml $nsg -step_dt 1e-3
 sed -e 's/point2: \[0, 0\],/node2: n5,/' osc2.yaml >node.yaml
 refuse_simulate "a node on a spring" "1" "node.yaml:5: spring 's': a flexible body's node on a spring is not supported yet" $mb -mb_model node.yaml \
   $nsg -step_dt 1e-3

@@ -108,19 +108,8 @@ PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import sys
 import h5py, numpy as np
 from scipy.integrate import solve_ivp
-from mbcheck import check, case
+from mbcheck import check, case, qmul, rot
 import mbcheck
-
-
-def qmul(a, b):
-    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
-
-
-def rot(p):
-    e0, e1, e2, e3 = p
-    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
-                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
-                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
 
 
 def reference(t, p0, w0_fixed, JO, torque):

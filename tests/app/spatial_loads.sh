@@ -111,22 +111,11 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 import mbcheck
-from mbcheck import case, check
+from mbcheck import case, check, qmul, rot
 
 J = np.diag([0.1, 0.2, 0.3])
 tau = np.array([0.02, -0.05, 0.03])
 m, F, v0 = 2.0, np.array([1, -2, 0.5]), np.array([0.1, 0, 0])
-
-
-def qmul(a, b):
-    return np.array([a[0] * b[0] - a[1:] @ b[1:], *(a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:]))])
-
-
-def rot(p):
-    e0, e1, e2, e3 = p
-    return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
-                     [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],
-                     [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
 
 
 def reference(t, p0, w0_fixed, Jb, torque):

@@ -42,11 +42,11 @@ static const PetscReal k_s[2] = {40, 25}, c_s[2] = {1.5, 0.8},
                        pt[2][2][3] = {{{0.1, 0.3, 0.2}, {0.2, -0.1, 0.15}}, {{-0.15, 0.05, 0.1}, {0.1, 0.2, -0.05}}};
 static const PetscInt body_s[2][2] = {{0, 1}, {1, 2}};
 
-/* a body's point in the fixed frame: r + R(theta) s, or r + R(p) s with R the quaternion's quadratic form written out */
+/* a body's point in the fixed frame: r + R(theta) s, or r + R(p) s with R the quaternion's quadratic form written out
+   (VITestRotateQuadratic) */
 static void Point(PetscInt dim, PetscInt b, const PetscReal s[], const PetscReal q[], PetscReal P[3])
 {
-  const PetscInt   o = (b - 1) * (dim == 3 ? 7 : 3);
-  const PetscReal *p = q + o + 3;
+  const PetscInt o = (b - 1) * (dim == 3 ? 7 : 3);
   if (!b) {
     for (PetscInt i = 0; i < 3; i++) P[i] = dim == 3 || i < 2 ? s[i] : 0;
     return;
@@ -57,18 +57,8 @@ static void Point(PetscInt dim, PetscInt b, const PetscReal s[], const PetscReal
     P[2] = 0;
     return;
   }
-  {
-    const PetscReal R[9] = {p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3],
-                            2 * (p[1] * p[2] - p[0] * p[3]),
-                            2 * (p[1] * p[3] + p[0] * p[2]),
-                            2 * (p[1] * p[2] + p[0] * p[3]),
-                            p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3],
-                            2 * (p[2] * p[3] - p[0] * p[1]),
-                            2 * (p[1] * p[3] - p[0] * p[2]),
-                            2 * (p[2] * p[3] + p[0] * p[1]),
-                            p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3]};
-    for (PetscInt i = 0; i < 3; i++) P[i] = q[o + i] + R[i * 3] * s[0] + R[i * 3 + 1] * s[1] + R[i * 3 + 2] * s[2];
-  }
+  VITestRotateQuadratic(q + o + 3, s, P);
+  for (PetscInt i = 0; i < 3; i++) P[i] += q[o + i];
 }
 
 static PetscReal Length(PetscInt dim, PetscInt k, const PetscReal q[])
