@@ -597,8 +597,8 @@ static PetscErrorCode VISystemView_Multibody(VISystem sys, PetscViewer viewer)
   PetscFunctionBeginUser;
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "Multibody %s: %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints, %" PetscInt_FMT " contacts, %" PetscInt_FMT
-                                   " coordinates, %" PetscInt_FMT " constraint rows\n",
-                                   mb->path, mb->model.nbodies - 1, mb->model.njoints, mb->model.ncontacts, sys->n, mb->nc));
+                                   " springs, %" PetscInt_FMT " coordinates, %" PetscInt_FMT " constraint rows\n",
+                                   mb->path, mb->model.nbodies - 1, mb->model.njoints, mb->model.ncontacts, mb->model.nsprings, sys->n, mb->nc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
