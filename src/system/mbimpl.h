@@ -70,8 +70,9 @@ typedef enum {
   VI_MB_OUT_CONTACT_FORCE,
   VI_MB_OUT_JOINT_FORCE,
   VI_MB_OUT_ENERGY,
-  VI_MB_OUT_ORIENTATION,     /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
-  VI_MB_OUT_ANGULAR_VELOCITY /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
+  VI_MB_OUT_ORIENTATION,      /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
+  VI_MB_OUT_ANGULAR_VELOCITY, /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
+  VI_MB_OUT_SPRING_FORCE      /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
 } VIMBOutputType;
 
 /* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy; spatial six, with NAME_z and NAME_vz),
@@ -79,7 +80,7 @@ typedef enum {
 typedef struct {
   char           name[VI_MB_NAME];
   VIMBOutputType type;
-  PetscInt       body, index; /* the body (point, angle), or the joint or contact (index) */
+  PetscInt       body, index; /* the body (point, angle), or the joint, contact or spring (index) */
   PetscReal      point[3];
   PetscReal     *phi; /* a point of a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
   PetscInt       columns;
@@ -93,14 +94,25 @@ typedef struct {
   PetscReal force[3], torque[3];
 } VIMBLoad;
 
+/* A linear spring-damper between a point of body[0] and one of body[1] (in their frames; a flexible body's frame point):
+   the tension N = k (l - L0) + c dl/dt along the line between them, l their distance (mbspring.c). */
+typedef struct {
+  char      name[VI_MB_NAME];
+  PetscInt  body[2];
+  PetscReal point[2][3];
+  PetscReal k, c, L0; /* N/m, N s/m, m */
+  PetscInt  line;
+} VIMBSpring;
+
 typedef struct {
   char         path[PETSC_MAX_PATH_LEN];
   PetscInt     dim; /* 2 (planar, the default) or 3 (spatial: model key 'dim: 3', mbspatial.c) */
   PetscReal    gravity[3];
   PetscInt     nbodies; /* including the ground */
   VIMBBody    *bodies;
-  PetscInt     njoints, ncontacts, nloads, noutputs, ncolumns;
+  PetscInt     njoints, ncontacts, nloads, nsprings, noutputs, ncolumns;
   VIMBJoint   *joints;
+  VIMBSpring  *springs;
   VIMBContact *contacts;
   VIMBLoad    *loads;
   VIMBOutput  *outputs;
@@ -209,5 +221,16 @@ PETSC_INTERN void VIMBSpatialLock(const PetscReal p1[], const PetscReal p2[], Pe
 PETSC_INTERN void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscReal q[], const PetscReal u[], PetscReal y[]);
 PETSC_INTERN void VIMBSpatialRelative(const PetscReal p1[], const PetscReal p2[], PetscReal r[]);
 PETSC_INTERN void VIMBSpatialDriverForms(const PetscReal p1[], const PetscReal p2[], const PetscReal a[], PetscReal forms[3][16]);
+/* (R(p) s)_i = p^T A_i p, A_i symmetric 4 x 4 (mbspatial.c) */
+PETSC_INTERN void VIMBQuatForms(const PetscReal s[], PetscReal A[3][16]);
+/* The springs' distance l of spring k at q (refused on comm when 0: no direction), their forces added into f (n) and their
+   exact tangents into dfdq, dfdu (n x n, row-major; any may be NULL), their potential sum k (l - L0)^2 / 2, and spring k's
+   tension at (q, u) (mbspring.c). */
+PETSC_INTERN PetscErrorCode VIMBSpringLength(MPI_Comm comm, const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal *len);
+PETSC_INTERN PetscErrorCode VIMBSpringForce(MPI_Comm comm, const VIMBModel *model, const PetscReal q[], const PetscReal u[], PetscReal f[],
+                                            PetscReal dfdq[], PetscReal dfdu[]);
+PETSC_INTERN PetscErrorCode VIMBSpringEnergy(MPI_Comm comm, const VIMBModel *model, const PetscReal q[], PetscReal *V);
+PETSC_INTERN PetscErrorCode VIMBSpringTension(MPI_Comm comm, const VIMBModel *model, PetscInt k, const PetscReal q[], const PetscReal u[],
+                                              PetscReal *N);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

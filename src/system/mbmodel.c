@@ -675,10 +675,56 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The spring-dampers: two body points (a flexible body's frame point; its nodes are not supported yet), the stiffness k
+   and damping c (>= 0) and the free length L0 (default: the points' distance at the initial poses, refused when zero). */
+static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
+{
+  static const char *const keys[] = {"name", "body1", "point1", "body2", "point2", "stiffness", "damping", "length", "node1", "node2", NULL};
+  yaml_node_t             *seq;
+  PetscInt                 k = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBSequence(rd, root, "springs", &seq));
+  model->nsprings = VIMBCount(seq);
+  PetscCall(PetscCalloc1(PetscMax(model->nsprings, 1), &model->springs));
+  if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
+    yaml_node_t *e  = VIMBNode(rd, *it), *node;
+    VIMBSpring  *sp = &model->springs[k];
+    PetscCall(VIMBCheckKeys(rd, e, "a spring", keys));
+    sp->line = VIMBLine(e);
+    PetscCall(VIMBString(rd, e, "name", NULL, sp->name, sizeof(sp->name)));
+    for (PetscInt i = 0; i < k; i++)
+      PetscCheck(strcmp(model->springs[i].name, sp->name), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: the spring name '%s' is used twice", rd->path,
+                 (int)sp->line, sp->name);
+    PetscCall(VIMBBodyRef(rd, model, e, "body1", "the spring's body1", &sp->body[0]));
+    PetscCall(VIMBBodyRef(rd, model, e, "body2", "the spring's body2", &sp->body[1]));
+    PetscCheck(sp->body[0] != sp->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: spring '%s' joins the body '%s' to itself (name two bodies)",
+               rd->path, (int)sp->line, sp->name, model->bodies[sp->body[0]].name);
+    node = VIMBGet(rd, e, "node1") ? VIMBGet(rd, e, "node1") : VIMBGet(rd, e, "node2");
+    PetscCheck(!node, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: spring '%s': a flexible body's node on a spring is not supported yet (give 'point1'/'point2' in its frame)", rd->path,
+               VIMBLine(node), sp->name);
+    PetscCall(VIMBVector(rd, e, "point1", model->dim, PETSC_FALSE, sp->point[0]));
+    PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, sp->point[1]));
+    PetscCall(VIMBReal(rd, e, "stiffness", PETSC_TRUE, 0, &sp->k));
+    PetscCall(VIMBReal(rd, e, "damping", PETSC_FALSE, 0, &sp->c));
+    PetscCheck(sp->k >= 0 && sp->c >= 0, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: spring '%s' has stiffness %g N/m and damping %g N s/m: both must be >= 0", rd->path,
+               VIMBLine(VIMBGet(rd, e, sp->k < 0 ? "stiffness" : "damping")), sp->name, (double)sp->k, (double)sp->c);
+    PetscCall(VIMBReal(rd, e, "length", PETSC_FALSE, -1, &sp->L0));
+    PetscCheck(sp->L0 >= 0 || !VIMBGet(rd, e, "length"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: spring '%s' has the free length %g m (expected >= 0; default: the points' initial distance)", rd->path,
+               VIMBLine(VIMBGet(rd, e, "length")), sp->name, (double)sp->L0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", NULL};
-  static const char *const types[] = {"point", "angle", "joint_angle", "contact_force", "joint_force", "energy", "orientation", "angular_velocity"};
+  static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", "spring", NULL};
+  static const char *const types[] = {"point",  "angle",       "joint_angle",      "contact_force", "joint_force",
+                                      "energy", "orientation", "angular_velocity", "spring_force"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -696,20 +742,22 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBCheckKeys(rd, e, "an output", keys));
     PetscCall(VIMBString(rd, e, "name", NULL, o->name, sizeof(o->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 8; t++)
+    for (t = 0; t < 9; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t == 0 || t == 2 || t == 3 || t == 4 || t == 5 || t == 6 || t == 7 : t < 6, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(model->dim == 3 ? t < 9 && t != 1 : t < 6 || t == 8, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3 ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force or energy: a spatial model's"
-                               : "point, angle, joint_angle, contact_force, joint_force or energy");
+               model->dim == 3
+                   ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force, spring_force or energy: a spatial model's"
+                   : "point, angle, joint_angle, contact_force, joint_force, spring_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
-    if (model->dim == 3)
-      o->columns = o->type == VI_MB_OUT_POINT
-                       ? 6
-                       : (o->type == VI_MB_OUT_ORIENTATION
-                              ? 4
-                              : (o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE ? 1 : 3));
+    if (model->dim == 3) {
+      const PetscBool one =
+          o->type == VI_MB_OUT_ENERGY || o->type == VI_MB_OUT_CONTACT_FORCE || o->type == VI_MB_OUT_JOINT_ANGLE || o->type == VI_MB_OUT_SPRING_FORCE
+              ? PETSC_TRUE
+              : PETSC_FALSE;
+      o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (one ? 1 : 3));
+    }
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
       PetscCheck(o->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the ground (name a moving body)", rd->path, VIMBLine(e),
@@ -737,6 +785,13 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
                  o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
         o->columns = 2; /* along n1, n2 */
+    }
+    if (o->type == VI_MB_OUT_SPRING_FORCE) {
+      PetscCall(VIMBString(rd, e, "spring", NULL, ref, sizeof(ref)));
+      for (o->index = 0; o->index < model->nsprings; o->index++)
+        if (!strcmp(model->springs[o->index].name, ref)) break;
+      PetscCheck(o->index < model->nsprings, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s' names the spring '%s', which the model does not have", rd->path, VIMBLine(e), o->name, ref);
     }
     if (o->type == VI_MB_OUT_CONTACT_FORCE) {
       PetscCall(VIMBString(rd, e, "contact", NULL, ref, sizeof(ref)));
@@ -837,7 +892,8 @@ static PetscErrorCode VIMBReadParameters(VIMBReader *rd, VIMBModel *model, yaml_
 /* The document's sections, in the order their references need (bodies first). */
 static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"parameters", "dim", "gravity", "bodies", "joints", "contacts", "loads", "outputs", "assembly_tolerance", NULL};
+  static const char *const keys[] = {"parameters",         "dim", "gravity", "bodies", "joints", "contacts", "loads", "springs", "outputs",
+                                     "assembly_tolerance", NULL};
   PetscReal                dim;
 
   PetscFunctionBeginUser;
@@ -853,6 +909,7 @@ static PetscErrorCode VIMBRead(VIMBReader *rd, VIMBModel *model, yaml_node_t *ro
   PetscCall(VIMBReadJoints(rd, model, root));
   PetscCall(VIMBReadContacts(rd, model, root));
   PetscCall(VIMBReadLoads(rd, model, root));
+  PetscCall(VIMBReadSprings(rd, model, root));
   PetscCall(VIMBReadOutputs(rd, model, root));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -909,6 +966,19 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   PetscCheck(model->nrows <= VI_MAX_CONTACTS, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " constraint rows, at most %d", path, model->nrows,
              VI_MAX_CONTACTS);
   PetscCall(VIMBCheckAssembly(comm, model));
+  if (model->nsprings) { /* the springs' free lengths by default, and no zero-length spring at the start (VIMBSpringLength refuses it) */
+    PetscReal *q;
+    PetscCall(PetscMalloc1(2 * model->n, &q));
+    PetscCall(VIMBModelInitialState(model, q, q + model->n));
+    for (PetscInt k = 0; k < model->nsprings; k++) {
+      PetscReal      len  = 0;
+      PetscErrorCode ierr = VIMBSpringLength(comm, model, k, q, &len);
+      if (ierr) PetscCall(PetscFree(q));
+      PetscCall(ierr);
+      if (model->springs[k].L0 < 0) model->springs[k].L0 = len;
+    }
+    PetscCall(PetscFree(q));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -978,6 +1048,7 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
   PetscCall(PetscFree(model->joints));
   PetscCall(PetscFree(model->contacts));
   PetscCall(PetscFree(model->loads));
+  PetscCall(PetscFree(model->springs));
   PetscCall(PetscFree(model->outputs));
   PetscCall(PetscFree2(model->param_names, model->param_values));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1239,7 +1310,8 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE) {
+    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE &&
+        o->type != VI_MB_OUT_SPRING_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name,

@@ -34,7 +34,7 @@ static void VIMBQuatB(const PetscReal y[], PetscReal B[])
 }
 
 /* (R(p) s)_i = p^T A_i p with A_i symmetric (4 x 4 each): R(p) the quadratic rotation of a unit quaternion */
-static void VIMBQuatForms(const PetscReal s[], PetscReal A[3][16])
+void VIMBQuatForms(const PetscReal s[], PetscReal A[3][16])
 {
   for (PetscInt i = 0; i < 3; i++)
     for (PetscInt k = 0; k < 16; k++) A[i][k] = 0;

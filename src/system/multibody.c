@@ -4,8 +4,9 @@
    read from a model file (-mb_model FILE.yaml, mbmodel.c; docs/multibody.md).
 
    In these coordinates M = diag(m, m, J) per body is constant (constant_mass), and there is no gyroscopic force in the
-   plane; the forces are constant too (gravity, loads), so f does not depend on (q, u); the system is not linear because
-   its constraints are not: g(q), G(q) and their curvature come from mbmodel.c.
+   plane; gravity and the loads are constant, and the spring-dampers' forces f(q, u) come with their exact tangents
+   (mbspring.c); the system is not linear because its constraints are not: g(q), G(q) and their curvature come from
+   mbmodel.c.
 
    A flexible body in a floating frame (mbflex.c: its frame's origin and angle, then its ROM's elastic coordinates) has a
    mass M(theta, q_f), a quadratic velocity vector, gravity's generalized force and its ROM's -K q_f - D dq_f/dt in f(q, u);
@@ -227,7 +228,8 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gravity and the constant loads: f does not depend on (q, u) in these coordinates. */
+/* Gravity and the constant loads (constant for rigid planar bodies), the spatial and flexible bodies' forces, the
+   spring-dampers' (mbspring.c). */
 static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal f[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -240,6 +242,7 @@ static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, 
     if (mb->model.dim == 3) VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
     if (bd->flex) VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
   }
+  PetscCall(VIMBSpringForce(sys->comm, &mb->model, q, u, f, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -276,11 +279,12 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
         if (dfdu) dfdu[(o + i) * n + o + k] = dw[i * nq + k];
       }
   }
+  PetscCall(VIMBSpringForce(sys->comm, &mb->model, q, u, NULL, dfdq, dfdu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work); a
-   flexible body's T = w^T M w / 2 and V with its strain energy (VIMBFlexEnergy). */
+/* T = sum (m |v|^2 + J omega^2) / 2, V = -sum m g . r (gravity's potential; the constant loads are external work) plus the
+   springs' k (l - L0)^2 / 2; a flexible body's T = w^T M w / 2 and V with its strain energy (VIMBFlexEnergy). */
 static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscReal q[], const PetscReal u[], PetscReal *kinetic,
                                                       PetscReal *potential)
 {
@@ -308,6 +312,11 @@ static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscR
     }
     T += 0.5 * (bd->mass * (u[i] * u[i] + u[i + 1] * u[i + 1]) + bd->inertia * u[i + 2] * u[i + 2]);
     V -= bd->mass * (md->gravity[0] * q[i] + md->gravity[1] * q[i + 1]);
+  }
+  {
+    PetscReal Vs;
+    PetscCall(VIMBSpringEnergy(sys->comm, md, q, &Vs));
+    V += Vs;
   }
   *kinetic   = T;
   *potential = V;
@@ -511,7 +520,8 @@ static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const Petsc
 }
 
 /* The named outputs at (q, u): a point's position and velocity r + R p, v + omega J R p; a body's angle and its rate; a joint's
-   relative angle; a contact's normal force (lambda of its row); a joint's reaction (x and y rows); the energy T + V. */
+   relative angle; a contact's normal force (lambda of its row); a joint's reaction (x and y rows); a spring's tension; the
+   energy T + V. */
 static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], const PetscReal lambda[],
                                                        PetscReal y[])
 {
@@ -565,6 +575,9 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
         y[col++]         = lambda ? lambda[mb->offsets[r]] : 0;
       }
     } break;
+    case VI_MB_OUT_SPRING_FORCE:
+      PetscCall(VIMBSpringTension(sys->comm, md, o->index, q, u, &y[col++]));
+      break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;
       PetscCall(VISystemComputeEnergy_Multibody(sys, q, u, &T, &V));
@@ -584,8 +597,8 @@ static PetscErrorCode VISystemView_Multibody(VISystem sys, PetscViewer viewer)
   PetscFunctionBeginUser;
   PetscCall(PetscViewerASCIIPrintf(viewer,
                                    "Multibody %s: %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints, %" PetscInt_FMT " contacts, %" PetscInt_FMT
-                                   " coordinates, %" PetscInt_FMT " constraint rows\n",
-                                   mb->path, mb->model.nbodies - 1, mb->model.njoints, mb->model.ncontacts, sys->n, mb->nc));
+                                   " springs, %" PetscInt_FMT " coordinates, %" PetscInt_FMT " constraint rows\n",
+                                   mb->path, mb->model.nbodies - 1, mb->model.njoints, mb->model.ncontacts, mb->model.nsprings, sys->n, mb->nc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,5 @@
-"""Shared by the application tests' Python checks (multibody, modes_parallel): a pass/fail line per check, and a case of a
-results file by output name, and the quaternion product and rotation of the spatial checks."""
+"""Shared by the application tests' Python checks (multibody, modes_parallel, spatial, multibody_springs): a pass/fail line per
+check, a case of a results file by output name, and the quaternion's product and rotation matrix."""
 import h5py
 import numpy as np
 
@@ -15,12 +15,13 @@ def check(ok, what):
 
 
 def case(name, k=0):
-    """Case k of a results file: times, {output name: series}, gaps, forces."""
+    """Case k of a results file: times, {output name: series}, gaps, forces (None for a model without constraint rows)."""
     c = h5py.File(name, "r")["cases/%d" % k]
     cols = c["outputs"].attrs["columns"]
     cols = (cols.decode() if isinstance(cols, bytes) else cols).split(",")
     o = c["outputs"][:]
-    return c["t"][:], {n: o[:, i] for i, n in enumerate(cols)}, c["gaps"][:], c["forces"][:]
+    rows = [c[d][:] if d in c else None for d in ("gaps", "forces")]
+    return (c["t"][:], {n: o[:, i] for i, n in enumerate(cols)}, *rows)
 
 
 def qmul(a, b):
@@ -29,7 +30,7 @@ def qmul(a, b):
 
 
 def rot(p):
-    """The rotation matrix of a unit quaternion (body to fixed frame)."""
+    """The rotation matrix of the unit quaternion p = (e0, e1, e2, e3)."""
     e0, e1, e2, e3 = p
     return np.array([[e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2 * (e1 * e2 - e0 * e3), 2 * (e1 * e3 + e0 * e2)],
                      [2 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2 * (e2 * e3 - e0 * e1)],

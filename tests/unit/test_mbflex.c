@@ -2,8 +2,8 @@
    differences and Lagrange's equations, on a ROM written here with random floating-frame invariants of the right
    symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
-   line of the ground with friction (a node of the contact's body), at a configuration off the initial one with elastic
-   coordinates and velocities:
+   line of the ground with friction (a node of the contact's body), a spring from the rigid body to a point of the flexible
+   body's frame (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
    - d(M(q) w)/dq (VISystemComputeMassJacobian) against differences of M(q) w (1e-8);
    - df/dq and df/du (VISystemComputeForceJacobian) against differences of f (1e-6 relative to the largest entry);
@@ -34,6 +34,8 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "contacts:\n"
                             "  - {name: wall, body: f, point: [1.2, 0.1], node: tip, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8],\n"
                             "     friction: 0.2}\n"
+                            "springs:\n"
+                            "  - {name: s, body1: a, point1: [0.2, 0.1], body2: f, point2: [0.8, -0.2], stiffness: 30}\n"
                             "outputs:\n"
                             "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
                             "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"

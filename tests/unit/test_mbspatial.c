@@ -70,21 +70,6 @@ static const char model3[] =
     "  - {name: spin, type: driver, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2], axis: [0, 0.6, 0.8], speed: -1}\n"
     "assembly_tolerance: 10\n";
 
-/* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
-static void RotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal y[])
-{
-  const PetscReal R[9] = {p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3],
-                          2 * (p[1] * p[2] - p[0] * p[3]),
-                          2 * (p[1] * p[3] + p[0] * p[2]),
-                          2 * (p[1] * p[2] + p[0] * p[3]),
-                          p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3],
-                          2 * (p[2] * p[3] - p[0] * p[1]),
-                          2 * (p[1] * p[3] - p[0] * p[2]),
-                          2 * (p[2] * p[3] + p[0] * p[1]),
-                          p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3]};
-  for (PetscInt i = 0; i < 3; i++) y[i] = R[i * 3] * s[0] + R[i * 3 + 1] * s[1] + R[i * 3 + 2] * s[2];
-}
-
 /* central differences of the system's g, G^T lambda, M w, f(q, u), f(q, u) in u against its derivatives */
 /* a state off the initial one (and off the unit sphere), a direction w and multipliers for the derivative checks */
 static void PerturbedState(PetscInt n, PetscInt nc, const PetscReal q0[], PetscReal q[], PetscReal u[], PetscReal w[], PetscReal lam[])
@@ -242,7 +227,7 @@ int main(int argc, char **argv)
     }
     for (PetscInt k = 0; k < 2; k++) {
       for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
-      RotateQuadratic(qs + 10, s, P[k]);
+      VITestRotateQuadratic(qs + 10, s, P[k]);
       for (PetscInt i = 0; i < 3; i++) P[k][i] += qs[7 + i];
     }
     for (PetscInt a = 0; a < 2; a++) {
@@ -311,11 +296,11 @@ int main(int argc, char **argv)
     const PetscReal eps = 1e-6, s[3] = {-0.1, 0.2, 0.15};
     PetscReal       Gt[2 * N], qs[N], P[3], Ra[3], x[3], R[9], nn = 0, rel[2][3], ta[3], err = 0;
     PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
-    RotateQuadratic(q + 10, s, P);
+    VITestRotateQuadratic(q + 10, s, P);
     for (PetscInt a = 0; a < 4; a++) nn += q[3 + a] * q[3 + a];
     for (PetscInt c = 0; c < 3; c++) { /* R(p_a) columns: R e_c */
       const PetscReal e[3] = {c == 0, c == 1, c == 2};
-      RotateQuadratic(q + 3, e, Ra);
+      VITestRotateQuadratic(q + 3, e, Ra);
       for (PetscInt i = 0; i < 3; i++) R[i * 3 + c] = Ra[i];
     }
     for (PetscInt i = 0; i < 3; i++) P[i] += q[7 + i] - q[i];
@@ -323,8 +308,8 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < 2; k++) {
       PetscReal Pb[3], Pa[3];
       for (PetscInt i = 0; i < N; i++) qs[i] = q[i] + (k ? -eps : eps) * u[i];
-      RotateQuadratic(qs + 10, s, Pb);
-      RotateQuadratic(qs + 3, x, Pa);
+      VITestRotateQuadratic(qs + 10, s, Pb);
+      VITestRotateQuadratic(qs + 3, x, Pa);
       for (PetscInt i = 0; i < 3; i++) rel[k][i] = qs[7 + i] + Pb[i] - qs[i] - Pa[i];
     }
     for (PetscInt a = 0; a < 2; a++) {

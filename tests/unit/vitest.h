@@ -1,5 +1,5 @@
-/* Helpers shared by the unit tests (tests/unit/): the check macro, a multibody system from a model text, a monitor that
-   stops a run. Header-only, static inline, so that a test links what it uses. */
+/* Helpers shared by the unit tests (tests/unit/): the check macro, a multibody system from a model text, a quaternion's
+   rotation, a monitor that stops a run. Header-only, static inline, so that a test links what it uses. */
 #pragma once
 
 #include <vicms.h>
@@ -28,6 +28,21 @@ static inline PetscErrorCode VITestMultibodyCreate(const char file[], const char
   PetscCall(VISystemSetFromOptions(*sys));
   PetscCall(VISystemSetUp(*sys));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* R(p) s with R the quadratic form of the quaternion written out (a rotation when |p| = 1) */
+static inline void VITestRotateQuadratic(const PetscReal p[], const PetscReal s[], PetscReal y[])
+{
+  const PetscReal R[9] = {p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3],
+                          2 * (p[1] * p[2] - p[0] * p[3]),
+                          2 * (p[1] * p[3] + p[0] * p[2]),
+                          2 * (p[1] * p[2] + p[0] * p[3]),
+                          p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3],
+                          2 * (p[2] * p[3] - p[0] * p[1]),
+                          2 * (p[1] * p[3] - p[0] * p[2]),
+                          2 * (p[2] * p[3] + p[0] * p[1]),
+                          p[0] * p[0] - p[1] * p[1] - p[2] * p[2] + p[3] * p[3]};
+  for (PetscInt i = 0; i < 3; i++) y[i] = R[i * 3] * s[0] + R[i * 3 + 1] * s[1] + R[i * 3 + 2] * s[2];
 }
 
 /* A stepper monitor (VIStepperSetMonitor) that stops the run (VIStepperStop) at its stop_at-th call. */
