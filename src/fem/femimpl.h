@@ -85,3 +85,9 @@ struct _p_VIModal {
   PetscReal   *eigenvalues, *freq_hz, *residuals;
   Vec         *modes;
 };
+
+/* q[0..n) orthonormalized in place (solver.c). Collective. */
+PETSC_INTERN PetscErrorCode VIOrthonormalizeVecs(MPI_Comm comm, PetscInt n, Vec q[]);
+/* pc set to the two-level p-multigrid of A onto the corner nodes, interpolation P, its coarse level GAMG with nearnull (may be NULL)
+   injected onto the corners (pmg.c). Collective. */
+PETSC_INTERN PetscErrorCode VIPMGSetUp(PC pc, Mat A, Mat P, MatNullSpace nearnull);

@@ -19,6 +19,13 @@ vicms_workdir() {
   cd "$dir" || exit 1
 }
 
+# compare_roms WHAT A.h5 B.h5 ROM: tests/app/compare_roms.py (frequencies_hz within 1e-8 relative; with ROM=1 the ROMs' spectra)
+compare_roms() {
+  local out
+  out=$($py "$VICMS_SOURCE/tests/app/compare_roms.py" "$2" "$3" "$4")
+  if [ "${out%% *}" = ok ]; then echo "ok   $1: ${out#ok }"; else echo "FAIL $1: $out"; fail=1; fi
+}
+
 # mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS
 mpi() {
   local t=$1 np=$2
