@@ -12,6 +12,12 @@ vicms_need_h5py() {
   fi
 }
 
+# vicms_need_scipy: skip the test (exit 77) when Debian's python has no h5py, numpy or scipy (compare_roms)
+vicms_need_scipy() {
+  vicms_need_h5py
+  $py -c 'import scipy' 2>/dev/null || { echo "skipped: $py has no scipy"; exit 77; }
+}
+
 # vicms_workdir: a scratch folder, removed at exit, as the working directory (its path in $dir)
 vicms_workdir() {
   dir=$(mktemp -d)

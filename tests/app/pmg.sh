@@ -4,8 +4,7 @@
 # 1, 2 and 3 ranks against the direct path (frequencies and the ROMs' spectra within 1e-8: compare_roms), and its CG iterations
 # per solve: at most 40 (GAMG alone: 107).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-vicms_need_h5py
-$py -c 'import scipy' 2>/dev/null || { echo "skipped: $py has no scipy"; exit 77; }
+vicms_need_scipy
 vicms_workdir
 
 beam="-mesh_file $VICMS_SOURCE/meshes/beam_c3d20.inp"

@@ -4,8 +4,7 @@
 # the ROM's condensed spectrum (generalized eigenvalues of its K, M by SciPy) of a Craig-Bampton and a MacNeal reduction of the
 # plate, all within 1e-8 relative; bad input of the solver options with their messages (docs/scale.md).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-vicms_need_h5py
-$py -c 'import scipy' 2>/dev/null || { echo "skipped: $py has no scipy"; exit 77; }
+vicms_need_scipy
 vicms_workdir
 
 box="-mesh_box_cells 3,3,12 -mesh_box_lengths 0.04,0.04,0.16 -model_young 210e9 -model_poisson 0.3 -model_density 7800 -modes_num 12"
