@@ -127,12 +127,13 @@ PetscErrorCode VIModelCreateCornerInterpolation(VIModel model, IS rows, Mat *P)
   }
   for (PetscInt i = 0; i < nl * dim; i++)
     if (coarse[i] >= 0) coarse[i] += cstart;
-  /* the corners of this rank's mid-side DOFs that other ranks own: their coarse numbers from their owners (PetscSF on the DOFs) */
+  /* the corners of this rank's mid-side DOFs that other ranks own: their coarse numbers from their owners (PetscSF on the DOFs),
+     listed in the order the rows of P below read them */
   for (PetscInt pass = 0; pass < 2; pass++) {
     for (PetscInt l = 0; l < nl; l++) {
       if (edge[2 * l] < 0 || !VIModelOwnsNode(model, l)) continue;
-      for (PetscInt e = 0; e < 2; e++)
-        for (PetscInt d = 0; d < dim; d++) {
+      for (PetscInt d = 0; d < dim; d++)
+        for (PetscInt e = 0; e < 2; e++) {
           PetscInt g = model->lnode_dof[edge[2 * l + e] * dim + d];
           if (g < 0 || (g >= rstart && g < rend)) continue;
           if (pass == 1) leaf_dof[nleaf] = g;
@@ -196,7 +197,7 @@ PetscErrorCode VIModelCreateCornerInterpolation(VIModel model, IS rows, Mat *P)
 }
 
 /* coarse = the values of fine at the corners: the rows of P holding a single 1 (a corner's own DOF, whose column is this rank's). */
-static PetscErrorCode VIPMGInject(Mat P, Vec fine, Vec coarse)
+PetscErrorCode VIPMGInject(Mat P, Vec fine, Vec coarse)
 {
   PetscInt           rstart, rend, cstart, cend;
   const PetscScalar *f;
