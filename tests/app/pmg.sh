@@ -24,7 +24,7 @@ for np in 1 2 3; do
     [ "$np" = 2 ] && [ $t = cb ] && pmg=$(mean_its)
   done
 done
-# GAMG alone (-cms_st_pmg false) took 107 per solve on this reduction (2026-11-29), the p-multigrid 24
+# GAMG alone (-cms_st_pmg false) took 107 per solve on this reduction (2026-11-29), the p-multigrid 22
 if $py -c "import sys; sys.exit(not (0 < $pmg <= 40))"; then
   echo "ok   CG iterations per solve of the Craig-Bampton beam on 2 ranks: $pmg (GAMG alone: 107)"
 else
