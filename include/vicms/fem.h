@@ -169,6 +169,9 @@ typedef struct _p_VISolver    *VISolver;
 PETSC_EXTERN PetscErrorCode VISolverCreate(MPI_Comm comm, VISolverType type, const char prefix[], VISolver *solver);
 PETSC_EXTERN PetscErrorCode VISolverSetTolerance(VISolver solver, PetscReal rtol);
 PETSC_EXTERN PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v[]);
+/* The interpolation of a two-level p-multigrid (iterative, before VISolverSetUp): the fine level smoothed (Chebyshev, Jacobi), the
+   coarse P^T A P by GAMG with the near null space injected; -<prefix>pmg false keeps plain GAMG (docs/scale.md). */
+PETSC_EXTERN PetscErrorCode VISolverSetInterpolation(VISolver solver, Mat P);
 PETSC_EXTERN PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char what[], PetscBool *ok, PetscInt *nnull);
 PETSC_EXTERN PetscErrorCode VISolverSolve(VISolver solver, Vec b, Vec x);
 PETSC_EXTERN PetscErrorCode VISolverMatSolve(VISolver solver, Mat B, Mat X);
@@ -183,6 +186,12 @@ PETSC_EXTERN PetscErrorCode VISolverDestroy(VISolver *solver);
   its translations only. Free them with VecDestroyVecs(n, &v). Collective.
 */
 PETSC_EXTERN PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v);
+/*
+  VIModelCreateCornerInterpolation - the interpolation from the DOFs of the corner nodes (the linear elements' space) to the
+  model's DOFs (or to rows, this rank's subset of its DOFs): a mid-side node takes the mean of its edge's corners. NULL when no
+  element has mid-side nodes. Collective.
+*/
+PETSC_EXTERN PetscErrorCode VIModelCreateCornerInterpolation(VIModel model, IS rows, Mat *P);
 
 typedef struct _p_VIModal *VIModal;
 

@@ -33,6 +33,12 @@ PetscErrorCode VICMSFactor(VICMS cms, Mat A, PetscBool inner, const char what[],
     }
     PetscCall(VISolverSetNearNullSpace(*solver, nrb, (const Vec *)rb));
     PetscCall(VecDestroyVecs(nrb, &rb));
+    {
+      Mat P; /* quadratic elements: the corner nodes' space, coarse level of a p-multigrid (NULL otherwise) */
+      PetscCall(VIModelCreateCornerInterpolation(cms->model, inner ? cms->is_i : NULL, &P));
+      PetscCall(VISolverSetInterpolation(*solver, P));
+      PetscCall(MatDestroy(&P));
+    }
   }
   PetscCall(VISolverSetUp(*solver, A, PETSC_TRUE, what, &ok, &nnull));
   if (!ok) PetscCall(VISolverDestroy(solver));

@@ -85,3 +85,11 @@ struct _p_VIModal {
   PetscReal   *eigenvalues, *freq_hz, *residuals;
   Vec         *modes;
 };
+
+/* q[0..n) orthonormalized in place (solver.c). Collective. */
+PETSC_INTERN PetscErrorCode VIOrthonormalizeVecs(MPI_Comm comm, PetscInt n, Vec q[]);
+/* pc set to the two-level p-multigrid of A onto the corner nodes, interpolation P, its coarse level GAMG with nearnull (may be NULL)
+   injected onto the corners (pmg.c). Collective. */
+PETSC_INTERN PetscErrorCode VIPMGSetUp(PC pc, Mat A, Mat P, MatNullSpace nearnull);
+/* coarse = fine's values at the corners of P (VIModelCreateCornerInterpolation): the injection (pmg.c). Not collective. */
+PETSC_INTERN PetscErrorCode VIPMGInject(Mat P, Vec fine, Vec coarse);

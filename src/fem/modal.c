@@ -182,6 +182,12 @@ PetscErrorCode VIModalSolve(VIModal modal)
     PetscCall(VISolverSetTolerance(solver, PetscMax(1e-2 * modal->tol, 1e-14)));
     PetscCall(VIModelGetRigidBodyModes(modal->model, &nrb, &rb));
     PetscCall(VISolverSetNearNullSpace(solver, nrb, (const Vec *)rb));
+    {
+      Mat P; /* quadratic elements: the corner nodes' space, coarse level of a p-multigrid (NULL otherwise) */
+      PetscCall(VIModelCreateCornerInterpolation(modal->model, NULL, &P));
+      PetscCall(VISolverSetInterpolation(solver, P));
+      PetscCall(MatDestroy(&P));
+    }
     /* a free-floating model (K r = 0 for a rigid-body mode r): LOBPCG's Rayleigh-Ritz breaks down on the nearly null block (LAPACK
        sygvd fails on a free box), so it is refused there; Krylov-Schur with shift-and-invert by CG + GAMG (the default) finds its modes */
     {

@@ -1,6 +1,7 @@
 /* VISolver: the linear solver behind every solve with a stiffness matrix, MUMPS's Cholesky factorization (direct) or conjugate
-   gradients with smoothed-aggregation multigrid and the rigid-body modes as near null space (iterative). */
-#include <vicms/fem.h>
+   gradients with smoothed-aggregation multigrid and the rigid-body modes as near null space (iterative; on quadratic elements under a
+   p-multigrid onto the corner nodes, src/fem/pmg.c). */
+#include "femimpl.h"
 #include <vicms/sys.h>
 
 const char *const VISolverTypes[] = {"direct", "iterative", "VISolverType", "VI_SOLVER_", NULL};
@@ -13,6 +14,8 @@ struct _p_VISolver {
   PetscReal    rtol;     /* relative residual of every iterative solve */
   KSP          ksp;      /* the factored KSP (direct) or CG + GAMG (iterative) */
   MatNullSpace nearnull; /* iterative: rigid-body modes */
+  Mat          interp;   /* iterative on quadratic elements: the corner nodes' space, the coarse level of a p-multigrid */
+  PetscBool    pmg;      /* -<prefix>pmg: use interp */
   PetscInt     its, nsolves;
 };
 
@@ -36,6 +39,7 @@ PetscErrorCode VISolverDestroy(VISolver *solver)
   if (!solver || !*solver) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPDestroy(&(*solver)->ksp));
   PetscCall(MatNullSpaceDestroy(&(*solver)->nearnull));
+  PetscCall(MatDestroy(&(*solver)->interp));
   PetscCall(PetscFree(*solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -62,17 +66,10 @@ PetscErrorCode VISolverSetTolerance(VISolver solver, PetscReal rtol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The near null space must be orthonormal (MatNullSpaceCreate): the caller's vectors are copied and orthonormalized here. */
-PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v[])
+/* q[0..n) orthonormalized in place (modified Gram-Schmidt, twice): a near null space must be orthonormal (MatNullSpaceCreate). */
+PetscErrorCode VIOrthonormalizeVecs(MPI_Comm comm, PetscInt n, Vec q[])
 {
-  Vec *q;
-
   PetscFunctionBeginUser;
-  PetscCall(MatNullSpaceDestroy(&solver->nearnull));
-  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDuplicateVecs(v[0], n, &q));
-  for (PetscInt k = 0; k < n; k++) PetscCall(VecCopy(v[k], q[k]));
-  /* modified Gram-Schmidt, twice */
   for (PetscInt pass = 0; pass < 2; pass++)
     for (PetscInt k = 0; k < n; k++) {
       PetscReal norm;
@@ -82,11 +79,35 @@ PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v
         PetscCall(VecAXPY(q[k], -d, q[j]));
       }
       PetscCall(VecNorm(q[k], NORM_2, &norm));
-      PetscCheck(norm > 0, solver->comm, PETSC_ERR_PLIB, "Rigid-body mode %" PetscInt_FMT " is linearly dependent on the others", k);
+      PetscCheck(norm > 0, comm, PETSC_ERR_PLIB, "Rigid-body mode %" PetscInt_FMT " is linearly dependent on the others", k);
       PetscCall(VecScale(q[k], 1.0 / norm));
     }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The caller's vectors are copied and orthonormalized here. */
+PetscErrorCode VISolverSetNearNullSpace(VISolver solver, PetscInt n, const Vec v[])
+{
+  Vec *q;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatNullSpaceDestroy(&solver->nearnull));
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDuplicateVecs(v[0], n, &q));
+  for (PetscInt k = 0; k < n; k++) PetscCall(VecCopy(v[k], q[k]));
+  PetscCall(VIOrthonormalizeVecs(solver->comm, n, q));
   PetscCall(MatNullSpaceCreate(solver->comm, PETSC_FALSE, n, q, &solver->nearnull));
   PetscCall(VecDestroyVecs(n, &q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The interpolation of a two-level p-multigrid under the iterative solver's GAMG (VIModelCreateCornerInterpolation); NULL: none. */
+PetscErrorCode VISolverSetInterpolation(VISolver solver, Mat P)
+{
+  PetscFunctionBeginUser;
+  if (P) PetscCall(PetscObjectReference((PetscObject)P));
+  PetscCall(MatDestroy(&solver->interp));
+  solver->interp = P;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,7 +133,8 @@ static PetscErrorCode VISolverCheckOptions(VISolver solver)
 /*
   Direct: VIFactorCholesky (src/fem/factor.c); ok is false when A is singular (null pivots, nnull of them, or a failed
   factorization). Iterative: CG (A is symmetric positive definite: the caller shifts a free-floating model) preconditioned by GAMG
-  with the near null space; the multigrid hierarchy is built here, once, and reused by every solve.
+  with the near null space, or on quadratic elements (VISolverSetInterpolation, -<prefix>pmg) by the two-level p-multigrid of
+  src/fem/pmg.c with GAMG on its coarse level; the multigrid hierarchy is built here, once, and reused by every solve.
 */
 PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char what[], PetscBool *ok, PetscInt *nnull)
 {
@@ -142,7 +164,15 @@ PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char w
   PetscCall(KSPSetNormType(solver->ksp, KSP_NORM_UNPRECONDITIONED));
   PetscCall(KSPSetTolerances(solver->ksp, solver->rtol, 0.0, PETSC_DEFAULT, 10000));
   PetscCall(KSPGetPC(solver->ksp, &pc));
-  PetscCall(PCSetType(pc, PCGAMG));
+  solver->pmg = PETSC_TRUE;
+  PetscOptionsBegin(solver->comm, solver->prefix, "Iterative solver", "VISolver");
+  PetscCall(PetscOptionsBool("-pmg", "On quadratic elements: a p-multigrid onto the corner nodes, GAMG on its coarse level (else GAMG on K)",
+                             "VISolverSetUp", solver->pmg, &solver->pmg, NULL));
+  PetscOptionsEnd();
+  if (solver->interp && solver->pmg)
+    PetscCall(VIPMGSetUp(pc, A, solver->interp, solver->nearnull));
+  else
+    PetscCall(PCSetType(pc, PCGAMG));
   PetscCall(KSPSetFromOptions(solver->ksp));
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   PetscCall(KSPSetUp(solver->ksp));

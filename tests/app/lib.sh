@@ -12,11 +12,24 @@ vicms_need_h5py() {
   fi
 }
 
+# vicms_need_scipy: skip the test (exit 77) when Debian's python has no h5py, numpy or scipy (compare_roms)
+vicms_need_scipy() {
+  vicms_need_h5py
+  $py -c 'import scipy' 2>/dev/null || { echo "skipped: $py has no scipy"; exit 77; }
+}
+
 # vicms_workdir: a scratch folder, removed at exit, as the working directory (its path in $dir)
 vicms_workdir() {
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
   cd "$dir" || exit 1
+}
+
+# compare_roms WHAT A.h5 B.h5 ROM: tests/app/compare_roms.py (frequencies_hz within 1e-8 relative; with ROM=1 the ROMs' spectra)
+compare_roms() {
+  local out
+  out=$($py "$VICMS_SOURCE/tests/app/compare_roms.py" "$2" "$3" "$4")
+  if [ "${out%% *}" = ok ]; then echo "ok   $1: ${out#ok }"; else echo "FAIL $1: $out"; fail=1; fi
 }
 
 # mpi SECONDS NP ARGS... : the executable on NP ranks, killed after SECONDS

@@ -18,6 +18,9 @@ vicms_unit_test(test_bodies RANKS 1 2 3)
 # bodies as element sets of one deck equal to separate decks (1e-10); bad input, an error on one rank group.
 vicms_app_test(bodies)
 vicms_app_test(scale)
+# the iterative path on quadratic elements: the p-multigrid onto the corner nodes on the C3D20 beam against the direct path on 1, 2
+# and 3 ranks (1e-8), its CG iterations per solve at most half GAMG's (docs/scale.md)
+vicms_app_test(pmg)
 # `vicms reduce -cms_fields` and `vicms fields`: the kept rows, a simulate case as an XDMF series read by ParaView's reader
 # (skipped without one), its displacements equal to the ROM outputs (1e-10), 1, 2 and 3 ranks, bad input (docs/fields.md)
 vicms_app_test(fields)
