@@ -420,6 +420,14 @@ PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetNormRows(VISystem sys, const PetscBool **norm)
+{
+  PetscFunctionBeginUser;
+  *norm = NULL;
+  if (sys->ops.getnormrows) PetscCall((*sys->ops.getnormrows)(sys, norm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
 {
   PetscFunctionBeginUser;
