@@ -533,8 +533,8 @@ struct _VIMoreauNL {
   PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
   PetscBool  have_gn;
   PetscReal *vprev; /* n: v_{n-1}, for the Newton's predictor (checkpointed, with have_vprev) */
-  const PetscBool *norm; /* m: the norm rows (VISystemGetNormRows; NULL: none) */
-  PetscReal       *Pw;   /* m: the impulses weighting the curvature d(G^T Pw)/dq, the norm rows' halved */
+  const PetscBool *norm;  /* m: the norm rows (VISystemGetNormRows; NULL: none) */
+  PetscReal       *Pw;    /* m: the impulses weighting the curvature d(G^T Pw)/dq, the norm rows' halved */
   PetscReal       *qm, *dMw; /* with norm rows: the midpoint q_m (n) and d(M(q_m) (v - v_n))/dq (n x n) */
   PetscBool  have_vprev;
   PetscBool  first;
@@ -630,7 +630,7 @@ static void VIMoreauNLMidpointRows(VIMoreauNL *nl)
 static PetscReal VIMoreauNLNormRow(const VIMoreauNL *nl, PetscInt j, const PetscReal v[])
 {
   const PetscReal *Gj = nl->G + j * nl->n, *Gnj = nl->Gn + j * nl->n;
-  PetscReal        w  = 0;
+  PetscReal        w = 0;
 
   for (PetscInt k = 0; k < nl->n; k++) w += (2 * Gj[k] - Gnj[k]) * v[k];
   return w;

@@ -656,7 +656,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.evaluateloadscales   = VISystemEvaluateLoadScales_Multibody;
   sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
-  sys->ops.getnormrows          = VISystemGetNormRows_Multibody;
+  sys->ops.getnormrows           = VISystemGetNormRows_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
   sys->ops.getnumoutputs        = VISystemGetNumOutputs_Multibody;
