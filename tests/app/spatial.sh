@@ -26,7 +26,7 @@
 #     bathe, and bathe on 2 and 3 ranks.
 # (f) prismatic and fixed joints in 3-D against exact motions (below).
 # (g) a frictional contact against a plane of a moving body (a tripod on a sliding tray), exact (below).
-# (h) a free spinning body keeps its spin and energy with Moreau-Jean (below).
+# (h) a free spinning body keeps its spin and energy with Moreau-Jean (below); 2 ranks and a stop and resume bitwise.
 # (i) the spinning top with its tip on a frictional plane against the top on a spherical joint (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
@@ -625,6 +625,11 @@ YAML
 must "free spin nsgalpha" mpi 60 1 simulate $sim -mb_model spin.yaml -step_dt 5e-4 -step_end_time 0.5 -results_file spin.h5
 must "free spin moreau h = 5e-4" mpi 60 1 simulate $mjs -mb_model spin.yaml -step_dt 5e-4 -step_end_time 0.5 -results_file spinm1.h5
 must "free spin moreau h = 1.25e-4" mpi 60 1 simulate $mjs -mb_model spin.yaml -step_dt 1.25e-4 -step_end_time 0.125 -results_file spinm2.h5
+# the norm rows' midpoint impulse (G(q_n) of the step's start, M(q_m)) on 2 ranks and through a stop and resume, bitwise
+must "free spin moreau h = 5e-4 np=2" mpi 60 2 simulate $mjs -mb_model spin.yaml -step_dt 5e-4 -step_end_time 0.5 -results_file spinm1_2.h5
+$py "$VICMS_SOURCE/tests/app/compare_results.py" spinm1.h5 spinm1_2.h5 --label "free spin, Moreau-Jean, 2 ranks against 1" || fail=1
+rm -f full.h5 stop.h5 stop.h5.* # the box's
+stop_resume "free spin, Moreau-Jean" $mjs -mb_model spin.yaml -step_dt 1e-6 -step_end_time 0.15 -step_output_every 100
 PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import sys
 import numpy as np
