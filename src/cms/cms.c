@@ -347,6 +347,7 @@ static const VIOptionEntry VICMSOptions[] = {
     {"-body_*_cms_fields", VI_OPTION_ENUM, VICMSFieldsTypes},
     {"-body_*_cms_fields_nodes", VI_OPTION_STRING, NULL},
     {"-cms_eps_*", VI_OPTION_PASS, NULL},
+    {"-cms_st_pmg", VI_OPTION_BOOL, NULL}, /* VISolverSetUp (src/fem/solver.c) */
     {"-cms_st_*", VI_OPTION_PASS, NULL},
     {"-cms_bv_*", VI_OPTION_PASS, NULL},
     {"-cms_ds_*", VI_OPTION_PASS, NULL},

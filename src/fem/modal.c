@@ -380,6 +380,7 @@ static const VIOptionEntry VIFEMOptions[] = {
     {"-modes_solver", VI_OPTION_ENUM, VISolverTypes},
     {"-memory_limit", VI_OPTION_REAL, NULL},
     {"-modes_eps_*", VI_OPTION_PASS, NULL},
+    {"-modes_st_pmg", VI_OPTION_BOOL, NULL}, /* VISolverSetUp (src/fem/solver.c) */
     {"-modes_st_*", VI_OPTION_PASS, NULL},
     {"-modes_bv_*", VI_OPTION_PASS, NULL},
     {"-modes_ds_*", VI_OPTION_PASS, NULL},

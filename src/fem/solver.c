@@ -148,7 +148,8 @@ PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char w
     *ok = solver->ksp ? PETSC_TRUE : PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PC pc;
+  PC   pc;
+  char pmgname[80];
 
   PetscCall(VISolverCheckOptions(solver));
   PetscCheck(spd, solver->comm, PETSC_ERR_USER_INPUT,
@@ -165,8 +166,10 @@ PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char w
   PetscCall(KSPSetTolerances(solver->ksp, solver->rtol, 0.0, PETSC_DEFAULT, 10000));
   PetscCall(KSPGetPC(solver->ksp, &pc));
   solver->pmg = PETSC_TRUE;
-  PetscOptionsBegin(solver->comm, solver->prefix, "Iterative solver", "VISolver");
-  PetscCall(PetscOptionsBool("-pmg", "On quadratic elements: a p-multigrid onto the corner nodes, GAMG on its coarse level (else GAMG on K)",
+  /* -modes_st_pmg, -cms_st_pmg: the name under the solver's prefix, registered whole in the modules' tables (fem, cms) */
+  PetscCall(PetscSNPrintf(pmgname, sizeof(pmgname), "-%spmg", solver->prefix));
+  PetscOptionsBegin(solver->comm, NULL, "Iterative solver", "VISolver");
+  PetscCall(PetscOptionsBool(pmgname, "On quadratic elements: a p-multigrid onto the corner nodes, GAMG on its coarse level (else GAMG on K)",
                              "VISolverSetUp", solver->pmg, &solver->pmg, NULL));
   PetscOptionsEnd();
   if (solver->interp && solver->pmg)
