@@ -14,6 +14,7 @@
 #     and the angular velocity, second order; the energy; the joint's rows and the norm row at round-off.
 #     A rod on a revolute joint about x (its five rows: the spherical three and the axis kept normal to two of the rod's
 #     directions) against the pendulum's ODE theta'' = -m g l sin(theta) / (J + m l^2), and out of its plane at round-off.
+#     Both with Moreau-Jean theta = 1/2 too (h = 1e-3: the spherical rows' impulse at the step's midpoint).
 #     A tumbling box's corner against the ground's plane (e = 0.5), h = 2e-4: its flight exact before the impact, the first
 #     contact within 2 h of the SciPy event, the velocities after it against Newton's law for one contact (the impulse with
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
@@ -106,6 +107,10 @@ for h in 5e-4 1e-3; do
 done
 must "box on the ground h = 2e-4" mpi 60 1 simulate $sim -mb_model box.yaml -step_dt 2e-4 -step_end_time 0.6 -results_file box.h5
 must "hinge h = 1e-3" mpi 60 1 simulate $sim -mb_model hinge.yaml -step_dt 1e-3 -step_end_time 1 -results_file hinge.h5
+for m in pend hinge; do
+  must "$m moreau h = 1e-3" mpi 60 1 simulate -system_type multibody -step_type moreau -step_moreau_variant theta -step_theta 0.5 -mb_model $m.yaml \
+    -step_dt 1e-3 -step_end_time 1 -results_file ${m}m.h5
+done
 PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import sys
 import h5py, numpy as np
@@ -205,6 +210,23 @@ off = max(np.abs(o["centre_x"]).max(), np.abs(o["w_y"]).max(), np.abs(o["w_z"]).
 check(eth < 1e-5 and ew < 6e-5, "revolute joint, h = 1e-3, 1 s, against the pendulum's ODE (SciPy): angle %.2e rad (1e-5), rate %.2e rad/s (6e-5)" % (eth, ew))
 check(off < 1e-13 and np.abs(gaps).max() < 1e-14, "revolute joint: the centre's x and w_y, w_z at most %.1e (1e-13), its five rows and the norm row %.1e (1e-14)"
       % (off, np.abs(gaps).max()))
+# ---- Moreau-Jean theta = 1/2 on both, h = 1e-3, 1 s: the spherical rows' impulse at the step's midpoint (docs/multibody.md
+# "Moreau-Jean's spin"; at the step's end: centre 6.3e-4, 6.4e-4 m, energy 2.3e-3, 2.4e-3 of E0)
+mp, sp = 1.2, np.array([0, 0, -0.4])
+t, q, w, o, gaps = run("pendm.h5", "q", "w")
+pr, wr = reference(t, q[0], w[0], np.diag([0.064, 0.07, 0.004]) + mp * (sp @ sp * np.eye(3) - np.outer(sp, sp)),
+                   lambda p: np.cross(sp, rot(p).T @ (mp * np.array([0, 0, -9.81]))))
+ec, ew = np.abs(series(o, "centre", "xyz") - np.array([rot(p) @ sp for p in pr])).max(), np.abs(w - wr).max()
+dE = np.abs(o["E"] / o["E"][0] - 1).max()
+check(ec < 3e-6 and ew < 5e-5 and dE < 5e-6 and np.abs(gaps).max() < 1e-6,
+      "spherical pendulum, Moreau-Jean theta = 1/2, h = 1e-3, against SciPy: centre %.2e m (3e-6), angular velocity %.2e rad/s (5e-5), "
+      "energy %.2e of E0 (5e-6), rows %.1e (velocity level: 1e-6)" % (ec, ew, dE, np.abs(gaps).max()))
+t, o, gaps, _ = case("hingem.h5")
+eth, ew = np.abs(np.arctan2(o["centre_y"], -o["centre_z"]) - s.y[0]).max(), np.abs(o["w_x"] - s.y[1]).max()
+dE = np.abs(o["E"] / o["E"][0] - 1).max()
+check(eth < 1e-5 and ew < 5e-5 and dE < 5e-6 and np.abs(gaps).max() < 1e-6,
+      "revolute joint, Moreau-Jean theta = 1/2, h = 1e-3, against the pendulum's ODE: angle %.2e rad (1e-5), rate %.2e rad/s (5e-5), energy "
+      "%.2e of E0 (5e-6), rows %.1e (velocity level: 1e-6)" % (eth, ew, dE, np.abs(gaps).max()))
 # ---- a point against the ground's plane: the box's corner, its flight and Newton's law at the first impact
 t, q, w, o, gaps = run("box.h5")
 m, J, sc, e, h = 1.5, np.diag([0.02, 0.03, 0.04]), np.array([0.1, 0.15, -0.2]), 0.5, 2e-4
