@@ -509,12 +509,13 @@ static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
      q_m = (q_n + q)/2, along G_j(q_m) = (G_j(q_n) + G_j(q))/2, and the step's mass is then M(q_m) instead of M(q_n): p_m is
      an eigenvector of M(q_m) (M(p) p = 2 c |p|^2 p, mbspatial.c), so the norm impulse changes the velocity along p_m alone,
      as the centripetal impulse of the trapezoid on a circle, and a free body keeps its spin and energy; a joint's impulse
-     along G_j(q_m) does work G_j(q_m) (q - q_n) = g_j(q) - g_j(q_n) = 0 on the step's motion (the rows held at velocity
-     level), so a top on a spherical joint keeps them too (docs/multibody.md "Moreau-Jean's spin"). With the impulse along p_{n+1} the row
-     projected p' on the sphere's tangent there each step, taking O((omega h / 2)^2) of the spin per step (the rate decayed as
-     omega0 / sqrt(1 + k omega0^2 h t), k = 0.433); along p_m with M(q_n), M(q_n)^-1 p_m has a part along the motion and the
-     spin grew instead (200 -> 346.5 rad/s in 0.5 s at h = 5e-4); the row at the midpoint, G_j(q_m) (v_n + v) = 0 (|p| kept
-     exactly), lets p^T v flip its sign at each step, which the contact rows see (a tripod at rest: its Newton failed).
+     along G_j(q_m) does the work P_j G_j(q_m) (q - q_n) / h = P_j (g_j(q) - g_j(q_n)) / h (theta = 1/2), its row's drift
+     alone, so a top on a spherical joint keeps them too (docs/multibody.md "Moreau-Jean's spin"). With the impulse along
+     p_{n+1} the norm row projected p' on the sphere's tangent there each step, taking O((omega h / 2)^2) of the spin per
+     step (the rate decayed as omega0 / sqrt(1 + k omega0^2 h t), k = 0.433); along p_m with M(q_n), M(q_n)^-1 p_m has a
+     part along the motion and the spin grew instead (200 -> 346.5 rad/s in 0.5 s at h = 5e-4); the row at the midpoint,
+     G_j(q_m) (v_n + v) = 0 (|p| kept exactly), lets p^T v flip its sign at each step, which the contact rows see (a tripod
+     at rest: its Newton failed).
      unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
      frictional contacts (dims - 1 tangential rows Gt, VISystemEvaluateTangents: one planar, two spatial): Coulomb's law on
      the impulses Pt (VINonlinearCoulomb: the disk of radius mu P),
