@@ -99,12 +99,13 @@ PETSC_EXTERN PetscErrorCode VISystemComputeEnergy(VISystem sys, const PetscReal 
 PETSC_EXTERN PetscErrorCode VISystemGetContacts(VISystem sys, PetscInt *nc, const VIContactKind **kinds, const PetscInt **dims,
                                                 const PetscInt **offsets);
 /*
-  VISystemGetNormRows - which constraint rows normalize redundant coordinates instead of constraining the motion: a spatial
-  body's quaternion norm g = (p^T p - 1)/2 (multibody, dim: 3). Such a row is bilateral, quadratic in q and independent of t
-  (its G is linear in q, so G((q0 + q1)/2) (q1 - q0) = g(q1) - g(q0) exactly), and has no impact law. norm: nc flags owned
-  by the system, or NULL when it has none (no op: none).
+  VISystemGetLinearGradientRows - which constraint rows are quadratic in q (their gradient G_j linear in q, so
+  G_j((q0 + q1)/2) (q1 - q0) = g_j(q1) - g_j(q0) exactly), bilateral, independent of t and without an impact law: in a
+  spatial multibody model a body's quaternion norm g = (p^T p - 1)/2 and the three rows of a spherical joint,
+  r_b + R(p_b) s_b - r_a - R(p_a) s_a (R(p) s quadratic in p), also rows 0-2 of a revolute, fixed or driver joint.
+  Not collective. linear: nc flags owned by the system, or NULL when it has none (no op: none).
 */
-PETSC_EXTERN PetscErrorCode VISystemGetNormRows(VISystem sys, const PetscBool **norm);
+PETSC_EXTERN PetscErrorCode VISystemGetLinearGradientRows(VISystem sys, const PetscBool **linear);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
                                                                PetscReal H[]);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],

@@ -504,15 +504,18 @@ static PetscErrorCode VIStepperCreate_Moreau(VIStepper st)
    x = [v (n), P (m)] (the velocity of level n + 1 and the impulses of the step), q = q_n + h ((1 - theta) v_n + theta v),
      M (v - v_n) - h ((1 - theta) f(t_n, q_n, v_n) + theta f(t, q, v)) - G(q)^T P = 0,
      bilateral rows: G_j(q) v = 0 (velocity level only: the joints drift at position level, as seed 002 §10.2 shows),
-     norm rows (VISystemGetNormRows: a spatial body's quaternion norm g_j = (p^T p - 1)/2, G_j = p^T linear in q): the same
-     row G_j(q) v = 0, but their impulse acts at the step's midpoint q_m = (q_n + q)/2, along G_j(q_m) = (G_j(q_n) + G_j(q))/2,
-     and the step's mass is then M(q_m) instead of M(q_n): p_m is an eigenvector of M(q_m) (M(p) p = 2 c |p|^2 p, mbspatial.c),
-     so the norm impulse changes the velocity along p_m alone, as the centripetal impulse of the trapezoid on a circle, and a
-     free body keeps its spin and energy (docs/multibody.md "Moreau-Jean's spin"). With the impulse along p_{n+1} the row
-     projected p' on the sphere's tangent there each step, taking O((omega h / 2)^2) of the spin per step (the rate decayed as
-     omega0 / sqrt(1 + k omega0^2 h t), k = 0.433); along p_m with M(q_n), M(q_n)^-1 p_m has a part along the motion and the
-     spin grew instead (200 -> 346.5 rad/s in 0.5 s at h = 5e-4); the row at the midpoint, G_j(q_m) (v_n + v) = 0 (|p| kept
-     exactly), lets p^T v flip its sign at each step, which the contact rows see (a tripod at rest: its Newton failed).
+     rows quadratic in q (VISystemGetLinearGradientRows: a spatial body's quaternion norm g_j = (p^T p - 1)/2, G_j = p^T,
+     and a spherical joint's rows, G_j linear in q): the same row G_j(q) v = 0, but their impulse acts at the step's midpoint
+     q_m = (q_n + q)/2, along G_j(q_m) = (G_j(q_n) + G_j(q))/2, and the step's mass is then M(q_m) instead of M(q_n): p_m is
+     an eigenvector of M(q_m) (M(p) p = 2 c |p|^2 p, mbspatial.c), so the norm impulse changes the velocity along p_m alone,
+     as the centripetal impulse of the trapezoid on a circle, and a free body keeps its spin and energy; a joint's impulse
+     along G_j(q_m) does the work P_j G_j(q_m) (q - q_n) / h = P_j (g_j(q) - g_j(q_n)) / h (theta = 1/2), its row's drift
+     alone, so a top on a spherical joint keeps them too (docs/multibody.md "Moreau-Jean's spin"). With the impulse along
+     p_{n+1} the norm row projected p' on the sphere's tangent there each step, taking O((omega h / 2)^2) of the spin per
+     step (the rate decayed as omega0 / sqrt(1 + k omega0^2 h t), k = 0.433); along p_m with M(q_n), M(q_n)^-1 p_m has a
+     part along the motion and the spin grew instead (200 -> 346.5 rad/s in 0.5 s at h = 5e-4); the row at the midpoint,
+     G_j(q_m) (v_n + v) = 0 (|p| kept exactly), lets p^T v flip its sign at each step, which the contact rows see (a tripod
+     at rest: its Newton failed).
      unilateral rows: P_j - max(0, P_j - r_j (G_j(q) v + e_j G_j(q_n) v_n)) = 0 where g_j(q_n + h v_n / 2) <= 0, else P_j = 0,
      frictional contacts (dims - 1 tangential rows Gt, VISystemEvaluateTangents: one planar, two spatial): Coulomb's law on
      the impulses Pt (VINonlinearCoulomb: the disk of radius mu P),
@@ -533,9 +536,9 @@ struct _VIMoreauNL {
   PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
   PetscBool  have_gn;
   PetscReal *vprev; /* n: v_{n-1}, for the Newton's predictor (checkpointed, with have_vprev) */
-  const PetscBool *norm;  /* m: the norm rows (VISystemGetNormRows; NULL: none) */
-  PetscReal       *Pw;    /* m: the impulses weighting the curvature d(G^T Pw)/dq, the norm rows' halved */
-  PetscReal       *qm, *dMw; /* with norm rows: the midpoint q_m (n) and d(M(q_m) (v - v_n))/dq (n x n) */
+  const PetscBool *mid;   /* m: the rows quadratic in q, their impulse at the midpoint (VISystemGetLinearGradientRows; NULL: none) */
+  PetscReal       *Pw;    /* m: the impulses weighting the curvature d(G^T Pw)/dq, the mid rows' halved */
+  PetscReal       *qm, *dMw; /* with mid rows: the midpoint q_m (n) and d(M(q_m) (v - v_n))/dq (n x n) */
   PetscBool  have_vprev;
   PetscBool  first;
   VISSNewton nw;
@@ -588,8 +591,8 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
   PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
   PetscCall(VINonlinearRestitution(st, nl->e));
-  PetscCall(VISystemGetNormRows(st->sys, &nl->norm));
-  if (nl->norm) PetscCall(PetscCalloc3(mm, &nl->Pw, n, &nl->qm, n * n, &nl->dMw));
+  PetscCall(VISystemGetLinearGradientRows(st->sys, &nl->mid));
+  if (nl->mid) PetscCall(PetscCalloc3(mm, &nl->Pw, n, &nl->qm, n * n, &nl->dMw));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
   /* the momentum rows' block M - h theta (h theta df/dq + df/du) - h theta d(G^T P)/dq is diagonal for planar rigid bodies
@@ -605,29 +608,29 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The multipliers of the curvature d(G(q)^T w)/dq the Newton matrix takes: P, the norm rows' halved (their impulse is along
-   G_j(q_m), and d(G_j(q_m)^T P_j)/dq = H_j P_j / 2) */
+/* The multipliers of the curvature d(G(q)^T w)/dq the Newton matrix takes: P, the mid rows' halved (their impulse is along
+   G_j(q_m), and d(G_j(q_m)^T P_j)/dq = H_j P_j / 2, H_j constant) */
 static const PetscReal *VIMoreauNLCurvatureWeights(VIMoreauNL *nl, const PetscReal P[])
 {
-  if (!nl->norm) return P;
-  for (PetscInt j = 0; j < nl->m; j++) nl->Pw[j] = nl->norm[j] ? 0.5 * P[j] : P[j];
+  if (!nl->mid) return P;
+  for (PetscInt j = 0; j < nl->m; j++) nl->Pw[j] = nl->mid[j] ? 0.5 * P[j] : P[j];
   return nl->Pw;
 }
 
-/* G's norm rows at the step's midpoint, (G_j(q_n) + G_j(q)) / 2 in place of G_j(q): G_j is linear in q */
+/* G's mid rows at the step's midpoint, (G_j(q_n) + G_j(q)) / 2 in place of G_j(q): G_j is linear in q */
 static void VIMoreauNLMidpointRows(VIMoreauNL *nl)
 {
   const PetscInt n = nl->n;
 
-  if (!nl->norm) return;
+  if (!nl->mid) return;
   for (PetscInt j = 0; j < nl->m; j++)
-    if (nl->norm[j])
+    if (nl->mid[j])
       for (PetscInt k = 0; k < n; k++) nl->G[j * n + k] = 0.5 * (nl->Gn[j * n + k] + nl->G[j * n + k]);
 }
 
-/* A norm row's residual G_j(q) v, its G_j(q) = 2 G_j(q_m) - G_j(q_n) (G's row is at the midpoint: VIMoreauNLMidpointRows);
-   a norm row has no impact law and no rate (its pre-impact term is 0) */
-static PetscReal VIMoreauNLNormRow(const VIMoreauNL *nl, PetscInt j, const PetscReal v[])
+/* A mid row's residual G_j(q) v, its G_j(q) = 2 G_j(q_m) - G_j(q_n) (G's row is at the midpoint: VIMoreauNLMidpointRows);
+   a mid row has no impact law and no rate (its pre-impact term is 0) */
+static PetscReal VIMoreauNLMidRow(const VIMoreauNL *nl, PetscInt j, const PetscReal v[])
 {
   const PetscReal *Gj = nl->G + j * nl->n, *Gnj = nl->Gn + j * nl->n;
   PetscReal        w = 0;
@@ -657,9 +660,9 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
     const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *Gj  = nl->G + j * n;
     PetscReal        w   = nl->pre[j];
-    if (nl->norm && nl->norm[j]) {
+    if (nl->mid && nl->mid[j]) {
       nl->B[j] = PETSC_TRUE;
-      F[n + j] = VIMoreauNLNormRow(nl, j, v);
+      F[n + j] = VIMoreauNLMidRow(nl, j, v);
       continue;
     }
     for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
@@ -692,7 +695,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) nl->q[i] = nl->qn[i] + h * ((1 - th) * nl->vn[i] + th * v[i]);
   PetscCall(VISystemComputeForce(st->sys, nl->t, nl->q, v, nl->f));
-  if (nl->norm) { /* the step's mass at the midpoint (the norm rows' impulse acts there) */
+  if (nl->mid) { /* the step's mass at the midpoint (the mid rows' impulse acts there) */
     for (PetscInt i = 0; i < n; i++) nl->qm[i] = 0.5 * (nl->qn[i] + nl->q[i]);
     PetscCall(VISystemComputeMass(st->sys, nl->qm, nl->M));
   }
@@ -704,7 +707,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VISystemComputeForceJacobian(st->sys, nl->t, nl->q, v, nl->dfdq, nl->dfdu));
-  if (nl->norm) {
+  if (nl->mid) {
     for (PetscInt i = 0; i < n; i++) nl->wk[i] = v[i] - nl->vn[i];
     PetscCall(VISystemComputeMassJacobian(st->sys, nl->qm, nl->wk, nl->dMw));
   }
@@ -718,7 +721,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     for (PetscInt k = 0; k < n; k++) {
       r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
       J[i * N + k] = nl->M[i * n + k] - h * th * (h * th * nl->dfdq[i * n + k] + nl->dfdu[i * n + k]) - h * th * nl->Hw[i * n + k];
-      if (nl->norm) J[i * N + k] += 0.5 * h * th * nl->dMw[i * n + k]; /* d(M(q_m) (v - v_n))/dv, dq_m/dv = h theta / 2 */
+      if (nl->mid) J[i * N + k] += 0.5 * h * th * nl->dMw[i * n + k]; /* d(M(q_m) (v - v_n))/dv, dq_m/dv = h theta / 2 */
     }
     for (PetscInt j = 0; j < m; j++) {
       r -= nl->G[j * n + i] * P[j];
@@ -735,9 +738,9 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
     const PetscReal *Gj = nl->G + j * n, *HVj = nl->HV + j * n;
     const PetscInt   row = (n + j) * N;
     PetscReal        w   = nl->pre[j];
-    if (nl->norm && nl->norm[j]) {
+    if (nl->mid && nl->mid[j]) {
       nl->B[j] = PETSC_TRUE;
-      F[n + j] = VIMoreauNLNormRow(nl, j, v);
+      F[n + j] = VIMoreauNLMidRow(nl, j, v);
       PetscCall(PetscArrayzero(J + row + n, N - n));
       for (PetscInt k = 0; k < n; k++) J[row + k] = 2 * Gj[k] - nl->Gn[j * n + k] + h * th * HVj[k];
       continue;

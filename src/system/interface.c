@@ -420,11 +420,11 @@ PetscErrorCode VISystemGetRestitution(VISystem sys, const PetscReal **e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VISystemGetNormRows(VISystem sys, const PetscBool **norm)
+PetscErrorCode VISystemGetLinearGradientRows(VISystem sys, const PetscBool **linear)
 {
   PetscFunctionBeginUser;
-  *norm = NULL;
-  if (sys->ops.getnormrows) PetscCall((*sys->ops.getnormrows)(sys, norm));
+  *linear = NULL;
+  if (sys->ops.getlineargradientrows) PetscCall((*sys->ops.getlineargradientrows)(sys, linear));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

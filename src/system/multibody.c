@@ -20,7 +20,7 @@ typedef struct {
   VIROM          rom; /* the ROM view (owned): outputs' names, units, contacts for the records */
   PetscInt       nc;
   VIContactKind *kinds;
-  PetscBool     *norm; /* nc: the quaternions' norm rows (spatial; NULL for a planar model) */
+  PetscBool     *linear; /* nc: the rows quadratic in q, norm rows and spherical joints' (spatial; NULL for a planar model) */
   PetscInt      *dims, *offsets;
   PetscReal     *mu, *preload, *obstacle_v, *restitution, *q0, *u0, *fext;
   PetscBool      given_restitution;
@@ -34,7 +34,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree4(mb->kinds, mb->dims, mb->offsets, mb->mu));
-  PetscCall(PetscFree(mb->norm));
+  PetscCall(PetscFree(mb->linear));
   PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
   PetscCall(PetscFree3(mb->work, mb->hs, mb->idx));
@@ -143,9 +143,12 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     mb->dims[r]  = 1;
     mb->kinds[r] = r < nc - md->ncontacts ? VI_CONTACT_BILATERAL : VI_CONTACT_UNILATERAL;
   }
-  if (md->dim == 3) {
-    PetscCall(PetscCalloc1(nc, &mb->norm));
-    for (PetscInt b = 1; b < md->nbodies; b++) mb->norm[md->qrow + b - 1] = PETSC_TRUE;
+  if (md->dim == 3) { /* a prismatic joint's rows 0-1 are a point against body 1's planes, cubic in q (VIMBSpatialConstraint) */
+    PetscCall(PetscCalloc1(nc, &mb->linear));
+    for (PetscInt b = 1; b < md->nbodies; b++) mb->linear[md->qrow + b - 1] = PETSC_TRUE;
+    for (PetscInt k = 0; k < md->njoints; k++)
+      if (md->joints[k].type != VI_MB_JOINT_PRISMATIC)
+        for (PetscInt i = 0; i < 3; i++) mb->linear[md->joints[k].row + i] = PETSC_TRUE;
   }
   for (PetscInt k = 0; k < md->ncontacts; k++) {
     const VIMBContact *c = &md->contacts[k];
@@ -516,10 +519,10 @@ static PetscErrorCode VISystemGetInitialState_Multibody(VISystem sys, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode VISystemGetNormRows_Multibody(VISystem sys, const PetscBool **norm)
+static PetscErrorCode VISystemGetLinearGradientRows_Multibody(VISystem sys, const PetscBool **linear)
 {
   PetscFunctionBeginUser;
-  *norm = ((VISystem_Multibody *)sys->data)->norm;
+  *linear = ((VISystem_Multibody *)sys->data)->linear;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -656,7 +659,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.evaluateloadscales   = VISystemEvaluateLoadScales_Multibody;
   sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
-  sys->ops.getnormrows           = VISystemGetNormRows_Multibody;
+  sys->ops.getlineargradientrows = VISystemGetLinearGradientRows_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
   sys->ops.getnumoutputs        = VISystemGetNumOutputs_Multibody;

@@ -40,8 +40,8 @@ typedef struct {
   PetscErrorCode (*setinitialstate)(VISystem, const PetscReal[], const PetscReal[]);
   PetscErrorCode (*computeoutputs)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[]);
   PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
-  /* the rows that normalize coordinates (a quaternion's norm): nc flags (VISystemGetNormRows) */
-  PetscErrorCode (*getnormrows)(VISystem, const PetscBool **);
+  /* the bilateral rows quadratic in q (a quaternion's norm, a spherical joint): nc flags (VISystemGetLinearGradientRows) */
+  PetscErrorCode (*getlineargradientrows)(VISystem, const PetscBool **);
   /* the outputs the common stepper records (names; rows for a linear output, NULL for one computeoutputs gives) */
   PetscErrorCode (*getnumoutputs)(VISystem, PetscInt *);
   PetscErrorCode (*getoutput)(VISystem, PetscInt, const char **, const PetscReal **);

@@ -14,6 +14,7 @@
 #     and the angular velocity, second order; the energy; the joint's rows and the norm row at round-off.
 #     A rod on a revolute joint about x (its five rows: the spherical three and the axis kept normal to two of the rod's
 #     directions) against the pendulum's ODE theta'' = -m g l sin(theta) / (J + m l^2), and out of its plane at round-off.
+#     Both with Moreau-Jean theta = 1/2 too (h = 1e-3: the spherical rows' impulse at the step's midpoint).
 #     A tumbling box's corner against the ground's plane (e = 0.5), h = 2e-4: its flight exact before the impact, the first
 #     contact within 2 h of the SciPy event, the velocities after it against Newton's law for one contact (the impulse with
 #     the inverse inertia in the fixed frame) from the exact pre-impact state within 1 %, nsgalpha's discrete law to 1e-9.
@@ -26,7 +27,8 @@
 #     bathe, and bathe on 2 and 3 ranks.
 # (f) prismatic and fixed joints in 3-D against exact motions (below).
 # (g) a frictional contact against a plane of a moving body (a tripod on a sliding tray), exact (below).
-# (h) a free spinning body keeps its spin and energy with Moreau-Jean (below); 2 ranks and a stop and resume bitwise.
+# (h) a free spinning body keeps its spin and energy with Moreau-Jean (below); 2 ranks and a stop and resume bitwise;
+#     so does the heavy top of (b) on its spherical joint (the joint's rows' impulse at the step's midpoint too).
 # (i) the spinning top with its tip on a frictional plane against the top on a spherical joint (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
@@ -105,6 +107,10 @@ for h in 5e-4 1e-3; do
 done
 must "box on the ground h = 2e-4" mpi 60 1 simulate $sim -mb_model box.yaml -step_dt 2e-4 -step_end_time 0.6 -results_file box.h5
 must "hinge h = 1e-3" mpi 60 1 simulate $sim -mb_model hinge.yaml -step_dt 1e-3 -step_end_time 1 -results_file hinge.h5
+for m in pend hinge; do
+  must "$m moreau h = 1e-3" mpi 60 1 simulate -system_type multibody -step_type moreau -step_moreau_variant theta -step_theta 0.5 -mb_model $m.yaml \
+    -step_dt 1e-3 -step_end_time 1 -results_file ${m}m.h5
+done
 PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import sys
 import h5py, numpy as np
@@ -204,6 +210,23 @@ off = max(np.abs(o["centre_x"]).max(), np.abs(o["w_y"]).max(), np.abs(o["w_z"]).
 check(eth < 1e-5 and ew < 6e-5, "revolute joint, h = 1e-3, 1 s, against the pendulum's ODE (SciPy): angle %.2e rad (1e-5), rate %.2e rad/s (6e-5)" % (eth, ew))
 check(off < 1e-13 and np.abs(gaps).max() < 1e-14, "revolute joint: the centre's x and w_y, w_z at most %.1e (1e-13), its five rows and the norm row %.1e (1e-14)"
       % (off, np.abs(gaps).max()))
+# ---- Moreau-Jean theta = 1/2 on both, h = 1e-3, 1 s: the spherical rows' impulse at the step's midpoint (docs/multibody.md
+# "Moreau-Jean's spin"; at the step's end: centre 6.3e-4, 6.4e-4 m, energy 2.3e-3, 2.4e-3 of E0)
+mp, sp = 1.2, np.array([0, 0, -0.4])
+t, q, w, o, gaps = run("pendm.h5", "q", "w")
+pr, wr = reference(t, q[0], w[0], np.diag([0.064, 0.07, 0.004]) + mp * (sp @ sp * np.eye(3) - np.outer(sp, sp)),
+                   lambda p: np.cross(sp, rot(p).T @ (mp * np.array([0, 0, -9.81]))))
+ec, ew = np.abs(series(o, "centre", "xyz") - np.array([rot(p) @ sp for p in pr])).max(), np.abs(w - wr).max()
+dE = np.abs(o["E"] / o["E"][0] - 1).max()
+check(ec < 3e-6 and ew < 5e-5 and dE < 5e-6 and np.abs(gaps).max() < 1e-6,
+      "spherical pendulum, Moreau-Jean theta = 1/2, h = 1e-3, against SciPy: centre %.2e m (3e-6), angular velocity %.2e rad/s (5e-5), "
+      "energy %.2e of E0 (5e-6), rows %.1e (velocity level: 1e-6)" % (ec, ew, dE, np.abs(gaps).max()))
+t, o, gaps, _ = case("hingem.h5")
+eth, ew = np.abs(np.arctan2(o["centre_y"], -o["centre_z"]) - s.y[0]).max(), np.abs(o["w_x"] - s.y[1]).max()
+dE = np.abs(o["E"] / o["E"][0] - 1).max()
+check(eth < 1e-5 and ew < 5e-5 and dE < 5e-6 and np.abs(gaps).max() < 1e-6,
+      "revolute joint, Moreau-Jean theta = 1/2, h = 1e-3, against the pendulum's ODE: angle %.2e rad (1e-5), rate %.2e rad/s (5e-5), energy "
+      "%.2e of E0 (5e-6), rows %.1e (velocity level: 1e-6)" % (eth, ew, dE, np.abs(gaps).max()))
 # ---- a point against the ground's plane: the box's corner, its flight and Newton's law at the first impact
 t, q, w, o, gaps = run("box.h5")
 m, J, sc, e, h = 1.5, np.diag([0.02, 0.03, 0.04]), np.array([0.1, 0.15, -0.2]), 0.5, 2e-4
@@ -659,6 +682,39 @@ for name, h in (("spinm1.h5", 5e-4), ("spinm2.h5", 1.25e-4)):
           "free spin, Moreau-Jean theta = 1/2, h = %g, %d steps: keeps the rate 200 rad/s to %.1e (1e-7; it fell to 86.7 rad/s in 0.5 s at h = 5e-4 "
           "with the norm row's impulse at the step's end), about its symmetry axis (|omega| - rate %.1e, 1e-10), the energy to %.1e (relative, 1e-9), "
           "|p| - 1 at most %.1e (1e-12)" % (h, len(t) - 1, dw, np.abs(wn - w3).max(), dE, np.abs(nrm).max()))
+sys.exit(mbcheck.bad)
+PY
+# the heavy top of (b) on its spherical joint, Moreau-Jean theta = 1/2, h = 2.5e-4 over 4 s (the job's): its rate about
+# its axis and its energy are constant, its tilt between the release's 0.3 rad and the nutation's bound (the root of
+# (C w3)^2 (cos t0 - cos t) = 2 A' m g l sin^2 t, A' = A + m l^2: Lagrange's top released without precession). With the
+# joint's rows' impulse at the step's end it lost 2.9 % of its rate per second (178.20 rad/s at 4 s, energy 0.798 E0, tilt to 0.361).
+must "top moreau h = 2.5e-4" mpi 60 1 simulate $mjs -mb_model $jobs/models/spinning_top.yaml -step_dt 2.5e-4 -step_end_time 4 -results_file topm.h5
+must "top moreau h = 2.5e-4 np=2" mpi 60 2 simulate $mjs -mb_model $jobs/models/spinning_top.yaml -step_dt 2.5e-4 -step_end_time 4 -results_file topm_2.h5
+$py "$VICMS_SOURCE/tests/app/compare_results.py" topm.h5 topm_2.h5 --label "heavy top, Moreau-Jean, 2 ranks against 1" || fail=1
+PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
+import sys
+import numpy as np
+from scipy.optimize import brentq
+from mbcheck import check, case
+import mbcheck
+
+m, l, A, C, w0, g, t0 = 0.5, 0.05, 3e-4, 5e-4, 200.0, 9.81, 0.3
+tmax = brentq(lambda a: (C * w0) ** 2 * (np.cos(t0) - np.cos(a)) - 2 * (A + m * l * l) * m * g * l * np.sin(a) ** 2, t0 + 1e-6, 1.0)
+t, o, gaps, forces = case("topm.h5")
+p = np.array([o["q_e%d" % i] for i in range(4)])
+z = np.array([2 * (p[1] * p[3] + p[0] * p[2]), 2 * (p[2] * p[3] - p[0] * p[1]), p[0] ** 2 - p[1] ** 2 - p[2] ** 2 + p[3] ** 2])
+w3 = np.einsum("ik,ik->k", z, np.array([o["omega_x"], o["omega_y"], o["omega_z"]])) / np.sqrt((z * z).sum(0))
+tilt = np.arccos(z[2] / np.sqrt((z * z).sum(0)))
+dw, dE = np.abs(w3 - w0).max(), np.abs(o["energy"] / o["energy"][0] - 1).max()
+check(t[-1] > 3.99 and dw < 1e-6 and dE < 1e-7,
+      "heavy top on its spherical joint, Moreau-Jean theta = 1/2, h = 2.5e-4, 4 s: the rate about its axis within %.1e of 200 rad/s (1e-6; "
+      "178.20 rad/s at 4 s with the joint's impulse at the step's end), the energy to %.1e (relative, 1e-7; 0.798 E0 before)" % (dw, dE))
+check(tilt.min() > t0 - 1e-9 and abs(tilt.max() - tmax) < 1e-5,
+      "heavy top, Moreau-Jean: its tilt from %.7f rad (the release's 0.3, 1e-9) to %.7f rad against the nutation's bound %.7f (%.1e, 1e-5; "
+      "0.361 before)" % (tilt.min(), tilt.max(), tmax, abs(tilt.max() - tmax)))
+check(np.abs(gaps[:, :3]).max() < 1e-5 and np.abs(gaps[:, 3]).max() < 1e-8,
+      "heavy top, Moreau-Jean: the joint's rows drift to %.1e m (velocity level, 1e-5), the norm row to %.1e (1e-8)"
+      % (np.abs(gaps[:, :3]).max(), np.abs(gaps[:, 3]).max()))
 sys.exit(mbcheck.bad)
 PY
 # ---- (i) the spinning top of (b) with its tip on the frictional ground (mu = 1, e = 0) instead of a spherical joint: it
