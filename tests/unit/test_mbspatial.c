@@ -155,6 +155,26 @@ static PetscErrorCode CheckLagrange(VISystem sys, PetscReal q[], const PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A second model: its rows counted, G, the curvature and the forces' tangents against differences at a perturbed state (q,
+   u, w, lam hold it after) */
+static PetscErrorCode CheckModel(const char file[], const char text[], PetscInt nc_expected, const char label[], VISystem *sys, PetscReal q[],
+                                 PetscReal u[], PetscReal w[], PetscReal lam[])
+{
+  const PetscReal *q0, *u0;
+  PetscInt         nc, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VITestMultibodyCreate(file, text, sys));
+  PetscCall(VISystemGetContacts(*sys, &nc, NULL, NULL, NULL));
+  EXPECT(nc == nc_expected, "%s: %" PetscInt_FMT " rows (expected %" PetscInt_FMT ")", label, nc, nc_expected);
+  PetscCall(VISystemGetSizes(*sys, &n, NULL, NULL));
+  PetscCall(VISystemGetInitialState(*sys, &q0, &u0));
+  PerturbedState(n, nc, q0, q, u, w, lam);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: ", label));
+  PetscCall(CheckDerivatives(*sys, nc, q, u, w, lam));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   VISystem         sys;
@@ -283,13 +303,7 @@ int main(int argc, char **argv)
   }
   PetscCall(VISystemDestroy(&sys));
   /* the prismatic and fixed joints: G and the curvature against differences, off the unit sphere */
-  PetscCall(VITestMultibodyCreate("test_mbspatial2.yaml", model2, &sys));
-  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
-  EXPECT(nc == NC2, "the prismatic and fixed joints' rows: %" PetscInt_FMT " (expected %d)", nc, NC2);
-  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-  PerturbedState(n, NC2, q0, q, u, w, lam);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "prismatic and fixed joints, a contact on a moving body's plane: "));
-  PetscCall(CheckDerivatives(sys, NC2, q, u, w, lam));
+  PetscCall(CheckModel("test_mbspatial2.yaml", model2, NC2, "prismatic and fixed joints, a contact on a moving body's plane", &sys, q, u, w, lam));
   /* the contact's tangential rows on body a's plane: Gt u against the velocity of b's point relative to a's material point
      under it (x = R(p_a)^T (P - r_a) / |p_a|^4 held in a's frame), by differences, along t_k = R(p_a) t_k (a's frame) */
   {
@@ -326,13 +340,7 @@ int main(int argc, char **argv)
   }
   PetscCall(VISystemDestroy(&sys));
   /* the spatial drivers: G and the curvature of the angle rows against differences, off the unit sphere */
-  PetscCall(VITestMultibodyCreate("test_mbspatial3.yaml", model3, &sys));
-  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
-  EXPECT(nc == NC3, "the drivers' rows: %" PetscInt_FMT " (expected %d)", nc, NC3);
-  PetscCall(VISystemGetInitialState(sys, &q0, &u0));
-  PerturbedState(n, NC3, q0, q, u, w, lam);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial drivers: "));
-  PetscCall(CheckDerivatives(sys, NC3, q, u, w, lam));
+  PetscCall(CheckModel("test_mbspatial3.yaml", model3, NC3, "spatial drivers", &sys, q, u, w, lam));
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
   return 0;
