@@ -48,6 +48,7 @@ typedef struct {
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
   PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
+  PetscReal     amplitude, frequency; /* driver: and - amplitude sin(frequency t) (rad, rad/s) */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;

@@ -452,10 +452,31 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A driver's prescribed relative angle: speed t + amplitude sin(frequency t) (keys speed, required; amplitude, rad, and
+   frequency, rad/s > 0, optional together); the keys refused on other joints. The sine starts at 0, so the row's second
+   time derivative vanishes at t = 0 and the schemes' consistent initial acceleration needs none. */
+static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const char type[], VIMBJoint *j)
+{
+  static const char *const keys[] = {"speed", "amplitude", "frequency"};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 3; k++)
+    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': '%s' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, keys[k], type);
+  if (j->type != VI_MB_JOINT_DRIVER) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
+  PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &j->amplitude));
+  PetscCall(VIMBReal(rd, e, "frequency", PETSC_FALSE, 0, &j->frequency));
+  PetscCheck(j->amplitude == 0 || j->frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the angle is speed t + amplitude sin(frequency t)", rd->path, j->line,
+             j->name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name",  "type",     "body1",    "point1", "node1", "body2", "point2",
-                                      "node2", "weights1", "weights2", "axis",   "speed", NULL};
+  static const char *const keys[]  = {"name",     "type",     "body1", "point1", "node1",     "body2",     "point2", "node2",
+                                      "weights1", "weights2", "axis",  "speed",  "amplitude", "frequency", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -495,13 +516,11 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
       PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"),
                  rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'axis' is a revolute, driver or prismatic joint's key, a %s joint has none",
                  rd->path, j->line, j->name, types[t]);
-      PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
+      PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
       if (j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBHinge(rd, model, e, j));
       if (j->type == VI_MB_JOINT_DRIVER) {
         /* a revolute joint and a sixth row, its angle about the axis minus speed t (VIMBSpatialDriverForms, mbspatial.c) */
         const PetscReal one[4] = {1, 0, 0, 0};
-        PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
         VIMBSpatialDriverForms(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->hinge[0], j->lock);
         j->rows = 6;
       }
@@ -533,9 +552,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                "rigid body1",
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
-    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': 'speed' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, types[t]);
-    if (j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
+    PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       PetscReal len;
       j->axis[0] = 1;
@@ -820,7 +837,8 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
       PetscReal g, gv = 0;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->type == VI_MB_JOINT_DRIVER && r == j->row + j->rows - 1) gv -= j->speed; /* its angle row's rate at t = 0 is G u - speed */
+      if (j->type == VI_MB_JOINT_DRIVER && r == j->row + j->rows - 1) /* its angle row's rate at t = 0 is G u - speed - amplitude frequency */
+        gv -= j->speed + j->amplitude * j->frequency;
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",

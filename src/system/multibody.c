@@ -369,16 +369,17 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
     PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
     if (g_rate) g_rate[r] = 0;
   }
-  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t, dg/dt = -speed (their G and curvature are t-free);
+  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t - A sin(w t), dg/dt = -speed - A w cos(w t) (their G
+     and curvature are t-free);
      a spatial driver's angle (its last row, in (-2 pi, 2 pi]) minus speed t is taken modulo 4 pi, the period of the
      quaternion's angle */
   for (PetscInt k = 0; k < mb->model.njoints; k++) {
     const VIMBJoint *j = &mb->model.joints[k];
     const PetscInt   r = j->row + j->rows - 1;
     if (j->type != VI_MB_JOINT_DRIVER) continue;
-    if (g) g[r] -= j->speed * t;
+    if (g) g[r] -= j->speed * t + j->amplitude * PetscSinReal(j->frequency * t);
     if (g && mb->model.dim == 3) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
-    if (g_rate) g_rate[r] = -j->speed;
+    if (g_rate) g_rate[r] = -j->speed - j->amplitude * j->frequency * PetscCosReal(j->frequency * t);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
