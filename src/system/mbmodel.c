@@ -516,8 +516,8 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
       PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"),
                  rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'axis' is a revolute, driver or prismatic joint's key, a %s joint has none",
                  rd->path, j->line, j->name, types[t]);
-      PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
       if (j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER) PetscCall(VIMBHinge(rd, model, e, j));
+      PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
       if (j->type == VI_MB_JOINT_DRIVER) {
         /* a revolute joint and a sixth row, its angle about the axis minus speed t (VIMBSpatialDriverForms, mbspatial.c) */
         const PetscReal one[4] = {1, 0, 0, 0};
