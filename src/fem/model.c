@@ -234,17 +234,27 @@ static PetscErrorCode VIModelDofUnit(VIModel model, MPI_Datatype *unit)
 }
 
 /* owner[l] = the lowest rank of the elements of node[l], from the directory of owners dir_owner (the directory's block) */
+/* out[l] = the directory's entry (of MPI type unit) of nodes[l], from dir (this rank's block). Collective. */
+static PetscErrorCode VIModelDirectoryBcast(VIModel model, MPI_Datatype unit, const PetscInt dir[], PetscInt n, const PetscInt nodes[],
+                                            PetscInt out[])
+{
+  PetscSF sf;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
+  PetscCall(PetscSFBcastBegin(sf, unit, dir, out, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, dir, out, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt *dir_owner, PetscInt n, const PetscInt node[], PetscMPIInt owner[])
 {
-  PetscSF   sf;
   PetscInt *o;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(n, &o));
-  PetscCall(VIModelDirectorySF(model, n, node, &sf));
-  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, dir_owner, o, MPI_REPLACE));
-  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(VIModelDirectoryBcast(model, MPIU_INT, dir_owner, n, node, o));
   for (PetscInt l = 0; l < n; l++) owner[l] = (PetscMPIInt)o[l];
   PetscCall(PetscFree(o));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -371,15 +381,11 @@ static PetscErrorCode VIModelBuildDirectory(VIModel model, PetscInt n, const Pet
 /* dofs[l * dim + d] = the directory's entry of nodes[l] (dir: this rank's block, from VIModelBuildDirectory). Collective. */
 static PetscErrorCode VIModelReadDirectory(VIModel model, const PetscInt dir[], PetscInt n, const PetscInt nodes[], PetscInt dofs[])
 {
-  PetscSF      sf;
   MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCall(VIModelDofUnit(model, &unit));
-  PetscCall(VIModelDirectorySF(model, n, nodes, &sf));
-  PetscCall(PetscSFBcastBegin(sf, unit, dir, dofs, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(sf, unit, dir, dofs, MPI_REPLACE));
-  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(VIModelDirectoryBcast(model, unit, dir, n, nodes, dofs));
   PetscCallMPI(MPI_Type_free(&unit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

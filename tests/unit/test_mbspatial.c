@@ -42,14 +42,17 @@ static const char model[] =
     "  - {name: floor, body: b, point: [0.2, 0.1, -0.1], against: ground, plane_point: [0, 0, -3], plane_normal: [0.1, 0.2, 1], friction: 0.4}\n"
     "assembly_tolerance: 10\n"; /* the initial spin of a turns the knee's axis (its rate rows): not a motion to run */
 
+/* the head of the second and third models: gravity and two bodies (a full inertia tensor, full orientations) */
+#define TWO_BODIES_HEAD                                                                                                                              \
+  "dim: 3\n"                                                                                                                                         \
+  "gravity: [0, 0, -9.81]\n"                                                                                                                         \
+  "bodies:\n"                                                                                                                                        \
+  "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"                    \
+  "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+
 /* the 3-D prismatic (its 2 rows normal to the axis and 3 rotation rows) between two bodies and a fixed joint (the
    spherical 3 and 3 rotation rows) of one to the ground: derivative checks only (its poses are not assembled) */
-static const char model2[] =
-    "dim: 3\n"
-    "gravity: [0, 0, -9.81]\n"
-    "bodies:\n"
-    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"
-    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+static const char model2[] = TWO_BODIES_HEAD
     "joints:\n"
     "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2]}\n"
     "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
@@ -59,12 +62,7 @@ static const char model2[] =
 
 /* two spatial drivers (a revolute joint's five rows and its angle about the axis, 2 atan2 of two bilinear forms, minus
    speed t), one between the bodies and one to the ground: derivative checks only */
-static const char model3[] =
-    "dim: 3\n"
-    "gravity: [0, 0, -9.81]\n"
-    "bodies:\n"
-    "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"
-    "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
+static const char model3[] = TWO_BODIES_HEAD
     "joints:\n"
     "  - {name: motor, type: driver, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2], speed: 3}\n"
     "  - {name: spin, type: driver, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2], axis: [0, 0.6, 0.8], speed: -1}\n"
