@@ -110,7 +110,7 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
                          &nl->pret));
   PetscCall(PetscCalloc3(mm, &nl->closed, 2 * mm, &nl->on, PetscMax(mt, 1), &nl->trow));
   PetscCall(PetscCalloc6(n, &nl->a, n, &nl->A, nl->ns * N1, &nl->x, N1, &nl->xi, n, &nl->qn, n, &nl->vn));
-  PetscCall(PetscCalloc6(n, &nl->qh, n, &nl->vh, mm, &nl->g, mm, &nl->e, mm, &nl->lam, 2 * n, &nl->wk));
+  PetscCall(PetscCalloc6(n, &nl->qh, n, &nl->vh, mm, &nl->g, mm, &nl->e, mm, &nl->lam, VI_NONLINEAR_WORK_SIZE(n), &nl->wk));
   for (PetscInt j = 0, k = 0; j < m; j++)
     for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[k++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));

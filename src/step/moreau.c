@@ -531,7 +531,7 @@ struct _VIMoreauNL {
   PetscReal *M, *f, *fn, *dfdq, *dfdu, *g, *G, *Hw, *qn, *vn, *q, *qs, *gs, *e, *pre, *rscale, *x, *Gn;
   PetscReal *HV;   /* m x n: d(G v)/dq at the iterate; Hw: d(G^T P)/dq (VISystemComputeConstraintDerivatives) */
   PetscReal *rate; /* 2 m: dg/dt at t_{n+1} and at t_n (rheonomic rows: a multibody driver) */
-  PetscReal *wk;   /* 2 n: VINonlinearWork's scratch */
+  PetscReal       *wk;   /* VI_NONLINEAR_WORK_SIZE(n): VINonlinearWork's scratch */
   PetscReal *Jc;   /* 2 N: the Coulomb rows' Jacobian rows of a residual alone (VIMoreauNLResidual) */
   PetscReal *qgn, tgn; /* n: the state and time at which Gn and rate + m were evaluated (the last step's end), when have_gn */
   PetscBool  have_gn;
@@ -589,7 +589,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(n * n, &nl->M, n, &nl->f, n, &nl->fn, n * n, &nl->dfdq, n * n, &nl->dfdu, mm, &nl->g));
   PetscCall(PetscCalloc6(mm * n, &nl->G, mm * n, &nl->HV, n * n, &nl->Hw, n, &nl->qn, n, &nl->vn, n, &nl->q));
   PetscCall(PetscCalloc6(n, &nl->qs, mm, &nl->gs, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, n + m + PetscMax(nl->mt, 1), &nl->x));
-  PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, 2 * n, &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
+  PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, VI_NONLINEAR_WORK_SIZE(n), &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISystemGetLinearGradientRows(st->sys, &nl->mid));
   if (nl->mid) PetscCall(PetscCalloc3(mm, &nl->Pw, n, &nl->qm, n * n, &nl->dMw));

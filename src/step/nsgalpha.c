@@ -607,7 +607,7 @@ struct _VINSGAlphaNL {
   PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
   PetscReal *qt0, *vt0, *vdt, *a, *x, *held, *Gn;
   PetscReal *grate; /* dg/dt at t_{n+1} (rheonomic rows: a multibody driver; their G is t-free) */
-  PetscReal *wk;    /* 4 n: q_n, v_n and VINonlinearWork's scratch */
+  PetscReal *wk;    /* 2 n + VI_NONLINEAR_WORK_SIZE(n): q_n, v_n and VINonlinearWork's scratch */
   PetscReal  power; /* the bilateral forces' power at the last level (VINonlinearWork; a driver's) */
   PetscBool *A, *B;
   PetscBool  first;
@@ -670,7 +670,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(PetscCalloc5(mm * n * n, &nl->H, mm, &nl->gs, n * n, &nl->Hw, n, &nl->q, n, &nl->v));
   PetscCall(PetscCalloc6(n, &nl->vt, n, &nl->qt, mm, &nl->e, mm, &nl->pre, mm, &nl->rscale, mm, &nl->bil));
   PetscCall(PetscCalloc6(n, &nl->qt0, n, &nl->vt0, n, &nl->vdt, n, &nl->a, PetscMax(N, 1), &nl->x, mm, &nl->held));
-  PetscCall(PetscCalloc5(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate, 4 * n, &nl->wk));
+  PetscCall(PetscCalloc5(mm * n, &nl->Gn, mm, &nl->A, mm, &nl->B, mm, &nl->grate, 2 * n + VI_NONLINEAR_WORK_SIZE(n), &nl->wk));
   for (PetscInt j = 0, b = 0; j < m; j++)
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) nl->bil[b++] = j;
   PetscCall(VINonlinearRestitution(st, nl->e));

@@ -341,15 +341,13 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   if (!constant) {
     /* f holds the quadratic velocity vector Q_v of a mass M(q), whose power is Q_v . v = -v^T (dM/dt) v / 2 (it moves energy
        between the coordinates, it does no external work): its trapezoid, v^T dM/dt v = v^T (d(M v)/dq) v, is taken out */
-    PetscReal *B, p0 = 0, p1v = 0;
-    PetscCall(PetscMalloc1(n * n, &B));
+    PetscReal *B = w + 2 * n, p0 = 0, p1v = 0; /* n x n of the scratch (VI_NONLINEAR_WORK_SIZE) */
     PetscCall(VISystemComputeMassJacobian(st->sys, qn, vn, B));
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt k = 0; k < n; k++) p0 += vn[i] * B[i * n + k] * vn[k];
     PetscCall(VISystemComputeMassJacobian(st->sys, st->q, st->u, B));
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt k = 0; k < n; k++) p1v += st->u[i] * B[i * n + k] * st->u[k];
-    PetscCall(PetscFree(B));
     wf += 0.25 * h * (p0 + p1v);
   }
   for (PetscInt j = 0; j < m; j++) {

@@ -373,7 +373,9 @@ PETSC_INTERN PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const Pe
    velocities G v + dg/dt are held at every level) the trapezoid h (P_n + P) / 2 of their power P = sum lambda_j G_j(q) v
    (a driver's; 0 for a scleronomic joint), *power updated to P; into external_work the work of f not already in the
    system's potential, h (f_n + f) . (vn + v) / 2 + V - V_n (a driving torque, constant loads; with a mass M(q), less the
-   trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of 2 n. */
+   trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of VI_NONLINEAR_WORK_SIZE(n). */
+/* the scratch VINonlinearWork takes: 2 n, and n x n for a mass that depends on q (allocated with the scheme, not per step) */
+#define VI_NONLINEAR_WORK_SIZE(n) (2 * (n) + (n) * (n))
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);
 /* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u on
