@@ -367,6 +367,8 @@ PETSC_INTERN void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[
    nonlinear path holds a sticking contact's tangential position with it. */
 PETSC_INTERN PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const PetscReal Gt[], const PetscReal v[], const PetscReal w0[], PetscReal mu,
                                                 PetscReal r, PetscBool closed, PetscReal Pn, const PetscReal Pt[]);
+/* the scratch VINonlinearWork takes: 2 n, and n x n for a mass that depends on q (allocated with the scheme, not per step) */
+#define VI_NONLINEAR_WORK_SIZE(n) (2 * (n) + (n) * (n))
 /* The energy terms of a nonlinear path's step from (t - h, qn, vn) to (t, st->q, st->u) with the recorded forces st->lambda:
    into obstacle_work the constraint forces' work, h lambda_j G_j(q) (vn + v) / 2 (an impulse on the mean velocity; exact for
    Moreau-Jean, whose momentum balance has that form), or with power (nsgalpha's smooth bilateral forces, whose row
@@ -374,8 +376,6 @@ PETSC_INTERN PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const Pe
    (a driver's; 0 for a scleronomic joint), *power updated to P; into external_work the work of f not already in the
    system's potential, h (f_n + f) . (vn + v) / 2 + V - V_n (a driving torque, constant loads; with a mass M(q), less the
    trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of VI_NONLINEAR_WORK_SIZE(n). */
-/* the scratch VINonlinearWork takes: 2 n, and n x n for a mass that depends on q (allocated with the scheme, not per step) */
-#define VI_NONLINEAR_WORK_SIZE(n) (2 * (n) + (n) * (n))
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);
 /* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u on
