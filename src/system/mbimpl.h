@@ -105,7 +105,7 @@ typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
   PetscReal point[2][3];
-  PetscReal *phi[2];  /* planar: a point on a flexible body moved by its node rows (2 x nf; NULL: the frame's point) */
+  PetscReal *phi[2];   /* planar: a point on a flexible body moved by its node rows (2 x nf; NULL: the frame's point) */
   PetscReal k, c, L0; /* N/m, N s/m, m */
   PetscInt  line;
 } VIMBSpring;
@@ -248,15 +248,16 @@ typedef struct {
 /* nq of body b's points (0 for the ground) */
 PETSC_INTERN PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b);
 /* The point x of body b (its frame), on a flexible body moved by the node rows phi (NULL: none), at q. */
-PETSC_INTERN void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[], VIMBPoint *pt);
+PETSC_INTERN void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[],
+                                    VIMBPoint *pt);
 /* A scalar of m points with its gradient gX (2 m) and Hessian HX (2 m x 2 m) in their positions: its gradient added into
    gz and w times its Hessian into Hz (nz x nz; NULL: none), on the compact coordinates where point p's start at base[p]. */
 PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscInt base[], const PetscReal gX[], const PetscReal HX[], PetscInt nz,
                                  PetscReal gz[], PetscReal w, PetscReal Hz[]);
 /* A contact against a two-point line (c->two_point): its row as VIMBModelConstraint (grad added to, zeroed by the caller)
    and its tangential row added into grad. */
-PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
-                                        PetscReal H[]);
+PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                                        PetscReal w, PetscReal H[]);
 PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

@@ -654,9 +654,9 @@ static PetscErrorCode VIMBContactLine(VIMBReader *rd, VIMBModel *model, yaml_nod
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",        "body",       "point",        "node",        "weights",      "against",
-                                     "line_point",  "line_node",  "line_weights", "line_point2", "line_node2",   "line_weights2",
-                                     "line_normal", "restitution", "friction",    NULL};
+  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",    "against",
+                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2", "line_weights2",
+                                     "line_normal", "restitution", "friction",     NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -737,7 +737,7 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
    distance at the initial poses, refused when zero). */
 static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",  "body1", "point1", "body2",    "point2",   "stiffness", "damping",
+  static const char *const keys[] = {"name",   "body1", "point1", "body2",    "point2",   "stiffness", "damping",
                                      "length", "node1", "node2",  "weights1", "weights2", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;

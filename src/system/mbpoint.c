@@ -20,8 +20,8 @@ PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b)
 
 void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[], VIMBPoint *pt)
 {
-  const VIMBBody *bd = &model->bodies[b];
-  const PetscInt  nq = VIMBPointSize(model, b);
+  const VIMBBody *bd    = &model->bodies[b];
+  const PetscInt  nq    = VIMBPointSize(model, b);
   PetscReal       xe[2] = {x ? x[0] : 0, x ? x[1] : 0}, c, s, Ax[2], Ax1[2];
 
   pt->body = b;
@@ -80,21 +80,58 @@ void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscInt base[], co
   }
 }
 
-/* The two-point line of contact c: its points P (the contact's body), A and B (the line's, on 'against') and their
-   coordinates' places base[] in the compact list idx[0 .. nz - 1] (P first, then the line's body, shared by A and B). */
-static void VIMBLinePoints(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], VIMBPoint pts[3], PetscInt base[3], PetscInt idx[],
-                           PetscInt *nz)
-{
-  const PetscInt nb = VIMBPointSize(model, c->body[1]), na = VIMBPointSize(model, c->body[0]);
+/* The two-point line of contact c at q: its points P (the contact's body), A and B (the line's, on 'against'), their
+   coordinates' places base[] in the compact list idx[0 .. nz - 1] (P's body first, then the line's body, shared by A and
+   B), u = B - A, v = P - A, L = |u|, t = u / L, n = J t, xi = t . v / L and g0 = n . v; gz (nz) and, with hess, Hz
+   (nz x nz) zeroed for the chain rule. VIMBLineWorkFree frees it. */
+typedef struct {
+  VIMBPoint pts[3];
+  PetscInt  base[3], nz, *idx;
+  PetscReal L, t[2], n[2], xi, g0, *gz, *Hz, *J;
+} VIMBLineWork;
 
-  VIMBPointEvaluate(model, c->body[1], c->point, c->phi, q, &pts[0]);
-  VIMBPointEvaluate(model, c->body[0], c->line_point, c->line_phi[0], q, &pts[1]);
-  VIMBPointEvaluate(model, c->body[0], c->line_point2, c->line_phi[1], q, &pts[2]);
-  base[0] = 0;
-  base[1] = base[2] = nb;
-  for (PetscInt a = 0; a < nb; a++) idx[a] = model->bodies[c->body[1]].off + a;
-  for (PetscInt a = 0; a < na; a++) idx[nb + a] = model->bodies[c->body[0]].off + a;
-  *nz = nb + na;
+static PetscErrorCode VIMBLineWorkFree(VIMBLineWork *lw)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(lw->idx, lw->gz, lw->J));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIMBLineSetUp(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscBool hess, VIMBLineWork *lw)
+{
+  const PetscInt nb = VIMBPointSize(model, c->body[1]), na = VIMBPointSize(model, c->body[0]), nz = na + nb;
+  PetscReal      u[2], v[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nz + 1, &lw->idx, nz * (hess ? nz + 1 : 1) + 1, &lw->gz, 2 * nb + 4 * na + 1, &lw->J));
+  lw->nz       = nz;
+  lw->Hz       = hess ? lw->gz + nz : NULL;
+  lw->pts[0].J = lw->J;
+  lw->pts[1].J = lw->J + 2 * nb;
+  lw->pts[2].J = lw->J + 2 * nb + 2 * na;
+  VIMBPointEvaluate(model, c->body[1], c->point, c->phi, q, &lw->pts[0]);
+  VIMBPointEvaluate(model, c->body[0], c->line_point, c->line_phi[0], q, &lw->pts[1]);
+  VIMBPointEvaluate(model, c->body[0], c->line_point2, c->line_phi[1], q, &lw->pts[2]);
+  lw->base[0] = 0;
+  lw->base[1] = lw->base[2] = nb;
+  for (PetscInt a = 0; a < nb; a++) lw->idx[a] = model->bodies[c->body[1]].off + a;
+  for (PetscInt a = 0; a < na; a++) lw->idx[nb + a] = model->bodies[c->body[0]].off + a;
+  for (PetscInt a = 0; a < nz * (hess ? nz + 1 : 1); a++) lw->gz[a] = 0;
+  for (PetscInt i = 0; i < 2; i++) {
+    u[i] = lw->pts[2].X[i] - lw->pts[1].X[i];
+    v[i] = lw->pts[0].X[i] - lw->pts[1].X[i];
+  }
+  lw->L = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+  if (!(lw->L > 0)) PetscCall(VIMBLineWorkFree(lw));
+  PetscCheck(lw->L > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": contact '%s': its line's two points meet (the line has no direction)", model->path, c->line, c->name);
+  lw->t[0] = u[0] / lw->L;
+  lw->t[1] = u[1] / lw->L;
+  lw->n[0] = -lw->t[1];
+  lw->n[1] = lw->t[0];
+  lw->xi   = (lw->t[0] * v[0] + lw->t[1] * v[1]) / lw->L;
+  lw->g0   = lw->n[0] * v[0] + lw->n[1] * v[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The gap g = sigma n . (P - A), n = J (B - A) / L, L = |B - A|: with u = B - A, v = P - A, t = u / L, xi = t . v / L and
@@ -103,42 +140,24 @@ static void VIMBLinePoints(const VIMBModel *model, const VIMBContact *c, const P
                                                                                  loads A and B with 1 - xi and xi of it)
      d2g0/du2 = -g0 n n^T / L^2 + xi (n t^T + t n^T) / L,   d2g0/du dv = -n t^T / L,   d2g0/dv2 = 0,
    mapped onto (P, A, B) by u = B - A, v = P - A. */
-PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w, PetscReal H[])
+PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                           PetscReal H[])
 {
-  const PetscInt n = model->n;
-  VIMBPoint      pts[3];
-  PetscInt       base[3], nz, *idx;
-  PetscReal      u[2], v[2], L, t[2], nv[2], xi, g0, gX[6], HX[36], Huu[4], Huv[4], *gz, *Hz, *J;
-  const PetscInt cu[3] = {0, -1, 1}, cv[3] = {1, -1, 0};
-  const PetscInt na = VIMBPointSize(model, c->body[0]), nb = VIMBPointSize(model, c->body[1]);
+  const PetscInt  n = model->n, cu[3] = {0, -1, 1}, cv[3] = {1, -1, 0};
+  const PetscBool hess = H && w != 0 ? PETSC_TRUE : PETSC_FALSE;
+  VIMBLineWork    lw;
+  PetscReal       gX[6], HX[36], Huu[4], Huv[4], sg = c->sigma;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(na + nb + 1, &idx, (na + nb) * (na + nb + 1) + 1, &gz, 2 * nb + 4 * na + 1, &J));
-  pts[0].J = J;
-  pts[1].J = J + 2 * nb;
-  pts[2].J = pts[1].J + 2 * na;
-  VIMBLinePoints(model, c, q, pts, base, idx, &nz);
-  u[0] = pts[2].X[0] - pts[1].X[0];
-  u[1] = pts[2].X[1] - pts[1].X[1];
-  v[0] = pts[0].X[0] - pts[1].X[0];
-  v[1] = pts[0].X[1] - pts[1].X[1];
-  L    = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
-  PetscCheck(L > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": contact '%s': its line's two points meet (the line has no direction)",
-             model->path, c->line, c->name);
-  t[0]  = u[0] / L;
-  t[1]  = u[1] / L;
-  nv[0] = -t[1];
-  nv[1] = t[0];
-  xi    = (t[0] * v[0] + t[1] * v[1]) / L;
-  g0    = nv[0] * v[0] + nv[1] * v[1];
-  if (g) *g = c->sigma * g0;
+  PetscCall(VIMBLineSetUp(model, c, q, hess, &lw));
+  if (g) *g = sg * lw.g0;
   for (PetscInt i = 0; i < 2; i++) {
-    gX[i]     = c->sigma * nv[i];
-    gX[2 + i] = -c->sigma * (1 - xi) * nv[i];
-    gX[4 + i] = -c->sigma * xi * nv[i];
+    gX[i]     = sg * lw.n[i];
+    gX[2 + i] = -sg * (1 - lw.xi) * lw.n[i];
+    gX[4 + i] = -sg * lw.xi * lw.n[i];
     for (PetscInt j = 0; j < 2; j++) {
-      Huu[i * 2 + j] = c->sigma * (-g0 * nv[i] * nv[j] / (L * L) + xi * (nv[i] * t[j] + t[i] * nv[j]) / L);
-      Huv[i * 2 + j] = -c->sigma * nv[i] * t[j] / L;
+      Huu[i * 2 + j] = sg * (-lw.g0 * lw.n[i] * lw.n[j] / (lw.L * lw.L) + lw.xi * (lw.n[i] * lw.t[j] + lw.t[i] * lw.n[j]) / lw.L);
+      Huv[i * 2 + j] = -sg * lw.n[i] * lw.t[j] / lw.L;
     }
   }
   for (PetscInt p = 0; p < 3; p++)
@@ -146,15 +165,13 @@ PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const P
       for (PetscInt i = 0; i < 2; i++)
         for (PetscInt j = 0; j < 2; j++)
           HX[(2 * p + i) * 6 + 2 * s + j] = cu[p] * cu[s] * Huu[i * 2 + j] + cu[p] * cv[s] * Huv[i * 2 + j] + cv[p] * cu[s] * Huv[j * 2 + i];
-  Hz = gz + nz;
-  for (PetscInt a = 0; a < nz * (H && w != 0 ? nz + 1 : 1); a++) gz[a] = 0;
-  VIMBPointChain(3, pts, base, gX, HX, nz, gz, H ? w : 0, H && w != 0 ? Hz : NULL);
+  VIMBPointChain(3, lw.pts, lw.base, gX, HX, lw.nz, lw.gz, w, lw.Hz);
   if (grad)
-    for (PetscInt a = 0; a < nz; a++) grad[idx[a]] += gz[a];
-  if (H && w != 0)
-    for (PetscInt a = 0; a < nz; a++)
-      for (PetscInt b = 0; b < nz; b++) H[idx[a] * n + idx[b]] += Hz[a * nz + b];
-  PetscCall(PetscFree3(idx, gz, J));
+    for (PetscInt a = 0; a < lw.nz; a++) grad[lw.idx[a]] += lw.gz[a];
+  if (hess)
+    for (PetscInt a = 0; a < lw.nz; a++)
+      for (PetscInt b = 0; b < lw.nz; b++) H[lw.idx[a] * n + lw.idx[b]] += lw.Hz[a * lw.nz + b];
+  PetscCall(VIMBLineWorkFree(&lw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,35 +180,19 @@ PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const P
    - xi dB/dt). */
 PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[])
 {
-  VIMBPoint      pts[3];
-  PetscInt       base[3], nz, *idx;
-  PetscReal      u[2], v[2], L, tau[2], xi, gX[6], *gz, *J;
-  const PetscInt na = VIMBPointSize(model, c->body[0]), nb = VIMBPointSize(model, c->body[1]);
+  VIMBLineWork lw;
+  PetscReal    gX[6];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(na + nb + 1, &idx, na + nb + 1, &gz, 2 * nb + 4 * na + 1, &J));
-  pts[0].J = J;
-  pts[1].J = J + 2 * nb;
-  pts[2].J = pts[1].J + 2 * na;
-  VIMBLinePoints(model, c, q, pts, base, idx, &nz);
-  u[0] = pts[2].X[0] - pts[1].X[0];
-  u[1] = pts[2].X[1] - pts[1].X[1];
-  v[0] = pts[0].X[0] - pts[1].X[0];
-  v[1] = pts[0].X[1] - pts[1].X[1];
-  L    = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
-  PetscCheck(L > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "%s:%" PetscInt_FMT ": contact '%s': its line's two points meet (the line has no direction)",
-             model->path, c->line, c->name);
-  xi     = (u[0] * v[0] + u[1] * v[1]) / (L * L);
-  tau[0] = -c->sigma * u[0] / L;
-  tau[1] = -c->sigma * u[1] / L;
+  PetscCall(VIMBLineSetUp(model, c, q, PETSC_FALSE, &lw));
   for (PetscInt i = 0; i < 2; i++) {
-    gX[i]     = tau[i];
-    gX[2 + i] = -(1 - xi) * tau[i];
-    gX[4 + i] = -xi * tau[i];
+    const PetscReal tau = -c->sigma * lw.t[i];
+    gX[i]               = tau;
+    gX[2 + i]           = -(1 - lw.xi) * tau;
+    gX[4 + i]           = -lw.xi * tau;
   }
-  for (PetscInt a = 0; a < nz; a++) gz[a] = 0;
-  VIMBPointChain(3, pts, base, gX, NULL, nz, gz, 0, NULL);
-  for (PetscInt a = 0; a < nz; a++) grad[idx[a]] += gz[a];
-  PetscCall(PetscFree3(idx, gz, J));
+  VIMBPointChain(3, lw.pts, lw.base, gX, NULL, lw.nz, lw.gz, 0, NULL);
+  for (PetscInt a = 0; a < lw.nz; a++) grad[lw.idx[a]] += lw.gz[a];
+  PetscCall(VIMBLineWorkFree(&lw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

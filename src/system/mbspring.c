@@ -1,23 +1,24 @@
 /* Linear spring-dampers between two body points of a multibody model (model key 'springs:', docs/multibody.md "Springs").
 
    Spring k joins P1, a point of body1, and P2, a point of body2 (either may be the ground; in the plane P = r + R(theta) s,
-   on a flexible body P = r + R(theta) (s + Phi_P q_f) at a node or a weighted mean of nodes (mbpoint.c), in space P_i = r_i + p^T A_i(s) p, the quaternion's quadratic form of mbspatial.c). With d = P2 - P1, its length
-   l = |d|, e = d / l and its rate dl/dt = e . (dP2/dt - dP1/dt), the tension is N = k (l - L0) + c dl/dt, the force -N e on
-   P2 and +N e on P1. On the two bodies' coordinates z (3, 3 + nf or 7 each; the ground has none) with D = dd/dz:
+   on a flexible body P = r + R(theta) (s + Phi_P q_f) at a node or a weighted mean of nodes (mbpoint.c), in space
+   P_i = r_i + p^T A_i(s) p, the quaternion's quadratic form of mbspatial.c). With d = P2 - P1, its length l = |d|,
+   e = d / l and its rate dl/dt = e . (dP2/dt - dP1/dt), the tension is N = k (l - L0) + c dl/dt, the force -N e on P2 and
+   +N e on P1. On the two bodies' coordinates z (3, 3 + nf or 7 each; the ground has none) with D = dd/dz:
      grad l = b = D^T e,   Hess l = H = (D^T D - b b^T) / l + sum_i e_i Hess d_i,   dl/dt = b . w (w = dz/dt),
    so the generalized force is f = -N b (its virtual work -N dl) and, as b . w = grad l . w has the gradient H w at fixed w,
      df/dz = -b (k b + c H w)^T - N H,   df/dw = -c b b^T.
-   Hess d_i has the rotation's part only: -(R s)_i on the planar angle (and R' Phi_k on (theta, q_k) at a node: the
-   generalized force on the elastic coordinates is (dP/dq_f)^T N e = Phi_P^T R^T N e), 2 A_i(s) on the quaternion. The
-   planar H is VIMBPointChain's (mbpoint.c) of l(P1, P2). The spring's potential
-   is k (l - L0)^2 / 2; the damper's power -c (dl/dt)^2 is external work in the energy balance (its force is in f). */
+   Hess d_i has the rotation's part only: -(R s)_i on the planar angle (and R' Phi_k on (theta, q_k) at a node, whose
+   generalized force on the elastic coordinates is (dP/dq_f)^T (-N e) = -N Phi_P^T R^T e), 2 A_i(s) on the quaternion; the
+   planar H is VIMBPointChain's (mbpoint.c) of l(P1, P2). The spring's potential is k (l - L0)^2 / 2; the damper's power
+   -c (dl/dt)^2 is external work in the energy balance (its force is in f). */
 #include "mbimpl.h"
 
 /* One spring's kinematics on its bodies' coordinates idx[0 .. nz - 1]: l, dl/dt, b = grad l and (hess) H = Hess l
    (VIMBSpringKinFree frees them). */
 typedef struct {
-  PetscInt   nz, *idx;
-  PetscReal  len, rate, *b, *H;
+  PetscInt  nz, *idx;
+  PetscReal len, rate, *b, *H;
 } VIMBSpringKin;
 
 /* A spatial body's point in the fixed frame, P, its Jacobian Jp = dP/dz (3 x 7) and the Hessians Hp[i] of its components

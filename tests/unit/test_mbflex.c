@@ -2,15 +2,19 @@
    differences and Lagrange's equations, on a ROM written here with random floating-frame invariants of the right
    symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
-   line of the ground with friction (a node of the contact's body), a spring from the rigid body to a point of the flexible
-   body's frame (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
+   line of the ground with friction (a node of the contact's body), a point of the rigid body against the flexible body's
+   line through two points (a node and two weighted nodes, mbpoint.c) with friction, springs from the rigid body to a
+   point of the flexible body's frame, from two weighted nodes to the rigid body and a damped one from the ground to the
+   tip node (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
    - d(M(q) w)/dq (VISystemComputeMassJacobian) against differences of M(q) w (1e-8);
    - df/dq and df/du (VISystemComputeForceJacobian) against differences of f (1e-6 relative to the largest entry);
    - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dt) u + dT/dq - dV/dq - D u_f, with
-     dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy (1e-7 relative);
+     dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy, the damped
+     spring's -c (b . u) b with b the gradient of its length by differences of the tip's output (1e-7 relative);
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
-     frictional contact's G_t u against the tangent times that velocity (1e-8);
+     frictional contact's G_t u against the tangent times that velocity (1e-8); the two-point line's gap and G_t u
+     against sigma n . (P - A) and tau . (v_P - (1 - xi) v_A - xi v_B) from the points' outputs (1e-8);
    - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14);
    - a distributing coupling, weights: [3, 1] (relative: 3/4 and 1/4), on a second model (the flexible body alone, three
      frictionless contacts at one point on the nodes tip, mid and [tip, mid] with those weights, and a point output): the
@@ -34,13 +38,14 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "contacts:\n"
                             "  - {name: wall, body: f, point: [1.2, 0.1], node: tip, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8],\n"
                             "     friction: 0.2}\n"
-                            "  - {name: ledge, body: a, point: [0.3, -0.2], against: f, line_point: [0.2, 0.1], line_node: tip, line_point2: [1.1, -0.1],\n"
-                            "     line_node2: [tip, mid], line_weights2: [1, 3], line_normal: [0.1, -1], friction: 0.3}\n"
+                            "  - {name: ledge, body: a, point: [0.3, -0.2], against: f, line_point: [0.2, 0.1], line_node: tip,\n"
+                            "     line_point2: [1.1, -0.1], line_node2: [tip, mid], line_weights2: [1, 3], line_normal: [0.1, -1], friction: 0.3}\n"
                             "springs:\n"
                             "  - {name: s, body1: a, point1: [0.2, 0.1], body2: f, point2: [0.8, -0.2], stiffness: 30}\n"
-                            "  - {name: sn, body1: f, point1: [0.9, 0.2], node1: [mid, tip], weights1: [2, 1], body2: a, point2: [-0.1, 0.3], stiffness: 20,\n"
-                            "     length: 0.4}\n"
-                            "  - {name: sg, body1: ground, point1: [2.5, 1], body2: f, point2: [1.2, 0.1], node2: tip, stiffness: 50, damping: 1.1}\n"
+                            "  - {name: sn, body1: f, point1: [0.9, 0.2], node1: [mid, tip], weights1: [2, 1], body2: a, point2: [-0.1, 0.3],\n"
+                            "     stiffness: 20, length: 0.4}\n"
+                            "  - {name: sg, body1: ground, point1: [2.5, 1], body2: f, point2: [1.2, 0.1], node2: tip, stiffness: 50,\n"
+                            "     damping: 1.1}\n"
                             "outputs:\n"
                             "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
                             "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"
