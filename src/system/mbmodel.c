@@ -760,6 +760,9 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the spring's body2", &sp->body[1]));
     PetscCheck(sp->body[0] != sp->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: spring '%s' joins the body '%s' to itself (name two bodies)",
                rd->path, (int)sp->line, sp->name, model->bodies[sp->body[0]].name);
+    PetscCheck(model->dim == 2 || (!VIMBGet(rd, e, "node1") && !VIMBGet(rd, e, "node2")), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: spring '%s': a node on a spring is a planar model's (a spatial spring joins two body points)", rd->path, (int)sp->line,
+               sp->name);
     PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", sp->body[0], &sp->phi[0]));
     PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", sp->body[1], &sp->phi[1]));
     PetscCall(VIMBVector(rd, e, "point1", model->dim, PETSC_FALSE, sp->point[0]));

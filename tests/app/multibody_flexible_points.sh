@@ -8,6 +8,7 @@
 #     nsgalpha rho_inf = 1 at h = 1e-3 over 1 s, against a rigid body with the same invariants (m, centre I_1 / m,
 #     J_c = I_2 - m |c|^2 read from the ROM here) and the spring at the same point: the tip within 2e-6 m (measured
 #     6.1e-7 of a 0.32 m swing: the two runs' own O(h^2) errors in different coordinates), the tension within 1e-3 N (of 43);
+#     vicms's energy balance with the damper's work at the node within 1e-9 (measured 6.8e-14);
 # (b) the flexible beam clamped (a fixed joint to the ground), no gravity, its tip node n22 on an oblique damped spring
 #     (k = 4000 N/m, free length 0.495 m, 0.5 m long at the start: pushing): at rest after 1 s of h = 0.02 (nsgalpha
 #     rho_inf = 0 and Moreau-Jean theta = 1 dissipate the motion), the tip and the tension against the static equilibrium
@@ -28,7 +29,8 @@
 #     Moreau-Jean's does; -1.2 mm here), so the same equations at the height the mass holds, without the gap's: the tip
 #     within 1e-10 m and the force within 1e-8 N;
 # (e) bad input: a one-point line (line_normal) on a flexible body, a two-point line whose points coincide, a line_normal
-#     along the line, a line_node on a rigid body, weights1 without node1 on a spring (1 and 2 ranks).
+#     along the line, a line_node on the ground, weights2 without node2 on a spring, a node on a spatial model's spring (1
+#     and 2 ranks).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_scipy
@@ -148,6 +150,8 @@ _, f, _, _ = case("a_flex.h5")
 _, r, _, _ = case("a_rigid.h5")
 dtip = max(np.abs(f[k] - r[k]).max() for k in ("tip_x", "tip_y"))
 dN = np.abs(f["N"] - r["N"]).max()
+bal = float(h5py.File("a_flex.h5", "r")["cases/balance_error"][0])
+check(abs(bal) <= 1e-9, "(a) the energy balance with the damper at the node (its work as external work): %.1e (<= 1e-9)" % bal)
 check(dtip <= 2e-6 and dN <= 1e-3,
       "(a) the almost rigid beam's tip node on a spring against the rigid body: tip within %.2e m (<= 2e-6; it swings %.2f m), tension within "
       "%.2e N (<= 1e-3; up to %.1f N)" % (dtip, np.ptp(r["tip_y"]), dN, np.abs(r["N"]).max()))
@@ -237,6 +241,15 @@ sed -e 's/against: f, line_point: \[0.5, 0.025\], line_node: n28,/against: groun
 refuse_simulate "a line_node on the ground" "1 2" "rigidline.yaml:9: 'line_node' names a node of a flexible body's ROM, and 'ground'" $mb \
   -mb_model rigidline.yaml $nsg -step_dt 0.1 -step_end_time 0.2
 sed -e 's/node2: n22, stiffness: 4000/weights2: [1], stiffness: 4000/' b.yaml >noweights.yaml
+cat >spatial.yaml <<'YAML'
+dim: 3
+bodies:
+  - {name: m, mass: 1, inertia: [0.1, 0.1, 0.1], position: [1, 0, 0]}
+springs:
+  - {name: s, body1: ground, point1: [0, 0, 0], body2: m, node2: n22, stiffness: 10}
+YAML
+refuse_simulate "a node on a spatial spring" "1 2" "spatial.yaml:5: spring 's': a node on a spring is a planar model's" $mb -mb_model spatial.yaml \
+  $nsg -step_dt 0.1 -step_end_time 0.2
 refuse_simulate "weights without nodes on a spring" "1 2" "noweights.yaml:7: 'weights2' weighs the nodes of 'node2', and there is no 'node2'" $mb \
   -mb_model noweights.yaml $nsg -step_dt 0.1 -step_end_time 0.2
 exit $fail
