@@ -1253,8 +1253,8 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       }
     }
   }
-  /* the elastic coordinates of a flexible body's point: dP_b/dq_k = A_b Phi_k (row b), dP_a/dq_k = A_a Phi_k (row a, with d fixed:
-     a line on a flexible body is refused); their curvature with the angles: A' Phi_k */
+  /* the elastic coordinates of a flexible body's point: dP_b/dq_k = A_b Phi_k (row b), dP_a/dq_k = A_a Phi_k (row a, a joint's
+     point: a line on a flexible body is the two-point line of mbpoint.c); their curvature with the angles: A' Phi_k */
   if (phip) {
     const VIMBFlex *fx = model->bodies[b].flex;
     for (PetscInt k = 0; k < fx->nf; k++) {
