@@ -21,6 +21,8 @@
 #     and 2e-6 m (measured 2.2e-9, 2.5e-7); the normal and friction forces after 0.1 s (the almost rigid body starts
 #     undeformed, not at its static preload, and rings at its MHz frequency until the schemes' dissipation damps it)
 #     within 1e-5 N (nsgalpha; measured 1.7e-7) and 1e-4 N (Moreau-Jean; measured 9.5e-6) of 3 N, the friction within 1e-4 N;
+#     and the rigid body's same line given by two points (line_point2) against its line_point and line_normal, nsgalpha:
+#     the ball and the forces within 1e-10 (measured 5.6e-14: the two rows' round-off);
 # (d) a 1.5 kg mass on a vertical prismatic guide at x = 0.8 resting on the flexible beam's top line through n28 and n33
 #     (xi = 0.6 along it), gravity on both: at rest after 3 s at h = 0.1, against the static equations solved by SciPy
 #     (K q = S^T g - lambda ((1 - xi) Phi_A + xi Phi_B)^T n, lambda n_y = m g, n . (P - A) = 0, n the deformed line's
@@ -118,6 +120,9 @@ for src, dst in (("a_flex.yaml", "a_rigid.yaml"), ("c_flex.yaml", "c_rigid.yaml"
                   "line_point: [%r, %r], line_normal: [0, 1]," % (-c[0], 0.025 - c[1]))
     assert "n2" not in s and "n3" not in s, s
     open(dst, "w").write(s)
+    if dst == "c_rigid.yaml":  # the same line through two points of the rigid body (its left side is up)
+        s = s.replace("line_normal: [0, 1],", "line_point2: [%r, %r]," % (1 - c[0], 0.025 - c[1]))
+        open("c_rigid2.yaml", "w").write(s)
 PY
 mb="-system_type multibody"
 nsg="-step_type nsgalpha"
@@ -131,6 +136,8 @@ for m in c_flex c_rigid; do
   must "(c) $m nsgalpha" mpi 60 1 simulate $mb -mb_model $m.yaml $nsg -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 0.6 -results_file ${m}_n.h5
   must "(c) $m moreau" mpi 60 1 simulate $mb -mb_model $m.yaml $mj -step_dt 1e-3 -step_end_time 0.6 -results_file ${m}_m.h5
 done
+must "(c) c_rigid2 nsgalpha" mpi 60 1 simulate $mb -mb_model c_rigid2.yaml $nsg -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 0.6 \
+  -results_file c_rigid2_n.h5
 must "(d) nsgalpha" mpi 60 1 simulate $mb -mb_model d.yaml $nsg -step_rho_inf 0 -step_dt 0.1 -step_end_time 3 -results_file d_n.h5
 must "(d) moreau" mpi 60 1 simulate $mb -mb_model d.yaml $mj -step_dt 0.01 -step_end_time 2 -results_file d_m.h5
 VICMS_SOURCE="$VICMS_SOURCE" $py - <<'PY' || fail=1
@@ -193,6 +200,10 @@ for sch, tolc, tolF, tolT in (("n", 1e-7, 1e-5, 1e-4), ("m", 2e-6, 1e-4, 1e-4)):
           "(<= %.0e), normal force %.1e N (<= %.0e; %.2f to %.2f N), friction %.1e N (<= %.0e; |F_t / F| <= %.3f, sticking)"
           % ("nsgalpha rho_inf = 0.8" if sch == "n" else "Moreau-Jean theta = 1", dc, tolc, dF, tolF, r["F"][late].min(), r["F"][late].max(), dT,
              tolT, stick))
+_, r, _, _ = case("c_rigid_n.h5")
+_, r2, _, _ = case("c_rigid2_n.h5")
+d2 = max(np.abs(r[k] - r2[k]).max() for k in ("c_x", "c_y", "F", "F_t", "tip_y"))
+check(d2 <= 1e-10, "(c) the rigid body's line through two points against its line_point and line_normal (the same line): %.1e (<= 1e-10)" % d2)
 # (d) the static equations with the deformed line through A (n28) and B (n33), the mass's point P = (0.8, y)
 S = rom["frame/mode_moment"][()]
 m, g = 1.5, np.array([0.0, -9.81])
