@@ -244,6 +244,7 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
             for (PetscInt i = 0; i < n; i++) hv += Hj[k * n + i] * v[i];
           for (PetscInt c = 0; c < ns; c++) J[row + c * n + k] = nl->Vc[s][c] * Gj[k] + nl->Qc[s][c] * hv;
         }
+        if ((nl->impulse ? nl->nwi : nl->nw).regularize) J[row + cl + j] = -1e-10 / nl->rscale[s * m + j]; /* redundant rows (VISSNewton.regularize) */
       } else {
         F[cl + j]       = lam[j];
         J[row + cl + j] = 1;

@@ -751,6 +751,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       F[n + j] = w;
       PetscCall(PetscArrayzero(J + row + n, N - n));
       for (PetscInt k = 0; k < n; k++) J[row + k] = Gj[k] + h * th * HVj[k];
+      if (nl->nw.regularize) J[row + n + j] = -1e-10 / nl->rscale[j]; /* redundant rows (VISSNewton.regularize) */
     } else {
       F[n + j]    = P[j];
       unit[n + j] = PETSC_TRUE;

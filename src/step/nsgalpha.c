@@ -809,6 +809,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
       J[row + k]      = Gj[k] + hb * hv;
       J[row + cU + k] = hv;
     }
+    if (nl->nw.regularize) J[row + cl + b] = -1e-10 / nl->rscale[j]; /* redundant rows (VISSNewton.regularize) */
     F[cl + b] = r;
   }
   /* (29d, e): position rows; (29g, h): velocity rows */
@@ -827,6 +828,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
         J[rp + k]      = hb * Gj[k];
         J[rp + cU + k] = Gj[k];
       }
+      if (nl->nw.regularize) J[rp + cn + j] = -1e-6 / nl->rscale[j]; /* redundant rows: the position rows' eps as the tangential ones' below */
     } else {
       F[cn + j]      = nu[j];
       unit[cn + j]   = PETSC_TRUE;
@@ -840,6 +842,7 @@ static PetscErrorCode VINSGAlphaNLForm(void *ctx, const PetscReal x[], PetscReal
         J[rv + cU + k] = hv;
         J[rv + cW + k] = Gj[k];
       }
+      if (nl->nw.regularize) J[rv + cL + j] = -1e-10 / nl->rscale[j];
     } else {
       F[cL + j]      = Lam[j];
       unit[cL + j]   = PETSC_TRUE;

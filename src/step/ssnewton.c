@@ -15,8 +15,8 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   nw->tol    = tol;
   PetscCall(PetscCalloc3(PetscMax(N, 1), &nw->F, PetscMax(N * N, 1), &nw->J, PetscMax(N, 1), &nw->ipiv));
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
-  PetscCall(PetscCalloc5(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
-                         PetscMax(N, 1), &nw->unit_last));
+  PetscCall(PetscCalloc6(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
+                         PetscMax(N, 1), &nw->unit_last, PetscMax(N, 1), &nw->cmax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -25,7 +25,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
-  PetscCall(PetscFree5(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last));
+  PetscCall(PetscFree6(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last, nw->cmax));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -45,14 +45,19 @@ static inline void VISSNewtonBackSubstitute(VISSNewton *nw, PetscInt k)
 }
 
 /* Gaussian elimination with partial pivoting of the k x k system A x = b (nw->A row-major, nw->b, x into b). Returns
-   PETSC_FALSE when a pivot is 0 (singular). */
+   PETSC_FALSE when a pivot is 0 or below VI_SSNEWTON_PIVOT times its column's largest entry before the elimination (singular
+   to round-off: redundant rows, whose step would be round-off divided by round-off). */
 static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
 {
   const PetscInt  N      = nw->N;
   const PetscBool keep_l = nw->chord;
   PetscReal      *A = nw->A, *b = nw->b;
   PetscInt       *perm = nw->perm, *unz = nw->unz, *ucols = nw->ucols;
+  PetscReal      *cmax = nw->cmax;
 
+  for (PetscInt c = 0; c < k; c++) cmax[c] = 0;
+  for (PetscInt r = 0; r < k; r++)
+    for (PetscInt c = 0; c < k; c++) cmax[c] = PetscMax(cmax[c], PetscAbsReal(A[r * k + c]));
   for (PetscInt c = 0; c < k; c++) {
     PetscInt  p   = c;
     PetscReal big = PetscAbsReal(A[c * k + c]);
@@ -61,7 +66,7 @@ static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
         big = PetscAbsReal(A[r * k + c]);
         p   = r;
       }
-    if (big == 0) return PETSC_FALSE;
+    if (big == 0 || big <= VI_SSNEWTON_PIVOT * cmax[c]) return PETSC_FALSE;
     perm[c] = p;
     if (p != c) {
       for (PetscInt j = keep_l ? 0 : c; j < k; j++) { /* with chord steps the whole row: L's part too, for VISSNewtonResolve */
@@ -265,8 +270,16 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
     if (chord)
       VISSNewtonResolve(nw);
     else {
+      PetscBool ok;
       PetscCall((*form)(ctx, x, nw->F, nw->J));
-      PetscCheck(VISSNewtonLinearSolve(nw), st->comm, PETSC_ERR_USER_INPUT,
+      ok = VISSNewtonLinearSolve(nw);
+      if (!ok && !nw->regularize) { /* redundant rows: formed again with the forms' diagonal terms (VISSNewton.regularize) */
+        nw->regularize = PETSC_TRUE;
+        PetscCall((*form)(ctx, x, nw->F, nw->J));
+        ok = VISSNewtonLinearSolve(nw);
+      }
+      if (!ok) nw->regularize = PETSC_FALSE;
+      PetscCheck(ok, st->comm, PETSC_ERR_USER_INPUT,
                  "-step_type %s: the step's Newton matrix is singular on this nonlinear system: the active constraints' gradients are linearly "
                  "dependent (a redundant joint?)",
                  st->type);
@@ -286,6 +299,7 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
     last      = step;
     last_xmax = xmax;
   }
+  nw->regularize = PETSC_FALSE;
   st->stats.contact_solves++;
   st->stats.contact_iterations += it;
   st->stats.contact_iterations_max = PetscMax(st->stats.contact_iterations_max, it);
