@@ -11,12 +11,14 @@
 /* A flexible body's elastic part: its ROM's floating-frame invariants (docs/frame.md) reduced to the planar ones of seed
    001 App. C, and the ROM's K and D on its elastic coordinates (mbflex.c). */
 typedef struct {
-  PetscInt   nf;
+  PetscInt   nf, dim;      /* dim: 2 planar, 3 spatial (mbflexspatial.c: its invariants are the ROM's /frame, fr) */
   PetscReal  m, I1[2], I2; /* mass, int rho x (Eq. 131), int rho x.x (Eq. 140) */
-  PetscReal *S;            /* 2 x nf: int rho Phi_k (S-bar, Eq. 132) */
+  PetscReal *S;            /* dim x nf: int rho Phi_k (S-bar, Eq. 132) */
   PetscReal *I3, *I4;      /* nf: int rho x.Phi_k, int rho (x Phi_k^y - y Phi_k^x) (Eq. 140) */
   PetscReal *mff, *St;     /* nf x nf: int rho Phi_k.Phi_l (Eq. 138), int rho (Phi_k^x Phi_l^y - Phi_k^y Phi_l^x) (S~, Eq. 140) */
   PetscReal *K, *D;        /* nf x nf: the ROM's stiffness and damping */
+  const VIROMFrame *fr;    /* spatial: the ROM's invariants (owned by rom) */
+  PetscReal  c;            /* spatial: the quaternion norm term's weight, 2 tr(I_thth(0)) / 3 (as mbspatial.c's) */
   VIROM      rom;
 } VIMBFlex;
 
@@ -179,11 +181,11 @@ PETSC_INTERN PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k,
 /* A flexible body (mbflex.c): read its ROM (path relative to the working folder) with its frame invariants, refused
    with the model file and line when absent; free it. */
 PETSC_INTERN PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt line, const char body[], const char rom_path[],
-                                         VIMBFlex **flex);
+                                         PetscInt dim, VIMBFlex **flex);
 PETSC_INTERN PetscErrorCode VIMBFlexDestroy(VIMBFlex **flex);
 /* x += Phi_P q_f: a point's deformed position in the frame (phi 2 x nf). */
 PETSC_INTERN void VIMBFlexDisplace(const VIMBFlex *flex, const PetscReal phi[], const PetscReal qf[], PetscReal x[2]);
-/* The rows phi (2 x nf, allocated) of the ROM's outputs NAME_x and NAME_y (refused naming the model file and line). */
+/* The rows phi (dim x nf, allocated) of the ROM's outputs NAME_x, NAME_y (and NAME_z, spatial) (refused naming the model file and line). */
 PETSC_INTERN PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char model_path[], PetscInt line, const char body[],
                                          const char node[], PetscReal **phi);
 /* The flexible body's mass matrix at its local coordinates z = (R, theta, q_f) (nq x nq, row-major), and with dM non-NULL
@@ -196,6 +198,24 @@ PETSC_INTERN void VIMBFlexForce(const VIMBFlex *flex, const PetscReal g[2], cons
 /* T = w^T M w / 2 and V = -g . (m R + A (I_1 + S q_f)) + q_f^T K q_f / 2. work: nq^2. */
 PETSC_INTERN void VIMBFlexEnergy(const VIMBFlex *flex, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal *T, PetscReal *V,
                                  PetscReal work[]);
+/* Q_v = -dM/dt w + 1/2 d(w^T M w)/dz added into f (nq) and its w-tangent into dfdw (NULL: not asked), from dM[a] = dM/dz_a
+   (nq x nq each); B and Md (nq x nq each) get (dM/dz_a w)_i at [i][a] and dM/dt (Lagrange's equations with M(z), mbflex.c). */
+PETSC_INTERN void VIMBFlexLagrange(PetscInt nq, const PetscReal dM[], const PetscReal w[], PetscReal f[], PetscReal dfdw[], PetscReal B[], PetscReal Md[]);
+/* Spatial flexible bodies (mbflexspatial.c): z = (R, p, q_f) (3 + 4 + nf), R the frame's origin, p its unit quaternion.
+   The mass (nq x nq) and with dM non-NULL dM[a] = dM/dz_a; the generalized forces (quadratic velocity vector, gravity g,
+   the loads' torque tau in the frame (NULL: none), -K q_f - D dq_f/dt) added into f with their tangents (either NULL;
+   work: VIMBFlexSpatialWorkSize); T and V. */
+PETSC_INTERN PetscInt VIMBFlexSpatialWorkSize(PetscInt nq);
+PETSC_INTERN PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *flex);
+PETSC_INTERN void VIMBFlexSpatialMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
+PETSC_INTERN void VIMBFlexSpatialForce(const VIMBFlex *flex, const PetscReal g[], const PetscReal tau[], const PetscReal z[], const PetscReal w[],
+                                       PetscReal f[], PetscReal dfdz[], PetscReal dfdw[], PetscReal work[]);
+PETSC_INTERN void VIMBFlexSpatialEnergy(const VIMBFlex *flex, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T,
+                                        PetscReal *V, PetscReal work[]);
+/* s = x + Phi q_f: a point's deformed position in the frame (phi 3 x nf; NULL: x) */
+PETSC_INTERN void VIMBFlexSpatialDisplace(const VIMBFlex *flex, const PetscReal phi[], const PetscReal x[], const PetscReal qf[], PetscReal s[]);
+/* G(p) (3 x 4, mbspatial.c) */
+PETSC_INTERN void VIMBQuatG(const PetscReal p[], PetscReal G[]);
 /* Spatial rigid bodies (mbspatial.c): z = (r, p), the centre of mass and a unit quaternion p = (e0, e1, e2, e3), w = dz/dt.
    The mass block (7 x 7) at z, and d(M w)/dz (7 x 7, [i][a]); the quadratic velocity vector added into f (7) with its
    tangents into dfdz, dfdw (7 x 7, either NULL); T and V (gravity g, 3). */

@@ -1,0 +1,323 @@
+/* A flexible body of a spatial multibody model (src/system/mbflexspatial.c, docs/multibody.md "Spatial flexible bodies")
+   on a ROM written here whose floating-frame invariants are those of NP point masses m_p at x_p with random mode shapes
+   Phi_p (3 x NM) (so that every invariant is an exact sum, int rho f = sum_p m_p f(x_p)), K and D diagonal, the nodes 'tip'
+   (point 0's rows) and 'mid' (point 1's). A rigid body on a spherical joint to the ground, the flexible body on a
+   spherical joint to it at its frame's origin, its node 'tip' on a spherical joint to the ground, a revolute joint from the
+   rigid body to its node 'mid', the node 'tip' against a tilted ground plane with friction, a spring from the rigid body to
+   a point of its frame, a force and a torque on it, gravity, at a configuration off the initial one (quaternions off the
+   unit sphere, elastic coordinates and rates not zero):
+   - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7),
+     d(M(q) w)/dq against differences of M(q) w (1e-8), df/dq and df/du against differences of f (1e-6 relative);
+   - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq - D u_f plus
+     the loads (the force on R, the torque's 2 G(p)^T tau), dT/dq and dV/dq by differences (1e-7 relative);
+   - on the unit sphere with p^T p' = 0: the flexible body's kinetic energy u^T M u / 2 against the point masses' own
+     sum_p m_p |R' + d/dt (A(p) (x_p + Phi_p q_f))|^2 / 2 and its gravity potential against -sum_p m_p g . (R + A u_p)
+     (1e-12 relative): M from the invariants is the true mass;
+   - the node's point output at R + A (x + Phi_tip q_f) (1e-14), its velocity against the difference of its position (1e-8),
+     and the frictional contact's two tangential rows G_t u against the node's velocity along the plane's tangents (1e-8). */
+#include "vitest.h"
+#include <vicms/rom.h>
+
+#define NM 3
+#define NP 5
+#define N  (7 + 7 + NM)
+#define NC 20
+
+static const char model[] = "dim: 3\n"
+                            "gravity: [0.5, -1, -9.81]\n"
+                            "bodies:\n"
+                            "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0, 0, -0.5],\n"
+                            "     angular_velocity: [0, 0, 2]}\n"
+                            "  - {name: f, type: flexible, rom: test_mbflexspatial_rom.h5, position: [0.2, 0.1, -1], axis: [0.3, 1, 0.2], angle: 0.4,\n"
+                            "     velocity: [0.1, 0.2, -0.3], angular_velocity: [1, -0.5, 2]}\n"
+                            "joints:\n"
+                            "  - {name: top, type: spherical, body1: ground, body2: a, point2: [0, 0, 0.5]}\n"
+                            "  - {name: knee, type: spherical, body1: a, point1: [0, 0, -0.5], body2: f, point2: [0, 0, 0]}\n"
+                            "  - {name: tip, type: spherical, body1: f, point1: [1.2, 0.1, -0.1], node1: tip, body2: ground, point2: [1, 0.3, -1]}\n"
+                            "  - {name: hinge, type: revolute, body1: a, point1: [0.1, 0, -0.2], body2: f, point2: [0.5, 0.2, 0.1], node2: mid,\n"
+                            "     axis: [0, 1, 0.3]}\n"
+                            "contacts:\n"
+                            "  - {name: floor, body: f, point: [1.2, 0.1, -0.1], node: tip, against: ground, plane_point: [0, 0, -3],\n"
+                            "     plane_normal: [0.1, 0.2, 1], friction: 0.2}\n"
+                            "springs:\n"
+                            "  - {name: s, body1: a, point1: [0.2, 0.1, 0], body2: f, point2: [0.8, -0.2, 0.1], stiffness: 30}\n"
+                            "loads:\n"
+                            "  - {name: l, body: f, force: [1, 2, 3], torque: [0.3, -0.2, 0.5]}\n"
+                            "outputs:\n"
+                            "  - {name: p, type: point, body: f, point: [1.2, 0.1, -0.1], node: tip}\n"
+                            "  - {name: e, type: energy}\n"
+                            "assembly_tolerance: 10\n";
+
+static const char alone[] = "dim: 3\n"
+                            "gravity: [0.5, -1, -9.81]\n"
+                            "bodies:\n"
+                            "  - {name: f, type: flexible, rom: test_mbflexspatial_rom.h5, position: [0.2, 0.1, -1], axis: [0.3, 1, 0.2], angle: 0.4}\n";
+
+static PetscReal mp[NP], xp[NP][3], php[NP][3][NM]; /* the point masses, their positions and mode shapes */
+
+static PetscErrorCode WriteROM(MPI_Comm comm)
+{
+  VIROM       rom;
+  VIROMFrame  fr;
+  PetscReal  *K, *M, *D, mm[3 * NM], pm[9 * NM], mmm[9 * NM * NM], row[NM];
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIROMCreate(comm, &rom));
+  PetscCall(VIROMSetSizes(rom, VI_CMS_CB, 0, NM));
+  PetscCall(VIROMGetMatrices(rom, &K, &M, &D));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 23));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt p = 0; p < NP; p++) {
+    PetscCall(PetscRandomGetValueReal(rnd, &mp[p]));
+    mp[p] += 0.5;
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &xp[p][i]));
+      xp[p][i] = (i ? 0.3 : 1.2) * (xp[p][i] - 0.3);
+      for (PetscInt k = 0; k < NM; k++) {
+        PetscCall(PetscRandomGetValueReal(rnd, &php[p][i][k]));
+        php[p][i][k] -= 0.5;
+      }
+    }
+  }
+  PetscCall(PetscMemzero(&fr, sizeof(fr)));
+  fr.dim           = 3;
+  fr.n             = NM;
+  fr.mode_moment   = mm;
+  fr.position_mode = pm;
+  fr.mode_mode     = mmm;
+  PetscCall(PetscArrayzero(mm, 3 * NM));
+  PetscCall(PetscArrayzero(pm, 9 * NM));
+  PetscCall(PetscArrayzero(mmm, 9 * NM * NM));
+  for (PetscInt p = 0; p < NP; p++) {
+    fr.mass += mp[p];
+    for (PetscInt i = 0; i < 3; i++) {
+      fr.first_moment[i] += mp[p] * xp[p][i];
+      for (PetscInt j = 0; j < 3; j++) {
+        fr.second_moment[i * 3 + j] += mp[p] * xp[p][i] * xp[p][j];
+        for (PetscInt k = 0; k < NM; k++) {
+          pm[(i * 3 + j) * NM + k] += mp[p] * xp[p][i] * php[p][j][k];
+          for (PetscInt l = 0; l < NM; l++) mmm[((i * 3 + j) * NM + k) * NM + l] += mp[p] * php[p][i][k] * php[p][j][l];
+        }
+      }
+      for (PetscInt k = 0; k < NM; k++) mm[i * NM + k] += mp[p] * php[p][i][k];
+    }
+  }
+  for (PetscInt k = 0; k < NM; k++) {
+    K[k * NM + k] = 100 * (k + 1);
+    D[k * NM + k] = 0.3 * (k + 1);
+    for (PetscInt l = 0; l < NM; l++)
+      for (PetscInt i = 0; i < 3; i++) M[k * NM + l] += mmm[((i * 3 + i) * NM + k) * NM + l];
+  }
+  for (PetscInt node = 0; node < 2; node++)
+    for (PetscInt i = 0; i < 3; i++) {
+      char name[16];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%c", node ? "mid" : "tip", "xyz"[i]));
+      for (PetscInt k = 0; k < NM; k++) row[k] = php[node][i][k];
+      PetscCall(VIROMAddOutput(rom, name, row));
+    }
+  PetscCall(VIROMSetFrame(rom, &fr));
+  PetscCall(VIROMSetUnits(rom, "SI"));
+  PetscCall(VIROMWrite(rom, "test_mbflexspatial_rom.h5"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VIROMDestroy(&rom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* G(p) of mbspatial.c written out: w_b = 2 G(p) p' */
+static void TestG(const PetscReal p[], PetscReal G[12])
+{
+  const PetscReal g[12] = {-p[1], p[0], p[3], -p[2], -p[2], -p[3], p[0], p[1], -p[3], p[2], -p[1], p[0]};
+  for (PetscInt i = 0; i < 12; i++) G[i] = g[i];
+}
+
+int main(int argc, char **argv)
+{
+  VISystem         sys;
+  PetscInt         n, nc;
+  const PetscReal *q0;
+  PetscReal        q[N], u[N], w[N], lam[NC], g[NC], gp[NC], gm[NC], G[NC * N], Gp[NC * N], Gm[NC * N], H[N * N];
+  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N];
+  PetscReal        errG = 0, errH = 0, errM = 0, errQ = 0, errU = 0, scale = 0, eps = 1e-6;
+  PetscBool        constant;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(WriteROM(PETSC_COMM_WORLD));
+  PetscCall(VITestMultibodyCreate("test_mbflexspatial.yaml", model, &sys));
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  PetscCall(VISystemHasConstantMass(sys, &constant));
+  EXPECT(n == N && nc == 17 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 17), mass not constant", n,
+         nc, N);
+  PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    q[i] = q0[i] + 0.05 * (i + 1) * (i % 2 ? -1 : 1) / (i > 13 ? 1 : 4);
+    u[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    w[i] = 0.2 - 0.07 * i;
+  }
+  for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+  PetscCall(VISystemComputeMass(sys, q, M));
+  PetscCall(VISystemComputeMassJacobian(sys, q, w, dMw));
+  PetscCall(VISystemComputeForce(sys, 0, q, u, f));
+  PetscCall(VISystemComputeForceJacobian(sys, 0, q, u, dfdq, dfdu));
+  for (PetscInt i = 0; i < n * n; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(dfdq[i]), PetscAbsReal(dfdu[i])));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal qk = q[k], uk = u[k];
+    q[k]               = qk + eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gp, Gp, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mp));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    q[k] = qk - eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gm, Gm, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mm));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    q[k] = qk;
+    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - G[r * n + k]));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal d = 0, mw = 0;
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gp[r * n + i] - Gm[r * n + i]) / (2 * eps);
+      for (PetscInt j = 0; j < n; j++) mw += (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * w[j];
+      errH = PetscMax(errH, PetscAbsReal(d - H[i * n + k]));
+      errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * n + k]));
+      errQ = PetscMax(errQ, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdq[i * n + k]) / scale);
+    }
+    u[k] = uk + eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    u[k] = uk - eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    u[k] = uk;
+    for (PetscInt i = 0; i < n; i++) errU = PetscMax(errU, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdu[i * n + k]) / scale);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "spatial flexible body: |G - dg/dq| %.2e (1e-8), |H - d(G^T lambda)/dq| %.2e (1e-7), |d(M w)/dq - differences| %.2e (1e-8), "
+                        "df/dq %.2e, df/du %.2e (relative to %.3g, 1e-6)\n",
+                        (double)errG, (double)errH, (double)errM, (double)errQ, (double)errU, (double)scale));
+  EXPECT(errG < 1e-8 && errH < 1e-7 && errM < 1e-8 && errQ < 1e-6 && errU < 1e-6, "derivatives differ from central differences");
+  /* Lagrange's equations from M(q) and the energy alone, plus the loads and the ROM's damping */
+  {
+    PetscReal       L[N], T, V, Tp, Vp, Tm, Vm, fmax = 0, errL = 0, Gf[12];
+    const PetscReal D[NM] = {0.3, 0.6, 0.9}, force[3] = {1, 2, 3}, tau[3] = {0.3, -0.2, 0.5};
+    for (PetscInt i = 0; i < n; i++) L[i] = 0;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal qk = q[k];
+      q[k]               = qk + eps;
+      PetscCall(VISystemComputeMass(sys, q, Mp));
+      PetscCall(VISystemComputeEnergy(sys, q, u, &Tp, &Vp));
+      q[k] = qk - eps;
+      PetscCall(VISystemComputeMass(sys, q, Mm));
+      PetscCall(VISystemComputeEnergy(sys, q, u, &Tm, &Vm));
+      q[k] = qk;
+      L[k] += (Tp - Tm - Vp + Vm) / (2 * eps);
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt j = 0; j < n; j++) L[i] -= (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * u[k] * u[j];
+    }
+    for (PetscInt k = 0; k < NM; k++) L[14 + k] -= D[k] * u[14 + k];
+    TestG(q + 10, Gf);
+    for (PetscInt i = 0; i < 3; i++) L[7 + i] += force[i];
+    for (PetscInt a = 0; a < 4; a++) L[10 + a] += 2 * (Gf[a] * tau[0] + Gf[4 + a] * tau[1] + Gf[8 + a] * tau[2]);
+    for (PetscInt i = 0; i < n; i++) fmax = PetscMax(fmax, PetscAbsReal(f[i]));
+    for (PetscInt i = 0; i < n; i++) errL = PetscMax(errL, PetscAbsReal(f[i] - L[i]) / fmax);
+    PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) T -= 0.5 * u[i] * M[i * n + j] * u[j];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial flexible body: f against Lagrange's equations from M(q) and the energy: %.2e (relative, 1e-7); T - u^T M u / 2 = "
+                          "%.1e\n",
+                          (double)errL, (double)T));
+    EXPECT(errL < 1e-7 && PetscAbsReal(T) < 1e-12, "f is not Lagrange's equations of M(q) and V");
+  }
+  /* the node's point output and the frictional contact's tangential rows */
+  {
+    PetscReal y[7], yp[7], ym[7], s[3], P[3], vd[3], Gt[2 * N], t[2][3], errP = 0, errV = 0, errT = 0;
+    const PetscReal nv[3] = {0.1 / PetscSqrtReal(1.05), 0.2 / PetscSqrtReal(1.05), 1 / PetscSqrtReal(1.05)};
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    for (PetscInt i = 0; i < 3; i++) {
+      s[i] = (PetscReal[]){1.2, 0.1, -0.1}[i];
+      for (PetscInt k = 0; k < NM; k++) s[i] += php[0][i][k] * q[14 + k];
+    }
+    VITestRotateQuadratic(q + 10, s, P);
+    for (PetscInt i = 0; i < 3; i++) errP = PetscMax(errP, PetscAbsReal(y[i] - q[7 + i] - P[i]));
+    for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
+    for (PetscInt i = 0; i < n; i++) q[i] -= 2 * eps * u[i];
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, ym));
+    for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
+    for (PetscInt i = 0; i < 3; i++) {
+      vd[i] = (yp[i] - ym[i]) / (2 * eps);
+      errV  = PetscMax(errV, PetscAbsReal(y[3 + i] - vd[i]));
+    }
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    /* the ground plane's tangents (mbspatial.c): t1 the axis least aligned with n made normal to it, t2 = n x t1 */
+    for (PetscInt i = 0; i < 3; i++) t[0][i] = (i == 0 ? 1 : 0) - nv[0] * nv[i];
+    {
+      const PetscReal l = PetscSqrtReal(t[0][0] * t[0][0] + t[0][1] * t[0][1] + t[0][2] * t[0][2]);
+      for (PetscInt i = 0; i < 3; i++) t[0][i] /= l;
+    }
+    t[1][0] = nv[1] * t[0][2] - nv[2] * t[0][1];
+    t[1][1] = nv[2] * t[0][0] - nv[0] * t[0][2];
+    t[1][2] = nv[0] * t[0][1] - nv[1] * t[0][0];
+    for (PetscInt a = 0; a < 2; a++) {
+      PetscReal gu = 0;
+      for (PetscInt i = 0; i < n; i++) gu += Gt[a * n + i] * u[i];
+      errT = PetscMax(errT, PetscAbsReal(gu - (t[a][0] * vd[0] + t[a][1] * vd[1] + t[a][2] * vd[2])));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial flexible body: the node's point against R + A (x + Phi_tip q_f) %.1e (1e-14), its velocity against the difference "
+                          "of its position %.1e (1e-8), G_t u against its velocity along the plane's tangents %.1e (1e-8)\n",
+                          (double)errP, (double)errV, (double)errT));
+    EXPECT(errP < 1e-14 && errV < 1e-8 && errT < 1e-8, "the node's point, its velocity or the tangential rows are wrong");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  /* the flexible body alone: T and V against the point masses' own sums on the unit sphere with p^T p' = 0 */
+  PetscCall(VITestMultibodyCreate("test_mbflexspatial_alone.yaml", alone, &sys));
+  PetscCall(VISystemGetInitialState(sys, &q0, NULL));
+  {
+    PetscReal       qs[7 + NM], us[7 + NM], nrm = 0, pd = 0, T, V, Tr = 0, Vr = 0, errT, errV;
+    const PetscReal gv[3] = {0.5, -1, -9.81};
+    for (PetscInt i = 0; i < 7 + NM; i++) {
+      qs[i] = q0[i] + 0.05 * (i + 1) * (i % 2 ? -1 : 1);
+      us[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+    }
+    for (PetscInt a = 0; a < 4; a++) nrm += qs[3 + a] * qs[3 + a];
+    for (PetscInt a = 0; a < 4; a++) qs[3 + a] /= PetscSqrtReal(nrm);
+    for (PetscInt a = 0; a < 4; a++) pd += qs[3 + a] * us[3 + a];
+    for (PetscInt a = 0; a < 4; a++) us[3 + a] -= pd * qs[3 + a];
+    PetscCall(VISystemComputeEnergy(sys, qs, us, &T, &V));
+    for (PetscInt k = 0; k < NM; k++) Vr += 0.5 * 100 * (k + 1) * qs[7 + k] * qs[7 + k];
+    for (PetscInt p = 0; p < NP; p++) {
+      /* u_p = x_p + Phi_p q_f at R + A u_p, moving at R' + dA/dt u_p + A Phi_p q_f'; (A(p) u)_i is a quadratic form of p, so
+         dA/dt u = (A(p + p') u - A(p - p') u) / 2 exactly */
+      PetscReal up[3], upd[3], P[3], Pp[3], Pm[3], pq[4], uv[3];
+      for (PetscInt i = 0; i < 3; i++) {
+        up[i]  = xp[p][i];
+        upd[i] = 0;
+        for (PetscInt k = 0; k < NM; k++) up[i] += php[p][i][k] * qs[7 + k], upd[i] += php[p][i][k] * us[7 + k];
+      }
+      VITestRotateQuadratic(qs + 3, up, P);
+      for (PetscInt a = 0; a < 4; a++) pq[a] = qs[3 + a] + us[3 + a];
+      VITestRotateQuadratic(pq, up, Pp);
+      for (PetscInt a = 0; a < 4; a++) pq[a] = qs[3 + a] - us[3 + a];
+      VITestRotateQuadratic(pq, up, Pm);
+      VITestRotateQuadratic(qs + 3, upd, uv);
+      for (PetscInt i = 0; i < 3; i++) {
+        const PetscReal v = us[i] + (Pp[i] - Pm[i]) / 2 + uv[i];
+        Tr += 0.5 * mp[p] * v * v;
+        Vr -= mp[p] * gv[i] * (qs[i] + P[i]);
+      }
+    }
+    errT = PetscAbsReal(T - Tr) / Tr;
+    errV = PetscAbsReal(V - Vr) / PetscAbsReal(Vr);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial flexible body alone: u^T M u / 2 = %.12g against the point masses' %.12g (%.1e relative, 1e-12); V = %.12g against "
+                          "%.12g (%.1e, 1e-12)\n",
+                          (double)T, (double)Tr, (double)errT, (double)V, (double)Vr, (double)errV));
+    EXPECT(errT < 1e-12 && errV < 1e-12, "the mass or the potential from the invariants is not the point masses'");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  PetscCall(PetscFinalize());
+  return 0;
+}
