@@ -14,7 +14,11 @@
      sum_p m_p |R' + d/dt (A(p) (x_p + Phi_p q_f))|^2 / 2 and its gravity potential against -sum_p m_p g . (R + A u_p)
      (1e-12 relative): M from the invariants is the true mass;
    - the node's point output at R + A (x + Phi_tip q_f) (1e-14), its velocity against the difference of its position (1e-8),
-     and the frictional contact's two tangential rows G_t u against the node's velocity along the plane's tangents (1e-8). */
+     and the frictional contact's two tangential rows G_t u against the node's velocity along the plane's tangents (1e-8);
+   - the body alone, free (no gravity, no damping), spinning about a direction off its principal axes (its elastic
+     coordinates excited by the spin up to 0.11), over 2 s: its energy, linear momentum (M u)_R and angular momentum about the
+     origin (Noether's (M u) . dq for the rotations, from M alone) kept by nsgalpha rho_inf = 1 to O(h^2) (ratios >= 3 from
+     h = 2e-3 to 1e-3; measured 4.0) and by Moreau-Jean theta = 1/2, within the tolerances FREE_TOL_* below. */
 #include "vitest.h"
 #include <vicms/rom.h>
 
@@ -53,9 +57,17 @@ static const char alone[] = "dim: 3\n"
                             "bodies:\n"
                             "  - {name: f, type: flexible, rom: test_mbflexspatial_rom.h5, position: [0.2, 0.1, -1], axis: [0.3, 1, 0.2], angle: 0.4}\n";
 
+/* the free body: no gravity, no damping, spinning about a direction off its principal axes and moving */
+static const char freebody[] = "dim: 3\n"
+                               "bodies:\n"
+                               "  - {name: f, type: flexible, rom: test_mbflexspatial_free.h5, position: [0.2, 0.1, -1], axis: [0.3, 1, 0.2], angle: 0.4,\n"
+                               "     velocity: [0.3, -0.2, 0.1], angular_velocity: [1.5, -2, 4]}\n"
+                               "outputs:\n"
+                               "  - {name: e, type: energy}\n";
+
 static PetscReal mp[NP], xp[NP][3], php[NP][3][NM]; /* the point masses, their positions and mode shapes */
 
-static PetscErrorCode WriteROM(MPI_Comm comm)
+static PetscErrorCode WriteROM(MPI_Comm comm, const char path[], PetscReal damping)
 {
   VIROM       rom;
   VIROMFrame  fr;
@@ -106,7 +118,7 @@ static PetscErrorCode WriteROM(MPI_Comm comm)
   }
   for (PetscInt k = 0; k < NM; k++) {
     K[k * NM + k] = 100 * (k + 1);
-    D[k * NM + k] = 0.3 * (k + 1);
+    D[k * NM + k] = damping * (k + 1);
     for (PetscInt l = 0; l < NM; l++)
       for (PetscInt i = 0; i < 3; i++) M[k * NM + l] += mmm[((i * 3 + i) * NM + k) * NM + l];
   }
@@ -119,7 +131,7 @@ static PetscErrorCode WriteROM(MPI_Comm comm)
     }
   PetscCall(VIROMSetFrame(rom, &fr));
   PetscCall(VIROMSetUnits(rom, "SI"));
-  PetscCall(VIROMWrite(rom, "test_mbflexspatial_rom.h5"));
+  PetscCall(VIROMWrite(rom, path));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -130,6 +142,71 @@ static void TestG(const PetscReal p[], PetscReal G[12])
 {
   const PetscReal g[12] = {-p[1], p[0], p[3], -p[2], -p[2], -p[3], p[0], p[1], -p[3], p[2], -p[1], p[0]};
   for (PetscInt i = 0; i < 12; i++) G[i] = g[i];
+}
+
+/* the free body's energy, linear momentum P = (M u)_R and angular momentum about the origin (Noether: the Lagrangian is
+   invariant under a rotation about e, dR = e x R, dp = (0, e) (x) p / 2, dq_f = 0, so H . e = (M u) . dq) at each level,
+   their largest changes from level 0 */
+typedef struct {
+  VISystem  sys;
+  PetscReal E0, P[3], H[3], P0, H0, dE, dP, dH, qf;
+  PetscInt  levels;
+} FreeMonitor;
+
+/* the largest changes over 2 s, relative (measured at h = 1e-3: nsgalpha 4.6e-6, 2.1e-5, 1.5e-5 and four times those at
+   2e-3; Moreau-Jean theta = 1/2 7.0e-6, 2.9e-5, 1.0e-5): about three times those */
+#define FREE_TOL_E  1.5e-5
+#define FREE_TOL_P  6e-5
+#define FREE_TOL_H  5e-5
+#define FREE_TOL_EM 2e-5
+#define FREE_TOL_PM 9e-5
+#define FREE_TOL_HM 3e-5
+
+static PetscErrorCode FreePostLevel(VIStepper st, PetscInt level, PetscReal t, PetscBool recorded, void *ctx)
+{
+  FreeMonitor     *m = (FreeMonitor *)ctx;
+  const PetscReal *q, *u;
+  PetscReal        M[(7 + NM) * (7 + NM)], Mu[7 + NM], T, V, P[3], H[3], dp, dh;
+  const PetscInt   n = 7 + NM;
+
+  PetscFunctionBeginUser;
+  (void)t;
+  (void)recorded;
+  PetscCall(VIStepperGetState(st, &q, &u));
+  PetscCall(VISystemComputeMass(m->sys, q, M));
+  PetscCall(VISystemComputeEnergy(m->sys, q, u, &T, &V));
+  for (PetscInt i = 0; i < n; i++) {
+    Mu[i] = 0;
+    for (PetscInt j = 0; j < n; j++) Mu[i] += M[i * n + j] * u[j];
+  }
+  for (PetscInt e = 0; e < 3; e++) {
+    const PetscReal *R = q, *p = q + 3;
+    PetscReal        ev[3] = {0, 0, 0}, dR[3], dq[4];
+    ev[e] = 1;
+    dR[0] = ev[1] * R[2] - ev[2] * R[1];
+    dR[1] = ev[2] * R[0] - ev[0] * R[2];
+    dR[2] = ev[0] * R[1] - ev[1] * R[0];
+    dq[0] = -0.5 * (ev[0] * p[1] + ev[1] * p[2] + ev[2] * p[3]);
+    dq[1] = 0.5 * (p[0] * ev[0] + ev[1] * p[3] - ev[2] * p[2]);
+    dq[2] = 0.5 * (p[0] * ev[1] + ev[2] * p[1] - ev[0] * p[3]);
+    dq[3] = 0.5 * (p[0] * ev[2] + ev[0] * p[2] - ev[1] * p[1]);
+    P[e]  = Mu[e];
+    H[e]  = Mu[0] * dR[0] + Mu[1] * dR[1] + Mu[2] * dR[2] + Mu[3] * dq[0] + Mu[4] * dq[1] + Mu[5] * dq[2] + Mu[6] * dq[3];
+  }
+  if (level == 0) {
+    m->E0 = T + V;
+    m->P0 = PetscSqrtReal(P[0] * P[0] + P[1] * P[1] + P[2] * P[2]);
+    m->H0 = PetscSqrtReal(H[0] * H[0] + H[1] * H[1] + H[2] * H[2]);
+    for (PetscInt e = 0; e < 3; e++) m->P[e] = P[e], m->H[e] = H[e];
+  }
+  dp = PetscSqrtReal(PetscSqr(P[0] - m->P[0]) + PetscSqr(P[1] - m->P[1]) + PetscSqr(P[2] - m->P[2]));
+  dh = PetscSqrtReal(PetscSqr(H[0] - m->H[0]) + PetscSqr(H[1] - m->H[1]) + PetscSqr(H[2] - m->H[2]));
+  m->dE = PetscMax(m->dE, PetscAbsReal(T + V - m->E0));
+  m->dP = PetscMax(m->dP, dp);
+  m->dH = PetscMax(m->dH, dh);
+  for (PetscInt k = 0; k < NM; k++) m->qf = PetscMax(m->qf, PetscAbsReal(q[7 + k]));
+  m->levels = level + 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 int main(int argc, char **argv)
@@ -144,7 +221,8 @@ int main(int argc, char **argv)
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  PetscCall(WriteROM(PETSC_COMM_WORLD));
+  PetscCall(WriteROM(PETSC_COMM_WORLD, "test_mbflexspatial_rom.h5", 0.3));
+  PetscCall(WriteROM(PETSC_COMM_WORLD, "test_mbflexspatial_free.h5", 0));
   PetscCall(VITestMultibodyCreate("test_mbflexspatial.yaml", model, &sys));
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
@@ -316,6 +394,48 @@ int main(int argc, char **argv)
                           "%.12g (%.1e, 1e-12)\n",
                           (double)T, (double)Tr, (double)errT, (double)V, (double)Vr, (double)errV));
     EXPECT(errT < 1e-12 && errV < 1e-12, "the mass or the potential from the invariants is not the point masses'");
+  }
+  PetscCall(VISystemDestroy(&sys));
+  /* the free body: energy, linear and angular momentum over the run */
+  PetscCall(VITestMultibodyCreate("test_mbflexspatial_free.yaml", freebody, &sys));
+  {
+    const char *runs[][4] = {
+      {"nsgalpha", "2e-3", "rho_inf 1", "-step_rho_inf"},
+      {"nsgalpha", "1e-3", "rho_inf 1", "-step_rho_inf"},
+      {"moreau",   "1e-3", "theta 1/2", "-step_theta" }
+    };
+    PetscReal drift[3][3];
+    for (PetscInt k = 0; k < 3; k++) {
+      VIStepper   st;
+      FreeMonitor mon;
+      PetscCall(PetscMemzero(&mon, sizeof(mon)));
+      mon.sys = sys;
+      PetscCall(PetscOptionsSetValue(NULL, "-step_type", runs[k][0]));
+      PetscCall(PetscOptionsSetValue(NULL, "-step_dt", runs[k][1]));
+      PetscCall(PetscOptionsSetValue(NULL, "-step_end_time", "2"));
+      PetscCall(PetscOptionsSetValue(NULL, runs[k][3], k < 2 ? "1" : "0.5"));
+      if (k == 2) PetscCall(PetscOptionsSetValue(NULL, "-step_moreau_variant", "theta"));
+      PetscCall(VIStepperCreate(PETSC_COMM_WORLD, &st));
+      PetscCall(VIStepperSetSystem(st, sys));
+      PetscCall(VIStepperSetFromOptions(st));
+      PetscCall(VIStepperSetPostLevel(st, FreePostLevel, &mon));
+      PetscCall(VIStepperSetUp(st));
+      PetscCall(VIStepperRun(st));
+      PetscCall(VIStepperDestroy(&st));
+      drift[k][0] = mon.dE / mon.E0;
+      drift[k][1] = mon.dP / mon.P0;
+      drift[k][2] = mon.dH / mon.H0;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "free spatial flexible body, %s %s h = %s over 2 s (%" PetscInt_FMT " levels, elastic |q_f| up to %.3g): energy %.2e, linear "
+                            "momentum %.2e, angular momentum %.2e (largest changes relative to E0 = %.6g, |P0| = %.6g, |H0| = %.6g)\n",
+                            runs[k][0], runs[k][2], runs[k][1], mon.levels, (double)mon.qf, (double)drift[k][0], (double)drift[k][1],
+                            (double)drift[k][2], (double)mon.E0, (double)mon.P0, (double)mon.H0));
+    }
+    EXPECT(drift[1][0] < FREE_TOL_E && drift[1][1] < FREE_TOL_P && drift[1][2] < FREE_TOL_H && drift[2][0] < FREE_TOL_EM && drift[2][1] < FREE_TOL_PM &&
+             drift[2][2] < FREE_TOL_HM,
+           "the free body does not keep its energy and momenta");
+    EXPECT(drift[0][0] > 3 * drift[1][0] && drift[0][1] > 3 * drift[1][1] && drift[0][2] > 3 * drift[1][2],
+           "nsgalpha's energy and momenta errors are not second order in h (ratios at h = 2e-3 and 1e-3 >= 3)");
   }
   PetscCall(VISystemDestroy(&sys));
   PetscCall(PetscFinalize());
