@@ -99,10 +99,15 @@ PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char mode
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", node, d == 2 ? "z" : (d ? "y" : "x")));
     PetscCall(VIROMFindOutput(flex->rom, name, &o, &found));
     if (!found) PetscCall(PetscFree(*phi));
-    PetscCheck(found, comm, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": the node '%s' of the flexible body '%s' needs the ROM's outputs %s_x, %s_y%s%s (the point's displacement), "
-               "and its ROM has no output '%s': name a node the ROM reports (`vicms info ROM.h5` lists its outputs)",
-               model_path, line, node, body, node, node, flex->dim == 3 ? " and " : "", flex->dim == 3 ? node : "", name);
+    if (!found) { /* the rows it needs: NODE_x and NODE_y (spatial: NODE_x, NODE_y and NODE_z) */
+      char rows[3 * VI_MB_NAME + 16];
+      if (flex->dim == 3) PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x, %s_y and %s_z", node, node, node));
+      else PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x and %s_y", node, node));
+      SETERRQ(comm, PETSC_ERR_USER_INPUT,
+              "%s:%" PetscInt_FMT ": the node '%s' of the flexible body '%s' needs the ROM's outputs %s (the point's displacement), and its ROM has "
+              "no output '%s': name a node the ROM reports (`vicms info ROM.h5` lists its outputs)",
+              model_path, line, node, body, rows, name);
+    }
     PetscCall(PetscArraycpy(*phi + d * n, o, n));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
