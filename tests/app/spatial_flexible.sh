@@ -18,6 +18,13 @@
 #     ratios >= 3 from 1e-3 to 5e-4 (measured 4.0); its initial energy equal (1e-12; measured 0); the tip's z constant to
 #     1e-13 m (measured 7e-17); Moreau-Jean theta = 1/2 and mixed run it, their tips within 6e-6 m of nsgalpha's (measured
 #     1.6e-6, 2.3e-6: their first-order errors); 2 ranks bitwise equal to 1;
+# (d) the beam dropped tilted (0.3 rad about y, its frame's origin 0.4 m up, at rest) onto the ground, its tip's node n45
+#     against the ground's plane (e = 0.5, mu = 0.3), h = 1e-3 to 0.3 s, nsgalpha rho_inf 0.9 and Moreau-Jean theta = 1/2:
+#     the free fall exact before the impact (uniform gravity does not deform a free body: the frame's origin at
+#     0.4 - g t^2 / 2 to 1e-12 m; measured 8.4e-15, 5.0e-16), the first contact force at the first level after the exact
+#     impact time sqrt(2 z_tip / g) (within h; Moreau-Jean, which closes a contact from g(q_n + h v_n / 2), within 2 h), the node not below the plane (nsgalpha, GGL: 1e-12 m, measured 5.6e-17;
+#     Moreau-Jean holds the velocity only: 2e-3 m, measured 9.4e-4), the friction force within mu times the normal one
+#     (1e-9 N), the energy never above its initial value (1e-9 relative);
 # (c) bad input on 1 and 2 ranks, one line naming the model file and line: a planar ROM in a spatial model, a spatial ROM in
 #     a planar one, a node the ROM does not report (no n99_z), a node on a prismatic joint and against a moving body's plane,
 #     'mass' on a flexible body.
@@ -112,6 +119,23 @@ done
 must "(b) moreau" mpi 60 1 simulate $run -mb_model hinge.yaml -step_type moreau -step_moreau_variant theta -step_theta 0.5 -step_dt 1e-3 \
   -results_file b_moreau.h5
 must "(b) mixed" mpi 60 1 simulate $run -mb_model hinge.yaml -step_type mixed -step_dt 1e-3 -results_file b_mixed.h5
+cat >drop.yaml <<'YAML'
+dim: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: beam, type: flexible, rom: beam.h5, position: [0, 0, 0.4], axis: [0, 1, 0], angle: 0.3}
+contacts:
+  - {name: floor, body: beam, point: [1, 0.025, 0.015], node: n45, against: ground, plane_point: [0, 0, 0], plane_normal: [0, 0, 1],
+     restitution: 0.5, friction: 0.3}
+outputs:
+  - {name: tip, type: point, body: beam, point: [1, 0.025, 0.015], node: n45}
+  - {name: o, type: point, body: beam}
+  - {name: f, type: contact_force, contact: floor}
+  - {name: E, type: energy}
+YAML
+must "(d) drop, nsgalpha" mpi 60 1 simulate $run -mb_model drop.yaml -step_type nsgalpha -step_rho_inf 0.9 -step_dt 1e-3 -results_file d_nsgalpha.h5
+must "(d) drop, moreau" mpi 60 1 simulate $run -mb_model drop.yaml -step_type moreau -step_moreau_variant theta -step_theta 0.5 -step_dt 1e-3 \
+  -results_file d_moreau.h5
 must "(b) 2 ranks" mpi 60 2 simulate $run -mb_model hinge.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt 1e-3 -results_file b_np2.h5
 $py - <<'PY' || fail=1
 import sys
@@ -156,6 +180,18 @@ for s in ("moreau", "mixed"):
 same = np.array_equal(out("b_np2.h5"), sp)
 bad |= not same
 print(f"{'ok  ' if same else 'FAIL'} (b) 2 ranks bitwise equal to 1: {same}")
+# (d) columns: tip x y z vx vy vz (0-5), o (6-11), f, f_t1, f_t2 (12-14), E (15)
+for s, below, lag in (("nsgalpha", 1e-12, 1e-3), ("moreau", 2e-3, 2e-3)):
+    h = h5py.File(f"d_{s}.h5")
+    a, t = h["cases/0/outputs"][()], h["cases/0/t"][()]
+    ts = np.sqrt(2 * a[0, 2] / 9.81)
+    pre = t < ts
+    check(f"(d) {s}: free fall before the impact at {ts:.6f} s, the frame's origin (m)", np.abs(a[pre, 8] - (0.4 - 9.81 * t[pre] ** 2 / 2)).max(), 1e-12)
+    first = t[np.argmax(a[:, 12] > 0)]
+    check(f"(d) {s}: the first contact force at {first:.4f} s after the exact impact (s)", first - ts if first >= ts else 1, lag)
+    check(f"(d) {s}: the node below the plane (m)", max(-a[:, 2].min(), 0), below)
+    check(f"(d) {s}: friction beyond mu times the normal force (N)", max((np.hypot(a[:, 13], a[:, 14]) - 0.3 * a[:, 12]).max(), 0), 1e-9)
+    check(f"(d) {s}: the energy above its initial value (relative)", max((a[:, 15] - a[0, 15]).max(), 0) / a[0, 15], 1e-9)
 sys.exit(1 if bad else 0)
 PY
 # (c) bad input
