@@ -32,8 +32,8 @@ PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt lin
   PetscCall(PetscSNPrintf(who, sizeof(who), "the flexible body '%s' (%s line %" PetscInt_FMT ")", body, model_path, line));
   PetscCall(VIROMGetFrameInvariants(fx->rom, who, &fr));
   PetscCheck(fr->dim == dim, comm, PETSC_ERR_USER_INPUT,
-             "%s:%" PetscInt_FMT ": flexible body '%s': its ROM '%s' was reduced from a %s mesh (dim %" PetscInt_FMT "); a %s model needs a %s parent (%s, "
-             "docs/frame.md)",
+             "%s:%" PetscInt_FMT ": flexible body '%s': its ROM '%s' was reduced from a %s mesh (dim %" PetscInt_FMT
+             "); a %s model needs a %s parent (%s, docs/frame.md)",
              model_path, line, body, path, fr->dim == 3 ? "spatial" : "planar", fr->dim, dim == 3 ? "spatial (dim: 3)" : "planar",
              dim == 3 ? "spatial" : "planar", dim == 3 ? "3-D solid elements" : "CPS*/CPE* elements");
   fx->dim = dim;
@@ -101,8 +101,10 @@ PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char mode
     if (!found) PetscCall(PetscFree(*phi));
     if (!found) { /* the rows it needs: NODE_x and NODE_y (spatial: NODE_x, NODE_y and NODE_z) */
       char rows[3 * VI_MB_NAME + 16];
-      if (flex->dim == 3) PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x, %s_y and %s_z", node, node, node));
-      else PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x and %s_y", node, node));
+      if (flex->dim == 3)
+        PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x, %s_y and %s_z", node, node, node));
+      else
+        PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x and %s_y", node, node));
       SETERRQ(comm, PETSC_ERR_USER_INPUT,
               "%s:%" PetscInt_FMT ": the node '%s' of the flexible body '%s' needs the ROM's outputs %s (the point's displacement), and its ROM has "
               "no output '%s': name a node the ROM reports (`vicms info ROM.h5` lists its outputs)",

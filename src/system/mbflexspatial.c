@@ -47,8 +47,8 @@ static inline VIHD VIHDReal(PetscReal v)
 PetscInt VIMBFlexSpatialWorkSize(PetscInt nq)
 {
   const PetscInt nn = nq * nq;
-  /* M, dM, B, Md; then the hyper-dual z, M and W (9 nf) */
-  return nn * (nq + 3) + 4 * (nq + nn + 9 * nq);
+  /* M, dM, B, Md; then the hyper-dual z, M and W (9 nf), and the real W0 (9 nf) */
+  return nn * (nq + 3) + 4 * (nq + nn + 9 * nq) + 9 * nq;
 }
 
 PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *fx)
@@ -61,13 +61,29 @@ PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *fx)
   fx->m = fr->mass;
   PetscCall(PetscArraycpy(fx->S, fr->mode_moment, 3 * n));
   for (PetscInt k = 0; k < n; k++)
-    for (PetscInt l = 0; l < n; l++) fx->mff[k * n + l] = fr->mode_mode[(0 * n + k) * n + l] + fr->mode_mode[(4 * n + k) * n + l] + fr->mode_mode[(8 * n + k) * n + l];
+    for (PetscInt l = 0; l < n; l++)
+      fx->mff[k * n + l] = fr->mode_mode[(0 * n + k) * n + l] + fr->mode_mode[(4 * n + k) * n + l] + fr->mode_mode[(8 * n + k) * n + l];
   fx->c = 4 * (fr->second_moment[0] + fr->second_moment[4] + fr->second_moment[8]) / 3;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* M (nq x nq, hyper-dual) at the hyper-dual z; W: 9 nf scratch */
-static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], VIHD M[], VIHD W[])
+/* W0[(b c) k] = int rho u_b Phi_k^c = position_mode[b c, k] + sum_l mode_mode[b c, l, k] q_l at the real q (9 nf), linear in q */
+static void VIMBFlexSpatialW0(const VIMBFlex *fx, const PetscReal q[], PetscReal W0[])
+{
+  const PetscInt   n  = fx->nf;
+  const PetscReal *pm = fx->fr->position_mode, *mm = fx->fr->mode_mode;
+
+  for (PetscInt bc = 0; bc < 9; bc++)
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal r = pm[bc * n + k];
+      for (PetscInt l = 0; l < n; l++) r += mm[(bc * n + l) * n + k] * q[l];
+      W0[bc * n + k] = r;
+    }
+}
+
+/* M (nq x nq, hyper-dual) at the hyper-dual z (its e1 e2 parts zero), W0 its W at the real part (VIMBFlexSpatialW0); W: 9 nf
+   scratch */
+static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], const PetscReal W0[], VIHD M[], VIHD W[])
 {
   const VIROMFrame *fr = fx->fr;
   const PetscInt    n = fx->nf, nq = 7 + n;
@@ -105,10 +121,14 @@ static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], VIHD M[], 
     ub[i] = VIHDReal(fr->first_moment[i]);
     for (PetscInt k = 0; k < n; k++) ub[i] = VIHDAxpy(ub[i], S[i * n + k], q[k]);
   }
-  for (PetscInt bc = 0; bc < 9; bc++)
+  for (PetscInt bc = 0; bc < 9; bc++) /* W is linear in q: W0 and the seeded directions' parts (few for a unit direction) */
     for (PetscInt k = 0; k < n; k++) {
-      VIHD r = VIHDReal(pm[bc * n + k]);
-      for (PetscInt l = 0; l < n; l++) r = VIHDAxpy(r, mm[(bc * n + l) * n + k], q[l]);
+      VIHD r = VIHDReal(W0[bc * n + k]);
+      for (PetscInt l = 0; l < n; l++)
+        if (q[l].a != 0 || q[l].b != 0) {
+          r.a += mm[(bc * n + l) * n + k] * q[l].a;
+          r.b += mm[(bc * n + l) * n + k] * q[l].b;
+        }
       W[bc * n + k] = r;
     }
   /* J(q)_cd = J_cd + sum_k position_mode[d c, k] q_k + sum_l W[(c d) l] q_l; I_thth = tr(J) I - J */
@@ -165,7 +185,7 @@ static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], VIHD M[], 
     VIHD If[3];
     for (PetscInt a = 0; a < 3; a++) {
       const PetscInt b = (a + 1) % 3, c = (a + 2) % 3;
-      If[a]            = VIHDAxpy(W[(b * 3 + c) * n + k], -1, W[(c * 3 + b) * n + k]);
+      If[a] = VIHDAxpy(W[(b * 3 + c) * n + k], -1, W[(c * 3 + b) * n + k]);
     }
     for (PetscInt a = 0; a < 4; a++) {
       VIHD r = VIHDReal(0);
@@ -197,16 +217,18 @@ void VIMBFlexSpatialMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[],
 {
   const PetscInt nq = 7 + fx->nf, nn = nq * nq;
   VIHD          *Z = VIMBFlexSpatialHD(nq, work), *MH = Z + nq, *W = MH + nn;
+  PetscReal     *W0 = (PetscReal *)(W + 9 * fx->nf);
 
   /* M, and dM/dz_a by one evaluation per direction of (p, q_f) (dM/dR = 0) */
+  VIMBFlexSpatialW0(fx, z + 7, W0);
   VIMBFlexSpatialSeed(nq, z, -1, NULL, -1, Z);
-  VIMBFlexSpatialMassHD(fx, Z, MH, W);
+  VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
   for (PetscInt i = 0; i < nn; i++) M[i] = MH[i].v;
   if (!dM) return;
   for (PetscInt i = 0; i < 3 * nn; i++) dM[i] = 0;
   for (PetscInt a = 3; a < nq; a++) {
     VIMBFlexSpatialSeed(nq, z, a, NULL, -1, Z);
-    VIMBFlexSpatialMassHD(fx, Z, MH, W);
+    VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
     for (PetscInt i = 0; i < nn; i++) dM[a * nn + i] = MH[i].a;
   }
 }
@@ -225,15 +247,17 @@ void VIMBFlexSpatialForce(const VIMBFlex *fx, const PetscReal g[], const PetscRe
   const PetscInt   n = fx->nf, nq = 7 + n, nn = nq * nq;
   PetscReal       *M = work, *dM = M + nn, *B = dM + nq * nn, *Md = B + nn;
   VIHD            *Z = VIMBFlexSpatialHD(nq, work), *MH = Z + nq, *W = MH + nn;
+  PetscReal       *W0 = (PetscReal *)(W + 9 * n);
   const PetscReal *p = z + 3, *q = z + 7, *wq = w + 7;
   PetscReal        ub[3], Bg[16];
 
+  VIMBFlexSpatialW0(fx, q, W0);
   /* dM/dz_b (e1 = e_b) with, in the same evaluation (e2 = w), d/dz_b (dM/dt) = sum_a w_a d2M/dz_a dz_b: the first term of
      dQ_v/dz_b = -(d/dz_b (dM/dt)) w + 1/2 d2(w^T M w)/dz dz_b */
   for (PetscInt i = 0; i < 3 * nn; i++) dM[i] = 0;
   for (PetscInt b = 3; b < nq; b++) {
     VIMBFlexSpatialSeed(nq, z, b, w, -1, Z);
-    VIMBFlexSpatialMassHD(fx, Z, MH, W);
+    VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
     for (PetscInt i = 0; i < nn; i++) dM[b * nn + i] = MH[i].a;
     if (dfdz)
       for (PetscInt i = 0; i < nq; i++) {
@@ -248,7 +272,7 @@ void VIMBFlexSpatialForce(const VIMBFlex *fx, const PetscReal g[], const PetscRe
       for (PetscInt b = i; b < nq; b++) {
         PetscReal t = 0;
         VIMBFlexSpatialSeed(nq, z, i, NULL, b, Z);
-        VIMBFlexSpatialMassHD(fx, Z, MH, W);
+        VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
         for (PetscInt j = 0; j < nq; j++)
           for (PetscInt k = 0; k < nq; k++) t += 0.5 * w[j] * MH[j * nq + k].ab * w[k];
         dfdz[i * nq + b] += t;

@@ -297,7 +297,8 @@ static PetscErrorCode VIMBReadFlexibleROM(VIMBReader *rd, yaml_node_t *e, VIMBBo
              "%s:%d: flexible body '%s': its mass and inertia come from its ROM's invariants; remove 'mass' and 'inertia'", rd->path, bd->line,
              bd->name);
   PetscCheck(VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: flexible body '%s' needs 'rom: FILE.h5', a ROM reduced with -cms_frame_invariants (docs/frame.md)", rd->path, bd->line, bd->name);
+             "%s:%d: flexible body '%s' needs 'rom: FILE.h5', a ROM reduced with -cms_frame_invariants (docs/frame.md)", rd->path, bd->line,
+             bd->name);
   PetscCall(VIMBString(rd, e, "rom", NULL, rom, sizeof(rom)));
   PetscCall(VIMBFlexLoad(rd->comm, rd->path, bd->line, bd->name, rom, dim, &bd->flex));
   bd->mass = bd->flex->m;
@@ -307,7 +308,7 @@ static PetscErrorCode VIMBReadFlexibleROM(VIMBReader *rd, yaml_node_t *e, VIMBBo
 /* A spatial rigid body's mass and inertia tensor (its keys 'mass', 'inertia'). */
 static PetscErrorCode VIMBReadSpatialInertia(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd)
 {
-  yaml_node_t *v = VIMBGet(rd, e, "inertia");
+  yaml_node_t *v     = VIMBGet(rd, e, "inertia");
   PetscReal    Jv[6] = {0, 0, 0, 0, 0, 0}, *J = bd->J, m2, m3;
   PetscInt     len = v && v->type == YAML_SEQUENCE_NODE ? VIMBCount(v) : 0;
 
@@ -623,8 +624,8 @@ static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact
    VIMBSpatialTangent). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
-  static const char *const keys[] = {"name",         "body",        "point",    "node", "weights", "against", "plane_point",
-                                     "plane_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name",        "body",         "point",       "node",     "weights", "against",
+                                     "plane_point", "plane_normal", "restitution", "friction", NULL};
   PetscReal                len;
 
   PetscFunctionBeginUser;

@@ -633,9 +633,9 @@ void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscR
   }
   switch (o->type) {
   case VI_MB_OUT_POINT: { /* x = r + R(p) s, v = r' + (2 p^T A_i(s) p')_i; a node's s = x + Phi_P q_f, moving at R(p) Phi_P q_f' too */
-    PetscReal A[3][16], Av[3][16], s[3], sv[3];
+    PetscReal       A[3][16], Av[3][16], s[3], sv[3];
     const PetscReal zero[3] = {0, 0, 0};
-    const VIMBFlex *fx = o->body ? model->bodies[o->body].flex : NULL;
+    const VIMBFlex *fx      = o->body ? model->bodies[o->body].flex : NULL;
     VIMBFlexSpatialDisplace(fx, o->phi, o->point, q + off + 7, s);
     VIMBFlexSpatialDisplace(fx, o->phi, zero, u + off + 7, sv);
     VIMBQuatForms(s, A);

@@ -257,8 +257,10 @@ static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, 
     const VIMBBody *bd = &mb->model.bodies[b];
     if (mb->model.dim == 3 && bd->flex)
       VIMBFlexSpatialForce(bd->flex, mb->model.gravity, bd->torque, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
-    else if (mb->model.dim == 3) VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
-    else if (bd->flex) VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
+    else if (mb->model.dim == 3)
+      VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
+    else if (bd->flex)
+      VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
   }
   PetscCall(VIMBSpringForce(sys->comm, &mb->model, q, u, f, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -290,8 +292,10 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
     }
     if (!bd->flex) continue;
     PetscCall(PetscArrayzero(fl, nq + 2 * nq * nq));
-    if (mb->model.dim == 3) VIMBFlexSpatialForce(bd->flex, mb->model.gravity, bd->torque, q + o, u + o, fl, dz, dw, mb->work);
-    else VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
+    if (mb->model.dim == 3)
+      VIMBFlexSpatialForce(bd->flex, mb->model.gravity, bd->torque, q + o, u + o, fl, dz, dw, mb->work);
+    else
+      VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
     for (PetscInt i = 0; i < nq; i++)
       for (PetscInt k = 0; k < nq; k++) {
         if (dfdq) dfdq[(o + i) * n + o + k] = dz[i * nq + k];
@@ -317,8 +321,10 @@ static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscR
     const PetscInt  i  = bd->off;
     if (md->dim == 3) {
       PetscReal Tb, Vb;
-      if (bd->flex) VIMBFlexSpatialEnergy(bd->flex, md->gravity, q + i, u + i, &Tb, &Vb, mb->work);
-      else VIMBSpatialEnergy(bd, md->gravity, q + i, u + i, &Tb, &Vb);
+      if (bd->flex)
+        VIMBFlexSpatialEnergy(bd->flex, md->gravity, q + i, u + i, &Tb, &Vb, mb->work);
+      else
+        VIMBSpatialEnergy(bd, md->gravity, q + i, u + i, &Tb, &Vb);
       T += Tb;
       V += Vb;
       continue;
