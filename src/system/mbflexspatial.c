@@ -81,68 +81,110 @@ static void VIMBFlexSpatialW0(const VIMBFlex *fx, const PetscReal q[], PetscReal
     }
 }
 
-/* M (nq x nq, hyper-dual) at the hyper-dual z (its e1 e2 parts zero), W0 its W at the real part (VIMBFlexSpatialW0); W: 9 nf
-   scratch */
-static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], const PetscReal W0[], VIHD M[], VIHD W[])
+/* The frame's quantities at the hyper-dual z (its e1 e2 parts zero): A(p), G(p), u-bar, I_thth and W (9 nf: I_thf's
+   column k is W[(b c) k] - W[(c b) k], (a, b, c) cyclic), from W0 its W at the real part (VIMBFlexSpatialW0) */
+typedef struct {
+  VIHD  A[9], G[12], ub[3], Ith[9];
+  VIHD *W;
+} VIMBFlexSpatialFrame;
+
+static void VIMBFlexSpatialFrameHD(const VIMBFlex *fx, const VIHD z[], const PetscReal W0[], VIMBFlexSpatialFrame *k)
 {
   const VIROMFrame *fr = fx->fr;
-  const PetscInt    n = fx->nf, nq = 7 + n;
+  const PetscInt    n  = fx->nf;
   const VIHD       *p = z + 3, *q = z + 7;
   const PetscReal  *pm = fr->position_mode, *mm = fr->mode_mode, *S = fx->S;
-  VIHD              A[9], G[12], ub[3], Jq[9], Ith[9], X[12], tr = VIHDReal(0), ut[9];
-  PetscReal         F[3][3][16], Gb[4][12];
+  VIHD              Jq[9], tr = VIHDReal(0), pp[16], *W = k->W;
+  static PetscReal  F[3][3][16], Gb[4][12]; /* constant: A_ij = p^T F[j][i] p, G(p) = sum_b p_b Gb[b] */
+  static PetscBool  tables = PETSC_FALSE;
+  PetscInt          act[16], nact = 0; /* the elastic coordinates the seeds move (a unit direction: one; more: all, dense) */
+  PetscBool         dense = PETSC_FALSE;
 
-  for (PetscInt j = 0; j < 3; j++) { /* A_ij = p^T F[j][i] p, (A s)_i = p^T A_i(s) p (VIMBQuatForms) */
-    PetscReal s[3] = {0, 0, 0};
-    s[j]           = 1;
-    VIMBQuatForms(s, F[j]);
+  if (!tables) {
+    for (PetscInt j = 0; j < 3; j++) { /* (A s)_i = p^T A_i(s) p (VIMBQuatForms) */
+      PetscReal s[3] = {0, 0, 0};
+      s[j]           = 1;
+      VIMBQuatForms(s, F[j]);
+    }
+    for (PetscInt b = 0; b < 4; b++) {
+      PetscReal e[4] = {0, 0, 0, 0};
+      e[b]           = 1;
+      VIMBQuatG(e, Gb[b]);
+    }
+    tables = PETSC_TRUE;
   }
-  for (PetscInt b = 0; b < 4; b++) { /* G(p) = sum_b p_b G(e_b) */
-    PetscReal e[4] = {0, 0, 0, 0};
-    e[b]           = 1;
-    VIMBQuatG(e, Gb[b]);
-  }
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = a; b < 4; b++) pp[a * 4 + b] = pp[b * 4 + a] = VIHDMul(p[a], p[b]);
   for (PetscInt i = 0; i < 3; i++)
     for (PetscInt j = 0; j < 3; j++) {
       VIHD r = VIHDReal(0);
-      for (PetscInt a = 0; a < 4; a++) {
-        VIHD t = VIHDReal(0);
-        for (PetscInt b = 0; b < 4; b++) t = VIHDAxpy(t, F[j][i][a * 4 + b], p[b]);
-        r = VIHDAxpy(r, 1, VIHDMul(p[a], t));
-      }
-      A[i * 3 + j] = r;
+      for (PetscInt ab = 0; ab < 16; ab++)
+        if (F[j][i][ab] != 0) r = VIHDAxpy(r, F[j][i][ab], pp[ab]);
+      k->A[i * 3 + j] = r;
     }
-  for (PetscInt k = 0; k < 12; k++) {
-    G[k] = VIHDReal(0);
-    for (PetscInt b = 0; b < 4; b++) G[k] = VIHDAxpy(G[k], Gb[b][k], p[b]);
+  for (PetscInt c = 0; c < 12; c++) {
+    k->G[c] = VIHDReal(0);
+    for (PetscInt b = 0; b < 4; b++)
+      if (Gb[b][c] != 0) k->G[c] = VIHDAxpy(k->G[c], Gb[b][c], p[b]);
   }
-  /* u-bar = I_1 + S-bar q; W[(b c) k] = int rho u_b Phi_k^c = position_mode[b c, k] + sum_l mode_mode[b c, l, k] q_l */
+  /* u-bar = I_1 + S-bar q; W[(b c) k] = int rho u_b Phi_k^c, linear in q: W0 and the seeded directions' parts (few for a
+     unit direction) */
   for (PetscInt i = 0; i < 3; i++) {
-    ub[i] = VIHDReal(fr->first_moment[i]);
-    for (PetscInt k = 0; k < n; k++) ub[i] = VIHDAxpy(ub[i], S[i * n + k], q[k]);
+    k->ub[i] = VIHDReal(fr->first_moment[i]);
+    for (PetscInt l = 0; l < n; l++) k->ub[i] = VIHDAxpy(k->ub[i], S[i * n + l], q[l]);
   }
-  for (PetscInt bc = 0; bc < 9; bc++) /* W is linear in q: W0 and the seeded directions' parts (few for a unit direction) */
-    for (PetscInt k = 0; k < n; k++) {
-      VIHD r = VIHDReal(W0[bc * n + k]);
-      for (PetscInt l = 0; l < n; l++)
-        if (q[l].a != 0 || q[l].b != 0) {
-          r.a += mm[(bc * n + l) * n + k] * q[l].a;
-          r.b += mm[(bc * n + l) * n + k] * q[l].b;
-        }
-      W[bc * n + k] = r;
+  for (PetscInt l = 0; l < n; l++)
+    if (q[l].a != 0 || q[l].b != 0) {
+      if (nact < 16)
+        act[nact++] = l;
+      else
+        dense = PETSC_TRUE;
+    }
+  for (PetscInt bc = 0; bc < 9; bc++)
+    for (PetscInt c = 0; c < n; c++) {
+      VIHD r = VIHDReal(W0[bc * n + c]);
+      for (PetscInt j = 0; j < (dense ? n : nact); j++) {
+        const PetscInt l = dense ? j : act[j];
+        r.a += mm[(bc * n + l) * n + c] * q[l].a;
+        r.b += mm[(bc * n + l) * n + c] * q[l].b;
+      }
+      W[bc * n + c] = r;
     }
   /* J(q)_cd = J_cd + sum_k position_mode[d c, k] q_k + sum_l W[(c d) l] q_l; I_thth = tr(J) I - J */
   for (PetscInt c = 0; c < 3; c++)
     for (PetscInt d = 0; d < 3; d++) {
       VIHD r = VIHDReal(fr->second_moment[c * 3 + d]);
-      for (PetscInt k = 0; k < n; k++) {
-        r = VIHDAxpy(r, pm[(d * 3 + c) * n + k], q[k]);
-        r = VIHDAxpy(r, 1, VIHDMul(W[(c * 3 + d) * n + k], q[k]));
+      for (PetscInt l = 0; l < n; l++) {
+        r = VIHDAxpy(r, pm[(d * 3 + c) * n + l], q[l]);
+        r = VIHDAxpy(r, 1, VIHDMul(W[(c * 3 + d) * n + l], q[l]));
       }
       Jq[c * 3 + d] = r;
     }
   for (PetscInt c = 0; c < 3; c++) tr = VIHDAxpy(tr, 1, Jq[c * 4]);
-  for (PetscInt c = 0; c < 9; c++) Ith[c] = VIHDAxpy(c % 4 ? VIHDReal(0) : tr, -1, Jq[c]);
+  for (PetscInt c = 0; c < 9; c++) k->Ith[c] = VIHDAxpy(c % 4 ? VIHDReal(0) : tr, -1, Jq[c]);
+}
+
+/* I_thf's column c: int rho u x Phi_c */
+static void VIMBFlexSpatialThetaF(const VIMBFlex *fx, const VIMBFlexSpatialFrame *k, PetscInt c, VIHD If[3])
+{
+  const PetscInt n = fx->nf;
+  for (PetscInt a = 0; a < 3; a++) {
+    const PetscInt b = (a + 1) % 3, d = (a + 2) % 3;
+    If[a] = VIHDAxpy(k->W[(b * 3 + d) * n + c], -1, k->W[(d * 3 + b) * n + c]);
+  }
+}
+
+/* M (nq x nq, hyper-dual) at the hyper-dual z; W: 9 nf scratch */
+static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], const PetscReal W0[], VIHD M[], VIHD W[])
+{
+  const PetscInt       n = fx->nf, nq = 7 + n;
+  const VIHD          *p = z + 3;
+  const PetscReal     *S = fx->S;
+  VIMBFlexSpatialFrame k;
+  VIHD                 X[12], ut[9], *A = k.A, *G = k.G, *ub = k.ub, *Ith = k.Ith;
+
+  k.W = W;
+  VIMBFlexSpatialFrameHD(fx, z, W0, &k);
   for (PetscInt i = 0; i < nq * nq; i++) M[i] = VIHDReal(0);
   /* m_RR = m I; m_Rp = -2 A u~ G; m_Rf = A S-bar */
   for (PetscInt i = 0; i < 3; i++) M[i * nq + i] = VIHDReal(fx->m);
@@ -161,10 +203,10 @@ static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], const Pets
       for (PetscInt j = 0; j < 3; j++) r = VIHDAxpy(r, -2, VIHDMul(A[i * 3 + j], X[j * 4 + a]));
       M[i * nq + 3 + a] = M[(3 + a) * nq + i] = r;
     }
-    for (PetscInt k = 0; k < n; k++) {
+    for (PetscInt c = 0; c < n; c++) {
       VIHD r = VIHDReal(0);
-      for (PetscInt j = 0; j < 3; j++) r = VIHDAxpy(r, S[j * n + k], A[i * 3 + j]);
-      M[i * nq + 7 + k] = M[(7 + k) * nq + i] = r;
+      for (PetscInt j = 0; j < 3; j++) r = VIHDAxpy(r, S[j * n + c], A[i * 3 + j]);
+      M[i * nq + 7 + c] = M[(7 + c) * nq + i] = r;
     }
   }
   /* m_pp = 4 G^T I_thth G + 2 c p p^T */
@@ -180,20 +222,59 @@ static void VIMBFlexSpatialMassHD(const VIMBFlex *fx, const VIHD z[], const Pets
       M[(3 + b) * nq + 3 + a] = r;
     }
   }
-  /* m_pf = 2 G^T I_thf, I_thf[a][k] = int rho (u x Phi_k)_a = W[(b c) k] - W[(c b) k], (a, b, c) cyclic; m_ff */
-  for (PetscInt k = 0; k < n; k++) {
+  /* m_pf = 2 G^T I_thf; m_ff */
+  for (PetscInt c = 0; c < n; c++) {
     VIHD If[3];
-    for (PetscInt a = 0; a < 3; a++) {
-      const PetscInt b = (a + 1) % 3, c = (a + 2) % 3;
-      If[a] = VIHDAxpy(W[(b * 3 + c) * n + k], -1, W[(c * 3 + b) * n + k]);
-    }
+    VIMBFlexSpatialThetaF(fx, &k, c, If);
     for (PetscInt a = 0; a < 4; a++) {
       VIHD r = VIHDReal(0);
       for (PetscInt i = 0; i < 3; i++) r = VIHDAxpy(r, 2, VIHDMul(G[i * 4 + a], If[i]));
-      M[(3 + a) * nq + 7 + k] = M[(7 + k) * nq + 3 + a] = r;
+      M[(3 + a) * nq + 7 + c] = M[(7 + c) * nq + 3 + a] = r;
     }
-    for (PetscInt l = 0; l < n; l++) M[(7 + k) * nq + 7 + l] = VIHDReal(fx->mff[k * n + l]);
+    for (PetscInt l = 0; l < n; l++) M[(7 + c) * nq + 7 + l] = VIHDReal(fx->mff[c * n + l]);
   }
+}
+
+/* T = w^T M w / 2 (hyper-dual) at the hyper-dual z, w real, without M: with the frame's angular velocity w_b = 2 G p',
+   T = m |R'|^2 / 2 + R'^T A (w_b x u-bar + S-bar q_f') + w_b^T I_thth w_b / 2 + c (p^T p')^2 + w_b^T I_thf q_f' + q_f'^T m_ff
+   q_f' / 2, the blocks of M applied to w (the pairs' second derivatives need it alone). */
+static VIHD VIMBFlexSpatialKineticHD(const VIMBFlex *fx, const VIHD z[], const PetscReal W0[], const PetscReal w[], VIHD W[])
+{
+  const PetscInt       n = fx->nf;
+  const VIHD          *p = z + 3;
+  const PetscReal     *v = w, *pd = w + 3, *qd = w + 7;
+  VIMBFlexSpatialFrame k;
+  VIHD                 wb[3], x[3], T = VIHDReal(0), pp = VIHDReal(0);
+
+  k.W = W;
+  VIMBFlexSpatialFrameHD(fx, z, W0, &k);
+  for (PetscInt i = 0; i < 3; i++) {
+    wb[i] = VIHDReal(0);
+    for (PetscInt a = 0; a < 4; a++) wb[i] = VIHDAxpy(wb[i], 2 * pd[a], k.G[i * 4 + a]);
+  }
+  for (PetscInt i = 0; i < 3; i++) { /* w_b x u-bar + S-bar q_f' */
+    const PetscInt b = (i + 1) % 3, d = (i + 2) % 3;
+    x[i] = VIHDAxpy(VIHDMul(wb[b], k.ub[d]), -1, VIHDMul(wb[d], k.ub[b]));
+    for (PetscInt c = 0; c < n; c++) x[i].v += fx->S[i * n + c] * qd[c];
+  }
+  for (PetscInt i = 0; i < 3; i++) {
+    VIHD Iw = VIHDReal(0);
+    T.v += 0.5 * fx->m * v[i] * v[i];
+    for (PetscInt j = 0; j < 3; j++) {
+      T  = VIHDAxpy(T, v[i], VIHDMul(k.A[i * 3 + j], x[j]));
+      Iw = VIHDAxpy(Iw, 1, VIHDMul(k.Ith[i * 3 + j], wb[j]));
+    }
+    T = VIHDAxpy(T, 0.5, VIHDMul(wb[i], Iw));
+  }
+  for (PetscInt a = 0; a < 4; a++) pp = VIHDAxpy(pp, pd[a], p[a]);
+  T = VIHDAxpy(T, fx->c, VIHDMul(pp, pp));
+  for (PetscInt c = 0; c < n; c++) {
+    VIHD If[3];
+    VIMBFlexSpatialThetaF(fx, &k, c, If);
+    for (PetscInt i = 0; i < 3; i++) T = VIHDAxpy(T, qd[c], VIHDMul(wb[i], If[i]));
+    for (PetscInt l = 0; l < n; l++) T.v += 0.5 * qd[c] * fx->mff[c * n + l] * qd[l];
+  }
+  return T;
 }
 
 /* the hyper-dual z with the directions d1 (e1) and d2 (e2), either NULL: none; i1, i2 >= 0: the unit vectors instead */
@@ -270,11 +351,9 @@ void VIMBFlexSpatialForce(const VIMBFlex *fx, const PetscReal g[], const PetscRe
   if (dfdz) /* 1/2 w^T (d2M/dz_i dz_b) w, symmetric in (i, b), none in R */
     for (PetscInt i = 3; i < nq; i++)
       for (PetscInt b = i; b < nq; b++) {
-        PetscReal t = 0;
+        PetscReal t;
         VIMBFlexSpatialSeed(nq, z, i, NULL, b, Z);
-        VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
-        for (PetscInt j = 0; j < nq; j++)
-          for (PetscInt k = 0; k < nq; k++) t += 0.5 * w[j] * MH[j * nq + k].ab * w[k];
+        t = VIMBFlexSpatialKineticHD(fx, Z, W0, w, W).ab;
         dfdz[i * nq + b] += t;
         if (b != i) dfdz[b * nq + i] += t;
       }
