@@ -247,6 +247,9 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   PetscCheck(!wv || tributary || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
              VIMBLine(wv), wkey, key, count);
+  PetscCheck(!tributary || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s: tributary' is built for a planar model's edges; in a spatial model give the weights (a list, one per node)", rd->path,
+             VIMBLine(wv), wkey);
   PetscCall(PetscMalloc1(count, &w));
   {
     PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);

@@ -27,7 +27,7 @@
 #     (1e-9 N), the energy never above its initial value (1e-9 relative);
 # (c) bad input on 1 and 2 ranks, one line naming the model file and line: a planar ROM in a spatial model, a spatial ROM in
 #     a planar one, a node the ROM does not report (no n99_z), a node on a prismatic joint and against a moving body's plane,
-#     'mass' on a flexible body.
+#     'weights: tributary' (planar edges only), 'mass' on a flexible body.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -218,6 +218,9 @@ contacts:
 YAML
 refuse_simulate "(c) a node against a moving body's plane" "1" "bad5.yaml:6: contact 'c': a flexible body's node against a moving body's plane" \
   -system_type multibody -mb_model bad5.yaml
+sed 's/node: n45}/node: [n45, n45], weights: tributary}/' hinge.yaml >bad7.yaml
+refuse_simulate "(c) tributary weights in a spatial model" "1" "bad7.yaml:8: 'weights: tributary' is built for a planar model's edges" \
+  -system_type multibody -mb_model bad7.yaml
 sed 's/type: flexible, rom: beam.h5,/type: flexible, rom: beam.h5, mass: 2,/' hinge.yaml >bad6.yaml
 refuse_simulate "(c) mass on a flexible body" "1" "bad6.yaml:4: flexible body 'beam': its mass and inertia come from its ROM's invariants" \
   -system_type multibody -mb_model bad6.yaml
