@@ -194,20 +194,17 @@ for s, below, lag in (("nsgalpha", 1e-12, 1e-3), ("moreau", 2e-3, 2e-3)):
     check(f"(d) {s}: the energy above its initial value (relative)", max((a[:, 15] - a[0, 15]).max(), 0) / a[0, 15], 1e-9)
 sys.exit(1 if bad else 0)
 PY
-# (c) bad input
+# (c) bad input: badmodel WHAT RANKS PATTERN MODEL
+badmodel() { refuse_simulate "(c) $1" "$2" "$3" -system_type multibody -mb_model "$4"; }
 sed 's/rom: beam.h5/rom: beam2d.h5/' hinge.yaml >bad.yaml
-refuse_simulate "(c) a planar ROM in a spatial model" "1 2" "bad.yaml:4: flexible body 'beam': its ROM 'beam2d.h5' was reduced from a planar mesh" \
-  -system_type multibody -mb_model bad.yaml
+badmodel "a planar ROM in a spatial model" "1 2" "bad.yaml:4: flexible body 'beam': its ROM 'beam2d.h5' was reduced from a planar mesh" bad.yaml
 sed 's/rom: beam2d.h5/rom: beam.h5/' hinge2d.yaml >bad2.yaml
-refuse_simulate "(c) a spatial ROM in a planar model" "1" "bad2.yaml:3: flexible body 'beam': its ROM 'beam.h5' was reduced from a spatial mesh" \
-  -system_type multibody -mb_model bad2.yaml
+badmodel "a spatial ROM in a planar model" "1" "bad2.yaml:3: flexible body 'beam': its ROM 'beam.h5' was reduced from a spatial mesh" bad2.yaml
 sed 's/node: n45/node: n99/' hinge.yaml >bad3.yaml
-refuse_simulate "(c) a node the ROM does not report" "1 2" "bad3.yaml:8: the node 'n99' of the flexible body 'beam' needs the ROM's outputs n99_x, n99_y and n99_z" \
-  -system_type multibody -mb_model bad3.yaml
+badmodel "a node the ROM does not report" "1 2" "bad3.yaml:8: the node 'n99' of the flexible body 'beam' needs the ROM's outputs n99_x, n99_y and n99_z" bad3.yaml
 sed 's/type: revolute, body1: ground, body2: beam, axis: \[0, 0, 1\]/type: prismatic, body1: ground, body2: beam, node2: n45, axis: [1, 0, 0]/' \
   hinge.yaml | sed '/joint_angle/d' >bad4.yaml
-refuse_simulate "(c) a node on a prismatic joint" "1" "bad4.yaml:6: joint 'pin': a spatial prismatic joint on a flexible body's node is not supported" \
-  -system_type multibody -mb_model bad4.yaml
+badmodel "a node on a prismatic joint" "1" "bad4.yaml:6: joint 'pin': a spatial prismatic joint on a flexible body's node is not supported" bad4.yaml
 cat >bad5.yaml <<'YAML'
 dim: 3
 bodies:
@@ -216,12 +213,9 @@ bodies:
 contacts:
   - {name: c, body: beam, point: [1, 0.025, 0.015], node: n45, against: plate, plane_point: [0, 0, 0], plane_normal: [0, 0, 1]}
 YAML
-refuse_simulate "(c) a node against a moving body's plane" "1" "bad5.yaml:6: contact 'c': a flexible body's node against a moving body's plane" \
-  -system_type multibody -mb_model bad5.yaml
+badmodel "a node against a moving body's plane" "1" "bad5.yaml:6: contact 'c': a flexible body's node against a moving body's plane" bad5.yaml
 sed 's/node: n45}/node: [n45, n45], weights: tributary}/' hinge.yaml >bad7.yaml
-refuse_simulate "(c) tributary weights in a spatial model" "1" "bad7.yaml:8: 'weights: tributary' is built for a planar model's edges" \
-  -system_type multibody -mb_model bad7.yaml
+badmodel "tributary weights in a spatial model" "1" "bad7.yaml:8: 'weights: tributary' is built for a planar model's edges" bad7.yaml
 sed 's/type: flexible, rom: beam.h5,/type: flexible, rom: beam.h5, mass: 2,/' hinge.yaml >bad6.yaml
-refuse_simulate "(c) mass on a flexible body" "1" "bad6.yaml:4: flexible body 'beam': its mass and inertia come from its ROM's invariants" \
-  -system_type multibody -mb_model bad6.yaml
+badmodel "mass on a flexible body" "1" "bad6.yaml:4: flexible body 'beam': its mass and inertia come from its ROM's invariants" bad6.yaml
 exit $fail
