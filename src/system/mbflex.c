@@ -6,7 +6,8 @@
    which are few and exact: M depends on theta through A and A_theta, on q_f linearly and in m_thetatheta quadratically. */
 #include "mbimpl.h"
 
-PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt line, const char body[], const char rom_path[], VIMBFlex **flexp)
+PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt line, const char body[], const char rom_path[], PetscInt dim,
+                            VIMBFlex **flexp)
 {
   VIMBFlex         *fx;
   const VIROMFrame *fr;
@@ -30,17 +31,29 @@ PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt lin
   PetscCall(VIROMLoad(fx->rom, path));
   PetscCall(PetscSNPrintf(who, sizeof(who), "the flexible body '%s' (%s line %" PetscInt_FMT ")", body, model_path, line));
   PetscCall(VIROMGetFrameInvariants(fx->rom, who, &fr));
-  PetscCheck(fr->dim == 2, comm, PETSC_ERR_USER_INPUT,
-             "%s:%" PetscInt_FMT ": flexible body '%s': its ROM '%s' was reduced from a spatial mesh (dim %" PetscInt_FMT
-             "); a planar model needs a planar parent (CPS*/CPE* elements, docs/frame.md)",
-             model_path, line, body, path, fr->dim);
+  PetscCheck(fr->dim == dim, comm, PETSC_ERR_USER_INPUT,
+             "%s:%" PetscInt_FMT ": flexible body '%s': its ROM '%s' was reduced from a %s mesh (dim %" PetscInt_FMT
+             "); a %s model needs a %s parent (%s, docs/frame.md)",
+             model_path, line, body, path, fr->dim == 3 ? "spatial" : "planar", fr->dim, dim == 3 ? "spatial (dim: 3)" : "planar",
+             dim == 3 ? "spatial" : "planar", dim == 3 ? "3-D solid elements" : "CPS*/CPE* elements");
+  fx->dim = dim;
   PetscCall(VIROMGetSizes(fx->rom, &nb, &nm));
   n = fx->nf = nb + nm;
   PetscCheck(fr->n == n, comm, PETSC_ERR_FILE_UNEXPECTED, "%s: its /frame has n = %" PetscInt_FMT " but the ROM has %" PetscInt_FMT " coordinates",
              path, fr->n, n);
   PetscCall(VIROMGetMatrices(fx->rom, &K, &M, &D));
-  PetscCall(PetscMalloc6(2 * n, &fx->S, n, &fx->I3, n, &fx->I4, n * n, &fx->mff, n * n, &fx->St, n * n, &fx->K));
+  PetscCall(PetscMalloc6(dim * n, &fx->S, n, &fx->I3, n, &fx->I4, n * n, &fx->mff, n * n, &fx->St, n * n, &fx->K));
   PetscCall(PetscMalloc1(n * n, &fx->D));
+  PetscCall(PetscArraycpy(fx->K, K, n * n));
+  if (D)
+    PetscCall(PetscArraycpy(fx->D, D, n * n));
+  else
+    PetscCall(PetscArrayzero(fx->D, n * n));
+  if (dim == 3) { /* the spatial invariants are read from /frame as they are (mbflexspatial.c) */
+    fx->fr = fr;
+    PetscCall(VIMBFlexSpatialSetUp(fx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the planar invariants of seed 001 App. C from /frame (docs/frame.md's table) */
   fx->m     = fr->mass;
   fx->I1[0] = fr->first_moment[0];
@@ -56,11 +69,6 @@ PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt lin
       fx->St[k * n + l]  = fr->mode_mode[(1 * n + k) * n + l] - fr->mode_mode[(2 * n + k) * n + l];
     }
   }
-  PetscCall(PetscArraycpy(fx->K, K, n * n));
-  if (D)
-    PetscCall(PetscArraycpy(fx->D, D, n * n));
-  else
-    PetscCall(PetscArrayzero(fx->D, n * n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -83,18 +91,25 @@ PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char mode
   const PetscInt n = flex->nf;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(2 * n, phi));
-  for (PetscInt d = 0; d < 2; d++) {
+  PetscCall(PetscMalloc1(flex->dim * n, phi));
+  for (PetscInt d = 0; d < flex->dim; d++) {
     char             name[2 * VI_MB_NAME];
     const PetscReal *o;
     PetscBool        found;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", node, d ? "y" : "x"));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", node, d == 2 ? "z" : (d ? "y" : "x")));
     PetscCall(VIROMFindOutput(flex->rom, name, &o, &found));
     if (!found) PetscCall(PetscFree(*phi));
-    PetscCheck(found, comm, PETSC_ERR_USER_INPUT,
-               "%s:%" PetscInt_FMT ": the node '%s' of the flexible body '%s' needs the ROM's outputs %s_x and %s_y (the point's displacement), and "
-               "its ROM has no output '%s': name a node the ROM reports (`vicms info ROM.h5` lists its outputs)",
-               model_path, line, node, body, node, node, name);
+    if (!found) { /* the rows it needs: NODE_x and NODE_y (spatial: NODE_x, NODE_y and NODE_z) */
+      char rows[3 * VI_MB_NAME + 16];
+      if (flex->dim == 3)
+        PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x, %s_y and %s_z", node, node, node));
+      else
+        PetscCall(PetscSNPrintf(rows, sizeof(rows), "%s_x and %s_y", node, node));
+      SETERRQ(comm, PETSC_ERR_USER_INPUT,
+              "%s:%" PetscInt_FMT ": the node '%s' of the flexible body '%s' needs the ROM's outputs %s (the point's displacement), and its ROM has "
+              "no output '%s': name a node the ROM reports (`vicms info ROM.h5` lists its outputs)",
+              model_path, line, node, body, rows, name);
+    }
     PetscCall(PetscArraycpy(*phi + d * n, o, n));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -165,15 +180,10 @@ void VIMBFlexMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscR
   }
 }
 
-void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[],
-                   PetscReal dfdw[], PetscReal work[])
+void VIMBFlexLagrange(PetscInt nq, const PetscReal dM[], const PetscReal w[], PetscReal f[], PetscReal dfdw[], PetscReal B[], PetscReal Md[])
 {
-  const PetscInt  nf = fx->nf, nq = 3 + nf, nn = nq * nq;
-  PetscReal      *M = work, *dM = work + nn, *B = dM + nq * nn, *Md = B + nn;
-  PetscReal       u0[2] = {fx->I1[0], fx->I1[1]}, Au[2], Atu[2];
-  const PetscReal th = z[2], *q = z + 3, *wf = w + 3;
+  const PetscInt nn = nq * nq;
 
-  VIMBFlexMass(fx, z, M, dM);
   /* B[i][a] = (dM/dz_a w)_i, Mdot = sum_a w_a dM/dz_a; Q_v = -Mdot w + 1/2 B^T w (Lagrange's equations with M(z); seed 001
      Eqs. 146-153 are these terms written out) */
   for (PetscInt i = 0; i < nq; i++)
@@ -194,6 +204,18 @@ void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[]
   if (dfdw)
     for (PetscInt i = 0; i < nq; i++)
       for (PetscInt m = 0; m < nq; m++) dfdw[i * nq + m] += -B[i * nq + m] - Md[i * nq + m] + B[m * nq + i];
+}
+
+void VIMBFlexForce(const VIMBFlex *fx, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal f[], PetscReal dfdz[],
+                   PetscReal dfdw[], PetscReal work[])
+{
+  const PetscInt  nf = fx->nf, nq = 3 + nf, nn = nq * nq;
+  PetscReal      *M = work, *dM = work + nn, *B = dM + nq * nn, *Md = B + nn;
+  PetscReal       u0[2] = {fx->I1[0], fx->I1[1]}, Au[2], Atu[2];
+  const PetscReal th = z[2], *q = z + 3, *wf = w + 3;
+
+  VIMBFlexMass(fx, z, M, dM);
+  VIMBFlexLagrange(nq, dM, w, f, dfdw, B, Md);
   /* gravity (Eqs. 167-169): Q_R = m g, Q_theta = g . A_theta (I_1 + S q), Q_f = S^T A^T g; the ROM's -K q_f - D dq_f/dt */
   for (PetscInt k = 0; k < nf; k++) {
     u0[0] += fx->S[k] * q[k];

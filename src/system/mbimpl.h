@@ -1,7 +1,9 @@
 /* Private layout of a planar multibody model (src/system/mbmodel.c reads it from a YAML file, multibody.c is the system
    type built on it; docs/multibody.md). Body 0 is the ground (no coordinates); body b >= 1 has the coordinates
    q[off + 0..2] = x, y of its centre of mass and its angle theta (a rigid body), or of its frame's origin and angle
-   followed by the nf elastic coordinates of its ROM (a flexible body in a floating frame, mbflex.c). */
+   followed by the nf elastic coordinates of its ROM (a flexible body in a floating frame, mbflex.c); spatial (dim 3): 7
+   coordinates, the centre (a rigid body) or the frame's origin and the unit quaternion (mbspatial.c), then a flexible
+   body's nf (mbflexspatial.c). */
 #pragma once
 
 #include "systemimpl.h"
@@ -9,15 +11,18 @@
 #define VI_MB_NAME 64
 
 /* A flexible body's elastic part: its ROM's floating-frame invariants (docs/frame.md) reduced to the planar ones of seed
-   001 App. C, and the ROM's K and D on its elastic coordinates (mbflex.c). */
+   001 App. C (a spatial body: fr itself, S and mff, mbflexspatial.c), and the ROM's K and D on its elastic coordinates
+   (mbflex.c). */
 typedef struct {
-  PetscInt   nf;
-  PetscReal  m, I1[2], I2; /* mass, int rho x (Eq. 131), int rho x.x (Eq. 140) */
-  PetscReal *S;            /* 2 x nf: int rho Phi_k (S-bar, Eq. 132) */
-  PetscReal *I3, *I4;      /* nf: int rho x.Phi_k, int rho (x Phi_k^y - y Phi_k^x) (Eq. 140) */
-  PetscReal *mff, *St;     /* nf x nf: int rho Phi_k.Phi_l (Eq. 138), int rho (Phi_k^x Phi_l^y - Phi_k^y Phi_l^x) (S~, Eq. 140) */
-  PetscReal *K, *D;        /* nf x nf: the ROM's stiffness and damping */
-  VIROM      rom;
+  PetscInt          nf, dim;      /* dim: 2 planar, 3 spatial (mbflexspatial.c: its invariants are the ROM's /frame, fr) */
+  PetscReal         m, I1[2], I2; /* mass, int rho x (Eq. 131), int rho x.x (Eq. 140) */
+  PetscReal        *S;            /* dim x nf: int rho Phi_k (S-bar, Eq. 132) */
+  PetscReal        *I3, *I4;      /* nf: int rho x.Phi_k, int rho (x Phi_k^y - y Phi_k^x) (Eq. 140) */
+  PetscReal        *mff, *St;     /* nf x nf: int rho Phi_k.Phi_l (Eq. 138), int rho (Phi_k^x Phi_l^y - Phi_k^y Phi_l^x) (S~, Eq. 140) */
+  PetscReal        *K, *D;        /* nf x nf: the ROM's stiffness and damping */
+  const VIROMFrame *fr;           /* spatial: the ROM's invariants (owned by rom) */
+  PetscReal         c;            /* spatial: the quaternion norm term's weight, 2 tr(I_thth(0)) / 3 (as mbspatial.c's) */
+  VIROM             rom;
 } VIMBFlex;
 
 typedef struct {
@@ -27,7 +32,7 @@ typedef struct {
   PetscReal J[9], c;              /* spatial: the inertia tensor in the body's frame (kg m^2) and the norm term's weight (mbspatial.c) */
   PetscReal torque[3];            /* spatial: the loads' torque in the body's frame (N m; VIMBSpatialForce) */
   PetscInt  line;                 /* of the file, for messages */
-  PetscInt  off, nq;              /* its coordinates q[off .. off + nq - 1] (3, or 3 + nf for a flexible body) */
+  PetscInt  off, nq;              /* its coordinates q[off .. off + nq - 1] (3, or 3 + nf for a flexible body; spatial 7, 7 + nf) */
   VIMBFlex *flex;                 /* NULL for a rigid body */
   PetscReal trig[3];              /* planar: the angle its rows were last evaluated at and its cosine, sine (VIMBBodyCosSin) */
 } VIMBBody;
@@ -39,7 +44,7 @@ typedef struct {
   VIMBJointType type;
   PetscInt      body[2];     /* indices into bodies (0: ground) */
   PetscReal     point[2][3]; /* a point of each body, in the body's frame (x, y; spatial x, y, z) */
-  PetscReal    *phi[2];      /* on a flexible body: the point's elastic displacement rows (2 x nf; NULL: none) */
+  PetscReal    *phi[2];      /* on a flexible body: the point's elastic displacement rows (dim x nf; NULL: none) */
   PetscReal     axis[2];     /* prismatic: the sliding direction in body[0]'s frame (unit) */
   PetscReal     hinge[3][3]; /* spatial revolute: its axis in body[0]'s frame, two normals to it in body[1]'s (unit);
                                 spatial prismatic: its axis and two normals to it, all in body[0]'s frame */
@@ -59,7 +64,7 @@ typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
   PetscReal  line_point[3], line_normal[3], point[3]; /* spatial: the ground's plane through line_point with unit normal line_normal */
-  PetscReal *phi; /* the point on a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
+  PetscReal *phi; /* the point on a flexible body: its elastic displacement rows (dim x nf; NULL: none) */
   PetscBool  two_point;      /* planar: the line through line_point and line_point2 of body[0] (mbpoint.c), not line_normal's */
   PetscReal  line_point2[2]; /* its second point, in body[0]'s frame */
   PetscReal *line_phi[2];    /* the two points' node rows on a flexible body[0] (2 x nf; NULL: none) */
@@ -87,7 +92,7 @@ typedef struct {
   VIMBOutputType type;
   PetscInt       body, index; /* the body (point, angle), or the joint, contact or spring (index) */
   PetscReal      point[3];
-  PetscReal     *phi; /* a point of a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
+  PetscReal     *phi; /* a point of a flexible body: its elastic displacement rows (dim x nf; NULL: none) */
   PetscInt       columns;
 } VIMBOutput;
 
@@ -184,11 +189,11 @@ PETSC_INTERN PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k,
 /* A flexible body (mbflex.c): read its ROM (path relative to the working folder) with its frame invariants, refused
    with the model file and line when absent; free it. */
 PETSC_INTERN PetscErrorCode VIMBFlexLoad(MPI_Comm comm, const char model_path[], PetscInt line, const char body[], const char rom_path[],
-                                         VIMBFlex **flex);
+                                         PetscInt dim, VIMBFlex **flex);
 PETSC_INTERN PetscErrorCode VIMBFlexDestroy(VIMBFlex **flex);
 /* x += Phi_P q_f: a point's deformed position in the frame (phi 2 x nf). */
 PETSC_INTERN void VIMBFlexDisplace(const VIMBFlex *flex, const PetscReal phi[], const PetscReal qf[], PetscReal x[2]);
-/* The rows phi (2 x nf, allocated) of the ROM's outputs NAME_x and NAME_y (refused naming the model file and line). */
+/* The rows phi (dim x nf, allocated) of the ROM's outputs NAME_x, NAME_y (and NAME_z, spatial) (refused naming the model file and line). */
 PETSC_INTERN PetscErrorCode VIMBFlexNode(MPI_Comm comm, const VIMBFlex *flex, const char model_path[], PetscInt line, const char body[],
                                          const char node[], PetscReal **phi);
 /* The flexible body's mass matrix at its local coordinates z = (R, theta, q_f) (nq x nq, row-major), and with dM non-NULL
@@ -201,6 +206,25 @@ PETSC_INTERN void VIMBFlexForce(const VIMBFlex *flex, const PetscReal g[2], cons
 /* T = w^T M w / 2 and V = -g . (m R + A (I_1 + S q_f)) + q_f^T K q_f / 2. work: nq^2. */
 PETSC_INTERN void VIMBFlexEnergy(const VIMBFlex *flex, const PetscReal g[2], const PetscReal z[], const PetscReal w[], PetscReal *T, PetscReal *V,
                                  PetscReal work[]);
+/* Q_v = -dM/dt w + 1/2 d(w^T M w)/dz added into f (nq) and its w-tangent into dfdw (NULL: not asked), from dM[a] = dM/dz_a
+   (nq x nq each); B and Md (nq x nq each) get (dM/dz_a w)_i at [i][a] and dM/dt (Lagrange's equations with M(z), mbflex.c). */
+PETSC_INTERN void VIMBFlexLagrange(PetscInt nq, const PetscReal dM[], const PetscReal w[], PetscReal f[], PetscReal dfdw[], PetscReal B[],
+                                   PetscReal Md[]);
+/* Spatial flexible bodies (mbflexspatial.c): z = (R, p, q_f) (3 + 4 + nf), R the frame's origin, p its unit quaternion.
+   The mass (nq x nq) and with dM non-NULL dM[a] = dM/dz_a; the generalized forces (quadratic velocity vector, gravity g,
+   the loads' torque tau in the frame (NULL: none), -K q_f - D dq_f/dt) added into f with their tangents (either NULL;
+   work: VIMBFlexSpatialWorkSize); T and V. */
+PETSC_INTERN PetscInt       VIMBFlexSpatialWorkSize(PetscInt nq);
+PETSC_INTERN PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *flex);
+PETSC_INTERN void           VIMBFlexSpatialMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
+PETSC_INTERN void VIMBFlexSpatialForce(const VIMBFlex *flex, const PetscReal g[], const PetscReal tau[], const PetscReal z[], const PetscReal w[],
+                                       PetscReal f[], PetscReal dfdz[], PetscReal dfdw[], PetscReal work[]);
+PETSC_INTERN void VIMBFlexSpatialEnergy(const VIMBFlex *flex, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T,
+                                        PetscReal *V, PetscReal work[]);
+/* s = x + Phi q_f: a point's deformed position in the frame (phi 3 x nf; NULL: x) */
+PETSC_INTERN void VIMBFlexSpatialDisplace(const VIMBFlex *flex, const PetscReal phi[], const PetscReal x[], const PetscReal qf[], PetscReal s[]);
+/* G(p) (3 x 4, mbspatial.c) */
+PETSC_INTERN void VIMBQuatG(const PetscReal p[], PetscReal G[]);
 /* Spatial rigid bodies (mbspatial.c): z = (r, p), the centre of mass and a unit quaternion p = (e0, e1, e2, e3), w = dz/dt.
    The mass block (7 x 7) at z, and d(M w)/dz (7 x 7, [i][a]); the quadratic velocity vector added into f (7) with its
    tangents into dfdz, dfdw (7 x 7, either NULL); T and V (gravity g, 3). */

@@ -247,6 +247,9 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   PetscCheck(!wv || tributary || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
              VIMBLine(wv), wkey, key, count);
+  PetscCheck(!tributary || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: '%s: tributary' is built for a planar model's edges; in a spatial model give the weights (a list, one per node)", rd->path,
+             VIMBLine(wv), wkey);
   PetscCall(PetscMalloc1(count, &w));
   {
     PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
@@ -254,7 +257,7 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
     PetscCall(ierr);
   }
   for (PetscInt k = 0; k < count; k++) wsum += w[k];
-  PetscCall(PetscCalloc1(2 * nf, phi));
+  PetscCall(PetscCalloc1(model->dim * nf, phi));
   for (PetscInt k = 0; k < count; k++) {
     yaml_node_t   *e = v->type == YAML_SCALAR_NODE ? v : VIMBNode(rd, v->data.sequence.items.start[k]);
     PetscReal     *rows;
@@ -265,7 +268,7 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
     if (ierr) PetscCall(PetscFree(*phi));
     if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
-    for (PetscInt i = 0; i < 2 * nf; i++) (*phi)[i] += w[k] / wsum * rows[i];
+    for (PetscInt i = 0; i < model->dim * nf; i++) (*phi)[i] += w[k] / wsum * rows[i];
     PetscCall(PetscFree(rows));
   }
   PetscCall(PetscFree(w));
@@ -281,14 +284,35 @@ static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A spatial rigid body (dim: 3): mass, inertia [J1, J2, J3] (principal, along the body's axes) or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz]
-   (the tensor's entries in the body's frame), position [x, y, z], orientation [e0, e1, e2, e3] (a unit quaternion, e0 the
-   scalar part) or axis [ax, ay, az] with angle (rad), velocity [vx, vy, vz] and angular_velocity [wx, wy, wz] (rad/s, in
-   the fixed frame), stored as z = (r, p) and dz/dt = (v, G(p)^T R^T w / 2) (mbspatial.c). */
-static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd)
+/* A flexible body's ROM (key 'rom', dim 2 or 3: the model's; dim 0: a rigid body, which has no 'rom') with its
+   invariants (VIMBFlexLoad); its mass and inertia are the ROM's, so 'mass' and 'inertia' are refused. */
+static PetscErrorCode VIMBReadFlexibleROM(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd, PetscInt dim)
 {
-  yaml_node_t *v = VIMBGet(rd, e, "inertia"), *o = VIMBGet(rd, e, "orientation");
-  PetscReal    Jv[6] = {0, 0, 0, 0, 0, 0}, *J = bd->J, *p = bd->pose + 3, nrm = 0, m2, m3, w[3] = {0, 0, 0}, R[9], wb[3];
+  char rom[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBeginUser;
+  if (!dim) {
+    PetscCheck(!VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': 'rom' is a flexible body's key (add 'type: flexible')",
+               rd->path, bd->line, bd->name);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!VIMBGet(rd, e, "mass") && !VIMBGet(rd, e, "inertia"), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: flexible body '%s': its mass and inertia come from its ROM's invariants; remove 'mass' and 'inertia'", rd->path, bd->line,
+             bd->name);
+  PetscCheck(VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: flexible body '%s' needs 'rom: FILE.h5', a ROM reduced with -cms_frame_invariants (docs/frame.md)", rd->path, bd->line,
+             bd->name);
+  PetscCall(VIMBString(rd, e, "rom", NULL, rom, sizeof(rom)));
+  PetscCall(VIMBFlexLoad(rd->comm, rd->path, bd->line, bd->name, rom, dim, &bd->flex));
+  bd->mass = bd->flex->m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A spatial rigid body's mass and inertia tensor (its keys 'mass', 'inertia'). */
+static PetscErrorCode VIMBReadSpatialInertia(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd)
+{
+  yaml_node_t *v     = VIMBGet(rd, e, "inertia");
+  PetscReal    Jv[6] = {0, 0, 0, 0, 0, 0}, *J = bd->J, m2, m3;
   PetscInt     len = v && v->type == YAML_SEQUENCE_NODE ? VIMBCount(v) : 0;
 
   PetscFunctionBeginUser;
@@ -310,6 +334,21 @@ static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBo
              rd->path, VIMBLine(v), bd->name, (double)J[0], (double)m2, (double)m3);
   bd->inertia = (J[0] + J[4] + J[8]) / 3;
   bd->c       = 2 * bd->inertia; /* 2 tr(J) / 3: the norm term's weight (mbspatial.c) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A spatial rigid body (dim: 3): mass, inertia [J1, J2, J3] (principal, along the body's axes) or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz]
+   (the tensor's entries in the body's frame), position [x, y, z], orientation [e0, e1, e2, e3] (a unit quaternion, e0 the
+   scalar part) or axis [ax, ay, az] with angle (rad), velocity [vx, vy, vz] and angular_velocity [wx, wy, wz] (rad/s, in
+   the fixed frame), stored as z = (r, p) and dz/dt = (v, G(p)^T R^T w / 2) (mbspatial.c). */
+static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd, PetscBool flexible)
+{
+  yaml_node_t *o = VIMBGet(rd, e, "orientation");
+  PetscReal   *p = bd->pose + 3, nrm = 0, w[3] = {0, 0, 0}, R[9], wb[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBReadFlexibleROM(rd, e, bd, flexible ? 3 : 0));
+  if (!flexible) PetscCall(VIMBReadSpatialInertia(rd, e, bd)); /* a flexible body's: its ROM's invariants (mbflexspatial.c) */
   PetscCall(VIMBVector(rd, e, "position", 3, PETSC_TRUE, bd->pose));
   PetscCheck(!(o && VIMBGet(rd, e, "axis")), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': give 'orientation' or 'axis' with 'angle', not both",
              rd->path, bd->line, bd->name);
@@ -370,10 +409,10 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
                  k ? "used twice" : "reserved for the fixed frame");
     PetscCall(VIMBString(rd, e, "type", "rigid", type, sizeof(type)));
     if (model->dim == 3) {
-      PetscCheck(!strcmp(type, "rigid"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: body '%s' has the type '%s': a spatial model (dim: 3) has rigid bodies only (spatial flexible bodies are not built)",
-                 rd->path, VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
-      PetscCall(VIMBReadSpatialBody(rd, e, bd));
+      PetscCheck(!strcmp(type, "rigid") || !strcmp(type, "flexible"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: body '%s' has the type '%s' (expected rigid, the default, or flexible: a ROM of a 3-D mesh in a floating frame)", rd->path,
+                 VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
+      PetscCall(VIMBReadSpatialBody(rd, e, bd, !strcmp(type, "flexible")));
       continue;
     }
     PetscCheck(!VIMBGet(rd, e, "orientation") && !VIMBGet(rd, e, "axis"), rd->comm, PETSC_ERR_USER_INPUT,
@@ -382,21 +421,7 @@ static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCheck(!strcmp(type, "rigid") || !strcmp(type, "flexible"), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: body '%s' has the type '%s' (expected rigid, the default, or flexible: a ROM in a floating frame)", rd->path,
                VIMBLine(VIMBGet(rd, e, "type")), bd->name, type);
-    if (!strcmp(type, "flexible")) {
-      char rom[PETSC_MAX_PATH_LEN];
-      PetscCheck(!VIMBGet(rd, e, "mass") && !VIMBGet(rd, e, "inertia"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: flexible body '%s': its mass and inertia come from its ROM's invariants; remove 'mass' and 'inertia'", rd->path, bd->line,
-                 bd->name);
-      PetscCheck(VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: flexible body '%s' needs 'rom: FILE.h5', a ROM reduced with -cms_frame_invariants (docs/frame.md)", rd->path, bd->line,
-                 bd->name);
-      PetscCall(VIMBString(rd, e, "rom", NULL, rom, sizeof(rom)));
-      PetscCall(VIMBFlexLoad(rd->comm, rd->path, bd->line, bd->name, rom, &bd->flex));
-      bd->mass = bd->flex->m;
-    } else {
-      PetscCheck(!VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': 'rom' is a flexible body's key (add 'type: flexible')",
-                 rd->path, bd->line, bd->name);
-    }
+    PetscCall(VIMBReadFlexibleROM(rd, e, bd, !strcmp(type, "flexible") ? 2 : 0));
     if (!bd->flex) {
       PetscCall(VIMBReal(rd, e, "mass", PETSC_TRUE, 0, &bd->mass));
       PetscCall(VIMBReal(rd, e, "inertia", PETSC_TRUE, 0, &bd->inertia));
@@ -510,9 +535,13 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
-      /* a spatial model's bodies are rigid: a node (or its weights) is refused, naming the key */
+      /* a node of a flexible body: its point moves with the ROM (mbspatial.c); not on a prismatic joint (its line deforms) */
       PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
       PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
+      PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || (!j->phi[0] && !j->phi[1]), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': a spatial prismatic joint on a flexible body's node is not supported; give its point in the frame (point1, "
+                 "point2) without 'node1'/'node2'",
+                 rd->path, j->line, j->name);
       PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"),
                  rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'axis' is a revolute, driver or prismatic joint's key, a %s joint has none",
                  rd->path, j->line, j->name, types[t]);
@@ -598,7 +627,8 @@ static PetscErrorCode VIMBContactLaw(VIMBReader *rd, yaml_node_t *e, VIMBContact
    VIMBSpatialTangent). */
 static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
-  static const char *const keys[] = {"name", "body", "point", "against", "plane_point", "plane_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name",        "body",         "point",       "node",     "weights", "against",
+                                     "plane_point", "plane_normal", "restitution", "friction", NULL};
   PetscReal                len;
 
   PetscFunctionBeginUser;
@@ -611,6 +641,11 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
              "%s:%d: contact '%s' puts a point of '%s' against its own plane (name two bodies)", rd->path, c->line, c->name,
              model->bodies[c->body[1]].name);
   PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
+  PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
+  PetscCheck(!c->phi || !c->body[0], rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': a flexible body's node against a moving body's plane is not supported; put it against the ground's plane "
+             "('against: ground')",
+             rd->path, c->line, c->name);
   PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
   PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));
   len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1] + c->line_normal[2] * c->line_normal[2]);
@@ -1013,7 +1048,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   model->n = 0;
   for (PetscInt b = 1; b < model->nbodies; b++) {
     model->bodies[b].off = model->n;
-    model->bodies[b].nq  = model->dim == 3 ? 7 : 3 + (model->bodies[b].flex ? model->bodies[b].flex->nf : 0);
+    model->bodies[b].nq  = (model->dim == 3 ? 7 : 3) + (model->bodies[b].flex ? model->bodies[b].flex->nf : 0);
     model->n += model->bodies[b].nq;
   }
   model->nrows = 0;
@@ -1069,11 +1104,17 @@ PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscR
     PetscCall(VIMBModelInitialState(model, q0, q0 + n));
     q = q0;
   }
-  PetscCall(PetscMalloc1(nqmax * nqmax, &Mb));
+  PetscCall(PetscMalloc1(model->dim == 3 ? VIMBFlexSpatialWorkSize(nqmax) : nqmax * nqmax, &Mb));
   PetscCall(PetscArrayzero(M, n * n));
   for (PetscInt b = 1; b < model->nbodies; b++) {
     const VIMBBody *bd = &model->bodies[b];
     const PetscInt  i = bd->off, nq = bd->nq;
+    if (model->dim == 3 && bd->flex) {
+      VIMBFlexSpatialMass(bd->flex, q + i, Mb, NULL, Mb);
+      for (PetscInt r = 0; r < nq; r++)
+        for (PetscInt c = 0; c < nq; c++) M[(i + r) * n + i + c] = Mb[r * nq + c];
+      continue;
+    }
     if (model->dim == 3) {
       PetscReal Ms[49];
       VIMBSpatialMass(bd, q + i, Ms);

@@ -15,7 +15,7 @@
 #include "mbimpl.h"
 
 /* G(p), 3 x 4 row-major */
-static void VIMBQuatG(const PetscReal p[], PetscReal G[])
+void VIMBQuatG(const PetscReal p[], PetscReal G[])
 {
   const PetscReal e0 = p[0], e1 = p[1], e2 = p[2], e3 = p[3];
   const PetscReal g[12] = {-e1, e0, e3, -e2, -e2, -e3, e0, e1, -e3, e2, -e1, e0};
@@ -367,6 +367,37 @@ static void VIMBSpatialPairRow(const VIMBModel *model, const PetscInt body[2], c
 }
 
 /*
+  A point on a flexible body's node (phi, 3 x nf: its elastic displacement rows, mbflexspatial.c) is at s = x + Phi_P q_f in
+  the frame, and a row sum_i a_i (R(p) s)_i = p^T B(s) p with B(s) = sum_i a_i A_i(s) linear in s gets the elastic columns
+  p^T B(Phi_k) p and the curvature 2 B(Phi_k) p between p and q_k (none between two elastic coordinates): added here, times
+  sg, into grad and w times into H (a body's off, its quaternion at off + 3, q_f at off + 7). The point's s is the row's.
+*/
+static void VIMBSpatialNodeColumns(const VIMBModel *model, PetscInt b, const PetscReal phi[], const PetscReal a[], PetscReal sg, const PetscReal q[],
+                                   PetscReal grad[], PetscReal w, PetscReal H[])
+{
+  const PetscInt   n = model->n, o = model->bodies[b].off, nf = phi ? model->bodies[b].flex->nf : 0;
+  const PetscReal *p = q + o + 3;
+
+  for (PetscInt k = 0; k < nf; k++) {
+    const PetscReal ph[3] = {phi[k], phi[nf + k], phi[2 * nf + k]};
+    PetscReal       A[3][16], Bp[4], pBp = 0;
+    VIMBQuatForms(ph, A);
+    for (PetscInt e = 0; e < 4; e++) {
+      Bp[e] = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt f = 0; f < 4; f++) Bp[e] += a[i] * A[i][e * 4 + f] * p[f];
+      pBp += p[e] * Bp[e];
+    }
+    if (grad) grad[o + 7 + k] += sg * pBp;
+    if (H && w != 0)
+      for (PetscInt e = 0; e < 4; e++) {
+        H[(o + 3 + e) * n + o + 7 + k] += 2 * sg * w * Bp[e];
+        H[(o + 7 + k) * n + o + 3 + e] += 2 * sg * w * Bp[e];
+      }
+  }
+}
+
+/*
   A spherical joint's row i (i = 0, 1, 2): g = (r_b + R(p_b) s_b - r_a - R(p_a) s_a)_i, with (R(p) s)_i = p^T A_i(s) p:
   dg/dr_b = e_i, dg/dp_b = 2 A_i(s_b) p_b, the Hessian's p_b block 2 A_i(s_b) (and minus those of body a).
   A quaternion's norm row: g = (p^T p - 1) / 2, dg/dp = p, Hessian I.
@@ -388,8 +419,9 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
     const PetscInt     o = model->bodies[c->body[1]].off;
     const PetscReal   *p = q + o + 3, *nv = c->line_normal;
-    PetscReal          A[3][16], B[16], Bp[4], val = 0;
-    VIMBQuatForms(c->point, A);
+    PetscReal          A[3][16], B[16], Bp[4], val = 0, s[3];
+    VIMBFlexSpatialDisplace(model->bodies[c->body[1]].flex, c->phi, c->point, q + o + 7, s); /* a node's: x + Phi_P q_f */
+    VIMBQuatForms(s, A);
     for (PetscInt k = 0; k < 16; k++) B[k] = nv[0] * A[0][k] + nv[1] * A[1][k] + nv[2] * A[2][k]; /* n . R(p) s = p^T B p */
     for (PetscInt a = 0; a < 4; a++) Bp[a] = B[a * 4] * p[0] + B[a * 4 + 1] * p[1] + B[a * 4 + 2] * p[2] + B[a * 4 + 3] * p[3];
     for (PetscInt i = 0; i < 3; i++) val += nv[i] * (q[o + i] - c->line_point[i]);
@@ -399,6 +431,7 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     if (H && w != 0)
       for (PetscInt a = 0; a < 4; a++)
         for (PetscInt b = 0; b < 4; b++) H[(o + 3 + a) * n + o + 3 + b] += 2 * w * B[a * 4 + b];
+    VIMBSpatialNodeColumns(model, c->body[1], c->phi, nv, 1, q, grad, w, H);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r >= model->qrow) { /* a norm row */
@@ -464,7 +497,7 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
     }
     for (PetscInt side = 0; side < 2; side++) {
       const PetscInt   b = j->body[side], sg = side ? 1 : -1;
-      PetscReal        A[3][16], Ap[4];
+      PetscReal        A[3][16], Ap[4], s[3], ei[3] = {0, 0, 0};
       const PetscReal *p;
       PetscInt         o;
       if (!b) {
@@ -473,7 +506,10 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
       }
       o = model->bodies[b].off;
       p = q + o + 3;
-      VIMBQuatForms(j->point[side], A);
+      VIMBFlexSpatialDisplace(model->bodies[b].flex, j->phi[side], j->point[side], q + o + 7, s); /* a node's: x + Phi_P q_f */
+      VIMBQuatForms(s, A);
+      ei[i] = 1;
+      VIMBSpatialNodeColumns(model, b, j->phi[side], ei, sg, q, grad, w, H);
       for (PetscInt a = 0; a < 4; a++) Ap[a] = A[i][a * 4] * p[0] + A[i][a * 4 + 1] * p[1] + A[i][a * 4 + 2] * p[2] + A[i][a * 4 + 3] * p[3];
       val += sg * (q[o + i] + p[0] * Ap[0] + p[1] * Ap[1] + p[2] * Ap[2] + p[3] * Ap[3]);
       if (grad) {
@@ -514,11 +550,12 @@ PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const Pets
   const VIMBContact *c = &model->contacts[k];
   const PetscInt     o = model->bodies[c->body[1]].off, oa = c->body[0] ? model->bodies[c->body[0]].off : -1;
   const PetscReal   *p = q + o + 3;
-  PetscReal          A[3][16], t[2][3], Ax[3][16], x[3];
+  PetscReal          A[3][16], t[2][3], Ax[3][16], x[3], s[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, 2 * model->n));
-  VIMBQuatForms(c->point, A);
+  VIMBFlexSpatialDisplace(model->bodies[c->body[1]].flex, c->phi, c->point, q + o + 7, s); /* a node's: x + Phi_P q_f (ground's plane only) */
+  VIMBQuatForms(s, A);
   VIMBSpatialContactTangents(c->line_normal, t);
   if (oa >= 0) {
     /* on a moving body's plane: the tangents turn with it, t_a = R(p1) t_a (body1's frame), and the velocity is relative
@@ -546,6 +583,7 @@ PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const Pets
         for (PetscInt f = 0; f < 4; f++) r += t[a][i] * A[i][e * 4 + f] * p[f];
       ga[o + 3 + e] = 2 * r;
     }
+    VIMBSpatialNodeColumns(model, c->body[1], c->phi, t[a], 1, q, ga, 0, NULL); /* a node's q_f columns: t_a . A Phi_k */
     if (oa < 0) continue;
     for (PetscInt i = 0; i < 3; i++) ga[oa + i] = -t[a][i];
     for (PetscInt e = 0; e < 4; e++) {
@@ -594,12 +632,17 @@ void VIMBSpatialOutput(const VIMBModel *model, const VIMBOutput *o, const PetscR
     return;
   }
   switch (o->type) {
-  case VI_MB_OUT_POINT: { /* x = r + R(p) s, v = r' + (2 p^T A_i(s) p')_i */
-    PetscReal A[3][16];
-    VIMBQuatForms(o->point, A);
+  case VI_MB_OUT_POINT: { /* x = r + R(p) s, v = r' + (2 p^T A_i(s) p')_i; a node's s = x + Phi_P q_f, moving at R(p) Phi_P q_f' too */
+    PetscReal       A[3][16], Av[3][16], s[3], sv[3];
+    const PetscReal zero[3] = {0, 0, 0};
+    const VIMBFlex *fx      = o->body ? model->bodies[o->body].flex : NULL;
+    VIMBFlexSpatialDisplace(fx, o->phi, o->point, q + off + 7, s);
+    VIMBFlexSpatialDisplace(fx, o->phi, zero, u + off + 7, sv);
+    VIMBQuatForms(s, A);
+    VIMBQuatForms(sv, Av);
     for (PetscInt i = 0; i < 3; i++) {
       y[i]     = q[off + i] + VIMBForm(A[i], p, p);
-      y[3 + i] = u[off + i] + 2 * VIMBForm(A[i], p, pd);
+      y[3 + i] = u[off + i] + 2 * VIMBForm(A[i], p, pd) + VIMBForm(Av[i], p, p);
     }
   } break;
   case VI_MB_OUT_ORIENTATION:

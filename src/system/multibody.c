@@ -27,7 +27,7 @@ typedef struct {
   PetscReal     *work; /* the flexible bodies' scratch (VIMBFlexForce) and local blocks */
   PetscReal     *hs;   /* n x n, zero between calls: one row's Hessian (VISystemComputeConstraintDerivatives_Multibody) */
   PetscInt      *idx;  /* 2 n: its coordinates */
-  PetscInt       nqmax;
+  PetscInt       nqmax, nwork; /* the largest flexible body's coordinates; the size of its force's scratch (then its local blocks) */
 } VISystem_Multibody;
 
 static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
@@ -146,8 +146,8 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   if (md->dim == 3) { /* a prismatic joint's rows 0-1 are a point against body 1's planes, cubic in q (VIMBSpatialConstraint) */
     PetscCall(PetscCalloc1(nc, &mb->linear));
     for (PetscInt b = 1; b < md->nbodies; b++) mb->linear[md->qrow + b - 1] = PETSC_TRUE;
-    for (PetscInt k = 0; k < md->njoints; k++)
-      if (md->joints[k].type != VI_MB_JOINT_PRISMATIC)
+    for (PetscInt k = 0; k < md->njoints; k++) /* not at a flexible body's node (its row is cubic: p^T A(x + Phi q_f) p) */
+      if (md->joints[k].type != VI_MB_JOINT_PRISMATIC && !md->joints[k].phi[0] && !md->joints[k].phi[1])
         for (PetscInt i = 0; i < 3; i++) mb->linear[md->joints[k].row + i] = PETSC_TRUE;
   }
   for (PetscInt k = 0; k < md->ncontacts; k++) {
@@ -169,6 +169,11 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   mb->nqmax          = 0;
   for (PetscInt b = 1; b < md->nbodies; b++) {
     const VIMBBody *bd = &md->bodies[b];
+    if (md->dim == 3 && bd->flex) { /* M(p, q_f), its gravity and the rest in VIMBFlexSpatialForce (mbflexspatial.c) */
+      sys->constant_mass = PETSC_FALSE;
+      mb->nqmax          = PetscMax(mb->nqmax, bd->nq);
+      continue;
+    }
     if (md->dim == 3) { /* M(p) and a quadratic velocity vector (mbspatial.c); gravity on the centre */
       sys->constant_mass = PETSC_FALSE;
       for (PetscInt d = 0; d < 3; d++) mb->fext[bd->off + d] = bd->mass * md->gravity[d];
@@ -184,7 +189,8 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   }
   {
     const PetscInt nq = mb->nqmax;
-    PetscCall(PetscMalloc3(PetscMax(nq * nq * nq + 6 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs, 2 * n, &mb->idx));
+    mb->nwork         = md->dim == 3 ? VIMBFlexSpatialWorkSize(nq) : nq * nq * nq + 3 * nq * nq; /* VIMBFlexSpatialForce's, VIMBFlexForce's */
+    PetscCall(PetscMalloc3(PetscMax(mb->nwork + 3 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs, 2 * n, &mb->idx));
     PetscCall(PetscArrayzero(mb->hs, n * n));
   }
   for (PetscInt l = 0; l < md->nloads; l++) {
@@ -218,7 +224,8 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
     const VIMBBody *bd = &md->bodies[b];
     const PetscInt  o = bd->off, nq = bd->nq, nn = nq * nq;
     PetscReal      *M = mb->work, *dM = mb->work + nn;
-    if (md->dim == 3) {
+    if (md->dim == 3 && bd->flex) VIMBFlexSpatialMass(bd->flex, q + o, M, dM, mb->work);
+    if (md->dim == 3 && !bd->flex) {
       PetscReal J[49];
       VIMBSpatialMassJacobian(bd, q + o, w + o, J);
       for (PetscInt i = 3; i < 7; i++)
@@ -226,9 +233,9 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
       continue;
     }
     if (!bd->flex) continue;
-    VIMBFlexMass(bd->flex, q + o, M, dM);
+    if (md->dim == 2) VIMBFlexMass(bd->flex, q + o, M, dM);
     for (PetscInt i = 0; i < nq; i++)
-      for (PetscInt a = 2; a < nq; a++) {
+      for (PetscInt a = md->dim == 3 ? 3 : 2; a < nq; a++) {
         PetscReal r = 0;
         for (PetscInt j = 0; j < nq; j++) r += dM[a * nn + i * nq + j] * w[o + j];
         dMw[(o + i) * n + o + a] = r;
@@ -248,8 +255,12 @@ static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, 
   PetscCall(PetscArraycpy(f, mb->fext, sys->n));
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
     const VIMBBody *bd = &mb->model.bodies[b];
-    if (mb->model.dim == 3) VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
-    if (bd->flex) VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
+    if (mb->model.dim == 3 && bd->flex)
+      VIMBFlexSpatialForce(bd->flex, mb->model.gravity, bd->torque, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
+    else if (mb->model.dim == 3)
+      VIMBSpatialForce(bd, q + bd->off, u + bd->off, f + bd->off, NULL, NULL);
+    else if (bd->flex)
+      VIMBFlexForce(bd->flex, mb->model.gravity, q + bd->off, u + bd->off, f + bd->off, NULL, NULL, mb->work);
   }
   PetscCall(VIMBSpringForce(sys->comm, &mb->model, q, u, f, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -267,9 +278,9 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
   if (dfdu) PetscCall(PetscArrayzero(dfdu, n * n));
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
     const VIMBBody *bd = &mb->model.bodies[b];
-    const PetscInt  o = bd->off, nq = bd->nq, nqm = mb->nqmax;
-    PetscReal      *fl = mb->work + nqm * nqm * nqm + 3 * nqm * nqm, *dz = fl + nq, *dw = dz + nq * nq; /* after VIMBFlexForce's work */
-    if (mb->model.dim == 3) {
+    const PetscInt  o = bd->off, nq = bd->nq;
+    PetscReal      *fl = mb->work + mb->nwork, *dz = fl + nq, *dw = dz + nq * nq; /* after VIMBFlexForce's work */
+    if (mb->model.dim == 3 && !bd->flex) {
       PetscReal fs[7] = {0}, Z[49] = {0}, W[49] = {0};
       VIMBSpatialForce(bd, q + o, u + o, fs, Z, W);
       for (PetscInt i = 3; i < 7; i++)
@@ -281,7 +292,10 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
     }
     if (!bd->flex) continue;
     PetscCall(PetscArrayzero(fl, nq + 2 * nq * nq));
-    VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
+    if (mb->model.dim == 3)
+      VIMBFlexSpatialForce(bd->flex, mb->model.gravity, bd->torque, q + o, u + o, fl, dz, dw, mb->work);
+    else
+      VIMBFlexForce(bd->flex, mb->model.gravity, q + o, u + o, fl, dz, dw, mb->work);
     for (PetscInt i = 0; i < nq; i++)
       for (PetscInt k = 0; k < nq; k++) {
         if (dfdq) dfdq[(o + i) * n + o + k] = dz[i * nq + k];
@@ -307,7 +321,10 @@ static PetscErrorCode VISystemComputeEnergy_Multibody(VISystem sys, const PetscR
     const PetscInt  i  = bd->off;
     if (md->dim == 3) {
       PetscReal Tb, Vb;
-      VIMBSpatialEnergy(bd, md->gravity, q + i, u + i, &Tb, &Vb);
+      if (bd->flex)
+        VIMBFlexSpatialEnergy(bd->flex, md->gravity, q + i, u + i, &Tb, &Vb, mb->work);
+      else
+        VIMBSpatialEnergy(bd, md->gravity, q + i, u + i, &Tb, &Vb);
       T += Tb;
       V += Vb;
       continue;

@@ -147,9 +147,8 @@ int main(int argc, char **argv)
   VISystem         sys;
   PetscInt         n, nc;
   const PetscReal *q0;
-  PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], Gp[16 * N], Gm[16 * N], H[N * N];
-  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[32], yp[32], ym[32];
-  PetscReal        errG = 0, errH = 0, errM, errQ, errU, errL, errV, errT, scale, eps = 1e-6;
+  PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], M[N * N], f[N], y[32], yp[32], ym[32], err[6] = {0};
+  PetscReal        errG, errH, errM, errQ, errU, errL, errV, errT, eps = 1e-6;
   PetscBool        constant;
 
   PetscFunctionBeginUser;
@@ -169,42 +168,10 @@ int main(int argc, char **argv)
   }
   for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
   /* constraints */
-  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
-  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
   PetscCall(VISystemComputeMass(sys, q, M));
-  PetscCall(VISystemComputeMassJacobian(sys, q, w, dMw));
   PetscCall(VISystemComputeForce(sys, 0, q, u, f));
-  PetscCall(VISystemComputeForceJacobian(sys, 0, q, u, dfdq, dfdu));
-  errM = errQ = errU = 0;
-  scale              = 0;
-  for (PetscInt i = 0; i < n * n; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(dfdq[i]), PetscAbsReal(dfdu[i])));
-  for (PetscInt k = 0; k < n; k++) {
-    const PetscReal qk = q[k], uk = u[k];
-    q[k] = qk + eps;
-    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gp, Gp, NULL));
-    PetscCall(VISystemComputeMass(sys, q, Mp));
-    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
-    q[k] = qk - eps;
-    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gm, Gm, NULL));
-    PetscCall(VISystemComputeMass(sys, q, Mm));
-    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
-    q[k] = qk;
-    for (PetscInt r = 0; r < nc; r++) errG = PetscMax(errG, PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - G[r * n + k]));
-    for (PetscInt i = 0; i < n; i++) {
-      PetscReal d = 0, mw = 0;
-      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gp[r * n + i] - Gm[r * n + i]) / (2 * eps);
-      for (PetscInt j = 0; j < n; j++) mw += (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * w[j];
-      errH = PetscMax(errH, PetscAbsReal(d - H[i * n + k]));
-      errM = PetscMax(errM, PetscAbsReal(mw - dMw[i * n + k]));
-      errQ = PetscMax(errQ, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdq[i * n + k]) / scale);
-    }
-    u[k] = uk + eps;
-    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
-    u[k] = uk - eps;
-    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
-    u[k] = uk;
-    for (PetscInt i = 0; i < n; i++) errU = PetscMax(errU, PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdu[i * n + k]) / scale);
-  }
+  PetscCall(VITestMultibodyDerivatives(sys, q, u, w, lam, eps, err));
+  errG = err[0], errH = err[1], errM = err[2], errQ = err[3], errU = err[4];
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "flexible body: |G - dg/dq| %.2e (1e-8), |H - d(G^T lambda)/dq| %.2e (1e-7), |d(M w)/dq - differences| %.2e (1e-8), df/dq "
                         "%.2e, df/du %.2e (relative, 1e-6)\n",
@@ -212,24 +179,17 @@ int main(int argc, char **argv)
   EXPECT(errG < 1e-8 && errH < 1e-7 && errM < 1e-8 && errQ < 1e-6 && errU < 1e-6, "derivatives differ from central differences");
   /* Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq - D u_f */
   {
-    PetscReal       L[N], T, V, Tp, Vp, Tm, Vm, fmax = 0, bl[N], ldot = 0;
+    PetscReal       L[N], T, V, fmax = 0, bl[N], ldot = 0;
     const PetscReal D[NM] = {0.3, 0.6, 0.9};
-    for (PetscInt i = 0; i < n; i++) L[i] = 0;
+    PetscCall(VITestMultibodyLagrange(sys, q, u, eps, L));
     for (PetscInt k = 0; k < n; k++) {
       const PetscReal qk = q[k];
       PetscReal       lp, lm;
       q[k] = qk + eps;
-      PetscCall(VISystemComputeMass(sys, q, Mp));
-      PetscCall(VISystemComputeEnergy(sys, q, u, &Tp, &Vp));
       PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
       q[k] = qk - eps;
-      PetscCall(VISystemComputeMass(sys, q, Mm));
-      PetscCall(VISystemComputeEnergy(sys, q, u, &Tm, &Vm));
       PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, ym));
       q[k] = qk;
-      L[k] += (Tp - Tm - Vp + Vm) / (2 * eps);
-      for (PetscInt i = 0; i < n; i++)
-        for (PetscInt j = 0; j < n; j++) L[i] -= (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * u[k] * u[j];
       /* the spring sg's length from the tip's point output p: its gradient b, for its damper's force -c (b . u) b */
       lp    = PetscSqrtReal(PetscSqr(yp[0] - 2.5) + PetscSqr(yp[1] - 1));
       lm    = PetscSqrtReal(PetscSqr(ym[0] - 2.5) + PetscSqr(ym[1] - 1));

@@ -59,3 +59,87 @@ static inline PetscErrorCode VITestStopMonitor(VIStepper st, PetscReal t, void *
   if (++s->calls == s->stop_at) PetscCall(VIStepperStop(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The multibody system's derivatives at (q, u) against central differences of step eps, into err: [0] |G - dg/dq|,
+   [1] |d(G^T lam)/dq - H| (H of VISystemComputeConstraintCurvature), [2] |d(M(q) w)/dq - differences of M(q) w|, [3] and
+   [4] |df/dq|, |df/du| against the differences of f, relative to the largest entry of df/dq and df/du (err[5]). */
+static inline PetscErrorCode VITestMultibodyDerivatives(VISystem sys, const PetscReal q0[], const PetscReal u0[], const PetscReal w[],
+                                                        const PetscReal lam[], PetscReal eps, PetscReal err[6])
+{
+  PetscInt   n, nc;
+  PetscReal *q, *u, *g, *gp, *gm, *G, *Gp, *Gm, *H, *Mp, *Mm, *dMw, *fp, *fm, *dfdq, *dfdu, scale = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+  PetscCall(PetscMalloc6(n, &q, n, &u, 3 * nc, &g, 3 * nc * n, &G, 6 * n * n, &H, 2 * n, &fp));
+  gp = g + nc, gm = gp + nc, Gp = G + nc * n, Gm = Gp + nc * n, Mp = H + n * n, Mm = Mp + n * n, dMw = Mm + n * n, dfdq = dMw + n * n,
+  dfdu = dfdq + n * n, fm = fp + n;
+  PetscCall(PetscArraycpy(q, q0, n));
+  PetscCall(PetscArraycpy(u, u0, n));
+  PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+  PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+  PetscCall(VISystemComputeMassJacobian(sys, q, w, dMw));
+  PetscCall(VISystemComputeForceJacobian(sys, 0, q, u, dfdq, dfdu));
+  for (PetscInt i = 0; i < n * n; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(dfdq[i]), PetscAbsReal(dfdu[i])));
+  for (PetscInt e = 0; e < 5; e++) err[e] = 0;
+  err[5] = scale;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal qk = q[k], uk = u[k];
+    q[k] = qk + eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gp, Gp, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mp));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    q[k] = qk - eps;
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, gm, Gm, NULL));
+    PetscCall(VISystemComputeMass(sys, q, Mm));
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    q[k] = qk;
+    for (PetscInt r = 0; r < nc; r++) err[0] = PetscMax(err[0], PetscAbsReal((gp[r] - gm[r]) / (2 * eps) - G[r * n + k]));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal d = 0, mw = 0;
+      for (PetscInt r = 0; r < nc; r++) d += lam[r] * (Gp[r * n + i] - Gm[r * n + i]) / (2 * eps);
+      for (PetscInt j = 0; j < n; j++) mw += (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * w[j];
+      err[1] = PetscMax(err[1], PetscAbsReal(d - H[i * n + k]));
+      err[2] = PetscMax(err[2], PetscAbsReal(mw - dMw[i * n + k]));
+      err[3] = PetscMax(err[3], PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdq[i * n + k]) / scale);
+    }
+    u[k] = uk + eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fp));
+    u[k] = uk - eps;
+    PetscCall(VISystemComputeForce(sys, 0, q, u, fm));
+    u[k] = uk;
+    for (PetscInt i = 0; i < n; i++) err[4] = PetscMax(err[4], PetscAbsReal((fp[i] - fm[i]) / (2 * eps) - dfdu[i * n + k]) / scale);
+  }
+  PetscCall(PetscFree6(q, u, g, G, H, fp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Lagrange's equations written from M(q) and the energy alone, by central differences of step eps: L = -(dM/dq . u) u +
+   dT/dq - dV/dq (n; the system's f less its non-conservative forces) */
+static inline PetscErrorCode VITestMultibodyLagrange(VISystem sys, const PetscReal q0[], const PetscReal u[], PetscReal eps, PetscReal L[])
+{
+  PetscInt   n;
+  PetscReal *q, *Mp, *Mm, Tp, Vp, Tm, Vm;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
+  PetscCall(PetscMalloc3(n, &q, n * n, &Mp, n * n, &Mm));
+  PetscCall(PetscArraycpy(q, q0, n));
+  for (PetscInt i = 0; i < n; i++) L[i] = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal qk = q[k];
+    q[k]               = qk + eps;
+    PetscCall(VISystemComputeMass(sys, q, Mp));
+    PetscCall(VISystemComputeEnergy(sys, q, u, &Tp, &Vp));
+    q[k] = qk - eps;
+    PetscCall(VISystemComputeMass(sys, q, Mm));
+    PetscCall(VISystemComputeEnergy(sys, q, u, &Tm, &Vm));
+    q[k] = qk;
+    L[k] += (Tp - Tm - Vp + Vm) / (2 * eps);
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j < n; j++) L[i] -= (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * u[k] * u[j];
+  }
+  PetscCall(PetscFree3(q, Mp, Mm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
