@@ -547,9 +547,15 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < 6; k++)
-    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': '%s' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, keys[k], type);
-  if (j->type != VI_MB_JOINT_DRIVER) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCheck(j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': '%s' is a driver's key (type: driver, or a prismatic joint's prescribed slide), not a %s joint's", rd->path, j->line,
+               j->name, keys[k], type);
+  if (j->type == VI_MB_JOINT_PRISMATIC) { /* driven when it has a motion */
+    PetscBool any = PETSC_FALSE;
+    for (PetscInt k = 0; k < 6; k++) any = any || VIMBGet(rd, e, keys[k]) ? PETSC_TRUE : PETSC_FALSE;
+    if (!any) PetscFunctionReturn(PETSC_SUCCESS);
+  } else if (j->type != VI_MB_JOINT_DRIVER) PetscFunctionReturn(PETSC_SUCCESS);
+  j->driven = PETSC_TRUE;
   PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
   PetscCall(VIMBReadTimeTable(rd, e, "motion", what, &j->motion, &table));
   if (table) {
@@ -562,20 +568,21 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
                (double)j->motion.t[0], (double)j->motion.t[j->motion.npoints - 1]);
     VIMBTimeFunctionEvaluate(&j->motion, 0, &phi0, NULL, NULL);
     PetscCheck(PetscAbsReal(phi0) <= rd->model->tolerance, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s: joint '%s': the motion is %g rad at t = 0: a driver's motion is the change of its angle since the start, 0 at t = 0 (subtract "
+               "%s: joint '%s': the motion is %g %s at t = 0: a driver's motion is the change of its %s since the start, 0 at t = 0 (subtract "
                "%g from the table's values)",
-               j->motion.source, j->name, (double)phi0, (double)phi0);
+               j->motion.source, j->name, (double)phi0, j->type == VI_MB_JOINT_DRIVER ? "rad" : "m",
+               j->type == VI_MB_JOINT_DRIVER ? "angle" : "position along the axis", (double)phi0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s, with 'amplitude' and 'frequency' optional) or a table ('motion: [[t, "
-             "angle], ...]' or 'motion_file: FILE.csv')",
+             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional) or a table ('motion: "
+             "[[t, value], ...]' or 'motion_file: FILE.csv')",
              rd->path, j->line, j->name);
   PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &speed));
   PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &amplitude));
   PetscCall(VIMBReal(rd, e, "frequency", PETSC_FALSE, 0, &frequency));
   PetscCheck(amplitude == 0 || frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the angle is speed t + amplitude sin(frequency t)", rd->path, j->line,
+             "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the motion is speed t + amplitude sin(frequency t)", rd->path, j->line,
              j->name);
   VIMBTimeFunctionSetAnalytic(&j->motion, speed, amplitude, frequency);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -637,7 +644,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
            rows normal to the axis (a body1-fixed line through point1, along axis, that point2 stays on) */
         const PetscReal one[4] = {1, 0, 0, 0};
         VIMBSpatialLock(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->lock);
-        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : 5;
+        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : (j->driven ? 6 : 5); /* a driven prismatic joint: its slide, row 5 */
       }
       if (j->type == VI_MB_JOINT_PRISMATIC) {
         PetscReal *a = j->hinge[0], len, t2[2][3];
@@ -661,6 +668,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
     PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
+    if (j->type == VI_MB_JOINT_PRISMATIC && j->driven) j->rows = 3; /* its slide along the axis, row 2 */
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       PetscReal len;
       j->axis[0] = 1;
@@ -960,15 +968,16 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
       PetscReal g, gv = 0;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->type == VI_MB_JOINT_DRIVER && r == j->row + j->rows - 1) { /* its angle row at t = 0: g - phi(0) (0), G u - phi'(0) */
+      if (j->driven && r == j->row + j->rows - 1) { /* its driven row at t = 0: g - phi(0) (0), G u - phi'(0) */
         PetscReal phi, rate;
         VIMBTimeFunctionEvaluate(&j->motion, 0, &phi, &rate, NULL);
         g -= phi;
         gv -= rate;
         PetscCheck(PetscAbsReal(gv) <= model->tolerance * 1e3, comm, PETSC_ERR_USER_INPUT,
-                   "%s:%d: the initial velocities violate joint '%s': the relative angular velocity misses the driver's prescribed rate at t = 0, "
-                   "%.9g rad/s, by %.3e; give velocities with that rate%s",
-                   model->path, j->line, j->name, (double)rate, (double)-gv,
+                   "%s:%d: the initial velocities violate joint '%s': the relative %s misses the driver's prescribed rate at t = 0, "
+                   "%.9g %s, by %.3e; give velocities with that rate%s",
+                   model->path, j->line, j->name, j->type == VI_MB_JOINT_DRIVER ? "angular velocity" : "velocity along the axis", (double)rate,
+                   j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s", (double)-gv,
                    j->motion.npoints ? " (or clamp the table's end rates with 'motion_rates: [r0, r1]')" : "");
       }
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
@@ -1115,6 +1124,15 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   for (PetscInt k = 0; k < model->ncontacts; k++) model->contacts[k].row = model->nrows++;
   PetscCheck(model->nrows <= VI_MAX_CONTACTS, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " constraint rows, at most %d", path, model->nrows,
              VI_MAX_CONTACTS);
+  for (PetscInt k = 0; k < model->njoints; k++) { /* a driven prismatic joint's slide at the start: its row's zero */
+    VIMBJoint *j = &model->joints[k];
+    PetscReal *q;
+    if (j->type != VI_MB_JOINT_PRISMATIC || !j->driven) continue;
+    PetscCall(PetscMalloc1(2 * model->n, &q));
+    PetscCall(VIMBModelInitialState(model, q, q + model->n));
+    PetscCall(VIMBModelConstraint(model, j->row + j->rows - 1, q, &j->slide0, NULL, 0, NULL));
+    PetscCall(PetscFree(q));
+  }
   PetscCall(VIMBCheckAssembly(comm, model));
   if (model->nsprings) { /* the springs' free lengths by default, and no zero-length spring at the start (VIMBSpringLength refuses it) */
     PetscReal *q;
@@ -1227,7 +1245,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   const PetscReal       *p, *c, *n0 = NULL, *phip = NULL, *phic = NULL;
   PetscReal              pe[2], ce[2];
   PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
-  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2], ca, sa, cb, sb;
+  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2], ca, sa, cb, sb, shift = 0;
 
   PetscFunctionBeginUser;
   if (model->dim == 3) {
@@ -1260,7 +1278,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     c    = j->point[0];
     phip = j->phi[1];
     phic = j->phi[0];
-    if (j->type == VI_MB_JOINT_PRISMATIC) {
+    if (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 2) {
+      n0    = j->axis; /* a driven prismatic joint's slide: point2's position along body 1's axis, less its initial one */
+      shift = j->slide0;
+    } else if (j->type == VI_MB_JOINT_PRISMATIC) {
       nrm[0] = -j->axis[1];
       nrm[1] = j->axis[0];
       n0     = nrm; /* the point of body 2 stays on body 1's axis through point1 */
@@ -1303,7 +1324,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   VIMBRotateCS(ca, sa, ce, Rc, Rc1);
   D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
   D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
-  if (g) *g = d[0] * D[0] + d[1] * D[1];
+  if (g) *g = d[0] * D[0] + d[1] * D[1] - shift;
   if (grad && b) {
     grad[ob]     = d[0];
     grad[ob + 1] = d[1];

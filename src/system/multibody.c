@@ -407,17 +407,17 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
     PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
     if (g_rate) g_rate[r] = 0;
   }
-  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - phi(t), dg/dt = -phi'(t) (their G and curvature are t-free;
-     phi the driver's time function, mbtime.c); a spatial driver's angle (its last row, in (-2 pi, 2 pi]) minus phi(t) is
-     taken modulo 4 pi, the period of the quaternion's angle */
+  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - phi(t) (a driven prismatic joint's slide a . (P2 - P1) -
+     slide0 - phi(t)), dg/dt = -phi'(t) (their G and curvature are t-free; phi the joint's time function, mbtime.c); a spatial
+     driver's angle (its last row, in (-2 pi, 2 pi]) minus phi(t) is taken modulo 4 pi, the period of the quaternion's angle */
   for (PetscInt k = 0; k < mb->model.njoints; k++) {
     const VIMBJoint *j = &mb->model.joints[k];
     const PetscInt   r = j->row + j->rows - 1;
     PetscReal        phi, rate;
-    if (j->type != VI_MB_JOINT_DRIVER) continue;
+    if (!j->driven) continue;
     VIMBTimeFunctionEvaluate(&j->motion, t, &phi, &rate, NULL);
     if (g) g[r] -= phi;
-    if (g && mb->model.dim == 3) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
+    if (g && mb->model.dim == 3 && j->type == VI_MB_JOINT_DRIVER) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
     if (g_rate) g_rate[r] = -rate;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -434,7 +434,7 @@ static PetscErrorCode VISystemEvaluateConstraintAcceleration_Multibody(VISystem 
   for (PetscInt k = 0; k < mb->model.njoints; k++) {
     const VIMBJoint *j = &mb->model.joints[k];
     PetscReal        acc;
-    if (j->type != VI_MB_JOINT_DRIVER) continue;
+    if (!j->driven) continue;
     VIMBTimeFunctionEvaluate(&j->motion, t, NULL, NULL, &acc);
     g_tt[j->row + j->rows - 1] = -acc;
   }
