@@ -215,7 +215,8 @@ PetscErrorCode VISystemEvaluateConstraintAcceleration(VISystem sys, PetscReal t,
   PetscInt nc = 0;
 
   PetscFunctionBeginUser;
-  if (sys->ops.constraintacceleration) PetscCall((*sys->ops.constraintacceleration)(sys, t, g_tt));
+  if (sys->ops.constraintacceleration)
+    PetscCall((*sys->ops.constraintacceleration)(sys, t, g_tt));
   else {
     PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
     PetscCall(PetscArrayzero(g_tt, nc));

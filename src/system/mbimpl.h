@@ -38,9 +38,9 @@ typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, V
    C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates). A driver's prescribed angle, a load's
    factor: one object for both. */
 typedef struct {
-  PetscReal  speed, amplitude, frequency; /* the analytic form (npoints 0) */
-  PetscInt   npoints;                     /* the table's points, >= 2 (0: none) */
-  PetscReal *t, *c;                       /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
+  PetscReal  speed, amplitude, frequency;     /* the analytic form (npoints 0) */
+  PetscInt   npoints;                         /* the table's points, >= 2 (0: none) */
+  PetscReal *t, *c;                           /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
   char       source[PETSC_MAX_PATH_LEN + 32]; /* where the table was given (file:line), for messages */
 } VIMBTimeFunction;
 
@@ -57,10 +57,10 @@ typedef struct {
                                 driver: its angle's sine and cosine forms (VIMBSpatialDriverForms) */
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
-  VIMBTimeFunction motion;   /* driver: the prescribed change of theta_2 - theta_1 since the start, phi(t), its row theta_2 - theta_1 - angle0 - phi(t);
-                                driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
-  PetscBool     driven;      /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
-  PetscReal     slide0;      /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
+  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the start, phi(t), its row theta_2 - theta_1 - angle0 - phi(t);
+                              driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
+  PetscBool     driven;    /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
+  PetscReal     slide0;    /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;

@@ -476,22 +476,22 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
   if (!*given) PetscFunctionReturn(PETSC_SUCCESS);
   if (rv) PetscCall(VIMBVector(rd, e, rkey, 2, PETSC_TRUE, rates));
   if (v) {
-    PetscCheck(v->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]]",
-               rd->path, VIMBLine(v), what, key);
+    PetscCheck(v->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]]", rd->path, VIMBLine(v), what, key);
     n = VIMBCount(v);
     PetscCall(PetscMalloc2(PetscMax(n, 1), &t, PetscMax(n, 1), &y));
     for (PetscInt i = 0; i < n; i++) {
-      yaml_node_t *p = VIMBNode(rd, v->data.sequence.items.start[i]), *a, *b;
+      yaml_node_t *p    = VIMBNode(rd, v->data.sequence.items.start[i]), *a, *b;
       PetscBool    pair = p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2 ? PETSC_TRUE : PETSC_FALSE;
       if (!pair) PetscCall(PetscFree2(t, y));
-      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be a pair [time, value]", rd->path, VIMBLine(p),
-                 what, i + 1, key);
-      a = VIMBNode(rd, p->data.sequence.items.start[0]);
-      b = VIMBNode(rd, p->data.sequence.items.start[1]);
+      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be a pair [time, value]", rd->path,
+                 VIMBLine(p), what, i + 1, key);
+      a    = VIMBNode(rd, p->data.sequence.items.start[0]);
+      b    = VIMBNode(rd, p->data.sequence.items.start[1]);
       pair = a->type == YAML_SCALAR_NODE && b->type == YAML_SCALAR_NODE ? PETSC_TRUE : PETSC_FALSE;
       if (!pair) PetscCall(PetscFree2(t, y));
-      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be two numbers [time, value]", rd->path, VIMBLine(p),
-                 what, i + 1, key);
+      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be two numbers [time, value]", rd->path,
+                 VIMBLine(p), what, i + 1, key);
       {
         PetscErrorCode ierr = VIMBNumber(rd, a, key, &t[i]);
         if (!ierr) ierr = VIMBNumber(rd, b, key, &y[i]);
@@ -501,15 +501,17 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
       if (i > 0 && t[i] <= t[i - 1]) {
         const PetscReal ti = t[i], tp = t[i - 1];
         PetscCall(PetscFree2(t, y));
-        SETERRQ(rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' has the time %g, not after %g: the times must be strictly increasing",
-                rd->path, VIMBLine(p), what, i + 1, key, (double)ti, (double)tp);
+        SETERRQ(rd->comm, PETSC_ERR_USER_INPUT,
+                "%s:%d: %s: point %" PetscInt_FMT " of '%s' has the time %g, not after %g: the times must be strictly increasing", rd->path,
+                VIMBLine(p), what, i + 1, key, (double)ti, (double)tp);
       }
     }
     PetscCall(PetscSNPrintf(source, sizeof(source), "%s:%d", rd->path, VIMBLine(v)));
   } else {
     char name[PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
     PetscCall(VIMBString(rd, e, fkey, NULL, name, sizeof(name)));
-    if (name[0] == '/') PetscCall(PetscStrncpy(file, name, sizeof(file)));
+    if (name[0] == '/')
+      PetscCall(PetscStrncpy(file, name, sizeof(file)));
     else { /* relative to the model file's folder */
       const char *slash = strrchr(rd->path, '/');
       PetscCall(PetscSNPrintf(file, sizeof(file), "%.*s%s", slash ? (int)(slash - rd->path + 1) : 0, rd->path, name));
@@ -517,8 +519,8 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
     {
       FILE *fp = fopen(file, "r");
       if (fp) fclose(fp);
-      PetscCheck(fp, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: cannot open '%s: %s' (%s; a relative path is from the model file's folder)", rd->path,
-                 VIMBLine(fv), what, fkey, name, file);
+      PetscCheck(fp, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: cannot open '%s: %s' (%s; a relative path is from the model file's folder)",
+                 rd->path, VIMBLine(fv), what, fkey, name, file);
     }
     PetscCall(VIMBTimeTableReadCSV(rd->comm, file, &n, &t, &y));
     PetscCall(PetscSNPrintf(source, sizeof(source), "%s:%d (%s)", rd->path, VIMBLine(fv), file));
@@ -548,13 +550,14 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < 6; k++)
     PetscCheck(j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': '%s' is a driver's key (type: driver, or a prismatic joint's prescribed slide), not a %s joint's", rd->path, j->line,
-               j->name, keys[k], type);
+               "%s:%d: joint '%s': '%s' is a driver's key (type: driver), not a %s joint's (a prismatic joint takes it too: a prescribed slide)",
+               rd->path, j->line, j->name, keys[k], type);
   if (j->type == VI_MB_JOINT_PRISMATIC) { /* driven when it has a motion */
     PetscBool any = PETSC_FALSE;
     for (PetscInt k = 0; k < 6; k++) any = any || VIMBGet(rd, e, keys[k]) ? PETSC_TRUE : PETSC_FALSE;
     if (!any) PetscFunctionReturn(PETSC_SUCCESS);
-  } else if (j->type != VI_MB_JOINT_DRIVER) PetscFunctionReturn(PETSC_SUCCESS);
+  } else if (j->type != VI_MB_JOINT_DRIVER)
+    PetscFunctionReturn(PETSC_SUCCESS);
   j->driven = PETSC_TRUE;
   PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
   PetscCall(VIMBReadTimeTable(rd, e, "motion", what, &j->motion, &table));
@@ -590,8 +593,8 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name",     "type",     "body1", "point1", "node1",     "body2",  "point2",      "node2",
-                                      "weights1", "weights2", "axis",  "speed",  "amplitude", "frequency", "motion", "motion_file", "motion_rates", NULL};
+  static const char *const keys[]  = {"name",     "type", "body1", "point1",    "node1",     "body2",  "point2",      "node2",        "weights1",
+                                      "weights2", "axis", "speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -966,6 +969,7 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
     const VIMBJoint *j = &model->joints[k];
     for (PetscInt r = j->row; r < j->row + j->rows; r++) {
       PetscReal g, gv = 0;
+      char      rated[256] = "";
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
       if (j->driven && r == j->row + j->rows - 1) { /* its driven row at t = 0: g - phi(0) (0), G u - phi'(0) */
@@ -973,20 +977,17 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
         VIMBTimeFunctionEvaluate(&j->motion, 0, &phi, &rate, NULL);
         g -= phi;
         gv -= rate;
-        PetscCheck(PetscAbsReal(gv) <= model->tolerance * 1e3, comm, PETSC_ERR_USER_INPUT,
-                   "%s:%d: the initial velocities violate joint '%s': the relative %s misses the driver's prescribed rate at t = 0, "
-                   "%.9g %s, by %.3e; give velocities with that rate%s",
-                   model->path, j->line, j->name, j->type == VI_MB_JOINT_DRIVER ? "angular velocity" : "velocity along the axis", (double)rate,
-                   j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s", (double)-gv,
-                   j->motion.npoints ? " (or clamp the table's end rates with 'motion_rates: [r0, r1]')" : "");
+        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = 0 is %.9g %s%s)", (double)rate,
+                                j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s",
+                                j->motion.npoints ? "; or clamp the table's end rates with 'motion_rates: [r0, r1]'" : ""));
       }
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
                  model->path, j->line, j->name, r - j->row + 1, (double)g, (double)model->tolerance);
       PetscCheck(PetscAbsReal(gv) <= model->tolerance * 1e3, comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: the initial velocities violate joint '%s': its row %" PetscInt_FMT " has the rate %.3e; give velocities the joint allows",
-                 model->path, j->line, j->name, r - j->row + 1, (double)gv);
+                 "%s:%d: the initial velocities violate joint '%s': its row %" PetscInt_FMT " has the rate %.3e; give velocities the joint allows%s",
+                 model->path, j->line, j->name, r - j->row + 1, (double)gv, rated);
     }
   }
   PetscCall(PetscFree3(q, u, grad));

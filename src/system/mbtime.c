@@ -39,8 +39,8 @@ PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, cons
   const PetscBool knot = rates ? PETSC_FALSE : PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "%s: a table of %" PetscInt_FMT " point%s: a spline needs two or more (time, value) points", source, n,
-             n == 1 ? "" : "s");
+  PetscCheck(n >= 2, comm, PETSC_ERR_USER_INPUT, "%s: a table of %" PetscInt_FMT " point%s: a spline needs two or more (time, value) points", source,
+             n, n == 1 ? "" : "s");
   for (PetscInt i = 0; i < n; i++)
     PetscCheck(!PetscIsInfOrNanReal(t[i]) && !PetscIsInfOrNanReal(y[i]) && (i == 0 || t[i] > t[i - 1]), comm, PETSC_ERR_USER_INPUT,
                "%s: point %" PetscInt_FMT " (%g, %g): the times must be finite and strictly increasing", source, i + 1, (double)t[i], (double)y[i]);
@@ -79,13 +79,15 @@ PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, cons
       b[0]               = H(1);
       c[0]               = dd;
       r[0]               = ((H(0) + 2 * dd) * H(1) * D(0) + H(0) * H(0) * D(1)) / dd;
-    } else b[0] = 1, c[0] = 0, r[0] = rates[0];
+    } else
+      b[0] = 1, c[0] = 0, r[0] = rates[0];
     if (knot) {
       const PetscReal dd = t[n - 1] - t[n - 3];
       a[n - 1]           = dd;
       b[n - 1]           = H(n - 3);
       r[n - 1]           = (H(n - 2) * H(n - 2) * D(n - 3) + (2 * dd + H(n - 2)) * H(n - 3) * D(n - 2)) / dd;
-    } else a[n - 1] = 0, b[n - 1] = 1, r[n - 1] = rates[1];
+    } else
+      a[n - 1] = 0, b[n - 1] = 1, r[n - 1] = rates[1];
   }
   /* Thomas's elimination */
   for (PetscInt i = 1; i < n; i++) {
@@ -124,8 +126,10 @@ void VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal 
   hi = f->npoints - 1;
   while (hi - lo > 1) {
     const PetscInt mid = (lo + hi) / 2;
-    if (t >= f->t[mid]) lo = mid;
-    else hi = mid;
+    if (t >= f->t[mid])
+      lo = mid;
+    else
+      hi = mid;
   }
   c = f->c + 4 * lo;
   x = t - f->t[lo];
@@ -144,17 +148,18 @@ PetscErrorCode VIMBTimeFunctionCheckSpan(MPI_Comm comm, const VIMBTimeFunction *
   first = f->t[0];
   last  = f->t[f->npoints - 1];
   tol   = 1e-9 * (last - first);
-  PetscCheck(t0 >= first - tol && t1 <= last + tol, comm, PETSC_ERR_USER_INPUT,
-             "%s: %s is tabulated from t = %g to %g s, and the run goes from %g to %g s (-step_start_time, -step_end_time): extend the table over the "
-             "run or shorten the run (a table is not extrapolated)",
-             f->source, what, (double)first, (double)last, (double)t0, (double)t1);
+  PetscCheck(
+      t0 >= first - tol && t1 <= last + tol, comm, PETSC_ERR_USER_INPUT,
+      "%s: %s is tabulated from t = %g to %g s, and the run goes from %g to %g s (-step_start_time, -step_end_time): extend the table over the "
+      "run or shorten the run (a table is not extrapolated)",
+      f->source, what, (double)first, (double)last, (double)t0, (double)t1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* one field of a CSV line: a finite number with blanks around it */
 static PetscBool VIMBCSVNumber(const char *s, const char *e, PetscReal *x)
 {
-  char  buf[128], *end;
+  char   buf[128], *end;
   size_t len;
 
   while (s < e && isspace((unsigned char)*s)) s++;
@@ -169,9 +174,9 @@ static PetscBool VIMBCSVNumber(const char *s, const char *e, PetscReal *x)
 
 PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *n, PetscReal **t, PetscReal **y)
 {
-  FILE    *fp = fopen(path, "r");
-  char     line[1024];
-  PetscInt lineno = 0, cap = 64, prev = 0;
+  FILE     *fp = fopen(path, "r");
+  char      line[1024];
+  PetscInt  lineno = 0, cap = 64, prev = 0;
   PetscBool header_allowed = PETSC_TRUE;
 
   PetscFunctionBeginUser;
@@ -179,12 +184,13 @@ PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *
   *n = 0;
   PetscCall(PetscMalloc2(cap, t, cap, y));
   while (fgets(line, sizeof(line), fp)) {
-    char       *p = line, *sep, msg[256] = "";
-    size_t      len = strlen(line);
-    PetscReal   a, b;
-    PetscBool   ok;
+    char     *p = line, *sep, msg[256] = "";
+    size_t    len = strlen(line);
+    PetscReal a, b;
+    PetscBool ok;
     lineno++;
-    if (len == sizeof(line) - 1 && line[len - 1] != '\n') PetscCall(PetscSNPrintf(msg, sizeof(msg), "a line longer than %d characters", (int)sizeof(line) - 2));
+    if (len == sizeof(line) - 1 && line[len - 1] != '\n')
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "a line longer than %d characters", (int)sizeof(line) - 2));
     while (*p && isspace((unsigned char)*p)) p++;
     if (!msg[0] && (!*p || *p == '#')) continue;
     if (!msg[0]) {
@@ -197,7 +203,8 @@ PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *
         continue;
       }
       header_allowed = PETSC_FALSE;
-      if (!ok) PetscCall(PetscSNPrintf(msg, sizeof(msg), "expected two numbers 'time, value' (got '%.80s')", p));
+      if (!ok)
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "expected two numbers 'time, value' (got '%.80s')", p));
       else if (*n > 0 && a <= (*t)[*n - 1])
         PetscCall(PetscSNPrintf(msg, sizeof(msg), "the time %g is not after %g (line %" PetscInt_FMT "): the times must be strictly increasing",
                                 (double)a, (double)(*t)[*n - 1], prev));

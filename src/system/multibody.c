@@ -195,7 +195,8 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
   for (PetscInt l = 0; l < md->nloads; l++) {
     const VIMBLoad *ld  = &md->loads[l];
     const PetscInt  off = md->bodies[ld->body].off; /* a flexible body's: at its frame's origin */
-    if (ld->factor) { /* scaled by s(t): VISystemMultibodyTimedLoads */
+    /* a load scaled by s(t) is added at t: VISystemMultibodyTimedLoads */
+    if (ld->factor) {
       mb->timed = PETSC_TRUE;
       continue;
     }

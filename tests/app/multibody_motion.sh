@@ -236,7 +236,7 @@ raise SystemExit(mbcheck.bad)
 PY
 # (d)
 sed -e 's/\[0.01, /[0.005, /' crank_table.yaml >order.yaml
-refuse_simulate "times not increasing" "1 2" "order.yaml:7: joint 'motor': point 3 of 'motion' has the time 0.005" $mb -mb_model order.yaml \
+refuse_simulate "times not increasing" "1" "order.yaml:7: joint 'motor': point 3 of 'motion' has the time 0.005" $mb -mb_model order.yaml \
   -step_dt 1e-3 -step_end_time 0.01
 sed -e 's/motion_rates: \[10, [^]]*\], motion_file: crank_motion.csv/motion: [[0, 0]]/' crank_file.yaml >one.yaml
 refuse_simulate "one point" "1" "one.yaml:6: joint 'motor': 'motion' has 1 point" $mb -mb_model one.yaml -step_dt 1e-3 -step_end_time 0.01
@@ -257,6 +257,6 @@ refuse_simulate "speed with a table" "1" "both.yaml:6: joint 'motor': give its m
 refuse_simulate "a load's factor shorter than the run" "1" "rotor.yaml:4: a load's factor is tabulated from t = 0. to 1. s" $mb \
   -mb_model rotor.yaml -step_dt 1e-3 -step_end_time 2
 sed -e 's/motion_rates: \[10, [^]]*\], //' crank_file.yaml >knot.yaml
-refuse_simulate "velocities that miss the table's rate" "1" "knot.yaml:6: the initial velocities violate joint 'motor': the relative angular velocity misses the driver's prescribed rate at t = 0, 10.00" \
+refuse_simulate "velocities that miss the table's rate" "1" "knot.yaml:6: the initial velocities violate joint 'motor': its row 1 has the rate .*(the driver's prescribed rate at t = 0 is 10.00" \
   $mb -mb_model knot.yaml -step_dt 1e-3 -step_end_time 0.01
 exit $fail

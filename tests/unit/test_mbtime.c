@@ -48,7 +48,8 @@ static PetscReal Cubic(PetscReal t, PetscInt d)
 }
 
 /* the largest error of f against p (value and two derivatives) over [a, b] */
-static PetscReal Against(const VIMBTimeFunction *f, PetscReal (*p)(PetscReal, PetscInt, const PetscReal[]), const PetscReal c[], PetscReal a, PetscReal b)
+static PetscReal Against(const VIMBTimeFunction *f, PetscReal (*p)(PetscReal, PetscInt, const PetscReal[]), const PetscReal c[], PetscReal a,
+                         PetscReal b)
 {
   PetscReal e = 0;
   for (PetscInt k = 0; k <= 200; k++) {
@@ -73,11 +74,11 @@ static PetscReal CubicP(PetscReal t, PetscInt d, const PetscReal c[])
 }
 
 /* the error code of a call, its message not printed */
-#define CAUGHT(call, code) \
-  do { \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    code = (call); \
-    PetscCall(PetscPopErrorHandler()); \
+#define CAUGHT(call, code)                                                                                                                           \
+  do {                                                                                                                                               \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));                                                                                 \
+    code = (call);                                                                                                                                   \
+    PetscCall(PetscPopErrorHandler());                                                                                                               \
   } while (0)
 
 static PetscErrorCode WriteFile(const char path[], const char text[])
@@ -204,8 +205,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok   refused: %s\n", specific));
     CAUGHT(VIMBTimeFunctionSetTable(PETSC_COMM_SELF, &f, "same.yaml:4", 3, t, y, NULL), ierr);
     PetscCall(PetscErrorMessage(ierr, &generic, &specific));
-    EXPECT(ierr == PETSC_ERR_USER_INPUT && strstr(specific, "point 3 (0.5, ") && strstr(specific, "the times must be finite and strictly increasing"), "same time: %d %s",
-           (int)ierr, specific);
+    EXPECT(ierr == PETSC_ERR_USER_INPUT && strstr(specific, "point 3 (0.5, ") && strstr(specific, "the times must be finite and strictly increasing"),
+           "same time: %d %s", (int)ierr, specific);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok   refused: %s\n", specific));
   }
   PetscCall(VIMBTimeFunctionReset(&f));
@@ -216,7 +217,8 @@ int main(int argc, char **argv)
       PetscInt   n;
       PetscReal *t, *y;
       PetscCall(Refused("mbtime_missing.csv", NULL, "mbtime_missing.csv: cannot open the table"));
-      PetscCall(Refused("mbtime_cols.csv", "# time, angle\n0, 0\n0.1, 0.2\n\n0.2, 0.3, 4\n", "mbtime_cols.csv:5: expected two numbers 'time, value'"));
+      PetscCall(
+          Refused("mbtime_cols.csv", "# time, angle\n0, 0\n0.1, 0.2\n\n0.2, 0.3, 4\n", "mbtime_cols.csv:5: expected two numbers 'time, value'"));
       PetscCall(Refused("mbtime_order.csv", "t,y\n0,0\n0.2,1\n0.1,2\n", "mbtime_order.csv:4: the time 0.1 is not after 0.2 (line 3)"));
       PetscCall(Refused("mbtime_one.csv", "time,value\n0,1\n", "mbtime_one.csv: 1 data line"));
       PetscCall(Refused("mbtime_text.csv", "0,1\nx,2\n", "mbtime_text.csv:2: expected two numbers"));
@@ -225,8 +227,9 @@ int main(int argc, char **argv)
       EXPECT(n == 3 && t[1] == 0.5 && y[1] == 0.25 && t[2] == 1 && y[2] == 1, "the CSV table read %d points", (int)n);
       PetscCall(PetscFree2(t, y));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok   read: a comment, a header, comma and tab separators, a blank line: 3 points\n"));
-      for (const char *const *p = (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_ok.csv", NULL}; *p;
-           p++)
+      for (const char *const *p =
+               (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_ok.csv", NULL};
+           *p; p++)
         (void)remove(*p);
     }
   }

@@ -1,13 +1,14 @@
 /* The multibody system's constraints (src/system/mbmodel.c) against central differences: on a model with two moving bodies,
-   a revolute joint to the ground, a prismatic joint driven along its axis (its third row, the slide) and a fixed joint between them and contacts of each body against the other's
-   line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
-   1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass
-   derivatives of a Newton iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass,
-   energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
-   velocity (1e-14). A second model with parameters and a driver: numbers written as expressions of the parameters
-   (precedence, unary minus, parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15);
-   the driver's row theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files
-   are written here. */
+   a revolute joint to the ground, a prismatic joint (driven along its axis: its third row, the slide) and a fixed joint
+   between them and contacts of each body against the other's line and the ground's, at a configuration off the initial
+   one: G = dg/dq against differences of g (1e-8 absolute, steps 1e-6), and d(G^T lambda)/dq
+   (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass derivatives of a Newton
+   iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass, energy and outputs against
+   their formulas (1e-14), and a frictional contact's tangential row against the relative sliding velocity (1e-14). A
+   second model with parameters and a driver: numbers written as expressions of the parameters (precedence, unary minus,
+   parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15); the driver's row
+   theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files are written
+   here. */
 #include "vitest.h"
 
 static const char model[] =
