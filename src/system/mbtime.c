@@ -12,8 +12,9 @@
    and its mirror at t_n-2 — the ends of MATLAB's spline and SciPy's CubicSpline. Not-a-knot reproduces a cubic exactly and
    its error on a smooth function is O(h^4) in the value, O(h^3) in the rate and O(h^2) in y'' (the driver's torque). Three
    points with not-a-knot ends are the parabola through them, two the line (clamped: the cubic with the two rates). The
-   system is solved without pivoting: its pivots are positive (not-a-knot's first one h_1, an inner row's more than
-   h_i-1 + h_i once eliminated, and then the last, not-a-knot's h_n-3 (1 - (h_n-3 + h_n-2) / pivot_n-2), too). */
+   system is solved without pivoting: its pivots are positive (not-a-knot's first one h_1, an inner row's at least
+   h_i-1 + h_i once eliminated (more from the second on), so that the last, not-a-knot's h_n-3 (1 - (h_n-3 + h_n-2) /
+   pivot_n-2) for n >= 4, is too). */
 #include "mbimpl.h"
 #include <ctype.h>
 
