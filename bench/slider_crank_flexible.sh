@@ -51,7 +51,7 @@ run() { # NAME NX NY NM PIN (node, equal or consistent)
       pin_keys="$pin_keys, weights1: $w" out_keys="$out_keys, weights: $w"
     fi
   fi
-  sed -e "s/rom: slider_crank_rod.h5/rom: $rom.rom.h5/" -e "s/node1: n63/$pin_keys/" -e "s/node: n63/$out_keys/" "$model" >$name.yaml
+  sed -e "s/rom: slider_crank_rod.h5/rom: $rom.rom.h5/" -e "s/node1: \[n21, n42, n63, n84, n105\], weights1: tributary/$pin_keys/" -e "s/node: \[n21, n42, n63, n84, n105\], weights: tributary/$out_keys/" "$model" >$name.yaml
   for c in 0.001 1; do
     mpirun -n 1 "$bin" simulate -system_type multibody -mb_model $name.yaml -mb_param_c $c -step_type nsgalpha -step_rho_inf 0.8 -step_dt 1e-5 \
       -step_end_time "$T" -results_file $name.c$c.h5 >$name.c$c.log 2>&1 || { tail $name.c$c.log; exit 1; }

@@ -43,6 +43,7 @@ PetscErrorCode VICMSBasisCraigBampton(VICMS cms)
   PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
   PetscCall(MatDuplicate(Kib, MAT_DO_NOT_COPY_VALUES, &Psi));
   PetscCall(VISolverMatSolve(solver, Kib, Psi));
+  PetscCall(VISolverView(solver, NULL, "the static modes"));
   PetscCall(MatScale(Psi, -1.0));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
   /* fixed-interface normal modes Theta */

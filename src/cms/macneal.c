@@ -63,6 +63,7 @@ PetscErrorCode VICMSBasisMacNeal(VICMS cms)
   PetscCall(MatDuplicate(E, MAT_DO_NOT_COPY_VALUES, &Fb));
   PetscCall(PetscLogEventBegin(VI_StaticModes, 0, 0, 0, 0));
   PetscCall(VISolverMatSolve(solver, E, Fb));
+  PetscCall(VISolverView(solver, NULL, "the attachment modes"));
   PetscCall(PetscLogEventEnd(VI_StaticModes, 0, 0, 0, 0));
 
   /* free-interface normal modes, mass-normalized (Eq. 16) */

@@ -92,6 +92,7 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, VISolver solver, PetscIn
     omega2[k] = PetscRealPart(lambda);
   }
   PetscCall(VecDestroy(&Bx));
+  PetscCall(VISolverView(solver, eps, what)); /* after the eigenvectors, whose purification solves once more each */
   PetscCall(EPSDestroy(&eps));
 
   /* a rigid-body mode that slipped through the factorization shows up as a (numerically) zero eigenvalue */

@@ -80,7 +80,6 @@ struct _p_VIModal {
   PetscBool    shift_set;
   PetscReal    tol;
   VISolverType solver_type;               /* -modes_solver: direct (MUMPS) or iterative (CG + GAMG, LOBPCG) */
-  PetscInt     solver_its, solver_solves; /* iterative: CG iterations and solves of the last VIModalSolve */
   EPS          eps;
   PetscReal   *eigenvalues, *freq_hz, *residuals;
   Vec         *modes;

@@ -258,9 +258,8 @@ PetscErrorCode VIModalSolve(VIModal modal)
   PetscCall(PetscLogEventBegin(VI_EigenSolve, 0, 0, 0, 0));
   PetscCall(EPSSolve(modal->eps));
   PetscCall(PetscLogEventEnd(VI_EigenSolve, 0, 0, 0, 0));
-  PetscCall(VISolverGetIterations(solver, &modal->solver_its, &modal->solver_solves));
-  PetscCall(VISolverDestroy(&solver));
   PetscCall(EPSGetConverged(modal->eps, &nconv));
+  if (nconv < modal->num_requested) PetscCall(VISolverDestroy(&solver));
   PetscCheck(nconv >= modal->num_requested, modal->comm, PETSC_ERR_NOT_CONVERGED,
              "The eigensolver found %" PetscInt_FMT " of the %" PetscInt_FMT " modes asked; raise -modes_eps_max_it or -modes_eps_ncv", nconv,
              modal->num_requested);
@@ -297,6 +296,8 @@ PetscErrorCode VIModalSolve(VIModal modal)
     modal->freq_hz[k]     = PetscSqrtReal(PetscMax(modal->eigenvalues[k], 0)) / (2 * PETSC_PI);
   }
   PetscCall(VecDestroy(&w));
+  PetscCall(VISolverView(solver, modal->eps, "the modes")); /* after the eigenvectors, whose purification solves once more each */
+  PetscCall(VISolverDestroy(&solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

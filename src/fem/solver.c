@@ -16,7 +16,7 @@ struct _p_VISolver {
   MatNullSpace nearnull; /* iterative: rigid-body modes */
   Mat          interp;   /* iterative on quadratic elements: the corner nodes' space, the coarse level of a p-multigrid */
   PetscBool    pmg;      /* -<prefix>pmg: use interp */
-  PetscInt     its, nsolves;
+  PetscInt     its, nsolves; /* iterative: the solves of its KSP and their iterations since the last VISolverView */
 };
 
 PetscErrorCode VISolverCreate(MPI_Comm comm, VISolverType type, const char prefix[], VISolver *solver)
@@ -37,6 +37,7 @@ PetscErrorCode VISolverDestroy(VISolver *solver)
 {
   PetscFunctionBeginUser;
   if (!solver || !*solver) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*solver)->ksp) PetscCall(KSPSetPostSolve((*solver)->ksp, NULL, NULL)); /* an EPS may hold the KSP beyond the solver */
   PetscCall(KSPDestroy(&(*solver)->ksp));
   PetscCall(MatNullSpaceDestroy(&(*solver)->nearnull));
   PetscCall(MatDestroy(&(*solver)->interp));
@@ -51,11 +52,50 @@ PetscErrorCode VISolverGetType(VISolver solver, VISolverType *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VISolverGetIterations(VISolver solver, PetscInt *its, PetscInt *nsolves)
+/* Every solve of the iterative solver's KSP counted, whoever calls it: VISolverSolve, SLEPc's shift-and-invert */
+static PetscErrorCode VISolverCount(KSP ksp, Vec b, Vec x, void *ctx)
+{
+  VISolver solver = (VISolver)ctx;
+  PetscInt its;
+
+  PetscFunctionBeginUser;
+  (void)b;
+  (void)x;
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  solver->its += its;
+  solver->nsolves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  One line of what the iterative solver did since the last view (nothing for the direct solver): the CG solves and their iterations, and with
+  eps (whose spectral transformation VISolverSetUpEPS set) its type and iterations: LOBPCG's iterations and block, or Krylov-Schur's
+  restarts and the CG iterations of its inner solves.
+*/
+PetscErrorCode VISolverView(VISolver solver, EPS eps, const char what[])
 {
   PetscFunctionBeginUser;
-  if (its) *its = solver->its;
-  if (nsolves) *nsolves = solver->nsolves;
+  if (solver->type == VI_SOLVER_DIRECT) PetscFunctionReturn(PETSC_SUCCESS);
+  if (eps) {
+    PetscInt  its;
+    PetscBool lobpcg;
+    PetscCall(EPSGetIterationNumber(eps, &its));
+    PetscCall(PetscObjectTypeCompare((PetscObject)eps, EPSLOBPCG, &lobpcg));
+    if (lobpcg) {
+      PetscInt bs;
+      PetscCall(EPSLOBPCGGetBlockSize(eps, &bs));
+      PetscCall(PetscPrintf(solver->comm, "  %s: LOBPCG, %" PetscInt_FMT " iterations of a block of %" PetscInt_FMT " vectors, preconditioned by the multigrid\n",
+                            what, its, bs));
+    } else
+      PetscCall(PetscPrintf(solver->comm,
+                            "  %s: Krylov-Schur, %" PetscInt_FMT " restarts; inner CG %" PetscInt_FMT " solves, %" PetscInt_FMT
+                            " iterations (%.1f per solve) to %g\n",
+                            what, its, solver->nsolves, solver->its, solver->nsolves ? (double)solver->its / solver->nsolves : 0.0, (double)solver->rtol));
+  } else
+    PetscCall(PetscPrintf(solver->comm, "  %s: CG %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations (%.1f per solve) to %g\n", what, solver->nsolves,
+                          solver->its, solver->nsolves ? (double)solver->its / solver->nsolves : 0.0, (double)solver->rtol));
+  solver->its     = 0;
+  solver->nsolves = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -177,6 +217,7 @@ PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd, const char w
   else
     PetscCall(PCSetType(pc, PCGAMG));
   PetscCall(KSPSetFromOptions(solver->ksp));
+  PetscCall(KSPSetPostSolve(solver->ksp, VISolverCount, solver));
   PetscCall(PetscLogEventBegin(VI_Factor, 0, 0, 0, 0));
   PetscCall(KSPSetUp(solver->ksp));
   PetscCall(PetscLogEventEnd(VI_Factor, 0, 0, 0, 0));
@@ -193,8 +234,6 @@ PetscErrorCode VISolverSolve(VISolver solver, Vec b, Vec x)
   PetscCall(KSPSolve(solver->ksp, b, x));
   PetscCall(KSPGetConvergedReason(solver->ksp, &reason));
   PetscCall(KSPGetIterationNumber(solver->ksp, &its));
-  solver->its += its;
-  solver->nsolves++;
   PetscCheck(reason > 0, solver->comm, PETSC_ERR_NOT_CONVERGED,
              "Conjugate gradients did not converge solving with %s: %s after %" PetscInt_FMT
              " iterations (raise -%sksp_max_it, or choose the direct solver)",

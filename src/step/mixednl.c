@@ -51,7 +51,7 @@ struct _VIMixedNL {
   VIMixedCoefficients cf;
   PetscInt            n, m, mt, ns, *trow; /* ns: the stages solved together (blocks of y: 1, edalpha 2); trow: the contact of each of the mt
                                               tangential rows (dims - 1 per frictional contact, consecutive) */
-  PetscBool           constant, impulse, first;
+  PetscBool           constant, impulse, first, tie; /* tie: ED-alpha at alpha = 0 (rho_inf = 1), one active set for both stages */
   /* the stages of the current solve: time ts[s], q_s = q0_s + sum_c Qc[s][c] y_c, v_s and a_s alike (n each, stage s at s n) */
   PetscReal  ts[2], Qc[2][2], Vc[2][2], Ac[2][2];
   PetscReal *q0, *v0, *a0, *qs, *vs, *as;
@@ -59,6 +59,7 @@ struct _VIMixedNL {
   PetscReal *G, *H, *Gt, *rate;                  /* per stage: G (m n), H (m n n), Gt (mt n), dg/dt (m) */
   PetscReal *d, *dt_, *rscale, *rt, *pre, *pret; /* (G M^-1 G^T)_jj (m), (Gt M^-1 Gt^T)_kk (mt); per stage r (m), rt (mt); impulse targets */
   PetscBool *closed, *on;                        /* closed (m): the rows of the solve; on (2 m): a normal row active in the iterate */
+  PetscReal *w;                                  /* per stage (m): the rows' velocities dg/dt + G v in the iterate */
   PetscReal *a, *A, *x, *xi, *qn, *vn, *qh, *vh, *g, *e, *lam, *wk;
   PetscReal  power;   /* the joints' power at the last level (VINonlinearWork: their forces are smooth, held at every level) */
   VISSNewton nw, nwi; /* the base scheme's stages (N = ns (n + m + mt)) and the impulses (n + m + mt) */
@@ -74,7 +75,7 @@ PetscErrorCode VIMixedNLDestroy(VIMixedNL *nlp)
   PetscCall(PetscFree6(nl->M, nl->f, nl->dfdq, nl->dfdu, nl->Hw, nl->dMw));
   PetscCall(PetscFree4(nl->G, nl->H, nl->Gt, nl->rate));
   PetscCall(PetscFree6(nl->d, nl->dt_, nl->rscale, nl->rt, nl->pre, nl->pret));
-  PetscCall(PetscFree3(nl->closed, nl->on, nl->trow));
+  PetscCall(PetscFree4(nl->closed, nl->on, nl->trow, nl->w));
   PetscCall(PetscFree6(nl->a, nl->A, nl->x, nl->xi, nl->qn, nl->vn));
   PetscCall(PetscFree6(nl->qh, nl->vh, nl->g, nl->e, nl->lam, nl->wk));
   PetscCall(VISSNewtonDestroy(&nl->nw));
@@ -101,6 +102,9 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
   nl->m  = m;
   nl->mt = mt;
   nl->ns = cf->base == VI_MIXED_EDALPHA ? 2 : 1;
+  /* at alpha = 0 (c4 = 0) a_{i+1} does not depend on v_{i+1}: the stage i + 1's forces (rows a) are fixed by the stage j's velocity rows
+     (rows b) through G_b M^-1 G_a^T, square only when a = b (docs/multibody.md, "mixed") */
+  nl->tie = cf->base == VI_MIXED_EDALPHA && cf->c[4] == 0 ? PETSC_TRUE : PETSC_FALSE;
   N1     = n + m + mt;
   PetscCall(VISystemHasConstantMass(st->sys, &nl->constant));
   PetscCall(PetscCalloc6(2 * n, &nl->q0, 2 * n, &nl->v0, 2 * n, &nl->a0, 2 * n, &nl->qs, 2 * n, &nl->vs, 2 * n, &nl->as));
@@ -108,7 +112,7 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
   PetscCall(PetscCalloc4(2 * mm * n, &nl->G, 2 * mm * nn, &nl->H, 2 * PetscMax(mt, 1) * n, &nl->Gt, 2 * mm, &nl->rate));
   PetscCall(PetscCalloc6(mm, &nl->d, PetscMax(mt, 1), &nl->dt_, 2 * mm, &nl->rscale, 2 * PetscMax(mt, 1), &nl->rt, mm, &nl->pre, PetscMax(mt, 1),
                          &nl->pret));
-  PetscCall(PetscCalloc3(mm, &nl->closed, 2 * mm, &nl->on, PetscMax(mt, 1), &nl->trow));
+  PetscCall(PetscCalloc4(mm, &nl->closed, 2 * mm, &nl->on, PetscMax(mt, 1), &nl->trow, 2 * mm, &nl->w));
   PetscCall(PetscCalloc6(n, &nl->a, n, &nl->A, nl->ns * N1, &nl->x, N1, &nl->xi, n, &nl->qn, n, &nl->vn));
   PetscCall(PetscCalloc6(n, &nl->qh, n, &nl->vh, mm, &nl->g, mm, &nl->e, mm, &nl->lam, VI_NONLINEAR_WORK_SIZE(n), &nl->wk));
   for (PetscInt j = 0, k = 0; j < m; j++)
@@ -202,19 +206,38 @@ static PetscErrorCode VIMixedNLForm(void *ctx, const PetscReal x[], PetscReal F[
       }
       F[s * n + i] = r;
     }
-    /* the constraint rows on velocity level: joints always, the closed contacts by their complementarity, the others lambda = 0 */
+    /* the rows' velocities w = dg/dt + G v of the stage (the impulses: plus their targets) */
+    for (PetscInt j = 0; j < m; j++) {
+      PetscReal w = rate[j] + (nl->impulse ? nl->pre[j] : 0);
+      for (PetscInt k = 0; k < n; k++) w += G[j * n + k] * v[k];
+      nl->w[s * m + j] = w;
+    }
+  }
+  /* which normal rows hold: joints always, the closed contacts by their complementarity lambda - r w >= 0; with nl->tie (ED-alpha at
+     alpha = 0) the stage j's decision for both stages: its velocity rows G_b then fix the stage i + 1's forces on the same rows
+     (G_b M^-1 G_b^T, square; a stage i + 1 deciding for itself made it singular where the two differed, Table 1 at 0.01-0.015 s) */
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscInt s = 0; s < ns; s++)
+      nl->on[s * m + j] = bil || (nl->closed[j] && x[ns * n + s * m + j] - nl->rscale[s * m + j] * nl->w[s * m + j] >= 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (nl->tie && ns == 2 && !bil) nl->on[j] = nl->on[m + j];
+  }
+  for (PetscInt s = 0; s < ns; s++) {
+    const PetscReal *v = nl->vs + s * n, *lam = x + ns * n + s * m, *lt = x + ns * (n + m) + s * mt;
+    const PetscReal *G = nl->G + s * m * n, *H = nl->H + s * m * nn, *Gt = nl->Gt + s * mt * n;
+    PetscBool        curv = PETSC_FALSE;
+    const PetscInt   cl = ns * n + s * m, ct = ns * (n + m) + s * mt;
+    for (PetscInt c = 0; c < ns; c++) curv = curv || nl->Qc[s][c] != 0;
+    /* the constraint rows on velocity level: the rows that hold w = 0, the others lambda = 0 */
     for (PetscInt j = 0; j < m; j++) {
       const PetscBool  bil = st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
       const PetscReal *Gj = G + j * n, *Hj = H + j * nn;
       const PetscInt   row = (cl + j) * N;
-      PetscReal        w   = rate[j] + (nl->impulse ? nl->pre[j] : 0);
-      for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
-      nl->on[s * m + j] = bil || (nl->closed[j] && lam[j] - nl->rscale[s * m + j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
       if (bil && s == 1 && nl->cf.joints_previous) { /* -step_mixed_edalpha_joints previous: the stage j's joint force is level i's */
         F[cl + j]       = lam[j] - nl->lam[j];
         J[row + cl + j] = 1;
       } else if (nl->on[s * m + j]) {
-        F[cl + j] = w;
+        F[cl + j] = nl->w[s * m + j];
         for (PetscInt k = 0; k < n; k++) {
           PetscReal hv = 0;
           if (curv)

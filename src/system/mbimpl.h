@@ -72,6 +72,10 @@ typedef struct {
   PetscInt  body[2];
   PetscReal  line_point[3], line_normal[3], point[3]; /* spatial: the ground's plane through line_point with unit normal line_normal */
   PetscReal *phi; /* the point on a flexible body: its elastic displacement rows (2 x nf; NULL: none) */
+  PetscBool  two_point;      /* planar: the line through line_point and line_point2 of body[0] (mbpoint.c), not line_normal's */
+  PetscReal  line_point2[2]; /* its second point, in body[0]'s frame */
+  PetscReal *line_phi[2];    /* the two points' node rows on a flexible body[0] (2 x nf; NULL: none) */
+  PetscReal  sigma;          /* its normal is sigma J (B - A) / |B - A| (+1: the left of A to B; -1: the right) */
   PetscReal restitution, mu;
   PetscInt  row, line;
 } VIMBContact;
@@ -114,6 +118,7 @@ typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
   PetscReal point[2][3];
+  PetscReal *phi[2];   /* planar: a point on a flexible body moved by its node rows (2 x nf; NULL: the frame's point) */
   PetscReal k, c, L0; /* N/m, N s/m, m */
   PetscInt  line;
 } VIMBSpring;
@@ -258,5 +263,26 @@ PETSC_INTERN PetscErrorCode VIMBSpringForce(MPI_Comm comm, const VIMBModel *mode
 PETSC_INTERN PetscErrorCode VIMBSpringEnergy(MPI_Comm comm, const VIMBModel *model, const PetscReal q[], PetscReal *V);
 PETSC_INTERN PetscErrorCode VIMBSpringTension(MPI_Comm comm, const VIMBModel *model, PetscInt k, const PetscReal q[], const PetscReal u[],
                                               PetscReal *N);
+/* A point of a planar body (mbpoint.c): its body, its coordinates' count nq (0: the ground), its position X and its
+   Jacobian J = dX/dz (2 x nq, row-major; the caller's array). */
+typedef struct {
+  PetscInt   body, nq;
+  PetscReal  X[2];
+  PetscReal *J;
+} VIMBPoint;
+/* nq of body b's points (0 for the ground) */
+PETSC_INTERN PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b);
+/* The point x of body b (its frame), on a flexible body moved by the node rows phi (NULL: none), at q. */
+PETSC_INTERN void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[],
+                                    VIMBPoint *pt);
+/* A scalar of m points with its gradient gX (2 m) and Hessian HX (2 m x 2 m) in their positions: its gradient added into
+   gz and w times its Hessian into Hz (nz x nz; NULL: none), on the compact coordinates where point p's start at base[p]. */
+PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscInt base[], const PetscReal gX[], const PetscReal HX[], PetscInt nz,
+                                 PetscReal gz[], PetscReal w, PetscReal Hz[]);
+/* A contact against a two-point line (c->two_point): its row as VIMBModelConstraint (grad added to, zeroed by the caller)
+   and its tangential row added into grad. */
+PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                                        PetscReal w, PetscReal H[]);
+PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

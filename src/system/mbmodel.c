@@ -740,10 +740,42 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A two-point line of the body 'against' (mbpoint.c): A at line_point (+ line_node with line_weights), B at line_point2
+   (+ line_node2 with line_weights2), its normal J (B - A) / |B - A| (the left of A to B), or the right when line_normal
+   (optional) points there at the undeformed points; refused when A and B coincide or line_normal lies along the line. */
+static PetscErrorCode VIMBContactLine(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
+{
+  PetscReal u[2], L, nl;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBVector(rd, e, "line_point2", 2, PETSC_FALSE, c->line_point2));
+  PetscCall(VIMBNodeRef(rd, model, e, "line_node", "line_weights", c->body[0], &c->line_phi[0]));
+  PetscCall(VIMBNodeRef(rd, model, e, "line_node2", "line_weights2", c->body[0], &c->line_phi[1]));
+  u[0] = c->line_point2[0] - c->line_point[0];
+  u[1] = c->line_point2[1] - c->line_point[1];
+  L    = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+  PetscCheck(L > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': 'line_point' and 'line_point2' are one point [%g, %g] (the line through two points needs them apart)", rd->path,
+             c->line, c->name, (double)c->line_point[0], (double)c->line_point[1]);
+  c->sigma = 1;
+  if (VIMBGet(rd, e, "line_normal")) {
+    PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
+    nl = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
+    PetscCheck(PetscAbsReal(-u[1] * c->line_normal[0] + u[0] * c->line_normal[1]) > 0.1 * L * nl, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'line_normal' [%g, %g] lies along the line from line_point to line_point2 (give the open side, across it)",
+               rd->path, VIMBLine(VIMBGet(rd, e, "line_normal")), c->name, (double)c->line_normal[0], (double)c->line_normal[1]);
+    c->sigma = -u[1] * c->line_normal[0] + u[0] * c->line_normal[1] > 0 ? 1 : -1;
+  }
+  c->line_normal[0] = -c->sigma * u[1] / L; /* the undeformed normal (for the record) */
+  c->line_normal[1] = c->sigma * u[0] / L;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",       "body",        "point",       "node",     "weights", "against",
-                                     "line_point", "line_normal", "restitution", "friction", NULL};
+  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",    "against",
+                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2", "line_weights2",
+                                     "line_normal", "restitution", "friction",     NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -765,11 +797,19 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
     PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
-    PetscCheck(!model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s': a line on the flexible body '%s' is not supported (it deforms); put the flexible body's point against a rigid "
-               "body's or the ground's line",
+    c->two_point = VIMBGet(rd, e, "line_point2") || VIMBGet(rd, e, "line_node2") ? PETSC_TRUE : PETSC_FALSE;
+    PetscCheck(c->two_point || !model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': a line on the flexible body '%s' deforms: give it by two points, 'line_point' and 'line_point2' (each "
+               "optionally a node: 'line_node', 'line_node2'), not by 'line_normal' alone",
                rd->path, c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "line_point", 2, PETSC_FALSE, c->line_point));
+    if (c->two_point) {
+      PetscCall(VIMBContactLine(rd, model, e, c));
+      PetscCall(VIMBContactLaw(rd, e, c));
+      continue;
+    }
+    PetscCheck(!VIMBGet(rd, e, "line_node") && !VIMBGet(rd, e, "line_weights"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'line_node' is a two-point line's (give 'line_point2' too)", rd->path, c->line, c->name);
     PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
     len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
     PetscCheck(len > 0, rd->comm, PETSC_ERR_USER_INPUT,
@@ -826,11 +866,13 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The spring-dampers: two body points (a flexible body's frame point; its nodes are not supported yet), the stiffness k
-   and damping c (>= 0) and the free length L0 (default: the points' distance at the initial poses, refused when zero). */
+/* The spring-dampers: two body points (on a flexible body, node1/node2 with weights1/weights2 as a joint's: the point
+   moves with the nodes, mbpoint.c), the stiffness k and damping c (>= 0) and the free length L0 (default: the points'
+   distance at the initial poses, refused when zero). */
 static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body1", "point1", "body2", "point2", "stiffness", "damping", "length", "node1", "node2", NULL};
+  static const char *const keys[] = {"name",   "body1", "point1", "body2",    "point2",   "stiffness", "damping",
+                                     "length", "node1", "node2",  "weights1", "weights2", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -840,7 +882,7 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscCall(PetscCalloc1(PetscMax(model->nsprings, 1), &model->springs));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
-    yaml_node_t *e  = VIMBNode(rd, *it), *node;
+    yaml_node_t *e  = VIMBNode(rd, *it);
     VIMBSpring  *sp = &model->springs[k];
     PetscCall(VIMBCheckKeys(rd, e, "a spring", keys));
     sp->line = VIMBLine(e);
@@ -852,10 +894,11 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the spring's body2", &sp->body[1]));
     PetscCheck(sp->body[0] != sp->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: spring '%s' joins the body '%s' to itself (name two bodies)",
                rd->path, (int)sp->line, sp->name, model->bodies[sp->body[0]].name);
-    node = VIMBGet(rd, e, "node1") ? VIMBGet(rd, e, "node1") : VIMBGet(rd, e, "node2");
-    PetscCheck(!node, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: spring '%s': a flexible body's node on a spring is not supported yet (give 'point1'/'point2' in its frame)", rd->path,
-               VIMBLine(node), sp->name);
+    PetscCheck(model->dim == 2 || (!VIMBGet(rd, e, "node1") && !VIMBGet(rd, e, "node2")), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: spring '%s': a node on a spring is a planar model's (a spatial spring joins two body points)", rd->path, (int)sp->line,
+               sp->name);
+    PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", sp->body[0], &sp->phi[0]));
+    PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", sp->body[1], &sp->phi[1]));
     PetscCall(VIMBVector(rd, e, "point1", model->dim, PETSC_FALSE, sp->point[0]));
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, sp->point[1]));
     PetscCall(VIMBReal(rd, e, "stiffness", PETSC_TRUE, 0, &sp->k));
@@ -1217,7 +1260,15 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
       PetscCall(VIMBTimeFunctionReset(model->loads[k].factor));
       PetscCall(PetscFree(model->loads[k].factor));
     }
-  for (PetscInt k = 0; k < model->ncontacts; k++) PetscCall(PetscFree(model->contacts[k].phi));
+  for (PetscInt k = 0; k < model->ncontacts; k++) {
+    PetscCall(PetscFree(model->contacts[k].phi));
+    PetscCall(PetscFree(model->contacts[k].line_phi[0]));
+    PetscCall(PetscFree(model->contacts[k].line_phi[1]));
+  }
+  for (PetscInt k = 0; k < model->nsprings; k++) {
+    PetscCall(PetscFree(model->springs[k].phi[0]));
+    PetscCall(PetscFree(model->springs[k].phi[1]));
+  }
   for (PetscInt k = 0; k < model->noutputs; k++) PetscCall(PetscFree(model->outputs[k].phi));
   PetscCall(PetscFree(model->bodies));
   PetscCall(PetscFree(model->joints));
@@ -1292,6 +1343,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     }
   } else {
     const VIMBContact *k = &model->contacts[r - (model->nrows - model->ncontacts)];
+    if (k->two_point) {
+      PetscCall(VIMBLineRow(model, k, q, g, grad, w, H));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     a                    = k->body[0];
     b                    = k->body[1];
     p                    = k->point;
@@ -1358,8 +1413,8 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       }
     }
   }
-  /* the elastic coordinates of a flexible body's point: dP_b/dq_k = A_b Phi_k (row b), dP_a/dq_k = A_a Phi_k (row a, with d fixed:
-     a line on a flexible body is refused); their curvature with the angles: A' Phi_k */
+  /* the elastic coordinates of a flexible body's point: dP_b/dq_k = A_b Phi_k (row b), dP_a/dq_k = A_a Phi_k (row a, a joint's
+     point: a line on a flexible body is the two-point line of mbpoint.c); their curvature with the angles: A' Phi_k */
   if (phip) {
     const VIMBFlex *fx = model->bodies[b].flex;
     for (PetscInt k = 0; k < fx->nf; k++) {
@@ -1425,6 +1480,10 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, model->n));
+  if (c->two_point) {
+    PetscCall(VIMBLineTangent(model, c, q, grad));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   VIMBBodyCosSin(model, a, tha, &ca, &sa);
   VIMBBodyCosSin(model, b, thb, &cb, &sb);
   VIMBRotateCS(ca, sa, c->line_normal, d, d1); /* d1 = J d: the tangent */

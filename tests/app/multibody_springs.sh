@@ -13,7 +13,7 @@
 #     SciPy's Newton-Euler equations with the quaternion's kinematics (the spring's force at the point, its moment about the
 #     centre), nsgalpha rho_inf = 1 at h = 1e-3, 5e-4 (second order); 2 ranks bitwise equal to 1.
 # (d) bad input: a negative stiffness, a negative damping, a spring naming a missing body, a zero-length spring at the
-#     start, a flexible body's node on a spring, a spring_force output naming a missing spring, a spring whose points meet
+#     start, a node of a rigid body on a spring (flexible bodies' nodes: multibody_flexible_points.sh), a spring_force output naming a missing spring, a spring whose points meet
 #     during the run (refused mid-run, no hang on 2 ranks).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
@@ -201,7 +201,8 @@ refuse_simulate "a spring naming a missing body" "1" "nobody.yaml:5: the spring'
 sed -e 's/point1: \[0.1, 0.2\]/point1: [0.7, 1.0]/' osc2.yaml >zero.yaml
 refuse_simulate "a zero-length spring" "1" "zero.yaml:5: spring 's' has its two points at one place" $mb -mb_model zero.yaml $nsg -step_dt 1e-3
 sed -e 's/point2: \[0, 0\],/node2: n5,/' osc2.yaml >node.yaml
-refuse_simulate "a node on a spring" "1" "node.yaml:5: spring 's': a flexible body's node on a spring is not supported yet" $mb -mb_model node.yaml \
+refuse_simulate "a node of a rigid body on a spring" "1" "node.yaml:5: 'node2' names a node of a flexible body's ROM, and 'm' is not a flexible body" \
+  $mb -mb_model node.yaml \
   $nsg -step_dt 1e-3
 sed -e 's/spring: s}/spring: t}/' osc2.yaml >noout.yaml
 refuse_simulate "a spring_force of a missing spring" "1" "noout.yaml:8: output 'N' names the spring 't', which the model does not have" \

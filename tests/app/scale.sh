@@ -55,4 +55,28 @@ refuse "factorization over the memory limit (reduce)" "1 2" "Not enough memory t
 refuse "bad -memory_limit" "1" "-memory_limit: got -3.*expected a positive number of MB per rank" modes $box -model_clamp zmin -memory_limit -3
 must "iterative under the same limit" mpi 180 1 modes $mid -memory_limit 2 -modes_solver iterative
 [ -e bad.h5 ] && { echo "FAIL a refused reduction left bad.h5 behind"; fail=1; }
+
+# the iterative solver's printed counts (VISolverView) against PETSc's and SLEPc's own reports of the same solves: the sum of the
+# CG iterations of every "Linear cms_st_ solve converged" line and their number, and the eigensolver's iterations
+counts() { # WHAT LOG PRINTED-LINE-PATTERN: the printed solves and iterations equal to the sums over PETSc's converged-reason lines
+  local what=$1 log=$2 pat=$3 line solves its rsolves rits
+  line=$(grep -m1 "$pat" "$log") || { echo "FAIL $what: no line '$pat' in the output"; fail=1; return; }
+  solves=$(echo "$line" | sed -n 's/.*CG \([0-9]*\) solves, \([0-9]*\) iterations.*/\1/p')
+  its=$(echo "$line" | sed -n 's/.*CG \([0-9]*\) solves, \([0-9]*\) iterations.*/\2/p')
+  rsolves=$(grep -c "Linear ${4}st_ solve converged" "$log")
+  rits=$(grep "Linear ${4}st_ solve converged" "$log" | sed 's/.*iterations //' | paste -sd+ | bc)
+  if [ "$solves" = "$rsolves" ] && [ "$its" = "$rits" ]; then echo "ok   $what: printed $solves CG solves, $its iterations = PETSc's reports"
+  else echo "FAIL $what: printed '$line', PETSc reported $rsolves solves, $rits iterations"; fail=1; fi
+}
+mpi 180 2 reduce $plate $red -cms_type cb -cms_solver iterative -cms_st_ksp_converged_reason -rom_file c.h5 >cb.log 2>&1 || { echo "FAIL reduce cb with counts"; fail=1; }
+# the static modes are solved first, then the fixed-interface modes: split the log at the static modes' line
+sed -n '1,/the static modes: CG/p' cb.log >cb_static.log
+sed -n '/the static modes: CG/,$p' cb.log | tail -n +2 >cb_eps.log
+counts "Craig-Bampton static modes" cb_static.log "the static modes: CG" cms_
+counts "Craig-Bampton fixed-interface modes (Krylov-Schur's inner CG)" cb_eps.log "the model with the boundary fixed: Krylov-Schur" cms_
+mpi 180 2 modes $box -model_clamp zmin -modes_solver iterative -modes_eps_type lobpcg -modes_eps_converged_reason -modes_file l.h5 >l.log 2>&1 ||
+  { echo "FAIL modes lobpcg with counts"; fail=1; }
+p=$(sed -n 's/.*the modes: LOBPCG, \([0-9]*\) iterations.*/\1/p' l.log)
+r=$(sed -n 's/.*Linear eigensolve converged.*iterations \([0-9]*\).*/\1/p' l.log)
+[ -n "$p" ] && [ "$p" = "$r" ] && echo "ok   LOBPCG: printed $p iterations = SLEPc's report" || { echo "FAIL LOBPCG: printed '$p', SLEPc '$r'"; fail=1; }
 exit $fail

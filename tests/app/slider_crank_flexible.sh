@@ -46,7 +46,7 @@ rod() {
 }
 must "reduce the rod" rod 2e11 rod.h5 -cms_frame_invariants || exit 1
 must "reduce the almost rigid rod" rod 1e15 stiffrod.h5 -cms_frame_invariants || exit 1
-sed -e 's/rom: slider_crank_rod.h5/rom: rod.h5/' -e 's/n63/n22/g' "$jobs/models/slider_crank_flexible.yaml" >flex.yaml
+sed -e 's/rom: slider_crank_rod.h5/rom: rod.h5/' -e 's/\[n21, n42, n63, n84, n105\], weights1\?: tributary/n22/' "$jobs/models/slider_crank_flexible.yaml" >flex.yaml
 sed -e 's/rom: rod.h5/rom: stiffrod.h5/' flex.yaml >stiff.yaml
 free="-system_type multibody -mb_param_c 1 -step_end_time 2.5e-4"
 for h in 2e-6 4e-6; do

@@ -29,9 +29,9 @@ for e in "10 2" "20 4" "40 8"; do
     -cms_frame_invariants -cms_units SI -rom_file rod$1.h5 || exit 1
   stems="[$(for i in ${nodes//,/ }; do printf "n%s, " $i; done | sed 's/, $//')]"
   w="[0.5$(for _ in $(seq 2 $2); do printf ", 1"; done), 0.5]"
-  sed -e "s/rom: slider_crank_rod.h5/rom: rod$1.h5/" -e "s/node1: n63/node1: $stems, weights1: $w/" -e "s/node: n63/node: $stems, weights: $w/" \
+  sed -e "s/rom: slider_crank_rod.h5/rom: rod$1.h5/" -e "s/node1: \[n21, n42, n63, n84, n105\], weights1: tributary/node1: $stems, weights1: $w/" -e "s/node: \[n21, n42, n63, n84, n105\], weights: tributary/node: $stems, weights: $w/" \
     "$model" >consistent$1.yaml
-  sed -e "s/rom: slider_crank_rod.h5/rom: rod$1.h5/" -e "s/node1: n63/node1: $stems/" -e "s/node: n63/node: $stems/" "$model" >equal$1.yaml
+  sed -e "s/rom: slider_crank_rod.h5/rom: rod$1.h5/" -e "s/node1: \[n21, n42, n63, n84, n105\], weights1: tributary/node1: $stems/" -e "s/node: \[n21, n42, n63, n84, n105\], weights: tributary/node: $stems/" "$model" >equal$1.yaml
   for pin in consistent equal; do
     must "$pin pin, $1 x $2" mpi 60 1 simulate -system_type multibody -mb_model $pin$1.yaml -mb_param_c 1 -step_type nsgalpha -step_rho_inf 0.8 \
       -step_dt 1e-5 -step_end_time 0.005 -results_file $pin$1.r.h5 || exit 1

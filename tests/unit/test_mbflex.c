@@ -2,15 +2,19 @@
    differences and Lagrange's equations, on a ROM written here with random floating-frame invariants of the right
    symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
-   line of the ground with friction (a node of the contact's body), a spring from the rigid body to a point of the flexible
-   body's frame (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
+   line of the ground with friction (a node of the contact's body), a point of the rigid body against the flexible body's
+   line through two points (a node and two weighted nodes, mbpoint.c) with friction, springs from the rigid body to a
+   point of the flexible body's frame, from two weighted nodes to the rigid body and a damped one from the ground to the
+   tip node (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
    - d(M(q) w)/dq (VISystemComputeMassJacobian) against differences of M(q) w (1e-8);
    - df/dq and df/du (VISystemComputeForceJacobian) against differences of f (1e-6 relative to the largest entry);
    - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dt) u + dT/dq - dV/dq - D u_f, with
-     dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy (1e-7 relative);
+     dM/dt = dM/dq . u, dT/dq and dV/dq by differences of VISystemComputeMass and VISystemComputeEnergy, the damped
+     spring's -c (b . u) b with b the gradient of its length by differences of the tip's output (1e-7 relative);
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
-     frictional contact's G_t u against the tangent times that velocity (1e-8);
+     frictional contact's G_t u against the tangent times that velocity (1e-8); the two-point line's gap and G_t u
+     against sigma n . (P - A) and tau . (v_P - (1 - xi) v_A - xi v_B) from the points' outputs (1e-8);
    - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14);
    - a distributing coupling, weights: [3, 1] (relative: 3/4 and 1/4), on a second model (the flexible body alone, three
      frictionless contacts at one point on the nodes tip, mid and [tip, mid] with those weights, and a point output): the
@@ -34,11 +38,21 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "contacts:\n"
                             "  - {name: wall, body: f, point: [1.2, 0.1], node: tip, against: ground, line_point: [0, -1], line_normal: [0.6, 0.8],\n"
                             "     friction: 0.2}\n"
+                            "  - {name: ledge, body: a, point: [0.3, -0.2], against: f, line_point: [0.2, 0.1], line_node: tip,\n"
+                            "     line_point2: [1.1, -0.1], line_node2: [tip, mid], line_weights2: [1, 3], line_normal: [0.1, -1], friction: 0.3}\n"
                             "springs:\n"
                             "  - {name: s, body1: a, point1: [0.2, 0.1], body2: f, point2: [0.8, -0.2], stiffness: 30}\n"
+                            "  - {name: sn, body1: f, point1: [0.9, 0.2], node1: [mid, tip], weights1: [2, 1], body2: a, point2: [-0.1, 0.3],\n"
+                            "     stiffness: 20, length: 0.4}\n"
+                            "  - {name: sg, body1: ground, point1: [2.5, 1], body2: f, point2: [1.2, 0.1], node2: tip, stiffness: 50,\n"
+                            "     damping: 1.1}\n"
                             "outputs:\n"
                             "  - {name: p, type: point, body: f, point: [1.2, 0.1], node: tip}\n"
                             "  - {name: pm, type: point, body: f, point: [0.4, -0.3], node: [tip, mid]}\n"
+                            "  - {name: la, type: point, body: f, point: [0.2, 0.1], node: tip}\n"
+                            "  - {name: lb, type: point, body: f, point: [1.1, -0.1], node: [tip, mid], weights: [1, 3]}\n"
+                            "  - {name: pa, type: point, body: a, point: [0.3, -0.2]}\n"
+                            "  - {name: fsg, type: spring_force, spring: sg}\n"
                             "assembly_tolerance: 10\n";
 
 static const char weighted[] = "gravity: [0, 0]\n"
@@ -134,7 +148,7 @@ int main(int argc, char **argv)
   PetscInt         n, nc;
   const PetscReal *q0;
   PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], Gp[16 * N], Gm[16 * N], H[N * N];
-  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[8], yp[8], ym[8];
+  PetscReal        M[N * N], Mp[N * N], Mm[N * N], dMw[N * N], f[N], fp[N], fm[N], dfdq[N * N], dfdu[N * N], y[32], yp[32], ym[32];
   PetscReal        errG = 0, errH = 0, errM, errQ, errU, errL, errV, errT, scale, eps = 1e-6;
   PetscBool        constant;
 
@@ -145,7 +159,7 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));
-  EXPECT(n == N && nc == 7 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 7), mass not constant", n, nc,
+  EXPECT(n == N && nc == 8 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 8), mass not constant", n, nc,
          N);
   PetscCall(VISystemGetInitialState(sys, &q0, NULL));
   for (PetscInt i = 0; i < n; i++) {
@@ -198,23 +212,32 @@ int main(int argc, char **argv)
   EXPECT(errG < 1e-8 && errH < 1e-7 && errM < 1e-8 && errQ < 1e-6 && errU < 1e-6, "derivatives differ from central differences");
   /* Lagrange's equations from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq - D u_f */
   {
-    PetscReal       L[N], T, V, Tp, Vp, Tm, Vm, fmax = 0;
+    PetscReal       L[N], T, V, Tp, Vp, Tm, Vm, fmax = 0, bl[N], ldot = 0;
     const PetscReal D[NM] = {0.3, 0.6, 0.9};
     for (PetscInt i = 0; i < n; i++) L[i] = 0;
     for (PetscInt k = 0; k < n; k++) {
       const PetscReal qk = q[k];
-      q[k]               = qk + eps;
+      PetscReal       lp, lm;
+      q[k] = qk + eps;
       PetscCall(VISystemComputeMass(sys, q, Mp));
       PetscCall(VISystemComputeEnergy(sys, q, u, &Tp, &Vp));
+      PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
       q[k] = qk - eps;
       PetscCall(VISystemComputeMass(sys, q, Mm));
       PetscCall(VISystemComputeEnergy(sys, q, u, &Tm, &Vm));
+      PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, ym));
       q[k] = qk;
       L[k] += (Tp - Tm - Vp + Vm) / (2 * eps);
       for (PetscInt i = 0; i < n; i++)
         for (PetscInt j = 0; j < n; j++) L[i] -= (Mp[i * n + j] - Mm[i * n + j]) / (2 * eps) * u[k] * u[j];
+      /* the spring sg's length from the tip's point output p: its gradient b, for its damper's force -c (b . u) b */
+      lp    = PetscSqrtReal(PetscSqr(yp[0] - 2.5) + PetscSqr(yp[1] - 1));
+      lm    = PetscSqrtReal(PetscSqr(ym[0] - 2.5) + PetscSqr(ym[1] - 1));
+      bl[k] = (lp - lm) / (2 * eps);
+      ldot += bl[k] * u[k];
     }
     for (PetscInt k = 0; k < NM; k++) L[6 + k] -= D[k] * u[6 + k];
+    for (PetscInt k = 0; k < n; k++) L[k] -= 1.1 * ldot * bl[k];
     for (PetscInt i = 0; i < n; i++) fmax = PetscMax(fmax, PetscAbsReal(f[i]));
     errL = Diff(n, f, L) / fmax;
     PetscCall(VISystemComputeEnergy(sys, q, u, &T, &V));
@@ -227,7 +250,7 @@ int main(int argc, char **argv)
   }
   /* the node's point output and the frictional contact's tangential row */
   {
-    PetscReal vd[2], Gt[N], wt = 0, t[2];
+    PetscReal vd[2], Gt[2 * N], wt = 0, t[2], wl = 0, xl;
     for (PetscInt i = 0; i < n; i++) q[i] += eps * u[i];
     PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, yp));
     for (PetscInt i = 0; i < n; i++) q[i] -= 2 * eps * u[i];
@@ -242,8 +265,25 @@ int main(int argc, char **argv)
     t[0] = -0.8; /* the ground's line: its tangent J n */
     t[1] = 0.6;
     errT = PetscAbsReal(wt - (t[0] * vd[0] + t[1] * vd[1]));
+    /* the ledge, a point P of a against the line through the nodes' points A (la) and B (lb) of f: its gap
+       sigma n . (P - A), n = J (B - A) / L, sigma = -1 (line_normal on the right of A to B), from the points' outputs,
+       and its tangential row against tau . (v_P - (1 - xi) v_A - xi v_B), tau = J (sigma n), xi = t . (P - A) / L */
+    {
+      const PetscReal *A = y + 8, *B = y + 12, *P = y + 16;
+      const PetscReal  uu[2] = {B[0] - A[0], B[1] - A[1]}, Ll = PetscSqrtReal(uu[0] * uu[0] + uu[1] * uu[1]);
+      const PetscReal  tau[2] = {uu[0] / Ll, uu[1] / Ll}; /* J (-J t) = t */
+      PetscReal        gl;
+      PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, NULL, NULL));
+      gl   = -(-uu[1] * (P[0] - A[0]) + uu[0] * (P[1] - A[1])) / Ll;
+      xl   = (uu[0] * (P[0] - A[0]) + uu[1] * (P[1] - A[1])) / (Ll * Ll);
+      for (PetscInt i = 0; i < n; i++) wl += Gt[n + i] * u[i];
+      errT = PetscMax(errT, PetscAbsReal(wl - (tau[0] * (P[2] - (1 - xl) * A[2] - xl * B[2]) + tau[1] * (P[3] - (1 - xl) * A[3] - xl * B[3]))));
+      errT = PetscMax(errT, PetscAbsReal(g[7] - gl));
+    }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "flexible body: the node's velocity against the difference of its position %.2e (1e-8), G_t u %.2e (1e-8)\n", (double)errV,
+                          "flexible body: the node's velocity against the difference of its position %.2e (1e-8), G_t u and the two-point line's gap "
+                          "against the points' outputs %.2e (1e-8)\n",
+                          (double)errV,
                           (double)errT));
     EXPECT(errV < 1e-8 && errT < 1e-8, "the node's point velocity or the tangential row is wrong");
   }
