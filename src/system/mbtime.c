@@ -193,6 +193,7 @@ PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *
     lineno++;
     if (len == sizeof(line) - 1 && line[len - 1] != '\n')
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "a line longer than %d characters", (int)sizeof(line) - 2));
+    if (lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3)) p += 3; /* a UTF-8 byte order mark (spreadsheets write one) */
     while (*p && isspace((unsigned char)*p)) p++;
     if (!msg[0] && (!*p || *p == '#')) continue;
     if (!msg[0]) {

@@ -12,7 +12,7 @@
    - the analytic form speed t + amplitude sin(frequency t) and its two derivatives (1e-15);
    - refused: one point, times not increasing (with the point's number); a CSV file missing, a line of three columns and
      a time not after the previous (with the file's line number), one data line; read: comments, a header, blank
-     separators. */
+     separators, a spreadsheet's byte order mark and CR LF line ends. */
 #include "vitest.h"
 #include "system/mbimpl.h"
 
@@ -226,9 +226,15 @@ int main(int argc, char **argv)
       PetscCall(VIMBTimeTableReadCSV(PETSC_COMM_SELF, "mbtime_ok.csv", &n, &t, &y));
       EXPECT(n == 3 && t[1] == 0.5 && y[1] == 0.25 && t[2] == 1 && y[2] == 1, "the CSV table read %d points", (int)n);
       PetscCall(PetscFree2(t, y));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok   read: a comment, a header, comma and tab separators, a blank line: 3 points\n"));
-      for (const char *const *p =
-               (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_ok.csv", NULL};
+      PetscCall(WriteFile("mbtime_bom.csv", "\xEF\xBB\xBF"
+                                            "0.25,1\r\n0.5,2\r\n")); /* a spreadsheet's: byte order mark, CR LF */
+      PetscCall(VIMBTimeTableReadCSV(PETSC_COMM_SELF, "mbtime_bom.csv", &n, &t, &y));
+      EXPECT(n == 2 && t[0] == 0.25 && y[0] == 1 && t[1] == 0.5 && y[1] == 2, "the CSV table with a byte order mark read %d points", (int)n);
+      PetscCall(PetscFree2(t, y));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "ok   read: a comment, a header, comma and tab separators, a blank line: 3 points; a byte order mark and CR LF: 2\n"));
+      for (const char *const *p = (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_ok.csv",
+                                                        "mbtime_bom.csv", NULL};
            *p; p++)
         (void)remove(*p);
     }
