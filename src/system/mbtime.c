@@ -200,10 +200,14 @@ PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *
       line[strcspn(line, "\r\n")] = 0;
       sep                         = strchr(p, ',');
       if (!sep) sep = strpbrk(p, " \t"); /* blank-separated columns too */
-      ok = sep && VIMBCSVNumber(p, sep, &a) && VIMBCSVNumber(sep + 1, p + strlen(p), &b) ? PETSC_TRUE : PETSC_FALSE;
-      if (!ok && header_allowed && !isdigit((unsigned char)*p) && *p != '-' && *p != '+' && *p != '.') {
-        header_allowed = PETSC_FALSE; /* a first line of column names */
-        continue;
+      {
+        const PetscBool na = sep && VIMBCSVNumber(p, sep, &a) ? PETSC_TRUE : PETSC_FALSE,
+                        nb = sep && VIMBCSVNumber(sep + 1, p + strlen(p), &b) ? PETSC_TRUE : PETSC_FALSE;
+        ok                 = na && nb ? PETSC_TRUE : PETSC_FALSE;
+        if (sep && !na && !nb && header_allowed) { /* a first line of two column names */
+          header_allowed = PETSC_FALSE;
+          continue;
+        }
       }
       header_allowed = PETSC_FALSE;
       if (!ok)

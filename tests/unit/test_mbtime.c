@@ -11,7 +11,8 @@
      within 1e-9 of the largest);
    - the analytic form speed t + amplitude sin(frequency t) and its two derivatives (1e-15);
    - refused: one point, times not increasing (with the point's number); a CSV file missing, a line of three columns and
-     a time not after the previous (with the file's line number), one data line; read: comments, a header, blank
+     a time not after the previous (with the file's line number), one data line, a first line of one name and one
+     number (a header is two names); read: comments, a header, blank
      separators, a spreadsheet's byte order mark and CR LF line ends. */
 #include "vitest.h"
 #include "system/mbimpl.h"
@@ -222,6 +223,8 @@ int main(int argc, char **argv)
       PetscCall(Refused("mbtime_order.csv", "t,y\n0,0\n0.2,1\n0.1,2\n", "mbtime_order.csv:4: the time 0.1 is not after 0.2 (line 3)"));
       PetscCall(Refused("mbtime_one.csv", "time,value\n0,1\n", "mbtime_one.csv: 1 data line"));
       PetscCall(Refused("mbtime_text.csv", "0,1\nx,2\n", "mbtime_text.csv:2: expected two numbers"));
+      /* not a header: one of its fields is a number */
+      PetscCall(Refused("mbtime_half.csv", "t=0,0\n1,1\n", "mbtime_half.csv:1: expected two numbers"));
       PetscCall(WriteFile("mbtime_ok.csv", "# a comment\ntime, angle\n0, 0\n  0.5\t0.25\n\n1.0 ,1e0\n"));
       PetscCall(VIMBTimeTableReadCSV(PETSC_COMM_SELF, "mbtime_ok.csv", &n, &t, &y));
       EXPECT(n == 3 && t[1] == 0.5 && y[1] == 0.25 && t[2] == 1 && y[2] == 1, "the CSV table read %d points", (int)n);
@@ -233,8 +236,8 @@ int main(int argc, char **argv)
       PetscCall(PetscFree2(t, y));
       PetscCall(PetscPrintf(PETSC_COMM_SELF,
                             "ok   read: a comment, a header, comma and tab separators, a blank line: 3 points; a byte order mark and CR LF: 2\n"));
-      for (const char *const *p = (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_ok.csv",
-                                                        "mbtime_bom.csv", NULL};
+      for (const char *const *p = (const char *const[]){"mbtime_cols.csv", "mbtime_order.csv", "mbtime_one.csv", "mbtime_text.csv", "mbtime_half.csv",
+                                                        "mbtime_ok.csv", "mbtime_bom.csv", NULL};
            *p; p++)
         (void)remove(*p);
     }
