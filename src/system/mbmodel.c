@@ -979,6 +979,8 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
                  o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
         o->columns = 2; /* along n1, n2 */
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC && model->joints[o->index].driven)
+        o->columns = 3; /* and NAME_drive, the driving force along the axis (N) */
     }
     if (o->type == VI_MB_OUT_SPRING_FORCE) {
       PetscCall(VIMBString(rd, e, "spring", NULL, ref, sizeof(ref)));
@@ -1551,8 +1553,10 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
         o->type != VI_MB_OUT_SPRING_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
+        const PetscBool drive =
+            o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC && i == 2 ? PETSC_TRUE : PETSC_FALSE;
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name,
-                                o->type == VI_MB_OUT_ORIENTATION ? qt[i] : (o->type == VI_MB_OUT_JOINT_FORCE ? ft[i] : pt[i])));
+                                o->type == VI_MB_OUT_ORIENTATION ? qt[i] : (o->type == VI_MB_OUT_JOINT_FORCE ? (drive ? "drive" : ft[i]) : pt[i])));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else if (o->type == VI_MB_OUT_POINT) {
@@ -1565,9 +1569,9 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       PetscCall(VIROMAddOutput(rom, o->name, zero));
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
       PetscCall(VIROMAddOutput(rom, name, zero));
-    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns == 2) {
-      for (PetscInt i = 0; i < 2; i++) {
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
+    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns >= 2) { /* a driven prismatic joint's third: NAME_drive */
+      for (PetscInt i = 0; i < o->columns; i++) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i == 2 ? "drive" : (i ? "y" : "x")));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else

@@ -664,7 +664,9 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     case VI_MB_OUT_JOINT_FORCE: {
       const VIMBJoint *j = &md->joints[o->index];
       for (PetscInt c = 0; c < o->columns; c++) {
-        const PetscInt r = md->dim == 3 && j->type == VI_MB_JOINT_DRIVER && c == 3 ? j->row + 5 : j->row + c; /* a spatial driver's torque */
+        /* a spatial driver's torque, a driven spatial prismatic joint's force: their row 5 */
+        const PetscInt r =
+            md->dim == 3 && ((j->type == VI_MB_JOINT_DRIVER && c == 3) || (j->type == VI_MB_JOINT_PRISMATIC && c == 2)) ? j->row + 5 : j->row + c;
         y[col++]         = lambda ? lambda[mb->offsets[r]] : 0;
       }
     } break;
