@@ -128,6 +128,10 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
    its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
                                                         PetscReal g_rate[]);
+/* The constraints' second explicit time derivative d^2 g_j/dt^2 at t (nc; rows whose gradient G does not depend on t: a
+   multibody driver's prescribed angle), the term a consistent initial acceleration needs, G a = -u^T H u - d^2 g/dt^2;
+   zero for a type without rheonomic rows. */
+PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraintAcceleration(VISystem sys, PetscReal t, PetscReal g_tt[]);
 PETSC_EXTERN PetscErrorCode VISystemGetContactSet(VISystem sys, VIContactSet *set, const PetscReal **obstacle_velocity);
 /* The tangential rows of the frictional contacts (dims > 1) of a system whose tangents depend on q (multibody): their
    gradients at (t, q), sum(dims - 1) x n row-major in the contacts' order, the relative sliding velocity being Gt u.

@@ -460,7 +460,7 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
 {
   const PetscInt n = st->n, m = st->nc, nn = n * n;
   PetscInt       mb = 0, K;
-  PetscReal     *A, *rhs, *M, *f, *G, *H;
+  PetscReal     *A, *rhs, *M, *f, *G, *H, *gtt;
   PetscBLASInt   bk, one = 1, info, *ipiv;
 
   PetscFunctionBeginUser;
@@ -468,8 +468,9 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) mb++;
   K = n + mb;
   PetscCall(PetscCalloc4(K * K, &A, K, &rhs, K, &ipiv, nn, &M));
-  PetscCall(PetscCalloc3(n, &f, PetscMax(m, 1) * n, &G, PetscMax(m, 1) * nn, &H));
+  PetscCall(PetscCalloc4(n, &f, PetscMax(m, 1) * n, &G, PetscMax(m, 1) * nn, &H, PetscMax(m, 1), &gtt));
   PetscCall(VISystemComputeMass(st->sys, q, M));
+  PetscCall(VISystemEvaluateConstraintAcceleration(st->sys, t, gtt)); /* a rheonomic row's d^2 g/dt^2 (a driver's -phi'') */
   PetscCall(VISystemComputeForce(st->sys, t, q, u, f));
   PetscCall(VINonlinearConstraints(st, t, q, NULL, G, H));
   for (PetscInt i = 0; i < n; i++) { /* column-major K x K */
@@ -484,6 +485,7 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
     }
     for (PetscInt k = 0; k < n; k++)
       for (PetscInt i = 0; i < n; i++) rhs[n + b] -= u[k] * H[j * nn + k * n + i] * u[i];
+    rhs[n + b] -= gtt[j];
     b++;
   }
   PetscCall(PetscBLASIntCast(K, &bk));
@@ -494,6 +496,6 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
   PetscCall(PetscArraycpy(a, rhs, n));
   for (PetscInt j = 0, b = 0; j < m; j++) lambda[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? rhs[n + b++] : 0;
   PetscCall(PetscFree4(A, rhs, ipiv, M));
-  PetscCall(PetscFree3(f, G, H));
+  PetscCall(PetscFree4(f, G, H, gtt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -389,8 +389,9 @@ PETSC_INTERN PetscBool VINonlinearCoulombSticks(PetscInt n, PetscInt d, const Pe
    trapezoid of the quadratic velocity vector's power -v^T (dM/dt) v / 2). w is scratch of VI_NONLINEAR_WORK_SIZE(n). */
 PETSC_INTERN PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const PetscReal qn[], const PetscReal vn[], const PetscReal G[],
                                             PetscInt mt, const PetscInt trow[], const PetscReal Gt[], PetscReal *power, PetscReal w[]);
-/* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u on
-   the bilateral rows (their acceleration level); a (n) and the bilateral rows' lambda into lambda (nc, 0 on the others). */
+/* A consistent acceleration at (t, q, u) on a nonlinear system: M(q) a - G_b^T lambda = f(t, q, u), G_b a = -(d(G_b u)/dq) u -
+   d^2 g_b/dt^2 on the bilateral rows (their acceleration level; the last term a driver's prescribed angular acceleration,
+   VISystemEvaluateConstraintAcceleration); a (n) and the bilateral rows' lambda into lambda (nc, 0 on the others). */
 PETSC_INTERN PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal a[],
                                                            PetscReal lambda[]);
 

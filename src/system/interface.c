@@ -210,6 +210,20 @@ PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemEvaluateConstraintAcceleration(VISystem sys, PetscReal t, PetscReal g_tt[])
+{
+  PetscInt nc = 0;
+
+  PetscFunctionBeginUser;
+  if (sys->ops.constraintacceleration)
+    PetscCall((*sys->ops.constraintacceleration)(sys, t, g_tt));
+  else {
+    PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
+    PetscCall(PetscArrayzero(g_tt, nc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[], PetscReal H[])
 {
   PetscFunctionBeginUser;

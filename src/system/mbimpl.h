@@ -39,6 +39,16 @@ typedef struct {
 
 typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER, VI_MB_JOINT_SPHERICAL } VIMBJointType;
 
+/* A scalar function of time (mbtime.c): speed t + amplitude sin(frequency t), or, with a table of points (t_i, y_i), the
+   C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates). A driver's prescribed angle, a load's
+   factor: one object for both. */
+typedef struct {
+  PetscReal  speed, amplitude, frequency;     /* the analytic form (npoints 0) */
+  PetscInt   npoints;                         /* the table's points, >= 2 (0: none) */
+  PetscReal *t, *c;                           /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
+  char       source[PETSC_MAX_PATH_LEN + 32]; /* where the table was given (file:line), for messages */
+} VIMBTimeFunction;
+
 typedef struct {
   char          name[VI_MB_NAME];
   VIMBJointType type;
@@ -52,8 +62,10 @@ typedef struct {
                                 driver: its angle's sine and cosine forms (VIMBSpatialDriverForms) */
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
-  PetscReal     speed;       /* driver: the prescribed rate of theta_2 - theta_1 (rad/s), its row theta_2 - theta_1 - angle0 - speed t */
-  PetscReal     amplitude, frequency; /* driver: and - amplitude sin(frequency t) (rad, rad/s) */
+  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the start, phi(t), its row theta_2 - theta_1 - angle0 - phi(t);
+                              driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
+  PetscBool     driven;    /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
+  PetscReal     slide0;    /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;
@@ -96,12 +108,13 @@ typedef struct {
   PetscInt       columns;
 } VIMBOutput;
 
-/* A constant force and torque on a body's centre of mass (N, N m), e.g. a driving torque. Planar: force (x, y) and the
+/* A force and torque on a body's centre of mass (N, N m), e.g. a driving torque, constant or scaled by a factor s(t). Planar: force (x, y) and the
    torque about z in torque[2]; spatial: the force in the fixed frame and the torque in the body's frame (it turns with the
    body, as a motor's does). */
 typedef struct {
-  PetscInt  body;
-  PetscReal force[3], torque[3];
+  PetscInt          body;
+  PetscReal         force[3], torque[3];
+  VIMBTimeFunction *factor; /* the loads' scale s(t) (NULL: constant, 1) */
 } VIMBLoad;
 
 /* A linear spring-damper between a point of body[0] and one of body[1] (in their frames; a flexible body's frame point):
@@ -172,6 +185,18 @@ static inline void VIMBRotateCS(PetscReal c, PetscReal s, const PetscReal v[2], 
 /* text as an arithmetic expression of the np parameters (mbexpr.c); PETSC_FALSE with a message in err when it is not one. */
 PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, const char names[][VI_MB_NAME], const PetscReal values[], PetscReal *x,
                                               char err[], size_t len);
+/* A time function (mbtime.c): the analytic form; the spline through n points (t strictly increasing, n >= 2) clamped by the
+   end rates rates[0], rates[1] (NULL: not-a-knot ends), refused on comm naming source; its value and two derivatives at t
+   (beyond the table: its end cubics continued; any output may be NULL); the table's span; free. */
+PETSC_INTERN void           VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal speed, PetscReal amplitude, PetscReal frequency);
+PETSC_INTERN PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, const char source[], PetscInt n, const PetscReal t[],
+                                                     const PetscReal y[], const PetscReal rates[]);
+PETSC_INTERN void           VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal *y, PetscReal *dy, PetscReal *ddy);
+PETSC_INTERN PetscErrorCode VIMBTimeFunctionCheckSpan(MPI_Comm comm, const VIMBTimeFunction *f, const char what[], PetscReal t0, PetscReal t1);
+PETSC_INTERN PetscErrorCode VIMBTimeFunctionReset(VIMBTimeFunction *f);
+/* A table of two columns 'time, value' from a CSV file (blank lines and '#' comments skipped, one header line allowed): n
+   points in t, y (allocated), refused with the file and line. */
+PETSC_INTERN PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *n, PetscReal **t, PetscReal **y);
 PETSC_INTERN PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
 /* M(q) of the whole model (n x n; q NULL: the initial poses). */

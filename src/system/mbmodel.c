@@ -477,31 +477,149 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A driver's prescribed relative angle: speed t + amplitude sin(frequency t) (keys speed, required; amplitude, rad, and
-   frequency, rad/s > 0, optional together); the keys refused on other joints. The sine starts at 0, so the row's second
-   time derivative vanishes at t = 0 and the schemes' consistent initial acceleration needs none. */
-static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const char type[], VIMBJoint *j)
+/* A table time function under key (docs/multibody.md, "Prescribed motions and time-varying loads"): inline, key: [[t0, y0],
+   [t1, y1], ...], or from a CSV file, key_file: FILE.csv (relative to the model file's folder), clamped by key_rates: [r0,
+   r1] or not-a-knot without; what names its owner in messages. given: whether key or key_file is there. */
+static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const char key[], const char what[], VIMBTimeFunction *f, PetscBool *given)
 {
-  static const char *const keys[] = {"speed", "amplitude", "frequency"};
+  char         fkey[VI_MB_NAME], rkey[VI_MB_NAME], source[PETSC_MAX_PATH_LEN + 32];
+  yaml_node_t *v, *fv, *rv;
+  PetscInt     n = 0;
+  PetscReal   *t = NULL, *y = NULL, rates[2];
 
   PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < 3; k++)
-    PetscCheck(j->type == VI_MB_JOINT_DRIVER || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': '%s' is a driver's key (type: driver), not a %s joint's", rd->path, j->line, j->name, keys[k], type);
-  if (j->type != VI_MB_JOINT_DRIVER) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &j->speed));
-  PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &j->amplitude));
-  PetscCall(VIMBReal(rd, e, "frequency", PETSC_FALSE, 0, &j->frequency));
-  PetscCheck(j->amplitude == 0 || j->frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the angle is speed t + amplitude sin(frequency t)", rd->path, j->line,
+  PetscCall(PetscSNPrintf(fkey, sizeof(fkey), "%s_file", key));
+  PetscCall(PetscSNPrintf(rkey, sizeof(rkey), "%s_rates", key));
+  v      = VIMBGet(rd, e, key);
+  fv     = VIMBGet(rd, e, fkey);
+  rv     = VIMBGet(rd, e, rkey);
+  *given = v || fv ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!(v && fv), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: give '%s' (a list of [time, value] points) or '%s' (a CSV file), not both",
+             rd->path, VIMBLine(fv), what, key, fkey);
+  PetscCheck(*given || !rv, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' clamps the spline of a table, and there is no '%s' or '%s'", rd->path,
+             VIMBLine(rv), what, rkey, key, fkey);
+  if (!*given) PetscFunctionReturn(PETSC_SUCCESS);
+  if (rv) PetscCall(VIMBVector(rd, e, rkey, 2, PETSC_TRUE, rates));
+  if (v) {
+    PetscCheck(v->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]]", rd->path, VIMBLine(v), what, key);
+    n = VIMBCount(v);
+    PetscCall(PetscMalloc2(PetscMax(n, 1), &t, PetscMax(n, 1), &y));
+    for (PetscInt i = 0; i < n; i++) {
+      yaml_node_t *p    = VIMBNode(rd, v->data.sequence.items.start[i]), *a, *b;
+      PetscBool    pair = p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2 ? PETSC_TRUE : PETSC_FALSE;
+      if (!pair) PetscCall(PetscFree2(t, y));
+      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be a pair [time, value]", rd->path,
+                 VIMBLine(p), what, i + 1, key);
+      a    = VIMBNode(rd, p->data.sequence.items.start[0]);
+      b    = VIMBNode(rd, p->data.sequence.items.start[1]);
+      pair = a->type == YAML_SCALAR_NODE && b->type == YAML_SCALAR_NODE ? PETSC_TRUE : PETSC_FALSE;
+      if (!pair) PetscCall(PetscFree2(t, y));
+      PetscCheck(pair, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: point %" PetscInt_FMT " of '%s' must be two numbers [time, value]", rd->path,
+                 VIMBLine(p), what, i + 1, key);
+      {
+        PetscErrorCode ierr = VIMBNumber(rd, a, key, &t[i]);
+        if (!ierr) ierr = VIMBNumber(rd, b, key, &y[i]);
+        if (ierr) PetscCall(PetscFree2(t, y));
+        PetscCall(ierr);
+      }
+      if (i > 0 && t[i] <= t[i - 1]) {
+        const PetscReal ti = t[i], tp = t[i - 1];
+        PetscCall(PetscFree2(t, y));
+        SETERRQ(rd->comm, PETSC_ERR_USER_INPUT,
+                "%s:%d: %s: point %" PetscInt_FMT " of '%s' has the time %g, not after %g: the times must be strictly increasing", rd->path,
+                VIMBLine(p), what, i + 1, key, (double)ti, (double)tp);
+      }
+    }
+    PetscCall(PetscSNPrintf(source, sizeof(source), "%s:%d", rd->path, VIMBLine(v)));
+  } else {
+    char name[PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
+    PetscCall(VIMBString(rd, e, fkey, NULL, name, sizeof(name)));
+    if (name[0] == '/')
+      PetscCall(PetscStrncpy(file, name, sizeof(file)));
+    else { /* relative to the model file's folder */
+      const char *slash = strrchr(rd->path, '/');
+      PetscCall(PetscSNPrintf(file, sizeof(file), "%.*s%s", slash ? (int)(slash - rd->path + 1) : 0, rd->path, name));
+    }
+    {
+      FILE *fp = fopen(file, "r");
+      if (fp) fclose(fp);
+      PetscCheck(fp, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: cannot open '%s: %s' (%s; a relative path is from the model file's folder)",
+                 rd->path, VIMBLine(fv), what, fkey, name, file);
+    }
+    PetscCall(VIMBTimeTableReadCSV(rd->comm, file, &n, &t, &y));
+    PetscCall(PetscSNPrintf(source, sizeof(source), "%s:%d (%s)", rd->path, VIMBLine(fv), file));
+  }
+  if (n < 2) PetscCall(PetscFree2(t, y));
+  PetscCheck(n >= 2, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' has %" PetscInt_FMT " point%s: a table needs two or more [time, value] points",
+             rd->path, VIMBLine(v), what, key, n, n == 1 ? "" : "s");
+  {
+    PetscErrorCode ierr = VIMBTimeFunctionSetTable(rd->comm, f, source, n, t, y, rv ? rates : NULL);
+    PetscCall(PetscFree2(t, y));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A driver's prescribed change of its relative angle since the start, phi(t) (docs/multibody.md): speed t + amplitude
+   sin(frequency t) (keys speed; amplitude, rad, and frequency, rad/s > 0, optional together), or a table (motion: or
+   motion_file:, with motion_rates:, VIMBReadTimeTable) that covers t = 0 with phi(0) = 0 (to assembly_tolerance); the keys
+   refused on other joints. phi''(0) enters the consistent initial acceleration (VISystemEvaluateConstraintAcceleration). */
+static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const char type[], VIMBJoint *j)
+{
+  static const char *const keys[] = {"speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates"};
+  PetscReal                speed = 0, amplitude = 0, frequency = 0, phi0;
+  PetscBool                table;
+  char                     what[2 * VI_MB_NAME];
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCheck(j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': '%s' is a driver's key (type: driver), not a %s joint's (a prismatic joint takes it too: a prescribed slide)",
+               rd->path, j->line, j->name, keys[k], type);
+  if (j->type == VI_MB_JOINT_PRISMATIC) { /* driven when it has a motion */
+    PetscBool any = PETSC_FALSE;
+    for (PetscInt k = 0; k < 6; k++) any = any || VIMBGet(rd, e, keys[k]) ? PETSC_TRUE : PETSC_FALSE;
+    if (!any) PetscFunctionReturn(PETSC_SUCCESS);
+  } else if (j->type != VI_MB_JOINT_DRIVER)
+    PetscFunctionReturn(PETSC_SUCCESS);
+  j->driven = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
+  PetscCall(VIMBReadTimeTable(rd, e, "motion", what, &j->motion, &table));
+  if (table) {
+    for (PetscInt k = 0; k < 3; k++)
+      PetscCheck(!VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': give its motion as 'speed' (with 'amplitude', 'frequency') or as a table ('motion' or 'motion_file'), not both",
+                 rd->path, VIMBLine(VIMBGet(rd, e, keys[k])), j->name);
+    PetscCheck(j->motion.t[0] <= 0 && j->motion.t[j->motion.npoints - 1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s: joint '%s': the motion's table goes from t = %g to %g s: it must cover the start, t = 0", j->motion.source, j->name,
+               (double)j->motion.t[0], (double)j->motion.t[j->motion.npoints - 1]);
+    VIMBTimeFunctionEvaluate(&j->motion, 0, &phi0, NULL, NULL);
+    PetscCheck(PetscAbsReal(phi0) <= rd->model->tolerance, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s: joint '%s': the motion is %g %s at t = 0: a driver's motion is the change of its %s since the start, 0 at t = 0 (subtract "
+               "%g from the table's values)",
+               j->motion.source, j->name, (double)phi0, j->type == VI_MB_JOINT_DRIVER ? "rad" : "m",
+               j->type == VI_MB_JOINT_DRIVER ? "angle" : "position along the axis", (double)phi0);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional) or a table ('motion: "
+             "[[t, value], ...]' or 'motion_file: FILE.csv')",
+             rd->path, j->line, j->name);
+  PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &speed));
+  PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &amplitude));
+  PetscCall(VIMBReal(rd, e, "frequency", PETSC_FALSE, 0, &frequency));
+  PetscCheck(amplitude == 0 || frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the motion is speed t + amplitude sin(frequency t)", rd->path, j->line,
              j->name);
+  VIMBTimeFunctionSetAnalytic(&j->motion, speed, amplitude, frequency);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name",     "type",     "body1", "point1", "node1",     "body2",     "point2", "node2",
-                                      "weights1", "weights2", "axis",  "speed",  "amplitude", "frequency", NULL};
+  static const char *const keys[]  = {"name",     "type", "body1", "point1",    "node1",     "body2",  "point2",      "node2",        "weights1",
+                                      "weights2", "axis", "speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -558,7 +676,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
            rows normal to the axis (a body1-fixed line through point1, along axis, that point2 stays on) */
         const PetscReal one[4] = {1, 0, 0, 0};
         VIMBSpatialLock(j->body[0] ? model->bodies[j->body[0]].pose + 3 : one, model->bodies[j->body[1]].pose + 3, j->lock);
-        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : 5;
+        j->rows = j->type == VI_MB_JOINT_FIXED ? 6 : (j->driven ? 6 : 5); /* a driven prismatic joint: its slide, row 5 */
       }
       if (j->type == VI_MB_JOINT_PRISMATIC) {
         PetscReal *a = j->hinge[0], len, t2[2][3];
@@ -582,6 +700,7 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
     PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
+    if (j->type == VI_MB_JOINT_PRISMATIC && j->driven) j->rows = 3; /* its slide along the axis, row 2 */
     if (j->type == VI_MB_JOINT_PRISMATIC) {
       PetscReal len;
       j->axis[0] = 1;
@@ -740,7 +859,7 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
 
 static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name", "body", "force", "torque", NULL};
+  static const char *const keys[] = {"name", "body", "force", "torque", "factor", "factor_file", "factor_rates", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -750,16 +869,31 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
   PetscCall(PetscCalloc1(PetscMax(model->nloads, 1), &model->loads));
   if (!seq) PetscFunctionReturn(PETSC_SUCCESS);
   for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, k++) {
-    yaml_node_t *e = VIMBNode(rd, *it);
-    VIMBLoad    *l = &model->loads[k];
+    yaml_node_t     *e = VIMBNode(rd, *it);
+    VIMBLoad        *l = &model->loads[k];
+    VIMBTimeFunction factor;
+    PetscBool        timed;
+    char             what[2 * VI_MB_NAME] = "a load";
     PetscCall(VIMBCheckKeys(rd, e, "a load", keys));
     PetscCall(VIMBBodyRef(rd, model, e, "body", "the load's body", &l->body));
     PetscCheck(l->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: a load on the ground does nothing (name a moving body)", rd->path, VIMBLine(e));
     PetscCall(VIMBVector(rd, e, "force", model->dim, PETSC_FALSE, l->force));
+    /* its factor s(t): a table (factor: or factor_file:), the load constant without one */
+    if (VIMBGet(rd, e, "name")) {
+      char name[VI_MB_NAME];
+      PetscCall(VIMBString(rd, e, "name", NULL, name, sizeof(name)));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s'", name));
+    }
+    PetscCall(PetscMemzero(&factor, sizeof(factor)));
+    PetscCall(VIMBReadTimeTable(rd, e, "factor", what, &factor, &timed));
+    if (timed) {
+      PetscCall(PetscNew(&l->factor));
+      *l->factor = factor;
+    }
     if (model->dim == 3) {
       VIMBBody *bd = &model->bodies[l->body];
       PetscCall(VIMBVector(rd, e, "torque", 3, PETSC_FALSE, l->torque));
-      for (PetscInt d = 0; d < 3; d++) bd->torque[d] += l->torque[d];
+      for (PetscInt d = 0; d < 3 && !timed; d++) bd->torque[d] += l->torque[d]; /* the constant loads' (a timed one's: multibody.c) */
     } else {
       PetscCall(VIMBReal(rd, e, "torque", PETSC_FALSE, 0, &l->torque[2]));
     }
@@ -880,6 +1014,8 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
                  o->name, ref);
       if (o->type == VI_MB_OUT_JOINT_FORCE && model->dim == 3 && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC)
         o->columns = 2; /* along n1, n2 */
+      if (o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC && model->joints[o->index].driven)
+        o->columns = 3; /* and NAME_drive, the driving force along the axis (N) */
     }
     if (o->type == VI_MB_OUT_SPRING_FORCE) {
       PetscCall(VIMBString(rd, e, "spring", NULL, ref, sizeof(ref)));
@@ -913,17 +1049,25 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
     const VIMBJoint *j = &model->joints[k];
     for (PetscInt r = j->row; r < j->row + j->rows; r++) {
       PetscReal g, gv = 0;
+      char      rated[256] = "";
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->type == VI_MB_JOINT_DRIVER && r == j->row + j->rows - 1) /* its angle row's rate at t = 0 is G u - speed - amplitude frequency */
-        gv -= j->speed + j->amplitude * j->frequency;
+      if (j->driven && r == j->row + j->rows - 1) { /* its driven row at t = 0: g - phi(0) (0), G u - phi'(0) */
+        PetscReal phi, rate;
+        VIMBTimeFunctionEvaluate(&j->motion, 0, &phi, &rate, NULL);
+        g -= phi;
+        gv -= rate;
+        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = 0 is %.9g %s%s)", (double)rate,
+                                j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s",
+                                j->motion.npoints ? "; or clamp the table's end rates with 'motion_rates: [r0, r1]'" : ""));
+      }
       PetscCheck(PetscAbsReal(g) <= model->tolerance, comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: the initial poses violate joint '%s': its row %" PetscInt_FMT " is %.3e (m or rad), more than assembly_tolerance %g; "
                  "move the bodies so that the joint's points coincide (or raise assembly_tolerance)",
                  model->path, j->line, j->name, r - j->row + 1, (double)g, (double)model->tolerance);
       PetscCheck(PetscAbsReal(gv) <= model->tolerance * 1e3, comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: the initial velocities violate joint '%s': its row %" PetscInt_FMT " has the rate %.3e; give velocities the joint allows",
-                 model->path, j->line, j->name, r - j->row + 1, (double)gv);
+                 "%s:%d: the initial velocities violate joint '%s': its row %" PetscInt_FMT " has the rate %.3e; give velocities the joint allows%s",
+                 model->path, j->line, j->name, r - j->row + 1, (double)gv, rated);
     }
   }
   PetscCall(PetscFree3(q, u, grad));
@@ -1061,6 +1205,15 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
   for (PetscInt k = 0; k < model->ncontacts; k++) model->contacts[k].row = model->nrows++;
   PetscCheck(model->nrows <= VI_MAX_CONTACTS, comm, PETSC_ERR_USER_INPUT, "%s: %" PetscInt_FMT " constraint rows, at most %d", path, model->nrows,
              VI_MAX_CONTACTS);
+  for (PetscInt k = 0; k < model->njoints; k++) { /* a driven prismatic joint's slide at the start: its row's zero */
+    VIMBJoint *j = &model->joints[k];
+    PetscReal *q;
+    if (j->type != VI_MB_JOINT_PRISMATIC || !j->driven) continue;
+    PetscCall(PetscMalloc1(2 * model->n, &q));
+    PetscCall(VIMBModelInitialState(model, q, q + model->n));
+    PetscCall(VIMBModelConstraint(model, j->row + j->rows - 1, q, &j->slide0, NULL, 0, NULL));
+    PetscCall(PetscFree(q));
+  }
   PetscCall(VIMBCheckAssembly(comm, model));
   if (model->nsprings) { /* the springs' free lengths by default, and no zero-length spring at the start (VIMBSpringLength refuses it) */
     PetscReal *q;
@@ -1144,6 +1297,12 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
     PetscCall(PetscFree(model->joints[k].phi[0]));
     PetscCall(PetscFree(model->joints[k].phi[1]));
   }
+  for (PetscInt k = 0; k < model->njoints; k++) PetscCall(VIMBTimeFunctionReset(&model->joints[k].motion));
+  for (PetscInt k = 0; k < model->nloads; k++)
+    if (model->loads[k].factor) {
+      PetscCall(VIMBTimeFunctionReset(model->loads[k].factor));
+      PetscCall(PetscFree(model->loads[k].factor));
+    }
   for (PetscInt k = 0; k < model->ncontacts; k++) {
     PetscCall(PetscFree(model->contacts[k].phi));
     PetscCall(PetscFree(model->contacts[k].line_phi[0]));
@@ -1181,7 +1340,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   const PetscReal       *p, *c, *n0 = NULL, *phip = NULL, *phic = NULL;
   PetscReal              pe[2], ce[2];
   PetscReal              d[2] = {0, 0}, d1[2] = {0, 0}, ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0;
-  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2], ca, sa, cb, sb;
+  PetscReal              Rp[2], Rp1[2], Rc[2], Rc1[2], D[2], nrm[2], ca, sa, cb, sb, shift = 0;
 
   PetscFunctionBeginUser;
   if (model->dim == 3) {
@@ -1214,7 +1373,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     c    = j->point[0];
     phip = j->phi[1];
     phic = j->phi[0];
-    if (j->type == VI_MB_JOINT_PRISMATIC) {
+    if (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 2) {
+      n0    = j->axis; /* a driven prismatic joint's slide: point2's position along body 1's axis, less its initial one */
+      shift = j->slide0;
+    } else if (j->type == VI_MB_JOINT_PRISMATIC) {
       nrm[0] = -j->axis[1];
       nrm[1] = j->axis[0];
       n0     = nrm; /* the point of body 2 stays on body 1's axis through point1 */
@@ -1261,7 +1423,7 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
   VIMBRotateCS(ca, sa, ce, Rc, Rc1);
   D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
   D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
-  if (g) *g = d[0] * D[0] + d[1] * D[1];
+  if (g) *g = d[0] * D[0] + d[1] * D[1] - shift;
   if (grad && b) {
     grad[ob]     = d[0];
     grad[ob + 1] = d[1];
@@ -1432,8 +1594,10 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
         o->type != VI_MB_OUT_SPRING_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
+        const PetscBool drive =
+            o->type == VI_MB_OUT_JOINT_FORCE && model->joints[o->index].type == VI_MB_JOINT_PRISMATIC && i == 2 ? PETSC_TRUE : PETSC_FALSE;
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name,
-                                o->type == VI_MB_OUT_ORIENTATION ? qt[i] : (o->type == VI_MB_OUT_JOINT_FORCE ? ft[i] : pt[i])));
+                                o->type == VI_MB_OUT_ORIENTATION ? qt[i] : (o->type == VI_MB_OUT_JOINT_FORCE ? (drive ? "drive" : ft[i]) : pt[i])));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else if (o->type == VI_MB_OUT_POINT) {
@@ -1446,9 +1610,9 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
       PetscCall(VIROMAddOutput(rom, o->name, zero));
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
       PetscCall(VIROMAddOutput(rom, name, zero));
-    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns == 2) {
-      for (PetscInt i = 0; i < 2; i++) {
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i ? "y" : "x"));
+    } else if (o->type == VI_MB_OUT_JOINT_FORCE && o->columns >= 2) { /* a driven prismatic joint's third: NAME_drive */
+      for (PetscInt i = 0; i < o->columns; i++) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_%s", o->name, i == 2 ? "drive" : (i ? "y" : "x")));
         PetscCall(VIROMAddOutput(rom, name, zero));
       }
     } else

@@ -454,6 +454,11 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
       VIMBSpatialDriverRow(model, j, q, g, grad, w, H);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    if (j->type == VI_MB_JOINT_PRISMATIC && i == 5) { /* a driven prismatic joint's slide: point2 against body1's plane normal to the axis */
+      VIMBSpatialPairRow(model, j->body, NULL, j->hinge[0], j->point[0], j->point[1], q, g, grad, w, H);
+      if (g) *g -= j->slide0;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if ((j->type == VI_MB_JOINT_FIXED && i >= 3) || j->type == VI_MB_JOINT_PRISMATIC) {
       /* fixed: rows 3-5 the rotation; prismatic: rows 0, 1 point2 against body1's planes through point1 normal to n1, n2,
          rows 2-4 the rotation */

@@ -1,7 +1,8 @@
 /* The multibody system type (VISYSTEMMULTIBODY): planar rigid bodies in redundant coordinates q = (x, y, theta) per body
    (centre of mass and angle, seed 002 §10.2 and §10.4), joints as bilateral constraint rows, contacts of a body-fixed
    point against a line of another body or of the ground as unilateral rows with gaps g(q), gravity and constant loads;
-   read from a model file (-mb_model FILE.yaml, mbmodel.c; docs/multibody.md).
+   read from a model file (-mb_model FILE.yaml, mbmodel.c; docs/multibody.md). The drivers' motions and the loads' factors
+   are time functions (mbtime.c).
 
    In these coordinates M = diag(m, m, J) per body is constant (constant_mass), and there is no gyroscopic force in the
    plane; gravity and the loads are constant, and the spring-dampers' forces f(q, u) come with their exact tangents
@@ -28,6 +29,8 @@ typedef struct {
   PetscReal     *hs;   /* n x n, zero between calls: one row's Hessian (VISystemComputeConstraintDerivatives_Multibody) */
   PetscInt      *idx;  /* 2 n: its coordinates */
   PetscInt       nqmax, nwork; /* the largest flexible body's coordinates; the size of its force's scratch (then its local blocks) */
+  PetscReal     *torque0; /* spatial: 3 per body, the constant loads' torque (the timed loads' added at t: VISystemMultibodyTimedLoads) */
+  PetscBool      timed;   /* a load has a factor s(t) */
 } VISystem_Multibody;
 
 static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
@@ -38,6 +41,7 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
   PetscCall(PetscFree3(mb->preload, mb->obstacle_v, mb->restitution));
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
   PetscCall(PetscFree3(mb->work, mb->hs, mb->idx));
+  PetscCall(PetscFree(mb->torque0));
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
   mb->loaded = PETSC_FALSE;
@@ -193,15 +197,50 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     PetscCall(PetscMalloc3(PetscMax(mb->nwork + 3 * nq * nq + nq, 1), &mb->work, n * n, &mb->hs, 2 * n, &mb->idx));
     PetscCall(PetscArrayzero(mb->hs, n * n));
   }
+  mb->timed = PETSC_FALSE;
   for (PetscInt l = 0; l < md->nloads; l++) {
     const VIMBLoad *ld  = &md->loads[l];
     const PetscInt  off = md->bodies[ld->body].off; /* a flexible body's: at its frame's origin */
+    /* a load scaled by s(t) is added at t: VISystemMultibodyTimedLoads */
+    if (ld->factor) {
+      mb->timed = PETSC_TRUE;
+      continue;
+    }
     mb->fext[off] += ld->force[0];
     mb->fext[off + 1] += ld->force[1];
     /* planar: the torque on the angle's row; spatial: the force on z, the torque through the quaternion (VIMBSpatialForce) */
     mb->fext[off + 2] += md->dim == 3 ? ld->force[2] : ld->torque[2];
   }
+  if (mb->timed && md->dim == 3) {
+    PetscCall(PetscMalloc1(3 * md->nbodies, &mb->torque0));
+    for (PetscInt b = 0; b < md->nbodies; b++)
+      for (PetscInt d = 0; d < 3; d++) mb->torque0[3 * b + d] = md->bodies[b].torque[d];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The loads with a factor at t: s(t) times their force added into f (NULL: none; planar: their torque on the angle's row),
+   and a spatial body's torque in its frame (VIMBSpatialForce, and its tangent) set to the constant loads' plus s(t) times
+   theirs. */
+static void VISystemMultibodyTimedLoads(VISystem_Multibody *mb, PetscReal t, PetscReal f[])
+{
+  VIMBModel *md = &mb->model;
+
+  if (!mb->timed) return;
+  if (md->dim == 3)
+    for (PetscInt b = 0; b < md->nbodies; b++)
+      for (PetscInt d = 0; d < 3; d++) md->bodies[b].torque[d] = mb->torque0[3 * b + d];
+  for (PetscInt l = 0; l < md->nloads; l++) {
+    const VIMBLoad *ld  = &md->loads[l];
+    const PetscInt  off = md->bodies[ld->body].off;
+    PetscReal       sc;
+    if (!ld->factor) continue;
+    VIMBTimeFunctionEvaluate(ld->factor, t, &sc, NULL, NULL);
+    if (f)
+      for (PetscInt d = 0; d < 3; d++) f[off + d] += sc * (md->dim == 3 || d < 2 ? ld->force[d] : ld->torque[2]);
+    if (md->dim == 3)
+      for (PetscInt d = 0; d < 3; d++) md->bodies[ld->body].torque[d] += sc * ld->torque[d];
+  }
 }
 
 static PetscErrorCode VISystemComputeMass_Multibody(VISystem sys, const PetscReal q[], PetscReal M[])
@@ -244,15 +283,15 @@ static PetscErrorCode VISystemComputeMassJacobian_Multibody(VISystem sys, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Gravity and the constant loads (constant for rigid planar bodies), the spatial and flexible bodies' forces, the
-   spring-dampers' (mbspring.c). */
+/* Gravity and the constant loads (constant for rigid planar bodies), the loads scaled by s(t), the spatial and flexible
+   bodies' forces, the spring-dampers' (mbspring.c). */
 static PetscErrorCode VISystemComputeForce_Multibody(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal u[], PetscReal f[])
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
   PetscFunctionBeginUser;
-  (void)t;
   PetscCall(PetscArraycpy(f, mb->fext, sys->n));
+  VISystemMultibodyTimedLoads(mb, t, f);
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
     const VIMBBody *bd = &mb->model.bodies[b];
     if (mb->model.dim == 3 && bd->flex)
@@ -273,7 +312,7 @@ static PetscErrorCode VISystemComputeForceJacobian_Multibody(VISystem sys, Petsc
   const PetscInt      n  = sys->n;
 
   PetscFunctionBeginUser;
-  (void)t;
+  VISystemMultibodyTimedLoads(mb, t, NULL); /* a spatial body's torque at t (its tangent) */
   if (dfdq) PetscCall(PetscArrayzero(dfdq, n * n));
   if (dfdu) PetscCall(PetscArrayzero(dfdu, n * n));
   for (PetscInt b = 1; b < mb->model.nbodies; b++) {
@@ -386,18 +425,55 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
     PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
     if (g_rate) g_rate[r] = 0;
   }
-  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - speed t - A sin(w t), dg/dt = -speed - A w cos(w t) (their G
-     and curvature are t-free);
-     a spatial driver's angle (its last row, in (-2 pi, 2 pi]) minus speed t is taken modulo 4 pi, the period of the
-     quaternion's angle */
+  /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - phi(t) (a driven prismatic joint's slide a . (P2 - P1) -
+     slide0 - phi(t)), dg/dt = -phi'(t) (their G and curvature are t-free; phi the joint's time function, mbtime.c); a spatial
+     driver's angle (its last row, in (-2 pi, 2 pi]) minus phi(t) is taken modulo 4 pi, the period of the quaternion's angle */
   for (PetscInt k = 0; k < mb->model.njoints; k++) {
     const VIMBJoint *j = &mb->model.joints[k];
     const PetscInt   r = j->row + j->rows - 1;
-    if (j->type != VI_MB_JOINT_DRIVER) continue;
-    if (g) g[r] -= j->speed * t + j->amplitude * PetscSinReal(j->frequency * t);
-    if (g && mb->model.dim == 3) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
-    if (g_rate) g_rate[r] = -j->speed - j->amplitude * j->frequency * PetscCosReal(j->frequency * t);
+    PetscReal        phi, rate;
+    if (!j->driven) continue;
+    VIMBTimeFunctionEvaluate(&j->motion, t, &phi, &rate, NULL);
+    if (g) g[r] -= phi;
+    if (g && mb->model.dim == 3 && j->type == VI_MB_JOINT_DRIVER) g[r] -= 4 * PETSC_PI * PetscFloorReal(g[r] / (4 * PETSC_PI) + 0.5);
+    if (g_rate) g_rate[r] = -rate;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* d^2 g/dt^2 of the rows: -phi''(t) on a driver's angle row, 0 elsewhere (the consistent initial acceleration's G a =
+   -u^T H u - d^2 g/dt^2; the rows' G is t-free) */
+static PetscErrorCode VISystemEvaluateConstraintAcceleration_Multibody(VISystem sys, PetscReal t, PetscReal g_tt[])
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(g_tt, mb->nc));
+  for (PetscInt k = 0; k < mb->model.njoints; k++) {
+    const VIMBJoint *j = &mb->model.joints[k];
+    PetscReal        acc;
+    if (!j->driven) continue;
+    VIMBTimeFunctionEvaluate(&j->motion, t, NULL, NULL, &acc);
+    g_tt[j->row + j->rows - 1] = -acc;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A run from t0 to t1 stays within the tables of the drivers' motions and the loads' factors (refused otherwise: a table
+   is not extrapolated). */
+static PetscErrorCode VISystemCheckSampling_Multibody(VISystem sys, PetscReal t0, PetscReal t1, PetscReal dt)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+  char                what[2 * VI_MB_NAME];
+
+  PetscFunctionBeginUser;
+  (void)dt;
+  for (PetscInt k = 0; k < mb->model.njoints; k++) {
+    PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s': its motion", mb->model.joints[k].name));
+    PetscCall(VIMBTimeFunctionCheckSpan(sys->comm, &mb->model.joints[k].motion, what, t0, t1));
+  }
+  for (PetscInt l = 0; l < mb->model.nloads; l++)
+    if (mb->model.loads[l].factor) PetscCall(VIMBTimeFunctionCheckSpan(sys->comm, mb->model.loads[l].factor, "a load's factor", t0, t1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -605,7 +681,9 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     case VI_MB_OUT_JOINT_FORCE: {
       const VIMBJoint *j = &md->joints[o->index];
       for (PetscInt c = 0; c < o->columns; c++) {
-        const PetscInt r = md->dim == 3 && j->type == VI_MB_JOINT_DRIVER && c == 3 ? j->row + 5 : j->row + c; /* a spatial driver's torque */
+        /* a spatial driver's torque, a driven spatial prismatic joint's force: their row 5 */
+        const PetscInt r =
+            md->dim == 3 && ((j->type == VI_MB_JOINT_DRIVER && c == 3) || (j->type == VI_MB_JOINT_PRISMATIC && c == 2)) ? j->row + 5 : j->row + c;
         y[col++]         = lambda ? lambda[mb->offsets[r]] : 0;
       }
     } break;
@@ -670,6 +748,8 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getcontacts          = VISystemGetContacts_Multibody;
   sys->ops.getcontactset        = VISystemGetContactSet_Multibody;
   sys->ops.evaluateconstraints  = VISystemEvaluateConstraints_Multibody;
+  sys->ops.constraintacceleration = VISystemEvaluateConstraintAcceleration_Multibody;
+  sys->ops.checksampling        = VISystemCheckSampling_Multibody;
   sys->ops.constraintcurvature  = VISystemComputeConstraintCurvature_Multibody;
   sys->ops.constraintderivatives = VISystemComputeConstraintDerivatives_Multibody;
   sys->ops.evaluategaps         = VISystemEvaluateGaps_Multibody;

@@ -27,6 +27,8 @@ typedef struct {
   PetscErrorCode (*getcontactset)(VISystem, VIContactSet *, const PetscReal **);
   PetscErrorCode (*evaluateconstraints)(VISystem, PetscReal, const PetscReal[], PetscReal[], PetscReal[], PetscReal[]);
   PetscErrorCode (*constraintcurvature)(VISystem, PetscReal, const PetscReal[], const PetscReal[], PetscReal[]);
+  /* d^2 g/dt^2 of the rows (optional: 0 without it) */
+  PetscErrorCode (*constraintacceleration)(VISystem, PetscReal, PetscReal[]);
   /* G, d(G v)/dq and d(G^T w)/dq in one pass (optional: formed from evaluateconstraints and constraintcurvature otherwise) */
   PetscErrorCode (*constraintderivatives)(VISystem, PetscReal, const PetscReal[], const PetscReal[], const PetscReal[], PetscReal[], PetscReal[],
                                           PetscReal[]);

@@ -20,9 +20,9 @@
 
 #define N                 14
 #define NC                11
-#define NC2               14 /* the second model: a prismatic joint (5 rows), a fixed joint (6), two norm rows, a contact */
+#define NC2               15 /* the second model: a prismatic joint driven along its axis (6 rows), a fixed joint (6), two norm rows, a contact */
 #define NC3               14 /* the third model: two drivers (6 rows each), two norm rows */
-#define NCMAX             14
+#define NCMAX             15
 
 static const char model[] =
     "dim: 3\n"
@@ -50,11 +50,11 @@ static const char model[] =
   "  - {name: a, mass: 2, inertia: [0.3, 0.4, 0.2, 0.02, -0.01, 0.03], position: [0.1, 0.2, 0.3], axis: [1, 2, 3], angle: 0.5}\n"                    \
   "  - {name: b, mass: 1.5, inertia: [0.05, 0.2, 0.22], position: [0.4, -0.1, 0.6], axis: [0, 1, 1], angle: -0.3}\n"
 
-/* the 3-D prismatic (its 2 rows normal to the axis and 3 rotation rows) between two bodies and a fixed joint (the
+/* the 3-D prismatic (its 2 rows normal to the axis, 3 rotation rows and, driven, its slide along the axis) between two bodies and a fixed joint (the
    spherical 3 and 3 rotation rows) of one to the ground: derivative checks only (its poses are not assembled) */
 static const char model2[] = TWO_BODIES_HEAD
     "joints:\n"
-    "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2]}\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.1, -0.2, 0.05], body2: b, point2: [0.2, 0.1, -0.1], axis: [1, -1, 2], speed: 0.5}\n"
     "  - {name: weld, type: fixed, body1: ground, point1: [0.3, 0.1, 0.2], body2: a, point2: [0.3, 0.1, -0.2]}\n"
     "contacts:\n"
     "  - {name: tray, body: b, point: [-0.1, 0.2, 0.15], against: a, plane_point: [0.05, -0.1, 0.2], plane_normal: [0.3, -0.2, 1], friction: 0.3}\n"

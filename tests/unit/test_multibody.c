@@ -1,13 +1,14 @@
 /* The multibody system's constraints (src/system/mbmodel.c) against central differences: on a model with two moving bodies,
-   a revolute joint to the ground, a prismatic and a fixed joint between them and contacts of each body against the other's
-   line and the ground's, at a configuration off the initial one: G = dg/dq against differences of g (1e-8 absolute, steps
-   1e-6), and d(G^T lambda)/dq (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass
-   derivatives of a Newton iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass,
-   energy and outputs against their formulas (1e-14), and a frictional contact's tangential row against the relative sliding
-   velocity (1e-14). A second model with parameters and a driver: numbers written as expressions of the parameters
-   (precedence, unary minus, parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15);
-   the driver's row theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files
-   are written here. */
+   a revolute joint to the ground, a prismatic joint (driven along its axis: its third row, the slide) and a fixed joint
+   between them and contacts of each body against the other's line and the ground's, at a configuration off the initial
+   one: G = dg/dq against differences of g (1e-8 absolute, steps 1e-6), and d(G^T lambda)/dq
+   (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass derivatives of a Newton
+   iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass, energy and outputs against
+   their formulas (1e-14), and a frictional contact's tangential row against the relative sliding velocity (1e-14). A
+   second model with parameters and a driver: numbers written as expressions of the parameters (precedence, unary minus,
+   parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15); the driver's row
+   theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files are written
+   here. */
 #include "vitest.h"
 
 static const char model[] =
@@ -17,7 +18,7 @@ static const char model[] =
     "  - {name: b, mass: 1.5, inertia: 0.2, position: [2, 0.5], angle: 0.4}\n"
     "joints:\n"
     "  - {name: pin, type: revolute, body1: ground, point1: [0, 0], body2: a, point2: [-1, 0]}\n"
-    "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2]}\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0.2, 0.1], body2: b, point2: [0.3, -0.2], axis: [1, 2], speed: 0.5}\n"
     "  - {name: weld, type: fixed, body1: b, point1: [0.1, 0.3], body2: a, point2: [-0.4, 0.2]}\n"
     "contacts:\n"
     "  - {name: ab, body: a, point: [0.3, -0.1], against: b, line_point: [0.2, 0.4], line_normal: [0.6, 0.8], friction: 0.2}\n"
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
   PetscCall(VITestMultibodyCreate("test_multibody.yaml", model, &sys));
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
-  EXPECT(n == 6 && nc == 2 + 2 + 3 + 2, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected 6 and 9)", n, nc);
+  EXPECT(n == 6 && nc == 2 + 3 + 3 + 2, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected 6 and 10)", n, nc);
   PetscCall(VISystemGetInitialState(sys, &q0, NULL));
   for (PetscInt i = 0; i < n; i++) q[i] = q0[i] + 0.1 * (i + 1) * (i % 2 ? -1 : 1);
   for (PetscInt r = 0; r < nc; r++) lam[r] = 0.5 + 0.3 * r * (r % 2 ? -1 : 1);
