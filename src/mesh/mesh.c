@@ -825,7 +825,6 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
-  PetscCall(VIMeshBuildNodeElements(mesh));
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
   PetscCall(VIMeshPartition(mesh));
   mesh->setup = PETSC_TRUE;
@@ -976,8 +975,8 @@ PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, cons
 {
   PetscFunctionBeginUser;
   if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
-  *offsets  = mesh->node_elem_offset;
-  *elements = mesh->node_elem;
+  if (offsets) *offsets = mesh->node_elem_offset;
+  if (elements) *elements = mesh->node_elem;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
