@@ -73,7 +73,14 @@ PETSC_EXTERN PetscErrorCode VIMeshGetDimension(VIMesh mesh, PetscInt *dim);
 PETSC_EXTERN PetscErrorCode VIMeshGetSizes(VIMesh mesh, PetscInt *num_nodes, PetscInt *num_elements);
 PETSC_EXTERN PetscErrorCode VIMeshGetCoordinates(VIMesh mesh, const PetscReal **coords); /* num_nodes x dim */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids);         /* file ids, ascending */
-PETSC_EXTERN PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index);   /* -1 when absent */
+/* The node index of a file id, -1 when absent, from the replicated ids (a parent given as matrices, parent.c); not collective. */
+PETSC_EXTERN PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index);
+/*
+  VIMeshFindNodes - the node indices of n file ids (any order, repeats allowed; each rank its own list, possibly empty), -1 for
+  an id not in the mesh. Collective: a directory keyed by blocks of the ids' span, each rank writing the pairs (id, index) of
+  its nodes into it and asking it for its list (two PetscSF rounds); no rank searches the ids of the whole mesh.
+*/
+PETSC_EXTERN PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[]);
 PETSC_EXTERN PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes);
 /* The element's material and section thickness (plane elements) or area (rods); mat = NULL when no section covers it. */
 PETSC_EXTERN PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness);
