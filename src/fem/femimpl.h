@@ -28,7 +28,7 @@ struct _p_VIModel {
   PetscInt *lnode;       /* num_lnodes: global node index, ascending */
   PetscInt *lnode_dof;   /* num_lnodes x dim: global equation number, -1 when clamped */
   PetscInt  num_clamped; /* clamped DOFs of the nodes of elements (over all ranks) */
-  /* While setting up (VIModelNumberDofs to the assembly): the elements this rank holds, its own (ascending) then the halo (the
+  /* While setting up (VIModelNumberDofs to the preallocation of K and M): the elements this rank holds, its own (ascending) then the halo (the
      other ranks' elements around the nodes it owns, sent by their owners), their nodes as positions in lnode (CSR helem_off,
      helem_node), and the held nodes' elements (CSR lnode_elem_off, lnode_elem): the preallocation's adjacency, read from no
      array of the whole mesh. */

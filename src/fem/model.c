@@ -723,6 +723,7 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(PetscLogEventBegin(VI_Assemble, 0, 0, 0, 0));
   PetscCall(VIModelCreateMatrix(model, PETSC_FALSE, &model->K));
   PetscCall(VIModelCreateMatrix(model, model->lumped, &model->M));
+  PetscCall(VIModelFreeHeldElements(model)); /* the preallocation's only: freed before the assembly's stash */
   PetscCall(VIModelAssembleElements(model));
   PetscCall(MatAssemblyBegin(model->K, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyBegin(model->M, MAT_FINAL_ASSEMBLY));
@@ -732,7 +733,6 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(MatSetOption(model->M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
-  PetscCall(VIModelFreeHeldElements(model)); /* the solvers' memory comes next */
   model->setup = PETSC_TRUE;
   {
     PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_lnodes * (1 + model->dim) * sizeof(PetscInt);
