@@ -144,8 +144,6 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   VIMesh           mesh;
   PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, *kdofs, rstart, rend, lda, mine = 0;
   PetscBool        surface = PETSC_TRUE;
-  const PetscReal *coords;
-  const PetscInt  *ids;
   Mat              QR;
   PetscMPIInt      rank, size;
   char             kind[96];
@@ -160,8 +158,6 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   PetscCall(VIModelGetMesh(cms->model, &mesh));
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(mesh, &coords));
-  PetscCall(VIMeshGetNodeIds(mesh, &ids));
   PetscCall(MatGetSize(cms->R, NULL, &n));
   /* the kept nodes (where[node] = its row block, -1 if not kept) and their cells */
   PetscCall(PetscMalloc2(nn, &where, nn, &keep));
@@ -275,16 +271,19 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
       PetscCall(PetscCalloc1(PetscMax(3 * nkeep, 1), &f->xyz));
       PetscCall(PetscMalloc1(PetscMax(nkeep, 1), &f->ids));
       for (PetscInt r = 0; r < displs[size] / PetscMax(n, 1); r++) PetscCall(PetscArraycpy(f->basis + allrows[r] * n, all + r * n, n));
-      for (PetscInt i = 0; i < nkeep; i++) {
-        f->ids[i] = ids[keep[i]];
-        for (PetscInt d = 0; d < dim; d++) f->xyz[3 * i + d] = coords[dim * keep[i] + d];
-      }
       PetscCall(VIROMGetUnits(rom, &units));
       PetscCall(VIUnitsLength(units, f->length, sizeof(f->length)));
       PetscCall(PetscFree(all));
       PetscCall(PetscFree(allrows));
       PetscCall(PetscFree2(counts, displs));
     }
+  }
+  /* the kept nodes' points and ids, looked up for rank 0 (VIModelGetNodeCoordinates: read where the nodes are held, not from
+     the replicated mesh; 3 coordinates per node, zeros beyond the mesh's dimension) */
+  {
+    PetscReal none_x[3];
+    PetscInt  none_id[1];
+    PetscCall(VIModelGetNodeCoordinates(cms->model, rank == 0 ? nkeep : 0, keep, rank == 0 ? f->xyz : none_x, rank == 0 ? f->ids : none_id));
   }
   /* every rank knows the sizes; rank 0 holds the arrays */
   PetscCall(PetscStrncpy(f->kind, kind, sizeof(f->kind)));
