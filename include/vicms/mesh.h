@@ -73,7 +73,14 @@ PETSC_EXTERN PetscErrorCode VIMeshGetDimension(VIMesh mesh, PetscInt *dim);
 PETSC_EXTERN PetscErrorCode VIMeshGetSizes(VIMesh mesh, PetscInt *num_nodes, PetscInt *num_elements);
 PETSC_EXTERN PetscErrorCode VIMeshGetCoordinates(VIMesh mesh, const PetscReal **coords); /* num_nodes x dim */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids);         /* file ids, ascending */
-PETSC_EXTERN PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index);   /* -1 when absent */
+/* The node index of a file id, -1 when absent, from the replicated ids (a parent given as matrices, parent.c); not collective. */
+PETSC_EXTERN PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index);
+/*
+  VIMeshFindNodes - the node indices of n file ids (any order, repeats allowed; each rank its own list, possibly empty), -1 for
+  an id not in the mesh. Collective: a directory keyed by blocks of the ids' span, each rank writing the pairs (id, index) of
+  its nodes into it and asking it for its list (two PetscSF rounds); no rank searches the ids of the whole mesh.
+*/
+PETSC_EXTERN PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[]);
 PETSC_EXTERN PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes);
 /* The element's material and section thickness (plane elements) or area (rods); mat = NULL when no section covers it. */
 PETSC_EXTERN PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness);
@@ -87,8 +94,9 @@ PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const 
 PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs);
 /* Partition: the elements this rank assembles, ascending (no rank knows every element's owner). */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
-/* Node -> elements adjacency (CSR over the whole mesh), built when asked for; VIMeshRestoreNodeElements frees it (its
-   pointers are then invalid) until the next VIMeshGetNodeElements. */
+/* Node -> elements adjacency (CSR over the whole mesh), built when asked for (today by the partitioner's dual graph only, which
+   frees it at once: the model's set-up reads the held elements); VIMeshRestoreNodeElements frees it (its pointers are then
+   invalid) until the next VIMeshGetNodeElements. offsets or elements may be NULL. */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);
 PETSC_EXTERN PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh);
 /* The bytes of the mesh's arrays held on this rank (coordinates, connectivity, sets, clamps, maps). Not collective. */

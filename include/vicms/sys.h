@@ -3,6 +3,7 @@
 
 #include <petscsys.h>
 #include <petscversion.h>
+#include <petscsftypes.h>
 
 /* PETSc 3.18 (Debian bookworm) predates PETSC_SUCCESS */
 #if PETSC_VERSION_LT(3, 19, 0) && !defined(PETSC_SUCCESS)
@@ -34,6 +35,15 @@ PETSC_EXTERN PetscErrorCode VIErrorSync(MPI_Comm comm, PetscErrorCode local_err)
    that a message stays below PETSc's 2 kB buffer with its reason. Not collective. */
 PETSC_EXTERN PetscErrorCode VIMessagePath(const char path[], char out[], size_t len);
 PETSC_EXTERN PetscErrorCode VIMemoryAvailable(MPI_Comm comm, PetscLogDouble *per_rank, PetscLogDouble *node, PetscMPIInt *ranks_on_node);
+
+/*
+  VISFCreateSend - the PetscSF that sends blocks of entries to ranks that do not know who sends to them: this rank sends
+  tocounts[k] consecutive entries of its buffer to toranks[k] (distinct ranks, the blocks in the buffer in that order; roots:
+  the buffer's entries), and receives in its leaves the blocks sent to it, ordered by the sender's rank, each in its sender's
+  order. PetscSFBcast carries the entries (of any MPI type) to the receivers; PetscSFReduce with MPI_REPLACE carries answers
+  back, entry for entry. Nothing of the communicator's size is allocated (PetscCommBuildTwoSided). Collective.
+*/
+PETSC_EXTERN PetscErrorCode VISFCreateSend(MPI_Comm comm, PetscMPIInt nto, const PetscMPIInt toranks[], const PetscInt tocounts[], PetscSF *sf);
 
 /*
   Clean stops (SIGTERM, SIGUSR1: a cluster's time limit or scancel; SIGINT: Ctrl-C). VISignalInstall sets handlers that only record the

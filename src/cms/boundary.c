@@ -162,11 +162,11 @@ static PetscErrorCode VICMSResolveNodes(VICMS cms, VIMesh mesh, PetscInt dim)
   PetscCall(PetscMalloc1(cms->num_contact_ids * dim, &dofs));
   if (!nodes) {
     PetscCall(PetscMalloc1(cms->num_contact_ids, &nodes));
-    for (PetscInt c = 0; c < cms->num_contact_ids; c++) {
-      PetscCall(VIMeshFindNode(mesh, cms->contact_ids[c], &nodes[c]));
+    /* a collective look-up by id (every rank asks the same list, so every rank sees the same missing id) */
+    PetscCall(VIMeshFindNodes(mesh, cms->num_contact_ids, cms->contact_ids, nodes));
+    for (PetscInt c = 0; c < cms->num_contact_ids; c++)
       PetscCheck(nodes[c] >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-%scms_contact_nodes: node %" PetscInt_FMT " is not in the mesh", cms->prefix,
                  cms->contact_ids[c]);
-    }
   }
   /* the boundary nodes' DOFs and points: collective look-ups of the short list (no rank reads the map or the coordinates of
      every node) */

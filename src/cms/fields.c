@@ -2,6 +2,7 @@
    cells that show them, so that `vicms fields` maps ROM coordinates q to the parent's displacements u = Q R q on those nodes. */
 #include "cmsimpl.h"
 #include <vicms/io.h>
+#include <petscsf.h>
 
 const char *const VICMSFieldsTypes[] = {"surface", "all", "none", "VICMSFields", "VI_CMS_FIELDS_", NULL};
 
@@ -73,69 +74,128 @@ static int VIFaceCompare(const void *a, const void *b)
 
 /* The display cells as a list of (XDMF code, nodes) in mesh node numbers: with surface, the faces of the solid elements that no
    other element shares and every element of lower dimension; else every element. Mixed-topology array (codes and nodes), its
-   size, and the count of cells. */
+   size, and the count of cells, in the order of the faces' sorted corner nodes (an element's own cell first, by descending
+   element number), the same on every rank. Each rank makes the records of its own elements only and sends each to the rank of
+   its first corner's block of nodes (an element's own cell to rank 0), which sorts them and drops the faces met twice; the
+   ranks' cells, in rank order, are then the whole list (Allgatherv). No rank passes over every element. Collective. */
 static PetscErrorCode VICMSFieldsCells(VIMesh mesh, PetscBool surface, PetscInt *ncells, PetscInt *size, PetscInt **topo)
 {
-  PetscInt      ne, nrec = 0, cap = 0, pos = 0, count = 0;
-  VIFaceRecord *rec;
+  const PetscInt *local;
+  PetscInt        nn, nlocal, nsend = 0, nrecv, nrec = 0, pos = 0, count = 0, *send, *recv, *cells, *dest, *len, *perm, *counts;
+  PetscMPIInt     nranks, mine[2], *all, *displs, nto = 0, *toranks;
+  VIFaceRecord   *rec;
+  PetscSF         sf;
+  MPI_Comm        comm;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetSizes(mesh, NULL, &ne));
-  for (PetscInt e = 0; e < ne; e++) {
+  PetscCall(VIMeshGetComm(mesh, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &nranks));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
+  /* this rank's records [key[4], cell size, cell]: a face's cell is its code and nodes, an element's at most 2 + its nodes */
+  for (PetscInt i = 0; i < nlocal; i++) {
     VIElementType      type;
     const VIFaceTable *ft;
-    PetscCall(VIMeshGetElement(mesh, e, &type, NULL, NULL));
-    ft = VIFaces(type);
-    cap += (surface && ft) ? ft->num_faces : 1;
+    PetscInt           nen;
+    PetscCall(VIMeshGetElement(mesh, local[i], &type, &nen, NULL));
+    ft = surface ? VIFaces(type) : NULL;
+    nrec += ft ? ft->num_faces : 1;
+    if (ft)
+      for (PetscInt f = 0; f < ft->num_faces; f++) nsend += 6 + ft->nodes[f];
+    else
+      nsend += 7 + nen;
   }
-  PetscCall(PetscMalloc1(PetscMax(cap, 1), &rec));
-  /* the element itself (f = -1) or each of its faces */
-  for (PetscInt e = 0; e < ne; e++) {
+  PetscCall(PetscMalloc3(PetscMax(nsend, 1), &cells, PetscMax(nrec, 1), &dest, PetscMax(nrec + 1, 1), &len));
+  nsend  = 0;
+  len[0] = 0;
+  for (PetscInt i = 0, r = 0; i < nlocal; i++) {
     VIElementType      type;
     const VIFaceTable *ft;
     const PetscInt    *nodes;
-    PetscCall(VIMeshGetElement(mesh, e, &type, NULL, &nodes));
+    PetscInt           e = local[i], nen;
+    PetscCall(VIMeshGetElement(mesh, e, &type, &nen, &nodes));
     ft = surface ? VIFaces(type) : NULL;
-    if (!ft) {
-      rec[nrec].key[0] = -1 - e; /* unique */
-      rec[nrec].key[1] = rec[nrec].key[2] = rec[nrec].key[3] = -1;
-      rec[nrec].e                                            = e;
-      rec[nrec++].f                                          = -1;
-      continue;
-    }
-    for (PetscInt f = 0; f < ft->num_faces; f++) {
-      PetscInt *k = rec[nrec].key;
-      k[3]        = -1;
-      for (PetscInt c = 0; c < ft->corners[f]; c++) k[c] = nodes[ft->n[f][c]];
-      PetscCall(PetscSortInt(ft->corners[f], k));
-      rec[nrec].e   = e;
-      rec[nrec++].f = f;
+    for (PetscInt f = 0; f < (ft ? ft->num_faces : 1); f++, r++) {
+      PetscInt *k = cells + len[r], tsize;
+      if (!ft) {
+        k[0] = -1 - e; /* unique */
+        k[1] = k[2] = k[3] = -1;
+        PetscCall(VIXdmfElementCell(type, nen, nodes, k + 5, &tsize)); /* the element as the mesh writer puts it */
+      } else {
+        k[3] = -1;
+        for (PetscInt c = 0; c < ft->corners[f]; c++) k[c] = nodes[ft->n[f][c]];
+        PetscCall(PetscSortInt(ft->corners[f], k));
+        k[5] = ft->code[f];
+        for (PetscInt c = 0; c < ft->nodes[f]; c++) k[6 + c] = nodes[ft->n[f][c]];
+        tsize = 1 + ft->nodes[f];
+      }
+      k[4]       = tsize;
+      len[r + 1] = len[r] + 5 + tsize;
+      dest[r]    = k[0] < 0 ? 0 : (PetscInt)(((PetscInt64)k[0] * nranks) / nn);
     }
   }
-  qsort(rec, (size_t)nrec, sizeof(VIFaceRecord), VIFaceCompare);
-  /* a face shared by two elements is inside: keep the records whose key appears once */
-  PetscCall(PetscMalloc1(PetscMax(nrec * 22, 1), topo));
-  for (PetscInt i = 0; i < nrec; i++) {
-    VIElementType   type;
-    PetscInt        nen;
-    const PetscInt *nodes;
-    if ((i > 0 && !VIFaceCompare(&rec[i], &rec[i - 1])) || (i + 1 < nrec && !VIFaceCompare(&rec[i], &rec[i + 1]))) continue;
-    PetscCall(VIMeshGetElement(mesh, rec[i].e, &type, &nen, &nodes));
-    if (rec[i].f < 0) {
-      PetscInt tsize;
-      /* the element as the mesh writer puts it (its code and node order) */
-      PetscCall(VIXdmfElementCell(type, nen, nodes, *topo + pos, &tsize));
-      pos += tsize;
-    } else {
-      const VIFaceTable *ft = VIFaces(type);
-      (*topo)[pos++]        = ft->code[rec[i].f];
-      for (PetscInt c = 0; c < ft->nodes[rec[i].f]; c++) (*topo)[pos++] = nodes[ft->n[rec[i].f][c]];
+  /* grouped by destination rank */
+  PetscCall(PetscMalloc1(PetscMax(nrec, 1), &perm));
+  for (PetscInt r = 0; r < nrec; r++) perm[r] = r;
+  PetscCall(PetscSortIntWithArray(nrec, dest, perm));
+  PetscCall(PetscMalloc3(PetscMax(len[nrec], 1), &send, PetscMax(nrec, 1), &toranks, PetscMax(nrec, 1), &counts));
+  for (PetscInt q = 0; q < nrec; q++) {
+    PetscInt r = perm[q], m = len[r + 1] - len[r];
+    if (!q || dest[q] != dest[q - 1]) {
+      toranks[nto]  = (PetscMPIInt)dest[q];
+      counts[nto++] = 0;
     }
+    counts[nto - 1] += m;
+    PetscCall(PetscArraycpy(send + nsend, cells + len[r], m));
+    nsend += m;
+  }
+  PetscCall(PetscFree3(cells, dest, len));
+  PetscCall(PetscFree(perm));
+  PetscCall(VISFCreateSend(comm, nto, toranks, counts, &sf));
+  PetscCall(PetscSFGetGraph(sf, NULL, &nrecv, NULL, NULL));
+  PetscCall(PetscMalloc1(PetscMax(nrecv, 1), &recv));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, send, recv, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, send, recv, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree3(send, toranks, counts));
+  /* the records sent here, sorted by key (e: the record's place in recv); a face shared by two elements is inside: keep the
+     records whose key appears once */
+  nrec = 0;
+  for (PetscInt p = 0; p < nrecv; p += 5 + recv[p + 4]) nrec++;
+  PetscCall(PetscMalloc1(PetscMax(nrec, 1), &rec));
+  for (PetscInt p = 0, r = 0; p < nrecv; p += 5 + recv[p + 4], r++) {
+    PetscCall(PetscArraycpy(rec[r].key, recv + p, 4));
+    rec[r].e = p;
+    rec[r].f = 0;
+  }
+  qsort(rec, (size_t)nrec, sizeof(VIFaceRecord), VIFaceCompare);
+  PetscCall(PetscMalloc1(PetscMax(nrecv, 1), &cells));
+  for (PetscInt i = 0; i < nrec; i++) {
+    const PetscInt *k = recv + rec[i].e;
+    if ((i > 0 && !VIFaceCompare(&rec[i], &rec[i - 1])) || (i + 1 < nrec && !VIFaceCompare(&rec[i], &rec[i + 1]))) continue;
+    PetscCall(PetscArraycpy(cells + pos, k + 5, k[4]));
+    pos += k[4];
     count++;
   }
   PetscCall(PetscFree(rec));
-  *ncells = count;
-  *size   = pos;
+  PetscCall(PetscFree(recv));
+  /* the whole list on every rank, in rank order (the ranks' blocks of keys ascend with the rank) */
+  PetscCall(PetscMalloc2(2 * nranks, &all, nranks + 1, &displs));
+  PetscCall(PetscMPIIntCast(pos, &mine[0]));
+  PetscCall(PetscMPIIntCast(count, &mine[1]));
+  PetscCallMPI(MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm));
+  *ncells   = 0;
+  displs[0] = 0;
+  for (PetscMPIInt r = 0; r < nranks; r++) {
+    PetscCall(PetscMPIIntCast((PetscInt64)displs[r] + all[2 * r], &displs[r + 1]));
+    all[r] = all[2 * r]; /* the sizes, packed in place (all[2 r] is read before all[r] is written for r >= 1) */
+    *ncells += all[2 * r + 1];
+  }
+  *size = displs[nranks];
+  PetscCall(PetscMalloc1(PetscMax(*size, 1), topo));
+  PetscCallMPI(MPI_Allgatherv(cells, mine[0], MPIU_INT, *topo, all, displs, MPIU_INT, comm));
+  PetscCall(PetscFree(cells));
+  PetscCall(PetscFree2(all, displs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,8 +204,6 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   VIMesh           mesh;
   PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, *kdofs, rstart, rend, lda, mine = 0;
   PetscBool        surface = PETSC_TRUE;
-  const PetscReal *coords;
-  const PetscInt  *ids;
   Mat              QR;
   PetscMPIInt      rank, size;
   char             kind[96];
@@ -160,8 +218,6 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   PetscCall(VIModelGetMesh(cms->model, &mesh));
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(mesh, &coords));
-  PetscCall(VIMeshGetNodeIds(mesh, &ids));
   PetscCall(MatGetSize(cms->R, NULL, &n));
   /* the kept nodes (where[node] = its row block, -1 if not kept) and their cells */
   PetscCall(PetscMalloc2(nn, &where, nn, &keep));
@@ -275,16 +331,19 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
       PetscCall(PetscCalloc1(PetscMax(3 * nkeep, 1), &f->xyz));
       PetscCall(PetscMalloc1(PetscMax(nkeep, 1), &f->ids));
       for (PetscInt r = 0; r < displs[size] / PetscMax(n, 1); r++) PetscCall(PetscArraycpy(f->basis + allrows[r] * n, all + r * n, n));
-      for (PetscInt i = 0; i < nkeep; i++) {
-        f->ids[i] = ids[keep[i]];
-        for (PetscInt d = 0; d < dim; d++) f->xyz[3 * i + d] = coords[dim * keep[i] + d];
-      }
       PetscCall(VIROMGetUnits(rom, &units));
       PetscCall(VIUnitsLength(units, f->length, sizeof(f->length)));
       PetscCall(PetscFree(all));
       PetscCall(PetscFree(allrows));
       PetscCall(PetscFree2(counts, displs));
     }
+  }
+  /* the kept nodes' points and ids, looked up for rank 0 (VIModelGetNodeCoordinates: read where the nodes are held, not from
+     the replicated mesh; 3 coordinates per node, zeros beyond the mesh's dimension) */
+  {
+    PetscReal none_x[3];
+    PetscInt  none_id[1];
+    PetscCall(VIModelGetNodeCoordinates(cms->model, rank == 0 ? nkeep : 0, keep, rank == 0 ? f->xyz : none_x, rank == 0 ? f->ids : none_id));
   }
   /* every rank knows the sizes; rank 0 holds the arrays */
   PetscCall(PetscStrncpy(f->kind, kind, sizeof(f->kind)));

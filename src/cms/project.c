@@ -213,7 +213,7 @@ static PetscErrorCode VICMSLoadsAndOutputs(VICMS cms, VIROM rom, PetscInt n)
     if (is_set)
       PetscCall(VIMeshRequireNodeSet(mesh, "-cms_outputs", name, &nset, &nodes));
     else {
-      PetscCall(VIMeshFindNode(mesh, id, &node));
+      PetscCall(VIMeshFindNodes(mesh, 1, &id, &node)); /* collective: every rank parses the same output */
       PetscCheck(node >= 0, cms->comm, PETSC_ERR_USER_INPUT, "-cms_outputs: node %" PetscInt_FMT " is not in the mesh", id);
     }
     PetscCall(PetscMalloc2(nset * dim, &dofs, nset, &ids));

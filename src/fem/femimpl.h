@@ -28,6 +28,11 @@ struct _p_VIModel {
   PetscInt *lnode;       /* num_lnodes: global node index, ascending */
   PetscInt *lnode_dof;   /* num_lnodes x dim: global equation number, -1 when clamped */
   PetscInt  num_clamped; /* clamped DOFs of the nodes of elements (over all ranks) */
+  /* While setting up (VIModelNumberDofs to the preallocation of K and M): the elements this rank holds, its own (ascending) then the halo (the
+     other ranks' elements around the nodes it owns, sent by their owners), their nodes as positions in lnode (CSR helem_off,
+     helem_node), and the held nodes' elements (CSR lnode_elem_off, lnode_elem): the preallocation's adjacency, read from no
+     array of the whole mesh. */
+  PetscInt num_helems, *helem_off, *helem_node, *lnode_elem_off, *lnode_elem;
   /* The global nodes split in contiguous blocks over the ranks: the DOF directory's layout. VIModelGetNodeDofs fills the
      directory of its block from the holders' maps and looks a list of global nodes up in it (PetscSF). */
   PetscLayout  dir_layout;

@@ -23,10 +23,11 @@ static PetscErrorCode VIDenseGemmTN(PetscInt m, PetscInt n, PetscInt k, const Pe
 /*
   The values of the nv fields at the nodes of this rank's elements, local node slot by slot: values[slot * nv * dim + k * dim
   + j] = component j of field k (0 where clamped); slot[l] is the slot of the model's held node l (model->lnode[l]), -1 for
-  the nodes of no local element. One
+  the nodes of no local element; the slots of the local elements' nodes in CSR (*eoff, *eslot; PetscFree2). One
   scatter from the distributed fields to the (owned and ghost) DOFs the local elements touch; no global-size vector.
 */
-static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, const Vec v[], PetscInt slot[], PetscInt *nslots, PetscReal **values)
+static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, const Vec v[], PetscInt slot[], PetscInt *nslots, PetscReal **values,
+                                                 PetscInt **eoff, PetscInt **eslot)
 {
   VIMesh             mesh = model->mesh;
   const PetscInt    *local;
@@ -39,6 +40,16 @@ static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, con
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
   for (PetscInt l = 0; l < model->num_lnodes; l++) slot[l] = -1;
+  {
+    PetscInt conn = 0;
+    for (PetscInt i = 0; i < nlocal; i++) {
+      PetscInt nen;
+      PetscCall(VIMeshGetElement(mesh, local[i], NULL, &nen, NULL));
+      conn += nen;
+    }
+    PetscCall(PetscMalloc2(nlocal + 1, eoff, PetscMax(conn, 1), eslot));
+  }
+  (*eoff)[0] = 0;
   for (PetscInt i = 0; i < nlocal; i++) {
     PetscInt        nen;
     const PetscInt *nodes;
@@ -47,7 +58,9 @@ static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, con
       PetscInt l;
       PetscCall(VIModelFindLocalNode(model, nodes[a], &l));
       if (slot[l] < 0) slot[l] = ns++;
+      (*eslot)[(*eoff)[i] + a] = slot[l];
     }
+    (*eoff)[i + 1] = (*eoff)[i] + nen;
   }
   PetscCall(PetscMalloc2(ns * dim, &idx, ns * dim, &where));
   for (PetscInt l = 0; l < model->num_lnodes; l++)
@@ -86,43 +99,37 @@ static PetscErrorCode VIModelGatherElementFields(VIModel model, PetscInt nv, con
   G = sum_r F_r^T Ms_r F_r with F_r the fields at the slots, one sparse product and one GEMM per rank instead of one
   small product per element (the elements' rows repeat every node several times).
 */
-static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[], PetscInt ns, Mat *Ms)
+static PetscErrorCode VIModelLocalScalarMass(VIModel model, PetscInt ns, const PetscInt eoff[], const PetscInt eslot[], Mat *Ms)
 {
-  VIMesh             mesh = model->mesh;
-  const PetscReal   *xyz;
-  const PetscInt    *local, *ne_off, *ne;
-  PetscInt           nlocal, dim = model->dim, *nnz, *stamp;
-  PetscReal      coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
-  PetscErrorCode ierr = PETSC_SUCCESS;
+  VIMesh           mesh = model->mesh;
+  const PetscReal *xyz;
+  const PetscInt  *local;
+  PetscInt         nlocal, dim = model->dim, *nnz, *stamp, *sel_off, *sel;
+  PetscReal        coords[VI_MAX_ELEMENT_NODES * 3], Me[VI_MAX_ELEMENT_DOFS * VI_MAX_ELEMENT_DOFS], Mse[VI_MAX_ELEMENT_NODES * VI_MAX_ELEMENT_NODES];
+  PetscErrorCode   ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetCoordinates(mesh, &xyz));
   PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
-  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
-  /* exact row counts: the slots that share one of this rank's elements with the row's node */
+  /* exact row counts: the slots that share one of this rank's elements with the row's slot, from the slots' elements (CSR
+     sel_off, sel; this rank's elements only, no map of the whole mesh) */
   PetscCall(PetscCalloc2(ns + 1, &nnz, ns, &stamp));
+  PetscCall(PetscCalloc1(ns + 1, &sel_off));
+  for (PetscInt k = 0; k < eoff[nlocal]; k++) sel_off[eslot[k] + 1]++;
+  for (PetscInt s = 0; s < ns; s++) sel_off[s + 1] += sel_off[s];
+  PetscCall(PetscMalloc1(PetscMax(sel_off[ns], 1), &sel));
+  for (PetscInt i = 0; i < nlocal; i++)
+    for (PetscInt k = eoff[i]; k < eoff[i + 1]; k++) sel[sel_off[eslot[k]] + stamp[eslot[k]]++] = i;
   for (PetscInt s = 0; s < ns; s++) stamp[s] = -1;
-  for (PetscInt l = 0; l < model->num_lnodes; l++) {
-    PetscInt i = model->lnode[l];
-    if (slot[l] < 0) continue;
-    for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
-      PetscInt        nen;
-      const PetscInt *nodes;
-      PetscInt        mine;
-      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine)); /* one of this rank's elements (ascending) */
-      if (mine < 0) continue;
-      PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
-      for (PetscInt a = 0; a < nen; a++) {
-        PetscInt s;
-        PetscCall(VIModelFindLocalNode(model, nodes[a], &s));
-        s = slot[s];
-        if (stamp[s] != slot[l]) {
-          stamp[s] = slot[l];
-          nnz[slot[l]]++;
-        }
+  for (PetscInt r = 0; r < ns; r++)
+    for (PetscInt q = sel_off[r]; q < sel_off[r + 1]; q++)
+      for (PetscInt k = eoff[sel[q]]; k < eoff[sel[q] + 1]; k++) {
+        if (stamp[eslot[k]] == r) continue;
+        stamp[eslot[k]] = r;
+        nnz[r]++;
       }
-    }
-  }
+  PetscCall(PetscFree(sel));
+  PetscCall(PetscFree(sel_off));
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, ns, ns, 0, nnz, Ms));
   PetscCall(PetscFree2(nnz, stamp));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -137,10 +144,8 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
     if (!ierr) ierr = VIMeshGetElementMaterial(mesh, local[i], &mat, &thickness);
     if (ierr) break;
     if (!mat) mat = &model->default_mat;
-    for (PetscInt a = 0; a < nen && !ierr; a++) {
-      PetscInt l;
-      ierr   = VIModelFindLocalNode(model, nodes[a], &l);
-      idx[a] = slot[l];
+    for (PetscInt a = 0; a < nen; a++) {
+      idx[a] = eslot[eoff[i] + a];
       for (PetscInt d = 0; d < dim; d++) coords[a * dim + d] = xyz[nodes[a] * dim + d];
     }
     if (!ierr) ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, NULL, Me, NULL);
@@ -160,7 +165,7 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, const PetscInt slot[
 PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], PetscReal G[])
 {
   const PetscReal   *xyz;
-  PetscInt           dim, nf, *slot, ns = 0, ldf, ldmf;
+  PetscInt           dim, nf, *slot, ns = 0, ldf, ldmf, *eoff, *eslot;
   PetscReal         *values, *Gl;
   PetscScalar       *f;
   const PetscScalar *mf;
@@ -172,8 +177,9 @@ PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], Pe
   nf  = 1 + dim + nv * dim;
   PetscCall(VIMeshGetCoordinates(model->mesh, &xyz));
   PetscCall(PetscMalloc1(model->num_lnodes, &slot));
-  PetscCall(VIModelGatherElementFields(model, nv, v, slot, &ns, &values));
-  PetscCall(VIModelLocalScalarMass(model, slot, ns, &Ms));
+  PetscCall(VIModelGatherElementFields(model, nv, v, slot, &ns, &values, &eoff, &eslot));
+  PetscCall(VIModelLocalScalarMass(model, ns, eoff, eslot, &Ms));
+  PetscCall(PetscFree2(eoff, eslot));
   /* F: ns x nf, column-major; column 0 the constant 1, then x_1..x_dim, then the fields' components */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, ns, nf, NULL, &F));
   PetscCall(MatDenseGetLDA(F, &ldf));

@@ -17,6 +17,8 @@ PetscErrorCode VIModelCreate(MPI_Comm comm, VIModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode VIModelFreeHeldElements(VIModel);
+
 PetscErrorCode VIModelDestroy(VIModel *model)
 {
   VIModel m;
@@ -28,6 +30,7 @@ PetscErrorCode VIModelDestroy(VIModel *model)
   PetscCall(MatDestroy(&m->M));
   PetscCall(PetscFree(m->lnode));
   PetscCall(PetscFree(m->lnode_dof));
+  PetscCall(VIModelFreeHeldElements(m));
   PetscCall(PetscLayoutDestroy(&m->dir_layout));
   PetscCall(PetscFree3(m->row_node, m->row_dir, m->row_copy));
   for (PetscInt i = 0; i < m->num_clamp_sets; i++) PetscCall(PetscFree(m->clamp_sets[i]));
@@ -260,6 +263,142 @@ static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt *dir_owner, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The halo's elements: each rank sends each of its elements, as a record [nen, nodes...], to the owners (other than itself) of
+   its nodes (list[0..len) ascending: this rank's elements' nodes, owner: their owners); *recv gets the records sent to this
+   rank, the other ranks' elements around the nodes it owns, *nrecv entries in all (by sender rank, then element). One
+   PetscSF round: no rank reads an element it does not own, nor the node-to-element map of the whole mesh. Collective. */
+static PetscErrorCode VIModelSendHaloElements(VIModel model, PetscInt len, const PetscInt list[], const PetscMPIInt owner[], PetscInt *nrecv,
+                                              PetscInt **recv)
+{
+  VIMesh          mesh = model->mesh;
+  const PetscInt *local;
+  PetscInt        nlocal, npairs = 0, cap = 0, *dest = NULL, *elem = NULL, *tocounts, *send, nsend = 0;
+  PetscMPIInt     rank, nto = 0, *toranks;
+  PetscSF         sf;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
+  PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
+  /* the pairs (destination, element): an element once to each other owner of its nodes */
+  for (PetscInt i = 0; i < nlocal; i++) {
+    PetscInt        nen, first = npairs;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, local[i], NULL, &nen, &nodes));
+    for (PetscInt k = 0; k < nen; k++) {
+      PetscInt  l;
+      PetscBool seen = PETSC_FALSE;
+      PetscCall(PetscFindInt(nodes[k], len, list, &l));
+      if (owner[l] == rank) continue;
+      for (PetscInt p = first; p < npairs && !seen; p++) seen = (PetscBool)(dest[p] == owner[l]);
+      if (seen) continue;
+      if (npairs == cap) {
+        cap = PetscMax(2 * cap, 1024);
+        PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &dest));
+        PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &elem));
+      }
+      dest[npairs]   = owner[l];
+      elem[npairs++] = i;
+    }
+  }
+  /* grouped by destination, each group in element order */
+  PetscCall(PetscSortIntWithArray(npairs, dest, elem));
+  for (PetscInt p = 0, q; p < npairs; p = q) {
+    for (q = p; q < npairs && dest[q] == dest[p]; q++) {}
+    PetscCall(PetscSortInt(q - p, elem + p));
+    nto++;
+  }
+  PetscCall(PetscMalloc2(PetscMax(nto, 1), &toranks, PetscMax(nto, 1), &tocounts));
+  for (PetscInt p = 0, k = -1; p < npairs; p++) {
+    PetscInt nen;
+    PetscCall(VIMeshGetElement(mesh, local[elem[p]], NULL, &nen, NULL));
+    if (!p || dest[p] != dest[p - 1]) {
+      toranks[++k] = (PetscMPIInt)dest[p];
+      tocounts[k]  = 0;
+    }
+    tocounts[k] += 1 + nen;
+    nsend += 1 + nen;
+  }
+  PetscCall(PetscMalloc1(PetscMax(nsend, 1), &send));
+  for (PetscInt p = 0, c = 0; p < npairs; p++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    PetscCall(VIMeshGetElement(mesh, local[elem[p]], NULL, &nen, &nodes));
+    send[c++] = nen;
+    for (PetscInt k = 0; k < nen; k++) send[c++] = nodes[k];
+  }
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscFree(elem));
+  PetscCall(VISFCreateSend(model->comm, nto, toranks, tocounts, &sf));
+  PetscCall(PetscFree2(toranks, tocounts));
+  PetscCall(PetscSFGetGraph(sf, NULL, nrecv, NULL, NULL));
+  PetscCall(PetscMalloc1(PetscMax(*nrecv, 1), recv));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, send, *recv, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, send, *recv, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree(send));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The held elements (this rank's, then the halo's records recv[0..nrecv)) as positions in list[0..nl), and the held nodes'
+   elements: model->helem_*, model->lnode_elem_* (femimpl.h), freed by VIModelFreeHeldElements. Not collective. */
+static PetscErrorCode VIModelHeldElements(VIModel model, PetscInt nl, const PetscInt list[], PetscInt nrecv, const PetscInt recv[])
+{
+  VIMesh          mesh = model->mesh;
+  const PetscInt *local;
+  PetscInt        nlocal, nhalo = 0, nconn = 0, ne, c = 0, *count;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetLocalElements(mesh, &nlocal, &local));
+  for (PetscInt k = 0; k < nrecv; k += 1 + recv[k]) nhalo++;
+  for (PetscInt i = 0; i < nlocal; i++) {
+    PetscInt nen;
+    PetscCall(VIMeshGetElement(mesh, local[i], NULL, &nen, NULL));
+    nconn += nen;
+  }
+  nconn += nrecv - nhalo;
+  ne                = nlocal + nhalo;
+  model->num_helems = ne;
+  PetscCall(PetscMalloc2(ne + 1, &model->helem_off, PetscMax(nconn, 1), &model->helem_node));
+  model->helem_off[0] = 0;
+  for (PetscInt e = 0, k = 0; e < ne; e++) {
+    PetscInt        nen;
+    const PetscInt *nodes;
+    if (e < nlocal)
+      PetscCall(VIMeshGetElement(mesh, local[e], NULL, &nen, &nodes));
+    else {
+      nen   = recv[k];
+      nodes = recv + k + 1;
+      k += 1 + nen;
+    }
+    for (PetscInt j = 0; j < nen; j++) {
+      PetscInt l;
+      PetscCall(PetscFindInt(nodes[j], nl, list, &l));
+      PetscCheck(l >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Node %" PetscInt_FMT " of a held element is not held", nodes[j]);
+      model->helem_node[c++] = l;
+    }
+    model->helem_off[e + 1] = c;
+  }
+  /* the held nodes' elements (CSR by position in list) */
+  PetscCall(PetscCalloc1(nl + 1, &count));
+  for (PetscInt k = 0; k < nconn; k++) count[model->helem_node[k] + 1]++;
+  for (PetscInt l = 0; l < nl; l++) count[l + 1] += count[l];
+  PetscCall(PetscMalloc2(nl + 1, &model->lnode_elem_off, PetscMax(nconn, 1), &model->lnode_elem));
+  PetscCall(PetscArraycpy(model->lnode_elem_off, count, nl + 1));
+  for (PetscInt e = 0; e < ne; e++)
+    for (PetscInt k = model->helem_off[e]; k < model->helem_off[e + 1]; k++) model->lnode_elem[count[model->helem_node[k]]++] = e;
+  PetscCall(PetscFree(count));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VIModelFreeHeldElements(VIModel model)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(model->helem_off, model->helem_node));
+  PetscCall(PetscFree2(model->lnode_elem_off, model->lnode_elem));
+  model->num_helems = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   Node ownership and equation numbers. A node belongs to the lowest rank among the owners of its elements; each rank
   numbers the free DOFs of its nodes contiguously, in node order (the numbering of the replicated map this replaces, so
@@ -269,9 +408,9 @@ static PetscErrorCode VIModelNodeOwners(VIModel model, PetscInt *dir_owner, Pets
 static PetscErrorCode VIModelNumberDofs(VIModel model)
 {
   VIMesh          mesh = model->mesh;
-  const PetscInt *local, *ne_off, *ne;
+  const PetscInt *local;
   PetscMPIInt     rank;
-  PetscInt        dim, nn, nlocal, len = 0, cap = 0, nl, nfree = 0, rstart = 0, total, *list = NULL, *dof, nd, *dir_owner;
+  PetscInt        dim, nn, nlocal, len = 0, cap = 0, nl, nfree = 0, rstart = 0, total, *list = NULL, *dof, nd, *dir_owner, nrecv, *recv;
   PetscMPIInt    *owner;
   PetscBool      *clamped;
 
@@ -309,22 +448,23 @@ static PetscErrorCode VIModelNumberDofs(VIModel model)
   }
   PetscCall(PetscMalloc1(len, &owner));
   PetscCall(VIModelNodeOwners(model, dir_owner, len, list, owner));
-  PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
-  /* the halo: the nodes of the other ranks' elements around the nodes this rank owns (this rank's elements' nodes are in) */
-  for (PetscInt l = 0, n = len; l < n; l++) {
-    if (owner[l] != rank) continue;
-    for (PetscInt q = ne_off[list[l]]; q < ne_off[list[l] + 1]; q++) {
-      PetscInt mine;
-      PetscCall(PetscFindInt(ne[q], nlocal, local, &mine));
-      if (mine < 0) PetscCall(VIModelAppendElementNodes(mesh, 1, ne + q, &len, &cap, &list));
-    }
+  /* the halo: the nodes of the other ranks' elements around the nodes this rank owns, sent by the elements' owners (this
+     rank's elements' nodes are in) */
+  PetscCall(VIModelSendHaloElements(model, len, list, owner, &nrecv, &recv));
+  if (len + nrecv > cap) {
+    cap = len + nrecv;
+    PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)PetscMax(cap, 1), &list));
   }
+  for (PetscInt k = 0; k < nrecv; k += 1 + recv[k])
+    for (PetscInt j = 1; j <= recv[k]; j++) list[len++] = recv[k + j];
   PetscCall(PetscFree(owner));
   PetscCall(PetscSortRemoveDupsInt(&len, list));
   nl = len;
   PetscCall(PetscMalloc1(nl, &owner));
   PetscCall(VIModelNodeOwners(model, dir_owner, nl, list, owner));
   PetscCall(PetscFree(dir_owner));
+  PetscCall(VIModelHeldElements(model, nl, list, nrecv, recv));
+  PetscCall(PetscFree(recv));
   PetscCall(PetscMalloc1(nl * dim, &dof));
   model->num_lnodes = nl;
   model->lnode      = list;
@@ -443,29 +583,23 @@ PetscErrorCode VIModelFindLocalNode(VIModel model, PetscInt node, PetscInt *l)
 /* Exact nonzero counts per owned row: DOFs of the nodes that share an element with the row's node. */
 static PetscErrorCode VIModelPreallocate(VIModel model, Mat A, PetscBool diagonal_only)
 {
-  VIMesh          mesh = model->mesh;
-  const PetscInt *ne_off, *ne;
-  PetscInt       *d_nnz, *o_nnz, *stamp, dim = model->dim;
+  PetscInt *d_nnz, *o_nnz, *stamp, dim = model->dim;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc2(model->num_local + 1, &d_nnz, model->num_local + 1, &o_nnz));
   if (diagonal_only) {
     for (PetscInt i = 0; i < model->num_local; i++) d_nnz[i] = 1;
   } else {
-    PetscCall(VIMeshGetNodeElements(mesh, &ne_off, &ne));
     PetscCall(PetscMalloc1(model->num_lnodes, &stamp));
     for (PetscInt l = 0; l < model->num_lnodes; l++) stamp[l] = -1;
     for (PetscInt l = 0; l < model->num_lnodes; l++) {
-      PetscInt dn = 0, on = 0, i = model->lnode[l];
+      PetscInt dn = 0, on = 0;
       if (!VIModelOwnsNode(model, l)) continue; /* a node of clamped DOFs only has no rows */
-      for (PetscInt q = ne_off[i]; q < ne_off[i + 1]; q++) {
-        PetscInt        nen;
-        const PetscInt *nodes;
-        PetscCall(VIMeshGetElement(mesh, ne[q], NULL, &nen, &nodes));
-        for (PetscInt k = 0; k < nen; k++) {
-          PetscInt j; /* the node's position in the map: the map holds the elements around the owned nodes */
-          PetscCall(PetscFindInt(nodes[k], model->num_lnodes, model->lnode, &j));
-          PetscCheck(j >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Node %" PetscInt_FMT " of an element around owned node %" PetscInt_FMT " is not held", nodes[k], i);
+      /* the elements around an owned node are held: this rank's and the halo (VIModelSendHaloElements) */
+      for (PetscInt q = model->lnode_elem_off[l]; q < model->lnode_elem_off[l + 1]; q++) {
+        PetscInt e = model->lnode_elem[q];
+        for (PetscInt k = model->helem_off[e]; k < model->helem_off[e + 1]; k++) {
+          PetscInt j = model->helem_node[k];
           if (stamp[j] == l) continue;
           stamp[j] = l;
           for (PetscInt d = 0; d < dim; d++) {
@@ -589,6 +723,7 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(PetscLogEventBegin(VI_Assemble, 0, 0, 0, 0));
   PetscCall(VIModelCreateMatrix(model, PETSC_FALSE, &model->K));
   PetscCall(VIModelCreateMatrix(model, model->lumped, &model->M));
+  PetscCall(VIModelFreeHeldElements(model)); /* the preallocation's only: freed before the assembly's stash */
   PetscCall(VIModelAssembleElements(model));
   PetscCall(MatAssemblyBegin(model->K, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyBegin(model->M, MAT_FINAL_ASSEMBLY));
@@ -598,7 +733,6 @@ PetscErrorCode VIModelSetUp(VIModel model)
   PetscCall(MatSetOption(model->M, MAT_SYMMETRIC, PETSC_TRUE));
   PetscCall(MatSetOption(model->K, MAT_SPD, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(VI_Assemble, 0, 0, 0, 0));
-  PetscCall(VIMeshRestoreNodeElements(model->mesh)); /* the solvers' memory comes next; a later user builds the map again */
   model->setup = PETSC_TRUE;
   {
     PetscLogDouble rss, mesh_bytes, map_bytes = (PetscLogDouble)model->num_lnodes * (1 + model->dim) * sizeof(PetscInt);

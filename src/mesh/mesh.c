@@ -1,6 +1,7 @@
 /* VIMesh: the object, its builder (used by readers and generators on one rank), broadcast and queries. */
 #include "meshimpl.h"
 #include <vicms/sys.h>
+#include <petscsf.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -825,7 +826,6 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   }
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
-  PetscCall(VIMeshBuildNodeElements(mesh));
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
   PetscCall(VIMeshPartition(mesh));
   mesh->setup = PETSC_TRUE;
@@ -886,6 +886,142 @@ PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index)
   PetscFunctionBeginUser;
   PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
   if (*index < 0) *index = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodes whose ids this rank writes into the id directory (VIMeshFindNodes): with the mesh replicated, the rank's contiguous
+   block [*start, *end) of the node indices (a mesh held in parts gives the nodes each rank owns). Not collective. */
+static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *start, PetscInt *end)
+{
+  PetscMPIInt rank, size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
+  *start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
+  *end   = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rank of the id directory that holds id: the ids [idmin, idmax] cut in size blocks of equal span, so that a rank finds the
+   directory rank of any id without a table. */
+static inline PetscMPIInt VIMeshIdRank(PetscInt id, PetscInt idmin, PetscInt idmax, PetscMPIInt size)
+{
+  return (PetscMPIInt)((((PetscInt64)id - idmin) * size) / ((PetscInt64)idmax - idmin + 1));
+}
+
+/* The PetscSF that sends n entries to the ranks dest[] (any order): *perm gets the entries' order grouped by rank (entry
+   perm[k] goes to the k-th place of the send buffer). Collective. */
+static PetscErrorCode VIMeshSendByRank(MPI_Comm comm, PetscInt n, const PetscInt dest[], PetscInt **perm, PetscSF *sf)
+{
+  PetscInt    *key, *tocounts;
+  PetscMPIInt *toranks, nto = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &key));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), perm));
+  for (PetscInt i = 0; i < n; i++) {
+    key[i]     = dest[i];
+    (*perm)[i] = i;
+  }
+  PetscCall(PetscSortIntWithArray(n, key, *perm));
+  for (PetscInt i = 0; i < n; i++)
+    if (!i || key[i] != key[i - 1]) nto++;
+  PetscCall(PetscMalloc2(PetscMax(nto, 1), &toranks, PetscMax(nto, 1), &tocounts));
+  for (PetscInt i = 0, k = -1; i < n; i++) {
+    if (!i || key[i] != key[i - 1]) {
+      toranks[++k] = (PetscMPIInt)key[i];
+      tocounts[k]  = 0;
+    }
+    tocounts[k]++;
+  }
+  PetscCall(VISFCreateSend(comm, nto, toranks, tocounts, sf));
+  PetscCall(PetscFree2(toranks, tocounts));
+  PetscCall(PetscFree(key));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[])
+{
+  PetscMPIInt  size;
+  PetscInt     start = 0, end = 0, range[2], nsend, nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos;
+  PetscSF      sf;
+  MPI_Datatype unit;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
+  for (PetscInt i = 0; i < n; i++) index[i] = -1;
+  PetscCall(VIMeshIdDirectoryNodes(mesh, &start, &end));
+  /* the span of the ids over the ranks (a rank of no node gives an empty range) */
+  range[0] = PETSC_MAX_INT;
+  range[1] = PETSC_MIN_INT;
+  for (PetscInt i = start; i < end; i++) {
+    range[0] = PetscMin(range[0], mesh->node_ids[i]);
+    range[1] = PetscMax(range[1], mesh->node_ids[i]);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, mesh->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, mesh->comm));
+  if (range[0] > range[1]) PetscFunctionReturn(PETSC_SUCCESS); /* a mesh of no node */
+  /* the directory: the pairs (id, node index) sent to the rank of the id's block, sorted by id there */
+  nsend = end - start;
+  PetscCall(PetscMalloc1(PetscMax(nsend, 1), &dest));
+  for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(mesh->node_ids[start + i], range[0], range[1], size);
+  PetscCall(VIMeshSendByRank(mesh->comm, nsend, dest, &perm, &sf));
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscMalloc1(PetscMax(2 * nsend, 1), &pair));
+  for (PetscInt k = 0; k < nsend; k++) {
+    pair[2 * k]     = mesh->node_ids[start + perm[k]];
+    pair[2 * k + 1] = start + perm[k];
+  }
+  PetscCall(PetscFree(perm));
+  PetscCall(PetscSFGetGraph(sf, NULL, &ndir, NULL, NULL));
+  PetscCall(PetscMalloc1(PetscMax(2 * ndir, 1), &dir));
+  PetscCallMPI(MPI_Type_contiguous(2, MPIU_INT, &unit));
+  PetscCallMPI(MPI_Type_commit(&unit));
+  PetscCall(PetscSFBcastBegin(sf, unit, pair, dir, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, unit, pair, dir, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&unit));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree(pair));
+  {
+    PetscInt *did, *dnode;
+    PetscCall(PetscMalloc2(PetscMax(ndir, 1), &did, PetscMax(ndir, 1), &dnode));
+    for (PetscInt k = 0; k < ndir; k++) {
+      did[k]   = dir[2 * k];
+      dnode[k] = dir[2 * k + 1];
+    }
+    PetscCall(PetscFree(dir));
+    PetscCall(PetscSortIntWithArray(ndir, did, dnode));
+    /* the questions: each id within the span to its directory rank; the answers come back through the same PetscSF */
+    PetscCall(PetscMalloc3(PetscMax(n, 1), &qid, PetscMax(n, 1), &qpos, PetscMax(n, 1), &dest));
+    for (PetscInt i = 0; i < n; i++) {
+      if (ids[i] < range[0] || ids[i] > range[1]) continue;
+      qid[nq]    = ids[i];
+      qpos[nq]   = i;
+      dest[nq++] = VIMeshIdRank(ids[i], range[0], range[1], size);
+    }
+    PetscCall(VIMeshSendByRank(mesh->comm, nq, dest, &perm, &sf));
+    PetscCall(PetscMalloc2(PetscMax(nq, 1), &ask, PetscMax(nq, 1), &got));
+    for (PetscInt k = 0; k < nq; k++) ask[k] = qid[perm[k]];
+    PetscCall(PetscSFGetGraph(sf, NULL, &nasked, NULL, NULL));
+    PetscCall(PetscMalloc1(PetscMax(nasked, 1), &answer));
+    PetscCall(PetscSFBcastBegin(sf, MPIU_INT, ask, answer, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(sf, MPIU_INT, ask, answer, MPI_REPLACE));
+    for (PetscInt k = 0; k < nasked; k++) {
+      PetscInt at;
+      PetscCall(PetscFindInt(answer[k], ndir, did, &at));
+      answer[k] = at >= 0 ? dnode[at] : -1;
+    }
+    PetscCall(PetscSFReduceBegin(sf, MPIU_INT, answer, got, MPI_REPLACE));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_INT, answer, got, MPI_REPLACE));
+    for (PetscInt k = 0; k < nq; k++) index[qpos[perm[k]]] = got[k];
+    PetscCall(PetscSFDestroy(&sf));
+    PetscCall(PetscFree(answer));
+    PetscCall(PetscFree2(ask, got));
+    PetscCall(PetscFree(perm));
+    PetscCall(PetscFree3(qid, qpos, dest));
+    PetscCall(PetscFree2(did, dnode));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -976,8 +1112,8 @@ PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, cons
 {
   PetscFunctionBeginUser;
   if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
-  *offsets  = mesh->node_elem_offset;
-  *elements = mesh->node_elem;
+  if (offsets) *offsets = mesh->node_elem_offset;
+  if (elements) *elements = mesh->node_elem;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -70,7 +70,10 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
     IS              is, mine;
     const PetscInt *elems;
 
+    /* the node-to-element map of the whole mesh, for the dual graph only (transient; docs/scale.md) */
+    PetscCall(VIMeshGetNodeElements(mesh, NULL, NULL));
     PetscCall(VIMeshDualGraph(mesh, start, end, &ia, &ja));
+    PetscCall(VIMeshRestoreNodeElements(mesh));
     PetscCall(MatCreateMPIAdj(mesh->comm, end - start, mesh->num_elems, ia, ja, NULL, &adj));
     PetscCall(MatPartitioningCreate(mesh->comm, &part));
     PetscCall(MatPartitioningSetAdjacency(part, adj));

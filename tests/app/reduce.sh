@@ -262,6 +262,7 @@ bad() { # bad NP EXPECT_REGEX ARGS...
 }
 for np in 1 2 3; do
   bad "$np" "node 999999 is not in the mesh" $plate -cms_contact_nodes 313,999999
+  bad "$np" "-cms_outputs: node 316 is not in the mesh" $plate -cms_contact_nodes 313 -cms_outputs 1:x,316:y
   bad "$np" "Contact node [0-9]+ has a clamped DOF" $plate -cms_contact_set zmin
   bad "$np" "Contact node 313 is listed twice" $plate -cms_contact_nodes 313,314,313
   bad "$np" "5000 component modes asked" $plate -cms_contact_nodes 313,314,315 -cms_num_modes 5000

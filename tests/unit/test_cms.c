@@ -1313,6 +1313,50 @@ static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The collective id look-up (VIMeshFindNodes) against the replicated ids (VIMeshFindNode), exactly: every rank asks the ids of
+   all nodes backwards from a rank-dependent start, each twice, then five ids not in the mesh (0, negative, beyond the largest,
+   within the span's gaps when the ids have one); the last of several ranks asks none. */
+static PetscErrorCode CheckFindNodes(VIMesh mesh, const char what[])
+{
+  PetscMPIInt     rank, size;
+  PetscInt        nn, n, *ids, *index, gap = 0, absent = 5;
+  const PetscInt *mesh_ids;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
+  PetscCall(VIMeshGetNodeIds(mesh, &mesh_ids));
+  for (PetscInt i = 1; i < nn && !gap; i++)
+    if (mesh_ids[i] > mesh_ids[i - 1] + 1) gap = mesh_ids[i - 1] + 1;
+  n = (size > 1 && rank == size - 1) ? 0 : 2 * nn + absent;
+  PetscCall(PetscMalloc2(PetscMax(n, 1), &ids, PetscMax(n, 1), &index));
+  for (PetscInt i = 0; i < n - absent; i++) ids[i] = mesh_ids[nn - 1 - (i / 2 + 5 * rank) % nn];
+  if (n) {
+    ids[n - 5] = 0;
+    ids[n - 4] = -3;
+    ids[n - 3] = mesh_ids[nn - 1] + 1;
+    ids[n - 2] = gap ? gap : mesh_ids[0] - 1;
+    ids[n - 1] = mesh_ids[nn - 1] + 1000;
+  }
+  PetscCall(VIMeshFindNodes(mesh, n, ids, index));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt expect;
+    PetscCall(VIMeshFindNode(mesh, ids[i], &expect));
+    PetscCheck(index[i] == expect && (i < n - absent) == (index[i] >= 0), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: id %" PetscInt_FMT " looked up as node %" PetscInt_FMT ", expected %" PetscInt_FMT, what, ids[i], index[i],
+               i < n - absent ? expect : -1);
+    PetscCheck(index[i] < 0 || mesh_ids[index[i]] == ids[i], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: id %" PetscInt_FMT " gave node of id %" PetscInt_FMT, what, ids[i], mesh_ids[index[i]]);
+  }
+  PetscCall(PetscFree2(ids, index));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "%s: the ids of %" PetscInt_FMT " nodes (ids %" PetscInt_FMT "..%" PetscInt_FMT
+                        "%s) looked up twice out of order, and 5 absent ids, on %d rank%s: ok\n",
+                        what, nn, mesh_ids[0], mesh_ids[nn - 1], gap ? " with gaps" : "", size, size > 1 ? "s" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The rigid rotation about z (VIModelGetRigidBodyModes) against (-(y - c_y), x - c_x) with the centroid c of the nodes of the
    elements summed in node order from the replicated mesh, bitwise: the centroid's sums passed from rank to rank are the same
    bits. */
@@ -1391,6 +1435,7 @@ static PetscErrorCode TestLookup(void)
   PetscCall(SetOptions(PLATE "-model_clamp zmin"));
   PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
   PetscCall(CheckLookup(p.model, p.mesh, "plate box"));
+  PetscCall(CheckFindNodes(p.mesh, "plate box"));
   PetscCall(ParentDestroy(&p));
   PetscCall(SetOptions(PLATE));
   PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
@@ -1407,6 +1452,7 @@ static PetscErrorCode TestLookup(void)
   PetscCall(PetscOptionsSetValue(NULL, "-mesh_file", path));
   PetscCall(BuildModel(PETSC_COMM_WORLD, &p));
   PetscCall(CheckLookup(p.model, p.mesh, "deck with a node of no element"));
+  PetscCall(CheckFindNodes(p.mesh, "deck with a node of no element"));
   PetscCall(CheckRigidRotation(p.model, p.mesh, "deck with a node of no element"));
   PetscCall(VICMSCreate(PETSC_COMM_WORLD, &cms));
   PetscCall(VICMSSetModel(cms, p.model));
