@@ -113,6 +113,26 @@ static PetscErrorCode CSRDestroy(CSR *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the sequential blocks K(rows, cols), M(rows, cols) of the parallel K, M (global row and column numbers) */
+static PetscErrorCode LocalBlocks(Mat K, Mat M, PetscInt nr, const PetscInt rows[], PetscInt nc, const PetscInt cols[], Mat *Kb, Mat *Mb)
+{
+  IS   isr, isc;
+  Mat *subs;
+
+  PetscFunctionBeginUser;
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nr, rows, PETSC_USE_POINTER, &isr));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nc, cols, PETSC_USE_POINTER, &isc));
+  PetscCall(MatCreateSubMatrices(K, 1, &isr, &isc, MAT_INITIAL_MATRIX, &subs));
+  *Kb = subs[0];
+  PetscCall(PetscFree(subs));
+  PetscCall(MatCreateSubMatrices(M, 1, &isr, &isc, MAT_INITIAL_MATRIX, &subs));
+  *Mb = subs[0];
+  PetscCall(PetscFree(subs));
+  PetscCall(ISDestroy(&isr));
+  PetscCall(ISDestroy(&isc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the shift-and-invert operator's solve at 0 by the rank's factorization of K_II */
 static PetscErrorCode PCApplyFactor(PC pc, Vec x, Vec y)
 {
@@ -138,7 +158,7 @@ static PetscErrorCode LocalModes(Mat Kii, Mat Mii, Mat F, PetscBool all, PetscRe
 
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(Kii, &n, NULL));
-  *k = 0;
+  *k      = 0;
   *phi    = NULL;
   *lambda = NULL;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,7 +190,8 @@ static PetscErrorCode LocalModes(Mat Kii, Mat Mii, Mat F, PetscBool all, PetscRe
     PetscCall(EPSSetFromOptions(eps));
     PetscCall(EPSSolve(eps));
     PetscCall(EPSGetConverged(eps, &nconv));
-    PetscCheck(nconv >= PetscMin(nev, n), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "local modes: %" PetscInt_FMT " of %" PetscInt_FMT " converged", nconv, nev);
+    PetscCheck(nconv >= PetscMin(nev, n), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "local modes: %" PetscInt_FMT " of %" PetscInt_FMT " converged",
+               nconv, nev);
     nconv = PetscMin(nconv, nev);
     {
       PetscScalar l;
@@ -239,7 +260,8 @@ static PetscErrorCode ReducedSolve(Mat Kr, Mat Mr, PetscInt nev, PetscReal lambd
   PetscCall(EPSSetFromOptions(eps));
   PetscCall(EPSSolve(eps));
   PetscCall(EPSGetConverged(eps, &nconv));
-  PetscCheck(nconv >= nev, PetscObjectComm((PetscObject)Kr), PETSC_ERR_NOT_CONVERGED, "reduced problem: %" PetscInt_FMT " of %" PetscInt_FMT " converged", nconv, nev);
+  PetscCheck(nconv >= nev, PetscObjectComm((PetscObject)Kr), PETSC_ERR_NOT_CONVERGED,
+             "reduced problem: %" PetscInt_FMT " of %" PetscInt_FMT " converged", nconv, nev);
   {
     PetscReal *all;
     PetscCall(PetscMalloc1(nconv, &all));
@@ -261,14 +283,14 @@ int main(int argc, char **argv)
   MPI_Comm        comm;
   VIMesh          mesh;
   VIModel         model;
-  Mat             K, M, Ad, Ao, Kii, Mii, Kic, Mic, F, *subs, Kr, Mr;
+  Mat             K, M, Ad, Ao, Kii, Mii, Kic, Mic, F, Kr, Mr;
   const PetscInt *garray;
   PetscInt        nev = 20, nc = 16, block = 64, max_local = 3000, nref = 128, rstart, rend, nloc, no, nG = 0, nI = 0, ncpl = 0, k = 0;
-  PetscInt        red0 = 0, nred, Nred, NG, N, sumk, mink, maxk;
+  PetscInt        red0        = 0, nred, Nred, NG, N, sumk, mink, maxk;
   PetscReal       cutoffs[16] = {5, 10}, fmax = 0, ref[128], check_tol = 1e-8, cmax = 0;
   PetscBool       all = PETSC_FALSE, check = PETSC_FALSE, fmax_set = PETSC_FALSE, ref_set = PETSC_FALSE;
   PetscInt       *isG, *Irows, *Grows, *Ccols, *redC;
-  PetscScalar    *phi = NULL;
+  PetscScalar    *phi    = NULL;
   PetscReal      *lambda = NULL;
   PetscMPIInt     rank, size;
   PetscLogDouble  t0, tstart;
@@ -331,24 +353,14 @@ int main(int argc, char **argv)
         if (garray[cols[j]] >= rend) isG[i] = 1;
       PetscCall(MatRestoreRow(Ao, i, &ncols, &cols, NULL));
     }
-    if (isG[i]) Grows[nG++] = rstart + i;
-    else Irows[nI++] = rstart + i;
+    if (isG[i])
+      Grows[nG++] = rstart + i;
+    else
+      Irows[nI++] = rstart + i;
   }
 
-  /* the local fixed-interface problem, its factorization and modes */
-  {
-    IS isI, isIs[2];
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nI, Irows, PETSC_USE_POINTER, &isI));
-    isIs[0] = isI;
-    isIs[1] = isI;
-    PetscCall(MatCreateSubMatrices(K, 1, isIs, isIs, MAT_INITIAL_MATRIX, &subs));
-    Kii = subs[0];
-    PetscCall(PetscFree(subs));
-    PetscCall(MatCreateSubMatrices(M, 1, isIs, isIs, MAT_INITIAL_MATRIX, &subs));
-    Mii = subs[0];
-    PetscCall(PetscFree(subs));
-    PetscCall(ISDestroy(&isI));
-  }
+  /* the local fixed-interface problem */
+  PetscCall(LocalBlocks(K, M, nI, Irows, nI, Irows, &Kii, &Mii));
   PetscCall(PhaseEnd(comm, "interface and local matrices", &t0));
 
   PetscCall(MatSetOption(Kii, MAT_SPD, PETSC_TRUE));
@@ -384,12 +396,12 @@ int main(int argc, char **argv)
   /* each local row's reduced index (-1: interior), and the off-rank columns' from their owners */
   PetscInt *redloc, *redoff;
   {
-    Vec         gv, lv;
-    IS          from;
-    VecScatter  sc;
-    PetscScalar *ga;
+    Vec                gv, lv;
+    IS                 from;
+    VecScatter         sc;
+    PetscScalar       *ga;
     const PetscScalar *la;
-    PetscInt    g = 0;
+    PetscInt           g = 0;
     PetscCall(PetscMalloc2(nloc, &redloc, no, &redoff));
     for (PetscInt i = 0; i < nloc; i++) redloc[i] = -1;
     for (PetscInt j = 0; j < nG; j++) redloc[Grows[j] - rstart] = red0 + g++;
@@ -426,45 +438,31 @@ int main(int argc, char **argv)
       if (!Ao) continue;
       PetscCall(MatGetRow(Ao, li, &ncols, &cols, NULL));
       for (PetscInt j = 0; j < ncols; j++) {
-        if (redoff[cols[j]] >= 0) mark[nloc + cols[j]] = 1;
-        else nbad++;
+        if (redoff[cols[j]] >= 0)
+          mark[nloc + cols[j]] = 1;
+        else
+          nbad++;
       }
       PetscCall(MatRestoreRow(Ao, li, &ncols, &cols, NULL));
     }
     PetscCallMPI(MPI_Allreduce(&nbad, &nbadall, 1, MPIU_INT, MPI_SUM, comm));
-    PetscCheck(!nbadall, comm, PETSC_ERR_PLIB, "%" PetscInt_FMT " couplings of interior rows to other ranks' interior rows: the interface is not a separator", nbadall);
+    PetscCheck(!nbadall, comm, PETSC_ERR_PLIB,
+               "%" PetscInt_FMT " couplings of interior rows to other ranks' interior rows: the interface is not a separator", nbadall);
     /* global column numbers, ascending: the lower ranks' (garray is ascending and these are below rstart) then the own */
     PetscCall(PetscMalloc2(nloc + no, &Ccols, nloc + no, &redC));
     for (PetscInt j = 0; j < no; j++)
       if (mark[nloc + j]) {
-        Ccols[ncpl] = garray[j];
+        Ccols[ncpl]  = garray[j];
         redC[ncpl++] = redoff[j];
       }
     for (PetscInt i = 0; i < nloc; i++)
       if (mark[i]) {
-        Ccols[ncpl] = rstart + i;
+        Ccols[ncpl]  = rstart + i;
         redC[ncpl++] = redloc[i];
       }
     PetscCall(PetscFree(mark));
   }
-  {
-    IS isI, isC;
-    IS isr[2], isc[2];
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nI, Irows, PETSC_USE_POINTER, &isI));
-    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, ncpl, Ccols, PETSC_USE_POINTER, &isC));
-    isr[0] = isI;
-    isc[0] = isC;
-    isr[1] = isI;
-    isc[1] = isC;
-    PetscCall(MatCreateSubMatrices(K, 1, isr, isc, MAT_INITIAL_MATRIX, &subs));
-    Kic = subs[0];
-    PetscCall(PetscFree(subs));
-    PetscCall(MatCreateSubMatrices(M, 1, isr, isc, MAT_INITIAL_MATRIX, &subs));
-    Mic = subs[0];
-    PetscCall(PetscFree(subs));
-    PetscCall(ISDestroy(&isI));
-    PetscCall(ISDestroy(&isC));
-  }
+  PetscCall(LocalBlocks(K, M, nI, Irows, ncpl, Ccols, &Kic, &Mic));
 
   /* the reduced matrices: the Gamma-Gamma entries of K and M (from the owners' rows), the modes' diagonal */
   {
@@ -482,14 +480,15 @@ int main(int argc, char **argv)
   }
   for (PetscInt j = 0; j < nG; j++) {
     Mat                A[2] = {K, M}, R[2] = {Kr, Mr};
-    PetscInt           ncols, row = red0 + j;
+    PetscInt           ncols, row          = red0 + j;
     const PetscInt    *cols;
     const PetscScalar *vals;
     for (PetscInt m = 0; m < 2; m++) {
       PetscCall(MatGetRow(A[m], Grows[j], &ncols, &cols, &vals));
       for (PetscInt c = 0; c < ncols; c++) {
         PetscInt r;
-        if (cols[c] >= rstart && cols[c] < rend) r = redloc[cols[c] - rstart];
+        if (cols[c] >= rstart && cols[c] < rend)
+          r = redloc[cols[c] - rstart];
         else {
           PetscInt loc;
           PetscCall(PetscFindInt(cols[c], no, garray, &loc));
@@ -534,8 +533,10 @@ int main(int argc, char **argv)
       PetscCall(MatMatSolve(F, R, Psi));
       PetscCall(MatScale(Psi, -1.0));
       /* Y = M_II Psi + M_{I b} */
-      if (!MPsi) PetscCall(MatMatMult(Mii, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MPsi));
-      else PetscCall(MatMatMult(Mii, Psi, MAT_REUSE_MATRIX, PETSC_DEFAULT, &MPsi));
+      if (!MPsi)
+        PetscCall(MatMatMult(Mii, Psi, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &MPsi));
+      else
+        PetscCall(MatMatMult(Mii, Psi, MAT_REUSE_MATRIX, PETSC_DEFAULT, &MPsi));
       PetscCall(MatCopy(MPsi, Y, SAME_NONZERO_PATTERN));
       PetscCall(MatDenseGetArray(Y, &ya));
       for (PetscInt i = 0; i < nI; i++)
@@ -575,8 +576,10 @@ int main(int argc, char **argv)
         ldp = bk;
         ldy = bk;
         PetscCall(MatDenseGetArray(Y, &ya));
-        if (nI) PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &bm, &bn, &bk, &one, phi, &ldp, ya, &ldy, &zero, pm, &bm));
-        else PetscCall(PetscArrayzero(pm, (size_t)k * wb));
+        if (nI)
+          PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &bm, &bn, &bk, &one, phi, &ldp, ya, &ldy, &zero, pm, &bm));
+        else
+          PetscCall(PetscArrayzero(pm, (size_t)k * wb));
         PetscCall(MatDenseRestoreArray(Y, &ya));
         PetscCall(MatSetValues(Mr, k, rowsm, wb, colsb, pm, ADD_VALUES));
         PetscCall(MatSetOption(Mr, MAT_ROW_ORIENTED, PETSC_TRUE));
@@ -604,21 +607,22 @@ int main(int argc, char **argv)
     PetscCallMPI(MPI_Allreduce(&ncpl, &ncsum, 1, MPIU_INT, MPI_SUM, comm));
     PetscCall(PhaseEnd(comm, "constraint modes and projection", &t0));
     PetscCall(MatGetSize(K, &N, NULL));
-    PetscCall(PetscPrintf(comm, "AMLS_RESULT dofs=%" PetscInt_FMT " ranks=%d interface=%" PetscInt_FMT " coupling_cols_max=%" PetscInt_FMT
-                                " coupling_cols_sum=%" PetscInt_FMT " local_modes_sum=%" PetscInt_FMT " local_modes_min=%" PetscInt_FMT
-                                " local_modes_max=%" PetscInt_FMT " reduced=%" PetscInt_FMT "\n",
+    PetscCall(PetscPrintf(comm,
+                          "AMLS_RESULT dofs=%" PetscInt_FMT " ranks=%d interface=%" PetscInt_FMT " coupling_cols_max=%" PetscInt_FMT
+                          " coupling_cols_sum=%" PetscInt_FMT " local_modes_sum=%" PetscInt_FMT " local_modes_min=%" PetscInt_FMT
+                          " local_modes_max=%" PetscInt_FMT " reduced=%" PetscInt_FMT "\n",
                           N, size, NG, ncmax, ncsum, sumk, mink, maxk, Nred));
   }
   PetscCall(MatDestroy(&F));
 
   /* the reduced problem at each cutoff */
   for (PetscInt c = 0; c < nc; c++) {
-    PetscReal lambda_c = all ? PETSC_MAX_REAL : PetscSqr(2 * PETSC_PI * cutoffs[c] * fmax);
-    PetscInt  kc = 0, kcsum, nrow;
-    PetscInt *rows;
-    IS        is;
-    Mat       Kc, Mc;
-    PetscReal *lam, e1 = 0, enev = 0, emax = 0;
+    PetscReal      lambda_c = all ? PETSC_MAX_REAL : PetscSqr(2 * PETSC_PI * cutoffs[c] * fmax);
+    PetscInt       kc       = 0, kcsum, nrow;
+    PetscInt      *rows;
+    IS             is;
+    Mat            Kc, Mc;
+    PetscReal     *lam, e1 = 0, enev = 0, emax = 0;
     PetscLogDouble tc;
 
     while (kc < k && lambda[kc] <= lambda_c) kc++;
@@ -638,7 +642,9 @@ int main(int argc, char **argv)
       PetscLogDouble t1;
       PetscCall(PetscTime(&t1));
       PetscCall(PeakMiB(comm, &mib));
-      PetscCall(PetscPrintf(comm, "cutoff %g x f_max (%g Hz): %" PetscInt_FMT " local modes kept, reduced problem %" PetscInt_FMT ", solved in %.2f s (peak %.1f MiB)\n",
+      PetscCall(PetscPrintf(comm,
+                            "cutoff %g x f_max (%g Hz): %" PetscInt_FMT " local modes kept, reduced problem %" PetscInt_FMT
+                            ", solved in %.2f s (peak %.1f MiB)\n",
                             (double)(all ? 0 : cutoffs[c]), (double)(all ? 0 : cutoffs[c] * fmax), kcsum, NG + kcsum, (double)(t1 - tc), mib));
       PetscCall(PetscPrintf(comm, "AMLS_RESULT cutoff=%g local_modes=%" PetscInt_FMT " reduced=%" PetscInt_FMT " reduced_solve=%.3f peak_mib=%.1f\n",
                             (double)(all ? 0 : cutoffs[c]), kcsum, NG + kcsum, (double)(t1 - tc), mib));
@@ -655,10 +661,11 @@ int main(int argc, char **argv)
       lam[i] = f;
     }
     if (nref >= nev)
-      PetscCall(PetscPrintf(comm, "AMLS_RESULT cutoff=%g err_first=%.3e err_last=%.3e err_max=%.3e\n", (double)(all ? 0 : cutoffs[c]), (double)e1, (double)enev, (double)emax));
+      PetscCall(PetscPrintf(comm, "AMLS_RESULT cutoff=%g err_first=%.3e err_last=%.3e err_max=%.3e\n", (double)(all ? 0 : cutoffs[c]), (double)e1,
+                            (double)enev, (double)emax));
     if (check && c == nc - 1) {
-      VIModal         modal;
-      PetscInt        nf;
+      VIModal          modal;
+      PetscInt         nf;
       const PetscReal *fd;
       PetscCall(VIModalCreate(comm, &modal));
       PetscCall(VIModalSetModel(modal, model));
@@ -668,9 +675,12 @@ int main(int argc, char **argv)
       PetscCall(VIModalGetFrequencies(modal, &nf, &fd));
       emax = 0;
       for (PetscInt i = 0; i < PetscMin(nf, nev); i++) emax = PetscMax(emax, PetscAbsReal(lam[i] - fd[i]) / fd[i]);
-      PetscCall(PetscPrintf(comm, "check: the %" PetscInt_FMT " lowest frequencies against VIModalSolve: largest relative difference %.3e (tolerance %g)\n", PetscMin(nf, nev), (double)emax, (double)check_tol));
+      PetscCall(PetscPrintf(comm,
+                            "check: the %" PetscInt_FMT " lowest frequencies against VIModalSolve: largest relative difference %.3e (tolerance %g)\n",
+                            PetscMin(nf, nev), (double)emax, (double)check_tol));
       PetscCall(VIModalDestroy(&modal));
-      PetscCheck(emax <= check_tol, comm, PETSC_ERR_NOT_CONVERGED, "-amls_check: largest relative difference %g above %g", (double)emax, (double)check_tol);
+      PetscCheck(emax <= check_tol, comm, PETSC_ERR_NOT_CONVERGED, "-amls_check: largest relative difference %g above %g", (double)emax,
+                 (double)check_tol);
     }
     PetscCall(PetscFree(lam));
     PetscCall(MatDestroy(&Kc));

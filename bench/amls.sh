@@ -6,7 +6,7 @@
 # Wall time and peak resident memory of the largest rank (/usr/bin/time on mpirun: the largest of the waited-for ranks), the
 # load average before each run, the relative errors of f1 and f20 and the largest over the 20 against the direct path.
 # Each run is stopped after ${AMLS_TIMEOUT:-300} s. Runs under nice -n 19.
-# usage: bash bench/amls.sh [BUILD_DIR] ["nx,ny,nz ..."] [NP] ["cutoffs"] ["iterative paths: ks lobpcg"]
+# usage: bash bench/amls.sh [BUILD_DIR] ["nx,ny,nz ..."] [NP] ["cutoffs"] ["iterative paths: ks lobpcg, or none"]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh" "${1:-}"
 amls=$(dirname "$bin")/vicms_amls_bench
@@ -63,6 +63,7 @@ for cells in $sizes; do
   row "modes, direct (MUMPS)" "$l" "$(cat ref.txt)" "f1 = $(cut -d, -f1 ref.txt | xargs printf '%.2f') Hz, f20 = $(cut -d, -f20 ref.txt | xargs printf '%.2f') Hz"
   fmax=$(cut -d, -f20 ref.txt)
   for it in $iters; do
+    [ "$it" = none ] && continue
     l=$(load)
     opt="-modes_solver iterative"
     [ "$it" = lobpcg ] && opt="$opt -modes_eps_type lobpcg"
