@@ -310,6 +310,7 @@ typedef struct {
      rows it writes whole) */
   PetscBool *unit, hinted;
   PetscInt  *ucols, *unz; /* N x N, N: the nonzero columns right of the diagonal of each row of the factor U */
+  PetscInt  *bcols, *bnz; /* N x N, N: the Schur path's B = J[V, K]: each leading row's nonzero kept columns (VISSNewtonSchur) */
   /* nd (set by a hinted form, 0 by default): J's leading nd rows may have a diagonal nd x nd block (the momentum rows of
      planar rigid bodies), checked per solve; when it is, the step is solved by the Schur complement on the kept rows after
      them (ssnewton.c, VISSNewtonSchur), else by the dense elimination. diag: 3 N scratch of that path. */
