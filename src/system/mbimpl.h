@@ -312,7 +312,7 @@ PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBCo
    pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
    an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */
 typedef struct {
-  PetscBool angle, turn;
+  PetscBool angle, turn, same; /* same: the row before's points and D (a joint's y row after its x row) */
   PetscInt  a, b, oa, ob;
   PetscReal p[2], c[2], n0[2], d[2], shift;
 } VIMBRigidRow;

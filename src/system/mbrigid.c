@@ -52,6 +52,7 @@ PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg)
       } else {
         w->d[0] = r == j->row ? 1 : 0;
         w->d[1] = r == j->row ? 0 : 1;
+        w->same = r > j->row ? PETSC_TRUE : PETSC_FALSE; /* a revolute or fixed joint's y row: the x row's points */
       }
     }
   }
@@ -92,14 +93,32 @@ PetscErrorCode VIMBRigidDestroy(VIMBRigid *rg)
    Hessian's entries too. */
 void VIMBRigidEvaluate(const VIMBModel *model, VIMBRigid *rg, const PetscReal q[], PetscBool hess)
 {
-  PetscReal *cs = rg->cs;
+  PetscReal *cs = rg->cs, Rp[2] = {0, 0}, Rp1[2] = {0, 0}, Rc[2] = {0, 0}, Rc1[2] = {0, 0}, D[2] = {0, 0};
 
   for (PetscInt b = 0; b < model->nbodies; b++) VIMBBodyCosSin(model, b, b ? q[model->bodies[b].off + 2] : 0, &cs[2 * b], &cs[2 * b + 1]);
   for (PetscInt r = 0; r < rg->nrows; r++) {
     const VIMBRigidRow *w = &rg->row[r];
     VIMBRigidEval      *e = &rg->ev[r];
-    PetscReal           ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0, ca, sa, cb, sb, d[2], d1[2] = {0, 0}, Rp[2], Rp1[2], Rc[2], Rc1[2], D[2];
+    PetscReal           ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0, ca, sa, cb, sb, d[2], d1[2] = {0, 0};
 
+    if (w->same) { /* a joint's second point row: its points and D are the row before's */
+      d[0]     = w->d[0];
+      d[1]     = w->d[1];
+      e->g     = d[0] * D[0] + d[1] * D[1] - w->shift;
+      e->gb[0] = d[0];
+      e->gb[1] = d[1];
+      e->gb[2] = d[0] * Rp1[0] + d[1] * Rp1[1];
+      e->ga[0] = -d[0];
+      e->ga[1] = -d[1];
+      e->ga[2] = d1[0] * D[0] + d1[1] * D[1] - (d[0] * Rc1[0] + d[1] * Rc1[1]);
+      if (!hess) continue;
+      e->hbb   = -(d[0] * Rp[0] + d[1] * Rp[1]);
+      e->haa   = -2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
+      e->hab   = d1[0] * Rp1[0] + d1[1] * Rp1[1];
+      e->d1[0] = d1[0];
+      e->d1[1] = d1[1];
+      continue;
+    }
     if (w->a) {
       ra[0] = q[w->oa];
       ra[1] = q[w->oa + 1];
