@@ -31,7 +31,8 @@ PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg)
       w->a            = j->body[0];
       w->b            = j->body[1];
       /* the angle rows, linear: th_b - th_a - angle0 (a driver's - phi(t) is the system's: multibody.c) */
-      if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER || (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 1)) {
+      if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER ||
+          (j->type == VI_MB_JOINT_PRISMATIC && r == j->row + 1)) {
         w->angle = PETSC_TRUE;
         w->shift = j->angle0;
         continue;
@@ -97,56 +98,43 @@ void VIMBRigidEvaluate(const VIMBModel *model, VIMBRigid *rg, const PetscReal q[
 
   for (PetscInt b = 0; b < model->nbodies; b++) VIMBBodyCosSin(model, b, b ? q[model->bodies[b].off + 2] : 0, &cs[2 * b], &cs[2 * b + 1]);
   for (PetscInt r = 0; r < rg->nrows; r++) {
-    const VIMBRigidRow *w = &rg->row[r];
-    VIMBRigidEval      *e = &rg->ev[r];
+    const VIMBRigidRow *w     = &rg->row[r];
+    VIMBRigidEval      *e     = &rg->ev[r];
     PetscReal           ra[2] = {0, 0}, rb[2] = {0, 0}, tha = 0, thb = 0, ca, sa, cb, sb, d[2], d1[2] = {0, 0};
 
-    if (w->same) { /* a joint's second point row: its points and D are the row before's */
-      d[0]     = w->d[0];
-      d[1]     = w->d[1];
-      e->g     = d[0] * D[0] + d[1] * D[1] - w->shift;
-      e->gb[0] = d[0];
-      e->gb[1] = d[1];
-      e->gb[2] = d[0] * Rp1[0] + d[1] * Rp1[1];
-      e->ga[0] = -d[0];
-      e->ga[1] = -d[1];
-      e->ga[2] = d1[0] * D[0] + d1[1] * D[1] - (d[0] * Rc1[0] + d[1] * Rc1[1]);
-      if (!hess) continue;
-      e->hbb   = -(d[0] * Rp[0] + d[1] * Rp[1]);
-      e->haa   = -2 * (d1[0] * Rc1[0] + d1[1] * Rc1[1]) + d[0] * Rc[0] + d[1] * Rc[1];
-      e->hab   = d1[0] * Rp1[0] + d1[1] * Rp1[1];
-      e->d1[0] = d1[0];
-      e->d1[1] = d1[1];
-      continue;
-    }
-    if (w->a) {
-      ra[0] = q[w->oa];
-      ra[1] = q[w->oa + 1];
-      tha   = q[w->oa + 2];
-    }
-    if (w->b) {
-      rb[0] = q[w->ob];
-      rb[1] = q[w->ob + 1];
-      thb   = q[w->ob + 2];
-    }
-    if (w->angle) {
-      e->g = thb - tha - w->shift;
-      continue;
-    }
-    ca = cs[2 * w->a];
-    sa = cs[2 * w->a + 1];
-    cb = cs[2 * w->b];
-    sb = cs[2 * w->b + 1];
-    if (w->turn)
-      VIMBRotateCS(ca, sa, w->n0, d, d1);
-    else {
+    if (w->same) { /* a joint's y row after its x row: their points and D are the same */
       d[0] = w->d[0];
       d[1] = w->d[1];
+    } else {
+      if (w->a) {
+        ra[0] = q[w->oa];
+        ra[1] = q[w->oa + 1];
+        tha   = q[w->oa + 2];
+      }
+      if (w->b) {
+        rb[0] = q[w->ob];
+        rb[1] = q[w->ob + 1];
+        thb   = q[w->ob + 2];
+      }
+      if (w->angle) {
+        e->g = thb - tha - w->shift;
+        continue;
+      }
+      ca = cs[2 * w->a];
+      sa = cs[2 * w->a + 1];
+      cb = cs[2 * w->b];
+      sb = cs[2 * w->b + 1];
+      if (w->turn)
+        VIMBRotateCS(ca, sa, w->n0, d, d1);
+      else {
+        d[0] = w->d[0];
+        d[1] = w->d[1];
+      }
+      VIMBRotateCS(cb, sb, w->p, Rp, Rp1);
+      VIMBRotateCS(ca, sa, w->c, Rc, Rc1);
+      D[0] = rb[0] + Rp[0] - ra[0] - Rc[0];
+      D[1] = rb[1] + Rp[1] - ra[1] - Rc[1];
     }
-    VIMBRotateCS(cb, sb, w->p, Rp, Rp1);
-    VIMBRotateCS(ca, sa, w->c, Rc, Rc1);
-    D[0]     = rb[0] + Rp[0] - ra[0] - Rc[0];
-    D[1]     = rb[1] + Rp[1] - ra[1] - Rc[1];
     e->g     = d[0] * D[0] + d[1] * D[1] - w->shift;
     e->gb[0] = d[0];
     e->gb[1] = d[1];
