@@ -171,6 +171,7 @@ struct _p_VIStepper {
      code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
      VISystemComputeOutputs when the system has its own (has_outputs) */
   PetscBool        nonlinear, has_outputs;
+  PetscBool        out_rows; /* some output has a row (out_mat not all zero): the recorded velocities out_mat u */
   PetscReal       *nonlinear_ops;
   PetscInt         nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
