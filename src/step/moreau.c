@@ -541,7 +541,7 @@ struct _VIMoreauNL {
   PetscReal       *qm, *dMw; /* with mid rows: the midpoint q_m (n) and d(M(q_m) (v - v_n))/dq (n x n) */
   PetscBool  have_vprev;
   PetscBool  first;
-  PetscBool  mconst, mhave, mdiag; /* a constant mass (VISystemHasConstantMass): M formed once (mhave); mdiag: it is diagonal */
+  PetscBool        mconst, mhave, mdiag; /* a constant mass (VISystemHasConstantMass): M formed once (mhave); mdiag: it is diagonal */
   VISSNewton nw;
 };
 
