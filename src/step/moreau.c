@@ -541,6 +541,7 @@ struct _VIMoreauNL {
   PetscReal       *qm, *dMw; /* with mid rows: the midpoint q_m (n) and d(M(q_m) (v - v_n))/dq (n x n) */
   PetscBool  have_vprev;
   PetscBool  first;
+  PetscBool        mconst, mhave, mdiag; /* a constant mass (VISystemHasConstantMass): M formed once (mhave); mdiag: it is diagonal */
   VISSNewton nw;
 };
 
@@ -592,6 +593,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   PetscCall(PetscCalloc6(mm * n, &nl->Gn, 2 * mm, &nl->rate, VI_NONLINEAR_WORK_SIZE(n), &nl->wk, 2 * nl->N, &nl->Jc, n, &nl->qgn, n, &nl->vprev));
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISystemGetLinearGradientRows(st->sys, &nl->mid));
+  PetscCall(VISystemHasConstantMass(st->sys, &nl->mconst));
   if (nl->mid) PetscCall(PetscCalloc3(mm, &nl->Pw, n, &nl->qm, n * n, &nl->dMw));
   PetscCall(VISSNewtonCreate(nl->N, 50, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VIMoreauNLForm flags its unit rows */
@@ -651,7 +653,10 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
   for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = -h * ((1 - th) * nl->fn[i] + th * nl->f[i]);
-    for (PetscInt k = 0; k < n; k++) r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
+    if (nl->mdiag) /* the off-diagonal terms are zeros: the same sum */
+      r += nl->M[i * n + i] * (v[i] - nl->vn[i]);
+    else
+      for (PetscInt k = 0; k < n; k++) r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
     for (PetscInt j = 0; j < m; j++) r -= nl->G[j * n + i] * P[j];
     for (PetscInt k = 0; k < nl->mt; k++) r -= nl->Gt[k * n + i] * Pt[k];
     F[i] = r;
@@ -718,8 +723,9 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = -h * ((1 - th) * nl->fn[i] + th * nl->f[i]);
+    if (nl->mdiag) r += nl->M[i * n + i] * (v[i] - nl->vn[i]);
     for (PetscInt k = 0; k < n; k++) {
-      r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
+      if (!nl->mdiag) r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
       J[i * N + k] = nl->M[i * n + k] - h * th * (h * th * nl->dfdq[i * n + k] + nl->dfdu[i * n + k]) - h * th * nl->Hw[i * n + k];
       if (nl->mid) J[i * N + k] += 0.5 * h * th * nl->dMw[i * n + k]; /* d(M(q_m) (v - v_n))/dv, dq_m/dv = h theta / 2 */
     }
@@ -777,13 +783,21 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
   if (nl->first) {
     const PetscReal *q0, *u0;
     PetscCall(VISystemGetInitialState(st->sys, &q0, &u0));
+    nl->mhave = PETSC_FALSE; /* a new run: its system's mass formed again */
     PetscCall(PetscArraycpy(st->q, q0, n));
     PetscCall(PetscArraycpy(st->u, u0, n));
   } else {
     nl->t = t;
     PetscCall(PetscArraycpy(nl->qn, st->q, n));
     PetscCall(PetscArraycpy(nl->vn, st->u, n));
-    PetscCall(VISystemComputeMass(st->sys, nl->qn, nl->M));
+    if (!nl->mconst || !nl->mhave) {
+      PetscCall(VISystemComputeMass(st->sys, nl->qn, nl->M));
+      /* a constant mass once; diagonal (planar rigid bodies): the momentum rows' M (v - v_n) is its diagonal's */
+      nl->mhave = nl->mconst;
+      nl->mdiag = nl->mconst && !nl->mid ? PETSC_TRUE : PETSC_FALSE;
+      for (PetscInt i = 0; i < n * n && nl->mdiag; i++)
+        if (i % (n + 1) && nl->M[i] != 0) nl->mdiag = PETSC_FALSE;
+    }
     PetscCall(VISystemComputeForce(st->sys, t - h, nl->qn, nl->vn, nl->fn));
     /* the index set from the gaps at q_n + h v_n / 2, Newton's pre-impact term e_j G_j(q_n) v_n, r_j = 1 / (G M^-1 G^T)_jj */
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];

@@ -17,6 +17,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
   PetscCall(PetscCalloc6(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
                          PetscMax(N, 1), &nw->unit_last, PetscMax(N, 1), &nw->cmax));
+  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->bcols, PetscMax(N, 1), &nw->bnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -26,6 +27,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
   PetscCall(PetscFree6(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last, nw->cmax));
+  PetscCall(PetscFree2(nw->bcols, nw->bnz));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,10 +110,11 @@ static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
   PetscReal       *F = nw->F;
 
   for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
-  for (PetscInt i = 0; i < nd; i++) {
+  for (PetscInt i = 0; i < nd; i++) { /* B's nonzeros (bcols: J[i, keep[c]] != 0, c ascending): the dense sum's nonzero terms */
     const PetscReal *Ji = J + i * N;
+    const PetscInt  *bc = nw->bcols + i * N;
     PetscReal        r  = 0;
-    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    for (PetscInt z = 0; z < nw->bnz[i]; z++) r += Ji[keep[bc[z]]] * b[bc[z]];
     F[i] = y[i] - ia[i] * r;
   }
 }
@@ -126,8 +129,8 @@ static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
 static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
 {
   const PetscInt N = nw->N, nd = nw->nd;
-  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N, *cs = nw->diag + 2 * N;
-  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N;
 
   *done = PETSC_FALSE;
   for (PetscInt i = 0; i < nd; i++) {
@@ -150,22 +153,26 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
     ia[i] = 1 / Ji[i];
     y[i]  = ia[i] * r;
   }
+  for (PetscInt v = 0; v < nd; v++) { /* B = J[V, K]: each leading row's nonzero kept columns */
+    const PetscReal *Jv = J + v * N;
+    PetscInt        *bc = nw->bcols + v * N, nz = 0;
+    for (PetscInt c = 0; c < k; c++)
+      if (Jv[keep[c]] != 0) bc[nz++] = c;
+    nw->bnz[v] = nz;
+  }
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal       *Wa = A + a * k, r = F[keep[a]];
-    PetscInt         nz = 0;
     for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
+    for (PetscInt c = 0; c < k; c++) Wa[c] = Jr[keep[c]];
+    /* W_ac = D_ac - sum_v C_av a_v^-1 B_vc over the v where both are nonzero, v ascending (the dense sum's nonzero terms) */
     for (PetscInt v = 0; v < nd; v++)
       if (Jr[v] != 0) {
+        const PetscReal *Jv = J + v * N, s = Jr[v] * ia[v];
+        const PetscInt  *bc = nw->bcols + v * N;
         r -= Jr[v] * y[v];
-        cv[nz]   = v;
-        cs[nz++] = Jr[v] * ia[v];
+        for (PetscInt z = 0; z < nw->bnz[v]; z++) Wa[bc[z]] -= s * Jv[keep[bc[z]]];
       }
-    for (PetscInt c = 0; c < k; c++) {
-      PetscReal w = Jr[keep[c]];
-      for (PetscInt z = 0; z < nz; z++) w -= cs[z] * J[cv[z] * N + keep[c]];
-      Wa[c] = w;
-    }
     b[a] = r;
   }
   nw->schur = PETSC_TRUE;
@@ -364,10 +371,15 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
       for (PetscInt k = 0; k < n; k++) p1v += st->u[i] * B[i * n + k] * st->u[k];
     wf += 0.25 * h * (p0 + p1v);
   }
+  {
+    PetscReal *vm = w + 2 * n; /* the mean velocity (the mass section's scratch is free again) */
+    for (PetscInt i = 0; i < n; i++) vm[i] = 0.5 * (vn[i] + st->u[i]);
+  }
   for (PetscInt j = 0; j < m; j++) {
-    const PetscBool smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
-    PetscReal       gv     = 0;
-    for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * (smooth ? st->u[i] : 0.5 * (vn[i] + st->u[i]));
+    const PetscBool  smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
+    const PetscReal *vj     = smooth ? st->u : w + 2 * n;
+    PetscReal        gv     = 0;
+    for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * vj[i];
     if (smooth)
       p1 += st->lambda[st->offsets[j]] * gv;
     else
@@ -376,7 +388,7 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   for (PetscInt k = 0, a = 0; k < mt; k++) {
     PetscReal gv = 0;
     a            = k > 0 && trow[k - 1] == trow[k] ? a + 1 : 1; /* the row's place after its contact's normal one */
-    for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * 0.5 * (vn[i] + st->u[i]);
+    for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * w[2 * n + i]; /* the mean velocity (a halving is exact either way) */
     wc += h * st->lambda[st->offsets[trow[k]] + a] * gv;
   }
   if (power) {

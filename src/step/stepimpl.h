@@ -171,6 +171,7 @@ struct _p_VIStepper {
      code (scale, cost unit) runs unchanged; the energy comes from VISystemComputeEnergy and the outputs from
      VISystemComputeOutputs when the system has its own (has_outputs) */
   PetscBool        nonlinear, has_outputs;
+  PetscBool        out_rows; /* some output has a row (out_mat not all zero): the recorded velocities out_mat u */
   PetscReal       *nonlinear_ops;
   PetscInt         nlambda; /* entries of lambda: nb, or more for a multibody system's constraint rows */
   VIContactSet     set;
@@ -310,6 +311,7 @@ typedef struct {
      rows it writes whole) */
   PetscBool *unit, hinted;
   PetscInt  *ucols, *unz; /* N x N, N: the nonzero columns right of the diagonal of each row of the factor U */
+  PetscInt  *bcols, *bnz; /* N x N, N: the Schur path's B = J[V, K]: each leading row's nonzero kept columns (VISSNewtonSchur) */
   /* nd (set by a hinted form, 0 by default): J's leading nd rows may have a diagonal nd x nd block (the momentum rows of
      planar rigid bodies), checked per solve; when it is, the step is solved by the Schur complement on the kept rows after
      them (ssnewton.c, VISSNewtonSchur), else by the dense elimination. diag: 3 N scratch of that path. */

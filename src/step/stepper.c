@@ -320,9 +320,11 @@ PetscErrorCode VIStepperSetUp(VIStepper st)
     PetscCall(PetscCalloc2(6 * PetscMax(nout, 1), &st->ostat, 5 * PetscMax(nout, 1), &st->stat_out));
     PetscCheck(st->env_output < nout, st->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Envelope of output %" PetscInt_FMT ": the ROM has %" PetscInt_FMT " outputs", st->env_output, nout);
+    st->out_rows = PETSC_FALSE;
     for (PetscInt o = 0; o < nout; o++) {
       const PetscReal *row;
       PetscCall(VISystemGetOutput(sys, o, NULL, &row));
+      if (row) st->out_rows = PETSC_TRUE;
       if (row)
         PetscCall(PetscArraycpy(st->out_mat + o * st->n, row, st->n));
       else
@@ -480,7 +482,10 @@ static PetscErrorCode VIStepperRecord(VIStepper st, PetscReal t)
   /* the outputs of this level, computed by VIStepperObserve */
   for (PetscInt o = 0; o < st->nout; o++) st->out_rec[k * st->nout + o] = st->ostat[6 * o + 5];
   /* and their velocities: the output rows (in the scheme's coordinates, as for the outputs) times the level's velocity estimate */
-  VIMatVec(st->nout, n, st->out_mat, n, st->u, 0.0, st->vel_rec + k * st->nout);
+  if (st->out_rows)
+    VIMatVec(st->nout, n, st->out_mat, n, st->u, 0.0, st->vel_rec + k * st->nout);
+  else /* no rows (a system's own outputs): zeros, without the product */
+    PetscCall(PetscArrayzero(st->vel_rec + k * st->nout, st->nout));
   for (PetscInt j = 0; j < st->nc; j++) {
     st->gap_rec[k * st->nc + j]   = st->gap[j];
     st->force_rec[k * st->nc + j] = st->lambda[st->offsets[j]];

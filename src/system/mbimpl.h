@@ -308,5 +308,34 @@ PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscI
 PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                         PetscReal w, PetscReal H[]);
 PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
+/* The rows of a planar model of rigid bodies whose contacts are against lines of given normals (VIMBRigidApplies), in one
+   pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
+   an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */
+typedef struct {
+  PetscBool angle, turn, same; /* same: the row before's points and D (a joint's y row after its x row) */
+  PetscInt  a, b, oa, ob;
+  PetscReal p[2], c[2], n0[2], d[2], shift;
+} VIMBRigidRow;
+/* A row at q: g, its gradient at body b's (x, y, theta) and body a's, its Hessian's entries th_b th_b, th_a th_a, th_a th_b,
+   and d1 = J d (th_a x_a: -d1, th_a x_b: +d1) */
+typedef struct {
+  PetscReal g, gb[3], ga[3], hbb, haa, hab, d1[2];
+} VIMBRigidEval;
+typedef struct {
+  PetscInt       nrows;
+  VIMBRigidRow  *row;
+  VIMBRigidEval *ev; /* the rows at the last VIMBRigidEvaluate */
+  PetscReal     *cs; /* each body's cosine and sine there (2 per body, the ground's 1, 0) */
+} VIMBRigid;
+PETSC_INTERN PetscBool      VIMBRigidApplies(const VIMBModel *model);
+PETSC_INTERN PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg);
+PETSC_INTERN PetscErrorCode VIMBRigidDestroy(VIMBRigid *rg);
+/* every row at q into rg->ev (hess: with their Hessians) */
+PETSC_INTERN void VIMBRigidEvaluate(const VIMBModel *model, VIMBRigid *rg, const PetscReal q[], PetscBool hess);
+/* G, HV = d(G v)/dq and Hw = d(G^T w)/dq (VISystemComputeConstraintDerivatives's) from rg->ev; any may be NULL */
+PETSC_INTERN void VIMBRigidDerivatives(const VIMBRigid *rg, PetscInt n, const PetscReal v[], const PetscReal w[], PetscReal G[], PetscReal HV[],
+                                       PetscReal Hw[]);
+/* contact k's tangential row (VIMBModelTangent's) into grad (n, zeroed by the caller) */
+PETSC_INTERN void VIMBRigidTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

@@ -31,6 +31,9 @@ typedef struct {
   PetscInt       nqmax, nwork; /* the largest flexible body's coordinates; the size of its force's scratch (then its local blocks) */
   PetscReal     *torque0; /* spatial: 3 per body, the constant loads' torque (the timed loads' added at t: VISystemMultibodyTimedLoads) */
   PetscBool      timed;   /* a load has a factor s(t) */
+  PetscBool      rigid;   /* a planar model of rigid bodies: its rows in one pass (mbrigid.c) */
+  PetscInt       nt;      /* the tangential rows (VISystemEvaluateTangents) */
+  VIMBRigid      rows;
 } VISystem_Multibody;
 
 static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
@@ -42,6 +45,8 @@ static PetscErrorCode VISystemMultibodyFreeSetUp(VISystem_Multibody *mb)
   PetscCall(PetscFree3(mb->q0, mb->u0, mb->fext));
   PetscCall(PetscFree3(mb->work, mb->hs, mb->idx));
   PetscCall(PetscFree(mb->torque0));
+  PetscCall(VIMBRigidDestroy(&mb->rows));
+  mb->rigid = PETSC_FALSE;
   PetscCall(VIROMDestroy(&mb->rom));
   if (mb->loaded) PetscCall(VIMBModelFree(&mb->model));
   mb->loaded = PETSC_FALSE;
@@ -161,6 +166,9 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     if (c->restitution >= 0) mb->given_restitution = PETSC_TRUE;
   }
   for (PetscInt r = 0, off = 0; r < nc; off += mb->dims[r], r++) mb->offsets[r] = off;
+  mb->nt = 0;
+  for (PetscInt k = 0; k < md->ncontacts; k++)
+    if (md->contacts[k].mu > 0) mb->nt += md->dim - 1;
   /* a contact without its own coefficient takes the first given one (or 0 when no contact gives one: then the stepper's) */
   for (PetscInt k = 0; k < md->ncontacts; k++) {
     const VIMBContact *c = &md->contacts[k];
@@ -169,6 +177,8 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     mb->restitution[c->row] = PetscMax(e, 0);
   }
   PetscCall(VIMBModelInitialState(md, mb->q0, mb->u0));
+  mb->rigid = VIMBRigidApplies(md);
+  if (mb->rigid) PetscCall(VIMBRigidCreate(md, &mb->rows));
   sys->constant_mass = PETSC_TRUE;
   mb->nqmax          = 0;
   for (PetscInt b = 1; b < md->nbodies; b++) {
@@ -421,10 +431,18 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
   PetscFunctionBeginUser;
-  for (PetscInt r = 0; r < mb->nc; r++) {
-    PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
-    if (g_rate) g_rate[r] = 0;
-  }
+  if (mb->rigid) {
+    VIMBRigidEvaluate(&mb->model, &mb->rows, q, PETSC_FALSE);
+    VIMBRigidDerivatives(&mb->rows, sys->n, NULL, NULL, G, NULL, NULL);
+    for (PetscInt r = 0; r < mb->nc; r++) {
+      if (g) g[r] = mb->rows.ev[r].g;
+      if (g_rate) g_rate[r] = 0;
+    }
+  } else
+    for (PetscInt r = 0; r < mb->nc; r++) {
+      PetscCall(VIMBModelConstraint(&mb->model, r, q, g ? &g[r] : NULL, G ? G + r * sys->n : NULL, 0, NULL));
+      if (g_rate) g_rate[r] = 0;
+    }
   /* the drivers' rows are rheonomic: theta_2 - theta_1 - angle0 - phi(t) (a driven prismatic joint's slide a . (P2 - P1) -
      slide0 - phi(t)), dg/dt = -phi'(t) (their G and curvature are t-free; phi the joint's time function, mbtime.c); a spatial
      driver's angle (its last row, in (-2 pi, 2 pi]) minus phi(t) is taken modulo 4 pi, the period of the quaternion's angle */
@@ -485,9 +503,12 @@ static PetscErrorCode VISystemEvaluateTangents_Multibody(VISystem sys, PetscReal
 
   PetscFunctionBeginUser;
   (void)t;
+  if (mb->rigid) PetscCall(PetscArrayzero(Gt, mb->nt * sys->n));
   for (PetscInt k = 0; k < mb->model.ncontacts; k++)
     if (mb->model.contacts[k].mu > 0) {
-      if (mb->model.dim == 3)
+      if (mb->rigid)
+        VIMBRigidTangent(&mb->model, k, q, Gt + i * sys->n);
+      else if (mb->model.dim == 3)
         PetscCall(VIMBSpatialTangent(&mb->model, k, q, Gt + i * sys->n));
       else
         PetscCall(VIMBModelTangent(&mb->model, k, q, Gt + i * sys->n));
@@ -503,6 +524,11 @@ static PetscErrorCode VISystemComputeConstraintCurvature_Multibody(VISystem sys,
 
   PetscFunctionBeginUser;
   (void)t;
+  if (mb->rigid) {
+    VIMBRigidEvaluate(&mb->model, &mb->rows, q, PETSC_TRUE);
+    VIMBRigidDerivatives(&mb->rows, sys->n, NULL, lambda, NULL, NULL, H);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscArrayzero(H, sys->n * sys->n));
   for (PetscInt r = 0; r < mb->nc; r++)
     if (lambda[r] != 0) PetscCall(VIMBModelConstraint(&mb->model, r, q, NULL, NULL, lambda[r], H));
@@ -526,6 +552,11 @@ static PetscErrorCode VISystemComputeConstraintDerivatives_Multibody(VISystem sy
 
   PetscFunctionBeginUser;
   (void)t;
+  if (mb->rigid) { /* the rows in one pass (mbrigid.c): the same numbers */
+    VIMBRigidEvaluate(md, &mb->rows, q, HV || Hw ? PETSC_TRUE : PETSC_FALSE);
+    VIMBRigidDerivatives(&mb->rows, n, v, w, G, HV, Hw);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (HV) PetscCall(PetscArrayzero(HV, mb->nc * n));
   if (Hw) PetscCall(PetscArrayzero(Hw, n * n));
   for (PetscInt r = 0; r < mb->nc; r++) {

@@ -4,12 +4,14 @@
    one: G = dg/dq against differences of g (1e-8 absolute, steps 1e-6), and d(G^T lambda)/dq
    (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass derivatives of a Newton
    iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass, energy and outputs against
-   their formulas (1e-14), and a frictional contact's tangential row against the relative sliding velocity (1e-14). A
+   their formulas (1e-14), and a frictional contact's tangential row against the relative sliding velocity (1e-14); the
+   one-pass rows of this rigid model (mbrigid.c) bitwise equal to the general path's (VIMBModelConstraint, VIMBModelTangent). A
    second model with parameters and a driver: numbers written as expressions of the parameters (precedence, unary minus,
    parentheses) equal to their values computed here, one of them replaced by -mb_param_k (1e-15); the driver's row
    theta_a - theta_a(0) - speed t at t = 0.3 with its rate -speed and its gradient (exact). The model files are written
    here. */
 #include "vitest.h"
+#include "system/mbimpl.h"
 
 static const char model[] =
     "gravity: [0.5, -9.81]\n"
@@ -130,6 +132,29 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody tangent: Gt u = %.15g, relative sliding velocity %.15g (tolerance 1e-14)\n", (double)w,
                           (double)wref));
     EXPECT(PetscAbsReal(w - wref) < 1e-14, "tangent row: Gt u %g, expected %g", (double)w, (double)wref);
+  }
+  /* a planar rigid model's rows come from one pass (src/system/mbrigid.c): bitwise those of the general path,
+     VIMBModelConstraint row by row (g, gradient, the curvature with the multipliers lam) and VIMBModelTangent */
+  {
+    VIMBModel md;
+    PetscReal gr, grad[6], Hg[36] = {0}, Gt[6], tg[6];
+    PetscBool same = PETSC_TRUE;
+    PetscCall(VIMBModelLoad(PETSC_COMM_WORLD, "test_multibody.yaml", &md));
+    PetscCall(VISystemEvaluateConstraints(sys, 0, q, g, G, NULL));
+    PetscCall(VISystemComputeConstraintCurvature(sys, 0, q, lam, H));
+    for (PetscInt r = 0; r < nc; r++) {
+      PetscCall(VIMBModelConstraint(&md, r, q, &gr, grad, lam[r], Hg));
+      same = same && gr == g[r] ? PETSC_TRUE : PETSC_FALSE;
+      for (PetscInt i = 0; i < n; i++) same = same && grad[i] == G[r * n + i] ? PETSC_TRUE : PETSC_FALSE;
+    }
+    for (PetscInt i = 0; i < n * n; i++) same = same && Hg[i] == H[i] ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+    PetscCall(VIMBModelTangent(&md, 0, q, tg));
+    for (PetscInt i = 0; i < n; i++) same = same && tg[i] == Gt[i] ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(VIMBModelFree(&md));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody one-pass rigid rows (g, G, d(G^T lambda)/dq, the tangent): %s the general path's\n",
+                          same ? "bitwise equal to" : "DIFFERENT from"));
+    EXPECT(same, "the one-pass rows of a rigid model (mbrigid.c) differ from VIMBModelConstraint / VIMBModelTangent");
   }
   PetscCall(VISystemDestroy(&sys));
   /* the second model: parameters, expressions, a driver (k = 0.5 in the file, 0.75 by -mb_param_k) */
