@@ -682,6 +682,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(PetscCalloc3(mm * n, &nl->HV, mm * n, &nl->HVt, mm, &nl->wb));
   PetscCall(VISSNewtonCreate(N, ns->opt.max_it, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VINSGAlphaNLForm flags its unit rows */
+  nl->nw.chord  = PETSC_TRUE; /* ... and gives F alone for J = NULL */
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, nl->vdt, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));

@@ -234,15 +234,19 @@ static void VISSNewtonResolve(VISSNewton *nw)
       if (Jr[v] != 0) r -= Jr[v] * y[v];
     b[a] = r;
   }
-  for (PetscInt c = 0; c < k; c++) { /* L^-1 P b */
+  /* L^-1 P b: every interchange first, then L (as LAPACK's getrs): L's rows were swapped with the later pivots' rows
+     (VISSNewtonEliminate), so that L holds the rows in their final order; applying the interchanges between the columns'
+     eliminations instead read L's rows in the wrong places whenever a later pivot swapped them */
+  for (PetscInt c = 0; c < k; c++) {
     const PetscInt p = nw->perm[c];
     if (p != c) {
       PetscReal tmp = b[c];
       b[c]          = b[p];
       b[p]          = tmp;
     }
-    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   }
+  for (PetscInt c = 0; c < k; c++)
+    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   VISSNewtonBackSubstitute(nw, k);
   VISSNewtonScatter(nw, nd);
 }
