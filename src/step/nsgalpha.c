@@ -683,6 +683,9 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(VISSNewtonCreate(N, ns->opt.max_it, VI_SSNEWTON_TOL, &nl->nw));
   nl->nw.hinted = PETSC_TRUE; /* VINSGAlphaNLForm flags its unit rows */
   nl->nw.chord  = PETSC_TRUE; /* ... and gives F alone for J = NULL */
+  /* the Schur path on (delta_i, U_i, W_i) of each coordinate i: a 3 x 3 block per coordinate when M, df/dq, df/du and the
+     rows' curvature are diagonal (planar rigid bodies: a row's Hessian lives on its bodies' angles) */
+  PetscCall(VISSNewtonSetBlocks(&nl->nw, 3 * n, 3));
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "nsgalpha_vdot", n, nl->vdt, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_a", n, nl->a, NULL));

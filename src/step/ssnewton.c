@@ -20,9 +20,22 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISSNewtonSetBlocks(VISSNewton *nw, PetscInt nd, PetscInt bs)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(bs >= 1 && bs <= VI_SSNEWTON_MAX_BLOCK && nd % bs == 0 && nd <= nw->N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "VISSNewtonSetBlocks: %" PetscInt_FMT " leading rows in blocks of %" PetscInt_FMT, nd, bs);
+  PetscCall(PetscFree2(nw->binv, nw->seen));
+  nw->nd = nd;
+  nw->bs = bs;
+  if (bs > 1) PetscCall(PetscCalloc2(nd * bs + nd, &nw->binv, nd / bs, &nw->seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscFree2(nw->binv, nw->seen));
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
   PetscCall(PetscFree6(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last, nw->cmax));
@@ -100,56 +113,143 @@ static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
   return PETSC_TRUE;
 }
 
+/* The inverse of the leading block's group g (VISSNewton.bs rows, diag when bs = 1) */
+static inline const PetscReal *VISSNewtonGroupInverse(const VISSNewton *nw, PetscInt g)
+{
+  return nw->bs > 1 ? nw->binv + g * nw->bs * nw->bs : nw->diag + g;
+}
+
 /* d_K = b (the kept rows' solution) into F, and d_V = y - a^-1 B d_K on the nd leading rows (nd = 0: the dense path) */
 static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
 {
-  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep;
-  const PetscReal *J = nw->J, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
-  PetscReal       *F = nw->F;
+  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep, bs = nw->bs > 1 ? nw->bs : 1, s = bs > 1 ? nd / bs : nd;
+  const PetscReal *J = nw->J, *b = nw->b, *y = nw->diag + N;
+  PetscReal       *F = nw->F, *t = nw->binv + nd * bs; /* bs > 1: B d_K, nd */
 
   for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
   for (PetscInt i = 0; i < nd; i++) {
     const PetscReal *Ji = J + i * N;
     PetscReal        r  = 0;
     for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
-    F[i] = y[i] - ia[i] * r;
+    if (bs == 1) F[i] = y[i] - nw->diag[i] * r;
+    else t[i] = r;
+  }
+  for (PetscInt g = 0; g < s && bs > 1; g++) { /* d_V = y - a_g^-1 (B d_K)_g, group by group */
+    const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscReal r = y[g + a * s];
+      for (PetscInt c = 0; c < bs; c++) r -= ig[a * bs + c] * t[g + c * s];
+      F[g + a * s] = r;
+    }
   }
 }
 
-/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block is diagonal (a = diag, no unit row among its
-   rows): with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
+/* y = a^-1 (F_V - J_VU F_U) on the leading rows, with the u unit rows unit[] (the Schur path's first part, and its chord
+   steps') */
+static void VISSNewtonSchurY(VISSNewton *nw, PetscInt u, const PetscInt unit[])
+{
+  const PetscInt   N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
+  const PetscReal *J = nw->J, *F = nw->F;
+  PetscReal       *y = nw->diag + N, *t = bs > 1 ? nw->binv + nd * bs : y;
+
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    if (bs == 1) y[i] = nw->diag[i] * r;
+    else t[i] = r;
+  }
+  for (PetscInt g = 0; g < s && bs > 1; g++) {
+    const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscReal r = 0;
+      for (PetscInt c = 0; c < bs; c++) r += ig[a * bs + c] * t[g + c * s];
+      y[g + a * s] = r;
+    }
+  }
+}
+
+/* The leading nd x nd block of J: diagonal (bs = 1), or block diagonal in its s = nd / bs interleaved groups
+   {g, g + s, ..., g + (bs - 1) s} (VISSNewtonSetBlocks); each group's block inverted (Gauss-Jordan with partial pivoting)
+   into VISSNewtonGroupInverse. PETSC_FALSE when it is not, or a group is singular (VI_SSNEWTON_PIVOT). */
+static PetscBool VISSNewtonLeadingBlock(VISSNewton *nw)
+{
+  const PetscInt   N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
+  const PetscReal *J = nw->J;
+
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    if (nw->unit[i] || (bs == 1 && Ji[i] == 0)) return PETSC_FALSE;
+    for (PetscInt c = 0; c < nd; c++)
+      if (c % s != i % s && Ji[c] != 0) return PETSC_FALSE;
+  }
+  if (bs == 1) {
+    for (PetscInt i = 0; i < nd; i++) nw->diag[i] = 1 / J[i * N + i];
+    return PETSC_TRUE;
+  }
+  for (PetscInt g = 0; g < s; g++) {
+    PetscReal a[VI_SSNEWTON_MAX_BLOCK * VI_SSNEWTON_MAX_BLOCK], *ig = nw->binv + g * bs * bs, big = 0;
+    for (PetscInt r = 0; r < bs; r++)
+      for (PetscInt c = 0; c < bs; c++) {
+        a[r * bs + c]  = J[(g + r * s) * N + g + c * s];
+        ig[r * bs + c] = r == c ? 1 : 0;
+        big            = PetscMax(big, PetscAbsReal(a[r * bs + c]));
+      }
+    for (PetscInt c = 0; c < bs; c++) {
+      PetscInt p = c;
+      for (PetscInt r = c + 1; r < bs; r++)
+        if (PetscAbsReal(a[r * bs + c]) > PetscAbsReal(a[p * bs + c])) p = r;
+      if (a[p * bs + c] == 0 || PetscAbsReal(a[p * bs + c]) <= VI_SSNEWTON_PIVOT * big) return PETSC_FALSE;
+      for (PetscInt j = 0; j < bs && p != c; j++) {
+        PetscReal t = a[c * bs + j], w = ig[c * bs + j];
+        a[c * bs + j]  = a[p * bs + j];
+        a[p * bs + j]  = t;
+        ig[c * bs + j] = ig[p * bs + j];
+        ig[p * bs + j] = w;
+      }
+      {
+        const PetscReal inv = 1 / a[c * bs + c];
+        for (PetscInt j = 0; j < bs; j++) {
+          a[c * bs + j] *= inv;
+          ig[c * bs + j] *= inv;
+        }
+      }
+      for (PetscInt r = 0; r < bs; r++) {
+        const PetscReal l = a[r * bs + c];
+        if (r == c || l == 0) continue;
+        for (PetscInt j = 0; j < bs; j++) {
+          a[r * bs + j] -= l * a[c * bs + j];
+          ig[r * bs + j] -= l * ig[c * bs + j];
+        }
+      }
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block a is diagonal, or block diagonal in
+   interleaved groups (VISSNewtonSetBlocks: nsgalpha's (delta_i, U_i, W_i) of a coordinate i of planar rigid bodies), no
+   unit row among its rows: with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
      a d_V + B d_K = b_V,  C d_V + D d_K = b_K  (b = F - J[:, U] F_U),
    d_K from the Schur complement (D - C a^-1 B) d_K = b_K - C a^-1 b_V (|K| x |K|, the active constraints' rows: a
    Delassus matrix with the curvature and friction terms), then d_V = a^-1 (b_V - B d_K). C's rows are read at their
-   nonzeros (a joint's or contact's row touches two bodies). The same solution as the dense elimination's, to round-off. Sets
-   *done PETSC_FALSE (J untouched) when the block is not diagonal or has a zero on its diagonal. */
+   nonzeros (a joint's or contact's row touches two bodies), C a^-1 at the groups those touch. The same solution as the
+   dense elimination's, to round-off. Sets *done PETSC_FALSE (J untouched) when a is not (block) diagonal or is singular. */
 static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
 {
-  const PetscInt N = nw->N, nd = nw->nd;
+  const PetscInt N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
   PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N, *cs = nw->diag + 2 * N;
-  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N;
+  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N, *seen = nw->seen;
 
-  *done = PETSC_FALSE;
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    if (nw->unit[i] || Ji[i] == 0) return PETSC_TRUE;
-    for (PetscInt c = 0; c < nd; c++)
-      if (c != i && Ji[c] != 0) return PETSC_TRUE;
-  }
-  *done = PETSC_TRUE;
+  *done = VISSNewtonLeadingBlock(nw);
+  if (!*done) return PETSC_TRUE;
   for (PetscInt i = nd; i < N; i++) { /* the unit rows with d_i = F_i = 0 (an inactive multiplier at 0) move nothing */
     if (!nw->unit[i])
       keep[k++] = i;
     else if (F[i] != 0)
       unit[u++] = i;
   }
-  for (PetscInt i = 0; i < nd; i++) { /* y = a^-1 b_V */
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = F[i];
-    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    ia[i] = 1 / Ji[i];
-    y[i]  = ia[i] * r;
-  }
+  VISSNewtonSchurY(nw, u, unit); /* y = a^-1 b_V */
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal       *Wa = A + a * k, r = F[keep[a]];
@@ -158,8 +258,20 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
     for (PetscInt v = 0; v < nd; v++)
       if (Jr[v] != 0) {
         r -= Jr[v] * y[v];
-        cv[nz]   = v;
-        cs[nz++] = Jr[v] * ia[v];
+        if (bs == 1) {
+          cv[nz]   = v;
+          cs[nz++] = Jr[v] * ia[v];
+        } else if (seen[v % s] != a + 1) { /* (C a^-1) on the group of v, once per row */
+          const PetscInt   g  = v % s;
+          const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+          seen[g]             = a + 1;
+          for (PetscInt c = 0; c < bs; c++) {
+            PetscReal w = 0;
+            for (PetscInt e = 0; e < bs; e++) w += Jr[g + e * s] * ig[e * bs + c];
+            cv[nz]   = g + c * s;
+            cs[nz++] = w;
+          }
+        }
       }
     for (PetscInt c = 0; c < k; c++) {
       PetscReal w = Jr[keep[c]];
@@ -168,6 +280,7 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
     }
     b[a] = r;
   }
+  for (PetscInt g = 0; g < s && bs > 1; g++) seen[g] = 0;
   nw->schur = PETSC_TRUE;
   if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
   VISSNewtonScatter(nw, nd);
@@ -215,17 +328,12 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
 static void VISSNewtonResolve(VISSNewton *nw)
 {
   const PetscInt N = nw->N, nd = nw->schur ? nw->nd : 0, k = nw->k, *keep = nw->keep;
-  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *y = nw->diag + N;
   PetscInt       u = 0, *unit = nw->keep + N;
 
   for (PetscInt i = nd; i < N; i++)
     if (nw->unit[i] && F[i] != 0) unit[u++] = i;
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = F[i];
-    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    y[i] = ia[i] * r;
-  }
+  if (nd > 0) VISSNewtonSchurY(nw, u, unit);
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal        r  = F[keep[a]];
