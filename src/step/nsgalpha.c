@@ -605,6 +605,8 @@ struct _VINSGAlphaNL {
   PetscBool *stick;     /* mt: a contact's stick flag, at its first tangential row (VINSGAlphaNLResidual) */
   PetscInt  *tkind;     /* mt: each tangential row's kind in the last Newton matrix (VINSGAlphaNLTangentKind) */
   PetscReal *Jc;        /* 2 N: the Coulomb rows' Jacobian rows when the form gives F alone (chord steps) */
+  PetscReal *xprev;     /* N: the solution of the step before the last one, for the predictor (checkpointed with the flags) */
+  PetscBool  have_x, have_xprev; /* x, xprev hold solutions */
   PetscReal *dq0;       /* n: q~0 - q_n, so that g_t takes q - q_n = dq0 + (h beta/gamma) delta + U without q's round-off */
   PetscReal  t, h, hb, c;
   PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
@@ -632,7 +634,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree6(nl->trow, nl->Gt, nl->rt, nl->Gtn, nl->gtm, nl->dq0));
-  PetscCall(PetscFree3(nl->stick, nl->tkind, nl->Jc));
+  PetscCall(PetscFree4(nl->stick, nl->tkind, nl->Jc, nl->xprev));
   PetscCall(PetscFree2(nl->dMw, nl->mw));
   PetscCall(PetscFree3(nl->HV, nl->HVt, nl->wb));
   PetscCall(VISSNewtonDestroy(&nl->nw));
@@ -664,7 +666,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   N = nl->N = 3 * n + nl->mb + 2 * m + 2 * nl->mt;
   PetscCall(PetscCalloc6(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, PetscMax(nl->mt, 1) * n,
                          &nl->Gtn, PetscMax(nl->mt, 1) * n, &nl->gtm, n, &nl->dq0));
-  PetscCall(PetscCalloc3(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc));
+  PetscCall(PetscCalloc4(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc, PetscMax(N, 1), &nl->xprev));
   for (PetscInt j = 0, i = 0; j < m; j++)
     for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
@@ -693,6 +695,9 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   PetscCall(VIStepperRegisterState(st, "nsgalpha_held", mm, nl->held, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_power", 1, &nl->power, NULL));
   PetscCall(VIStepperRegisterState(st, "nsgalpha_x", PetscMax(N, 1), nl->x, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_x_previous", PetscMax(N, 1), nl->xprev, NULL));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_have_x", 1, NULL, &nl->have_x));
+  PetscCall(VIStepperRegisterState(st, "nsgalpha_have_x_previous", 1, NULL, &nl->have_xprev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1013,7 +1018,17 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     }
     /* from the last step's solution (a warm start: 2.0 Newton iterations per step on the slider-crank of seed 001 Table 1,
        3.0 from zero; the solution is the same to the convergence tolerance) */
+    /* predicted by its last change, x_n + (x_n - x_{n-1}): the first Newton step is then the change of the step's
+       unknowns' rate over a step */
+    if (nl->have_x)
+      for (PetscInt i = 0; i < nl->N; i++) {
+        const PetscReal xn = nl->x[i];
+        if (nl->have_xprev) nl->x[i] = 2 * xn - nl->xprev[i];
+        nl->xprev[i] = xn;
+      }
+    nl->have_xprev = nl->have_x;
     PetscCall(VISSNewtonSolve(st, &nl->nw, VINSGAlphaNLForm, nl, nl->x));
+    nl->have_x = PETSC_TRUE;
     /* the state of the converged iterate: q, v of Eq. (30), vdot~ = c delta, a of Eq. (30e); g, G, Gt and the set A at q (what
        VINSGAlphaNLForm computes there, without its Newton matrix) */
     VINSGAlphaNLIterate(nl, nl->x);

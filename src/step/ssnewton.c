@@ -17,6 +17,7 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
   PetscCall(PetscCalloc6(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
                          PetscMax(N, 1), &nw->unit_last, PetscMax(N, 1), &nw->cmax));
+  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->bidx, PetscMax(N, 1), &nw->bnz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -36,6 +37,7 @@ PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree2(nw->binv, nw->seen));
+  PetscCall(PetscFree2(nw->bidx, nw->bnz));
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
   PetscCall(PetscFree6(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last, nw->cmax));
@@ -129,8 +131,9 @@ static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
   for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
   for (PetscInt i = 0; i < nd; i++) {
     const PetscReal *Ji = J + i * N;
+    const PetscInt  *ci = nw->bidx + i * N;
     PetscReal        r  = 0;
-    for (PetscInt a = 0; a < k; a++) r += Ji[keep[a]] * b[a];
+    for (PetscInt a = 0; a < nw->bnz[i]; a++) r += Ji[keep[ci[a]]] * b[ci[a]]; /* B's nonzeros (VISSNewtonSchur) */
     if (bs == 1) F[i] = y[i] - nw->diag[i] * r;
     else t[i] = r;
   }
@@ -181,7 +184,7 @@ static PetscBool VISSNewtonLeadingBlock(VISSNewton *nw)
     const PetscReal *Ji = J + i * N;
     if (nw->unit[i] || (bs == 1 && Ji[i] == 0)) return PETSC_FALSE;
     for (PetscInt c = 0; c < nd; c++)
-      if (c % s != i % s && Ji[c] != 0) return PETSC_FALSE;
+      if (Ji[c] != 0 && c % s != i % s) return PETSC_FALSE;
   }
   if (bs == 1) {
     for (PetscInt i = 0; i < nd; i++) nw->diag[i] = 1 / J[i * N + i];
@@ -250,6 +253,13 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
       unit[u++] = i;
   }
   VISSNewtonSchurY(nw, u, unit); /* y = a^-1 b_V */
+  for (PetscInt v = 0; v < nd; v++) { /* B's nonzeros, row by row: the kept columns a momentum row touches */
+    const PetscReal *Jv = J + v * N;
+    PetscInt        *cb = nw->bidx + v * N, nb = 0;
+    for (PetscInt c = 0; c < k; c++)
+      if (Jv[keep[c]] != 0) cb[nb++] = c;
+    nw->bnz[v] = nb;
+  }
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal       *Wa = A + a * k, r = F[keep[a]];
@@ -273,10 +283,11 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
           }
         }
       }
-    for (PetscInt c = 0; c < k; c++) {
-      PetscReal w = Jr[keep[c]];
-      for (PetscInt z = 0; z < nz; z++) w -= cs[z] * J[cv[z] * N + keep[c]];
-      Wa[c] = w;
+    for (PetscInt c = 0; c < k; c++) Wa[c] = Jr[keep[c]];
+    for (PetscInt z = 0; z < nz; z++) { /* W_a -= (C a^-1)_z B_z at B_z's nonzeros: the same sums as over every column */
+      const PetscReal *Jz = J + cv[z] * N;
+      const PetscInt  *cb = nw->bidx + cv[z] * N;
+      for (PetscInt e = 0; e < nw->bnz[cv[z]]; e++) Wa[cb[e]] -= cs[z] * Jz[keep[cb[e]]];
     }
     b[a] = r;
   }

@@ -320,6 +320,7 @@ typedef struct {
      inverted (binv: nd bs, then nd scratch; seen: nd / bs marks) */
   PetscInt   bs, *seen;
   PetscReal *binv;
+  PetscInt  *bidx, *bnz; /* N x N, N: the kept columns (their index in keep) where each leading row of J is nonzero */
   /* chord (set by a form that accepts J = NULL: F and the unit flags alone): after a Newton step below VI_SSNEWTON_CHORD
      (1 + |x|), the next steps are chord steps (the residual solved with the last factors: VISSNewtonResolve) while the unit
      rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
