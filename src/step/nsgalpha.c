@@ -607,6 +607,10 @@ struct _VINSGAlphaNL {
   PetscReal *Jc;        /* 2 N: the Coulomb rows' Jacobian rows when the form gives F alone (chord steps) */
   PetscReal *xprev;     /* N: the solution of the step before the last one, for the predictor (checkpointed with the flags) */
   PetscBool  have_x, have_xprev; /* x, xprev hold solutions */
+  /* G and Gt at the last step's end (t_G, q_G): the next step's rows at q_n (Gn, Gtn), the same bits as evaluated again there;
+     not checkpointed (a resumed run evaluates them) */
+  PetscBool  have_G;
+  PetscReal  tG, *qG;
   PetscReal *dq0;       /* n: q~0 - q_n, so that g_t takes q - q_n = dq0 + (h beta/gamma) delta + U without q's round-off */
   PetscReal  t, h, hb, c;
   PetscReal *M, *f, *dfdq, *dfdu, *g, *G, *H, *gs, *Hw, *q, *v, *vt, *qt, *e, *pre, *rscale;
@@ -634,7 +638,7 @@ static PetscErrorCode VINSGAlphaNLDestroy(VINSGAlphaNL **nlp)
   PetscCall(PetscFree6(nl->qt0, nl->vt0, nl->vdt, nl->a, nl->x, nl->held));
   PetscCall(PetscFree5(nl->Gn, nl->A, nl->B, nl->grate, nl->wk));
   PetscCall(PetscFree6(nl->trow, nl->Gt, nl->rt, nl->Gtn, nl->gtm, nl->dq0));
-  PetscCall(PetscFree4(nl->stick, nl->tkind, nl->Jc, nl->xprev));
+  PetscCall(PetscFree5(nl->stick, nl->tkind, nl->Jc, nl->xprev, nl->qG));
   PetscCall(PetscFree2(nl->dMw, nl->mw));
   PetscCall(PetscFree3(nl->HV, nl->HVt, nl->wb));
   PetscCall(VISSNewtonDestroy(&nl->nw));
@@ -666,7 +670,7 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   N = nl->N = 3 * n + nl->mb + 2 * m + 2 * nl->mt;
   PetscCall(PetscCalloc6(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, PetscMax(nl->mt, 1) * n,
                          &nl->Gtn, PetscMax(nl->mt, 1) * n, &nl->gtm, n, &nl->dq0));
-  PetscCall(PetscCalloc4(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc, PetscMax(N, 1), &nl->xprev));
+  PetscCall(PetscCalloc5(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc, PetscMax(N, 1), &nl->xprev, n, &nl->qG));
   for (PetscInt j = 0, i = 0; j < m; j++)
     for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
@@ -995,7 +999,14 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->dq0[i]   = nl->qt0[i] - q[i];
     }
     /* the pre-impact term of Newton's law at level n (Eq. 24): e_j G_j(q_n) v_n, none on a row held at position level */
-    PetscCall(VISystemEvaluateConstraints(st->sys, t - h, q, NULL, nl->Gn, NULL));
+    {
+      PetscBool same = PETSC_FALSE;
+      if (nl->have_G && nl->tG == t - h) PetscCall(PetscMemcmp(nl->qG, q, n * sizeof(PetscReal), &same));
+      if (!same) {
+        PetscCall(VISystemEvaluateConstraints(st->sys, t - h, q, NULL, nl->Gn, NULL));
+        if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, q, nl->Gtn)); /* g_t's rows at q_n */
+      }
+    }
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = 0;
       for (PetscInt k = 0; k < n; k++) gv += nl->Gn[j * n + k] * v[k];
@@ -1009,7 +1020,6 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
     if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t, nl->qt0, nl->Gt));
-    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, q, nl->Gtn)); /* g_t's rows at q_n (wk: q_n) */
     for (PetscInt k = 0; k < nl->mt; k++) {
       PetscReal d = 0;
       for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
@@ -1054,7 +1064,15 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->wk, nl->wk + n, nl->G, nl->mt, nl->trow, nl->Gt, &nl->power, nl->wk + 2 * n));
   }
-  if (m > 0) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
+  if (m > 0 && nl->first) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
+  else if (m > 0) { /* g, G and Gt at (t, q) above: the gaps, and the next step's rows at q_n */
+    PetscCall(PetscArraycpy(st->gap, nl->g, m));
+    PetscCall(PetscArraycpy(nl->Gn, nl->G, m * n));
+    if (nl->mt) PetscCall(PetscArraycpy(nl->Gtn, nl->Gt, nl->mt * n));
+    PetscCall(PetscArraycpy(nl->qG, q, n));
+    nl->tG     = t;
+    nl->have_G = PETSC_TRUE;
+  }
   nl->first = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
