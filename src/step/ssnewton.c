@@ -10,6 +10,7 @@
 PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(nw, sizeof(*nw))); /* the options (hinted, nd, chord, the blocks) off until the caller sets them */
   nw->N      = N;
   nw->max_it = max_it;
   nw->tol    = tol;
