@@ -670,7 +670,8 @@ static PetscErrorCode VINSGAlphaNLSetUp(VIStepper st, VINSGAlpha *ns, VINSGAlpha
   N = nl->N = 3 * n + nl->mb + 2 * m + 2 * nl->mt;
   PetscCall(PetscCalloc6(PetscMax(nl->mt, 1), &nl->trow, PetscMax(nl->mt, 1) * n, &nl->Gt, PetscMax(nl->mt, 1), &nl->rt, PetscMax(nl->mt, 1) * n,
                          &nl->Gtn, PetscMax(nl->mt, 1) * n, &nl->gtm, n, &nl->dq0));
-  PetscCall(PetscCalloc5(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc, PetscMax(N, 1), &nl->xprev, n, &nl->qG));
+  PetscCall(PetscCalloc5(PetscMax(nl->mt, 1), &nl->stick, PetscMax(nl->mt, 1), &nl->tkind, 2 * PetscMax(N, 1), &nl->Jc, PetscMax(N, 1), &nl->xprev, n,
+                         &nl->qG));
   for (PetscInt j = 0, i = 0; j < m; j++)
     for (PetscInt a = 1; a < st->set.dims[j]; a++) nl->trow[i++] = j;
   VINSGAlphaParameters(ns->opt.rho_inf, ns);
@@ -791,13 +792,15 @@ static PetscErrorCode VINSGAlphaNLResidual(VINSGAlphaNL *nl, const PetscReal x[]
     PetscReal     *Jk = J ? J + (cT + k) * N : nl->Jc;
     d                 = st->set.dims[j] - 1;
     nl->stick[k]      = VINonlinearCoulombSticks(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k);
-    VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, NULL, cL + j, cT + k, F + cT + k,
-                       Jk, unit);
+    VINonlinearCoulomb(n, d, nl->Gt + k * n, nl->v, NULL, st->set.mu[j], nl->rt[k], nl->B[j], Lam[j], Lt + k, N, 2, cv, NULL, cL + j, cT + k,
+                       F + cT + k, Jk, unit);
     for (PetscInt a = k; a < k + d; a++) {
       const PetscInt kind = VINSGAlphaNLTangentKind(Jk + (a - k) * N, cT + a, cL + j, unit[cT + a]);
       PetscReal      gt   = 0;
-      if (J) nl->tkind[a] = kind;
-      else if (kind != nl->tkind[a]) nl->nw.same = PETSC_FALSE; /* stick and slip, or slip's direction, changed: a Newton step */
+      if (J)
+        nl->tkind[a] = kind;
+      else if (kind != nl->tkind[a])
+        nl->nw.same = PETSC_FALSE; /* stick and slip, or slip's direction, changed: a Newton step */
       if (!nl->B[j]) {
         F[cP + a]    = nut[a];
         unit[cP + a] = PETSC_TRUE;
@@ -1064,7 +1067,8 @@ static PetscErrorCode VINSGAlphaNLStep(VIStepper st, VINSGAlpha *ns, VINSGAlphaN
     /* the energy balance's terms (the constraints' work: impacts, friction, drivers; the loads' work) */
     PetscCall(VINonlinearWork(st, t, h, nl->wk, nl->wk + n, nl->G, nl->mt, nl->trow, nl->Gt, &nl->power, nl->wk + 2 * n));
   }
-  if (m > 0 && nl->first) PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
+  if (m > 0 && nl->first)
+    PetscCall(VISystemEvaluateConstraints(st->sys, t, q, st->gap, NULL, NULL));
   else if (m > 0) { /* g, G and Gt at (t, q) above: the gaps, and the next step's rows at q_n */
     PetscCall(PetscArraycpy(st->gap, nl->g, m));
     PetscCall(PetscArraycpy(nl->Gn, nl->G, m * n));

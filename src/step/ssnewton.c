@@ -135,8 +135,10 @@ static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
     const PetscInt  *ci = nw->bidx + i * N;
     PetscReal        r  = 0;
     for (PetscInt a = 0; a < nw->bnz[i]; a++) r += Ji[keep[ci[a]]] * b[ci[a]]; /* B's nonzeros (VISSNewtonSchur) */
-    if (bs == 1) F[i] = y[i] - nw->diag[i] * r;
-    else t[i] = r;
+    if (bs == 1)
+      F[i] = y[i] - nw->diag[i] * r;
+    else
+      t[i] = r;
   }
   for (PetscInt g = 0; g < s && bs > 1; g++) { /* d_V = y - a_g^-1 (B d_K)_g, group by group */
     const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
@@ -160,8 +162,10 @@ static void VISSNewtonSchurY(VISSNewton *nw, PetscInt u, const PetscInt unit[])
     const PetscReal *Ji = J + i * N;
     PetscReal        r  = F[i];
     for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    if (bs == 1) y[i] = nw->diag[i] * r;
-    else t[i] = r;
+    if (bs == 1)
+      y[i] = nw->diag[i] * r;
+    else
+      t[i] = r;
   }
   for (PetscInt g = 0; g < s && bs > 1; g++) {
     const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
@@ -253,7 +257,7 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
     else if (F[i] != 0)
       unit[u++] = i;
   }
-  VISSNewtonSchurY(nw, u, unit); /* y = a^-1 b_V */
+  VISSNewtonSchurY(nw, u, unit);      /* y = a^-1 b_V */
   for (PetscInt v = 0; v < nd; v++) { /* B's nonzeros, row by row: the kept columns a momentum row touches */
     const PetscReal *Jv = J + v * N;
     PetscInt        *cb = nw->bidx + v * N, nb = 0;

@@ -14,7 +14,7 @@ typedef struct {
   const PetscReal *J0, *r, *J1; /* J1: the residual's matrix when not NULL (J0 then the Jacobian given) */
   const PetscBool *unit;
   VISSNewton      *nw;
-  PetscInt         newton;      /* forms with J (Newton matrices) */
+  PetscInt         newton; /* forms with J (Newton matrices) */
 } AffineForm;
 
 static PetscErrorCode FormAffine(void *ctx, const PetscReal x[], PetscReal F[], PetscReal J[])
@@ -23,7 +23,7 @@ static PetscErrorCode FormAffine(void *ctx, const PetscReal x[], PetscReal F[], 
   const PetscInt N  = af->N;
 
   PetscFunctionBeginUser;
-  const PetscReal *A  = af->J1 ? af->J1 : af->J0;
+  const PetscReal *A = af->J1 ? af->J1 : af->J0;
   for (PetscInt i = 0; i < N; i++) {
     F[i] = -af->r[i];
     for (PetscInt k = 0; k < N; k++) F[i] += A[i * N + k] * x[k];
@@ -204,14 +204,15 @@ int main(int argc, char **argv)
   PetscCheck(schur_runs == 200 && dense_runs == 200, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "the Schur path ran %" PetscInt_FMT " times of 200 (diagonal blocks with nd = n), the dense path %" PetscInt_FMT " of 200 (the others)",
              schur_runs, dense_runs);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                        "chord steps (Jacobian off by 1e-4, from 1e-3 away): diagonal, dense and 3 x 3 block Schur paths against gesv %.2e of max |x| "
-                        "(the block path alone %.2e; tolerance 1e-9), at most %" PetscInt_FMT " Newton matrix per solve (expected 1)\n",
-                        (double)worst_chord, (double)worst_block, newton_max));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_SELF,
+                  "chord steps (Jacobian off by 1e-4, from 1e-3 away): diagonal, dense and 3 x 3 block Schur paths against gesv %.2e of max |x| "
+                  "(the block path alone %.2e; tolerance 1e-9), at most %" PetscInt_FMT " Newton matrix per solve (expected 1)\n",
+                  (double)worst_chord, (double)worst_block, newton_max));
   PetscCheck(worst <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the Newton linear solve is off gesv's by %g", (double)worst);
   PetscCheck(worst_chord <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the chord steps' solution is off gesv's by %g", (double)worst_chord);
-  PetscCheck(newton_max == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a chord solve formed %" PetscInt_FMT " Newton matrices (expected 1: the re-solve is not J0^-1)",
-             newton_max);
+  PetscCheck(newton_max == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "a chord solve formed %" PetscInt_FMT " Newton matrices (expected 1: the re-solve is not J0^-1)", newton_max);
   PetscCheck(fallback == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a non-diagonal block did not take the dense path (%g)", (double)fallback);
   PetscCheck(st->stats.nonconverged == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " affine solves did not converge",
              st->stats.nonconverged);
