@@ -10,6 +10,7 @@
 PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(nw, sizeof(*nw))); /* the options (hinted, nd, chord, the blocks) off until the caller sets them */
   nw->N      = N;
   nw->max_it = max_it;
   nw->tol    = tol;
@@ -17,17 +18,30 @@ PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISS
   PetscCall(PetscCalloc4(3 * PetscMax(N, 1), &nw->keep, PetscMax(N * N, 1), &nw->A, PetscMax(N, 1), &nw->b, PetscMax(N, 1), &nw->unit));
   PetscCall(PetscCalloc6(PetscMax(N * N, 1), &nw->ucols, PetscMax(N, 1), &nw->unz, 3 * PetscMax(N, 1), &nw->diag, PetscMax(N, 1), &nw->perm,
                          PetscMax(N, 1), &nw->unit_last, PetscMax(N, 1), &nw->cmax));
-  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->bcols, PetscMax(N, 1), &nw->bnz));
+  PetscCall(PetscCalloc2(PetscMax(N * N, 1), &nw->bidx, PetscMax(N, 1), &nw->bnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VISSNewtonSetBlocks(VISSNewton *nw, PetscInt nd, PetscInt bs)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(bs >= 1 && bs <= VI_SSNEWTON_MAX_BLOCK && nd % bs == 0 && nd <= nw->N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "VISSNewtonSetBlocks: %" PetscInt_FMT " leading rows in blocks of %" PetscInt_FMT, nd, bs);
+  PetscCall(PetscFree2(nw->binv, nw->seen));
+  nw->nd = nd;
+  nw->bs = bs;
+  if (bs > 1) PetscCall(PetscCalloc2(nd * bs + nd, &nw->binv, nd / bs, &nw->seen));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VISSNewtonDestroy(VISSNewton *nw)
 {
   PetscFunctionBeginUser;
+  PetscCall(PetscFree2(nw->binv, nw->seen));
+  PetscCall(PetscFree2(nw->bidx, nw->bnz));
   PetscCall(PetscFree3(nw->F, nw->J, nw->ipiv));
   PetscCall(PetscFree4(nw->keep, nw->A, nw->b, nw->unit));
   PetscCall(PetscFree6(nw->ucols, nw->unz, nw->diag, nw->perm, nw->unit_last, nw->cmax));
-  PetscCall(PetscFree2(nw->bcols, nw->bnz));
   PetscCall(PetscMemzero(nw, sizeof(*nw)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -102,79 +116,187 @@ static inline PetscBool VISSNewtonEliminate(VISSNewton *nw, PetscInt k)
   return PETSC_TRUE;
 }
 
+/* The inverse of the leading block's group g (VISSNewton.bs rows, diag when bs = 1) */
+static inline const PetscReal *VISSNewtonGroupInverse(const VISSNewton *nw, PetscInt g)
+{
+  return nw->bs > 1 ? nw->binv + g * nw->bs * nw->bs : nw->diag + g;
+}
+
 /* d_K = b (the kept rows' solution) into F, and d_V = y - a^-1 B d_K on the nd leading rows (nd = 0: the dense path) */
 static void VISSNewtonScatter(VISSNewton *nw, PetscInt nd)
 {
-  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep;
-  const PetscReal *J = nw->J, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
-  PetscReal       *F = nw->F;
+  const PetscInt   N = nw->N, k = nw->k, *keep = nw->keep, bs = nw->bs > 1 ? nw->bs : 1, s = bs > 1 ? nd / bs : nd;
+  const PetscReal *J = nw->J, *b = nw->b, *y = nw->diag + N;
+  PetscReal       *F = nw->F, *t = nw->binv + nd * bs; /* bs > 1: B d_K, nd */
 
   for (PetscInt a = 0; a < k; a++) F[keep[a]] = b[a];
-  for (PetscInt i = 0; i < nd; i++) { /* B's nonzeros (bcols: J[i, keep[c]] != 0, c ascending): the dense sum's nonzero terms */
+  for (PetscInt i = 0; i < nd; i++) {
     const PetscReal *Ji = J + i * N;
-    const PetscInt  *bc = nw->bcols + i * N;
+    const PetscInt  *ci = nw->bidx + i * N;
     PetscReal        r  = 0;
-    for (PetscInt z = 0; z < nw->bnz[i]; z++) r += Ji[keep[bc[z]]] * b[bc[z]];
-    F[i] = y[i] - ia[i] * r;
+    for (PetscInt a = 0; a < nw->bnz[i]; a++) r += Ji[keep[ci[a]]] * b[ci[a]]; /* B's nonzeros (VISSNewtonSchur) */
+    if (bs == 1)
+      F[i] = y[i] - nw->diag[i] * r;
+    else
+      t[i] = r;
+  }
+  for (PetscInt g = 0; g < s && bs > 1; g++) { /* d_V = y - a_g^-1 (B d_K)_g, group by group */
+    const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscReal r = y[g + a * s];
+      for (PetscInt c = 0; c < bs; c++) r -= ig[a * bs + c] * t[g + c * s];
+      F[g + a * s] = r;
+    }
   }
 }
 
-/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block is diagonal (a = diag, no unit row among its
-   rows): with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
+/* y = a^-1 (F_V - J_VU F_U) on the leading rows, with the u unit rows unit[] (the Schur path's first part, and its chord
+   steps') */
+static void VISSNewtonSchurY(VISSNewton *nw, PetscInt u, const PetscInt unit[])
+{
+  const PetscInt   N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
+  const PetscReal *J = nw->J, *F = nw->F;
+  PetscReal       *y = nw->diag + N, *t = bs > 1 ? nw->binv + nd * bs : y;
+
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    PetscReal        r  = F[i];
+    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
+    if (bs == 1)
+      y[i] = nw->diag[i] * r;
+    else
+      t[i] = r;
+  }
+  for (PetscInt g = 0; g < s && bs > 1; g++) {
+    const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscReal r = 0;
+      for (PetscInt c = 0; c < bs; c++) r += ig[a * bs + c] * t[g + c * s];
+      y[g + a * s] = r;
+    }
+  }
+}
+
+/* The leading nd x nd block of J: diagonal (bs = 1), or block diagonal in its s = nd / bs interleaved groups
+   {g, g + s, ..., g + (bs - 1) s} (VISSNewtonSetBlocks); each group's block inverted (Gauss-Jordan with partial pivoting)
+   into VISSNewtonGroupInverse. PETSC_FALSE when it is not, or a group is singular (VI_SSNEWTON_PIVOT). */
+static PetscBool VISSNewtonLeadingBlock(VISSNewton *nw)
+{
+  const PetscInt   N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
+  const PetscReal *J = nw->J;
+
+  for (PetscInt i = 0; i < nd; i++) {
+    const PetscReal *Ji = J + i * N;
+    if (nw->unit[i] || (bs == 1 && Ji[i] == 0)) return PETSC_FALSE;
+    for (PetscInt c = 0; c < nd; c++)
+      if (Ji[c] != 0 && c % s != i % s) return PETSC_FALSE;
+  }
+  if (bs == 1) {
+    for (PetscInt i = 0; i < nd; i++) nw->diag[i] = 1 / J[i * N + i];
+    return PETSC_TRUE;
+  }
+  for (PetscInt g = 0; g < s; g++) {
+    PetscReal a[VI_SSNEWTON_MAX_BLOCK * VI_SSNEWTON_MAX_BLOCK], *ig = nw->binv + g * bs * bs, big = 0;
+    for (PetscInt r = 0; r < bs; r++)
+      for (PetscInt c = 0; c < bs; c++) {
+        a[r * bs + c]  = J[(g + r * s) * N + g + c * s];
+        ig[r * bs + c] = r == c ? 1 : 0;
+        big            = PetscMax(big, PetscAbsReal(a[r * bs + c]));
+      }
+    for (PetscInt c = 0; c < bs; c++) {
+      PetscInt p = c;
+      for (PetscInt r = c + 1; r < bs; r++)
+        if (PetscAbsReal(a[r * bs + c]) > PetscAbsReal(a[p * bs + c])) p = r;
+      if (a[p * bs + c] == 0 || PetscAbsReal(a[p * bs + c]) <= VI_SSNEWTON_PIVOT * big) return PETSC_FALSE;
+      for (PetscInt j = 0; j < bs && p != c; j++) {
+        PetscReal t = a[c * bs + j], w = ig[c * bs + j];
+        a[c * bs + j]  = a[p * bs + j];
+        a[p * bs + j]  = t;
+        ig[c * bs + j] = ig[p * bs + j];
+        ig[p * bs + j] = w;
+      }
+      {
+        const PetscReal inv = 1 / a[c * bs + c];
+        for (PetscInt j = 0; j < bs; j++) {
+          a[c * bs + j] *= inv;
+          ig[c * bs + j] *= inv;
+        }
+      }
+      for (PetscInt r = 0; r < bs; r++) {
+        const PetscReal l = a[r * bs + c];
+        if (r == c || l == 0) continue;
+        for (PetscInt j = 0; j < bs; j++) {
+          a[r * bs + j] -= l * a[c * bs + j];
+          ig[r * bs + j] -= l * ig[c * bs + j];
+        }
+      }
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block a is diagonal, or block diagonal in
+   interleaved groups (VISSNewtonSetBlocks: nsgalpha's (delta_i, U_i, W_i) of a coordinate i of planar rigid bodies), no
+   unit row among its rows: with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
      a d_V + B d_K = b_V,  C d_V + D d_K = b_K  (b = F - J[:, U] F_U),
    d_K from the Schur complement (D - C a^-1 B) d_K = b_K - C a^-1 b_V (|K| x |K|, the active constraints' rows: a
    Delassus matrix with the curvature and friction terms), then d_V = a^-1 (b_V - B d_K). C's rows are read at their
-   nonzeros (a joint's or contact's row touches two bodies). The same solution as the dense elimination's, to round-off. Sets
-   *done PETSC_FALSE (J untouched) when the block is not diagonal or has a zero on its diagonal. */
+   nonzeros (a joint's or contact's row touches two bodies), C a^-1 at the groups those touch. The same solution as the
+   dense elimination's, to round-off. Sets *done PETSC_FALSE (J untouched) when a is not (block) diagonal or is singular. */
 static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
 {
-  const PetscInt N = nw->N, nd = nw->nd;
-  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
-  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N;
+  const PetscInt N = nw->N, nd = nw->nd, bs = nw->bs > 1 ? nw->bs : 1, s = nd / bs;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N, *cs = nw->diag + 2 * N;
+  PetscInt       k = 0, u = 0, *keep = nw->keep, *unit = nw->keep + N, *cv = nw->keep + 2 * N, *seen = nw->seen;
 
-  *done = PETSC_FALSE;
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    if (nw->unit[i] || Ji[i] == 0) return PETSC_TRUE;
-    for (PetscInt c = 0; c < nd; c++)
-      if (c != i && Ji[c] != 0) return PETSC_TRUE;
-  }
-  *done = PETSC_TRUE;
+  *done = VISSNewtonLeadingBlock(nw);
+  if (!*done) return PETSC_TRUE;
   for (PetscInt i = nd; i < N; i++) { /* the unit rows with d_i = F_i = 0 (an inactive multiplier at 0) move nothing */
     if (!nw->unit[i])
       keep[k++] = i;
     else if (F[i] != 0)
       unit[u++] = i;
   }
-  for (PetscInt i = 0; i < nd; i++) { /* y = a^-1 b_V */
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = F[i];
-    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    ia[i] = 1 / Ji[i];
-    y[i]  = ia[i] * r;
-  }
-  for (PetscInt v = 0; v < nd; v++) { /* B = J[V, K]: each leading row's nonzero kept columns */
+  VISSNewtonSchurY(nw, u, unit);      /* y = a^-1 b_V */
+  for (PetscInt v = 0; v < nd; v++) { /* B's nonzeros, row by row: the kept columns a momentum row touches */
     const PetscReal *Jv = J + v * N;
-    PetscInt        *bc = nw->bcols + v * N, nz = 0;
+    PetscInt        *cb = nw->bidx + v * N, nb = 0;
     for (PetscInt c = 0; c < k; c++)
-      if (Jv[keep[c]] != 0) bc[nz++] = c;
-    nw->bnz[v] = nz;
+      if (Jv[keep[c]] != 0) cb[nb++] = c;
+    nw->bnz[v] = nb;
   }
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal       *Wa = A + a * k, r = F[keep[a]];
+    PetscInt         nz = 0;
     for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
-    for (PetscInt c = 0; c < k; c++) Wa[c] = Jr[keep[c]];
-    /* W_ac = D_ac - sum_v C_av a_v^-1 B_vc over the v where both are nonzero, v ascending (the dense sum's nonzero terms) */
     for (PetscInt v = 0; v < nd; v++)
       if (Jr[v] != 0) {
-        const PetscReal *Jv = J + v * N, s = Jr[v] * ia[v];
-        const PetscInt  *bc = nw->bcols + v * N;
         r -= Jr[v] * y[v];
-        for (PetscInt z = 0; z < nw->bnz[v]; z++) Wa[bc[z]] -= s * Jv[keep[bc[z]]];
+        if (bs == 1) {
+          cv[nz]   = v;
+          cs[nz++] = Jr[v] * ia[v];
+        } else if (seen[v % s] != a + 1) { /* (C a^-1) on the group of v, once per row */
+          const PetscInt   g  = v % s;
+          const PetscReal *ig = VISSNewtonGroupInverse(nw, g);
+          seen[g]             = a + 1;
+          for (PetscInt c = 0; c < bs; c++) {
+            PetscReal w = 0;
+            for (PetscInt e = 0; e < bs; e++) w += Jr[g + e * s] * ig[e * bs + c];
+            cv[nz]   = g + c * s;
+            cs[nz++] = w;
+          }
+        }
       }
+    for (PetscInt c = 0; c < k; c++) Wa[c] = Jr[keep[c]];
+    for (PetscInt z = 0; z < nz; z++) { /* W_a -= (C a^-1)_z B_z at B_z's nonzeros: the same sums as over every column */
+      const PetscReal *Jz = J + cv[z] * N;
+      const PetscInt  *cb = nw->bidx + cv[z] * N;
+      for (PetscInt e = 0; e < nw->bnz[cv[z]]; e++) Wa[cb[e]] -= cs[z] * Jz[keep[cb[e]]];
+    }
     b[a] = r;
   }
+  for (PetscInt g = 0; g < s && bs > 1; g++) seen[g] = 0;
   nw->schur = PETSC_TRUE;
   if (!VISSNewtonEliminate(nw, k)) return PETSC_FALSE;
   VISSNewtonScatter(nw, nd);
@@ -222,17 +344,12 @@ static PetscBool VISSNewtonLinearSolve(VISSNewton *nw)
 static void VISSNewtonResolve(VISSNewton *nw)
 {
   const PetscInt N = nw->N, nd = nw->schur ? nw->nd : 0, k = nw->k, *keep = nw->keep;
-  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *ia = nw->diag, *y = nw->diag + N;
+  PetscReal     *J = nw->J, *F = nw->F, *A = nw->A, *b = nw->b, *y = nw->diag + N;
   PetscInt       u = 0, *unit = nw->keep + N;
 
   for (PetscInt i = nd; i < N; i++)
     if (nw->unit[i] && F[i] != 0) unit[u++] = i;
-  for (PetscInt i = 0; i < nd; i++) {
-    const PetscReal *Ji = J + i * N;
-    PetscReal        r  = F[i];
-    for (PetscInt c = 0; c < u; c++) r -= Ji[unit[c]] * F[unit[c]];
-    y[i] = ia[i] * r;
-  }
+  if (nd > 0) VISSNewtonSchurY(nw, u, unit);
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal        r  = F[keep[a]];
@@ -241,15 +358,19 @@ static void VISSNewtonResolve(VISSNewton *nw)
       if (Jr[v] != 0) r -= Jr[v] * y[v];
     b[a] = r;
   }
-  for (PetscInt c = 0; c < k; c++) { /* L^-1 P b */
+  /* L^-1 P b: every interchange first, then L (as LAPACK's getrs): L's rows were swapped with the later pivots' rows
+     (VISSNewtonEliminate), so that L holds the rows in their final order; applying the interchanges between the columns'
+     eliminations instead read L's rows in the wrong places whenever a later pivot swapped them */
+  for (PetscInt c = 0; c < k; c++) {
     const PetscInt p = nw->perm[c];
     if (p != c) {
       PetscReal tmp = b[c];
       b[c]          = b[p];
       b[p]          = tmp;
     }
-    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   }
+  for (PetscInt c = 0; c < k; c++)
+    for (PetscInt r = c + 1; r < k; r++) b[r] -= A[r * k + c] * b[c];
   VISSNewtonBackSubstitute(nw, k);
   VISSNewtonScatter(nw, nd);
 }

@@ -311,12 +311,17 @@ typedef struct {
      rows it writes whole) */
   PetscBool *unit, hinted;
   PetscInt  *ucols, *unz; /* N x N, N: the nonzero columns right of the diagonal of each row of the factor U */
-  PetscInt  *bcols, *bnz; /* N x N, N: the Schur path's B = J[V, K]: each leading row's nonzero kept columns (VISSNewtonSchur) */
   /* nd (set by a hinted form, 0 by default): J's leading nd rows may have a diagonal nd x nd block (the momentum rows of
      planar rigid bodies), checked per solve; when it is, the step is solved by the Schur complement on the kept rows after
      them (ssnewton.c, VISSNewtonSchur), else by the dense elimination. diag: 3 N scratch of that path. */
   PetscInt   nd;
   PetscReal *diag;
+  /* bs (VISSNewtonSetBlocks; 0 or 1: the diagonal block above): the leading nd rows as nd / bs interleaved groups
+     {g, g + nd / bs, ..., g + (bs - 1) nd / bs}, their block checked block diagonal per solve and each group's block
+     inverted (binv: nd bs, then nd scratch; seen: nd / bs marks) */
+  PetscInt   bs, *seen;
+  PetscReal *binv;
+  PetscInt  *bidx, *bnz; /* N x N, N: the kept columns (their index in keep) where each leading row of J is nonzero */
   /* chord (set by a form that accepts J = NULL: F and the unit flags alone): after a Newton step below VI_SSNEWTON_CHORD
      (1 + |x|), the next steps are chord steps (the residual solved with the last factors: VISSNewtonResolve) while the unit
      rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
@@ -354,9 +359,13 @@ typedef struct {
    smallest of a regular or regularized row 1.6e-14 (mixed genalpha: the rows' -1e-10 / r over its scales). */
 #define VI_SSNEWTON_PIVOT 1e-16
 #define VI_SSNEWTON_CHORD      1e-2
+#define VI_SSNEWTON_MAX_BLOCK  4
 #define VI_SSNEWTON_CHORD_RATE 0.1
 PETSC_INTERN PetscErrorCode VISSNewtonCreate(PetscInt N, PetscInt max_it, PetscReal tol, VISSNewton *nw);
 PETSC_INTERN PetscErrorCode VISSNewtonDestroy(VISSNewton *nw);
+/* The Schur path (VISSNewton.nd) on a leading block of nd rows whose interleaved groups of bs rows (stride nd / bs) make it
+   block diagonal when the system allows (bs <= VI_SSNEWTON_MAX_BLOCK; bs = 1: diagonal) */
+PETSC_INTERN PetscErrorCode VISSNewtonSetBlocks(VISSNewton *nw, PetscInt nd, PetscInt bs);
 /* From x (the predictor) to the solution in place; counts the solve in st's statistics (iterations, not converged). */
 PETSC_INTERN PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn form, void *ctx, PetscReal x[]);
 /* The constraints of the system at (t, q): g (nc), G (nc x n) and each row's Hessian H + r n n (nc x n x n, from
