@@ -281,17 +281,18 @@ PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, cons
   const char *eprefix;
   char        name[128], type[64];
   PetscBool   set, lobpcg, ks;
+  PetscInt    nev, ncv, mpd;
 
   PetscFunctionBeginUser;
   PetscCall(EPSGetST(eps, &st));
+  PetscCall(EPSGetDimensions(eps, &nev, &ncv, &mpd));
   {
-    /* a margin of eigenpairs beyond those asked (the caller keeps the lowest it asked): a Krylov method from one starting vector
-       meets an exactly repeated eigenvalue (a square cross-section's two bending modes) one copy at a time, and with nev = 12 on
-       a 4 x 4 x 24 box returned the 10th and 11th modes' pair once, every later mode shifted by one; with nev + max(4, nev / 2)
-       both copies converge before the asked ones are done */
-    PetscInt nev, ncv, mpd, nrows;
+    /* Krylov-Schur: a margin of eigenpairs beyond those asked (the caller keeps the lowest it asked): a Krylov method from one
+       starting vector meets an exactly repeated eigenvalue (a square cross-section's two bending modes) one copy at a time, and
+       with nev = 12 on a 4 x 4 x 24 box returned the 10th and 11th modes' pair once, every later mode shifted by one; with
+       nev + max(4, nev / 2) both copies converge before the asked ones are done. LOBPCG, a block method, has its block's margin. */
+    PetscInt nrows;
     Mat      A;
-    PetscCall(EPSGetDimensions(eps, &nev, &ncv, &mpd));
     PetscCall(EPSGetOperators(eps, &A, NULL));
     PetscCall(MatGetSize(A, &nrows, NULL));
     PetscCall(EPSSetDimensions(eps, PetscMin(nev + PetscMax(4, nev / 2), nrows), ncv, mpd));
@@ -317,11 +318,10 @@ PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, cons
   if (lobpcg) {
     KSP      inner;
     PC       pc;
-    PetscInt nev, ncv, mpd;
     PetscCall(EPSSetType(eps, EPSLOBPCG));
     /* a block of nev vectors converges its last ones slowly (their gap is to the block's edge): 20 modes of a clamped 5,832-DOF
        box stalled at a residual of 6e-10 after 117 iterations with a block of 20, converged to 1e-10 in 5.5 s with 28 */
-    PetscCall(EPSGetDimensions(eps, &nev, &ncv, &mpd));
+    PetscCall(EPSSetDimensions(eps, nev, ncv, mpd));
     PetscCall(EPSLOBPCGSetBlockSize(eps, nev + PetscMax(8, nev / 2)));
     PetscCheck(target == 0, solver->comm, PETSC_ERR_SUP, "LOBPCG finds the smallest eigenvalues only");
     PetscCall(EPSSetWhichEigenpairs(eps, EPS_SMALLEST_REAL));
