@@ -120,6 +120,8 @@ PetscErrorCode VIMixedNLSetUp(VIStepper st, const VIMixedCoefficients *cf, VIMix
   PetscCall(VINonlinearRestitution(st, nl->e));
   PetscCall(VISSNewtonCreate(nl->ns * N1, VI_MIXEDNL_MAXIT, VI_SSNEWTON_TOL, &nl->nw));
   PetscCall(VISSNewtonCreate(N1, VI_MIXEDNL_MAXIT, VI_SSNEWTON_TOL, &nl->nwi));
+  nl->nw.np  = nl->ns * n; /* the stages' unknowns of the motion lead (VISSNewton.np) */
+  nl->nwi.np = n;
   nl->first = PETSC_TRUE;
   /* what the next step reads before writing it (checkpoints): a_i, A_i, the warm start of the stages' unknowns */
   PetscCall(VIStepperRegisterState(st, "mixed_nl_a", n, nl->a, NULL));

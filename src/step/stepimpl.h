@@ -336,6 +336,9 @@ typedef struct {
      four coplanar feet, a redundant joint): the form then puts a tiny diagonal term -eps / r on its rows that hold (w = 0, g = 0) —
      in J only, not in F, so the solution is unchanged and the split of the redundant rows' multipliers is the iteration's */
   PetscBool regularize;
+  /* np (0 by default): the leading unknowns of the motion (velocities, accelerations), which a regularized solve's convergence
+     test reads alone (VISSNewtonSolve) */
+  PetscInt np;
 } VISSNewton;
 
 /* The nonlinear paths' convergence test: a Newton step below VI_SSNEWTON_TOL (1 + max |x|). 1e-12 was at round-off: near
