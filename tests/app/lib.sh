@@ -98,14 +98,14 @@ ranks_of() { pgrep -P "$(mpirun_of "$1")" -x vicms; }
 # stop_resume WHAT SIMULATE_ARGS...: vicms simulate ARGS on 1 rank to full.h5, then to stop.h5 stopped by SIGTERM at its
 # first progress line (exit 75: resumable), rerun to the end: it must say it resumes case 0 from its checkpoint and end
 # bitwise equal to full.h5 (tests/app/compare_results.py; wall times and the options string aside). The progress interval
-# is a tenth of the uninterrupted run's wall time (0.01 to 0.2 s), so that the signal comes well before the case's end
-# however fast the machine (a 0.3 s case with a fixed 0.2 s interval could end before the signal reached it).
+# is a twentieth of the uninterrupted case's own stepping time (its cases/wall_time; 0.002 to 0.2 s), so that the signal
+# comes well before the case's end however fast or loaded the machine (a tenth of the command's wall time, mpirun's start-up
+# included, once let a 1.5 s pendulum end before the signal reached it).
 stop_resume() {
-  local what=$1 pid t0 interval
+  local what=$1 pid interval
   shift
-  t0=$EPOCHREALTIME
   must "$what: uninterrupted" mpi 120 1 simulate "$@" -results_file full.h5
-  interval=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { d = (b - a) / 10; print d < 0.01 ? 0.01 : (d > 0.2 ? 0.2 : d) }')
+  interval=$($py -c "import h5py; d = float(h5py.File('full.h5', 'r')['cases/wall_time'][0]) / 20; print(min(max(d, 0.002), 0.2))")
   timeout 120 mpirun --oversubscribe -n 1 "$VICMS_BIN" simulate "$@" -results_file stop.h5 -cases_progress_interval "$interval" >stop.log 2>&1 &
   pid=$!
   if wait_for 60 grep -q "^  t = " stop.log; then
