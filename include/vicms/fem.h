@@ -176,6 +176,7 @@ PETSC_EXTERN PetscErrorCode VISolverSetUp(VISolver solver, Mat A, PetscBool spd,
 PETSC_EXTERN PetscErrorCode VISolverSolve(VISolver solver, Vec b, Vec x);
 PETSC_EXTERN PetscErrorCode VISolverMatSolve(VISolver solver, Mat B, Mat X);
 PETSC_EXTERN PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, const char default_type[]);
+PETSC_EXTERN PetscErrorCode VISolverWarnSplitPair(EPS eps, PetscInt n, PetscReal shift, const char what[], const char option[]);
 PETSC_EXTERN PetscErrorCode VISolverGetType(VISolver solver, VISolverType *type);
 PETSC_EXTERN PetscErrorCode VISolverView(VISolver solver, EPS eps, const char what[]);
 PETSC_EXTERN PetscErrorCode VISolverDestroy(VISolver *solver);

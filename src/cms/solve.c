@@ -92,6 +92,11 @@ PetscErrorCode VICMSEigenModes(VICMS cms, Mat A, Mat B, VISolver solver, PetscIn
     omega2[k] = PetscRealPart(lambda);
   }
   PetscCall(VecDestroy(&Bx));
+  {
+    char option[96];
+    PetscCall(PetscSNPrintf(option, sizeof(option), "-%scms_num_modes", cms->prefix));
+    PetscCall(VISolverWarnSplitPair(eps, n, 0, what, option));
+  }
   PetscCall(VISolverView(solver, eps, what)); /* after the eigenvectors, whose purification solves once more each */
   PetscCall(EPSDestroy(&eps));
 

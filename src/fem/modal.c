@@ -296,6 +296,7 @@ PetscErrorCode VIModalSolve(VIModal modal)
     modal->freq_hz[k]     = PetscSqrtReal(PetscMax(modal->eigenvalues[k], 0)) / (2 * PETSC_PI);
   }
   PetscCall(VecDestroy(&w));
+  PetscCall(VISolverWarnSplitPair(modal->eps, modal->num_modes, shift, "vicms modes", "-modes_num"));
   PetscCall(VISolverView(solver, modal->eps, "the modes")); /* after the eigenvectors, whose purification solves once more each */
   PetscCall(VISolverDestroy(&solver));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -345,3 +345,34 @@ PetscErrorCode VISolverSetUpEPS(VISolver solver, EPS eps, PetscReal target, cons
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  After EPSSolve with VISolverSetUpEPS's margin: a warning when the n-th eigenvalue kept and the first one left out are a
+  repeated pair (a symmetric part's two bending modes, a bladed disk's pairs of travelling-wave modes): the n-th mode is then
+  one arbitrary vector of their plane, which the solver's start vector picks, and whatever is built on it (a ROM's
+  component modes, a truncated modal basis) depends on that pick. Asking for one mode more keeps the pair whole. The
+  eigenvalues are the EPS's plus shift (the operator's K - shift M). Nothing when the margin did not converge.
+*/
+PetscErrorCode VISolverWarnSplitPair(EPS eps, PetscInt n, PetscReal shift, const char what[], const char option[])
+{
+  PetscInt    nconv;
+  PetscScalar a, b;
+  PetscReal   la, lb;
+  MPI_Comm    comm;
+
+  PetscFunctionBeginUser;
+  PetscCall(EPSGetConverged(eps, &nconv));
+  if (n < 1 || nconv <= n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(EPSGetEigenvalue(eps, n - 1, &a, NULL));
+  PetscCall(EPSGetEigenvalue(eps, n, &b, NULL));
+  la = PetscRealPart(a) + shift;
+  lb = PetscRealPart(b) + shift;
+  if (PetscAbsReal(lb - la) > 1e-8 * PetscMax(PetscAbsReal(la), PetscAbsReal(lb))) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetComm((PetscObject)eps, &comm));
+  PetscCall(PetscPrintf(comm,
+                        "vicms: warning: %s: mode %" PetscInt_FMT " (%.8g Hz) and the first mode left out (%.8g Hz) are a repeated pair: the mode kept is "
+                        "an arbitrary vector of their plane and what is built on it depends on it; %s %" PetscInt_FMT " keeps the pair whole\n",
+                        what, n, (double)(PetscSqrtReal(PetscMax(la, 0)) / (2 * PETSC_PI)), (double)(PetscSqrtReal(PetscMax(lb, 0)) / (2 * PETSC_PI)), option,
+                        n + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
