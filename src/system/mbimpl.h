@@ -242,6 +242,12 @@ PETSC_INTERN void VIMBFlexLagrange(PetscInt nq, const PetscReal dM[], const Pets
 PETSC_INTERN PetscInt       VIMBFlexSpatialWorkSize(PetscInt nq);
 PETSC_INTERN PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *flex);
 PETSC_INTERN void           VIMBFlexSpatialMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
+/* dQ_v/dz of the quadratic velocity vector (its tangent in VIMBFlexSpatialForce) added into dfdz (nq x nq): written out, or
+   (hyperdual) by hyper-dual numbers, the reference (test_mbflexspatial); work: VIMBFlexSpatialWorkSize */
+PETSC_INTERN void VIMBFlexSpatialQvTangent(const VIMBFlex *flex, const PetscReal z[], const PetscReal w[], PetscBool hyperdual, PetscReal dfdz[],
+                                           PetscReal work[]);
+/* the same M and dM by hyper-dual numbers (the reference of the written-out derivatives, test_mbflexspatial) */
+PETSC_INTERN void VIMBFlexSpatialMassHyperDual(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
 PETSC_INTERN void VIMBFlexSpatialForce(const VIMBFlex *flex, const PetscReal g[], const PetscReal tau[], const PetscReal z[], const PetscReal w[],
                                        PetscReal f[], PetscReal dfdz[], PetscReal dfdw[], PetscReal work[]);
 PETSC_INTERN void VIMBFlexSpatialEnergy(const VIMBFlex *flex, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T,

@@ -27,6 +27,7 @@
      h = 2e-3 to 1e-3; measured 4.0) and by Moreau-Jean theta = 1/2, within the tolerances FREE_TOL_* below. */
 #include "vitest.h"
 #include <vicms/rom.h>
+#include "system/mbimpl.h"
 
 #define NM 3
 #define NP 5
@@ -444,6 +445,38 @@ int main(int argc, char **argv)
     EXPECT(errT < 1e-12 && errV < 1e-12, "the mass or the potential from the invariants is not the point masses'");
   }
   PetscCall(VISystemDestroy(&sys));
+  /* M and dM/dz written out (mbflexspatial.c) against the hyper-dual evaluation of M, at a state off the sphere */
+  {
+    VIMBModel  md;
+    PetscReal *Mh, *dMh, *Mr, *dMr, *wk, zq[7 + NM], errM = 0, errD = 0, sM = 0, sD = 0;
+    PetscInt   nq = 7 + NM;
+    PetscCall(VIMBModelLoad(PETSC_COMM_WORLD, "test_mbflexspatial_alone.yaml", &md));
+    PetscCall(PetscMalloc5(nq * nq, &Mh, nq * nq * nq, &dMh, nq * nq, &Mr, nq * nq * nq, &dMr, VIMBFlexSpatialWorkSize(nq), &wk));
+    for (PetscInt i = 0; i < nq; i++) zq[i] = md.bodies[1].pose[i < 7 ? i : 0] * (i < 7) + 0.07 * (i + 1) * (i % 2 ? -1 : 1);
+    VIMBFlexSpatialMassHyperDual(md.bodies[1].flex, zq, Mh, dMh, wk);
+    VIMBFlexSpatialMass(md.bodies[1].flex, zq, Mr, dMr, wk);
+    for (PetscInt i = 0; i < nq * nq; i++) sM = PetscMax(sM, PetscAbsReal(Mh[i])), errM = PetscMax(errM, PetscAbsReal(Mr[i] - Mh[i]));
+    for (PetscInt i = 0; i < nq * nq * nq; i++) sD = PetscMax(sD, PetscAbsReal(dMh[i])), errD = PetscMax(errD, PetscAbsReal(dMr[i] - dMh[i]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial flexible body: M and dM/dz written out against the hyper-dual ones: %.1e, %.1e (relative to %.3g, %.3g; 1e-12)\n",
+                          (double)(errM / sM), (double)(errD / sD), (double)sM, (double)sD));
+    EXPECT(errM < 1e-12 * sM && errD < 1e-12 * sD, "M or dM/dz written out differ from the hyper-dual evaluation");
+    /* the tangent of the quadratic velocity vector written out against the hyper-dual one, at rates w */
+    {
+      PetscReal *Th, *Tr, wq[7 + NM], errT = 0, sT = 0;
+      PetscCall(PetscCalloc2(nq * nq, &Th, nq * nq, &Tr));
+      for (PetscInt i = 0; i < nq; i++) wq[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+      VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_TRUE, Th, wk);
+      VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_FALSE, Tr, wk);
+      for (PetscInt i = 0; i < nq * nq; i++) sT = PetscMax(sT, PetscAbsReal(Th[i])), errT = PetscMax(errT, PetscAbsReal(Tr[i] - Th[i]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial flexible body: dQ_v/dz written out against the hyper-dual one: %.1e (relative to %.3g; 1e-12)\n",
+                            (double)(errT / sT), (double)sT));
+      EXPECT(errT < 1e-12 * sT, "dQ_v/dz written out differs from the hyper-dual evaluation");
+      PetscCall(PetscFree2(Th, Tr));
+    }
+    PetscCall(PetscFree5(Mh, dMh, Mr, dMr, wk));
+    PetscCall(VIMBModelFree(&md));
+  }
   /* the free body: energy, linear and angular momentum over the run */
   PetscCall(VITestMultibodyCreate("test_mbflexspatial_free.yaml", freebody, &sys));
   {
