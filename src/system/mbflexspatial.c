@@ -522,7 +522,7 @@ static inline void VIMBGtAdd(const PetscReal X[], const PetscReal y[], PetscReal
 /* dI_k = tr(dJ_k) I - dJ_k (9 each, k < nf; VIMBFlexSpatialMassReal's) and, with qd, Idot = sum_k qd_k dI_k */
 static void VIMBFlexSpatialDI(const VIMBFlex *fx, const PetscReal q[], const PetscReal W[], PetscReal dI[])
 {
-  const PetscInt   n = fx->nf;
+  const PetscInt   n  = fx->nf;
   const PetscReal *pm = fx->fr->position_mode, *mm = fx->fr->mode_mode;
   for (PetscInt k = 0; k < n; k++) {
     PetscReal dJ[9], tr = 0;
@@ -564,8 +564,8 @@ static void VIMBFlexSpatialQvTangentReal(const VIMBFlex *fx, const PetscReal z[]
   const PetscInt      n = fx->nf, nq = 7 + n;
   const PetscReal    *S = fx->S, *q = z + 7, *v = w, *pd = w + 3, *qd = w + 7, *mm = fx->fr->mode_mode;
   VIMBFlexSpatialReal k;
-  PetscReal           F[3][3][16], Ad[9], Ade[4][9], Gpd[12], wb[3], we[4][3], Sq[3], x[3], Atv[3], Adtv[3], y[3], yd[3], Id[9] = {0}, Ifq[3] = {0},
-            wbS[3], pdpd = 0, *dI;
+  PetscReal           F[3][3][16], Ad[9], Ade[4][9], Gpd[12], wb[3], we[4][3], Sq[3], x[3], Atv[3], Adtv[3], y[3], yd[3];
+  PetscReal           Id[9] = {0}, Ifq[3] = {0}, wbS[3], pdpd = 0, *dI;
 
   k.W  = scratch;
   k.If = scratch + 9 * n;
@@ -591,7 +591,8 @@ static void VIMBFlexSpatialQvTangentReal(const VIMBFlex *fx, const PetscReal z[]
       }
   for (PetscInt i = 0; i < 3; i++) {
     wb[i] = 2 * (k.G[i * 4] * pd[0] + k.G[i * 4 + 1] * pd[1] + k.G[i * 4 + 2] * pd[2] + k.G[i * 4 + 3] * pd[3]);
-    for (PetscInt e = 0; e < 4; e++) we[e][i] = 2 * (k.Gb[e][i * 4] * pd[0] + k.Gb[e][i * 4 + 1] * pd[1] + k.Gb[e][i * 4 + 2] * pd[2] + k.Gb[e][i * 4 + 3] * pd[3]);
+    for (PetscInt e = 0; e < 4; e++)
+      we[e][i] = 2 * (k.Gb[e][i * 4] * pd[0] + k.Gb[e][i * 4 + 1] * pd[1] + k.Gb[e][i * 4 + 2] * pd[2] + k.Gb[e][i * 4 + 3] * pd[3]);
     Sq[i] = 0;
     for (PetscInt c = 0; c < n; c++) Sq[i] += S[i * n + c] * qd[c];
   }
@@ -618,7 +619,7 @@ static void VIMBFlexSpatialQvTangentReal(const VIMBFlex *fx, const PetscReal z[]
   }
   /* -Y and H on the columns p_e */
   for (PetscInt e = 0; e < 4; e++) {
-    const PetscInt b = 3 + e;
+    const PetscInt b      = 3 + e;
     PetscReal      col[3] = {0, 0, 0}, t[3], t2[3], cp[4] = {0, 0, 0, 0}, dAtv[3], Aetv[3], u1[3], u2[3];
     VIMBMatVec(Ade[e], x, t);
     for (PetscInt i = 0; i < 3; i++) col[i] += t[i];

@@ -162,7 +162,7 @@ static PetscErrorCode VIMBTributaryLengths(PetscInt count, const PetscReal s[], 
     cls[order[k]] = *nd - 1;
   }
   for (PetscInt k = 0; k < count; k++) {
-    const PetscInt  c = cls[k];
+    const PetscInt  c    = cls[k];
     const PetscReal prev = c > 0 ? v[c - 1] : v[c], next = c < *nd - 1 ? v[c + 1] : v[c];
     len[k] = (next - prev) / 2;
   }
@@ -211,8 +211,9 @@ static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex,
   for (PetscInt d = 0; d < 3; d++) u[d] = x[3 * z + d] - x[3 * a + d];
   for (PetscInt k = 0; k < count; k++) {
     const PetscReal dx = x[3 * k] - x[3 * a], dy = x[3 * k + 1] - x[3 * a + 1], dz = x[3 * k + 2] - x[3 * a + 2];
-    const PetscReal c[3] = {dy * u[2] - dz * u[1], dz * u[0] - dx * u[2], dx * u[1] - dy * u[0]}, cn = PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    s[k] = len > 0 ? (dx * u[0] + dy * u[1] + dz * u[2]) / len : 0;
+    const PetscReal c[3] = {dy * u[2] - dz * u[1], dz * u[0] - dx * u[2], dx * u[1] - dy * u[0]},
+                    cn   = PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    s[k]                 = len > 0 ? (dx * u[0] + dy * u[1] + dz * u[2]) / len : 0;
     if (!(len > 0 && cn <= 1e-8 * len * len)) straight = PETSC_FALSE;
     if (cn > dmax) dmax = cn, m = k; /* the node farthest from the line: the face's normal */
   }
@@ -259,9 +260,10 @@ static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex,
 #undef VIMB_D2
   PetscCall(PetscFree5(x, s, order, l2, cls));
   PetscCheck(straight || (dim == 3 && flat), rd->comm, PETSC_ERR_USER_INPUT,
-             dim == 3 ? "%s:%d: '%s: tributary' needs the nodes of one straight edge, or all the nodes of a rectangular grid on one flat face (give the "
-                        "weights)"
-                      : "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
+             dim == 3
+                 ? "%s:%d: '%s: tributary' needs the nodes of one straight edge, or all the nodes of a rectangular grid on one flat face (give the "
+                   "weights)"
+                 : "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
              rd->path, VIMBLine(wv), wkey);
   for (PetscInt k = 0; k < count; k++)
     PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs distinct nodes (two are at one position)", rd->path,
@@ -317,7 +319,8 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
              VIMBLine(wv), wkey, key, count);
   PetscCall(PetscMalloc1(count, &w));
   {
-    PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, model->dim, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
+    PetscErrorCode ierr =
+        tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, model->dim, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
     if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
   }

@@ -29,10 +29,10 @@ PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b)
 static void VIMBPointEvaluateSpatial(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[],
                                      VIMBPoint *pt)
 {
-  const VIMBBody  *bd = &model->bodies[b];
-  const PetscInt   nq = pt->nq, nf = phi ? bd->flex->nf : 0;
-  const PetscReal  zero[3] = {0, 0, 0}, *z = q + bd->off, *p = z + 3;
-  PetscReal        A[3][16];
+  const VIMBBody *bd = &model->bodies[b];
+  const PetscInt  nq = pt->nq, nf = phi ? bd->flex->nf : 0;
+  const PetscReal zero[3] = {0, 0, 0}, *z = q + bd->off, *p = z + 3;
+  PetscReal       A[3][16];
 
   pt->p   = p;
   pt->phi = phi;
@@ -307,7 +307,7 @@ PetscErrorCode VIMBPlaneRow(const VIMBModel *model, const PetscInt body[2], cons
                             PetscReal H[])
 {
   const PetscInt  n = model->n, nb = VIMBPointSize(model, body[1]), na = VIMBPointSize(model, body[0]), nz = nb + na;
-  const PetscBool hess = H && w != 0 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool hess    = H && w != 0 ? PETSC_TRUE : PETSC_FALSE;
   const PetscInt  base[3] = {0, nb, nb}, hx[3][3] = {{0, -1, 1}, {-1, 2, -1}, {1, -1, 0}};
   VIMBPoint       pts[3];
   PetscInt       *idx;

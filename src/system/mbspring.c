@@ -67,7 +67,7 @@ static PetscErrorCode VIMBSpringKinematics(MPI_Comm comm, const VIMBModel *model
   }
   for (PetscInt i = 0; i < dim; i++)
     for (PetscInt j = 0; j < dim; j++) {
-      const PetscReal m = ((i == j ? 1 : 0) - e[i] * e[j]) / len;
+      const PetscReal m   = ((i == j ? 1 : 0) - e[i] * e[j]) / len;
       HX[i * 2 * dim + j] = HX[(dim + i) * 2 * dim + dim + j] = m;
       HX[i * 2 * dim + dim + j] = HX[(dim + i) * 2 * dim + j] = -m;
     }

@@ -357,11 +357,11 @@ int main(int argc, char **argv)
        quadratic rotation, |p|^2 times a rotation; its rate exact by R(p + p') - R(p - p') over 2), along the plane's
        tangents turned with a, R(p_a) t0 */
     {
-      const PetscReal  nl = PetscSqrtReal(0.09 + 0.01 + 1), n0[3] = {0.3 / nl, 0.1 / nl, 1 / nl}, *pa = q + 3, *ra = q;
-      PetscReal        R[9], x[3] = {0, 0, 0}, n4 = 0, vm[3], xp[3], xm[3], pq[4], t0[2][3], l = 0, dv[3];
+      const PetscReal nl = PetscSqrtReal(0.09 + 0.01 + 1), n0[3] = {0.3 / nl, 0.1 / nl, 1 / nl}, *pa = q + 3, *ra = q;
+      PetscReal       R[9], x[3] = {0, 0, 0}, n4 = 0, vm[3], xp[3], xm[3], pq[4], t0[2][3], l = 0, dv[3];
       for (PetscInt j = 0; j < 3; j++) {
         PetscReal e[3] = {0, 0, 0}, c[3];
-        e[j] = 1;
+        e[j]           = 1;
         VITestRotateQuadratic(pa, e, c);
         for (PetscInt i = 0; i < 3; i++) R[i * 3 + j] = c[i];
       }
@@ -469,7 +469,8 @@ int main(int argc, char **argv)
       VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_TRUE, Th, wk);
       VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_FALSE, Tr, wk);
       for (PetscInt i = 0; i < nq * nq; i++) sT = PetscMax(sT, PetscAbsReal(Th[i])), errT = PetscMax(errT, PetscAbsReal(Tr[i] - Th[i]));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spatial flexible body: dQ_v/dz written out against the hyper-dual one: %.1e (relative to %.3g; 1e-12)\n",
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "spatial flexible body: dQ_v/dz written out against the hyper-dual one: %.1e (relative to %.3g; 1e-12)\n",
                             (double)(errT / sT), (double)sT));
       EXPECT(errT < 1e-12 * sT, "dQ_v/dz written out differs from the hyper-dual evaluation");
       PetscCall(PetscFree2(Th, Tr));
