@@ -5,11 +5,11 @@
 # x = 0 (the frame: the mesh's axes and origin), Craig-Bampton with its tip's centre n45 in x, y, z; E = 2e11 (4 modes,
 # the flexible beam) and E = 1e15 (2 modes, the almost rigid one).
 # (a) the almost rigid beam on a spherical joint at its frame's origin, its tip node n45 on a damped spring to the ground
-#     (out of the plane: a 3-D swing), gravity, nsgalpha rho_inf = 1 over 0.3 s, against the rigid spatial body of its
+#     (out of the plane: a 3-D swing), gravity, nsgalpha rho_inf = 1 over 0.2 s, against the rigid spatial body of its
 #     invariants (m, c = I_1 / m, J_c = tr(J) I - J - m (|c|^2 I - c c^T)) with the spring at the same point: the tip and
-#     the tension within TOL_A_TIP, TOL_A_N at h = 1e-3 (measured 6.0e-5 m of a 0.8 m motion, 0.16 N of 584 N: the two
+#     the tension within TOL_A_TIP, TOL_A_N at h = 1e-3 (measured 4.6e-5 m of a 0.78 m motion, 0.13 N of 539 N: the two
 #     runs' O(h^2) errors in different coordinates, the rigid body's own is as large) and four times smaller at 5e-4
-#     (ratios >= 3; measured 4.0, 4.2);
+#     (ratios >= 3; measured 3.95, 4.8);
 # (b) the flexible beam clamped (a fixed joint to the ground), no gravity, its tip node on an oblique pushing spring: at
 #     rest after 1 s at h = 0.02 (nsgalpha rho_inf = 0, Moreau-Jean theta = 1), the tip and the tension against the ROM's
 #     static equilibrium K q = Phi_P^T (-N e), N = k (l - L0) at the deformed tip, solved here by SciPy: within 1e-10 m and
@@ -133,7 +133,7 @@ for h in 1e-3 5e-4; do
 done
 for h in 1e-3 5e-4; do
   for m in rigid flex; do
-    must "(a) $m, h = $h" mpi 60 1 simulate $mb -mb_model a_$m.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt $h -step_end_time 0.3 \
+    must "(a) $m, h = $h" mpi 60 1 simulate $mb -mb_model a_$m.yaml -step_type nsgalpha -step_rho_inf 1 -step_dt $h -step_end_time 0.2 \
       -step_output_every $([ $h = 1e-3 ] && echo 1 || echo 2) -results_file a_${m}_$h.h5
   done
 done
