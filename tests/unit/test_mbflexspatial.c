@@ -5,7 +5,8 @@
    spherical joint to it at its frame's origin, its node 'tip' on a spherical joint to the ground, a revolute joint from the
    rigid body to its node 'mid', a fixed joint from the rigid body to a point of its frame, the node 'tip' against a tilted
    ground plane with friction, a point of its frame against a plane of the rigid body with friction, a prismatic joint from
-   the rigid body to its node 'mid', the node 'mid' against a plane of the rigid body with friction, a spring from the rigid
+   the rigid body to its node 'mid', the node 'mid' against a plane of the rigid body with friction, a point of the rigid
+   body against a plane of its frame with friction, a spring from the rigid
    body to a point of its frame, a damped spring from the ground to the weighted nodes [tip, mid] ([2, 1]) and one from its
    node tip to the rigid body, a force and a torque on it, gravity, at a configuration off the initial one (quaternions off
    the unit sphere, elastic coordinates and rates not zero):
@@ -32,7 +33,7 @@
 #define NM 3
 #define NP 5
 #define N  (7 + 7 + NM)
-#define NC 30
+#define NC 31
 
 static const char model[] =
     "dim: 3\n"
@@ -58,6 +59,8 @@ static const char model[] =
     "     friction: 0.1}\n"
     "  - {name: pad, body: f, point: [0.5, 0.2, 0.1], node: mid, against: a, plane_point: [0, 0, -0.3], plane_normal: [0.3, 0.1, 1],\n"
     "     friction: 0.3}\n"
+    "  - {name: shelf, body: a, point: [0.1, 0, -0.4], against: f, plane_point: [0.2, 0, 0], plane_normal: [0.1, -0.2, 1],\n"
+    "     friction: 0.2}\n"
     "springs:\n"
     "  - {name: s, body1: a, point1: [0.2, 0.1, 0], body2: f, point2: [0.8, -0.2, 0.1], stiffness: 30}\n"
     "  - {name: sn, body1: ground, point1: [0.5, 0.5, -2], body2: f, point2: [0.9, 0, 0.1], node2: [tip, mid], weights2: [2, 1],\n"
@@ -319,7 +322,7 @@ int main(int argc, char **argv)
   }
   /* the node's point output and the frictional contact's tangential rows */
   {
-    PetscReal       y[14], yp[14], ym[14], s[3], P[3], vd[3], Gt[6 * N], t[2][3], errP = 0, errV = 0, errT = 0, errS = 0;
+    PetscReal       y[14], yp[14], ym[14], s[3], P[3], vd[3], Gt[8 * N], t[2][3], errP = 0, errV = 0, errT = 0, errS = 0;
     const PetscReal nv[3] = {0.1 / PetscSqrtReal(1.05), 0.2 / PetscSqrtReal(1.05), 1 / PetscSqrtReal(1.05)};
     PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
     for (PetscInt i = 0; i < 3; i++) {
