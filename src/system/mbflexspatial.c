@@ -14,9 +14,12 @@
    the true kinetic energy.
 
    The quadratic velocity vector is Lagrange's Q_v = -(dM/dt) w + 1/2 d(w^T M w)/dz (VIMBFlexLagrange, shared with the
-   planar body: seed 001 Eqs. 146-153 are its terms written out). Its tangents need the second derivatives of M, which is a
-   polynomial in (p, q_f) (degree 3 in p, 2 in q_f): they are computed exactly, to rounding, by evaluating M on hyper-dual
-   numbers a + b e1 + c e2 + d e1 e2 (e1^2 = e2^2 = 0), whose e1 e2 part is the exact mixed second derivative (no step).
+   planar body: seed 001 Eqs. 146-153 are its terms written out), from dM/dz written out (VIMBFlexSpatialMassReal: each
+   coordinate moves a few blocks), and its tangent dQ_v/dz too (VIMBFlexSpatialQvTangentReal, from the rates of A, u-bar,
+   I_thth, I_thf along w). M is a polynomial in (p, q_f) (degree 3 in p, 2 in q_f), and the same derivatives computed
+   exactly by evaluating M on hyper-dual numbers a + b e1 + c e2 + d e1 e2 (e1^2 = e2^2 = 0, the e1 e2 part the exact mixed
+   second derivative, no step) are kept as their reference (VIMBFlexSpatialMassHyperDual, VIMBFlexSpatialQvTangent with
+   hyperdual; test_mbflexspatial: equal to 4e-16).
    Gravity has V = -g . (m R + A(p) u-bar) (seed 001 Eqs. 167-169 in space), the ROM adds -K q_f - D q_f'. */
 #include "mbimpl.h"
 
@@ -277,6 +280,171 @@ static VIHD VIMBFlexSpatialKineticHD(const VIMBFlex *fx, const VIHD z[], const P
   return T;
 }
 
+/* The frame's real quantities at z for the mass written out: A(p) (A_ij = p^T F_ji p, F = VIMBQuatForms of the axes), its
+   derivatives dA[e] = dA/dp_e (dA_ij = 2 (F_ji p)_e), G(p) and the constant Gb[e] = dG/dp_e, u-bar, I_thth, W (9 nf) and
+   I_thf (3 x nf). */
+typedef struct {
+  PetscReal A[9], dA[4][9], G[12], Gb[4][12], ub[3], Ith[9], *W, *If;
+} VIMBFlexSpatialReal;
+
+static void VIMBFlexSpatialFrameReal(const VIMBFlex *fx, const PetscReal z[], VIMBFlexSpatialReal *k)
+{
+  const VIROMFrame *fr = fx->fr;
+  const PetscInt    n  = fx->nf;
+  const PetscReal  *p = z + 3, *q = z + 7, *pm = fr->position_mode, *S = fx->S;
+  PetscReal         F[3][3][16], J[9], tr = 0;
+
+  for (PetscInt j = 0; j < 3; j++) {
+    PetscReal e[3] = {0, 0, 0};
+    e[j]           = 1;
+    VIMBQuatForms(e, F[j]);
+  }
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt j = 0; j < 3; j++) {
+      PetscReal Fp[4], r = 0;
+      for (PetscInt a = 0; a < 4; a++) {
+        Fp[a] = F[j][i][a * 4] * p[0] + F[j][i][a * 4 + 1] * p[1] + F[j][i][a * 4 + 2] * p[2] + F[j][i][a * 4 + 3] * p[3];
+        r += p[a] * Fp[a];
+        k->dA[a][i * 3 + j] = 2 * Fp[a];
+      }
+      k->A[i * 3 + j] = r;
+    }
+  VIMBQuatG(p, k->G);
+  for (PetscInt b = 0; b < 4; b++) {
+    PetscReal e[4] = {0, 0, 0, 0};
+    e[b]           = 1;
+    VIMBQuatG(e, k->Gb[b]);
+  }
+  for (PetscInt i = 0; i < 3; i++) {
+    k->ub[i] = fr->first_moment[i];
+    for (PetscInt l = 0; l < n; l++) k->ub[i] += S[i * n + l] * q[l];
+  }
+  VIMBFlexSpatialW0(fx, q, k->W);
+  for (PetscInt c = 0; c < 3; c++)
+    for (PetscInt d = 0; d < 3; d++) {
+      PetscReal r = fr->second_moment[c * 3 + d];
+      for (PetscInt l = 0; l < n; l++) r += (pm[(d * 3 + c) * n + l] + k->W[(c * 3 + d) * n + l]) * q[l];
+      J[c * 3 + d] = r;
+    }
+  for (PetscInt c = 0; c < 3; c++) tr += J[c * 4];
+  for (PetscInt c = 0; c < 9; c++) k->Ith[c] = (c % 4 ? 0 : tr) - J[c];
+  for (PetscInt a = 0; a < 3; a++) {
+    const PetscInt b = (a + 1) % 3, d = (a + 2) % 3;
+    for (PetscInt c = 0; c < n; c++) k->If[a * n + c] = k->W[(b * 3 + d) * n + c] - k->W[(d * 3 + b) * n + c];
+  }
+}
+
+/* X^T Y Z (X 3 x 4, Y 3 x 3, Z 3 x 4) times s added into the 4 x 4 block of D at (3, 3) (row stride nq) */
+static void VIMBFlexSpatialGtIG(const PetscReal X[], const PetscReal Y[], const PetscReal Z[], PetscReal s, PetscInt nq, PetscReal D[])
+{
+  for (PetscInt b = 0; b < 4; b++)
+    for (PetscInt a = 0; a < 4; a++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) r += X[i * 4 + b] * Y[i * 3 + j] * Z[j * 4 + a];
+      D[(3 + b) * nq + 3 + a] += s * r;
+    }
+}
+
+/* -2 X u~ Z (X 3 x 3, Z 3 x 4, u~ the cross product matrix of u) added into the blocks (R, p) and (p, R) of D */
+static void VIMBFlexSpatialRp(const PetscReal X[], const PetscReal u[], const PetscReal Z[], PetscInt nq, PetscReal D[])
+{
+  const PetscReal ut[9] = {0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0};
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt a = 0; a < 4; a++) {
+      PetscReal r = 0;
+      for (PetscInt j = 0; j < 3; j++)
+        for (PetscInt l = 0; l < 3; l++) r += X[i * 3 + j] * ut[j * 3 + l] * Z[l * 4 + a];
+      D[i * nq + 3 + a] -= 2 * r;
+      D[(3 + a) * nq + i] -= 2 * r;
+    }
+}
+
+/* M and dM[a] = dM/dz_a written out (docs/multibody.md "Spatial flexible bodies"): with dA = dA/dp_e, Gb = dG/dp_e,
+     d/dp_e:  m_Rp -> -2 (dA u~ G + A u~ Gb),  m_Rf -> dA S-bar,  m_pp -> 4 (Gb^T I G + G^T I Gb) + 2 c (e_e p^T + p e_e^T),
+              m_pf -> 2 Gb^T I_thf;
+     d/dq_k:  m_Rp -> -2 A S~_k G (S_k the column k of S-bar),  m_pp -> 4 G^T (dI/dq_k) G,  m_pf -> 2 G^T dI_thf/dq_k,
+   dI/dq_k = tr(dJ_k) I - dJ_k, dJ_k,cd = position_mode[d c, k] + W[(c d) k] + sum_l mode_mode[c d, k, l] q_l and
+   dI_thf/dq_k[a][c] = mode_mode[b d, k, c] - mode_mode[d b, k, c] ((a, b, d) cyclic); dM/dR = 0. scratch: 12 nf + 9 nf. */
+static void VIMBFlexSpatialMassReal(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal scratch[])
+{
+  const PetscInt      n = fx->nf, nq = 7 + n, nn = nq * nq;
+  const PetscReal    *S = fx->S, *p = z + 3, *q = z + 7, *pm = fx->fr->position_mode, *mm = fx->fr->mode_mode;
+  VIMBFlexSpatialReal k;
+
+  k.W  = scratch;
+  k.If = scratch + 9 * n;
+  VIMBFlexSpatialFrameReal(fx, z, &k);
+  for (PetscInt i = 0; i < nn; i++) M[i] = 0;
+  for (PetscInt i = 0; i < 3; i++) M[i * nq + i] = fx->m;
+  VIMBFlexSpatialRp(k.A, k.ub, k.G, nq, M);
+  for (PetscInt i = 0; i < 3; i++)
+    for (PetscInt c = 0; c < n; c++) {
+      PetscReal r = 0;
+      for (PetscInt j = 0; j < 3; j++) r += k.A[i * 3 + j] * S[j * n + c];
+      M[i * nq + 7 + c] = M[(7 + c) * nq + i] = r;
+    }
+  VIMBFlexSpatialGtIG(k.G, k.Ith, k.G, 4, nq, M);
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = 0; b < 4; b++) M[(3 + a) * nq + 3 + b] += 2 * fx->c * p[a] * p[b];
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt c = 0; c < n; c++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++) r += 2 * k.G[i * 4 + a] * k.If[i * n + c];
+      M[(3 + a) * nq + 7 + c] = M[(7 + c) * nq + 3 + a] = r;
+    }
+  for (PetscInt c = 0; c < n; c++)
+    for (PetscInt l = 0; l < n; l++) M[(7 + c) * nq + 7 + l] = fx->mff[c * n + l];
+  if (!dM) return;
+  for (PetscInt i = 0; i < nq * nn; i++) dM[i] = 0;
+  for (PetscInt e = 0; e < 4; e++) {
+    PetscReal *D = dM + (3 + e) * nn;
+    VIMBFlexSpatialRp(k.dA[e], k.ub, k.G, nq, D);
+    VIMBFlexSpatialRp(k.A, k.ub, k.Gb[e], nq, D);
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt c = 0; c < n; c++) {
+        PetscReal r = 0;
+        for (PetscInt j = 0; j < 3; j++) r += k.dA[e][i * 3 + j] * S[j * n + c];
+        D[i * nq + 7 + c] = D[(7 + c) * nq + i] = r;
+      }
+    VIMBFlexSpatialGtIG(k.Gb[e], k.Ith, k.G, 4, nq, D);
+    VIMBFlexSpatialGtIG(k.G, k.Ith, k.Gb[e], 4, nq, D);
+    for (PetscInt a = 0; a < 4; a++) {
+      D[(3 + e) * nq + 3 + a] += 2 * fx->c * p[a];
+      D[(3 + a) * nq + 3 + e] += 2 * fx->c * p[a];
+    }
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt c = 0; c < n; c++) {
+        PetscReal r = 0;
+        for (PetscInt i = 0; i < 3; i++) r += 2 * k.Gb[e][i * 4 + a] * k.If[i * n + c];
+        D[(3 + a) * nq + 7 + c] = D[(7 + c) * nq + 3 + a] = r;
+      }
+  }
+  for (PetscInt kk = 0; kk < n; kk++) {
+    PetscReal      *D = dM + (7 + kk) * nn, dJ[9], dI[9], tr = 0;
+    const PetscReal Sk[3] = {S[kk], S[n + kk], S[2 * n + kk]};
+    VIMBFlexSpatialRp(k.A, Sk, k.G, nq, D);
+    for (PetscInt c = 0; c < 3; c++)
+      for (PetscInt d = 0; d < 3; d++) {
+        PetscReal r = pm[(d * 3 + c) * n + kk] + k.W[(c * 3 + d) * n + kk];
+        for (PetscInt l = 0; l < n; l++) r += mm[((c * 3 + d) * n + kk) * n + l] * q[l];
+        dJ[c * 3 + d] = r;
+      }
+    for (PetscInt c = 0; c < 3; c++) tr += dJ[c * 4];
+    for (PetscInt c = 0; c < 9; c++) dI[c] = (c % 4 ? 0 : tr) - dJ[c];
+    VIMBFlexSpatialGtIG(k.G, dI, k.G, 4, nq, D);
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt c = 0; c < n; c++) {
+        PetscReal r = 0;
+        for (PetscInt i = 0; i < 3; i++) {
+          const PetscInt b = (i + 1) % 3, d = (i + 2) % 3;
+          r += 2 * k.G[i * 4 + a] * (mm[((b * 3 + d) * n + kk) * n + c] - mm[((d * 3 + b) * n + kk) * n + c]);
+        }
+        D[(3 + a) * nq + 7 + c] = D[(7 + c) * nq + 3 + a] = r;
+      }
+  }
+}
+
 /* the hyper-dual z with the directions d1 (e1) and d2 (e2), either NULL: none; i1, i2 >= 0: the unit vectors instead */
 static void VIMBFlexSpatialSeed(PetscInt nq, const PetscReal z[], PetscInt i1, const PetscReal d2[], PetscInt i2, VIHD Z[])
 {
@@ -295,6 +463,11 @@ static VIHD *VIMBFlexSpatialHD(PetscInt nq, PetscReal work[])
 }
 
 void VIMBFlexSpatialMass(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[])
+{
+  VIMBFlexSpatialMassReal(fx, z, M, dM, (PetscReal *)VIMBFlexSpatialHD(7 + fx->nf, work));
+}
+
+void VIMBFlexSpatialMassHyperDual(const VIMBFlex *fx, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[])
 {
   const PetscInt nq = 7 + fx->nf, nn = nq * nq;
   VIHD          *Z = VIMBFlexSpatialHD(nq, work), *MH = Z + nq, *W = MH + nn;
@@ -322,41 +495,288 @@ static void VIMBFlexSpatialGravityForm(const PetscReal g[], const PetscReal s[],
   for (PetscInt k = 0; k < 16; k++) Bg[k] = g[0] * F[0][k] + g[1] * F[1][k] + g[2] * F[2][k];
 }
 
+/* a x b added times s into c */
+static inline void VIMBCrossAdd(const PetscReal a[], const PetscReal b[], PetscReal s, PetscReal c[])
+{
+  c[0] += s * (a[1] * b[2] - a[2] * b[1]);
+  c[1] += s * (a[2] * b[0] - a[0] * b[2]);
+  c[2] += s * (a[0] * b[1] - a[1] * b[0]);
+}
+
+/* y = X^T v (X 3 x 3) and y = X v */
+static inline void VIMBMatTVec(const PetscReal X[], const PetscReal v[], PetscReal y[])
+{
+  for (PetscInt j = 0; j < 3; j++) y[j] = X[j] * v[0] + X[3 + j] * v[1] + X[6 + j] * v[2];
+}
+static inline void VIMBMatVec(const PetscReal X[], const PetscReal v[], PetscReal y[])
+{
+  for (PetscInt i = 0; i < 3; i++) y[i] = X[i * 3] * v[0] + X[i * 3 + 1] * v[1] + X[i * 3 + 2] * v[2];
+}
+
+/* 2 X^T y (X 3 x 4) added into r (4) */
+static inline void VIMBGtAdd(const PetscReal X[], const PetscReal y[], PetscReal r[])
+{
+  for (PetscInt a = 0; a < 4; a++) r[a] += 2 * (X[a] * y[0] + X[4 + a] * y[1] + X[8 + a] * y[2]);
+}
+
+/* dI_k = tr(dJ_k) I - dJ_k (9 each, k < nf; VIMBFlexSpatialMassReal's) and, with qd, Idot = sum_k qd_k dI_k */
+static void VIMBFlexSpatialDI(const VIMBFlex *fx, const PetscReal q[], const PetscReal W[], PetscReal dI[])
+{
+  const PetscInt   n  = fx->nf;
+  const PetscReal *pm = fx->fr->position_mode, *mm = fx->fr->mode_mode;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal dJ[9], tr = 0;
+    for (PetscInt c = 0; c < 3; c++)
+      for (PetscInt d = 0; d < 3; d++) {
+        PetscReal r = pm[(d * 3 + c) * n + k] + W[(c * 3 + d) * n + k];
+        for (PetscInt l = 0; l < n; l++) r += mm[((c * 3 + d) * n + k) * n + l] * q[l];
+        dJ[c * 3 + d] = r;
+      }
+    for (PetscInt c = 0; c < 3; c++) tr += dJ[c * 4];
+    for (PetscInt c = 0; c < 9; c++) dI[k * 9 + c] = (c % 4 ? 0 : tr) - dJ[c];
+  }
+}
+
+/*
+  The tangent of Q_v = -(dM/dt) w + 1/2 d(w^T M w)/dz: dQ_v/dz = H - Y, H = Hess_z T (T = w^T M w / 2 at fixed w) and
+  Y = d(V)/dz, V = (dM/dt) w = d/ds (M(z + s w) w) at s = 0. Written out (v = R', pd = p', qd = q_f', w_b = 2 G pd, the
+  rates of A, u-bar, I_thth, I_thf along w: Adot = sum_e pd_e dA_e, S qd, Idot = sum_k qd_k dI_k, Ifdot = sum_k qd_k dIf_k;
+  w_b's rate 2 G(pd) pd = 0):
+    M w = (m v + A x,  2 G^T y + 2 c p (p . pd),  S^T A^T v + I_thf^T w_b + m_ff qd),  x = w_b x u-bar + S qd,
+      y = u-bar x (A^T v) + I_thth w_b + I_thf qd,
+    V = (Adot x + A (w_b x S qd),  2 G(pd)^T y + 2 G^T ydot + 2 c pd (p . pd) + 2 c p |pd|^2,  S^T Adot^T v + Ifdot^T w_b),
+      ydot = S qd x (A^T v) + u-bar x (Adot^T v) + Idot w_b + Ifdot qd;
+  with w_e = 2 Gb_e pd = dw_b/dp_e and Adot_e = dAdot/dp_e (dA_e at pd in place of p), its columns p_e:
+    R: Adot_e x + Adot (w_e x u-bar) + dA_e (w_b x S qd) + A (w_e x S qd),
+    p: 2 G(pd)^T (u-bar x (dA_e^T v) + I w_e) + 2 Gb_e^T ydot + 2 G^T (S qd x (dA_e^T v) + u-bar x (Adot_e^T v) + Idot w_e)
+       + 2 c pd pd_e + 2 c e_e |pd|^2,
+    f: S^T Adot_e^T v + Ifdot^T w_e;
+  and q_k (S_k the column k of S-bar, Idot_k = sum_l qd_l d2I/dq_l dq_k):
+    R: Adot (w_b x S_k),   p: 2 G(pd)^T (S_k x (A^T v) + dI_k w_b + dIf_k qd) + 2 G^T (S_k x (Adot^T v) + Idot_k w_b),   f: 0;
+  and the Hessian of T = m |v|^2 / 2 + v . A x + w_b . I w_b / 2 + c (p . pd)^2 + w_b . I_thf qd + qd . m_ff qd / 2:
+    (p_e, p_f): v . ddA_ef x + v . dA_e (w_f x u-bar) + v . dA_f (w_e x u-bar) + w_e . I w_f + 2 c pd_e pd_f,
+    (p_e, q_k): v . dA_e (w_b x S_k) + v . A (w_e x S_k) + w_e . dI_k w_b + w_e . dIf_k qd,
+    (q_k, q_l): w_b . ddI_kl w_b / 2,
+  ddA_ef,ij = 2 F_ji[e f], ddI_kl = tr(ddJ) I - ddJ with ddJ_kl,cd = mode_mode[c d, k, l] + mode_mode[c d, l, k].
+*/
+static void VIMBFlexSpatialQvTangentReal(const VIMBFlex *fx, const PetscReal z[], const PetscReal w[], PetscReal dfdz[], PetscReal scratch[])
+{
+  const PetscInt      n = fx->nf, nq = 7 + n;
+  const PetscReal    *S = fx->S, *q = z + 7, *v = w, *pd = w + 3, *qd = w + 7, *mm = fx->fr->mode_mode;
+  VIMBFlexSpatialReal k;
+  PetscReal           F[3][3][16], Ad[9], Ade[4][9], Gpd[12], wb[3], we[4][3], Sq[3], x[3], Atv[3], Adtv[3], y[3], yd[3];
+  PetscReal           Id[9] = {0}, Ifq[3] = {0}, wbS[3], pdpd = 0, *dI;
+
+  k.W  = scratch;
+  k.If = scratch + 9 * n;
+  dI   = scratch + 12 * n;
+  VIMBFlexSpatialFrameReal(fx, z, &k);
+  VIMBFlexSpatialDI(fx, q, k.W, dI);
+  for (PetscInt j = 0; j < 3; j++) {
+    PetscReal e[3] = {0, 0, 0};
+    e[j]           = 1;
+    VIMBQuatForms(e, F[j]);
+  }
+  VIMBQuatG(pd, Gpd);
+  for (PetscInt a = 0; a < 4; a++) pdpd += pd[a] * pd[a];
+  for (PetscInt i = 0; i < 9; i++) {
+    Ad[i] = 0;
+    for (PetscInt e = 0; e < 4; e++) Ad[i] += pd[e] * k.dA[e][i];
+  }
+  for (PetscInt e = 0; e < 4; e++) /* Adot_e = dA_e with pd for p: 2 (F_ji pd)_e */
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++) {
+        const PetscReal *Fj = F[j][i] + e * 4;
+        Ade[e][i * 3 + j]   = 2 * (Fj[0] * pd[0] + Fj[1] * pd[1] + Fj[2] * pd[2] + Fj[3] * pd[3]);
+      }
+  for (PetscInt i = 0; i < 3; i++) {
+    wb[i] = 2 * (k.G[i * 4] * pd[0] + k.G[i * 4 + 1] * pd[1] + k.G[i * 4 + 2] * pd[2] + k.G[i * 4 + 3] * pd[3]);
+    for (PetscInt e = 0; e < 4; e++)
+      we[e][i] = 2 * (k.Gb[e][i * 4] * pd[0] + k.Gb[e][i * 4 + 1] * pd[1] + k.Gb[e][i * 4 + 2] * pd[2] + k.Gb[e][i * 4 + 3] * pd[3]);
+    Sq[i] = 0;
+    for (PetscInt c = 0; c < n; c++) Sq[i] += S[i * n + c] * qd[c];
+  }
+  for (PetscInt c = 0; c < n; c++) /* Idot and Ifdot qd (Ifq) */
+    for (PetscInt i = 0; i < 9; i++) Id[i] += qd[c] * dI[c * 9 + i];
+  for (PetscInt a = 0; a < 3; a++) {
+    const PetscInt b = (a + 1) % 3, d = (a + 2) % 3;
+    for (PetscInt kk = 0; kk < n; kk++)
+      for (PetscInt c = 0; c < n; c++) Ifq[a] += qd[kk] * (mm[((b * 3 + d) * n + kk) * n + c] - mm[((d * 3 + b) * n + kk) * n + c]) * qd[c];
+  }
+  for (PetscInt i = 0; i < 3; i++) x[i] = Sq[i], wbS[i] = 0;
+  VIMBCrossAdd(wb, k.ub, 1, x);
+  VIMBCrossAdd(wb, Sq, 1, wbS);
+  VIMBMatTVec(k.A, v, Atv);
+  VIMBMatTVec(Ad, v, Adtv);
+  VIMBMatVec(k.Ith, wb, y);
+  VIMBCrossAdd(k.ub, Atv, 1, y);
+  VIMBMatVec(Id, wb, yd);
+  VIMBCrossAdd(Sq, Atv, 1, yd);
+  VIMBCrossAdd(k.ub, Adtv, 1, yd);
+  for (PetscInt a = 0; a < 3; a++) {
+    yd[a] += Ifq[a];
+    for (PetscInt c = 0; c < n; c++) y[a] += k.If[a * n + c] * qd[c];
+  }
+  /* -Y and H on the columns p_e */
+  for (PetscInt e = 0; e < 4; e++) {
+    const PetscInt b      = 3 + e;
+    PetscReal      col[3] = {0, 0, 0}, t[3], t2[3], cp[4] = {0, 0, 0, 0}, dAtv[3], Aetv[3], u1[3], u2[3];
+    VIMBMatVec(Ade[e], x, t);
+    for (PetscInt i = 0; i < 3; i++) col[i] += t[i];
+    for (PetscInt i = 0; i < 3; i++) u1[i] = 0, u2[i] = 0;
+    VIMBCrossAdd(we[e], k.ub, 1, u1);
+    VIMBMatVec(Ad, u1, t);
+    for (PetscInt i = 0; i < 3; i++) col[i] += t[i];
+    VIMBMatVec(k.dA[e], wbS, t);
+    for (PetscInt i = 0; i < 3; i++) col[i] += t[i];
+    VIMBCrossAdd(we[e], Sq, 1, u2);
+    VIMBMatVec(k.A, u2, t);
+    for (PetscInt i = 0; i < 3; i++) dfdz[i * nq + b] -= col[i] + t[i];
+    VIMBMatTVec(k.dA[e], v, dAtv);
+    VIMBMatTVec(Ade[e], v, Aetv);
+    VIMBMatVec(k.Ith, we[e], t);
+    VIMBCrossAdd(k.ub, dAtv, 1, t);
+    VIMBGtAdd(Gpd, t, cp);
+    VIMBGtAdd(k.Gb[e], yd, cp);
+    VIMBMatVec(Id, we[e], t2);
+    VIMBCrossAdd(Sq, dAtv, 1, t2);
+    VIMBCrossAdd(k.ub, Aetv, 1, t2);
+    VIMBGtAdd(k.G, t2, cp);
+    for (PetscInt a = 0; a < 4; a++) dfdz[(3 + a) * nq + b] -= cp[a] + 2 * fx->c * (pd[a] * pd[e] + (a == e ? pdpd : 0));
+    for (PetscInt c = 0; c < n; c++) {
+      PetscReal r = 0;
+      for (PetscInt i = 0; i < 3; i++) r += S[i * n + c] * Aetv[i];
+      dfdz[(7 + c) * nq + b] -= r;
+    }
+    /* Ifdot^T w_e */
+    for (PetscInt a = 0; a < 3; a++) {
+      const PetscInt bb = (a + 1) % 3, d = (a + 2) % 3;
+      for (PetscInt kk = 0; kk < n; kk++)
+        for (PetscInt c = 0; c < n; c++)
+          dfdz[(7 + c) * nq + b] -= qd[kk] * (mm[((bb * 3 + d) * n + kk) * n + c] - mm[((d * 3 + bb) * n + kk) * n + c]) * we[e][a];
+    }
+    /* H (p_e, p_f), f >= e */
+    for (PetscInt f2 = e; f2 < 4; f2++) {
+      PetscReal h = 2 * fx->c * pd[e] * pd[f2], uf[3] = {0, 0, 0}, ue[3] = {0, 0, 0}, t3[3], Iw[3];
+      for (PetscInt i = 0; i < 3; i++)
+        for (PetscInt j = 0; j < 3; j++) h += 2 * v[i] * F[j][i][e * 4 + f2] * x[j];
+      VIMBCrossAdd(we[f2], k.ub, 1, uf);
+      VIMBCrossAdd(we[e], k.ub, 1, ue);
+      VIMBMatVec(k.dA[e], uf, t3);
+      h += v[0] * t3[0] + v[1] * t3[1] + v[2] * t3[2];
+      VIMBMatVec(k.dA[f2], ue, t3);
+      h += v[0] * t3[0] + v[1] * t3[1] + v[2] * t3[2];
+      VIMBMatVec(k.Ith, we[f2], Iw);
+      h += we[e][0] * Iw[0] + we[e][1] * Iw[1] + we[e][2] * Iw[2];
+      dfdz[(3 + e) * nq + 3 + f2] += h;
+      if (f2 != e) dfdz[(3 + f2) * nq + 3 + e] += h;
+    }
+    /* H (p_e, q_k) */
+    for (PetscInt kk = 0; kk < n; kk++) {
+      const PetscReal Sk[3] = {S[kk], S[n + kk], S[2 * n + kk]};
+      PetscReal       h = 0, u3[3] = {0, 0, 0}, u4[3] = {0, 0, 0}, t3[3], Iw[3];
+      VIMBCrossAdd(wb, Sk, 1, u3);
+      VIMBMatVec(k.dA[e], u3, t3);
+      h += v[0] * t3[0] + v[1] * t3[1] + v[2] * t3[2];
+      VIMBCrossAdd(we[e], Sk, 1, u4);
+      VIMBMatVec(k.A, u4, t3);
+      h += v[0] * t3[0] + v[1] * t3[1] + v[2] * t3[2];
+      VIMBMatVec(dI + 9 * kk, wb, Iw);
+      h += we[e][0] * Iw[0] + we[e][1] * Iw[1] + we[e][2] * Iw[2];
+      for (PetscInt a = 0; a < 3; a++) {
+        const PetscInt bb = (a + 1) % 3, d = (a + 2) % 3;
+        for (PetscInt c = 0; c < n; c++) h += we[e][a] * (mm[((bb * 3 + d) * n + kk) * n + c] - mm[((d * 3 + bb) * n + kk) * n + c]) * qd[c];
+      }
+      dfdz[(3 + e) * nq + 7 + kk] += h;
+      dfdz[(7 + kk) * nq + 3 + e] += h;
+    }
+  }
+  /* -Y and H on the columns q_k */
+  for (PetscInt kk = 0; kk < n; kk++) {
+    const PetscInt  b     = 7 + kk;
+    const PetscReal Sk[3] = {S[kk], S[n + kk], S[2 * n + kk]};
+    PetscReal       u3[3] = {0, 0, 0}, t[3], t1[3], t2[3] = {0, 0, 0}, Idk[9] = {0}, cp[4] = {0, 0, 0, 0}, trd;
+    VIMBCrossAdd(wb, Sk, 1, u3);
+    VIMBMatVec(Ad, u3, t);
+    for (PetscInt i = 0; i < 3; i++) dfdz[i * nq + b] -= t[i];
+    VIMBMatVec(dI + 9 * kk, wb, t1);
+    VIMBCrossAdd(Sk, Atv, 1, t1);
+    for (PetscInt a = 0; a < 3; a++) {
+      const PetscInt bb = (a + 1) % 3, d = (a + 2) % 3;
+      for (PetscInt c = 0; c < n; c++) t1[a] += (mm[((bb * 3 + d) * n + kk) * n + c] - mm[((d * 3 + bb) * n + kk) * n + c]) * qd[c];
+    }
+    VIMBGtAdd(Gpd, t1, cp);
+    /* Idot_k = sum_l qd_l ddI_lk */
+    for (PetscInt c = 0; c < 9; c++)
+      for (PetscInt l = 0; l < n; l++) Idk[c] += qd[l] * (mm[(c * n + l) * n + kk] + mm[(c * n + kk) * n + l]);
+    trd = Idk[0] + Idk[4] + Idk[8];
+    for (PetscInt c = 0; c < 9; c++) Idk[c] = (c % 4 ? 0 : trd) - Idk[c];
+    VIMBMatVec(Idk, wb, t2);
+    VIMBCrossAdd(Sk, Adtv, 1, t2);
+    VIMBGtAdd(k.G, t2, cp);
+    for (PetscInt a = 0; a < 4; a++) dfdz[(3 + a) * nq + b] -= cp[a];
+    /* H (q_k, q_l), l >= k: w_b . ddI_kl w_b / 2 = (tr(ddJ) |w_b|^2 - w_b . ddJ w_b) / 2 */
+    for (PetscInt l = kk; l < n; l++) {
+      PetscReal dd[9], h, ww = wb[0] * wb[0] + wb[1] * wb[1] + wb[2] * wb[2], wJw = 0;
+      for (PetscInt c = 0; c < 9; c++) dd[c] = mm[(c * n + kk) * n + l] + mm[(c * n + l) * n + kk];
+      for (PetscInt c = 0; c < 3; c++)
+        for (PetscInt d = 0; d < 3; d++) wJw += wb[c] * dd[c * 3 + d] * wb[d];
+      h = 0.5 * ((dd[0] + dd[4] + dd[8]) * ww - wJw);
+      dfdz[(7 + kk) * nq + 7 + l] += h;
+      if (l != kk) dfdz[(7 + l) * nq + 7 + kk] += h;
+    }
+  }
+}
+
+/* The hyper-dual tangent (the reference of VIMBFlexSpatialQvTangentReal): -Y by M on the hyper-dual z with e1 = e_b and
+   e2 = w (d/dz_b (dM/dt) = sum_a w_a d2M/dz_a dz_b), H from T on e1 = e_i, e2 = e_b */
+static void VIMBFlexSpatialQvTangentHD(const VIMBFlex *fx, const PetscReal z[], const PetscReal w[], PetscReal dfdz[], PetscReal work[])
+{
+  const PetscInt n = fx->nf, nq = 7 + n, nn = nq * nq;
+  VIHD          *Z = VIMBFlexSpatialHD(nq, work), *MH = Z + nq, *W = MH + nn;
+  PetscReal     *W0 = (PetscReal *)(W + 9 * n);
+
+  VIMBFlexSpatialW0(fx, z + 7, W0);
+  for (PetscInt b = 3; b < nq; b++) {
+    VIMBFlexSpatialSeed(nq, z, b, w, -1, Z);
+    VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
+    for (PetscInt i = 0; i < nq; i++) {
+      PetscReal r = 0;
+      for (PetscInt j = 0; j < nq; j++) r += MH[i * nq + j].ab * w[j];
+      dfdz[i * nq + b] -= r;
+    }
+  }
+  for (PetscInt i = 3; i < nq; i++)
+    for (PetscInt b = i; b < nq; b++) {
+      PetscReal t;
+      VIMBFlexSpatialSeed(nq, z, i, NULL, b, Z);
+      t = VIMBFlexSpatialKineticHD(fx, Z, W0, w, W).ab;
+      dfdz[i * nq + b] += t;
+      if (b != i) dfdz[b * nq + i] += t;
+    }
+}
+
+void VIMBFlexSpatialQvTangent(const VIMBFlex *fx, const PetscReal z[], const PetscReal w[], PetscBool hyperdual, PetscReal dfdz[], PetscReal work[])
+{
+  if (hyperdual)
+    VIMBFlexSpatialQvTangentHD(fx, z, w, dfdz, work);
+  else
+    VIMBFlexSpatialQvTangentReal(fx, z, w, dfdz, (PetscReal *)VIMBFlexSpatialHD(7 + fx->nf, work));
+}
+
 void VIMBFlexSpatialForce(const VIMBFlex *fx, const PetscReal g[], const PetscReal tau[], const PetscReal z[], const PetscReal w[], PetscReal f[],
                           PetscReal dfdz[], PetscReal dfdw[], PetscReal work[])
 {
   const PetscInt   n = fx->nf, nq = 7 + n, nn = nq * nq;
   PetscReal       *M = work, *dM = M + nn, *B = dM + nq * nn, *Md = B + nn;
-  VIHD            *Z = VIMBFlexSpatialHD(nq, work), *MH = Z + nq, *W = MH + nn;
-  PetscReal       *W0 = (PetscReal *)(W + 9 * n);
+  VIHD            *Z = VIMBFlexSpatialHD(nq, work);
   const PetscReal *p = z + 3, *q = z + 7, *wq = w + 7;
   PetscReal        ub[3], Bg[16];
 
-  VIMBFlexSpatialW0(fx, q, W0);
-  /* dM/dz_b (e1 = e_b) with, in the same evaluation (e2 = w), d/dz_b (dM/dt) = sum_a w_a d2M/dz_a dz_b: the first term of
-     dQ_v/dz_b = -(d/dz_b (dM/dt)) w + 1/2 d2(w^T M w)/dz dz_b */
-  for (PetscInt i = 0; i < 3 * nn; i++) dM[i] = 0;
-  for (PetscInt b = 3; b < nq; b++) {
-    VIMBFlexSpatialSeed(nq, z, b, w, -1, Z);
-    VIMBFlexSpatialMassHD(fx, Z, W0, MH, W);
-    for (PetscInt i = 0; i < nn; i++) dM[b * nn + i] = MH[i].a;
-    if (dfdz)
-      for (PetscInt i = 0; i < nq; i++) {
-        PetscReal r = 0;
-        for (PetscInt j = 0; j < nq; j++) r += MH[i * nq + j].ab * w[j];
-        dfdz[i * nq + b] -= r;
-      }
-  }
+  /* M and dM/dz written out (VIMBFlexSpatialMassReal), then Lagrange's Q_v and its tangents */
+  VIMBFlexSpatialMassReal(fx, z, M, dM, (PetscReal *)Z);
   VIMBFlexLagrange(nq, dM, w, f, dfdw, B, Md);
-  if (dfdz) /* 1/2 w^T (d2M/dz_i dz_b) w, symmetric in (i, b), none in R */
-    for (PetscInt i = 3; i < nq; i++)
-      for (PetscInt b = i; b < nq; b++) {
-        PetscReal t;
-        VIMBFlexSpatialSeed(nq, z, i, NULL, b, Z);
-        t = VIMBFlexSpatialKineticHD(fx, Z, W0, w, W).ab;
-        dfdz[i * nq + b] += t;
-        if (b != i) dfdz[b * nq + i] += t;
-      }
+  if (dfdz) VIMBFlexSpatialQvTangent(fx, z, w, PETSC_FALSE, dfdz, work);
   /* gravity: V = -g . (m R + A(p) u-bar), u-bar = I_1 + S-bar q: Q_R = m g, Q_p = 2 B_g(u-bar) p, Q_f,k = p^T B_g(S-bar_k) p */
   for (PetscInt i = 0; i < 3; i++) {
     ub[i] = fx->fr->first_moment[i];

@@ -123,7 +123,7 @@ typedef struct {
   char      name[VI_MB_NAME];
   PetscInt  body[2];
   PetscReal point[2][3];
-  PetscReal *phi[2];   /* planar: a point on a flexible body moved by its node rows (2 x nf; NULL: the frame's point) */
+  PetscReal *phi[2];   /* a point on a flexible body moved by its node rows (dim x nf; NULL: the frame's point) */
   PetscReal k, c, L0; /* N/m, N s/m, m */
   PetscInt  line;
 } VIMBSpring;
@@ -242,6 +242,12 @@ PETSC_INTERN void VIMBFlexLagrange(PetscInt nq, const PetscReal dM[], const Pets
 PETSC_INTERN PetscInt       VIMBFlexSpatialWorkSize(PetscInt nq);
 PETSC_INTERN PetscErrorCode VIMBFlexSpatialSetUp(VIMBFlex *flex);
 PETSC_INTERN void           VIMBFlexSpatialMass(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
+/* dQ_v/dz of the quadratic velocity vector (its tangent in VIMBFlexSpatialForce) added into dfdz (nq x nq): written out, or
+   (hyperdual) by hyper-dual numbers, the reference (test_mbflexspatial); work: VIMBFlexSpatialWorkSize */
+PETSC_INTERN void VIMBFlexSpatialQvTangent(const VIMBFlex *flex, const PetscReal z[], const PetscReal w[], PetscBool hyperdual, PetscReal dfdz[],
+                                           PetscReal work[]);
+/* the same M and dM by hyper-dual numbers (the reference of the written-out derivatives, test_mbflexspatial) */
+PETSC_INTERN void VIMBFlexSpatialMassHyperDual(const VIMBFlex *flex, const PetscReal z[], PetscReal M[], PetscReal dM[], PetscReal work[]);
 PETSC_INTERN void VIMBFlexSpatialForce(const VIMBFlex *flex, const PetscReal g[], const PetscReal tau[], const PetscReal z[], const PetscReal w[],
                                        PetscReal f[], PetscReal dfdz[], PetscReal dfdw[], PetscReal work[]);
 PETSC_INTERN void VIMBFlexSpatialEnergy(const VIMBFlex *flex, const PetscReal g[], const PetscReal z[], const PetscReal w[], PetscReal *T,
@@ -287,20 +293,22 @@ PETSC_INTERN PetscErrorCode VIMBSpringForce(MPI_Comm comm, const VIMBModel *mode
 PETSC_INTERN PetscErrorCode VIMBSpringEnergy(MPI_Comm comm, const VIMBModel *model, const PetscReal q[], PetscReal *V);
 PETSC_INTERN PetscErrorCode VIMBSpringTension(MPI_Comm comm, const VIMBModel *model, PetscInt k, const PetscReal q[], const PetscReal u[],
                                               PetscReal *N);
-/* A point of a planar body (mbpoint.c): its body, its coordinates' count nq (0: the ground), its position X and its
-   Jacobian J = dX/dz (2 x nq, row-major; the caller's array). */
+/* A point of a body (mbpoint.c): its body, its coordinates' count nq (0: the ground), its position X and its Jacobian
+   J = dX/dz (dim x nq, row-major; the caller's array); spatial: also its quaternion p, its deformed position s in the
+   frame and its node rows phi (3 x nf; NULL: none), which give its curvature. */
 typedef struct {
-  PetscInt   body, nq;
-  PetscReal  X[2];
-  PetscReal *J;
+  PetscInt         body, nq, dim, nf;
+  PetscReal        X[3], s[3];
+  PetscReal       *J;
+  const PetscReal *p, *phi;
 } VIMBPoint;
 /* nq of body b's points (0 for the ground) */
 PETSC_INTERN PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b);
 /* The point x of body b (its frame), on a flexible body moved by the node rows phi (NULL: none), at q. */
 PETSC_INTERN void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[],
                                     VIMBPoint *pt);
-/* A scalar of m points with its gradient gX (2 m) and Hessian HX (2 m x 2 m) in their positions: its gradient added into
-   gz and w times its Hessian into Hz (nz x nz; NULL: none), on the compact coordinates where point p's start at base[p]. */
+/* A scalar of m points with its gradient gX (dim m) and Hessian HX (dim m x dim m) in their positions: its gradient added
+   into gz and w times its Hessian into Hz (nz x nz; NULL: none), on the compact coordinates where point p's start at base[p]. */
 PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscInt base[], const PetscReal gX[], const PetscReal HX[], PetscInt nz,
                                  PetscReal gz[], PetscReal w, PetscReal Hz[]);
 /* A contact against a two-point line (c->two_point): its row as VIMBModelConstraint (grad added to, zeroed by the caller)
@@ -308,6 +316,13 @@ PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscI
 PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                         PetscReal w, PetscReal H[]);
 PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
+/* A spatial row g = (R1 nv) . (P2 - P1): the point P2 (s2 in body[1]'s frame, moved by the node rows phi2; NULL: none)
+   against the plane of body[0] through P1 (s1, phi1) with normal nv in its frame (the ground's: fixed), its gradient (n,
+   set at its bodies' coordinates) and w times its Hessian added into H (n x n) (any output may be NULL; mbpoint.c). A
+   contact against a plane, a prismatic joint's rows. */
+PETSC_INTERN PetscErrorCode VIMBPlaneRow(const VIMBModel *model, const PetscInt body[2], const PetscReal nv[], const PetscReal s1[],
+                                         const PetscReal phi1[], const PetscReal s2[], const PetscReal phi2[], const PetscReal q[], PetscReal *g,
+                                         PetscReal grad[], PetscReal w, PetscReal H[]);
 /* The rows of a planar model of rigid bodies whose contacts are against lines of given normals (VIMBRigidApplies), in one
    pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
    an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */

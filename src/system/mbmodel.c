@@ -144,57 +144,127 @@ static PetscInt VIMBCount(yaml_node_t *seq)
   return seq ? (PetscInt)(seq->data.sequence.items.top - seq->data.sequence.items.start) : 0;
 }
 
+/* The tributary lengths of the values s[0 .. count - 1] along a line (tol apart or more: the distinct ones; equal ones
+   share one length): each distinct value carries half of each neighbouring interval; their number into *nd and each
+   value's place among them into cls. */
+static PetscErrorCode VIMBTributaryLengths(PetscInt count, const PetscReal s[], PetscReal tol, PetscReal len[], PetscInt cls[], PetscInt *nd)
+{
+  PetscInt  *order;
+  PetscReal *v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(count, &order, count, &v));
+  for (PetscInt k = 0; k < count; k++) order[k] = k, v[k] = s[k];
+  PetscCall(PetscSortRealWithPermutation(count, v, order));
+  *nd = 0;
+  for (PetscInt k = 0; k < count; k++) { /* the distinct values in order, v[0 .. nd - 1], and each entry's class */
+    if (k == 0 || s[order[k]] - v[*nd - 1] > tol) v[(*nd)++] = s[order[k]];
+    cls[order[k]] = *nd - 1;
+  }
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscInt  c    = cls[k];
+    const PetscReal prev = c > 0 ? v[c - 1] : v[c], next = c < *nd - 1 ? v[c + 1] : v[c];
+    len[k] = (next - prev) / 2;
+  }
+  PetscCall(PetscFree2(order, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The tributary lengths of the nodes `nodes` (a list of stems n<ID>, each a boundary node of the flexible body's ROM, whose
    position the ROM keeps) on one straight edge: ordered along it, each node carries half of each neighbouring segment; the
-   consistent nodal loads of a uniform traction on an edge of linear elements when the list is all the edge's nodes. */
-static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex, yaml_node_t *nodes, yaml_node_t *wv, const char wkey[],
+   consistent nodal loads of a uniform traction on an edge of linear elements when the list is all the edge's nodes. In a
+   spatial model, or the nodes of a flat face on a rectangular grid (all the grid's nodes, each line of it complete): the
+   tributary areas, the products of the tributary lengths along the grid's two directions, the consistent nodal loads of a
+   uniform traction on the face's bilinear quadrilaterals (8-node hexahedra's faces). */
+static PetscErrorCode VIMBTributaryWeights(VIMBReader *rd, const VIMBFlex *flex, PetscInt dim, yaml_node_t *nodes, yaml_node_t *wv, const char wkey[],
                                            PetscReal w[])
 {
   const VIContactInfo *bnd;
-  PetscInt             nb, count = VIMBCount(nodes), *order, a = 0, z = 0;
-  PetscReal           *x, *s, len;
+  PetscInt             nb, count = VIMBCount(nodes), *order, *cls, a = 0, z = 0, m = 0, near = -1, nd[2];
+  PetscReal           *x, *s, len, u[3], nrm[3] = {0, 0, 0}, e[2][3], *l2, dmax = 0, nn;
+  PetscBool            straight = PETSC_TRUE, flat = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetContacts(flex->rom, &nb, &bnd));
-  PetscCall(PetscMalloc3(2 * count, &x, count, &s, count, &order));
+  PetscCall(PetscMalloc5(3 * count, &x, 2 * count, &s, count, &order, count, &l2, 3 * count, &cls));
   for (PetscInt k = 0; k < count; k++) {
     yaml_node_t *e    = VIMBNode(rd, nodes->data.sequence.items.start[k]);
     const char  *stem = e->type == YAML_SCALAR_NODE ? (const char *)e->data.scalar.value : "(a list)";
     char        *end;
     PetscInt     id = stem[0] == 'n' ? (PetscInt)strtol(stem + 1, &end, 10) : -1, i;
     for (i = 0; i < nb && !(stem[0] == 'n' && !*end && bnd[i].node_id == id); i++) continue;
-    if (i == nb) PetscCall(PetscFree3(x, s, order));
+    if (i == nb) PetscCall(PetscFree5(x, s, order, l2, cls));
     PetscCheck(i < nb, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: '%s: tributary' needs each node's position, and '%s' is not a boundary node of the ROM (reduce with it in -cms_contact_nodes, "
                "or give the weights)",
                rd->path, VIMBLine(wv), wkey, stem);
-    x[2 * k]     = bnd[i].coords[0];
-    x[2 * k + 1] = bnd[i].coords[1];
+    for (PetscInt d = 0; d < 3; d++) x[3 * k + d] = d < dim ? bnd[i].coords[d] : 0;
   }
+#define VIMB_D2(k, l) (PetscSqr(x[3 * (k)] - x[3 * (l)]) + PetscSqr(x[3 * (k) + 1] - x[3 * (l) + 1]) + PetscSqr(x[3 * (k) + 2] - x[3 * (l) + 2]))
   for (PetscInt k = 0; k < count; k++) /* the edge's ends: the two nodes farthest apart */
     for (PetscInt l = 0; l < count; l++)
-      if (PetscSqr(x[2 * k] - x[2 * l]) + PetscSqr(x[2 * k + 1] - x[2 * l + 1]) >
-          PetscSqr(x[2 * a] - x[2 * z]) + PetscSqr(x[2 * a + 1] - x[2 * z + 1])) {
+      if (VIMB_D2(k, l) > VIMB_D2(a, z)) {
         a = k;
         z = l;
       }
-  len = PetscSqrtReal(PetscSqr(x[2 * z] - x[2 * a]) + PetscSqr(x[2 * z + 1] - x[2 * a + 1]));
+  len = PetscSqrtReal(VIMB_D2(z, a));
+  for (PetscInt d = 0; d < 3; d++) u[d] = x[3 * z + d] - x[3 * a + d];
   for (PetscInt k = 0; k < count; k++) {
-    const PetscReal dx = x[2 * k] - x[2 * a], dy = x[2 * k + 1] - x[2 * a + 1];
-    PetscBool       straight;
-    s[k]     = len > 0 ? (dx * (x[2 * z] - x[2 * a]) + dy * (x[2 * z + 1] - x[2 * a + 1])) / len : 0;
-    straight = (PetscBool)(len > 0 && PetscAbsReal(dx * (x[2 * z + 1] - x[2 * a + 1]) - dy * (x[2 * z] - x[2 * a])) <= 1e-8 * len * len);
-    if (!straight) PetscCall(PetscFree3(x, s, order));
-    PetscCheck(straight, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
-               rd->path, VIMBLine(wv), wkey);
-    order[k] = k;
+    const PetscReal dx = x[3 * k] - x[3 * a], dy = x[3 * k + 1] - x[3 * a + 1], dz = x[3 * k + 2] - x[3 * a + 2];
+    const PetscReal c[3] = {dy * u[2] - dz * u[1], dz * u[0] - dx * u[2], dx * u[1] - dy * u[0]},
+                    cn   = PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    s[k]                 = len > 0 ? (dx * u[0] + dy * u[1] + dz * u[2]) / len : 0;
+    if (!(len > 0 && cn <= 1e-8 * len * len)) straight = PETSC_FALSE;
+    if (cn > dmax) dmax = cn, m = k; /* the node farthest from the line: the face's normal */
   }
-  PetscCall(PetscSortRealWithPermutation(count, s, order));
-  for (PetscInt k = 0; k < count; k++) {
-    const PetscReal prev = k > 0 ? s[order[k - 1]] : s[order[k]], next = k < count - 1 ? s[order[k + 1]] : s[order[k]];
-    w[order[k]] = (next - prev) / 2;
+  if (straight) { /* an edge: the nodes ordered along it */
+    for (PetscInt k = 0; k < count; k++) order[k] = k;
+    PetscCall(PetscSortRealWithPermutation(count, s, order));
+    for (PetscInt k = 0; k < count; k++) {
+      const PetscReal prev = k > 0 ? s[order[k - 1]] : s[order[k]], next = k < count - 1 ? s[order[k + 1]] : s[order[k]];
+      w[order[k]] = (next - prev) / 2;
+    }
+  } else if (dim == 3 && len > 0 && dmax > 1e-8 * len * len) { /* a flat face: the grid's directions e1 (node 0 to its nearest node), e2 = n x e1 */
+    flat = PETSC_TRUE;
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscInt d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+      nrm[d] = u[d1] * (x[3 * m + d2] - x[3 * a + d2]) - u[d2] * (x[3 * m + d1] - x[3 * a + d1]);
+    }
+    nn = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    for (PetscInt d = 0; d < 3; d++) nrm[d] /= nn;
+    for (PetscInt k = 1; k < count; k++)
+      if (near < 0 || VIMB_D2(k, 0) < VIMB_D2(near, 0)) near = k;
+    for (PetscInt d = 0; d < 3; d++) e[0][d] = (x[3 * near + d] - x[d]) / PetscSqrtReal(VIMB_D2(near, 0));
+    for (PetscInt d = 0; d < 3; d++) e[1][d] = nrm[(d + 1) % 3] * e[0][(d + 2) % 3] - nrm[(d + 2) % 3] * e[0][(d + 1) % 3];
+    for (PetscInt k = 0; k < count; k++) {
+      PetscReal h = 0;
+      s[k] = s[count + k] = 0;
+      for (PetscInt d = 0; d < 3; d++) {
+        s[k] += e[0][d] * (x[3 * k + d] - x[d]);
+        s[count + k] += e[1][d] * (x[3 * k + d] - x[d]);
+        h += nrm[d] * (x[3 * k + d] - x[3 * a + d]);
+      }
+      if (PetscAbsReal(h) > 1e-8 * len) flat = PETSC_FALSE;
+    }
+    if (flat) PetscCall(VIMBTributaryLengths(count, s, 1e-8 * len, w, cls, &nd[0]));
+    if (flat) PetscCall(VIMBTributaryLengths(count, s + count, 1e-8 * len, l2, cls + count, &nd[1]));
+    /* a complete grid: nd[0] x nd[1] nodes, each place of it once */
+    if (flat && nd[0] * nd[1] != count) flat = PETSC_FALSE;
+    for (PetscInt k = 0; k < count && flat; k++) cls[2 * count + k] = 0;
+    for (PetscInt k = 0; k < count && flat; k++) {
+      const PetscInt c = cls[k] * nd[1] + cls[count + k];
+      if (cls[2 * count + c]++) flat = PETSC_FALSE;
+      w[k] *= l2[k];
+    }
   }
-  PetscCall(PetscFree3(x, s, order));
+#undef VIMB_D2
+  PetscCall(PetscFree5(x, s, order, l2, cls));
+  PetscCheck(straight || (dim == 3 && flat), rd->comm, PETSC_ERR_USER_INPUT,
+             dim == 3
+                 ? "%s:%d: '%s: tributary' needs the nodes of one straight edge, or all the nodes of a rectangular grid on one flat face (give the "
+                   "weights)"
+                 : "%s:%d: '%s: tributary' needs two or more nodes on one straight edge (give the weights)",
+             rd->path, VIMBLine(wv), wkey);
   for (PetscInt k = 0; k < count; k++)
     PetscCheck(w[k] > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: '%s: tributary' needs distinct nodes (two are at one position)", rd->path,
                VIMBLine(wv), wkey);
@@ -247,12 +317,10 @@ static PetscErrorCode VIMBNodeRef(VIMBReader *rd, VIMBModel *model, yaml_node_t 
   PetscCheck(!wv || tributary || (wv->type == YAML_SEQUENCE_NODE && VIMBCount(wv) == count), rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: '%s' must list one weight per node of '%s' (%" PetscInt_FMT " numbers), or be 'tributary' with a list of nodes", rd->path,
              VIMBLine(wv), wkey, key, count);
-  PetscCheck(!tributary || model->dim == 2, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: '%s: tributary' is built for a planar model's edges; in a spatial model give the weights (a list, one per node)", rd->path,
-             VIMBLine(wv), wkey);
   PetscCall(PetscMalloc1(count, &w));
   {
-    PetscErrorCode ierr = tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
+    PetscErrorCode ierr =
+        tributary ? VIMBTributaryWeights(rd, model->bodies[b].flex, model->dim, v, wv, wkey, w) : VIMBGivenWeights(rd, wv, wkey, count, w);
     if (ierr) PetscCall(PetscFree(w));
     PetscCall(ierr);
   }
@@ -653,13 +721,14 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     PetscCall(VIMBVector(rd, e, "point2", model->dim, PETSC_FALSE, j->point[1]));
     if (model->dim == 3) {
       j->rows = 3;
-      /* a node of a flexible body: its point moves with the ROM (mbspatial.c); not on a prismatic joint (its line deforms) */
+      /* a node of a flexible body: its point moves with the ROM (mbspatial.c, mbpoint.c); a prismatic joint's slider (node2)
+         may be one, not its line's point on body1 (the line would deform: as in the plane) */
       PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
       PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
-      PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || (!j->phi[0] && !j->phi[1]), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': a spatial prismatic joint on a flexible body's node is not supported; give its point in the frame (point1, "
-                 "point2) without 'node1'/'node2'",
-                 rd->path, j->line, j->name);
+      PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !j->phi[0], rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': a prismatic joint's line on the flexible body '%s' through a node is not supported (its line deforms); give "
+                 "point1 in its frame without 'node1', or put the node on body2 ('node2')",
+                 rd->path, j->line, j->name, model->bodies[j->body[0]].name);
       PetscCheck(j->type == VI_MB_JOINT_REVOLUTE || j->type == VI_MB_JOINT_DRIVER || j->type == VI_MB_JOINT_PRISMATIC || !VIMBGet(rd, e, "axis"),
                  rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: joint '%s': 'axis' is a revolute, driver or prismatic joint's key, a %s joint has none",
                  rd->path, j->line, j->name, types[t]);
@@ -761,10 +830,6 @@ static PetscErrorCode VIMBReadPlaneContact(VIMBReader *rd, VIMBModel *model, yam
              model->bodies[c->body[1]].name);
   PetscCall(VIMBVector(rd, e, "point", 3, PETSC_FALSE, c->point));
   PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
-  PetscCheck(!c->phi || !c->body[0], rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': a flexible body's node against a moving body's plane is not supported; put it against the ground's plane "
-             "('against: ground')",
-             rd->path, c->line, c->name);
   PetscCall(VIMBVector(rd, e, "plane_point", 3, PETSC_FALSE, c->line_point));
   PetscCall(VIMBVector(rd, e, "plane_normal", 3, PETSC_TRUE, c->line_normal));
   len = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1] + c->line_normal[2] * c->line_normal[2]);
@@ -929,9 +994,6 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBBodyRef(rd, model, e, "body2", "the spring's body2", &sp->body[1]));
     PetscCheck(sp->body[0] != sp->body[1], rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: spring '%s' joins the body '%s' to itself (name two bodies)",
                rd->path, (int)sp->line, sp->name, model->bodies[sp->body[0]].name);
-    PetscCheck(model->dim == 2 || (!VIMBGet(rd, e, "node1") && !VIMBGet(rd, e, "node2")), rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: spring '%s': a node on a spring is a planar model's (a spatial spring joins two body points)", rd->path, (int)sp->line,
-               sp->name);
     PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", sp->body[0], &sp->phi[0]));
     PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", sp->body[1], &sp->phi[1]));
     PetscCall(VIMBVector(rd, e, "point1", model->dim, PETSC_FALSE, sp->point[0]));

@@ -1,21 +1,66 @@
-/* Points of a planar multibody model's bodies, rigid or flexible, and scalar functions of several of them: a spring's
-   length (mbspring.c) and the gap of a point against the line through two points of a body, each optionally a node of a
-   flexible body (docs/multibody.md "Contacts against a line of a flexible body").
+/* Points of a multibody model's bodies, rigid or flexible, planar or spatial, and scalar functions of several of them: a
+   spring's length (mbspring.c), the gap of a point against the line through two points of a body (docs/multibody.md
+   "Contacts against a line of a flexible body") and, in space, the row of a point against a plane of a body (a contact, a
+   prismatic joint's rows), each point optionally a node of a flexible body.
 
-   A point of body b at x in its frame, on a flexible body moved by its node rows Phi_P (2 x nf, VIMBNodeRef in
+   A planar point of body b at x in its frame, on a flexible body moved by its node rows Phi_P (2 x nf, VIMBNodeRef in
    mbmodel.c; a weighted mean of nodes' rows), is P = r + A(theta) (x + Phi_P q_f) (seed 001 Eq. (120); the ground's P = x).
    On the body's coordinates z = (r, theta, q_f), with xe = x + Phi_P q_f and J the quarter turn (A' = A J = J A):
      dP/dr = I,   dP/dtheta = A' xe,   dP/dq_k = A Phi_k,
    and the second derivatives are few: d2P/dtheta2 = -A xe = J dP/dtheta, d2P/dtheta dq_k = A' Phi_k = J dP/dq_k, the
-   others zero. A scalar s(X_1, .., X_m) of m points, with its gradient gX and Hessian HX in the points' positions, has on
-   the coordinates (the chain rule)
+   others zero. A spatial point on z = (r, p, q_f) (p the frame's quaternion, mbspatial.c; mbflexspatial.c) is
+   P = r + A(p) s, s = x + Phi_P q_f, with (A(p) s)_i = p^T A_i(s) p, A_i(s) symmetric 4 x 4 and linear in s:
+     dP_i/dr = e_i,   dP_i/dp = 2 A_i(s) p,   dP_i/dq_k = p^T A_i(Phi_k) p,
+     d2P_i/dp2 = 2 A_i(s),   d2P_i/dp dq_k = 2 A_i(Phi_k) p,   d2P_i/dq_k dq_l = 0.
+   A scalar s(X_1, .., X_m) of m points, with its gradient gX and Hessian HX in the points' positions, has on the
+   coordinates (the chain rule)
      grad s = sum_p Jp_p^T gX_p,
-     Hess s = sum_{p,t} Jp_p^T HX_pt Jp_t + sum_p C_p,   C_p(theta, a) = C_p(a, theta) = gX_p . J dP_p/dz_a (a = theta or q_k). */
+     Hess s = sum_{p,t} Jp_p^T HX_pt Jp_t + sum_p sum_i gX_p,i Hess P_p,i,
+   the last term C_p(theta, a) = C_p(a, theta) = gX_p . J dP_p/dz_a (a = theta or q_k) in the plane, and in space
+   2 B(s) on (p, p) and 2 B(Phi_k) p on (p, q_k), B(v) = sum_i gX_p,i A_i(v). */
 #include "mbimpl.h"
 
 PetscInt VIMBPointSize(const VIMBModel *model, PetscInt b)
 {
   return b ? model->bodies[b].nq : 0;
+}
+
+/* a spatial point (the comment above): X, J, and s, p, phi for its curvature */
+static void VIMBPointEvaluateSpatial(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[],
+                                     VIMBPoint *pt)
+{
+  const VIMBBody *bd = &model->bodies[b];
+  const PetscInt  nq = pt->nq, nf = phi ? bd->flex->nf : 0;
+  const PetscReal zero[3] = {0, 0, 0}, *z = q + bd->off, *p = z + 3;
+  PetscReal       A[3][16];
+
+  pt->p   = p;
+  pt->phi = phi;
+  pt->nf  = nf;
+  VIMBFlexSpatialDisplace(bd->flex, phi, x ? x : zero, z + 7, pt->s);
+  VIMBQuatForms(pt->s, A);
+  for (PetscInt i = 0; i < 3; i++) {
+    PetscReal *Ji = pt->J + i * nq, pAp = 0;
+    for (PetscInt a = 0; a < nq; a++) Ji[a] = 0;
+    Ji[i] = 1;
+    for (PetscInt a = 0; a < 4; a++) {
+      const PetscReal Ap = A[i][a * 4] * p[0] + A[i][a * 4 + 1] * p[1] + A[i][a * 4 + 2] * p[2] + A[i][a * 4 + 3] * p[3];
+      Ji[3 + a]          = 2 * Ap;
+      pAp += p[a] * Ap;
+    }
+    pt->X[i] = z[i] + pAp;
+  }
+  for (PetscInt k = 0; k < nf; k++) {
+    const PetscReal ph[3] = {phi[k], phi[nf + k], phi[2 * nf + k]};
+    PetscReal       Ak[3][16];
+    VIMBQuatForms(ph, Ak);
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscReal r = 0;
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt c = 0; c < 4; c++) r += p[a] * Ak[i][a * 4 + c] * p[c];
+      pt->J[i * nq + 7 + k] = r;
+    }
+  }
 }
 
 void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], const PetscReal phi[], const PetscReal q[], VIMBPoint *pt)
@@ -26,6 +71,14 @@ void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], 
 
   pt->body = b;
   pt->nq   = nq;
+  pt->dim  = model->dim;
+  pt->p = pt->phi = NULL;
+  pt->nf          = 0;
+  if (model->dim == 3) {
+    if (b) VIMBPointEvaluateSpatial(model, b, x, phi, q, pt);
+    for (PetscInt i = 0; i < 3 && !b; i++) pt->X[i] = x ? x[i] : 0;
+    return;
+  }
   if (!b) {
     pt->X[0] = xe[0];
     pt->X[1] = xe[1];
@@ -51,9 +104,57 @@ void VIMBPointEvaluate(const VIMBModel *model, PetscInt b, const PetscReal x[], 
   }
 }
 
+/* the spatial chain rule (the comment above) */
+static void VIMBPointChainSpatial(PetscInt m, const VIMBPoint pts[], const PetscInt base[], const PetscReal gX[], const PetscReal HX[], PetscInt nz,
+                                  PetscReal gz[], PetscReal w, PetscReal Hz[])
+{
+  for (PetscInt p = 0; p < m; p++) {
+    const VIMBPoint *P = &pts[p];
+    for (PetscInt a = 0; a < P->nq; a++)
+      gz[base[p] + a] += P->J[a] * gX[3 * p] + P->J[P->nq + a] * gX[3 * p + 1] + P->J[2 * P->nq + a] * gX[3 * p + 2];
+  }
+  if (!Hz || w == 0) return;
+  for (PetscInt p = 0; p < m; p++) {
+    const VIMBPoint *P = &pts[p];
+    PetscReal        A[3][16], B[16];
+    const PetscReal *gp = gX + 3 * p;
+    for (PetscInt t = 0; t < m; t++) {
+      const VIMBPoint *T = &pts[t];
+      const PetscReal *h = HX + (3 * p) * 3 * m + 3 * t; /* the 3 x 3 block (p, t), row stride 3 m */
+      for (PetscInt a = 0; a < P->nq; a++) {
+        PetscReal hj[3];
+        for (PetscInt j = 0; j < 3; j++) hj[j] = P->J[a] * h[j] + P->J[P->nq + a] * h[3 * m + j] + P->J[2 * P->nq + a] * h[6 * m + j];
+        if (hj[0] == 0 && hj[1] == 0 && hj[2] == 0) continue;
+        for (PetscInt c = 0; c < T->nq; c++)
+          Hz[(base[p] + a) * nz + base[t] + c] += w * (hj[0] * T->J[c] + hj[1] * T->J[T->nq + c] + hj[2] * T->J[2 * T->nq + c]);
+      }
+    }
+    /* the point's own curvature: 2 B(s) on (p, p), 2 B(Phi_k) p on (p, q_k) */
+    if (!P->nq || (gp[0] == 0 && gp[1] == 0 && gp[2] == 0)) continue;
+    VIMBQuatForms(P->s, A);
+    for (PetscInt k = 0; k < 16; k++) B[k] = gp[0] * A[0][k] + gp[1] * A[1][k] + gp[2] * A[2][k];
+    for (PetscInt a = 0; a < 4; a++)
+      for (PetscInt c = 0; c < 4; c++) Hz[(base[p] + 3 + a) * nz + base[p] + 3 + c] += 2 * w * B[a * 4 + c];
+    for (PetscInt k = 0; k < P->nf; k++) {
+      const PetscReal ph[3] = {P->phi[k], P->phi[P->nf + k], P->phi[2 * P->nf + k]};
+      VIMBQuatForms(ph, A);
+      for (PetscInt a = 0; a < 4; a++) {
+        PetscReal r = 0;
+        for (PetscInt c = 0; c < 4; c++) r += (gp[0] * A[0][a * 4 + c] + gp[1] * A[1][a * 4 + c] + gp[2] * A[2][a * 4 + c]) * P->p[c];
+        Hz[(base[p] + 3 + a) * nz + base[p] + 7 + k] += 2 * w * r;
+        Hz[(base[p] + 7 + k) * nz + base[p] + 3 + a] += 2 * w * r;
+      }
+    }
+  }
+}
+
 void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscInt base[], const PetscReal gX[], const PetscReal HX[], PetscInt nz, PetscReal gz[],
                     PetscReal w, PetscReal Hz[])
 {
+  if (m > 0 && pts[0].dim == 3) {
+    VIMBPointChainSpatial(m, pts, base, gX, HX, nz, gz, w, Hz);
+    return;
+  }
   for (PetscInt p = 0; p < m; p++) {
     const VIMBPoint *P = &pts[p];
     for (PetscInt a = 0; a < P->nq; a++) gz[base[p] + a] += P->J[a] * gX[2 * p] + P->J[P->nq + a] * gX[2 * p + 1];
@@ -194,5 +295,54 @@ PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, con
   VIMBPointChain(3, lw.pts, lw.base, gX, NULL, lw.nz, lw.gz, 0, NULL);
   for (PetscInt a = 0; a < lw.nz; a++) grad[lw.idx[a]] += lw.gz[a];
   PetscCall(VIMBLineWorkFree(&lw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* g = (R1 nv) . (P2 - P1) as a scalar of three points, X0 = P2, X1 = P1 and X2 = N, the point of body[0] at s1 + nv (moved
+   by P1's nodes: N - P1 = R1 nv): with a = X2 - X1 and b = X0 - X1, g = a . b, so
+     dg/dX0 = a,   dg/dX1 = -a - b,   dg/dX2 = b,
+   and its Hessian in (X0, X1, X2) is [0, -I, I; -I, 2 I, -I; I, -I, 0] (d2g/da db = I), through the chain rule. */
+PetscErrorCode VIMBPlaneRow(const VIMBModel *model, const PetscInt body[2], const PetscReal nv[], const PetscReal s1[], const PetscReal phi1[],
+                            const PetscReal s2[], const PetscReal phi2[], const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,
+                            PetscReal H[])
+{
+  const PetscInt  n = model->n, nb = VIMBPointSize(model, body[1]), na = VIMBPointSize(model, body[0]), nz = nb + na;
+  const PetscBool hess    = H && w != 0 ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt  base[3] = {0, nb, nb}, hx[3][3] = {{0, -1, 1}, {-1, 2, -1}, {1, -1, 0}};
+  VIMBPoint       pts[3];
+  PetscInt       *idx;
+  PetscReal      *gz, *J, sn[3], a[3], b[3], gX[9], HX[81] = {0}, val = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nz + 1, &idx, nz * (hess ? nz + 1 : 1) + 1, &gz, 3 * (nb + 2 * na) + 1, &J));
+  pts[0].J = J;
+  pts[1].J = J + 3 * nb;
+  pts[2].J = J + 3 * (nb + na);
+  for (PetscInt i = 0; i < 3; i++) sn[i] = s1[i] + nv[i];
+  VIMBPointEvaluate(model, body[1], s2, phi2, q, &pts[0]);
+  VIMBPointEvaluate(model, body[0], s1, phi1, q, &pts[1]);
+  VIMBPointEvaluate(model, body[0], sn, phi1, q, &pts[2]);
+  for (PetscInt k = 0; k < nb; k++) idx[k] = model->bodies[body[1]].off + k;
+  for (PetscInt k = 0; k < na; k++) idx[nb + k] = model->bodies[body[0]].off + k;
+  for (PetscInt k = 0; k < nz * (hess ? nz + 1 : 1); k++) gz[k] = 0;
+  for (PetscInt i = 0; i < 3; i++) {
+    a[i] = pts[2].X[i] - pts[1].X[i];
+    b[i] = pts[0].X[i] - pts[1].X[i];
+    val += a[i] * b[i];
+    gX[i]     = a[i];
+    gX[3 + i] = -a[i] - b[i];
+    gX[6 + i] = b[i];
+    for (PetscInt u = 0; u < 3; u++)
+      for (PetscInt v = 0; v < 3; v++) HX[(3 * u + i) * 9 + 3 * v + i] = hx[u][v];
+  }
+  VIMBPointChain(3, pts, base, gX, HX, nz, gz, hess ? w : 0, hess ? gz + nz : NULL);
+  if (g) *g = val;
+  if (grad)
+    for (PetscInt k = 0; k < nz; k++) grad[idx[k]] += gz[k];
+  if (hess)
+    for (PetscInt k = 0; k < nz; k++)
+      for (PetscInt l = 0; l < nz; l++)
+        if (gz[nz + k * nz + l] != 0) H[idx[k] * n + idx[l]] += gz[nz + k * nz + l];
+  PetscCall(PetscFree3(idx, gz, J));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

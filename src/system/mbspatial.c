@@ -294,76 +294,35 @@ static void VIMBSpatialDriverRow(const VIMBModel *model, const VIMBJoint *j, con
 }
 
 /*
-  A row of two bodies on their local coordinates z = (r1, p1, r2, p2) (14; the ground's r = 0, p = (1, 0, 0, 0), no
-  coordinates): a relative rotation row, p1^T C p2 (C = lock_k, above; C NULL: not one), or a point of body2 against a
-  plane of body1 (a prismatic joint's position row, a contact on a moving body's plane), g = sum_i u_i d_i with
-  u = R(p1) nv (nv the plane's normal in body1's frame, u_i = p1^T A_i(nv) p1) and d = r2 + R(p2) s2 - r1 - R(p1) s1 (s1
-  a point of the plane in body1's frame, s2 the point in body2's), so that
-  grad g = sum_i (d_i grad u_i + u_i grad d_i), Hess g = sum_i (grad u_i grad d_i^T + grad d_i grad u_i^T + u_i Hess d_i + d_i Hess u_i),
-  with grad u_i = 2 A_i(nv) p1 and Hess u_i = 2 A_i(nv) on p1, grad d_i = (-e_i, -2 A_i(s1) p1, e_i, 2 A_i(s2) p2),
-  Hess d_i = -2 A_i(s1) on p1, 2 A_i(s2) on p2. g, its gradient (n) and its Hessian added times w into H (n x n).
+  A relative rotation row of two bodies, p1^T C p2 (C = lock_k, above; the ground's p = (1, 0, 0, 0), no coordinates): its
+  gradient (C p2, C^T p1) and its Hessian the constant off-diagonal block C; g, its gradient (n) and its Hessian added
+  times w into H (n x n). (A point of body2 against a plane of body1, a prismatic joint's position rows and a contact's,
+  is VIMBPlaneRow's, mbpoint.c.)
 */
-static void VIMBSpatialPairRow(const VIMBModel *model, const PetscInt body[2], const PetscReal C[], const PetscReal nv[], const PetscReal s1[],
-                               const PetscReal s2[], const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w, PetscReal H[])
+static void VIMBSpatialRotationRow(const VIMBModel *model, const PetscInt body[2], const PetscReal C[], const PetscReal q[], PetscReal *g,
+                                   PetscReal grad[], PetscReal w, PetscReal H[])
 {
   const PetscInt   n      = model->n;
-  const PetscReal  one[4] = {1, 0, 0, 0}, zero[3] = {0, 0, 0};
-  const PetscReal *r[2], *p[2];
+  const PetscReal  one[4] = {1, 0, 0, 0};
+  const PetscReal *p[2];
   PetscInt         o[2];
-  PetscReal        lg[14] = {0}, lH[196] = {0}, val = 0;
+  PetscReal        val = 0;
 
   for (PetscInt s = 0; s < 2; s++) {
-    o[s] = body[s] ? model->bodies[body[s]].off : -1;
-    r[s] = body[s] ? q + o[s] : zero;
-    p[s] = body[s] ? q + o[s] + 3 : one;
+    o[s] = body[s] ? model->bodies[body[s]].off + 3 : -1;
+    p[s] = body[s] ? q + o[s] : one;
   }
-  if (C) { /* a rotation row */
-    for (PetscInt a = 0; a < 4; a++)
-      for (PetscInt b = 0; b < 4; b++) {
-        val += p[0][a] * C[a * 4 + b] * p[1][b];
-        lg[3 + a] += C[a * 4 + b] * p[1][b];
-        lg[10 + b] += p[0][a] * C[a * 4 + b];
-        lH[(3 + a) * 14 + 10 + b] = lH[(10 + b) * 14 + 3 + a] = C[a * 4 + b];
+  for (PetscInt a = 0; a < 4; a++)
+    for (PetscInt b = 0; b < 4; b++) {
+      val += p[0][a] * C[a * 4 + b] * p[1][b];
+      if (grad && o[0] >= 0) grad[o[0] + a] += C[a * 4 + b] * p[1][b];
+      if (grad && o[1] >= 0) grad[o[1] + b] += p[0][a] * C[a * 4 + b];
+      if (H && w != 0 && o[0] >= 0 && o[1] >= 0 && C[a * 4 + b] != 0) {
+        H[(o[0] + a) * n + o[1] + b] += w * C[a * 4 + b];
+        H[(o[1] + b) * n + o[0] + a] += w * C[a * 4 + b];
       }
-  } else { /* a point against a plane */
-    PetscReal An[3][16], As[2][3][16];
-    VIMBQuatForms(nv, An);
-    VIMBQuatForms(s1, As[0]);
-    VIMBQuatForms(s2, As[1]);
-    for (PetscInt c = 0; c < 3; c++) {
-      PetscReal u = VIMBForm(An[c], p[0], p[0]), d = r[1][c] - r[0][c], du[14] = {0}, dd[14] = {0};
-      for (PetscInt s = 0; s < 2; s++) {
-        const PetscReal sg = s ? 1 : -1;
-        d += sg * VIMBForm(As[s][c], p[s], p[s]);
-        dd[7 * s + c] = sg;
-        for (PetscInt a = 0; a < 4; a++)
-          for (PetscInt b = 0; b < 4; b++) dd[7 * s + 3 + a] += 2 * sg * As[s][c][a * 4 + b] * p[s][b];
-      }
-      for (PetscInt a = 0; a < 4; a++)
-        for (PetscInt b = 0; b < 4; b++) du[3 + a] += 2 * An[c][a * 4 + b] * p[0][b];
-      val += u * d;
-      for (PetscInt k = 0; k < 14; k++) {
-        lg[k] += d * du[k] + u * dd[k];
-        for (PetscInt l = 0; l < 14; l++) lH[k * 14 + l] += du[k] * dd[l] + dd[k] * du[l];
-      }
-      for (PetscInt a = 0; a < 4; a++)
-        for (PetscInt b = 0; b < 4; b++) {
-          lH[(3 + a) * 14 + 3 + b] += 2 * d * An[c][a * 4 + b] - 2 * u * As[0][c][a * 4 + b];
-          lH[(10 + a) * 14 + 10 + b] += 2 * u * As[1][c][a * 4 + b];
-        }
     }
-  }
   if (g) *g = val;
-  for (PetscInt k = 0; k < 14; k++) {
-    const PetscInt gk = o[k / 7] < 0 ? -1 : o[k / 7] + k % 7;
-    if (gk < 0) continue;
-    if (grad) grad[gk] = lg[k];
-    if (H && w != 0)
-      for (PetscInt l = 0; l < 14; l++) {
-        const PetscInt gl = o[l / 7] < 0 ? -1 : o[l / 7] + l % 7;
-        if (gl >= 0 && lH[k * 14 + l] != 0) H[gk * n + gl] += w * lH[k * 14 + l];
-      }
-  }
 }
 
 /*
@@ -409,29 +368,10 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
 
   PetscFunctionBeginUser;
   if (grad) PetscCall(PetscArrayzero(grad, n));
-  if (r >= model->nrows - model->ncontacts && model->contacts[r - (model->nrows - model->ncontacts)].body[0]) {
-    /* a point against a moving body's plane: g = (R1 n) . (r2 + R2 s - r1 - R1 C) */
+  if (r >= model->nrows - model->ncontacts) {
+    /* a point (a node's: x + Phi_P q_f) against a plane of the ground or of a moving body: g = (R1 n) . (P - r1 - R1 C) */
     const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
-    VIMBSpatialPairRow(model, c->body, NULL, c->line_normal, c->line_point, c->point, q, g, grad, w, H);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (r >= model->nrows - model->ncontacts) { /* a point against the ground's plane: g = n . (r + R(p) s - C) */
-    const VIMBContact *c = &model->contacts[r - (model->nrows - model->ncontacts)];
-    const PetscInt     o = model->bodies[c->body[1]].off;
-    const PetscReal   *p = q + o + 3, *nv = c->line_normal;
-    PetscReal          A[3][16], B[16], Bp[4], val = 0, s[3];
-    VIMBFlexSpatialDisplace(model->bodies[c->body[1]].flex, c->phi, c->point, q + o + 7, s); /* a node's: x + Phi_P q_f */
-    VIMBQuatForms(s, A);
-    for (PetscInt k = 0; k < 16; k++) B[k] = nv[0] * A[0][k] + nv[1] * A[1][k] + nv[2] * A[2][k]; /* n . R(p) s = p^T B p */
-    for (PetscInt a = 0; a < 4; a++) Bp[a] = B[a * 4] * p[0] + B[a * 4 + 1] * p[1] + B[a * 4 + 2] * p[2] + B[a * 4 + 3] * p[3];
-    for (PetscInt i = 0; i < 3; i++) val += nv[i] * (q[o + i] - c->line_point[i]);
-    if (g) *g = val + p[0] * Bp[0] + p[1] * Bp[1] + p[2] * Bp[2] + p[3] * Bp[3];
-    if (grad)
-      for (PetscInt i = 0; i < 7; i++) grad[o + i] = i < 3 ? nv[i] : 2 * Bp[i - 3];
-    if (H && w != 0)
-      for (PetscInt a = 0; a < 4; a++)
-        for (PetscInt b = 0; b < 4; b++) H[(o + 3 + a) * n + o + 3 + b] += 2 * w * B[a * 4 + b];
-    VIMBSpatialNodeColumns(model, c->body[1], c->phi, nv, 1, q, grad, w, H);
+    PetscCall(VIMBPlaneRow(model, c->body, c->line_normal, c->line_point, NULL, c->point, c->phi, q, g, grad, w, H));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (r >= model->qrow) { /* a norm row */
@@ -455,7 +395,7 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (j->type == VI_MB_JOINT_PRISMATIC && i == 5) { /* a driven prismatic joint's slide: point2 against body1's plane normal to the axis */
-      VIMBSpatialPairRow(model, j->body, NULL, j->hinge[0], j->point[0], j->point[1], q, g, grad, w, H);
+      PetscCall(VIMBPlaneRow(model, j->body, j->hinge[0], j->point[0], j->phi[0], j->point[1], j->phi[1], q, g, grad, w, H));
       if (g) *g -= j->slide0;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -463,7 +403,10 @@ PetscErrorCode VIMBSpatialConstraint(const VIMBModel *model, PetscInt r, const P
       /* fixed: rows 3-5 the rotation; prismatic: rows 0, 1 point2 against body1's planes through point1 normal to n1, n2,
          rows 2-4 the rotation */
       const PetscInt k = j->type == VI_MB_JOINT_FIXED ? i - 3 : i - 2;
-      VIMBSpatialPairRow(model, j->body, k >= 0 ? j->lock[k] : NULL, k >= 0 ? NULL : j->hinge[1 + i], j->point[0], j->point[1], q, g, grad, w, H);
+      if (k >= 0)
+        VIMBSpatialRotationRow(model, j->body, j->lock[k], q, g, grad, w, H);
+      else
+        PetscCall(VIMBPlaneRow(model, j->body, j->hinge[1 + i], j->point[0], j->phi[0], j->point[1], j->phi[1], q, g, grad, w, H));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (i >= 3) { /* a revolute joint's row: (R1 a) . (R2 n) = sum_i (p1^T A_i(a) p1) (p2^T A_i(n) p2), R of the ground I */
@@ -559,7 +502,7 @@ PetscErrorCode VIMBSpatialTangent(const VIMBModel *model, PetscInt k, const Pets
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, 2 * model->n));
-  VIMBFlexSpatialDisplace(model->bodies[c->body[1]].flex, c->phi, c->point, q + o + 7, s); /* a node's: x + Phi_P q_f (ground's plane only) */
+  VIMBFlexSpatialDisplace(model->bodies[c->body[1]].flex, c->phi, c->point, q + o + 7, s); /* a node's: x + Phi_P q_f */
   VIMBQuatForms(s, A);
   VIMBSpatialContactTangents(c->line_normal, t);
   if (oa >= 0) {

@@ -1,16 +1,17 @@
 /* Linear spring-dampers between two body points of a multibody model (model key 'springs:', docs/multibody.md "Springs").
 
    Spring k joins P1, a point of body1, and P2, a point of body2 (either may be the ground; in the plane P = r + R(theta) s,
-   on a flexible body P = r + R(theta) (s + Phi_P q_f) at a node or a weighted mean of nodes (mbpoint.c), in space
-   P_i = r_i + p^T A_i(s) p, the quaternion's quadratic form of mbspatial.c). With d = P2 - P1, its length l = |d|,
-   e = d / l and its rate dl/dt = e . (dP2/dt - dP1/dt), the tension is N = k (l - L0) + c dl/dt, the force -N e on P2 and
-   +N e on P1. On the two bodies' coordinates z (3, 3 + nf or 7 each; the ground has none) with D = dd/dz:
+   in space P_i = r_i + p^T A_i(s) p, the quaternion's quadratic form of mbspatial.c; on a flexible body s + Phi_P q_f at a
+   node or a weighted mean of nodes, mbpoint.c). With d = P2 - P1, its length l = |d|, e = d / l and its rate
+   dl/dt = e . (dP2/dt - dP1/dt), the tension is N = k (l - L0) + c dl/dt, the force -N e on P2 and +N e on P1. On the two
+   bodies' coordinates z (3 or 3 + nf each, spatial 7 or 7 + nf; the ground has none) with D = dd/dz:
      grad l = b = D^T e,   Hess l = H = (D^T D - b b^T) / l + sum_i e_i Hess d_i,   dl/dt = b . w (w = dz/dt),
    so the generalized force is f = -N b (its virtual work -N dl) and, as b . w = grad l . w has the gradient H w at fixed w,
      df/dz = -b (k b + c H w)^T - N H,   df/dw = -c b b^T.
    Hess d_i has the rotation's part only: -(R s)_i on the planar angle (and R' Phi_k on (theta, q_k) at a node, whose
-   generalized force on the elastic coordinates is (dP/dq_f)^T (-N e) = -N Phi_P^T R^T e), 2 A_i(s) on the quaternion; the
-   planar H is VIMBPointChain's (mbpoint.c) of l(P1, P2). The spring's potential is k (l - L0)^2 / 2; the damper's power
+   generalized force on the elastic coordinates is (dP/dq_f)^T (-N e) = -N Phi_P^T R^T e), 2 A_i(s) on the quaternion (and
+   2 A_i(Phi_k) p on (p, q_k) at a node); H is VIMBPointChain's (mbpoint.c) of l(P1, P2), planar and spatial. The spring's
+   potential is k (l - L0)^2 / 2; the damper's power
    -c (dl/dt)^2 is external work in the energy balance (its force is in f). */
 #include "mbimpl.h"
 
@@ -21,31 +22,6 @@ typedef struct {
   PetscReal len, rate, *b, *H;
 } VIMBSpringKin;
 
-/* A spatial body's point in the fixed frame, P, its Jacobian Jp = dP/dz (3 x 7) and the Hessians Hp[i] of its components
-   (7 x 7); the ground's point s is fixed (nq = 0). A planar point is mbpoint.c's (a flexible body's node too). */
-static void VIMBSpringPoint(const VIMBModel *model, PetscInt b, const PetscReal s[], const PetscReal q[], PetscReal P[3], PetscReal Jp[3][7],
-                            PetscReal Hp[3][49], PetscInt *nq)
-{
-  const PetscReal *z = b ? q + model->bodies[b].off : NULL;
-  PetscReal        A[3][16];
-
-  *nq = b ? 7 : 0;
-  for (PetscInt i = 0; i < 3; i++) {
-    P[i] = z ? z[i] : s[i];
-    for (PetscInt a = 0; a < 7; a++) Jp[i][a] = a == i && z ? 1 : 0;
-    for (PetscInt a = 0; a < 49; a++) Hp[i][a] = 0;
-  }
-  if (!z) return;
-  VIMBQuatForms(s, A);
-  for (PetscInt i = 0; i < 3; i++)
-    for (PetscInt a = 0; a < 4; a++)
-      for (PetscInt c = 0; c < 4; c++) {
-        P[i] += z[3 + a] * A[i][a * 4 + c] * z[3 + c];
-        Jp[i][3 + a] += 2 * A[i][a * 4 + c] * z[3 + c];
-        Hp[i][(3 + a) * 7 + 3 + c] = 2 * A[i][a * 4 + c];
-      }
-}
-
 static PetscErrorCode VIMBSpringKinFree(VIMBSpringKin *kin)
 {
   PetscFunctionBeginUser;
@@ -53,95 +29,55 @@ static PetscErrorCode VIMBSpringKinFree(VIMBSpringKin *kin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The planar spring: l = |P2 - P1| of two mbpoint.c points, e = (P2 - P1) / l, gX = (-e, e) and
-   HX = [M, -M; -M, M], M = (I - e e^T) / l, through VIMBPointChain. */
-static void VIMBSpringPlanar(const VIMBModel *model, const VIMBSpring *sp, const PetscReal q[], PetscBool hess, VIMBSpringKin *kin, PetscReal Jp[])
-{
-  VIMBPoint pts[2];
-  PetscInt  base[2];
-  PetscReal e[2], gX[4], HX[16];
-
-  pts[0].J = Jp;
-  pts[1].J = Jp + 2 * VIMBPointSize(model, sp->body[0]);
-  for (PetscInt s = 0; s < 2; s++) VIMBPointEvaluate(model, sp->body[s], sp->point[s], sp->phi[s], q, &pts[s]);
-  base[0] = 0;
-  base[1] = pts[0].nq;
-  kin->nz = pts[0].nq + pts[1].nq;
-  for (PetscInt s = 0; s < 2; s++)
-    for (PetscInt a = 0; a < pts[s].nq; a++) kin->idx[base[s] + a] = model->bodies[sp->body[s]].off + a;
-  kin->len = PetscSqrtReal(PetscSqr(pts[1].X[0] - pts[0].X[0]) + PetscSqr(pts[1].X[1] - pts[0].X[1]));
-  if (kin->len <= 1e-12 * PetscMax(sp->L0, 1)) return; /* refused by the caller */
-  for (PetscInt i = 0; i < 2; i++) {
-    e[i]      = (pts[1].X[i] - pts[0].X[i]) / kin->len;
-    gX[i]     = -e[i];
-    gX[2 + i] = e[i];
-  }
-  for (PetscInt i = 0; i < 2; i++)
-    for (PetscInt j = 0; j < 2; j++) {
-      const PetscReal m = ((i == j ? 1 : 0) - e[i] * e[j]) / kin->len;
-      HX[i * 4 + j] = HX[(2 + i) * 4 + 2 + j] = m;
-      HX[i * 4 + 2 + j] = HX[(2 + i) * 4 + j] = -m;
-    }
-  for (PetscInt a = 0; a < kin->nz * (hess ? kin->nz : 0); a++) kin->H[a] = 0;
-  for (PetscInt a = 0; a < kin->nz; a++) kin->b[a] = 0;
-  VIMBPointChain(2, pts, base, gX, HX, kin->nz, kin->b, hess ? 1 : 0, hess ? kin->H : NULL);
-}
-
+/* l = |P2 - P1| of two mbpoint.c points (planar or spatial, each optionally a flexible body's node), e = (P2 - P1) / l,
+   gX = (-e, e) and HX = [M, -M; -M, M], M = (I - e e^T) / l, through VIMBPointChain; dl/dt = b . u. */
 static PetscErrorCode VIMBSpringKinematics(MPI_Comm comm, const VIMBModel *model, const VIMBSpring *sp, const PetscReal q[], const PetscReal u[],
                                            PetscBool hess, VIMBSpringKin *kin)
 {
-  const PetscInt dim = model->dim, nzmax = dim == 3 ? 14 : VIMBPointSize(model, sp->body[0]) + VIMBPointSize(model, sp->body[1]);
-  PetscReal      P[2][3], Jp[2][3][7], Hp[2][3][49], D[3][14] = {{0}}, e[3] = {0, 0, 0}, len = 0, *J2;
-  PetscInt       nq[2], base[2];
+  const PetscInt dim = model->dim, nzmax = VIMBPointSize(model, sp->body[0]) + VIMBPointSize(model, sp->body[1]);
+  VIMBPoint      pts[2];
+  PetscInt       base[2];
+  PetscReal      e[3], gX[6], HX[36], len = 0, *Jp;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc3(nzmax + 1, &kin->idx, nzmax + 1, &kin->b, (hess ? nzmax * nzmax : 0) + 1, &kin->H));
-  if (dim == 2) {
-    PetscCall(PetscMalloc1(2 * nzmax + 1, &J2));
-    VIMBSpringPlanar(model, sp, q, hess, kin, J2);
-    PetscCall(PetscFree(J2));
-    len = kin->len;
-  } else {
-    for (PetscInt s = 0; s < 2; s++) VIMBSpringPoint(model, sp->body[s], sp->point[s], q, P[s], Jp[s], Hp[s], &nq[s]);
-    base[0] = 0;
-    base[1] = nq[0];
-    kin->nz = nq[0] + nq[1];
-    for (PetscInt s = 0; s < 2; s++)
-      for (PetscInt a = 0; a < nq[s]; a++) {
-        kin->idx[base[s] + a] = model->bodies[sp->body[s]].off + a;
-        for (PetscInt i = 0; i < dim; i++) D[i][base[s] + a] = (s ? 1 : -1) * Jp[s][i][a];
-      }
-    for (PetscInt i = 0; i < dim; i++) len += PetscSqr(P[1][i] - P[0][i]);
-    len = PetscSqrtReal(len);
+  PetscCall(PetscMalloc1(dim * nzmax + 1, &Jp));
+  pts[0].J = Jp;
+  pts[1].J = Jp + dim * VIMBPointSize(model, sp->body[0]);
+  for (PetscInt s = 0; s < 2; s++) VIMBPointEvaluate(model, sp->body[s], sp->point[s], sp->phi[s], q, &pts[s]);
+  base[0] = 0;
+  base[1] = pts[0].nq;
+  kin->nz = nzmax;
+  for (PetscInt s = 0; s < 2; s++)
+    for (PetscInt a = 0; a < pts[s].nq; a++) kin->idx[base[s] + a] = model->bodies[sp->body[s]].off + a;
+  for (PetscInt i = 0; i < dim; i++) len += PetscSqr(pts[1].X[i] - pts[0].X[i]);
+  len = PetscSqrtReal(len);
+  if (!(len > 1e-12 * PetscMax(sp->L0, 1))) {
+    PetscCall(PetscFree(Jp));
+    PetscCall(VIMBSpringKinFree(kin));
   }
-  if (!(len > 1e-12 * PetscMax(sp->L0, 1))) PetscCall(VIMBSpringKinFree(kin));
   PetscCheck(len > 1e-12 * PetscMax(sp->L0, 1), comm, PETSC_ERR_USER_INPUT,
              "%s:%" PetscInt_FMT ": spring '%s' has its two points at one place (length %g m): a zero-length spring has no direction (give it "
              "points apart)",
              model->path, sp->line, sp->name, (double)len);
+  for (PetscInt i = 0; i < dim; i++) {
+    e[i]        = (pts[1].X[i] - pts[0].X[i]) / len;
+    gX[i]       = -e[i];
+    gX[dim + i] = e[i];
+  }
+  for (PetscInt i = 0; i < dim; i++)
+    for (PetscInt j = 0; j < dim; j++) {
+      const PetscReal m   = ((i == j ? 1 : 0) - e[i] * e[j]) / len;
+      HX[i * 2 * dim + j] = HX[(dim + i) * 2 * dim + dim + j] = m;
+      HX[i * 2 * dim + dim + j] = HX[(dim + i) * 2 * dim + j] = -m;
+    }
+  for (PetscInt a = 0; a < kin->nz * (hess ? kin->nz : 0); a++) kin->H[a] = 0;
+  for (PetscInt a = 0; a < kin->nz; a++) kin->b[a] = 0;
+  VIMBPointChain(2, pts, base, gX, HX, kin->nz, kin->b, hess ? 1 : 0, hess ? kin->H : NULL);
+  PetscCall(PetscFree(Jp));
   kin->len  = len;
   kin->rate = 0;
-  if (dim == 2) {
-    for (PetscInt a = 0; a < kin->nz && u; a++) kin->rate += kin->b[a] * u[kin->idx[a]];
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  for (PetscInt i = 0; i < dim; i++) e[i] = (P[1][i] - P[0][i]) / len;
-  for (PetscInt a = 0; a < kin->nz; a++) {
-    kin->b[a] = 0;
-    for (PetscInt i = 0; i < dim; i++) kin->b[a] += D[i][a] * e[i];
-    if (u) kin->rate += kin->b[a] * u[kin->idx[a]];
-  }
-  if (!hess) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt a = 0; a < kin->nz; a++)
-    for (PetscInt c = 0; c < kin->nz; c++) {
-      PetscReal x = -kin->b[a] * kin->b[c];
-      for (PetscInt i = 0; i < dim; i++) x += D[i][a] * D[i][c];
-      kin->H[a * kin->nz + c] = x / len;
-    }
-  for (PetscInt s = 0; s < 2; s++)
-    for (PetscInt a = 0; a < nq[s]; a++)
-      for (PetscInt c = 0; c < nq[s]; c++)
-        for (PetscInt i = 0; i < dim; i++) kin->H[(base[s] + a) * kin->nz + base[s] + c] += (s ? 1 : -1) * e[i] * Hp[s][i][a * nq[s] + c];
+  for (PetscInt a = 0; a < kin->nz && u; a++) kin->rate += kin->b[a] * u[kin->idx[a]];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

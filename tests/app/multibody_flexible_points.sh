@@ -35,8 +35,8 @@
 #     Moreau-Jean's does; -1.2 mm here), so the same equations at the height the mass holds, without the gap's: the tip
 #     within 1e-10 m and the force within 1e-8 N;
 # (e) bad input: a one-point line (line_normal) on a flexible body, a two-point line whose points coincide, a line_normal
-#     along the line, a line_node on the ground, weights2 without node2 on a spring, a node on a spatial model's spring (1
-#     and 2 ranks).
+#     along the line, a line_node on the ground, weights2 without node2 on a spring, a node on a spatial model's rigid body's
+#     spring end (1 and 2 ranks).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_scipy
@@ -278,7 +278,7 @@ bodies:
 springs:
   - {name: s, body1: ground, point1: [0, 0, 0], body2: m, node2: n22, stiffness: 10}
 YAML
-refuse_simulate "a node on a spatial spring" "1 2" "spatial.yaml:5: spring 's': a node on a spring is a planar model's" $mb -mb_model spatial.yaml \
+refuse_simulate "a node on a spatial rigid body's spring end" "1 2" "spatial.yaml:5: 'node2' names a node of a flexible body's ROM, and 'm' is not a flexible body" $mb -mb_model spatial.yaml \
   $nsg -step_dt 0.1 -step_end_time 0.2
 refuse_simulate "weights without nodes on a spring" "1 2" "noweights.yaml:7: 'weights2' weighs the nodes of 'node2', and there is no 'node2'" $mb \
   -mb_model noweights.yaml $nsg -step_dt 0.1 -step_end_time 0.2

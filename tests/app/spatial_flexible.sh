@@ -26,8 +26,8 @@
 #     Moreau-Jean holds the velocity only: 2e-3 m, measured 9.4e-4), the friction force within mu times the normal one
 #     (1e-9 N), the energy never above its initial value (1e-9 relative);
 # (c) bad input on 1 and 2 ranks, one line naming the model file and line: a planar ROM in a spatial model, a spatial ROM in
-#     a planar one, a node the ROM does not report (no n99_z), a node on a prismatic joint and against a moving body's plane,
-#     'weights: tributary' (planar edges only), 'mass' on a flexible body.
+#     a planar one, a node the ROM does not report (no n99_z), a node on a prismatic joint's line (body1), a node on a rigid
+#     body (a spring's end), 'weights: tributary' on nodes of no edge or face, 'mass' on a flexible body.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -202,20 +202,20 @@ sed 's/rom: beam2d.h5/rom: beam.h5/' hinge2d.yaml >bad2.yaml
 badmodel "a spatial ROM in a planar model" "1" "bad2.yaml:3: flexible body 'beam': its ROM 'beam.h5' was reduced from a spatial mesh" bad2.yaml
 sed 's/node: n45/node: n99/' hinge.yaml >bad3.yaml
 badmodel "a node the ROM does not report" "1 2" "bad3.yaml:8: the node 'n99' of the flexible body 'beam' needs the ROM's outputs n99_x, n99_y and n99_z" bad3.yaml
-sed 's/type: revolute, body1: ground, body2: beam, axis: \[0, 0, 1\]/type: prismatic, body1: ground, body2: beam, node2: n45, axis: [1, 0, 0]/' \
+sed 's/type: revolute, body1: ground, body2: beam, axis: \[0, 0, 1\]/type: prismatic, body1: beam, point1: [1, 0.025, 0.015], node1: n45, body2: ground, axis: [1, 0, 0]/' \
   hinge.yaml | sed '/joint_angle/d' >bad4.yaml
-badmodel "a node on a prismatic joint" "1" "bad4.yaml:6: joint 'pin': a spatial prismatic joint on a flexible body's node is not supported" bad4.yaml
+badmodel "a node on a prismatic joint's line (body1)" "1" "bad4.yaml:6: joint 'pin': a prismatic joint's line on the flexible body 'beam' through a node is not supported" bad4.yaml
 cat >bad5.yaml <<'YAML'
 dim: 3
 bodies:
   - {name: plate, mass: 1, inertia: [1, 1, 1], position: [0, 0, -1]}
   - {name: beam, type: flexible, rom: beam.h5, position: [0, 0, 0]}
-contacts:
-  - {name: c, body: beam, point: [1, 0.025, 0.015], node: n45, against: plate, plane_point: [0, 0, 0], plane_normal: [0, 0, 1]}
+springs:
+  - {name: s, body1: plate, node1: n45, body2: beam, node2: n45, stiffness: 10}
 YAML
-badmodel "a node against a moving body's plane" "1" "bad5.yaml:6: contact 'c': a flexible body's node against a moving body's plane" bad5.yaml
+badmodel "a node on a rigid body's spring end" "1 2" "bad5.yaml:6: 'node1' names a node of a flexible body's ROM, and 'plate' is not a flexible body" bad5.yaml
 sed 's/node: n45}/node: [n45, n45], weights: tributary}/' hinge.yaml >bad7.yaml
-badmodel "tributary weights in a spatial model" "1" "bad7.yaml:8: 'weights: tributary' is built for a planar model's edges" bad7.yaml
+badmodel "tributary weights on nodes of no edge or face" "1" "bad7.yaml:8: 'weights: tributary' needs the nodes of one straight edge, or all the nodes of a rectangular grid" bad7.yaml
 sed 's/type: flexible, rom: beam.h5,/type: flexible, rom: beam.h5, mass: 2,/' hinge.yaml >bad6.yaml
 badmodel "mass on a flexible body" "1" "bad6.yaml:4: flexible body 'beam': its mass and inertia come from its ROM's invariants" bad6.yaml
 exit $fail

@@ -4,29 +4,36 @@
    (point 0's rows) and 'mid' (point 1's). A rigid body on a spherical joint to the ground, the flexible body on a
    spherical joint to it at its frame's origin, its node 'tip' on a spherical joint to the ground, a revolute joint from the
    rigid body to its node 'mid', a fixed joint from the rigid body to a point of its frame, the node 'tip' against a tilted
-   ground plane with friction, a point of its frame against a plane of the rigid body with friction, a spring from the
-   rigid body to a point of its frame, a force and a torque on it, gravity, at a configuration off the initial one (quaternions off the
-   unit sphere, elastic coordinates and rates not zero):
+   ground plane with friction, a point of its frame against a plane of the rigid body with friction, a prismatic joint from
+   the rigid body to its node 'mid', the node 'mid' against a plane of the rigid body with friction, a point of the rigid
+   body against a plane of its frame with friction, a spring from the rigid
+   body to a point of its frame, a damped spring from the ground to the weighted nodes [tip, mid] ([2, 1]) and one from its
+   node tip to the rigid body, a force and a torque on it, gravity, at a configuration off the initial one (quaternions off
+   the unit sphere, elastic coordinates and rates not zero):
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7),
      d(M(q) w)/dq against differences of M(q) w (1e-8), df/dq and df/du against differences of f (1e-6 relative);
    - f against Lagrange's equations written from M(q) and the energy alone: f = -(dM/dq . u) u + dT/dq - dV/dq - D u_f plus
-     the loads (the force on R, the torque's 2 G(p)^T tau), dT/dq and dV/dq by differences (1e-7 relative);
+     the loads (the force on R, the torque's 2 G(p)^T tau) and the dampers' -c (dl/dt) grad l (l written here, SpringLength,
+     grad l by differences), dT/dq and dV/dq by differences (1e-7 relative);
    - on the unit sphere with p^T p' = 0: the flexible body's kinetic energy u^T M u / 2 against the point masses' own
      sum_p m_p |R' + d/dt (A(p) (x_p + Phi_p q_f))|^2 / 2 and its gravity potential against -sum_p m_p g . (R + A u_p)
      (1e-12 relative): M from the invariants is the true mass;
    - the node's point output at R + A (x + Phi_tip q_f) (1e-14), its velocity against the difference of its position (1e-8),
-     and the frictional contact's two tangential rows G_t u against the node's velocity along the plane's tangents (1e-8);
+     and the frictional contact's two tangential rows G_t u against the node's velocity along the plane's tangents (1e-8),
+     and those of the node 'mid' against the rigid body's plane against its velocity relative to the body's material point
+     under it along the plane's turned tangents (1e-8);
    - the body alone, free (no gravity, no damping), spinning about a direction off its principal axes (its elastic
      coordinates excited by the spin up to 0.11), over 2 s: its energy, linear momentum (M u)_R and angular momentum about the
      origin (Noether's (M u) . dq for the rotations, from M alone) kept by nsgalpha rho_inf = 1 to O(h^2) (ratios >= 3 from
      h = 2e-3 to 1e-3; measured 4.0) and by Moreau-Jean theta = 1/2, within the tolerances FREE_TOL_* below. */
 #include "vitest.h"
 #include <vicms/rom.h>
+#include "system/mbimpl.h"
 
 #define NM 3
 #define NP 5
 #define N  (7 + 7 + NM)
-#define NC 24
+#define NC 31
 
 static const char model[] =
     "dim: 3\n"
@@ -43,17 +50,28 @@ static const char model[] =
     "  - {name: hinge, type: revolute, body1: a, point1: [0.1, 0, -0.2], body2: f, point2: [0.5, 0.2, 0.1], node2: mid,\n"
     "     axis: [0, 1, 0.3]}\n"
     "  - {name: weld, type: fixed, body1: a, point1: [0.3, 0, 0], body2: f, point2: [0.1, 0.2, 0]}\n"
+    "  - {name: slide, type: prismatic, body1: a, point1: [0, 0.1, 0.2], body2: f, point2: [0.5, 0.2, 0.1], node2: mid,\n"
+    "     axis: [0.2, 1, 0.1]}\n"
     "contacts:\n"
     "  - {name: floor, body: f, point: [1.2, 0.1, -0.1], node: tip, against: ground, plane_point: [0, 0, -3],\n"
     "     plane_normal: [0.1, 0.2, 1], friction: 0.2}\n"
     "  - {name: plate, body: f, point: [0.3, -0.1, 0.2], against: a, plane_point: [0, 0, 0.1], plane_normal: [0, 0.2, 1],\n"
     "     friction: 0.1}\n"
+    "  - {name: pad, body: f, point: [0.5, 0.2, 0.1], node: mid, against: a, plane_point: [0, 0, -0.3], plane_normal: [0.3, 0.1, 1],\n"
+    "     friction: 0.3}\n"
+    "  - {name: shelf, body: a, point: [0.1, 0, -0.4], against: f, plane_point: [0.2, 0, 0], plane_normal: [0.1, -0.2, 1],\n"
+    "     friction: 0.2}\n"
     "springs:\n"
     "  - {name: s, body1: a, point1: [0.2, 0.1, 0], body2: f, point2: [0.8, -0.2, 0.1], stiffness: 30}\n"
+    "  - {name: sn, body1: ground, point1: [0.5, 0.5, -2], body2: f, point2: [0.9, 0, 0.1], node2: [tip, mid], weights2: [2, 1],\n"
+    "     stiffness: 40, damping: 1.5}\n"
+    "  - {name: sa, body1: f, point1: [1.2, 0.1, -0.1], node1: tip, body2: a, point2: [0, 0.2, 0.3], stiffness: 25, damping: 0.7,\n"
+    "     length: 0.4}\n"
     "loads:\n"
     "  - {name: l, body: f, force: [1, 2, 3], torque: [0.3, -0.2, 0.5]}\n"
     "outputs:\n"
     "  - {name: p, type: point, body: f, point: [1.2, 0.1, -0.1], node: tip}\n"
+    "  - {name: pm, type: point, body: f, point: [0.5, 0.2, 0.1], node: mid}\n"
     "  - {name: e, type: energy}\n"
     "assembly_tolerance: 10\n";
 
@@ -142,6 +160,23 @@ static PetscErrorCode WriteROM(MPI_Comm comm, const char path[], PetscReal dampi
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VIROMDestroy(&rom));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the length of the damped springs at q, written here: 'sn' from the ground's [0.5, 0.5, -2] to the point [0.9, 0, 0.1] of f
+   moved by (2 Phi_tip + Phi_mid) / 3 q_f, 'sa' from f's node tip at [1.2, 0.1, -0.1] to a's point [0, 0.2, 0.3]; with
+   R(p) the quadratic rotation (a's coordinates 0-6, f's 7-13, q_f 14-) */
+static PetscReal SpringLength(const PetscReal q[], PetscInt which)
+{
+  const PetscReal x[2][3] = {{0.9, 0, 0.1}, {1.2, 0.1, -0.1}}, pa[3] = {0, 0.2, 0.3}, pg[3] = {0.5, 0.5, -2};
+  PetscReal       s[3], P[3], Q[3], l = 0;
+  for (PetscInt i = 0; i < 3; i++) {
+    s[i] = x[which][i];
+    for (PetscInt k = 0; k < NM; k++) s[i] += (which ? php[0][i][k] : (2 * php[0][i][k] + php[1][i][k]) / 3) * q[14 + k];
+  }
+  VITestRotateQuadratic(q + 10, s, P);
+  if (which) VITestRotateQuadratic(q + 3, pa, Q);
+  for (PetscInt i = 0; i < 3; i++) l += PetscSqr(q[7 + i] + P[i] - (which ? q[i] + Q[i] : pg[i]));
+  return PetscSqrtReal(l);
 }
 
 /* G(p) of mbspatial.c written out: w_b = 2 G(p) p' */
@@ -233,8 +268,8 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));
-  EXPECT(n == N && nc == 24 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 24), mass not constant", n,
-         nc, N);
+  EXPECT(n == N && nc == NC && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and %d), mass not constant", n,
+         nc, N, NC);
   PetscCall(VISystemGetInitialState(sys, &q0, NULL));
   for (PetscInt i = 0; i < n; i++) {
     q[i] = q0[i] + 0.05 * (i + 1) * (i % 2 ? -1 : 1) / (i > 13 ? 1 : 4);
@@ -257,6 +292,20 @@ int main(int argc, char **argv)
     const PetscReal D[NM] = {0.3, 0.6, 0.9}, force[3] = {1, 2, 3}, tau[3] = {0.3, -0.2, 0.5};
     PetscCall(VITestMultibodyLagrange(sys, q, u, eps, L));
     for (PetscInt k = 0; k < NM; k++) L[14 + k] -= D[k] * u[14 + k];
+    for (PetscInt sp = 0; sp < 2; sp++) { /* the dampers' -c dl/dt grad l, grad l by differences of SpringLength */
+      const PetscReal c = sp ? 0.7 : 1.5;
+      PetscReal       gl[N], rate = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscReal qi = q[i];
+        q[i]               = qi + eps;
+        gl[i]              = SpringLength(q, sp);
+        q[i]               = qi - eps;
+        gl[i]              = (gl[i] - SpringLength(q, sp)) / (2 * eps);
+        q[i]               = qi;
+        rate += gl[i] * u[i];
+      }
+      for (PetscInt i = 0; i < n; i++) L[i] -= c * rate * gl[i];
+    }
     TestG(q + 10, Gf);
     for (PetscInt i = 0; i < 3; i++) L[7 + i] += force[i];
     for (PetscInt a = 0; a < 4; a++) L[10 + a] += 2 * (Gf[a] * tau[0] + Gf[4 + a] * tau[1] + Gf[8 + a] * tau[2]);
@@ -273,7 +322,7 @@ int main(int argc, char **argv)
   }
   /* the node's point output and the frictional contact's tangential rows */
   {
-    PetscReal       y[7], yp[7], ym[7], s[3], P[3], vd[3], Gt[4 * N], t[2][3], errP = 0, errV = 0, errT = 0;
+    PetscReal       y[14], yp[14], ym[14], s[3], P[3], vd[3], Gt[8 * N], t[2][3], errP = 0, errV = 0, errT = 0, errS = 0;
     const PetscReal nv[3] = {0.1 / PetscSqrtReal(1.05), 0.2 / PetscSqrtReal(1.05), 1 / PetscSqrtReal(1.05)};
     PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
     for (PetscInt i = 0; i < 3; i++) {
@@ -306,11 +355,50 @@ int main(int argc, char **argv)
       for (PetscInt i = 0; i < n; i++) gu += Gt[a * n + i] * u[i];
       errT = PetscMax(errT, PetscAbsReal(gu - (t[a][0] * vd[0] + t[a][1] * vd[1] + t[a][2] * vd[2])));
     }
+    /* the node 'mid' against the plane of the rigid body a (contact 'pad', tangential rows 4, 5): its velocity (the output
+       pm by differences) relative to a's material point under it, x = R(p_a)^T (P - r_a) / |p_a|^4 at fixed x (R(p) the
+       quadratic rotation, |p|^2 times a rotation; its rate exact by R(p + p') - R(p - p') over 2), along the plane's
+       tangents turned with a, R(p_a) t0 */
+    {
+      const PetscReal nl = PetscSqrtReal(0.09 + 0.01 + 1), n0[3] = {0.3 / nl, 0.1 / nl, 1 / nl}, *pa = q + 3, *ra = q;
+      PetscReal       R[9], x[3] = {0, 0, 0}, n4 = 0, vm[3], xp[3], xm[3], pq[4], t0[2][3], l = 0, dv[3];
+      for (PetscInt j = 0; j < 3; j++) {
+        PetscReal e[3] = {0, 0, 0}, c[3];
+        e[j]           = 1;
+        VITestRotateQuadratic(pa, e, c);
+        for (PetscInt i = 0; i < 3; i++) R[i * 3 + j] = c[i];
+      }
+      for (PetscInt a = 0; a < 4; a++) n4 += pa[a] * pa[a];
+      n4 *= n4;
+      for (PetscInt j = 0; j < 3; j++)
+        for (PetscInt i = 0; i < 3; i++) x[j] += R[i * 3 + j] * (y[6 + i] - ra[i]) / n4;
+      for (PetscInt a = 0; a < 4; a++) pq[a] = pa[a] + u[3 + a];
+      VITestRotateQuadratic(pq, x, xp);
+      for (PetscInt a = 0; a < 4; a++) pq[a] = pa[a] - u[3 + a];
+      VITestRotateQuadratic(pq, x, xm);
+      for (PetscInt i = 0; i < 3; i++) {
+        vm[i] = u[i] + (xp[i] - xm[i]) / 2;
+        dv[i] = (yp[6 + i] - ym[6 + i]) / (2 * eps) - vm[i];
+      }
+      for (PetscInt i = 0; i < 3; i++) t0[0][i] = (i == 1 ? 1 : 0) - n0[1] * n0[i]; /* y: the axis least aligned with n0 */
+      for (PetscInt i = 0; i < 3; i++) l += t0[0][i] * t0[0][i];
+      for (PetscInt i = 0; i < 3; i++) t0[0][i] /= PetscSqrtReal(l);
+      t0[1][0] = n0[1] * t0[0][2] - n0[2] * t0[0][1];
+      t0[1][1] = n0[2] * t0[0][0] - n0[0] * t0[0][2];
+      t0[1][2] = n0[0] * t0[0][1] - n0[1] * t0[0][0];
+      for (PetscInt a = 0; a < 2; a++) {
+        PetscReal ta[3], gu = 0;
+        VITestRotateQuadratic(pa, t0[a], ta);
+        for (PetscInt i = 0; i < n; i++) gu += Gt[(4 + a) * n + i] * u[i];
+        errS = PetscMax(errS, PetscAbsReal(gu - (ta[0] * dv[0] + ta[1] * dv[1] + ta[2] * dv[2])));
+      }
+    }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "spatial flexible body: the node's point against R + A (x + Phi_tip q_f) %.1e (1e-14), its velocity against the difference "
-                          "of its position %.1e (1e-8), G_t u against its velocity along the plane's tangents %.1e (1e-8)\n",
-                          (double)errP, (double)errV, (double)errT));
-    EXPECT(errP < 1e-14 && errV < 1e-8 && errT < 1e-8, "the node's point, its velocity or the tangential rows are wrong");
+                          "of its position %.1e (1e-8), G_t u against its velocity along the plane's tangents %.1e (1e-8); a node against a moving "
+                          "body's plane: G_t u against its velocity relative to the body's material point %.1e (1e-8)\n",
+                          (double)errP, (double)errV, (double)errT, (double)errS));
+    EXPECT(errP < 1e-14 && errV < 1e-8 && errT < 1e-8 && errS < 1e-8, "the node's point, its velocity or the tangential rows are wrong");
   }
   PetscCall(VISystemDestroy(&sys));
   /* the flexible body alone: T and V against the point masses' own sums on the unit sphere with p^T p' = 0 */
@@ -360,6 +448,39 @@ int main(int argc, char **argv)
     EXPECT(errT < 1e-12 && errV < 1e-12, "the mass or the potential from the invariants is not the point masses'");
   }
   PetscCall(VISystemDestroy(&sys));
+  /* M and dM/dz written out (mbflexspatial.c) against the hyper-dual evaluation of M, at a state off the sphere */
+  {
+    VIMBModel  md;
+    PetscReal *Mh, *dMh, *Mr, *dMr, *wk, zq[7 + NM], errM = 0, errD = 0, sM = 0, sD = 0;
+    PetscInt   nq = 7 + NM;
+    PetscCall(VIMBModelLoad(PETSC_COMM_WORLD, "test_mbflexspatial_alone.yaml", &md));
+    PetscCall(PetscMalloc5(nq * nq, &Mh, nq * nq * nq, &dMh, nq * nq, &Mr, nq * nq * nq, &dMr, VIMBFlexSpatialWorkSize(nq), &wk));
+    for (PetscInt i = 0; i < nq; i++) zq[i] = md.bodies[1].pose[i < 7 ? i : 0] * (i < 7) + 0.07 * (i + 1) * (i % 2 ? -1 : 1);
+    VIMBFlexSpatialMassHyperDual(md.bodies[1].flex, zq, Mh, dMh, wk);
+    VIMBFlexSpatialMass(md.bodies[1].flex, zq, Mr, dMr, wk);
+    for (PetscInt i = 0; i < nq * nq; i++) sM = PetscMax(sM, PetscAbsReal(Mh[i])), errM = PetscMax(errM, PetscAbsReal(Mr[i] - Mh[i]));
+    for (PetscInt i = 0; i < nq * nq * nq; i++) sD = PetscMax(sD, PetscAbsReal(dMh[i])), errD = PetscMax(errD, PetscAbsReal(dMr[i] - dMh[i]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "spatial flexible body: M and dM/dz written out against the hyper-dual ones: %.1e, %.1e (relative to %.3g, %.3g; 1e-12)\n",
+                          (double)(errM / sM), (double)(errD / sD), (double)sM, (double)sD));
+    EXPECT(errM < 1e-12 * sM && errD < 1e-12 * sD, "M or dM/dz written out differ from the hyper-dual evaluation");
+    /* the tangent of the quadratic velocity vector written out against the hyper-dual one, at rates w */
+    {
+      PetscReal *Th, *Tr, wq[7 + NM], errT = 0, sT = 0;
+      PetscCall(PetscCalloc2(nq * nq, &Th, nq * nq, &Tr));
+      for (PetscInt i = 0; i < nq; i++) wq[i] = 0.3 * (i % 3) - 0.4 + 0.05 * i;
+      VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_TRUE, Th, wk);
+      VIMBFlexSpatialQvTangent(md.bodies[1].flex, zq, wq, PETSC_FALSE, Tr, wk);
+      for (PetscInt i = 0; i < nq * nq; i++) sT = PetscMax(sT, PetscAbsReal(Th[i])), errT = PetscMax(errT, PetscAbsReal(Tr[i] - Th[i]));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                            "spatial flexible body: dQ_v/dz written out against the hyper-dual one: %.1e (relative to %.3g; 1e-12)\n",
+                            (double)(errT / sT), (double)sT));
+      EXPECT(errT < 1e-12 * sT, "dQ_v/dz written out differs from the hyper-dual evaluation");
+      PetscCall(PetscFree2(Th, Tr));
+    }
+    PetscCall(PetscFree5(Mh, dMh, Mr, dMr, wk));
+    PetscCall(VIMBModelFree(&md));
+  }
   /* the free body: energy, linear and angular momentum over the run */
   PetscCall(VITestMultibodyCreate("test_mbflexspatial_free.yaml", freebody, &sys));
   {
