@@ -39,11 +39,12 @@ typedef struct {
 
 typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER, VI_MB_JOINT_SPHERICAL } VIMBJointType;
 
-/* A scalar function of time (mbtime.c): speed t + amplitude sin(frequency t), or, with a table of points (t_i, y_i), the
-   C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates). A driver's prescribed angle, a load's
-   factor: one object for both. */
+/* A scalar function of absolute time (mbtime.c): value + speed t + amplitude sin(frequency t + phase), or, with a table of
+   points (t_i, y_i), the C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates), less its origin
+   (a driver's: its value at the run's start; 0 otherwise). A driver's prescribed angle, a load's factor: one object for both. */
 typedef struct {
-  PetscReal  speed, amplitude, frequency;     /* the analytic form (npoints 0) */
+  PetscReal  value, speed, amplitude, frequency, phase; /* the analytic form (npoints 0) */
+  PetscReal  origin;                          /* subtracted from the value (VIMBTimeFunctionSetOrigin) */
   PetscInt   npoints;                         /* the table's points, >= 2 (0: none) */
   PetscReal *t, *c;                           /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
   char       source[PETSC_MAX_PATH_LEN + 32]; /* where the table was given (file:line), for messages */
@@ -94,7 +95,9 @@ typedef enum {
   VI_MB_OUT_ENERGY,
   VI_MB_OUT_ORIENTATION,      /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
   VI_MB_OUT_ANGULAR_VELOCITY, /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
-  VI_MB_OUT_SPRING_FORCE      /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
+  VI_MB_OUT_SPRING_FORCE,     /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
+  VI_MB_OUT_JOINT_SLIDE,      /* a prismatic joint's slide along its axis and its rate, NAME, NAME_rate (mbjoint.c) */
+  VI_MB_OUT_PRESCRIBED        /* a driven joint's prescribed coordinate and its rate, NAME, NAME_rate (mbjoint.c) */
 } VIMBOutputType;
 
 /* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy; spatial six, with NAME_z and NAME_vz),
@@ -188,7 +191,10 @@ PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, co
 /* A time function (mbtime.c): the analytic form; the spline through n points (t strictly increasing, n >= 2) clamped by the
    end rates rates[0], rates[1] (NULL: not-a-knot ends), refused on comm naming source; its value and two derivatives at t
    (beyond the table: its end cubics continued; any output may be NULL); the table's span; free. */
-PETSC_INTERN void           VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal speed, PetscReal amplitude, PetscReal frequency);
+PETSC_INTERN void VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal value, PetscReal speed, PetscReal amplitude, PetscReal frequency,
+                                              PetscReal phase);
+/* its origin: its value at t0 (a driver's at the run's start), subtracted from then on */
+PETSC_INTERN void           VIMBTimeFunctionSetOrigin(VIMBTimeFunction *f, PetscReal t0);
 PETSC_INTERN PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, const char source[], PetscInt n, const PetscReal t[],
                                                      const PetscReal y[], const PetscReal rates[]);
 PETSC_INTERN void           VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal *y, PetscReal *dy, PetscReal *ddy);
@@ -199,6 +205,8 @@ PETSC_INTERN PetscErrorCode VIMBTimeFunctionReset(VIMBTimeFunction *f);
 PETSC_INTERN PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *n, PetscReal **t, PetscReal **y);
 PETSC_INTERN PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
+/* The run's start t0: the drivers' motions take their origin there, and the initial velocities must give their rates. */
+PETSC_INTERN PetscErrorCode VIMBModelSetStart(MPI_Comm comm, VIMBModel *model, PetscReal t0);
 /* M(q) of the whole model (n x n; q NULL: the initial poses). */
 PETSC_INTERN PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscReal M[]);
 /* The initial q and u of the model's bodies (elastic coordinates 0). */
@@ -337,5 +345,10 @@ PETSC_INTERN void VIMBRigidDerivatives(const VIMBRigid *rg, PetscInt n, const Pe
                                        PetscReal Hw[]);
 /* contact k's tangential row (VIMBModelTangent's) into grad (n, zeroed by the caller) */
 PETSC_INTERN void VIMBRigidTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
+/* A prismatic joint's slide s = a . (P2 - P1) along its axis a = R1 axis and its rate at (q, u); a driven joint's prescribed
+   coordinate (planar theta_2 - theta_1 or s, as joint_angle and joint_slide record them; a spatial driver's angle from the
+   start) and its rate at t (mbjoint.c). */
+PETSC_INTERN void VIMBJointSlide(const VIMBModel *model, const VIMBJoint *j, const PetscReal q[], const PetscReal u[], PetscReal *s, PetscReal *sd);
+PETSC_INTERN void VIMBJointPrescribed(const VIMBModel *model, const VIMBJoint *j, PetscReal t, PetscReal *y, PetscReal *yd);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

@@ -477,10 +477,28 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A table time function under key (docs/multibody.md, "Prescribed motions and time-varying loads"): inline, key: [[t0, y0],
-   [t1, y1], ...], or from a CSV file, key_file: FILE.csv (relative to the model file's folder), clamped by key_rates: [r0,
-   r1] or not-a-knot without; what names its owner in messages. given: whether key or key_file is there. */
-static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const char key[], const char what[], VIMBTimeFunction *f, PetscBool *given)
+/* The formula value + speed t + amplitude sin(frequency t + phase) of a time function: the keys of the mapping map (all
+   optional, 0 by default; amplitude needs frequency > 0). */
+static PetscErrorCode VIMBReadFormula(VIMBReader *rd, yaml_node_t *map, const char what[], VIMBTimeFunction *f)
+{
+  static const char *const keys[] = {"value", "speed", "amplitude", "frequency", "phase", NULL};
+  PetscReal                x[5];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, map, "a formula (value + speed t + amplitude sin(frequency t + phase))", keys));
+  for (PetscInt k = 0; k < 5; k++) PetscCall(VIMBReal(rd, map, keys[k], PETSC_FALSE, 0, &x[k]));
+  PetscCheck(x[2] == 0 || x[3] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'amplitude' needs 'frequency' (rad/s, > 0): the formula is value + speed t + amplitude sin(frequency t + phase)", rd->path,
+             VIMBLine(map), what);
+  VIMBTimeFunctionSetAnalytic(f, x[0], x[1], x[2], x[3], x[4]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A time function under key (docs/multibody.md, "Prescribed motions and time-varying loads"): a formula, key: {value, speed,
+   amplitude, frequency, phase} (VIMBReadFormula); or a table, inline, key: [[t0, y0], [t1, y1], ...], or from a CSV file,
+   key_file: FILE.csv (relative to the model file's folder), clamped by key_rates: [r0, r1] or not-a-knot without; what
+   names its owner in messages. given: whether key or key_file is there. */
+static PetscErrorCode VIMBReadTimeFunction(VIMBReader *rd, yaml_node_t *e, const char key[], const char what[], VIMBTimeFunction *f, PetscBool *given)
 {
   char         fkey[VI_MB_NAME], rkey[VI_MB_NAME], source[PETSC_MAX_PATH_LEN + 32];
   yaml_node_t *v, *fv, *rv;
@@ -499,10 +517,18 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
   PetscCheck(*given || !rv, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' clamps the spline of a table, and there is no '%s' or '%s'", rd->path,
              VIMBLine(rv), what, rkey, key, fkey);
   if (!*given) PetscFunctionReturn(PETSC_SUCCESS);
+  if (v && v->type == YAML_MAPPING_NODE) {
+    PetscCheck(!rv, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' clamps the spline of a table, and '%s' is a formula", rd->path, VIMBLine(rv),
+               what, rkey, key);
+    PetscCall(VIMBReadFormula(rd, v, what, f));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (rv) PetscCall(VIMBVector(rd, e, rkey, 2, PETSC_TRUE, rates));
   if (v) {
     PetscCheck(v->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]]", rd->path, VIMBLine(v), what, key);
+               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]], or a formula {value: 1, speed: 0, amplitude: 0.5, "
+               "frequency: 20, phase: 0}",
+               rd->path, VIMBLine(v), what, key);
     n = VIMBCount(v);
     PetscCall(PetscMalloc2(PetscMax(n, 1), &t, PetscMax(n, 1), &y));
     for (PetscInt i = 0; i < n; i++) {
@@ -561,15 +587,17 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A driver's prescribed change of its relative angle since the start, phi(t) (docs/multibody.md): speed t + amplitude
-   sin(frequency t) (keys speed; amplitude, rad, and frequency, rad/s > 0, optional together), or a table (motion: or
-   motion_file:, with motion_rates:, VIMBReadTimeTable) that covers t = 0 with phi(0) = 0 (to assembly_tolerance); the keys
-   refused on other joints. phi''(0) enters the consistent initial acceleration (VISystemEvaluateConstraintAcceleration). */
+/* A driver's prescribed motion phi(t), a time function of the run's absolute time t (docs/multibody.md): the formula
+   speed t + amplitude sin(frequency t) (keys speed; amplitude, rad, and frequency, rad/s > 0, optional together), or
+   motion: {value, speed, amplitude, frequency, phase} or a table (motion: or motion_file:, with motion_rates:,
+   VIMBReadTimeFunction); the keys refused on other joints. The joint's coordinate changes by phi(t) - phi(t0) from its
+   initial value (the origin set at the run's start, VIMBModelSetStart); phi''(t0) enters the consistent initial
+   acceleration (VISystemEvaluateConstraintAcceleration). */
 static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const char type[], VIMBJoint *j)
 {
   static const char *const keys[] = {"speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates"};
-  PetscReal                speed = 0, amplitude = 0, frequency = 0, phi0;
-  PetscBool                table;
+  PetscReal                speed = 0, amplitude = 0, frequency = 0;
+  PetscBool                given;
   char                     what[2 * VI_MB_NAME];
 
   PetscFunctionBeginUser;
@@ -585,26 +613,18 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
     PetscFunctionReturn(PETSC_SUCCESS);
   j->driven = PETSC_TRUE;
   PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
-  PetscCall(VIMBReadTimeTable(rd, e, "motion", what, &j->motion, &table));
-  if (table) {
+  PetscCall(VIMBReadTimeFunction(rd, e, "motion", what, &j->motion, &given));
+  if (given) {
     for (PetscInt k = 0; k < 3; k++)
       PetscCheck(!VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': give its motion as 'speed' (with 'amplitude', 'frequency') or as a table ('motion' or 'motion_file'), not both",
+                 "%s:%d: joint '%s': give its motion as 'speed' (with 'amplitude', 'frequency') or as 'motion' (a table, a formula) or "
+                 "'motion_file', not both",
                  rd->path, VIMBLine(VIMBGet(rd, e, keys[k])), j->name);
-    PetscCheck(j->motion.t[0] <= 0 && j->motion.t[j->motion.npoints - 1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s: joint '%s': the motion's table goes from t = %g to %g s: it must cover the start, t = 0", j->motion.source, j->name,
-               (double)j->motion.t[0], (double)j->motion.t[j->motion.npoints - 1]);
-    VIMBTimeFunctionEvaluate(&j->motion, 0, &phi0, NULL, NULL);
-    PetscCheck(PetscAbsReal(phi0) <= rd->model->tolerance, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s: joint '%s': the motion is %g %s at t = 0: a driver's motion is the change of its %s since the start, 0 at t = 0 (subtract "
-               "%g from the table's values)",
-               j->motion.source, j->name, (double)phi0, j->type == VI_MB_JOINT_DRIVER ? "rad" : "m",
-               j->type == VI_MB_JOINT_DRIVER ? "angle" : "position along the axis", (double)phi0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional) or a table ('motion: "
-             "[[t, value], ...]' or 'motion_file: FILE.csv')",
+             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional), a formula ('motion: "
+             "{speed: 2, amplitude: 0.5, frequency: 20, phase: 0}') or a table ('motion: [[t, value], ...]' or 'motion_file: FILE.csv')",
              rd->path, j->line, j->name);
   PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &speed));
   PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &amplitude));
@@ -612,7 +632,7 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
   PetscCheck(amplitude == 0 || frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the motion is speed t + amplitude sin(frequency t)", rd->path, j->line,
              j->name);
-  VIMBTimeFunctionSetAnalytic(&j->motion, speed, amplitude, frequency);
+  VIMBTimeFunctionSetAnalytic(&j->motion, 0, speed, amplitude, frequency, 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -878,14 +898,14 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
     PetscCall(VIMBBodyRef(rd, model, e, "body", "the load's body", &l->body));
     PetscCheck(l->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: a load on the ground does nothing (name a moving body)", rd->path, VIMBLine(e));
     PetscCall(VIMBVector(rd, e, "force", model->dim, PETSC_FALSE, l->force));
-    /* its factor s(t): a table (factor: or factor_file:), the load constant without one */
+    /* its factor s(t): a formula or a table (factor: or factor_file:), the load constant without one */
     if (VIMBGet(rd, e, "name")) {
       char name[VI_MB_NAME];
       PetscCall(VIMBString(rd, e, "name", NULL, name, sizeof(name)));
       PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s'", name));
     }
     PetscCall(PetscMemzero(&factor, sizeof(factor)));
-    PetscCall(VIMBReadTimeTable(rd, e, "factor", what, &factor, &timed));
+    PetscCall(VIMBReadTimeFunction(rd, e, "factor", what, &factor, &timed));
     if (timed) {
       PetscCall(PetscNew(&l->factor));
       *l->factor = factor;
@@ -952,8 +972,8 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", "spring", NULL};
-  static const char *const types[] = {"point",  "angle",       "joint_angle",      "contact_force", "joint_force",
-                                      "energy", "orientation", "angular_velocity", "spring_force"};
+  static const char *const types[] = {"point",       "angle",            "joint_angle",  "contact_force", "joint_force", "energy",
+                                      "orientation", "angular_velocity", "spring_force", "joint_slide",   "prescribed"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -971,13 +991,13 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBCheckKeys(rd, e, "an output", keys));
     PetscCall(VIMBString(rd, e, "name", NULL, o->name, sizeof(o->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 9; t++)
+    for (t = 0; t < 11; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t < 9 && t != 1 : t < 6 || t == 8, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(model->dim == 3 ? t < 11 && t != 1 : t < 6 || (t >= 8 && t < 11), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3
-                   ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force, spring_force or energy: a spatial model's"
-                   : "point, angle, joint_angle, contact_force, joint_force, spring_force or energy");
+               model->dim == 3 ? "point, orientation, angular_velocity, joint_angle, joint_force, joint_slide, prescribed, contact_force, "
+                                 "spring_force or energy: a spatial model's"
+                               : "point, angle, joint_angle, joint_force, joint_slide, prescribed, contact_force, spring_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
     if (model->dim == 3) {
@@ -986,6 +1006,21 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
               ? PETSC_TRUE
               : PETSC_FALSE;
       o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (one ? 1 : 3));
+    }
+    if (o->type == VI_MB_OUT_JOINT_SLIDE || o->type == VI_MB_OUT_PRESCRIBED) { /* NAME, NAME_rate */
+      const VIMBJoint *j;
+      o->columns = 2;
+      PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));
+      for (o->index = 0; o->index < model->njoints; o->index++)
+        if (!strcmp(model->joints[o->index].name, ref)) break;
+      PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
+                 rd->path, VIMBLine(e), o->name, ref);
+      j = &model->joints[o->index];
+      PetscCheck(o->type != VI_MB_OUT_JOINT_SLIDE || j->type == VI_MB_JOINT_PRISMATIC, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': a joint_slide is a prismatic joint's (the joint '%s' is not one)", rd->path, VIMBLine(e), o->name, ref);
+      PetscCheck(o->type != VI_MB_OUT_PRESCRIBED || j->driven, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': 'prescribed' is a driven joint's (a driver, or a prismatic joint with a motion; the joint '%s' has none)",
+                 rd->path, VIMBLine(e), o->name, ref);
     }
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
@@ -1037,8 +1072,10 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The joints' residual at the initial pose: refused beyond the tolerance, with the worst row. */
-static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
+/* The joints' residual at the initial pose: refused beyond the tolerance, with the worst row. At the model's load (start
+   PETSC_FALSE) every row but the driven ones' time part; at the run's start t0 (start PETSC_TRUE, VIMBModelSetStart) the
+   driven rows, g - (phi(t0) - phi(t0)) and G u - phi'(t0). */
+static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model, PetscBool start, PetscReal t0)
 {
   PetscReal *q, *u, *grad;
 
@@ -1048,16 +1085,18 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
   for (PetscInt k = 0; k < model->njoints; k++) {
     const VIMBJoint *j = &model->joints[k];
     for (PetscInt r = j->row; r < j->row + j->rows; r++) {
-      PetscReal g, gv = 0;
-      char      rated[256] = "";
+      const PetscBool driven = j->driven && r == j->row + j->rows - 1 ? PETSC_TRUE : PETSC_FALSE;
+      PetscReal       g, gv = 0;
+      char            rated[256] = "";
+      if (driven != start) continue;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->driven && r == j->row + j->rows - 1) { /* its driven row at t = 0: g - phi(0) (0), G u - phi'(0) */
+      if (driven) { /* its driven row at t0: g - (phi(t0) - origin) (0), G u - phi'(t0) */
         PetscReal phi, rate;
-        VIMBTimeFunctionEvaluate(&j->motion, 0, &phi, &rate, NULL);
+        VIMBTimeFunctionEvaluate(&j->motion, t0, &phi, &rate, NULL);
         g -= phi;
         gv -= rate;
-        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = 0 is %.9g %s%s)", (double)rate,
+        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = %g is %.9g %s%s)", (double)t0, (double)rate,
                                 j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s",
                                 j->motion.npoints ? "; or clamp the table's end rates with 'motion_rates: [r0, r1]'" : ""));
       }
@@ -1071,6 +1110,17 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
     }
   }
   PetscCall(PetscFree3(q, u, grad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run starts at t0 with the model's initial state: each driver's motion takes its origin there (its coordinate changes
+   by phi(t) - phi(t0)) and the initial velocities must give its rate phi'(t0). */
+PetscErrorCode VIMBModelSetStart(MPI_Comm comm, VIMBModel *model, PetscReal t0)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < model->njoints; k++)
+    if (model->joints[k].driven) VIMBTimeFunctionSetOrigin(&model->joints[k].motion, t0);
+  PetscCall(VIMBCheckAssembly(comm, model, PETSC_TRUE, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1214,7 +1264,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
     PetscCall(VIMBModelConstraint(model, j->row + j->rows - 1, q, &j->slide0, NULL, 0, NULL));
     PetscCall(PetscFree(q));
   }
-  PetscCall(VIMBCheckAssembly(comm, model));
+  PetscCall(VIMBCheckAssembly(comm, model, PETSC_FALSE, 0));
   if (model->nsprings) { /* the springs' free lengths by default, and no zero-length spring at the start (VIMBSpringLength refuses it) */
     PetscReal *q;
     PetscCall(PetscMalloc1(2 * model->n, &q));
@@ -1590,8 +1640,12 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE &&
-        o->type != VI_MB_OUT_SPRING_FORCE) {
+    if (o->type == VI_MB_OUT_JOINT_SLIDE || o->type == VI_MB_OUT_PRESCRIBED) {
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
+    } else if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE &&
+               o->type != VI_MB_OUT_SPRING_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
         const PetscBool drive =
