@@ -82,6 +82,9 @@ typedef struct {
   PetscReal  line_point2[2]; /* its second point, in body[0]'s frame */
   PetscReal *line_phi[2];    /* the two points' node rows on a flexible body[0] (2 x nf; NULL: none) */
   PetscReal  sigma;          /* its normal is sigma J (B - A) / |B - A| (+1: the left of A to B; -1: the right) */
+  PetscInt   nchain;         /* planar: a chain of segments through nchain points of body[0] (mbchain.c; two_point set too), 0: none */
+  PetscReal *chain_x;        /* 2 nchain: the chain's points in body[0]'s frame */
+  PetscReal **chain_phi;     /* nchain: each point's node rows on a flexible body[0] (2 x nf; NULL: the frame's point) */
   PetscReal restitution, mu;
   PetscInt  row, line;
 } VIMBContact;
@@ -316,6 +319,12 @@ PETSC_INTERN void VIMBPointChain(PetscInt m, const VIMBPoint pts[], const PetscI
 PETSC_INTERN PetscErrorCode VIMBLineRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                         PetscReal w, PetscReal H[]);
 PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
+/* A contact against a chain of segments (c->nchain, mbchain.c): the segment whose distance to the contact's point is the
+   least at q, its index; the contact's row and tangential row against that segment's line (VIMBLineRow, VIMBLineTangent). */
+PETSC_INTERN PetscErrorCode VIMBChainSegment(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscInt *seg);
+PETSC_INTERN PetscErrorCode VIMBChainRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                                         PetscReal w, PetscReal H[]);
+PETSC_INTERN PetscErrorCode VIMBChainTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
 /* The rows of a planar model of rigid bodies whose contacts are against lines of given normals (VIMBRigidApplies), in one
    pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
    an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */

@@ -826,11 +826,78 @@ static PetscErrorCode VIMBContactLine(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A chain of segments of the body 'against' (mbchain.c): chain: [[x0, y0], [x1, y1], ...] (two or more points in its
+   frame, consecutive ones apart), each moved by its node of chain_nodes: [n28, n29, ...] (one ROM output stem per point, on
+   a flexible body; none: the frame's points); its normal the left of each segment's direction, or the right when
+   line_normal (optional) points there at the first undeformed segment. */
+static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
+{
+  static const char *const line_keys[] = {"line_point", "line_point2", "line_node", "line_node2", "line_weights", "line_weights2"};
+  yaml_node_t             *v = VIMBGet(rd, e, "chain"), *nv = VIMBGet(rd, e, "chain_nodes");
+  const VIMBBody          *bd = &model->bodies[c->body[0]];
+  PetscInt                 n  = VIMBCount(v);
+  PetscReal                u[2], L, nl;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCheck(!VIMBGet(rd, e, line_keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': '%s' is a line's key; a contact against a chain takes its points from 'chain' (give one or the other)", rd->path,
+               VIMBLine(VIMBGet(rd, e, line_keys[k])), c->name, line_keys[k]);
+  PetscCheck(v->type == YAML_SEQUENCE_NODE && n >= 2, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': 'chain' has %" PetscInt_FMT " point%s: a chain of segments needs two or more points [x, y] in the frame of '%s'",
+             rd->path, VIMBLine(v), c->name, v->type == YAML_SEQUENCE_NODE ? n : 0, n == 1 ? "" : "s", bd->name);
+  PetscCheck(!nv || (nv->type == YAML_SEQUENCE_NODE && VIMBCount(nv) == n), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': 'chain_nodes' must list one ROM output stem per point of 'chain' (%" PetscInt_FMT " stems, e.g. [n28, n29])",
+             rd->path, VIMBLine(nv), c->name, n);
+  PetscCheck(!nv || bd->flex, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: contact '%s': 'chain_nodes' names nodes of a flexible body's ROM, and '%s' is not a flexible body (remove 'chain_nodes')",
+             rd->path, VIMBLine(nv), c->name, bd->name);
+  PetscCall(PetscCalloc2(2 * n, &c->chain_x, n, &c->chain_phi));
+  c->nchain    = n;
+  c->two_point = PETSC_TRUE;
+  for (PetscInt k = 0; k < n; k++) {
+    yaml_node_t *p = VIMBNode(rd, v->data.sequence.items.start[k]);
+    PetscCheck(p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': point %" PetscInt_FMT " of 'chain' must be a pair [x, y]", rd->path, VIMBLine(p), c->name, k + 1);
+    for (PetscInt d = 0; d < 2; d++) {
+      yaml_node_t *x = VIMBNode(rd, p->data.sequence.items.start[d]);
+      PetscCheck(x->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s': 'chain' must list pairs of numbers", rd->path,
+                 VIMBLine(x), c->name);
+      PetscCall(VIMBNumber(rd, x, "chain", &c->chain_x[2 * k + d]));
+    }
+    PetscCheck(k == 0 || c->chain_x[2 * k] != c->chain_x[2 * k - 2] || c->chain_x[2 * k + 1] != c->chain_x[2 * k - 1], rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': points %" PetscInt_FMT " and %" PetscInt_FMT " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
+               rd->path, VIMBLine(p), c->name, k, k + 1, (double)c->chain_x[2 * k], (double)c->chain_x[2 * k + 1]);
+    if (nv) {
+      yaml_node_t *s = VIMBNode(rd, nv->data.sequence.items.start[k]);
+      PetscCheck(s->type == YAML_SCALAR_NODE && strlen((const char *)s->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: contact '%s': 'chain_nodes' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(s), c->name,
+                 VI_MB_NAME - 1);
+      PetscCall(VIMBFlexNode(rd->comm, bd->flex, rd->path, VIMBLine(s), bd->name, (const char *)s->data.scalar.value, &c->chain_phi[k]));
+    }
+  }
+  u[0]     = c->chain_x[2] - c->chain_x[0];
+  u[1]     = c->chain_x[3] - c->chain_x[1];
+  L        = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+  c->sigma = 1;
+  if (VIMBGet(rd, e, "line_normal")) {
+    PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
+    nl = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
+    PetscCheck(PetscAbsReal(-u[1] * c->line_normal[0] + u[0] * c->line_normal[1]) > 0.1 * L * nl, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'line_normal' [%g, %g] lies along the chain's first segment (give the open side, across it)", rd->path,
+               VIMBLine(VIMBGet(rd, e, "line_normal")), c->name, (double)c->line_normal[0], (double)c->line_normal[1]);
+    c->sigma = -u[1] * c->line_normal[0] + u[0] * c->line_normal[1] > 0 ? 1 : -1;
+  }
+  c->line_normal[0] = -c->sigma * u[1] / L; /* the first undeformed segment's normal (for the record) */
+  c->line_normal[1] = c->sigma * u[0] / L;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",    "against",
                                      "line_point",  "line_node",   "line_weights", "line_point2", "line_node2", "line_weights2",
-                                     "line_normal", "restitution", "friction",     NULL};
+                                     "line_normal", "restitution", "friction",     "chain",      "chain_nodes",   NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -852,6 +919,13 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
     PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
+    PetscCheck(VIMBGet(rd, e, "chain") || !VIMBGet(rd, e, "chain_nodes"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'chain_nodes' moves the points of a 'chain', and there is none", rd->path, c->line, c->name);
+    if (VIMBGet(rd, e, "chain")) { /* a chain of segments (mbchain.c) */
+      PetscCall(VIMBContactChain(rd, model, e, c));
+      PetscCall(VIMBContactLaw(rd, e, c));
+      continue;
+    }
     c->two_point = VIMBGet(rd, e, "line_point2") || VIMBGet(rd, e, "line_node2") ? PETSC_TRUE : PETSC_FALSE;
     PetscCheck(c->two_point || !model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s': a line on the flexible body '%s' deforms: give it by two points, 'line_point' and 'line_point2' (each "
@@ -1357,6 +1431,8 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
     PetscCall(PetscFree(model->contacts[k].phi));
     PetscCall(PetscFree(model->contacts[k].line_phi[0]));
     PetscCall(PetscFree(model->contacts[k].line_phi[1]));
+    for (PetscInt i = 0; i < model->contacts[k].nchain; i++) PetscCall(PetscFree(model->contacts[k].chain_phi[i]));
+    PetscCall(PetscFree2(model->contacts[k].chain_x, model->contacts[k].chain_phi));
   }
   for (PetscInt k = 0; k < model->nsprings; k++) {
     PetscCall(PetscFree(model->springs[k].phi[0]));
@@ -1436,6 +1512,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     }
   } else {
     const VIMBContact *k = &model->contacts[r - (model->nrows - model->ncontacts)];
+    if (k->nchain) {
+      PetscCall(VIMBChainRow(model, k, q, g, grad, w, H));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (k->two_point) {
       PetscCall(VIMBLineRow(model, k, q, g, grad, w, H));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -1573,6 +1653,10 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, model->n));
+  if (c->nchain) {
+    PetscCall(VIMBChainTangent(model, c, q, grad));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (c->two_point) {
     PetscCall(VIMBLineTangent(model, c, q, grad));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,7 +3,8 @@
    symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
    line of the ground with friction (a node of the contact's body), a point of the rigid body against the flexible body's
-   line through two points (a node and two weighted nodes, mbpoint.c) with friction, springs from the rigid body to a
+   line through two points (a node and two weighted nodes, mbpoint.c) with friction and against its chain of three nodes'
+   points (two segments, mbchain.c) with friction, springs from the rigid body to a
    point of the flexible body's frame, from two weighted nodes to the rigid body and a damped one from the ground to the
    tip node (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
@@ -40,6 +41,8 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "     friction: 0.2}\n"
                             "  - {name: ledge, body: a, point: [0.3, -0.2], against: f, line_point: [0.2, 0.1], line_node: tip,\n"
                             "     line_point2: [1.1, -0.1], line_node2: [tip, mid], line_weights2: [1, 3], line_normal: [0.1, -1], friction: 0.3}\n"
+                            "  - {name: rail, body: a, point: [-0.1, 0.25], against: f, chain: [[0.1, 0.3], [0.6, 0.2], [1.3, 0.35]],\n"
+                            "     chain_nodes: [mid, tip, mid], friction: 0.4}\n"
                             "springs:\n"
                             "  - {name: s, body1: a, point1: [0.2, 0.1], body2: f, point2: [0.8, -0.2], stiffness: 30}\n"
                             "  - {name: sn, body1: f, point1: [0.9, 0.2], node1: [mid, tip], weights1: [2, 1], body2: a, point2: [-0.1, 0.3],\n"
@@ -158,7 +161,7 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));
-  EXPECT(n == N && nc == 8 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 8), mass not constant", n, nc,
+  EXPECT(n == N && nc == 9 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 9), mass not constant", n, nc,
          N);
   PetscCall(VISystemGetInitialState(sys, &q0, NULL));
   for (PetscInt i = 0; i < n; i++) {
