@@ -14,7 +14,7 @@
 PetscErrorCode VIMBChainSegment(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscInt *seg)
 {
   const PetscInt na = VIMBPointSize(model, c->body[0]), nb = VIMBPointSize(model, c->body[1]);
-  PetscReal     *J, best = PETSC_MAX_REAL;
+  PetscReal     *J, best                                   = PETSC_MAX_REAL;
   VIMBPoint      P, A, B;
 
   PetscFunctionBeginUser;

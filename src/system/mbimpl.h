@@ -44,7 +44,7 @@ typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, V
    (a driver's: its value at the run's start; 0 otherwise). A driver's prescribed angle, a load's factor: one object for both. */
 typedef struct {
   PetscReal  value, speed, amplitude, frequency, phase; /* the analytic form (npoints 0) */
-  PetscReal  origin;                          /* subtracted from the value (VIMBTimeFunctionSetOrigin) */
+  PetscReal  origin;                                    /* subtracted from the value (VIMBTimeFunctionSetOrigin) */
   PetscInt   npoints;                         /* the table's points, >= 2 (0: none) */
   PetscReal *t, *c;                           /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
   char       source[PETSC_MAX_PATH_LEN + 32]; /* where the table was given (file:line), for messages */
@@ -82,9 +82,9 @@ typedef struct {
   PetscReal  line_point2[2]; /* its second point, in body[0]'s frame */
   PetscReal *line_phi[2];    /* the two points' node rows on a flexible body[0] (2 x nf; NULL: none) */
   PetscReal  sigma;          /* its normal is sigma J (B - A) / |B - A| (+1: the left of A to B; -1: the right) */
-  PetscInt   nchain;         /* planar: a chain of segments through nchain points of body[0] (mbchain.c; two_point set too), 0: none */
-  PetscReal *chain_x;        /* 2 nchain: the chain's points in body[0]'s frame */
-  PetscReal **chain_phi;     /* nchain: each point's node rows on a flexible body[0] (2 x nf; NULL: the frame's point) */
+  PetscInt    nchain;         /* planar: a chain of segments through nchain points of body[0] (mbchain.c; two_point set too), 0: none */
+  PetscReal  *chain_x;        /* 2 nchain: the chain's points in body[0]'s frame */
+  PetscReal **chain_phi;      /* nchain: each point's node rows on a flexible body[0] (2 x nf; NULL: the frame's point) */
   PetscReal restitution, mu;
   PetscInt  row, line;
 } VIMBContact;

@@ -866,7 +866,8 @@ static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_no
       PetscCall(VIMBNumber(rd, x, "chain", &c->chain_x[2 * k + d]));
     }
     PetscCheck(k == 0 || c->chain_x[2 * k] != c->chain_x[2 * k - 2] || c->chain_x[2 * k + 1] != c->chain_x[2 * k - 1], rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s': points %" PetscInt_FMT " and %" PetscInt_FMT " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
+               "%s:%d: contact '%s': points %" PetscInt_FMT " and %" PetscInt_FMT
+               " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
                rd->path, VIMBLine(p), c->name, k, k + 1, (double)c->chain_x[2 * k], (double)c->chain_x[2 * k + 1]);
     if (nv) {
       yaml_node_t *s = VIMBNode(rd, nv->data.sequence.items.start[k]);
@@ -895,9 +896,9 @@ static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_no
 
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",    "against",
-                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2", "line_weights2",
-                                     "line_normal", "restitution", "friction",     "chain",      "chain_nodes",   NULL};
+  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",     "against",
+                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2",  "line_weights2",
+                                     "line_normal", "restitution", "friction",     "chain",       "chain_nodes", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -1046,8 +1047,9 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", "spring", NULL};
-  static const char *const types[] = {"point",       "angle",            "joint_angle",  "contact_force", "joint_force", "energy",
-                                      "orientation", "angular_velocity", "spring_force", "joint_slide",   "prescribed"};
+  static const char *const types[] = {"point",        "angle",       "joint_angle", "contact_force",
+                                      "joint_force",  "energy",      "orientation", "angular_velocity",
+                                      "spring_force", "joint_slide", "prescribed"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 

@@ -202,10 +202,11 @@ int main(int argc, char **argv)
       e1 = PetscMax(PetscAbsReal(v[0] - (0.9 + 0.3 * (PetscSinReal(3.9) - PetscSinReal(1.65)))), PetscAbsReal(v[1] - (2 + 1.5 * PetscCosReal(3.9))));
       VIMBTimeFunctionEvaluate(&f, 0.25, &v[0], NULL, NULL);
       e1 = PetscMax(e1, PetscAbsReal(v[0]));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                            "ok   the formula 1 + 2 t + 0.3 sin(5 t + 0.4) at t = 0.7: %.1e; with its origin at t0 = 0.25 (phi(t) - phi(t0); 0 at t0): "
-                            "%.1e\n",
-                            (double)e0, (double)e1));
+      PetscCall(
+          PetscPrintf(PETSC_COMM_WORLD,
+                      "ok   the formula 1 + 2 t + 0.3 sin(5 t + 0.4) at t = 0.7: %.1e; with its origin at t0 = 0.25 (phi(t) - phi(t0); 0 at t0): "
+                      "%.1e\n",
+                      (double)e0, (double)e1));
       EXPECT(e0 < 1e-15 && e1 < 1e-15, "the formula %g, with its origin %g (expected < 1e-15)", (double)e0, (double)e1);
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
