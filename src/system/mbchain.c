@@ -8,7 +8,11 @@
    line through A_i and B_i (VIMBLineRow, VIMBLineTangent: the lever rule loads the segment's two nodes). Beyond the chain's
    ends the end segments' lines continue (a point past the last point is against the last segment's line). The active
    segment changes during the run as the point moves; where two segments meet at an angle delta the gap is continuous at
-   contact (g = 0) and its normal turns by delta (a kink of the surface, as the deformed edge's polyline has). */
+   contact (g = 0) and its normal turns by delta (a kink of the surface, as the deformed edge's polyline has).
+
+   A prismatic joint whose body 1 is flexible slides along such a chain, its rail (VIMBChainOfJoint): its first row is the
+   chain's gap of point 2, held at 0 (bilateral), its second theta_2 - theta_1 held (the frame's angle, not the deformed
+   rail's local slope). */
 #include "mbimpl.h"
 
 PetscErrorCode VIMBChainSegment(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscInt *seg)
@@ -83,4 +87,20 @@ PetscErrorCode VIMBChainTangent(const VIMBModel *model, const VIMBContact *c, co
   VIMBChainLine(c, i, &line);
   PetscCall(VIMBLineTangent(model, &line, q, grad));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void VIMBChainOfJoint(const VIMBJoint *j, VIMBContact *c)
+{
+  PetscMemzero(c, sizeof(*c));
+  (void)PetscStrncpy(c->name, j->name, sizeof(c->name));
+  c->body[0] = j->body[0];
+  c->body[1] = j->body[1];
+  for (PetscInt d = 0; d < 3; d++) c->point[d] = j->point[1][d];
+  c->phi       = j->phi[1];
+  c->two_point = PETSC_TRUE;
+  c->nchain    = j->nchain;
+  c->chain_x   = j->chain_x;
+  c->chain_phi = j->chain_phi;
+  c->sigma     = 1;
+  c->line      = j->line;
 }

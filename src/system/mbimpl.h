@@ -67,6 +67,9 @@ typedef struct {
                               driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
   PetscBool     driven;    /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
   PetscReal     slide0;    /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
+  PetscInt         nchain;    /* planar prismatic on a flexible body[0]: its rail, a chain of nchain points (mbchain.c; 0: a straight axis) */
+  PetscReal       *chain_x;   /* 2 nchain: the rail's points in body[0]'s frame */
+  PetscReal      **chain_phi; /* nchain: their node rows (2 x nf; NULL: the frame's point) */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;
@@ -325,6 +328,8 @@ PETSC_INTERN PetscErrorCode VIMBChainSegment(const VIMBModel *model, const VIMBC
 PETSC_INTERN PetscErrorCode VIMBChainRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
                                          PetscReal w, PetscReal H[]);
 PETSC_INTERN PetscErrorCode VIMBChainTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
+/* A prismatic joint's rail (j->nchain) as the chain contact of its point2 (its first row, bilateral: the gap held at 0). */
+PETSC_INTERN void VIMBChainOfJoint(const VIMBJoint *j, VIMBContact *c);
 /* The rows of a planar model of rigid bodies whose contacts are against lines of given normals (VIMBRigidApplies), in one
    pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
    an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */

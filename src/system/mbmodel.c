@@ -636,10 +636,56 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A chain of segments of body b (mbchain.c), for what (a contact, a prismatic joint's rail): chain: [[x0, y0], [x1, y1], ...]
+   (two or more points in its frame, consecutive ones apart), each moved by its node of chain_nodes: [n28, n29, ...] (one
+   ROM output stem per point, on a flexible body; none: the frame's points): n points x (2 n) and their rows phi (n). */
+static PetscErrorCode VIMBReadChain(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, PetscInt b, const char what[], PetscInt *n, PetscReal **x,
+                                    PetscReal ***phi)
+{
+  yaml_node_t    *v = VIMBGet(rd, e, "chain"), *nv = VIMBGet(rd, e, "chain_nodes");
+  const VIMBBody *bd = &model->bodies[b];
+
+  PetscFunctionBeginUser;
+  *n = VIMBCount(v);
+  PetscCheck(v->type == YAML_SEQUENCE_NODE && *n >= 2, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain' has %" PetscInt_FMT " point%s: a chain of segments needs two or more points [x, y] in the frame of '%s'", rd->path,
+             VIMBLine(v), what, v->type == YAML_SEQUENCE_NODE ? *n : 0, *n == 1 ? "" : "s", bd->name);
+  PetscCheck(!nv || (nv->type == YAML_SEQUENCE_NODE && VIMBCount(nv) == *n), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain_nodes' must list one ROM output stem per point of 'chain' (%" PetscInt_FMT " stems, e.g. [n28, n29])", rd->path,
+             VIMBLine(nv), what, *n);
+  PetscCheck(!nv || bd->flex, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain_nodes' names nodes of a flexible body's ROM, and '%s' is not a flexible body (remove 'chain_nodes')", rd->path,
+             VIMBLine(nv), what, bd->name);
+  PetscCall(PetscCalloc2(2 * *n, x, *n, phi));
+  for (PetscInt k = 0; k < *n; k++) {
+    yaml_node_t *p = VIMBNode(rd, v->data.sequence.items.start[k]);
+    PetscCheck(p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: point %" PetscInt_FMT " of 'chain' must be a pair [x, y]", rd->path, VIMBLine(p), what, k + 1);
+    for (PetscInt d = 0; d < 2; d++) {
+      yaml_node_t *xv = VIMBNode(rd, p->data.sequence.items.start[d]);
+      PetscCheck(xv->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: 'chain' must list pairs of numbers", rd->path,
+                 VIMBLine(xv), what);
+      PetscCall(VIMBNumber(rd, xv, "chain", &(*x)[2 * k + d]));
+    }
+    PetscCheck(k == 0 || (*x)[2 * k] != (*x)[2 * k - 2] || (*x)[2 * k + 1] != (*x)[2 * k - 1], rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: points %" PetscInt_FMT " and %" PetscInt_FMT " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
+               rd->path, VIMBLine(p), what, k, k + 1, (double)(*x)[2 * k], (double)(*x)[2 * k + 1]);
+    if (nv) {
+      yaml_node_t *st = VIMBNode(rd, nv->data.sequence.items.start[k]);
+      PetscCheck(st->type == YAML_SCALAR_NODE && strlen((const char *)st->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: %s: 'chain_nodes' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(st), what,
+                 VI_MB_NAME - 1);
+      PetscCall(VIMBFlexNode(rd->comm, bd->flex, rd->path, VIMBLine(st), bd->name, (const char *)st->data.scalar.value, &(*phi)[k]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name",     "type", "body1", "point1",    "node1",     "body2",  "point2",      "node2",        "weights1",
-                                      "weights2", "axis", "speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates", NULL};
+  static const char *const keys[]  = {"name",   "type",        "body1",        "point1", "node1",       "body2",     "point2",
+                                      "node2",  "weights1",    "weights2",     "axis",   "speed",       "amplitude", "frequency",
+                                      "motion", "motion_file", "motion_rates", "chain",  "chain_nodes", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -714,11 +760,30 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
     PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
-    PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' is not supported (its line deforms); make it body2, or use a "
-               "rigid body1",
+    PetscCheck(!VIMBGet(rd, e, "chain") || (j->type == VI_MB_JOINT_PRISMATIC && model->bodies[j->body[0]].flex), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'chain' is the rail of a prismatic joint whose body1 is a flexible body (a rigid body1's axis is 'axis')",
+               rd->path, VIMBLine(VIMBGet(rd, e, "chain")), j->name);
+    PetscCheck(VIMBGet(rd, e, "chain") || !VIMBGet(rd, e, "chain_nodes"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'chain_nodes' moves the points of a 'chain', and there is none", rd->path, j->line, j->name);
+    PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex || VIMBGet(rd, e, "chain"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' deforms: give its rail as a chain of the body's points, "
+               "'chain: [[x0, y0], [x1, y1], ...]' with 'chain_nodes: [n1, n2, ...]' (or make the flexible body body2)",
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
+    if (VIMBGet(rd, e, "chain")) { /* a rail on a flexible body1 (mbchain.c): point2 on the chain, theta_2 - theta_1 held */
+      char what[2 * VI_MB_NAME];
+      PetscCheck(!VIMBGet(rd, e, "axis") && !VIMBGet(rd, e, "point1") && !VIMBGet(rd, e, "node1"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': its rail is the chain ('axis', 'point1' and 'node1' are a straight axis's keys: remove them)", rd->path, j->line,
+                 j->name);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
+      PetscCall(VIMBReadChain(rd, model, e, j->body[0], what, &j->nchain, &j->chain_x, &j->chain_phi));
+      PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
+      PetscCheck(!j->driven, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': a prescribed slide along a chain is not supported (drive a straight axis of a rigid body1)", rd->path, j->line,
+                 j->name);
+      j->angle0 = model->bodies[j->body[1]].pose[2] - model->bodies[j->body[0]].pose[2];
+      continue;
+    }
     PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
     if (j->type == VI_MB_JOINT_PRISMATIC && j->driven) j->rows = 3; /* its slide along the axis, row 2 */
     if (j->type == VI_MB_JOINT_PRISMATIC) {
@@ -826,16 +891,12 @@ static PetscErrorCode VIMBContactLine(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A chain of segments of the body 'against' (mbchain.c): chain: [[x0, y0], [x1, y1], ...] (two or more points in its
-   frame, consecutive ones apart), each moved by its node of chain_nodes: [n28, n29, ...] (one ROM output stem per point, on
-   a flexible body; none: the frame's points); its normal the left of each segment's direction, or the right when
-   line_normal (optional) points there at the first undeformed segment. */
+/* A contact against a chain of segments of the body 'against' (VIMBReadChain); its normal the left of each segment's
+   direction, or the right when line_normal (optional) points there at the first undeformed segment. */
 static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
 {
   static const char *const line_keys[] = {"line_point", "line_point2", "line_node", "line_node2", "line_weights", "line_weights2"};
-  yaml_node_t             *v = VIMBGet(rd, e, "chain"), *nv = VIMBGet(rd, e, "chain_nodes");
-  const VIMBBody          *bd = &model->bodies[c->body[0]];
-  PetscInt                 n  = VIMBCount(v);
+  char                     what[2 * VI_MB_NAME];
   PetscReal                u[2], L, nl;
 
   PetscFunctionBeginUser;
@@ -843,44 +904,13 @@ static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_no
     PetscCheck(!VIMBGet(rd, e, line_keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s': '%s' is a line's key; a contact against a chain takes its points from 'chain' (give one or the other)", rd->path,
                VIMBLine(VIMBGet(rd, e, line_keys[k])), c->name, line_keys[k]);
-  PetscCheck(v->type == YAML_SEQUENCE_NODE && n >= 2, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': 'chain' has %" PetscInt_FMT " point%s: a chain of segments needs two or more points [x, y] in the frame of '%s'",
-             rd->path, VIMBLine(v), c->name, v->type == YAML_SEQUENCE_NODE ? n : 0, n == 1 ? "" : "s", bd->name);
-  PetscCheck(!nv || (nv->type == YAML_SEQUENCE_NODE && VIMBCount(nv) == n), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': 'chain_nodes' must list one ROM output stem per point of 'chain' (%" PetscInt_FMT " stems, e.g. [n28, n29])",
-             rd->path, VIMBLine(nv), c->name, n);
-  PetscCheck(!nv || bd->flex, rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: contact '%s': 'chain_nodes' names nodes of a flexible body's ROM, and '%s' is not a flexible body (remove 'chain_nodes')",
-             rd->path, VIMBLine(nv), c->name, bd->name);
-  PetscCall(PetscCalloc2(2 * n, &c->chain_x, n, &c->chain_phi));
-  c->nchain    = n;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "contact '%s'", c->name));
+  PetscCall(VIMBReadChain(rd, model, e, c->body[0], what, &c->nchain, &c->chain_x, &c->chain_phi));
   c->two_point = PETSC_TRUE;
-  for (PetscInt k = 0; k < n; k++) {
-    yaml_node_t *p = VIMBNode(rd, v->data.sequence.items.start[k]);
-    PetscCheck(p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s': point %" PetscInt_FMT " of 'chain' must be a pair [x, y]", rd->path, VIMBLine(p), c->name, k + 1);
-    for (PetscInt d = 0; d < 2; d++) {
-      yaml_node_t *x = VIMBNode(rd, p->data.sequence.items.start[d]);
-      PetscCheck(x->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: contact '%s': 'chain' must list pairs of numbers", rd->path,
-                 VIMBLine(x), c->name);
-      PetscCall(VIMBNumber(rd, x, "chain", &c->chain_x[2 * k + d]));
-    }
-    PetscCheck(k == 0 || c->chain_x[2 * k] != c->chain_x[2 * k - 2] || c->chain_x[2 * k + 1] != c->chain_x[2 * k - 1], rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: contact '%s': points %" PetscInt_FMT " and %" PetscInt_FMT
-               " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
-               rd->path, VIMBLine(p), c->name, k, k + 1, (double)c->chain_x[2 * k], (double)c->chain_x[2 * k + 1]);
-    if (nv) {
-      yaml_node_t *s = VIMBNode(rd, nv->data.sequence.items.start[k]);
-      PetscCheck(s->type == YAML_SCALAR_NODE && strlen((const char *)s->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: contact '%s': 'chain_nodes' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(s), c->name,
-                 VI_MB_NAME - 1);
-      PetscCall(VIMBFlexNode(rd->comm, bd->flex, rd->path, VIMBLine(s), bd->name, (const char *)s->data.scalar.value, &c->chain_phi[k]));
-    }
-  }
-  u[0]     = c->chain_x[2] - c->chain_x[0];
-  u[1]     = c->chain_x[3] - c->chain_x[1];
-  L        = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
-  c->sigma = 1;
+  u[0]         = c->chain_x[2] - c->chain_x[0];
+  u[1]         = c->chain_x[3] - c->chain_x[1];
+  L            = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+  c->sigma     = 1;
   if (VIMBGet(rd, e, "line_normal")) {
     PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
     nl = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
@@ -1094,6 +1124,10 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
       j = &model->joints[o->index];
       PetscCheck(o->type != VI_MB_OUT_JOINT_SLIDE || j->type == VI_MB_JOINT_PRISMATIC, rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: output '%s': a joint_slide is a prismatic joint's (the joint '%s' is not one)", rd->path, VIMBLine(e), o->name, ref);
+      PetscCheck(o->type != VI_MB_OUT_JOINT_SLIDE || !j->nchain, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': the joint '%s' slides along a chain (a curve), it has no axis to record a slide along (give a point output of "
+                 "its body2)",
+                 rd->path, VIMBLine(e), o->name, ref);
       PetscCheck(o->type != VI_MB_OUT_PRESCRIBED || j->driven, rd->comm, PETSC_ERR_USER_INPUT,
                  "%s:%d: output '%s': 'prescribed' is a driven joint's (a driver, or a prismatic joint with a motion; the joint '%s' has none)",
                  rd->path, VIMBLine(e), o->name, ref);
@@ -1423,7 +1457,11 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
     PetscCall(PetscFree(model->joints[k].phi[0]));
     PetscCall(PetscFree(model->joints[k].phi[1]));
   }
-  for (PetscInt k = 0; k < model->njoints; k++) PetscCall(VIMBTimeFunctionReset(&model->joints[k].motion));
+  for (PetscInt k = 0; k < model->njoints; k++) {
+    PetscCall(VIMBTimeFunctionReset(&model->joints[k].motion));
+    for (PetscInt i = 0; i < model->joints[k].nchain; i++) PetscCall(PetscFree(model->joints[k].chain_phi[i]));
+    PetscCall(PetscFree2(model->joints[k].chain_x, model->joints[k].chain_phi));
+  }
   for (PetscInt k = 0; k < model->nloads; k++)
     if (model->loads[k].factor) {
       PetscCall(VIMBTimeFunctionReset(model->loads[k].factor));
@@ -1482,6 +1520,12 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     a = j->body[0];
     b = j->body[1];
+    if (j->nchain && r == j->row) { /* a prismatic joint's rail on a flexible body: point2 on the chain (mbchain.c) */
+      VIMBContact rail;
+      VIMBChainOfJoint(j, &rail);
+      PetscCall(VIMBChainRow(model, &rail, q, g, grad, w, H));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER) {
       /* the angle row, linear: th_b - th_a - angle0 (a driver's - speed t is the system's: multibody.c) */
       PetscReal tb = b ? q[model->bodies[b].off + 2] : 0, ta = a ? q[model->bodies[a].off + 2] : 0;

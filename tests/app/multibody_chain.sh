@@ -17,8 +17,15 @@
 #     height 0.025 m within 1e-8 m, its normal force m g within 1e-4 N while it slides (measured 3.1e-5 N: each change of
 #     the active segment changes the rate at which the load moves between the nodes, which rings the beam; 1.2e-8 N on one
 #     segment); the chain of two points (one segment, n23 and n33) on the same path: the same motion within 1e-8 m;
+# (d) a prismatic joint whose axis is on a flexible body: a slider (0.5 kg) on a rail, the almost rigid beam's top edge
+#     chain, the beam clamped tilted 0.3 rad down, from s = 0.1 m along it at 0.5 m/s, gravity, nsgalpha rho_inf = 0.8,
+#     h = 1e-3, 0.5 s: s against 0.1 + 0.5 t + g sin(0.3) t^2/2 across seven segments within 3e-8 m, off the rail within
+#     1e-8 m, the rail's normal reaction m g cos 0.3 within 1e-4 N after 0.1 s;
+# (e) the same slider released at rest at x = 0.3 on the flexible beam's (E = 2e9, clamped level) rail: it slides towards
+#     the tip as the beam sags, its rail row at round-off (GGL, < 1e-12), its energy output constant within 1e-3 (rho_inf = 1);
 # (c) bad input: a chain of one point, chain_nodes of a rigid body, a node the ROM does not have, chain_nodes of another
-#     count, a chain with line_point2, two points of the chain at one place (1 and 2 ranks).
+#     count, a chain with line_point2, two points of the chain at one place (the first on 1 and 2 ranks); a chain on a revolute joint,
+#     a rail joint with an axis, a driven rail, a joint_slide of a rail, a prismatic axis on a flexible body without a chain.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_scipy
@@ -67,11 +74,36 @@ outputs:
   - {name: F, type: contact_force, contact: edge}
 YAML
 sed -e 's/chain: \[\[0, 0.025\].*/chain: [[0, 0.025], [1, 0.025]],/' -e 's/chain_nodes: \[.*\]}/chain_nodes: [n23, n33]}/' b.yaml >b2.yaml
+# (d), (e) a slider on a prismatic joint whose rail is the beam's top edge chain (body1 flexible)
+$py - <<PY || exit 1
+import numpy as np
+c, s = np.cos(-0.3), np.sin(-0.3)
+X = np.array([c * 0.1 - s * 0.025, s * 0.1 + c * 0.025])
+V = 0.5 * np.array([c, s])
+for name, rom, ang, x, v in (("d.yaml", "stiff.h5", -0.3, X, V), ("e.yaml", "beam.h5", 0.0, np.array([0.3, 0.025]), np.zeros(2))):
+    open(name, "w").write("""gravity: [0, -9.81]
+bodies:
+  - {name: f, type: flexible, rom: %s, position: [0, 0], angle: %r}
+  - {name: s, mass: 0.5, inertia: 1e-3, position: [%r, %r], angle: %r, velocity: [%r, %r]}
+joints:
+  - {name: clamp, type: fixed, body1: ground, point1: [0, 0], body2: f, point2: [0, 0]}
+  - {name: rail, type: prismatic, body1: f, body2: s, point2: [0, 0],
+     chain: $chain,
+     chain_nodes: $nodes}
+outputs:
+  - {name: c, type: point, body: s}
+  - {name: R, type: joint_force, joint: rail}
+  - {name: tip, type: point, body: f, point: [1, 0], node: n22}
+  - {name: E, type: energy}
+""" % (rom, ang, x[0], x[1], ang, v[0], v[1]))
+PY
 mb="-system_type multibody -step_type nsgalpha"
 must "(a) x = 0.73" mpi 60 1 simulate $mb -mb_model a.yaml -step_rho_inf 0 -step_dt 0.1 -step_end_time 3 -results_file a73.h5
 must "(a) x = 0.8" mpi 60 1 simulate $mb -mb_model a.yaml -mb_param_x 0.8 -step_rho_inf 0 -step_dt 0.1 -step_end_time 3 -results_file a80.h5
 must "(b) the chain of eleven points" mpi 60 1 simulate $mb -mb_model b.yaml -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 1 -results_file b.h5
 must "(b) the chain of two points" mpi 60 1 simulate $mb -mb_model b2.yaml -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 1 -results_file b2.h5
+must "(d) a slider on the almost rigid rail" mpi 60 1 simulate $mb -mb_model d.yaml -step_rho_inf 0.8 -step_dt 1e-3 -step_end_time 0.5 -results_file d.h5
+must "(e) a slider on the flexible rail" mpi 60 1 simulate $mb -mb_model e.yaml -step_rho_inf 1 -step_dt 1e-3 -step_end_time 0.5 -results_file e.h5
 VICMS_SOURCE="$VICMS_SOURCE" $py - <<'PY' || fail=1
 import os
 import sys
@@ -150,24 +182,51 @@ _, o2, _, _ = case("b2.h5")
 d = max(np.abs(o1[k] - o2[k]).max() for k in ("c_x", "c_y"))
 check(d < 1e-8, "(b) the chain of eleven points against the chain of two (one straight segment; its force loads the end nodes n23 and n33, "
       "the chain's the nodes under the ball: the beam's sag differs by its order, 1e-9 m): the ball within %.1e m (< 1e-8)" % d)
+# (d) the slider on the tilted almost rigid rail: s = 0.1 + 0.5 t + g sin(0.3) t^2/2 along it, 0.025 across, in the beam's frame
+t, o, _, _ = case("d.h5")
+ca, sa = np.cos(0.3), np.sin(0.3)
+xs, ys = ca * o["c_x"] - sa * o["c_y"], sa * o["c_x"] + ca * o["c_y"]
+ds = np.abs(xs - (0.1 + 0.5 * t + gg * sa * t * t / 2)).max()
+dn = np.abs(ys - 0.025).max()
+late = t > 0.1  # the almost rigid beam starts undeformed and rings at its MHz modes until the scheme damps it (as (b))
+dR = np.abs(np.abs(o["R_x"][late]) - 0.5 * gg * ca).max()
+check(ds < 3e-8 and dn < 1e-8 and dR < 1e-4 and xs[-1] > 0.6,
+      "(d) a slider on a prismatic joint along the almost rigid beam's edge chain, tilted 0.3 rad, from s = 0.1 m at 0.5 m/s: s against "
+      "0.1 + 0.5 t + g sin(0.3) t^2/2 (to %.3f m, across seven segments) %.1e m (< 3e-8), off the rail %.1e m (< 1e-8), the rail's normal "
+      "reaction against m g cos 0.3 = %.6f N after 0.1 s %.1e N (< 1e-4)" % (xs[-1], ds, dn, 0.5 * gg * ca, dR))
+# (e) on the flexible rail: on it (GGL), the energy kept (rho_inf = 1, no damping), towards the tip as the beam sags
+t, o, gaps, _ = case("e.h5")
+rail = np.abs(gaps[:, 3]).max()
+dE = np.abs(o["E"] - o["E"][0]).max() / np.abs(o["E"]).max()
+check(rail < 1e-12 and dE < 1e-3 and o["c_x"][-1] > 0.3 and o["tip_y"].min() < -1e-3,
+      "(e) a slider released on the flexible beam's (E = 2e9) rail chain: it slides towards the tip (x = %.4f m at 0.5 s; the tip sags to %.2e m); "
+      "its rail row %.1e (< 1e-12); its energy output within %.1e of its largest (< 1e-3)" % (o["c_x"][-1], o["tip_y"].min(), rail, dE))
 sys.exit(mbcheck.bad)
 PY
-# (c)
-sed -e 's/chain: \[\[0, 0.025\].*/chain: [[0, 0.025]],/' -e 's/chain_nodes: \[.*\]}/chain_nodes: [n23]}/' a.yaml >one.yaml
-refuse_simulate "a chain of one point" "1 2" "one.yaml:11: contact 'rest': 'chain' has 1 point: a chain of segments needs two or more points" $mb \
-  -mb_model one.yaml -step_dt 0.1 -step_end_time 0.2
-sed -e 's/against: f, restitution: 0,/against: ground, restitution: 0,/' a.yaml >rigid.yaml
-refuse_simulate "chain_nodes of a rigid body" "1 2" "rigid.yaml:12: contact 'rest': 'chain_nodes' names nodes of a flexible body's ROM, and 'ground'" $mb \
-  -mb_model rigid.yaml -step_dt 0.1 -step_end_time 0.2
-sed -e 's/chain_nodes: \[n23, n24,/chain_nodes: [n23, n99,/' a.yaml >n99.yaml
-refuse_simulate "a node the ROM does not have" "1 2" "n99.yaml:12: .*n99" $mb -mb_model n99.yaml -step_dt 0.1 -step_end_time 0.2
-sed -e 's/chain_nodes: \[n23, n24,/chain_nodes: [n24,/' a.yaml >count.yaml
-refuse_simulate "chain_nodes of another count" "1" "count.yaml:12: contact 'rest': 'chain_nodes' must list one ROM output stem per point of 'chain' (11 stems" \
-  $mb -mb_model count.yaml -step_dt 0.1 -step_end_time 0.2
-sed -e 's/against: f, restitution: 0,/against: f, restitution: 0, line_point2: [1, 0.025],/' a.yaml >both.yaml
-refuse_simulate "a chain with line_point2" "1" "both.yaml:10: contact 'rest': 'line_point2' is a line's key" $mb -mb_model both.yaml -step_dt 0.1 \
-  -step_end_time 0.2
-sed -e 's/\[0.1, 0.025\], \[0.2, 0.025\]/[0.1, 0.025], [0.1, 0.025]/' a.yaml >same.yaml
-refuse_simulate "two points of the chain at one place" "1" "same.yaml:11: contact 'rest': points 2 and 3 of 'chain' are one point" $mb \
-  -mb_model same.yaml -step_dt 0.1 -step_end_time 0.2
+# (c) each: WHAT, RANKS, the model it edits, the sed expression, the file it writes, the message expected
+bad() {
+  sed -e "$4" "$3" >"$5"
+  refuse_simulate "$1" "$2" "$6" $mb -mb_model "$5" -step_dt 0.1 -step_end_time 0.2
+}
+bad "a chain of one point" "1 2" a.yaml 's/chain: \[\[0, 0.025\].*/chain: [[0, 0.025]],/; s/chain_nodes: \[.*\]}/chain_nodes: [n23]}/' one.yaml \
+  "one.yaml:11: contact 'rest': 'chain' has 1 point: a chain of segments needs two or more points"
+bad "chain_nodes of a rigid body" 1 a.yaml 's/against: f, restitution: 0,/against: ground, restitution: 0,/' rigid.yaml \
+  "rigid.yaml:12: contact 'rest': 'chain_nodes' names nodes of a flexible body's ROM, and 'ground'"
+bad "a node the ROM does not have" 1 a.yaml 's/chain_nodes: \[n23, n24,/chain_nodes: [n23, n99,/' n99.yaml "n99.yaml:12: .*n99"
+bad "chain_nodes of another count" 1 a.yaml 's/chain_nodes: \[n23, n24,/chain_nodes: [n24,/' count.yaml \
+  "count.yaml:12: contact 'rest': 'chain_nodes' must list one ROM output stem per point of 'chain' (11 stems"
+bad "a chain with line_point2" 1 a.yaml 's/against: f, restitution: 0,/against: f, restitution: 0, line_point2: [1, 0.025],/' both.yaml \
+  "both.yaml:10: contact 'rest': 'line_point2' is a line's key"
+bad "two points of the chain at one place" 1 a.yaml 's/\[0.1, 0.025\], \[0.2, 0.025\]/[0.1, 0.025], [0.1, 0.025]/' same.yaml \
+  "same.yaml:11: contact 'rest': points 2 and 3 of 'chain' are one point"
+bad "a chain on a revolute joint" 1 d.yaml 's/type: prismatic, body1: f,/type: revolute, body1: f,/' revchain.yaml \
+  "revchain.yaml:8: joint 'rail': 'chain' is the rail of a prismatic joint whose body1 is a flexible"
+bad "a rail joint with an axis" 1 d.yaml 's/body2: s, point2: \[0, 0\],/body2: s, point2: [0, 0], axis: [1, 0],/' railaxis.yaml \
+  "railaxis.yaml:7: joint 'rail': its rail is the chain"
+bad "a driven rail" 1 d.yaml 's/body2: s, point2: \[0, 0\],/body2: s, point2: [0, 0], speed: 0.5,/' raildriven.yaml \
+  "raildriven.yaml:7: joint 'rail': a prescribed slide along a chain is not supported"
+bad "a joint_slide of a rail" 1 d.yaml 's/type: joint_force, joint: rail/type: joint_slide, joint: rail/' railslide.yaml \
+  "railslide.yaml:12: output 'R': the joint 'rail' slides along a chain"
+bad "a prismatic axis on a flexible body" 1 d.yaml 's/chain: \[\[0, 0.025\].*/axis: [1, 0]}/; /chain_nodes:/d' railnochain.yaml \
+  "railnochain.yaml:7: joint 'rail': a prismatic joint's axis on the flexible body 'f' deforms"
 exit $fail
