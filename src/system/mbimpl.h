@@ -63,8 +63,9 @@ typedef struct {
                                 driver: its angle's sine and cosine forms (VIMBSpatialDriverForms) */
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
-  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the start, phi(t), its row theta_2 - theta_1 - angle0 - phi(t);
-                              driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
+  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the run's start t0, phi(t) less its origin phi(t0),
+                              its row theta_2 - theta_1 - angle0 - phi(t); driven prismatic joint: of point2's position along the axis,
+                              its row a . (P2 - P1) - slide0 - phi(t) */
   PetscBool     driven;    /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
   PetscReal     slide0;    /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
   PetscInt         nchain;    /* planar prismatic on a flexible body[0]: its rail, a chain of nchain points (mbchain.c; 0: a straight axis) */
