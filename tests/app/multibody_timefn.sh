@@ -13,7 +13,8 @@
 #     consistent initial acceleration at t0 takes phi''(t0), not phi''(0));
 # (c) a prismatic joint's `joint_slide`: a bead on a rod turned by a driver at w = 2 rad/s about its end (no gravity), the
 #     bead free along it from r0 = 0.1 m at rest on the rod: its slide r0 cosh(w t) and rate r0 w sinh(w t), planar and
-#     spatial, nsgalpha at h = 1e-3, 5e-4 (second order); a driven prismatic joint's slide and its `prescribed` output
+#     spatial, nsgalpha at h = 1e-3, 5e-4 (second order), and the spatial driver's `prescribed` output and joint_angle
+#     against 2 t; a driven prismatic joint's slide and its `prescribed` output
 #     against s0 + 0.2 t + 0.05 sin(10 t) (the slider of multibody_motion (e), started at t0 = 0.25);
 # (d) bad input: initial velocities that give phi'(0), not phi'(t0); a `joint_slide` of a revolute joint; `prescribed` of an
 #     undriven joint; an unknown output type; a formula key misspelt; an amplitude without frequency in a load's formula.
@@ -60,6 +61,8 @@ joints:
   - {name: slot, type: prismatic, body1: rod, body2: bead, axis: [1, 0, 0]}
 outputs:
   - {name: r, type: joint_slide, joint: slot}
+  - {name: plan, type: prescribed, joint: motor}
+  - {name: th, type: joint_angle, joint: motor}
 YAML
 cat >slider.yaml <<'YAML'
 gravity: [0, -9.81]
@@ -195,6 +198,9 @@ for dim in ("", "3"):
     check(eb[dim, "5e-4"] < 1e-6 and 1.8 < o2 < 2.2,
           "(c) %s bead on a turning rod: the slide and half its rate against r0 cosh(w t), r0 w sinh(w t) (to %.3f m): %.2e, %.2e at h = 1e-3, 5e-4 "
           "(< 1e-6; order %.2f)" % ("spatial" if dim else "planar", 0.1 * np.cosh(2), eb[dim, "1e-3"], eb[dim, "5e-4"], o2))
+t, o, _, _ = case("bead3_1e-3.h5")
+e = max(np.abs(o["plan"] - 2 * t).max(), np.abs(o["plan_rate"] - 2).max(), np.abs(o["th"] - (np.mod(2 * t + 2 * np.pi, 4 * np.pi) - 2 * np.pi)).max())
+check(e < 1e-12, "(c) the spatial driver's prescribed output against 2 t, its rate 2 rad/s, and its joint_angle (wrapped to (-2 pi, 2 pi]): %.2e (< 1e-12)" % e)
 t, o, _, _ = case("slider.h5")
 s = 0.2 * t + 0.05 * np.sin(10 * t) - (0.2 * 0.25 + 0.05 * np.sin(2.5))
 sd = 0.2 + 0.5 * np.cos(10 * t)
