@@ -39,11 +39,12 @@ typedef struct {
 
 typedef enum { VI_MB_JOINT_REVOLUTE, VI_MB_JOINT_PRISMATIC, VI_MB_JOINT_FIXED, VI_MB_JOINT_DRIVER, VI_MB_JOINT_SPHERICAL } VIMBJointType;
 
-/* A scalar function of time (mbtime.c): speed t + amplitude sin(frequency t), or, with a table of points (t_i, y_i), the
-   C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates). A driver's prescribed angle, a load's
-   factor: one object for both. */
+/* A scalar function of absolute time (mbtime.c): value + speed t + amplitude sin(frequency t + phase), or, with a table of
+   points (t_i, y_i), the C^2 cubic spline through them (not-a-knot ends, or clamped by given end rates), less its origin
+   (a driver's: its value at the run's start; 0 otherwise). A driver's prescribed angle, a load's factor: one object for both. */
 typedef struct {
-  PetscReal  speed, amplitude, frequency;     /* the analytic form (npoints 0) */
+  PetscReal  value, speed, amplitude, frequency, phase; /* the analytic form (npoints 0) */
+  PetscReal  origin;                                    /* subtracted from the value (VIMBTimeFunctionSetOrigin) */
   PetscInt   npoints;                         /* the table's points, >= 2 (0: none) */
   PetscReal *t, *c;                           /* npoints times; 4 (npoints - 1) coefficients, y_i, y'_i and the cubic's two others per interval */
   char       source[PETSC_MAX_PATH_LEN + 32]; /* where the table was given (file:line), for messages */
@@ -62,10 +63,14 @@ typedef struct {
                                 driver: its angle's sine and cosine forms (VIMBSpatialDriverForms) */
   PetscReal     rel0[4];     /* spatial revolute: the relative rotation p1^* (x) p2 at the start, its joint_angle's zero */
   PetscReal     angle0;      /* prismatic, fixed, driver: theta_2 - theta_1 at the start (held by prismatic and fixed) */
-  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the start, phi(t), its row theta_2 - theta_1 - angle0 - phi(t);
-                              driven prismatic joint: of point2's position along the axis, its row a . (P2 - P1) - slide0 - phi(t) */
+  VIMBTimeFunction motion; /* driver: the prescribed change of theta_2 - theta_1 since the run's start t0, phi(t) less its origin phi(t0),
+                              its row theta_2 - theta_1 - angle0 - phi(t); driven prismatic joint: of point2's position along the axis,
+                              its row a . (P2 - P1) - slide0 - phi(t) */
   PetscBool     driven;    /* a driver, or a prismatic joint with a motion: its last row is rheonomic (minus phi(t), multibody.c) */
   PetscReal     slide0;    /* a driven prismatic joint: a . (P2 - P1) at the start (a = R1 axis) */
+  PetscInt         nchain;    /* planar prismatic on a flexible body[0]: its rail, a chain of nchain points (mbchain.c; 0: a straight axis) */
+  PetscReal       *chain_x;   /* 2 nchain: the rail's points in body[0]'s frame */
+  PetscReal      **chain_phi; /* nchain: their node rows (2 x nf; NULL: the frame's point) */
   PetscInt      row, rows;   /* first constraint row and count */
   PetscInt      line;
 } VIMBJoint;
@@ -81,6 +86,9 @@ typedef struct {
   PetscReal  line_point2[2]; /* its second point, in body[0]'s frame */
   PetscReal *line_phi[2];    /* the two points' node rows on a flexible body[0] (2 x nf; NULL: none) */
   PetscReal  sigma;          /* its normal is sigma J (B - A) / |B - A| (+1: the left of A to B; -1: the right) */
+  PetscInt    nchain;         /* planar: a chain of segments through nchain points of body[0] (mbchain.c; two_point set too), 0: none */
+  PetscReal  *chain_x;        /* 2 nchain: the chain's points in body[0]'s frame */
+  PetscReal **chain_phi;      /* nchain: each point's node rows on a flexible body[0] (2 x nf; NULL: the frame's point) */
   PetscReal restitution, mu;
   PetscInt  row, line;
 } VIMBContact;
@@ -94,7 +102,9 @@ typedef enum {
   VI_MB_OUT_ENERGY,
   VI_MB_OUT_ORIENTATION,      /* spatial: the unit quaternion, NAME_e0 .. NAME_e3 */
   VI_MB_OUT_ANGULAR_VELOCITY, /* spatial: omega in the fixed frame, NAME_x, NAME_y, NAME_z */
-  VI_MB_OUT_SPRING_FORCE      /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
+  VI_MB_OUT_SPRING_FORCE,     /* a spring-damper's tension N = k (l - L0) + c dl/dt (mbspring.c) */
+  VI_MB_OUT_JOINT_SLIDE,      /* a prismatic joint's slide along its axis and its rate, NAME, NAME_rate (mbjoint.c) */
+  VI_MB_OUT_PRESCRIBED        /* a driven joint's prescribed coordinate and its rate, NAME, NAME_rate (mbjoint.c) */
 } VIMBOutputType;
 
 /* One named output; a point gives four columns (NAME_x, NAME_y, NAME_vx, NAME_vy; spatial six, with NAME_z and NAME_vz),
@@ -188,7 +198,10 @@ PETSC_INTERN PetscBool VIMBExpressionEvaluate(const char text[], PetscInt np, co
 /* A time function (mbtime.c): the analytic form; the spline through n points (t strictly increasing, n >= 2) clamped by the
    end rates rates[0], rates[1] (NULL: not-a-knot ends), refused on comm naming source; its value and two derivatives at t
    (beyond the table: its end cubics continued; any output may be NULL); the table's span; free. */
-PETSC_INTERN void           VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal speed, PetscReal amplitude, PetscReal frequency);
+PETSC_INTERN void VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal value, PetscReal speed, PetscReal amplitude, PetscReal frequency,
+                                              PetscReal phase);
+/* its origin: its value at t0 (a driver's at the run's start), subtracted from then on */
+PETSC_INTERN void           VIMBTimeFunctionSetOrigin(VIMBTimeFunction *f, PetscReal t0);
 PETSC_INTERN PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, const char source[], PetscInt n, const PetscReal t[],
                                                      const PetscReal y[], const PetscReal rates[]);
 PETSC_INTERN void           VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal *y, PetscReal *dy, PetscReal *ddy);
@@ -199,6 +212,8 @@ PETSC_INTERN PetscErrorCode VIMBTimeFunctionReset(VIMBTimeFunction *f);
 PETSC_INTERN PetscErrorCode VIMBTimeTableReadCSV(MPI_Comm comm, const char path[], PetscInt *n, PetscReal **t, PetscReal **y);
 PETSC_INTERN PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBModelFree(VIMBModel *model);
+/* The run's start t0: the drivers' motions take their origin there, and the initial velocities must give their rates. */
+PETSC_INTERN PetscErrorCode VIMBModelSetStart(MPI_Comm comm, VIMBModel *model, PetscReal t0);
 /* M(q) of the whole model (n x n; q NULL: the initial poses). */
 PETSC_INTERN PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscReal M[]);
 /* The initial q and u of the model's bodies (elastic coordinates 0). */
@@ -323,6 +338,14 @@ PETSC_INTERN PetscErrorCode VIMBLineTangent(const VIMBModel *model, const VIMBCo
 PETSC_INTERN PetscErrorCode VIMBPlaneRow(const VIMBModel *model, const PetscInt body[2], const PetscReal nv[], const PetscReal s1[],
                                          const PetscReal phi1[], const PetscReal s2[], const PetscReal phi2[], const PetscReal q[], PetscReal *g,
                                          PetscReal grad[], PetscReal w, PetscReal H[]);
+/* A contact against a chain of segments (c->nchain, mbchain.c): the segment whose distance to the contact's point is the
+   least at q, its index; the contact's row and tangential row against that segment's line (VIMBLineRow, VIMBLineTangent). */
+PETSC_INTERN PetscErrorCode VIMBChainSegment(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscInt *seg);
+PETSC_INTERN PetscErrorCode VIMBChainRow(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal *g, PetscReal grad[],
+                                         PetscReal w, PetscReal H[]);
+PETSC_INTERN PetscErrorCode VIMBChainTangent(const VIMBModel *model, const VIMBContact *c, const PetscReal q[], PetscReal grad[]);
+/* A prismatic joint's rail (j->nchain) as the chain contact of its point2 (its first row, bilateral: the gap held at 0). */
+PETSC_INTERN void VIMBChainOfJoint(const VIMBJoint *j, VIMBContact *c);
 /* The rows of a planar model of rigid bodies whose contacts are against lines of given normals (VIMBRigidApplies), in one
    pass per configuration (mbrigid.c): each row's bodies, coordinates (-1: the ground) and vectors listed once. A row is
    an angle row th_b - th_a - shift, or d . (r_b + R_b p - r_a - R_a c) - shift with d = R_a n0 (turn) or the fixed d. */
@@ -352,5 +375,10 @@ PETSC_INTERN void VIMBRigidDerivatives(const VIMBRigid *rg, PetscInt n, const Pe
                                        PetscReal Hw[]);
 /* contact k's tangential row (VIMBModelTangent's) into grad (n, zeroed by the caller) */
 PETSC_INTERN void VIMBRigidTangent(const VIMBModel *model, PetscInt k, const PetscReal q[], PetscReal grad[]);
+/* A prismatic joint's slide s = a . (P2 - P1) along its axis a = R1 axis and its rate at (q, u); a driven joint's prescribed
+   coordinate (planar theta_2 - theta_1 or s, as joint_angle and joint_slide record them; a spatial driver's angle from the
+   start) and its rate at t (mbjoint.c). */
+PETSC_INTERN void VIMBJointSlide(const VIMBModel *model, const VIMBJoint *j, const PetscReal q[], const PetscReal u[], PetscReal *s, PetscReal *sd);
+PETSC_INTERN void VIMBJointPrescribed(const VIMBModel *model, const VIMBJoint *j, PetscReal t, PetscReal *y, PetscReal *yd);
 /* The ROM view of the model (sizes, M, contacts, outputs, units). */
 PETSC_INTERN PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom);

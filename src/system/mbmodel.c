@@ -545,10 +545,28 @@ static PetscErrorCode VIMBHinge(VIMBReader *rd, VIMBModel *model, yaml_node_t *e
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A table time function under key (docs/multibody.md, "Prescribed motions and time-varying loads"): inline, key: [[t0, y0],
-   [t1, y1], ...], or from a CSV file, key_file: FILE.csv (relative to the model file's folder), clamped by key_rates: [r0,
-   r1] or not-a-knot without; what names its owner in messages. given: whether key or key_file is there. */
-static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const char key[], const char what[], VIMBTimeFunction *f, PetscBool *given)
+/* The formula value + speed t + amplitude sin(frequency t + phase) of a time function: the keys of the mapping map (all
+   optional, 0 by default; amplitude needs frequency > 0). */
+static PetscErrorCode VIMBReadFormula(VIMBReader *rd, yaml_node_t *map, const char what[], VIMBTimeFunction *f)
+{
+  static const char *const keys[] = {"value", "speed", "amplitude", "frequency", "phase", NULL};
+  PetscReal                x[5];
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMBCheckKeys(rd, map, "a formula (value + speed t + amplitude sin(frequency t + phase))", keys));
+  for (PetscInt k = 0; k < 5; k++) PetscCall(VIMBReal(rd, map, keys[k], PETSC_FALSE, 0, &x[k]));
+  PetscCheck(x[2] == 0 || x[3] > 0, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'amplitude' needs 'frequency' (rad/s, > 0): the formula is value + speed t + amplitude sin(frequency t + phase)", rd->path,
+             VIMBLine(map), what);
+  VIMBTimeFunctionSetAnalytic(f, x[0], x[1], x[2], x[3], x[4]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A time function under key (docs/multibody.md, "Prescribed motions and time-varying loads"): a formula, key: {value, speed,
+   amplitude, frequency, phase} (VIMBReadFormula); or a table, inline, key: [[t0, y0], [t1, y1], ...], or from a CSV file,
+   key_file: FILE.csv (relative to the model file's folder), clamped by key_rates: [r0, r1] or not-a-knot without; what
+   names its owner in messages. given: whether key or key_file is there. */
+static PetscErrorCode VIMBReadTimeFunction(VIMBReader *rd, yaml_node_t *e, const char key[], const char what[], VIMBTimeFunction *f, PetscBool *given)
 {
   char         fkey[VI_MB_NAME], rkey[VI_MB_NAME], source[PETSC_MAX_PATH_LEN + 32];
   yaml_node_t *v, *fv, *rv;
@@ -567,10 +585,18 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
   PetscCheck(*given || !rv, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' clamps the spline of a table, and there is no '%s' or '%s'", rd->path,
              VIMBLine(rv), what, rkey, key, fkey);
   if (!*given) PetscFunctionReturn(PETSC_SUCCESS);
+  if (v && v->type == YAML_MAPPING_NODE) {
+    PetscCheck(!rv, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: '%s' clamps the spline of a table, and '%s' is a formula", rd->path, VIMBLine(rv),
+               what, rkey, key);
+    PetscCall(VIMBReadFormula(rd, v, what, f));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (rv) PetscCall(VIMBVector(rd, e, rkey, 2, PETSC_TRUE, rates));
   if (v) {
     PetscCheck(v->type == YAML_SEQUENCE_NODE, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]]", rd->path, VIMBLine(v), what, key);
+               "%s:%d: %s: '%s' must be a list of [time, value] points, e.g. [[0, 0], [0.5, 1]], or a formula {value: 1, speed: 0, amplitude: 0.5, "
+               "frequency: 20, phase: 0}",
+               rd->path, VIMBLine(v), what, key);
     n = VIMBCount(v);
     PetscCall(PetscMalloc2(PetscMax(n, 1), &t, PetscMax(n, 1), &y));
     for (PetscInt i = 0; i < n; i++) {
@@ -629,15 +655,17 @@ static PetscErrorCode VIMBReadTimeTable(VIMBReader *rd, yaml_node_t *e, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A driver's prescribed change of its relative angle since the start, phi(t) (docs/multibody.md): speed t + amplitude
-   sin(frequency t) (keys speed; amplitude, rad, and frequency, rad/s > 0, optional together), or a table (motion: or
-   motion_file:, with motion_rates:, VIMBReadTimeTable) that covers t = 0 with phi(0) = 0 (to assembly_tolerance); the keys
-   refused on other joints. phi''(0) enters the consistent initial acceleration (VISystemEvaluateConstraintAcceleration). */
+/* A driver's prescribed motion phi(t), a time function of the run's absolute time t (docs/multibody.md): the formula
+   speed t + amplitude sin(frequency t) (keys speed; amplitude, rad, and frequency, rad/s > 0, optional together), or
+   motion: {value, speed, amplitude, frequency, phase} or a table (motion: or motion_file:, with motion_rates:,
+   VIMBReadTimeFunction); the keys refused on other joints. The joint's coordinate changes by phi(t) - phi(t0) from its
+   initial value (the origin set at the run's start, VIMBModelSetStart); phi''(t0) enters the consistent initial
+   acceleration (VISystemEvaluateConstraintAcceleration). */
 static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const char type[], VIMBJoint *j)
 {
   static const char *const keys[] = {"speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates"};
-  PetscReal                speed = 0, amplitude = 0, frequency = 0, phi0;
-  PetscBool                table;
+  PetscReal                speed = 0, amplitude = 0, frequency = 0;
+  PetscBool                given;
   char                     what[2 * VI_MB_NAME];
 
   PetscFunctionBeginUser;
@@ -653,26 +681,18 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
     PetscFunctionReturn(PETSC_SUCCESS);
   j->driven = PETSC_TRUE;
   PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
-  PetscCall(VIMBReadTimeTable(rd, e, "motion", what, &j->motion, &table));
-  if (table) {
+  PetscCall(VIMBReadTimeFunction(rd, e, "motion", what, &j->motion, &given));
+  if (given) {
     for (PetscInt k = 0; k < 3; k++)
       PetscCheck(!VIMBGet(rd, e, keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
-                 "%s:%d: joint '%s': give its motion as 'speed' (with 'amplitude', 'frequency') or as a table ('motion' or 'motion_file'), not both",
+                 "%s:%d: joint '%s': give its motion as 'speed' (with 'amplitude', 'frequency') or as 'motion' (a table, a formula) or "
+                 "'motion_file', not both",
                  rd->path, VIMBLine(VIMBGet(rd, e, keys[k])), j->name);
-    PetscCheck(j->motion.t[0] <= 0 && j->motion.t[j->motion.npoints - 1] > 0, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s: joint '%s': the motion's table goes from t = %g to %g s: it must cover the start, t = 0", j->motion.source, j->name,
-               (double)j->motion.t[0], (double)j->motion.t[j->motion.npoints - 1]);
-    VIMBTimeFunctionEvaluate(&j->motion, 0, &phi0, NULL, NULL);
-    PetscCheck(PetscAbsReal(phi0) <= rd->model->tolerance, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s: joint '%s': the motion is %g %s at t = 0: a driver's motion is the change of its %s since the start, 0 at t = 0 (subtract "
-               "%g from the table's values)",
-               j->motion.source, j->name, (double)phi0, j->type == VI_MB_JOINT_DRIVER ? "rad" : "m",
-               j->type == VI_MB_JOINT_DRIVER ? "angle" : "position along the axis", (double)phi0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(VIMBGet(rd, e, "speed"), rd->comm, PETSC_ERR_USER_INPUT,
-             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional) or a table ('motion: "
-             "[[t, value], ...]' or 'motion_file: FILE.csv')",
+             "%s:%d: joint '%s': a driver needs its motion: 'speed' (rad/s or m/s, with 'amplitude' and 'frequency' optional), a formula ('motion: "
+             "{speed: 2, amplitude: 0.5, frequency: 20, phase: 0}') or a table ('motion: [[t, value], ...]' or 'motion_file: FILE.csv')",
              rd->path, j->line, j->name);
   PetscCall(VIMBReal(rd, e, "speed", PETSC_TRUE, 0, &speed));
   PetscCall(VIMBReal(rd, e, "amplitude", PETSC_FALSE, 0, &amplitude));
@@ -680,14 +700,60 @@ static PetscErrorCode VIMBReadDriverMotion(VIMBReader *rd, yaml_node_t *e, const
   PetscCheck(amplitude == 0 || frequency > 0, rd->comm, PETSC_ERR_USER_INPUT,
              "%s:%d: joint '%s': 'amplitude' needs 'frequency' (rad/s, > 0): the motion is speed t + amplitude sin(frequency t)", rd->path, j->line,
              j->name);
-  VIMBTimeFunctionSetAnalytic(&j->motion, speed, amplitude, frequency);
+  VIMBTimeFunctionSetAnalytic(&j->motion, 0, speed, amplitude, frequency, 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A chain of segments of body b (mbchain.c), for what (a contact, a prismatic joint's rail): chain: [[x0, y0], [x1, y1], ...]
+   (two or more points in its frame, consecutive ones apart), each moved by its node of chain_nodes: [n28, n29, ...] (one
+   ROM output stem per point, on a flexible body; none: the frame's points): n points x (2 n) and their rows phi (n). */
+static PetscErrorCode VIMBReadChain(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, PetscInt b, const char what[], PetscInt *n, PetscReal **x,
+                                    PetscReal ***phi)
+{
+  yaml_node_t    *v = VIMBGet(rd, e, "chain"), *nv = VIMBGet(rd, e, "chain_nodes");
+  const VIMBBody *bd = &model->bodies[b];
+
+  PetscFunctionBeginUser;
+  *n = VIMBCount(v);
+  PetscCheck(v->type == YAML_SEQUENCE_NODE && *n >= 2, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain' has %" PetscInt_FMT " point%s: a chain of segments needs two or more points [x, y] in the frame of '%s'", rd->path,
+             VIMBLine(v), what, v->type == YAML_SEQUENCE_NODE ? *n : 0, *n == 1 ? "" : "s", bd->name);
+  PetscCheck(!nv || (nv->type == YAML_SEQUENCE_NODE && VIMBCount(nv) == *n), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain_nodes' must list one ROM output stem per point of 'chain' (%" PetscInt_FMT " stems, e.g. [n28, n29])", rd->path,
+             VIMBLine(nv), what, *n);
+  PetscCheck(!nv || bd->flex, rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: %s: 'chain_nodes' names nodes of a flexible body's ROM, and '%s' is not a flexible body (remove 'chain_nodes')", rd->path,
+             VIMBLine(nv), what, bd->name);
+  PetscCall(PetscCalloc2(2 * *n, x, *n, phi));
+  for (PetscInt k = 0; k < *n; k++) {
+    yaml_node_t *p = VIMBNode(rd, v->data.sequence.items.start[k]);
+    PetscCheck(p->type == YAML_SEQUENCE_NODE && VIMBCount(p) == 2, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: point %" PetscInt_FMT " of 'chain' must be a pair [x, y]", rd->path, VIMBLine(p), what, k + 1);
+    for (PetscInt d = 0; d < 2; d++) {
+      yaml_node_t *xv = VIMBNode(rd, p->data.sequence.items.start[d]);
+      PetscCheck(xv->type == YAML_SCALAR_NODE, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: %s: 'chain' must list pairs of numbers", rd->path,
+                 VIMBLine(xv), what);
+      PetscCall(VIMBNumber(rd, xv, "chain", &(*x)[2 * k + d]));
+    }
+    PetscCheck(k == 0 || (*x)[2 * k] != (*x)[2 * k - 2] || (*x)[2 * k + 1] != (*x)[2 * k - 1], rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: %s: points %" PetscInt_FMT " and %" PetscInt_FMT " of 'chain' are one point [%g, %g] (a segment needs its ends apart)",
+               rd->path, VIMBLine(p), what, k, k + 1, (double)(*x)[2 * k], (double)(*x)[2 * k + 1]);
+    if (nv) {
+      yaml_node_t *st = VIMBNode(rd, nv->data.sequence.items.start[k]);
+      PetscCheck(st->type == YAML_SCALAR_NODE && strlen((const char *)st->data.scalar.value) < VI_MB_NAME, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: %s: 'chain_nodes' must list ROM output stems (names of at most %d characters)", rd->path, VIMBLine(st), what,
+                 VI_MB_NAME - 1);
+      PetscCall(VIMBFlexNode(rd->comm, bd->flex, rd->path, VIMBLine(st), bd->name, (const char *)st->data.scalar.value, &(*phi)[k]));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[]  = {"name",     "type", "body1", "point1",    "node1",     "body2",  "point2",      "node2",        "weights1",
-                                      "weights2", "axis", "speed", "amplitude", "frequency", "motion", "motion_file", "motion_rates", NULL};
+  static const char *const keys[]  = {"name",   "type",        "body1",        "point1", "node1",       "body2",     "point2",
+                                      "node2",  "weights1",    "weights2",     "axis",   "speed",       "amplitude", "frequency",
+                                      "motion", "motion_file", "motion_rates", "chain",  "chain_nodes", NULL};
   static const char *const types[] = {"revolute", "prismatic", "fixed", "driver", "spherical"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
@@ -763,11 +829,30 @@ static PetscErrorCode VIMBReadJoints(VIMBReader *rd, VIMBModel *model, yaml_node
     }
     PetscCall(VIMBNodeRef(rd, model, e, "node1", "weights1", j->body[0], &j->phi[0]));
     PetscCall(VIMBNodeRef(rd, model, e, "node2", "weights2", j->body[1], &j->phi[1]));
-    PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
-               "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' is not supported (its line deforms); make it body2, or use a "
-               "rigid body1",
+    PetscCheck(!VIMBGet(rd, e, "chain") || (j->type == VI_MB_JOINT_PRISMATIC && model->bodies[j->body[0]].flex), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'chain' is the rail of a prismatic joint whose body1 is a flexible body (a rigid body1's axis is 'axis')",
+               rd->path, VIMBLine(VIMBGet(rd, e, "chain")), j->name);
+    PetscCheck(VIMBGet(rd, e, "chain") || !VIMBGet(rd, e, "chain_nodes"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': 'chain_nodes' moves the points of a 'chain', and there is none", rd->path, j->line, j->name);
+    PetscCheck(j->type != VI_MB_JOINT_PRISMATIC || !model->bodies[j->body[0]].flex || VIMBGet(rd, e, "chain"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: joint '%s': a prismatic joint's axis on the flexible body '%s' deforms: give its rail as a chain of the body's points, "
+               "'chain: [[x0, y0], [x1, y1], ...]' with 'chain_nodes: [n1, n2, ...]' (or make the flexible body body2)",
                rd->path, j->line, j->name, model->bodies[j->body[0]].name);
     j->rows = j->type == VI_MB_JOINT_FIXED ? 3 : (j->type == VI_MB_JOINT_DRIVER ? 1 : 2);
+    if (VIMBGet(rd, e, "chain")) { /* a rail on a flexible body1 (mbchain.c): point2 on the chain, theta_2 - theta_1 held */
+      char what[2 * VI_MB_NAME];
+      PetscCheck(!VIMBGet(rd, e, "axis") && !VIMBGet(rd, e, "point1") && !VIMBGet(rd, e, "node1"), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': its rail is the chain ('axis', 'point1' and 'node1' are a straight axis's keys: remove them)", rd->path, j->line,
+                 j->name);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "joint '%s'", j->name));
+      PetscCall(VIMBReadChain(rd, model, e, j->body[0], what, &j->nchain, &j->chain_x, &j->chain_phi));
+      PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
+      PetscCheck(!j->driven, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: joint '%s': a prescribed slide along a chain is not supported (drive a straight axis of a rigid body1)", rd->path, j->line,
+                 j->name);
+      j->angle0 = model->bodies[j->body[1]].pose[2] - model->bodies[j->body[0]].pose[2];
+      continue;
+    }
     PetscCall(VIMBReadDriverMotion(rd, e, types[t], j));
     if (j->type == VI_MB_JOINT_PRISMATIC && j->driven) j->rows = 3; /* its slide along the axis, row 2 */
     if (j->type == VI_MB_JOINT_PRISMATIC) {
@@ -871,11 +956,44 @@ static PetscErrorCode VIMBContactLine(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A contact against a chain of segments of the body 'against' (VIMBReadChain); its normal the left of each segment's
+   direction, or the right when line_normal (optional) points there at the first undeformed segment. */
+static PetscErrorCode VIMBContactChain(VIMBReader *rd, VIMBModel *model, yaml_node_t *e, VIMBContact *c)
+{
+  static const char *const line_keys[] = {"line_point", "line_point2", "line_node", "line_node2", "line_weights", "line_weights2"};
+  char                     what[2 * VI_MB_NAME];
+  PetscReal                u[2], L, nl;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 6; k++)
+    PetscCheck(!VIMBGet(rd, e, line_keys[k]), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': '%s' is a line's key; a contact against a chain takes its points from 'chain' (give one or the other)", rd->path,
+               VIMBLine(VIMBGet(rd, e, line_keys[k])), c->name, line_keys[k]);
+  PetscCall(PetscSNPrintf(what, sizeof(what), "contact '%s'", c->name));
+  PetscCall(VIMBReadChain(rd, model, e, c->body[0], what, &c->nchain, &c->chain_x, &c->chain_phi));
+  c->two_point = PETSC_TRUE;
+  u[0]         = c->chain_x[2] - c->chain_x[0];
+  u[1]         = c->chain_x[3] - c->chain_x[1];
+  L            = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+  c->sigma     = 1;
+  if (VIMBGet(rd, e, "line_normal")) {
+    PetscCall(VIMBVector(rd, e, "line_normal", 2, PETSC_TRUE, c->line_normal));
+    nl = PetscSqrtReal(c->line_normal[0] * c->line_normal[0] + c->line_normal[1] * c->line_normal[1]);
+    PetscCheck(PetscAbsReal(-u[1] * c->line_normal[0] + u[0] * c->line_normal[1]) > 0.1 * L * nl, rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'line_normal' [%g, %g] lies along the chain's first segment (give the open side, across it)", rd->path,
+               VIMBLine(VIMBGet(rd, e, "line_normal")), c->name, (double)c->line_normal[0], (double)c->line_normal[1]);
+    c->sigma = -u[1] * c->line_normal[0] + u[0] * c->line_normal[1] > 0 ? 1 : -1;
+  }
+  c->line_normal[0] = -c->sigma * u[1] / L; /* the first undeformed segment's normal (for the record) */
+  c->line_normal[1] = c->sigma * u[0] / L;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",    "against",
-                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2", "line_weights2",
-                                     "line_normal", "restitution", "friction",     NULL};
+  static const char *const keys[] = {"name",        "body",        "point",        "node",        "weights",     "against",
+                                     "line_point",  "line_node",   "line_weights", "line_point2", "line_node2",  "line_weights2",
+                                     "line_normal", "restitution", "friction",     "chain",       "chain_nodes", NULL};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -897,6 +1015,13 @@ static PetscErrorCode VIMBReadContacts(VIMBReader *rd, VIMBModel *model, yaml_no
                c->line, c->name, model->bodies[c->body[0]].name);
     PetscCall(VIMBVector(rd, e, "point", 2, PETSC_FALSE, c->point));
     PetscCall(VIMBNodeRef(rd, model, e, "node", "weights", c->body[1], &c->phi));
+    PetscCheck(VIMBGet(rd, e, "chain") || !VIMBGet(rd, e, "chain_nodes"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: contact '%s': 'chain_nodes' moves the points of a 'chain', and there is none", rd->path, c->line, c->name);
+    if (VIMBGet(rd, e, "chain")) { /* a chain of segments (mbchain.c) */
+      PetscCall(VIMBContactChain(rd, model, e, c));
+      PetscCall(VIMBContactLaw(rd, e, c));
+      continue;
+    }
     c->two_point = VIMBGet(rd, e, "line_point2") || VIMBGet(rd, e, "line_node2") ? PETSC_TRUE : PETSC_FALSE;
     PetscCheck(c->two_point || !model->bodies[c->body[0]].flex, rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: contact '%s': a line on the flexible body '%s' deforms: give it by two points, 'line_point' and 'line_point2' (each "
@@ -943,14 +1068,14 @@ static PetscErrorCode VIMBReadLoads(VIMBReader *rd, VIMBModel *model, yaml_node_
     PetscCall(VIMBBodyRef(rd, model, e, "body", "the load's body", &l->body));
     PetscCheck(l->body > 0, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: a load on the ground does nothing (name a moving body)", rd->path, VIMBLine(e));
     PetscCall(VIMBVector(rd, e, "force", model->dim, PETSC_FALSE, l->force));
-    /* its factor s(t): a table (factor: or factor_file:), the load constant without one */
+    /* its factor s(t): a formula or a table (factor: or factor_file:), the load constant without one */
     if (VIMBGet(rd, e, "name")) {
       char name[VI_MB_NAME];
       PetscCall(VIMBString(rd, e, "name", NULL, name, sizeof(name)));
       PetscCall(PetscSNPrintf(what, sizeof(what), "load '%s'", name));
     }
     PetscCall(PetscMemzero(&factor, sizeof(factor)));
-    PetscCall(VIMBReadTimeTable(rd, e, "factor", what, &factor, &timed));
+    PetscCall(VIMBReadTimeFunction(rd, e, "factor", what, &factor, &timed));
     if (timed) {
       PetscCall(PetscNew(&l->factor));
       *l->factor = factor;
@@ -1014,8 +1139,9 @@ static PetscErrorCode VIMBReadSprings(VIMBReader *rd, VIMBModel *model, yaml_nod
 static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
   static const char *const keys[]  = {"name", "type", "body", "point", "node", "weights", "joint", "contact", "spring", NULL};
-  static const char *const types[] = {"point",  "angle",       "joint_angle",      "contact_force", "joint_force",
-                                      "energy", "orientation", "angular_velocity", "spring_force"};
+  static const char *const types[] = {"point",        "angle",       "joint_angle", "contact_force",
+                                      "joint_force",  "energy",      "orientation", "angular_velocity",
+                                      "spring_force", "joint_slide", "prescribed"};
   yaml_node_t             *seq;
   PetscInt                 k = 0;
 
@@ -1033,13 +1159,13 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
     PetscCall(VIMBCheckKeys(rd, e, "an output", keys));
     PetscCall(VIMBString(rd, e, "name", NULL, o->name, sizeof(o->name)));
     PetscCall(VIMBString(rd, e, "type", NULL, type, sizeof(type)));
-    for (t = 0; t < 9; t++)
+    for (t = 0; t < 11; t++)
       if (!strcmp(type, types[t])) break;
-    PetscCheck(model->dim == 3 ? t < 9 && t != 1 : t < 6 || t == 8, rd->comm, PETSC_ERR_USER_INPUT,
+    PetscCheck(model->dim == 3 ? t < 11 && t != 1 : t < 6 || (t >= 8 && t < 11), rd->comm, PETSC_ERR_USER_INPUT,
                "%s:%d: output '%s' has the type '%s' (expected %s)", rd->path, VIMBLine(e), o->name, type,
-               model->dim == 3
-                   ? "point, orientation, angular_velocity, joint_angle, joint_force, contact_force, spring_force or energy: a spatial model's"
-                   : "point, angle, joint_angle, contact_force, joint_force, spring_force or energy");
+               model->dim == 3 ? "point, orientation, angular_velocity, joint_angle, joint_force, joint_slide, prescribed, contact_force, "
+                                 "spring_force or energy: a spatial model's"
+                               : "point, angle, joint_angle, joint_force, joint_slide, prescribed, contact_force, spring_force or energy");
     o->type    = (VIMBOutputType)t;
     o->columns = o->type == VI_MB_OUT_POINT ? 4 : (o->type == VI_MB_OUT_JOINT_FORCE || o->type == VI_MB_OUT_ANGLE ? 2 : 1);
     if (model->dim == 3) {
@@ -1048,6 +1174,25 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
               ? PETSC_TRUE
               : PETSC_FALSE;
       o->columns = o->type == VI_MB_OUT_POINT ? 6 : (o->type == VI_MB_OUT_ORIENTATION ? 4 : (one ? 1 : 3));
+    }
+    if (o->type == VI_MB_OUT_JOINT_SLIDE || o->type == VI_MB_OUT_PRESCRIBED) { /* NAME, NAME_rate */
+      const VIMBJoint *j;
+      o->columns = 2;
+      PetscCall(VIMBString(rd, e, "joint", NULL, ref, sizeof(ref)));
+      for (o->index = 0; o->index < model->njoints; o->index++)
+        if (!strcmp(model->joints[o->index].name, ref)) break;
+      PetscCheck(o->index < model->njoints, rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: output '%s' names the joint '%s', which the model does not have",
+                 rd->path, VIMBLine(e), o->name, ref);
+      j = &model->joints[o->index];
+      PetscCheck(o->type != VI_MB_OUT_JOINT_SLIDE || j->type == VI_MB_JOINT_PRISMATIC, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': a joint_slide is a prismatic joint's (the joint '%s' is not one)", rd->path, VIMBLine(e), o->name, ref);
+      PetscCheck(o->type != VI_MB_OUT_JOINT_SLIDE || !j->nchain, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': the joint '%s' slides along a chain (a curve), it has no axis to record a slide along (give a point output of "
+                 "its body2)",
+                 rd->path, VIMBLine(e), o->name, ref);
+      PetscCheck(o->type != VI_MB_OUT_PRESCRIBED || j->driven, rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: output '%s': 'prescribed' is a driven joint's (a driver, or a prismatic joint with a motion; the joint '%s' has none)",
+                 rd->path, VIMBLine(e), o->name, ref);
     }
     if (o->type == VI_MB_OUT_ORIENTATION || o->type == VI_MB_OUT_ANGULAR_VELOCITY) {
       PetscCall(VIMBBodyRef(rd, model, e, "body", "the output's body", &o->body));
@@ -1099,8 +1244,10 @@ static PetscErrorCode VIMBReadOutputs(VIMBReader *rd, VIMBModel *model, yaml_nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The joints' residual at the initial pose: refused beyond the tolerance, with the worst row. */
-static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
+/* The joints' residual at the initial pose: refused beyond the tolerance, with the worst row. At the model's load (start
+   PETSC_FALSE) every row but the driven ones' time part; at the run's start t0 (start PETSC_TRUE, VIMBModelSetStart) the
+   driven rows, g - (phi(t0) - phi(t0)) and G u - phi'(t0). */
+static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model, PetscBool start, PetscReal t0)
 {
   PetscReal *q, *u, *grad;
 
@@ -1110,16 +1257,18 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
   for (PetscInt k = 0; k < model->njoints; k++) {
     const VIMBJoint *j = &model->joints[k];
     for (PetscInt r = j->row; r < j->row + j->rows; r++) {
-      PetscReal g, gv = 0;
-      char      rated[256] = "";
+      const PetscBool driven = j->driven && r == j->row + j->rows - 1 ? PETSC_TRUE : PETSC_FALSE;
+      PetscReal       g, gv = 0;
+      char            rated[256] = "";
+      if (driven != start) continue;
       PetscCall(VIMBModelConstraint(model, r, q, &g, grad, 0, NULL));
       for (PetscInt i = 0; i < model->n; i++) gv += grad[i] * u[i];
-      if (j->driven && r == j->row + j->rows - 1) { /* its driven row at t = 0: g - phi(0) (0), G u - phi'(0) */
+      if (driven) { /* its driven row at t0: g - (phi(t0) - origin) (0), G u - phi'(t0) */
         PetscReal phi, rate;
-        VIMBTimeFunctionEvaluate(&j->motion, 0, &phi, &rate, NULL);
+        VIMBTimeFunctionEvaluate(&j->motion, t0, &phi, &rate, NULL);
         g -= phi;
         gv -= rate;
-        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = 0 is %.9g %s%s)", (double)rate,
+        PetscCall(PetscSNPrintf(rated, sizeof(rated), " (the driver's prescribed rate at t = %g is %.9g %s%s)", (double)t0, (double)rate,
                                 j->type == VI_MB_JOINT_DRIVER ? "rad/s" : "m/s",
                                 j->motion.npoints ? "; or clamp the table's end rates with 'motion_rates: [r0, r1]'" : ""));
       }
@@ -1133,6 +1282,17 @@ static PetscErrorCode VIMBCheckAssembly(MPI_Comm comm, VIMBModel *model)
     }
   }
   PetscCall(PetscFree3(q, u, grad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run starts at t0 with the model's initial state: each driver's motion takes its origin there (its coordinate changes
+   by phi(t) - phi(t0)) and the initial velocities must give its rate phi'(t0). */
+PetscErrorCode VIMBModelSetStart(MPI_Comm comm, VIMBModel *model, PetscReal t0)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < model->njoints; k++)
+    if (model->joints[k].driven) VIMBTimeFunctionSetOrigin(&model->joints[k].motion, t0);
+  PetscCall(VIMBCheckAssembly(comm, model, PETSC_TRUE, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1276,7 +1436,7 @@ PetscErrorCode VIMBModelLoad(MPI_Comm comm, const char path[], VIMBModel *model)
     PetscCall(VIMBModelConstraint(model, j->row + j->rows - 1, q, &j->slide0, NULL, 0, NULL));
     PetscCall(PetscFree(q));
   }
-  PetscCall(VIMBCheckAssembly(comm, model));
+  PetscCall(VIMBCheckAssembly(comm, model, PETSC_FALSE, 0));
   if (model->nsprings) { /* the springs' free lengths by default, and no zero-length spring at the start (VIMBSpringLength refuses it) */
     PetscReal *q;
     PetscCall(PetscMalloc1(2 * model->n, &q));
@@ -1359,7 +1519,11 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
     PetscCall(PetscFree(model->joints[k].phi[0]));
     PetscCall(PetscFree(model->joints[k].phi[1]));
   }
-  for (PetscInt k = 0; k < model->njoints; k++) PetscCall(VIMBTimeFunctionReset(&model->joints[k].motion));
+  for (PetscInt k = 0; k < model->njoints; k++) {
+    PetscCall(VIMBTimeFunctionReset(&model->joints[k].motion));
+    for (PetscInt i = 0; i < model->joints[k].nchain; i++) PetscCall(PetscFree(model->joints[k].chain_phi[i]));
+    PetscCall(PetscFree2(model->joints[k].chain_x, model->joints[k].chain_phi));
+  }
   for (PetscInt k = 0; k < model->nloads; k++)
     if (model->loads[k].factor) {
       PetscCall(VIMBTimeFunctionReset(model->loads[k].factor));
@@ -1369,6 +1533,8 @@ PetscErrorCode VIMBModelFree(VIMBModel *model)
     PetscCall(PetscFree(model->contacts[k].phi));
     PetscCall(PetscFree(model->contacts[k].line_phi[0]));
     PetscCall(PetscFree(model->contacts[k].line_phi[1]));
+    for (PetscInt i = 0; i < model->contacts[k].nchain; i++) PetscCall(PetscFree(model->contacts[k].chain_phi[i]));
+    PetscCall(PetscFree2(model->contacts[k].chain_x, model->contacts[k].chain_phi));
   }
   for (PetscInt k = 0; k < model->nsprings; k++) {
     PetscCall(PetscFree(model->springs[k].phi[0]));
@@ -1416,6 +1582,12 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
       if (r >= model->joints[k].row && r < model->joints[k].row + model->joints[k].rows) j = &model->joints[k];
     a = j->body[0];
     b = j->body[1];
+    if (j->nchain && r == j->row) { /* a prismatic joint's rail on a flexible body: point2 on the chain (mbchain.c) */
+      VIMBContact rail;
+      VIMBChainOfJoint(j, &rail);
+      PetscCall(VIMBChainRow(model, &rail, q, g, grad, w, H));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if ((j->type == VI_MB_JOINT_FIXED && r == j->row + 2) || j->type == VI_MB_JOINT_DRIVER) {
       /* the angle row, linear: th_b - th_a - angle0 (a driver's - speed t is the system's: multibody.c) */
       PetscReal tb = b ? q[model->bodies[b].off + 2] : 0, ta = a ? q[model->bodies[a].off + 2] : 0;
@@ -1448,6 +1620,10 @@ PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const Pet
     }
   } else {
     const VIMBContact *k = &model->contacts[r - (model->nrows - model->ncontacts)];
+    if (k->nchain) {
+      PetscCall(VIMBChainRow(model, k, q, g, grad, w, H));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (k->two_point) {
       PetscCall(VIMBLineRow(model, k, q, g, grad, w, H));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -1585,6 +1761,10 @@ PetscErrorCode VIMBModelTangent(const VIMBModel *model, PetscInt k, const PetscR
 
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(grad, model->n));
+  if (c->nchain) {
+    PetscCall(VIMBChainTangent(model, c, q, grad));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (c->two_point) {
     PetscCall(VIMBLineTangent(model, c, q, grad));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1652,8 +1832,12 @@ PetscErrorCode VIMBModelROM(const VIMBModel *model, VIROM rom)
   for (PetscInt k = 0; k < model->noutputs; k++) {
     const VIMBOutput *o = &model->outputs[k];
     char              name[2 * VI_MB_NAME];
-    if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE &&
-        o->type != VI_MB_OUT_SPRING_FORCE) {
+    if (o->type == VI_MB_OUT_JOINT_SLIDE || o->type == VI_MB_OUT_PRESCRIBED) {
+      PetscCall(VIROMAddOutput(rom, o->name, zero));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rate", o->name));
+      PetscCall(VIROMAddOutput(rom, name, zero));
+    } else if (model->dim == 3 && o->type != VI_MB_OUT_ENERGY && o->type != VI_MB_OUT_CONTACT_FORCE && o->type != VI_MB_OUT_JOINT_ANGLE &&
+               o->type != VI_MB_OUT_SPRING_FORCE) {
       static const char *const pt[] = {"x", "y", "z", "vx", "vy", "vz"}, *qt[] = {"e0", "e1", "e2", "e3"}, *ft[] = {"x", "y", "z", "torque"};
       for (PetscInt i = 0; i < o->columns; i++) {
         const PetscBool drive =

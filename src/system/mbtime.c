@@ -1,6 +1,8 @@
 /* Time functions of a multibody model (docs/multibody.md, "Prescribed motions and time-varying loads"): a driver's
-   prescribed angle and a load's factor, either speed t + amplitude sin(frequency t) or the C^2 cubic spline through a
-   table of points (t_i, y_i), given inline or read from a CSV file.
+   prescribed angle and a load's factor, either the formula value + speed t + amplitude sin(frequency t + phase) or the
+   C^2 cubic spline through a table of points (t_i, y_i), given inline or read from a CSV file; t is the run's absolute
+   time. A driver's function has an origin, its value at the run's start t0 (VIMBTimeFunctionSetOrigin), subtracted from
+   its value: the joint's coordinate changes by phi(t) - phi(t0) from its initial value.
 
    The spline: on [t_i, t_i+1], with h_i = t_i+1 - t_i, d_i = (y_i+1 - y_i) / h_i and the knots' slopes s_i,
      y(t) = y_i + s_i x + c2_i x^2 + c3_i x^3, x = t - t_i, c2_i = (3 d_i - 2 s_i - s_i+1) / h_i, c3_i = (s_i + s_i+1 - 2 d_i) / h_i^2,
@@ -18,12 +20,25 @@
 #include "mbimpl.h"
 #include <ctype.h>
 
-void VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal speed, PetscReal amplitude, PetscReal frequency)
+void VIMBTimeFunctionSetAnalytic(VIMBTimeFunction *f, PetscReal value, PetscReal speed, PetscReal amplitude, PetscReal frequency, PetscReal phase)
 {
+  f->value     = value;
   f->speed     = speed;
   f->amplitude = amplitude;
   f->frequency = frequency;
+  f->phase     = phase;
+  f->origin    = 0;
   f->npoints   = 0;
+}
+
+/* The origin is the function's value at t0 (itself taken without an origin). */
+void VIMBTimeFunctionSetOrigin(VIMBTimeFunction *f, PetscReal t0)
+{
+  PetscReal y;
+
+  f->origin = 0;
+  VIMBTimeFunctionEvaluate(f, t0, &y, NULL, NULL);
+  f->origin = y;
 }
 
 PetscErrorCode VIMBTimeFunctionReset(VIMBTimeFunction *f)
@@ -48,7 +63,7 @@ PetscErrorCode VIMBTimeFunctionSetTable(MPI_Comm comm, VIMBTimeFunction *f, cons
                "%s: point %" PetscInt_FMT " (%g, %g): the times must be finite and strictly increasing", source, i + 1, (double)t[i], (double)y[i]);
   PetscCall(VIMBTimeFunctionReset(f));
   PetscCall(PetscStrncpy(f->source, source, sizeof(f->source)));
-  f->speed = f->amplitude = f->frequency = 0;
+  f->value = f->speed = f->amplitude = f->frequency = f->phase = f->origin = 0;
   PetscCall(PetscMalloc2(n, &f->t, 4 * (n - 1), &f->c));
   PetscCall(PetscArraycpy(f->t, t, n));
   f->npoints = n;
@@ -118,10 +133,12 @@ void VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal 
   PetscReal        x;
   const PetscReal *c;
 
-  if (!f->npoints) { /* the same expressions as the driver's row had (its records bitwise as before) */
-    if (y) *y = f->speed * t + f->amplitude * PetscSinReal(f->frequency * t);
-    if (dy) *dy = f->speed + f->amplitude * f->frequency * PetscCosReal(f->frequency * t);
-    if (ddy) *ddy = -f->amplitude * f->frequency * f->frequency * PetscSinReal(f->frequency * t);
+  if (!f->npoints) { /* the driver's former expressions when value, phase and origin are 0 (its records bitwise as before) */
+    const PetscReal arg = f->phase != 0 ? f->frequency * t + f->phase : f->frequency * t;
+    if (y) *y = f->speed * t + f->amplitude * PetscSinReal(arg);
+    if (y && (f->value != 0 || f->origin != 0)) *y += f->value - f->origin;
+    if (dy) *dy = f->speed + f->amplitude * f->frequency * PetscCosReal(arg);
+    if (ddy) *ddy = -f->amplitude * f->frequency * f->frequency * PetscSinReal(arg);
     return;
   }
   /* the interval [t_lo, t_lo+1] holding t (the first or last beyond the table: its cubic continued) */
@@ -135,7 +152,7 @@ void VIMBTimeFunctionEvaluate(const VIMBTimeFunction *f, PetscReal t, PetscReal 
   }
   c = f->c + 4 * lo;
   x = t - f->t[lo];
-  if (y) *y = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
+  if (y) *y = c[0] + x * (c[1] + x * (c[2] + x * c[3])) - f->origin;
   if (dy) *dy = c[1] + x * (2 * c[2] + 3 * x * c[3]);
   if (ddy) *ddy = 2 * c[2] + 6 * x * c[3];
 }

@@ -478,7 +478,7 @@ static PetscErrorCode VISystemEvaluateConstraintAcceleration_Multibody(VISystem 
 }
 
 /* A run from t0 to t1 stays within the tables of the drivers' motions and the loads' factors (refused otherwise: a table
-   is not extrapolated). */
+   is not extrapolated); the drivers start at t0 (VIMBModelSetStart). */
 static PetscErrorCode VISystemCheckSampling_Multibody(VISystem sys, PetscReal t0, PetscReal t1, PetscReal dt)
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -492,6 +492,7 @@ static PetscErrorCode VISystemCheckSampling_Multibody(VISystem sys, PetscReal t0
   }
   for (PetscInt l = 0; l < mb->model.nloads; l++)
     if (mb->model.loads[l].factor) PetscCall(VIMBTimeFunctionCheckSpan(sys->comm, mb->model.loads[l].factor, "a load's factor", t0, t1));
+  PetscCall(VIMBModelSetStart(sys->comm, &mb->model, t0)); /* the drivers' origin phi(t0) and their rates at t0 */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -671,7 +672,6 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
   PetscInt            col = 0;
 
   PetscFunctionBeginUser;
-  (void)t;
   for (PetscInt k = 0; k < md->noutputs; k++) {
     const VIMBOutput *o = &md->outputs[k];
     const PetscInt    i = o->body ? md->bodies[o->body].off : 0;
@@ -720,6 +720,14 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     } break;
     case VI_MB_OUT_SPRING_FORCE:
       PetscCall(VIMBSpringTension(sys->comm, md, o->index, q, u, &y[col++]));
+      break;
+    case VI_MB_OUT_JOINT_SLIDE: /* mbjoint.c */
+      VIMBJointSlide(md, &md->joints[o->index], q, u, &y[col], &y[col + 1]);
+      col += 2;
+      break;
+    case VI_MB_OUT_PRESCRIBED:
+      VIMBJointPrescribed(md, &md->joints[o->index], t, &y[col], &y[col + 1]);
+      col += 2;
       break;
     case VI_MB_OUT_ENERGY: {
       PetscReal T, V;

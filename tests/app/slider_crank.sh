@@ -196,7 +196,7 @@ sed 's/velocity: \[0, omega \* 0.0765\], angular_velocity: omega}/velocity: [0, 
 sed 's/angular_velocity: -omega \/ 2}/angular_velocity: -omega \/ (2}/' "$jobs/models/slider_crank.yaml" >paren.yaml
 sed 's/speed: omega}/speed: 100}/' driven.yaml >badspeed.yaml
 refuse_simulate "a driver contradicting the initial velocities" "1 2" "badspeed.yaml:.*the initial velocities violate joint 'motor': its row 1 has the rate 5.000e+01" \
-  -system_type multibody -mb_model badspeed.yaml -step_dt 1e-5 -step_end_time 1e-4
+  -system_type multibody -mb_model badspeed.yaml -step_type nsgalpha -step_dt 1e-5 -step_end_time 1e-4
 sed 's/type: revolute, body1: ground, point1: \[0, 0\], body2: crank/type: revolute, speed: 1, body1: ground, point1: [0, 0], body2: crank/' driven.yaml >revspeed.yaml
 refuse_simulate "a speed on a revolute joint" "1" "revspeed.yaml:.*joint 'pivot': 'speed' is a driver's key (type: driver), not a revolute joint's" \
   -system_type multibody -mb_model revspeed.yaml -step_dt 1e-5 -step_end_time 1e-4

@@ -3,7 +3,8 @@
    symmetries (3 modes, K and D diagonal, nodes 'tip' and 'mid' with output rows): a rigid body pinned to the ground, the
    flexible body pinned to it at its frame's origin, its node pinned to the ground (rows at a node of body1) and against a
    line of the ground with friction (a node of the contact's body), a point of the rigid body against the flexible body's
-   line through two points (a node and two weighted nodes, mbpoint.c) with friction, springs from the rigid body to a
+   line through two points (a node and two weighted nodes, mbpoint.c) with friction and against its chain of three nodes'
+   points (two segments, mbchain.c) with friction, springs from the rigid body to a
    point of the flexible body's frame, from two weighted nodes to the rigid body and a damped one from the ground to the
    tip node (mbspring.c), at a configuration off the initial one with elastic coordinates and velocities:
    - G against differences of g (1e-8 absolute, steps 1e-6), d(G^T lambda)/dq against differences of G^T lambda (1e-7);
@@ -15,6 +16,8 @@
    - the node's point output: its velocity columns against the difference of its position along u (1e-8), and the
      frictional contact's G_t u against the tangent times that velocity (1e-8); the two-point line's gap and G_t u
      against sigma n . (P - A) and tau . (v_P - (1 - xi) v_A - xi v_B) from the points' outputs (1e-8);
+   - the chain's gap against the nearest segment's n . (P - A) from the chain points' and P's outputs, with body a moved so
+     that P passes along the chain and the nearest segment changes (1e-13);
    - a point at two nodes' mean displacement (node: [tip, mid]) against its formula (1e-14);
    - a distributing coupling, weights: [3, 1] (relative: 3/4 and 1/4), on a second model (the flexible body alone, three
      frictionless contacts at one point on the nodes tip, mid and [tip, mid] with those weights, and a point output): the
@@ -40,6 +43,8 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "     friction: 0.2}\n"
                             "  - {name: ledge, body: a, point: [0.3, -0.2], against: f, line_point: [0.2, 0.1], line_node: tip,\n"
                             "     line_point2: [1.1, -0.1], line_node2: [tip, mid], line_weights2: [1, 3], line_normal: [0.1, -1], friction: 0.3}\n"
+                            "  - {name: rail, body: a, point: [-0.1, 0.25], against: f, chain: [[0.1, 0.3], [0.6, 0.2], [1.3, 0.35]],\n"
+                            "     chain_nodes: [mid, tip, mid], friction: 0.4}\n"
                             "springs:\n"
                             "  - {name: s, body1: a, point1: [0.2, 0.1], body2: f, point2: [0.8, -0.2], stiffness: 30}\n"
                             "  - {name: sn, body1: f, point1: [0.9, 0.2], node1: [mid, tip], weights1: [2, 1], body2: a, point2: [-0.1, 0.3],\n"
@@ -53,6 +58,10 @@ static const char model[] = "gravity: [0.7, -9.81]\n"
                             "  - {name: lb, type: point, body: f, point: [1.1, -0.1], node: [tip, mid], weights: [1, 3]}\n"
                             "  - {name: pa, type: point, body: a, point: [0.3, -0.2]}\n"
                             "  - {name: fsg, type: spring_force, spring: sg}\n"
+                            "  - {name: c0, type: point, body: f, point: [0.1, 0.3], node: mid}\n"
+                            "  - {name: c1, type: point, body: f, point: [0.6, 0.2], node: tip}\n"
+                            "  - {name: c2, type: point, body: f, point: [1.3, 0.35], node: mid}\n"
+                            "  - {name: pr, type: point, body: a, point: [-0.1, 0.25]}\n"
                             "assembly_tolerance: 10\n";
 
 static const char weighted[] = "gravity: [0, 0]\n"
@@ -147,7 +156,7 @@ int main(int argc, char **argv)
   VISystem         sys;
   PetscInt         n, nc;
   const PetscReal *q0;
-  PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], M[N * N], f[N], y[32], yp[32], ym[32], err[6] = {0};
+  PetscReal        q[N], u[N], w[N], lam[16], g[16], gp[16], gm[16], G[16 * N], M[N * N], f[N], y[48], yp[48], ym[48], err[6] = {0};
   PetscReal        errG, errH, errM, errQ, errU, errL, errV, errT, eps = 1e-6;
   PetscBool        constant;
 
@@ -158,7 +167,7 @@ int main(int argc, char **argv)
   PetscCall(VISystemGetSizes(sys, &n, NULL, NULL));
   PetscCall(VISystemGetContacts(sys, &nc, NULL, NULL, NULL));
   PetscCall(VISystemHasConstantMass(sys, &constant));
-  EXPECT(n == N && nc == 8 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 8), mass not constant", n, nc,
+  EXPECT(n == N && nc == 9 && !constant, "sizes: %" PetscInt_FMT " coordinates, %" PetscInt_FMT " rows (expected %d and 9), mass not constant", n, nc,
          N);
   PetscCall(VISystemGetInitialState(sys, &q0, NULL));
   for (PetscInt i = 0; i < n; i++) {
@@ -246,6 +255,44 @@ int main(int argc, char **argv)
                           (double)errV,
                           (double)errT));
     EXPECT(errV < 1e-8 && errT < 1e-8, "the node's point velocity or the tangential row is wrong");
+  }
+  /* the chain (rail): its gap against the nearest segment's n . (P - A), n = J (B - A) / L, from the points' outputs, with
+     body a moved so that its point P passes 0.05 off the chord from the chain's first point to its last, from before the
+     first to beyond the last (the nearest segment changes) */
+  {
+    PetscReal errC    = 0, qs[N], P0[2], C0[2], C2[2];
+    PetscInt  seen[2] = {0, 0};
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
+    for (PetscInt d = 0; d < 2; d++) P0[d] = y[33 + d], C0[d] = y[21 + d], C2[d] = y[29 + d];
+    for (PetscInt k = -1; k <= 11; k++) {
+      const PetscReal *P = y + 33, lam = 0.1 * k, ch[2] = {C2[0] - C0[0], C2[1] - C0[1]}, lc = PetscSqrtReal(ch[0] * ch[0] + ch[1] * ch[1]);
+      PetscReal        best = PETSC_MAX_REAL, gc = 0;
+      PetscInt         sg = -1;
+      for (PetscInt i = 0; i < n; i++) qs[i] = q[i];
+      qs[0] += C0[0] + lam * ch[0] - 0.05 * ch[1] / lc - P0[0];
+      qs[1] += C0[1] + lam * ch[1] + 0.05 * ch[0] / lc - P0[1];
+      PetscCall(VISystemComputeOutputs(sys, 0, qs, u, NULL, y));
+      PetscCall(VISystemEvaluateConstraints(sys, 0, qs, g, NULL, NULL));
+      for (PetscInt i = 0; i < 2; i++) {
+        const PetscReal *A = y + 21 + 4 * i, *B = y + 25 + 4 * i, uu[2] = {B[0] - A[0], B[1] - A[1]}, v[2] = {P[0] - A[0], P[1] - A[1]};
+        const PetscReal  L2 = uu[0] * uu[0] + uu[1] * uu[1], xi = PetscMin(PetscMax((uu[0] * v[0] + uu[1] * v[1]) / L2, 0), 1);
+        const PetscReal  d2 = PetscSqr(v[0] - xi * uu[0]) + PetscSqr(v[1] - xi * uu[1]);
+        if (d2 < best) {
+          best = d2;
+          sg   = i;
+          gc   = (-uu[1] * v[0] + uu[0] * v[1]) / PetscSqrtReal(L2);
+        }
+      }
+      seen[sg]++;
+      errC = PetscMax(errC, PetscAbsReal(g[8] - gc));
+    }
+    PetscCall(
+        PetscPrintf(PETSC_COMM_WORLD,
+                    "flexible body: the chain's gap against the nearest segment's n . (P - A) from the points' outputs, body a moved along the chain "
+                    "(segments 1 and 2 nearest at %" PetscInt_FMT " and %" PetscInt_FMT " of 13 places): %.2e (1e-13)\n",
+                    seen[0], seen[1], (double)errC));
+    EXPECT(errC < 1e-13 && seen[0] > 0 && seen[1] > 0, "the chain's gap is not the nearest segment's");
+    PetscCall(VISystemComputeOutputs(sys, 0, q, u, NULL, y));
   }
   /* a point at two nodes' mean displacement (node: [tip, mid]): R + A (x + (Phi_tip + Phi_mid) q_f / 2) */
   {

@@ -182,12 +182,32 @@ int main(int argc, char **argv)
       err[4] = Against(&f, CubicP, NULL, -0.2, 1.3);
     }
     /* the analytic form */
-    VIMBTimeFunctionSetAnalytic(&f, 2, 0.3, 5);
+    VIMBTimeFunctionSetAnalytic(&f, 0, 2, 0.3, 5, 0);
     {
       PetscReal v[3];
       VIMBTimeFunctionEvaluate(&f, 0.7, &v[0], &v[1], &v[2]);
       err[5] = PetscMax(PetscAbsReal(v[0] - (1.4 + 0.3 * PetscSinReal(3.5))),
                         PetscMax(PetscAbsReal(v[1] - (2 + 1.5 * PetscCosReal(3.5))), PetscAbsReal(v[2] + 7.5 * PetscSinReal(3.5))));
+    }
+    /* the formula with a value and a phase (a load's factor 1 + 2 t + 0.3 sin(5 t + 0.4)), and with its origin at t0 = 0.25 (a
+       driver started at t0: phi(t) - phi(t0), its rates unchanged) */
+    {
+      PetscReal v[3], e0, e1;
+      VIMBTimeFunctionSetAnalytic(&f, 1, 2, 0.3, 5, 0.4);
+      VIMBTimeFunctionEvaluate(&f, 0.7, &v[0], &v[1], &v[2]);
+      e0 = PetscMax(PetscAbsReal(v[0] - (2.4 + 0.3 * PetscSinReal(3.9))),
+                    PetscMax(PetscAbsReal(v[1] - (2 + 1.5 * PetscCosReal(3.9))), PetscAbsReal(v[2] + 7.5 * PetscSinReal(3.9))));
+      VIMBTimeFunctionSetOrigin(&f, 0.25);
+      VIMBTimeFunctionEvaluate(&f, 0.7, &v[0], &v[1], NULL);
+      e1 = PetscMax(PetscAbsReal(v[0] - (0.9 + 0.3 * (PetscSinReal(3.9) - PetscSinReal(1.65)))), PetscAbsReal(v[1] - (2 + 1.5 * PetscCosReal(3.9))));
+      VIMBTimeFunctionEvaluate(&f, 0.25, &v[0], NULL, NULL);
+      e1 = PetscMax(e1, PetscAbsReal(v[0]));
+      PetscCall(
+          PetscPrintf(PETSC_COMM_WORLD,
+                      "ok   the formula 1 + 2 t + 0.3 sin(5 t + 0.4) at t = 0.7: %.1e; with its origin at t0 = 0.25 (phi(t) - phi(t0); 0 at t0): "
+                      "%.1e\n",
+                      (double)e0, (double)e1));
+      EXPECT(e0 < 1e-15 && e1 < 1e-15, "the formula %g, with its origin %g (expected < 1e-15)", (double)e0, (double)e1);
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                           "ok   reproduced: a cubic (not-a-knot %.1e, clamped %.1e), three points' parabola %.1e, two points' line %.1e, two clamped "
