@@ -311,11 +311,11 @@ static PetscErrorCode VIMixedNLRowNorms(VIMixedNL nl, PetscReal t, const PetscRe
    multipliers in nl->x; on return nl->qs, vs, as hold the stages at the solution. */
 static PetscErrorCode VIMixedNLSolve(VIMixedNL nl, const PetscReal y0[])
 {
-  PetscFunctionBeginUser;
   VIStepper       st     = nl->st;
   const PetscInt  failed = st->stats.nonconverged;
   const PetscReal resmax = st->stats.contact_residual_max;
 
+  PetscFunctionBeginUser;
   nl->impulse = PETSC_FALSE;
   if (y0 != nl->x) PetscCall(PetscArraycpy(nl->x, y0, nl->ns * nl->n));
   PetscCall(PetscArraycpy(nl->x0, nl->x, nl->nw.N));
