@@ -10,6 +10,7 @@
 # DOP853 at 1e-10 (its energy constant to 7e-15 relative; a second model in ZYX Euler angles with M's derivatives by the
 # complex step, written to check it, agreed to 6e-15 m over the same 0.3 s). vicms: a unit quaternion with its norm row,
 # Shabana's mass in Euler parameters, hyper-dual derivatives.
+# The beam, its reduction and its model are jobs/spinning_beam.yaml's (the reduction run here with the job's options).
 # Asserted: the deformed tip (node 45) every 1 ms against the reference, nsgalpha rho_inf = 1 within 1e-4 m at h = 1e-3
 # (measured 5.1e-5) and 1.5e-5 m at h = 2.5e-4 (6.2e-6), the ratio >= 6 (measured 8.3; 4.0 more to h = 1.25e-4: the
 # unresolved upper modes at h = 1e-3, omega h = 1.4, make the first halving's ratio 3.2); Moreau-Jean theta = 1/2 within
@@ -18,23 +19,12 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_scipy
-must "reduce the beam" mpi 60 1 reduce -mesh_box_cells 8,2,2 -mesh_box_lengths 1,0.05,0.03 -model_young 5e9 -model_poisson 0.3 \
-  -model_density 7800 -model_clamp xmin -cms_type cb -cms_contact_nodes 45 -cms_contact_dirs 3 -cms_contact_normal 1,0,0 \
-  -cms_contact_t1 0,1,0 -cms_num_modes 4 -cms_outputs 45:x,45:y,45:z -cms_frame_invariants -cms_units SI -rom_file beam.h5 || exit 1
-cat >swing.yaml <<'YAML'
-dim: 3
-gravity: [0, 0, -9.81]
-bodies:
-  - {name: beam, type: flexible, rom: beam.h5, position: [0, 0, 0], axis: [0, 1, 0], angle: -0.5, angular_velocity: [0, 0, 3]}
-joints:
-  - {name: pin, type: spherical, body1: ground, body2: beam}
-outputs:
-  - {name: tip, type: point, body: beam, point: [1, 0.025, 0.015], node: n45}
-  - {name: E, type: energy}
-YAML
-must "the reference (SciPy)" $py "$VICMS_SOURCE/tests/ref/spatial_flexible.py" beam.h5 --tilt -0.5 --spin 3 --t-end 0.3 --dt 1e-3 --node n45 \
+# the beam and its model are the job's (jobs/spinning_beam.yaml, jobs/models/spinning_beam.yaml: docs/multibody.md's Example 5)
+must "reduce the beam (the job's options)" mpi 60 1 reduce -options_file "$VICMS_SOURCE/jobs/spinning_beam.yaml" || exit 1
+[ -f spinning_beam.h5 ] || { echo "FAIL the job's reduction wrote no spinning_beam.h5"; exit 1; }
+must "the reference (SciPy)" $py "$VICMS_SOURCE/tests/ref/spatial_flexible.py" spinning_beam.h5 --tilt -0.5 --spin 3 --t-end 0.3 --dt 1e-3 --node n45 \
   --point 1,0.025,0.015 --out ref.csv || exit 1
-run="-system_type multibody -mb_model swing.yaml -step_end_time 0.3"
+run="-system_type multibody -mb_model $VICMS_SOURCE/jobs/models/spinning_beam.yaml -step_end_time 0.3"
 must "nsgalpha h = 1e-3" mpi 60 1 simulate $run -step_type nsgalpha -step_rho_inf 1 -step_dt 1e-3 -results_file n1.h5
 must "nsgalpha h = 2.5e-4" mpi 60 1 simulate $run -step_type nsgalpha -step_rho_inf 1 -step_dt 2.5e-4 -step_output_every 4 -results_file n4.h5
 must "moreau" mpi 60 1 simulate $run -step_type moreau -step_moreau_variant theta -step_theta 0.5 -step_dt 1e-3 -results_file mj.h5
@@ -42,8 +32,13 @@ must "mixed bathe" mpi 60 1 simulate $run -step_type mixed -step_mixed_base bath
 $py - <<'PY' || fail=1
 import sys
 
+import os
+
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+from mbcheck import case
 
 r = np.loadtxt("ref.csv", delimiter=",", skiprows=1)
 bad = 0
@@ -57,14 +52,14 @@ def check(ok, what):
 
 tip = {}
 for name in ("n1", "n4", "mj", "bathe"):
-    o = h5py.File(name + ".h5", "r")["cases/0/outputs"][()]
-    if o.shape[0] != r.shape[0]:
-        check(False, "%s: %d output rows, the reference %d" % (name, o.shape[0], r.shape[0]))
+    _, o, _, _ = case(name + ".h5")
+    if len(o["tip_x"]) != r.shape[0]:
+        check(False, "%s: %d output rows, the reference %d" % (name, len(o["tip_x"]), r.shape[0]))
         continue
-    tip[name] = np.abs(o[:, :3] - r[:, 1:4]).max()
+    tip[name] = max(np.abs(o["tip_" + c] - r[:, 1 + k]).max() for k, c in enumerate("xyz"))
     if name == "n1":
-        e0 = abs(o[0, 6] - r[0, 4]) / abs(r[0, 4])
-        check(e0 <= 1e-12, "the initial energy %.12g J against the reference's %.12g: %.1e relative (<= 1e-12)" % (o[0, 6], r[0, 4], e0))
+        e0 = abs(o["E"][0] - r[0, 4]) / abs(r[0, 4])
+        check(e0 <= 1e-12, "the initial energy %.12g J against the reference's %.12g: %.1e relative (<= 1e-12)" % (o["E"][0], r[0, 4], e0))
 drift = np.ptp(r[:, 4]) / abs(r[0, 4])
 check(drift <= 1e-10, "the reference keeps its energy to %.1e relative (<= 1e-10)" % drift)
 check(np.ptp(r[:, 1:4], axis=0).min() > 0.2, "the tip travels %s m in x, y, z (a spatial motion)" % np.array2string(np.ptp(r[:, 1:4], axis=0), precision=3))
