@@ -106,6 +106,14 @@ PETSC_EXTERN PetscErrorCode VISystemGetContacts(VISystem sys, PetscInt *nc, cons
   Not collective. linear: nc flags owned by the system, or NULL when it has none (no op: none).
 */
 PETSC_EXTERN PetscErrorCode VISystemGetLinearGradientRows(VISystem sys, const PetscBool **linear);
+/*
+  VISystemGetConstraintColumns - the coordinates each constraint row touches, fixed after VISystemSetUp: row j's gradient
+  G_j, its contact's tangential rows (VISystemEvaluateTangents) and d(G_j v)/dq are zero outside cols[ptr[j] .. ptr[j + 1])
+  (ascending), and its Hessian outside those columns squared. A scheme's sums over a row then skip terms that are exact
+  zeros (the same sums). Not collective. ptr (nc + 1) and cols owned by the system, both NULL when the type gives none:
+  every row may then touch every coordinate (a planar model of rigid bodies gives its rows' two bodies, 6 of n).
+*/
+PETSC_EXTERN PetscErrorCode VISystemGetConstraintColumns(VISystem sys, const PetscInt **ptr, const PetscInt **cols);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
                                                                PetscReal H[]);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],

@@ -651,6 +651,17 @@ static PetscErrorCode VISystemGetLinearGradientRows_Multibody(VISystem sys, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a planar model of rigid bodies: each row's two bodies (mbrigid.c); other models: none given (every coordinate) */
+static PetscErrorCode VISystemGetConstraintColumns_Multibody(VISystem sys, const PetscInt **ptr, const PetscInt **cols)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  *ptr  = mb->rigid ? mb->rows.ptr : NULL;
+  *cols = mb->rigid ? mb->rows.cols : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const PetscReal **e)
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -789,6 +800,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
   sys->ops.getlineargradientrows = VISystemGetLinearGradientRows_Multibody;
+  sys->ops.getconstraintcolumns = VISystemGetConstraintColumns_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
   sys->ops.getnumoutputs        = VISystemGetNumOutputs_Multibody;
