@@ -567,9 +567,17 @@ void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const Pets
                         PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[])
 {
   const PetscReal radius = mu * PetscMax(Pn, 0);
-  PetscReal       w[2], sig[2], z[2];
-  const PetscReal norm = VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig);
+  PetscReal       w[2], sig[2], z[2], norm;
 
+  if (!closed) { /* off: unit rows F = Pt (below), without sigma */
+    for (PetscInt a = 0; a < d; a++) {
+      F[a] = Pt[a];
+      if (unit) unit[ct + a] = PETSC_TRUE;
+      else J[a * N + ct + a] = 1;
+    }
+    return;
+  }
+  norm = VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig);
   for (PetscInt a = 0; a < d; a++) z[a] = sig[a];
   if (d > 1) VIProjectDisk(d, radius, z); /* slip: Pt = the projection of sigma on the disk (seed 000 Eq. C.4) */
   for (PetscInt a = 0; a < d; a++) {
