@@ -705,6 +705,13 @@ static PetscReal VIMoreauNLMidRow(const VIMoreauNL *nl, PetscInt j, const PetscR
   return w;
 }
 
+/* Whether row j may hold in this step: bilateral, or its gap at q_n + h v_n / 2 closed. Another row is a unit row of the
+   step (P_j = 0): its velocity, pre-impact term and scale are not read. */
+static inline PetscBool VIMoreauNLNear(const VIMoreauNL *nl, PetscInt j)
+{
+  return nl->st->set.kinds[j] == VI_CONTACT_BILATERAL || nl->gs[j] <= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* VIMoreauNLForm's F and unit flags alone, at the q, f, G, Gt it evaluated: the same sums in the same order as there */
 static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], PetscReal F[])
 {
@@ -734,7 +741,7 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
       F[n + j] = VIMoreauNLMidRow(nl, j, v);
       continue;
     }
-    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
+    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1] && VIMoreauNLNear(nl, j); a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     F[n + j] = nl->B[j] ? w : P[j];
     if (!nl->B[j]) unit[n + j] = PETSC_TRUE;
@@ -821,7 +828,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       }
       continue;
     }
-    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
+    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1] && VIMoreauNLNear(nl, j); a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->B[j]) {
       F[n + j] = w;
@@ -877,6 +884,7 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
+      if (!VIMoreauNLNear(nl, j)) continue;
       for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) {
         const PetscInt k = nl->cols[a];
         gv += nl->Gn[j * n + k] * nl->vn[k];
@@ -886,9 +894,15 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->pre[j]    = nl->e[j] * gv + nl->rate[j];
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
-    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+    /* the tangential rows' scales, of the contacts that may close (their Gt at q_n: the forms evaluate theirs) */
+    for (PetscInt k = 0; k < nl->mt; k++)
+      if (VIMoreauNLNear(nl, nl->trow[k])) {
+        PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+        break;
+      }
     for (PetscInt k = 0; k < nl->mt; k++) {
       PetscReal d = 0;
+      if (!VIMoreauNLNear(nl, nl->trow[k])) continue;
       for (PetscInt a = nl->cp[nl->trow[k]]; a < nl->cp[nl->trow[k] + 1]; a++) d += nl->Gt[k * n + nl->cols[a]] * nl->Gt[k * n + nl->cols[a]] / nl->M[nl->cols[a] * (n + 1)];
       nl->rt[k] = d > 0 ? 1 / d : 1;
       if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
