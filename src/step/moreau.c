@@ -712,6 +712,15 @@ static inline PetscBool VIMoreauNLNear(const VIMoreauNL *nl, PetscInt j)
   return nl->st->set.kinds[j] == VI_CONTACT_BILATERAL || nl->gs[j] <= 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Whether a form reads the tangential rows Gt at its q: a frictional contact may close, or an impulse Pt is not 0 (else
+   every Gt entry is multiplied by a zero impulse, and the Gt of an earlier q serves) */
+static PetscBool VIMoreauNLTangentsRead(const VIMoreauNL *nl, const PetscReal Pt[])
+{
+  for (PetscInt k = 0; k < nl->mt; k++)
+    if (Pt[k] != 0 || VIMoreauNLNear(nl, nl->trow[k])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 /* VIMoreauNLForm's F and unit flags alone, at the q, f, G, Gt it evaluated: the same sums in the same order as there */
 static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], PetscReal F[])
 {
@@ -778,7 +787,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   if (!J) { /* the residual alone (a chord step of VISSNewtonSolve) */
     PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, P, nl->G, NULL, NULL));
     VIMoreauNLMidpointRows(nl);
-    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+    if (VIMoreauNLTangentsRead(nl, Pt)) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
     PetscCall(VIMoreauNLResidual(nl, x, F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -789,7 +798,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   }
   PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, VIMoreauNLCurvatureWeights(nl, P), nl->G, nl->HV, nl->Hw));
   VIMoreauNLMidpointRows(nl);
-  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+  if (VIMoreauNLTangentsRead(nl, Pt)) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
   /* the momentum rows are written whole; a constraint row is either a unit row (flagged, not written) or zeroed and written */
   for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
