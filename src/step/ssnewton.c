@@ -518,6 +518,7 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
     const PetscBool  smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *vj     = smooth ? st->u : w + 2 * n;
     PetscReal        gv     = 0;
+    if (st->lambda[st->offsets[j]] == 0) continue; /* a zero term (an open contact) */
     for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * vj[i];
     if (smooth)
       p1 += st->lambda[st->offsets[j]] * gv;
@@ -527,6 +528,7 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   for (PetscInt k = 0, a = 0; k < mt; k++) {
     PetscReal gv = 0;
     a            = k > 0 && trow[k - 1] == trow[k] ? a + 1 : 1; /* the row's place after its contact's normal one */
+    if (st->lambda[st->offsets[trow[k]] + a] == 0) continue;
     for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * w[2 * n + i]; /* the mean velocity (a halving is exact either way) */
     wc += h * st->lambda[st->offsets[trow[k]] + a] * gv;
   }
