@@ -750,7 +750,8 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
       F[n + j] = VIMoreauNLMidRow(nl, j, v);
       continue;
     }
-    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1] && VIMoreauNLNear(nl, j); a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
+    if (VIMoreauNLNear(nl, j))
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     F[n + j] = nl->B[j] ? w : P[j];
     if (!nl->B[j]) unit[n + j] = PETSC_TRUE;
@@ -837,7 +838,8 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       }
       continue;
     }
-    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1] && VIMoreauNLNear(nl, j); a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
+    if (VIMoreauNLNear(nl, j))
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->B[j]) {
       F[n + j] = w;

@@ -694,8 +694,9 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     }
     switch (o->type) {
     case VI_MB_OUT_POINT: {
-      PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th), pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
+      PetscReal th = o->body ? q[i + 2] : 0, c, s, pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
       PetscReal rp[2], w = o->body ? u[i + 2] : 0;
+      VIMBBodyCosSin(md, o->body, th, &c, &s); /* the body's, kept from its rows' last evaluation when at th */
       if (o->phi) { /* a flexible body's node: x + Phi q_f, moving at Phi dq_f/dt in the frame */
         VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, q + i + 3, pe);
         VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, u + i + 3, ve);
