@@ -545,8 +545,8 @@ struct _VIMoreauNL {
   /* the coordinates each row touches (VISystemGetConstraintColumns; every one when the system gives none), the sums over a
      row or a column of G and Gt taken there alone (the other terms are exact zeros): normal row j's cols[cp[j] .. cp[j + 1]);
      by coordinate i, the normal rows touching it rows[rp[i] .. rp[i + 1]) and the tangential ones trows[tp[i] .. tp[i + 1]),
-     ascending; the Newton's rows after the momentum rows, for VISSNewton.cp: sp (m + mt + 1), scols */
-  PetscInt  *cp, *cols, *rp, *rows, *tp, *trows, *sp, *scols;
+     ascending */
+  PetscInt  *cp, *cols, *rp, *rows, *tp, *trows;
   VISSNewton nw;
 };
 
@@ -562,7 +562,7 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn, nl->vprev));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(PetscFree3(nl->Pw, nl->qm, nl->dMw));
-  PetscCall(PetscFree4(nl->cp, nl->cols, nl->sp, nl->scols));
+  PetscCall(PetscFree2(nl->cp, nl->cols));
   PetscCall(PetscFree2(nl->rp, nl->rows));
   PetscCall(PetscFree2(nl->tp, nl->trows));
   PetscCall(VISSNewtonDestroy(&nl->nw));
@@ -598,25 +598,17 @@ static PetscErrorCode VIMoreauNLColumnRows(VIMoreauNL *nl, PetscInt nr, const Pe
 /* The rows' columns (VIMoreauNL.cp ..) from the system's, or every coordinate */
 static PetscErrorCode VIMoreauNLColumns(VIMoreauNL *nl)
 {
-  const PetscInt  n = nl->n, m = nl->m, mt = nl->mt, *ptr, *cols;
-  PetscInt        nz, *rp, *rows;
-  PetscInt       *tp, *trows;
+  const PetscInt n = nl->n, m = nl->m, *ptr, *cols;
+  PetscInt       nz;
 
   PetscFunctionBeginUser;
   PetscCall(VISystemGetConstraintColumns(nl->st->sys, &ptr, &cols));
   nz = ptr ? ptr[m] : m * n;
-  PetscCall(PetscMalloc4(m + 1, &nl->cp, PetscMax(nz, 1), &nl->cols, m + mt + 1, &nl->sp, PetscMax(m + mt, 1) * n, &nl->scols));
+  PetscCall(PetscMalloc2(m + 1, &nl->cp, PetscMax(nz, 1), &nl->cols));
   for (PetscInt j = 0; j <= m; j++) nl->cp[j] = ptr ? ptr[j] : j * n;
   for (PetscInt a = 0; a < nz; a++) nl->cols[a] = cols ? cols[a] : a % n;
-  PetscCall(VIMoreauNLColumnRows(nl, m, NULL, &rp, &rows));
-  PetscCall(VIMoreauNLColumnRows(nl, mt, nl->trow, &tp, &trows));
-  nl->rp = rp, nl->rows = rows, nl->tp = tp, nl->trows = trows;
-  nl->sp[0] = 0;
-  for (PetscInt r = 0; r < m + mt; r++) { /* the Newton's constraint rows: the normal rows, then the tangential ones */
-    const PetscInt j = r < m ? r : nl->trow[r - m];
-    nl->sp[r + 1]    = nl->sp[r] + nl->cp[j + 1] - nl->cp[j];
-    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) nl->scols[nl->sp[r] + a - nl->cp[j]] = nl->cols[a];
-  }
+  PetscCall(VIMoreauNLColumnRows(nl, m, NULL, &nl->rp, &nl->rows));
+  PetscCall(VIMoreauNLColumnRows(nl, nl->mt, nl->trow, &nl->tp, &nl->trows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -661,8 +653,6 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
   nl->nw.nd     = n;
   nl->nw.chord  = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
   PetscCall(VIMoreauNLColumns(nl));
-  nl->nw.cp    = nl->sp; /* the constraint rows' momentum columns */
-  nl->nw.ccols = nl->scols;
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   PetscCall(VIStepperRegisterState(st, "moreau_velocity_previous", n, nl->vprev, NULL));

@@ -235,17 +235,6 @@ static PetscBool VISSNewtonLeadingBlock(VISSNewton *nw)
   return PETSC_TRUE;
 }
 
-/* The leading columns row i >= nd of J may be nonzero at: v = VISSNewtonColumn(nw, z) for z from lo to hi */
-static inline void VISSNewtonColumns(const VISSNewton *nw, PetscInt i, PetscInt *lo, PetscInt *hi)
-{
-  *lo = nw->cp ? nw->cp[i - nw->nd] : 0;
-  *hi = nw->cp ? nw->cp[i - nw->nd + 1] : nw->nd;
-}
-static inline PetscInt VISSNewtonColumn(const VISSNewton *nw, PetscInt z)
-{
-  return nw->cp ? nw->ccols[z] : z;
-}
-
 /* The Schur path of VISSNewtonLinearSolve, for a J whose leading nd x nd block a is diagonal, or block diagonal in
    interleaved groups (VISSNewtonSetBlocks: nsgalpha's (delta_i, U_i, W_i) of a coordinate i of planar rigid bodies), no
    unit row among its rows: with V the leading rows, K the other rows that are not unit rows, U the unit rows (d_U = F_U),
@@ -279,11 +268,9 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal       *Wa = A + a * k, r = F[keep[a]];
-    PetscInt         nz = 0, lo, hi;
+    PetscInt         nz = 0;
     for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
-    VISSNewtonColumns(nw, keep[a], &lo, &hi);
-    for (PetscInt zc = lo; zc < hi; zc++) {
-      const PetscInt v = VISSNewtonColumn(nw, zc);
+    for (PetscInt v = 0; v < nd; v++)
       if (Jr[v] != 0) {
         r -= Jr[v] * y[v];
         if (bs == 1) {
@@ -301,7 +288,6 @@ static PetscBool VISSNewtonSchur(VISSNewton *nw, PetscBool *done)
           }
         }
       }
-    }
     for (PetscInt c = 0; c < k; c++) Wa[c] = Jr[keep[c]];
     for (PetscInt z = 0; z < nz; z++) { /* W_a -= (C a^-1)_z B_z at B_z's nonzeros: the same sums as over every column */
       const PetscReal *Jz = J + cv[z] * N;
@@ -367,13 +353,9 @@ static void VISSNewtonResolve(VISSNewton *nw)
   for (PetscInt a = 0; a < k; a++) {
     const PetscReal *Jr = J + keep[a] * N;
     PetscReal        r  = F[keep[a]];
-    PetscInt         lo = 0, hi = 0;
     for (PetscInt c = 0; c < u; c++) r -= Jr[unit[c]] * F[unit[c]];
-    if (nd > 0) VISSNewtonColumns(nw, keep[a], &lo, &hi);
-    for (PetscInt z = lo; z < hi; z++) {
-      const PetscInt v = VISSNewtonColumn(nw, z);
+    for (PetscInt v = 0; v < nd; v++)
       if (Jr[v] != 0) r -= Jr[v] * y[v];
-    }
     b[a] = r;
   }
   /* L^-1 P b: every interchange first, then L (as LAPACK's getrs): L's rows were swapped with the later pivots' rows

@@ -322,10 +322,6 @@ typedef struct {
   PetscInt   bs, *seen;
   PetscReal *binv;
   PetscInt  *bidx, *bnz; /* N x N, N: the kept columns (their index in keep) where each leading row of J is nonzero */
-  /* cp, ccols (set by the form, NULL by default: every column): the leading columns c < nd where row nd + r of J may be
-     nonzero, ccols[cp[r] .. cp[r + 1]) ascending (a constraint row's coordinates, VISystemGetConstraintColumns); the Schur
-     path reads those alone (the caller keeps the arrays) */
-  const PetscInt *cp, *ccols;
   /* chord (set by a form that accepts J = NULL: F and the unit flags alone): after a Newton step below VI_SSNEWTON_CHORD
      (1 + |x|), the next steps are chord steps (the residual solved with the last factors: VISSNewtonResolve) while the unit
      rows stay and each step is below VI_SSNEWTON_CHORD_RATE times the one before; else a Newton step. The factors: perm (N)
