@@ -133,7 +133,8 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
 /* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each
    contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
    linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
-   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
+   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL.
+   G does not depend on t (a rheonomic row's time enters g and g_rate alone): a scheme may keep G at q across times. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
                                                         PetscReal g_rate[]);
 /* The constraints' second explicit time derivative d^2 g_j/dt^2 at t (nc; rows whose gradient G does not depend on t: a

@@ -881,8 +881,11 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
     PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, nl->rate));
     PetscBool same = PETSC_FALSE;
-    if (nl->have_gn && nl->tgn == t - h) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
+    /* G at q_n from the last step's end when it is this step's start (G does not depend on t); the rates at t - h, which
+       is not always the last step's t bit for bit, evaluated alone then (a rheonomic row's: a multibody driver's) */
+    if (nl->have_gn) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
     if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
+    else if (nl->tgn != t - h) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, NULL, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
       if (!VIMoreauNLNear(nl, j)) continue;

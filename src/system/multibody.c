@@ -431,7 +431,9 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
   PetscFunctionBeginUser;
-  if (mb->rigid) {
+  if (!g && !G) { /* the rates alone: the drivers' (below) */
+    if (g_rate) PetscCall(PetscArrayzero(g_rate, mb->nc));
+  } else if (mb->rigid) {
     VIMBRigidEvaluate(&mb->model, &mb->rows, q, PETSC_FALSE);
     VIMBRigidDerivatives(&mb->rows, sys->n, NULL, NULL, G, NULL, NULL);
     for (PetscInt r = 0; r < mb->nc; r++) {
