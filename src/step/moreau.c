@@ -885,7 +885,8 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
        is not always the last step's t bit for bit, evaluated alone then (a rheonomic row's: a multibody driver's) */
     if (nl->have_gn) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
     if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
-    else if (nl->tgn != t - h) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, NULL, nl->rate + m));
+    else if (nl->tgn != t - h)
+      PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, NULL, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
       if (!VIMoreauNLNear(nl, j)) continue;
@@ -907,7 +908,8 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     for (PetscInt k = 0; k < nl->mt; k++) {
       PetscReal d = 0;
       if (!VIMoreauNLNear(nl, nl->trow[k])) continue;
-      for (PetscInt a = nl->cp[nl->trow[k]]; a < nl->cp[nl->trow[k] + 1]; a++) d += nl->Gt[k * n + nl->cols[a]] * nl->Gt[k * n + nl->cols[a]] / nl->M[nl->cols[a] * (n + 1)];
+      for (PetscInt a = nl->cp[nl->trow[k]]; a < nl->cp[nl->trow[k] + 1]; a++)
+        d += nl->Gt[k * n + nl->cols[a]] * nl->Gt[k * n + nl->cols[a]] / nl->M[nl->cols[a] * (n + 1)];
       nl->rt[k] = d > 0 ? 1 / d : 1;
       if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }

@@ -556,8 +556,10 @@ void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const Pets
   if (!closed) { /* off: unit rows F = Pt (below), without sigma */
     for (PetscInt a = 0; a < d; a++) {
       F[a] = Pt[a];
-      if (unit) unit[ct + a] = PETSC_TRUE;
-      else J[a * N + ct + a] = 1;
+      if (unit)
+        unit[ct + a] = PETSC_TRUE;
+      else
+        J[a * N + ct + a] = 1;
     }
     return;
   }

@@ -72,8 +72,8 @@ PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg)
   PetscCall(PetscMalloc2(rg->nrows + 1, &rg->ptr, PetscMax(6 * rg->nrows, 1), &rg->cols));
   rg->ptr[0] = 0;
   for (PetscInt r = 0; r < rg->nrows; r++) {
-    VIMBRigidRow  *w = &rg->row[r];
-    PetscInt      *c = rg->cols + rg->ptr[r], nz = 0, lo, hi;
+    VIMBRigidRow *w = &rg->row[r];
+    PetscInt     *c = rg->cols + rg->ptr[r], nz = 0, lo, hi;
     w->oa = w->a ? model->bodies[w->a].off : -1;
     w->ob = w->b ? model->bodies[w->b].off : -1;
     lo    = w->oa >= 0 && w->ob >= 0 ? PetscMin(w->oa, w->ob) : PetscMax(w->oa, w->ob);
