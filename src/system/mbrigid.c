@@ -77,7 +77,7 @@ PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg)
     w->oa = w->a ? model->bodies[w->a].off : -1;
     w->ob = w->b ? model->bodies[w->b].off : -1;
     lo    = w->oa >= 0 && w->ob >= 0 ? PetscMin(w->oa, w->ob) : PetscMax(w->oa, w->ob);
-    hi    = w->oa >= 0 && w->ob >= 0 ? PetscMax(w->oa, w->ob) : -1;
+    hi    = w->oa >= 0 && w->ob >= 0 && w->oa != w->ob ? PetscMax(w->oa, w->ob) : -1; /* each coordinate once */
     if (w->angle) { /* constant gradient, no curvature */
       rg->ev[r].gb[2] = 1;
       rg->ev[r].ga[2] = -1;
