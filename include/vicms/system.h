@@ -106,6 +106,14 @@ PETSC_EXTERN PetscErrorCode VISystemGetContacts(VISystem sys, PetscInt *nc, cons
   Not collective. linear: nc flags owned by the system, or NULL when it has none (no op: none).
 */
 PETSC_EXTERN PetscErrorCode VISystemGetLinearGradientRows(VISystem sys, const PetscBool **linear);
+/*
+  VISystemGetConstraintColumns - the coordinates each constraint row touches, fixed after VISystemSetUp: row j's gradient
+  G_j, its contact's tangential rows (VISystemEvaluateTangents) and d(G_j v)/dq are zero outside cols[ptr[j] .. ptr[j + 1])
+  (ascending), and its Hessian outside those columns squared. A scheme's sums over a row then skip terms that are exact
+  zeros (the same sums). Not collective. ptr (nc + 1) and cols owned by the system, both NULL when the type gives none:
+  every row may then touch every coordinate (a planar model of rigid bodies gives its rows' two bodies, 6 of n).
+*/
+PETSC_EXTERN PetscErrorCode VISystemGetConstraintColumns(VISystem sys, const PetscInt **ptr, const PetscInt **cols);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintCurvature(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal lambda[],
                                                                PetscReal H[]);
 PETSC_EXTERN PetscErrorCode VISystemComputeConstraintDerivatives(VISystem sys, PetscReal t, const PetscReal q[], const PetscReal v[],
@@ -125,7 +133,8 @@ PETSC_EXTERN PetscErrorCode VISystemEvaluateGaps(VISystem sys, PetscReal t, Pets
 /* The unilateral constraints at (t, q), as a stepper that works on gaps sees them (seed 002 Eq. 17): the normal gap g_j(q, t) of each
    contact (nc), its gradient G_j = dg_j/dq (row j of G, nc x n, row-major) and its explicit time rate dg_j/dt (nc). A ROM's gaps are
    linear, g_j = q[offset_j] + g0_j(t) with G_j a unit row; a system whose gaps depend nonlinearly on q (rigid bodies, joints) gives
-   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL. */
+   its own here, and the steppers that read gaps through this function (nsgalpha) take it unchanged. Any output may be NULL.
+   G does not depend on t (a rheonomic row's time enters g and g_rate alone): a scheme may keep G at q across times. */
 PETSC_EXTERN PetscErrorCode VISystemEvaluateConstraints(VISystem sys, PetscReal t, const PetscReal q[], PetscReal g[], PetscReal G[],
                                                         PetscReal g_rate[]);
 /* The constraints' second explicit time derivative d^2 g_j/dt^2 at t (nc; rows whose gradient G does not depend on t: a

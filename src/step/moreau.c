@@ -542,6 +542,11 @@ struct _VIMoreauNL {
   PetscBool  have_vprev;
   PetscBool  first;
   PetscBool        mconst, mhave, mdiag; /* a constant mass (VISystemHasConstantMass): M formed once (mhave); mdiag: it is diagonal */
+  /* the coordinates each row touches (VISystemGetConstraintColumns; every one when the system gives none), the sums over a
+     row or a column of G and Gt taken there alone (the other terms are exact zeros): normal row j's cols[cp[j] .. cp[j + 1]);
+     by coordinate i, the normal rows touching it rows[rp[i] .. rp[i + 1]) and the tangential ones trows[tp[i] .. tp[i + 1]),
+     ascending */
+  PetscInt  *cp, *cols, *rp, *rows, *tp, *trows;
   VISSNewton nw;
 };
 
@@ -557,8 +562,53 @@ static PetscErrorCode VIMoreauNLDestroy(VIMoreauNL **nlp)
   PetscCall(PetscFree6(nl->Gn, nl->rate, nl->wk, nl->Jc, nl->qgn, nl->vprev));
   PetscCall(PetscFree4(nl->trow, nl->Gt, nl->rt, nl->B));
   PetscCall(PetscFree3(nl->Pw, nl->qm, nl->dMw));
+  PetscCall(PetscFree2(nl->cp, nl->cols));
+  PetscCall(PetscFree2(nl->rp, nl->rows));
+  PetscCall(PetscFree2(nl->tp, nl->trows));
   PetscCall(VISSNewtonDestroy(&nl->nw));
   PetscCall(PetscFree(*nlp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* By coordinate, the rows r < nr touching it (row r's columns those of normal row nrm[r], or of row r when nrm is NULL),
+   ascending: tp (n + 1), trows */
+static PetscErrorCode VIMoreauNLColumnRows(VIMoreauNL *nl, PetscInt nr, const PetscInt nrm[], PetscInt **tp, PetscInt **trows)
+{
+  PetscInt *at;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc2(nl->n + 1, tp, PetscMax(nl->n * nr, 1), trows));
+  PetscCall(PetscMalloc1(nl->n, &at));
+  for (PetscInt r = 0; r < nr; r++) {
+    const PetscInt j = nrm ? nrm[r] : r;
+    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) (*tp)[nl->cols[a] + 1]++;
+  }
+  for (PetscInt i = 0; i < nl->n; i++) {
+    (*tp)[i + 1] += (*tp)[i];
+    at[i] = (*tp)[i];
+  }
+  for (PetscInt r = 0; r < nr; r++) {
+    const PetscInt j = nrm ? nrm[r] : r;
+    for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) (*trows)[at[nl->cols[a]]++] = r;
+  }
+  PetscCall(PetscFree(at));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rows' columns (VIMoreauNL.cp ..) from the system's, or every coordinate */
+static PetscErrorCode VIMoreauNLColumns(VIMoreauNL *nl)
+{
+  const PetscInt n = nl->n, m = nl->m, *ptr, *cols;
+  PetscInt       nz;
+
+  PetscFunctionBeginUser;
+  PetscCall(VISystemGetConstraintColumns(nl->st->sys, &ptr, &cols));
+  nz = ptr ? ptr[m] : m * n;
+  PetscCall(PetscMalloc2(m + 1, &nl->cp, PetscMax(nz, 1), &nl->cols));
+  for (PetscInt j = 0; j <= m; j++) nl->cp[j] = ptr ? ptr[j] : j * n;
+  for (PetscInt a = 0; a < nz; a++) nl->cols[a] = cols ? cols[a] : a % n;
+  PetscCall(VIMoreauNLColumnRows(nl, m, NULL, &nl->rp, &nl->rows));
+  PetscCall(VIMoreauNLColumnRows(nl, nl->mt, nl->trow, &nl->tp, &nl->trows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -602,6 +652,7 @@ static PetscErrorCode VIMoreauNLSetUp(VIStepper st, VIMoreau *mo, VIMoreauNL **n
      Schur complement (VISSNewtonSchur), checked at each solve */
   nl->nw.nd     = n;
   nl->nw.chord  = PETSC_TRUE; /* VIMoreauNLForm gives F alone for J = NULL */
+  PetscCall(VIMoreauNLColumns(nl));
   nl->first     = PETSC_TRUE;
   PetscCall(VIStepperRegisterState(st, "moreau_first", 1, NULL, &nl->first));
   PetscCall(VIStepperRegisterState(st, "moreau_velocity_previous", n, nl->vprev, NULL));
@@ -637,8 +688,27 @@ static PetscReal VIMoreauNLMidRow(const VIMoreauNL *nl, PetscInt j, const PetscR
   const PetscReal *Gj = nl->G + j * nl->n, *Gnj = nl->Gn + j * nl->n;
   PetscReal        w = 0;
 
-  for (PetscInt k = 0; k < nl->n; k++) w += (2 * Gj[k] - Gnj[k]) * v[k];
+  for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) {
+    const PetscInt k = nl->cols[a];
+    w += (2 * Gj[k] - Gnj[k]) * v[k];
+  }
   return w;
+}
+
+/* Whether row j may hold in this step: bilateral, or its gap at q_n + h v_n / 2 closed. Another row is a unit row of the
+   step (P_j = 0): its velocity, pre-impact term and scale are not read. */
+static inline PetscBool VIMoreauNLNear(const VIMoreauNL *nl, PetscInt j)
+{
+  return nl->st->set.kinds[j] == VI_CONTACT_BILATERAL || nl->gs[j] <= 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Whether a form reads the tangential rows Gt at its q: a frictional contact may close, or an impulse Pt is not 0 (else
+   every Gt entry is multiplied by a zero impulse, and the Gt of an earlier q serves) */
+static PetscBool VIMoreauNLTangentsRead(const VIMoreauNL *nl, const PetscReal Pt[])
+{
+  for (PetscInt k = 0; k < nl->mt; k++)
+    if (Pt[k] != 0 || VIMoreauNLNear(nl, nl->trow[k])) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 /* VIMoreauNLForm's F and unit flags alone, at the q, f, G, Gt it evaluated: the same sums in the same order as there */
@@ -657,8 +727,8 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
       r += nl->M[i * n + i] * (v[i] - nl->vn[i]);
     else
       for (PetscInt k = 0; k < n; k++) r += nl->M[i * n + k] * (v[k] - nl->vn[k]);
-    for (PetscInt j = 0; j < m; j++) r -= nl->G[j * n + i] * P[j];
-    for (PetscInt k = 0; k < nl->mt; k++) r -= nl->Gt[k * n + i] * Pt[k];
+    for (PetscInt a = nl->rp[i]; a < nl->rp[i + 1]; a++) r -= nl->G[nl->rows[a] * n + i] * P[nl->rows[a]];
+    for (PetscInt a = nl->tp[i]; a < nl->tp[i + 1]; a++) r -= nl->Gt[nl->trows[a] * n + i] * Pt[nl->trows[a]];
     F[i] = r;
   }
   for (PetscInt j = 0; j < m; j++) {
@@ -670,7 +740,8 @@ static PetscErrorCode VIMoreauNLResidual(VIMoreauNL *nl, const PetscReal x[], Pe
       F[n + j] = VIMoreauNLMidRow(nl, j, v);
       continue;
     }
-    for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
+    if (VIMoreauNLNear(nl, j))
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     F[n + j] = nl->B[j] ? w : P[j];
     if (!nl->B[j]) unit[n + j] = PETSC_TRUE;
@@ -707,7 +778,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   if (!J) { /* the residual alone (a chord step of VISSNewtonSolve) */
     PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, P, nl->G, NULL, NULL));
     VIMoreauNLMidpointRows(nl);
-    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+    if (VIMoreauNLTangentsRead(nl, Pt)) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
     PetscCall(VIMoreauNLResidual(nl, x, F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -718,7 +789,7 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
   }
   PetscCall(VISystemComputeConstraintDerivatives(st->sys, nl->t, nl->q, v, VIMoreauNLCurvatureWeights(nl, P), nl->G, nl->HV, nl->Hw));
   VIMoreauNLMidpointRows(nl);
-  if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
+  if (VIMoreauNLTangentsRead(nl, Pt)) PetscCall(VISystemEvaluateTangents(st->sys, nl->t, nl->q, nl->Gt));
   /* the momentum rows are written whole; a constraint row is either a unit row (flagged, not written) or zeroed and written */
   for (PetscInt i = 0; i < N; i++) unit[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < n; i++) {
@@ -729,11 +800,14 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       J[i * N + k] = nl->M[i * n + k] - h * th * (h * th * nl->dfdq[i * n + k] + nl->dfdu[i * n + k]) - h * th * nl->Hw[i * n + k];
       if (nl->mid) J[i * N + k] += 0.5 * h * th * nl->dMw[i * n + k]; /* d(M(q_m) (v - v_n))/dv, dq_m/dv = h theta / 2 */
     }
-    for (PetscInt j = 0; j < m; j++) {
+    /* the rows touching coordinate i; J's other constraint columns in row i are never written (zeros from VISSNewtonCreate) */
+    for (PetscInt a = nl->rp[i]; a < nl->rp[i + 1]; a++) {
+      const PetscInt j = nl->rows[a];
       r -= nl->G[j * n + i] * P[j];
       J[i * N + n + j] = -nl->G[j * n + i];
     }
-    for (PetscInt k = 0; k < nl->mt; k++) {
+    for (PetscInt a = nl->tp[i]; a < nl->tp[i + 1]; a++) {
+      const PetscInt k = nl->trows[a];
       r -= nl->Gt[k * n + i] * Pt[k];
       J[i * N + n + m + k] = -nl->Gt[k * n + i];
     }
@@ -748,15 +822,19 @@ static PetscErrorCode VIMoreauNLForm(void *ctx, const PetscReal x[], PetscReal F
       nl->B[j] = PETSC_TRUE;
       F[n + j] = VIMoreauNLMidRow(nl, j, v);
       PetscCall(PetscArrayzero(J + row + n, N - n));
-      for (PetscInt k = 0; k < n; k++) J[row + k] = 2 * Gj[k] - nl->Gn[j * n + k] + h * th * HVj[k];
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) {
+        const PetscInt k = nl->cols[a];
+        J[row + k]       = 2 * Gj[k] - nl->Gn[j * n + k] + h * th * HVj[k];
+      }
       continue;
     }
-    for (PetscInt k = 0; k < n; k++) w += Gj[k] * v[k];
+    if (VIMoreauNLNear(nl, j))
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) w += Gj[nl->cols[a]] * v[nl->cols[a]];
     nl->B[j] = bil || (nl->gs[j] <= 0 && P[j] - nl->rscale[j] * w >= 0) ? PETSC_TRUE : PETSC_FALSE;
     if (nl->B[j]) {
       F[n + j] = w;
       PetscCall(PetscArrayzero(J + row + n, N - n));
-      for (PetscInt k = 0; k < n; k++) J[row + k] = Gj[k] + h * th * HVj[k];
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) J[row + nl->cols[a]] = Gj[nl->cols[a]] + h * th * HVj[nl->cols[a]];
       if (nl->nw.regularize) J[row + n + j] = -1e-10 / nl->rscale[j]; /* redundant rows (VISSNewton.regularize) */
     } else {
       F[n + j]    = P[j];
@@ -803,11 +881,17 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
     for (PetscInt i = 0; i < n; i++) nl->qs[i] = nl->qn[i] + 0.5 * h * nl->vn[i];
     PetscCall(VISystemEvaluateConstraints(st->sys, t, nl->qs, nl->gs, NULL, nl->rate));
     PetscBool same = PETSC_FALSE;
-    if (nl->have_gn && nl->tgn == t - h) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
+    /* G at q_n from the last step's end when it is this step's start (G does not depend on t); the rates at t - h, which
+       is not always the last step's t bit for bit, evaluated alone then (a rheonomic row's: a multibody driver's) */
+    if (nl->have_gn) PetscCall(PetscMemcmp(nl->qgn, nl->qn, n * sizeof(PetscReal), &same));
     if (!same) PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, nl->Gn, nl->rate + m));
+    else if (nl->tgn != t - h)
+      PetscCall(VISystemEvaluateConstraints(st->sys, t - h, nl->qn, NULL, NULL, nl->rate + m));
     for (PetscInt j = 0; j < m; j++) {
       PetscReal gv = nl->rate[m + j], d = 0;
-      for (PetscInt k = 0; k < n; k++) {
+      if (!VIMoreauNLNear(nl, j)) continue;
+      for (PetscInt a = nl->cp[j]; a < nl->cp[j + 1]; a++) {
+        const PetscInt k = nl->cols[a];
         gv += nl->Gn[j * n + k] * nl->vn[k];
         d += nl->Gn[j * n + k] * nl->Gn[j * n + k] / nl->M[k * n + k];
       }
@@ -815,10 +899,17 @@ static PetscErrorCode VIMoreauNLStep(VIStepper st, VIMoreauNL *nl, PetscReal t)
       nl->pre[j]    = nl->e[j] * gv + nl->rate[j];
       nl->rscale[j] = d > 0 ? 1 / d : 1;
     }
-    if (nl->mt) PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+    /* the tangential rows' scales, of the contacts that may close (their Gt at q_n: the forms evaluate theirs) */
+    for (PetscInt k = 0; k < nl->mt; k++)
+      if (VIMoreauNLNear(nl, nl->trow[k])) {
+        PetscCall(VISystemEvaluateTangents(st->sys, t - h, nl->qn, nl->Gt));
+        break;
+      }
     for (PetscInt k = 0; k < nl->mt; k++) {
       PetscReal d = 0;
-      for (PetscInt i = 0; i < n; i++) d += nl->Gt[k * n + i] * nl->Gt[k * n + i] / nl->M[i * n + i];
+      if (!VIMoreauNLNear(nl, nl->trow[k])) continue;
+      for (PetscInt a = nl->cp[nl->trow[k]]; a < nl->cp[nl->trow[k] + 1]; a++)
+        d += nl->Gt[k * n + nl->cols[a]] * nl->Gt[k * n + nl->cols[a]] / nl->M[nl->cols[a] * (n + 1)];
       nl->rt[k] = d > 0 ? 1 / d : 1;
       if (k > 0 && nl->trow[k - 1] == nl->trow[k]) nl->rt[k] = nl->rt[k - 1] = PetscMin(nl->rt[k], nl->rt[k - 1]); /* one r per contact */
     }

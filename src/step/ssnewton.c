@@ -510,6 +510,7 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
     const PetscBool  smooth = power && st->set.kinds[j] == VI_CONTACT_BILATERAL ? PETSC_TRUE : PETSC_FALSE;
     const PetscReal *vj     = smooth ? st->u : w + 2 * n;
     PetscReal        gv     = 0;
+    if (st->lambda[st->offsets[j]] == 0) continue; /* a zero term (an open contact) */
     for (PetscInt i = 0; i < n; i++) gv += G[j * n + i] * vj[i];
     if (smooth)
       p1 += st->lambda[st->offsets[j]] * gv;
@@ -519,6 +520,7 @@ PetscErrorCode VINonlinearWork(VIStepper st, PetscReal t, PetscReal h, const Pet
   for (PetscInt k = 0, a = 0; k < mt; k++) {
     PetscReal gv = 0;
     a            = k > 0 && trow[k - 1] == trow[k] ? a + 1 : 1; /* the row's place after its contact's normal one */
+    if (st->lambda[st->offsets[trow[k]] + a] == 0) continue;
     for (PetscInt i = 0; i < n; i++) gv += Gt[k * n + i] * w[2 * n + i]; /* the mean velocity (a halving is exact either way) */
     wc += h * st->lambda[st->offsets[trow[k]] + a] * gv;
   }
@@ -559,9 +561,19 @@ void VINonlinearCoulomb(PetscInt n, PetscInt d, const PetscReal Gt[], const Pets
                         PetscInt cn, PetscInt ct, PetscReal F[], PetscReal J[], PetscBool unit[])
 {
   const PetscReal radius = mu * PetscMax(Pn, 0);
-  PetscReal       w[2], sig[2], z[2];
-  const PetscReal norm = VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig);
+  PetscReal       w[2], sig[2], z[2], norm;
 
+  if (!closed) { /* off: unit rows F = Pt (below), without sigma */
+    for (PetscInt a = 0; a < d; a++) {
+      F[a] = Pt[a];
+      if (unit)
+        unit[ct + a] = PETSC_TRUE;
+      else
+        J[a * N + ct + a] = 1;
+    }
+    return;
+  }
+  norm = VINonlinearCoulombSigma(n, d, Gt, v, w0, r, Pt, w, sig);
   for (PetscInt a = 0; a < d; a++) z[a] = sig[a];
   if (d > 1) VIProjectDisk(d, radius, z); /* slip: Pt = the projection of sigma on the disk (seed 000 Eq. C.4) */
   for (PetscInt a = 0; a < d; a++) {

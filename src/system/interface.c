@@ -442,6 +442,15 @@ PetscErrorCode VISystemGetLinearGradientRows(VISystem sys, const PetscBool **lin
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode VISystemGetConstraintColumns(VISystem sys, const PetscInt **ptr, const PetscInt **cols)
+{
+  PetscFunctionBeginUser;
+  *ptr  = NULL;
+  *cols = NULL;
+  if (sys->ops.getconstraintcolumns) PetscCall((*sys->ops.getconstraintcolumns)(sys, ptr, cols));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VISystemEvaluateTangents(VISystem sys, PetscReal t, const PetscReal q[], PetscReal Gt[])
 {
   PetscFunctionBeginUser;

@@ -364,6 +364,7 @@ typedef struct {
   VIMBRigidRow  *row;
   VIMBRigidEval *ev; /* the rows at the last VIMBRigidEvaluate */
   PetscReal     *cs; /* each body's cosine and sine there (2 per body, the ground's 1, 0) */
+  PetscInt      *ptr, *cols; /* row r's coordinates cols[ptr[r] .. ptr[r + 1]), ascending: its two bodies' (VISystemGetConstraintColumns) */
 } VIMBRigid;
 PETSC_INTERN PetscBool      VIMBRigidApplies(const VIMBModel *model);
 PETSC_INTERN PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg);

@@ -69,14 +69,23 @@ PetscErrorCode VIMBRigidCreate(const VIMBModel *model, VIMBRigid *rg)
       w->n0[i] = c->line_normal[i];
     }
   }
+  PetscCall(PetscMalloc2(rg->nrows + 1, &rg->ptr, PetscMax(6 * rg->nrows, 1), &rg->cols));
+  rg->ptr[0] = 0;
   for (PetscInt r = 0; r < rg->nrows; r++) {
     VIMBRigidRow *w = &rg->row[r];
-    w->oa           = w->a ? model->bodies[w->a].off : -1;
-    w->ob           = w->b ? model->bodies[w->b].off : -1;
+    PetscInt     *c = rg->cols + rg->ptr[r], nz = 0, lo, hi;
+    w->oa = w->a ? model->bodies[w->a].off : -1;
+    w->ob = w->b ? model->bodies[w->b].off : -1;
+    lo    = w->oa >= 0 && w->ob >= 0 ? PetscMin(w->oa, w->ob) : PetscMax(w->oa, w->ob);
+    hi    = w->oa >= 0 && w->ob >= 0 && w->oa != w->ob ? PetscMax(w->oa, w->ob) : -1; /* each coordinate once */
     if (w->angle) { /* constant gradient, no curvature */
       rg->ev[r].gb[2] = 1;
       rg->ev[r].ga[2] = -1;
     }
+    /* the row's columns: its bodies' (x, y, theta), ascending */
+    for (PetscInt i = 0; i < 3 && lo >= 0; i++) c[nz++] = lo + i;
+    for (PetscInt i = 0; i < 3 && hi >= 0; i++) c[nz++] = hi + i;
+    rg->ptr[r + 1] = rg->ptr[r] + nz;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -85,6 +94,7 @@ PetscErrorCode VIMBRigidDestroy(VIMBRigid *rg)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree3(rg->row, rg->ev, rg->cs));
+  PetscCall(PetscFree2(rg->ptr, rg->cols));
   rg->nrows = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -431,7 +431,9 @@ static PetscErrorCode VISystemEvaluateConstraints_Multibody(VISystem sys, PetscR
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
 
   PetscFunctionBeginUser;
-  if (mb->rigid) {
+  if (!g && !G) { /* the rates alone: the drivers' (below) */
+    if (g_rate) PetscCall(PetscArrayzero(g_rate, mb->nc));
+  } else if (mb->rigid) {
     VIMBRigidEvaluate(&mb->model, &mb->rows, q, PETSC_FALSE);
     VIMBRigidDerivatives(&mb->rows, sys->n, NULL, NULL, G, NULL, NULL);
     for (PetscInt r = 0; r < mb->nc; r++) {
@@ -652,6 +654,17 @@ static PetscErrorCode VISystemGetLinearGradientRows_Multibody(VISystem sys, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a planar model of rigid bodies: each row's two bodies (mbrigid.c); other models: none given (every coordinate) */
+static PetscErrorCode VISystemGetConstraintColumns_Multibody(VISystem sys, const PetscInt **ptr, const PetscInt **cols)
+{
+  VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
+
+  PetscFunctionBeginUser;
+  *ptr  = mb->rigid ? mb->rows.ptr : NULL;
+  *cols = mb->rigid ? mb->rows.cols : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode VISystemGetRestitution_Multibody(VISystem sys, const PetscReal **e)
 {
   VISystem_Multibody *mb = (VISystem_Multibody *)sys->data;
@@ -683,8 +696,9 @@ static PetscErrorCode VISystemComputeOutputs_Multibody(VISystem sys, PetscReal t
     }
     switch (o->type) {
     case VI_MB_OUT_POINT: {
-      PetscReal th = o->body ? q[i + 2] : 0, c = PetscCosReal(th), s = PetscSinReal(th), pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
+      PetscReal th = o->body ? q[i + 2] : 0, c, s, pe[2] = {o->point[0], o->point[1]}, ve[2] = {0, 0};
       PetscReal rp[2], w = o->body ? u[i + 2] : 0;
+      VIMBBodyCosSin(md, o->body, th, &c, &s); /* the body's, kept from its rows' last evaluation when at th */
       if (o->phi) { /* a flexible body's node: x + Phi q_f, moving at Phi dq_f/dt in the frame */
         VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, q + i + 3, pe);
         VIMBFlexDisplace(md->bodies[o->body].flex, o->phi, u + i + 3, ve);
@@ -797,6 +811,7 @@ PetscErrorCode VISystemCreate_Multibody(VISystem sys)
   sys->ops.getinitialstate      = VISystemGetInitialState_Multibody;
   sys->ops.getrestitution       = VISystemGetRestitution_Multibody;
   sys->ops.getlineargradientrows = VISystemGetLinearGradientRows_Multibody;
+  sys->ops.getconstraintcolumns = VISystemGetConstraintColumns_Multibody;
   sys->ops.computeoutputs       = VISystemComputeOutputs_Multibody;
   sys->ops.evaluatetangents     = VISystemEvaluateTangents_Multibody;
   sys->ops.getnumoutputs        = VISystemGetNumOutputs_Multibody;

@@ -44,6 +44,8 @@ typedef struct {
   PetscErrorCode (*getrestitution)(VISystem, const PetscReal **);
   /* the bilateral rows quadratic in q (a quaternion's norm, a spherical joint): nc flags (VISystemGetLinearGradientRows) */
   PetscErrorCode (*getlineargradientrows)(VISystem, const PetscBool **);
+  /* the coordinates each constraint row touches (VISystemGetConstraintColumns; optional: every coordinate) */
+  PetscErrorCode (*getconstraintcolumns)(VISystem, const PetscInt **, const PetscInt **);
   /* the outputs the common stepper records (names; rows for a linear output, NULL for one computeoutputs gives) */
   PetscErrorCode (*getnumoutputs)(VISystem, PetscInt *);
   PetscErrorCode (*getoutput)(VISystem, PetscInt, const char **, const PetscReal **);

@@ -3,7 +3,8 @@
    between them and contacts of each body against the other's line and the ground's, at a configuration off the initial
    one: G = dg/dq against differences of g (1e-8 absolute, steps 1e-6), and d(G^T lambda)/dq
    (VISystemComputeConstraintCurvature) against differences of G^T lambda (1e-7); the one-pass derivatives of a Newton
-   iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones; the mass, energy and outputs against
+   iteration (VISystemComputeConstraintDerivatives) bitwise equal to those dense ones, and zero outside each row's columns
+   (VISystemGetConstraintColumns: its two bodies' coordinates); the mass, energy and outputs against
    their formulas (1e-14), and a frictional contact's tangential row against the relative sliding velocity (1e-14); the
    one-pass rows of this rigid model (mbrigid.c) bitwise equal to the general path's (VIMBModelConstraint, VIMBModelTangent). A
    second model with parameters and a driver: numbers written as expressions of the parameters (precedence, unary minus,
@@ -97,6 +98,29 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody one-pass derivatives (G, d(G^T lambda)/dq, d(G u)/dq): %s the dense ones\n",
                           same ? "bitwise equal to" : "DIFFERENT from"));
     EXPECT(same, "VISystemComputeConstraintDerivatives differs from VISystemEvaluateConstraints / VISystemComputeConstraintCurvature");
+    /* the rows' columns (VISystemGetConstraintColumns): their two bodies' coordinates, ascending (the pin's: a's 0-2, the
+       contact ag's: b's 3-5, the others both bodies'); G, d(G u)/dq and the tangent exact zeros outside them */
+    {
+      const PetscInt *ptr, *cols, want[10] = {3, 3, 6, 6, 6, 6, 6, 6, 6, 3};
+      PetscReal       Gt[6];
+      PetscBool       in[6], ok = PETSC_TRUE;
+      PetscCall(VISystemGetConstraintColumns(sys, &ptr, &cols));
+      PetscCall(VISystemEvaluateTangents(sys, 0, q, Gt));
+      EXPECT(ptr && cols, "a planar rigid model gives its rows' columns");
+      for (PetscInt r = 0; r < nc; r++) {
+        ok = ok && ptr[r + 1] - ptr[r] == want[r] ? PETSC_TRUE : PETSC_FALSE;
+        for (PetscInt i = 0; i < n; i++) in[i] = PETSC_FALSE;
+        for (PetscInt a = ptr[r]; a < ptr[r + 1]; a++) {
+          ok          = ok && cols[a] == (r < 2 ? 0 : r == 9 ? 3 : 0) + a - ptr[r] ? PETSC_TRUE : PETSC_FALSE;
+          in[cols[a]] = PETSC_TRUE;
+        }
+        for (PetscInt i = 0; i < n; i++)
+          if (!in[i]) ok = ok && Gd[r * n + i] == 0 && HV[r * n + i] == 0 && (r != 8 || Gt[i] == 0) ? PETSC_TRUE : PETSC_FALSE;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "multibody rows' columns (VISystemGetConstraintColumns): %s\n",
+                            ok ? "their bodies', G zero elsewhere" : "WRONG"));
+      EXPECT(ok, "VISystemGetConstraintColumns: a row's columns are not its two bodies' coordinates, or G is nonzero outside them");
+    }
   }
   /* mass, energy, outputs */
   PetscCall(VISystemComputeMass(sys, q, M));
