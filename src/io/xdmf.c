@@ -106,6 +106,18 @@ static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt e0, PetscInt e1, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The same for the whole mesh, from its counts of elements of each type (a mesh in parts holds its own elements only) */
+static PetscErrorCode VIXdmfMeshTopologySize(VIMesh mesh, PetscInt *size)
+{
+  const PetscInt *count;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshGetElementTypeCounts(mesh, &count));
+  *size = 0;
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) *size += count[t] * (1 + VIElementInfoTable[t].num_nodes + (t == VI_ELEM_T3D2 ? 1 : 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 {
   PetscInt nn, ne, size;
@@ -113,7 +125,7 @@ PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
+  PetscCall(VIXdmfMeshTopologySize(mesh, &size));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
   PetscCall(VIH5CreateDataset(file, path, nn, 3, H5T_NATIVE_DOUBLE));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
@@ -127,26 +139,22 @@ PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const char group[], VIMesh mesh, PetscInt row0, PetscInt nrows, PetscInt e0,
                                  PetscInt e1, PetscBool *bad)
 {
-  PetscInt         dim, t0 = 0, size, pos = 0;
-  const PetscReal *coords;
-  const PetscInt  *ids;
-  PetscReal       *xyz;
-  PetscInt        *topo;
+  PetscInt   t0 = 0, size, pos = 0, *ids;
+  PetscReal *xyz;
+  PetscInt  *topo;
   char             path[256];
   hid_t            itype = sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(mesh, &coords));
-  PetscCall(VIMeshGetNodeIds(mesh, &ids));
-  PetscCall(PetscCalloc1(3 * nrows, &xyz));
-  for (PetscInt i = 0; i < nrows; i++)
-    for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * (row0 + i) + d];
+  /* the rows' points and ids: of a replicated mesh read, of a box in parts (whose rank holds its elements' nodes, not this block)
+     generated from its index space, the same bits */
+  PetscCall(PetscCalloc2(3 * PetscMax(nrows, 1), &xyz, PetscMax(nrows, 1), &ids));
+  for (PetscInt i = 0; i < nrows; i++) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
   PetscCall(VIH5WriteRows(file, dxpl, path, H5T_NATIVE_DOUBLE, row0, nrows, 3, xyz, bad));
-  PetscCall(PetscFree(xyz));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
-  PetscCall(VIH5WriteRows(file, dxpl, path, itype, row0, nrows, 0, ids + row0, bad));
+  PetscCall(VIH5WriteRows(file, dxpl, path, itype, row0, nrows, 0, ids, bad));
+  PetscCall(PetscFree2(xyz, ids));
   /* the elements' cells: their entries start after those of the elements before e0 (the ranks before this one's) */
   PetscCall(VIXdmfTopologySize(mesh, e0, e1, &size));
   if (comm != MPI_COMM_NULL) {
@@ -175,7 +183,7 @@ PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VI
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
+  PetscCall(VIXdmfMeshTopologySize(mesh, &size));
   fp = fopen(xmf_path, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s", xmf_path);
   fprintf(fp,

@@ -64,6 +64,7 @@ PetscErrorCode VIMeshDestroy(VIMesh *mesh)
   PetscCall(PetscFree(m->files));
   PetscCall(PetscFree2(m->node_elem_offset, m->node_elem));
   PetscCall(PetscFree(m->local_elems));
+  PetscCall(PetscFree(m->held));
   PetscCall(PetscFree(m));
   *mesh = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -776,17 +777,13 @@ static PetscErrorCode VIMeshBuildNodeElements(VIMesh mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read or generate on rank 0; the outcome is shared so that no rank waits for a rank that failed. */
-PetscErrorCode VIMeshSetUp(VIMesh mesh)
+/* A file, line or rectangle: read or generated on rank 0 and broadcast (replicated: every rank holds every node and element). Collective. */
+static PetscErrorCode VIMeshSetUpReplicated(VIMesh mesh)
 {
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
-  if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
-             "No mesh given: use -%smesh_file FILE (.inp or .msh), -%smesh_line_cells N, -%smesh_box_cells nx,ny,nz or -%smesh_rect_cells nx,ny",
-             mesh->prefix, mesh->prefix, mesh->prefix, mesh->prefix);
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
   if (rank == 0) {
@@ -811,9 +808,6 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     case VI_MESH_SOURCE_LINE:
       ierr = VIMeshGenerateLine(mesh);
       break;
-    case VI_MESH_SOURCE_BOX:
-      ierr = VIMeshGenerateBox(mesh);
-      break;
     case VI_MESH_SOURCE_RECT:
       ierr = VIMeshGenerateRectangle(mesh);
       break;
@@ -827,7 +821,31 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
-  PetscCall(VIMeshPartition(mesh));
+  mesh->num_held = mesh->num_nodes;
+  for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->type_count[mesh->elem_type[e]]++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A box is held in parts (each rank its elements and their nodes); a file, line or rectangle is read or generated on rank 0, the
+   outcome shared so that no rank waits for a rank that failed, and broadcast. */
+PetscErrorCode VIMeshSetUp(VIMesh mesh)
+{
+  PetscFunctionBeginUser;
+  if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
+             "No mesh given: use -%smesh_file FILE (.inp or .msh), -%smesh_line_cells N, -%smesh_box_cells nx,ny,nz or -%smesh_rect_cells nx,ny",
+             mesh->prefix, mesh->prefix, mesh->prefix, mesh->prefix);
+  if (mesh->kind == VI_MESH_SOURCE_BOX) {
+    /* a box is held in parts: partitioned from its index space, then every rank generates its own elements and their nodes */
+    PetscCall(VIMeshBoxSizes(mesh));
+    PetscCall(VIMeshPartition(mesh));
+    PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
+    PetscCall(VIMeshGenerateBoxParts(mesh));
+    PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
+  } else {
+    PetscCall(VIMeshSetUpReplicated(mesh));
+    PetscCall(VIMeshPartition(mesh));
+  }
   mesh->setup = PETSC_TRUE;
   {
     PetscLogDouble rss, bytes;
@@ -837,8 +855,8 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     PetscCall(PetscInfo(NULL,
                         "Mesh held on this rank: %" PetscInt_FMT " nodes of %" PetscInt_FMT ", %" PetscInt_FMT " elements of %" PetscInt_FMT
                         ", %" PetscInt_FMT " elements owned; its arrays %.1f MiB, resident memory %.1f MiB\n",
-                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0,
-                        rss / 1048576.0));
+                        mesh->parts ? mesh->num_held : mesh->num_nodes, mesh->num_nodes, mesh->parts ? mesh->num_local_elems : mesh->num_elems,
+                        mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0, rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -884,8 +902,48 @@ PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids)
 PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
-  if (*index < 0) *index = -1;
+  if (mesh->parts) *index = id >= 1 && id <= mesh->num_nodes ? id - 1 : -1; /* a box: node id - 1 */
+  else {
+    PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
+    if (*index < 0) *index = -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetHeldNodes(VIMesh mesh, PetscInt *n, const PetscInt **nodes)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = mesh->parts ? mesh->num_held : mesh->num_nodes;
+  if (nodes) *nodes = mesh->held;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshFindHeldNode(VIMesh mesh, PetscInt node, PetscInt *h)
+{
+  PetscFunctionBeginUser;
+  if (mesh->parts) {
+    PetscCall(PetscFindInt(node, mesh->num_held, mesh->held, h));
+    if (*h < 0) *h = -1;
+  } else *h = node >= 0 && node < mesh->num_nodes ? node : -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodePoint(VIMesh mesh, PetscInt node, PetscReal xyz[3], PetscInt *id)
+{
+  PetscInt h;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshFindHeldNode(mesh, node, &h));
+  if (h >= 0) {
+    for (PetscInt d = 0; d < 3; d++) xyz[d] = d < mesh->dim ? mesh->coords[h * mesh->dim + d] : 0;
+    if (id) *id = mesh->node_ids[h];
+  } else {
+    /* a node this rank does not hold: only a box's, from its index space */
+    PetscCheck(mesh->parts && mesh->kind == VI_MESH_SOURCE_BOX && node >= 0 && node < mesh->num_nodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Node %" PetscInt_FMT " is not held on this rank (of %" PetscInt_FMT " nodes)", node, mesh->num_nodes);
+    VIMeshBoxNode(mesh, node, xyz);
+    if (id) *id = node + 1;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -900,6 +958,17 @@ static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *start, Petsc
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   *start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
   *end   = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The file ids of the nodes [start, end) (VIMeshGetNodePoint: a box's from its index space). Not collective. */
+static PetscErrorCode VIMeshNodeIdsOf(VIMesh mesh, PetscInt start, PetscInt end, PetscInt **ids)
+{
+  PetscReal xyz[3];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(end - start, 1), ids));
+  for (PetscInt i = start; i < end; i++) PetscCall(VIMeshGetNodePoint(mesh, i, xyz, &(*ids)[i - start]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -944,7 +1013,7 @@ static PetscErrorCode VIMeshSendByRank(MPI_Comm comm, PetscInt n, const PetscInt
 PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[])
 {
   PetscMPIInt  size;
-  PetscInt     start = 0, end = 0, range[2], nsend, nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos;
+  PetscInt     start = 0, end = 0, range[2], nsend, nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos, *bids;
   PetscSF      sf;
   MPI_Datatype unit;
 
@@ -952,28 +1021,33 @@ PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], Pe
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   for (PetscInt i = 0; i < n; i++) index[i] = -1;
   PetscCall(VIMeshIdDirectoryNodes(mesh, &start, &end));
+  PetscCall(VIMeshNodeIdsOf(mesh, start, end, &bids));
   /* the span of the ids over the ranks (a rank of no node gives an empty range) */
   range[0] = PETSC_MAX_INT;
   range[1] = PETSC_MIN_INT;
   for (PetscInt i = start; i < end; i++) {
-    range[0] = PetscMin(range[0], mesh->node_ids[i]);
-    range[1] = PetscMax(range[1], mesh->node_ids[i]);
+    range[0] = PetscMin(range[0], bids[i - start]);
+    range[1] = PetscMax(range[1], bids[i - start]);
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, mesh->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, mesh->comm));
-  if (range[0] > range[1]) PetscFunctionReturn(PETSC_SUCCESS); /* a mesh of no node */
+  if (range[0] > range[1]) { /* a mesh of no node */
+    PetscCall(PetscFree(bids));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the directory: the pairs (id, node index) sent to the rank of the id's block, sorted by id there */
   nsend = end - start;
   PetscCall(PetscMalloc1(PetscMax(nsend, 1), &dest));
-  for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(mesh->node_ids[start + i], range[0], range[1], size);
+  for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(bids[i], range[0], range[1], size);
   PetscCall(VIMeshSendByRank(mesh->comm, nsend, dest, &perm, &sf));
   PetscCall(PetscFree(dest));
   PetscCall(PetscMalloc1(PetscMax(2 * nsend, 1), &pair));
   for (PetscInt k = 0; k < nsend; k++) {
-    pair[2 * k]     = mesh->node_ids[start + perm[k]];
+    pair[2 * k]     = bids[perm[k]];
     pair[2 * k + 1] = start + perm[k];
   }
   PetscCall(PetscFree(perm));
+  PetscCall(PetscFree(bids));
   PetscCall(PetscSFGetGraph(sf, NULL, &ndir, NULL, NULL));
   PetscCall(PetscMalloc1(PetscMax(2 * ndir, 1), &dir));
   PetscCallMPI(MPI_Type_contiguous(2, MPIU_INT, &unit));
@@ -1025,20 +1099,56 @@ PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes)
+/* The position of element e in the element arrays: e when replicated, its place among this rank's elements in parts (-1: not
+   held). */
+static PetscErrorCode VIMeshElementPosition(VIMesh mesh, PetscInt e, PetscInt *pos)
 {
   PetscFunctionBeginUser;
-  if (type) *type = mesh->elem_type[e];
-  if (num_nodes) *num_nodes = mesh->elem_offset[e + 1] - mesh->elem_offset[e];
-  if (nodes) *nodes = mesh->elem_conn + mesh->elem_offset[e];
+  if (mesh->parts) {
+    PetscCall(PetscFindInt(e, mesh->num_local_elems, mesh->local_elems, pos));
+    if (*pos < 0) *pos = -1;
+  } else *pos = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes)
+{
+  PetscInt p;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshElementPosition(mesh, e, &p));
+  if (p < 0) {
+    /* an element this rank does not hold: a box's, generated from its index space into the mesh's scratch */
+    VIElementType t;
+    PetscInt      nen;
+    PetscCheck(mesh->kind == VI_MESH_SOURCE_BOX && e >= 0 && e < mesh->num_elems, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Element %" PetscInt_FMT " is not held on this rank (of %" PetscInt_FMT " elements)", e, mesh->num_elems);
+    VIMeshBoxElement(mesh, e, &t, &nen, mesh->scratch);
+    if (type) *type = t;
+    if (num_nodes) *num_nodes = nen;
+    if (nodes) *nodes = mesh->scratch;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (type) *type = mesh->elem_type[p];
+  if (num_nodes) *num_nodes = mesh->elem_offset[p + 1] - mesh->elem_offset[p];
+  if (nodes) *nodes = mesh->elem_conn + mesh->elem_offset[p];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementTypeCounts(VIMesh mesh, const PetscInt **counts)
+{
+  PetscFunctionBeginUser;
+  *counts = mesh->type_count;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness)
 {
-  PetscInt s = mesh->elem_section[e];
+  PetscInt s, p;
 
   PetscFunctionBeginUser;
+  PetscCall(VIMeshElementPosition(mesh, e, &p));
+  s = p >= 0 ? mesh->elem_section[p] : -1; /* an element not held: a box's, of no section */
   if (mat) *mat = s >= 0 ? &mesh->materials[mesh->sections[s].material] : NULL;
   if (thickness)
     *thickness = s >= 0 ? mesh->sections[s].thickness
@@ -1111,19 +1221,22 @@ PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt *
 PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
 {
   PetscFunctionBeginUser;
+  PetscCheck(!mesh->parts, PETSC_COMM_SELF, PETSC_ERR_SUP, "The node-to-element map of the whole mesh is not built for a mesh held in parts");
   if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
   if (offsets) *offsets = mesh->node_elem_offset;
   if (elements) *elements = mesh->node_elem;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The bytes of the mesh's arrays on this rank (all of global size while the mesh is replicated: issue 26). */
+/* The bytes of the mesh's arrays on this rank (of global size when the mesh is replicated, this rank's part of a box: issue 26). */
 PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
 {
-  PetscLogDouble b = 0, nn = (PetscLogDouble)mesh->num_nodes, ne = (PetscLogDouble)mesh->num_elems;
+  PetscLogDouble b = 0, nn = (PetscLogDouble)(mesh->parts ? mesh->num_held : mesh->num_nodes);
+  PetscLogDouble ne = (PetscLogDouble)(mesh->parts ? mesh->num_local_elems : mesh->num_elems);
 
   PetscFunctionBeginUser;
   b += nn * (sizeof(PetscInt) + mesh->dim * sizeof(PetscReal)) + mesh->num_clamped * sizeof(PetscInt); /* ids, coordinates, clamps */
+  if (mesh->held) b += nn * sizeof(PetscInt); /* the held nodes' numbers */
   b += ne * (3 * sizeof(PetscInt) + sizeof(VIElementType)) + mesh->conn_size * sizeof(PetscInt); /* ids, sections, offsets, types, connectivity */
   if (mesh->node_src) b += mesh->max_nodes * sizeof(VISource);
   if (mesh->elem_src) b += mesh->max_elems * sizeof(VISource);
@@ -1152,7 +1265,7 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(mesh->comm, &viewer));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  for (PetscInt e = 0; e < mesh->num_elems; e++) count[mesh->elem_type[e]]++;
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) count[t] = mesh->type_count[t]; /* the whole mesh's, held in parts or not */
   nclamped = mesh->num_clamped;
   PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
                                    mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,
