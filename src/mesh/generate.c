@@ -141,14 +141,17 @@ PetscErrorCode VIMeshGenerateBoxParts(VIMesh mesh)
   PetscCall(PetscArraycpy(list, mesh->elem_conn, mesh->conn_size));
   mesh->num_held = mesh->conn_size;
   PetscCall(PetscSortRemoveDupsInt(&mesh->num_held, list));
-  PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->held));
-  PetscCall(PetscArraycpy(mesh->held, list, mesh->num_held));
+  if (mesh->num_held < mesh->num_nodes) {
+    PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->held));
+    PetscCall(PetscArraycpy(mesh->held, list, mesh->num_held));
+  } /* else every node is held (one rank): held node h is node h, no list */
   PetscCall(PetscFree(list));
   PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->node_ids));
   PetscCall(PetscMalloc1(PetscMax(3 * mesh->num_held, 1), &mesh->coords));
   for (PetscInt h = 0; h < mesh->num_held; h++) {
-    mesh->node_ids[h] = mesh->held[h] + 1;
-    VIMeshBoxNode(mesh, mesh->held[h], mesh->coords + 3 * h);
+    PetscInt g = mesh->held ? mesh->held[h] : h;
+    mesh->node_ids[h] = g + 1;
+    VIMeshBoxNode(mesh, g, mesh->coords + 3 * h);
   }
   PetscCall(PetscMalloc1(1, &mesh->clamp_dofs));
   mesh->num_clamped                   = 0;

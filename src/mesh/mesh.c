@@ -921,10 +921,10 @@ PetscErrorCode VIMeshGetHeldNodes(VIMesh mesh, PetscInt *n, const PetscInt **nod
 PetscErrorCode VIMeshFindHeldNode(VIMesh mesh, PetscInt node, PetscInt *h)
 {
   PetscFunctionBeginUser;
-  if (mesh->parts) {
+  if (mesh->held) {
     PetscCall(PetscFindInt(node, mesh->num_held, mesh->held, h));
     if (*h < 0) *h = -1;
-  } else *h = node >= 0 && node < mesh->num_nodes ? node : -1;
+  } else *h = node >= 0 && node < mesh->num_nodes ? node : -1; /* every node held */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

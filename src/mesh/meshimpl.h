@@ -90,7 +90,8 @@ struct _p_VIMesh {
   /* held in parts (a generated box, issue 26): the element arrays above hold this rank's elements only, in the order of
      local_elems, their connectivity in global node numbers; node_ids and coords hold the nodes those elements use, in the
      order of held (their global node numbers, ascending; a node is found by bisection). num_nodes and num_elems stay the
-     whole mesh's. When the mesh is replicated, held is NULL and every node is held at its own index. */
+     whole mesh's. When every node is held (a replicated mesh, or a box on one rank), held is NULL and
+     node h is held at position h. */
   PetscBool parts;
   PetscInt  num_held;
   PetscInt *held;
