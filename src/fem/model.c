@@ -792,8 +792,8 @@ PetscErrorCode VIModelPointDirectory(VIModel model, PetscReal **dir_x, PetscInt 
   /* the holders write the points of the nodes they hold into the directory (a node's holders write the same bits): the model's
      held nodes that the mesh holds too (a mesh in parts: this rank's elements' nodes, not the halo's; every node of an element
      is so written by its element's owner) */
-  PetscCall(PetscMalloc3(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id, PetscMax(model->num_lnodes, 1),
-                         &written));
+  PetscCall(
+      PetscMalloc3(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id, PetscMax(model->num_lnodes, 1), &written));
   PetscCall(PetscMalloc3(PetscMax(3 * nroots, 1), dir_x, PetscMax(nroots, 1), dir_id, PetscMax(nroots, 1), held));
   for (PetscInt l = 0; l < model->num_lnodes; l++) {
     PetscInt h;

@@ -139,9 +139,9 @@ PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const char group[], VIMesh mesh, PetscInt row0, PetscInt nrows, PetscInt e0,
                                  PetscInt e1, PetscBool *bad)
 {
-  PetscInt   t0 = 0, size, pos = 0, *ids;
-  PetscReal *xyz;
-  PetscInt  *topo;
+  PetscInt         t0 = 0, size, pos = 0, *ids;
+  PetscReal       *xyz;
+  PetscInt        *topo;
   char             path[256];
   hid_t            itype = sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
 

@@ -39,9 +39,10 @@ PetscErrorCode VIMeshBoxSizes(VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCheck((PetscInt64)(c[0] + 1) * (c[1] + 1) * (c[2] + 1) < PETSC_MAX_INT / 8 &&
-               (PetscInt64)c[0] * c[1] * c[2] * VIMeshBoxSplit(mesh->box_type) < PETSC_MAX_INT / 8,
-             mesh->comm, PETSC_ERR_USER_INPUT, "-mesh_box_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": too many nodes or elements for 32-bit indices",
-             c[0], c[1], c[2]);
+                 (PetscInt64)c[0] * c[1] * c[2] * VIMeshBoxSplit(mesh->box_type) < PETSC_MAX_INT / 8,
+             mesh->comm, PETSC_ERR_USER_INPUT,
+             "-mesh_box_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": too many nodes or elements for 32-bit indices", c[0], c[1],
+             c[2]);
   mesh->dim       = 3;
   mesh->parts     = PETSC_TRUE;
   mesh->num_nodes = (c[0] + 1) * (c[1] + 1) * (c[2] + 1);
@@ -98,7 +99,7 @@ static PetscErrorCode VIMeshBoxSets(VIMesh mesh)
   for (PetscInt mask = 1; mask < 27; mask++) {
     /* per axis: 0 = free, 1 = min, 2 = max */
     PetscInt side[3] = {mask % 3, (mask / 3) % 3, mask / 9}, lo[3], hi[3], n = 1;
-    VISet   *set     = &mesh->nsets[mesh->num_nsets++];
+    VISet   *set = &mesh->nsets[mesh->num_nsets++];
     for (PetscInt d = 0; d < 3; d++) {
       if (side[d]) {
         if (set->name[0]) PetscCall(PetscStrlcat(set->name, "_", sizeof(set->name)));
@@ -149,13 +150,13 @@ PetscErrorCode VIMeshGenerateBoxParts(VIMesh mesh)
   PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->node_ids));
   PetscCall(PetscMalloc1(PetscMax(3 * mesh->num_held, 1), &mesh->coords));
   for (PetscInt h = 0; h < mesh->num_held; h++) {
-    PetscInt g = mesh->held ? mesh->held[h] : h;
+    PetscInt g        = mesh->held ? mesh->held[h] : h;
     mesh->node_ids[h] = g + 1;
     VIMeshBoxNode(mesh, g, mesh->coords + 3 * h);
   }
   PetscCall(PetscMalloc1(1, &mesh->clamp_dofs));
-  mesh->num_clamped                   = 0;
-  mesh->type_count[mesh->box_type]    = mesh->num_elems;
+  mesh->num_clamped                = 0;
+  mesh->type_count[mesh->box_type] = mesh->num_elems;
   PetscCall(VIMeshBoxSets(mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -902,7 +902,8 @@ PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids)
 PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index)
 {
   PetscFunctionBeginUser;
-  if (mesh->parts) *index = id >= 1 && id <= mesh->num_nodes ? id - 1 : -1; /* a box: node id - 1 */
+  if (mesh->parts)
+    *index = id >= 1 && id <= mesh->num_nodes ? id - 1 : -1; /* a box: node id - 1 */
   else {
     PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
     if (*index < 0) *index = -1;
@@ -924,7 +925,8 @@ PetscErrorCode VIMeshFindHeldNode(VIMesh mesh, PetscInt node, PetscInt *h)
   if (mesh->held) {
     PetscCall(PetscFindInt(node, mesh->num_held, mesh->held, h));
     if (*h < 0) *h = -1;
-  } else *h = node >= 0 && node < mesh->num_nodes ? node : -1; /* every node held */
+  } else
+    *h = node >= 0 && node < mesh->num_nodes ? node : -1; /* every node held */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1107,7 +1109,8 @@ static PetscErrorCode VIMeshElementPosition(VIMesh mesh, PetscInt e, PetscInt *p
   if (mesh->parts) {
     PetscCall(PetscFindInt(e, mesh->num_local_elems, mesh->local_elems, pos));
     if (*pos < 0) *pos = -1;
-  } else *pos = e;
+  } else
+    *pos = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1236,7 +1239,7 @@ PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
 
   PetscFunctionBeginUser;
   b += nn * (sizeof(PetscInt) + mesh->dim * sizeof(PetscReal)) + mesh->num_clamped * sizeof(PetscInt); /* ids, coordinates, clamps */
-  if (mesh->held) b += nn * sizeof(PetscInt); /* the held nodes' numbers */
+  if (mesh->held) b += nn * sizeof(PetscInt);                                                          /* the held nodes' numbers */
   b += ne * (3 * sizeof(PetscInt) + sizeof(VIElementType)) + mesh->conn_size * sizeof(PetscInt); /* ids, sections, offsets, types, connectivity */
   if (mesh->node_src) b += mesh->max_nodes * sizeof(VISource);
   if (mesh->elem_src) b += mesh->max_elems * sizeof(VISource);

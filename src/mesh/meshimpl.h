@@ -137,8 +137,8 @@ PETSC_INTERN PetscErrorCode VIMeshGenerateBoxParts(VIMesh mesh);
 PETSC_INTERN PetscErrorCode VIMeshBoxSizes(VIMesh mesh);
 /* Element e (0-based, the box's element order) of a box: its type and its nodes (global node numbers = file id - 1, at most
    8); node g's point. From the box's index space, on any rank. */
-PETSC_INTERN void VIMeshBoxElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *nen, PetscInt nodes[]);
-PETSC_INTERN void VIMeshBoxNode(VIMesh mesh, PetscInt g, PetscReal xyz[3]);
+PETSC_INTERN void           VIMeshBoxElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *nen, PetscInt nodes[]);
+PETSC_INTERN void           VIMeshBoxNode(VIMesh mesh, PetscInt g, PetscReal xyz[3]);
 PETSC_INTERN PetscErrorCode VIMeshGenerateRectangle(VIMesh mesh);
 
 /* Keep the elements of the element set mesh->elset only, their nodes (file ids kept, indices renumbered), sets and clamps

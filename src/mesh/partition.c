@@ -106,7 +106,8 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
     IS              is, mine;
     const PetscInt *elems;
 
-    if (mesh->parts) PetscCall(VIMeshDualGraphBox(mesh, start, end, &ia, &ja));
+    if (mesh->parts)
+      PetscCall(VIMeshDualGraphBox(mesh, start, end, &ia, &ja));
     else {
       /* the node-to-element map of the whole mesh, for the dual graph only (transient; docs/scale.md) */
       PetscCall(VIMeshGetNodeElements(mesh, NULL, NULL));

@@ -1280,8 +1280,8 @@ static PetscErrorCode TestBar(void)
 static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
 {
   PetscMPIInt      rank, size;
-  PetscInt   nn, n, *nodes, *ids;
-  PetscReal *x;
+  PetscInt         nn, n, *nodes, *ids;
+  PetscReal       *x;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -1296,12 +1296,12 @@ static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
     PetscInt  id;
     /* the mesh's point of the node: a replicated mesh's, or a box's from its index space (in parts, a rank holds its own nodes only) */
     PetscCall(VIMeshGetNodePoint(mesh, nodes[i], y, &id));
-    PetscCheck(ids[i] == id, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: node %" PetscInt_FMT " looked up with id %" PetscInt_FMT ", expected %" PetscInt_FMT,
-               what, nodes[i], ids[i], id);
+    PetscCheck(ids[i] == id, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: node %" PetscInt_FMT " looked up with id %" PetscInt_FMT ", expected %" PetscInt_FMT, what, nodes[i], ids[i], id);
     for (PetscInt d = 0; d < 3; d++)
       PetscCheck(x[3 * i + d] == y[d], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "%s: node %" PetscInt_FMT " looked up at %.17g in direction %" PetscInt_FMT ", the mesh has %.17g", what, id, (double)x[3 * i + d], d,
-                 (double)y[d]);
+                 "%s: node %" PetscInt_FMT " looked up at %.17g in direction %" PetscInt_FMT ", the mesh has %.17g", what, id, (double)x[3 * i + d],
+                 d, (double)y[d]);
   }
   PetscCall(PetscFree3(nodes, ids, x));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
@@ -1316,8 +1316,8 @@ static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
 static PetscErrorCode CheckFindNodes(VIMesh mesh, const char what[])
 {
   PetscMPIInt     rank, size;
-  PetscInt  nn, n, *ids, *index, *mesh_ids, gap = 0, absent = 5;
-  PetscReal y[3];
+  PetscInt        nn, n, *ids, *index, *mesh_ids, gap = 0, absent = 5;
+  PetscReal       y[3];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
