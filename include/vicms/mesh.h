@@ -109,8 +109,9 @@ PETSC_EXTERN PetscErrorCode VIMeshGetNodeSetName(VIMesh mesh, PetscInt s, const 
 PETSC_EXTERN PetscErrorCode VIMeshGetClamps(VIMesh mesh, PetscInt *n, const PetscInt **dofs);
 /* Partition: the elements this rank assembles, ascending (no rank knows every element's owner). */
 PETSC_EXTERN PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt **elements);
-/* Node -> elements adjacency (CSR over the whole mesh), built when asked for (today by the partitioner's dual graph only, which
-   frees it at once: the model's set-up reads the held elements); VIMeshRestoreNodeElements frees it (its pointers are then
+/* Node -> elements adjacency (CSR over the whole mesh) of a replicated mesh (an error for a box held in parts), built when asked
+   for (today by the partitioner's dual graph only, which frees it at once: the model's set-up reads the held elements);
+   VIMeshRestoreNodeElements frees it (its pointers are then
    invalid) until the next VIMeshGetNodeElements. offsets or elements may be NULL. */
 PETSC_EXTERN PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements);
 PETSC_EXTERN PetscErrorCode VIMeshRestoreNodeElements(VIMesh mesh);
