@@ -95,6 +95,17 @@ PETSC_EXTERN PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const Petsc
 /* Element e (0-based, file order): a held element's type and nodes (node numbers); for a box in parts an element not held is generated
    from the box's index space into the mesh's scratch (valid until the next call); an element not held of another mesh is an error. */
 PETSC_EXTERN PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes);
+/*
+  VIMeshGetNodeRows - the points (x, y, z; 0 beyond the dimension) and ids of the nodes [row0, row0 + nrows), each rank its own
+  block (possibly empty). Collective: in parts, the holders write their nodes' points into the blocks (one PetscSF round);
+  replicated, each rank reads its rows.
+
+  VIMeshGetElementRecords - the elements [e0, e1), each rank its own block: *records (PetscFree) of *size entries, per element its
+  type, its number of nodes and its nodes. Collective: in parts, each element's owner sends its record to the block's rank
+  (PetscSF rounds for the lengths, the places, the entries); replicated, each rank reads its elements.
+*/
+PETSC_EXTERN PetscErrorCode VIMeshGetNodeRows(VIMesh mesh, PetscInt row0, PetscInt nrows, PetscReal xyz[], PetscInt ids[]);
+PETSC_EXTERN PetscErrorCode VIMeshGetElementRecords(VIMesh mesh, PetscInt e0, PetscInt e1, PetscInt *size, PetscInt **records);
 /* The whole mesh's number of elements of each type (VI_ELEM_NUM_TYPES entries), on every rank. */
 PETSC_EXTERN PetscErrorCode VIMeshGetElementTypeCounts(VIMesh mesh, const PetscInt **counts);
 /* The element's material and section thickness (plane elements) or area (rods); mat = NULL when no section covers it. */

@@ -1138,6 +1138,149 @@ PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Every rank's first index of a contiguous block ([first, first + n) on this rank), start[size] = total. Collective. */
+static PetscErrorCode VIMeshBlockStarts(MPI_Comm comm, PetscInt first, PetscInt total, PetscInt **start)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc1(size + 1, start));
+  PetscCallMPI(MPI_Allgather(&first, 1, MPIU_INT, *start, 1, MPIU_INT, comm));
+  (*start)[size] = total;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rank whose block holds index g: the last r with start[r] <= g (a rank of an empty block is skipped). */
+static PetscMPIInt VIMeshBlockRank(PetscMPIInt size, const PetscInt start[], PetscInt g)
+{
+  PetscMPIInt lo = 0, hi = size - 1;
+
+  while (lo < hi) {
+    PetscMPIInt mid = (lo + hi + 1) / 2;
+    if (start[mid] <= g) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+PetscErrorCode VIMeshGetNodeRows(VIMesh mesh, PetscInt row0, PetscInt nrows, PetscReal xyz[], PetscInt ids[])
+{
+  PetscMPIInt  size;
+  PetscInt    *start, *hid;
+  PetscReal   *hx;
+  PetscSFNode *remote;
+  PetscSF      sf;
+  MPI_Datatype point;
+
+  PetscFunctionBeginUser;
+  if (!mesh->parts) {
+    /* replicated: every rank reads its rows */
+    for (PetscInt i = 0; i < nrows; i++) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* in parts: the holders write their nodes' points and ids into the rows' blocks (a node's holders write the same bits) */
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
+  PetscCall(VIMeshBlockStarts(mesh->comm, row0, mesh->num_nodes, &start));
+  PetscCall(PetscMalloc3(PetscMax(mesh->num_held, 1), &remote, PetscMax(3 * mesh->num_held, 1), &hx, PetscMax(mesh->num_held, 1), &hid));
+  for (PetscInt h = 0; h < mesh->num_held; h++) {
+    PetscInt g = mesh->held ? mesh->held[h] : h;
+    remote[h].rank  = VIMeshBlockRank(size, start, g);
+    remote[h].index = g - start[remote[h].rank];
+    for (PetscInt d = 0; d < 3; d++) hx[3 * h + d] = d < mesh->dim ? mesh->coords[h * mesh->dim + d] : 0;
+    hid[h] = mesh->node_ids[h];
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscSFCreate(mesh->comm, &sf));
+  PetscCall(PetscSFSetGraph(sf, nrows, mesh->num_held, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  for (PetscInt i = 0; i < nrows; i++) ids[i] = -1;
+  PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
+  PetscCallMPI(MPI_Type_commit(&point));
+  PetscCall(PetscSFReduceBegin(sf, point, hx, xyz, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, point, hx, xyz, MPI_REPLACE));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, hid, ids, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, hid, ids, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&point));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree3(remote, hx, hid));
+  /* a node of no element, which no rank holds (a box has none) */
+  for (PetscInt i = 0; i < nrows; i++)
+    if (ids[i] < 0) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementRecords(VIMesh mesh, PetscInt e0, PetscInt e1, PetscInt *size, PetscInt **records)
+{
+  PetscMPIInt  nranks;
+  PetscInt    *start, nl = mesh->num_local_elems, *len, *off, *rootlen, *rootoff, nent = 0, *ent;
+  PetscSFNode *remote;
+  PetscSF      sf;
+
+  PetscFunctionBeginUser;
+  if (!mesh->parts) {
+    /* replicated: every rank reads its elements */
+    *size = 0;
+    for (PetscInt e = e0; e < e1; e++) *size += 2 + mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+    PetscCall(PetscMalloc1(PetscMax(*size, 1), records));
+    for (PetscInt e = e0, p = 0; e < e1; e++) {
+      (*records)[p++] = mesh->elem_type[e];
+      (*records)[p++] = mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+      for (PetscInt k = mesh->elem_offset[e]; k < mesh->elem_offset[e + 1]; k++) (*records)[p++] = mesh->elem_conn[k];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* in parts: each element's owner sends its record to the rank of its block; first the lengths, then the places */
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &nranks));
+  PetscCall(VIMeshBlockStarts(mesh->comm, e0, mesh->num_elems, &start));
+  PetscCall(PetscMalloc3(PetscMax(nl, 1), &remote, PetscMax(nl, 1), &len, PetscMax(nl, 1), &off));
+  for (PetscInt l = 0; l < nl; l++) {
+    PetscInt e = mesh->local_elems[l];
+    remote[l].rank  = VIMeshBlockRank(nranks, start, e);
+    remote[l].index = e - start[remote[l].rank];
+    len[l]          = 2 + mesh->elem_offset[l + 1] - mesh->elem_offset[l];
+    nent += len[l];
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscMalloc2(PetscMax(e1 - e0, 1), &rootlen, PetscMax(e1 - e0, 1), &rootoff));
+  PetscCall(PetscSFCreate(mesh->comm, &sf));
+  PetscCall(PetscSFSetGraph(sf, e1 - e0, nl, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, len, rootlen, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, len, rootlen, MPI_REPLACE));
+  *size = 0;
+  for (PetscInt i = 0; i < e1 - e0; i++) {
+    rootoff[i] = *size;
+    *size += rootlen[i];
+  }
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, rootoff, off, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, rootoff, off, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  /* the records' entries to their places */
+  {
+    PetscSFNode *eremote;
+    PetscCall(PetscMalloc2(PetscMax(nent, 1), &eremote, PetscMax(nent, 1), &ent));
+    for (PetscInt l = 0, p = 0; l < nl; l++) {
+      ent[p] = mesh->elem_type[l];
+      ent[p + 1] = len[l] - 2;
+      for (PetscInt k = 0; k < len[l] - 2; k++) ent[p + 2 + k] = mesh->elem_conn[mesh->elem_offset[l] + k];
+      for (PetscInt k = 0; k < len[l]; k++) {
+        eremote[p + k].rank  = remote[l].rank;
+        eremote[p + k].index = off[l] + k;
+      }
+      p += len[l];
+    }
+    PetscCall(PetscMalloc1(PetscMax(*size, 1), records));
+    PetscCall(PetscSFCreate(mesh->comm, &sf));
+    PetscCall(PetscSFSetGraph(sf, *size, nent, NULL, PETSC_COPY_VALUES, eremote, PETSC_COPY_VALUES));
+    PetscCall(PetscSFReduceBegin(sf, MPIU_INT, ent, *records, MPI_REPLACE));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_INT, ent, *records, MPI_REPLACE));
+    PetscCall(PetscSFDestroy(&sf));
+    PetscCall(PetscFree2(eremote, ent));
+  }
+  PetscCall(PetscFree2(rootlen, rootoff));
+  PetscCall(PetscFree3(remote, len, off));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode VIMeshGetElementTypeCounts(VIMesh mesh, const PetscInt **counts)
 {
   PetscFunctionBeginUser;
