@@ -949,28 +949,28 @@ PetscErrorCode VIMeshGetNodePoint(VIMesh mesh, PetscInt node, PetscReal xyz[3], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The nodes whose ids this rank writes into the id directory (VIMeshFindNodes): with the mesh replicated, the rank's contiguous
-   block [*start, *end) of the node indices (a mesh held in parts gives the nodes each rank owns). Not collective. */
-static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *start, PetscInt *end)
+/* The nodes whose ids this rank writes into the id directory (VIMeshFindNodes), *n of them (node numbers, ids; PetscFree2): with
+   the mesh replicated, the rank's contiguous block of the nodes; in parts, its held nodes (a node's holders write the same
+   pair). Not collective. */
+static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *n, PetscInt **nodes, PetscInt **ids)
 {
   PetscMPIInt rank, size;
+  PetscInt    start = 0;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  *start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
-  *end   = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The file ids of the nodes [start, end) (VIMeshGetNodePoint: a box's from its index space). Not collective. */
-static PetscErrorCode VIMeshNodeIdsOf(VIMesh mesh, PetscInt start, PetscInt end, PetscInt **ids)
-{
-  PetscReal xyz[3];
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(PetscMax(end - start, 1), ids));
-  for (PetscInt i = start; i < end; i++) PetscCall(VIMeshGetNodePoint(mesh, i, xyz, &(*ids)[i - start]));
+  if (mesh->parts) *n = mesh->num_held;
+  else {
+    start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
+    *n    = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size) - start;
+  }
+  PetscCall(PetscMalloc2(PetscMax(*n, 1), nodes, PetscMax(*n, 1), ids));
+  for (PetscInt i = 0; i < *n; i++) {
+    PetscInt h = mesh->parts ? i : start + i; /* the held position */
+    (*nodes)[i] = mesh->held ? mesh->held[h] : h;
+    (*ids)[i]   = mesh->node_ids[h];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1015,30 +1015,28 @@ static PetscErrorCode VIMeshSendByRank(MPI_Comm comm, PetscInt n, const PetscInt
 PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[])
 {
   PetscMPIInt  size;
-  PetscInt     start = 0, end = 0, range[2], nsend, nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos, *bids;
+  PetscInt     nsend = 0, range[2], nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos, *bids, *bnodes;
   PetscSF      sf;
   MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   for (PetscInt i = 0; i < n; i++) index[i] = -1;
-  PetscCall(VIMeshIdDirectoryNodes(mesh, &start, &end));
-  PetscCall(VIMeshNodeIdsOf(mesh, start, end, &bids));
+  PetscCall(VIMeshIdDirectoryNodes(mesh, &nsend, &bnodes, &bids));
   /* the span of the ids over the ranks (a rank of no node gives an empty range) */
   range[0] = PETSC_MAX_INT;
   range[1] = PETSC_MIN_INT;
-  for (PetscInt i = start; i < end; i++) {
-    range[0] = PetscMin(range[0], bids[i - start]);
-    range[1] = PetscMax(range[1], bids[i - start]);
+  for (PetscInt i = 0; i < nsend; i++) {
+    range[0] = PetscMin(range[0], bids[i]);
+    range[1] = PetscMax(range[1], bids[i]);
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, mesh->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, mesh->comm));
   if (range[0] > range[1]) { /* a mesh of no node */
-    PetscCall(PetscFree(bids));
+    PetscCall(PetscFree2(bnodes, bids));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the directory: the pairs (id, node index) sent to the rank of the id's block, sorted by id there */
-  nsend = end - start;
   PetscCall(PetscMalloc1(PetscMax(nsend, 1), &dest));
   for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(bids[i], range[0], range[1], size);
   PetscCall(VIMeshSendByRank(mesh->comm, nsend, dest, &perm, &sf));
@@ -1046,10 +1044,10 @@ PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], Pe
   PetscCall(PetscMalloc1(PetscMax(2 * nsend, 1), &pair));
   for (PetscInt k = 0; k < nsend; k++) {
     pair[2 * k]     = bids[perm[k]];
-    pair[2 * k + 1] = start + perm[k];
+    pair[2 * k + 1] = bnodes[perm[k]];
   }
   PetscCall(PetscFree(perm));
-  PetscCall(PetscFree(bids));
+  PetscCall(PetscFree2(bnodes, bids));
   PetscCall(PetscSFGetGraph(sf, NULL, &ndir, NULL, NULL));
   PetscCall(PetscMalloc1(PetscMax(2 * ndir, 1), &dir));
   PetscCallMPI(MPI_Type_contiguous(2, MPIU_INT, &unit));
