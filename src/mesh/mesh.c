@@ -960,14 +960,15 @@ static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *n, PetscInt 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  if (mesh->parts) *n = mesh->num_held;
+  if (mesh->parts)
+    *n = mesh->num_held;
   else {
     start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
     *n    = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size) - start;
   }
   PetscCall(PetscMalloc2(PetscMax(*n, 1), nodes, PetscMax(*n, 1), ids));
   for (PetscInt i = 0; i < *n; i++) {
-    PetscInt h = mesh->parts ? i : start + i; /* the held position */
+    PetscInt h  = mesh->parts ? i : start + i; /* the held position */
     (*nodes)[i] = mesh->held ? mesh->held[h] : h;
     (*ids)[i]   = mesh->node_ids[h];
   }
@@ -1156,8 +1157,10 @@ static PetscMPIInt VIMeshBlockRank(PetscMPIInt size, const PetscInt start[], Pet
 
   while (lo < hi) {
     PetscMPIInt mid = (lo + hi + 1) / 2;
-    if (start[mid] <= g) lo = mid;
-    else hi = mid - 1;
+    if (start[mid] <= g)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -1182,7 +1185,7 @@ PetscErrorCode VIMeshGetNodeRows(VIMesh mesh, PetscInt row0, PetscInt nrows, Pet
   PetscCall(VIMeshBlockStarts(mesh->comm, row0, mesh->num_nodes, &start));
   PetscCall(PetscMalloc3(PetscMax(mesh->num_held, 1), &remote, PetscMax(3 * mesh->num_held, 1), &hx, PetscMax(mesh->num_held, 1), &hid));
   for (PetscInt h = 0; h < mesh->num_held; h++) {
-    PetscInt g = mesh->held ? mesh->held[h] : h;
+    PetscInt g      = mesh->held ? mesh->held[h] : h;
     remote[h].rank  = VIMeshBlockRank(size, start, g);
     remote[h].index = g - start[remote[h].rank];
     for (PetscInt d = 0; d < 3; d++) hx[3 * h + d] = d < mesh->dim ? mesh->coords[h * mesh->dim + d] : 0;
@@ -1232,7 +1235,7 @@ PetscErrorCode VIMeshGetElementRecords(VIMesh mesh, PetscInt e0, PetscInt e1, Pe
   PetscCall(VIMeshBlockStarts(mesh->comm, e0, mesh->num_elems, &start));
   PetscCall(PetscMalloc3(PetscMax(nl, 1), &remote, PetscMax(nl, 1), &len, PetscMax(nl, 1), &off));
   for (PetscInt l = 0; l < nl; l++) {
-    PetscInt e = mesh->local_elems[l];
+    PetscInt e      = mesh->local_elems[l];
     remote[l].rank  = VIMeshBlockRank(nranks, start, e);
     remote[l].index = e - start[remote[l].rank];
     len[l]          = 2 + mesh->elem_offset[l + 1] - mesh->elem_offset[l];
@@ -1257,7 +1260,7 @@ PetscErrorCode VIMeshGetElementRecords(VIMesh mesh, PetscInt e0, PetscInt e1, Pe
     PetscSFNode *eremote;
     PetscCall(PetscMalloc2(PetscMax(nent, 1), &eremote, PetscMax(nent, 1), &ent));
     for (PetscInt l = 0, p = 0; l < nl; l++) {
-      ent[p] = mesh->elem_type[l];
+      ent[p]     = mesh->elem_type[l];
       ent[p + 1] = len[l] - 2;
       for (PetscInt k = 0; k < len[l] - 2; k++) ent[p + 2 + k] = mesh->elem_conn[mesh->elem_offset[l] + k];
       for (PetscInt k = 0; k < len[l]; k++) {
