@@ -202,7 +202,7 @@ static PetscErrorCode VICMSFieldsCells(VIMesh mesh, PetscBool surface, PetscInt 
 PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
 {
   VIMesh           mesh;
-  PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *where, *keep, *kdofs, rstart, rend, lda, mine = 0;
+  PetscInt         nn, dim, n, nkeep = 0, ncells = 0, tsize = 0, *topo, *keep = NULL, *kdofs, rstart, rend, lda, mine = 0;
   PetscBool        surface = PETSC_TRUE;
   Mat              QR;
   PetscMPIInt      rank, size;
@@ -219,44 +219,49 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
   PetscCall(VIMeshGetDimension(mesh, &dim));
   PetscCall(MatGetSize(cms->R, NULL, &n));
-  /* the kept nodes (where[node] = its row block, -1 if not kept) and their cells */
-  PetscCall(PetscMalloc2(nn, &where, nn, &keep));
-  for (PetscInt i = 0; i < nn; i++) where[i] = -1;
+  /* the kept nodes, ascending (a node's row block: its place in keep, by bisection; no array of the mesh's size), and their cells */
   if (cms->fields == VI_CMS_FIELDS_ALL && !cms->fields_set[0]) surface = PETSC_FALSE;
   PetscCall(VICMSFieldsCells(mesh, surface, &ncells, &tsize, &topo));
   if (cms->fields_set[0]) {
     PetscInt        nset;
     const PetscInt *set;
     PetscCall(VIMeshRequireNodeSet(mesh, "-cms_fields_nodes", cms->fields_set, &nset, &set));
-    for (PetscInt i = 0; i < nset; i++) where[set[i]] = 0;
+    PetscCall(PetscMalloc1(nset, &keep));
+    PetscCall(PetscArraycpy(keep, set, nset)); /* sorted, unique */
+    nkeep = nset;
     PetscCall(PetscSNPrintf(kind, sizeof(kind), "set %s", cms->fields_set));
+  } else if (!ncells) {
+    /* a parent without elements (given as matrices): its nodes */
+    PetscCall(PetscMalloc1(PetscMax(nn, 1), &keep));
+    for (PetscInt i = 0; i < nn; i++) keep[i] = i;
+    nkeep = nn;
+    PetscCall(PetscStrncpy(kind, surface ? "surface" : "all", sizeof(kind)));
   } else {
     /* the nodes of the cells */
+    PetscCall(PetscMalloc1(PetscMax(tsize, 1), &keep));
     for (PetscInt p = 0; p < tsize;) {
       PetscInt code = topo[p++], m;
       m             = (code == 1 || code == 2) ? topo[p++] : VIXdmfCellNodes(code);
-      for (PetscInt c = 0; c < m; c++) where[topo[p + c]] = 0;
+      for (PetscInt c = 0; c < m; c++) keep[nkeep++] = topo[p + c];
       p += m;
     }
-    if (!ncells)
-      for (PetscInt i = 0; i < nn; i++) where[i] = 0; /* a parent without elements (given as matrices): its nodes */
+    PetscCall(PetscSortRemoveDupsInt(&nkeep, keep));
     PetscCall(PetscStrncpy(kind, surface ? "surface" : "all", sizeof(kind)));
   }
-  for (PetscInt i = 0; i < nn; i++)
-    if (!where[i]) {
-      keep[nkeep] = i;
-      where[i]    = nkeep++;
-    }
   {
     /* the cells all of whose nodes are kept, renumbered to the kept nodes; none: one vertex cell per kept node */
     PetscInt q = 0, kept = 0;
     for (PetscInt p = 0; p < tsize;) {
       PetscInt  start = p, code = topo[p++], m = (code == 1 || code == 2) ? topo[p++] : VIXdmfCellNodes(code);
       PetscBool all = PETSC_TRUE;
-      for (PetscInt c = 0; c < m; c++) all = (PetscBool)(all && where[topo[p + c]] >= 0);
+      for (PetscInt c = 0; c < m; c++) {
+        PetscInt at;
+        PetscCall(PetscFindInt(topo[p + c], nkeep, keep, &at));
+        all = (PetscBool)(all && at >= 0);
+      }
       if (all) {
         for (PetscInt j = start; j < p; j++) topo[q++] = topo[j];
-        for (PetscInt c = 0; c < m; c++) topo[q++] = where[topo[p + c]];
+        for (PetscInt c = 0; c < m; c++) PetscCall(PetscFindInt(topo[p + c], nkeep, keep, &topo[q++]));
         kept++;
       }
       p += m;
@@ -357,7 +362,7 @@ PetscErrorCode VICMSComputeFields(VICMS cms, VIROM rom, VIROMFields *f)
   }
   PetscCall(MatDestroy(&QR));
   PetscCall(PetscFree(topo));
-  PetscCall(PetscFree2(where, keep));
+  PetscCall(PetscFree(keep));
   PetscCall(PetscLogEventEnd(VI_Project, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -144,9 +144,11 @@ static PetscErrorCode VIModelLocalScalarMass(VIModel model, PetscInt ns, const P
     if (!ierr) ierr = VIMeshGetElementMaterial(mesh, local[i], &mat, &thickness);
     if (ierr) break;
     if (!mat) mat = &model->default_mat;
-    for (PetscInt a = 0; a < nen; a++) {
+    for (PetscInt a = 0; a < nen && !ierr; a++) {
+      PetscInt h;
       idx[a] = eslot[eoff[i] + a];
-      for (PetscInt d = 0; d < dim; d++) coords[a * dim + d] = xyz[nodes[a] * dim + d];
+      ierr   = VIMeshFindHeldNode(mesh, nodes[a], &h); /* the mesh holds this rank's elements' nodes */
+      for (PetscInt d = 0; d < dim; d++) coords[a * dim + d] = xyz[h * dim + d];
     }
     if (!ierr) ierr = VIElementMatricesIntegrated(type, model->integration, dim, coords, mat, thickness, model->lumped, NULL, Me, NULL);
     if (ierr) break;
@@ -185,10 +187,11 @@ PetscErrorCode VIModelMassProducts(VIModel model, PetscInt nv, const Vec v[], Pe
   PetscCall(MatDenseGetLDA(F, &ldf));
   PetscCall(MatDenseGetArrayWrite(F, &f));
   for (PetscInt l = 0; l < model->num_lnodes; l++) {
-    PetscInt s = slot[l], i = model->lnode[l];
+    PetscInt s = slot[l], h;
     if (s < 0) continue;
+    PetscCall(VIMeshFindHeldNode(model->mesh, model->lnode[l], &h)); /* a node of this rank's elements: held */
     f[s] = 1;
-    for (PetscInt d = 0; d < dim; d++) f[(1 + d) * ldf + s] = xyz[i * dim + d];
+    for (PetscInt d = 0; d < dim; d++) f[(1 + d) * ldf + s] = xyz[h * dim + d];
     for (PetscInt c = 0; c < nv * dim; c++) f[(1 + dim + c) * ldf + s] = values[s * nv * dim + c];
   }
   PetscCall(MatDenseRestoreArrayWrite(F, &f));

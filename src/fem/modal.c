@@ -36,8 +36,11 @@ PetscErrorCode VIModelGetSignWeights(VIModel model, Vec w)
   }
   for (PetscInt l = 0; l < model->num_lnodes; l++)
     for (PetscInt d = 0; d < dim; d++) {
-      PetscInt dof = model->lnode_dof[l * dim + d];
-      if (dof >= rstart && dof < rend) a[dof - rstart] = VISignWeight(ids[model->lnode[l]], d);
+      PetscInt dof = model->lnode_dof[l * dim + d], h;
+      if (dof < rstart || dof >= rend) continue;
+      /* a node of this rank's rows: one of this rank's elements has it, so the mesh holds it (in parts too) */
+      PetscCall(VIMeshFindHeldNode(mesh, model->lnode[l], &h));
+      a[dof - rstart] = VISignWeight(ids[h], d);
     }
   PetscCall(VecRestoreArray(w, &a));
   PetscFunctionReturn(PETSC_SUCCESS);

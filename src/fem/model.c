@@ -659,7 +659,7 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
   PetscCall(VIMeshGetNodeIds(mesh, &ids));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   for (PetscInt i = 0; i < nlocal && !ierr; i++) {
-    PetscInt          e = local[i], nen, ndof;
+    PetscInt          e = local[i], nen, ndof, first = -1;
     const PetscInt   *nodes;
     const VIMaterial *mat;
     VIElementType     type;
@@ -670,11 +670,13 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
     if (ierr) break;
     if (!mat) mat = &model->default_mat;
     for (PetscInt k = 0; k < nen; k++) {
-      PetscInt l;
+      PetscInt l, h;
       ierr = PetscFindInt(nodes[k], model->num_lnodes, model->lnode, &l);
+      if (!ierr) ierr = VIMeshFindHeldNode(mesh, nodes[k], &h); /* the mesh holds its elements' nodes (in parts too) */
       if (ierr) break;
+      if (k == 0) first = ids[h];
       for (PetscInt d = 0; d < dim; d++) {
-        coords[k * dim + d] = xyz[nodes[k] * dim + d];
+        coords[k * dim + d] = xyz[h * dim + d];
         idx[k * dim + d]    = model->lnode_dof[l * dim + d];
       }
     }
@@ -686,7 +688,7 @@ static PetscErrorCode VIModelAssembleElements(VIModel model)
       PetscErrorMessage(ierr, &text, (char **)&specific);
       PetscCall(PetscPopErrorHandler());
       ierr = PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_USER_INPUT, PETSC_ERROR_INITIAL,
-                        "Element %" PetscInt_FMT " (%s, first node %" PetscInt_FMT "): %s", e + 1, VIElementInfoTable[type].name, ids[nodes[0]],
+                        "Element %" PetscInt_FMT " (%s, first node %" PetscInt_FMT "): %s", e + 1, VIElementInfoTable[type].name, first,
                         specific ? specific : (text ? text : "invalid element"));
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       break;
@@ -775,49 +777,47 @@ PetscErrorCode VIModelGetNodeDofs(VIModel model, PetscInt n, const PetscInt node
 
 PetscErrorCode VIModelPointDirectory(VIModel model, PetscReal **dir_x, PetscInt **dir_id, PetscBool **held)
 {
-  PetscMPIInt      rank;
-  PetscInt         sdim, nroots, *held_id;
-  PetscReal       *held_x;
-  const PetscReal *xyz;
-  const PetscInt  *mesh_ids, *range;
-  PetscSF          sf;
-  MPI_Datatype     point;
+  PetscMPIInt     rank;
+  PetscInt        nroots, nw = 0, *held_id, *written;
+  PetscReal      *held_x;
+  const PetscInt *range;
+  PetscSF         sf;
+  MPI_Datatype    point;
 
   PetscFunctionBeginUser;
   PetscCheck(model->dir_layout, model->comm, PETSC_ERR_ORDER, "Call VIModelSetUp() first");
   PetscCallMPI(MPI_Comm_rank(model->comm, &rank));
-  PetscCall(VIMeshGetDimension(model->mesh, &sdim));
-  PetscCall(VIMeshGetCoordinates(model->mesh, &xyz));
-  PetscCall(VIMeshGetNodeIds(model->mesh, &mesh_ids));
   PetscCall(PetscLayoutGetLocalSize(model->dir_layout, &nroots));
   PetscCall(PetscLayoutGetRanges(model->dir_layout, &range));
-  /* the holders write the points of the nodes they hold into the directory (a node's holders write the same bits): the mesh
-     is read at held nodes only, which a mesh held in parts has (docs/scale.md) */
-  PetscCall(PetscMalloc2(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id));
+  /* the holders write the points of the nodes they hold into the directory (a node's holders write the same bits): the model's
+     held nodes that the mesh holds too (a mesh in parts: this rank's elements' nodes, not the halo's; every node of an element
+     is so written by its element's owner) */
+  PetscCall(
+      PetscMalloc3(PetscMax(3 * model->num_lnodes, 1), &held_x, PetscMax(model->num_lnodes, 1), &held_id, PetscMax(model->num_lnodes, 1), &written));
   PetscCall(PetscMalloc3(PetscMax(3 * nroots, 1), dir_x, PetscMax(nroots, 1), dir_id, PetscMax(nroots, 1), held));
   for (PetscInt l = 0; l < model->num_lnodes; l++) {
-    PetscInt i = model->lnode[l];
-    for (PetscInt d = 0; d < 3; d++) held_x[3 * l + d] = d < sdim ? xyz[i * sdim + d] : 0;
-    held_id[l] = mesh_ids[i];
+    PetscInt h;
+    PetscCall(VIMeshFindHeldNode(model->mesh, model->lnode[l], &h));
+    if (h < 0) continue;
+    PetscCall(VIMeshGetNodePoint(model->mesh, model->lnode[l], held_x + 3 * nw, held_id + nw));
+    written[nw++] = model->lnode[l];
   }
   for (PetscInt i = 0; i < nroots; i++) (*dir_id)[i] = -1;
   PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
   PetscCallMPI(MPI_Type_commit(&point));
-  PetscCall(VIModelDirectorySF(model, model->num_lnodes, model->lnode, &sf));
+  PetscCall(VIModelDirectorySF(model, nw, written, &sf));
   PetscCall(PetscSFReduceBegin(sf, point, held_x, *dir_x, MPI_REPLACE));
   PetscCall(PetscSFReduceEnd(sf, point, held_x, *dir_x, MPI_REPLACE));
   PetscCall(PetscSFReduceBegin(sf, MPIU_INT, held_id, *dir_id, MPI_REPLACE));
   PetscCall(PetscSFReduceEnd(sf, MPIU_INT, held_id, *dir_id, MPI_REPLACE));
   PetscCall(PetscSFDestroy(&sf));
   PetscCallMPI(MPI_Type_free(&point));
-  PetscCall(PetscFree2(held_x, held_id));
-  /* a node no rank holds (of no element, or of no row of a parent given as matrices): its directory rank reads the mesh */
+  PetscCall(PetscFree3(held_x, held_id, written));
+  /* a node no rank holds (of no element, or of no row of a parent given as matrices; a replicated mesh): its directory rank reads
+     the mesh */
   for (PetscInt i = 0; i < nroots; i++) {
     (*held)[i] = (PetscBool)((*dir_id)[i] >= 0);
-    if ((*held)[i]) continue;
-    PetscInt node = range[rank] + i;
-    for (PetscInt d = 0; d < 3; d++) (*dir_x)[3 * i + d] = d < sdim ? xyz[node * sdim + d] : 0;
-    (*dir_id)[i] = mesh_ids[node];
+    if (!(*held)[i]) PetscCall(VIMeshGetNodePoint(model->mesh, range[rank] + i, *dir_x + 3 * i, *dir_id + i));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

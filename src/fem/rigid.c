@@ -65,9 +65,13 @@ PetscErrorCode VIModelGetRigidBodyModes(VIModel model, PetscInt *n, Vec **v)
     PetscCall(VecGetArray((*v)[k], &a[k]));
   }
   for (PetscInt l = 0; l < model->num_lnodes; l++) {
-    PetscInt  i    = model->lnode[l];
+    PetscInt  h, mine = 0;
     PetscReal r[3] = {0, 0, 0}, w[3][3] = {{0}};
-    for (PetscInt d = 0; d < sdim && d < 3; d++) r[d] = x[i * sdim + d] - c[d];
+    for (PetscInt d = 0; d < dim; d++) mine += model->lnode_dof[l * dim + d] >= rstart && model->lnode_dof[l * dim + d] < rend ? 1 : 0;
+    if (!mine) continue;
+    /* a node of this rank's rows: this rank owns it, so one of its elements has it, and the mesh holds it (in parts too) */
+    PetscCall(VIMeshFindHeldNode(mesh, model->lnode[l], &h));
+    for (PetscInt d = 0; d < sdim && d < 3; d++) r[d] = x[h * sdim + d] - c[d];
     /* rotation k about axis k: omega x r; in 2D the one rotation about z */
     if (nrot == 1) {
       w[0][0] = -r[1];

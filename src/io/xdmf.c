@@ -92,17 +92,16 @@ PetscInt VIXdmfCellNodes(PetscInt code)
   }
 }
 
-/* The entries of the XDMF mixed topology of elements [e0, e1) */
-static PetscErrorCode VIXdmfTopologySize(VIMesh mesh, PetscInt e0, PetscInt e1, PetscInt *size)
+/* The entries of the XDMF mixed topology of the whole mesh, from its counts of elements of each type (a mesh in parts holds its own
+   elements only) */
+static PetscErrorCode VIXdmfMeshTopologySize(VIMesh mesh, PetscInt *size)
 {
+  const PetscInt *count;
+
   PetscFunctionBeginUser;
+  PetscCall(VIMeshGetElementTypeCounts(mesh, &count));
   *size = 0;
-  for (PetscInt e = e0; e < e1; e++) {
-    VIElementType type;
-    PetscInt      nen;
-    PetscCall(VIMeshGetElement(mesh, e, &type, &nen, NULL));
-    *size += 1 + nen + (type == VI_ELEM_T3D2 ? 1 : 0);
-  }
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) *size += count[t] * (1 + VIElementInfoTable[t].num_nodes + (t == VI_ELEM_T3D2 ? 1 : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -113,7 +112,7 @@ PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
+  PetscCall(VIXdmfMeshTopologySize(mesh, &size));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
   PetscCall(VIH5CreateDataset(file, path, nn, 3, H5T_NATIVE_DOUBLE));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
@@ -127,41 +126,49 @@ PetscErrorCode VIH5CreateMesh(hid_t file, const char group[], VIMesh mesh)
 PetscErrorCode VIH5WriteMeshRows(MPI_Comm comm, hid_t file, hid_t dxpl, const char group[], VIMesh mesh, PetscInt row0, PetscInt nrows, PetscInt e0,
                                  PetscInt e1, PetscBool *bad)
 {
-  PetscInt         dim, t0 = 0, size, pos = 0;
-  const PetscReal *coords;
-  const PetscInt  *ids;
-  PetscReal       *xyz;
-  PetscInt        *topo;
-  char             path[256];
-  hid_t            itype = sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+  PetscInt   t0 = 0, size = 0, nrec = 0, pos = 0, *ids, *rec, *topo;
+  PetscReal *xyz;
+  char       path[256];
+  hid_t      itype = sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
 
   PetscFunctionBeginUser;
-  PetscCall(VIMeshGetDimension(mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(mesh, &coords));
-  PetscCall(VIMeshGetNodeIds(mesh, &ids));
-  PetscCall(PetscCalloc1(3 * nrows, &xyz));
-  for (PetscInt i = 0; i < nrows; i++)
-    for (PetscInt d = 0; d < dim; d++) xyz[3 * i + d] = coords[dim * (row0 + i) + d];
+  /* the rows' points and ids, and the block's elements (type, count, nodes): collectively from the ranks that hold them (a mesh
+     in parts), or by a single writer from a replicated mesh or a box's index space */
+  PetscCall(PetscCalloc2(3 * PetscMax(nrows, 1), &xyz, PetscMax(nrows, 1), &ids));
+  if (comm != MPI_COMM_NULL) {
+    PetscCall(VIMeshGetNodeRows(mesh, row0, nrows, xyz, ids));
+    PetscCall(VIMeshGetElementRecords(mesh, e0, e1, &nrec, &rec));
+  } else {
+    for (PetscInt i = 0; i < nrows; i++) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
+    PetscCall(PetscMalloc1(PetscMax(22 * (e1 - e0), 1), &rec));
+    for (PetscInt e = e0; e < e1; e++) {
+      VIElementType   type;
+      PetscInt        nen;
+      const PetscInt *nodes;
+      PetscCall(VIMeshGetElement(mesh, e, &type, &nen, &nodes));
+      rec[nrec++] = type;
+      rec[nrec++] = nen;
+      for (PetscInt k = 0; k < nen; k++) rec[nrec++] = nodes[k];
+    }
+  }
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/coordinates", group));
   PetscCall(VIH5WriteRows(file, dxpl, path, H5T_NATIVE_DOUBLE, row0, nrows, 3, xyz, bad));
-  PetscCall(PetscFree(xyz));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/node_ids", group));
-  PetscCall(VIH5WriteRows(file, dxpl, path, itype, row0, nrows, 0, ids + row0, bad));
+  PetscCall(VIH5WriteRows(file, dxpl, path, itype, row0, nrows, 0, ids, bad));
+  PetscCall(PetscFree2(xyz, ids));
   /* the elements' cells: their entries start after those of the elements before e0 (the ranks before this one's) */
-  PetscCall(VIXdmfTopologySize(mesh, e0, e1, &size));
+  for (PetscInt p = 0; p < nrec; p += 2 + rec[p + 1]) size += 1 + rec[p + 1] + (rec[p] == VI_ELEM_T3D2 ? 1 : 0);
   if (comm != MPI_COMM_NULL) {
     PetscCallMPI(MPI_Exscan(&size, &t0, 1, MPIU_INT, MPI_SUM, comm));
     if (e0 == 0) t0 = 0; /* MPI_Exscan leaves rank 0's undefined */
   }
   PetscCall(PetscMalloc1(PetscMax(size, 1), &topo));
-  for (PetscInt e = e0; e < e1; e++) {
-    VIElementType   type;
-    PetscInt        nen, len;
-    const PetscInt *nodes;
-    PetscCall(VIMeshGetElement(mesh, e, &type, &nen, &nodes));
-    PetscCall(VIXdmfElementCell(type, nen, nodes, topo + pos, &len));
+  for (PetscInt p = 0; p < nrec; p += 2 + rec[p + 1]) {
+    PetscInt len;
+    PetscCall(VIXdmfElementCell((VIElementType)rec[p], rec[p + 1], rec + p + 2, topo + pos, &len));
     pos += len;
   }
+  PetscCall(PetscFree(rec));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/topology", group));
   PetscCall(VIH5WriteRows(file, dxpl, path, itype, t0, size, 0, topo, bad));
   PetscCall(PetscFree(topo));
@@ -175,7 +182,7 @@ PetscErrorCode VIXdmfWriteFields(const char xmf_path[], const char h5_name[], VI
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIXdmfTopologySize(mesh, 0, ne, &size));
+  PetscCall(VIXdmfMeshTopologySize(mesh, &size));
   fp = fopen(xmf_path, "w");
   PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create %s", xmf_path);
   fprintf(fp,

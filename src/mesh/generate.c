@@ -26,76 +26,138 @@ PetscErrorCode VIMeshGenerateLine(VIMesh mesh)
 static const PetscInt wedge_split[2][6] = {{0, 1, 3, 4, 5, 7}, {1, 2, 3, 5, 6, 7}};
 static const PetscInt tet_split[6][4]   = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
 
-/* Structured box [0,Lx]x[0,Ly]x[0,Lz]; node id = 1 + i + (nx+1)(j + (ny+1)k). Node sets: faces xmin..zmax, the 12
-   edges (e.g. "xmin_ymin") and the 8 corners (e.g. "xmin_ymin_zmin"). */
-PetscErrorCode VIMeshGenerateBox(VIMesh mesh)
+/* Structured box [0,Lx]x[0,Ly]x[0,Lz] of c[0] x c[1] x c[2] cells: node g (0-based) = i + nx (j + ny k), its id g + 1; each cell
+   one hex8, 2 wedges or 6 tets, element e of cell e / split (cells in i, then j, then k order), its id e + 1. */
+static PetscInt VIMeshBoxSplit(VIElementType type)
 {
-  const PetscInt *c  = mesh->box_cells;
-  PetscInt        nx = c[0] + 1, ny = c[1] + 1, nz = c[2] + 1, eid = 1;
-  VISource        src     = {NULL, 0};
-  const char     *axis[3] = {"x", "y", "z"};
-  PetscInt       *members;
+  return type == VI_ELEM_C3D8 ? 1 : (type == VI_ELEM_C3D6 ? 2 : 6);
+}
+
+PetscErrorCode VIMeshBoxSizes(VIMesh mesh)
+{
+  const PetscInt *c = mesh->box_cells;
 
   PetscFunctionBeginUser;
-  mesh->dim = 3;
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        PetscReal xyz[3] = {mesh->box_lengths[0] * i / c[0], mesh->box_lengths[1] * j / c[1], mesh->box_lengths[2] * k / c[2]};
-        PetscCall(VIMeshBuildAddNode(mesh, 1 + i + nx * (j + ny * k), xyz, src));
-      }
-  for (PetscInt k = 0; k < c[2]; k++)
-    for (PetscInt j = 0; j < c[1]; j++)
-      for (PetscInt i = 0; i < c[0]; i++) {
-        PetscInt hex[8], base = 1 + i + nx * (j + ny * k);
-        hex[0] = base;
-        hex[1] = base + 1;
-        hex[2] = base + 1 + nx;
-        hex[3] = base + nx;
-        for (PetscInt q = 0; q < 4; q++) hex[4 + q] = hex[q] + nx * ny;
-        if (mesh->box_type == VI_ELEM_C3D8)
-          PetscCall(VIMeshBuildAddElement(mesh, eid++, VI_ELEM_C3D8, hex, src));
-        else if (mesh->box_type == VI_ELEM_C3D6) {
-          for (PetscInt s = 0; s < 2; s++) {
-            PetscInt w[6];
-            for (PetscInt q = 0; q < 6; q++) w[q] = hex[wedge_split[s][q]];
-            PetscCall(VIMeshBuildAddElement(mesh, eid++, VI_ELEM_C3D6, w, src));
-          }
-        } else {
-          for (PetscInt s = 0; s < 6; s++) {
-            PetscInt t[4];
-            for (PetscInt q = 0; q < 4; q++) t[q] = hex[tet_split[s][q]];
-            PetscCall(VIMeshBuildAddElement(mesh, eid++, VI_ELEM_C3D4, t, src));
-          }
-        }
-      }
+  PetscCheck((PetscInt64)(c[0] + 1) * (c[1] + 1) * (c[2] + 1) < PETSC_MAX_INT / 8 &&
+                 (PetscInt64)c[0] * c[1] * c[2] * VIMeshBoxSplit(mesh->box_type) < PETSC_MAX_INT / 8,
+             mesh->comm, PETSC_ERR_USER_INPUT,
+             "-mesh_box_cells %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": too many nodes or elements for 32-bit indices", c[0], c[1],
+             c[2]);
+  mesh->dim       = 3;
+  mesh->parts     = PETSC_TRUE;
+  mesh->num_nodes = (c[0] + 1) * (c[1] + 1) * (c[2] + 1);
+  mesh->num_elems = c[0] * c[1] * c[2] * VIMeshBoxSplit(mesh->box_type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* sets: a node belongs to the face set of each bound it lies on; edges and corners are intersections */
-  PetscCall(PetscMalloc1(nx * ny * nz, &members));
+void VIMeshBoxNode(VIMesh mesh, PetscInt g, PetscReal xyz[3])
+{
+  const PetscInt *c  = mesh->box_cells;
+  PetscInt        nx = c[0] + 1, ny = c[1] + 1, i = g % nx, j = (g / nx) % ny, k = g / (nx * ny);
+
+  xyz[0] = mesh->box_lengths[0] * i / c[0];
+  xyz[1] = mesh->box_lengths[1] * j / c[1];
+  xyz[2] = mesh->box_lengths[2] * k / c[2];
+}
+
+void VIMeshBoxElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *nen, PetscInt nodes[])
+{
+  const PetscInt *c  = mesh->box_cells;
+  PetscInt        nx = c[0] + 1, ny = c[1] + 1, split = VIMeshBoxSplit(mesh->box_type), h = e / split, s = e % split;
+  PetscInt        i = h % c[0], j = (h / c[0]) % c[1], k = h / (c[0] * c[1]), hex[8], base = i + nx * (j + ny * k);
+
+  hex[0] = base;
+  hex[1] = base + 1;
+  hex[2] = base + 1 + nx;
+  hex[3] = base + nx;
+  for (PetscInt q = 0; q < 4; q++) hex[4 + q] = hex[q] + nx * ny;
+  *type = mesh->box_type;
+  if (mesh->box_type == VI_ELEM_C3D8) {
+    *nen = 8;
+    for (PetscInt q = 0; q < 8; q++) nodes[q] = hex[q];
+  } else if (mesh->box_type == VI_ELEM_C3D6) {
+    *nen = 6;
+    for (PetscInt q = 0; q < 6; q++) nodes[q] = hex[wedge_split[s][q]];
+  } else {
+    *nen = 4;
+    for (PetscInt q = 0; q < 4; q++) nodes[q] = hex[tet_split[s][q]];
+  }
+}
+
+/* Node sets: faces xmin..zmax, the 12 edges (e.g. "xmin_ymin") and the 8 corners (e.g. "xmin_ymin_zmin"); a node belongs to
+   the face set of each bound it lies on, edges and corners are intersections. Global node numbers, ascending, on every rank
+   (a face's nodes: of the order of the mesh's nodes to the power 2/3). */
+static PetscErrorCode VIMeshBoxSets(VIMesh mesh)
+{
+  const PetscInt *c       = mesh->box_cells;
+  PetscInt        n3[3]   = {c[0] + 1, c[1] + 1, c[2] + 1};
+  const char     *axis[3] = {"x", "y", "z"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(26, &mesh->nsets));
+  mesh->max_nsets = 26;
   for (PetscInt mask = 1; mask < 27; mask++) {
     /* per axis: 0 = free, 1 = min, 2 = max */
-    PetscInt side[3] = {mask % 3, (mask / 3) % 3, mask / 9}, n = 0;
-    char     name[64] = "";
+    PetscInt side[3] = {mask % 3, (mask / 3) % 3, mask / 9}, lo[3], hi[3], n = 1;
+    VISet   *set = &mesh->nsets[mesh->num_nsets++];
     for (PetscInt d = 0; d < 3; d++) {
-      if (!side[d]) continue;
-      if (name[0]) PetscCall(PetscStrlcat(name, "_", sizeof(name)));
-      PetscCall(PetscStrlcat(name, axis[d], sizeof(name)));
-      PetscCall(PetscStrlcat(name, side[d] == 1 ? "min" : "max", sizeof(name)));
+      if (side[d]) {
+        if (set->name[0]) PetscCall(PetscStrlcat(set->name, "_", sizeof(set->name)));
+        PetscCall(PetscStrlcat(set->name, axis[d], sizeof(set->name)));
+        PetscCall(PetscStrlcat(set->name, side[d] == 1 ? "min" : "max", sizeof(set->name)));
+      }
+      lo[d] = side[d] == 2 ? n3[d] - 1 : 0;
+      hi[d] = side[d] == 1 ? 0 : n3[d] - 1;
+      n *= hi[d] - lo[d] + 1;
     }
-    for (PetscInt k = 0; k < nz; k++)
-      for (PetscInt j = 0; j < ny; j++)
-        for (PetscInt i = 0; i < nx; i++) {
-          PetscInt  idx[3] = {i, j, k}, last[3] = {nx - 1, ny - 1, nz - 1};
-          PetscBool in = PETSC_TRUE;
-          for (PetscInt d = 0; d < 3; d++) {
-            if (side[d] == 1 && idx[d] != 0) in = PETSC_FALSE;
-            if (side[d] == 2 && idx[d] != last[d]) in = PETSC_FALSE;
-          }
-          if (in) members[n++] = 1 + i + nx * (j + ny * k);
-        }
-    PetscCall(VIMeshBuildAddToNodeSet(mesh, name, n, members));
+    PetscCall(PetscMalloc1(n, &set->items));
+    for (PetscInt k = lo[2]; k <= hi[2]; k++)
+      for (PetscInt j = lo[1]; j <= hi[1]; j++)
+        for (PetscInt i = lo[0]; i <= hi[0]; i++) set->items[set->n++] = i + n3[0] * (j + n3[1] * k);
   }
-  PetscCall(PetscFree(members));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGenerateBoxParts(VIMesh mesh)
+{
+  PetscInt ne = mesh->num_local_elems, nen = 0, *list;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(PetscMax(ne, 1), &mesh->elem_ids));
+  PetscCall(PetscMalloc1(PetscMax(ne, 1), &mesh->elem_type));
+  PetscCall(PetscMalloc1(PetscMax(ne, 1), &mesh->elem_section));
+  PetscCall(PetscMalloc1(ne + 1, &mesh->elem_offset));
+  PetscCall(PetscMalloc1(PetscMax(8 * ne, 1), &mesh->elem_conn));
+  mesh->elem_offset[0] = 0;
+  for (PetscInt l = 0; l < ne; l++) {
+    PetscInt e = mesh->local_elems[l];
+    VIMeshBoxElement(mesh, e, &mesh->elem_type[l], &nen, mesh->elem_conn + mesh->elem_offset[l]);
+    mesh->elem_ids[l]        = e + 1;
+    mesh->elem_section[l]    = -1;
+    mesh->elem_offset[l + 1] = mesh->elem_offset[l] + nen;
+  }
+  mesh->conn_size = mesh->elem_offset[ne];
+  /* the held nodes: those of this rank's elements */
+  PetscCall(PetscMalloc1(PetscMax(mesh->conn_size, 1), &list));
+  PetscCall(PetscArraycpy(list, mesh->elem_conn, mesh->conn_size));
+  mesh->num_held = mesh->conn_size;
+  PetscCall(PetscSortRemoveDupsInt(&mesh->num_held, list));
+  if (mesh->num_held < mesh->num_nodes) {
+    PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->held));
+    PetscCall(PetscArraycpy(mesh->held, list, mesh->num_held));
+  } /* else every node is held (one rank): held node h is node h, no list */
+  PetscCall(PetscFree(list));
+  PetscCall(PetscMalloc1(PetscMax(mesh->num_held, 1), &mesh->node_ids));
+  PetscCall(PetscMalloc1(PetscMax(3 * mesh->num_held, 1), &mesh->coords));
+  for (PetscInt h = 0; h < mesh->num_held; h++) {
+    PetscInt g        = mesh->held ? mesh->held[h] : h;
+    mesh->node_ids[h] = g + 1;
+    VIMeshBoxNode(mesh, g, mesh->coords + 3 * h);
+  }
+  PetscCall(PetscMalloc1(1, &mesh->clamp_dofs));
+  mesh->num_clamped                = 0;
+  mesh->type_count[mesh->box_type] = mesh->num_elems;
+  PetscCall(VIMeshBoxSets(mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

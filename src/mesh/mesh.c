@@ -64,6 +64,7 @@ PetscErrorCode VIMeshDestroy(VIMesh *mesh)
   PetscCall(PetscFree(m->files));
   PetscCall(PetscFree2(m->node_elem_offset, m->node_elem));
   PetscCall(PetscFree(m->local_elems));
+  PetscCall(PetscFree(m->held));
   PetscCall(PetscFree(m));
   *mesh = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -776,17 +777,13 @@ static PetscErrorCode VIMeshBuildNodeElements(VIMesh mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read or generate on rank 0; the outcome is shared so that no rank waits for a rank that failed. */
-PetscErrorCode VIMeshSetUp(VIMesh mesh)
+/* A file, line or rectangle: read or generated on rank 0 and broadcast (replicated: every rank holds every node and element). Collective. */
+static PetscErrorCode VIMeshSetUpReplicated(VIMesh mesh)
 {
   PetscMPIInt    rank;
   PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBeginUser;
-  if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
-             "No mesh given: use -%smesh_file FILE (.inp or .msh), -%smesh_line_cells N, -%smesh_box_cells nx,ny,nz or -%smesh_rect_cells nx,ny",
-             mesh->prefix, mesh->prefix, mesh->prefix, mesh->prefix);
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
   if (rank == 0) {
@@ -811,9 +808,6 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     case VI_MESH_SOURCE_LINE:
       ierr = VIMeshGenerateLine(mesh);
       break;
-    case VI_MESH_SOURCE_BOX:
-      ierr = VIMeshGenerateBox(mesh);
-      break;
     case VI_MESH_SOURCE_RECT:
       ierr = VIMeshGenerateRectangle(mesh);
       break;
@@ -827,7 +821,31 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
   PetscCall(VIErrorSync(mesh->comm, ierr));
   PetscCall(VIMeshBroadcast(mesh));
   PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
-  PetscCall(VIMeshPartition(mesh));
+  mesh->num_held = mesh->num_nodes;
+  for (PetscInt e = 0; e < mesh->num_elems; e++) mesh->type_count[mesh->elem_type[e]]++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A box is held in parts (each rank its elements and their nodes); a file, line or rectangle is read or generated on rank 0, the
+   outcome shared so that no rank waits for a rank that failed, and broadcast. */
+PetscErrorCode VIMeshSetUp(VIMesh mesh)
+{
+  PetscFunctionBeginUser;
+  if (mesh->setup) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mesh->kind != VI_MESH_SOURCE_NONE, mesh->comm, PETSC_ERR_USER_INPUT,
+             "No mesh given: use -%smesh_file FILE (.inp or .msh), -%smesh_line_cells N, -%smesh_box_cells nx,ny,nz or -%smesh_rect_cells nx,ny",
+             mesh->prefix, mesh->prefix, mesh->prefix, mesh->prefix);
+  if (mesh->kind == VI_MESH_SOURCE_BOX) {
+    /* a box is held in parts: partitioned from its index space, then every rank generates its own elements and their nodes */
+    PetscCall(VIMeshBoxSizes(mesh));
+    PetscCall(VIMeshPartition(mesh));
+    PetscCall(PetscLogEventBegin(VI_MeshRead, 0, 0, 0, 0));
+    PetscCall(VIMeshGenerateBoxParts(mesh));
+    PetscCall(PetscLogEventEnd(VI_MeshRead, 0, 0, 0, 0));
+  } else {
+    PetscCall(VIMeshSetUpReplicated(mesh));
+    PetscCall(VIMeshPartition(mesh));
+  }
   mesh->setup = PETSC_TRUE;
   {
     PetscLogDouble rss, bytes;
@@ -837,8 +855,8 @@ PetscErrorCode VIMeshSetUp(VIMesh mesh)
     PetscCall(PetscInfo(NULL,
                         "Mesh held on this rank: %" PetscInt_FMT " nodes of %" PetscInt_FMT ", %" PetscInt_FMT " elements of %" PetscInt_FMT
                         ", %" PetscInt_FMT " elements owned; its arrays %.1f MiB, resident memory %.1f MiB\n",
-                        mesh->num_nodes, mesh->num_nodes, mesh->num_elems, mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0,
-                        rss / 1048576.0));
+                        mesh->parts ? mesh->num_held : mesh->num_nodes, mesh->num_nodes, mesh->parts ? mesh->num_local_elems : mesh->num_elems,
+                        mesh->num_elems, mesh->num_local_elems, bytes / 1048576.0, rss / 1048576.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -884,22 +902,76 @@ PetscErrorCode VIMeshGetNodeIds(VIMesh mesh, const PetscInt **ids)
 PetscErrorCode VIMeshFindNode(VIMesh mesh, PetscInt id, PetscInt *index)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
-  if (*index < 0) *index = -1;
+  if (mesh->parts)
+    *index = id >= 1 && id <= mesh->num_nodes ? id - 1 : -1; /* a box: node id - 1 */
+  else {
+    PetscCall(PetscFindInt(id, mesh->num_nodes, mesh->node_ids, index));
+    if (*index < 0) *index = -1;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The nodes whose ids this rank writes into the id directory (VIMeshFindNodes): with the mesh replicated, the rank's contiguous
-   block [*start, *end) of the node indices (a mesh held in parts gives the nodes each rank owns). Not collective. */
-static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *start, PetscInt *end)
+PetscErrorCode VIMeshGetHeldNodes(VIMesh mesh, PetscInt *n, const PetscInt **nodes)
+{
+  PetscFunctionBeginUser;
+  if (n) *n = mesh->parts ? mesh->num_held : mesh->num_nodes;
+  if (nodes) *nodes = mesh->held;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshFindHeldNode(VIMesh mesh, PetscInt node, PetscInt *h)
+{
+  PetscFunctionBeginUser;
+  if (mesh->held) {
+    PetscCall(PetscFindInt(node, mesh->num_held, mesh->held, h));
+    if (*h < 0) *h = -1;
+  } else
+    *h = node >= 0 && node < mesh->num_nodes ? node : -1; /* every node held */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetNodePoint(VIMesh mesh, PetscInt node, PetscReal xyz[3], PetscInt *id)
+{
+  PetscInt h;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshFindHeldNode(mesh, node, &h));
+  if (h >= 0) {
+    for (PetscInt d = 0; d < 3; d++) xyz[d] = d < mesh->dim ? mesh->coords[h * mesh->dim + d] : 0;
+    if (id) *id = mesh->node_ids[h];
+  } else {
+    /* a node this rank does not hold: only a box's, from its index space */
+    PetscCheck(mesh->parts && mesh->kind == VI_MESH_SOURCE_BOX && node >= 0 && node < mesh->num_nodes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Node %" PetscInt_FMT " is not held on this rank (of %" PetscInt_FMT " nodes)", node, mesh->num_nodes);
+    VIMeshBoxNode(mesh, node, xyz);
+    if (id) *id = node + 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodes whose ids this rank writes into the id directory (VIMeshFindNodes), *n of them (node numbers, ids; PetscFree2): with
+   the mesh replicated, the rank's contiguous block of the nodes; in parts, its held nodes (a node's holders write the same
+   pair). Not collective. */
+static PetscErrorCode VIMeshIdDirectoryNodes(VIMesh mesh, PetscInt *n, PetscInt **nodes, PetscInt **ids)
 {
   PetscMPIInt rank, size;
+  PetscInt    start = 0;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  *start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
-  *end   = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size);
+  if (mesh->parts)
+    *n = mesh->num_held;
+  else {
+    start = (PetscInt)(((PetscInt64)mesh->num_nodes * rank) / size);
+    *n    = (PetscInt)(((PetscInt64)mesh->num_nodes * (rank + 1)) / size) - start;
+  }
+  PetscCall(PetscMalloc2(PetscMax(*n, 1), nodes, PetscMax(*n, 1), ids));
+  for (PetscInt i = 0; i < *n; i++) {
+    PetscInt h  = mesh->parts ? i : start + i; /* the held position */
+    (*nodes)[i] = mesh->held ? mesh->held[h] : h;
+    (*ids)[i]   = mesh->node_ids[h];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -944,36 +1016,39 @@ static PetscErrorCode VIMeshSendByRank(MPI_Comm comm, PetscInt n, const PetscInt
 PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], PetscInt index[])
 {
   PetscMPIInt  size;
-  PetscInt     start = 0, end = 0, range[2], nsend, nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos;
+  PetscInt     nsend = 0, range[2], nq = 0, ndir, nasked, *pair, *dir, *dest, *perm, *qid, *ask, *answer, *got, *qpos, *bids, *bnodes;
   PetscSF      sf;
   MPI_Datatype unit;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
   for (PetscInt i = 0; i < n; i++) index[i] = -1;
-  PetscCall(VIMeshIdDirectoryNodes(mesh, &start, &end));
+  PetscCall(VIMeshIdDirectoryNodes(mesh, &nsend, &bnodes, &bids));
   /* the span of the ids over the ranks (a rank of no node gives an empty range) */
   range[0] = PETSC_MAX_INT;
   range[1] = PETSC_MIN_INT;
-  for (PetscInt i = start; i < end; i++) {
-    range[0] = PetscMin(range[0], mesh->node_ids[i]);
-    range[1] = PetscMax(range[1], mesh->node_ids[i]);
+  for (PetscInt i = 0; i < nsend; i++) {
+    range[0] = PetscMin(range[0], bids[i]);
+    range[1] = PetscMax(range[1], bids[i]);
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[0], 1, MPIU_INT, MPI_MIN, mesh->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &range[1], 1, MPIU_INT, MPI_MAX, mesh->comm));
-  if (range[0] > range[1]) PetscFunctionReturn(PETSC_SUCCESS); /* a mesh of no node */
+  if (range[0] > range[1]) { /* a mesh of no node */
+    PetscCall(PetscFree2(bnodes, bids));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the directory: the pairs (id, node index) sent to the rank of the id's block, sorted by id there */
-  nsend = end - start;
   PetscCall(PetscMalloc1(PetscMax(nsend, 1), &dest));
-  for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(mesh->node_ids[start + i], range[0], range[1], size);
+  for (PetscInt i = 0; i < nsend; i++) dest[i] = VIMeshIdRank(bids[i], range[0], range[1], size);
   PetscCall(VIMeshSendByRank(mesh->comm, nsend, dest, &perm, &sf));
   PetscCall(PetscFree(dest));
   PetscCall(PetscMalloc1(PetscMax(2 * nsend, 1), &pair));
   for (PetscInt k = 0; k < nsend; k++) {
-    pair[2 * k]     = mesh->node_ids[start + perm[k]];
-    pair[2 * k + 1] = start + perm[k];
+    pair[2 * k]     = bids[perm[k]];
+    pair[2 * k + 1] = bnodes[perm[k]];
   }
   PetscCall(PetscFree(perm));
+  PetscCall(PetscFree2(bnodes, bids));
   PetscCall(PetscSFGetGraph(sf, NULL, &ndir, NULL, NULL));
   PetscCall(PetscMalloc1(PetscMax(2 * ndir, 1), &dir));
   PetscCallMPI(MPI_Type_contiguous(2, MPIU_INT, &unit));
@@ -1025,20 +1100,202 @@ PetscErrorCode VIMeshFindNodes(VIMesh mesh, PetscInt n, const PetscInt ids[], Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes)
+/* The position of element e in the element arrays: e when replicated, its place among this rank's elements in parts (-1: not
+   held). */
+static PetscErrorCode VIMeshElementPosition(VIMesh mesh, PetscInt e, PetscInt *pos)
 {
   PetscFunctionBeginUser;
-  if (type) *type = mesh->elem_type[e];
-  if (num_nodes) *num_nodes = mesh->elem_offset[e + 1] - mesh->elem_offset[e];
-  if (nodes) *nodes = mesh->elem_conn + mesh->elem_offset[e];
+  if (mesh->parts) {
+    PetscCall(PetscFindInt(e, mesh->num_local_elems, mesh->local_elems, pos));
+    if (*pos < 0) *pos = -1;
+  } else
+    *pos = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *num_nodes, const PetscInt **nodes)
+{
+  PetscInt p;
+
+  PetscFunctionBeginUser;
+  PetscCall(VIMeshElementPosition(mesh, e, &p));
+  if (p < 0) {
+    /* an element this rank does not hold: a box's, generated from its index space into the mesh's scratch */
+    VIElementType t;
+    PetscInt      nen;
+    PetscCheck(mesh->kind == VI_MESH_SOURCE_BOX && e >= 0 && e < mesh->num_elems, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Element %" PetscInt_FMT " is not held on this rank (of %" PetscInt_FMT " elements)", e, mesh->num_elems);
+    VIMeshBoxElement(mesh, e, &t, &nen, mesh->scratch);
+    if (type) *type = t;
+    if (num_nodes) *num_nodes = nen;
+    if (nodes) *nodes = mesh->scratch;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (type) *type = mesh->elem_type[p];
+  if (num_nodes) *num_nodes = mesh->elem_offset[p + 1] - mesh->elem_offset[p];
+  if (nodes) *nodes = mesh->elem_conn + mesh->elem_offset[p];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every rank's first index of a contiguous block ([first, first + n) on this rank), start[size] = total. Collective. */
+static PetscErrorCode VIMeshBlockStarts(MPI_Comm comm, PetscInt first, PetscInt total, PetscInt **start)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc1(size + 1, start));
+  PetscCallMPI(MPI_Allgather(&first, 1, MPIU_INT, *start, 1, MPIU_INT, comm));
+  (*start)[size] = total;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rank whose block holds index g: the last r with start[r] <= g (a rank of an empty block is skipped). */
+static PetscMPIInt VIMeshBlockRank(PetscMPIInt size, const PetscInt start[], PetscInt g)
+{
+  PetscMPIInt lo = 0, hi = size - 1;
+
+  while (lo < hi) {
+    PetscMPIInt mid = (lo + hi + 1) / 2;
+    if (start[mid] <= g)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+PetscErrorCode VIMeshGetNodeRows(VIMesh mesh, PetscInt row0, PetscInt nrows, PetscReal xyz[], PetscInt ids[])
+{
+  PetscMPIInt  size;
+  PetscInt    *start, *hid;
+  PetscReal   *hx;
+  PetscSFNode *remote;
+  PetscSF      sf;
+  MPI_Datatype point;
+
+  PetscFunctionBeginUser;
+  if (!mesh->parts) {
+    /* replicated: every rank reads its rows */
+    for (PetscInt i = 0; i < nrows; i++) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* in parts: the holders write their nodes' points and ids into the rows' blocks (a node's holders write the same bits) */
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
+  PetscCall(VIMeshBlockStarts(mesh->comm, row0, mesh->num_nodes, &start));
+  PetscCall(PetscMalloc3(PetscMax(mesh->num_held, 1), &remote, PetscMax(3 * mesh->num_held, 1), &hx, PetscMax(mesh->num_held, 1), &hid));
+  for (PetscInt h = 0; h < mesh->num_held; h++) {
+    PetscInt g      = mesh->held ? mesh->held[h] : h;
+    remote[h].rank  = VIMeshBlockRank(size, start, g);
+    remote[h].index = g - start[remote[h].rank];
+    for (PetscInt d = 0; d < 3; d++) hx[3 * h + d] = d < mesh->dim ? mesh->coords[h * mesh->dim + d] : 0;
+    hid[h] = mesh->node_ids[h];
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscSFCreate(mesh->comm, &sf));
+  PetscCall(PetscSFSetGraph(sf, nrows, mesh->num_held, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  for (PetscInt i = 0; i < nrows; i++) ids[i] = -1;
+  PetscCallMPI(MPI_Type_contiguous(3, MPIU_REAL, &point));
+  PetscCallMPI(MPI_Type_commit(&point));
+  PetscCall(PetscSFReduceBegin(sf, point, hx, xyz, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, point, hx, xyz, MPI_REPLACE));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, hid, ids, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, hid, ids, MPI_REPLACE));
+  PetscCallMPI(MPI_Type_free(&point));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree3(remote, hx, hid));
+  /* a node of no element, which no rank holds (a box has none) */
+  for (PetscInt i = 0; i < nrows; i++)
+    if (ids[i] < 0) PetscCall(VIMeshGetNodePoint(mesh, row0 + i, xyz + 3 * i, ids + i));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementRecords(VIMesh mesh, PetscInt e0, PetscInt e1, PetscInt *size, PetscInt **records)
+{
+  PetscMPIInt  nranks;
+  PetscInt    *start, nl = mesh->num_local_elems, *len, *off, *rootlen, *rootoff, nent = 0, *ent;
+  PetscSFNode *remote;
+  PetscSF      sf;
+
+  PetscFunctionBeginUser;
+  if (!mesh->parts) {
+    /* replicated: every rank reads its elements */
+    *size = 0;
+    for (PetscInt e = e0; e < e1; e++) *size += 2 + mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+    PetscCall(PetscMalloc1(PetscMax(*size, 1), records));
+    for (PetscInt e = e0, p = 0; e < e1; e++) {
+      (*records)[p++] = mesh->elem_type[e];
+      (*records)[p++] = mesh->elem_offset[e + 1] - mesh->elem_offset[e];
+      for (PetscInt k = mesh->elem_offset[e]; k < mesh->elem_offset[e + 1]; k++) (*records)[p++] = mesh->elem_conn[k];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* in parts: each element's owner sends its record to the rank of its block; first the lengths, then the places */
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &nranks));
+  PetscCall(VIMeshBlockStarts(mesh->comm, e0, mesh->num_elems, &start));
+  PetscCall(PetscMalloc3(PetscMax(nl, 1), &remote, PetscMax(nl, 1), &len, PetscMax(nl, 1), &off));
+  for (PetscInt l = 0; l < nl; l++) {
+    PetscInt e      = mesh->local_elems[l];
+    remote[l].rank  = VIMeshBlockRank(nranks, start, e);
+    remote[l].index = e - start[remote[l].rank];
+    len[l]          = 2 + mesh->elem_offset[l + 1] - mesh->elem_offset[l];
+    nent += len[l];
+  }
+  PetscCall(PetscFree(start));
+  PetscCall(PetscMalloc2(PetscMax(e1 - e0, 1), &rootlen, PetscMax(e1 - e0, 1), &rootoff));
+  PetscCall(PetscSFCreate(mesh->comm, &sf));
+  PetscCall(PetscSFSetGraph(sf, e1 - e0, nl, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_INT, len, rootlen, MPI_REPLACE));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_INT, len, rootlen, MPI_REPLACE));
+  *size = 0;
+  for (PetscInt i = 0; i < e1 - e0; i++) {
+    rootoff[i] = *size;
+    *size += rootlen[i];
+  }
+  PetscCall(PetscSFBcastBegin(sf, MPIU_INT, rootoff, off, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_INT, rootoff, off, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  /* the records' entries to their places */
+  {
+    PetscSFNode *eremote;
+    PetscCall(PetscMalloc2(PetscMax(nent, 1), &eremote, PetscMax(nent, 1), &ent));
+    for (PetscInt l = 0, p = 0; l < nl; l++) {
+      ent[p]     = mesh->elem_type[l];
+      ent[p + 1] = len[l] - 2;
+      for (PetscInt k = 0; k < len[l] - 2; k++) ent[p + 2 + k] = mesh->elem_conn[mesh->elem_offset[l] + k];
+      for (PetscInt k = 0; k < len[l]; k++) {
+        eremote[p + k].rank  = remote[l].rank;
+        eremote[p + k].index = off[l] + k;
+      }
+      p += len[l];
+    }
+    PetscCall(PetscMalloc1(PetscMax(*size, 1), records));
+    PetscCall(PetscSFCreate(mesh->comm, &sf));
+    PetscCall(PetscSFSetGraph(sf, *size, nent, NULL, PETSC_COPY_VALUES, eremote, PETSC_COPY_VALUES));
+    PetscCall(PetscSFReduceBegin(sf, MPIU_INT, ent, *records, MPI_REPLACE));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_INT, ent, *records, MPI_REPLACE));
+    PetscCall(PetscSFDestroy(&sf));
+    PetscCall(PetscFree2(eremote, ent));
+  }
+  PetscCall(PetscFree2(rootlen, rootoff));
+  PetscCall(PetscFree3(remote, len, off));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VIMeshGetElementTypeCounts(VIMesh mesh, const PetscInt **counts)
+{
+  PetscFunctionBeginUser;
+  *counts = mesh->type_count;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode VIMeshGetElementMaterial(VIMesh mesh, PetscInt e, const VIMaterial **mat, PetscReal *thickness)
 {
-  PetscInt s = mesh->elem_section[e];
+  PetscInt s, p;
 
   PetscFunctionBeginUser;
+  PetscCall(VIMeshElementPosition(mesh, e, &p));
+  s = p >= 0 ? mesh->elem_section[p] : -1; /* an element not held: a box's, of no section */
   if (mat) *mat = s >= 0 ? &mesh->materials[mesh->sections[s].material] : NULL;
   if (thickness)
     *thickness = s >= 0 ? mesh->sections[s].thickness
@@ -1111,19 +1368,22 @@ PetscErrorCode VIMeshGetLocalElements(VIMesh mesh, PetscInt *n, const PetscInt *
 PetscErrorCode VIMeshGetNodeElements(VIMesh mesh, const PetscInt **offsets, const PetscInt **elements)
 {
   PetscFunctionBeginUser;
+  PetscCheck(!mesh->parts, PETSC_COMM_SELF, PETSC_ERR_SUP, "The node-to-element map of the whole mesh is not built for a mesh held in parts");
   if (!mesh->node_elem_offset) PetscCall(VIMeshBuildNodeElements(mesh));
   if (offsets) *offsets = mesh->node_elem_offset;
   if (elements) *elements = mesh->node_elem;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The bytes of the mesh's arrays on this rank (all of global size while the mesh is replicated: issue 26). */
+/* The bytes of the mesh's arrays on this rank (of global size when the mesh is replicated, this rank's part of a box: issue 26). */
 PetscErrorCode VIMeshGetMemoryUsage(VIMesh mesh, PetscLogDouble *bytes)
 {
-  PetscLogDouble b = 0, nn = (PetscLogDouble)mesh->num_nodes, ne = (PetscLogDouble)mesh->num_elems;
+  PetscLogDouble b = 0, nn = (PetscLogDouble)(mesh->parts ? mesh->num_held : mesh->num_nodes);
+  PetscLogDouble ne = (PetscLogDouble)(mesh->parts ? mesh->num_local_elems : mesh->num_elems);
 
   PetscFunctionBeginUser;
   b += nn * (sizeof(PetscInt) + mesh->dim * sizeof(PetscReal)) + mesh->num_clamped * sizeof(PetscInt); /* ids, coordinates, clamps */
+  if (mesh->held) b += nn * sizeof(PetscInt);                                                          /* the held nodes' numbers */
   b += ne * (3 * sizeof(PetscInt) + sizeof(VIElementType)) + mesh->conn_size * sizeof(PetscInt); /* ids, sections, offsets, types, connectivity */
   if (mesh->node_src) b += mesh->max_nodes * sizeof(VISource);
   if (mesh->elem_src) b += mesh->max_elems * sizeof(VISource);
@@ -1152,7 +1412,7 @@ PetscErrorCode VIMeshView(VIMesh mesh, PetscViewer viewer)
   PetscFunctionBeginUser;
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(mesh->comm, &viewer));
   PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  for (PetscInt e = 0; e < mesh->num_elems; e++) count[mesh->elem_type[e]]++;
+  for (PetscInt t = 0; t < VI_ELEM_NUM_TYPES; t++) count[t] = mesh->type_count[t]; /* the whole mesh's, held in parts or not */
   nclamped = mesh->num_clamped;
   PetscCall(PetscViewerASCIIPrintf(viewer, "Mesh: %s%s%s, %" PetscInt_FMT "D, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements (",
                                    mesh->kind == VI_MESH_SOURCE_FILE ? mesh->path : "generated", mesh->elset[0] ? " element set " : "", mesh->elset,

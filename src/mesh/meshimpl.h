@@ -86,6 +86,17 @@ struct _p_VIMesh {
   /* partition: this rank's elements, ascending (VIMeshPartition) */
   PetscInt  num_local_elems;
   PetscInt *local_elems;
+
+  /* held in parts (a generated box, issue 26): the element arrays above hold this rank's elements only, in the order of
+     local_elems, their connectivity in global node numbers; node_ids and coords hold the nodes those elements use, in the
+     order of held (their global node numbers, ascending; a node is found by bisection). num_nodes and num_elems stay the
+     whole mesh's. When every node is held (a replicated mesh, or a box on one rank), held is NULL and
+     node h is held at position h. */
+  PetscBool parts;
+  PetscInt  num_held;
+  PetscInt *held;
+  PetscInt  type_count[VI_ELEM_NUM_TYPES]; /* the whole mesh's elements of each type (every rank, after set-up) */
+  PetscInt  scratch[32];                   /* an element of a box not held, generated from its index (VIMeshGetElement) */
 };
 
 /* Text files of the readers: the longest line they accept (real decks have lines of at most a few hundred characters;
@@ -119,7 +130,15 @@ PETSC_INTERN PetscErrorCode VIMeshBuildFinish(VIMesh mesh);
 PETSC_INTERN PetscErrorCode VIMeshReadAbaqus(VIMesh mesh, const char path[]);
 PETSC_INTERN PetscErrorCode VIMeshReadGmsh(VIMesh mesh, const char path[]);
 PETSC_INTERN PetscErrorCode VIMeshGenerateLine(VIMesh mesh);
-PETSC_INTERN PetscErrorCode VIMeshGenerateBox(VIMesh mesh);
+/* The box in parts (collective; after VIMeshPartition): every rank its elements, the nodes they use and the box's node sets,
+   generated from the box's index space, nothing broadcast. */
+PETSC_INTERN PetscErrorCode VIMeshGenerateBoxParts(VIMesh mesh);
+/* The box's sizes (nodes, elements, elements per cell) set on every rank before the partitioning. Not collective. */
+PETSC_INTERN PetscErrorCode VIMeshBoxSizes(VIMesh mesh);
+/* Element e (0-based, the box's element order) of a box: its type and its nodes (global node numbers = file id - 1, at most
+   8); node g's point. From the box's index space, on any rank. */
+PETSC_INTERN void           VIMeshBoxElement(VIMesh mesh, PetscInt e, VIElementType *type, PetscInt *nen, PetscInt nodes[]);
+PETSC_INTERN void           VIMeshBoxNode(VIMesh mesh, PetscInt g, PetscReal xyz[3]);
 PETSC_INTERN PetscErrorCode VIMeshGenerateRectangle(VIMesh mesh);
 
 /* Keep the elements of the element set mesh->elset only, their nodes (file ids kept, indices renumbered), sets and clamps

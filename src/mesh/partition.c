@@ -43,6 +43,42 @@ static PetscErrorCode VIMeshDualGraph(VIMesh mesh, PetscInt start, PetscInt end,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The same rows of a box held in parts, from the box's index space: the elements sharing a node with e lie in the cells next
+   to e's (the 27 around it); their corners are counted against e's, the same rule and the same rows, ascending, as above. */
+static PetscErrorCode VIMeshDualGraphBox(VIMesh mesh, PetscInt start, PetscInt end, PetscInt **ia, PetscInt **ja)
+{
+  const PetscInt *c     = mesh->box_cells;
+  PetscInt        split = mesh->num_elems / (c[0] * c[1] * c[2]), nnz = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(end - start + 1, ia));
+  PetscCall(PetscMalloc1(PetscMax(27 * split * (end - start), 1), ja));
+  (*ia)[0] = 0;
+  for (PetscInt e = start; e < end; e++) {
+    PetscInt      h = e / split, ijk[3] = {h % c[0], (h / c[0]) % c[1], h / (c[0] * c[1])}, nen, ne2, nodes[8], other[8];
+    VIElementType type, type2;
+    VIMeshBoxElement(mesh, e, &type, &nen, nodes);
+    for (PetscInt dk = -1; dk <= 1; dk++)
+      for (PetscInt dj = -1; dj <= 1; dj++)
+        for (PetscInt di = -1; di <= 1; di++) {
+          PetscInt i = ijk[0] + di, j = ijk[1] + dj, k = ijk[2] + dk;
+          if (i < 0 || j < 0 || k < 0 || i >= c[0] || j >= c[1] || k >= c[2]) continue;
+          for (PetscInt s = 0; s < split; s++) {
+            PetscInt f = (i + c[0] * (j + c[1] * k)) * split + s, shared = 0, need;
+            if (f == e) continue;
+            VIMeshBoxElement(mesh, f, &type2, &ne2, other);
+            for (PetscInt a = 0; a < VIElementInfoTable[type].num_corners; a++)
+              for (PetscInt b = 0; b < ne2; b++) shared += nodes[a] == other[b] ? 1 : 0;
+            need = PetscMin(VIElementInfoTable[type].face_nodes, VIElementInfoTable[type2].face_nodes);
+            if (shared >= need) (*ja)[nnz++] = f;
+          }
+        }
+    PetscCall(PetscSortInt(nnz - (*ia)[e - start], *ja + (*ia)[e - start]));
+    (*ia)[e - start + 1] = nnz;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   VIMeshPartition - assign every element to a rank. Collective.
 
@@ -70,10 +106,14 @@ PetscErrorCode VIMeshPartition(VIMesh mesh)
     IS              is, mine;
     const PetscInt *elems;
 
-    /* the node-to-element map of the whole mesh, for the dual graph only (transient; docs/scale.md) */
-    PetscCall(VIMeshGetNodeElements(mesh, NULL, NULL));
-    PetscCall(VIMeshDualGraph(mesh, start, end, &ia, &ja));
-    PetscCall(VIMeshRestoreNodeElements(mesh));
+    if (mesh->parts)
+      PetscCall(VIMeshDualGraphBox(mesh, start, end, &ia, &ja));
+    else {
+      /* the node-to-element map of the whole mesh, for the dual graph only (transient; docs/scale.md) */
+      PetscCall(VIMeshGetNodeElements(mesh, NULL, NULL));
+      PetscCall(VIMeshDualGraph(mesh, start, end, &ia, &ja));
+      PetscCall(VIMeshRestoreNodeElements(mesh));
+    }
     PetscCall(MatCreateMPIAdj(mesh->comm, end - start, mesh->num_elems, ia, ja, NULL, &adj));
     PetscCall(MatPartitioningCreate(mesh->comm, &part));
     PetscCall(MatPartitioningSetAdjacency(part, adj));

@@ -4,7 +4,8 @@
 # agree within 1e-10 and every shape, up to its sign, within 1e-7 of its largest entry (the eigensolver's tolerance is
 # 1e-10 on the residual); the clamped face's rows are exactly zero; the file's layout is docs/results.md's (num_nodes x 3
 # per mode, its attributes), and its mesh datasets, written in parallel too, equal the 1-rank file's. The -info lines of each
-# rank: the elements and DOFs owned add up to the model's, and each rank holds the DOF map of part of the nodes only.
+# rank: the elements and DOFs owned add up to the model's, each rank holds its own elements and their nodes only (the box
+# held in parts) and the DOF map of part of the nodes only.
 # Repeated eigenvalues: a square 4 x 4 x 24 box's bending pairs (its 10th and 11th modes, 28055.758 Hz twice) asked with
 # -modes_num 12 on 1, 2 and 3 ranks equal the lowest 12 of a 24-mode run within 1e-9 (before the eigensolver's margin of
 # pairs beyond those asked, the pair came back once and every later mode shifted by one: the 11th was 31860 Hz). Asked for
@@ -69,6 +70,8 @@ for n, f in files.items():
     model = [tuple(map(int, m)) for m in re.findall(r"Model on this rank: (\d+) of (\d+) DOFs owned", log)]
     check(len(mesh) == n and sum(m[4] for m in mesh) == ne and all(m[1] == nn and m[3] == ne for m in mesh),
           "%d ranks: elements owned %s add up to %d" % (n, [m[4] for m in mesh], ne))
+    check(all(m[2] == m[4] and m[0] < nn for m in mesh) and sum(m[0] for m in mesh) >= nn,
+          "%d ranks: the box held in parts, each rank its own elements and their nodes %s of %d" % (n, [m[0] for m in mesh], nn))
     check(len(model) == n and sum(m[0] for m in model) == ndof and all(m[1] == ndof for m in model),
           "%d ranks: DOFs owned %s add up to %d" % (n, [m[0] for m in model], ndof))
     held = [tuple(map(int, m)) for m in re.findall(r"node-to-DOF map of (\d+) of (\d+) nodes", log)]

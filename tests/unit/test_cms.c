@@ -496,13 +496,11 @@ static PetscErrorCode CheckFrames(Parent *p, VIROM rom, const PetscReal normal[3
 {
   PetscInt             nc, dim;
   const VIContactInfo *ci;
-  const PetscReal     *x;
   PetscReal            worst = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VIROMGetContacts(rom, &nc, &ci));
   PetscCall(VIMeshGetDimension(p->mesh, &dim));
-  PetscCall(VIMeshGetCoordinates(p->mesh, &x));
   for (PetscInt c = 0; c < nc; c++) {
     const PetscReal *f    = ci[c].frame;
     PetscReal        n[3] = {0, 0, 0}, t1[3] = {0, 0, 0}, len = 0;
@@ -511,7 +509,7 @@ static PetscErrorCode CheckFrames(Parent *p, VIROM rom, const PetscReal normal[3
       PetscInt  node;
       PetscCall(NodeIndex(p, ci[c].node_id, &node));
       for (PetscInt e = 0; e < 3; e++) a[e] = radial[e] / alen;
-      for (PetscInt e = 0; e < dim; e++) r[e] = x[node * dim + e];
+      PetscCall(VIMeshGetNodePoint(p->mesh, node, r, NULL)); /* a box in parts: from its index space */
       for (PetscInt e = 0; e < 3; e++) r[e] -= radial[3 + e];
       for (PetscInt e = 0; e < 3; e++) ra += r[e] * a[e];
       for (PetscInt e = 0; e < 3; e++) n[e] = r[e] - ra * a[e];
@@ -1282,29 +1280,28 @@ static PetscErrorCode TestBar(void)
 static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
 {
   PetscMPIInt      rank, size;
-  PetscInt         nn, sdim, n, *nodes, *ids;
+  PetscInt         nn, n, *nodes, *ids;
   PetscReal       *x;
-  const PetscReal *xyz;
-  const PetscInt  *mesh_ids;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
-  PetscCall(VIMeshGetDimension(mesh, &sdim));
-  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
-  PetscCall(VIMeshGetNodeIds(mesh, &mesh_ids));
   n = (size > 1 && rank == 1) ? 0 : 2 * nn;
   PetscCall(PetscMalloc3(PetscMax(n, 1), &nodes, PetscMax(n, 1), &ids, PetscMax(3 * n, 1), &x));
   for (PetscInt i = 0; i < n; i++) nodes[i] = (nn - 1 - (i / 2 + 7 * rank) % nn + nn) % nn;
   PetscCall(VIModelGetNodeCoordinates(model, n, nodes, x, ids));
   for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(ids[i] == mesh_ids[nodes[i]], PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "%s: node %" PetscInt_FMT " looked up with id %" PetscInt_FMT ", expected %" PetscInt_FMT, what, nodes[i], ids[i], mesh_ids[nodes[i]]);
+    PetscReal y[3];
+    PetscInt  id;
+    /* the mesh's point of the node: a replicated mesh's, or a box's from its index space (in parts, a rank holds its own nodes only) */
+    PetscCall(VIMeshGetNodePoint(mesh, nodes[i], y, &id));
+    PetscCheck(ids[i] == id, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%s: node %" PetscInt_FMT " looked up with id %" PetscInt_FMT ", expected %" PetscInt_FMT, what, nodes[i], ids[i], id);
     for (PetscInt d = 0; d < 3; d++)
-      PetscCheck(x[3 * i + d] == (d < sdim ? xyz[nodes[i] * sdim + d] : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "%s: node %" PetscInt_FMT " looked up at %.17g in direction %" PetscInt_FMT ", the mesh has %.17g", what, mesh_ids[nodes[i]],
-                 (double)x[3 * i + d], d, (double)(d < sdim ? xyz[nodes[i] * sdim + d] : 0));
+      PetscCheck(x[3 * i + d] == y[d], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "%s: node %" PetscInt_FMT " looked up at %.17g in direction %" PetscInt_FMT ", the mesh has %.17g", what, id, (double)x[3 * i + d],
+                 d, (double)y[d]);
   }
   PetscCall(PetscFree3(nodes, ids, x));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
@@ -1319,14 +1316,15 @@ static PetscErrorCode CheckLookup(VIModel model, VIMesh mesh, const char what[])
 static PetscErrorCode CheckFindNodes(VIMesh mesh, const char what[])
 {
   PetscMPIInt     rank, size;
-  PetscInt        nn, n, *ids, *index, gap = 0, absent = 5;
-  const PetscInt *mesh_ids;
+  PetscInt        nn, n, *ids, *index, *mesh_ids, gap = 0, absent = 5;
+  PetscReal       y[3];
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(VIMeshGetSizes(mesh, &nn, NULL));
-  PetscCall(VIMeshGetNodeIds(mesh, &mesh_ids));
+  PetscCall(PetscMalloc1(nn, &mesh_ids)); /* every node's id (a box in parts: from its index space) */
+  for (PetscInt i = 0; i < nn; i++) PetscCall(VIMeshGetNodePoint(mesh, i, y, &mesh_ids[i]));
   for (PetscInt i = 1; i < nn && !gap; i++)
     if (mesh_ids[i] > mesh_ids[i - 1] + 1) gap = mesh_ids[i - 1] + 1;
   n = (size > 1 && rank == size - 1) ? 0 : 2 * nn + absent;
@@ -1354,6 +1352,7 @@ static PetscErrorCode CheckFindNodes(VIMesh mesh, const char what[])
                         "%s: the ids of %" PetscInt_FMT " nodes (ids %" PetscInt_FMT "..%" PetscInt_FMT
                         "%s) looked up twice out of order, and 5 absent ids, on %d rank%s: ok\n",
                         what, nn, mesh_ids[0], mesh_ids[nn - 1], gap ? " with gaps" : "", size, size > 1 ? "s" : ""));
+  PetscCall(PetscFree(mesh_ids));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1365,13 +1364,14 @@ static PetscErrorCode CheckRigidRotation(VIModel model, VIMesh mesh, const char 
   PetscInt           nn, ne, nrb, *all, *dofs, count = 0, rstart, rend, bad = 0;
   PetscReal          c[3] = {0, 0, 0};
   PetscBool         *in;
-  const PetscReal   *xyz;
+  PetscReal         *xyz;
   const PetscScalar *a;
   Vec               *rb;
 
   PetscFunctionBeginUser;
   PetscCall(VIMeshGetSizes(mesh, &nn, &ne));
-  PetscCall(VIMeshGetCoordinates(mesh, &xyz));
+  PetscCall(PetscMalloc1(3 * nn, &xyz)); /* every node's point (a box in parts: from its index space) */
+  for (PetscInt i = 0; i < nn; i++) PetscCall(VIMeshGetNodePoint(mesh, i, xyz + 3 * i, NULL));
   PetscCall(PetscCalloc1(nn, &in));
   for (PetscInt e = 0; e < ne; e++) {
     PetscInt        nen;
@@ -1408,6 +1408,7 @@ static PetscErrorCode CheckRigidRotation(VIModel model, VIMesh mesh, const char 
   PetscCall(VecDestroyVecs(nrb, &rb));
   PetscCall(PetscFree2(all, dofs));
   PetscCall(PetscFree(in));
+  PetscCall(PetscFree(xyz));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
