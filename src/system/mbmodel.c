@@ -473,7 +473,8 @@ static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBo
 
 static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",        "type",    "rom",     "mass", "inertia", "position", "angle", "axis", "velocity", "angular_velocity",
+  static const char *const keys[] = {"name",        "type",    "rom",     "mass",     "inertia",
+                                     "position",    "angle",   "axis",    "velocity", "angular_velocity",
                                      "orientation", "initial", "elastic", NULL};
   yaml_node_t             *seq;
   PetscInt                 b = 1;

@@ -88,8 +88,10 @@ PetscErrorCode VIMBModelStaticElastic(VISystem sys, VIMBModel *model, PetscReal 
              "%s: 'initial: static' on the flexible bod%s %s: the quasi-static Newton iteration did not converge in 50 steps (its last step %.3e "
              "of %.3e); start %s 'undeformed' or give 'elastic: [...]'",
              model->path, strchr(names, ',') ? "ies" : "y", names, (double)step, (double)size, strchr(names, ',') ? "them" : "it");
-  PetscCall(PetscInfo(NULL, "initial: static: %" PetscInt_FMT " elastic coordinates, %" PetscInt_FMT " joint rows held, %" PetscInt_FMT
-                      " Newton steps (the last %.3e of %.3e)\n", nF, nR, it + 1, (double)step, (double)size));
+  PetscCall(PetscInfo(NULL,
+                      "initial: static: %" PetscInt_FMT " elastic coordinates, %" PetscInt_FMT " joint rows held, %" PetscInt_FMT
+                      " Newton steps (the last %.3e of %.3e)\n",
+                      nF, nR, it + 1, (double)step, (double)size));
   for (PetscInt b = 1; b < model->nbodies; b++) {
     VIMBFlex *fx = model->bodies[b].flex;
     if (!fx || !fx->static0) continue;
