@@ -73,7 +73,8 @@ PetscErrorCode VIMBModelStaticElastic(VISystem sys, VIMBModel *model, PetscReal 
     PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bm, &one, A, &bm, piv, r, &bm, &info));
     PetscCheck(info == 0, sys->comm, PETSC_ERR_USER_INPUT,
                "%s: 'initial: static' on the flexible bod%s %s: the elastic equations are singular (pivot %d): a ROM with rigid-body modes "
-               "(free-free) has no static deflection; reduce it clamped at its frame's origin (docs/frame.md), or start it 'undeformed'",
+               "(free-free) has no static deflection (reduce it clamped at its frame's origin, docs/frame.md), nor has a node held twice by joints; "
+               "or start it 'undeformed'",
                model->path, strchr(names, ',') ? "ies" : "y", names, (int)info);
     step = size = 0;
     for (PetscInt i = 0; i < nF; i++) {

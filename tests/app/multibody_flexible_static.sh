@@ -26,7 +26,8 @@
 #     tip against (K - w^2 (m_ff,xx + m_ff,yy)) q = w^2 (I_3,xx + I_3,yy) within 1e-12 relative, the tip's distance from the
 #     axis constant over 0.1 s within 1e-12 m;
 # (g) bad input (1 and 2 ranks): an unknown 'initial' value, 'initial' on a rigid body (planar and spatial), 'elastic' of
-#     another length, 'initial' with 'elastic': one line each naming the model file and line.
+#     another length, 'initial' with 'elastic': one line each naming the model file and line; a node held twice by two joints
+#     (the bordered matrix singular): one line naming the model file and the body.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_scipy
@@ -236,4 +237,9 @@ refuse_simulate "elastic of another length" "1 2" "bad_len.yaml:3: 'elastic' mus
 sed -e 's/elastic: \[/initial: static, elastic: [/' b.yaml >bad_both.yaml
 refuse_simulate "initial with elastic" "1 2" "bad_both.yaml:3: flexible body 'f': give 'initial' or 'elastic'" \
   -system_type multibody -mb_model bad_both.yaml -step_type nsgalpha -step_dt 0.1 -step_end_time 0.2
+planar twice ", initial: static" -9.81 "$clamp
+$tippin
+${tippin/tippin/tippin2}"
+refuse_simulate "a node held twice (singular)" "1 2" "twice.yaml: 'initial: static' on the flexible body 'f': the elastic equations are singular" \
+  -system_type multibody -mb_model twice.yaml -step_type nsgalpha -step_dt 0.1 -step_end_time 0.2
 exit $fail
