@@ -80,6 +80,7 @@ PetscErrorCode VIMBFlexDestroy(VIMBFlex **flexp)
   if (!fx) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree6(fx->S, fx->I3, fx->I4, fx->mff, fx->St, fx->K));
   PetscCall(PetscFree(fx->D));
+  PetscCall(PetscFree(fx->q0));
   PetscCall(VIROMDestroy(&fx->rom));
   PetscCall(PetscFree(*flexp));
   PetscFunctionReturn(PETSC_SUCCESS);

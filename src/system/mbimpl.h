@@ -23,6 +23,8 @@ typedef struct {
   const VIROMFrame *fr;           /* spatial: the ROM's invariants (owned by rom) */
   PetscReal         c;            /* spatial: the quaternion norm term's weight, 2 tr(I_thth(0)) / 3 (as mbspatial.c's) */
   VIROM             rom;
+  PetscBool         static0;      /* 'initial: static': q0 is the quasi-static deflection at the start (mbstatic.c) */
+  PetscReal        *q0;           /* nf: the initial elastic coordinates ('elastic: [...]' or mbstatic.c's); NULL: 0, undeformed */
 } VIMBFlex;
 
 typedef struct {
@@ -218,6 +220,9 @@ PETSC_INTERN PetscErrorCode VIMBModelSetStart(MPI_Comm comm, VIMBModel *model, P
 PETSC_INTERN PetscErrorCode VIMBModelMass(const VIMBModel *model, const PetscReal q[], PetscReal M[]);
 /* The initial q and u of the model's bodies (elastic coordinates 0). */
 PETSC_INTERN PetscErrorCode VIMBModelInitialState(const VIMBModel *model, PetscReal q[], PetscReal u[]);
+/* 'initial: static': the flexible bodies' quasi-static elastic coordinates at the start into q (and their q0), the frames and
+   u held (mbstatic.c) */
+PETSC_INTERN PetscErrorCode VIMBModelStaticElastic(VISystem sys, VIMBModel *model, PetscReal q[], const PetscReal u[]);
 /* Row r of the constraints (joint rows, then contacts) at q: g_r, its gradient (n) and Hessian (n x n) added times w to H
    (any output may be NULL). */
 PETSC_INTERN PetscErrorCode VIMBModelConstraint(const VIMBModel *model, PetscInt r, const PetscReal q[], PetscReal *g, PetscReal grad[], PetscReal w,

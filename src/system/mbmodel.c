@@ -356,12 +356,19 @@ static PetscErrorCode VIMBSequence(VIMBReader *rd, yaml_node_t *root, const char
    invariants (VIMBFlexLoad); its mass and inertia are the ROM's, so 'mass' and 'inertia' are refused. */
 static PetscErrorCode VIMBReadFlexibleROM(VIMBReader *rd, yaml_node_t *e, VIMBBody *bd, PetscInt dim)
 {
-  char rom[PETSC_MAX_PATH_LEN];
+  char rom[PETSC_MAX_PATH_LEN], init[16];
 
   PetscFunctionBeginUser;
   if (!dim) {
     PetscCheck(!VIMBGet(rd, e, "rom"), rd->comm, PETSC_ERR_USER_INPUT, "%s:%d: body '%s': 'rom' is a flexible body's key (add 'type: flexible')",
                rd->path, bd->line, bd->name);
+    for (PetscInt k = 0; k < 2; k++) {
+      const char *key = k ? "elastic" : "initial";
+      PetscCheck(!VIMBGet(rd, e, key), rd->comm, PETSC_ERR_USER_INPUT,
+                 "%s:%d: body '%s': '%s' sets a flexible body's initial elastic coordinates, and '%s' is rigid (remove '%s', or add 'type: flexible' "
+                 "and its 'rom')",
+                 rd->path, VIMBLine(VIMBGet(rd, e, key)), bd->name, key, bd->name, key);
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!VIMBGet(rd, e, "mass") && !VIMBGet(rd, e, "inertia"), rd->comm, PETSC_ERR_USER_INPUT,
@@ -373,6 +380,20 @@ static PetscErrorCode VIMBReadFlexibleROM(VIMBReader *rd, yaml_node_t *e, VIMBBo
   PetscCall(VIMBString(rd, e, "rom", NULL, rom, sizeof(rom)));
   PetscCall(VIMBFlexLoad(rd->comm, rd->path, bd->line, bd->name, rom, dim, &bd->flex));
   bd->mass = bd->flex->m;
+  /* the initial elastic coordinates: 'initial: undeformed' (0, the default), 'initial: static' (the quasi-static deflection,
+     mbstatic.c) or 'elastic: [q_1, ..., q_nf]' given */
+  PetscCall(VIMBString(rd, e, "initial", "undeformed", init, sizeof(init)));
+  PetscCheck(!strcmp(init, "undeformed") || !strcmp(init, "static"), rd->comm, PETSC_ERR_USER_INPUT,
+             "%s:%d: flexible body '%s' has 'initial: %s' (expected undeformed, the default, or static: the quasi-static deflection at the start)",
+             rd->path, VIMBLine(VIMBGet(rd, e, "initial")), bd->name, init);
+  bd->flex->static0 = strcmp(init, "static") ? PETSC_FALSE : PETSC_TRUE;
+  if (VIMBGet(rd, e, "elastic")) {
+    PetscCheck(!VIMBGet(rd, e, "initial"), rd->comm, PETSC_ERR_USER_INPUT,
+               "%s:%d: flexible body '%s': give 'initial' or 'elastic' (the initial elastic coordinates themselves), not both", rd->path,
+               VIMBLine(VIMBGet(rd, e, "elastic")), bd->name);
+    PetscCall(PetscMalloc1(bd->flex->nf, &bd->flex->q0));
+    PetscCall(VIMBVector(rd, e, "elastic", bd->flex->nf, PETSC_TRUE, bd->flex->q0));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -452,8 +473,9 @@ static PetscErrorCode VIMBReadSpatialBody(VIMBReader *rd, yaml_node_t *e, VIMBBo
 
 static PetscErrorCode VIMBReadBodies(VIMBReader *rd, VIMBModel *model, yaml_node_t *root)
 {
-  static const char *const keys[] = {"name",        "type", "rom", "mass", "inertia", "position", "angle", "axis", "velocity", "angular_velocity",
-                                     "orientation", NULL};
+  static const char *const keys[] = {"name",        "type",    "rom",     "mass",     "inertia",
+                                     "position",    "angle",   "axis",    "velocity", "angular_velocity",
+                                     "orientation", "initial", "elastic", NULL};
   yaml_node_t             *seq;
   PetscInt                 b = 1;
 
@@ -1458,11 +1480,14 @@ PetscErrorCode VIMBModelInitialState(const VIMBModel *model, PetscReal q[], Pets
   PetscFunctionBeginUser;
   PetscCall(PetscArrayzero(q, model->n));
   PetscCall(PetscArrayzero(u, model->n));
-  for (PetscInt b = 1; b < model->nbodies; b++)
+  for (PetscInt b = 1; b < model->nbodies; b++) {
+    const VIMBFlex *fx = model->bodies[b].flex;
     for (PetscInt d = 0; d < (model->dim == 3 ? 7 : 3); d++) {
       q[model->bodies[b].off + d] = model->bodies[b].pose[d];
       u[model->bodies[b].off + d] = model->bodies[b].velocity[d];
     }
+    if (fx && fx->q0) PetscCall(PetscArraycpy(q + model->bodies[b].off + (model->dim == 3 ? 7 : 3), fx->q0, fx->nf)); /* given or static */
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -226,6 +226,7 @@ static PetscErrorCode VISystemSetUp_Multibody(VISystem sys)
     for (PetscInt b = 0; b < md->nbodies; b++)
       for (PetscInt d = 0; d < 3; d++) mb->torque0[3 * b + d] = md->bodies[b].torque[d];
   }
+  PetscCall(VIMBModelStaticElastic(sys, md, mb->q0, mb->u0)); /* 'initial: static' bodies' q_f (mbstatic.c); none: q0 as it is */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
