@@ -615,7 +615,7 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
 {
   const PetscInt n = st->n, m = st->nc, nn = n * n;
   PetscInt       mb = 0, K;
-  PetscReal     *A, *rhs, *M, *f, *G, *H, *gtt;
+  PetscReal     *A, *rhs, *M, *f, *G, *H, *gtt, *B, *rhs0;
   PetscBLASInt   bk, one = 1, info, *ipiv;
 
   PetscFunctionBeginUser;
@@ -623,6 +623,7 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
     if (st->set.kinds[j] == VI_CONTACT_BILATERAL) mb++;
   K = n + mb;
   PetscCall(PetscCalloc4(K * K, &A, K, &rhs, K, &ipiv, nn, &M));
+  PetscCall(PetscCalloc2(K * K, &B, K, &rhs0));
   PetscCall(PetscCalloc4(n, &f, PetscMax(m, 1) * n, &G, PetscMax(m, 1) * nn, &H, PetscMax(m, 1), &gtt));
   PetscCall(VISystemComputeMass(st->sys, q, M));
   PetscCall(VISystemEvaluateConstraintAcceleration(st->sys, t, gtt)); /* a rheonomic row's d^2 g/dt^2 (a driver's -phi'') */
@@ -644,13 +645,31 @@ PetscErrorCode VINonlinearInitialAcceleration(VIStepper st, PetscReal t, const P
     b++;
   }
   PetscCall(PetscBLASIntCast(K, &bk));
+  PetscCall(PetscArraycpy(B, A, K * K));
+  PetscCall(PetscArraycpy(rhs0, rhs, K));
   PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
+  if (info > 0) {
+    /* redundant joints (two hinges on one axis, a pin twice): the accelerations are determined, the split of the redundant rows'
+       forces is not; solved again with -eps (G M^-1 G^T)_bb on the rows' diagonal, as the Newton solves do (VISSNewton.regularize):
+       a the same to round-off, lambda one split of the forces */
+    for (PetscInt j = 0, b = 0; j < m; j++) {
+      PetscReal d = 0;
+      if (st->set.kinds[j] != VI_CONTACT_BILATERAL) continue;
+      for (PetscInt k = 0; k < n; k++) d += G[j * n + k] * G[j * n + k] / M[k * n + k];
+      B[(n + b) * K + n + b] = -1e-10 * d;
+      b++;
+    }
+    PetscCall(PetscArraycpy(A, B, K * K));
+    PetscCall(PetscArraycpy(rhs, rhs0, K));
+    PetscCallBLAS("LAPACKgesv", LAPACKgesv_(&bk, &one, A, &bk, ipiv, rhs, &bk, &info));
+  }
   PetscCheck(info == 0, st->comm, PETSC_ERR_USER_INPUT,
-             "-step_type %s: the initial accelerations are undetermined (gesv info %d): the joints' rows are linearly dependent (a redundant joint?)",
+             "-step_type %s: the initial accelerations are undetermined (gesv info %d): the mass matrix is singular on the joints' free motions",
              st->type, (int)info);
   PetscCall(PetscArraycpy(a, rhs, n));
   for (PetscInt j = 0, b = 0; j < m; j++) lambda[j] = st->set.kinds[j] == VI_CONTACT_BILATERAL ? rhs[n + b++] : 0;
   PetscCall(PetscFree4(A, rhs, ipiv, M));
+  PetscCall(PetscFree2(B, rhs0));
   PetscCall(PetscFree4(f, G, H, gtt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

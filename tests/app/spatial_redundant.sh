@@ -8,6 +8,7 @@
 # Asserted for nsgalpha (rho_inf 0.8), Moreau-Jean theta = 1/2, mixed bathe, ED-alpha (rho_inf 0) and genalpha (rho_inf 0.8): every Newton solve
 # converged; the travel within 1e-3 m of the exact one (the landing falls within a step: |v0| h); the path on the line of v0
 # (1e-9 m); at rest the four normal forces sum to m g (1e-9 relative); nsgalpha's feet on the ground (position level, 1e-12 m).
+# Redundant joints: the pendulum with its pivot twice, nsgalpha and mixed, against one pivot (below).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 vicms_workdir
 vicms_need_h5py
@@ -32,6 +33,19 @@ must "mixed edalpha" mpi 60 1 simulate $run -step_type mixed -step_mixed_base ed
 # mixed genalpha rho_inf = 0.8: before VISSNewton.np, 11 of 421 solves ended unconverged at rest (0.42 s; the redundant
 # multipliers' step, round-off over eps, about 1e-6, never fell below the tolerance) and the run failed
 must "mixed genalpha" mpi 60 1 simulate $run -step_type mixed -step_mixed_base genalpha -step_rho_inf 0.8 -results_file genalpha.h5
+# redundant joints: seed 002's pendulum (jobs/models/pendulum.yaml) with its pivot given twice (two revolute joints on one
+# point): nsgalpha and mixed stopped at the consistent initial accelerations ("the joints' rows are linearly dependent"); now
+# the bordered system is solved again with -eps (G M^-1 G^T)_bb on the joints' diagonal (VINonlinearInitialAcceleration) and the
+# Newton solves regularize as for the box: the motion and the wall's force as with one pivot (1e-12 m, 1e-9 N)
+awk '/^contacts:/ { print "  - {name: pivot2, type: revolute, body1: ground, point1: [0, 0], body2: bob, point2: [-1, 0]}" } { print }' \
+  "$VICMS_SOURCE/jobs/models/pendulum.yaml" >pend2.yaml
+grep -q "name: pivot2" pend2.yaml || { echo "FAIL pend2.yaml has no second pivot"; fail=1; }
+for s in nsgalpha mixed; do
+  must "pendulum, one pivot, $s" mpi 60 1 simulate -system_type multibody -mb_model "$VICMS_SOURCE/jobs/models/pendulum.yaml" -step_type $s \
+    -step_dt 1e-3 -step_end_time 1 -results_file pend1_$s.h5
+  must "pendulum, its pivot twice, $s" mpi 60 1 simulate -system_type multibody -mb_model pend2.yaml -step_type $s -step_dt 1e-3 -step_end_time 1 \
+    -results_file pend2_$s.h5
+done
 PYTHONPATH="$VICMS_SOURCE/tests/app" $py - <<'PY' || fail=1
 import h5py, numpy as np
 import mbcheck
@@ -50,6 +64,13 @@ for name in ("nsgalpha", "moreau", "bathe", "edalpha", "genalpha"):
           "%.1e m (1e-9); normal forces at rest %.9f N = m g %.2f (1e-9 relative)" % (name, nc, s, exact, abs(s - exact), off, fn, m * g))
     if name == "nsgalpha":
         check(gap.min() >= -1e-12, "box on four feet, nsgalpha: feet's gaps >= %.1e m (position level; tolerance -1e-12)" % gap.min())
+for name in ("nsgalpha", "mixed"):
+    _, a, _, _ = mbcheck.case("pend1_%s.h5" % name)
+    _, b, _, _ = mbcheck.case("pend2_%s.h5" % name)
+    dx = max(np.abs(a[k] - b[k]).max() for k in ("bob_x", "bob_y", "theta"))
+    dF = np.abs(a["wall_force"] - b["wall_force"]).max()
+    check(dx <= 1e-12 and dF <= 1e-9, "pendulum with its pivot twice, %s: the motion within %.1e m of one pivot's (1e-12), the wall's force %.1e N "
+          "(1e-9; up to %.1f N)" % (name, dx, dF, np.abs(a["wall_force"]).max()))
 raise SystemExit(mbcheck.bad)
 PY
 exit $fail
