@@ -380,7 +380,7 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
   const PetscInt N = nw->N;
   PetscInt       it;
   PetscBool      converged = PETSC_FALSE;
-  PetscReal      step = 0, last = PETSC_MAX_REAL, last_xmax = 0, before = PETSC_MAX_REAL, pstep = 0, pmax = 0;
+  PetscReal      step = 0, last = PETSC_MAX_REAL, last_xmax = 0, before = PETSC_MAX_REAL;
   PetscBool      plast = PETSC_FALSE;
 
   PetscFunctionBeginUser;
@@ -419,16 +419,21 @@ PetscErrorCode VISSNewtonSolve(VIStepper st, VISSNewton *nw, VISSNewtonFormFn fo
       x[i] -= nw->F[i];
       step = PetscMax(step, PetscAbsReal(nw->F[i]));
       xmax = PetscMax(xmax, PetscAbsReal(x[i]));
-      if (i == nw->np - 1) pstep = step, pmax = xmax;
     }
     converged = step <= nw->tol * (1 + xmax) ? PETSC_TRUE : PETSC_FALSE;
     /* a regularized solve (redundant rows): the redundant multipliers' split is free, and their step is the residual's
        round-off over eps (about 1e-6 of their size), no convergence; the motion's unknowns (np) are what converges: their step
        below the tolerance twice in a row (the first may still carry a momentum residual the multipliers' step removes) */
     if (!converged && nw->regularize && nw->np > 0) {
-      const PetscBool pc = pstep <= nw->tol * (1 + pmax) ? PETSC_TRUE : PETSC_FALSE;
-      converged          = pc && plast ? PETSC_TRUE : PETSC_FALSE;
-      plast              = pc;
+      PetscReal pstep = 0, pmax = 0;
+      PetscBool pc;
+      for (PetscInt i = 0; i < nw->np; i++) {
+        pstep = PetscMax(pstep, PetscAbsReal(nw->F[i]));
+        pmax  = PetscMax(pmax, PetscAbsReal(x[i]));
+      }
+      pc        = pstep <= nw->tol * (1 + pmax) ? PETSC_TRUE : PETSC_FALSE;
+      converged = pc && plast ? PETSC_TRUE : PETSC_FALSE;
+      plast     = pc;
     }
     /* the round-off floor: an update that no longer shrinks once below VI_SSNEWTON_FLOOR (1 + |x|) is the noise of the
        residual (a stiff elastic body on a joint: its force is K times the joint's position round-off, 1e-10 of it with an

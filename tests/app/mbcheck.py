@@ -1,6 +1,6 @@
 """Shared by the application tests' Python checks (multibody, modes_parallel, spatial, multibody_springs): a pass/fail line per
 check, a case of a results file by output name, the quaternion's product and rotation matrix, and a planar flexible body's
-rigid twin (multibody_flexible_points, multibody_flexible_static)."""
+rigid twin (multibody_flexible_points, multibody_flexible_static) and a ROM's rigid body (spatial_flexible, spatial_flexible_points)."""
 import re
 
 import h5py
@@ -40,16 +40,25 @@ def rot(p):
                      [2 * (e1 * e3 - e0 * e2), 2 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3]])
 
 
+def frame_body(rom):
+    """The rigid body of a ROM's floating-frame invariants (/frame): its mass m, its centre c = I_1 / m in the frame and its
+    inertia about c, J_c = I_2 - m |c|^2 in the plane, tr(J) I - J - m (|c|^2 I - c c^T) in space (J = int rho x x^T)."""
+    fr = h5py.File(rom, "r")["frame"]
+    m = float(np.ravel(fr["mass"][()])[0])
+    c = np.ravel(fr["first_moment"][()]) / m
+    J = np.reshape(fr["second_moment"][()], (len(c), len(c)))
+    if len(c) == 2:
+        return m, c, J[0, 0] + J[1, 1] - m * (c @ c)
+    return m, c, np.trace(J) * np.eye(3) - J - m * (c @ c * np.eye(3) - np.outer(c, c))
+
+
 def rigid_twin(s, rom):
     """The planar model text s with its flexible body 'f' (frame at the origin) replaced by the rigid body of its ROM's
     invariants (m, its centre c = I_1 / m, J_c = I_2 - m |c|^2): the points at the frame's origin, at [1, 0] (the tip node
     n22: a spring's point2, a point output) and the line through [0, 0.025] (n23) and [1, 0.025] (n33) moved into the body's
     centre frame. Returns the text and c."""
-    fr = h5py.File(rom, "r")["frame"]
-    m = float(fr["mass"][0])
-    c = fr["first_moment"][()] / m
-    J = fr["second_moment"][()]
-    body = "{name: f, mass: %r, inertia: %r, position: [%r, %r]}" % (m, J[0, 0] + J[1, 1] - m * (c @ c), c[0], c[1])
+    m, c, Jc = frame_body(rom)
+    body = "{name: f, mass: %r, inertia: %r, position: [%r, %r]}" % (m, Jc, c[0], c[1])
     s = re.sub(r"\{name: f, type: flexible, rom: [^,]+, position: \[0, 0\][^}]*\}", lambda _: body, s)
     s = s.replace("body2: f, point2: [0, 0]}", "body2: f, point2: [%r, %r]}" % (-c[0], -c[1]))
     s = s.replace("point2: [1, 0], node2: n22,", "point2: [%r, %r]," % (1 - c[0], -c[1]))

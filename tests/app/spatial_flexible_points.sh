@@ -44,14 +44,15 @@ must "reduce the almost rigid beam" beam 1e15 2 stiff.h5 45 45:x,45:y,45:z || ex
 must "reduce the beam with its tip face" beam 2e11 2 face.h5 "$(echo $face | tr ' ' ,)" "${faceouts%,}" || exit 1
 # (a) the rigid twin of the almost rigid beam, with the spring at the tip node's point
 $py - <<'PY' || exit 1
+import os
+import sys
 import h5py
 import numpy as np
 
-fr = h5py.File("stiff.h5")["frame"]
-m = float(np.ravel(fr["mass"][()])[0])
-c = np.ravel(fr["first_moment"][()]) / m
-J = np.reshape(fr["second_moment"][()], (3, 3))
-Jc = np.trace(J) * np.eye(3) - J - m * (c @ c * np.eye(3) - np.outer(c, c))
+sys.path.insert(0, os.path.join(os.environ["VICMS_SOURCE"], "tests", "app"))
+from mbcheck import frame_body
+
+m, c, Jc = frame_body("stiff.h5")  # the rigid twin's mass, centre and inertia about it
 f = lambda x: "[" + ", ".join(repr(float(t)) for t in x) + "]"
 tip = np.array([1, 0.025, 0.015])
 head = "dim: 3\ngravity: [0, -9.81, 0]\nbodies:\n"
